@@ -920,8 +920,7 @@ impl Idr {
     /// No Linux analogue; for memory accounting in benchmarks.
     pub fn node_bytes(&self) -> usize {
         let interior = self.counts.nodes - self.counts.leaves;
-        self.counts.leaves * mem::size_of::<Leaf>()
-            + interior * mem::size_of::<Interior<Leaf>>()
+        self.counts.leaves * mem::size_of::<Leaf>() + interior * mem::size_of::<Interior<Leaf>>()
     }
 
     /// Iterates over `(id, value)` in increasing id order.
