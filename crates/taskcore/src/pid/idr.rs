@@ -73,6 +73,12 @@
 //!   544-byte level-1 node covers 4096 ids: about 4.5 bytes per id (see
 //!   [`Idr::node_bytes`] and the `dense_fill_bytes_per_id` test). A lone id
 //!   costs 3 heap nodes (1,368 bytes).
+//! - Measured by `benches/idr.rs` (release build, one core of the development
+//!   machine): finding and refilling the one free pid of a full 4M table,
+//!   cyclic search included, takes about 28 ns, less than the same ops on an
+//!   empty table (about 86 ns, which allocate and free 3 nodes); listing 100
+//!   tagged leaders among 100k pids takes about 1.5 us against 1.2 ms for a
+//!   walk over every pid.
 //!
 //! # Linux
 //!
