@@ -6,4 +6,4 @@
 
 pub mod idr;
 
-pub use idr::{Idr, Iter, IDR_MAX, IDR_TAGS};
+pub use idr::{Idr, IDR_MAX, IDR_TAGS};
