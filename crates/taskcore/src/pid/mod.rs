@@ -1,9 +1,20 @@
-//! Process ids: the radix tree that maps pid numbers to their owners.
+//! Process identifiers: pid namespaces, `struct pid`, and the radix tree
+//! that allocates pid numbers.
 //!
-//! [`idr`] holds [`Idr`], Linux's IDR (`lib/idr.c` over `lib/radix-tree.c`)
-//! sized for `PID_MAX_LIMIT`: O(log64 N) lookup, free-id search for cyclic
-//! allocation, and tags marking thread-group leaders for `/proc` listing.
+//! - [`idr`]: [`Idr`], Linux's IDR (`lib/idr.c` over `lib/radix-tree.c`)
+//!   sized for `PID_MAX_LIMIT`: O(log64 N) lookup, free-id search for
+//!   cyclic allocation, and tags marking thread-group leaders for `/proc`.
+//! - `ns`: a pid namespace and cyclic allocation (`alloc_pid`).
+//! - `entry`: `struct pid`: one number per namespace level and the tasks
+//!   using it as PID, TGID, PGID or SID.
 
+pub(crate) mod entry;
 pub mod idr;
+pub(crate) mod ns;
 
 pub use idr::{Idr, IDR_MAX, IDR_TAGS};
+pub use ns::NsId;
+
+/// Idr tag marking numbers whose `struct pid` is a thread group's TGID (the
+/// numbers `/proc`'s root lists).
+pub const TAG_TGID: usize = 0;

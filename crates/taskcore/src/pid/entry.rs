@@ -1,0 +1,112 @@
+//! `struct pid`: a pid's numbers and the tasks that use it.
+//!
+//! # Linux
+//! Mirrors `struct pid` and `struct upid` (include/linux/pid.h). Linux keeps
+//! a reference count; we keep the users explicitly and free the numbers when
+//! the last one detaches (`free_pid`): the task using it as PID, the thread
+//! group leader using it as TGID, and the processes using it as PGID or SID.
+
+use crate::list::ListHead;
+use crate::slab::NONE;
+
+/// One number of a pid: the namespace (slab index) and the number in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Upid {
+    pub(crate) ns: u32,
+    pub(crate) nr: u32,
+}
+
+/// A `struct pid`.
+///
+/// # Invariants
+/// 1. `numbers[i]` is the number at level `i`; `numbers.len() == level + 1`.
+/// 2. Each `numbers[i]` is registered in that namespace's idr with this pid's
+///    slab index, and nowhere else.
+/// 3. The pid is live while `task`, `leader`, `pgrp_members` or
+///    `session_members` is non-empty.
+#[derive(Debug)]
+pub(crate) struct Pid {
+    /// Numbers from the root namespace (index 0) down to the owner's.
+    pub(crate) numbers: Numbers,
+    /// The task whose PID this is (`PIDTYPE_PID`), or `NONE`.
+    pub(crate) task: u32,
+    /// The thread group whose TGID this is (`PIDTYPE_TGID`), or `NONE`.
+    pub(crate) tgid_group: u32,
+    /// Thread groups whose process group this is (`PIDTYPE_PGID`).
+    pub(crate) pgrp_members: ListHead,
+    /// Thread groups whose session this is (`PIDTYPE_SID`).
+    pub(crate) session_members: ListHead,
+    /// Members of `pgrp_members` that are group-stopped (`has_stopped_jobs`
+    /// in O(1)).
+    pub(crate) pgrp_nr_stopped: u32,
+}
+
+impl Pid {
+    pub(crate) fn new(numbers: Numbers) -> Pid {
+        Pid {
+            numbers,
+            task: NONE,
+            tgid_group: NONE,
+            pgrp_members: ListHead::EMPTY,
+            session_members: ListHead::EMPTY,
+            pgrp_nr_stopped: 0,
+        }
+    }
+
+    /// Whether nothing uses this pid any more.
+    pub(crate) fn unused(&self) -> bool {
+        self.task == NONE
+            && self.tgid_group == NONE
+            && self.pgrp_members.is_empty()
+            && self.session_members.is_empty()
+    }
+
+    /// The deepest level (`pid->level`).
+    pub(crate) fn level(&self) -> usize {
+        self.numbers.len() - 1
+    }
+}
+
+/// A pid's numbers, stored inline for the common single-level case.
+#[derive(Clone, Debug)]
+pub(crate) enum Numbers {
+    /// A pid of the root namespace only.
+    One(Upid),
+    /// A pid of a nested namespace: one number per level, root first.
+    Many(Box<[Upid]>),
+}
+
+impl Numbers {
+    pub(crate) fn from_vec(v: Vec<Upid>) -> Numbers {
+        if v.len() == 1 {
+            Numbers::One(v[0])
+        } else {
+            Numbers::Many(v.into_boxed_slice())
+        }
+    }
+
+    pub(crate) fn as_slice(&self) -> &[Upid] {
+        match self {
+            Numbers::One(u) => core::slice::from_ref(u),
+            Numbers::Many(b) => b,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    /// The number at `level` if it belongs to namespace `ns`, else `None`
+    /// (`pid_nr_ns`).
+    pub(crate) fn nr_in(&self, ns: u32, level: usize) -> Option<u32> {
+        self.as_slice()
+            .get(level)
+            .filter(|u| u.ns == ns)
+            .map(|u| u.nr)
+    }
+
+    /// The deepest number (the owner namespace's).
+    pub(crate) fn last(&self) -> Upid {
+        *self.as_slice().last().expect("a pid has at least one number")
+    }
+}

@@ -1,0 +1,179 @@
+//! Pid namespaces and cyclic pid allocation.
+//!
+//! A namespace owns an [`Idr`] from numbers to `struct pid`s, its `pid_max`
+//! and the allocation cursor. A task gets a number in its own namespace and
+//! in every ancestor, so `alloc_pid` allocates one number per level.
+//!
+//! Allocation is cyclic, exactly as Linux's `alloc_pid()` with
+//! `idr_alloc_cyclic()`: search upward from the cursor (the last number
+//! handed out plus one) to `pid_max - 1`, then wrap and search from the
+//! minimum, which is 1 until the cursor has passed [`RESERVED_PIDS`] and
+//! 300 afterwards. Each search is one `Idr::find_free`, O(log64 pid_max)
+//! whatever the fill.
+//!
+//! # Linux
+//! kernel/pid.c `alloc_pid`, kernel/pid_namespace.c `create_pid_namespace`,
+//! lib/idr.c `idr_alloc_cyclic`.
+
+use super::idr::Idr;
+use crate::errno::{Errno, Result};
+use crate::slab::NONE;
+use crate::uapi::RESERVED_PIDS;
+#[cfg(test)]
+use crate::uapi::PID_MAX_DEFAULT;
+
+/// A handle on a pid namespace.
+///
+/// Namespaces are never freed, so a handle stays valid for the life of the
+/// [`crate::Kernel`] that returned it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NsId(pub(crate) u32);
+
+/// A pid namespace (`struct pid_namespace`).
+#[derive(Debug)]
+pub(crate) struct PidNamespace {
+    /// Number -> `struct pid` slab index.
+    pub(crate) idr: Idr,
+    /// Depth: 0 for the root namespace.
+    pub(crate) level: usize,
+    /// The parent namespace's slab index, or `NONE` for the root.
+    pub(crate) parent: u32,
+    /// Numbers are allocated below this (`pid_max`, per namespace since
+    /// Linux 6.14).
+    pub(crate) pid_max: u32,
+    /// Where the next cyclic search starts (`idr_next`).
+    pub(crate) cursor: u32,
+    /// The task that reaps orphans (`child_reaper`), or `NONE` before init
+    /// exists.
+    pub(crate) child_reaper: u32,
+    /// Whether forks into the namespace are allowed (`PIDNS_ADDING`); cleared
+    /// when init exits.
+    pub(crate) adding: bool,
+}
+
+impl PidNamespace {
+    pub(crate) fn new(level: usize, parent: u32, pid_max: u32) -> PidNamespace {
+        PidNamespace {
+            idr: Idr::new(),
+            level,
+            parent,
+            pid_max,
+            cursor: 0,
+            child_reaper: NONE,
+            adding: true,
+        }
+    }
+
+    /// The number the next allocation would get, without changing anything.
+    ///
+    /// With `set_tid`, that exact number (clone3's `set_tid`).
+    ///
+    /// # Errors
+    /// - `EAGAIN`: every number below `pid_max` is in use.
+    /// - `EINVAL`: `set_tid` out of `[1, pid_max)`, or not 1 in a namespace
+    ///   without init.
+    /// - `EEXIST`: `set_tid` is in use.
+    ///
+    /// # Linux
+    /// The number `alloc_pid()` computes for one level.
+    pub(crate) fn peek_nr(&self, set_tid: Option<i32>) -> Result<u32> {
+        if let Some(tid) = set_tid {
+            if tid < 1 || tid as u32 >= self.pid_max {
+                return Err(Errno::EINVAL);
+            }
+            // Also fail if a PID != 1 is requested and no PID 1 exists.
+            if tid != 1 && self.child_reaper == NONE {
+                return Err(Errno::EINVAL);
+            }
+            // Linux maps the idr's ENOSPC for a taken set_tid to EEXIST.
+            return match self.idr.get(tid as u32) {
+                Some(_) => Err(Errno::EEXIST),
+                None => Ok(tid as u32),
+            };
+        }
+        // Once the cursor has passed RESERVED_PIDS, a wrap restarts there.
+        let min = if self.cursor > RESERVED_PIDS {
+            RESERVED_PIDS
+        } else {
+            1
+        };
+        let start = self.cursor.max(min);
+        let found = self
+            .idr
+            .find_free(start, self.pid_max)
+            .or_else(|| (start > min).then(|| self.idr.find_free(min, self.pid_max)).flatten());
+        // Linux reports EAGAIN, not ENOSPC, once the pid space is exhausted.
+        found.ok_or(Errno::EAGAIN)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fill(ns: &mut PidNamespace, n: usize) -> Vec<u32> {
+        (0..n)
+            .map(|i| {
+                let nr = ns.peek_nr(None).unwrap();
+                ns.idr.insert(nr, i as u32).unwrap();
+                ns.cursor = nr + 1;
+                nr
+            })
+            .collect()
+    }
+
+    #[test]
+    fn first_pid_is_one_and_allocation_is_cyclic() {
+        let mut ns = PidNamespace::new(0, NONE, 400);
+        let got = fill(&mut ns, 3);
+        assert_eq!(got, vec![1, 2, 3]);
+        ns.idr.remove(2);
+        // Cyclic: 2 is free but the cursor is past it.
+        assert_eq!(ns.peek_nr(None), Ok(4));
+    }
+
+    #[test]
+    fn wrap_restarts_at_reserved_pids() {
+        let mut ns = PidNamespace::new(0, NONE, 400);
+        let got = fill(&mut ns, 399);
+        assert_eq!(got.last(), Some(&399));
+        assert_eq!(ns.peek_nr(None), Err(Errno::EAGAIN));
+        ns.idr.remove(5);
+        // Number 5 is below RESERVED_PIDS: never reused after a wrap.
+        assert_eq!(ns.peek_nr(None), Err(Errno::EAGAIN));
+        ns.idr.remove(301);
+        ns.idr.remove(300);
+        assert_eq!(ns.peek_nr(None), Ok(300));
+    }
+
+    #[test]
+    fn wrap_before_reserved_restarts_at_one() {
+        let mut ns = PidNamespace::new(0, NONE, 400);
+        fill(&mut ns, 3);
+        ns.idr.remove(1);
+        ns.cursor = 200;
+        for nr in 200..400 {
+            ns.idr.insert(nr, 0).unwrap();
+        }
+        assert_eq!(ns.peek_nr(None), Ok(1));
+    }
+
+    #[test]
+    fn set_tid_rules() {
+        let mut ns = PidNamespace::new(1, 0, 400);
+        assert_eq!(ns.peek_nr(Some(5)), Err(Errno::EINVAL));
+        assert_eq!(ns.peek_nr(Some(1)), Ok(1));
+        ns.idr.insert(1, 0).unwrap();
+        ns.child_reaper = 0;
+        assert_eq!(ns.peek_nr(Some(1)), Err(Errno::EEXIST));
+        assert_eq!(ns.peek_nr(Some(0)), Err(Errno::EINVAL));
+        assert_eq!(ns.peek_nr(Some(400)), Err(Errno::EINVAL));
+        assert_eq!(ns.peek_nr(Some(399)), Ok(399));
+    }
+
+    #[test]
+    fn default_pid_max() {
+        let ns = PidNamespace::new(0, NONE, PID_MAX_DEFAULT);
+        assert_eq!(ns.pid_max, 32768);
+    }
+}

@@ -1,0 +1,239 @@
+//! Task creation: `clone`, `clone3`, `fork`, `vfork`.
+//!
+//! # Linux
+//! kernel/fork.c `kernel_clone()` and `copy_process()`.
+
+use crate::errno::{Errno, Result};
+use crate::list;
+use crate::pid::ns::PidNamespace;
+use crate::slab::NONE;
+use crate::task::kernel::{Kernel, TaskId};
+use crate::task::task::{PF_TRACED_STOP, PT_PTRACED, SIGNAL_UNKILLABLE};
+use crate::uapi::{
+    CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD,
+    CLONE_UNTRACED, CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, NSIG, SIGCHLD, SIGSTOP,
+};
+
+/// Arguments of `clone`/`clone3`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CloneArgs {
+    /// `CLONE_*` flags, without the exit signal byte.
+    pub flags: u64,
+    /// Signal sent to the parent when the child exits (0..=64; `SIGCHLD`
+    /// for fork). Ignored with `CLONE_THREAD` or `CLONE_PARENT`, as Linux.
+    pub exit_signal: i32,
+    /// clone3 `set_tid`: the pid wanted at each level, own namespace first;
+    /// empty for none.
+    pub set_tid: Vec<i32>,
+}
+
+impl CloneArgs {
+    /// The arguments of `fork()`: no flags, exit signal SIGCHLD.
+    pub fn fork() -> CloneArgs {
+        CloneArgs {
+            flags: 0,
+            exit_signal: SIGCHLD,
+            set_tid: Vec::new(),
+        }
+    }
+
+    /// The arguments of `vfork()`: `CLONE_VM | CLONE_VFORK`, SIGCHLD.
+    pub fn vfork() -> CloneArgs {
+        CloneArgs {
+            flags: CLONE_VM | CLONE_VFORK,
+            exit_signal: SIGCHLD,
+            set_tid: Vec::new(),
+        }
+    }
+
+    /// The arguments glibc's `pthread_create` uses (the lifecycle-relevant
+    /// part): `CLONE_VM | CLONE_SIGHAND | CLONE_THREAD`.
+    pub fn thread() -> CloneArgs {
+        CloneArgs {
+            flags: CLONE_VM | CLONE_SIGHAND | CLONE_THREAD | crate::uapi::CLONE_FS | crate::uapi::CLONE_FILES,
+            exit_signal: 0,
+            set_tid: Vec::new(),
+        }
+    }
+
+    /// Decodes legacy `clone(2)` flags, whose low byte is the exit signal.
+    pub fn from_clone_flags(flags: u64) -> CloneArgs {
+        CloneArgs {
+            flags: flags & !crate::uapi::CSIGNAL,
+            exit_signal: (flags & crate::uapi::CSIGNAL) as i32,
+            set_tid: Vec::new(),
+        }
+    }
+}
+
+impl Kernel {
+    /// Creates a task as `clone`/`clone3` does, on behalf of `current`.
+    ///
+    /// Returns the new task. Its pid as the caller sees it is
+    /// [`Kernel::pid_vnr`]`(current, child)`.
+    ///
+    /// Modelled flags: `CLONE_THREAD` (a thread of the caller's group, whose
+    /// parent is the group's parent), `CLONE_PARENT` (a sibling of the
+    /// caller), `CLONE_VFORK` (a [`crate::Notification::VforkDone`] when the
+    /// child execs or exits), `CLONE_NEWPID` (the child is init, pid 1, of a
+    /// new pid namespace), `CLONE_PTRACE` (a traced caller's tracer also
+    /// traces the child, which starts stopped by SIGSTOP). Other flags are
+    /// accepted and have no effect on the process table.
+    ///
+    /// # Errors
+    /// - `ESRCH`: `current` is stale or exiting.
+    /// - `EINVAL`: `CLONE_THREAD` without `CLONE_SIGHAND`; `CLONE_SIGHAND`
+    ///   without `CLONE_VM`; `CLONE_PARENT` from a namespace init;
+    ///   `CLONE_THREAD` with `CLONE_NEWPID` or `CLONE_NEWUSER`; exit signal
+    ///   outside 0..=64; bad `set_tid` (longer than the levels, a number out
+    ///   of range, or not 1 for a new namespace).
+    /// - `ENOSPC`: `CLONE_NEWPID` past 32 nested levels.
+    /// - `EEXIST`: a `set_tid` number is taken.
+    /// - `EAGAIN`: no free pid at some level (`pid_max` reached).
+    /// - `ENOMEM`: the caller's pid namespace's init has exited.
+    ///
+    /// Nothing changes when an error is returned.
+    ///
+    /// # Linux
+    /// `copy_process()` (kernel/fork.c) and `alloc_pid()` (kernel/pid.c).
+    /// Signal dispositions are copied even with `CLONE_SIGHAND` without
+    /// `CLONE_THREAD` (Linux would share them).
+    pub fn clone(&mut self, current: TaskId, args: &CloneArgs) -> Result<TaskId> {
+        let cur = self.current(current)?;
+        let flags = args.flags;
+        if flags & CLONE_THREAD != 0 && flags & CLONE_SIGHAND == 0 {
+            return Err(Errno::EINVAL);
+        }
+        if flags & CLONE_SIGHAND != 0 && flags & CLONE_VM == 0 {
+            return Err(Errno::EINVAL);
+        }
+        let cur_group = self.tasks[cur].group;
+        // Siblings of an init would be orphans nobody reaps: Linux refuses.
+        if flags & CLONE_PARENT != 0 && self.groups[cur_group].flags & SIGNAL_UNKILLABLE != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if !(0..=NSIG).contains(&args.exit_signal) {
+            return Err(Errno::EINVAL);
+        }
+        let parent_ns = self.ns_of(cur);
+        let pid = if flags & CLONE_NEWPID != 0 {
+            let level = self.nss[parent_ns].level + 1;
+            if level > MAX_PID_NS_LEVEL {
+                return Err(Errno::ENOSPC);
+            }
+            // A nested namespace starts with its parent's pid_max.
+            let ns = PidNamespace::new(level, parent_ns, self.nss[parent_ns].pid_max);
+            let ns = self.nss.insert(ns).ok_or(Errno::ENOMEM)?;
+            match self.alloc_pid(ns, &args.set_tid, true) {
+                Ok(pid) => pid,
+                Err(e) => {
+                    self.nss.remove(ns);
+                    return Err(e);
+                }
+            }
+        } else {
+            self.alloc_pid(parent_ns, &args.set_tid, false)?
+        };
+        let comm = self.tasks[cur].comm;
+        let child = match self.new_task(pid, NONE, comm) {
+            Ok(t) => t,
+            Err(e) => {
+                self.put_pid(pid);
+                return Err(e);
+            }
+        };
+        if flags & CLONE_THREAD != 0 {
+            self.tasks[child].group = cur_group;
+            self.join_thread_list(cur_group, child);
+        } else {
+            let parent = if flags & CLONE_PARENT != 0 {
+                self.groups[cur_group].real_parent
+            } else {
+                cur
+            };
+            let exit_signal = if flags & CLONE_PARENT != 0 {
+                self.groups[cur_group].exit_signal
+            } else {
+                args.exit_signal
+            };
+            let src = &self.groups[cur_group];
+            let (pgrp, session, sighand) = (src.pgrp, src.session, src.sighand);
+            let g = match self.new_group(child, pgrp, session, sighand) {
+                Ok(g) => g,
+                Err(e) => {
+                    self.tasks.remove(child);
+                    self.put_pid(pid);
+                    return Err(e);
+                }
+            };
+            self.tasks[child].group = g;
+            self.join_thread_list(g, child);
+            self.groups[g].exit_signal = exit_signal;
+            self.groups[g].parent_exec_id = if parent == NONE {
+                0
+            } else {
+                self.tasks[parent].self_exec_id
+            };
+            self.attach_process_pids(g);
+            if self.pids[pid].numbers.last().nr == 1 {
+                let ns = self.pids[pid].numbers.last().ns;
+                self.nss[ns].child_reaper = child;
+                self.groups[g].flags |= SIGNAL_UNKILLABLE;
+            }
+            if parent != NONE {
+                self.link_child(parent, g);
+                self.sync_child(g);
+            }
+        }
+        if flags & CLONE_VFORK != 0 {
+            self.tasks[child].vfork_parent = cur;
+        }
+        if flags & CLONE_PTRACE != 0 && flags & CLONE_UNTRACED == 0 && self.tasks[cur].ptrace != 0 {
+            let tracer = self.tasks[cur].parent;
+            self.ptrace_link(child, tracer, PT_PTRACED);
+            // The child starts with SIGSTOP pending and traps on it first.
+            let c = &mut self.tasks[child];
+            c.flags |= PF_TRACED_STOP;
+            c.trap_code = SIGSTOP;
+            self.sync_task(child);
+        }
+        self.run_deferred();
+        Ok(self.handle_unchecked(child))
+    }
+
+    /// `fork()`: [`Kernel::clone`] with [`CloneArgs::fork`].
+    ///
+    /// # Errors
+    /// As [`Kernel::clone`].
+    pub fn fork(&mut self, current: TaskId) -> Result<TaskId> {
+        self.clone(current, &CloneArgs::fork())
+    }
+
+    /// `vfork()`: [`Kernel::clone`] with [`CloneArgs::vfork`].
+    ///
+    /// # Errors
+    /// As [`Kernel::clone`].
+    pub fn vfork(&mut self, current: TaskId) -> Result<TaskId> {
+        self.clone(current, &CloneArgs::vfork())
+    }
+
+    /// Makes `tracer` trace `t` (`__ptrace_link`): `t` joins the head of
+    /// the tracer's `ptraced` list.
+    pub(crate) fn ptrace_link(&mut self, t: u32, tracer: u32, mode: u8) {
+        // Newest first: Linux adds tracees at the head of `ptraced`.
+        let seq = u64::MAX - self.next_seq();
+        let task = &mut self.tasks[t];
+        task.ptrace = mode;
+        task.parent = tracer;
+        task.ptrace_seq = seq;
+        let g = task.group;
+        self.groups[g].nr_traced += 1;
+        let mut head = self.tasks[tracer].ptraced;
+        list::push_front(&mut head, &mut self.tasks, t, |t| &mut t.ptrace_entry);
+        self.tasks[tracer].ptraced = head;
+        self.sync_task(t);
+    }
+}

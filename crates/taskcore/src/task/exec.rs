@@ -1,0 +1,116 @@
+//! `execve`: a new program image in the calling process.
+//!
+//! # Linux
+//! fs/exec.c `begin_new_exec()`, `de_thread()`, `flush_signal_handlers()`
+//! (kernel/signal.c), `__set_task_comm()`.
+
+use crate::errno::Result;
+use crate::slab::NONE;
+use crate::task::kernel::{Kernel, TaskId};
+use crate::task::task::{ExitState, PF_FORKNOEXEC, PF_TRACED_STOP, PT_SEIZED};
+use crate::uapi::{SIGCHLD, SIGTRAP, TASK_COMM_LEN};
+
+impl Kernel {
+    /// A successful `execve` by `current`, running `filename`.
+    ///
+    /// Whether an exec succeeds depends on files this library does not
+    /// model: call this only for an exec that succeeds. Effects:
+    /// - a non-leader caller kills the other threads and takes over the
+    ///   leader's pid, place among its parent's children and start time
+    ///   (`de_thread`); other threads of a multi-threaded caller exit with
+    ///   status 0;
+    /// - handled signals revert to `SIG_DFL`, ignored ones stay ignored, and
+    ///   every `sa_flags` is cleared (so `SA_NOCLDWAIT` goes);
+    /// - `comm` becomes the last path component of `filename`, truncated to
+    ///   15 bytes;
+    /// - a vfork parent is released ([`crate::Notification::VforkDone`]);
+    /// - a traced caller (attached without `PTRACE_SEIZE`) stops with
+    ///   SIGTRAP for its tracer.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale or exiting.
+    ///
+    /// # Linux
+    /// `begin_new_exec()` (fs/exec.c) from the point of no return.
+    pub fn execve(&mut self, current: TaskId, filename: &str) -> Result<()> {
+        let mut t = self.current(current)?;
+        let g = self.tasks[t].group;
+        if self.groups[g].nr_threads > 1 {
+            t = self.de_thread(t);
+        }
+        let task = &mut self.tasks[t];
+        task.flags &= !PF_FORKNOEXEC;
+        task.self_exec_id = task.self_exec_id.wrapping_add(1);
+        task.comm = comm_from_path(filename);
+        let sh = &mut self.groups[g].sighand;
+        sh.handled = 0;
+        sh.resethand = 0;
+        sh.chld_flags = 0;
+        self.mm_release(t);
+        if self.tasks[t].ptrace != 0 && self.tasks[t].ptrace & PT_SEIZED == 0 {
+            self.ptrace_trap(t, SIGTRAP);
+        }
+        self.run_deferred();
+        Ok(())
+    }
+
+    /// `de_thread()`: kill the other threads of `t`'s group; if `t` is not
+    /// the leader, it takes the leader's pid and the old leader is released.
+    /// Returns `t` (whose handle stays valid).
+    fn de_thread(&mut self, t: u32) -> u32 {
+        let g = self.tasks[t].group;
+        for u in self.threads(g) {
+            if u != t && self.tasks.get(u).is_some_and(|x| x.exit_state == ExitState::Alive) && self.tasks[u].flags & crate::task::task::PF_EXITING == 0 {
+                // Killed threads of an exec'ing group exit with status 0.
+                self.do_exit(u, 0);
+            }
+        }
+        let leader = self.groups[g].leader;
+        if leader == t {
+            return t;
+        }
+        debug_assert_eq!(self.tasks[leader].exit_state, ExitState::Zombie);
+        // The child edge (and the tracer's) point at the leader: re-key.
+        self.unindex_child(g);
+        self.unindex_ptrace(leader);
+        self.unindex_ptrace(t);
+        let (lp, tp) = (self.tasks[leader].pid, self.tasks[t].pid);
+        // Exchange pids: the exec'ing thread becomes the tgid.
+        self.tasks[t].pid = lp;
+        self.tasks[leader].pid = tp;
+        self.pids[lp].task = t;
+        self.pids[tp].task = leader;
+        self.tasks[t].start_time = self.tasks[leader].start_time;
+        self.groups[g].leader = t;
+        self.groups[g].exit_signal = SIGCHLD;
+        self.tasks[leader].flags &= !PF_TRACED_STOP;
+        self.sync_task(t);
+        // The old leader is released as an ordinary dead thread.
+        self.release_task(leader);
+        let _ = NONE;
+        t
+    }
+}
+
+/// `comm` for an exec of `path`: its last component, at most 15 bytes,
+/// NUL-padded.
+pub(crate) fn comm_from_path(path: &str) -> [u8; TASK_COMM_LEN] {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    let mut comm = [0u8; TASK_COMM_LEN];
+    let n = base.len().min(TASK_COMM_LEN - 1);
+    comm[..n].copy_from_slice(&base.as_bytes()[..n]);
+    comm
+}
+
+#[cfg(test)]
+mod tests {
+    use super::comm_from_path;
+
+    #[test]
+    fn comm_is_basename_truncated() {
+        assert_eq!(&comm_from_path("/usr/bin/sh")[..3], b"sh\0");
+        let c = comm_from_path("/x/a-very-long-program-name");
+        assert_eq!(&c[..15], b"a-very-long-pro");
+        assert_eq!(c[15], 0);
+    }
+}

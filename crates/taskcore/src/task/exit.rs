@@ -1,0 +1,488 @@
+//! Exit: `exit`, `exit_group`, death by signal, zombies, reaping, and the
+//! reparenting of orphans.
+//!
+//! # Lifecycle
+//! A task that exits first hands its children to a new reaper (a live
+//! thread of its group, else the nearest `PR_SET_CHILD_SUBREAPER` ancestor
+//! in its pid namespace, else the namespace's init), and its tracees back
+//! to their real parents. It then becomes a zombie and its parent (the
+//! tracer, if traced) is notified, unless it is autoreaped: a non-leader
+//! thread always is (unless traced), and a process is when its parent
+//! ignores SIGCHLD or set `SA_NOCLDWAIT`. A group leader with live threads
+//! stays an unreportable zombie until the last thread is released
+//! (`delay_group_leader`); that release notifies the parent.
+//!
+//! # Linux
+//! kernel/exit.c: `do_exit`, `do_group_exit`, `exit_notify`,
+//! `forget_original_parent`, `find_new_reaper`, `reparent_leader`,
+//! `release_task`, `kill_orphaned_pgrp`; kernel/pid_namespace.c
+//! `zap_pid_ns_processes`; kernel/ptrace.c `exit_ptrace`.
+
+use crate::errno::Result;
+use crate::list;
+use crate::slab::NONE;
+use crate::task::kernel::{Deferred, Kernel, Notification, SigInfo, TaskId};
+use crate::task::task::{ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT};
+use crate::uapi::{
+    valid_signal, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL, WEXITED,
+    WNOHANG, __WALL,
+};
+
+impl Kernel {
+    /// `exit(code)`: the calling thread exits with status `(code & 0xff) <<
+    /// 8`. Other threads of its group go on.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale or already exiting.
+    ///
+    /// # Linux
+    /// `SYSCALL_DEFINE1(exit)` -> `do_exit()` (kernel/exit.c).
+    pub fn exit(&mut self, current: TaskId, code: i32) -> Result<()> {
+        let t = self.current(current)?;
+        self.do_exit(t, (code & 0xff) << 8);
+        self.run_deferred();
+        Ok(())
+    }
+
+    /// `exit_group(code)`: every thread of the caller's group exits; the
+    /// group's status is `(code & 0xff) << 8` unless the group was already
+    /// exiting. The caller exits first, then the other threads in thread
+    /// order.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale or already exiting.
+    ///
+    /// # Linux
+    /// `do_group_exit()` (kernel/exit.c).
+    pub fn exit_group(&mut self, current: TaskId, code: i32) -> Result<()> {
+        let t = self.current(current)?;
+        self.do_group_exit(t, (code & 0xff) << 8);
+        self.run_deferred();
+        Ok(())
+    }
+
+    pub(crate) fn do_group_exit(&mut self, t: u32, exit_code: i32) {
+        let g = self.tasks[t].group;
+        let code = if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
+            self.groups[g].group_exit_code
+        } else {
+            self.groups[g].group_exit_code = exit_code;
+            // Linux assigns the flags word: stop and continue state go.
+            self.set_group_flags(g, SIGNAL_GROUP_EXIT);
+            exit_code
+        };
+        self.do_exit(t, code);
+        self.zap_other_threads(g, code);
+    }
+
+    /// Kills group `g` with status `code` (a fatal signal, `complete_signal`
+    /// followed by each thread's `do_group_exit`).
+    pub(crate) fn kill_group(&mut self, g: u32, code: i32) {
+        if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
+            return;
+        }
+        self.groups[g].group_exit_code = code;
+        self.set_group_flags(g, SIGNAL_GROUP_EXIT);
+        self.zap_other_threads(g, code);
+    }
+
+    /// Makes every live thread of group `g` exit with `code`, in thread
+    /// order.
+    pub(crate) fn zap_other_threads(&mut self, g: u32, code: i32) {
+        for t in self.threads(g) {
+            // Exits of earlier threads may have released later ones.
+            if self.tasks.get(t).is_some_and(|x| x.flags & PF_EXITING == 0) && self.tasks[t].group == g {
+                self.do_exit(t, code);
+            }
+        }
+    }
+
+    /// `do_exit()`: task `t`, which must be alive, exits with status word
+    /// `code`.
+    pub(crate) fn do_exit(&mut self, t: u32, code: i32) {
+        debug_assert_eq!(self.tasks[t].flags & PF_EXITING, 0);
+        let g = self.tasks[t].group;
+        self.tasks[t].flags |= PF_EXITING;
+        self.tasks[t].flags &= !PF_TRACED_STOP;
+        self.tasks[t].trap_code = 0;
+        self.tasks[t].exit_code = code;
+        self.groups[g].live -= 1;
+        let group_dead = self.groups[g].live == 0;
+        self.mm_release(t);
+        self.exit_notify(t, group_dead);
+    }
+
+    /// Completes a vfork: the vfork parent may run again
+    /// (`mm_release` -> `complete_vfork_done`).
+    pub(crate) fn mm_release(&mut self, t: u32) {
+        let vp = core::mem::replace(&mut self.tasks[t].vfork_parent, NONE);
+        if vp != NONE && self.tasks.get(vp).is_some() {
+            let parent = self.handle_unchecked(vp);
+            self.notify(Notification::VforkDone { parent });
+        }
+    }
+
+    fn exit_notify(&mut self, t: u32, group_dead: bool) {
+        let mut dead = Vec::new();
+        self.forget_original_parent(t, &mut dead);
+        if group_dead {
+            let g = self.tasks[t].group;
+            self.kill_orphaned_pgrp(g, NONE);
+        }
+        self.tasks[t].exit_state = ExitState::Zombie;
+        let g = self.tasks[t].group;
+        let autoreap = if self.tasks[t].ptrace != 0 {
+            let sig = if self.is_leader(t) && self.group_empty(g) && !self.ptrace_reparented(t) {
+                self.groups[g].exit_signal
+            } else {
+                SIGCHLD
+            };
+            self.do_notify_parent(t, sig)
+        } else if self.is_leader(t) {
+            self.group_empty(g) && self.do_notify_parent(t, self.groups[g].exit_signal)
+        } else {
+            true
+        };
+        self.sync_task(t);
+        if autoreap {
+            dead.push(t);
+        }
+        for p in dead {
+            self.release_task(p);
+        }
+    }
+
+    /// `do_notify_parent()`: tells `t`'s parent (its tracer, if traced)
+    /// that `t` died, with signal `sig`. Returns whether `t` should be
+    /// reaped at once (the parent ignores its children).
+    pub(crate) fn do_notify_parent(&mut self, t: u32, sig: i32) -> bool {
+        let parent = self.ptrace_parent(t);
+        if parent == NONE {
+            // Pid 1 of the root namespace has no parent to tell.
+            return true;
+        }
+        let g = self.tasks[t].group;
+        let mut sig = sig;
+        // A parent that exec'd since the fork gets plain SIGCHLD.
+        if sig != SIGCHLD && self.groups[g].parent_exec_id != self.tasks[parent].self_exec_id {
+            sig = SIGCHLD;
+        }
+        let code = self.tasks[t].exit_code;
+        let (si_code, status) = if code & 0x80 != 0 {
+            (CLD_DUMPED, code & 0x7f)
+        } else if code & 0x7f != 0 {
+            (CLD_KILLED, code & 0x7f)
+        } else {
+            (CLD_EXITED, code >> 8)
+        };
+        let info = SigInfo {
+            signo: sig,
+            code: si_code,
+            pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(parent)),
+            uid: 0,
+            status,
+        };
+        let psig = self.groups[self.tasks[parent].group].sighand;
+        let mut autoreap = false;
+        if self.tasks[t].ptrace == 0 && sig == SIGCHLD && psig.ignoring_children() {
+            autoreap = true;
+            if psig.is_ignored(SIGCHLD) {
+                sig = 0;
+            }
+        }
+        if valid_signal(sig) {
+            self.send_kernel_signal(parent, sig, info);
+        }
+        self.wake_parent(parent);
+        autoreap
+    }
+
+    /// Queues a kernel-generated signal to `target`'s thread group, reported
+    /// as a notification and delivered when the current operation ends.
+    pub(crate) fn send_kernel_signal(&mut self, target: u32, sig: i32, info: SigInfo) {
+        let group = self.handle_unchecked(self.leader_of(target));
+        self.notify(Notification::Signal { group, sig, info });
+        self.deferred.push_back(Deferred {
+            task: target,
+            gen: self.gens[target as usize],
+            sig,
+        });
+    }
+
+    /// Delivers queued kernel-generated signals until none are left.
+    pub(crate) fn run_deferred(&mut self) {
+        while let Some(d) = self.deferred.pop_front() {
+            if self.tasks.get(d.task).is_some() && self.gens[d.task as usize] == d.gen {
+                self.deliver_group_signal(d.task, d.sig, true);
+            }
+        }
+    }
+
+    /// `find_alive_thread()`: the first thread of `t`'s group not exiting.
+    pub(crate) fn find_alive_thread(&self, t: u32) -> u32 {
+        let mut cur = self.groups[self.tasks[t].group].threads.first;
+        while cur != NONE {
+            if self.tasks[cur].flags & PF_EXITING == 0 {
+                return cur;
+            }
+            cur = self.tasks[cur].thread_node.next;
+        }
+        NONE
+    }
+
+    fn find_child_reaper(&mut self, father: u32, dead: &mut Vec<u32>) -> u32 {
+        let ns = self.ns_of(father);
+        let reaper = self.nss[ns].child_reaper;
+        if reaper != father {
+            return reaper;
+        }
+        let alive = self.find_alive_thread(father);
+        if alive != NONE {
+            self.nss[ns].child_reaper = alive;
+            return alive;
+        }
+        for p in dead.drain(..) {
+            self.release_task(p);
+        }
+        self.zap_pid_ns_processes(ns, father);
+        father
+    }
+
+    /// `find_new_reaper()`: who adopts `father`'s children.
+    fn find_new_reaper(&self, father: u32, child_reaper: u32) -> u32 {
+        let alive = self.find_alive_thread(father);
+        if alive != NONE {
+            return alive;
+        }
+        let level = self.pids[self.tasks[father].pid].level();
+        let mut reaper = self.real_parent(father);
+        while reaper != NONE && self.pids[self.tasks[reaper].pid].level() == level {
+            if reaper == self.init {
+                break;
+            }
+            if self.groups[self.tasks[reaper].group].is_child_subreaper {
+                let alive = self.find_alive_thread(reaper);
+                if alive != NONE {
+                    return alive;
+                }
+            }
+            reaper = self.real_parent(reaper);
+        }
+        child_reaper
+    }
+
+    fn forget_original_parent(&mut self, father: u32, dead: &mut Vec<u32>) {
+        if !self.tasks[father].ptraced.is_empty() {
+            self.exit_ptrace(father, dead);
+        }
+        let child_reaper = self.find_child_reaper(father, dead);
+        if self.tasks[father].children.is_empty() {
+            return;
+        }
+        let reaper = self.find_new_reaper(father, child_reaper);
+        let children = list::collect(self.tasks[father].children, &self.groups, |g| &g.sibling);
+        let threaded = self.same_group(reaper, father);
+        for g in children {
+            self.unindex_group(g);
+            self.unlink_child(g);
+            if !threaded {
+                // We don't want people slaying init.
+                self.groups[g].exit_signal = SIGCHLD;
+            }
+            if reaper != NONE {
+                self.link_child(reaper, g);
+            }
+            self.sync_group(g);
+            if !threaded && reaper != NONE {
+                self.reparent_leader(father, g, dead);
+            }
+        }
+    }
+
+    /// `reparent_leader()`: re-notify the new parent of a zombie child and
+    /// check for a newly orphaned process group.
+    fn reparent_leader(&mut self, father: u32, g: u32, dead: &mut Vec<u32>) {
+        let leader = self.groups[g].leader;
+        if self.tasks[leader].ptrace == 0
+            && self.tasks[leader].exit_state == ExitState::Zombie
+            && self.group_empty(g)
+            && !dead.contains(&leader)
+            && self.do_notify_parent(leader, self.groups[g].exit_signal)
+        {
+            dead.push(leader);
+        }
+        self.kill_orphaned_pgrp(g, father);
+    }
+
+    /// `exit_ptrace()`: the exiting tracer detaches from all its tracees.
+    fn exit_ptrace(&mut self, tracer: u32, dead: &mut Vec<u32>) {
+        let tracees = list::collect(self.tasks[tracer].ptraced, &self.tasks, |t| &t.ptrace_entry);
+        for p in tracees {
+            if self.ptrace_detach_dead(tracer, p) {
+                dead.push(p);
+            }
+        }
+    }
+
+    /// `__ptrace_detach()`: unlink `p` from `tracer`; returns whether the
+    /// now untraced zombie should be released.
+    pub(crate) fn ptrace_detach_dead(&mut self, tracer: u32, p: u32) -> bool {
+        self.ptrace_unlink(p);
+        if self.tasks[p].exit_state != ExitState::Zombie {
+            return false;
+        }
+        let mut dead = !self.is_leader(p);
+        let g = self.tasks[p].group;
+        if !dead && self.group_empty(g) {
+            if !self.same_group(self.groups[g].real_parent, tracer) {
+                dead = self.do_notify_parent(p, self.groups[g].exit_signal);
+            } else if self.groups[self.tasks[tracer].group].sighand.ignoring_children() {
+                self.wake_parent(tracer);
+                dead = true;
+            }
+        }
+        dead
+    }
+
+    /// `release_task()`: frees a reaped task, and its leader too if the
+    /// leader was a zombie waiting for this last thread and is autoreaped.
+    pub(crate) fn release_task(&mut self, p: u32) {
+        let mut p = p;
+        loop {
+            if self.tasks[p].ptrace != 0 {
+                self.ptrace_unlink(p);
+            }
+            let g = self.tasks[p].group;
+            let leader = self.groups[g].leader;
+            let group_dead = leader == p;
+            if group_dead {
+                self.unindex_child(g);
+                self.unlink_child(g);
+                self.detach_process_pids(g);
+            }
+            // __unhash_process: off the thread list, PID detached.
+            let mut head = self.groups[g].threads;
+            list::unlink(&mut head, &mut self.tasks, p, |t| &mut t.thread_node);
+            self.groups[g].threads = head;
+            self.groups[g].nr_threads -= 1;
+            let pid = self.tasks[p].pid;
+            self.pids[pid].task = NONE;
+            self.put_pid(pid);
+            debug_assert!(self.tasks[p].children.is_empty());
+            debug_assert!(self.tasks[p].ptraced.is_empty());
+            self.tasks.remove(p);
+            self.gens[p as usize] = self.gens[p as usize].wrapping_add(1);
+            if group_dead {
+                self.groups.remove(g);
+                return;
+            }
+            // The leader was waiting for its last thread: notify now.
+            if self.group_empty(g) && self.tasks[leader].exit_state == ExitState::Zombie {
+                self.sync_task(leader);
+                if self.do_notify_parent(leader, self.groups[g].exit_signal) {
+                    p = leader;
+                    continue;
+                }
+            }
+            return;
+        }
+    }
+
+    /// Reaps `p` for a waiter (the `EXIT_DEAD`/`EXIT_TRACE` part of
+    /// `wait_task_zombie()`).
+    pub(crate) fn reap_zombie(&mut self, p: u32) {
+        if self.ptrace_reparented(p) && self.is_leader(p) {
+            // EXIT_TRACE: the tracer reaped it; now the real parent's turn.
+            self.ptrace_unlink(p);
+            let sig = self.groups[self.tasks[p].group].exit_signal;
+            if !self.do_notify_parent(p, sig) {
+                return;
+            }
+        }
+        self.release_task(p);
+    }
+
+    /// `kill_orphaned_pgrp()`: if group `g`'s process group becomes orphaned
+    /// with stopped members, send it SIGHUP then SIGCONT. `parent` is the
+    /// exiting parent when `g` is being reparented, or `NONE` when `g`
+    /// itself exits.
+    pub(crate) fn kill_orphaned_pgrp(&mut self, g: u32, parent: u32) {
+        let pgrp = self.groups[g].pgrp;
+        let (parent, ignored) = if parent == NONE {
+            (self.groups[g].real_parent, g)
+        } else {
+            (parent, NONE)
+        };
+        if parent == NONE {
+            return;
+        }
+        let pg = &self.groups[self.tasks[parent].group];
+        if pg.pgrp != pgrp
+            && pg.session == self.groups[g].session
+            && self.pids[pgrp].pgrp_nr_stopped > 0
+            && self.will_become_orphaned_pgrp(pgrp, ignored)
+        {
+            let members = list::collect(self.pids[pgrp].pgrp_members, &self.groups, |g| &g.pgrp_node);
+            for sig in [SIGHUP, SIGCONT] {
+                for &m in &members {
+                    let leader = self.groups[m].leader;
+                    self.deferred.push_back(Deferred {
+                        task: leader,
+                        gen: self.gens[leader as usize],
+                        sig,
+                    });
+                }
+            }
+        }
+    }
+
+    /// `will_become_orphaned_pgrp()`: no member other than `ignored` has a
+    /// parent in another process group of the same session.
+    pub(crate) fn will_become_orphaned_pgrp(&self, pgrp: u32, ignored: u32) -> bool {
+        let mut cur = self.pids[pgrp].pgrp_members.first;
+        while cur != NONE {
+            let grp = &self.groups[cur];
+            let next = grp.pgrp_node.next;
+            let leader = grp.leader;
+            let rp = grp.real_parent;
+            let dead = self.tasks[leader].exit_state != ExitState::Alive && self.group_empty(cur);
+            let parent_is_global_init = rp != NONE && self.tasks[rp].group == self.tasks[self.init_or_none()].group;
+            if cur != ignored && !dead && rp != NONE && !parent_is_global_init {
+                let pg = &self.groups[self.tasks[rp].group];
+                if pg.pgrp != pgrp && pg.session == grp.session {
+                    return false;
+                }
+            }
+            cur = next;
+        }
+        true
+    }
+
+    fn init_or_none(&self) -> u32 {
+        if self.tasks.get(self.init).is_some() {
+            self.init
+        } else {
+            NONE
+        }
+    }
+
+    /// `zap_pid_ns_processes()`: init of `ns` is exiting: forbid new pids,
+    /// SIGKILL every other process of the namespace and reap them.
+    fn zap_pid_ns_processes(&mut self, ns: u32, init: u32) {
+        self.nss[ns].adding = false;
+        let init_group = self.tasks[init].group;
+        let mut nr = 2;
+        while let Some((found, pid)) = self.nss[ns].idr.next_used(nr) {
+            nr = found + 1;
+            let t = self.pids[pid].task;
+            if t != NONE && self.tasks[t].group != init_group {
+                let g = self.tasks[t].group;
+                self.kill_group(g, SIGKILL);
+            }
+        }
+        // Reap everything that is now init's (kernel_wait4(-1, __WALL)).
+        while let Ok(crate::WaitOutcome::Reported(_)) =
+            self.do_wait(init, crate::wait::WaitFilter::All, WEXITED | WNOHANG | __WALL)
+        {}
+    }
+}

@@ -1,0 +1,750 @@
+//! The process table: [`Kernel`] owns every task, thread group, `struct pid`
+//! and pid namespace, and the wait index.
+//!
+//! # Locking
+//! None inside: every operation takes `&mut Kernel` (or `&Kernel` for
+//! queries), so the caller serialises access, typically with one mutex
+//! playing the role of Linux's `tasklist_lock`.
+//!
+//! # Deferred signals
+//! Signals the kernel generates on its own (SIGCHLD to a parent, SIGHUP and
+//! SIGCONT to a newly orphaned process group) are queued and delivered when
+//! the public operation that raised them finishes, as Linux delivers them
+//! when the target next runs. This keeps each exit step free of re-entrant
+//! exits.
+
+use std::collections::VecDeque;
+
+use crate::errno::{Errno, Result};
+use crate::list::{self, Link, ListHead};
+use crate::pid::entry::{Numbers, Pid, Upid};
+use crate::pid::ns::{NsId, PidNamespace};
+use crate::pid::TAG_TGID;
+use crate::slab::{Slab, NONE};
+use crate::task::task::{
+    ExitState, SigHand, Task, ThreadGroup, PF_FORKNOEXEC, PF_TRACED_STOP, SIGNAL_STOP_CONTINUED,
+    SIGNAL_STOP_STOPPED,
+};
+use crate::uapi::{PID_MAX_DEFAULT, PID_MAX_LIMIT, PID_MAX_MIN, SIGCHLD, TASK_COMM_LEN};
+use crate::wait::index::{
+    Cat, Class, EdgePos, EdgeState, WaitIndex, READY_CONT, READY_EXIT, READY_STOP, READY_TRAP,
+    UNREGISTERED,
+};
+
+/// A handle on a task (a thread).
+///
+/// Handles are generation-checked: once the task is reaped (released), its
+/// handle is stale and every operation given it fails with `ESRCH`, even if
+/// the slot is reused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TaskId {
+    pub(crate) idx: u32,
+    pub(crate) gen: u32,
+}
+
+/// Settings of a [`Kernel`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// `pid_max` of the root pid namespace (default 32768).
+    pub pid_max: u32,
+    /// Whether core-dumping signals set the core-dump bit (0x80) of the exit
+    /// status, as with a non-zero `RLIMIT_CORE` (default false, as with
+    /// `ulimit -c 0`).
+    pub core_dumps: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            pid_max: PID_MAX_DEFAULT,
+            core_dumps: false,
+        }
+    }
+}
+
+/// Signal information, as `waitid` and SIGCHLD deliver it (`siginfo_t`
+/// fields of the `SIGCHLD` layout).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SigInfo {
+    /// Signal number (`si_signo`): SIGCHLD for wait reports, 0 when nothing
+    /// was reported.
+    pub signo: i32,
+    /// `si_code`: `CLD_EXITED`, `CLD_KILLED`, `CLD_DUMPED`, `CLD_TRAPPED`,
+    /// `CLD_STOPPED` or `CLD_CONTINUED`.
+    pub code: i32,
+    /// The child's pid in the receiver's namespace (`si_pid`).
+    pub pid: i32,
+    /// The child's uid (`si_uid`); always 0, uids are not modelled.
+    pub uid: u32,
+    /// Exit code or signal number (`si_status`).
+    pub status: i32,
+}
+
+/// Something the caller must act on after an operation.
+///
+/// The library does no scheduling: it reports these and the caller wakes
+/// its blocked threads or runs signal handlers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notification {
+    /// Wake every thread of `group` (its leader's handle) blocked in
+    /// `wait4`/`waitid`, so that it retries (`__wake_up_parent`).
+    WakeChldexit {
+        /// Leader of the thread group whose `wait_chldexit` queue is woken.
+        group: TaskId,
+    },
+    /// A signal was sent to thread group `group` with a handler installed or
+    /// to be observed (SIGCHLD with its siginfo, most often).
+    Signal {
+        /// Leader of the receiving thread group.
+        group: TaskId,
+        /// The signal.
+        sig: i32,
+        /// Its siginfo (`si_code`/`si_pid`/`si_status` for SIGCHLD).
+        info: SigInfo,
+    },
+    /// The vfork child of `parent` exec'd or exited: `parent` may resume
+    /// (`complete_vfork_done`).
+    VforkDone {
+        /// The thread that called vfork.
+        parent: TaskId,
+    },
+}
+
+/// A signal raised inside an operation, delivered when it ends.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Deferred {
+    pub(crate) task: u32,
+    pub(crate) gen: u32,
+    pub(crate) sig: i32,
+}
+
+/// The emulated process table.
+///
+/// Owns tasks, thread groups, `struct pid`s and pid namespaces, and keeps
+/// the indices that make every operation O(1) or O(log n).
+#[derive(Debug)]
+pub struct Kernel {
+    pub(crate) tasks: Slab<Task>,
+    /// Generation of each task slot (bumped when a task is released).
+    pub(crate) gens: Vec<u32>,
+    pub(crate) groups: Slab<ThreadGroup>,
+    pub(crate) pids: Slab<Pid>,
+    pub(crate) nss: Slab<PidNamespace>,
+    pub(crate) root_ns: u32,
+    pub(crate) init: u32,
+    pub(crate) wait_index: WaitIndex,
+    pub(crate) notes: Vec<Notification>,
+    pub(crate) deferred: VecDeque<Deferred>,
+    /// Source of list position keys.
+    pub(crate) seq: u64,
+    /// The caller-supplied current time in nanoseconds.
+    pub(crate) now: u64,
+    pub(crate) config: Config,
+}
+
+impl Kernel {
+    /// Creates a process table with a root pid namespace and its init task
+    /// (pid 1, comm `"init"`, leader of its own session and process group).
+    ///
+    /// # Errors
+    /// `EINVAL` if `config.pid_max` is outside `[301, 4194304]`.
+    ///
+    /// # Linux
+    /// The state after `start_kernel()` has forked pid 1.
+    pub fn new(config: Config) -> Result<Kernel> {
+        if !(PID_MAX_MIN..=PID_MAX_LIMIT).contains(&config.pid_max) {
+            return Err(Errno::EINVAL);
+        }
+        let mut k = Kernel {
+            tasks: Slab::new(),
+            gens: Vec::new(),
+            groups: Slab::new(),
+            pids: Slab::new(),
+            nss: Slab::new(),
+            root_ns: 0,
+            init: NONE,
+            wait_index: WaitIndex::default(),
+            notes: Vec::new(),
+            deferred: VecDeque::new(),
+            seq: 0,
+            now: 0,
+            config,
+        };
+        k.root_ns = k
+            .nss
+            .insert(PidNamespace::new(0, NONE, config.pid_max))
+            .ok_or(Errno::ENOMEM)?;
+        let pid = k.alloc_pid(k.root_ns, &[], false)?;
+        let task = k.new_task(pid, NONE, *b"init\0\0\0\0\0\0\0\0\0\0\0\0")?;
+        let g = k.new_group(task, pid, pid, SigHand::default())?;
+        k.tasks[task].group = g;
+        k.join_thread_list(g, task);
+        k.attach_process_pids(g);
+        k.groups[g].session_leader = true;
+        k.groups[g].exit_signal = SIGCHLD;
+        k.init = task;
+        k.nss[k.root_ns].child_reaper = task;
+        k.groups[g].flags |= crate::task::task::SIGNAL_UNKILLABLE;
+        Ok(k)
+    }
+
+    /// The root namespace's init task (pid 1).
+    ///
+    /// # Errors
+    /// `ESRCH` once init has exited and been released.
+    pub fn init_task(&self) -> Result<TaskId> {
+        self.handle(self.init)
+    }
+
+    /// The root pid namespace.
+    pub fn root_ns(&self) -> NsId {
+        NsId(self.root_ns)
+    }
+
+    /// Sets the current time, in nanoseconds since an origin of the
+    /// caller's choosing; new tasks record it as their start time.
+    pub fn set_time(&mut self, now_ns: u64) {
+        self.now = now_ns;
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Takes the notifications raised since the last call, oldest first.
+    pub fn take_notifications(&mut self) -> Vec<Notification> {
+        core::mem::take(&mut self.notes)
+    }
+
+    /// Number of tasks (threads, zombies included).
+    pub fn nr_tasks(&self) -> usize {
+        self.tasks.len()
+    }
+
+    /// Number of thread groups (processes, zombies included).
+    pub fn nr_processes(&self) -> usize {
+        self.groups.len()
+    }
+
+    // ------------------------------------------------------------ handles
+
+    pub(crate) fn handle(&self, idx: u32) -> Result<TaskId> {
+        if self.tasks.get(idx).is_none() {
+            return Err(Errno::ESRCH);
+        }
+        Ok(TaskId {
+            idx,
+            gen: self.gens[idx as usize],
+        })
+    }
+
+    pub(crate) fn handle_unchecked(&self, idx: u32) -> TaskId {
+        TaskId {
+            idx,
+            gen: self.gens[idx as usize],
+        }
+    }
+
+    /// The task a handle names.
+    ///
+    /// # Errors
+    /// `ESRCH` if the handle is stale (the task was released).
+    pub(crate) fn task_idx(&self, id: TaskId) -> Result<u32> {
+        match (self.tasks.get(id.idx), self.gens.get(id.idx as usize)) {
+            (Some(_), Some(&g)) if g == id.gen => Ok(id.idx),
+            _ => Err(Errno::ESRCH),
+        }
+    }
+
+    /// The task a handle names, which must be able to make system calls:
+    /// alive and not exiting.
+    ///
+    /// # Errors
+    /// `ESRCH` if stale, exited or exiting.
+    pub(crate) fn current(&self, id: TaskId) -> Result<u32> {
+        let t = self.task_idx(id)?;
+        if self.tasks[t].flags & crate::task::task::PF_EXITING != 0 {
+            return Err(Errno::ESRCH);
+        }
+        Ok(t)
+    }
+
+    // ------------------------------------------------------------ pids
+
+    /// The namespace a task's pid belongs to (`task_active_pid_ns`).
+    pub(crate) fn ns_of(&self, t: u32) -> u32 {
+        self.pids[self.tasks[t].pid].numbers.last().ns
+    }
+
+    /// The number of `struct pid` `pid` in namespace `ns`, or 0 if it has
+    /// none there (`pid_nr_ns`).
+    pub(crate) fn pid_nr_ns(&self, pid: u32, ns: u32) -> i32 {
+        let level = self.nss[ns].level;
+        self.pids[pid]
+            .numbers
+            .nr_in(ns, level)
+            .map_or(0, |nr| nr as i32)
+    }
+
+    /// The `struct pid` numbered `nr` in namespace `ns` (`find_pid_ns`).
+    pub(crate) fn find_pid(&self, ns: u32, nr: i32) -> Option<u32> {
+        if nr <= 0 {
+            return None;
+        }
+        self.nss[ns].idr.get(nr as u32)
+    }
+
+    /// The task numbered `nr` in namespace `ns` (`find_task_by_pid_ns`).
+    pub(crate) fn find_task(&self, ns: u32, nr: i32) -> Option<u32> {
+        let t = self.pids[self.find_pid(ns, nr)?].task;
+        (t != NONE).then_some(t)
+    }
+
+    pub(crate) fn leader_of(&self, t: u32) -> u32 {
+        self.groups[self.tasks[t].group].leader
+    }
+
+    pub(crate) fn is_leader(&self, t: u32) -> bool {
+        self.leader_of(t) == t
+    }
+
+    /// `thread_group_empty()`: the group has a single task left.
+    pub(crate) fn group_empty(&self, g: u32) -> bool {
+        self.groups[g].nr_threads == 1
+    }
+
+    /// `delay_group_leader()`: a leader whose group still has other tasks.
+    pub(crate) fn delay_group_leader(&self, t: u32) -> bool {
+        self.is_leader(t) && !self.group_empty(self.tasks[t].group)
+    }
+
+    /// The thread group's real parent thread (`real_parent` of the task).
+    pub(crate) fn real_parent(&self, t: u32) -> u32 {
+        self.groups[self.tasks[t].group].real_parent
+    }
+
+    /// `parent`: the tracer if traced, else the real parent.
+    pub(crate) fn ptrace_parent(&self, t: u32) -> u32 {
+        let task = &self.tasks[t];
+        if task.ptrace != 0 {
+            task.parent
+        } else {
+            self.real_parent(t)
+        }
+    }
+
+    pub(crate) fn same_group(&self, a: u32, b: u32) -> bool {
+        a != NONE && b != NONE && self.tasks[a].group == self.tasks[b].group
+    }
+
+    /// `ptrace_reparented()`: traced by a thread outside the real parent's
+    /// group.
+    pub(crate) fn ptrace_reparented(&self, t: u32) -> bool {
+        !self.same_group(self.real_parent(t), self.ptrace_parent(t))
+    }
+
+    /// Allocates a `struct pid` with a number at every level from `ns` up to
+    /// the root, and registers it. With `new_ns_init`, `ns` is a namespace
+    /// being created and gets number 1. Nothing changes on error.
+    ///
+    /// # Errors
+    /// `EAGAIN` when a level is full; `EINVAL`/`EEXIST` for bad `set_tid`
+    /// (see [`PidNamespace::peek_nr`]); `ENOMEM` if `ns`'s init has exited.
+    ///
+    /// # Linux
+    /// `alloc_pid()` (kernel/pid.c). Divergence: Linux advances the cursors
+    /// of the levels it allocated before failing; we leave them untouched.
+    pub(crate) fn alloc_pid(&mut self, ns: u32, set_tid: &[i32], new_ns_init: bool) -> Result<u32> {
+        let level = self.nss[ns].level;
+        if set_tid.len() > level + 1 {
+            return Err(Errno::EINVAL);
+        }
+        let mut numbers = vec![Upid { ns: 0, nr: 0 }; level + 1];
+        let mut cur = ns;
+        for l in (0..=level).rev() {
+            let tid = set_tid.get(level - l).copied();
+            let nr = if new_ns_init && l == level {
+                match tid {
+                    Some(t) if t != 1 => return Err(Errno::EINVAL),
+                    _ => 1,
+                }
+            } else {
+                self.nss[cur].peek_nr(tid)?
+            };
+            numbers[l] = Upid { ns: cur, nr };
+            cur = self.nss[cur].parent;
+        }
+        if !self.nss[ns].adding {
+            // A fork into a namespace whose init has exited (PIDNS_ADDING
+            // cleared) fails with ENOMEM.
+            return Err(Errno::ENOMEM);
+        }
+        let idx = self
+            .pids
+            .insert(Pid::new(Numbers::from_vec(numbers.clone())))
+            .ok_or(Errno::EAGAIN)?;
+        for u in &numbers {
+            let ns = &mut self.nss[u.ns];
+            ns.idr
+                .insert(u.nr, idx)
+                .expect("number found free by peek_nr");
+            ns.cursor = u.nr + 1;
+        }
+        Ok(idx)
+    }
+
+    /// Frees `pid`'s numbers if nothing uses it any more (`put_pid` +
+    /// `free_pid`).
+    pub(crate) fn put_pid(&mut self, pid: u32) {
+        if !self.pids[pid].unused() {
+            return;
+        }
+        let p = self.pids.remove(pid).expect("live pid");
+        for u in p.numbers.as_slice() {
+            self.nss[u.ns].idr.remove(u.nr);
+        }
+    }
+
+    fn set_tgid_tag(&mut self, pid: u32, on: bool) {
+        for u in self.pids[pid].numbers.clone().as_slice() {
+            let idr = &mut self.nss[u.ns].idr;
+            let r = if on {
+                idr.set_tag(u.nr, TAG_TGID)
+            } else {
+                idr.clear_tag(u.nr, TAG_TGID)
+            };
+            debug_assert!(r.is_ok());
+        }
+    }
+
+    // ------------------------------------------------------------ creation
+
+    pub(crate) fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// Stores a new task using `pid` (attached as its PIDTYPE_PID).
+    pub(crate) fn new_task(&mut self, pid: u32, group: u32, comm: [u8; TASK_COMM_LEN]) -> Result<u32> {
+        let t = self
+            .tasks
+            .insert(Task {
+                pid,
+                group,
+                parent: NONE,
+                children: ListHead::EMPTY,
+                ptraced: ListHead::EMPTY,
+                ptrace_entry: Link::UNLINKED,
+                thread_node: Link::UNLINKED,
+                ptrace_seq: 0,
+                thread_seq: 0,
+                exit_code: 0,
+                trap_code: 0,
+                exit_state: ExitState::Alive,
+                ptrace: 0,
+                flags: PF_FORKNOEXEC,
+                ptrace_reg: UNREGISTERED,
+                vfork_parent: NONE,
+                self_exec_id: 0,
+                comm,
+                start_time: self.now,
+            })
+            .ok_or(Errno::EAGAIN)?;
+        if self.gens.len() <= t as usize {
+            self.gens.resize(t as usize + 1, 0);
+        }
+        self.pids[pid].task = t;
+        Ok(t)
+    }
+
+    pub(crate) fn new_group(&mut self, leader: u32, pgrp: u32, session: u32, sighand: SigHand) -> Result<u32> {
+        self.groups
+            .insert(ThreadGroup::new(leader, pgrp, session, sighand))
+            .ok_or(Errno::EAGAIN)
+    }
+
+    /// Appends `t` to group `g`'s thread list (`list_add_tail_rcu` on
+    /// `thread_head`).
+    pub(crate) fn join_thread_list(&mut self, g: u32, t: u32) {
+        let grp = &mut self.groups[g];
+        let seq = grp.next_thread_seq;
+        grp.next_thread_seq += 1;
+        grp.nr_threads += 1;
+        grp.live += 1;
+        let mut head = grp.threads;
+        self.tasks[t].thread_seq = seq;
+        list::push_back(&mut head, &mut self.tasks, t, |t| &mut t.thread_node);
+        self.groups[g].threads = head;
+    }
+
+    /// Attaches a new process's TGID, PGID and SID (`attach_pid` x 3).
+    pub(crate) fn attach_process_pids(&mut self, g: u32) {
+        let leader_pid = self.tasks[self.groups[g].leader].pid;
+        self.pids[leader_pid].tgid_group = g;
+        self.set_tgid_tag(leader_pid, true);
+        let (pgrp, session) = (self.groups[g].pgrp, self.groups[g].session);
+        self.attach_pgrp(g, pgrp);
+        let mut head = self.pids[session].session_members;
+        list::push_back(&mut head, &mut self.groups, g, |g| &mut g.session_node);
+        self.pids[session].session_members = head;
+    }
+
+    pub(crate) fn attach_pgrp(&mut self, g: u32, pgrp: u32) {
+        self.groups[g].pgrp = pgrp;
+        let mut head = self.pids[pgrp].pgrp_members;
+        list::push_back(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
+        self.pids[pgrp].pgrp_members = head;
+        if self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 {
+            self.pids[pgrp].pgrp_nr_stopped += 1;
+        }
+    }
+
+    /// Unlinks group `g` from its process group; the caller puts the pid.
+    pub(crate) fn detach_pgrp(&mut self, g: u32) -> u32 {
+        let pgrp = self.groups[g].pgrp;
+        let mut head = self.pids[pgrp].pgrp_members;
+        list::unlink(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
+        self.pids[pgrp].pgrp_members = head;
+        if self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 {
+            self.pids[pgrp].pgrp_nr_stopped -= 1;
+        }
+        pgrp
+    }
+
+    pub(crate) fn detach_session(&mut self, g: u32) -> u32 {
+        let session = self.groups[g].session;
+        let mut head = self.pids[session].session_members;
+        list::unlink(&mut head, &mut self.groups, g, |g| &mut g.session_node);
+        self.pids[session].session_members = head;
+        session
+    }
+
+    /// Detaches a released leader's TGID, PGID and SID and frees what is no
+    /// longer used.
+    pub(crate) fn detach_process_pids(&mut self, g: u32) {
+        let leader_pid = self.tasks[self.groups[g].leader].pid;
+        self.pids[leader_pid].tgid_group = NONE;
+        self.set_tgid_tag(leader_pid, false);
+        let pgrp = self.detach_pgrp(g);
+        let session = self.detach_session(g);
+        self.put_pid(pgrp);
+        self.put_pid(session);
+    }
+
+    /// Sets group `g`'s `SIGNAL_*` flags, keeping the process group's count
+    /// of stopped members and the wait index in step.
+    pub(crate) fn set_group_flags(&mut self, g: u32, flags: u32) {
+        let old = self.groups[g].flags;
+        self.groups[g].flags = flags;
+        let (was, is) = (old & SIGNAL_STOP_STOPPED != 0, flags & SIGNAL_STOP_STOPPED != 0);
+        if was != is {
+            let pgrp = self.groups[g].pgrp;
+            if is {
+                self.pids[pgrp].pgrp_nr_stopped += 1;
+            } else {
+                self.pids[pgrp].pgrp_nr_stopped -= 1;
+            }
+        }
+        self.sync_group(g);
+    }
+
+    /// Appends group `g` to thread `parent`'s children with a fresh position.
+    pub(crate) fn link_child(&mut self, parent: u32, g: u32) {
+        let seq = self.next_seq();
+        let grp = &mut self.groups[g];
+        grp.real_parent = parent;
+        grp.sibling_seq = seq;
+        let mut head = self.tasks[parent].children;
+        list::push_back(&mut head, &mut self.groups, g, |g| &mut g.sibling);
+        self.tasks[parent].children = head;
+    }
+
+    pub(crate) fn unlink_child(&mut self, g: u32) {
+        let parent = self.groups[g].real_parent;
+        if parent == NONE {
+            return;
+        }
+        let mut head = self.tasks[parent].children;
+        list::unlink(&mut head, &mut self.groups, g, |g| &mut g.sibling);
+        self.tasks[parent].children = head;
+        self.groups[g].real_parent = NONE;
+    }
+
+    pub(crate) fn notify(&mut self, n: Notification) {
+        self.notes.push(n);
+    }
+
+    /// `__wake_up_parent`: wake the waiters of `parent`'s thread group.
+    pub(crate) fn wake_parent(&mut self, parent: u32) {
+        let leader = self.leader_of(parent);
+        let group = self.handle_unchecked(leader);
+        self.notify(Notification::WakeChldexit { group });
+    }
+
+    // ------------------------------------------------------------ wait index
+
+    fn edge_pos(&self, waiter: u32, list: u8, seq: u64, target_group: u32) -> EdgePos {
+        let w = &self.tasks[waiter];
+        EdgePos {
+            waiter,
+            group: w.group,
+            thread_seq: w.thread_seq,
+            list,
+            seq,
+            pgrp: self.groups[target_group].pgrp,
+        }
+    }
+
+    fn child_edge_pos(&self, g: u32) -> Option<EdgePos> {
+        let grp = &self.groups[g];
+        (grp.real_parent != NONE).then(|| self.edge_pos(grp.real_parent, 0, grp.sibling_seq, g))
+    }
+
+    fn ptrace_edge_pos(&self, t: u32) -> Option<EdgePos> {
+        let task = &self.tasks[t];
+        (task.ptrace != 0).then(|| self.edge_pos(task.parent, 1, task.ptrace_seq, task.group))
+    }
+
+    /// What `wait_consider_task(wo, ptrace_edge, t)` would see, as an edge
+    /// state of class `class`.
+    pub(crate) fn edge_state(&self, t: u32, ptrace_edge: bool, class: Class) -> EdgeState {
+        let task = &self.tasks[t];
+        let grp = &self.groups[task.group];
+        // A child traced by its real parent's own group is seen with ptrace
+        // semantics from the children list too.
+        let ptrace = ptrace_edge || (task.ptrace != 0 && !self.ptrace_reparented(t));
+        let cat = if task.exit_state == ExitState::Zombie {
+            if !self.delay_group_leader(t) && (ptrace || task.ptrace == 0) {
+                return EdgeState {
+                    class,
+                    cat: Cat::ZombieReap,
+                    ready: READY_EXIT,
+                };
+            }
+            if ptrace {
+                Cat::ZombieOtherPtrace
+            } else {
+                Cat::ZombieOther
+            }
+        } else {
+            Cat::Alive
+        };
+        let mut ready = 0;
+        if ptrace {
+            if task.flags & PF_TRACED_STOP != 0 && task.trap_code != 0 {
+                ready |= READY_TRAP;
+            }
+        } else if grp.flags & SIGNAL_STOP_STOPPED != 0 && grp.group_exit_code != 0 {
+            ready |= READY_STOP;
+        }
+        if grp.flags & SIGNAL_STOP_CONTINUED != 0 {
+            ready |= READY_CONT;
+        }
+        EdgeState { class, cat, ready }
+    }
+
+    pub(crate) fn child_class(&self, g: u32) -> Class {
+        if self.groups[g].exit_signal == SIGCHLD {
+            Class::Normal
+        } else {
+            Class::Clone
+        }
+    }
+
+    /// Brings group `g`'s child edge up to date in the wait index. The
+    /// edge's position must not have changed since it was registered (use
+    /// [`Self::unindex_child`] before changing it).
+    pub(crate) fn sync_child(&mut self, g: u32) {
+        let Some(pos) = self.child_edge_pos(g) else {
+            debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
+            return;
+        };
+        let leader = self.groups[g].leader;
+        let new = self.edge_state(leader, false, self.child_class(g));
+        let old = EdgeState::decode(self.groups[g].child_reg);
+        if old == Some(new) {
+            return;
+        }
+        if let Some(o) = old {
+            self.wait_index.remove(&pos, o);
+        }
+        self.wait_index.add(&pos, new, leader);
+        self.groups[g].child_reg = new.encode();
+    }
+
+    /// Removes group `g`'s child edge from the wait index.
+    pub(crate) fn unindex_child(&mut self, g: u32) {
+        if let Some(o) = EdgeState::decode(self.groups[g].child_reg) {
+            let pos = self.child_edge_pos(g).expect("registered edge has a parent");
+            self.wait_index.remove(&pos, o);
+            self.groups[g].child_reg = UNREGISTERED;
+        }
+    }
+
+    /// Brings task `t`'s ptrace edge up to date in the wait index.
+    pub(crate) fn sync_ptrace(&mut self, t: u32) {
+        let Some(pos) = self.ptrace_edge_pos(t) else {
+            debug_assert_eq!(self.tasks[t].ptrace_reg, UNREGISTERED);
+            return;
+        };
+        let new = self.edge_state(t, true, Class::Ptrace);
+        let old = EdgeState::decode(self.tasks[t].ptrace_reg);
+        if old == Some(new) {
+            return;
+        }
+        if let Some(o) = old {
+            self.wait_index.remove(&pos, o);
+        }
+        self.wait_index.add(&pos, new, t);
+        self.tasks[t].ptrace_reg = new.encode();
+    }
+
+    /// Removes task `t`'s ptrace edge from the wait index.
+    pub(crate) fn unindex_ptrace(&mut self, t: u32) {
+        if let Some(o) = EdgeState::decode(self.tasks[t].ptrace_reg) {
+            let pos = self.ptrace_edge_pos(t).expect("registered edge is traced");
+            self.wait_index.remove(&pos, o);
+            self.tasks[t].ptrace_reg = UNREGISTERED;
+        }
+    }
+
+    /// Syncs both edges that lead to task `t`.
+    pub(crate) fn sync_task(&mut self, t: u32) {
+        if self.tasks[t].ptrace != 0 {
+            self.sync_ptrace(t);
+        }
+        if self.is_leader(t) {
+            self.sync_child(self.tasks[t].group);
+        }
+    }
+
+    /// Syncs every edge whose state depends on group `g`'s state: its child
+    /// edge and the ptrace edges of its traced threads.
+    pub(crate) fn sync_group(&mut self, g: u32) {
+        self.sync_child(g);
+        if self.groups[g].nr_traced > 0 {
+            for t in self.threads(g) {
+                if self.tasks[t].ptrace != 0 {
+                    self.sync_ptrace(t);
+                }
+            }
+        }
+    }
+
+    /// Removes every edge that depends on group `g`'s position keys (its
+    /// child edge and the ptrace edges of its traced threads).
+    pub(crate) fn unindex_group(&mut self, g: u32) {
+        self.unindex_child(g);
+        if self.groups[g].nr_traced > 0 {
+            for t in self.threads(g) {
+                self.unindex_ptrace(t);
+            }
+        }
+    }
+
+    /// The threads of group `g` in list order.
+    pub(crate) fn threads(&self, g: u32) -> Vec<u32> {
+        list::collect(self.groups[g].threads, &self.tasks, |t| &t.thread_node)
+    }
+}

@@ -1,0 +1,20 @@
+//! Tasks and the process table: creation, exit, signals, process groups,
+//! sessions, exec and ptrace.
+//!
+//! - `kernel`: [`Kernel`], the process table, with handles and pid lookups;
+//! - `task`: the task and thread-group structures;
+//! - `clone`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
+//!   syscall family.
+
+mod clone;
+mod exec;
+mod exit;
+pub(crate) mod kernel;
+mod pgrp;
+mod ptrace;
+mod signal;
+pub(crate) mod task;
+
+pub use clone::CloneArgs;
+pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};
+pub use signal::{SigAction, SigHandler};

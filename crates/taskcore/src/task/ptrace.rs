@@ -1,0 +1,147 @@
+//! ptrace, as far as `wait` needs it: attach, seize, traceme, continue and
+//! detach; ptrace stops reported to the tracer as `CLD_TRAPPED`.
+//!
+//! A traced task that receives a signal other than SIGKILL stops and
+//! reports it to its tracer instead of acting on it; `PTRACE_CONT` and
+//! `PTRACE_DETACH` resume it and may deliver a signal. A traced task's exit
+//! is reported to the tracer first, then (for a process, once the tracer
+//! reaped it) to its real parent.
+//!
+//! # Linux
+//! kernel/ptrace.c: `ptrace_attach`, `ptrace_traceme`, `__ptrace_link`,
+//! `__ptrace_unlink`, `ptrace_detach`, `ptrace_resume`.
+
+use crate::errno::{Errno, Result};
+use crate::list;
+use crate::slab::NONE;
+use crate::task::kernel::{Kernel, TaskId};
+use crate::task::task::{ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED};
+use crate::uapi::{valid_signal, SIGSTOP};
+
+impl Kernel {
+    /// `PTRACE_ATTACH` (`seize == false`: the tracee is sent SIGSTOP and
+    /// stops, reported as `CLD_TRAPPED`) or `PTRACE_SEIZE` (no stop).
+    ///
+    /// # Errors
+    /// - `ESRCH`: `current` stale; no task `pid`.
+    /// - `EPERM`: `pid` is in the caller's thread group, already traced, or
+    ///   exiting.
+    ///
+    /// # Linux
+    /// `ptrace_attach()` (kernel/ptrace.c).
+    pub fn ptrace_attach(&mut self, current: TaskId, pid: i32, seize: bool) -> Result<()> {
+        let cur = self.current(current)?;
+        let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
+        if self.same_group(t, cur)
+            || self.tasks[t].ptrace != 0
+            || self.tasks[t].exit_state != ExitState::Alive
+            || self.tasks[t].flags & crate::task::task::PF_EXITING != 0
+        {
+            return Err(Errno::EPERM);
+        }
+        self.ptrace_link(t, cur, if seize { PT_PTRACED | PT_SEIZED } else { PT_PTRACED });
+        if !seize {
+            self.ptrace_trap(t, SIGSTOP);
+        }
+        self.run_deferred();
+        Ok(())
+    }
+
+    /// `PTRACE_TRACEME`: the caller is traced by its real parent.
+    ///
+    /// # Errors
+    /// - `ESRCH`: `current` stale.
+    /// - `EPERM`: already traced, or no parent.
+    ///
+    /// # Linux
+    /// `ptrace_traceme()` (kernel/ptrace.c).
+    pub fn ptrace_traceme(&mut self, current: TaskId) -> Result<()> {
+        let cur = self.current(current)?;
+        let parent = self.real_parent(cur);
+        if self.tasks[cur].ptrace != 0 || parent == NONE {
+            return Err(Errno::EPERM);
+        }
+        self.ptrace_link(cur, parent, PT_PTRACED);
+        Ok(())
+    }
+
+    /// `PTRACE_CONT`: resume tracee `pid` from its ptrace stop, delivering
+    /// `sig` (0 for none) as if untraced.
+    ///
+    /// # Errors
+    /// - `ESRCH`: `current` stale; `pid` is not a tracee of the calling
+    ///   thread in a ptrace stop.
+    /// - `EIO`: `sig` outside 0..=64.
+    ///
+    /// # Linux
+    /// `ptrace_resume()` after `ptrace_check_attach()` (kernel/ptrace.c).
+    pub fn ptrace_cont(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
+        let t = self.stopped_tracee(current, pid)?;
+        if !(0..=64).contains(&sig) {
+            return Err(Errno::EIO);
+        }
+        let task = &mut self.tasks[t];
+        task.flags &= !PF_TRACED_STOP;
+        task.trap_code = 0;
+        self.sync_task(t);
+        if valid_signal(sig) {
+            let g = self.tasks[t].group;
+            self.apply_disposition(g, sig);
+        }
+        self.run_deferred();
+        Ok(())
+    }
+
+    /// `PTRACE_DETACH`: stop tracing `pid`, resuming it with `sig`.
+    ///
+    /// # Errors
+    /// As [`Kernel::ptrace_cont`].
+    ///
+    /// # Linux
+    /// `ptrace_detach()` (kernel/ptrace.c).
+    pub fn ptrace_detach(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
+        let t = self.stopped_tracee(current, pid)?;
+        if !(0..=64).contains(&sig) {
+            return Err(Errno::EIO);
+        }
+        self.ptrace_unlink(t);
+        if valid_signal(sig) {
+            let g = self.tasks[t].group;
+            self.apply_disposition(g, sig);
+        }
+        self.run_deferred();
+        Ok(())
+    }
+
+    fn stopped_tracee(&self, current: TaskId, pid: i32) -> Result<u32> {
+        let cur = self.current(current)?;
+        let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
+        let task = &self.tasks[t];
+        if task.ptrace == 0 || task.parent != cur || task.flags & PF_TRACED_STOP == 0 {
+            return Err(Errno::ESRCH);
+        }
+        Ok(t)
+    }
+
+    /// `__ptrace_unlink()`: `t` is no longer traced; a ptrace stop ends.
+    pub(crate) fn ptrace_unlink(&mut self, t: u32) {
+        if self.tasks[t].ptrace == 0 {
+            return;
+        }
+        self.unindex_ptrace(t);
+        let tracer = self.tasks[t].parent;
+        let mut head = self.tasks[tracer].ptraced;
+        list::unlink(&mut head, &mut self.tasks, t, |t| &mut t.ptrace_entry);
+        self.tasks[tracer].ptraced = head;
+        let task = &mut self.tasks[t];
+        task.ptrace = 0;
+        task.parent = NONE;
+        task.flags &= !PF_TRACED_STOP;
+        task.trap_code = 0;
+        let g = task.group;
+        self.groups[g].nr_traced -= 1;
+        if self.is_leader(t) {
+            self.sync_child(g);
+        }
+    }
+}

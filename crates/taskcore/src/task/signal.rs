@@ -1,0 +1,426 @@
+//! Signals as far as the process lifecycle needs them: dispositions,
+//! `kill`/`tgkill`/`tkill`, job-control stop and continue, and death by
+//! signal.
+//!
+//! Delivery is immediate: a signal's default action (stop, continue,
+//! terminate) takes effect when it is sent, as it does on Linux once the
+//! target runs. Handlers are not run here; a handled signal has no effect
+//! on the process table. Signal masks and queues are not modelled.
+//!
+//! # Linux
+//! kernel/signal.c: `prepare_signal`, `complete_signal`, `sig_ignored`,
+//! `do_signal_stop`, `do_notify_parent_cldstop`, `kill_something_info`,
+//! `do_tkill`, `do_sigaction`; include/linux/signal.h for default actions.
+
+use crate::errno::{Errno, Result};
+use crate::list;
+use crate::slab::NONE;
+use crate::task::kernel::{Kernel, SigInfo, TaskId};
+use crate::task::task::{
+    ExitState, SigHand, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED,
+    SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
+};
+use crate::uapi::{
+    sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, valid_signal,
+    CLD_CONTINUED, CLD_STOPPED, CLD_TRAPPED, SA_NOCLDSTOP, SA_NOCLDWAIT, SA_RESETHAND, SIGCHLD,
+    SIGCONT, SIGKILL, SIGSTOP,
+};
+
+/// A signal's handler as `rt_sigaction` sets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SigHandler {
+    /// `SIG_DFL`: the default action.
+    Default,
+    /// `SIG_IGN`: discard the signal.
+    Ignore,
+    /// A user handler (its address is not kept).
+    Handler,
+}
+
+/// A signal action (`struct sigaction`, lifecycle part).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SigAction {
+    /// The handler.
+    pub handler: SigHandler,
+    /// `SA_*` flags. Only `SA_NOCLDSTOP`, `SA_NOCLDWAIT` (for SIGCHLD) and
+    /// `SA_RESETHAND` have effects here, and only those are reported back.
+    pub flags: u64,
+}
+
+impl SigAction {
+    /// `SIG_DFL` with no flags.
+    pub const DEFAULT: SigAction = SigAction {
+        handler: SigHandler::Default,
+        flags: 0,
+    };
+}
+
+/// Where a `kill` is aimed, resolved.
+enum KillTarget {
+    Group(u32),
+    Pgrp(u32),
+    All,
+}
+
+impl Kernel {
+    /// `rt_sigaction(sig, act, oldact)`: returns the old action of `sig` in
+    /// `current`'s thread group and, with `act`, installs a new one.
+    ///
+    /// # Errors
+    /// - `ESRCH`: `current` is stale or exiting.
+    /// - `EINVAL`: `sig` outside 1..=64, or an action for SIGKILL or
+    ///   SIGSTOP.
+    ///
+    /// # Linux
+    /// `do_sigaction()` (kernel/signal.c). Dispositions are shared by the
+    /// thread group and inherited by fork; see [`Kernel::execve`] for exec.
+    pub fn rt_sigaction(&mut self, current: TaskId, sig: i32, act: Option<SigAction>) -> Result<SigAction> {
+        let t = self.current(current)?;
+        if !valid_signal(sig) || (act.is_some() && sig_kernel_only(sig)) {
+            return Err(Errno::EINVAL);
+        }
+        let g = self.tasks[t].group;
+        let sh = &mut self.groups[g].sighand;
+        let bit = SigHand::bit(sig);
+        let handler = if sh.ignored & bit != 0 {
+            SigHandler::Ignore
+        } else if sh.handled & bit != 0 {
+            SigHandler::Handler
+        } else {
+            SigHandler::Default
+        };
+        let mut flags = if sh.resethand & bit != 0 { SA_RESETHAND } else { 0 };
+        if sig == SIGCHLD {
+            flags |= sh.chld_flags;
+        }
+        let old = SigAction { handler, flags };
+        if let Some(a) = act {
+            sh.ignored &= !bit;
+            sh.handled &= !bit;
+            sh.resethand &= !bit;
+            match a.handler {
+                SigHandler::Ignore => sh.ignored |= bit,
+                SigHandler::Handler => {
+                    sh.handled |= bit;
+                    if a.flags & SA_RESETHAND != 0 {
+                        sh.resethand |= bit;
+                    }
+                }
+                SigHandler::Default => {}
+            }
+            if sig == SIGCHLD {
+                sh.chld_flags = a.flags & (SA_NOCLDSTOP | SA_NOCLDWAIT);
+            }
+        }
+        Ok(old)
+    }
+
+    /// `kill(pid, sig)`: `pid > 0` the process (thread group) of that pid
+    /// (a thread id names its group); `0` the caller's process group; `-1`
+    /// every process but init and the caller's; `< -1` process group
+    /// `-pid`. `sig` 0 only checks that a target exists.
+    ///
+    /// # Errors
+    /// - `ESRCH`: `current` is stale or exiting; no such process or group
+    ///   (checked before `sig`); `pid == i32::MIN`.
+    /// - `EINVAL`: `sig` outside 0..=64 (for an existing target).
+    ///
+    /// Permission is always granted: users are not modelled.
+    ///
+    /// # Linux
+    /// `kill_something_info()` (kernel/signal.c).
+    pub fn kill(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
+        let cur = self.current(current)?;
+        let ns = self.ns_of(cur);
+        let target = match pid {
+            i32::MIN => return Err(Errno::ESRCH),
+            p if p > 0 => KillTarget::Group(self.find_task(ns, p).ok_or(Errno::ESRCH)?),
+            0 => KillTarget::Pgrp(self.groups[self.tasks[cur].group].pgrp),
+            -1 => KillTarget::All,
+            p => KillTarget::Pgrp(self.find_pid(ns, -p).ok_or(Errno::ESRCH)?),
+        };
+        let check = |sig: i32| if (0..=64).contains(&sig) { Ok(()) } else { Err(Errno::EINVAL) };
+        let r = match target {
+            KillTarget::Group(t) => {
+                check(sig)?;
+                self.send_to_group(cur, t, sig);
+                Ok(())
+            }
+            KillTarget::Pgrp(pgrp) => {
+                let members = list::collect(self.pids[pgrp].pgrp_members, &self.groups, |g| &g.pgrp_node);
+                if members.is_empty() {
+                    return Err(Errno::ESRCH);
+                }
+                check(sig)?;
+                for g in members {
+                    let leader = self.groups[g].leader;
+                    self.send_to_group(cur, leader, sig);
+                }
+                Ok(())
+            }
+            KillTarget::All => {
+                let cur_group = self.tasks[cur].group;
+                let mut targets = Vec::new();
+                let mut nr = 2;
+                while let Some((found, p)) = self.nss[ns].idr.next_tagged(nr, crate::pid::TAG_TGID) {
+                    nr = found + 1;
+                    let g = self.pids[p].tgid_group;
+                    if g != NONE && g != cur_group {
+                        targets.push(self.groups[g].leader);
+                    }
+                }
+                if targets.is_empty() {
+                    return Err(Errno::ESRCH);
+                }
+                check(sig)?;
+                for t in targets {
+                    if self.tasks.get(t).is_some() {
+                        self.send_to_group(cur, t, sig);
+                    }
+                }
+                Ok(())
+            }
+        };
+        self.run_deferred();
+        r
+    }
+
+    /// `tgkill(tgid, tid, sig)`: signal thread `tid` if it belongs to thread
+    /// group `tgid`.
+    ///
+    /// # Errors
+    /// - `EINVAL`: `tgid <= 0` or `tid <= 0`; `sig` outside 0..=64.
+    /// - `ESRCH`: `current` stale; no such thread in that group.
+    ///
+    /// # Linux
+    /// `do_tkill()` (kernel/signal.c).
+    pub fn tgkill(&mut self, current: TaskId, tgid: i32, tid: i32, sig: i32) -> Result<()> {
+        if tgid <= 0 || tid <= 0 {
+            return Err(Errno::EINVAL);
+        }
+        self.do_tkill(current, tgid, tid, sig)
+    }
+
+    /// `tkill(tid, sig)`: signal thread `tid`.
+    ///
+    /// # Errors
+    /// - `EINVAL`: `tid <= 0`; `sig` outside 0..=64.
+    /// - `ESRCH`: `current` stale; no such thread.
+    ///
+    /// # Linux
+    /// `do_tkill()` with `tgid = 0` (kernel/signal.c).
+    pub fn tkill(&mut self, current: TaskId, tid: i32, sig: i32) -> Result<()> {
+        if tid <= 0 {
+            return Err(Errno::EINVAL);
+        }
+        self.do_tkill(current, 0, tid, sig)
+    }
+
+    fn do_tkill(&mut self, current: TaskId, tgid: i32, tid: i32, sig: i32) -> Result<()> {
+        let cur = self.current(current)?;
+        let ns = self.ns_of(cur);
+        let t = self.find_task(ns, tid).ok_or(Errno::ESRCH)?;
+        if tgid > 0 && self.pid_nr_ns(self.tasks[self.leader_of(t)].pid, ns) != tgid {
+            return Err(Errno::ESRCH);
+        }
+        if !(0..=64).contains(&sig) {
+            return Err(Errno::EINVAL);
+        }
+        self.send_to_group(cur, t, sig);
+        self.run_deferred();
+        Ok(())
+    }
+
+    /// Kills task `t`'s group as if `t` took the fatal signal `sig` (a fault
+    /// such as SIGSEGV), whatever its disposition; `core_dumped` sets the
+    /// 0x80 bit of the status.
+    ///
+    /// # Errors
+    /// `ESRCH` if `t` is stale or exiting; `EINVAL` if `sig` is not 1..=64.
+    ///
+    /// # Linux
+    /// `force_sig_fault()` of an unhandled fault, then `do_group_exit()`.
+    pub fn force_fatal_signal(&mut self, t: TaskId, sig: i32, core_dumped: bool) -> Result<()> {
+        let t = self.current(t)?;
+        if !valid_signal(sig) {
+            return Err(Errno::EINVAL);
+        }
+        let g = self.tasks[t].group;
+        if self.groups[g].flags & SIGNAL_GROUP_EXIT == 0 {
+            self.groups[g].group_exit_code = sig | if core_dumped { 0x80 } else { 0 };
+            self.set_group_flags(g, SIGNAL_GROUP_EXIT);
+        }
+        let code = self.groups[g].group_exit_code;
+        self.do_exit(t, code);
+        self.zap_other_threads(g, code);
+        self.run_deferred();
+        Ok(())
+    }
+
+    /// Sends `sig` from `sender` to the group of task `t`.
+    fn send_to_group(&mut self, sender: u32, t: u32, sig: i32) {
+        if sig == 0 {
+            return;
+        }
+        // Signals from an ancestor namespace may kill or stop its init.
+        let force = self.nss[self.ns_of(sender)].level < self.nss[self.ns_of(t)].level;
+        self.deliver_group_signal(t, sig, force);
+    }
+
+    /// `group_send_sig_info()` with the default action applied at once.
+    /// `t` is the task the signal was aimed at (it takes ptrace stops);
+    /// `force` lets SIGKILL/SIGSTOP through to a namespace init.
+    pub(crate) fn deliver_group_signal(&mut self, t: u32, sig: i32, force: bool) {
+        let g = self.tasks[t].group;
+        let grp = &self.groups[g];
+        if grp.live == 0 || grp.flags & SIGNAL_GROUP_EXIT != 0 {
+            // The process is dead or in the middle of dying: drop it.
+            return;
+        }
+        let sh = grp.sighand;
+        let handler_dfl = !sh.is_ignored(sig) && !sh.is_handled(sig);
+        // prepare_signal(): SIGCONT resumes a stopped group whatever its
+        // disposition; stop signals flush pending SIGCONT (not modelled).
+        if sig == SIGCONT && grp.flags & SIGNAL_STOP_STOPPED != 0 {
+            self.groups[g].group_exit_code = 0;
+            self.set_group_flags(g, (self.groups[g].flags & !SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED);
+            self.notify_parent_cldstop(g, CLD_CONTINUED);
+            let pending = core::mem::take(&mut self.groups[g].pending_fatal);
+            if pending != 0 {
+                let code = pending | if self.config.core_dumps { 0x80 } else { 0 };
+                self.kill_group(g, code);
+                return;
+            }
+        }
+        // sig_task_ignored(): init only gets signals it handles.
+        if self.groups[g].flags & SIGNAL_UNKILLABLE != 0 && handler_dfl && !(force && sig_kernel_only(sig)) {
+            return;
+        }
+        if sig == SIGKILL {
+            self.kill_group(g, SIGKILL);
+            return;
+        }
+        // A traced task stops and reports any signal but SIGKILL to its
+        // tracer instead of acting on it (signal-delivery-stop).
+        let target = if self.tasks[t].exit_state == ExitState::Alive {
+            t
+        } else {
+            self.find_alive_thread(t)
+        };
+        if target != NONE && self.tasks[target].ptrace != 0 {
+            if self.tasks[target].flags & PF_TRACED_STOP == 0 {
+                self.ptrace_trap(target, sig);
+            }
+            return;
+        }
+        self.apply_disposition(g, sig);
+    }
+
+    /// Acts on `sig` for group `g` by its disposition, bypassing ptrace.
+    pub(crate) fn apply_disposition(&mut self, g: u32, sig: i32) {
+        let sh = self.groups[g].sighand;
+        if sig == SIGKILL {
+            self.kill_group(g, SIGKILL);
+            return;
+        }
+        if sh.is_ignored(sig) {
+            return;
+        }
+        if sh.is_handled(sig) {
+            if sh.resethand & SigHand::bit(sig) != 0 {
+                let s = &mut self.groups[g].sighand;
+                s.handled &= !SigHand::bit(sig);
+                s.resethand &= !SigHand::bit(sig);
+            }
+            return;
+        }
+        if sig_kernel_ignore(sig) {
+            return;
+        }
+        if sig_kernel_stop(sig) {
+            // Terminal stops are discarded in an orphaned process group.
+            if sig != SIGSTOP && self.will_become_orphaned_pgrp(self.groups[g].pgrp, NONE) {
+                return;
+            }
+            self.do_signal_stop(g, sig);
+            return;
+        }
+        if sig_kernel_coredump(sig) && self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 {
+            // A stopped group dequeues it only once continued.
+            if self.groups[g].pending_fatal == 0 {
+                self.groups[g].pending_fatal = sig;
+            }
+            return;
+        }
+        let core = sig_kernel_coredump(sig) && self.config.core_dumps;
+        self.kill_group(g, sig | if core { 0x80 } else { 0 });
+    }
+
+    /// `do_signal_stop()`: the group stops with `sig` and its parent is
+    /// told; traced threads report the stop to their tracer.
+    fn do_signal_stop(&mut self, g: u32, sig: i32) {
+        if self.groups[g].flags & (SIGNAL_STOP_STOPPED | SIGNAL_GROUP_EXIT) != 0 {
+            return;
+        }
+        self.groups[g].group_exit_code = sig;
+        self.set_group_flags(g, (self.groups[g].flags & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED);
+        if self.groups[g].nr_traced > 0 {
+            for t in self.threads(g) {
+                let task = &self.tasks[t];
+                if task.ptrace != 0 && task.exit_state == ExitState::Alive && task.flags & PF_TRACED_STOP == 0 {
+                    self.ptrace_trap(t, sig);
+                }
+            }
+        }
+        self.notify_parent_cldstop(g, CLD_STOPPED);
+    }
+
+    /// `do_notify_parent_cldstop(tsk, false, why)`: SIGCHLD (unless
+    /// `SA_NOCLDSTOP` or ignored) and a wake-up to the real parent.
+    fn notify_parent_cldstop(&mut self, g: u32, why: i32) {
+        let parent = self.groups[g].real_parent;
+        if parent == NONE {
+            return;
+        }
+        let leader = self.groups[g].leader;
+        let status = if why == CLD_CONTINUED {
+            SIGCONT
+        } else {
+            self.groups[g].group_exit_code & 0x7f
+        };
+        let info = SigInfo {
+            signo: SIGCHLD,
+            code: why,
+            pid: self.pid_nr_ns(self.tasks[leader].pid, self.ns_of(parent)),
+            uid: 0,
+            status,
+        };
+        let psig = self.groups[self.tasks[parent].group].sighand;
+        if !psig.is_ignored(SIGCHLD) && !psig.nocldstop() {
+            self.send_kernel_signal(parent, SIGCHLD, info);
+        }
+        self.wake_parent(parent);
+    }
+
+    /// Puts traced task `t` in a ptrace stop reporting `sig` to its tracer
+    /// (`ptrace_stop` + `do_notify_parent_cldstop(t, true, CLD_TRAPPED)`).
+    pub(crate) fn ptrace_trap(&mut self, t: u32, sig: i32) {
+        let task = &mut self.tasks[t];
+        task.flags |= PF_TRACED_STOP;
+        task.trap_code = sig;
+        let tracer = task.parent;
+        self.sync_task(t);
+        let info = SigInfo {
+            signo: SIGCHLD,
+            code: CLD_TRAPPED,
+            pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(tracer)),
+            uid: 0,
+            status: sig & 0x7f,
+        };
+        let psig = self.groups[self.tasks[tracer].group].sighand;
+        if !psig.is_ignored(SIGCHLD) && !psig.nocldstop() {
+            self.send_kernel_signal(tracer, SIGCHLD, info);
+        }
+        self.wake_parent(tracer);
+    }
+}

@@ -1,0 +1,212 @@
+//! The task (`struct task_struct`) and the thread group (`struct
+//! signal_struct` with the process-level fields Linux keeps on the leader).
+//!
+//! Both live in slabs inside [`crate::Kernel`] and refer to each other by
+//! `u32` index. Process-level state (parent, place among siblings, process
+//! group, session, dispositions) is stored once per thread group rather than
+//! on every thread: in Linux only the leader's copy of those fields matters.
+
+use crate::list::{Link, ListHead};
+use crate::slab::NONE;
+use crate::uapi::{NSIG, SA_NOCLDSTOP, SA_NOCLDWAIT, TASK_COMM_LEN};
+
+/// `exit_state` of a task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ExitState {
+    /// Running, stopped or traced: not yet exited.
+    Alive,
+    /// Exited, waiting to be reaped (`EXIT_ZOMBIE`).
+    Zombie,
+}
+
+/// Task flag: the task has started exiting (`PF_EXITING`).
+pub(crate) const PF_EXITING: u8 = 0x01;
+/// Task flag: forked but has not exec'd (`PF_FORKNOEXEC`).
+pub(crate) const PF_FORKNOEXEC: u8 = 0x02;
+/// Task flag: in a ptrace stop (`TASK_TRACED`).
+pub(crate) const PF_TRACED_STOP: u8 = 0x04;
+
+/// Group flag: the group is exiting (`SIGNAL_GROUP_EXIT`).
+pub(crate) const SIGNAL_GROUP_EXIT: u32 = 0x04;
+/// Group flag: job control stop in effect (`SIGNAL_STOP_STOPPED`).
+pub(crate) const SIGNAL_STOP_STOPPED: u32 = 0x01;
+/// Group flag: SIGCONT since the last WCONTINUED report
+/// (`SIGNAL_STOP_CONTINUED`).
+pub(crate) const SIGNAL_STOP_CONTINUED: u32 = 0x02;
+/// Group flag: the init of a pid namespace (`SIGNAL_UNKILLABLE`).
+pub(crate) const SIGNAL_UNKILLABLE: u32 = 0x40;
+
+/// ptrace state: traced (`PT_PTRACED`).
+pub(crate) const PT_PTRACED: u8 = 0x01;
+/// ptrace state: attached with `PTRACE_SEIZE` (`PT_SEIZED`).
+pub(crate) const PT_SEIZED: u8 = 0x02;
+
+/// A task: one thread.
+///
+/// # Invariants
+/// 1. `pid` names a live `struct pid` whose `task` is this task.
+/// 2. The task is on its group's thread list, in creation order
+///    (`thread_seq` increasing).
+/// 3. `parent != NONE` iff `ptrace != 0`, and then the task is on
+///    `parent`'s `ptraced` list.
+#[derive(Debug)]
+pub(crate) struct Task {
+    /// Slab index of its `struct pid`.
+    pub(crate) pid: u32,
+    /// Slab index of its thread group.
+    pub(crate) group: u32,
+    /// The tracer thread, or `NONE` when not traced (then the ptrace parent
+    /// is the group's real parent).
+    pub(crate) parent: u32,
+    /// Thread groups whose real parent is this thread, in fork order.
+    pub(crate) children: ListHead,
+    /// Tasks this thread traces, newest first (Linux `list_add`).
+    pub(crate) ptraced: ListHead,
+    /// Link in the tracer's `ptraced` list.
+    pub(crate) ptrace_entry: Link,
+    /// Link in the group's thread list.
+    pub(crate) thread_node: Link,
+    /// Order key in the tracer's `ptraced` list (decreasing = later).
+    pub(crate) ptrace_seq: u64,
+    /// Order key in the group's thread list.
+    pub(crate) thread_seq: u32,
+    /// Exit status word (`exit_code`): `code << 8`, or the signal (| 0x80).
+    pub(crate) exit_code: i32,
+    /// ptrace stop code waiting to be reported (Linux keeps it in
+    /// `exit_code` while `TASK_TRACED`); 0 when none.
+    pub(crate) trap_code: i32,
+    pub(crate) exit_state: ExitState,
+    /// `PT_*` bits, 0 when not traced.
+    pub(crate) ptrace: u8,
+    /// `PF_*` bits.
+    pub(crate) flags: u8,
+    /// The wait index registration of the ptrace edge (see `wait::index`).
+    pub(crate) ptrace_reg: u8,
+    /// Thread that vforked this task and waits for it to exec or exit.
+    pub(crate) vfork_parent: u32,
+    /// Bumped at each exec (`self_exec_id`).
+    pub(crate) self_exec_id: u32,
+    /// Command name, NUL-padded (`comm`).
+    pub(crate) comm: [u8; TASK_COMM_LEN],
+    /// Start time in caller-supplied nanoseconds.
+    pub(crate) start_time: u64,
+}
+
+/// Signal dispositions of a thread group, as far as the lifecycle needs them.
+///
+/// Bit `sig - 1` of each mask describes signal `sig`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SigHand {
+    /// Signals set to `SIG_IGN`.
+    pub(crate) ignored: u64,
+    /// Signals with a handler.
+    pub(crate) handled: u64,
+    /// Handled signals whose handler is reset on delivery (`SA_RESETHAND`).
+    pub(crate) resethand: u64,
+    /// `SA_NOCLDSTOP | SA_NOCLDWAIT` bits of SIGCHLD's action.
+    pub(crate) chld_flags: u64,
+}
+
+impl SigHand {
+    pub(crate) fn bit(sig: i32) -> u64 {
+        debug_assert!((1..=NSIG).contains(&sig));
+        1u64 << (sig - 1)
+    }
+
+    pub(crate) fn is_ignored(&self, sig: i32) -> bool {
+        self.ignored & Self::bit(sig) != 0
+    }
+
+    pub(crate) fn is_handled(&self, sig: i32) -> bool {
+        self.handled & Self::bit(sig) != 0
+    }
+
+    /// The parent does not want zombies (`SIG_IGN` or `SA_NOCLDWAIT`).
+    pub(crate) fn ignoring_children(&self) -> bool {
+        self.is_ignored(crate::uapi::SIGCHLD) || self.chld_flags & SA_NOCLDWAIT != 0
+    }
+
+    pub(crate) fn nocldstop(&self) -> bool {
+        self.chld_flags & SA_NOCLDSTOP != 0
+    }
+}
+
+/// A thread group: a process.
+///
+/// # Invariants
+/// 1. `leader` is on `threads`; `nr_threads` counts `threads`.
+/// 2. `live` counts threads without `PF_EXITING`.
+/// 3. If `real_parent != NONE`, the group is on `real_parent`'s `children`
+///    list at key `sibling_seq`.
+/// 4. The group is on the `pgrp_members` list of `pgrp` and the
+///    `session_members` list of `session`.
+#[derive(Debug)]
+pub(crate) struct ThreadGroup {
+    /// The group leader task (its pid is the tgid).
+    pub(crate) leader: u32,
+    /// The thread that forked the process, or its adopter (`real_parent`).
+    pub(crate) real_parent: u32,
+    /// Link in `real_parent`'s `children` list.
+    pub(crate) sibling: Link,
+    /// Order key in `real_parent`'s `children` list (increasing = later).
+    pub(crate) sibling_seq: u64,
+    /// Signal sent to the parent at exit (`exit_signal` of the leader).
+    pub(crate) exit_signal: i32,
+    /// The parent's `self_exec_id` at fork (`parent_exec_id`).
+    pub(crate) parent_exec_id: u32,
+    /// The threads, in creation order.
+    pub(crate) threads: ListHead,
+    pub(crate) nr_threads: u32,
+    pub(crate) live: u32,
+    pub(crate) next_thread_seq: u32,
+    /// `SIGNAL_*` bits.
+    pub(crate) flags: u32,
+    /// Exit status of the group, or the stop signal while stopping.
+    pub(crate) group_exit_code: i32,
+    /// A core-dumping signal that kills the group once it runs again.
+    pub(crate) pending_fatal: i32,
+    /// Slab index of the process group's `struct pid`.
+    pub(crate) pgrp: u32,
+    /// Slab index of the session's `struct pid`.
+    pub(crate) session: u32,
+    pub(crate) pgrp_node: Link,
+    pub(crate) session_node: Link,
+    pub(crate) sighand: SigHand,
+    /// `PR_SET_CHILD_SUBREAPER` (`is_child_subreaper`).
+    pub(crate) is_child_subreaper: bool,
+    /// The group leads its session (`signal->leader`).
+    pub(crate) session_leader: bool,
+    /// Threads of this group that are traced.
+    pub(crate) nr_traced: u32,
+    /// The wait index registration of the child edge (see `wait::index`).
+    pub(crate) child_reg: u8,
+}
+
+impl ThreadGroup {
+    pub(crate) fn new(leader: u32, pgrp: u32, session: u32, sighand: SigHand) -> ThreadGroup {
+        ThreadGroup {
+            leader,
+            real_parent: NONE,
+            sibling: Link::UNLINKED,
+            sibling_seq: 0,
+            exit_signal: 0,
+            parent_exec_id: 0,
+            threads: ListHead::EMPTY,
+            nr_threads: 0,
+            live: 0,
+            next_thread_seq: 0,
+            flags: 0,
+            group_exit_code: 0,
+            pending_fatal: 0,
+            pgrp,
+            session,
+            pgrp_node: Link::UNLINKED,
+            session_node: Link::UNLINKED,
+            sighand,
+            is_child_subreaper: false,
+            session_leader: false,
+            nr_traced: 0,
+            child_reg: crate::wait::index::UNREGISTERED,
+        }
+    }
+}

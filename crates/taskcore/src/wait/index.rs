@@ -1,0 +1,374 @@
+//! The wait index: what each waiter could report, kept up to date as tasks
+//! change state, so that `wait` never walks children with nothing to report.
+//!
+//! # Vocabulary
+//! An *edge* joins a waiter thread to a task it may wait for. A process
+//! (thread group) has a *child edge* from its real parent thread to its
+//! leader; a traced task has a *ptrace edge* from its tracer. Linux's
+//! `do_wait` visits, for each thread of the caller's group starting at the
+//! caller, first its `children` list in fork order and then its `ptraced`
+//! list: an edge's *position* `(thread_seq, list, seq)` is its place in that
+//! walk.
+//!
+//! Each edge has a *class* (the `__WCLONE`/`__WALL` filter: normal child,
+//! clone child, or ptrace edge, which passes every filter), a *category*
+//! (what `wait_consider_task` does with it when nothing is reported: see
+//! [`Cat`]) and a set of *ready* kinds (what it would report now).
+//!
+//! # Layout
+//! ```text
+//! ready:  BTreeMap< (waiter group, pgrp | ALL, bucket = kind*3+class,
+//!                    thread_seq, list, seq) -> task >
+//! counts: HashMap< (waiter thread | waiter group, pgrp | ALL, class)
+//!                  -> { edges, zombie-reportable, zombie-other-ptrace } >
+//! ```
+//! A ready edge has two entries (under ALL and under its process group),
+//! and an edge counts under four keys. `wait` asks each allowed bucket for
+//! its first entry in the position range and keeps the smallest: the edge
+//! Linux's walk would stop at. The counts answer "is there any child that
+//! could still report?" (ECHILD versus would-block) in O(1).
+//!
+//! # Complexity
+//! Registering or updating an edge: O(log R) for R ready edges, plus O(1)
+//! hash updates. A wait: at most 12 range lookups, O(log R) each, whatever
+//! the number of children.
+//!
+//! # Linux
+//! No Linux analogue: Linux scans (`do_wait_thread`, `ptrace_do_wait`). The
+//! semantics it reproduces are `wait_consider_task()` in kernel/exit.c.
+
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
+
+use crate::slab::NONE;
+
+/// Registration byte value for an edge not in the index.
+pub(crate) const UNREGISTERED: u8 = 0xff;
+
+/// Ready kind: a zombie to reap (`wait_task_zombie`, needs `WEXITED`).
+pub(crate) const READY_EXIT: u8 = 1;
+/// Ready kind: a group stop to report (`wait_task_stopped`, needs
+/// `WUNTRACED`).
+pub(crate) const READY_STOP: u8 = 2;
+/// Ready kind: a ptrace stop to report (reported whatever the options).
+pub(crate) const READY_TRAP: u8 = 4;
+/// Ready kind: a continue to report (`wait_task_continued`, needs
+/// `WCONTINUED`).
+pub(crate) const READY_CONT: u8 = 8;
+
+/// The `__WCLONE`/`__WALL` class of an edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Class {
+    /// Child edge whose exit signal is SIGCHLD.
+    Normal = 0,
+    /// Child edge with another exit signal (`__WCLONE` children).
+    Clone = 1,
+    /// Ptrace edge: always eligible.
+    Ptrace = 2,
+}
+
+/// What `wait_consider_task` does with an edge that reports nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cat {
+    /// Alive: it will change state, so the waiter must wait (clears
+    /// `notask_error`).
+    Alive = 0,
+    /// A reapable zombie: reported with `WEXITED`; without it the edge is
+    /// skipped without clearing `notask_error`.
+    ZombieReap = 1,
+    /// A zombie that is not reapable here (a leader with live threads, or a
+    /// child traced by another process), seen without ptrace semantics:
+    /// always clears `notask_error`.
+    ZombieOther = 2,
+    /// As `ZombieOther` but seen with ptrace semantics: clears
+    /// `notask_error` only with `WEXITED` or `WCONTINUED`.
+    ZombieOtherPtrace = 3,
+}
+
+/// An edge's state: its registration byte, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct EdgeState {
+    pub(crate) class: Class,
+    pub(crate) cat: Cat,
+    /// `READY_*` bits.
+    pub(crate) ready: u8,
+}
+
+impl EdgeState {
+    /// Packs into a registration byte: ready (4 bits), cat (2), class (2).
+    pub(crate) fn encode(self) -> u8 {
+        self.ready | ((self.cat as u8) << 4) | ((self.class as u8) << 6)
+    }
+
+    pub(crate) fn decode(reg: u8) -> Option<EdgeState> {
+        if reg == UNREGISTERED {
+            return None;
+        }
+        let class = match reg >> 6 {
+            0 => Class::Normal,
+            1 => Class::Clone,
+            _ => Class::Ptrace,
+        };
+        let cat = match (reg >> 4) & 3 {
+            0 => Cat::Alive,
+            1 => Cat::ZombieReap,
+            2 => Cat::ZombieOther,
+            _ => Cat::ZombieOtherPtrace,
+        };
+        Some(EdgeState {
+            class,
+            cat,
+            ready: reg & 0xf,
+        })
+    }
+}
+
+/// Where an edge sits in Linux's walk, and under which keys it is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct EdgePos {
+    /// The waiter thread (real parent or tracer).
+    pub(crate) waiter: u32,
+    /// The waiter's thread group.
+    pub(crate) group: u32,
+    pub(crate) thread_seq: u32,
+    /// 0 = children list, 1 = ptraced list.
+    pub(crate) list: u8,
+    pub(crate) seq: u64,
+    /// The target's process group (`struct pid` index).
+    pub(crate) pgrp: u32,
+}
+
+/// Key of a ready entry; the derived order is Linux's walk order within a
+/// bucket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct ReadyKey {
+    pub(crate) group: u32,
+    pub(crate) pgrp: u32,
+    pub(crate) bucket: u8,
+    pub(crate) thread_seq: u32,
+    pub(crate) list: u8,
+    pub(crate) seq: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct CountKey {
+    /// Thread index, or group index with the top bit set.
+    waiter: u32,
+    pgrp: u32,
+    class: Class,
+}
+
+/// Edge counts under one key.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Counts {
+    /// Edges.
+    pub(crate) n: u32,
+    /// Edges in [`Cat::ZombieReap`].
+    pub(crate) zr: u32,
+    /// Edges in [`Cat::ZombieOtherPtrace`].
+    pub(crate) zop: u32,
+}
+
+const GROUP_BIT: u32 = 1 << 31;
+const KINDS: [u8; 4] = [READY_EXIT, READY_STOP, READY_TRAP, READY_CONT];
+
+fn bucket(kind: u8, class: Class) -> u8 {
+    (kind.trailing_zeros() as u8) * 3 + class as u8
+}
+
+/// The index itself.
+#[derive(Debug, Default)]
+pub(crate) struct WaitIndex {
+    ready: BTreeMap<ReadyKey, u32>,
+    counts: FxHashMap<CountKey, Counts>,
+}
+
+impl WaitIndex {
+    fn count_keys(pos: &EdgePos, class: Class) -> [CountKey; 4] {
+        let k = |waiter, pgrp| CountKey {
+            waiter,
+            pgrp,
+            class,
+        };
+        [
+            k(pos.waiter, NONE),
+            k(pos.waiter, pos.pgrp),
+            k(pos.group | GROUP_BIT, NONE),
+            k(pos.group | GROUP_BIT, pos.pgrp),
+        ]
+    }
+
+    fn ready_keys(pos: &EdgePos, st: EdgeState) -> impl Iterator<Item = ReadyKey> + '_ {
+        KINDS
+            .into_iter()
+            .filter(move |k| st.ready & k != 0)
+            .flat_map(move |kind| {
+                [NONE, pos.pgrp].into_iter().map(move |pgrp| ReadyKey {
+                    group: pos.group,
+                    pgrp,
+                    bucket: bucket(kind, st.class),
+                    thread_seq: pos.thread_seq,
+                    list: pos.list,
+                    seq: pos.seq,
+                })
+            })
+    }
+
+    /// Adds the edge `pos -> task` in state `st`.
+    pub(crate) fn add(&mut self, pos: &EdgePos, st: EdgeState, task: u32) {
+        for key in Self::count_keys(pos, st.class) {
+            let c = self.counts.entry(key).or_default();
+            c.n += 1;
+            c.zr += (st.cat == Cat::ZombieReap) as u32;
+            c.zop += (st.cat == Cat::ZombieOtherPtrace) as u32;
+        }
+        for key in Self::ready_keys(pos, st) {
+            let old = self.ready.insert(key, task);
+            debug_assert!(old.is_none(), "ready key registered twice");
+        }
+    }
+
+    /// Removes the edge at `pos`, registered in state `st`.
+    pub(crate) fn remove(&mut self, pos: &EdgePos, st: EdgeState) {
+        for key in Self::count_keys(pos, st.class) {
+            let c = self.counts.get_mut(&key).expect("edge counted");
+            c.n -= 1;
+            c.zr -= (st.cat == Cat::ZombieReap) as u32;
+            c.zop -= (st.cat == Cat::ZombieOtherPtrace) as u32;
+            if c.n == 0 {
+                self.counts.remove(&key);
+            }
+        }
+        for key in Self::ready_keys(pos, st) {
+            let old = self.ready.remove(&key);
+            debug_assert!(old.is_some(), "ready key missing");
+        }
+    }
+
+    /// The counts of `waiter` (a thread, or with `is_group` a thread group)
+    /// for process group `pgrp` (`NONE` for all) and `class`.
+    pub(crate) fn counts(&self, waiter: u32, is_group: bool, pgrp: u32, class: Class) -> Counts {
+        let waiter = if is_group { waiter | GROUP_BIT } else { waiter };
+        self.counts
+            .get(&CountKey {
+                waiter,
+                pgrp,
+                class,
+            })
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The first ready edge of waiter group `group` for `pgrp` (`NONE` for
+    /// all) with `thread_seq` in `[lo, hi]`, among the `(kind, class)`
+    /// buckets `allowed` accepts. Returns the key and the target task.
+    pub(crate) fn first_ready(
+        &self,
+        group: u32,
+        pgrp: u32,
+        lo: u32,
+        hi: u32,
+        allowed: impl Fn(u8, Class) -> bool,
+    ) -> Option<(ReadyKey, u32)> {
+        let mut best: Option<(ReadyKey, u32)> = None;
+        for kind in KINDS {
+            for class in [Class::Normal, Class::Clone, Class::Ptrace] {
+                if !allowed(kind, class) {
+                    continue;
+                }
+                let b = bucket(kind, class);
+                let from = ReadyKey {
+                    group,
+                    pgrp,
+                    bucket: b,
+                    thread_seq: lo,
+                    list: 0,
+                    seq: 0,
+                };
+                let to = ReadyKey {
+                    group,
+                    pgrp,
+                    bucket: b,
+                    thread_seq: hi,
+                    list: u8::MAX,
+                    seq: u64::MAX,
+                };
+                if let Some((k, &t)) = self.ready.range(from..=to).next() {
+                    let order = |k: &ReadyKey| (k.thread_seq, k.list, k.seq);
+                    if best.is_none_or(|(bk, _)| order(k) < order(&bk)) {
+                        best = Some((*k, t));
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Number of ready entries (for tests and memory accounting).
+    pub(crate) fn ready_len(&self) -> usize {
+        self.ready.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(waiter: u32, seq: u64, pgrp: u32) -> EdgePos {
+        EdgePos {
+            waiter,
+            group: 7,
+            thread_seq: waiter,
+            list: 0,
+            seq,
+            pgrp,
+        }
+    }
+
+    #[test]
+    fn encode_decode_round_trip() {
+        for class in [Class::Normal, Class::Clone, Class::Ptrace] {
+            for cat in [Cat::Alive, Cat::ZombieReap, Cat::ZombieOther, Cat::ZombieOtherPtrace] {
+                for ready in 0..16 {
+                    let st = EdgeState { class, cat, ready };
+                    assert_ne!(st.encode(), UNREGISTERED);
+                    assert_eq!(EdgeState::decode(st.encode()), Some(st));
+                }
+            }
+        }
+        assert_eq!(EdgeState::decode(UNREGISTERED), None);
+    }
+
+    #[test]
+    fn first_ready_follows_walk_order_and_filters() {
+        let mut ix = WaitIndex::default();
+        let zombie = EdgeState {
+            class: Class::Normal,
+            cat: Cat::ZombieReap,
+            ready: READY_EXIT,
+        };
+        let stopped = EdgeState {
+            class: Class::Clone,
+            cat: Cat::Alive,
+            ready: READY_STOP,
+        };
+        ix.add(&pos(1, 20, 5), zombie, 100);
+        ix.add(&pos(1, 10, 6), stopped, 101);
+        ix.add(&pos(2, 5, 5), zombie, 102);
+        let all = |_, _| true;
+        assert_eq!(ix.first_ready(7, NONE, 0, u32::MAX, all).unwrap().1, 101);
+        let only_exit = |k, _| k == READY_EXIT;
+        assert_eq!(ix.first_ready(7, NONE, 0, u32::MAX, only_exit).unwrap().1, 100);
+        assert_eq!(ix.first_ready(7, 5, 2, 2, all).unwrap().1, 102);
+        assert_eq!(ix.first_ready(7, 6, 2, u32::MAX, all), None);
+        assert_eq!(ix.first_ready(8, NONE, 0, u32::MAX, all), None);
+        let c = ix.counts(7, true, NONE, Class::Normal);
+        assert_eq!((c.n, c.zr), (2, 2));
+        assert_eq!(ix.counts(1, false, 6, Class::Clone).n, 1);
+        ix.remove(&pos(1, 20, 5), zombie);
+        ix.remove(&pos(1, 10, 6), stopped);
+        ix.remove(&pos(2, 5, 5), zombie);
+        assert_eq!(ix.ready_len(), 0);
+        assert!(ix.counts.is_empty());
+    }
+}
