@@ -236,7 +236,16 @@ pub const fn sig_kernel_ignore(sig: i32) -> bool {
 pub const fn sig_kernel_coredump(sig: i32) -> bool {
     matches!(
         sig,
-        SIGQUIT | SIGILL | SIGTRAP | SIGABRT | SIGFPE | SIGSEGV | SIGBUS | SIGSYS | SIGXCPU | SIGXFSZ
+        SIGQUIT
+            | SIGILL
+            | SIGTRAP
+            | SIGABRT
+            | SIGFPE
+            | SIGSEGV
+            | SIGBUS
+            | SIGSYS
+            | SIGXCPU
+            | SIGXFSZ
     )
 }
 

@@ -107,6 +107,9 @@ impl Numbers {
 
     /// The deepest number (the owner namespace's).
     pub(crate) fn last(&self) -> Upid {
-        *self.as_slice().last().expect("a pid has at least one number")
+        *self
+            .as_slice()
+            .last()
+            .expect("a pid has at least one number")
     }
 }

@@ -18,9 +18,9 @@
 use super::idr::Idr;
 use crate::errno::{Errno, Result};
 use crate::slab::NONE;
-use crate::uapi::RESERVED_PIDS;
 #[cfg(test)]
 use crate::uapi::PID_MAX_DEFAULT;
+use crate::uapi::RESERVED_PIDS;
 
 /// A handle on a pid namespace.
 ///
@@ -98,10 +98,11 @@ impl PidNamespace {
             1
         };
         let start = self.cursor.max(min);
-        let found = self
-            .idr
-            .find_free(start, self.pid_max)
-            .or_else(|| (start > min).then(|| self.idr.find_free(min, self.pid_max)).flatten());
+        let found = self.idr.find_free(start, self.pid_max).or_else(|| {
+            (start > min)
+                .then(|| self.idr.find_free(min, self.pid_max))
+                .flatten()
+        });
         // Linux reports EAGAIN, not ENOSPC, once the pid space is exhausted.
         found.ok_or(Errno::EAGAIN)
     }

@@ -50,7 +50,11 @@ impl CloneArgs {
     /// part): `CLONE_VM | CLONE_SIGHAND | CLONE_THREAD`.
     pub fn thread() -> CloneArgs {
         CloneArgs {
-            flags: CLONE_VM | CLONE_SIGHAND | CLONE_THREAD | crate::uapi::CLONE_FS | crate::uapi::CLONE_FILES,
+            flags: CLONE_VM
+                | CLONE_SIGHAND
+                | CLONE_THREAD
+                | crate::uapi::CLONE_FS
+                | crate::uapi::CLONE_FILES,
             exit_signal: 0,
             set_tid: Vec::new(),
         }

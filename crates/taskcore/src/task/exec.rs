@@ -60,7 +60,13 @@ impl Kernel {
     fn de_thread(&mut self, t: u32) -> u32 {
         let g = self.tasks[t].group;
         for u in self.threads(g) {
-            if u != t && self.tasks.get(u).is_some_and(|x| x.exit_state == ExitState::Alive) && self.tasks[u].flags & crate::task::task::PF_EXITING == 0 {
+            if u != t
+                && self
+                    .tasks
+                    .get(u)
+                    .is_some_and(|x| x.exit_state == ExitState::Alive)
+                && self.tasks[u].flags & crate::task::task::PF_EXITING == 0
+            {
                 // Killed threads of an exec'ing group exit with status 0.
                 self.do_exit(u, 0);
             }

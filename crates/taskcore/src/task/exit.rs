@@ -24,8 +24,8 @@ use crate::slab::NONE;
 use crate::task::kernel::{Deferred, Kernel, Notification, SigInfo, TaskId};
 use crate::task::task::{ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT};
 use crate::uapi::{
-    valid_signal, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL, WEXITED,
-    WNOHANG, __WALL,
+    valid_signal, __WALL, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL,
+    WEXITED, WNOHANG,
 };
 
 impl Kernel {
@@ -71,8 +71,9 @@ impl Kernel {
             self.set_group_flags(g, SIGNAL_GROUP_EXIT);
             exit_code
         };
+        let others = self.threads(g);
         self.do_exit(t, code);
-        self.zap_other_threads(g, code);
+        self.exit_threads(&others, g, code);
     }
 
     /// Kills group `g` with status `code` (a fatal signal, `complete_signal`
@@ -89,9 +90,19 @@ impl Kernel {
     /// Makes every live thread of group `g` exit with `code`, in thread
     /// order.
     pub(crate) fn zap_other_threads(&mut self, g: u32, code: i32) {
-        for t in self.threads(g) {
-            // Exits of earlier threads may have released later ones.
-            if self.tasks.get(t).is_some_and(|x| x.flags & PF_EXITING == 0) && self.tasks[t].group == g {
+        let threads = self.threads(g);
+        self.exit_threads(&threads, g, code);
+    }
+
+    /// Makes each of `threads` that is still a live thread of `g` exit.
+    /// Exits of earlier threads may release later ones, or the group.
+    pub(crate) fn exit_threads(&mut self, threads: &[u32], g: u32, code: i32) {
+        for &t in threads {
+            if self
+                .tasks
+                .get(t)
+                .is_some_and(|x| x.flags & PF_EXITING == 0 && x.group == g)
+            {
                 self.do_exit(t, code);
             }
         }
@@ -336,7 +347,10 @@ impl Kernel {
         if !dead && self.group_empty(g) {
             if !self.same_group(self.groups[g].real_parent, tracer) {
                 dead = self.do_notify_parent(p, self.groups[g].exit_signal);
-            } else if self.groups[self.tasks[tracer].group].sighand.ignoring_children() {
+            } else if self.groups[self.tasks[tracer].group]
+                .sighand
+                .ignoring_children()
+            {
                 self.wake_parent(tracer);
                 dead = true;
             }
@@ -422,7 +436,8 @@ impl Kernel {
             && self.pids[pgrp].pgrp_nr_stopped > 0
             && self.will_become_orphaned_pgrp(pgrp, ignored)
         {
-            let members = list::collect(self.pids[pgrp].pgrp_members, &self.groups, |g| &g.pgrp_node);
+            let members =
+                list::collect(self.pids[pgrp].pgrp_members, &self.groups, |g| &g.pgrp_node);
             for sig in [SIGHUP, SIGCONT] {
                 for &m in &members {
                     let leader = self.groups[m].leader;
@@ -446,7 +461,8 @@ impl Kernel {
             let leader = grp.leader;
             let rp = grp.real_parent;
             let dead = self.tasks[leader].exit_state != ExitState::Alive && self.group_empty(cur);
-            let parent_is_global_init = rp != NONE && self.tasks[rp].group == self.tasks[self.init_or_none()].group;
+            let parent_is_global_init =
+                rp != NONE && self.tasks[rp].group == self.tasks[self.init_or_none()].group;
             if cur != ignored && !dead && rp != NONE && !parent_is_global_init {
                 let pg = &self.groups[self.tasks[rp].group];
                 if pg.pgrp != pgrp && pg.session == grp.session {
@@ -481,8 +497,10 @@ impl Kernel {
             }
         }
         // Reap everything that is now init's (kernel_wait4(-1, __WALL)).
-        while let Ok(crate::WaitOutcome::Reported(_)) =
-            self.do_wait(init, crate::wait::WaitFilter::All, WEXITED | WNOHANG | __WALL)
-        {}
+        while let Ok(crate::WaitOutcome::Reported(_)) = self.do_wait(
+            init,
+            crate::wait::WaitFilter::All,
+            WEXITED | WNOHANG | __WALL,
+        ) {}
     }
 }

@@ -426,7 +426,12 @@ impl Kernel {
     }
 
     /// Stores a new task using `pid` (attached as its PIDTYPE_PID).
-    pub(crate) fn new_task(&mut self, pid: u32, group: u32, comm: [u8; TASK_COMM_LEN]) -> Result<u32> {
+    pub(crate) fn new_task(
+        &mut self,
+        pid: u32,
+        group: u32,
+        comm: [u8; TASK_COMM_LEN],
+    ) -> Result<u32> {
         let t = self
             .tasks
             .insert(Task {
@@ -458,7 +463,13 @@ impl Kernel {
         Ok(t)
     }
 
-    pub(crate) fn new_group(&mut self, leader: u32, pgrp: u32, session: u32, sighand: SigHand) -> Result<u32> {
+    pub(crate) fn new_group(
+        &mut self,
+        leader: u32,
+        pgrp: u32,
+        session: u32,
+        sighand: SigHand,
+    ) -> Result<u32> {
         self.groups
             .insert(ThreadGroup::new(leader, pgrp, session, sighand))
             .ok_or(Errno::EAGAIN)
@@ -537,7 +548,10 @@ impl Kernel {
     pub(crate) fn set_group_flags(&mut self, g: u32, flags: u32) {
         let old = self.groups[g].flags;
         self.groups[g].flags = flags;
-        let (was, is) = (old & SIGNAL_STOP_STOPPED != 0, flags & SIGNAL_STOP_STOPPED != 0);
+        let (was, is) = (
+            old & SIGNAL_STOP_STOPPED != 0,
+            flags & SIGNAL_STOP_STOPPED != 0,
+        );
         if was != is {
             let pgrp = self.groups[g].pgrp;
             if is {
@@ -676,7 +690,9 @@ impl Kernel {
     /// Removes group `g`'s child edge from the wait index.
     pub(crate) fn unindex_child(&mut self, g: u32) {
         if let Some(o) = EdgeState::decode(self.groups[g].child_reg) {
-            let pos = self.child_edge_pos(g).expect("registered edge has a parent");
+            let pos = self
+                .child_edge_pos(g)
+                .expect("registered edge has a parent");
             self.wait_index.remove(&pos, o);
             self.groups[g].child_reg = UNREGISTERED;
         }

@@ -59,7 +59,9 @@ impl Kernel {
         let new_pgrp = if pgid != pid {
             let pgrp = self.find_pid(ns, pgid).ok_or(Errno::EPERM)?;
             let first = self.pids[pgrp].pgrp_members.first;
-            if first == crate::slab::NONE || self.groups[first].session != self.groups[my_group].session {
+            if first == crate::slab::NONE
+                || self.groups[first].session != self.groups[my_group].session
+            {
                 return Err(Errno::EPERM);
             }
             pgrp

@@ -39,7 +39,15 @@ impl Kernel {
         {
             return Err(Errno::EPERM);
         }
-        self.ptrace_link(t, cur, if seize { PT_PTRACED | PT_SEIZED } else { PT_PTRACED });
+        self.ptrace_link(
+            t,
+            cur,
+            if seize {
+                PT_PTRACED | PT_SEIZED
+            } else {
+                PT_PTRACED
+            },
+        );
         if !seize {
             self.ptrace_trap(t, SIGSTOP);
         }

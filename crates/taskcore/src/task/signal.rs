@@ -74,7 +74,12 @@ impl Kernel {
     /// # Linux
     /// `do_sigaction()` (kernel/signal.c). Dispositions are shared by the
     /// thread group and inherited by fork; see [`Kernel::execve`] for exec.
-    pub fn rt_sigaction(&mut self, current: TaskId, sig: i32, act: Option<SigAction>) -> Result<SigAction> {
+    pub fn rt_sigaction(
+        &mut self,
+        current: TaskId,
+        sig: i32,
+        act: Option<SigAction>,
+    ) -> Result<SigAction> {
         let t = self.current(current)?;
         if !valid_signal(sig) || (act.is_some() && sig_kernel_only(sig)) {
             return Err(Errno::EINVAL);
@@ -89,7 +94,11 @@ impl Kernel {
         } else {
             SigHandler::Default
         };
-        let mut flags = if sh.resethand & bit != 0 { SA_RESETHAND } else { 0 };
+        let mut flags = if sh.resethand & bit != 0 {
+            SA_RESETHAND
+        } else {
+            0
+        };
         if sig == SIGCHLD {
             flags |= sh.chld_flags;
         }
@@ -139,7 +148,13 @@ impl Kernel {
             -1 => KillTarget::All,
             p => KillTarget::Pgrp(self.find_pid(ns, -p).ok_or(Errno::ESRCH)?),
         };
-        let check = |sig: i32| if (0..=64).contains(&sig) { Ok(()) } else { Err(Errno::EINVAL) };
+        let check = |sig: i32| {
+            if (0..=64).contains(&sig) {
+                Ok(())
+            } else {
+                Err(Errno::EINVAL)
+            }
+        };
         let r = match target {
             KillTarget::Group(t) => {
                 check(sig)?;
@@ -147,7 +162,8 @@ impl Kernel {
                 Ok(())
             }
             KillTarget::Pgrp(pgrp) => {
-                let members = list::collect(self.pids[pgrp].pgrp_members, &self.groups, |g| &g.pgrp_node);
+                let members =
+                    list::collect(self.pids[pgrp].pgrp_members, &self.groups, |g| &g.pgrp_node);
                 if members.is_empty() {
                     return Err(Errno::ESRCH);
                 }
@@ -162,7 +178,8 @@ impl Kernel {
                 let cur_group = self.tasks[cur].group;
                 let mut targets = Vec::new();
                 let mut nr = 2;
-                while let Some((found, p)) = self.nss[ns].idr.next_tagged(nr, crate::pid::TAG_TGID) {
+                while let Some((found, p)) = self.nss[ns].idr.next_tagged(nr, crate::pid::TAG_TGID)
+                {
                     nr = found + 1;
                     let g = self.pids[p].tgid_group;
                     if g != NONE && g != cur_group {
@@ -251,8 +268,9 @@ impl Kernel {
             self.set_group_flags(g, SIGNAL_GROUP_EXIT);
         }
         let code = self.groups[g].group_exit_code;
+        let others = self.threads(g);
         self.do_exit(t, code);
-        self.zap_other_threads(g, code);
+        self.exit_threads(&others, g, code);
         self.run_deferred();
         Ok(())
     }
@@ -283,7 +301,10 @@ impl Kernel {
         // disposition; stop signals flush pending SIGCONT (not modelled).
         if sig == SIGCONT && grp.flags & SIGNAL_STOP_STOPPED != 0 {
             self.groups[g].group_exit_code = 0;
-            self.set_group_flags(g, (self.groups[g].flags & !SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED);
+            self.set_group_flags(
+                g,
+                (self.groups[g].flags & !SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED,
+            );
             self.notify_parent_cldstop(g, CLD_CONTINUED);
             let pending = core::mem::take(&mut self.groups[g].pending_fatal);
             if pending != 0 {
@@ -293,7 +314,10 @@ impl Kernel {
             }
         }
         // sig_task_ignored(): init only gets signals it handles.
-        if self.groups[g].flags & SIGNAL_UNKILLABLE != 0 && handler_dfl && !(force && sig_kernel_only(sig)) {
+        if self.groups[g].flags & SIGNAL_UNKILLABLE != 0
+            && handler_dfl
+            && !(force && sig_kernel_only(sig))
+        {
             return;
         }
         if sig == SIGKILL {
@@ -363,11 +387,17 @@ impl Kernel {
             return;
         }
         self.groups[g].group_exit_code = sig;
-        self.set_group_flags(g, (self.groups[g].flags & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED);
+        self.set_group_flags(
+            g,
+            (self.groups[g].flags & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED,
+        );
         if self.groups[g].nr_traced > 0 {
             for t in self.threads(g) {
                 let task = &self.tasks[t];
-                if task.ptrace != 0 && task.exit_state == ExitState::Alive && task.flags & PF_TRACED_STOP == 0 {
+                if task.ptrace != 0
+                    && task.exit_state == ExitState::Alive
+                    && task.flags & PF_TRACED_STOP == 0
+                {
                     self.ptrace_trap(t, sig);
                 }
             }

@@ -328,7 +328,12 @@ mod tests {
     #[test]
     fn encode_decode_round_trip() {
         for class in [Class::Normal, Class::Clone, Class::Ptrace] {
-            for cat in [Cat::Alive, Cat::ZombieReap, Cat::ZombieOther, Cat::ZombieOtherPtrace] {
+            for cat in [
+                Cat::Alive,
+                Cat::ZombieReap,
+                Cat::ZombieOther,
+                Cat::ZombieOtherPtrace,
+            ] {
                 for ready in 0..16 {
                     let st = EdgeState { class, cat, ready };
                     assert_ne!(st.encode(), UNREGISTERED);
@@ -358,7 +363,10 @@ mod tests {
         let all = |_, _| true;
         assert_eq!(ix.first_ready(7, NONE, 0, u32::MAX, all).unwrap().1, 101);
         let only_exit = |k, _| k == READY_EXIT;
-        assert_eq!(ix.first_ready(7, NONE, 0, u32::MAX, only_exit).unwrap().1, 100);
+        assert_eq!(
+            ix.first_ready(7, NONE, 0, u32::MAX, only_exit).unwrap().1,
+            100
+        );
         assert_eq!(ix.first_ready(7, 5, 2, 2, all).unwrap().1, 102);
         assert_eq!(ix.first_ready(7, 6, 2, u32::MAX, all), None);
         assert_eq!(ix.first_ready(8, NONE, 0, u32::MAX, all), None);

@@ -19,9 +19,9 @@ use crate::slab::NONE;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
 use crate::task::task::SIGNAL_GROUP_EXIT;
 use crate::uapi::{
-    CLD_CONTINUED, CLD_DUMPED, CLD_EXITED, CLD_KILLED, CLD_STOPPED, CLD_TRAPPED, P_ALL, P_PGID,
-    P_PID, SIGCHLD, SIGCONT, WCONTINUED, WEXITED, WNOHANG, WNOWAIT, WSTOPPED, WUNTRACED, __WALL,
-    __WCLONE, __WNOTHREAD,
+    __WALL, __WCLONE, __WNOTHREAD, CLD_CONTINUED, CLD_DUMPED, CLD_EXITED, CLD_KILLED, CLD_STOPPED,
+    CLD_TRAPPED, P_ALL, P_PGID, P_PID, SIGCHLD, SIGCONT, WCONTINUED, WEXITED, WNOHANG, WNOWAIT,
+    WSTOPPED, WUNTRACED,
 };
 use index::{Cat, Class, EdgeState, READY_CONT, READY_EXIT, READY_STOP, READY_TRAP};
 
@@ -125,8 +125,24 @@ impl Kernel {
     ///
     /// # Linux
     /// `kernel_waitid()` (kernel/exit.c).
-    pub fn waitid(&mut self, current: TaskId, idtype: i32, id: i32, options: i32) -> Result<WaitOutcome> {
-        if options & !(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL) != 0 {
+    pub fn waitid(
+        &mut self,
+        current: TaskId,
+        idtype: i32,
+        id: i32,
+        options: i32,
+    ) -> Result<WaitOutcome> {
+        if options
+            & !(WNOHANG
+                | WNOWAIT
+                | WEXITED
+                | WSTOPPED
+                | WCONTINUED
+                | __WNOTHREAD
+                | __WCLONE
+                | __WALL)
+            != 0
+        {
             return Err(Errno::EINVAL);
         }
         if options & (WEXITED | WSTOPPED | WCONTINUED) == 0 {
@@ -161,27 +177,44 @@ impl Kernel {
 
     /// `__do_wait()` for thread `cur` (which may be exiting: init reaps its
     /// namespace while it dies).
-    pub(crate) fn do_wait(&mut self, cur: u32, filter: WaitFilter, flags: i32) -> Result<WaitOutcome> {
+    pub(crate) fn do_wait(
+        &mut self,
+        cur: u32,
+        filter: WaitFilter,
+        flags: i32,
+    ) -> Result<WaitOutcome> {
         let mut clears = false;
         match filter {
             WaitFilter::Pid(pid) => {
-                let t = if pid == NONE { NONE } else { self.pids[pid].task };
+                let t = if pid == NONE {
+                    NONE
+                } else {
+                    self.pids[pid].task
+                };
                 if t != NONE {
                     // do_wait_pid(): the real-parent edge, then the ptrace
                     // edge.
-                    if self.is_leader(t) && self.is_effectively_child(cur, self.real_parent(t), flags) {
+                    if self.is_leader(t)
+                        && self.is_effectively_child(cur, self.real_parent(t), flags)
+                    {
                         let g = self.tasks[t].group;
                         let class = self.child_class(g);
                         if Self::class_allowed(class, flags) {
                             match self.consider(t, false, class, flags) {
-                                Consider::Report(kind) => return Ok(self.report(cur, t, kind, false, flags)),
+                                Consider::Report(kind) => {
+                                    return Ok(self.report(cur, t, kind, false, flags))
+                                }
                                 Consider::Skip { clears: c } => clears |= c,
                             }
                         }
                     }
-                    if self.tasks[t].ptrace != 0 && self.is_effectively_child(cur, self.tasks[t].parent, flags) {
+                    if self.tasks[t].ptrace != 0
+                        && self.is_effectively_child(cur, self.tasks[t].parent, flags)
+                    {
                         match self.consider(t, true, Class::Ptrace, flags) {
-                            Consider::Report(kind) => return Ok(self.report(cur, t, kind, true, flags)),
+                            Consider::Report(kind) => {
+                                return Ok(self.report(cur, t, kind, true, flags))
+                            }
                             Consider::Skip { clears: c } => clears |= c,
                         }
                     }
@@ -214,7 +247,13 @@ impl Kernel {
                 } else {
                     self.wait_index
                         .first_ready(group, pgrp, ts, u32::MAX, allowed)
-                        .or_else(|| (ts > 0).then(|| self.wait_index.first_ready(group, pgrp, 0, ts - 1, allowed)).flatten())
+                        .or_else(|| {
+                            (ts > 0)
+                                .then(|| {
+                                    self.wait_index.first_ready(group, pgrp, 0, ts - 1, allowed)
+                                })
+                                .flatten()
+                        })
                 };
                 if let Some((key, t)) = found {
                     let ptrace_edge = key.list == 1;
@@ -224,8 +263,12 @@ impl Kernel {
                         self.child_class(self.tasks[t].group)
                     };
                     match self.consider(t, ptrace_edge, class, flags) {
-                        Consider::Report(kind) => return Ok(self.report(cur, t, kind, ptrace_edge, flags)),
-                        Consider::Skip { .. } => debug_assert!(false, "index names an edge with nothing to report"),
+                        Consider::Report(kind) => {
+                            return Ok(self.report(cur, t, kind, ptrace_edge, flags))
+                        }
+                        Consider::Skip { .. } => {
+                            debug_assert!(false, "index names an edge with nothing to report")
+                        }
                     }
                 }
                 clears = self.any_could_report(cur, pgrp, flags);
@@ -265,20 +308,22 @@ impl Kernel {
         } else {
             (self.tasks[cur].group, true)
         };
-        [Class::Normal, Class::Clone, Class::Ptrace].into_iter().any(|class| {
-            if !Self::class_allowed(class, flags) {
-                return false;
-            }
-            let c = self.wait_index.counts(waiter, is_group, pgrp, class);
-            let mut n = c.n;
-            if flags & WEXITED == 0 {
-                n -= c.zr;
-            }
-            if flags & (WEXITED | WCONTINUED) == 0 {
-                n -= c.zop;
-            }
-            n > 0
-        })
+        [Class::Normal, Class::Clone, Class::Ptrace]
+            .into_iter()
+            .any(|class| {
+                if !Self::class_allowed(class, flags) {
+                    return false;
+                }
+                let c = self.wait_index.counts(waiter, is_group, pgrp, class);
+                let mut n = c.n;
+                if flags & WEXITED == 0 {
+                    n -= c.zr;
+                }
+                if flags & (WEXITED | WCONTINUED) == 0 {
+                    n -= c.zop;
+                }
+                n > 0
+            })
     }
 
     /// `wait_consider_task()` on an eligible edge, without side effects.
