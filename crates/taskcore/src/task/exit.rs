@@ -119,6 +119,11 @@ impl Kernel {
         self.tasks[t].exit_code = code;
         self.groups[g].live -= 1;
         let group_dead = self.groups[g].live == 0;
+        let task = self.handle_unchecked(t);
+        self.notify(Notification::Exited {
+            task,
+            exit_code: code,
+        });
         self.mm_release(t);
         self.exit_notify(t, group_dead);
     }

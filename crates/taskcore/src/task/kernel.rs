@@ -102,6 +102,15 @@ pub enum Notification {
         /// Its siginfo (`si_code`/`si_pid`/`si_status` for SIGCHLD).
         info: SigInfo,
     },
+    /// Task `task` exited with status word `exit_code` (`code << 8`, or the
+    /// signal | 0x80 if it dumped core); the handle stays valid until the
+    /// task is reaped.
+    Exited {
+        /// The task that exited.
+        task: TaskId,
+        /// Its exit status word.
+        exit_code: i32,
+    },
     /// The vfork child of `parent` exec'd or exited: `parent` may resume
     /// (`complete_vfork_done`).
     VforkDone {

@@ -304,6 +304,48 @@ impl WaitIndex {
         best
     }
 
+    /// Every ready edge of waiter group `group` for `pgrp` with
+    /// `thread_seq` in `[lo, hi]` among the allowed buckets, in walk order
+    /// (an edge ready for several kinds appears once). O(R log R).
+    pub(crate) fn all_ready(
+        &self,
+        group: u32,
+        pgrp: u32,
+        lo: u32,
+        hi: u32,
+        allowed: impl Fn(u8, Class) -> bool,
+    ) -> Vec<(ReadyKey, u32)> {
+        let mut out = Vec::new();
+        for kind in KINDS {
+            for class in [Class::Normal, Class::Clone, Class::Ptrace] {
+                if !allowed(kind, class) {
+                    continue;
+                }
+                let b = bucket(kind, class);
+                let from = ReadyKey {
+                    group,
+                    pgrp,
+                    bucket: b,
+                    thread_seq: lo,
+                    list: 0,
+                    seq: 0,
+                };
+                let to = ReadyKey {
+                    group,
+                    pgrp,
+                    bucket: b,
+                    thread_seq: hi,
+                    list: u8::MAX,
+                    seq: u64::MAX,
+                };
+                out.extend(self.ready.range(from..=to).map(|(k, &t)| (*k, t)));
+            }
+        }
+        out.sort_by_key(|(k, _)| (k.thread_seq, k.list, k.seq));
+        out.dedup_by_key(|(k, _)| (k.thread_seq, k.list, k.seq));
+        out
+    }
+
     /// Number of ready entries (for tests and memory accounting).
     pub(crate) fn ready_len(&self) -> usize {
         self.ready.len()

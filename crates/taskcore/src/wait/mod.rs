@@ -202,7 +202,7 @@ impl Kernel {
                         if Self::class_allowed(class, flags) {
                             match self.consider(t, false, class, flags) {
                                 Consider::Report(kind) => {
-                                    return Ok(self.report(cur, t, kind, false, flags))
+                                    return Ok(self.report(cur, t, kind, flags))
                                 }
                                 Consider::Skip { clears: c } => clears |= c,
                             }
@@ -212,9 +212,7 @@ impl Kernel {
                         && self.is_effectively_child(cur, self.tasks[t].parent, flags)
                     {
                         match self.consider(t, true, Class::Ptrace, flags) {
-                            Consider::Report(kind) => {
-                                return Ok(self.report(cur, t, kind, true, flags))
-                            }
+                            Consider::Report(kind) => return Ok(self.report(cur, t, kind, flags)),
                             Consider::Skip { clears: c } => clears |= c,
                         }
                     }
@@ -232,15 +230,7 @@ impl Kernel {
                 };
                 let group = self.tasks[cur].group;
                 let ts = self.tasks[cur].thread_seq;
-                let allowed = |kind: u8, class: Class| {
-                    Self::class_allowed(class, flags)
-                        && match kind {
-                            READY_EXIT => flags & WEXITED != 0,
-                            READY_STOP => flags & WUNTRACED != 0,
-                            READY_TRAP => true,
-                            _ => flags & WCONTINUED != 0,
-                        }
-                };
+                let allowed = |kind: u8, class: Class| Self::kind_allowed(kind, class, flags);
                 // Linux walks from the caller's thread, wrapping around.
                 let found = if flags & __WNOTHREAD != 0 {
                     self.wait_index.first_ready(group, pgrp, ts, ts, allowed)
@@ -263,9 +253,7 @@ impl Kernel {
                         self.child_class(self.tasks[t].group)
                     };
                     match self.consider(t, ptrace_edge, class, flags) {
-                        Consider::Report(kind) => {
-                            return Ok(self.report(cur, t, kind, ptrace_edge, flags))
-                        }
+                        Consider::Report(kind) => return Ok(self.report(cur, t, kind, flags)),
                         Consider::Skip { .. } => {
                             debug_assert!(false, "index names an edge with nothing to report")
                         }
@@ -353,58 +341,37 @@ impl Kernel {
         Consider::Skip { clears }
     }
 
-    /// Reports (and without `WNOWAIT` consumes) state change `kind` of task
-    /// `t`, seen by `cur`.
-    fn report(&mut self, cur: u32, t: u32, kind: u8, ptrace_edge: bool, flags: i32) -> WaitOutcome {
+    /// What reporting state change `kind` of task `t` to `cur` returns.
+    fn peek_report(&self, cur: u32, t: u32, kind: u8) -> WaitReport {
         let pid = self.pid_nr_ns(self.tasks[t].pid, self.ns_of(cur));
         let g = self.tasks[t].group;
-        let nowait = flags & WNOWAIT != 0;
         let (status, code, si_status) = match kind {
             READY_EXIT => {
-                // wait_task_zombie()
+                // wait_task_zombie(): the group's code for a group exit.
                 let status = if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
                     self.groups[g].group_exit_code
                 } else {
                     self.tasks[t].exit_code
                 };
-                let (code, si_status) = if status & 0x7f == 0 {
-                    (CLD_EXITED, status >> 8)
+                if status & 0x7f == 0 {
+                    (status, CLD_EXITED, status >> 8)
                 } else if status & 0x80 != 0 {
-                    (CLD_DUMPED, status & 0x7f)
+                    (status, CLD_DUMPED, status & 0x7f)
                 } else {
-                    (CLD_KILLED, status & 0x7f)
-                };
-                if !nowait {
-                    self.reap_zombie(t);
+                    (status, CLD_KILLED, status & 0x7f)
                 }
-                (status, code, si_status)
             }
             READY_TRAP => {
                 let sig = self.tasks[t].trap_code;
-                if !nowait {
-                    self.tasks[t].trap_code = 0;
-                    self.sync_task(t);
-                }
                 ((sig << 8) | 0x7f, CLD_TRAPPED, sig)
             }
             READY_STOP => {
                 let sig = self.groups[g].group_exit_code;
-                if !nowait {
-                    self.groups[g].group_exit_code = 0;
-                    self.sync_group(g);
-                }
                 ((sig << 8) | 0x7f, CLD_STOPPED, sig)
             }
-            _ => {
-                if !nowait {
-                    let f = self.groups[g].flags & !crate::task::task::SIGNAL_STOP_CONTINUED;
-                    self.set_group_flags(g, f);
-                }
-                (0xffff, CLD_CONTINUED, SIGCONT)
-            }
+            _ => (0xffff, CLD_CONTINUED, SIGCONT),
         };
-        let _ = ptrace_edge;
-        WaitOutcome::Reported(WaitReport {
+        WaitReport {
             pid,
             status,
             info: SigInfo {
@@ -414,6 +381,129 @@ impl Kernel {
                 uid: 0,
                 status: si_status,
             },
-        })
+        }
+    }
+
+    /// Reports and, without `WNOWAIT`, consumes state change `kind` of `t`.
+    fn report(&mut self, cur: u32, t: u32, kind: u8, flags: i32) -> WaitOutcome {
+        let r = self.peek_report(cur, t, kind);
+        if flags & WNOWAIT == 0 {
+            let g = self.tasks[t].group;
+            match kind {
+                READY_EXIT => self.reap_zombie(t),
+                READY_TRAP => {
+                    self.tasks[t].trap_code = 0;
+                    self.sync_task(t);
+                }
+                READY_STOP => {
+                    self.groups[g].group_exit_code = 0;
+                    self.sync_group(g);
+                }
+                _ => {
+                    let f = self.groups[g].flags & !crate::task::task::SIGNAL_STOP_CONTINUED;
+                    self.set_group_flags(g, f);
+                }
+            }
+        }
+        WaitOutcome::Reported(r)
+    }
+
+    /// Every report `waitid(idtype, id, options)` could return now, in the
+    /// order Linux's walk meets them: the first is what the call returns;
+    /// each later one is what it would return if the earlier children were
+    /// not ready yet. For replay checkers that must allow for timing they
+    /// cannot see. O(R log R) for R ready children of the caller's group.
+    ///
+    /// # Errors
+    /// As [`Kernel::waitid`], except that `ECHILD` is not reported (the list
+    /// is empty).
+    pub fn wait_candidates(
+        &self,
+        current: TaskId,
+        idtype: i32,
+        id: i32,
+        options: i32,
+    ) -> Result<Vec<WaitReport>> {
+        let cur = self.current(current)?;
+        let ns = self.ns_of(cur);
+        let flags = options;
+        let mut out = Vec::new();
+        let filter = match idtype {
+            P_ALL => WaitFilter::All,
+            P_PID if id > 0 => WaitFilter::Pid(self.find_pid(ns, id).unwrap_or(NONE)),
+            P_PGID if id == 0 => WaitFilter::Pgid(self.groups[self.tasks[cur].group].pgrp),
+            P_PGID if id > 0 => WaitFilter::Pgid(self.find_pid(ns, id).unwrap_or(NONE)),
+            _ => return Err(Errno::EINVAL),
+        };
+        match filter {
+            WaitFilter::Pid(pid) => {
+                let t = if pid == NONE {
+                    NONE
+                } else {
+                    self.pids[pid].task
+                };
+                if t == NONE {
+                    return Ok(out);
+                }
+                if self.is_leader(t) && self.is_effectively_child(cur, self.real_parent(t), flags) {
+                    let class = self.child_class(self.tasks[t].group);
+                    if Self::class_allowed(class, flags) {
+                        if let Consider::Report(kind) = self.consider(t, false, class, flags) {
+                            out.push(self.peek_report(cur, t, kind));
+                        }
+                    }
+                }
+                if self.tasks[t].ptrace != 0
+                    && self.is_effectively_child(cur, self.tasks[t].parent, flags)
+                {
+                    if let Consider::Report(kind) = self.consider(t, true, Class::Ptrace, flags) {
+                        out.push(self.peek_report(cur, t, kind));
+                    }
+                }
+            }
+            WaitFilter::All | WaitFilter::Pgid(_) => {
+                let pgrp = match filter {
+                    WaitFilter::Pgid(NONE) => return Ok(out),
+                    WaitFilter::Pgid(p) => p,
+                    _ => NONE,
+                };
+                let group = self.tasks[cur].group;
+                let ts = self.tasks[cur].thread_seq;
+                let allowed = |kind: u8, class: Class| Self::kind_allowed(kind, class, flags);
+                let mut edges = if flags & __WNOTHREAD != 0 {
+                    self.wait_index.all_ready(group, pgrp, ts, ts, allowed)
+                } else {
+                    let mut v = self
+                        .wait_index
+                        .all_ready(group, pgrp, ts, u32::MAX, allowed);
+                    if ts > 0 {
+                        v.extend(self.wait_index.all_ready(group, pgrp, 0, ts - 1, allowed));
+                    }
+                    v
+                };
+                for (key, t) in edges.drain(..) {
+                    let ptrace_edge = key.list == 1;
+                    let class = if ptrace_edge {
+                        Class::Ptrace
+                    } else {
+                        self.child_class(self.tasks[t].group)
+                    };
+                    if let Consider::Report(kind) = self.consider(t, ptrace_edge, class, flags) {
+                        out.push(self.peek_report(cur, t, kind));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn kind_allowed(kind: u8, class: Class, flags: i32) -> bool {
+        Self::class_allowed(class, flags)
+            && match kind {
+                READY_EXIT => flags & WEXITED != 0,
+                READY_STOP => flags & WUNTRACED != 0,
+                READY_TRAP => true,
+                _ => flags & WCONTINUED != 0,
+            }
     }
 }
