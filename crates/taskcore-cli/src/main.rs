@@ -1,6 +1,36 @@
-//! The `taskcore` command.
+//! The `taskcore` command: `replay` checks the process core against real
+//! `strace -f` recordings; `bench` runs the experiments of the seed patches.
+//!
+//! All I/O, printing and exit codes live here; the library does none.
 
-fn main() {
-    eprintln!("usage: taskcore <replay|bench|proc> ...");
-    std::process::exit(2);
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod bench;
+mod replay;
+
+/// Linux-compatible process-management core: replay, benchmarks, /proc.
+#[derive(Debug, Parser)]
+#[command(name = "taskcore", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Replay `strace -f -ttt` recordings (plain or .gz) against the core and
+    /// check every recorded result. With no FILE, replays the bundled traces.
+    Replay(replay::Args),
+    /// Run a benchmark experiment (`all` runs every one).
+    Bench(bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Replay(args) => replay::run(args),
+        Command::Bench(args) => bench::run(args),
+    }
 }
