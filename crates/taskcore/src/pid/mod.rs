@@ -10,10 +10,10 @@
 
 pub(crate) mod entry;
 pub mod idr;
-pub(crate) mod ns;
+pub mod ns;
 
 pub use idr::{Idr, IDR_MAX, IDR_TAGS};
-pub use ns::NsId;
+pub use ns::{next_cyclic, NsId};
 
 /// Idr tag marking numbers whose `struct pid` is a thread group's TGID (the
 /// numbers `/proc`'s root lists).
