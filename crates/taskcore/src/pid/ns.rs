@@ -91,21 +91,31 @@ impl PidNamespace {
                 None => Ok(tid as u32),
             };
         }
-        // Once the cursor has passed RESERVED_PIDS, a wrap restarts there.
-        let min = if self.cursor > RESERVED_PIDS {
-            RESERVED_PIDS
-        } else {
-            1
-        };
-        let start = self.cursor.max(min);
-        let found = self.idr.find_free(start, self.pid_max).or_else(|| {
-            (start > min)
-                .then(|| self.idr.find_free(min, self.pid_max))
-                .flatten()
-        });
         // Linux reports EAGAIN, not ENOSPC, once the pid space is exhausted.
-        found.ok_or(Errno::EAGAIN)
+        next_cyclic(&self.idr, self.cursor, self.pid_max).ok_or(Errno::EAGAIN)
     }
+}
+
+/// The number cyclic pid allocation picks next in `idr`: the lowest free
+/// number at or after `cursor` below `pid_max`, else (after a wrap) the
+/// lowest free one from 1, or from [`RESERVED_PIDS`] once `cursor` has
+/// passed it. `None` when every number is taken. At most two
+/// [`Idr::find_free`] searches, O(log64 pid_max) each, at any fill.
+///
+/// # Linux
+/// The `pid_min` choice in `alloc_pid()` (kernel/pid.c) and
+/// `idr_alloc_cyclic()` (lib/idr.c); the caller advances the cursor to the
+/// returned number plus one.
+pub fn next_cyclic(idr: &Idr, cursor: u32, pid_max: u32) -> Option<u32> {
+    // Once the cursor has passed RESERVED_PIDS, a wrap restarts there.
+    let min = if cursor > RESERVED_PIDS {
+        RESERVED_PIDS
+    } else {
+        1
+    };
+    let start = cursor.max(min);
+    idr.find_free(start, pid_max)
+        .or_else(|| (start > min).then(|| idr.find_free(min, pid_max)).flatten())
 }
 
 #[cfg(test)]
