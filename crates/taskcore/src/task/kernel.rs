@@ -111,6 +111,19 @@ pub enum Notification {
         /// Its exit status word.
         exit_code: i32,
     },
+    /// Thread group `group` (its leader) stopped on signal `sig` (job
+    /// control): none of its threads may run until it is continued.
+    Stopped {
+        /// Leader of the stopped group.
+        group: TaskId,
+        /// The stop signal.
+        sig: i32,
+    },
+    /// Thread group `group` was continued by SIGCONT.
+    Continued {
+        /// Leader of the continued group.
+        group: TaskId,
+    },
     /// The vfork child of `parent` exec'd or exited: `parent` may resume
     /// (`complete_vfork_done`).
     VforkDone {

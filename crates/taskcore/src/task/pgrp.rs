@@ -230,6 +230,16 @@ impl Kernel {
         Ok(self.pid_nr_ns(self.tasks[t].pid, self.ns_of(v)))
     }
 
+    /// Whether number `nr` is in use in `viewer`'s namespace, as a pid,
+    /// tgid, pgid or sid (so that cyclic allocation will not hand it out).
+    ///
+    /// # Errors
+    /// `ESRCH` if `viewer` is stale.
+    pub fn pid_in_use(&self, viewer: TaskId, nr: i32) -> Result<bool> {
+        let v = self.task_idx(viewer)?;
+        Ok(self.find_pid(self.ns_of(v), nr).is_some())
+    }
+
     /// The task numbered `nr` in the namespace of `viewer`
     /// (`find_task_by_vpid`).
     ///

@@ -15,7 +15,7 @@
 use crate::errno::{Errno, Result};
 use crate::list;
 use crate::slab::NONE;
-use crate::task::kernel::{Kernel, SigInfo, TaskId};
+use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
 use crate::task::task::{
     ExitState, SigHand, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED,
     SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
@@ -271,6 +271,31 @@ impl Kernel {
         let others = self.threads(g);
         self.do_exit(t, code);
         self.exit_threads(&others, g, code);
+        self.run_deferred();
+        Ok(())
+    }
+
+    /// Sends `sig` to the thread group of `target` from outside the emulated
+    /// system (the kernel, a terminal, an untraced process): Linux's
+    /// `SEND_SIG_PRIV`. 0 only checks that `target` exists.
+    ///
+    /// # Errors
+    /// `ESRCH` if `target` is stale or has exited; `EINVAL` if `sig` is
+    /// outside 0..=64.
+    ///
+    /// # Linux
+    /// `group_send_sig_info(sig, SEND_SIG_PRIV, target, PIDTYPE_TGID)`.
+    pub fn send_signal(&mut self, target: TaskId, sig: i32) -> Result<()> {
+        let t = self.task_idx(target)?;
+        if self.tasks[t].exit_state != ExitState::Alive {
+            return Err(Errno::ESRCH);
+        }
+        if !(0..=64).contains(&sig) {
+            return Err(Errno::EINVAL);
+        }
+        if sig != 0 {
+            self.deliver_group_signal(t, sig, true);
+        }
         self.run_deferred();
         Ok(())
     }
