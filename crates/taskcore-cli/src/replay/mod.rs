@@ -1,20 +1,158 @@
 //! `taskcore replay`: drive the core with the process events of real
 //! `strace -f` recordings and check every recorded result.
+//!
+//! - `op`: the engine's input, one typed event per recorded call or line;
+//! - `convert`: from parsed strace lines to `op` events;
+//! - `engine`: the replay itself and its checks.
 
+mod convert;
+mod engine;
+mod op;
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use engine::{Engine, Stats};
 
 /// Arguments of `taskcore replay`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Trace files (`strace -f -ttt` output, plain or .gz). Default: the
     /// bundled traces.
-    pub(crate) files: Vec<std::path::PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// Print the summary as one JSON object on the last line of stdout.
     #[arg(long)]
     pub(crate) json: bool,
 }
 
-pub(crate) fn run(_args: Args) -> ExitCode {
-    eprintln!("taskcore replay: not yet wired to the parser");
-    ExitCode::from(2)
+/// The bundled traces: `data/traces/*.strace.gz` of the source tree.
+fn bundled() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/traces");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.to_string_lossy().ends_with(".strace.gz"))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+pub(crate) fn run(args: Args) -> ExitCode {
+    let files = if args.files.is_empty() { bundled() } else { args.files.clone() };
+    if files.is_empty() {
+        eprintln!("taskcore replay: no trace files given and none bundled");
+        return ExitCode::from(2);
+    }
+    let mut total = Stats::default();
+    let mut per_file = Vec::new();
+    for path in &files {
+        let events = match convert::load(path) {
+            Ok(ev) => ev,
+            Err(e) => {
+                eprintln!("taskcore replay: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let bar = if std::io::stderr().is_terminal() && !args.json {
+            let b = ProgressBar::new(events.events.len() as u64);
+            b.set_style(
+                ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} events")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            b.set_message(path.display().to_string());
+            b
+        } else {
+            ProgressBar::hidden()
+        };
+        let mut engine = Engine::new(&events.events);
+        engine.run(|| bar.inc(1));
+        bar.finish_and_clear();
+        let mut s = engine.stats.clone();
+        for (name, n) in events.skipped {
+            *s.skipped.entry(name).or_default() += n;
+        }
+        print_summary(&path.display().to_string(), &s, events.parse_errors);
+        merge(&mut total, &s);
+        per_file.push((path.display().to_string(), s, events.parse_errors));
+    }
+    if files.len() > 1 {
+        print_summary("total", &total, per_file.iter().map(|f| f.2).sum());
+    }
+    if args.json {
+        let files: Vec<_> = per_file
+            .iter()
+            .map(|(f, s, pe)| {
+                serde_json::json!({
+                    "file": f, "events": s.events, "checked": s.checked,
+                    "mismatches": s.mismatches.len(), "tasks": s.tasks,
+                    "peak_live_tasks": s.peak_live, "parse_errors": pe,
+                })
+            })
+            .collect();
+        let skipped: BTreeMap<_, _> = total.skipped.iter().collect();
+        let unchecked: BTreeMap<_, _> = total.unchecked.iter().collect();
+        let j = serde_json::json!({
+            "events": total.events,
+            "checked": total.checked,
+            "mismatches": total.mismatches.len(),
+            "tasks": total.tasks,
+            "peak_live_tasks": total.peak_live,
+            "skipped": skipped,
+            "unchecked": unchecked,
+            "files": files,
+        });
+        println!("{j}");
+    }
+    if total.mismatches.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn merge(total: &mut Stats, s: &Stats) {
+    total.events += s.events;
+    total.checked += s.checked;
+    total.tasks += s.tasks;
+    total.applied += s.applied;
+    total.peak_live = total.peak_live.max(s.peak_live);
+    for (k, v) in &s.skipped {
+        *total.skipped.entry(k.clone()).or_default() += v;
+    }
+    for (k, v) in &s.unchecked {
+        *total.unchecked.entry(k.clone()).or_default() += v;
+    }
+    total.mismatches.extend(s.mismatches.iter().cloned());
+}
+
+fn print_summary(name: &str, s: &Stats, parse_errors: u64) {
+    println!("== {name}");
+    println!(
+        "events {}  tasks {}  peak live tasks {}  checks {}  mismatches {}  parse errors {}",
+        s.events,
+        s.tasks,
+        s.peak_live,
+        s.checked,
+        s.mismatches.len(),
+        parse_errors
+    );
+    for m in &s.mismatches {
+        println!("MISMATCH {}:{}: {}: recorded {}, emulated {}", m.file, m.line, m.what, m.recorded, m.emulated);
+    }
+    if !s.skipped.is_empty() {
+        let sk: BTreeMap<_, _> = s.skipped.iter().collect();
+        let list: Vec<String> = sk.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!("skipped (not modelled): {}", list.join(", "));
+    }
+    if !s.unchecked.is_empty() {
+        let un: BTreeMap<_, _> = s.unchecked.iter().collect();
+        let list: Vec<String> = un.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!("applied, result not checkable: {}", list.join(", "));
+    }
 }

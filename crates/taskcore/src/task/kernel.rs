@@ -363,7 +363,7 @@ impl Kernel {
     /// `ptrace_reparented()`: traced by a thread outside the real parent's
     /// group.
     pub(crate) fn ptrace_reparented(&self, t: u32) -> bool {
-        !self.same_group(self.real_parent(t), self.ptrace_parent(t))
+        self.tasks[t].ptrace != 0 && !self.same_group(self.real_parent(t), self.tasks[t].parent)
     }
 
     /// Allocates a `struct pid` with a number at every level from `ns` up to

@@ -1,0 +1,691 @@
+//! The replay engine: drives a [`Kernel`] with one trace's events and
+//! checks every recorded result.
+//!
+//! # Trace order is not kernel order
+//! strace prints a line when it handles a tracee's stop, so lines of
+//! different tasks can appear in another order than the kernel ran them.
+//! The engine reasons about what the recording proves:
+//! - A clone is applied at its entry line (its result is known from the
+//!   joined event), so a child acting before its parent's `<... clone
+//!   resumed>` exists. Events of a task that does not exist yet are held
+//!   until the clone that creates it.
+//! - Deaths are applied at the `+++ exited` / `+++ killed` line. Under
+//!   strace every task is traced, so its real parent can only reap it after
+//!   strace has: that line is where the death becomes visible. `exit` and
+//!   `exit_group` lines only record the code.
+//! - A `kill` takes effect at its completion line; the victim's death or
+//!   stop is "unconfirmed" until its own `+++`/`--- stopped` line. A wait
+//!   may skip unconfirmed children (the real kernel may not have seen them
+//!   yet) but never a confirmed one, and never report a child the core does
+//!   not consider ready with exactly the recorded status.
+//! - A wait that reports a child whose death the trace prints later pulls
+//!   that death forward.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use taskcore::uapi::{
+    CLONE_THREAD, P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT, PR_GET_CHILD_SUBREAPER,
+};
+use taskcore::{
+    CloneArgs, Config, Errno, Kernel, Notification, SigAction, SigHandler, TaskId, WaitOutcome,
+    WaitReport,
+};
+
+use super::op::{Event, Op, Outcome, RecHandler, RecInfo};
+
+/// A number no emulated pid can have: stands for a recorded pid the trace
+/// never created.
+const UNKNOWN_NR: i32 = 0x7fff_fff0;
+
+/// One reported difference between the recording and the core.
+#[derive(Debug, Clone)]
+pub(crate) struct Mismatch {
+    pub(crate) file: String,
+    pub(crate) line: usize,
+    pub(crate) what: String,
+    pub(crate) recorded: String,
+    pub(crate) emulated: String,
+}
+
+/// Counters of one replay.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Stats {
+    pub(crate) events: u64,
+    pub(crate) checked: u64,
+    pub(crate) tasks: u64,
+    pub(crate) peak_live: u64,
+    pub(crate) applied: u64,
+    /// Lines not modelled, by syscall name.
+    pub(crate) skipped: HashMap<String, u64>,
+    /// Modelled lines whose result cannot be checked (interrupted calls,
+    /// external pids), by syscall name.
+    pub(crate) unchecked: HashMap<String, u64>,
+    pub(crate) mismatches: Vec<Mismatch>,
+}
+
+/// What the engine knows of a recorded task.
+#[derive(Debug, Clone, Copy)]
+struct Tracked {
+    task: TaskId,
+    /// Its thread group leader's recorded tid, when known.
+    dead: bool,
+}
+
+pub(crate) struct Engine<'a> {
+    k: Kernel,
+    init: TaskId,
+    events: &'a [Event],
+    /// Recorded tid -> emulated task (latest holder of that tid).
+    tasks: HashMap<i32, Tracked>,
+    /// Recorded pid -> emulated number (kept after death: pgids, sids).
+    nr: HashMap<i32, i32>,
+    /// Emulated number -> recorded pid.
+    rev_nr: HashMap<i32, i32>,
+    /// Emulated task -> recorded tid.
+    by_task: HashMap<TaskId, i32>,
+    /// Exit status words from `Exited` notifications.
+    exit_codes: HashMap<TaskId, i32>,
+    /// Pending `exit(code)` of a recorded tid.
+    pending_exit: HashMap<i32, i32>,
+    /// Pending `exit_group(code)` by a recorded tid, keyed by its leader
+    /// task.
+    pending_group_exit: HashMap<TaskId, (i32, i32)>,
+    /// Tasks dead in the core whose `+++` line has not been seen.
+    unconfirmed_dead: HashSet<TaskId>,
+    /// Groups (leader tasks) stopped by a kill whose `--- stopped` line has
+    /// not been seen.
+    unconfirmed_stop: HashSet<TaskId>,
+    /// Events held until their task exists, by recorded tid.
+    held: HashMap<i32, Vec<usize>>,
+    /// Events already applied out of order (pulled forward).
+    consumed: HashSet<usize>,
+    /// Per recorded tid, indices of its `+++`/`--- stopped` events.
+    terminal: HashMap<i32, Vec<usize>>,
+    pub(crate) stats: Stats,
+}
+
+impl<'a> Engine<'a> {
+    pub(crate) fn new(events: &'a [Event]) -> Engine<'a> {
+        let k = Kernel::new(Config {
+            pid_max: taskcore::uapi::PID_MAX_LIMIT,
+            core_dumps: true,
+        })
+        .expect("valid config");
+        let init = k.init_task().expect("init exists");
+        let mut terminal: HashMap<i32, Vec<usize>> = HashMap::new();
+        for (i, e) in events.iter().enumerate() {
+            if matches!(e.op, Op::Exited { .. } | Op::Killed { .. } | Op::Stopped { .. }) {
+                terminal.entry(e.pid).or_default().push(i);
+            }
+        }
+        Engine {
+            k,
+            init,
+            events,
+            tasks: HashMap::new(),
+            nr: HashMap::new(),
+            rev_nr: HashMap::new(),
+            by_task: HashMap::new(),
+            exit_codes: HashMap::new(),
+            pending_exit: HashMap::new(),
+            pending_group_exit: HashMap::new(),
+            unconfirmed_dead: HashSet::new(),
+            unconfirmed_stop: HashSet::new(),
+            held: HashMap::new(),
+            consumed: HashSet::new(),
+            terminal,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Replays every event; `tick` is called after each (progress).
+    pub(crate) fn run(&mut self, mut tick: impl FnMut()) {
+        // Clones apply at their entry line, everything else at its line.
+        let mut order: Vec<usize> = (0..self.events.len()).collect();
+        order.sort_by_key(|&i| {
+            let e = &self.events[i];
+            match e.op {
+                Op::Clone { .. } => (e.entry_line, 0),
+                _ => (e.line, 1),
+            }
+        });
+        if let Some(first) = self.events.first() {
+            let root = self.k.fork(self.init).expect("fork of init");
+            self.adopt(first.pid, root);
+        }
+        for i in order {
+            self.stats.events += 1;
+            if !self.consumed.contains(&i) {
+                self.dispatch(i);
+            }
+            tick();
+        }
+        for held in self.held.values() {
+            for &i in held {
+                let name = format!("{} (task never created)", self.events[i].op.name());
+                *self.stats.unchecked.entry(name).or_default() += 1;
+            }
+        }
+    }
+
+    /// Records that recorded tid `rec` is emulated by `task`.
+    fn adopt(&mut self, rec: i32, task: TaskId) {
+        let nr = self.k.pid_vnr(self.init, task).expect("live task");
+        self.tasks.insert(rec, Tracked { task, dead: false });
+        if let Some(old) = self.nr.insert(rec, nr) {
+            self.rev_nr.remove(&old);
+        }
+        self.rev_nr.insert(nr, rec);
+        self.by_task.insert(task, rec);
+        self.stats.tasks += 1;
+        self.stats.peak_live = self.stats.peak_live.max(self.k.nr_tasks() as u64);
+    }
+
+    fn dispatch(&mut self, i: usize) {
+        let e = &self.events[i];
+        let Some(tr) = self.tasks.get(&e.pid).copied() else {
+            self.held.entry(e.pid).or_default().push(i);
+            return;
+        };
+        if tr.dead && !matches!(e.op, Op::Exited { .. } | Op::Killed { .. } | Op::Signal { .. } | Op::Stopped { .. }) {
+            // Lines a task prints between its death in the core (a kill
+            // applied at the sender's line) and its `+++` line.
+            *self.stats.unchecked.entry(format!("{} (after death)", e.op.name())).or_default() += 1;
+            return;
+        }
+        self.apply(i, tr.task);
+        self.drain();
+    }
+
+    /// Processes notifications raised by the last core call.
+    fn drain(&mut self) {
+        for n in self.k.take_notifications() {
+            if let Notification::Stopped { group, .. } = n {
+                self.unconfirmed_stop.insert(group);
+            }
+            if let Notification::Continued { group } = n {
+                self.unconfirmed_stop.remove(&group);
+            }
+            if let Notification::Exited { task, exit_code } = n {
+                self.exit_codes.insert(task, exit_code);
+                if let Some(rec) = self.by_task.get(&task).copied() {
+                    if let Some(t) = self.tasks.get_mut(&rec) {
+                        if t.task == task {
+                            t.dead = true;
+                        }
+                    }
+                }
+                self.unconfirmed_dead.insert(task);
+            }
+        }
+    }
+
+    fn mismatch(&mut self, i: usize, what: &str, recorded: String, emulated: String) {
+        let e = &self.events[i];
+        self.stats.mismatches.push(Mismatch {
+            file: e.file.to_string(),
+            line: e.line,
+            what: format!("{} by {}: {}", e.op.name(), e.pid, what),
+            recorded,
+            emulated,
+        });
+    }
+
+    fn unchecked(&mut self, i: usize) {
+        let name = self.events[i].op.name().to_string();
+        *self.stats.unchecked.entry(name).or_default() += 1;
+    }
+
+    /// Emulated number of recorded pid `rec` (for syscall arguments).
+    fn map_nr(&self, rec: i32) -> i32 {
+        self.nr.get(&rec).copied().unwrap_or(UNKNOWN_NR)
+    }
+
+    /// Whether emulated number `nr` stands for recorded value `rec` in a
+    /// result: the same task, or (for a number the trace never created)
+    /// the outside world, which init stands for.
+    fn same_id(&self, rec: i64, nr: i32) -> bool {
+        match self.nr.get(&(rec as i32)) {
+            Some(&n) => n == nr,
+            None => nr == 1 || (rec == 0 && nr == 0),
+        }
+    }
+
+    fn errno_result<T>(r: &taskcore::Result<T>) -> Option<Errno> {
+        r.as_ref().err().copied()
+    }
+
+    fn apply(&mut self, i: usize, cur: TaskId) {
+        let e = self.events[i].clone();
+        match e.op {
+            Op::Clone { flags, exit_signal } => self.do_clone(i, cur, flags, exit_signal, &e.ret),
+            Op::Execve { ref path } => {
+                if e.ret == Outcome::Value(0) {
+                    match self.k.execve(cur, path) {
+                        Ok(()) => self.stats.applied += 1,
+                        Err(err) => self.mismatch(i, "execve", "0".into(), err.name().into()),
+                    }
+                    self.stats.checked += 1;
+                } else {
+                    self.unchecked(i);
+                }
+            }
+            Op::Exit { code } => {
+                self.pending_exit.insert(e.pid, code);
+            }
+            Op::ExitGroup { code } => {
+                if let Ok(leader) = self.leader_of(cur) {
+                    self.pending_group_exit.entry(leader).or_insert((e.pid, code));
+                }
+            }
+            Op::Exited { code } => self.do_death(i, e.pid, Some(code), None),
+            Op::Killed { sig, core } => self.do_death(i, e.pid, None, Some((sig, core))),
+            Op::Stopped { sig } => {
+                if let Ok(leader) = self.leader_of(cur) {
+                    if !self.unconfirmed_stop.remove(&leader) {
+                        // A stop from outside the trace (terminal, untraced
+                        // sender), or one already confirmed: deliver it; a
+                        // stopped group ignores it.
+                        let _ = self.k.send_signal(cur, sig);
+                        self.drain();
+                        self.unconfirmed_stop.remove(&leader);
+                    }
+                }
+            }
+            Op::Signal { .. } => {}
+            Op::Superseded { .. } => {}
+            Op::Wait4 { pid, status, options } => self.do_wait4(i, cur, pid, status, options, &e.ret),
+            Op::Waitid { idtype, id, info, options } => self.do_waitid(i, cur, idtype, id, info, options, &e.ret),
+            Op::Setpgid { pid, pgid } => {
+                let (p, g) = (self.arg_nr(pid), self.arg_nr(pgid));
+                let r = self.k.setpgid(cur, p, g);
+                self.check_unit(i, r, &e.ret);
+            }
+            Op::Setsid => {
+                let r = self.k.setsid(cur);
+                self.check_id(i, r, &e.ret);
+            }
+            Op::Getpgid { pid } => {
+                let r = self.k.getpgid(cur, self.arg_nr(pid));
+                self.check_id(i, r, &e.ret);
+            }
+            Op::Getsid { pid } => {
+                let r = self.k.getsid(cur, self.arg_nr(pid));
+                self.check_id(i, r, &e.ret);
+            }
+            Op::Getppid => {
+                let r = self.k.getppid(cur);
+                self.check_id(i, r, &e.ret);
+            }
+            Op::Kill { pid, sig } => {
+                if self.external_target(pid) {
+                    self.unchecked(i);
+                    return;
+                }
+                let r = self.k.kill(cur, self.arg_nr(pid), sig);
+                self.check_unit(i, r, &e.ret);
+            }
+            Op::Tgkill { tgid, tid, sig } => {
+                if self.external_target(tid) {
+                    self.unchecked(i);
+                    return;
+                }
+                let r = self.k.tgkill(cur, self.arg_nr(tgid), self.arg_nr(tid), sig);
+                self.check_unit(i, r, &e.ret);
+            }
+            Op::Tkill { tid, sig } => {
+                if self.external_target(tid) {
+                    self.unchecked(i);
+                    return;
+                }
+                let r = self.k.tkill(cur, self.arg_nr(tid), sig);
+                self.check_unit(i, r, &e.ret);
+            }
+            Op::RtSigaction { sig, act, old } => self.do_sigaction(i, cur, sig, act, old, &e.ret),
+            Op::SetChildSubreaper { on } => {
+                if e.ret == Outcome::Value(0) {
+                    let r = self.k.set_child_subreaper(cur, on);
+                    self.check_unit(i, r, &e.ret);
+                } else {
+                    self.unchecked(i);
+                }
+            }
+            Op::GetChildSubreaper => {
+                let _ = PR_GET_CHILD_SUBREAPER;
+                self.unchecked(i);
+            }
+            Op::Other { ref name } => {
+                *self.stats.skipped.entry(name.clone()).or_default() += 1;
+            }
+        }
+    }
+
+    fn leader_of(&self, t: TaskId) -> taskcore::Result<TaskId> {
+        let pid = self.k.getpid(t)?;
+        self.k.find_task_by_vpid(t, pid)
+    }
+
+    /// A signal target (pid encoding as kill takes it) the trace never
+    /// created: its result depends on processes outside the recording.
+    fn external_target(&self, pid: i32) -> bool {
+        match pid {
+            0 | -1 => false,
+            p if p > 0 => !self.nr.contains_key(&p),
+            p => !self.nr.contains_key(&-p),
+        }
+    }
+
+    /// Translates a pid argument (with kill/wait4 sign encodings).
+    fn arg_nr(&self, pid: i32) -> i32 {
+        match pid {
+            0 | -1 => pid,
+            p if p > 0 => self.map_nr(p),
+            p if p == i32::MIN => p,
+            p => -self.map_nr(-p),
+        }
+    }
+
+    fn check_unit(&mut self, i: usize, r: taskcore::Result<()>, rec: &Outcome) {
+        match (rec, Self::errno_result(&r)) {
+            (Outcome::Unknown, _) => self.unchecked(i),
+            (Outcome::Value(0), None) => self.stats.checked += 1,
+            (Outcome::Errno(a), Some(b)) if *a == b => self.stats.checked += 1,
+            (rec, got) => {
+                self.stats.checked += 1;
+                let emu = got.map_or("0".to_string(), |e| e.name().to_string());
+                self.mismatch(i, "result", fmt_outcome(rec), emu);
+            }
+        }
+    }
+
+    fn check_id(&mut self, i: usize, r: taskcore::Result<i32>, rec: &Outcome) {
+        match (rec, &r) {
+            (Outcome::Unknown, _) => self.unchecked(i),
+            (Outcome::Value(v), Ok(nr)) if self.same_id(*v, *nr) => self.stats.checked += 1,
+            (Outcome::Errno(a), Err(b)) if a == b => self.stats.checked += 1,
+            (rec, got) => {
+                self.stats.checked += 1;
+                let emu = match got {
+                    Ok(nr) => format!("{nr} (recorded pid {:?})", self.rev_nr.get(nr)),
+                    Err(e) => e.name().to_string(),
+                };
+                self.mismatch(i, "result", fmt_outcome(rec), emu);
+            }
+        }
+    }
+
+    fn do_clone(&mut self, i: usize, cur: TaskId, flags: u64, exit_signal: i32, ret: &Outcome) {
+        let Outcome::Value(child) = *ret else {
+            self.unchecked(i);
+            return;
+        };
+        let child = child as i32;
+        // Linux never hands out a number still in use: the previous holder
+        // of the recorded pid must be gone in the core too.
+        if let Some(&old_nr) = self.nr.get(&child) {
+            if self.k.pid_in_use(self.init, old_nr).unwrap_or(false) {
+                self.mismatch(
+                    i,
+                    "pid reuse",
+                    format!("{child} reused"),
+                    format!("emulated {old_nr} still in use"),
+                );
+            }
+        }
+        let args = CloneArgs {
+            flags,
+            exit_signal: if flags & CLONE_THREAD != 0 { 0 } else { exit_signal },
+            set_tid: Vec::new(),
+        };
+        self.stats.checked += 1;
+        match self.k.clone(cur, &args) {
+            Ok(t) => {
+                self.stats.applied += 1;
+                self.adopt(child, t);
+                self.drain();
+                if let Some(held) = self.held.remove(&child) {
+                    for h in held {
+                        self.dispatch(h);
+                    }
+                }
+            }
+            Err(err) => self.mismatch(i, "clone", child.to_string(), err.name().into()),
+        }
+    }
+
+    /// A `+++` line: apply the death if the core has not, then check it.
+    fn do_death(&mut self, i: usize, rec: i32, code: Option<i32>, sig: Option<(i32, bool)>) {
+        let Some(tr) = self.tasks.get(&rec).copied() else { return };
+        if !tr.dead {
+            let leader = self.leader_of(tr.task).ok();
+            let group = leader.and_then(|l| self.pending_group_exit.remove(&l));
+            let r = if let Some((caller, c)) = group {
+                let who = self.tasks.get(&caller).filter(|t| !t.dead).map_or(tr.task, |t| t.task);
+                self.k.exit_group(who, c)
+            } else if let Some((s, core)) = sig {
+                self.k.force_fatal_signal(tr.task, s, core)
+            } else if let Some(c) = self.pending_exit.remove(&rec) {
+                self.k.exit(tr.task, c)
+            } else {
+                self.k.exit(tr.task, code.unwrap_or(0))
+            };
+            if let Err(e) = r {
+                self.mismatch(i, "death", "task alive".into(), e.name().into());
+            }
+            self.drain();
+        }
+        self.unconfirmed_dead.remove(&tr.task);
+        let want = match (code, sig) {
+            (Some(c), _) => (c & 0xff) << 8,
+            (None, Some((s, core))) => s | if core { 0x80 } else { 0 },
+            _ => 0,
+        };
+        self.stats.checked += 1;
+        match self.exit_codes.get(&tr.task) {
+            Some(&got) if got == want => {}
+            Some(&got) => self.mismatch(i, "exit status", format!("{want:#x}"), format!("{got:#x}")),
+            None => self.mismatch(i, "exit status", format!("{want:#x}"), "no exit".into()),
+        }
+    }
+
+    fn is_uncertain(&self, r: &WaitReport, cur: TaskId) -> bool {
+        let Ok(t) = self.k.find_task_by_vpid(cur, r.pid) else { return false };
+        self.unconfirmed_dead.contains(&t) || self.unconfirmed_stop.contains(&t)
+    }
+
+    /// Pulls forward the next `+++`/`--- stopped` line of recorded `rec`.
+    fn pull_forward(&mut self, rec: i32, after: usize) -> bool {
+        let Some(list) = self.terminal.get(&rec) else { return false };
+        let Some(&j) = list.iter().find(|&&j| self.events[j].line > after && !self.consumed.contains(&j)) else {
+            return false;
+        };
+        self.consumed.insert(j);
+        self.dispatch(j);
+        true
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check_wait(
+        &mut self,
+        i: usize,
+        cur: TaskId,
+        idtype: i32,
+        id: i32,
+        options: i32,
+        recorded: Option<(i32, Option<i32>)>,
+        rec_errno: Option<Errno>,
+        do_call: &dyn Fn(&mut Kernel, i32, i32) -> taskcore::Result<WaitOutcome>,
+    ) {
+        self.stats.checked += 1;
+        if let Some(err) = rec_errno {
+            let r = do_call(&mut self.k, idtype, id);
+            match r {
+                Err(e) if e == err => {}
+                other => self.mismatch(i, "wait", err.name().into(), format!("{other:?}")),
+            }
+            return;
+        }
+        let cands = match self.k.wait_candidates(cur, idtype, id, options) {
+            Ok(c) => c,
+            Err(e) => {
+                self.mismatch(i, "wait", format!("{recorded:?}"), e.name().into());
+                return;
+            }
+        };
+        match recorded {
+            Some((rpid, status)) if rpid > 0 => {
+                let want = self.map_nr(rpid);
+                let mut cands = cands;
+                let mut pos = cands.iter().position(|c| c.pid == want);
+                if pos.is_none() && self.pull_forward(rpid, self.events[i].line) {
+                    cands = self.k.wait_candidates(cur, idtype, id, options).unwrap_or_default();
+                    pos = cands.iter().position(|c| c.pid == want);
+                }
+                let ok = pos.is_some_and(|p| {
+                    cands[..p].iter().all(|c| self.is_uncertain(c, cur))
+                        && status.is_none_or(|s| s == cands[p].status)
+                });
+                if !ok {
+                    let first = cands.first().map(|c| format!("pid {} status {:#x}", c.pid, c.status));
+                    self.mismatch(
+                        i,
+                        "wait",
+                        format!("pid {rpid} (emulated {want}) status {status:?}"),
+                        first.unwrap_or_else(|| "no child ready".into()),
+                    );
+                    return;
+                }
+                // Reap (or consume) exactly that child.
+                let r = do_call(&mut self.k, P_PID, want);
+                if !matches!(r, Ok(WaitOutcome::Reported(rep)) if rep.pid == want) {
+                    self.mismatch(i, "wait", format!("pid {rpid}"), format!("{r:?}"));
+                }
+            }
+            _ => {
+                // Nothing reported (WNOHANG): only unconfirmed children may
+                // be ready, and there must be children to wait for.
+                if !cands.iter().all(|c| self.is_uncertain(c, cur)) {
+                    let c = &cands[0];
+                    self.mismatch(i, "wait", "0 (nothing)".into(), format!("pid {} status {:#x}", c.pid, c.status));
+                    return;
+                }
+                let probe = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
+                if let Err(e) = probe {
+                    self.mismatch(i, "wait", "0 (nothing)".into(), e.name().into());
+                }
+            }
+        }
+    }
+
+    fn wait4_to_waitid(&self, pid: i32) -> (i32, i32) {
+        match pid {
+            -1 => (P_ALL, 0),
+            0 => (P_PGID, 0),
+            p if p < 0 => (P_PGID, self.map_nr(-p)),
+            p => (P_PID, self.map_nr(p)),
+        }
+    }
+
+    fn do_wait4(&mut self, i: usize, cur: TaskId, pid: i32, status: Option<i32>, options: i32, ret: &Outcome) {
+        let (idtype, id) = self.wait4_to_waitid(pid);
+        let recorded = match ret {
+            Outcome::Unknown => {
+                self.unchecked(i);
+                return;
+            }
+            Outcome::Errno(e) => {
+                let e = *e;
+                let call = move |k: &mut Kernel, _: i32, _: i32| k.wait4(cur, Self::wait4_pid(idtype, id, pid), options);
+                self.check_wait(i, cur, idtype, id, options | WEXITED, None, Some(e), &call);
+                return;
+            }
+            Outcome::Value(v) => (*v as i32, status),
+        };
+        let call = move |k: &mut Kernel, idt: i32, idv: i32| {
+            let p = if idt == P_PID { idv } else { Self::wait4_pid(idtype, id, pid) };
+            k.wait4(cur, p, options)
+        };
+        self.check_wait(i, cur, idtype, id, options | WEXITED, Some(recorded), None, &call);
+    }
+
+    fn wait4_pid(idtype: i32, id: i32, orig: i32) -> i32 {
+        match idtype {
+            P_ALL => -1,
+            P_PGID if id == 0 => 0,
+            P_PGID => -id,
+            _ if orig > 0 => id,
+            _ => id,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn do_waitid(&mut self, i: usize, cur: TaskId, idtype: i32, id: i32, info: Option<RecInfo>, options: i32, ret: &Outcome) {
+        let mapped_id = match idtype {
+            P_PID | P_PGID if id > 0 => self.map_nr(id),
+            _ => id,
+        };
+        let call = move |k: &mut Kernel, idt: i32, idv: i32| {
+            if idt == P_PID {
+                k.waitid(cur, P_PID, idv, options)
+            } else {
+                k.waitid(cur, idtype, mapped_id, options)
+            }
+        };
+        match ret {
+            Outcome::Unknown => self.unchecked(i),
+            Outcome::Errno(e) => self.check_wait(i, cur, idtype, mapped_id, options, None, Some(*e), &call),
+            Outcome::Value(_) => {
+                let rec = info.filter(|f| f.pid != 0).map(|f| (f.pid, None));
+                let rec = rec.or(Some((0, None)));
+                self.check_wait(i, cur, idtype, mapped_id, options, rec, None, &call);
+                let _ = WNOHANG;
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn do_sigaction(&mut self, i: usize, cur: TaskId, sig: i32, act: Option<(RecHandler, u64)>, old: Option<RecHandler>, ret: &Outcome) {
+        let act = act.map(|(h, flags)| SigAction {
+            handler: match h {
+                RecHandler::Dfl => SigHandler::Default,
+                RecHandler::Ign => SigHandler::Ignore,
+                RecHandler::Handler => SigHandler::Handler,
+            },
+            flags,
+        });
+        let r = self.k.rt_sigaction(cur, sig, act);
+        self.stats.applied += 1;
+        match (ret, &r) {
+            (Outcome::Unknown, _) => self.unchecked(i),
+            (Outcome::Value(0), Ok(prev)) => {
+                self.stats.checked += 1;
+                if let Some(o) = old {
+                    let got = match prev.handler {
+                        SigHandler::Default => RecHandler::Dfl,
+                        SigHandler::Ignore => RecHandler::Ign,
+                        SigHandler::Handler => RecHandler::Handler,
+                    };
+                    if got != o {
+                        self.mismatch(i, "old action", format!("{o:?}"), format!("{got:?}"));
+                    }
+                }
+            }
+            (Outcome::Errno(a), Err(b)) if a == b => self.stats.checked += 1,
+            (rec, got) => {
+                self.stats.checked += 1;
+                self.mismatch(i, "result", fmt_outcome(rec), format!("{got:?}"));
+            }
+        }
+    }
+}
+
+fn fmt_outcome(o: &Outcome) -> String {
+    let mut s = String::new();
+    match o {
+        Outcome::Value(v) => write!(s, "{v}").ok(),
+        Outcome::Errno(e) => write!(s, "{}", e.name()).ok(),
+        Outcome::Unknown => write!(s, "?").ok(),
+    };
+    s
+}

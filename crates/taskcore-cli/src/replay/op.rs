@@ -1,0 +1,113 @@
+//! What the replay engine consumes: one recorded event per value, already
+//! joined (`<unfinished ...>` with its `<... resumed>`) and typed.
+
+use std::sync::Arc;
+
+/// A recorded syscall result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// `= N` (N >= 0).
+    Value(i64),
+    /// `= -1 ENAME (...)` with a Linux errno this crate knows.
+    Errno(taskcore::Errno),
+    /// Interrupted, restarted, `= ?`, or an errno outside the model: the
+    /// call's result says nothing the core can check.
+    Unknown,
+}
+
+/// A recorded `waitid` siginfo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RecInfo {
+    pub(crate) pid: i32,
+    pub(crate) code: i32,
+    pub(crate) status: i32,
+}
+
+/// A recorded `rt_sigaction` handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RecHandler {
+    Dfl,
+    Ign,
+    Handler,
+}
+
+/// One recorded event, in the replay's terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Op {
+    /// clone/clone3/fork/vfork: flags without the signal byte, and the exit
+    /// signal.
+    Clone { flags: u64, exit_signal: i32 },
+    Execve { path: String },
+    Exit { code: i32 },
+    ExitGroup { code: i32 },
+    Wait4 { pid: i32, status: Option<i32>, options: i32 },
+    Waitid { idtype: i32, id: i32, info: Option<RecInfo>, options: i32 },
+    Setpgid { pid: i32, pgid: i32 },
+    Setsid,
+    Getpgid { pid: i32 },
+    Getsid { pid: i32 },
+    Getppid,
+    Kill { pid: i32, sig: i32 },
+    Tgkill { tgid: i32, tid: i32, sig: i32 },
+    Tkill { tid: i32, sig: i32 },
+    RtSigaction { sig: i32, act: Option<(RecHandler, u64)>, old: Option<RecHandler> },
+    SetChildSubreaper { on: bool },
+    GetChildSubreaper,
+    /// `--- SIGx {...} ---`: a signal delivered to the task.
+    Signal { sig: i32 },
+    /// `--- stopped by SIGx ---`.
+    Stopped { sig: i32 },
+    /// `+++ exited with N +++`.
+    Exited { code: i32 },
+    /// `+++ killed by SIGx [(core dumped)] +++`.
+    Killed { sig: i32, core: bool },
+    /// `+++ superseded by execve in pid N +++`: this thread exec'd and took
+    /// pid N.
+    Superseded { by: i32 },
+    /// A line the replay does not model (counted per syscall name).
+    Other { name: String },
+}
+
+/// One event of a trace file.
+#[derive(Clone, Debug)]
+pub(crate) struct Event {
+    pub(crate) file: Arc<str>,
+    /// Line that completed the event (1-based).
+    pub(crate) line: usize,
+    /// Line where it started (`<unfinished ...>`), else `line`.
+    pub(crate) entry_line: usize,
+    /// The recorded thread id.
+    pub(crate) pid: i32,
+    pub(crate) op: Op,
+    pub(crate) ret: Outcome,
+}
+
+impl Op {
+    /// The syscall or line kind, for counters and messages.
+    pub(crate) fn name(&self) -> &str {
+        match self {
+            Op::Clone { .. } => "clone",
+            Op::Execve { .. } => "execve",
+            Op::Exit { .. } => "exit",
+            Op::ExitGroup { .. } => "exit_group",
+            Op::Wait4 { .. } => "wait4",
+            Op::Waitid { .. } => "waitid",
+            Op::Setpgid { .. } => "setpgid",
+            Op::Setsid => "setsid",
+            Op::Getpgid { .. } => "getpgid",
+            Op::Getsid { .. } => "getsid",
+            Op::Getppid => "getppid",
+            Op::Kill { .. } => "kill",
+            Op::Tgkill { .. } => "tgkill",
+            Op::Tkill { .. } => "tkill",
+            Op::RtSigaction { .. } => "rt_sigaction",
+            Op::SetChildSubreaper { .. } | Op::GetChildSubreaper => "prctl",
+            Op::Signal { .. } => "--- signal",
+            Op::Stopped { .. } => "--- stopped",
+            Op::Exited { .. } => "+++ exited",
+            Op::Killed { .. } => "+++ killed",
+            Op::Superseded { .. } => "+++ superseded",
+            Op::Other { name } => name,
+        }
+    }
+}
