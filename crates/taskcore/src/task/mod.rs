@@ -9,6 +9,7 @@
 mod clone;
 mod exec;
 mod exit;
+mod invariants;
 pub(crate) mod kernel;
 mod pgrp;
 mod ptrace;
