@@ -416,6 +416,26 @@ impl Model {
                 .any(|u| u.vfork_parent == Some(t.0))
     }
 
+    /// Every task for which [`Model::is_runnable`] holds, in creation
+    /// order, in one pass.
+    pub fn runnable_tasks(&self) -> Vec<Tid> {
+        let blocked: std::collections::BTreeSet<usize> = self
+            .tasks
+            .iter()
+            .flatten()
+            .filter_map(|u| u.vfork_parent)
+            .collect();
+        (0..self.tasks.len())
+            .filter(|&t| {
+                self.is_alive(Tid(t))
+                    && !self.task(t).traced_stop
+                    && !self.job_stopped(t)
+                    && !blocked.contains(&t)
+            })
+            .map(Tid)
+            .collect()
+    }
+
     /// Whether `t` is a zombie (exited, not yet reaped).
     pub fn is_zombie(&self, t: Tid) -> bool {
         self.tasks

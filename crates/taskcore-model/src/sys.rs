@@ -205,6 +205,21 @@ impl Model {
         Ok(self.tgid_nr_ns(t, self.ns_of(v)))
     }
 
+    /// The processes (group leaders) whose real parent is a thread of
+    /// `t`'s thread group, in the order the walk of `do_wait` meets them; a
+    /// helper for test drivers.
+    pub fn child_processes(&self, t: Tid) -> Vec<Tid> {
+        if !self.exists(t.0) {
+            return Vec::new();
+        }
+        self.sig(t.0)
+            .threads
+            .iter()
+            .flat_map(|&th| self.task(th).children.iter().copied())
+            .map(Tid)
+            .collect()
+    }
+
     /// The task holding pid 1 of the root namespace (the global init, or
     /// the thread that took its pid by exec), if any; a helper for test
     /// drivers.
