@@ -6,5 +6,6 @@
 #![deny(unsafe_code)]
 
 pub mod errno;
+pub mod mm;
 
 pub use errno::{Errno, Result};
