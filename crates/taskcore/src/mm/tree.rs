@@ -936,13 +936,8 @@ fn deep_copy<T: RangeEntry>(node: &Node<T>, budget: &mut Option<usize>, f: &mut 
             let mut new = Slots::new();
             for c in kids.iter() {
                 let n = deep_copy(&c.node, budget, f)?;
-                // The summary is copied, not recomputed: `f` must not move
-                // ranges (checked in debug builds).
-                debug_assert_eq!(n.summary().min, c.sum.min);
-                new.push(Child {
-                    sum: c.sum,
-                    node: Arc::new(n),
-                });
+                // Recomputed: `f` may change tags (e.g. clear VM_LOCKED).
+                new.push(child(n));
             }
             Node::Internal(new)
         }
