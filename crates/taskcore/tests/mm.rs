@@ -33,11 +33,31 @@ fn layout() -> MmLayout {
 
 #[derive(Clone, Debug)]
 enum Op {
-    Mmap { addr: u64, len: u64, prot: u32, flags: u32 },
-    Munmap { addr: u64, len: u64 },
-    Mprotect { addr: u64, len: u64, prot: u32 },
-    Mremap { addr: u64, old: u64, new: u64, flags: u32, new_addr: u64 },
-    Brk { brk: u64 },
+    Mmap {
+        addr: u64,
+        len: u64,
+        prot: u32,
+        flags: u32,
+    },
+    Munmap {
+        addr: u64,
+        len: u64,
+    },
+    Mprotect {
+        addr: u64,
+        len: u64,
+        prot: u32,
+    },
+    Mremap {
+        addr: u64,
+        old: u64,
+        new: u64,
+        flags: u32,
+        new_addr: u64,
+    },
+    Brk {
+        brk: u64,
+    },
 }
 
 /// Addresses: mostly page numbers in a crowded window, sometimes anywhere
@@ -160,7 +180,9 @@ impl Model {
 
     /// Merges the VMA containing `a` with its neighbours, as allowed.
     fn merge_at(&mut self, a: u64, with_prev: bool, with_next: bool) {
-        let Some(mut i) = self.idx_containing(a) else { return };
+        let Some(mut i) = self.idx_containing(a) else {
+            return;
+        };
         if with_prev && i > 0 && compatible(&self.vmas[i - 1], &self.vmas[i]) {
             let v = self.vmas.remove(i);
             self.vmas[i - 1].end = v.end;
@@ -203,7 +225,8 @@ impl Model {
     }
 
     fn hint_ok(&self, a: u64, len: u64) -> bool {
-        self.first_from(a).map_or(true, |v| a + len <= self.start_gap(v))
+        self.first_from(a)
+            .map_or(true, |v| a + len <= self.start_gap(v))
     }
 
     /// Free intervals `[lo, hi)` with the VMA after each.
@@ -249,7 +272,9 @@ impl Model {
         self.holes().into_iter().find_map(|(lo, hi, next)| {
             let bot = lo.max(low);
             let top = hi.min(TASK);
-            let guard_ok = next.as_ref().map_or(true, |n| n.flags & VM_GROWSDOWN == 0 || self.start_gap(n) >= bot + len);
+            let guard_ok = next.as_ref().map_or(true, |n| {
+                n.flags & VM_GROWSDOWN == 0 || self.start_gap(n) >= bot + len
+            });
             (top > bot && top - bot >= len && guard_ok).then_some(bot)
         })
     }
@@ -377,7 +402,11 @@ impl Model {
         }
         let prot = prot & 7;
         let mut w = self.clone();
-        let first = w.first_from(start).filter(|v| v.start < end).cloned().ok_or(Errno::ENOMEM)?;
+        let first = w
+            .first_from(start)
+            .filter(|v| v.start < end)
+            .cloned()
+            .ok_or(Errno::ENOMEM)?;
         let mut start = start;
         if grows != 0 {
             if first.flags & VM_GROWSDOWN == 0 {
@@ -401,13 +430,18 @@ impl Model {
             }
             let mut flags = v.flags;
             if prot & PROT_WRITE != 0 {
-                if v.prot & PROT_WRITE == 0 && flags & (VM_ACCOUNT | VM_SHARED | VM_NORESERVE) == 0 {
+                if v.prot & PROT_WRITE == 0 && flags & (VM_ACCOUNT | VM_SHARED | VM_NORESERVE) == 0
+                {
                     flags |= VM_ACCOUNT;
                 }
             } else if flags & VM_ACCOUNT != 0 && v.file.is_none() {
                 flags &= !VM_ACCOUNT;
             }
-            let new = Vma { prot, flags, ..piece(&v, s, e) };
+            let new = Vma {
+                prot,
+                flags,
+                ..piece(&v, s, e)
+            };
             let i = w.idx_containing(v.start).unwrap();
             let prev_ok = s == v.start && i > 0 && compatible(&w.vmas[i - 1], &new);
             let next_ok = e == v.end && i + 1 < w.vmas.len() && compatible(&new, &w.vmas[i + 1]);
@@ -461,7 +495,12 @@ impl Model {
                 flags: VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_ACCOUNT,
                 ..Vma::anon(ob, nb, PROT_READ | PROT_WRITE)
             };
-            let brkvma_ok = self.vmas.iter().rev().find(|p| p.start < ob).is_some_and(|p| p.end > self.l.start_brk);
+            let brkvma_ok = self
+                .vmas
+                .iter()
+                .rev()
+                .find(|p| p.start < ob)
+                .is_some_and(|p| p.end > self.l.start_brk);
             self.insert(v);
             self.merge_at(ob, brkvma_ok, false);
             Ok(())
@@ -474,7 +513,14 @@ impl Model {
         }
     }
 
-    fn mremap(&mut self, addr: u64, old: u64, new: u64, flags: u32, new_addr: u64) -> Result<u64, Errno> {
+    fn mremap(
+        &mut self,
+        addr: u64,
+        old: u64,
+        new: u64,
+        flags: u32,
+        new_addr: u64,
+    ) -> Result<u64, Errno> {
         if flags & !7 != 0 || (flags & MREMAP_FIXED != 0 && flags & MREMAP_MAYMOVE == 0) {
             return Err(Errno::EINVAL);
         }
@@ -498,7 +544,10 @@ impl Model {
     }
 
     fn resize_checks(&self, addr: u64, old: u64, flags: u32) -> Result<Vma, Errno> {
-        let v = self.idx_containing(addr).map(|i| self.vmas[i].clone()).ok_or(Errno::EFAULT)?;
+        let v = self
+            .idx_containing(addr)
+            .map(|i| self.vmas[i].clone())
+            .ok_or(Errno::EFAULT)?;
         if old == 0 && v.flags & VM_MAYSHARE == 0 {
             return Err(Errno::EINVAL);
         }
@@ -509,7 +558,15 @@ impl Model {
         Ok(v)
     }
 
-    fn move_to(&mut self, v: &Vma, addr: u64, old: u64, new: u64, to: u64, dontunmap: bool) -> Result<u64, Errno> {
+    fn move_to(
+        &mut self,
+        v: &Vma,
+        addr: u64,
+        old: u64,
+        new: u64,
+        to: u64,
+        dontunmap: bool,
+    ) -> Result<u64, Errno> {
         if self.vmas.len() as i64 >= self.max as i64 - 3 {
             return Err(Errno::ENOMEM);
         }
@@ -527,7 +584,14 @@ impl Model {
         Ok(to)
     }
 
-    fn mremap_inner(&mut self, addr: u64, old: u64, new: u64, flags: u32, new_addr: u64) -> Result<u64, Errno> {
+    fn mremap_inner(
+        &mut self,
+        addr: u64,
+        old: u64,
+        new: u64,
+        flags: u32,
+        new_addr: u64,
+    ) -> Result<u64, Errno> {
         if flags & (MREMAP_FIXED | MREMAP_DONTUNMAP) != 0 {
             if new_addr % PAGE_SIZE != 0 || new > TASK || new_addr > TASK - new {
                 return Err(Errno::EINVAL);
@@ -561,7 +625,12 @@ impl Model {
         let v = self.resize_checks(addr, old, flags)?;
         if old == v.end - addr {
             let e = v.end;
-            if e.checked_add(new - old).is_some_and(|ne| !self.intersects(e, ne) && ne - v.start <= TASK && v.start <= TASK - (ne - v.start) && v.start >= self.l.mmap_min_addr) {
+            if e.checked_add(new - old).is_some_and(|ne| {
+                !self.intersects(e, ne)
+                    && ne - v.start <= TASK
+                    && v.start <= TASK - (ne - v.start)
+                    && v.start >= self.l.mmap_min_addr
+            }) {
                 let i = self.idx_containing(v.start).unwrap();
                 self.vmas[i].end = e + (new - old);
                 self.merge_at(v.start, false, true);
@@ -578,13 +647,38 @@ impl Model {
 
 fn apply_both(mm: &mut MmStruct, m: &mut Model, op: &Op) {
     match *op {
-        Op::Mmap { addr, len, prot, flags } => {
-            assert_eq!(mm.mmap(addr, len, prot, flags, None, 0), m.mmap(addr, len, prot, flags), "{op:x?}")
+        Op::Mmap {
+            addr,
+            len,
+            prot,
+            flags,
+        } => {
+            assert_eq!(
+                mm.mmap(addr, len, prot, flags, None, 0),
+                m.mmap(addr, len, prot, flags),
+                "{op:x?}"
+            )
         }
-        Op::Munmap { addr, len } => assert_eq!(mm.munmap(addr, len), m.munmap(addr, len), "{op:x?}"),
-        Op::Mprotect { addr, len, prot } => assert_eq!(mm.mprotect(addr, len, prot), m.mprotect(addr, len, prot), "{op:x?}"),
-        Op::Mremap { addr, old, new, flags, new_addr } => {
-            assert_eq!(mm.mremap(addr, old, new, flags, new_addr), m.mremap(addr, old, new, flags, new_addr), "{op:x?}")
+        Op::Munmap { addr, len } => {
+            assert_eq!(mm.munmap(addr, len), m.munmap(addr, len), "{op:x?}")
+        }
+        Op::Mprotect { addr, len, prot } => assert_eq!(
+            mm.mprotect(addr, len, prot),
+            m.mprotect(addr, len, prot),
+            "{op:x?}"
+        ),
+        Op::Mremap {
+            addr,
+            old,
+            new,
+            flags,
+            new_addr,
+        } => {
+            assert_eq!(
+                mm.mremap(addr, old, new, flags, new_addr),
+                m.mremap(addr, old, new, flags, new_addr),
+                "{op:x?}"
+            )
         }
         Op::Brk { brk } => assert_eq!(mm.brk(brk), m.brk(brk), "{op:x?}"),
     }
@@ -636,7 +730,10 @@ proptest! {
 }
 
 const MAPS: [(&str, &str); 3] = [
-    ("java-50threads", include_str!("../../../data/maps/java-50threads.maps")),
+    (
+        "java-50threads",
+        include_str!("../../../data/maps/java-50threads.maps"),
+    ),
     ("node", include_str!("../../../data/maps/node.maps")),
     ("python3", include_str!("../../../data/maps/python3.maps")),
 ];
@@ -671,20 +768,41 @@ fn real_maps_round_trip() {
 #[test]
 fn loaded_maps_merge_rules() {
     let text = MAPS[1].1;
-    let mut mm = MmStruct::from_vmas(parse_maps(text).unwrap(), MmLayout::infer(&parse_maps(text).unwrap())).unwrap();
+    let mut mm = MmStruct::from_vmas(
+        parse_maps(text).unwrap(),
+        MmLayout::infer(&parse_maps(text).unwrap()),
+    )
+    .unwrap();
     // 0565d000-05689000 rw-p (bss, anon, accounted): map rw just after it.
     let n = mm.map_count();
-    assert_eq!(mm.mmap(0x0568_9000, 0x1000, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, None, 0), Ok(0x0568_9000));
-    assert_eq!(mm.map_count(), n, "new anon merged after a faulted neighbour");
+    assert_eq!(
+        mm.mmap(
+            0x0568_9000,
+            0x1000,
+            PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+            None,
+            0
+        ),
+        Ok(0x0568_9000)
+    );
+    assert_eq!(
+        mm.map_count(),
+        n,
+        "new anon merged after a faulted neighbour"
+    );
     assert_eq!(mm.vma_lookup(0x0568_9000).unwrap().start, 0x0565_d000);
     // [heap] still computed from brk.
     let mut out = String::new();
     mm.render_maps(&mut out).unwrap();
-    assert!(out.contains("33bb6000-33e79000 rw-p 00000000 00:00 0                                  [heap]\n"));
+    assert!(out.contains(
+        "33bb6000-33e79000 rw-p 00000000 00:00 0                                  [heap]\n"
+    ));
     // Protection change splits, restoring it merges back.
     mm.mprotect(0x0566_0000, 0x1000, PROT_READ).unwrap();
     assert_eq!(mm.map_count(), n + 2);
-    mm.mprotect(0x0566_0000, 0x1000, PROT_READ | PROT_WRITE).unwrap();
+    mm.mprotect(0x0566_0000, 0x1000, PROT_READ | PROT_WRITE)
+        .unwrap();
     assert_eq!(mm.map_count(), n);
     mm.check_invariants();
 }
@@ -698,7 +816,17 @@ fn max_map_count_and_noreplace() {
     // Alternate protections so nothing merges.
     let mut addrs = vec![];
     for i in 0..4 {
-        addrs.push(mm.mmap(0, PAGE_SIZE, if i % 2 == 0 { rw } else { PROT_READ }, anon, None, 0).unwrap());
+        addrs.push(
+            mm.mmap(
+                0,
+                PAGE_SIZE,
+                if i % 2 == 0 { rw } else { PROT_READ },
+                anon,
+                None,
+                0,
+            )
+            .unwrap(),
+        );
     }
     // map_count (4) > max (3): refused.
     assert_eq!(mm.mmap(0, PAGE_SIZE, rw, anon, None, 0), Err(Errno::ENOMEM));
@@ -706,16 +834,30 @@ fn max_map_count_and_noreplace() {
     assert!(addrs.windows(2).all(|w| w[1] + PAGE_SIZE == w[0]));
     assert_eq!(addrs[0], layout().mmap_base - PAGE_SIZE);
     // The map_count check comes before placement checks (do_mmap order).
-    assert_eq!(mm.mmap(addrs[1], PAGE_SIZE, rw, anon | MAP_FIXED_NOREPLACE, None, 0), Err(Errno::ENOMEM));
+    assert_eq!(
+        mm.mmap(addrs[1], PAGE_SIZE, rw, anon | MAP_FIXED_NOREPLACE, None, 0),
+        Err(Errno::ENOMEM)
+    );
     mm.munmap(addrs[3], PAGE_SIZE).unwrap();
-    assert_eq!(mm.mmap(addrs[1], PAGE_SIZE, rw, anon | MAP_FIXED_NOREPLACE, None, 0), Err(Errno::EEXIST));
-    assert_eq!(mm.mmap(addrs[1] + 1, PAGE_SIZE, rw, anon | MAP_FIXED, None, 0), Err(Errno::EINVAL));
+    assert_eq!(
+        mm.mmap(addrs[1], PAGE_SIZE, rw, anon | MAP_FIXED_NOREPLACE, None, 0),
+        Err(Errno::EEXIST)
+    );
+    assert_eq!(
+        mm.mmap(addrs[1] + 1, PAGE_SIZE, rw, anon | MAP_FIXED, None, 0),
+        Err(Errno::EINVAL)
+    );
     assert_eq!(mm.mmap(0, 0, rw, anon, None, 0), Err(Errno::EINVAL));
     // Splitting a VMA in three at the limit fails.
-    let big = mm.mmap(0x0100_0000, 8 * PAGE_SIZE, rw, anon | MAP_FIXED, None, 0).unwrap();
+    let big = mm
+        .mmap(0x0100_0000, 8 * PAGE_SIZE, rw, anon | MAP_FIXED, None, 0)
+        .unwrap();
     assert_eq!(mm.map_count(), 4);
     assert_eq!(mm.munmap(big + PAGE_SIZE, PAGE_SIZE), Err(Errno::ENOMEM));
-    assert_eq!(mm.mprotect(big + PAGE_SIZE, PAGE_SIZE, PROT_READ), Err(Errno::ENOMEM));
+    assert_eq!(
+        mm.mprotect(big + PAGE_SIZE, PAGE_SIZE, PROT_READ),
+        Err(Errno::ENOMEM)
+    );
     // Trimming an edge does not split in three.
     assert_eq!(mm.munmap(big, PAGE_SIZE), Ok(()));
     mm.check_invariants();
@@ -726,20 +868,36 @@ fn brk_grows_shrinks_and_reports_failure() {
     let mut mm = MmStruct::new(layout());
     let start = layout().start_brk;
     assert_eq!(mm.brk(start + 0x1800), start + 0x1800);
-    assert_eq!(mm.vma_lookup(start).map(|v| (v.start, v.end)), Some((start, start + 0x2000)));
+    assert_eq!(
+        mm.vma_lookup(start).map(|v| (v.start, v.end)),
+        Some((start, start + 0x2000))
+    );
     assert_eq!(mm.brk(start + 0x5000), start + 0x5000);
     assert_eq!(mm.map_count(), 1, "brk extends its VMA");
     // Below start_brk: refused, current break returned.
     assert_eq!(mm.brk(start - 1), start + 0x5000);
     // A mapping one page above blocks growth into it.
-    mm.mmap(start + 0x8000, PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, None, 0).unwrap();
+    mm.mmap(
+        start + 0x8000,
+        PAGE_SIZE,
+        PROT_READ,
+        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+        None,
+        0,
+    )
+    .unwrap();
     assert_eq!(mm.brk(start + 0x7800), start + 0x5000);
     assert_eq!(mm.brk(start + 0x7000), start + 0x7000);
     assert_eq!(mm.brk(start + 0x1000), start + 0x1000);
     assert_eq!(mm.vma_lookup(start).map(|v| v.end), Some(start + 0x1000));
     let mut out = String::new();
     mm.render_maps(&mut out).unwrap();
-    assert!(out.starts_with("01000000-01001000 rw-p 00000000 00:00 0                                  [heap]\n"), "{out}");
+    assert!(
+        out.starts_with(
+            "01000000-01001000 rw-p 00000000 00:00 0                                  [heap]\n"
+        ),
+        "{out}"
+    );
     mm.check_invariants();
 }
 
@@ -748,16 +906,40 @@ fn mremap_grows_in_place_or_moves() {
     let mut mm = MmStruct::new(layout());
     let rw = PROT_READ | PROT_WRITE;
     let anon = MAP_PRIVATE | MAP_ANONYMOUS;
-    let a = mm.mmap(0x0200_0000, 2 * PAGE_SIZE, rw, anon | MAP_FIXED, None, 0).unwrap();
+    let a = mm
+        .mmap(0x0200_0000, 2 * PAGE_SIZE, rw, anon | MAP_FIXED, None, 0)
+        .unwrap();
     assert_eq!(mm.mremap(a, 2 * PAGE_SIZE, 4 * PAGE_SIZE, 0, 0), Ok(a));
     assert_eq!(mm.vma_lookup(a).unwrap().end, a + 4 * PAGE_SIZE);
-    mm.mmap(a + 5 * PAGE_SIZE, PAGE_SIZE, PROT_READ, anon | MAP_FIXED, None, 0).unwrap();
-    assert_eq!(mm.mremap(a, 4 * PAGE_SIZE, 8 * PAGE_SIZE, 0, 0), Err(Errno::ENOMEM));
-    let b = mm.mremap(a, 4 * PAGE_SIZE, 8 * PAGE_SIZE, MREMAP_MAYMOVE, 0).unwrap();
+    mm.mmap(
+        a + 5 * PAGE_SIZE,
+        PAGE_SIZE,
+        PROT_READ,
+        anon | MAP_FIXED,
+        None,
+        0,
+    )
+    .unwrap();
+    assert_eq!(
+        mm.mremap(a, 4 * PAGE_SIZE, 8 * PAGE_SIZE, 0, 0),
+        Err(Errno::ENOMEM)
+    );
+    let b = mm
+        .mremap(a, 4 * PAGE_SIZE, 8 * PAGE_SIZE, MREMAP_MAYMOVE, 0)
+        .unwrap();
     assert_ne!(b, a);
     assert!(mm.vma_lookup(a).is_none());
-    assert_eq!(mm.vma_lookup(b).map(|v| v.end - v.start), Some(8 * PAGE_SIZE));
-    assert_eq!(mm.mremap(b + PAGE_SIZE, PAGE_SIZE, PAGE_SIZE, MREMAP_FIXED, 0), Err(Errno::EINVAL));
-    assert_eq!(mm.mremap(0x0300_0000, PAGE_SIZE, 2 * PAGE_SIZE, MREMAP_MAYMOVE, 0), Err(Errno::EFAULT));
+    assert_eq!(
+        mm.vma_lookup(b).map(|v| v.end - v.start),
+        Some(8 * PAGE_SIZE)
+    );
+    assert_eq!(
+        mm.mremap(b + PAGE_SIZE, PAGE_SIZE, PAGE_SIZE, MREMAP_FIXED, 0),
+        Err(Errno::EINVAL)
+    );
+    assert_eq!(
+        mm.mremap(0x0300_0000, PAGE_SIZE, 2 * PAGE_SIZE, MREMAP_MAYMOVE, 0),
+        Err(Errno::EFAULT)
+    );
     mm.check_invariants();
 }

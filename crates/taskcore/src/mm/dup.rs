@@ -222,6 +222,8 @@ mod tests {
         let special = big_mm(5000, &name, true);
         let c2 = special.dup_cow();
         c2.check_invariants();
-        assert!(c2.iter().all(|v| v.flags & (VM_LOCKED_MASK | VM_DONTCOPY) == 0));
+        assert!(c2
+            .iter()
+            .all(|v| v.flags & (VM_LOCKED_MASK | VM_DONTCOPY) == 0));
     }
 }

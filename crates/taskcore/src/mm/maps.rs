@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! 00400000-00b6f000 r--p 00000000 fe:00 247580                             /usr/bin/node
-//! 0565d000-05689000 rw-p 00000000 00:00 0 
+//! 0565d000-05689000 rw-p 00000000 00:00 0
 //! ^start   ^end     ^perms ^offset ^dev ^inode  (padding to column 73)  ^name
 //! ```
 //!
@@ -102,7 +102,10 @@ pub fn render_vma<W: Write + ?Sized>(w: &mut W, v: &Vma) -> fmt::Result {
 ///
 /// # Errors
 /// Only those of `w`.
-pub fn render_maps<'a, W: Write + ?Sized>(w: &mut W, vmas: impl IntoIterator<Item = &'a Vma>) -> fmt::Result {
+pub fn render_maps<'a, W: Write + ?Sized>(
+    w: &mut W,
+    vmas: impl IntoIterator<Item = &'a Vma>,
+) -> fmt::Result {
     for v in vmas {
         render_vma(w, v)?;
     }
@@ -174,7 +177,8 @@ pub fn parse_vma(text: &str, line: usize) -> Result<Vma, ParseError> {
         c if c == want => Ok(v),
         _ => Err(err("bad permissions")),
     };
-    let prot = bit(p[0], b'r', PROT_READ)? | bit(p[1], b'w', PROT_WRITE)? | bit(p[2], b'x', PROT_EXEC)?;
+    let prot =
+        bit(p[0], b'r', PROT_READ)? | bit(p[1], b'w', PROT_WRITE)? | bit(p[2], b'x', PROT_EXEC)?;
     let shared = match p[3] {
         b's' => true,
         b'p' => false,
@@ -205,9 +209,17 @@ pub fn parse_vma(text: &str, line: usize) -> Result<Vma, ParseError> {
     if name.is_special() {
         flags |= VM_DONTEXPAND;
     }
-    let has_file = major != 0 || minor != 0 || inode != 0 || off != 0 || matches!(name, VmaName::Path(_));
+    let has_file =
+        major != 0 || minor != 0 || inode != 0 || off != 0 || matches!(name, VmaName::Path(_));
     let (file, pgoff) = if has_file {
-        (Some(FileId { major, minor, inode }), off >> PAGE_SHIFT)
+        (
+            Some(FileId {
+                major,
+                minor,
+                inode,
+            }),
+            off >> PAGE_SHIFT,
+        )
     } else {
         (None, start >> PAGE_SHIFT)
     };
@@ -232,7 +244,10 @@ pub fn parse_vma(text: &str, line: usize) -> Result<Vma, ParseError> {
 /// # Errors
 /// The first line that does not parse ([`parse_vma`]).
 pub fn parse_maps(text: &str) -> Result<Vec<Vma>, ParseError> {
-    text.lines().enumerate().map(|(i, l)| parse_vma(l, i + 1)).collect()
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| parse_vma(l, i + 1))
+        .collect()
 }
 
 #[cfg(test)]
@@ -254,7 +269,14 @@ mod tests {
         let v = parse_maps(text).unwrap();
         assert_eq!(v.len(), 4);
         assert_eq!(v[0].name, VmaName::Stack);
-        assert_eq!(v[3].file, Some(FileId { major: 0xfe, minor: 0, inode: 326732 }));
+        assert_eq!(
+            v[3].file,
+            Some(FileId {
+                major: 0xfe,
+                minor: 0,
+                inode: 326732
+            })
+        );
         assert_eq!(v[3].pgoff, 2);
         assert_eq!(render(&v), text);
         let line = text.lines().next().unwrap();
@@ -273,7 +295,7 @@ mod tests {
             name: VmaName::Path("/x".into()),
             ..Vma::anon(0xffff_ffff_f000_0000, 0xffff_ffff_f000_1000, PROT_READ)
         };
-        let s = render(&[v.clone()]);
+        let s = render(std::slice::from_ref(&v));
         // Past the pad width, the separating space follows the inode's.
         assert!(s.ends_with(" 18446744073709551615  /x\n"), "{s}");
         assert_eq!(parse_maps(&s).unwrap(), vec![v]);

@@ -7,7 +7,9 @@
 
 use super::flags::*;
 use super::mm_struct::MmStruct;
-use super::vma::{can_vma_merge_after, can_vma_merge_before, is_mergeable_anon_vma, MergeAttrs, Vma};
+use super::vma::{
+    can_vma_merge_after, can_vma_merge_before, is_mergeable_anon_vma, MergeAttrs, Vma,
+};
 use crate::{Errno, Result};
 
 impl MmStruct {
@@ -56,7 +58,13 @@ impl MmStruct {
     /// preferred when both sides merge but their anon_vmas are not
     /// compatible with each other; the merged VMA keeps the first
     /// anon_vma present.
-    pub(super) fn vma_merge(&mut self, s: u64, e: u64, a: &MergeAttrs, curr: Option<&Vma>) -> Option<u64> {
+    pub(super) fn vma_merge(
+        &mut self,
+        s: u64,
+        e: u64,
+        a: &MergeAttrs,
+        curr: Option<&Vma>,
+    ) -> Option<u64> {
         if a.flags & VM_SPECIAL != 0 {
             return None;
         }
@@ -72,9 +80,15 @@ impl MmStruct {
         };
         let pglen = (e - s) >> PAGE_SHIFT;
         let merge_prev = p.as_ref().is_some_and(|p| can_vma_merge_after(p, a));
-        let merge_next = n.as_ref().is_some_and(|n| can_vma_merge_before(n, a, pglen));
+        let merge_next = n
+            .as_ref()
+            .is_some_and(|n| can_vma_merge_before(n, a, pglen));
         let (p, n) = match (p, n) {
-            (Some(p), Some(n)) if merge_prev && merge_next && is_mergeable_anon_vma(p.anon_vma, n.anon_vma, false) => {
+            (Some(p), Some(n))
+                if merge_prev
+                    && merge_next
+                    && is_mergeable_anon_vma(p.anon_vma, n.anon_vma, false) =>
+            {
                 // Cases 1 and 6: prev, curr and next become one.
                 let mut m = a.to_vma(p.start, n.end);
                 m.pgoff = p.pgoff;

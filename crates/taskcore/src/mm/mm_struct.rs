@@ -95,7 +95,11 @@ impl MmLayout {
         }
         if let Some(stack) = vmas.iter().find(|v| v.name == VmaName::Stack) {
             l.start_stack = stack.end - 8;
-            if let Some(below) = vmas.iter().rev().find(|v| v.end <= stack.start && v.name != VmaName::Heap) {
+            if let Some(below) = vmas
+                .iter()
+                .rev()
+                .find(|v| v.end <= stack.start && v.name != VmaName::Heap)
+            {
                 l.mmap_base = below.end;
             }
         }
@@ -190,7 +194,11 @@ impl MmStruct {
         let mut mm = MmStruct::new(layout);
         let mut kept = Vec::with_capacity(vmas.len());
         for mut v in vmas {
-            if !page_aligned(v.start) || !page_aligned(v.end) || v.start >= v.end || v.flags & VM_ACCESS_FLAGS != 0 {
+            if !page_aligned(v.start)
+                || !page_aligned(v.end)
+                || v.start >= v.end
+                || v.flags & VM_ACCESS_FLAGS != 0
+            {
                 return Err(Errno::EINVAL);
             }
             if v.name == VmaName::Vsyscall || v.start >= layout.task_size {
@@ -343,9 +351,22 @@ impl MmStruct {
         // anon_vma_compatible(a, b): adjacent, same file, same flags except
         // access bits, contiguous pgoff. reusable_anon_vma() then takes
         // old->anon_vma. Linux checks next first, then prev.
-        let compatible = |a: &Vma, b: &Vma| a.end == b.start && a.file == b.file && a.flags == b.flags && b.pgoff == a.pgoff_at(a.end);
-        let next = self.tree.lookup(v.end).filter(|n| n.start == v.end).cloned();
-        let prev = self.tree.prev(v.start).filter(|p| p.end == v.start).cloned();
+        let compatible = |a: &Vma, b: &Vma| {
+            a.end == b.start
+                && a.file == b.file
+                && a.flags == b.flags
+                && b.pgoff == a.pgoff_at(a.end)
+        };
+        let next = self
+            .tree
+            .lookup(v.end)
+            .filter(|n| n.start == v.end)
+            .cloned();
+        let prev = self
+            .tree
+            .prev(v.start)
+            .filter(|p| p.end == v.start)
+            .cloned();
         let reused = next
             .filter(|n| compatible(&v, n))
             .and_then(|n| n.anon_vma)
@@ -355,7 +376,13 @@ impl MmStruct {
             None => self.new_anon_vma(),
         };
         let start = v.start;
-        let r = self.tree.replace(start, Vma { anon_vma: Some(id), ..v });
+        let r = self.tree.replace(
+            start,
+            Vma {
+                anon_vma: Some(id),
+                ..v
+            },
+        );
         debug_assert!(r.is_ok());
         Ok(())
     }
@@ -372,7 +399,13 @@ impl MmStruct {
     /// # Linux
     /// Mirrors `_install_special_mapping()` (`mm/mmap.c`), called by
     /// `arch_setup_additional_pages()` at exec.
-    pub fn install_special_mapping(&mut self, start: u64, len: u64, prot: u32, name: VmaName) -> Result<()> {
+    pub fn install_special_mapping(
+        &mut self,
+        start: u64,
+        len: u64,
+        prot: u32,
+        name: VmaName,
+    ) -> Result<()> {
         let end = start.checked_add(len).ok_or(Errno::EINVAL)?;
         if len == 0 || !page_aligned(start) || !page_aligned(len) || end > self.layout.task_size {
             return Err(Errno::EINVAL);
@@ -401,15 +434,31 @@ impl MmStruct {
     pub fn check_invariants(&self) {
         self.tree.check_invariants();
         for v in self.tree.iter() {
-            assert!(page_aligned(v.start) && page_aligned(v.end), "unaligned {v:x?}");
-            assert!(v.start < v.end && v.end <= self.layout.task_size, "bad range {v:x?}");
-            assert_eq!(v.prot & !(PROT_READ | PROT_WRITE | PROT_EXEC), 0, "bad prot {v:x?}");
+            assert!(
+                page_aligned(v.start) && page_aligned(v.end),
+                "unaligned {v:x?}"
+            );
+            assert!(
+                v.start < v.end && v.end <= self.layout.task_size,
+                "bad range {v:x?}"
+            );
+            assert_eq!(
+                v.prot & !(PROT_READ | PROT_WRITE | PROT_EXEC),
+                0,
+                "bad prot {v:x?}"
+            );
             assert_eq!(v.flags & VM_ACCESS_FLAGS, 0, "access bits in flags {v:x?}");
-            assert!(!matches!(v.name, VmaName::Heap | VmaName::Stack), "stored heap/stack name");
+            assert!(
+                !matches!(v.name, VmaName::Heap | VmaName::Stack),
+                "stored heap/stack name"
+            );
         }
         if let Some(g) = &self.gate {
             assert!(g.start >= self.layout.task_size || g.name == VmaName::Vsyscall);
         }
-        assert!(self.layout.start_brk <= self.layout.brk, "brk below start_brk");
+        assert!(
+            self.layout.start_brk <= self.layout.brk,
+            "brk below start_brk"
+        );
     }
 }

@@ -86,7 +86,9 @@ impl MmStruct {
     fn hint_fits(&self, addr: u64, len: u64) -> bool {
         match self.tree.find(addr) {
             None => true,
-            Some(v) => addr.checked_add(len).is_some_and(|e| e <= v.start_gap(self.layout.stack_guard_gap)),
+            Some(v) => addr
+                .checked_add(len)
+                .is_some_and(|e| e <= v.start_gap(self.layout.stack_guard_gap)),
         }
     }
 
@@ -190,7 +192,15 @@ impl MmStruct {
     ///
     /// # Linux
     /// Mirrors `ksys_mmap_pgoff()` → `do_mmap()` → `mmap_region()`.
-    pub fn mmap(&mut self, addr: u64, len: u64, prot: u32, flags: u32, file: Option<&MmapFile>, pgoff: u64) -> Result<u64> {
+    pub fn mmap(
+        &mut self,
+        addr: u64,
+        len: u64,
+        prot: u32,
+        flags: u32,
+        file: Option<&MmapFile>,
+        pgoff: u64,
+    ) -> Result<u64> {
         let file = if flags & MAP_ANONYMOUS != 0 {
             if flags & MAP_HUGETLB != 0 {
                 // hugetlb_file_setup() fails: no huge pages reserved.
@@ -244,14 +254,20 @@ impl MmStruct {
             vm_flags |= VM_NOHUGEPAGE;
         }
         let addr = self.get_unmapped_area(addr, len, flags)?;
-        if flags & MAP_FIXED_NOREPLACE != 0 && self.tree.find_intersection(addr, addr + len).is_some() {
+        if flags & MAP_FIXED_NOREPLACE != 0
+            && self.tree.find_intersection(addr, addr + len).is_some()
+        {
             return Err(Errno::EEXIST);
         }
         match file {
             Some(f) => {
                 match flags & MAP_TYPE {
                     t @ (MAP_SHARED | MAP_SHARED_VALIDATE) => {
-                        let fl = if t == MAP_SHARED { flags & LEGACY_MAP_MASK } else { flags };
+                        let fl = if t == MAP_SHARED {
+                            flags & LEGACY_MAP_MASK
+                        } else {
+                            flags
+                        };
                         if fl & !LEGACY_MAP_MASK & !MAP_TYPE != 0 {
                             return Err(Errno::EOPNOTSUPP);
                         }
@@ -294,7 +310,15 @@ impl MmStruct {
 
     /// Mirrors `mmap_region()`: unmap the target, then expand a neighbour
     /// (next first, then prev, as `vma_expand()`) or insert a new VMA.
-    fn mmap_region(&mut self, file: Option<&MmapFile>, addr: u64, len: u64, prot: u32, flags: u64, pgoff: u64) -> Result<u64> {
+    fn mmap_region(
+        &mut self,
+        file: Option<&MmapFile>,
+        addr: u64,
+        len: u64,
+        prot: u32,
+        flags: u64,
+        pgoff: u64,
+    ) -> Result<u64> {
         let end = addr + len;
         // Unmap any existing mapping in the area; its errors become ENOMEM.
         self.do_munmap(addr, end).map_err(|_| Errno::ENOMEM)?;
@@ -317,7 +341,10 @@ impl MmStruct {
             let next = self.tree.lookup(end).filter(|n| n.start == end).cloned();
             let prev = self.tree.prev(addr).filter(|p| p.end == addr).cloned();
             let mut merged: Option<Vma> = None;
-            if let Some(n) = next.as_ref().filter(|n| can_vma_merge_before(n, &attrs, pglen)) {
+            if let Some(n) = next
+                .as_ref()
+                .filter(|n| can_vma_merge_before(n, &attrs, pglen))
+            {
                 let mut m = attrs.to_vma(addr, n.end);
                 m.anon_vma = n.anon_vma;
                 merged = Some(m);
@@ -399,7 +426,12 @@ impl MmStruct {
             self.split_vma_nocheck(start);
         }
         self.split_vma_nocheck(end);
-        let doomed: Vec<u64> = self.tree.iter_from(start).take_while(|v| v.start < end).map(|v| v.start).collect();
+        let doomed: Vec<u64> = self
+            .tree
+            .iter_from(start)
+            .take_while(|v| v.start < end)
+            .map(|v| v.start)
+            .collect();
         for s in doomed {
             self.tree.remove(s);
         }
@@ -473,7 +505,11 @@ impl MmStruct {
         };
         // vma_prev_limit(&vmi, mm->start_brk): the VMA below oldbrk, if it
         // reaches above start_brk.
-        let brkvma = self.tree.prev(oldbrk).filter(|v| v.end > l.start_brk).cloned();
+        let brkvma = self
+            .tree
+            .prev(oldbrk)
+            .filter(|v| v.end > l.start_brk)
+            .cloned();
         if let Some(v) = brkvma.filter(|v| v.end == oldbrk && can_vma_merge_after(v, &attrs)) {
             let grown = Vma { end: newbrk, ..v };
             let r = self.tree.replace(grown.start, grown);

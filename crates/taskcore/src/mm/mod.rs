@@ -1,13 +1,13 @@
 //! Address spaces: VMAs in a copy-on-write range B-tree.
 //!
-//! - [`tree`]: [`RangeTree`], the B-tree of ranges (maple-tree-like wide
-//!   nodes, per-child gap tracking, `Arc` copy-on-write nodes).
-//! - [`vma`]: [`Vma`], [`VmaName`], [`FileId`] and the merge rules.
-//! - [`mm_struct`]: [`MmStruct`], the address space, and [`MmLayout`].
-//! - [`mmap`], [`mprotect`], [`mremap`]: the system calls.
-//! - [`maps`]: `/proc/PID/maps` rendering and parsing.
-//! - [`dup`]: fork.
-//! - [`flags`]: `PROT_*`, `MAP_*`, `MREMAP_*`, `VM_*`.
+//! - [`tree`] holds [`RangeTree`], the B-tree of ranges (maple-tree-like
+//!   wide nodes, per-child gap tracking, `Arc` copy-on-write nodes).
+//! - [`vma`] holds [`Vma`], [`VmaName`], [`FileId`] and the merge rules.
+//! - [`mm_struct`] holds [`MmStruct`], the address space, and [`MmLayout`].
+//! - [`mmap`], [`mprotect`] and [`mremap`] hold the system calls.
+//! - [`maps`] renders and parses `/proc/PID/maps`.
+//! - [`dup`] duplicates address spaces for fork.
+//! - [`flags`] holds `PROT_*`, `MAP_*`, `MREMAP_*` and `VM_*`.
 
 pub mod dup;
 pub mod flags;

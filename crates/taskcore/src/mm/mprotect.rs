@@ -62,7 +62,11 @@ impl MmStruct {
     }
 
     fn do_mprotect(&mut self, start: u64, end: u64, prot: u32, grows: u32) -> Result<()> {
-        let vma = self.tree.find_intersection(start, end).cloned().ok_or(Errno::ENOMEM)?;
+        let vma = self
+            .tree
+            .find_intersection(start, end)
+            .cloned()
+            .ok_or(Errno::ENOMEM)?;
         let mut start = start;
         if grows & PROT_GROWSDOWN != 0 {
             start = vma.start;
@@ -108,7 +112,9 @@ impl MmStruct {
         }
         if prot & PROT_WRITE != 0 {
             // A private mapping made writable is charged.
-            if v.prot & PROT_WRITE == 0 && v.flags & (VM_ACCOUNT | VM_HUGETLB | VM_SHARED | VM_NORESERVE) == 0 {
+            if v.prot & PROT_WRITE == 0
+                && v.flags & (VM_ACCOUNT | VM_HUGETLB | VM_SHARED | VM_NORESERVE) == 0
+            {
                 flags |= VM_ACCOUNT;
             }
         } else if v.flags & VM_ACCOUNT != 0 && v.is_anonymous() && v.anon_vma.is_none() {

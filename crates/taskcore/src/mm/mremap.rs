@@ -42,7 +42,14 @@ impl MmStruct {
     /// Mirrors `SYSCALL_DEFINE5(mremap)`. Divergence: Linux unmaps the
     /// target of `MREMAP_FIXED` (and a shrunk tail) before later checks
     /// that may fail; here a failed call changes nothing.
-    pub fn mremap(&mut self, old_addr: u64, old_len: u64, new_len: u64, flags: u32, new_addr: u64) -> Result<u64> {
+    pub fn mremap(
+        &mut self,
+        old_addr: u64,
+        old_len: u64,
+        new_len: u64,
+        flags: u32,
+        new_addr: u64,
+    ) -> Result<u64> {
         if flags & !(MREMAP_FIXED | MREMAP_MAYMOVE | MREMAP_DONTUNMAP) != 0 {
             return Err(Errno::EINVAL);
         }
@@ -69,7 +76,14 @@ impl MmStruct {
         Ok(r)
     }
 
-    fn do_mremap(&mut self, addr: u64, old_len: u64, new_len: u64, flags: u32, new_addr: u64) -> Result<u64> {
+    fn do_mremap(
+        &mut self,
+        addr: u64,
+        old_len: u64,
+        new_len: u64,
+        flags: u32,
+        new_addr: u64,
+    ) -> Result<u64> {
         if flags & (MREMAP_FIXED | MREMAP_DONTUNMAP) != 0 {
             return self.mremap_to(addr, old_len, new_addr, new_len, flags);
         }
@@ -107,7 +121,14 @@ impl MmStruct {
         self.move_vma(&vma, addr, old_len, new_len, new_addr, flags)
     }
 
-    fn mremap_to(&mut self, addr: u64, old_len: u64, new_addr: u64, new_len: u64, flags: u32) -> Result<u64> {
+    fn mremap_to(
+        &mut self,
+        addr: u64,
+        old_len: u64,
+        new_addr: u64,
+        new_len: u64,
+        flags: u32,
+    ) -> Result<u64> {
         let task_size = self.layout.task_size;
         if !page_aligned(new_addr) {
             return Err(Errno::EINVAL);
@@ -140,7 +161,11 @@ impl MmStruct {
             map_flags |= MAP_SHARED;
         }
         let got = self.get_unmapped_area(new_addr, new_len, map_flags)?;
-        let new_addr = if flags & MREMAP_FIXED != 0 { new_addr } else { got };
+        let new_addr = if flags & MREMAP_FIXED != 0 {
+            new_addr
+        } else {
+            got
+        };
         self.move_vma(&vma, addr, old_len, new_len, new_addr, flags)
     }
 
@@ -161,7 +186,11 @@ impl MmStruct {
         if new_len == old_len {
             return Ok(vma);
         }
-        if vma.pgoff_at(addr).checked_add(new_len >> PAGE_SHIFT).is_none() {
+        if vma
+            .pgoff_at(addr)
+            .checked_add(new_len >> PAGE_SHIFT)
+            .is_none()
+        {
             return Err(Errno::EINVAL);
         }
         if vma.flags & (VM_DONTEXPAND | VM_PFNMAP) != 0 {
@@ -175,11 +204,22 @@ impl MmStruct {
         let Some(end) = vma.end.checked_add(delta) else {
             return false;
         };
-        self.tree.find_intersection(vma.end, end).is_none() && self.get_unmapped_area(vma.start, end - vma.start, MAP_FIXED).is_ok()
+        self.tree.find_intersection(vma.end, end).is_none()
+            && self
+                .get_unmapped_area(vma.start, end - vma.start, MAP_FIXED)
+                .is_ok()
     }
 
     /// Mirrors `move_vma()` with `copy_vma()`.
-    fn move_vma(&mut self, vma: &Vma, old_addr: u64, old_len: u64, new_len: u64, new_addr: u64, flags: u32) -> Result<u64> {
+    fn move_vma(
+        &mut self,
+        vma: &Vma,
+        old_addr: u64,
+        old_len: u64,
+        new_len: u64,
+        new_addr: u64,
+        flags: u32,
+    ) -> Result<u64> {
         // We'd prefer to avoid failure later on in do_munmap, which may
         // split one vma into three before unmapping.
         if self.map_count() as i64 >= self.max_map_count as i64 - 3 {

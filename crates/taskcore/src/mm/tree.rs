@@ -54,7 +54,7 @@
 //!   and only children straddling the `low`/`high` limits can fail after
 //!   descending.
 //! - [`RangeTree::from_sorted`] and [`RangeTree::dup_bulk`]: O(n).
-//! - [`Clone`]: O(1).
+//! - cloning the tree ([`Clone`]): O(1).
 //!
 //! # Linux
 //! Mirrors the roles of `mas_walk`/`mt_find` (lookup), `mas_store`
@@ -114,6 +114,11 @@ struct Child<T> {
 }
 
 /// A tree node.
+///
+/// Leaves are much larger than internal nodes (16 entries against 10
+/// child pointers); boxing the leaf array would cost a second allocation
+/// per node, which is what the fixed-size layout avoids.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 enum Node<T> {
     /// Entries sorted by start.
@@ -415,7 +420,9 @@ impl<T: RangeEntry> RangeTree<T> {
     /// # Linux
     /// Mirrors `mas_store()` of a range into a NULL area (`vma_iter_store`).
     pub fn insert(&mut self, entry: T) -> core::result::Result<(), T> {
-        if entry.start() >= entry.end() || self.find_intersection(entry.start(), entry.end()).is_some() {
+        if entry.start() >= entry.end()
+            || self.find_intersection(entry.start(), entry.end()).is_some()
+        {
             return Err(entry);
         }
         match self.root.as_mut() {
@@ -461,8 +468,7 @@ impl<T: RangeEntry> RangeTree<T> {
         removed.as_ref()?;
         self.len -= 1;
         // Shrink the root.
-        loop {
-            let Some(root) = self.root.as_ref() else { break };
+        while let Some(root) = self.root.as_ref() {
             match &**root {
                 Node::Internal(kids) if kids.len() == 1 => {
                     let only = Arc::clone(&kids.at(0).node);
@@ -567,7 +573,9 @@ impl<T: RangeEntry> RangeTree<T> {
 
     /// Whether some entry's tag has a bit of `mask`. O(1).
     pub fn any_tagged(&self, mask: u64) -> bool {
-        self.root.as_deref().is_some_and(|r| r.summary().tag & mask != 0)
+        self.root
+            .as_deref()
+            .is_some_and(|r| r.summary().tag & mask != 0)
     }
 
     /// Duplicates the tree by copying every node, depth first, pre-order,
@@ -658,7 +666,11 @@ impl<T: RangeEntry> RangeTree<T> {
             return;
         };
         if let Node::Internal(kids) = root {
-            assert!(kids.len() >= 2, "internal root with {} children", kids.len());
+            assert!(
+                kids.len() >= 2,
+                "internal root with {} children",
+                kids.len()
+            );
         }
         let mut count = 0;
         let mut last_end: Option<u64> = None;
@@ -676,10 +688,21 @@ fn max_refcount<T>(n: &Node<T>, m: &mut usize) {
     }
 }
 
-fn check_node<T: RangeEntry>(n: &Node<T>, is_root: bool, depth: usize, count: &mut usize, last_end: &mut Option<u64>) {
+fn check_node<T: RangeEntry>(
+    n: &Node<T>,
+    is_root: bool,
+    depth: usize,
+    count: &mut usize,
+    last_end: &mut Option<u64>,
+) {
     assert!(n.len() > 0, "empty node");
     if !is_root {
-        assert!(n.len() >= n.min_len(), "underfull node: {} < {}", n.len(), n.min_len());
+        assert!(
+            n.len() >= n.min_len(),
+            "underfull node: {} < {}",
+            n.len(),
+            n.min_len()
+        );
     }
     match n {
         Node::Leaf(es) => {
@@ -721,7 +744,10 @@ fn child_for<T>(kids: &Slots<Child<T>, INTERNAL_SLOTS>, start: u64) -> usize {
 fn insert_nonfull<T: RangeEntry>(node: &mut Arc<Node<T>>, entry: T) {
     match Arc::make_mut(node) {
         Node::Leaf(es) => {
-            let pos = es.iter().position(|e| e.start() > entry.start()).unwrap_or(es.len());
+            let pos = es
+                .iter()
+                .position(|e| e.start() > entry.start())
+                .unwrap_or(es.len());
             es.insert(pos, entry);
         }
         Node::Internal(kids) => {
@@ -776,15 +802,28 @@ fn rebalance<T: RangeEntry>(kids: &mut Slots<Child<T>, INTERNAL_SLOTS>, i: usize
 
 /// Moves one slot from child `from` to its neighbour `to`: the last slot
 /// of a left sibling (`from_left`) or the first slot of a right sibling.
-fn move_slot<T: RangeEntry>(kids: &mut Slots<Child<T>, INTERNAL_SLOTS>, from: usize, to: usize, from_left: bool) {
+fn move_slot<T: RangeEntry>(
+    kids: &mut Slots<Child<T>, INTERNAL_SLOTS>,
+    from: usize,
+    to: usize,
+    from_left: bool,
+) {
     let src = Arc::make_mut(&mut kids.at_mut(from).node);
     enum Moved<T> {
         Entry(T),
         Kid(Child<T>),
     }
     let moved = match src {
-        Node::Leaf(es) => Moved::Entry(if from_left { es.remove(es.len() - 1) } else { es.remove(0) }),
-        Node::Internal(ks) => Moved::Kid(if from_left { ks.remove(ks.len() - 1) } else { ks.remove(0) }),
+        Node::Leaf(es) => Moved::Entry(if from_left {
+            es.remove(es.len() - 1)
+        } else {
+            es.remove(0)
+        }),
+        Node::Internal(ks) => Moved::Kid(if from_left {
+            ks.remove(ks.len() - 1)
+        } else {
+            ks.remove(0)
+        }),
     };
     let sum = src.summary();
     kids.at_mut(from).sum = sum;
@@ -928,10 +967,14 @@ fn take_budget(budget: &mut Option<usize>) -> Result<()> {
 
 /// Copies `node` and, recursively, its children, pre-order: the node's own
 /// allocation is charged before its children's, as `mas_dup_build()` does.
-fn deep_copy<T: RangeEntry>(node: &Node<T>, budget: &mut Option<usize>, f: &mut dyn FnMut(&T) -> T) -> Result<Node<T>> {
+fn deep_copy<T: RangeEntry>(
+    node: &Node<T>,
+    budget: &mut Option<usize>,
+    f: &mut dyn FnMut(&T) -> T,
+) -> Result<Node<T>> {
     take_budget(budget)?;
     Ok(match node {
-        Node::Leaf(es) => Node::Leaf(es.iter().map(|e| f(e)).collect()),
+        Node::Leaf(es) => Node::Leaf(es.iter().map(&mut *f).collect()),
         Node::Internal(kids) => {
             let mut new = Slots::new();
             for c in kids.iter() {
@@ -1024,7 +1067,9 @@ mod tests {
         let mut bounds = vec![(0u64, 0u64)];
         bounds.extend(m.iter().map(|r| (r.0, r.1)));
         bounds.push((u64::MAX, u64::MAX));
-        (0..bounds.len() - 1).rev().find_map(|j| fit_top(bounds[j].1, bounds[j + 1].0, low, high, len))
+        (0..bounds.len() - 1)
+            .rev()
+            .find_map(|j| fit_top(bounds[j].1, bounds[j + 1].0, low, high, len))
     }
 
     fn model_gap_bottom(m: &[R], len: u64, low: u64, high: u64) -> Option<u64> {
@@ -1063,8 +1108,16 @@ mod tests {
             assert_eq!(t.prev(addr), m.iter().rev().find(|x| x.0 < addr));
             let (lo, hi) = (rng(&mut seed) % 4100, rng(&mut seed) % 4100);
             let gl = 1 + rng(&mut seed) % 12;
-            assert_eq!(t.gap_topdown(gl, lo, hi), model_gap_top(&m, gl, lo, hi), "step {step}");
-            assert_eq!(t.gap_bottomup(gl, lo, hi), model_gap_bottom(&m, gl, lo, hi), "step {step}");
+            assert_eq!(
+                t.gap_topdown(gl, lo, hi),
+                model_gap_top(&m, gl, lo, hi),
+                "step {step}"
+            );
+            assert_eq!(
+                t.gap_bottomup(gl, lo, hi),
+                model_gap_bottom(&m, gl, lo, hi),
+                "step {step}"
+            );
             if step % 97 == 0 {
                 assert!(t.iter().eq(m.iter()));
                 assert!(t.iter_from(addr).eq(m.iter().filter(|x| x.1 > addr)));
@@ -1072,7 +1125,10 @@ mod tests {
                 assert_eq!(t.tagged(1), tags);
             }
         }
-        assert!(t.height() >= 2, "workload too small to exercise internal nodes");
+        assert!(
+            t.height() >= 2,
+            "workload too small to exercise internal nodes"
+        );
     }
 
     #[test]
@@ -1083,8 +1139,14 @@ mod tests {
             t.check_invariants();
             assert!(t.iter().eq(v.iter()));
         }
-        assert_eq!(RangeTree::from_sorted(vec![R(0, 10), R(5, 20)]).unwrap_err(), Errno::EINVAL);
-        assert_eq!(RangeTree::from_sorted(vec![R(3, 3)]).unwrap_err(), Errno::EINVAL);
+        assert_eq!(
+            RangeTree::from_sorted(vec![R(0, 10), R(5, 20)]).unwrap_err(),
+            Errno::EINVAL
+        );
+        assert_eq!(
+            RangeTree::from_sorted(vec![R(3, 3)]).unwrap_err(),
+            Errno::EINVAL
+        );
     }
 
     #[test]
@@ -1112,7 +1174,10 @@ mod tests {
         assert_eq!(d.shared_nodes(&t), 0);
         let n = t.node_count();
         for budget in [0, 1, n / 2, n - 1] {
-            assert_eq!(t.dup_bulk(Some(budget), &mut |e| e.clone()).unwrap_err(), Errno::ENOMEM);
+            assert_eq!(
+                t.dup_bulk(Some(budget), &mut |e| e.clone()).unwrap_err(),
+                Errno::ENOMEM
+            );
             assert_eq!(t.max_node_refcount(), 1);
         }
         assert!(t.dup_bulk(Some(n), &mut |e| e.clone()).is_ok());

@@ -117,7 +117,10 @@ impl VmaName {
     /// Whether the name is a special mapping's (never merged, not
     /// anonymous memory in the `vma_is_anonymous()` sense).
     pub fn is_special(&self) -> bool {
-        matches!(self, VmaName::Vdso | VmaName::Vvar | VmaName::Vsyscall | VmaName::Special(_))
+        matches!(
+            self,
+            VmaName::Vdso | VmaName::Vvar | VmaName::Vsyscall | VmaName::Special(_)
+        )
     }
 }
 
@@ -353,7 +356,11 @@ pub(crate) fn is_mergeable_vma(vma: &Vma, a: &MergeAttrs) -> bool {
 /// Linux's `list_is_singular(&vma->anon_vma_chain)` is true exactly when
 /// the existing VMA has an anon_vma (chains of forked children are treated
 /// as singular: see the module docs).
-pub(crate) fn is_mergeable_anon_vma(incoming: Option<AnonVmaId>, existing: Option<AnonVmaId>, existing_vma: bool) -> bool {
+pub(crate) fn is_mergeable_anon_vma(
+    incoming: Option<AnonVmaId>,
+    existing: Option<AnonVmaId>,
+    existing_vma: bool,
+) -> bool {
     if (incoming.is_none() || existing.is_none()) && (!existing_vma || existing.is_some()) {
         return true;
     }
@@ -363,13 +370,17 @@ pub(crate) fn is_mergeable_anon_vma(incoming: Option<AnonVmaId>, existing: Optio
 /// Mirrors `can_vma_merge_before(next, ...)`: a range of `pglen` pages with
 /// attributes `a` may be merged in front of `next`.
 pub(crate) fn can_vma_merge_before(next: &Vma, a: &MergeAttrs, pglen: u64) -> bool {
-    is_mergeable_vma(next, a) && is_mergeable_anon_vma(a.anon_vma, next.anon_vma, true) && next.pgoff == a.pgoff.wrapping_add(pglen)
+    is_mergeable_vma(next, a)
+        && is_mergeable_anon_vma(a.anon_vma, next.anon_vma, true)
+        && next.pgoff == a.pgoff.wrapping_add(pglen)
 }
 
 /// Mirrors `can_vma_merge_after(prev, ...)`: a range with attributes `a`
 /// may be merged after `prev`.
 pub(crate) fn can_vma_merge_after(prev: &Vma, a: &MergeAttrs) -> bool {
-    is_mergeable_vma(prev, a) && is_mergeable_anon_vma(a.anon_vma, prev.anon_vma, true) && prev.pgoff.wrapping_add(prev.pages()) == a.pgoff
+    is_mergeable_vma(prev, a)
+        && is_mergeable_anon_vma(a.anon_vma, prev.anon_vma, true)
+        && prev.pgoff.wrapping_add(prev.pages()) == a.pgoff
 }
 
 #[cfg(test)]
@@ -398,23 +409,48 @@ mod tests {
         let a = Vma::anon(0x1000, 0x3000, PROT_READ | PROT_WRITE);
         let b = Vma::anon(0x3000, 0x4000, PROT_READ | PROT_WRITE);
         assert!(can_vma_merge_after(&a, &MergeAttrs::of(&b, b.start)));
-        assert!(can_vma_merge_before(&b, &MergeAttrs::of(&a, a.start), a.pages()));
+        assert!(can_vma_merge_before(
+            &b,
+            &MergeAttrs::of(&a, a.start),
+            a.pages()
+        ));
         let c = Vma::anon(0x3000, 0x4000, PROT_READ);
         assert!(!can_vma_merge_after(&a, &MergeAttrs::of(&c, c.start)));
         let mut moved = b.clone();
         moved.pgoff = 77;
-        assert!(!can_vma_merge_after(&a, &MergeAttrs::of(&moved, moved.start)));
+        assert!(!can_vma_merge_after(
+            &a,
+            &MergeAttrs::of(&moved, moved.start)
+        ));
         let mut named = b.clone();
         named.name = VmaName::Anon("x".into());
-        assert!(!can_vma_merge_after(&a, &MergeAttrs::of(&named, named.start)));
+        assert!(!can_vma_merge_after(
+            &a,
+            &MergeAttrs::of(&named, named.start)
+        ));
     }
 
     #[test]
     fn names_round_trip() {
-        for s in ["", "[heap]", "[stack]", "[vdso]", "[vvar]", "[vsyscall]", "[anon:foo bar]", "/usr/lib/libc.so.6", "/a (deleted)", "[vvar_vclock]", "anon_inode:[perf_event]"] {
+        for s in [
+            "",
+            "[heap]",
+            "[stack]",
+            "[vdso]",
+            "[vvar]",
+            "[vsyscall]",
+            "[anon:foo bar]",
+            "/usr/lib/libc.so.6",
+            "/a (deleted)",
+            "[vvar_vclock]",
+            "anon_inode:[perf_event]",
+        ] {
             assert_eq!(VmaName::parse(s).to_string(), s);
         }
         assert_eq!(VmaName::parse("[anon:x]"), VmaName::Anon("x".into()));
-        assert!(matches!(VmaName::parse("anon_inode:[perf_event]"), VmaName::Path(_)));
+        assert!(matches!(
+            VmaName::parse("anon_inode:[perf_event]"),
+            VmaName::Path(_)
+        ));
     }
 }
