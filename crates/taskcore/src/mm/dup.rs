@@ -71,6 +71,18 @@ impl MmStruct {
     /// `VM_LOCKED`, `VM_WIPEONFORK`) are found through the tree's tag
     /// summaries and fixed in O(k log n) for k such VMAs.
     ///
+    /// # Examples
+    /// ```
+    /// use taskcore::mm::{flags::*, MmStruct};
+    /// let mut parent = MmStruct::default();
+    /// let a = parent.mmap(0, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, None, 0)?;
+    /// let mut child = parent.dup_cow();
+    /// child.munmap(a, 4096)?;
+    /// assert!(child.vma_lookup(a).is_none());
+    /// assert!(parent.vma_lookup(a).is_some());
+    /// # Ok::<(), taskcore::Errno>(())
+    /// ```
+    ///
     /// # Linux
     /// No analogue: Linux copies the tree at fork (see
     /// [`MmStruct::dup_bulk`]).

@@ -241,6 +241,17 @@ pub fn parse_vma(text: &str, line: usize) -> Result<Vma, ParseError> {
 /// byte when it came from Linux (lines end in `\n`, padding as Linux
 /// writes it).
 ///
+/// # Examples
+/// ```
+/// use taskcore::mm::{parse_maps, render_maps, VmaName};
+/// let text = "7ffe813aa000-7ffe813cb000 rw-p 00000000 00:00 0                          [stack]\n";
+/// let vmas = parse_maps(text).unwrap();
+/// assert_eq!(vmas[0].name, VmaName::Stack);
+/// let mut out = String::new();
+/// render_maps(&mut out, &vmas).unwrap();
+/// assert_eq!(out, text);
+/// ```
+///
 /// # Errors
 /// The first line that does not parse ([`parse_vma`]).
 pub fn parse_maps(text: &str) -> Result<Vec<Vma>, ParseError> {

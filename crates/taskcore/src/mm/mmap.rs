@@ -190,6 +190,21 @@ impl MmStruct {
     /// - `EOPNOTSUPP`: `MAP_SHARED_VALIDATE` with an unknown flag.
     /// - `EPERM`: `MAP_FIXED` below `mmap_min_addr`.
     ///
+    /// # Examples
+    /// ```
+    /// use taskcore::mm::{flags::*, MmStruct};
+    /// let mut mm = MmStruct::default();
+    /// let rw = PROT_READ | PROT_WRITE;
+    /// let a = mm.mmap(0, 8192, rw, MAP_PRIVATE | MAP_ANONYMOUS, None, 0)?;
+    /// assert_eq!(a, mm.layout().mmap_base - 8192); // top-down
+    /// let b = mm.mmap(0, 4096, rw, MAP_PRIVATE | MAP_ANONYMOUS, None, 0)?;
+    /// assert_eq!(b, a - 4096);
+    /// assert_eq!(mm.map_count(), 1); // merged with its neighbour
+    /// let fixed = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE;
+    /// assert_eq!(mm.mmap(a, 4096, rw, fixed, None, 0), Err(taskcore::Errno::EEXIST));
+    /// # Ok::<(), taskcore::Errno>(())
+    /// ```
+    ///
     /// # Linux
     /// Mirrors `ksys_mmap_pgoff()` → `do_mmap()` → `mmap_region()`.
     pub fn mmap(

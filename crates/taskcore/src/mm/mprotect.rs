@@ -55,9 +55,55 @@ impl MmStruct {
             return Err(Errno::EINVAL);
         }
         let prot = prot & (PROT_READ | PROT_WRITE | PROT_EXEC);
+        // At most two splits happen (at the range edges): when they cannot
+        // hit max_map_count, the read-only pre-check finds every error
+        // Linux would report, in its order, and the change is made in
+        // place. Otherwise work on a copy-on-write clone.
+        if self.map_count() + 2 <= self.max_map_count {
+            self.mprotect_precheck(start, end, prot, grows)?;
+            let r = self.do_mprotect(start, end, prot, grows);
+            debug_assert!(r.is_ok(), "precheck missed {r:?}");
+            return r;
+        }
         let mut mm = self.clone();
         mm.do_mprotect(start, end, prot, grows)?;
         *self = mm;
+        Ok(())
+    }
+
+    /// The checks of `do_mprotect_pkey()` that do not depend on splits:
+    /// the first VMA, `PROT_GROWS*`, holes and `EACCES`, in address order.
+    /// Merges do not change the outcome: a VMA absorbed by a merge already
+    /// had the new protection, so it passes the `EACCES` check, and the
+    /// hole check compares the same boundaries.
+    fn mprotect_precheck(&self, start: u64, end: u64, prot: u32, grows: u32) -> Result<()> {
+        let vma = self
+            .tree
+            .find_intersection(start, end)
+            .ok_or(Errno::ENOMEM)?;
+        if grows & PROT_GROWSDOWN != 0 {
+            if vma.flags & VM_GROWSDOWN == 0 {
+                return Err(Errno::EINVAL);
+            }
+        } else if vma.start > start {
+            return Err(Errno::ENOMEM);
+        } else if grows & PROT_GROWSUP != 0 {
+            return Err(Errno::EINVAL);
+        }
+        let mut tmp = vma.start;
+        for v in self.tree.iter_from(vma.start).take_while(|v| v.start < end) {
+            if v.start != tmp {
+                return Err(Errno::ENOMEM);
+            }
+            let newflags = u64::from(prot) | v.flags;
+            if (newflags & !(newflags >> 4)) & VM_ACCESS_FLAGS != 0 {
+                return Err(Errno::EACCES);
+            }
+            tmp = v.end;
+        }
+        if tmp < end {
+            return Err(Errno::ENOMEM);
+        }
         Ok(())
     }
 

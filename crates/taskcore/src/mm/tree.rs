@@ -525,6 +525,19 @@ impl<T: RangeEntry> RangeTree<T> {
     ///
     /// Returns `None` when `len == 0` or no such range exists.
     ///
+    /// # Examples
+    /// ```
+    /// use taskcore::mm::{flags::PROT_READ, RangeTree, Vma};
+    /// let mut t = RangeTree::new();
+    /// t.insert(Vma::anon(0x1000, 0x2000, PROT_READ)).unwrap();
+    /// t.insert(Vma::anon(0x5000, 0x6000, PROT_READ)).unwrap();
+    /// // Highest 0x2000-byte hole below 0x8000: [0x6000, 0x8000).
+    /// assert_eq!(t.gap_topdown(0x2000, 0, 0x8000), Some(0x6000));
+    /// // Below 0x5000: [0x3000, 0x5000).
+    /// assert_eq!(t.gap_topdown(0x2000, 0, 0x5000), Some(0x3000));
+    /// assert_eq!(t.gap_bottomup(0x2000, 0x1000, 0x8000), Some(0x2000));
+    /// ```
+    ///
     /// # Linux
     /// Mirrors `mas_empty_area_rev(mas, low, high - 1, len)` as used by
     /// `unmapped_area_topdown()` (`vma_iter_area_highest`); the result is
