@@ -30,6 +30,7 @@
 
 pub mod errno;
 pub(crate) mod list;
+pub mod mm;
 pub mod pid;
 pub(crate) mod slab;
 pub mod task;
