@@ -142,13 +142,22 @@ impl Kernel {
             self.alloc_pid(parent_ns, &args.set_tid, false)?
         };
         let comm = self.tasks[cur].comm;
-        let child = match self.new_task(pid, NONE, comm) {
-            Ok(t) => t,
+        let mm = match self.copy_mm(cur, flags) {
+            Ok(mm) => mm,
             Err(e) => {
                 self.put_pid(pid);
                 return Err(e);
             }
         };
+        let child = match self.new_task(pid, NONE, comm) {
+            Ok(t) => t,
+            Err(e) => {
+                self.mmput(mm);
+                self.put_pid(pid);
+                return Err(e);
+            }
+        };
+        self.tasks[child].mm = mm;
         if flags & CLONE_THREAD != 0 {
             self.tasks[child].group = cur_group;
             self.join_thread_list(cur_group, child);
@@ -169,6 +178,7 @@ impl Kernel {
                 Ok(g) => g,
                 Err(e) => {
                     self.tasks.remove(child);
+                    self.mmput(mm);
                     self.put_pid(pid);
                     return Err(e);
                 }

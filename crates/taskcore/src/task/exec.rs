@@ -34,10 +34,16 @@ impl Kernel {
     /// `begin_new_exec()` (fs/exec.c) from the point of no return.
     pub fn execve(&mut self, current: TaskId, filename: &str) -> Result<()> {
         let mut t = self.current(current)?;
+        // The new image gets a new address space (allocated before the
+        // point of no return, so a failure changes nothing).
+        let new_mm = self.mm_alloc()?;
         let g = self.tasks[t].group;
         if self.groups[g].nr_threads > 1 {
             t = self.de_thread(t);
         }
+        self.mm_release(t);
+        let old_mm = core::mem::replace(&mut self.tasks[t].mm, new_mm);
+        self.mmput(old_mm);
         let task = &mut self.tasks[t];
         task.flags &= !PF_FORKNOEXEC;
         task.self_exec_id = task.self_exec_id.wrapping_add(1);
@@ -46,7 +52,6 @@ impl Kernel {
         sh.handled = 0;
         sh.resethand = 0;
         sh.chld_flags = 0;
-        self.mm_release(t);
         if self.tasks[t].ptrace != 0 && self.tasks[t].ptrace & PT_SEIZED == 0 {
             self.ptrace_trap(t, SIGTRAP);
         }

@@ -125,6 +125,7 @@ impl Kernel {
             exit_code: code,
         });
         self.mm_release(t);
+        self.exit_mm(t);
         self.exit_notify(t, group_dead);
     }
 

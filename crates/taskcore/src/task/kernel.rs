@@ -51,6 +51,8 @@ pub struct Config {
     /// status, as with a non-zero `RLIMIT_CORE` (default false, as with
     /// `ulimit -c 0`).
     pub core_dumps: bool,
+    /// How fork duplicates an address space (default copy-on-write).
+    pub fork_mm: crate::task::mm::ForkMm,
 }
 
 impl Default for Config {
@@ -58,6 +60,7 @@ impl Default for Config {
         Config {
             pid_max: PID_MAX_DEFAULT,
             core_dumps: false,
+            fork_mm: crate::task::mm::ForkMm::Cow,
         }
     }
 }
@@ -152,6 +155,7 @@ pub struct Kernel {
     pub(crate) groups: Slab<ThreadGroup>,
     pub(crate) pids: Slab<Pid>,
     pub(crate) nss: Slab<PidNamespace>,
+    pub(crate) mms: Slab<crate::task::mm::MmEntry>,
     pub(crate) root_ns: u32,
     pub(crate) init: u32,
     pub(crate) wait_index: WaitIndex,
@@ -183,6 +187,7 @@ impl Kernel {
             groups: Slab::new(),
             pids: Slab::new(),
             nss: Slab::new(),
+            mms: Slab::new(),
             root_ns: 0,
             init: NONE,
             wait_index: WaitIndex::default(),
@@ -198,6 +203,7 @@ impl Kernel {
             .ok_or(Errno::ENOMEM)?;
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
         let task = k.new_task(pid, NONE, *b"init\0\0\0\0\0\0\0\0\0\0\0\0")?;
+        k.tasks[task].mm = k.mm_alloc()?;
         let g = k.new_group(task, pid, pid, SigHand::default())?;
         k.tasks[task].group = g;
         k.join_thread_list(g, task);
@@ -476,6 +482,7 @@ impl Kernel {
                 self_exec_id: 0,
                 comm,
                 start_time: self.now,
+                mm: NONE,
             })
             .ok_or(Errno::EAGAIN)?;
         if self.gens.len() <= t as usize {

@@ -10,6 +10,7 @@ mod clone;
 mod exec;
 mod exit;
 pub(crate) mod kernel;
+mod mm;
 mod pgrp;
 mod ptrace;
 mod signal;
@@ -17,4 +18,5 @@ pub(crate) mod task;
 
 pub use clone::CloneArgs;
 pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};
+pub use mm::ForkMm;
 pub use signal::{SigAction, SigHandler};

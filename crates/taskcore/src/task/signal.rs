@@ -330,6 +330,8 @@ impl Kernel {
                 g,
                 (self.groups[g].flags & !SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED,
             );
+            let group = self.handle_unchecked(self.groups[g].leader);
+            self.notify(Notification::Continued { group });
             self.notify_parent_cldstop(g, CLD_CONTINUED);
             let pending = core::mem::take(&mut self.groups[g].pending_fatal);
             if pending != 0 {
@@ -416,6 +418,8 @@ impl Kernel {
             g,
             (self.groups[g].flags & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED,
         );
+        let group = self.handle_unchecked(self.groups[g].leader);
+        self.notify(Notification::Stopped { group, sig });
         if self.groups[g].nr_traced > 0 {
             for t in self.threads(g) {
                 let task = &self.tasks[t];

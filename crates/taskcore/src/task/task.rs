@@ -90,6 +90,8 @@ pub(crate) struct Task {
     pub(crate) comm: [u8; TASK_COMM_LEN],
     /// Start time in caller-supplied nanoseconds.
     pub(crate) start_time: u64,
+    /// Slab index of its address space, `NONE` once exited.
+    pub(crate) mm: u32,
 }
 
 /// Signal dispositions of a thread group, as far as the lifecycle needs them.
