@@ -67,6 +67,8 @@ mod line;
 mod reader;
 
 #[cfg(test)]
+mod prop_tests;
+#[cfg(test)]
 mod trace_tests;
 
 pub(crate) use args::Value;
