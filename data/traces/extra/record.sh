@@ -29,5 +29,7 @@ trace oneliners ./oneliners.sh
 (cd mk && trace make-j2 make -j2)
 echo "// recorded $(date +%s)" >> goapp/main.go # force a compile of the main package
 (cd goapp && GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPROXY=off trace go-build-run sh -c 'go build -o spawner . && ./spawner')
+# the same build with an empty build cache: the standard library compiles too
+(cd goapp && GOCACHE="$work/gocache" GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPROXY=off trace go-build-cold go build -o spawner-cold .)
 rm -rf "$work"
 ls -l "$out"/*.strace.gz
