@@ -24,9 +24,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use taskcore::uapi::{
-    CLONE_THREAD, P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT, PR_GET_CHILD_SUBREAPER,
-};
+use taskcore::uapi::{CLONE_THREAD, P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT};
 use taskcore::{
     CloneArgs, Config, Errno, Kernel, Notification, SigAction, SigHandler, TaskId, WaitOutcome,
     WaitReport,
@@ -100,6 +98,9 @@ pub(crate) struct Engine<'a> {
     held: HashMap<i32, Vec<usize>>,
     /// Events already applied out of order (pulled forward).
     consumed: HashSet<usize>,
+    /// Leaders whose pid a thread's exec took over (its `<... execve
+    /// resumed>` is already applied).
+    superseded: HashSet<i32>,
     /// Per recorded tid, indices of its `+++`/`--- stopped` events.
     terminal: HashMap<i32, Vec<usize>>,
     pub(crate) stats: Stats,
@@ -110,12 +111,16 @@ impl<'a> Engine<'a> {
         let k = Kernel::new(Config {
             pid_max: taskcore::uapi::PID_MAX_LIMIT,
             core_dumps: true,
+            ..Config::default()
         })
         .expect("valid config");
         let init = k.init_task().expect("init exists");
         let mut terminal: HashMap<i32, Vec<usize>> = HashMap::new();
         for (i, e) in events.iter().enumerate() {
-            if matches!(e.op, Op::Exited { .. } | Op::Killed { .. } | Op::Stopped { .. }) {
+            if matches!(
+                e.op,
+                Op::Exited { .. } | Op::Killed { .. } | Op::Stopped { .. }
+            ) {
                 terminal.entry(e.pid).or_default().push(i);
             }
         }
@@ -134,6 +139,7 @@ impl<'a> Engine<'a> {
             unconfirmed_stop: HashSet::new(),
             held: HashMap::new(),
             consumed: HashSet::new(),
+            superseded: HashSet::new(),
             terminal,
             stats: Stats::default(),
         }
@@ -188,10 +194,19 @@ impl<'a> Engine<'a> {
             self.held.entry(e.pid).or_default().push(i);
             return;
         };
-        if tr.dead && !matches!(e.op, Op::Exited { .. } | Op::Killed { .. } | Op::Signal { .. } | Op::Stopped { .. }) {
+        if tr.dead
+            && !matches!(
+                e.op,
+                Op::Exited { .. } | Op::Killed { .. } | Op::Signal { .. } | Op::Stopped { .. }
+            )
+        {
             // Lines a task prints between its death in the core (a kill
             // applied at the sender's line) and its `+++` line.
-            *self.stats.unchecked.entry(format!("{} (after death)", e.op.name())).or_default() += 1;
+            *self
+                .stats
+                .unchecked
+                .entry(format!("{} (after death)", e.op.name()))
+                .or_default() += 1;
             return;
         }
         self.apply(i, tr.task);
@@ -260,6 +275,9 @@ impl<'a> Engine<'a> {
         let e = self.events[i].clone();
         match e.op {
             Op::Clone { flags, exit_signal } => self.do_clone(i, cur, flags, exit_signal, &e.ret),
+            Op::Execve { .. } if e.ret == Outcome::Value(0) && self.superseded.remove(&e.pid) => {
+                // Applied at the `+++ superseded` line.
+            }
             Op::Execve { ref path } => {
                 if e.ret == Outcome::Value(0) {
                     match self.k.execve(cur, path) {
@@ -276,7 +294,9 @@ impl<'a> Engine<'a> {
             }
             Op::ExitGroup { code } => {
                 if let Ok(leader) = self.leader_of(cur) {
-                    self.pending_group_exit.entry(leader).or_insert((e.pid, code));
+                    self.pending_group_exit
+                        .entry(leader)
+                        .or_insert((e.pid, code));
                 }
             }
             Op::Exited { code } => self.do_death(i, e.pid, Some(code), None),
@@ -294,11 +314,37 @@ impl<'a> Engine<'a> {
                 }
             }
             Op::Signal { .. } => {}
-            Op::Superseded { .. } => {}
-            Op::Wait4 { pid, status, options } => self.do_wait4(i, cur, pid, status, options, &e.ret),
-            Op::Waitid { idtype, id, info, options } => self.do_waitid(i, cur, idtype, id, info, options, &e.ret),
+            Op::Superseded { by } => {
+                // Thread `by` exec'd and took over this leader's pid.
+                if let Some(t) = self.tasks.get(&by).copied().filter(|t| !t.dead) {
+                    self.stats.checked += 1;
+                    match self.k.execve(t.task, "") {
+                        Ok(()) => {
+                            self.tasks.remove(&by);
+                            self.tasks.insert(e.pid, t);
+                            self.by_task.insert(t.task, e.pid);
+                            self.superseded.insert(e.pid);
+                        }
+                        Err(err) => {
+                            self.mismatch(i, "execve by a thread", "0".into(), err.name().into())
+                        }
+                    }
+                }
+            }
+            Op::Wait4 {
+                pid,
+                status,
+                options,
+            } => self.do_wait4(i, cur, pid, status, options, &e.ret),
+            Op::Waitid {
+                idtype,
+                id,
+                info,
+                options,
+            } => self.do_waitid(i, cur, idtype, id, info, options, &e.ret),
             Op::Setpgid { pid, pgid } => {
-                let (p, g) = (self.arg_nr(pid), self.arg_nr(pgid));
+                let p = self.arg_nr(pid);
+                let g = if pgid > 0 { self.map_pgid(pgid) } else { pgid };
                 let r = self.k.setpgid(cur, p, g);
                 self.check_unit(i, r, &e.ret);
             }
@@ -351,10 +397,15 @@ impl<'a> Engine<'a> {
                     self.unchecked(i);
                 }
             }
-            Op::GetChildSubreaper => {
-                let _ = PR_GET_CHILD_SUBREAPER;
-                self.unchecked(i);
-            }
+            Op::GetChildSubreaper { value } => match (value, self.k.child_subreaper(cur)) {
+                (Some(v), Ok(on)) if e.ret == Outcome::Value(0) => {
+                    self.stats.checked += 1;
+                    if (v != 0) != on {
+                        self.mismatch(i, "subreaper", v.to_string(), on.to_string());
+                    }
+                }
+                _ => self.unchecked(i),
+            },
             Op::Other { ref name } => {
                 *self.stats.skipped.entry(name.clone()).or_default() += 1;
             }
@@ -382,8 +433,15 @@ impl<'a> Engine<'a> {
             0 | -1 => pid,
             p if p > 0 => self.map_nr(p),
             p if p == i32::MIN => p,
-            p => -self.map_nr(-p),
+            p => -self.map_pgid(-p),
         }
+    }
+
+    /// Emulated number of a recorded process-group or session id. An id the
+    /// trace never created is one the traced root inherited from outside
+    /// (strace's own group or session), which init's (1) stands for.
+    fn map_pgid(&self, rec: i32) -> i32 {
+        self.nr.get(&rec).copied().unwrap_or(1)
     }
 
     fn check_unit(&mut self, i: usize, r: taskcore::Result<()>, rec: &Outcome) {
@@ -435,7 +493,11 @@ impl<'a> Engine<'a> {
         }
         let args = CloneArgs {
             flags,
-            exit_signal: if flags & CLONE_THREAD != 0 { 0 } else { exit_signal },
+            exit_signal: if flags & CLONE_THREAD != 0 {
+                0
+            } else {
+                exit_signal
+            },
             set_tid: Vec::new(),
         };
         self.stats.checked += 1;
@@ -456,12 +518,18 @@ impl<'a> Engine<'a> {
 
     /// A `+++` line: apply the death if the core has not, then check it.
     fn do_death(&mut self, i: usize, rec: i32, code: Option<i32>, sig: Option<(i32, bool)>) {
-        let Some(tr) = self.tasks.get(&rec).copied() else { return };
+        let Some(tr) = self.tasks.get(&rec).copied() else {
+            return;
+        };
         if !tr.dead {
             let leader = self.leader_of(tr.task).ok();
             let group = leader.and_then(|l| self.pending_group_exit.remove(&l));
             let r = if let Some((caller, c)) = group {
-                let who = self.tasks.get(&caller).filter(|t| !t.dead).map_or(tr.task, |t| t.task);
+                let who = self
+                    .tasks
+                    .get(&caller)
+                    .filter(|t| !t.dead)
+                    .map_or(tr.task, |t| t.task);
                 self.k.exit_group(who, c)
             } else if let Some((s, core)) = sig {
                 self.k.force_fatal_signal(tr.task, s, core)
@@ -484,20 +552,29 @@ impl<'a> Engine<'a> {
         self.stats.checked += 1;
         match self.exit_codes.get(&tr.task) {
             Some(&got) if got == want => {}
-            Some(&got) => self.mismatch(i, "exit status", format!("{want:#x}"), format!("{got:#x}")),
+            Some(&got) => {
+                self.mismatch(i, "exit status", format!("{want:#x}"), format!("{got:#x}"))
+            }
             None => self.mismatch(i, "exit status", format!("{want:#x}"), "no exit".into()),
         }
     }
 
     fn is_uncertain(&self, r: &WaitReport, cur: TaskId) -> bool {
-        let Ok(t) = self.k.find_task_by_vpid(cur, r.pid) else { return false };
+        let Ok(t) = self.k.find_task_by_vpid(cur, r.pid) else {
+            return false;
+        };
         self.unconfirmed_dead.contains(&t) || self.unconfirmed_stop.contains(&t)
     }
 
     /// Pulls forward the next `+++`/`--- stopped` line of recorded `rec`.
     fn pull_forward(&mut self, rec: i32, after: usize) -> bool {
-        let Some(list) = self.terminal.get(&rec) else { return false };
-        let Some(&j) = list.iter().find(|&&j| self.events[j].line > after && !self.consumed.contains(&j)) else {
+        let Some(list) = self.terminal.get(&rec) else {
+            return false;
+        };
+        let Some(&j) = list
+            .iter()
+            .find(|&&j| self.events[j].line > after && !self.consumed.contains(&j))
+        else {
             return false;
         };
         self.consumed.insert(j);
@@ -539,7 +616,10 @@ impl<'a> Engine<'a> {
                 let mut cands = cands;
                 let mut pos = cands.iter().position(|c| c.pid == want);
                 if pos.is_none() && self.pull_forward(rpid, self.events[i].line) {
-                    cands = self.k.wait_candidates(cur, idtype, id, options).unwrap_or_default();
+                    cands = self
+                        .k
+                        .wait_candidates(cur, idtype, id, options)
+                        .unwrap_or_default();
                     pos = cands.iter().position(|c| c.pid == want);
                 }
                 let ok = pos.is_some_and(|p| {
@@ -547,7 +627,9 @@ impl<'a> Engine<'a> {
                         && status.is_none_or(|s| s == cands[p].status)
                 });
                 if !ok {
-                    let first = cands.first().map(|c| format!("pid {} status {:#x}", c.pid, c.status));
+                    let first = cands
+                        .first()
+                        .map(|c| format!("pid {} status {:#x}", c.pid, c.status));
                     self.mismatch(
                         i,
                         "wait",
@@ -567,7 +649,12 @@ impl<'a> Engine<'a> {
                 // be ready, and there must be children to wait for.
                 if !cands.iter().all(|c| self.is_uncertain(c, cur)) {
                     let c = &cands[0];
-                    self.mismatch(i, "wait", "0 (nothing)".into(), format!("pid {} status {:#x}", c.pid, c.status));
+                    self.mismatch(
+                        i,
+                        "wait",
+                        "0 (nothing)".into(),
+                        format!("pid {} status {:#x}", c.pid, c.status),
+                    );
                     return;
                 }
                 let probe = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
@@ -582,12 +669,20 @@ impl<'a> Engine<'a> {
         match pid {
             -1 => (P_ALL, 0),
             0 => (P_PGID, 0),
-            p if p < 0 => (P_PGID, self.map_nr(-p)),
+            p if p < 0 => (P_PGID, self.map_pgid(-p)),
             p => (P_PID, self.map_nr(p)),
         }
     }
 
-    fn do_wait4(&mut self, i: usize, cur: TaskId, pid: i32, status: Option<i32>, options: i32, ret: &Outcome) {
+    fn do_wait4(
+        &mut self,
+        i: usize,
+        cur: TaskId,
+        pid: i32,
+        status: Option<i32>,
+        options: i32,
+        ret: &Outcome,
+    ) {
         let (idtype, id) = self.wait4_to_waitid(pid);
         let recorded = match ret {
             Outcome::Unknown => {
@@ -596,17 +691,32 @@ impl<'a> Engine<'a> {
             }
             Outcome::Errno(e) => {
                 let e = *e;
-                let call = move |k: &mut Kernel, _: i32, _: i32| k.wait4(cur, Self::wait4_pid(idtype, id, pid), options);
+                let call = move |k: &mut Kernel, _: i32, _: i32| {
+                    k.wait4(cur, Self::wait4_pid(idtype, id, pid), options)
+                };
                 self.check_wait(i, cur, idtype, id, options | WEXITED, None, Some(e), &call);
                 return;
             }
             Outcome::Value(v) => (*v as i32, status),
         };
         let call = move |k: &mut Kernel, idt: i32, idv: i32| {
-            let p = if idt == P_PID { idv } else { Self::wait4_pid(idtype, id, pid) };
+            let p = if idt == P_PID {
+                idv
+            } else {
+                Self::wait4_pid(idtype, id, pid)
+            };
             k.wait4(cur, p, options)
         };
-        self.check_wait(i, cur, idtype, id, options | WEXITED, Some(recorded), None, &call);
+        self.check_wait(
+            i,
+            cur,
+            idtype,
+            id,
+            options | WEXITED,
+            Some(recorded),
+            None,
+            &call,
+        );
     }
 
     fn wait4_pid(idtype: i32, id: i32, orig: i32) -> i32 {
@@ -620,9 +730,28 @@ impl<'a> Engine<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn do_waitid(&mut self, i: usize, cur: TaskId, idtype: i32, id: i32, info: Option<RecInfo>, options: i32, ret: &Outcome) {
+    fn do_waitid(
+        &mut self,
+        i: usize,
+        cur: TaskId,
+        idtype: i32,
+        id: i32,
+        info: Option<RecInfo>,
+        options: i32,
+        ret: &Outcome,
+    ) {
+        // A pidfd names one child: the recorded report says which.
+        let (idtype, id) = match (idtype, info) {
+            (taskcore::uapi::P_PIDFD, Some(f)) if f.pid > 0 => (P_PID, f.pid),
+            (taskcore::uapi::P_PIDFD, _) => {
+                self.unchecked(i);
+                return;
+            }
+            (idtype, _) => (idtype, id),
+        };
         let mapped_id = match idtype {
-            P_PID | P_PGID if id > 0 => self.map_nr(id),
+            P_PID if id > 0 => self.map_nr(id),
+            P_PGID if id > 0 => self.map_pgid(id),
             _ => id,
         };
         let call = move |k: &mut Kernel, idt: i32, idv: i32| {
@@ -634,9 +763,13 @@ impl<'a> Engine<'a> {
         };
         match ret {
             Outcome::Unknown => self.unchecked(i),
-            Outcome::Errno(e) => self.check_wait(i, cur, idtype, mapped_id, options, None, Some(*e), &call),
+            Outcome::Errno(e) => {
+                self.check_wait(i, cur, idtype, mapped_id, options, None, Some(*e), &call)
+            }
             Outcome::Value(_) => {
-                let rec = info.filter(|f| f.pid != 0).map(|f| (f.pid, None));
+                let rec = info
+                    .filter(|f| f.pid != 0)
+                    .map(|f| (f.pid, Some(status_word(f))));
                 let rec = rec.or(Some((0, None)));
                 self.check_wait(i, cur, idtype, mapped_id, options, rec, None, &call);
                 let _ = WNOHANG;
@@ -645,7 +778,15 @@ impl<'a> Engine<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn do_sigaction(&mut self, i: usize, cur: TaskId, sig: i32, act: Option<(RecHandler, u64)>, old: Option<RecHandler>, ret: &Outcome) {
+    fn do_sigaction(
+        &mut self,
+        i: usize,
+        cur: TaskId,
+        sig: i32,
+        act: Option<(RecHandler, u64)>,
+        old: Option<RecHandler>,
+        ret: &Outcome,
+    ) {
         let act = act.map(|(h, flags)| SigAction {
             handler: match h {
                 RecHandler::Dfl => SigHandler::Default,
@@ -677,6 +818,18 @@ impl<'a> Engine<'a> {
                 self.mismatch(i, "result", fmt_outcome(rec), format!("{got:?}"));
             }
         }
+    }
+}
+
+/// The wait4 status word a waitid siginfo stands for.
+fn status_word(f: RecInfo) -> i32 {
+    use taskcore::uapi::{CLD_CONTINUED, CLD_DUMPED, CLD_EXITED, CLD_KILLED};
+    match f.code {
+        CLD_EXITED => (f.status & 0xff) << 8,
+        CLD_KILLED => f.status & 0x7f,
+        CLD_DUMPED => (f.status & 0x7f) | 0x80,
+        CLD_CONTINUED => 0xffff,
+        _ => ((f.status & 0xff) << 8) | 0x7f,
     }
 }
 

@@ -44,7 +44,11 @@ fn bundled() -> Vec<PathBuf> {
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
-    let files = if args.files.is_empty() { bundled() } else { args.files.clone() };
+    let files = if args.files.is_empty() {
+        bundled()
+    } else {
+        args.files.clone()
+    };
     if files.is_empty() {
         eprintln!("taskcore replay: no trace files given and none bundled");
         return ExitCode::from(2);
@@ -143,7 +147,10 @@ fn print_summary(name: &str, s: &Stats, parse_errors: u64) {
         parse_errors
     );
     for m in &s.mismatches {
-        println!("MISMATCH {}:{}: {}: recorded {}, emulated {}", m.file, m.line, m.what, m.recorded, m.emulated);
+        println!(
+            "MISMATCH {}:{}: {}: recorded {}, emulated {}",
+            m.file, m.line, m.what, m.recorded, m.emulated
+        );
     }
     if !s.skipped.is_empty() {
         let sk: BTreeMap<_, _> = s.skipped.iter().collect();

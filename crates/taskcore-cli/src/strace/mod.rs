@@ -56,7 +56,7 @@
 //! `src/strace.c`, `src/syscall.c`); the values it produces are Linux's.
 // The replay engine is the consumer; until it is wired into the binary, the
 // parser is only exercised by its tests.
-#![allow(dead_code, unused_imports)]
+#![allow(dead_code)]
 
 mod args;
 mod consts;
