@@ -39,6 +39,10 @@ const UNKNOWN_NR: i32 = 0x7fff_fff0;
 /// One reported difference between the recording and the core.
 #[derive(Debug, Clone)]
 pub(crate) struct Mismatch {
+    /// Position in the replay order of the step that found it.
+    pub(crate) pos: usize,
+    /// Index of the event it concerns.
+    pub(crate) event: usize,
     pub(crate) file: String,
     pub(crate) line: usize,
     pub(crate) what: String,
@@ -71,6 +75,8 @@ struct Tracked {
 }
 
 pub(crate) struct Engine<'a> {
+    /// Position in the replay order of the current step.
+    pos: usize,
     k: Kernel,
     init: TaskId,
     events: &'a [Event],
@@ -125,6 +131,7 @@ impl<'a> Engine<'a> {
             }
         }
         Engine {
+            pos: 0,
             k,
             init,
             events,
@@ -145,34 +152,72 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Replays every event; `tick` is called after each (progress).
-    pub(crate) fn run(&mut self, mut tick: impl FnMut()) {
-        // Clones apply at their entry line, everything else at its line.
-        let mut order: Vec<usize> = (0..self.events.len()).collect();
-        order.sort_by_key(|&i| {
-            let e = &self.events[i];
-            match e.op {
-                Op::Clone { .. } => (e.entry_line, 0),
-                _ => (e.line, 1),
-            }
-        });
+    /// A copy of the engine and its kernel (a snapshot for the search).
+    pub(crate) fn snapshot(&self) -> Engine<'a> {
+        Engine {
+            pos: self.pos,
+            k: self.k.snapshot(),
+            init: self.init,
+            events: self.events,
+            tasks: self.tasks.clone(),
+            nr: self.nr.clone(),
+            rev_nr: self.rev_nr.clone(),
+            by_task: self.by_task.clone(),
+            exit_codes: self.exit_codes.clone(),
+            pending_exit: self.pending_exit.clone(),
+            pending_group_exit: self.pending_group_exit.clone(),
+            unconfirmed_dead: self.unconfirmed_dead.clone(),
+            unconfirmed_stop: self.unconfirmed_stop.clone(),
+            held: self.held.clone(),
+            consumed: self.consumed.clone(),
+            superseded: self.superseded.clone(),
+            terminal: self.terminal.clone(),
+            stats: self.stats.clone(),
+        }
+    }
+
+    /// The default replay order: clones at their entry line (their result
+    /// is known), everything else at the line that completed it.
+    pub(crate) fn default_order(events: &[Event]) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..events.len()).collect();
+        order.sort_by_key(|&i| (Self::key(&events[i]), i));
+        order
+    }
+
+    /// Where an event is placed by default (see [`Self::default_order`]).
+    pub(crate) fn key(e: &Event) -> usize {
+        match e.op {
+            Op::Clone { .. } => e.entry_line,
+            _ => e.line,
+        }
+    }
+
+    /// Creates the traced root (a child of init) for the first event's task.
+    pub(crate) fn start(&mut self) {
         if let Some(first) = self.events.first() {
             let root = self.k.fork(self.init).expect("fork of init");
             self.adopt(first.pid, root);
         }
-        for i in order {
-            self.stats.events += 1;
-            if !self.consumed.contains(&i) {
-                self.dispatch(i);
-            }
-            tick();
+    }
+
+    /// Applies event `i` as the `pos`-th step of the replay.
+    pub(crate) fn step(&mut self, pos: usize, i: usize) {
+        self.pos = pos;
+        self.stats.events += 1;
+        if !self.consumed.contains(&i) {
+            self.dispatch(i);
         }
+    }
+
+    /// Counts events still held (their task was never created).
+    pub(crate) fn finish(&mut self) {
         for held in self.held.values() {
             for &i in held {
                 let name = format!("{} (task never created)", self.events[i].op.name());
                 *self.stats.unchecked.entry(name).or_default() += 1;
             }
         }
+        self.held.clear();
     }
 
     /// Records that recorded tid `rec` is emulated by `task`.
@@ -239,6 +284,8 @@ impl<'a> Engine<'a> {
     fn mismatch(&mut self, i: usize, what: &str, recorded: String, emulated: String) {
         let e = &self.events[i];
         self.stats.mismatches.push(Mismatch {
+            pos: self.pos,
+            event: i,
             file: e.file.to_string(),
             line: e.line,
             what: format!("{} by {}: {}", e.op.name(), e.pid, what),
@@ -365,6 +412,7 @@ impl<'a> Engine<'a> {
                 self.check_id(i, r, &e.ret);
             }
             Op::Kill { pid, sig } => {
+                self.learn_core_dumps(i, sig);
                 if self.external_target(pid) {
                     self.unchecked(i);
                     return;
@@ -373,6 +421,7 @@ impl<'a> Engine<'a> {
                 self.check_unit(i, r, &e.ret);
             }
             Op::Tgkill { tgid, tid, sig } => {
+                self.learn_core_dumps(i, sig);
                 if self.external_target(tid) {
                     self.unchecked(i);
                     return;
@@ -381,6 +430,7 @@ impl<'a> Engine<'a> {
                 self.check_unit(i, r, &e.ret);
             }
             Op::Tkill { tid, sig } => {
+                self.learn_core_dumps(i, sig);
                 if self.external_target(tid) {
                     self.unchecked(i);
                     return;
@@ -415,6 +465,23 @@ impl<'a> Engine<'a> {
     fn leader_of(&self, t: TaskId) -> taskcore::Result<TaskId> {
         let pid = self.k.getpid(t)?;
         self.k.find_task_by_vpid(t, pid)
+    }
+
+    /// Whether a core-dumping signal dumps core depends on rlimits the trace
+    /// does not show; the recording says what happened: the next death by
+    /// that signal tells.
+    fn learn_core_dumps(&mut self, i: usize, sig: i32) {
+        if !taskcore::uapi::sig_kernel_coredump(sig) {
+            return;
+        }
+        let line = self.events[i].line;
+        let next = self.events[i..].iter().find_map(|e| match e.op {
+            Op::Killed { sig: s, core } if s == sig && e.line > line => Some(core),
+            _ => None,
+        });
+        if let Some(core) = next {
+            self.k.set_core_dumps(core);
+        }
     }
 
     /// A signal target (pid encoding as kill takes it) the trace never
