@@ -26,6 +26,11 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
     for err in &parsed.errors {
         eprintln!("{}:{}: {}", err.file, err.line, err.msg);
     }
+    Ok(from_trace(parsed))
+}
+
+/// Converts a parsed trace.
+pub(crate) fn from_trace(parsed: strace::Trace) -> Loaded {
     let mut skipped = HashMap::new();
     let mut events = Vec::with_capacity(parsed.events.len());
     for e in parsed.events {
@@ -47,22 +52,24 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
             }
         }
     }
-    Ok(Loaded {
+    Loaded {
         events,
         skipped,
         parse_errors: parsed.stats.error_lines,
-    })
+    }
 }
 
 fn outcome(r: &Ret) -> Outcome {
     match r {
         Ret::Val(v) => Outcome::Value(*v),
+        Ret::Err(e) if e.name.starts_with("ERESTART") || &*e.name == "EINTR" => {
+            Outcome::Interrupted
+        }
         Ret::Err(e) => match e.errno() {
-            // Restarts and interruptions say nothing about the process table.
-            Some(taskcore::Errno::EINTR) | None => Outcome::Unknown,
+            None => Outcome::Unknown,
             Some(err) => Outcome::Errno(err),
         },
-        Ret::Unknown => Outcome::Unknown,
+        Ret::Unknown => Outcome::Interrupted,
     }
 }
 

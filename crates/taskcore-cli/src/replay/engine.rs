@@ -77,6 +77,10 @@ struct Tracked {
 pub(crate) struct Engine<'a> {
     /// Position in the replay order of the current step.
     pos: usize,
+    /// Emulated numbers of the processes outside the trace.
+    outside: Vec<i32>,
+    /// The process group the traced root started in (strace's job).
+    root_pgid: i32,
     k: Kernel,
     init: TaskId,
     events: &'a [Event],
@@ -132,6 +136,8 @@ impl<'a> Engine<'a> {
         }
         Engine {
             pos: 0,
+            outside: Vec::new(),
+            root_pgid: 1,
             k,
             init,
             events,
@@ -156,6 +162,8 @@ impl<'a> Engine<'a> {
     pub(crate) fn snapshot(&self) -> Engine<'a> {
         Engine {
             pos: self.pos,
+            outside: self.outside.clone(),
+            root_pgid: self.root_pgid,
             k: self.k.snapshot(),
             init: self.init,
             events: self.events,
@@ -192,12 +200,42 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Creates the traced root (a child of init) for the first event's task.
+    /// Creates the world the trace ran in and the traced root. strace ran
+    /// as a job of a shell: init -> shell (its own session) -> strace (its
+    /// own process group, ignoring signals) -> the traced root. These
+    /// outside processes stand for every pid the trace never created.
     pub(crate) fn start(&mut self) {
-        if let Some(first) = self.events.first() {
-            let root = self.k.fork(self.init).expect("fork of init");
-            self.adopt(first.pid, root);
+        let Some(first) = self.events.first() else {
+            return;
+        };
+        let k = &mut self.k;
+        let shell = k.fork(self.init).expect("fork of init");
+        k.setsid(shell).expect("setsid of a fresh process");
+        let job = k.fork(shell).expect("fork of the shell");
+        k.setpgid(job, 0, 0).expect("setpgid of a fresh process");
+        for sig in 1..=64 {
+            if !taskcore::uapi::sig_kernel_only(sig) {
+                let ign = SigAction {
+                    handler: SigHandler::Ignore,
+                    flags: 0,
+                };
+                k.rt_sigaction(job, sig, Some(ign)).expect("valid signal");
+            }
         }
+        let root = k.fork(job).expect("fork of the job");
+        for sig in 1..=64 {
+            if !taskcore::uapi::sig_kernel_only(sig) {
+                k.rt_sigaction(root, sig, Some(SigAction::DEFAULT))
+                    .expect("valid signal");
+            }
+        }
+        for t in [self.init, shell, job] {
+            let nr = k.pid_vnr(self.init, t).expect("live");
+            self.outside.push(nr);
+        }
+        self.root_pgid = k.getpgid(root, 0).expect("live");
+        k.take_notifications();
+        self.adopt(first.pid, root);
     }
 
     /// Applies event `i` as the `pos`-th step of the replay.
@@ -235,6 +273,12 @@ impl<'a> Engine<'a> {
 
     fn dispatch(&mut self, i: usize) {
         let e = &self.events[i];
+        if std::env::var_os("TASKCORE_REPLAY_DEBUG").is_some() {
+            eprintln!(
+                "[pos {}] line {} pid {} {:?} = {:?}",
+                self.pos, e.line, e.pid, e.op, e.ret
+            );
+        }
         let Some(tr) = self.tasks.get(&e.pid).copied() else {
             self.held.entry(e.pid).or_default().push(i);
             return;
@@ -260,7 +304,11 @@ impl<'a> Engine<'a> {
 
     /// Processes notifications raised by the last core call.
     fn drain(&mut self) {
+        let debug = std::env::var_os("TASKCORE_REPLAY_DEBUG").is_some();
         for n in self.k.take_notifications() {
+            if debug {
+                eprintln!("  [pos {}] {n:?}", self.pos);
+            }
             if let Notification::Stopped { group, .. } = n {
                 self.unconfirmed_stop.insert(group);
             }
@@ -310,7 +358,7 @@ impl<'a> Engine<'a> {
     fn same_id(&self, rec: i64, nr: i32) -> bool {
         match self.nr.get(&(rec as i32)) {
             Some(&n) => n == nr,
-            None => nr == 1 || (rec == 0 && nr == 0),
+            None => self.outside.contains(&nr) || (rec == 0 && nr == 0),
         }
     }
 
@@ -508,12 +556,12 @@ impl<'a> Engine<'a> {
     /// trace never created is one the traced root inherited from outside
     /// (strace's own group or session), which init's (1) stands for.
     fn map_pgid(&self, rec: i32) -> i32 {
-        self.nr.get(&rec).copied().unwrap_or(1)
+        self.nr.get(&rec).copied().unwrap_or(self.root_pgid)
     }
 
     fn check_unit(&mut self, i: usize, r: taskcore::Result<()>, rec: &Outcome) {
         match (rec, Self::errno_result(&r)) {
-            (Outcome::Unknown, _) => self.unchecked(i),
+            (Outcome::Unknown | Outcome::Interrupted, _) => self.unchecked(i),
             (Outcome::Value(0), None) => self.stats.checked += 1,
             (Outcome::Errno(a), Some(b)) if *a == b => self.stats.checked += 1,
             (rec, got) => {
@@ -526,7 +574,7 @@ impl<'a> Engine<'a> {
 
     fn check_id(&mut self, i: usize, r: taskcore::Result<i32>, rec: &Outcome) {
         match (rec, &r) {
-            (Outcome::Unknown, _) => self.unchecked(i),
+            (Outcome::Unknown | Outcome::Interrupted, _) => self.unchecked(i),
             (Outcome::Value(v), Ok(nr)) if self.same_id(*v, *nr) => self.stats.checked += 1,
             (Outcome::Errno(a), Err(b)) if a == b => self.stats.checked += 1,
             (rec, got) => {
@@ -732,6 +780,21 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// A blocking wait interrupted by a signal or by its task's death was
+    /// sleeping: it had children to wait for (no ECHILD). Without WNOHANG
+    /// only; a WNOHANG wait never sleeps.
+    fn check_sleeping(&mut self, i: usize, cur: TaskId, idtype: i32, id: i32, options: i32) {
+        if options & WNOHANG != 0 || self.k.getpid(cur).is_err() {
+            self.unchecked(i);
+            return;
+        }
+        self.stats.checked += 1;
+        let probe = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
+        if let Err(e) = probe {
+            self.mismatch(i, "interrupted wait", "sleeping".into(), e.name().into());
+        }
+    }
+
     fn wait4_to_waitid(&self, pid: i32) -> (i32, i32) {
         match pid {
             -1 => (P_ALL, 0),
@@ -752,6 +815,10 @@ impl<'a> Engine<'a> {
     ) {
         let (idtype, id) = self.wait4_to_waitid(pid);
         let recorded = match ret {
+            Outcome::Interrupted => {
+                self.check_sleeping(i, cur, idtype, id, options | WEXITED);
+                return;
+            }
             Outcome::Unknown => {
                 self.unchecked(i);
                 return;
@@ -829,6 +896,7 @@ impl<'a> Engine<'a> {
             }
         };
         match ret {
+            Outcome::Interrupted => self.check_sleeping(i, cur, idtype, mapped_id, options),
             Outcome::Unknown => self.unchecked(i),
             Outcome::Errno(e) => {
                 self.check_wait(i, cur, idtype, mapped_id, options, None, Some(*e), &call)
@@ -865,7 +933,7 @@ impl<'a> Engine<'a> {
         let r = self.k.rt_sigaction(cur, sig, act);
         self.stats.applied += 1;
         match (ret, &r) {
-            (Outcome::Unknown, _) => self.unchecked(i),
+            (Outcome::Unknown | Outcome::Interrupted, _) => self.unchecked(i),
             (Outcome::Value(0), Ok(prev)) => {
                 self.stats.checked += 1;
                 if let Some(o) = old {
@@ -906,6 +974,7 @@ fn fmt_outcome(o: &Outcome) -> String {
         Outcome::Value(v) => write!(s, "{v}").ok(),
         Outcome::Errno(e) => write!(s, "{}", e.name()).ok(),
         Outcome::Unknown => write!(s, "?").ok(),
+        Outcome::Interrupted => write!(s, "interrupted").ok(),
     };
     s
 }

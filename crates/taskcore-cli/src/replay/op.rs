@@ -10,8 +10,10 @@ pub(crate) enum Outcome {
     Value(i64),
     /// `= -1 ENAME (...)` with a Linux errno this crate knows.
     Errno(taskcore::Errno),
-    /// Interrupted, restarted, `= ?`, or an errno outside the model: the
-    /// call's result says nothing the core can check.
+    /// Interrupted by a signal (`EINTR`, `ERESTART*`) or by the task's
+    /// death (`= ?`): the call was sleeping.
+    Interrupted,
+    /// An errno outside the model, or no result printed: nothing to check.
     Unknown,
 }
 
