@@ -598,7 +598,10 @@ impl Kernel {
         let pgrp = self.detach_pgrp(g);
         let session = self.detach_session(g);
         self.put_pid(pgrp);
-        self.put_pid(session);
+        // A group whose leader has gone can be its members' session too.
+        if session != pgrp {
+            self.put_pid(session);
+        }
     }
 
     /// Sets group `g`'s `SIGNAL_*` flags, keeping the process group's count
