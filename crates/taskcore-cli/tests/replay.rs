@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn data(dir: &str) -> Vec<PathBuf> {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data").join(dir);
+    let d = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data")
+        .join(dir);
     let mut v: Vec<PathBuf> = std::fs::read_dir(&d)
         .unwrap_or_else(|e| panic!("{}: {e}", d.display()))
         .map(|e| e.unwrap().path())
@@ -28,9 +30,14 @@ fn replay(files: &[PathBuf]) -> serde_json::Value {
     let last = stdout.lines().last().expect("some output");
     let v: serde_json::Value = serde_json::from_str(last).expect("json on the last line");
     assert_eq!(
-        v["mismatches"], 0,
+        v["mismatches"],
+        0,
         "mismatches replaying {files:?}:\n{}",
-        stdout.lines().filter(|l| l.starts_with("MISMATCH")).collect::<Vec<_>>().join("\n")
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("MISMATCH"))
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     assert!(out.status.success(), "exit status {:?}", out.status);
     v
@@ -44,12 +51,40 @@ fn bundled_traces_replay_without_mismatch() {
     assert!(v["checked"].as_u64().unwrap() > 100_000);
     // Every modelled lifecycle call is checked, none skipped.
     let skipped = v["skipped"].as_object().unwrap();
-    for name in ["clone", "clone3", "fork", "vfork", "wait4", "waitid", "setpgid", "setsid", "getpgid", "getsid", "kill", "tgkill", "rt_sigaction"] {
+    for name in [
+        "clone",
+        "clone3",
+        "fork",
+        "vfork",
+        "wait4",
+        "waitid",
+        "setpgid",
+        "setsid",
+        "getpgid",
+        "getsid",
+        "kill",
+        "tgkill",
+        "rt_sigaction",
+    ] {
         assert!(!skipped.contains_key(name), "{name} skipped: {skipped:?}");
     }
     let unchecked = v["unchecked"].as_object().unwrap();
-    for name in ["clone", "wait4", "waitid", "setpgid", "setsid", "getpgid", "getsid", "kill", "tgkill", "rt_sigaction"] {
-        assert!(!unchecked.contains_key(name), "{name} unchecked: {unchecked:?}");
+    for name in [
+        "clone",
+        "wait4",
+        "waitid",
+        "setpgid",
+        "setsid",
+        "getpgid",
+        "getsid",
+        "kill",
+        "tgkill",
+        "rt_sigaction",
+    ] {
+        assert!(
+            !unchecked.contains_key(name),
+            "{name} unchecked: {unchecked:?}"
+        );
     }
 }
 
@@ -70,7 +105,10 @@ fn fresh_random_scenarios_replay_without_mismatch() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/randscen.py");
     let tmp = std::env::temp_dir().join(format!("taskcore-fresh-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
-    let seed0: u64 = std::env::var("FRESH_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let seed0: u64 = std::env::var("FRESH_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
     let mut files = Vec::new();
     for seed in seed0..seed0 + 4 {
         let f = tmp.join(format!("rs{seed}.strace"));

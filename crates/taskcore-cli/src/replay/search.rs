@@ -172,18 +172,15 @@ pub(crate) fn replay(events: &[Event], mut tick: impl FnMut()) -> Stats {
     let mut run = full_run(events, &order, &mut tick);
     // Mismatches no move could remove, by event.
     let mut genuine = std::collections::HashSet::new();
-    loop {
-        let Some(first) = run
-            .end
-            .stats
-            .mismatches
-            .iter()
-            .filter(|m| !genuine.contains(&m.event))
-            .min_by_key(|m| m.pos)
-            .cloned()
-        else {
-            break;
-        };
+    while let Some(first) = run
+        .end
+        .stats
+        .mismatches
+        .iter()
+        .filter(|m| !genuine.contains(&m.event))
+        .min_by_key(|m| m.pos)
+        .cloned()
+    {
         let p = first.pos;
         let limit = p + HORIZON;
         let baseline = count_upto(&run.end.stats, limit);
