@@ -96,6 +96,18 @@ fn held_out_traces_replay_without_mismatch() {
     assert!(v["checked"].as_u64().unwrap() > 40_000);
 }
 
+#[test]
+fn memory_traces_replay_without_mismatch() {
+    let files = data("traces/memory");
+    assert_eq!(files.len(), 3);
+    let v = replay(&files);
+    assert!(v["checked"].as_u64().unwrap() > 2000);
+    let skipped = v["skipped"].as_object().unwrap();
+    for name in ["mmap", "munmap", "mprotect", "mremap", "brk"] {
+        assert!(!skipped.contains_key(name), "{name} skipped: {skipped:?}");
+    }
+}
+
 /// Records fresh random scenarios on this machine's kernel with strace and
 /// replays them: the strongest check the replay has. Needs strace and
 /// python3; run with `cargo test -p taskcore-cli -- --ignored fresh`.

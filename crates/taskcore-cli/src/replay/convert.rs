@@ -183,6 +183,44 @@ fn convert(e: &strace::Event) -> Option<(Op, Outcome)> {
             act: act.as_ref().map(|a| (handler(a.handler), a.flags)),
             old: oldact.as_ref().map(|a| handler(a.handler)),
         },
+        Call::Mmap {
+            addr,
+            len,
+            prot,
+            flags,
+            fd,
+            offset,
+        } => Op::Mmap {
+            addr: *addr,
+            len: *len,
+            prot: *prot as u32,
+            flags: *flags as u32,
+            fd: *fd,
+            offset: *offset,
+        },
+        Call::Munmap { addr, len } => Op::Munmap {
+            addr: *addr,
+            len: *len,
+        },
+        Call::Mprotect { addr, len, prot } => Op::Mprotect {
+            addr: *addr,
+            len: *len,
+            prot: *prot as u32,
+        },
+        Call::Mremap {
+            old_addr,
+            old_len,
+            new_len,
+            flags,
+            new_addr,
+        } => Op::Mremap {
+            old: *old_addr,
+            old_len: *old_len,
+            new_len: *new_len,
+            flags: *flags as u32,
+            new: new_addr.unwrap_or(0),
+        },
+        Call::Brk { addr } => Op::Brk { addr: *addr },
         Call::Prctl { option, arg2, .. } if *option == PR_SET_CHILD_SUBREAPER => {
             Op::SetChildSubreaper {
                 on: arg2.unwrap_or(0) != 0,

@@ -78,15 +78,17 @@ struct Tracked {
 }
 
 pub(crate) struct Engine<'a> {
+    /// Emulated tgids whose current image's program break is known.
+    pub(super) brk_known: HashSet<i32>,
     /// Position in the replay order of the current step.
     pos: usize,
     /// Emulated numbers of the processes outside the trace.
     outside: Vec<i32>,
     /// The process group the traced root started in (strace's job).
     root_pgid: i32,
-    k: Kernel,
+    pub(super) k: Kernel,
     init: TaskId,
-    events: &'a [Event],
+    pub(super) events: &'a [Event],
     /// Recorded tid -> emulated task (latest holder of that tid).
     tasks: HashMap<i32, Tracked>,
     /// Recorded pid -> emulated number (kept after death: pgids, sids).
@@ -142,6 +144,7 @@ impl<'a> Engine<'a> {
             }
         }
         Engine {
+            brk_known: HashSet::new(),
             pos: 0,
             outside: Vec::new(),
             root_pgid: 1,
@@ -169,6 +172,7 @@ impl<'a> Engine<'a> {
     /// A copy of the engine and its kernel (a snapshot for the search).
     pub(crate) fn snapshot(&self) -> Engine<'a> {
         Engine {
+            brk_known: self.brk_known.clone(),
             pos: self.pos,
             outside: self.outside.clone(),
             root_pgid: self.root_pgid,
@@ -338,7 +342,7 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn mismatch(&mut self, i: usize, what: &str, recorded: String, emulated: String) {
+    pub(super) fn mismatch(&mut self, i: usize, what: &str, recorded: String, emulated: String) {
         let e = &self.events[i];
         self.stats.mismatches.push(Mismatch {
             pos: self.pos,
@@ -352,7 +356,7 @@ impl<'a> Engine<'a> {
         });
     }
 
-    fn unchecked(&mut self, i: usize) {
+    pub(super) fn unchecked(&mut self, i: usize) {
         let name = self.events[i].op.name().to_string();
         *self.stats.unchecked.entry(name).or_default() += 1;
     }
@@ -385,6 +389,9 @@ impl<'a> Engine<'a> {
             }
             Op::Execve { ref path } => {
                 if e.ret == Outcome::Value(0) {
+                    if let Ok(tgid) = self.k.getpid(cur) {
+                        self.brk_known.remove(&tgid);
+                    }
                     match self.k.execve(cur, path) {
                         Ok(()) => self.stats.applied += 1,
                         Err(err) => self.mismatch(i, "execve", "0".into(), err.name().into()),
@@ -514,6 +521,11 @@ impl<'a> Engine<'a> {
                 }
                 _ => self.unchecked(i),
             },
+            Op::Mmap { .. }
+            | Op::Munmap { .. }
+            | Op::Mprotect { .. }
+            | Op::Mremap { .. }
+            | Op::Brk { .. } => self.apply_memory(i, cur, e.pid),
             Op::Other { ref name } => {
                 *self.stats.skipped.entry(name.clone()).or_default() += 1;
             }
@@ -637,6 +649,16 @@ impl<'a> Engine<'a> {
         match self.k.clone(cur, &args) {
             Ok(t) => {
                 self.stats.applied += 1;
+                if flags & CLONE_THREAD == 0 {
+                    let (p, c) = (self.k.getpid(cur), self.k.getpid(t));
+                    if let (Ok(p), Ok(c)) = (p, c) {
+                        if self.brk_known.contains(&p) {
+                            self.brk_known.insert(c);
+                        } else {
+                            self.brk_known.remove(&c);
+                        }
+                    }
+                }
                 self.adopt(child, t);
                 self.drain();
                 if let Some(held) = self.held.remove(&child) {

@@ -9,6 +9,7 @@
 
 mod convert;
 mod engine;
+mod memory;
 mod op;
 mod search;
 
@@ -218,6 +219,22 @@ mod tests {
         let text = format!("{OK}100 1.9 setpgid(0, 101) = 0\n");
         let (_, bad) = replay(&text);
         assert!(bad.contains(&10), "{bad:?}");
+    }
+
+    #[test]
+    fn memory_calls_are_checked_against_the_address_space() {
+        let text = "\
+100 1.0 mmap(NULL, 8192, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000
+100 1.1 munmap(0x7f0000001000, 4096) = 0
+100 1.2 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000001000
+100 1.3 mremap(0x7f0000000000, 4096, 16384, MREMAP_MAYMOVE) = 0x7f0000100000
+100 1.4 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000
+";
+        let (checks, bad) = replay(text);
+        assert_eq!((checks, bad), (5, vec![]));
+        // Overlapping a mapping the trace made and never removed.
+        let (_, bad) = replay(&text.replace("munmap(0x7f0000001000", "munmap(0x7f0000005000"));
+        assert_eq!(bad, vec![3]);
     }
 
     #[test]

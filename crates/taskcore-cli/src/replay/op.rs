@@ -101,6 +101,38 @@ pub(crate) enum Op {
     GetChildSubreaper {
         value: Option<u64>,
     },
+    /// mmap(addr, len, prot, flags, fd, offset).
+    Mmap {
+        addr: u64,
+        len: u64,
+        prot: u32,
+        flags: u32,
+        fd: i32,
+        offset: u64,
+    },
+    /// munmap(addr, len).
+    Munmap {
+        addr: u64,
+        len: u64,
+    },
+    /// mprotect(addr, len, prot).
+    Mprotect {
+        addr: u64,
+        len: u64,
+        prot: u32,
+    },
+    /// mremap(old, old_len, new_len, flags, new).
+    Mremap {
+        old: u64,
+        old_len: u64,
+        new_len: u64,
+        flags: u32,
+        new: u64,
+    },
+    /// brk(addr).
+    Brk {
+        addr: u64,
+    },
     /// `--- SIGx {...} ---`: a signal delivered to the task.
     Signal {
         sig: i32,
@@ -168,6 +200,11 @@ impl Op {
             Op::Exited { .. } => "+++ exited",
             Op::Killed { .. } => "+++ killed",
             Op::Superseded { .. } => "+++ superseded",
+            Op::Mmap { .. } => "mmap",
+            Op::Munmap { .. } => "munmap",
+            Op::Mprotect { .. } => "mprotect",
+            Op::Mremap { .. } => "mremap",
+            Op::Brk { .. } => "brk",
             Op::Other { name } => name,
         }
     }
