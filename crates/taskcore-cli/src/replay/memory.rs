@@ -115,10 +115,11 @@ impl Engine<'_> {
                 } else {
                     (flags, new)
                 };
-                let mut r = self.k.mremap(cur, old, old_len, new_len, f, n);
+                let r = self.k.mremap(cur, old, old_len, new_len, f, n);
                 if matches!(r, Err(Errno::EFAULT)) {
+                    // Memory exec mapped: learn it, then apply the move.
                     self.learn_range(cur, old, old_len.max(PAGE));
-                    r = self.k.mremap(cur, old, old_len, new_len, f, n);
+                    let _ = self.k.mremap(cur, old, old_len, new_len, f, n);
                     self.unchecked(i);
                     return;
                 }
