@@ -377,25 +377,24 @@ pub(crate) fn median(xs: &[f64]) -> f64 {
     }
 }
 
-/// The cost of one `Instant::now()` pair around nothing, in ns (median of
-/// many), subtracted from every timed batch.
+/// What an empty timed region measures, in ns: the mean of
+/// `Instant::now()` ... `elapsed()` around nothing, exactly as the
+/// experiments time their batches. Subtracted from every timed batch.
 pub(crate) fn timer_overhead_ns() -> f64 {
     use std::sync::OnceLock;
     static OVERHEAD: OnceLock<f64> = OnceLock::new();
     *OVERHEAD.get_or_init(|| {
-        let mut xs = Vec::with_capacity(101);
-        for _ in 0..101 {
-            let t0 = Instant::now();
-            let mut n = 0u32;
-            for _ in 0..1000 {
-                let a = Instant::now();
-                let b = Instant::now();
-                n = n.wrapping_add(black_box(b.duration_since(a).subsec_nanos()));
+        let mut means = Vec::with_capacity(21);
+        for _ in 0..21 {
+            let mut sum = 0u128;
+            for _ in 0..10_000 {
+                let t = Instant::now();
+                black_box(());
+                sum += t.elapsed().as_nanos();
             }
-            black_box(n);
-            xs.push(t0.elapsed().as_nanos() as f64 / 1000.0);
+            means.push(sum as f64 / 10_000.0);
         }
-        median(&xs)
+        median(&means)
     })
 }
 

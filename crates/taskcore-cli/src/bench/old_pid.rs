@@ -123,29 +123,46 @@ impl TaskList {
     }
 }
 
-/// Why an algo-0 search stopped early.
+/// Why [`OldGetPid::get_pid`] stopped before the algorithm finished.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Capped {
-    /// Tasks visited before stopping.
-    pub(crate) visits_done: u64,
-    /// Tasks the search would still have visited (exact, from
-    /// [`TaskList::algo0_visits`]).
-    pub(crate) visits_left: u64,
+pub(crate) enum Stop {
+    /// The deadline had passed when a search was due: nothing was done.
+    Deadline,
+    /// An algo-0 search passed the deadline and was stopped; the allocation
+    /// was completed without the algorithm (same pid, same final state).
+    Capped {
+        /// Tasks visited before stopping.
+        visits_done: u64,
+        /// Tasks the search would still have visited (exact, from
+        /// [`TaskList::algo0_visits`]).
+        visits_left: u64,
+        /// Time the search ran, in ns.
+        search_ns: f64,
+    },
 }
 
 /// A pid allocator over the task list, as a 2002 kernel did it.
 pub(crate) trait OldGetPid {
     /// Allocates a pid for a new task and adds the task. `Ok(None)` when no
-    /// pid is free; `Err` when `deadline` passed during an algo-0 search
-    /// (the allocation is then completed without the algorithm, and the
-    /// state is what the algorithm would have left).
-    fn get_pid(&mut self, deadline: Instant) -> Result<Option<u32>, Capped>;
+    /// pid is free.
+    ///
+    /// # Errors
+    /// [`Stop`] when `deadline` has passed: checked before each interval
+    /// search, and every 65,536 task visits inside an algo-0 search.
+    fn get_pid(&mut self, deadline: Instant) -> Result<Option<u32>, Stop>;
     /// Deletes the task using `pid`.
     fn release(&mut self, pid: u32);
     /// Interval searches so far.
     fn searches(&self) -> u64;
     /// Tasks visited so far.
     fn visits(&self) -> u64;
+    /// The `pid_max` searched below.
+    fn pid_max(&self) -> u32;
+    /// The task list.
+    fn list_mut(&mut self) -> &mut TaskList;
+    /// Sets `last_pid` and forces a search at the next allocation
+    /// (`next_safe` = 0): the state of a system that has been running.
+    fn set_last_pid(&mut self, last_pid: u32);
 }
 
 /// algo-0: repeated task-list walks.
@@ -171,14 +188,18 @@ impl Algo0 {
 }
 
 impl OldGetPid for Algo0 {
-    fn get_pid(&mut self, deadline: Instant) -> Result<Option<u32>, Capped> {
+    fn get_pid(&mut self, deadline: Instant) -> Result<Option<u32>, Stop> {
         let pid_max = self.list.pid_max;
+        let wrapped = self.last_pid + 1 >= pid_max;
+        if (wrapped || self.last_pid + 1 >= self.next_safe) && Instant::now() > deadline {
+            return Err(Stop::Deadline);
+        }
         self.last_pid += 1;
-        let wrapped = self.last_pid >= pid_max;
         if wrapped {
             self.last_pid = RESERVED_PIDS;
         }
         if wrapped || self.last_pid >= self.next_safe {
+            let started = Instant::now();
             self.searches += 1;
             self.next_safe = pid_max;
             let mut increments = 0u32;
@@ -187,19 +208,21 @@ impl OldGetPid for Algo0 {
                 for (i, p) in self.list.tasks.iter().enumerate() {
                     visits += 1;
                     if visits & 0xffff == 0 && Instant::now() > deadline {
-                        let left = self.list.algo0_visits(self.last_pid, i as u64);
+                        let search_ns = started.elapsed().as_nanos() as f64;
+                        // Task `i` is counted in `visits` but not examined:
+                        // the model's walk from `i` includes it once more.
+                        let left = self.list.algo0_visits(self.last_pid, i as u64) - 1;
                         self.visits += visits;
-                        let (pid, next) = self.list.expected(self.last_pid).ok_or(Capped {
+                        let stop = Stop::Capped {
                             visits_done: visits,
                             visits_left: left,
-                        })?;
+                            search_ns,
+                        };
+                        let (pid, next) = self.list.expected(self.last_pid).ok_or(stop)?;
                         self.last_pid = pid;
                         self.next_safe = next;
                         self.list.add(pid);
-                        return Err(Capped {
-                            visits_done: visits,
-                            visits_left: left,
-                        });
+                        return Err(stop);
                     }
                     let last = self.last_pid;
                     if p[0] == last || p[1] == last || p[2] == last || p[3] == last {
@@ -242,6 +265,19 @@ impl OldGetPid for Algo0 {
 
     fn visits(&self) -> u64 {
         self.visits
+    }
+
+    fn pid_max(&self) -> u32 {
+        self.list.pid_max
+    }
+
+    fn list_mut(&mut self) -> &mut TaskList {
+        &mut self.list
+    }
+
+    fn set_last_pid(&mut self, last_pid: u32) {
+        self.last_pid = last_pid;
+        self.next_safe = 0;
     }
 }
 
@@ -311,8 +347,13 @@ impl Algo1 {
 }
 
 impl OldGetPid for Algo1 {
-    fn get_pid(&mut self, _deadline: Instant) -> Result<Option<u32>, Capped> {
+    fn get_pid(&mut self, deadline: Instant) -> Result<Option<u32>, Stop> {
         let pid_max = self.list.pid_max;
+        if (self.last_pid + 1 >= pid_max || self.last_pid + 1 >= self.next_safe)
+            && Instant::now() > deadline
+        {
+            return Err(Stop::Deadline);
+        }
         self.last_pid += 1;
         let wrapped = self.last_pid >= pid_max;
         if wrapped {
@@ -354,6 +395,19 @@ impl OldGetPid for Algo1 {
     fn visits(&self) -> u64 {
         self.visits
     }
+
+    fn pid_max(&self) -> u32 {
+        self.list.pid_max
+    }
+
+    fn list_mut(&mut self) -> &mut TaskList {
+        &mut self.list
+    }
+
+    fn set_last_pid(&mut self, last_pid: u32) {
+        self.last_pid = last_pid;
+        self.next_safe = 0;
+    }
 }
 
 #[cfg(test)]
@@ -385,7 +439,7 @@ mod tests {
             for _ in 0..200 {
                 let i = loop {
                     let i = rng.below(live.len());
-                    if live[i] >= RESERVED_PIDS || th <= RESERVED_PIDS as usize {
+                    if live[i] >= RESERVED_PIDS || th as u32 <= pid_max / 2 {
                         break i;
                     }
                 };
@@ -411,22 +465,48 @@ mod tests {
     }
 
     #[test]
-    fn a_capped_search_completes_the_allocation() {
+    fn a_search_due_after_the_deadline_does_nothing() {
         let mut a0 = Algo0::new(400);
         for _ in 0..399 {
             a0.get_pid(far()).unwrap();
         }
         a0.release(350);
-        // Deadline already passed: the search stops at its first check.
-        let mut capped = None;
-        // The check runs every 65536 visits; a tiny table never reaches it,
-        // so the search completes normally.
-        match a0.get_pid(Instant::now()) {
-            Ok(p) => assert_eq!(p, Some(350)),
-            Err(c) => capped = Some(c),
-        }
-        assert!(capped.is_none());
+        // A search due after the deadline does nothing.
+        let past = Instant::now();
+        std::thread::sleep(Duration::from_millis(1));
+        assert_eq!(a0.get_pid(past), Err(Stop::Deadline));
+        assert_eq!(a0.list.len(), 398);
+        assert_eq!(a0.get_pid(far()), Ok(Some(350)));
         assert_eq!(a0.list.len(), 399);
+    }
+
+    #[test]
+    fn a_capped_search_completes_the_allocation_and_counts_its_visits() {
+        let pid_max = 40_000;
+        let mut a0 = Algo0::new(pid_max);
+        for _ in 1..pid_max {
+            a0.get_pid(far()).unwrap();
+        }
+        a0.release(39_000);
+        // The next search wraps to 300 and restarts once per used pid up to
+        // 39,000: hundreds of millions of visits, stopped after ~5 ms.
+        let want = a0.list.algo0_visits(RESERVED_PIDS, 0);
+        let before = a0.visits();
+        match a0.get_pid(Instant::now() + Duration::from_millis(5)) {
+            Err(Stop::Capped {
+                visits_done,
+                visits_left,
+                search_ns,
+            }) => {
+                assert_eq!(visits_done + visits_left, want);
+                assert_eq!(a0.visits() - before, visits_done);
+                assert!(search_ns > 0.0);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(a0.list.len(), (pid_max - 1) as usize);
+        assert_eq!(a0.last_pid, 39_000);
+        assert_eq!(a0.next_safe, 39_001);
     }
 
     #[test]

@@ -16,9 +16,9 @@
 //!   after a wrap).
 //! - `algo1`, `algo0`: [`super::old_pid`].
 //!
-//! Victims are drawn uniformly among live pids, never below
-//! `RESERVED_PIDS` (300) when TH > 300: those would not be reallocated
-//! after a wrap, by any of the three. All three start from the same fill
+//! Victims are drawn uniformly among live pids, but never below
+//! `RESERVED_PIDS` (300) when TH > pid_max / 2: after a wrap no algorithm
+//! reuses those, and a nearly full table would run out of usable pids. All three start from the same fill
 //! and see the same victims, so they allocate the same pids; the run checks
 //! it.
 //!
@@ -36,7 +36,7 @@ use super::harness::{
     median, progress, timer_overhead_ns, Column, Experiment, Fmt, Opts, PlotSpec, Report, Rng,
     Row,
 };
-use super::old_pid::{Algo0, Algo1, OldGetPid, RESERVED_PIDS};
+use super::old_pid::{Algo0, Algo1, OldGetPid, Stop, RESERVED_PIDS};
 
 /// Rounds per protocol (seed 001: 10).
 const ROUNDS: usize = 10;
@@ -113,7 +113,7 @@ struct PointResult {
     ns_per_alloc: f64,
     searches_per_alloc: f64,
     allocs: u64,
-    /// The budget ran out before the protocol ended.
+    /// The budget ran out before the first protocol ended.
     capped: bool,
     /// The last allocation was stopped and extrapolated.
     extrapolated: bool,
@@ -129,12 +129,39 @@ struct Workload {
 }
 
 impl Workload {
-    fn new(th: u32) -> Workload {
-        Workload {
-            live: Vec::with_capacity(th as usize),
-            rng: Rng::new(0x5eed_0001),
-            protect_reserved: th > RESERVED_PIDS,
+    /// The steady state of a long-running system: TH live pids drawn
+    /// uniformly from `[RESERVED_PIDS, pid_max)` (plus `1..RESERVED_PIDS`
+    /// when those do not suffice), in random order, the last one being the
+    /// last allocated (`last_pid`). Same seed, same state, for all three.
+    fn new(th: u32, pid_max: u32) -> Workload {
+        let mut rng = Rng::new(0x5eed_0001);
+        let mut live: Vec<u32> = Vec::with_capacity(th as usize);
+        let span = pid_max - RESERVED_PIDS;
+        if th > span {
+            live.extend(1..RESERVED_PIDS);
         }
+        let want = (th as usize) - live.len();
+        // Partial Fisher-Yates over [RESERVED_PIDS, pid_max).
+        let mut cand: Vec<u32> = (RESERVED_PIDS..pid_max).collect();
+        for i in 0..want {
+            let j = i + rng.below(cand.len() - i);
+            cand.swap(i, j);
+        }
+        live.extend_from_slice(&cand[..want]);
+        for i in (1..live.len()).rev() {
+            let j = rng.below(i + 1);
+            live.swap(i, j);
+        }
+        Workload {
+            live,
+            rng,
+            protect_reserved: th > pid_max / 2,
+        }
+    }
+
+    /// The last allocated pid of the initial state.
+    fn last_pid(&self) -> u32 {
+        self.live.last().copied().unwrap_or(0)
     }
 
     fn victim(&mut self) -> u32 {
@@ -147,60 +174,69 @@ impl Workload {
     }
 }
 
-/// taskcore at one point: whole protocols, repeated until enough time has
-/// been measured; median over protocols of ns per allocation.
+/// taskcore at one point. Each round's DEL allocations are timed as one
+/// batch (timer overhead subtracted); protocols are grouped in blocks of at
+/// least 1000 allocations, and the median over blocks of ns per allocation
+/// is reported (at least `opts.reps()` blocks and `opts.batch() *
+/// opts.reps()` of timed work).
 fn run_taskcore(pid_max: u32, th: u32, del: usize, opts: &Opts) -> Result<PointResult, String> {
     let mut tc = Tc::new(pid_max);
-    let mut w = Workload::new(th);
-    for _ in 0..th {
-        w.live.push(tc.alloc().ok_or("taskcore: fill failed")?);
+    let mut w = Workload::new(th, pid_max);
+    for &p in &w.live {
+        tc.idr.insert(p, p).map_err(|e| format!("taskcore fill: {e:?}"))?;
     }
+    tc.cursor = w.last_pid() + 1;
     let overhead = timer_overhead_ns();
-    let mut per_protocol = Vec::new();
+    let per_block = 1000usize.div_ceil(ROUNDS * del);
+    let mut blocks = Vec::new();
     let mut total = Duration::ZERO;
     let mut searches = 0u64;
     let mut allocs = 0u64;
     let mut first = Vec::new();
     let mut got = Vec::with_capacity(del);
     let target = opts.batch() * opts.reps() as u32;
-    while per_protocol.len() < opts.reps() || (total < target && per_protocol.len() < 100_000) {
+    while blocks.len() < opts.reps() || (total < target && blocks.len() < 10_000) {
         let mut ns = 0.0;
-        for _ in 0..ROUNDS {
-            for _ in 0..del {
-                let v = w.victim();
-                tc.idr.remove(v);
-            }
-            let starts: u32 = tc.cursor;
-            got.clear();
-            let t = Instant::now();
-            for _ in 0..del {
-                match tc.alloc() {
-                    Some(p) => got.push(p),
-                    None => break,
+        let mut block_allocs = 0usize;
+        for protocol in 0..per_block {
+            for _ in 0..ROUNDS {
+                for _ in 0..del {
+                    let v = w.victim();
+                    tc.idr.remove(v);
+                }
+                let start_cursor = tc.cursor;
+                got.clear();
+                let t = Instant::now();
+                for _ in 0..del {
+                    match tc.alloc() {
+                        Some(p) => got.push(p),
+                        None => break,
+                    }
+                }
+                let el = t.elapsed();
+                total += el;
+                ns += el.as_nanos() as f64 - overhead;
+                if got.len() != del {
+                    return Err(format!("taskcore: no pid free at TH {th}"));
+                }
+                // One find_free, or two when the search wrapped.
+                let mut cursor = start_cursor;
+                for &p in &got {
+                    searches += if p < cursor { 2 } else { 1 };
+                    cursor = p + 1;
+                }
+                block_allocs += del;
+                w.live.extend_from_slice(&got);
+                if blocks.is_empty() && protocol == 0 {
+                    first.extend_from_slice(&got);
                 }
             }
-            let el = t.elapsed();
-            total += el;
-            ns += (el.as_nanos() as f64 - overhead).max(0.0);
-            if got.len() != del {
-                return Err(format!("taskcore: no pid free at TH {th}"));
-            }
-            // One find_free, or two when the search wrapped.
-            let mut cursor = starts;
-            for &p in &got {
-                searches += if p < cursor.max(1) { 2 } else { 1 };
-                cursor = p + 1;
-            }
-            allocs += del as u64;
-            w.live.extend_from_slice(&got);
-            if per_protocol.is_empty() {
-                first.extend_from_slice(&got);
-            }
         }
-        per_protocol.push(ns / (ROUNDS * del) as f64);
+        allocs += block_allocs as u64;
+        blocks.push((ns / block_allocs as f64).max(0.0));
     }
     Ok(PointResult {
-        ns_per_alloc: median(&per_protocol),
+        ns_per_alloc: median(&blocks),
         searches_per_alloc: searches as f64 / allocs as f64,
         allocs,
         capped: false,
@@ -209,8 +245,10 @@ fn run_taskcore(pid_max: u32, th: u32, del: usize, opts: &Opts) -> Result<PointR
     })
 }
 
-/// A 2002 algorithm at one point: protocols until `reps` are done or the
-/// budget is spent; mean ns per allocation over everything measured.
+/// A 2002 algorithm at one point: up to `reps` protocols within `budget`,
+/// each round timed as one batch; the median over complete protocols of ns
+/// per allocation, or, if the first protocol did not complete, the mean
+/// over the allocations it did.
 fn run_old<A: OldGetPid>(
     mut a: A,
     th: u32,
@@ -218,58 +256,90 @@ fn run_old<A: OldGetPid>(
     reps: usize,
     budget: Duration,
 ) -> Result<PointResult, String> {
-    let mut w = Workload::new(th);
-    let far = Instant::now() + Duration::from_secs(1 << 20);
-    for _ in 0..th {
-        match a.get_pid(far) {
-            Ok(Some(p)) => w.live.push(p),
-            _ => return Err("fill failed".into()),
-        }
+    let pid_max = a.pid_max();
+    let mut w = Workload::new(th, pid_max);
+    for &p in &w.live {
+        a.list_mut().add(p);
     }
+    a.set_last_pid(w.last_pid());
     let overhead = timer_overhead_ns();
     let s0 = a.searches();
-    let start = Instant::now();
-    let deadline = start + budget;
+    let deadline = Instant::now() + budget;
+    let mut res = PointResult::default();
+    let mut per_protocol = Vec::new();
     let mut ns = 0.0;
     let mut allocs = 0u64;
-    let mut res = PointResult::default();
     'protocols: for rep in 0..reps {
+        let mut p_ns = 0.0;
+        let mut p_allocs = 0u64;
         for _ in 0..ROUNDS {
             for _ in 0..del {
                 let v = w.victim();
                 a.release(v);
             }
+            let t = Instant::now();
+            let mut stop = None;
+            let mut done = 0;
             for _ in 0..del {
-                let t = Instant::now();
-                let r = a.get_pid(deadline);
-                let el = t.elapsed().as_nanos() as f64;
-                allocs += 1;
-                match r {
+                match a.get_pid(deadline) {
                     Ok(Some(p)) => {
-                        ns += (el - overhead).max(0.0);
+                        done += 1;
                         w.live.push(p);
                         if rep == 0 {
                             res.pids.push(p);
                         }
                     }
                     Ok(None) => return Err(format!("no pid free at TH {th}")),
-                    Err(c) => {
-                        // Extrapolate the stopped search from its visits.
-                        let total = c.visits_done + c.visits_left;
-                        ns += el * total as f64 / c.visits_done.max(1) as f64;
-                        res.extrapolated = true;
-                        res.capped = true;
-                        break 'protocols;
+                    Err(s) => {
+                        stop = Some(s);
+                        break;
                     }
                 }
-                if Instant::now() > deadline {
-                    res.capped = rep == 0 && allocs < (ROUNDS * del) as u64;
+            }
+            let el = t.elapsed().as_nanos() as f64 - overhead;
+            p_ns += el;
+            p_allocs += done;
+            match stop {
+                None => {}
+                Some(Stop::Deadline) => {
+                    if rep == 0 {
+                        res.capped = true;
+                        ns += p_ns;
+                        allocs += p_allocs;
+                    }
+                    break 'protocols;
+                }
+                Some(Stop::Capped {
+                    visits_done,
+                    visits_left,
+                    search_ns,
+                }) => {
+                    // The stopped search's time, scaled to all its visits.
+                    p_ns += search_ns * visits_left as f64 / visits_done.max(1) as f64;
+                    p_allocs += 1;
+                    if rep == 0 {
+                        res.capped = true;
+                        res.extrapolated = true;
+                        ns += p_ns;
+                        allocs += p_allocs;
+                    }
                     break 'protocols;
                 }
             }
         }
+        ns += p_ns;
+        allocs += p_allocs;
+        per_protocol.push(p_ns / p_allocs as f64);
     }
-    res.ns_per_alloc = ns / allocs as f64;
+    if allocs == 0 {
+        return Err(format!("no allocation within the budget at TH {th}"));
+    }
+    res.ns_per_alloc = if per_protocol.is_empty() {
+        ns / allocs as f64
+    } else {
+        median(&per_protocol)
+    }
+    .max(0.0);
     res.searches_per_alloc = (a.searches() - s0) as f64 / allocs as f64;
     res.allocs = allocs;
     Ok(res)
