@@ -8,6 +8,9 @@
 //! untimed part (e.g. the fork before an exit, the reaping after it) runs
 //! outside the measured interval.
 
+// criterion_group!/criterion_main! generate undocumented items.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -54,7 +54,12 @@ impl RealChildren {
 
     /// Times fork + `_exit(0)` + `waitpid(pid)` (or `waitpid(-1)` when
     /// `any`), with the current children present.
-    pub(crate) fn measure(&self, any: bool, batch: Duration, reps: usize) -> Result<Sample, String> {
+    pub(crate) fn measure(
+        &self,
+        any: bool,
+        batch: Duration,
+        reps: usize,
+    ) -> Result<Sample, String> {
         let mut failure: Option<String> = None;
         let sample = per_op_with(batch, reps, &mut || {
             if failure.is_some() {

@@ -58,6 +58,7 @@ impl TaskList {
     }
 
     /// Number of tasks.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.tasks.len()
     }
@@ -155,6 +156,7 @@ pub(crate) trait OldGetPid {
     /// Interval searches so far.
     fn searches(&self) -> u64;
     /// Tasks visited so far.
+    #[cfg(test)]
     fn visits(&self) -> u64;
     /// The `pid_max` searched below.
     fn pid_max(&self) -> u32;
@@ -263,6 +265,7 @@ impl OldGetPid for Algo0 {
         self.searches
     }
 
+    #[cfg(test)]
     fn visits(&self) -> u64 {
         self.visits
     }
@@ -392,6 +395,7 @@ impl OldGetPid for Algo1 {
         self.searches
     }
 
+    #[cfg(test)]
     fn visits(&self) -> u64 {
         self.visits
     }

@@ -578,6 +578,7 @@ impl OldTable {
     }
 
     /// Number of live tasks.
+    #[cfg(test)]
     pub(crate) fn nr_tasks(&self) -> usize {
         self.tasks.len() - self.free.len()
     }

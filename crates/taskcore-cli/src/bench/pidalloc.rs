@@ -33,8 +33,7 @@ use std::time::{Duration, Instant};
 use taskcore::pid::{next_cyclic, Idr};
 
 use super::harness::{
-    median, progress, timer_overhead_ns, Column, Experiment, Fmt, Opts, PlotSpec, Report, Rng,
-    Row,
+    median, progress, timer_overhead_ns, Column, Experiment, Fmt, Opts, PlotSpec, Report, Rng, Row,
 };
 use super::old_pid::{Algo0, Algo1, OldGetPid, Stop, RESERVED_PIDS};
 
@@ -67,7 +66,13 @@ const SEED_POINTS: [(u32, usize); 18] = [
     (32767, 1),
 ];
 
-const QUICK_POINTS: [(u32, usize); 5] = [(10, 10), (1000, 1000), (16000, 1000), (32000, 50), (32767, 1)];
+const QUICK_POINTS: [(u32, usize); 5] = [
+    (10, 10),
+    (1000, 1000),
+    (16000, 1000),
+    (32000, 50),
+    (32767, 1),
+];
 
 /// The point for `pid_max` matching seed point `(th, del)` at 32768.
 fn scale_point(pid_max: u32, (th, del): (u32, usize)) -> (u32, usize) {
@@ -183,7 +188,9 @@ fn run_taskcore(pid_max: u32, th: u32, del: usize, opts: &Opts) -> Result<PointR
     let mut tc = Tc::new(pid_max);
     let mut w = Workload::new(th, pid_max);
     for &p in &w.live {
-        tc.idr.insert(p, p).map_err(|e| format!("taskcore fill: {e:?}"))?;
+        tc.idr
+            .insert(p, p)
+            .map_err(|e| format!("taskcore fill: {e:?}"))?;
     }
     tc.cursor = w.last_pid() + 1;
     let overhead = timer_overhead_ns();
@@ -263,15 +270,16 @@ fn run_old<A: OldGetPid>(
     }
     a.set_last_pid(w.last_pid());
     let overhead = timer_overhead_ns();
-    let s0 = a.searches();
     let deadline = Instant::now() + budget;
     let mut res = PointResult::default();
     let mut per_protocol = Vec::new();
     let mut ns = 0.0;
     let mut allocs = 0u64;
+    let mut searches = 0u64;
     'protocols: for rep in 0..reps {
         let mut p_ns = 0.0;
         let mut p_allocs = 0u64;
+        let p_searches0 = a.searches();
         for _ in 0..ROUNDS {
             for _ in 0..del {
                 let v = w.victim();
@@ -306,6 +314,7 @@ fn run_old<A: OldGetPid>(
                         res.capped = true;
                         ns += p_ns;
                         allocs += p_allocs;
+                        searches += a.searches() - p_searches0;
                     }
                     break 'protocols;
                 }
@@ -322,6 +331,7 @@ fn run_old<A: OldGetPid>(
                         res.extrapolated = true;
                         ns += p_ns;
                         allocs += p_allocs;
+                        searches += a.searches() - p_searches0;
                     }
                     break 'protocols;
                 }
@@ -329,6 +339,7 @@ fn run_old<A: OldGetPid>(
         }
         ns += p_ns;
         allocs += p_allocs;
+        searches += a.searches() - p_searches0;
         per_protocol.push(p_ns / p_allocs as f64);
     }
     if allocs == 0 {
@@ -340,7 +351,7 @@ fn run_old<A: OldGetPid>(
         median(&per_protocol)
     }
     .max(0.0);
-    res.searches_per_alloc = (a.searches() - s0) as f64 / allocs as f64;
+    res.searches_per_alloc = searches as f64 / allocs as f64;
     res.allocs = allocs;
     Ok(res)
 }
@@ -439,19 +450,33 @@ impl Experiment for PidAlloc {
                 x_label: "TH (live pids)".into(),
                 y_label: "ns per allocation".into(),
                 lines: vec![
-                    ("taskcore (Idr)".into(), series.clone(), "taskcore_ns".into()),
-                    ("algo-1 (2002 bitmap)".into(), series.clone(), "algo1_ns".into()),
-                    ("algo-0 (2002 scan)".into(), series.clone(), "algo0_ns".into()),
+                    (
+                        "taskcore (Idr)".into(),
+                        series.clone(),
+                        "taskcore_ns".into(),
+                    ),
+                    (
+                        "algo-1 (2002 bitmap)".into(),
+                        series.clone(),
+                        "algo1_ns".into(),
+                    ),
+                    (
+                        "algo-0 (2002 scan)".into(),
+                        series.clone(),
+                        "algo0_ns".into(),
+                    ),
                 ],
             });
         }
         goals(&mut rep);
         rep.notes.push(format!(
-            "Baselines stop at a budget of {:.1} s per point and report the mean over the allocations \
-             they did (`allocs` column; TAL = the full protocol); algo-0 rows marked extrapolated \
+            "Baselines stop at a budget of {:.1} s per point and report what they did (`allocs` column; TAL = the full protocol); algo-0 rows marked extrapolated \
              had a search stopped at the deadline, its time scaled by visits-to-do / visits-done \
-             (counted exactly). taskcore: median over repeated protocols.",
-            budget.as_secs_f64()
+             (counted exactly). Baselines: median over complete protocols (up to {old_reps}), or the \
+             mean over the first, partial one. taskcore: median over blocks of >= 1000 \
+             allocations, each round timed as one batch, timer overhead subtracted.",
+            budget.as_secs_f64(),
+            old_reps = old_reps,
         ));
         Ok(rep)
     }

@@ -129,8 +129,10 @@ pub(crate) fn child_main(name: &str, n: &str) -> ExitCode {
     match scenario(name, n) {
         Ok(phases) => {
             let hwm = status_kb("VmHWM").unwrap_or(0);
-            let ph: serde_json::Map<String, Value> =
-                phases.iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+            let ph: serde_json::Map<String, Value> = phases
+                .iter()
+                .map(|(k, v)| (k.to_string(), json!(v)))
+                .collect();
             println!(
                 "{}",
                 json!({"scenario": name, "n": n, "phases": ph, "base_rss_kb": base, "hwm_kb": hwm})
