@@ -22,9 +22,10 @@
 //! and see the same victims, so they allocate the same pids; the run checks
 //! it.
 //!
-//! Budget: the baselines run the protocol until it ends or a time budget
-//! per point is spent (3 s; 0.4 s with `--quick`), and report the mean over
-//! the allocations done. An algo-0 search still running at the deadline is
+//! Budget: the baselines run up to 3 protocols (1 with `--quick`) until a
+//! time budget per point is spent (3 s; 0.4 s with `--quick`), and report
+//! the median over complete protocols, or the mean over the allocations of
+//! the first protocol if even that one did not complete. An algo-0 search still running at the deadline is
 //! stopped, and its time extrapolated from the visits it made to the visits
 //! it would have made (counted exactly); such rows say `extrapolated`.
 
