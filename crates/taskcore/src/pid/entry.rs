@@ -77,11 +77,12 @@ pub(crate) enum Numbers {
 }
 
 impl Numbers {
-    pub(crate) fn from_vec(v: Vec<Upid>) -> Numbers {
+    /// The numbers `v` (root first), inline when there is one.
+    pub(crate) fn from_slice(v: &[Upid]) -> Numbers {
         if v.len() == 1 {
             Numbers::One(v[0])
         } else {
-            Numbers::Many(v.into_boxed_slice())
+            Numbers::Many(v.into())
         }
     }
 

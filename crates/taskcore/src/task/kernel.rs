@@ -417,7 +417,10 @@ impl Kernel {
         if set_tid.len() > level + 1 {
             return Err(Errno::EINVAL);
         }
-        let mut numbers = vec![Upid { ns: 0, nr: 0 }; level + 1];
+        // On the stack: a fork must not pay two heap round trips for its
+        // numbers (the common single-level pid is stored inline).
+        let mut buf = [Upid { ns: 0, nr: 0 }; crate::uapi::MAX_PID_NS_LEVEL + 1];
+        let numbers = &mut buf[..=level];
         let mut cur = ns;
         for l in (0..=level).rev() {
             let tid = set_tid.get(level - l).copied();
@@ -439,9 +442,9 @@ impl Kernel {
         }
         let idx = self
             .pids
-            .insert(Pid::new(Numbers::from_vec(numbers.clone())))
+            .insert(Pid::new(Numbers::from_slice(numbers)))
             .ok_or(Errno::EAGAIN)?;
-        for u in &numbers {
+        for u in numbers.iter() {
             let ns = &mut self.nss[u.ns];
             ns.idr
                 .insert(u.nr, idx)
