@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod replay;
+mod strace;
 
 /// Linux-compatible process-management core: replay, benchmarks, /proc.
 #[derive(Debug, Parser)]

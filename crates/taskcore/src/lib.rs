@@ -30,6 +30,7 @@
 
 pub mod errno;
 pub(crate) mod list;
+pub mod mm;
 pub mod pid;
 pub(crate) mod slab;
 pub mod task;
@@ -37,5 +38,7 @@ pub mod uapi;
 pub mod wait;
 
 pub use errno::{Errno, Result};
-pub use task::{CloneArgs, Config, Kernel, Notification, SigAction, SigHandler, SigInfo, TaskId};
+pub use task::{
+    CloneArgs, Config, ForkMm, Kernel, Notification, SigAction, SigHandler, SigInfo, TaskId,
+};
 pub use wait::{WaitOutcome, WaitReport};

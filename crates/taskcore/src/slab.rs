@@ -13,14 +13,14 @@
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// One slot: an occupied value or a link in the free list.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Slot<T> {
     Occupied(T),
     Vacant { next_free: u32 },
 }
 
 /// A growable arena of `T` addressed by `u32`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Slab<T> {
     slots: Vec<Slot<T>>,
     free_head: u32,
@@ -103,7 +103,8 @@ impl<T> Slab<T> {
         self.len
     }
 
-    /// Occupied `(index, value)` pairs in index order.
+    /// Occupied `(index, value)` pairs in index order (for
+    /// `Kernel::check_invariants`).
     pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, &T)> {
         self.slots.iter().enumerate().filter_map(|(i, s)| match s {
             Slot::Occupied(v) => Some((i as u32, v)),
@@ -142,7 +143,7 @@ mod tests {
         assert_eq!(s.vacant_key(), Some(1));
         assert_eq!(s.insert('d'), Some(1));
         assert_eq!(s[1], 'd');
-        assert_eq!(s.iter().map(|(_, v)| *v).collect::<String>(), "adc");
+        assert_eq!((s[0], s[1], s[2]), ('a', 'd', 'c'));
         assert_eq!(s.get(7), None);
     }
 }

@@ -747,6 +747,7 @@ fn run(pid_max: u32, core_dumps: bool, scan_only: bool, ops: &[Op]) -> Check {
     let config = Config {
         pid_max,
         core_dumps,
+        ..Config::default()
     };
     let opts = ModelOptions {
         wait_scan_only: scan_only,

@@ -1,16 +1,146 @@
 //! `taskcore bench EXPERIMENT`: the seeds' experiments, taskcore beside the
 //! old algorithms in the same run.
+//!
+//! # Layout
+//! ```text
+//! bench/
+//!   mod.rs        arguments, the experiment registry, the runner
+//!   harness.rs    Experiment trait, timing (medians), Report -> table/CSV/JSON
+//!   plot.rs       PNG plots, log-log (plotters, embedded font)
+//!   wait.rs       seed 000: fork + exit + waitpid with N children present
+//!   old_wait.rs     baseline: Linux's pre-5.13 do_wait over a minimal table
+//!   linux_wait.rs   reference: the same workload on this machine's kernel
+//!   pidalloc.rs   seed 001: get_pid at a fill of TH live pids
+//!   old_pid.rs      baselines: 2002 algo-0 (task-list scans), algo-1 (bitmap)
+//!   scale.rs      1M processes, 1M threads: seconds per phase, peak RSS
+//! ```
+//!
+//! Adding an experiment (`readdir`, `fork`, `objpool`...): write
+//! `bench/NAME.rs` with a unit struct implementing [`harness::Experiment`]
+//! that returns a [`harness::Report`] (rows `{series, size, taskcore_ns,
+//! <baseline>_ns...}`), and add it to [`registry`]. The runner does the
+//! printing, files and plots.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+mod harness;
+mod linux_wait;
+mod old_pid;
+mod old_wait;
+mod pidalloc;
+mod plot;
+mod scale;
+mod wait;
+
+use harness::{Experiment, Opts, Report};
 
 /// Arguments of `taskcore bench`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Experiment name, or `all`.
+    /// Experiment name (`wait`, `pidalloc`, `scale`), or `all`.
     pub(crate) experiment: String,
+    /// Fewer sizes and repetitions (each series keeps its largest size), no
+    /// real-kernel reference: under 30 s per experiment on 2 cores.
+    #[arg(long)]
+    pub(crate) quick: bool,
+    /// Print the report as one JSON object on the last line of stdout.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Directory for NAME.csv, NAME.json and the PNG plots.
+    #[arg(long, default_value = "target/taskcore-bench")]
+    pub(crate) out: PathBuf,
+    /// Skip the real-kernel reference column (`wait`'s `linux_ns`).
+    #[arg(long)]
+    pub(crate) no_linux: bool,
+    /// Internal: run one `scale` scenario in this fresh process.
+    #[arg(long, hide = true, num_args = 2, value_names = ["SCENARIO", "N"])]
+    pub(crate) scale_child: Option<Vec<String>>,
+}
+
+/// Every experiment, in the order `bench all` runs them. `wait` comes first
+/// because its real-kernel reference forks this process, which is cheapest
+/// while the heap is small.
+fn registry() -> Vec<Box<dyn Experiment>> {
+    vec![
+        Box::new(wait::Wait),
+        Box::new(pidalloc::PidAlloc),
+        Box::new(scale::Scale),
+    ]
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
-    eprintln!("taskcore bench: unknown experiment '{}'", args.experiment);
-    ExitCode::from(2)
+    if let Some(v) = &args.scale_child {
+        return scale::child_main(&v[0], &v[1]);
+    }
+    let opts = Opts {
+        quick: args.quick,
+        linux: !args.no_linux && !args.quick,
+    };
+    let exps = registry();
+    let chosen: Vec<&dyn Experiment> = if args.experiment == "all" {
+        exps.iter().map(|e| e.as_ref()).collect()
+    } else {
+        match exps.iter().find(|e| e.name() == args.experiment) {
+            Some(e) => vec![e.as_ref()],
+            None => {
+                eprintln!(
+                    "taskcore bench: unknown experiment '{}'; known:",
+                    args.experiment
+                );
+                for e in &exps {
+                    eprintln!("  {:<10} {}", e.name(), e.about());
+                }
+                eprintln!("  {:<10} every experiment above", "all");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let mut reports: Vec<Report> = Vec::new();
+    for e in chosen {
+        harness::progress(format!("{}: {}", e.name(), e.about()));
+        let t = std::time::Instant::now();
+        let rep = match e.run(&opts) {
+            Ok(r) => r,
+            Err(msg) => {
+                eprintln!("taskcore bench {}: {msg}", e.name());
+                return ExitCode::FAILURE;
+            }
+        };
+        harness::progress(format!(
+            "{} done in {:.1} s",
+            e.name(),
+            t.elapsed().as_secs_f64()
+        ));
+        print!("{}", rep.tables());
+        match rep.write_files(&args.out) {
+            Ok(files) => harness::progress(format!("wrote {}", files.join(", "))),
+            Err(msg) => {
+                eprintln!("taskcore bench {}: {msg}", e.name());
+                return ExitCode::FAILURE;
+            }
+        }
+        reports.push(rep);
+    }
+    if args.json {
+        let line = if reports.len() == 1 {
+            reports[0].to_json()
+        } else {
+            // `all`: one object of the same shape, each row naming its
+            // experiment.
+            let rows = reports
+                .iter()
+                .flat_map(|r| {
+                    r.rows.iter().map(|row| {
+                        let mut j = row.to_json();
+                        j["experiment"] = serde_json::Value::from(r.experiment.clone());
+                        j
+                    })
+                })
+                .collect();
+            serde_json::json!({"experiment": "all", "rows": serde_json::Value::Array(rows)})
+        };
+        println!("{line}");
+    }
+    ExitCode::SUCCESS
 }

@@ -10,8 +10,12 @@ pub(crate) enum Outcome {
     Value(i64),
     /// `= -1 ENAME (...)` with a Linux errno this crate knows.
     Errno(taskcore::Errno),
-    /// Interrupted, restarted, `= ?`, or an errno outside the model: the
-    /// call's result says nothing the core can check.
+    /// Interrupted by a signal (`EINTR`, `ERESTART*`): the call was
+    /// sleeping, or will be restarted.
+    Interrupted,
+    /// `= ?`: the task died (or exec'd) inside the call.
+    Died,
+    /// An errno outside the model, or no result printed: nothing to check.
     Unknown,
 }
 
@@ -36,36 +40,125 @@ pub(crate) enum RecHandler {
 pub(crate) enum Op {
     /// clone/clone3/fork/vfork: flags without the signal byte, and the exit
     /// signal.
-    Clone { flags: u64, exit_signal: i32 },
-    Execve { path: String },
-    Exit { code: i32 },
-    ExitGroup { code: i32 },
-    Wait4 { pid: i32, status: Option<i32>, options: i32 },
-    Waitid { idtype: i32, id: i32, info: Option<RecInfo>, options: i32 },
-    Setpgid { pid: i32, pgid: i32 },
+    Clone {
+        flags: u64,
+        exit_signal: i32,
+    },
+    Execve {
+        path: String,
+    },
+    Exit {
+        code: i32,
+    },
+    ExitGroup {
+        code: i32,
+    },
+    Wait4 {
+        pid: i32,
+        status: Option<i32>,
+        options: i32,
+    },
+    Waitid {
+        idtype: i32,
+        id: i32,
+        info: Option<RecInfo>,
+        options: i32,
+    },
+    Setpgid {
+        pid: i32,
+        pgid: i32,
+    },
     Setsid,
-    Getpgid { pid: i32 },
-    Getsid { pid: i32 },
+    Getpgid {
+        pid: i32,
+    },
+    Getsid {
+        pid: i32,
+    },
     Getppid,
-    Kill { pid: i32, sig: i32 },
-    Tgkill { tgid: i32, tid: i32, sig: i32 },
-    Tkill { tid: i32, sig: i32 },
-    RtSigaction { sig: i32, act: Option<(RecHandler, u64)>, old: Option<RecHandler> },
-    SetChildSubreaper { on: bool },
-    GetChildSubreaper,
+    Kill {
+        pid: i32,
+        sig: i32,
+    },
+    Tgkill {
+        tgid: i32,
+        tid: i32,
+        sig: i32,
+    },
+    Tkill {
+        tid: i32,
+        sig: i32,
+    },
+    RtSigaction {
+        sig: i32,
+        act: Option<(RecHandler, u64)>,
+        old: Option<RecHandler>,
+    },
+    SetChildSubreaper {
+        on: bool,
+    },
+    /// `prctl(PR_GET_CHILD_SUBREAPER, [v])`: the value written back.
+    GetChildSubreaper {
+        value: Option<u64>,
+    },
+    /// mmap(addr, len, prot, flags, fd, offset).
+    Mmap {
+        addr: u64,
+        len: u64,
+        prot: u32,
+        flags: u32,
+        fd: i32,
+        offset: u64,
+    },
+    /// munmap(addr, len).
+    Munmap {
+        addr: u64,
+        len: u64,
+    },
+    /// mprotect(addr, len, prot).
+    Mprotect {
+        addr: u64,
+        len: u64,
+        prot: u32,
+    },
+    /// mremap(old, old_len, new_len, flags, new).
+    Mremap {
+        old: u64,
+        old_len: u64,
+        new_len: u64,
+        flags: u32,
+        new: u64,
+    },
+    /// brk(addr).
+    Brk {
+        addr: u64,
+    },
     /// `--- SIGx {...} ---`: a signal delivered to the task.
-    Signal { sig: i32 },
+    Signal {
+        sig: i32,
+    },
     /// `--- stopped by SIGx ---`.
-    Stopped { sig: i32 },
+    Stopped {
+        sig: i32,
+    },
     /// `+++ exited with N +++`.
-    Exited { code: i32 },
+    Exited {
+        code: i32,
+    },
     /// `+++ killed by SIGx [(core dumped)] +++`.
-    Killed { sig: i32, core: bool },
+    Killed {
+        sig: i32,
+        core: bool,
+    },
     /// `+++ superseded by execve in pid N +++`: this thread exec'd and took
     /// pid N.
-    Superseded { by: i32 },
+    Superseded {
+        by: i32,
+    },
     /// A line the replay does not model (counted per syscall name).
-    Other { name: String },
+    Other {
+        name: String,
+    },
 }
 
 /// One event of a trace file.
@@ -101,12 +194,17 @@ impl Op {
             Op::Tgkill { .. } => "tgkill",
             Op::Tkill { .. } => "tkill",
             Op::RtSigaction { .. } => "rt_sigaction",
-            Op::SetChildSubreaper { .. } | Op::GetChildSubreaper => "prctl",
+            Op::SetChildSubreaper { .. } | Op::GetChildSubreaper { .. } => "prctl",
             Op::Signal { .. } => "--- signal",
             Op::Stopped { .. } => "--- stopped",
             Op::Exited { .. } => "+++ exited",
             Op::Killed { .. } => "+++ killed",
             Op::Superseded { .. } => "+++ superseded",
+            Op::Mmap { .. } => "mmap",
+            Op::Munmap { .. } => "munmap",
+            Op::Mprotect { .. } => "mprotect",
+            Op::Mremap { .. } => "mremap",
+            Op::Brk { .. } => "brk",
             Op::Other { name } => name,
         }
     }

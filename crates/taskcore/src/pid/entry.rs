@@ -24,7 +24,7 @@ pub(crate) struct Upid {
 ///    slab index, and nowhere else.
 /// 3. The pid is live while `task`, `leader`, `pgrp_members` or
 ///    `session_members` is non-empty.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Pid {
     /// Numbers from the root namespace (index 0) down to the owner's.
     pub(crate) numbers: Numbers,
@@ -77,11 +77,12 @@ pub(crate) enum Numbers {
 }
 
 impl Numbers {
-    pub(crate) fn from_vec(v: Vec<Upid>) -> Numbers {
+    /// The numbers `v` (root first), inline when there is one.
+    pub(crate) fn from_slice(v: &[Upid]) -> Numbers {
         if v.len() == 1 {
             Numbers::One(v[0])
         } else {
-            Numbers::Many(v.into_boxed_slice())
+            Numbers::Many(v.into())
         }
     }
 

@@ -9,7 +9,7 @@ use crate::pid::ns::PidNamespace;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::ptrace::PTRACE_EVENT_STOP;
-use crate::task::task::{PT_SEIZED, SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE};
+use crate::task::task_struct::{PT_SEIZED, SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE};
 use crate::uapi::{
     CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD,
     CLONE_UNTRACED, CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, NSIG, SIGCHLD, SIGSTOP, SIGTRAP,
@@ -144,13 +144,22 @@ impl Kernel {
             self.alloc_pid(parent_ns, &args.set_tid, false)?
         };
         let comm = self.tasks[cur].comm;
-        let child = match self.new_task(pid, NONE, comm) {
-            Ok(t) => t,
+        let mm = match self.copy_mm(cur, flags) {
+            Ok(mm) => mm,
             Err(e) => {
                 self.put_pid(pid);
                 return Err(e);
             }
         };
+        let child = match self.new_task(pid, NONE, comm) {
+            Ok(t) => t,
+            Err(e) => {
+                self.mmput(mm);
+                self.put_pid(pid);
+                return Err(e);
+            }
+        };
+        self.tasks[child].mm = mm;
         // dup_task_struct() copies the caller, self_exec_id included: a
         // thread or child created after an exec carries the new id.
         self.tasks[child].self_exec_id = self.tasks[cur].self_exec_id;
@@ -174,6 +183,7 @@ impl Kernel {
                 Ok(g) => g,
                 Err(e) => {
                     self.tasks.remove(child);
+                    self.mmput(mm);
                     self.put_pid(pid);
                     return Err(e);
                 }

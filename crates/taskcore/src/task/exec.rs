@@ -7,7 +7,7 @@
 use crate::errno::Result;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task::{ExitState, PF_FORKNOEXEC, PF_TRACED_STOP, PT_SEIZED};
+use crate::task::task_struct::{ExitState, PF_FORKNOEXEC, PF_TRACED_STOP, PT_SEIZED};
 use crate::uapi::{SIGCHLD, SIGTRAP, TASK_COMM_LEN};
 
 impl Kernel {
@@ -36,6 +36,9 @@ impl Kernel {
     /// `begin_new_exec()` (fs/exec.c) from the point of no return.
     pub fn execve(&mut self, current: TaskId, filename: &str) -> Result<()> {
         let mut t = self.current(current)?;
+        // The new image gets a new address space (allocated before the
+        // point of no return, so a failure changes nothing).
+        let new_mm = self.mm_alloc()?;
         let g = self.tasks[t].group;
         if self.groups[g].nr_threads > 1 {
             t = self.de_thread(t);
@@ -47,6 +50,9 @@ impl Kernel {
             self.groups[g].exit_signal = SIGCHLD;
             self.sync_child(g);
         }
+        self.mm_release(t);
+        let old_mm = core::mem::replace(&mut self.tasks[t].mm, new_mm);
+        self.mmput(old_mm);
         let task = &mut self.tasks[t];
         task.flags &= !PF_FORKNOEXEC;
         task.self_exec_id = task.self_exec_id.wrapping_add(1);
@@ -55,7 +61,6 @@ impl Kernel {
         sh.handled = 0;
         sh.resethand = 0;
         sh.chld_flags = 0;
-        self.mm_release(t);
         if self.tasks[t].ptrace != 0 && self.tasks[t].ptrace & PT_SEIZED == 0 {
             self.ptrace_trap(t, SIGTRAP);
         }
@@ -74,7 +79,7 @@ impl Kernel {
                     .tasks
                     .get(u)
                     .is_some_and(|x| x.exit_state == ExitState::Alive)
-                && self.tasks[u].flags & crate::task::task::PF_EXITING == 0
+                && self.tasks[u].flags & crate::task::task_struct::PF_EXITING == 0
             {
                 // Killed threads of an exec'ing group exit with status 0.
                 self.do_exit(u, 0);

@@ -22,7 +22,7 @@ use crate::errno::Result;
 use crate::list;
 use crate::slab::NONE;
 use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, TaskId};
-use crate::task::task::{ExitState, SigHand, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT};
+use crate::task::task_struct::{ExitState, SigHand, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT};
 use crate::uapi::{
     valid_signal, __WALL, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL,
     WEXITED, WNOHANG,
@@ -125,6 +125,7 @@ impl Kernel {
             exit_code: code,
         });
         self.mm_release(t);
+        self.exit_mm(t);
         self.exit_notify(t, group_dead);
     }
 

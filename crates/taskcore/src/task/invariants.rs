@@ -14,7 +14,7 @@ use crate::list::{self, Link, ListHead};
 use crate::pid::TAG_TGID;
 use crate::slab::{Slab, NONE};
 use crate::task::kernel::Kernel;
-use crate::task::task::{ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_STOP_STOPPED};
+use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_STOP_STOPPED};
 use crate::wait::index::{Class, EdgeState, WaitIndex, UNREGISTERED};
 
 /// Walks a list forwards and backwards, checking the links agree.

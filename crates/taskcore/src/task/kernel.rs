@@ -21,7 +21,7 @@ use crate::pid::entry::{Numbers, Pid, Upid};
 use crate::pid::ns::{NsId, PidNamespace};
 use crate::pid::TAG_TGID;
 use crate::slab::{Slab, NONE};
-use crate::task::task::{
+use crate::task::task_struct::{
     ExitState, SigHand, Task, ThreadGroup, PF_FORKNOEXEC, PF_TRACED_STOP, SIGNAL_STOP_CONTINUED,
     SIGNAL_STOP_STOPPED,
 };
@@ -51,6 +51,8 @@ pub struct Config {
     /// status, as with a non-zero `RLIMIT_CORE` (default false, as with
     /// `ulimit -c 0`).
     pub core_dumps: bool,
+    /// How fork duplicates an address space (default copy-on-write).
+    pub fork_mm: crate::task::mm::ForkMm,
 }
 
 impl Default for Config {
@@ -58,6 +60,7 @@ impl Default for Config {
         Config {
             pid_max: PID_MAX_DEFAULT,
             core_dumps: false,
+            fork_mm: crate::task::mm::ForkMm::Cow,
         }
     }
 }
@@ -168,6 +171,7 @@ pub struct Kernel {
     pub(crate) groups: Slab<ThreadGroup>,
     pub(crate) pids: Slab<Pid>,
     pub(crate) nss: Slab<PidNamespace>,
+    pub(crate) mms: Slab<crate::task::mm::MmEntry>,
     pub(crate) root_ns: u32,
     pub(crate) init: u32,
     pub(crate) wait_index: WaitIndex,
@@ -199,6 +203,7 @@ impl Kernel {
             groups: Slab::new(),
             pids: Slab::new(),
             nss: Slab::new(),
+            mms: Slab::new(),
             root_ns: 0,
             init: NONE,
             wait_index: WaitIndex::default(),
@@ -214,6 +219,7 @@ impl Kernel {
             .ok_or(Errno::ENOMEM)?;
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
         let task = k.new_task(pid, NONE, *b"init\0\0\0\0\0\0\0\0\0\0\0\0")?;
+        k.tasks[task].mm = k.mm_alloc()?;
         let g = k.new_group(task, pid, pid, SigHand::default())?;
         k.tasks[task].group = g;
         k.join_thread_list(g, task);
@@ -222,8 +228,31 @@ impl Kernel {
         k.groups[g].exit_signal = SIGCHLD;
         k.init = task;
         k.nss[k.root_ns].child_reaper = task;
-        k.groups[g].flags |= crate::task::task::SIGNAL_UNKILLABLE;
+        k.groups[g].flags |= crate::task::task_struct::SIGNAL_UNKILLABLE;
         Ok(k)
+    }
+
+    /// A copy of the whole process table, for checkpointing (replay search,
+    /// what-if analysis). O(n) in tasks. Handles stay valid in both copies.
+    ///
+    /// (Not `Clone::clone`: [`Kernel::clone`] is the syscall.)
+    pub fn snapshot(&self) -> Kernel {
+        Kernel {
+            tasks: self.tasks.clone(),
+            gens: self.gens.clone(),
+            groups: self.groups.clone(),
+            pids: self.pids.clone(),
+            nss: self.nss.clone(),
+            mms: self.mms.clone(),
+            root_ns: self.root_ns,
+            init: self.init,
+            wait_index: self.wait_index.clone(),
+            notes: self.notes.clone(),
+            deferred: self.deferred.clone(),
+            seq: self.seq,
+            now: self.now,
+            config: self.config,
+        }
     }
 
     /// The root namespace's init task: the task holding pid 1 there (after
@@ -252,6 +281,12 @@ impl Kernel {
     /// The configuration.
     pub fn config(&self) -> Config {
         self.config
+    }
+
+    /// Sets whether core-dumping signals dump core from now on (the outcome
+    /// of `RLIMIT_CORE` and `core_pattern`, which are not modelled).
+    pub fn set_core_dumps(&mut self, on: bool) {
+        self.config.core_dumps = on;
     }
 
     /// Takes the notifications raised since the last call, oldest first.
@@ -306,7 +341,7 @@ impl Kernel {
     /// `ESRCH` if stale, exited or exiting.
     pub(crate) fn current(&self, id: TaskId) -> Result<u32> {
         let t = self.task_idx(id)?;
-        if self.tasks[t].flags & crate::task::task::PF_EXITING != 0 {
+        if self.tasks[t].flags & crate::task::task_struct::PF_EXITING != 0 {
             return Err(Errno::ESRCH);
         }
         Ok(t)
@@ -402,7 +437,10 @@ impl Kernel {
         if set_tid.len() > level + 1 {
             return Err(Errno::EINVAL);
         }
-        let mut numbers = vec![Upid { ns: 0, nr: 0 }; level + 1];
+        // On the stack: a fork must not pay two heap round trips for its
+        // numbers (the common single-level pid is stored inline).
+        let mut buf = [Upid { ns: 0, nr: 0 }; crate::uapi::MAX_PID_NS_LEVEL + 1];
+        let numbers = &mut buf[..=level];
         let mut cur = ns;
         for l in (0..=level).rev() {
             let tid = set_tid.get(level - l).copied();
@@ -424,7 +462,7 @@ impl Kernel {
         }
         let idx = self
             .pids
-            .insert(Pid::new(Numbers::from_vec(numbers.clone())))
+            .insert(Pid::new(Numbers::from_slice(numbers)))
             .ok_or(Errno::EAGAIN)?;
         for (l, u) in numbers.iter().enumerate() {
             let ns = &mut self.nss[u.ns];
@@ -514,6 +552,7 @@ impl Kernel {
                 comm,
                 start_time: self.now,
                 pending_fatal: 0,
+                mm: NONE,
             })
             .ok_or(Errno::EAGAIN)?;
         if self.gens.len() <= t as usize {

@@ -2,7 +2,7 @@
 //! sessions, exec and ptrace.
 //!
 //! - `kernel`: [`Kernel`], the process table, with handles and pid lookups;
-//! - `task`: the task and thread-group structures;
+//! - `task_struct`: the task and thread-group structures;
 //! - `clone`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
 //!   syscall family.
 
@@ -11,11 +11,13 @@ mod exec;
 mod exit;
 mod invariants;
 pub(crate) mod kernel;
+mod mm;
 mod pgrp;
 mod ptrace;
 mod signal;
-pub(crate) mod task;
+pub(crate) mod task_struct;
 
 pub use clone::CloneArgs;
 pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};
+pub use mm::ForkMm;
 pub use signal::{SigAction, SigHandler};

@@ -15,7 +15,9 @@ use crate::errno::{Errno, Result};
 use crate::list;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task::{ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED, SIGNAL_STOP_STOPPED};
+use crate::task::task_struct::{
+    ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED, SIGNAL_STOP_STOPPED,
+};
 use crate::uapi::{valid_signal, SIGSTOP};
 
 /// `PTRACE_EVENT_STOP`: the event of a seized tracee's group-stop trap.
@@ -47,7 +49,7 @@ impl Kernel {
             return Err(Errno::EPERM);
         }
         let g = self.tasks[t].group;
-        let exiting = self.tasks[t].flags & crate::task::task::PF_EXITING != 0;
+        let exiting = self.tasks[t].flags & crate::task::task_struct::PF_EXITING != 0;
         let stopped = self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 && !exiting;
         self.ptrace_link(
             t,

@@ -17,7 +17,7 @@ use crate::list;
 use crate::pid::entry::Numbers;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
-use crate::task::task::{
+use crate::task::task_struct::{
     ExitState, SigHand, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED,
     SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
 };
@@ -459,6 +459,8 @@ impl Kernel {
             g,
             (self.groups[g].flags & !SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED,
         );
+        let group = self.handle_unchecked(self.groups[g].leader);
+        self.notify(Notification::Continued { group });
         self.notify_parent_cldstop(g, CLD_CONTINUED);
         // The woken threads dequeue what was kept pending.
         self.dequeue_pending_fatal(g, NONE)
@@ -572,6 +574,8 @@ impl Kernel {
             g,
             (self.groups[g].flags & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED,
         );
+        let group = self.handle_unchecked(self.groups[g].leader);
+        self.notify(Notification::Stopped { group, sig });
         if self.groups[g].nr_traced > 0 {
             for t in self.threads(g) {
                 let task = &self.tasks[t];

@@ -49,7 +49,7 @@ pub(crate) const PT_SEIZED: u8 = 0x02;
 ///    (`thread_seq` increasing).
 /// 3. `parent != NONE` iff `ptrace != 0`, and then the task is on
 ///    `parent`'s `ptraced` list.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Task {
     /// Slab index of its `struct pid`.
     pub(crate) pid: u32,
@@ -94,6 +94,8 @@ pub(crate) struct Task {
     /// take them (bit `sig - 1`); it takes them, before its group's, when
     /// it runs again.
     pub(crate) pending_fatal: u64,
+    /// Slab index of its address space, `NONE` once exited.
+    pub(crate) mm: u32,
 }
 
 /// Signal dispositions of a thread group, as far as the lifecycle needs them.
@@ -144,7 +146,7 @@ impl SigHand {
 ///    list at key `sibling_seq`.
 /// 4. The group is on the `pgrp_members` list of `pgrp` and the
 ///    `session_members` list of `session`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct ThreadGroup {
     /// The group leader task (its pid is the tgid).
     pub(crate) leader: u32,

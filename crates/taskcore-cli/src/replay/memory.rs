@@ -1,0 +1,234 @@
+//! Replaying memory syscalls: mmap, munmap, mprotect, mremap and brk act on
+//! the calling process's emulated address space at the addresses the
+//! recording shows, and their results are checked.
+//!
+//! What exec mapped (the program, the interpreter, the stack, the vDSO) is
+//! not in the trace, and the kernel randomises placement. So:
+//! - a successful mmap is replayed at the address it returned, with
+//!   `MAP_FIXED_NOREPLACE` when it was not fixed: the emulated map must have
+//!   room exactly there, which checks every earlier unmap, move and resize;
+//! - an mremap that moved is replayed with `MREMAP_FIXED` to where it went;
+//! - an mprotect (or mremap) that succeeded on memory the trace never
+//!   mapped reveals an exec-time mapping: it is learned (mapped in) and the
+//!   call is counted as not checkable;
+//! - the first brk of an image reveals its randomised break, which is
+//!   learned; later brk calls are checked against it.
+
+use taskcore::mm::flags::{
+    MAP_ANONYMOUS, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_PRIVATE, MREMAP_FIXED, MREMAP_MAYMOVE,
+    PROT_READ,
+};
+use taskcore::mm::{FileId, MmLayout, MmStruct, MmapFile};
+use taskcore::{Errno, TaskId};
+
+use super::engine::Engine;
+use super::op::{Op, Outcome};
+
+const PAGE: u64 = 4096;
+
+impl Engine<'_> {
+    /// Applies and checks memory syscall `i` by `cur` (recorded tid `rec`).
+    pub(super) fn apply_memory(&mut self, i: usize, cur: TaskId, _rec: i32) {
+        let e = self.events[i].clone();
+        let Ok(tgid) = self.k.getpid(cur) else { return };
+        match (e.op, e.ret) {
+            (
+                Op::Mmap {
+                    addr,
+                    len,
+                    prot,
+                    flags,
+                    fd,
+                    offset,
+                },
+                ret,
+            ) => {
+                let file = (flags & MAP_ANONYMOUS == 0 && fd >= 0).then(|| MmapFile {
+                    id: FileId {
+                        major: 0,
+                        minor: 0,
+                        inode: ((tgid as u64) << 20) | fd as u64,
+                    },
+                    path: format!("fd:{fd}").into(),
+                    readable: true,
+                    writable: true,
+                });
+                match ret {
+                    Outcome::Value(at) => {
+                        let at = at as u64;
+                        let f = if flags & MAP_FIXED != 0 {
+                            flags
+                        } else {
+                            flags | MAP_FIXED_NOREPLACE
+                        };
+                        let r = self
+                            .k
+                            .mmap(cur, at, len, prot, f, file.as_ref(), offset / PAGE);
+                        self.check_addr(i, r, at);
+                    }
+                    Outcome::Errno(err @ (Errno::EEXIST | Errno::EINVAL)) => {
+                        let r =
+                            self.k
+                                .mmap(cur, addr, len, prot, flags, file.as_ref(), offset / PAGE);
+                        self.check_err(i, r.map(|_| ()), err);
+                    }
+                    _ => self.unchecked(i),
+                }
+            }
+            (Op::Munmap { addr, len }, Outcome::Value(0)) => {
+                let r = self.k.munmap(cur, addr, len);
+                self.check_ok(i, r);
+            }
+            (Op::Munmap { addr, len }, Outcome::Errno(err)) => {
+                let r = self.k.munmap(cur, addr, len);
+                self.check_err(i, r, err);
+            }
+            (Op::Mprotect { addr, len, prot }, Outcome::Value(0)) => {
+                match self.k.mprotect(cur, addr, len, prot) {
+                    Ok(()) => self.check_ok(i, Ok(())),
+                    Err(Errno::ENOMEM) => {
+                        // Memory exec mapped: learn it.
+                        self.learn_range(cur, addr, len);
+                        let _ = self.k.mprotect(cur, addr, len, prot);
+                        self.unchecked(i);
+                    }
+                    Err(err) => self.check_ok(i, Err(err)),
+                }
+            }
+            (Op::Mprotect { addr, len, prot }, Outcome::Errno(err)) => {
+                let r = self.k.mprotect(cur, addr, len, prot);
+                self.check_err(i, r, err);
+            }
+            (
+                Op::Mremap {
+                    old,
+                    old_len,
+                    new_len,
+                    flags,
+                    new,
+                },
+                Outcome::Value(to),
+            ) => {
+                let to = to as u64;
+                let (f, n) = if to != old && flags & MREMAP_MAYMOVE != 0 {
+                    (flags | MREMAP_FIXED, to)
+                } else {
+                    (flags, new)
+                };
+                let r = self.k.mremap(cur, old, old_len, new_len, f, n);
+                if matches!(r, Err(Errno::EFAULT)) {
+                    // Memory exec mapped: learn it, then apply the move.
+                    self.learn_range(cur, old, old_len.max(PAGE));
+                    let _ = self.k.mremap(cur, old, old_len, new_len, f, n);
+                    self.unchecked(i);
+                    return;
+                }
+                self.check_addr(i, r, to);
+            }
+            (
+                Op::Mremap {
+                    old,
+                    old_len,
+                    new_len,
+                    flags,
+                    new,
+                },
+                Outcome::Errno(err),
+            ) => {
+                let r = self.k.mremap(cur, old, old_len, new_len, flags, new);
+                self.check_err(i, r.map(|_| ()), err);
+            }
+            (Op::Brk { addr }, Outcome::Value(got)) => {
+                let got = got as u64;
+                if self.brk_known.insert(tgid) {
+                    // The image's randomised break, seen for the first time.
+                    self.learn_brk(cur, got);
+                    if addr == 0 || addr == got {
+                        self.unchecked(i);
+                        return;
+                    }
+                }
+                let r = self.k.brk(cur, addr);
+                self.check_addr(i, r, got);
+            }
+            _ => self.unchecked(i),
+        }
+    }
+
+    fn check_addr(&mut self, i: usize, r: taskcore::Result<u64>, want: u64) {
+        self.stats.checked += 1;
+        match r {
+            Ok(a) if a == want => {}
+            Ok(a) => self.mismatch(i, "address", format!("{want:#x}"), format!("{a:#x}")),
+            Err(e) => self.mismatch(i, "result", format!("{want:#x}"), e.name().into()),
+        }
+    }
+
+    fn check_ok(&mut self, i: usize, r: taskcore::Result<()>) {
+        self.stats.checked += 1;
+        if let Err(e) = r {
+            self.mismatch(i, "result", "0".into(), e.name().into());
+        }
+    }
+
+    fn check_err(&mut self, i: usize, r: taskcore::Result<()>, want: Errno) {
+        self.stats.checked += 1;
+        match r {
+            Err(e) if e == want => {}
+            other => self.mismatch(i, "result", want.name().into(), format!("{other:?}")),
+        }
+    }
+
+    /// Maps the unmapped parts of `[addr, addr + len)` (an exec-time
+    /// mapping the trace reveals).
+    fn learn_range(&mut self, cur: TaskId, addr: u64, len: u64) {
+        let end = addr.saturating_add(len.div_ceil(PAGE) * PAGE);
+        let mut holes = Vec::new();
+        let mut at = addr;
+        if let Ok(Some(mm)) = self.k.mm(cur) {
+            for v in mm.iter() {
+                if v.end <= at {
+                    continue;
+                }
+                if v.start >= end {
+                    break;
+                }
+                if v.start > at {
+                    holes.push((at, v.start));
+                }
+                at = at.max(v.end);
+            }
+        }
+        if at < end {
+            holes.push((at, end));
+        }
+        for (s, e) in holes {
+            let _ = self.k.mmap(
+                cur,
+                s,
+                e - s,
+                PROT_READ,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+                None,
+                0,
+            );
+        }
+    }
+
+    /// Sets the program break of `cur`'s image to `brk`, keeping its
+    /// mappings.
+    fn learn_brk(&mut self, cur: TaskId, brk: u64) {
+        let vmas: Vec<_> = match self.k.mm(cur) {
+            Ok(Some(mm)) => mm.iter().cloned().collect(),
+            _ => Vec::new(),
+        };
+        let layout = MmLayout {
+            start_brk: brk,
+            brk,
+            ..MmLayout::default()
+        };
+        if let Ok(mm) = MmStruct::from_vmas(vmas, layout) {
+            let _ = self.k.set_mm(cur, mm);
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! mremap(2).
+//!
+//! # Linux
+//! `mm/mremap.c`: `SYSCALL_DEFINE5(mremap)`, `mremap_to()`,
+//! `vma_to_resize()`, `vma_expandable()`, `move_vma()`, with
+//! `vma_merge_extend()` and `copy_vma()` from `mm/mmap.c`, Linux 6.8.
+//! Page contents are not modelled: moving is a VMA operation here.
+
+use super::flags::*;
+use super::mm_struct::MmStruct;
+use super::vma::{MergeAttrs, Vma};
+use crate::{Errno, Result};
+
+impl MmStruct {
+    /// Resizes and/or moves the mapping at `old_addr`, returning its new
+    /// address.
+    ///
+    /// Shrinking unmaps the tail. Growing extends in place when the VMA
+    /// ends at `old_addr + old_len` and the space above is free; otherwise,
+    /// with `MREMAP_MAYMOVE`, the range moves to a new place (or to
+    /// `new_addr` with `MREMAP_FIXED`, unmapping what is there).
+    /// `MREMAP_DONTUNMAP` moves without unmapping the old range. An
+    /// `old_len` of 0 on a shared mapping duplicates it.
+    ///
+    /// # Errors
+    /// - `EINVAL`: unknown flags; `MREMAP_FIXED` or `MREMAP_DONTUNMAP`
+    ///   without `MREMAP_MAYMOVE`; `MREMAP_DONTUNMAP` with `old_len !=
+    ///   new_len` or on a `VM_DONTEXPAND`/`VM_PFNMAP` mapping; unaligned
+    ///   `old_addr` or `new_addr`; `new_len` rounding to 0; overlapping old
+    ///   and new ranges; `old_len == 0` on a private mapping; page offset
+    ///   overflow; `new_addr + new_len` beyond `task_size`.
+    /// - `EFAULT`: no VMA at `old_addr`; `[old_addr, old_addr + old_len)`
+    ///   runs past that VMA (when growing or moving); growing a
+    ///   `VM_DONTEXPAND`/`VM_PFNMAP` mapping.
+    /// - `ENOMEM`: cannot grow in place without `MREMAP_MAYMOVE`; no free
+    ///   range; too close to `max_map_count` (`map_count + 2 >=
+    ///   max_map_count - 3` for a fixed move, `map_count >= max_map_count
+    ///   - 3` for any move); a shrink would split a VMA at the limit.
+    /// - `EPERM`: target below `mmap_min_addr`.
+    ///
+    /// # Linux
+    /// Mirrors `SYSCALL_DEFINE5(mremap)`. Divergence: Linux unmaps the
+    /// target of `MREMAP_FIXED` (and a shrunk tail) before later checks
+    /// that may fail; here a failed call changes nothing.
+    pub fn mremap(
+        &mut self,
+        old_addr: u64,
+        old_len: u64,
+        new_len: u64,
+        flags: u32,
+        new_addr: u64,
+    ) -> Result<u64> {
+        if flags & !(MREMAP_FIXED | MREMAP_MAYMOVE | MREMAP_DONTUNMAP) != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if flags & MREMAP_FIXED != 0 && flags & MREMAP_MAYMOVE == 0 {
+            return Err(Errno::EINVAL);
+        }
+        if flags & MREMAP_DONTUNMAP != 0 && (flags & MREMAP_MAYMOVE == 0 || old_len != new_len) {
+            return Err(Errno::EINVAL);
+        }
+        if !page_aligned(old_addr) {
+            return Err(Errno::EINVAL);
+        }
+        let old_len = page_align(old_len);
+        let new_len = page_align(new_len);
+        if new_len == 0 {
+            return Err(Errno::EINVAL);
+        }
+        if self.tree.lookup(old_addr).is_none() {
+            return Err(Errno::EFAULT);
+        }
+        let mut mm = self.clone();
+        let r = mm.do_mremap(old_addr, old_len, new_len, flags, new_addr)?;
+        *self = mm;
+        Ok(r)
+    }
+
+    fn do_mremap(
+        &mut self,
+        addr: u64,
+        old_len: u64,
+        new_len: u64,
+        flags: u32,
+        new_addr: u64,
+    ) -> Result<u64> {
+        if flags & (MREMAP_FIXED | MREMAP_DONTUNMAP) != 0 {
+            return self.mremap_to(addr, old_len, new_addr, new_len, flags);
+        }
+        // Always allow a shrinking remap: that just unmaps the tail.
+        if old_len >= new_len {
+            if old_len > new_len {
+                self.munmap(addr + new_len, old_len - new_len)?;
+            }
+            return Ok(addr);
+        }
+        let vma = self.vma_to_resize(addr, old_len, new_len, flags)?;
+        // old_len exactly to the end of the area: can we just expand?
+        if old_len == vma.end - addr {
+            let delta = new_len - old_len;
+            if self.vma_expandable(&vma, delta) {
+                let end = vma.end;
+                let attrs = MergeAttrs::of(&vma, end.wrapping_sub(PAGE_SIZE));
+                let attrs = MergeAttrs {
+                    pgoff: vma.pgoff_at(end),
+                    ..attrs
+                };
+                // vma_merge_extend(): the extension merges with the VMA
+                // itself and perhaps with the next one.
+                return match self.vma_merge(end, end + delta, &attrs, None) {
+                    Some(_) => Ok(addr),
+                    None => Err(Errno::ENOMEM),
+                };
+            }
+        }
+        if flags & MREMAP_MAYMOVE == 0 {
+            return Err(Errno::ENOMEM);
+        }
+        let map_flags = if vma.is_shared() { MAP_SHARED } else { 0 };
+        let new_addr = self.get_unmapped_area(0, new_len, map_flags)?;
+        self.move_vma(&vma, addr, old_len, new_len, new_addr, flags)
+    }
+
+    fn mremap_to(
+        &mut self,
+        addr: u64,
+        old_len: u64,
+        new_addr: u64,
+        new_len: u64,
+        flags: u32,
+    ) -> Result<u64> {
+        let task_size = self.layout.task_size;
+        if !page_aligned(new_addr) {
+            return Err(Errno::EINVAL);
+        }
+        if new_len > task_size || new_addr > task_size - new_len {
+            return Err(Errno::EINVAL);
+        }
+        // Ensure the old/new locations do not overlap.
+        if addr.saturating_add(old_len) > new_addr && new_addr + new_len > addr {
+            return Err(Errno::EINVAL);
+        }
+        // Worst case both VMAs split in three: stay 4 maps below the limit.
+        if self.map_count() as i64 + 2 >= self.max_map_count as i64 - 3 {
+            return Err(Errno::ENOMEM);
+        }
+        if flags & MREMAP_FIXED != 0 {
+            self.munmap(new_addr, new_len)?;
+        }
+        let mut old_len = old_len;
+        if old_len > new_len {
+            self.munmap(addr + new_len, old_len - new_len)?;
+            old_len = new_len;
+        }
+        let vma = self.vma_to_resize(addr, old_len, new_len, flags)?;
+        let mut map_flags = 0;
+        if flags & MREMAP_FIXED != 0 {
+            map_flags |= MAP_FIXED;
+        }
+        if vma.is_shared() {
+            map_flags |= MAP_SHARED;
+        }
+        let got = self.get_unmapped_area(new_addr, new_len, map_flags)?;
+        let new_addr = if flags & MREMAP_FIXED != 0 {
+            new_addr
+        } else {
+            got
+        };
+        self.move_vma(&vma, addr, old_len, new_len, new_addr, flags)
+    }
+
+    /// Mirrors `vma_to_resize()`.
+    fn vma_to_resize(&self, addr: u64, old_len: u64, new_len: u64, flags: u32) -> Result<Vma> {
+        let vma = self.tree.lookup(addr).cloned().ok_or(Errno::EFAULT)?;
+        // Duplicating a private mapping makes no sense.
+        if old_len == 0 && vma.flags & (VM_SHARED | VM_MAYSHARE) == 0 {
+            return Err(Errno::EINVAL);
+        }
+        if flags & MREMAP_DONTUNMAP != 0 && vma.flags & (VM_DONTEXPAND | VM_PFNMAP) != 0 {
+            return Err(Errno::EINVAL);
+        }
+        // We can't remap across vm area boundaries.
+        if old_len > vma.end - addr {
+            return Err(Errno::EFAULT);
+        }
+        if new_len == old_len {
+            return Ok(vma);
+        }
+        if vma
+            .pgoff_at(addr)
+            .checked_add(new_len >> PAGE_SHIFT)
+            .is_none()
+        {
+            return Err(Errno::EINVAL);
+        }
+        if vma.flags & (VM_DONTEXPAND | VM_PFNMAP) != 0 {
+            return Err(Errno::EFAULT);
+        }
+        Ok(vma)
+    }
+
+    /// Mirrors `vma_expandable()`.
+    fn vma_expandable(&self, vma: &Vma, delta: u64) -> bool {
+        let Some(end) = vma.end.checked_add(delta) else {
+            return false;
+        };
+        self.tree.find_intersection(vma.end, end).is_none()
+            && self
+                .get_unmapped_area(vma.start, end - vma.start, MAP_FIXED)
+                .is_ok()
+    }
+
+    /// Mirrors `move_vma()` with `copy_vma()`.
+    fn move_vma(
+        &mut self,
+        vma: &Vma,
+        old_addr: u64,
+        old_len: u64,
+        new_len: u64,
+        new_addr: u64,
+        flags: u32,
+    ) -> Result<u64> {
+        // We'd prefer to avoid failure later on in do_munmap, which may
+        // split one vma into three before unmapping.
+        if self.map_count() as i64 >= self.max_map_count as i64 - 3 {
+            return Err(Errno::ENOMEM);
+        }
+        // copy_vma(): unfaulted anonymous memory takes the new address as
+        // its offset, so that it can merge at the destination.
+        let mut attrs = MergeAttrs::of(vma, old_addr);
+        if vma.is_anonymous() && vma.anon_vma.is_none() {
+            attrs.pgoff = new_addr >> PAGE_SHIFT;
+        }
+        let new_end = new_addr + new_len;
+        let merged = self.vma_merge(new_addr, new_end, &attrs, None);
+        if merged.is_none() {
+            self.insert_vma(attrs.to_vma(new_addr, new_end));
+        }
+        if flags & MREMAP_DONTUNMAP != 0 {
+            if let Some(old) = self.tree.lookup(old_addr).cloned() {
+                let mut o = old.clone();
+                o.flags &= !VM_LOCKED_MASK;
+                if merged.is_none() && old.start == old_addr && old.end == old_addr + old_len {
+                    // unlink_anon_vmas(): the pages moved away.
+                    o.anon_vma = None;
+                }
+                let r = self.tree.replace(old.start, o);
+                debug_assert!(r.is_ok());
+            }
+            return Ok(new_addr);
+        }
+        // Linux ignores a failure here (the pages already moved).
+        let _ = self.munmap(old_addr, old_len);
+        Ok(new_addr)
+    }
+}

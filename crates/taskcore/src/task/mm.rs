@@ -1,0 +1,203 @@
+//! Address spaces of tasks: every task has one; fork duplicates it,
+//! `CLONE_VM` (threads, vfork) shares it, `execve` replaces it and exit drops
+//! it. The memory syscalls act on the caller's.
+//!
+//! An address space with no mappings costs one slab slot: its
+//! [`MmStruct`] is allocated at the first mapping, so a million forks of an
+//! empty init allocate no trees.
+//!
+//! # Linux
+//! kernel/fork.c `copy_mm()`/`dup_mm()`, kernel/exit.c `exit_mm()`,
+//! fs/exec.c `exec_mmap()` (in `Kernel::execve`), mm/mmap.c syscalls.
+
+use crate::errno::{Errno, Result};
+use crate::mm::{MmStruct, MmapFile};
+use crate::slab::NONE;
+use crate::task::kernel::{Kernel, TaskId};
+use crate::uapi::CLONE_VM;
+
+/// How fork duplicates an address space.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ForkMm {
+    /// Depth-first bulk copy of the VMA tree, O(n) (Linux 6.8 `__mt_dup`).
+    Bulk,
+    /// Share the tree's nodes and copy a path on first write: O(1) fork.
+    /// No Linux analogue.
+    #[default]
+    Cow,
+}
+
+/// A shared address space (`struct mm_struct` with `mm_users`).
+#[derive(Clone, Debug)]
+pub(crate) struct MmEntry {
+    /// `None` until the first mapping: an empty address space.
+    pub(crate) mm: Option<Box<MmStruct>>,
+    /// Tasks using it (`mm_users`).
+    pub(crate) users: u32,
+}
+
+impl Kernel {
+    /// A new, empty address space with one user.
+    pub(crate) fn mm_alloc(&mut self) -> Result<u32> {
+        self.mms
+            .insert(MmEntry { mm: None, users: 1 })
+            .ok_or(Errno::ENOMEM)
+    }
+
+    /// `copy_mm()`: the address space a child of `cur` created with `flags`
+    /// gets. Nothing changes on error.
+    ///
+    /// # Errors
+    /// `ENOMEM` if the copy fails.
+    pub(crate) fn copy_mm(&mut self, cur: u32, flags: u64) -> Result<u32> {
+        let mm = self.tasks[cur].mm;
+        if flags & CLONE_VM != 0 {
+            self.mms[mm].users += 1;
+            return Ok(mm);
+        }
+        let copy = match &self.mms[mm].mm {
+            None => None,
+            Some(src) => Some(Box::new(match self.config.fork_mm {
+                ForkMm::Bulk => src.dup_bulk()?,
+                ForkMm::Cow => src.dup_cow(),
+            })),
+        };
+        self.mms
+            .insert(MmEntry { mm: copy, users: 1 })
+            .ok_or(Errno::ENOMEM)
+    }
+
+    /// Drops one user of address space `mm` (`mmput`).
+    pub(crate) fn mmput(&mut self, mm: u32) {
+        if mm == NONE {
+            return;
+        }
+        let e = &mut self.mms[mm];
+        e.users -= 1;
+        if e.users == 0 {
+            self.mms.remove(mm);
+        }
+    }
+
+    /// `exit_mm()`: the exiting task gives up its address space.
+    pub(crate) fn exit_mm(&mut self, t: u32) {
+        let mm = core::mem::replace(&mut self.tasks[t].mm, NONE);
+        self.mmput(mm);
+    }
+
+    /// The address space of `task`, `None` if it has no mapping (or has
+    /// exited).
+    ///
+    /// # Errors
+    /// `ESRCH` if `task` is stale.
+    pub fn mm(&self, task: TaskId) -> Result<Option<&MmStruct>> {
+        let t = self.task_idx(task)?;
+        let mm = self.tasks[t].mm;
+        Ok(if mm == NONE {
+            None
+        } else {
+            self.mms[mm].mm.as_deref()
+        })
+    }
+
+    /// Whether tasks `a` and `b` share one address space (threads, vfork).
+    ///
+    /// # Errors
+    /// `ESRCH` if either handle is stale.
+    pub fn same_mm(&self, a: TaskId, b: TaskId) -> Result<bool> {
+        let (a, b) = (self.task_idx(a)?, self.task_idx(b)?);
+        Ok(self.tasks[a].mm != NONE && self.tasks[a].mm == self.tasks[b].mm)
+    }
+
+    fn mm_mut(&mut self, current: TaskId) -> Result<&mut MmStruct> {
+        let t = self.current(current)?;
+        let mm = self.tasks[t].mm;
+        Ok(self.mms[mm].mm.get_or_insert_with(Box::default))
+    }
+
+    /// `mmap(addr, len, prot, flags, fd, pgoff << 12)` in the caller's
+    /// address space; returns the mapping's address.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale or exiting; otherwise as
+    /// [`MmStruct::mmap`] (`EINVAL`, `ENOMEM`, `EEXIST`, `EACCES`...).
+    ///
+    /// # Linux
+    /// `ksys_mmap_pgoff()` -> `do_mmap()` (mm/mmap.c).
+    #[allow(clippy::too_many_arguments)]
+    pub fn mmap(
+        &mut self,
+        current: TaskId,
+        addr: u64,
+        len: u64,
+        prot: u32,
+        flags: u32,
+        file: Option<&MmapFile>,
+        pgoff: u64,
+    ) -> Result<u64> {
+        self.mm_mut(current)?
+            .mmap(addr, len, prot, flags, file, pgoff)
+    }
+
+    /// `munmap(addr, len)` in the caller's address space.
+    ///
+    /// # Errors
+    /// `ESRCH` for a stale caller; otherwise as [`MmStruct::munmap`].
+    pub fn munmap(&mut self, current: TaskId, addr: u64, len: u64) -> Result<()> {
+        self.mm_mut(current)?.munmap(addr, len)
+    }
+
+    /// `mprotect(addr, len, prot)` in the caller's address space.
+    ///
+    /// # Errors
+    /// `ESRCH` for a stale caller; otherwise as [`MmStruct::mprotect`].
+    pub fn mprotect(&mut self, current: TaskId, addr: u64, len: u64, prot: u32) -> Result<()> {
+        self.mm_mut(current)?.mprotect(addr, len, prot)
+    }
+
+    /// `mremap(old, old_len, new_len, flags, new)` in the caller's address
+    /// space; returns the new address.
+    ///
+    /// # Errors
+    /// `ESRCH` for a stale caller; otherwise as [`MmStruct::mremap`].
+    pub fn mremap(
+        &mut self,
+        current: TaskId,
+        old: u64,
+        old_len: u64,
+        new_len: u64,
+        flags: u32,
+        new: u64,
+    ) -> Result<u64> {
+        self.mm_mut(current)?
+            .mremap(old, old_len, new_len, flags, new)
+    }
+
+    /// `brk(addr)`: returns the new break, or the old one if it cannot move.
+    ///
+    /// # Errors
+    /// `ESRCH` for a stale caller.
+    pub fn brk(&mut self, current: TaskId, addr: u64) -> Result<u64> {
+        Ok(self.mm_mut(current)?.brk(addr))
+    }
+
+    /// Installs `mm` as the caller's address space (for emulators that build
+    /// the post-exec image themselves, or load a parsed `/proc/PID/maps`).
+    /// Threads sharing the old one keep it.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale or exiting.
+    pub fn set_mm(&mut self, current: TaskId, mm: MmStruct) -> Result<()> {
+        let t = self.current(current)?;
+        let new = self
+            .mms
+            .insert(MmEntry {
+                mm: Some(Box::new(mm)),
+                users: 1,
+            })
+            .ok_or(Errno::ENOMEM)?;
+        let old = core::mem::replace(&mut self.tasks[t].mm, new);
+        self.mmput(old);
+        Ok(())
+    }
+}
