@@ -353,12 +353,13 @@ impl Model {
         Ok(m)
     }
 
-    /// The root namespace's init task.
+    /// The root namespace's init task: the task holding pid 1 there (after
+    /// an exec by one of init's threads, that thread: `de_thread`).
     ///
     /// # Errors
     /// `ESRCH` once it has been released.
     pub fn init_task(&self) -> Result<Tid> {
-        self.tasks[0].as_ref().map(|_| Tid(0)).ok_or(Errno::ESRCH)
+        self.find_task(0, 1).map(Tid).ok_or(Errno::ESRCH)
     }
 
     /// The configuration.
