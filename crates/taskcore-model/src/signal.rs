@@ -205,7 +205,7 @@ impl Model {
             return Err(Errno::EINVAL);
         }
         if sig != 0 {
-            let force = self.from_ancestor_ns(sender, p);
+            let force = self.sent_from_ancestor_ns(sender, p);
             self.send_signal(p, sig, force, false);
         }
         Ok(())
@@ -213,7 +213,7 @@ impl Model {
 
     /// `send_signal_locked()`'s `force` for a user signal: the sender has no
     /// number in the target's pid namespace.
-    fn from_ancestor_ns(&self, sender: &[(usize, u32)], p: usize) -> bool {
+    fn sent_from_ancestor_ns(&self, sender: &[(usize, u32)], p: usize) -> bool {
         let ns = self.ns_of(p);
         sender.get(self.nss[ns].level).is_none_or(|&(n, _)| n != ns)
     }
@@ -261,7 +261,7 @@ impl Model {
         }
         if sig != 0 {
             let sender = self.pid_numbers(self.task(cur).pid);
-            let force = self.from_ancestor_ns(&sender, p);
+            let force = self.sent_from_ancestor_ns(&sender, p);
             self.send_signal(p, sig, force, true);
         }
         self.run_deferred();
@@ -381,12 +381,15 @@ impl Model {
             }
             return;
         };
-        if self.sig_fatal(p, sig) && (sig == SIGKILL || self.task(p).ptrace == 0) {
-            if !sig_kernel_coredump(sig) || self.task(t).ptrace == 0 {
-                let code = self.fatal_code(sig);
-                self.kill_group(p, code);
-                return;
-            }
+        // The fast path of a fatal signal aimed at an untraced task; a core
+        // dumping one only once dequeued, which a traced taker reports.
+        if self.sig_fatal(p, sig)
+            && (sig == SIGKILL || self.task(p).ptrace == 0)
+            && (!sig_kernel_coredump(sig) || self.task(t).ptrace == 0)
+        {
+            let code = self.fatal_code(sig);
+            self.kill_group(p, code);
+            return;
         }
         // Queued, then `t` dequeues what is pending in next_signal() order
         // (signals kept pending while nobody could take them come first if
