@@ -870,3 +870,25 @@ fn clone_ptrace_child_of_a_seized_tracee_is_seized() {
         Ok(WaitOutcome::NothingYet)
     );
 }
+
+#[test]
+fn a_single_threaded_exit_group_keeps_the_group_stop_state() {
+    // do_group_exit(): with no other thread, plain do_exit() and no
+    // SIGNAL_GROUP_EXIT: the real parent of a zombie traced by another
+    // process still sees the group stop it has not collected.
+    let (mut k, init) = kernel();
+    let p = k.fork(init).unwrap();
+    let pp = k.pid_vnr(init, p).unwrap();
+    let x = k.fork(init).unwrap();
+    k.ptrace_attach(x, pp, true).unwrap();
+    k.kill(init, pp, SIGSTOP).unwrap(); // a signal-delivery-stop for x
+    reported(k.wait4(x, pp, __WALL).unwrap());
+    k.ptrace_cont(x, pp, SIGSTOP).unwrap(); // now the group stops
+    reported(k.wait4(x, pp, __WALL).unwrap());
+    k.ptrace_cont(x, pp, 0).unwrap();
+    k.exit_group(p, 0).unwrap();
+    assert_eq!(
+        reported(k.waitid(init, P_PID, pp, WSTOPPED | WNOHANG).unwrap()),
+        (pp, (SIGSTOP << 8) | 0x7f)
+    );
+}

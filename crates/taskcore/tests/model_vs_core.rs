@@ -749,9 +749,15 @@ fn run(pid_max: u32, core_dumps: bool, scan_only: bool, ops: &[Op]) -> Check {
         core_dumps,
         ..Config::default()
     };
+    // MODEL_COMPAT=linux runs against pure Linux behaviour, to list what
+    // taskcore still does differently (it fails on those).
+    let compat = match std::env::var("MODEL_COMPAT").as_deref() {
+        Ok("linux") => Compat::linux(),
+        _ => Compat::taskcore(),
+    };
     let opts = ModelOptions {
         wait_scan_only: scan_only,
-        compat: Compat::taskcore(),
+        compat,
     };
     let mut p = Pair::new(config, opts);
     for op in ops {

@@ -65,6 +65,11 @@ impl Kernel {
         let g = self.tasks[t].group;
         let code = if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
             self.groups[g].group_exit_code
+        } else if self.is_leader(t) && self.group_empty(g) {
+            // thread_group_empty(): a single thread just calls do_exit();
+            // the group's stop and continue state stay (a zombie traced by
+            // another process still shows them to its real parent).
+            exit_code
         } else {
             self.groups[g].group_exit_code = exit_code;
             // Linux assigns the flags word: stop and continue state go.
