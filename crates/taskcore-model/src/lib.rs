@@ -44,15 +44,23 @@
 //!   list order; a fatal signal makes the threads exit in thread order.
 //!   Killed processes act in process-group order (pgrp) or pid order
 //!   (`kill(-1)`); in Linux they die asynchronously, so no order is defined.
-//! - A traced task stops (ptrace signal-delivery-stop, reported to the
-//!   tracer as `CLD_TRAPPED` with status `sig << 8 | 0x7f`) for any signal
-//!   but SIGKILL, including the group-stop and attach traps; `PTRACE_CONT`
-//!   and `PTRACE_DETACH` deliver their signal by its disposition.
-//! - Exec and thread exits that Linux would make wait (for traced zombies
-//!   to be reaped, or a namespace's last processes to go) complete at once.
+//! - ptrace stops are of one kind: a traced task stops for any signal but
+//!   SIGKILL it dequeues, and traced threads stop when their group stops,
+//!   reported to the tracer as `CLD_TRAPPED`, status `code << 8 | 0x7f`;
+//!   `PTRACE_CONT` and `PTRACE_DETACH` deliver their signal by its
+//!   disposition. Linux distinguishes signal-delivery-stops from group-stop
+//!   traps (`do_jobctl_trap`: the resume signal is ignored, and a seized
+//!   tracee reports `PTRACE_EVENT_STOP`), and a tracer's exit lets a
+//!   tracee's unreported stop signal through; neither is modelled (the
+//!   attach to a stopped task and the first stop of a seized `CLONE_PTRACE`
+//!   child do report `PTRACE_EVENT_STOP`, as Linux).
+//! - An exec completes at once even where Linux would wait for traced
+//!   zombie threads to be reaped (`de_thread`). A namespace init's exit is
+//!   put off until its namespace is empty, as Linux sleeps in
+//!   `zap_pid_ns_processes`.
 //! - Handlers do not run; a handled signal only resets an `SA_RESETHAND`
 //!   handler. `rt_sigaction` reports only the flags that have an effect
-//!   here (see [`Model::rt_sigaction`]).
+//!   here (see [`Model::rt_sigaction`]). Signal masks are not modelled.
 //!
 //! Everything else is derived from Linux (kernel/exit.c, kernel/fork.c,
 //! kernel/signal.c, kernel/sys.c, kernel/ptrace.c, kernel/pid.c,
