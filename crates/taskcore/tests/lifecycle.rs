@@ -437,17 +437,7 @@ fn address_spaces_follow_fork_vfork_threads_exec() {
     use taskcore::mm::flags::{MAP_ANONYMOUS, MAP_PRIVATE, PROT_READ, PROT_WRITE};
     let (mut k, init) = kernel();
     let p = k.fork(init).unwrap();
-    let a = k
-        .mmap(
-            p,
-            0,
-            4096,
-            PROT_READ | PROT_WRITE,
-            MAP_PRIVATE | MAP_ANONYMOUS,
-            None,
-            0,
-        )
-        .unwrap();
+    let a = k.mmap(p, 0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, None, 0).unwrap();
     let c = k.fork(p).unwrap();
     assert!(!k.same_mm(p, c).unwrap());
     assert_eq!(k.mm(c).unwrap().unwrap().map_count(), 1);
