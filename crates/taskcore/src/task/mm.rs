@@ -197,18 +197,21 @@ impl Kernel {
 
     /// Installs `mm` as the caller's address space (for emulators that build
     /// the post-exec image themselves, or load a parsed `/proc/PID/maps`).
-    /// Threads sharing the old one keep it.
+    /// Threads sharing the old one keep it. The argument area
+    /// ([`Kernel::set_cmdline`]) carries over to the new one.
     ///
     /// # Errors
     /// `ESRCH` if `current` is stale or exiting.
     pub fn set_mm(&mut self, current: TaskId, mm: MmStruct) -> Result<()> {
         let t = self.current(current)?;
+        // The argument area stays with the task's image.
+        let cmdline = self.mms[self.tasks[t].mm].cmdline.clone();
         let new = self
             .mms
             .insert(MmEntry {
                 mm: Some(Box::new(mm)),
                 users: 1,
-                cmdline: None,
+                cmdline,
             })
             .ok_or(Errno::ENOMEM)?;
         let old = core::mem::replace(&mut self.tasks[t].mm, new);
