@@ -3,6 +3,8 @@
 
 use std::process::ExitCode;
 
+pub(crate) mod readdir;
+
 /// Arguments of `taskcore bench`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {

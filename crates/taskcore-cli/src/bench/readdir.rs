@@ -1,0 +1,412 @@
+//! Seed 003: full `/proc` root listings with many threads.
+//!
+//! A pid namespace holds one process of `T` threads (0, 1k, 10k, 100k)
+//! and `P` other processes (10, 100, 1000), half of them numbered before
+//! the big process and half after, so a listing must cross the thread ids.
+//! One full listing is `getdents64` calls with a 32 KiB buffer (glibc's
+//! `readdir` buffer) from position 0 until a call returns nothing.
+//!
+//! - `taskcore_ns`: [`ProcFs::readdir_root`] with [`RootWalk::Tagged`]:
+//!   the pid radix tree's `TAG_TGID` tag leads from one process to the
+//!   next.
+//! - `baseline_ns`: the same listing with [`RootWalk::EveryPid`]: every pid
+//!   is visited and kept if it is a thread-group id, as Linux's
+//!   `next_tgid()` does.
+//! - `linux_ns`: this machine's real `/proc` listed with `readdir(3)`,
+//!   with this process holding `T` real threads (parked) and `P` real
+//!   child processes (`sleep`) alive. Sizes that do not fit the machine's
+//!   `pid_max` and `threads-max` are skipped with a note.
+//!
+//! Each figure is the median of several batches, a batch repeating the
+//! listing for at least a few milliseconds.
+//!
+//! # Registering in the harness
+//! `bench/mod.rs`: `mod readdir;` and, in `registry()`, an `Experiment`
+//! whose `run(opts)` calls [`run`] with `ReaddirOpts { quick: opts.quick,
+//! linux: opts.linux }`, turns each [`ReaddirRow`] into a `Row::new(&series,
+//! size)` with `taskcore_ns`, `baseline_ns` and (when `Some`) `linux_ns`,
+//! and appends [`notes`] to the report's notes. Plot: x = `size` (threads),
+//! y = ns per listing, one line per series and column, log-log.
+
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use taskcore::procfs::{Getdents64, ProcClock, ProcFs, RootWalk};
+use taskcore::{CloneArgs, Config, Kernel};
+
+/// Options of the experiment.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ReaddirOpts {
+    /// Fewer sizes and repetitions.
+    pub(crate) quick: bool,
+    /// Measure this machine's real `/proc` too.
+    pub(crate) linux: bool,
+}
+
+/// One measurement: nanoseconds per full root listing.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ReaddirRow {
+    /// `P`, the number of other processes, as a string.
+    pub(crate) series: String,
+    /// `T`, the threads of the big process.
+    pub(crate) size: u64,
+    /// taskcore, tagged walk.
+    pub(crate) taskcore_ns: f64,
+    /// Every-pid walk (Linux mainline's algorithm) on the same tree.
+    pub(crate) baseline_ns: f64,
+    /// This machine's real `/proc`, where measured.
+    pub(crate) linux_ns: Option<f64>,
+    /// Entries in one listing (taskcore), for checking.
+    pub(crate) entries: u64,
+}
+
+impl ReaddirRow {
+    /// The row as the harness's JSON rows look.
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        let mut j = serde_json::json!({
+            "series": self.series,
+            "size": self.size,
+            "taskcore_ns": self.taskcore_ns,
+            "baseline_ns": self.baseline_ns,
+            "entries": self.entries,
+        });
+        if let Some(l) = self.linux_ns {
+            j["linux_ns"] = serde_json::Value::from(l);
+        }
+        j
+    }
+}
+
+/// Sizes (`T`) and series (`P`) measured.
+fn grid(quick: bool) -> (Vec<u64>, Vec<u64>) {
+    if quick {
+        (vec![0, 10_000, 100_000], vec![100])
+    } else {
+        (vec![0, 1_000, 10_000, 100_000], vec![10, 100, 1000])
+    }
+}
+
+/// The emulated namespace: `p / 2` processes, the big process with `t`
+/// extra threads, then the other processes.
+fn build(p: u64, t: u64) -> Result<Kernel, String> {
+    let needed = 4 + p + t;
+    let pid_max = (needed * 2)
+        .next_power_of_two()
+        .clamp(32_768, u64::from(taskcore::uapi::PID_MAX_LIMIT)) as u32;
+    let mut k = Kernel::new(Config {
+        pid_max,
+        ..Config::default()
+    })
+    .map_err(|e| e.name().to_string())?;
+    let init = k.init_task().map_err(|e| e.name().to_string())?;
+    let e = |e: taskcore::Errno| e.name().to_string();
+    for _ in 0..p / 2 {
+        k.fork(init).map_err(e)?;
+    }
+    let big = k.fork(init).map_err(e)?;
+    for _ in 0..t {
+        k.clone(big, &CloneArgs::thread()).map_err(e)?;
+    }
+    for _ in p / 2..p {
+        k.fork(init).map_err(e)?;
+    }
+    Ok(k)
+}
+
+/// One full listing through the library; returns the entries seen.
+fn list_once(fs: &ProcFs<'_>, walk: RootWalk, buf: &mut [u8]) -> u64 {
+    let mut cursor = taskcore::procfs::DirCursor::default();
+    let mut entries = 0;
+    loop {
+        let mut g = Getdents64::new(buf);
+        fs.readdir_root(&mut cursor, &mut g, walk);
+        let n = g.len();
+        if n == 0 {
+            return entries;
+        }
+        entries += taskcore::procfs::parse_dirents64(&buf[..n]).len() as u64;
+        std::hint::black_box(&buf[..8]);
+    }
+}
+
+/// Median nanoseconds per call of `f` over `batches` batches of at least
+/// `min_batch` each.
+fn median_ns(batches: usize, min_batch: Duration, mut f: impl FnMut()) -> f64 {
+    f(); // warm-up
+    let mut per_call = Vec::with_capacity(batches);
+    for _ in 0..batches {
+        let start = Instant::now();
+        let mut n = 0u64;
+        while n == 0 || start.elapsed() < min_batch {
+            f();
+            n += 1;
+        }
+        per_call.push(start.elapsed().as_nanos() as f64 / n as f64);
+    }
+    per_call.sort_by(f64::total_cmp);
+    per_call[per_call.len() / 2]
+}
+
+/// Lists this machine's real `/proc` once; returns the entries.
+fn list_real_proc() -> u64 {
+    match std::fs::read_dir("/proc") {
+        Ok(d) => d.count() as u64,
+        Err(_) => 0,
+    }
+}
+
+fn read_number(path: &str) -> Option<u64> {
+    std::fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
+/// Tasks alive on the machine (the `N/M` of `/proc/loadavg`).
+fn machine_tasks() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/loadavg").ok()?;
+    s.split_whitespace().nth(3)?.split('/').nth(1)?.parse().ok()
+}
+
+/// Real threads, parked until dropped.
+struct RealThreads {
+    /// Set to true, with a broadcast, to release the threads.
+    release: Arc<(Mutex<bool>, Condvar)>,
+    handles: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl RealThreads {
+    fn spawn(n: u64) -> Result<RealThreads, String> {
+        let mut threads = RealThreads {
+            release: Arc::new((Mutex::new(false), Condvar::new())),
+            handles: Vec::with_capacity(n as usize),
+        };
+        for i in 0..n {
+            let r = Arc::clone(&threads.release);
+            let h = std::thread::Builder::new()
+                .stack_size(64 * 1024)
+                .spawn(move || {
+                    let (lock, cv) = &*r;
+                    let mut done = lock.lock().unwrap_or_else(|e| e.into_inner());
+                    while !*done {
+                        done = cv.wait(done).unwrap_or_else(|e| e.into_inner());
+                    }
+                })
+                // Dropping `threads` releases those already started.
+                .map_err(|e| format!("thread {i} of {n}: {e}"))?;
+            threads.handles.push(h);
+        }
+        Ok(threads)
+    }
+}
+
+impl Drop for RealThreads {
+    fn drop(&mut self) {
+        let (lock, cv) = &*self.release;
+        *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        cv.notify_all();
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Real child processes, killed when dropped.
+struct RealProcs(Vec<Child>);
+
+impl RealProcs {
+    fn spawn(n: u64) -> Result<RealProcs, String> {
+        let mut v = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            let c = Command::new("sleep")
+                .arg("600")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .map_err(|e| format!("spawn sleep: {e}"))?;
+            v.push(c);
+        }
+        Ok(RealProcs(v))
+    }
+}
+
+impl Drop for RealProcs {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+        }
+        for c in &mut self.0 {
+            let _ = c.wait();
+        }
+    }
+}
+
+/// What the real-kernel reference could not measure, filled by [`run`].
+static NOTES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Notes of the last [`run`]: skipped reference sizes and the goals.
+pub(crate) fn notes() -> Vec<String> {
+    NOTES.lock().map(|n| n.clone()).unwrap_or_default()
+}
+
+fn note(s: String) {
+    if let Ok(mut n) = NOTES.lock() {
+        n.push(s);
+    }
+}
+
+/// Runs the experiment; one row per (`P`, `T`).
+pub(crate) fn run(opts: &ReaddirOpts) -> Vec<ReaddirRow> {
+    if let Ok(mut n) = NOTES.lock() {
+        n.clear();
+    }
+    let (sizes, series) = grid(opts.quick);
+    let (batches, min_batch) = if opts.quick {
+        (3, Duration::from_millis(5))
+    } else {
+        (7, Duration::from_millis(20))
+    };
+    let mut buf = vec![0u8; 32 * 1024];
+    let mut rows = Vec::new();
+    for &p in &series {
+        // Real processes for the reference, alive for the whole series.
+        let real_procs = if opts.linux {
+            match RealProcs::spawn(p) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    note(format!("linux_ns for P={p} skipped: {e}"));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        for &t in &sizes {
+            let k = match build(p, t) {
+                Ok(k) => k,
+                Err(e) => {
+                    note(format!("P={p} T={t}: setup failed: {e}"));
+                    continue;
+                }
+            };
+            let fs = match ProcFs::new(&k, k.root_ns(), ProcClock::default()) {
+                Ok(fs) => fs,
+                Err(e) => {
+                    note(format!("P={p} T={t}: {}", e.name()));
+                    continue;
+                }
+            };
+            let entries = list_once(&fs, RootWalk::Tagged, &mut buf);
+            let base_entries = list_once(&fs, RootWalk::EveryPid, &mut buf);
+            debug_assert_eq!(entries, base_entries);
+            let taskcore_ns = median_ns(batches, min_batch, || {
+                std::hint::black_box(list_once(&fs, RootWalk::Tagged, &mut buf));
+            });
+            let baseline_ns = median_ns(batches, min_batch, || {
+                std::hint::black_box(list_once(&fs, RootWalk::EveryPid, &mut buf));
+            });
+            drop(fs);
+            drop(k);
+            let linux_ns = if real_procs.is_some() {
+                linux_reference(p, t, batches, min_batch)
+            } else {
+                None
+            };
+            rows.push(ReaddirRow {
+                series: p.to_string(),
+                size: t,
+                taskcore_ns,
+                baseline_ns,
+                linux_ns,
+                entries,
+            });
+        }
+        drop(real_procs);
+    }
+    goal_notes(&rows);
+    rows
+}
+
+/// This machine's `/proc` listed with `t` extra real threads in this
+/// process, if the machine allows that many.
+fn linux_reference(p: u64, t: u64, batches: usize, min_batch: Duration) -> Option<f64> {
+    let pid_max = read_number("/proc/sys/kernel/pid_max").unwrap_or(32_768);
+    let threads_max = read_number("/proc/sys/kernel/threads-max").unwrap_or(u64::MAX);
+    let live = machine_tasks().unwrap_or(0);
+    // Keep a margin for the other users of the machine.
+    let room = pid_max.min(threads_max).saturating_sub(live + 2_000);
+    if t > room {
+        note(format!(
+            "linux_ns for P={p} T={t} skipped: pid_max {pid_max}, threads-max \
+             {threads_max} and {live} live tasks leave room for about {room} threads"
+        ));
+        return None;
+    }
+    let threads = match RealThreads::spawn(t) {
+        Ok(th) => th,
+        Err(e) => {
+            note(format!("linux_ns for P={p} T={t} skipped: {e}"));
+            return None;
+        }
+    };
+    let ns = median_ns(batches, min_batch, || {
+        std::hint::black_box(list_real_proc());
+    });
+    drop(threads);
+    Some(ns)
+}
+
+/// Notes checking the issue's goals against the rows.
+fn goal_notes(rows: &[ReaddirRow]) {
+    let series: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.series.as_str()).collect();
+    for s in series {
+        let at = |t: u64| rows.iter().find(|r| r.series == s && r.size == t);
+        let (Some(r0), Some(rbig)) = (at(0), at(100_000)) else {
+            continue;
+        };
+        note(format!(
+            "P={s}: taskcore 100k threads / 0 threads = {:.2}x (goal <= 1.2x); \
+             baseline / taskcore at 100k = {:.0}x (goal >= 100x)",
+            rbig.taskcore_ns / r0.taskcore_ns,
+            rbig.baseline_ns / rbig.taskcore_ns
+        ));
+        if let Some(l) = rows
+            .iter()
+            .filter(|r| r.series == s && r.linux_ns.is_some())
+            .max_by_key(|r| r.size)
+        {
+            let lin = l.linux_ns.unwrap_or(0.0);
+            note(format!(
+                "P={s}: real /proc at {} threads / taskcore = {:.0}x",
+                l.size,
+                lin / l.taskcore_ns
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walks_agree_and_skip_threads() {
+        let k = build(10, 500).unwrap();
+        let fs = ProcFs::new(&k, k.root_ns(), ProcClock::default()).unwrap();
+        let mut buf = vec![0u8; 32 * 1024];
+        let a = list_once(&fs, RootWalk::Tagged, &mut buf);
+        let b = list_once(&fs, RootWalk::EveryPid, &mut buf);
+        // . .. 6 fixed self thread-self, init + 10 + the big process.
+        assert_eq!(a, 2 + 6 + 2 + 12);
+        assert_eq!(a, b);
+        // A small buffer gives the same count.
+        let mut small = vec![0u8; 64];
+        assert_eq!(list_once(&fs, RootWalk::Tagged, &mut small), a);
+    }
+
+    #[test]
+    fn median_of_batches() {
+        let mut calls = 0;
+        let m = median_ns(3, Duration::from_micros(1), || calls += 1);
+        assert!(m > 0.0 && calls >= 4);
+    }
+}
