@@ -83,6 +83,10 @@ impl DirCursor {
 /// Length of the fixed part of a `linux_dirent64` record, in bytes.
 const DIRENT64_HEADER: usize = 19;
 
+/// Records up to this length (names up to 12 bytes) take the fast path of
+/// [`Getdents64`].
+const SHORT_RECORD: usize = 32;
+
 /// Record length of an entry named `name_len` bytes: header, name, NUL,
 /// rounded up to 8 (`ALIGN(offsetof(.., d_name) + namlen + 1, 8)`).
 pub fn dirent64_reclen(name_len: usize) -> usize {
@@ -138,6 +142,7 @@ impl<'b> Getdents64<'b> {
 }
 
 impl DirContext for Getdents64<'_> {
+    #[inline]
     fn emit(&mut self, name: &[u8], ino: u64, d_type: DType, pos: u64) -> bool {
         let reclen = dirent64_reclen(name.len());
         if self.buf.len() - self.used < reclen {
@@ -148,13 +153,40 @@ impl DirContext for Getdents64<'_> {
             self.set_d_off(prev, pos);
         }
         let r = self.used;
-        let rec = &mut self.buf[r..r + reclen];
-        rec[0..8].copy_from_slice(&ino.to_ne_bytes());
-        rec[8..16].copy_from_slice(&0u64.to_ne_bytes());
-        rec[16..18].copy_from_slice(&(reclen as u16).to_ne_bytes());
-        rec[18] = d_type as u8;
-        rec[DIRENT64_HEADER..DIRENT64_HEADER + name.len()].copy_from_slice(name);
-        rec[DIRENT64_HEADER + name.len()..].fill(0);
+        if reclen <= SHORT_RECORD {
+            // Most names (numbers, fixed entries) fit 32 bytes: build the
+            // record in a fixed-size array so that no copy has a run-time
+            // length (each would be a memmove call).
+            // The name as a little-endian integer: a computed value, not a
+            // byte loop that the compiler would turn into a memcpy call.
+            let packed = name
+                .iter()
+                .rev()
+                .fold(0u128, |acc, &c| (acc << 8) | u128::from(c));
+            let mut rec = [0u8; SHORT_RECORD];
+            rec[0..8].copy_from_slice(&ino.to_ne_bytes());
+            rec[16..18].copy_from_slice(&(reclen as u16).to_ne_bytes());
+            rec[18] = d_type as u8;
+            rec[DIRENT64_HEADER..]
+                .copy_from_slice(&packed.to_le_bytes()[..SHORT_RECORD - DIRENT64_HEADER]);
+            if reclen == SHORT_RECORD {
+                if let Ok(dst) =
+                    <&mut [u8; SHORT_RECORD]>::try_from(&mut self.buf[r..r + SHORT_RECORD])
+                {
+                    *dst = rec;
+                }
+            } else if let Ok(dst) = <&mut [u8; 24]>::try_from(&mut self.buf[r..r + 24]) {
+                dst.copy_from_slice(&rec[..24]);
+            }
+        } else {
+            let rec = &mut self.buf[r..r + reclen];
+            rec[0..8].copy_from_slice(&ino.to_ne_bytes());
+            rec[8..16].copy_from_slice(&0u64.to_ne_bytes());
+            rec[16..18].copy_from_slice(&(reclen as u16).to_ne_bytes());
+            rec[18] = d_type as u8;
+            rec[DIRENT64_HEADER..DIRENT64_HEADER + name.len()].copy_from_slice(name);
+            rec[DIRENT64_HEADER + name.len()..].fill(0);
+        }
         self.last = Some(r);
         self.used += reclen;
         true
@@ -278,6 +310,32 @@ pub fn parse_dirents64(buf: &[u8]) -> Vec<Dirent64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_and_long_records_agree() {
+        let mut buf = [0u8; 512];
+        let mut g = Getdents64::new(&mut buf);
+        let names: [&[u8]; 5] = [
+            b"1",
+            b"4194303",
+            b"thread-self",
+            b"exactly12byt",
+            b"a-much-longer-name-here",
+        ];
+        for (i, n) in names.iter().enumerate() {
+            assert!(g.emit(n, 100 + i as u64, DType::Reg, 10 + i as u64));
+        }
+        g.finish(99);
+        let n = g.len();
+        let recs = parse_dirents64(&buf[..n]);
+        assert_eq!(recs.len(), 5);
+        for (i, r) in recs.iter().enumerate() {
+            assert_eq!(r.name, names[i]);
+            assert_eq!(r.ino, 100 + i as u64);
+            assert_eq!(r.off, if i == 4 { 99 } else { 11 + i as u64 });
+        }
+        assert_eq!(n, 24 + 32 + 32 + 32 + 48);
+    }
 
     #[test]
     fn reclen_matches_linux() {

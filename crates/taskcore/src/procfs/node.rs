@@ -258,6 +258,7 @@ impl Node {
     /// Linux allocates pid inode numbers dynamically (`get_next_ino`); ours
     /// are a pure function of the node so that a stateless server can map
     /// them back with [`Node::from_ino`].
+    #[inline]
     pub fn ino(self) -> u64 {
         match self {
             Node::Root => PROC_ROOT_INO,

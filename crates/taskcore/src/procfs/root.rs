@@ -18,11 +18,13 @@
 //! never make it repeat or skip a process that existed throughout.
 //!
 //! # Cost
-//! The thread-group walk asks the namespace's [`Idr`](crate::pid::Idr) for
-//! the next number tagged [`TAG_TGID`] (set on every number of a live
-//! thread group's TGID, at every namespace level): at most 8 node visits
-//! per returned entry, however many threads lie between two processes. A
-//! call costs O(entries returned), and a full listing O(processes). The
+//! The thread-group walk follows the namespace's [`Idr`](crate::pid::Idr)
+//! tag [`TAG_TGID`] (set on every number of a live thread group's TGID, at
+//! every namespace level) with [`Idr::iter_tagged_from`](crate::pid::Idr::iter_tagged_from):
+//! one bit scan per returned entry within a leaf, one walk of at most 8
+//! node visits per leaf holding a process, however many threads lie
+//! between two processes. A call costs O(entries returned), and a full
+//! listing O(processes). The
 //! [`RootWalk::EveryPid`] walk visits every used number, threads included,
 //! as Linux mainline does; it is kept for comparison (`taskcore bench
 //! readdir`) and as the reference in tests.
@@ -77,18 +79,37 @@ pub enum RootWalk {
     EveryPid,
 }
 
-/// Writes the decimal form of `n` into `buf`, returning the digits.
+/// Two-digit groups "00" to "99", for [`decimal`].
+const DIGIT_PAIRS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// Writes the decimal form of `n` into `buf`, returning the digits (two
+/// at a time, as `num_to_str()` and `put_dec()` do).
+#[inline]
 pub(crate) fn decimal(n: u32, buf: &mut [u8; 10]) -> &[u8] {
     let mut i = buf.len();
     let mut n = n;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return &buf[i..];
-        }
+    while n >= 100 {
+        let d = (n % 100) as usize * 2;
+        n /= 100;
+        i -= 2;
+        buf[i] = DIGIT_PAIRS[d];
+        buf[i + 1] = DIGIT_PAIRS[d + 1];
     }
+    if n >= 10 {
+        let d = n as usize * 2;
+        i -= 2;
+        buf[i] = DIGIT_PAIRS[d];
+        buf[i + 1] = DIGIT_PAIRS[d + 1];
+    } else {
+        i -= 1;
+        buf[i] = b'0' + n as u8;
+    }
+    &buf[i..]
 }
 
 impl ProcFs<'_> {
@@ -96,17 +117,18 @@ impl ProcFs<'_> {
     /// `walk`.
     pub(crate) fn next_tgid(&self, start: u32, walk: RootWalk) -> Option<u32> {
         let idr = &self.k.nss[self.ns].idr;
-        let mut nr = start;
-        loop {
-            let (found, pid) = match walk {
-                RootWalk::Tagged => idr.next_tagged(nr, TAG_TGID)?,
-                RootWalk::EveryPid => idr.next_used(nr)?,
-            };
-            if self.k.pids[pid].tgid_group != NONE {
-                return Some(found);
+        match walk {
+            RootWalk::Tagged => idr.next_tagged(start, TAG_TGID).map(|(nr, _)| nr),
+            RootWalk::EveryPid => {
+                let mut nr = start;
+                loop {
+                    let (found, pid) = idr.next_used(nr)?;
+                    if self.k.pids[pid].tgid_group != NONE {
+                        return Some(found);
+                    }
+                    nr = found.checked_add(1)?;
+                }
             }
-            debug_assert!(walk == RootWalk::EveryPid, "TAG_TGID on a non-TGID pid");
-            nr = found.checked_add(1)?;
         }
     }
 
@@ -181,18 +203,40 @@ impl ProcFs<'_> {
             pos += 1;
         }
         // pos < ROOT_END_POS, so the number fits in u32.
-        let mut tgid = (pos - TGID_OFFSET) as u32;
+        let tgid = (pos - TGID_OFFSET) as u32;
         let mut name = [0u8; 10];
-        while let Some(nr) = self.next_tgid(tgid, walk) {
-            pos = nr as u64 + TGID_OFFSET;
-            if pos >= ROOT_END_POS {
-                break;
-            }
+        let mut emit = |nr: u32| -> Option<u64> {
+            let pos = nr as u64 + TGID_OFFSET;
             let node = Node::Pid { nr, entry: None };
-            if !ctx.emit(decimal(nr, &mut name), node.ino(), DType::Dir, pos) {
-                return pos;
+            if pos >= ROOT_END_POS || ctx.emit(decimal(nr, &mut name), node.ino(), DType::Dir, pos)
+            {
+                None
+            } else {
+                Some(pos)
             }
-            tgid = nr + 1;
+        };
+        match walk {
+            RootWalk::Tagged => {
+                // The tag is exact (set and cleared with the TGID
+                // attachment): no look at the pids is needed, and the walk
+                // scans each leaf's tag bitmap once.
+                let idr = &self.k.nss[self.ns].idr;
+                for (nr, _pid) in idr.iter_tagged_from(tgid, TAG_TGID) {
+                    debug_assert_ne!(self.k.pids[_pid].tgid_group, NONE, "tag on a non-TGID");
+                    if let Some(stop) = emit(nr) {
+                        return stop;
+                    }
+                }
+            }
+            RootWalk::EveryPid => {
+                let mut next = tgid;
+                while let Some(nr) = self.next_tgid(next, walk) {
+                    if let Some(stop) = emit(nr) {
+                        return stop;
+                    }
+                    next = nr + 1;
+                }
+            }
         }
         ROOT_END_POS
     }
@@ -289,6 +333,21 @@ mod tests {
         assert_eq!(decimal(0, &mut b), b"0");
         assert_eq!(decimal(4_194_303, &mut b), b"4194303");
         assert_eq!(decimal(u32::MAX, &mut b), b"4294967295");
+        for n in [
+            1,
+            9,
+            10,
+            99,
+            100,
+            101,
+            999,
+            1000,
+            65_535,
+            100_000,
+            999_999_999,
+        ] {
+            assert_eq!(decimal(n, &mut b), n.to_string().as_bytes());
+        }
     }
 
     #[test]
