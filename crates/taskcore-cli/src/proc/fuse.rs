@@ -612,3 +612,50 @@ pub(crate) fn mount(loaded: Loaded, dir: &Path, command: &[String]) -> Result<Ex
         Err(e) => Err(format!("{}: {e}", command[0])),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use taskcore::procfs::PidEntry;
+
+    #[test]
+    fn inode_numbers_round_trip_and_do_not_collide() {
+        let mut all = vec![
+            Ino::Emu(Node::Root),
+            Ino::Emu(Node::SelfLink),
+            Ino::Emu(Node::Pid {
+                nr: 4_194_303,
+                entry: Some(PidEntry::Maps),
+            }),
+            Ino::Emu(Node::Tid {
+                nr: 7,
+                entry: Some(PidEntry::Stat),
+            }),
+        ];
+        for (tgid, tid) in [(1, 0), (4_194_303, 0), (300, 301), (4_194_303, 4_194_302)] {
+            for what in [CallerWhat::Dir, CallerWhat::TaskDir]
+                .into_iter()
+                .chain((0..CALLER_FILES.len()).map(CallerWhat::File))
+            {
+                all.push(Ino::Caller { tgid, tid, what });
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for i in &all {
+            assert_eq!(Ino::from_ino(i.ino()), Some(*i), "{i:?}");
+            assert!(seen.insert(i.ino()), "collision for {i:?}");
+        }
+        assert!(Ino::Caller {
+            tgid: 1,
+            tid: 0,
+            what: CallerWhat::TaskDir
+        }
+        .is_dir());
+        assert!(!Ino::Caller {
+            tgid: 1,
+            tid: 0,
+            what: CallerWhat::File(0)
+        }
+        .is_dir());
+    }
+}
