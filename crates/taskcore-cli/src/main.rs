@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod proc;
 mod replay;
+mod strace;
 
 /// Linux-compatible process-management core: replay, benchmarks, /proc.
 #[derive(Debug, Parser)]

@@ -13,14 +13,14 @@
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// One slot: an occupied value or a link in the free list.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Slot<T> {
     Occupied(T),
     Vacant { next_free: u32 },
 }
 
 /// A growable arena of `T` addressed by `u32`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Slab<T> {
     slots: Vec<Slot<T>>,
     free_head: u32,

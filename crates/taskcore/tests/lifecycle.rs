@@ -437,7 +437,17 @@ fn address_spaces_follow_fork_vfork_threads_exec() {
     use taskcore::mm::flags::{MAP_ANONYMOUS, MAP_PRIVATE, PROT_READ, PROT_WRITE};
     let (mut k, init) = kernel();
     let p = k.fork(init).unwrap();
-    let a = k.mmap(p, 0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, None, 0).unwrap();
+    let a = k
+        .mmap(
+            p,
+            0,
+            4096,
+            PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS,
+            None,
+            0,
+        )
+        .unwrap();
     let c = k.fork(p).unwrap();
     assert!(!k.same_mm(p, c).unwrap());
     assert_eq!(k.mm(c).unwrap().unwrap().map_count(), 1);
@@ -453,4 +463,23 @@ fn address_spaces_follow_fork_vfork_threads_exec() {
     assert!(k.mm(v).unwrap().is_none());
     k.exit(t, 0).unwrap();
     assert_eq!(k.mm(p).unwrap().unwrap().map_count(), 1);
+}
+
+#[test]
+fn last_member_of_a_dead_leaders_group_and_session_frees_the_pid_once() {
+    // Found by replaying a randscen trace: pgid == sid == a reaped leader.
+    let (mut k, init) = kernel();
+    let s = k.fork(init).unwrap();
+    let ps = k.pid_vnr(init, s).unwrap();
+    k.setsid(s).unwrap();
+    let m = k.fork(s).unwrap();
+    let pm = k.pid_vnr(init, m).unwrap();
+    k.exit_group(s, 0).unwrap();
+    reported(k.wait4(init, ps, 0).unwrap());
+    assert_eq!((k.getpgid(m, 0), k.getsid(m, 0)), (Ok(ps), Ok(ps)));
+    k.exit_group(m, 0).unwrap();
+    assert_eq!(reported(k.wait4(init, -1, 0).unwrap()), (pm, 0));
+    assert!(!k.pid_in_use(init, ps).unwrap());
+    let c = k.fork(init).unwrap();
+    assert!(k.getpid(c).is_ok());
 }

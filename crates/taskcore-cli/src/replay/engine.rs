@@ -24,9 +24,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use taskcore::uapi::{
-    CLONE_THREAD, P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT, PR_GET_CHILD_SUBREAPER,
-};
+use taskcore::uapi::{CLONE_THREAD, P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT};
 use taskcore::{
     CloneArgs, Config, Errno, Kernel, Notification, SigAction, SigHandler, TaskId, WaitOutcome,
     WaitReport,
@@ -41,6 +39,10 @@ const UNKNOWN_NR: i32 = 0x7fff_fff0;
 /// One reported difference between the recording and the core.
 #[derive(Debug, Clone)]
 pub(crate) struct Mismatch {
+    /// Position in the replay order of the step that found it.
+    pub(crate) pos: usize,
+    /// Index of the event it concerns.
+    pub(crate) event: usize,
     pub(crate) file: String,
     pub(crate) line: usize,
     pub(crate) what: String,
@@ -73,6 +75,12 @@ struct Tracked {
 }
 
 pub(crate) struct Engine<'a> {
+    /// Position in the replay order of the current step.
+    pos: usize,
+    /// Emulated numbers of the processes outside the trace.
+    outside: Vec<i32>,
+    /// The process group the traced root started in (strace's job).
+    root_pgid: i32,
     k: Kernel,
     init: TaskId,
     events: &'a [Event],
@@ -100,6 +108,9 @@ pub(crate) struct Engine<'a> {
     held: HashMap<i32, Vec<usize>>,
     /// Events already applied out of order (pulled forward).
     consumed: HashSet<usize>,
+    /// Leaders whose pid a thread's exec took over (its `<... execve
+    /// resumed>` is already applied).
+    superseded: HashSet<i32>,
     /// Per recorded tid, indices of its `+++`/`--- stopped` events.
     terminal: HashMap<i32, Vec<usize>>,
     pub(crate) stats: Stats,
@@ -110,16 +121,23 @@ impl<'a> Engine<'a> {
         let k = Kernel::new(Config {
             pid_max: taskcore::uapi::PID_MAX_LIMIT,
             core_dumps: true,
+            ..Config::default()
         })
         .expect("valid config");
         let init = k.init_task().expect("init exists");
         let mut terminal: HashMap<i32, Vec<usize>> = HashMap::new();
         for (i, e) in events.iter().enumerate() {
-            if matches!(e.op, Op::Exited { .. } | Op::Killed { .. } | Op::Stopped { .. }) {
+            if matches!(
+                e.op,
+                Op::Exited { .. } | Op::Killed { .. } | Op::Stopped { .. }
+            ) {
                 terminal.entry(e.pid).or_default().push(i);
             }
         }
         Engine {
+            pos: 0,
+            outside: Vec::new(),
+            root_pgid: 1,
             k,
             init,
             events,
@@ -134,39 +152,110 @@ impl<'a> Engine<'a> {
             unconfirmed_stop: HashSet::new(),
             held: HashMap::new(),
             consumed: HashSet::new(),
+            superseded: HashSet::new(),
             terminal,
             stats: Stats::default(),
         }
     }
 
-    /// Replays every event; `tick` is called after each (progress).
-    pub(crate) fn run(&mut self, mut tick: impl FnMut()) {
-        // Clones apply at their entry line, everything else at its line.
-        let mut order: Vec<usize> = (0..self.events.len()).collect();
-        order.sort_by_key(|&i| {
-            let e = &self.events[i];
-            match e.op {
-                Op::Clone { .. } => (e.entry_line, 0),
-                _ => (e.line, 1),
-            }
-        });
-        if let Some(first) = self.events.first() {
-            let root = self.k.fork(self.init).expect("fork of init");
-            self.adopt(first.pid, root);
+    /// A copy of the engine and its kernel (a snapshot for the search).
+    pub(crate) fn snapshot(&self) -> Engine<'a> {
+        Engine {
+            pos: self.pos,
+            outside: self.outside.clone(),
+            root_pgid: self.root_pgid,
+            k: self.k.snapshot(),
+            init: self.init,
+            events: self.events,
+            tasks: self.tasks.clone(),
+            nr: self.nr.clone(),
+            rev_nr: self.rev_nr.clone(),
+            by_task: self.by_task.clone(),
+            exit_codes: self.exit_codes.clone(),
+            pending_exit: self.pending_exit.clone(),
+            pending_group_exit: self.pending_group_exit.clone(),
+            unconfirmed_dead: self.unconfirmed_dead.clone(),
+            unconfirmed_stop: self.unconfirmed_stop.clone(),
+            held: self.held.clone(),
+            consumed: self.consumed.clone(),
+            superseded: self.superseded.clone(),
+            terminal: self.terminal.clone(),
+            stats: self.stats.clone(),
         }
-        for i in order {
-            self.stats.events += 1;
-            if !self.consumed.contains(&i) {
-                self.dispatch(i);
-            }
-            tick();
+    }
+
+    /// The default replay order: clones at their entry line (their result
+    /// is known), everything else at the line that completed it.
+    pub(crate) fn default_order(events: &[Event]) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..events.len()).collect();
+        order.sort_by_key(|&i| (Self::key(&events[i]), i));
+        order
+    }
+
+    /// Where an event is placed by default (see [`Self::default_order`]).
+    pub(crate) fn key(e: &Event) -> usize {
+        match e.op {
+            Op::Clone { .. } => e.entry_line,
+            _ => e.line,
         }
+    }
+
+    /// Creates the world the trace ran in and the traced root. strace ran
+    /// as a job of a shell: init -> shell (its own session) -> strace (its
+    /// own process group, ignoring signals) -> the traced root. These
+    /// outside processes stand for every pid the trace never created.
+    pub(crate) fn start(&mut self) {
+        let Some(first) = self.events.first() else {
+            return;
+        };
+        let k = &mut self.k;
+        let shell = k.fork(self.init).expect("fork of init");
+        k.setsid(shell).expect("setsid of a fresh process");
+        let job = k.fork(shell).expect("fork of the shell");
+        k.setpgid(job, 0, 0).expect("setpgid of a fresh process");
+        for sig in 1..=64 {
+            if !taskcore::uapi::sig_kernel_only(sig) {
+                let ign = SigAction {
+                    handler: SigHandler::Ignore,
+                    flags: 0,
+                };
+                k.rt_sigaction(job, sig, Some(ign)).expect("valid signal");
+            }
+        }
+        let root = k.fork(job).expect("fork of the job");
+        for sig in 1..=64 {
+            if !taskcore::uapi::sig_kernel_only(sig) {
+                k.rt_sigaction(root, sig, Some(SigAction::DEFAULT))
+                    .expect("valid signal");
+            }
+        }
+        for t in [self.init, shell, job] {
+            let nr = k.pid_vnr(self.init, t).expect("live");
+            self.outside.push(nr);
+        }
+        self.root_pgid = k.getpgid(root, 0).expect("live");
+        k.take_notifications();
+        self.adopt(first.pid, root);
+    }
+
+    /// Applies event `i` as the `pos`-th step of the replay.
+    pub(crate) fn step(&mut self, pos: usize, i: usize) {
+        self.pos = pos;
+        self.stats.events += 1;
+        if !self.consumed.contains(&i) {
+            self.dispatch(i);
+        }
+    }
+
+    /// Counts events still held (their task was never created).
+    pub(crate) fn finish(&mut self) {
         for held in self.held.values() {
             for &i in held {
                 let name = format!("{} (task never created)", self.events[i].op.name());
                 *self.stats.unchecked.entry(name).or_default() += 1;
             }
         }
+        self.held.clear();
     }
 
     /// Records that recorded tid `rec` is emulated by `task`.
@@ -184,14 +273,29 @@ impl<'a> Engine<'a> {
 
     fn dispatch(&mut self, i: usize) {
         let e = &self.events[i];
+        if std::env::var_os("TASKCORE_REPLAY_DEBUG").is_some() {
+            eprintln!(
+                "[pos {}] line {} pid {} {:?} = {:?}",
+                self.pos, e.line, e.pid, e.op, e.ret
+            );
+        }
         let Some(tr) = self.tasks.get(&e.pid).copied() else {
             self.held.entry(e.pid).or_default().push(i);
             return;
         };
-        if tr.dead && !matches!(e.op, Op::Exited { .. } | Op::Killed { .. } | Op::Signal { .. } | Op::Stopped { .. }) {
+        if tr.dead
+            && !matches!(
+                e.op,
+                Op::Exited { .. } | Op::Killed { .. } | Op::Signal { .. } | Op::Stopped { .. }
+            )
+        {
             // Lines a task prints between its death in the core (a kill
             // applied at the sender's line) and its `+++` line.
-            *self.stats.unchecked.entry(format!("{} (after death)", e.op.name())).or_default() += 1;
+            *self
+                .stats
+                .unchecked
+                .entry(format!("{} (after death)", e.op.name()))
+                .or_default() += 1;
             return;
         }
         self.apply(i, tr.task);
@@ -200,7 +304,11 @@ impl<'a> Engine<'a> {
 
     /// Processes notifications raised by the last core call.
     fn drain(&mut self) {
+        let debug = std::env::var_os("TASKCORE_REPLAY_DEBUG").is_some();
         for n in self.k.take_notifications() {
+            if debug {
+                eprintln!("  [pos {}] {n:?}", self.pos);
+            }
             if let Notification::Stopped { group, .. } = n {
                 self.unconfirmed_stop.insert(group);
             }
@@ -224,6 +332,8 @@ impl<'a> Engine<'a> {
     fn mismatch(&mut self, i: usize, what: &str, recorded: String, emulated: String) {
         let e = &self.events[i];
         self.stats.mismatches.push(Mismatch {
+            pos: self.pos,
+            event: i,
             file: e.file.to_string(),
             line: e.line,
             what: format!("{} by {}: {}", e.op.name(), e.pid, what),
@@ -248,7 +358,7 @@ impl<'a> Engine<'a> {
     fn same_id(&self, rec: i64, nr: i32) -> bool {
         match self.nr.get(&(rec as i32)) {
             Some(&n) => n == nr,
-            None => nr == 1 || (rec == 0 && nr == 0),
+            None => self.outside.contains(&nr) || (rec == 0 && nr == 0),
         }
     }
 
@@ -260,6 +370,9 @@ impl<'a> Engine<'a> {
         let e = self.events[i].clone();
         match e.op {
             Op::Clone { flags, exit_signal } => self.do_clone(i, cur, flags, exit_signal, &e.ret),
+            Op::Execve { .. } if e.ret == Outcome::Value(0) && self.superseded.remove(&e.pid) => {
+                // Applied at the `+++ superseded` line.
+            }
             Op::Execve { ref path } => {
                 if e.ret == Outcome::Value(0) {
                     match self.k.execve(cur, path) {
@@ -276,7 +389,9 @@ impl<'a> Engine<'a> {
             }
             Op::ExitGroup { code } => {
                 if let Ok(leader) = self.leader_of(cur) {
-                    self.pending_group_exit.entry(leader).or_insert((e.pid, code));
+                    self.pending_group_exit
+                        .entry(leader)
+                        .or_insert((e.pid, code));
                 }
             }
             Op::Exited { code } => self.do_death(i, e.pid, Some(code), None),
@@ -294,11 +409,37 @@ impl<'a> Engine<'a> {
                 }
             }
             Op::Signal { .. } => {}
-            Op::Superseded { .. } => {}
-            Op::Wait4 { pid, status, options } => self.do_wait4(i, cur, pid, status, options, &e.ret),
-            Op::Waitid { idtype, id, info, options } => self.do_waitid(i, cur, idtype, id, info, options, &e.ret),
+            Op::Superseded { by } => {
+                // Thread `by` exec'd and took over this leader's pid.
+                if let Some(t) = self.tasks.get(&by).copied().filter(|t| !t.dead) {
+                    self.stats.checked += 1;
+                    match self.k.execve(t.task, "") {
+                        Ok(()) => {
+                            self.tasks.remove(&by);
+                            self.tasks.insert(e.pid, t);
+                            self.by_task.insert(t.task, e.pid);
+                            self.superseded.insert(e.pid);
+                        }
+                        Err(err) => {
+                            self.mismatch(i, "execve by a thread", "0".into(), err.name().into())
+                        }
+                    }
+                }
+            }
+            Op::Wait4 {
+                pid,
+                status,
+                options,
+            } => self.do_wait4(i, cur, pid, status, options, &e.ret),
+            Op::Waitid {
+                idtype,
+                id,
+                info,
+                options,
+            } => self.do_waitid(i, cur, idtype, id, info, options, &e.ret),
             Op::Setpgid { pid, pgid } => {
-                let (p, g) = (self.arg_nr(pid), self.arg_nr(pgid));
+                let p = self.arg_nr(pid);
+                let g = if pgid > 0 { self.map_pgid(pgid) } else { pgid };
                 let r = self.k.setpgid(cur, p, g);
                 self.check_unit(i, r, &e.ret);
             }
@@ -319,6 +460,7 @@ impl<'a> Engine<'a> {
                 self.check_id(i, r, &e.ret);
             }
             Op::Kill { pid, sig } => {
+                self.learn_core_dumps(i, sig);
                 if self.external_target(pid) {
                     self.unchecked(i);
                     return;
@@ -327,6 +469,7 @@ impl<'a> Engine<'a> {
                 self.check_unit(i, r, &e.ret);
             }
             Op::Tgkill { tgid, tid, sig } => {
+                self.learn_core_dumps(i, sig);
                 if self.external_target(tid) {
                     self.unchecked(i);
                     return;
@@ -335,6 +478,7 @@ impl<'a> Engine<'a> {
                 self.check_unit(i, r, &e.ret);
             }
             Op::Tkill { tid, sig } => {
+                self.learn_core_dumps(i, sig);
                 if self.external_target(tid) {
                     self.unchecked(i);
                     return;
@@ -351,10 +495,15 @@ impl<'a> Engine<'a> {
                     self.unchecked(i);
                 }
             }
-            Op::GetChildSubreaper => {
-                let _ = PR_GET_CHILD_SUBREAPER;
-                self.unchecked(i);
-            }
+            Op::GetChildSubreaper { value } => match (value, self.k.child_subreaper(cur)) {
+                (Some(v), Ok(on)) if e.ret == Outcome::Value(0) => {
+                    self.stats.checked += 1;
+                    if (v != 0) != on {
+                        self.mismatch(i, "subreaper", v.to_string(), on.to_string());
+                    }
+                }
+                _ => self.unchecked(i),
+            },
             Op::Other { ref name } => {
                 *self.stats.skipped.entry(name.clone()).or_default() += 1;
             }
@@ -364,6 +513,23 @@ impl<'a> Engine<'a> {
     fn leader_of(&self, t: TaskId) -> taskcore::Result<TaskId> {
         let pid = self.k.getpid(t)?;
         self.k.find_task_by_vpid(t, pid)
+    }
+
+    /// Whether a core-dumping signal dumps core depends on rlimits the trace
+    /// does not show; the recording says what happened: the next death by
+    /// that signal tells.
+    fn learn_core_dumps(&mut self, i: usize, sig: i32) {
+        if !taskcore::uapi::sig_kernel_coredump(sig) {
+            return;
+        }
+        let line = self.events[i].line;
+        let next = self.events[i..].iter().find_map(|e| match e.op {
+            Op::Killed { sig: s, core } if s == sig && e.line > line => Some(core),
+            _ => None,
+        });
+        if let Some(core) = next {
+            self.k.set_core_dumps(core);
+        }
     }
 
     /// A signal target (pid encoding as kill takes it) the trace never
@@ -382,13 +548,20 @@ impl<'a> Engine<'a> {
             0 | -1 => pid,
             p if p > 0 => self.map_nr(p),
             p if p == i32::MIN => p,
-            p => -self.map_nr(-p),
+            p => -self.map_pgid(-p),
         }
+    }
+
+    /// Emulated number of a recorded process-group or session id. An id the
+    /// trace never created is one the traced root inherited from outside
+    /// (strace's own group or session), which init's (1) stands for.
+    fn map_pgid(&self, rec: i32) -> i32 {
+        self.nr.get(&rec).copied().unwrap_or(self.root_pgid)
     }
 
     fn check_unit(&mut self, i: usize, r: taskcore::Result<()>, rec: &Outcome) {
         match (rec, Self::errno_result(&r)) {
-            (Outcome::Unknown, _) => self.unchecked(i),
+            (Outcome::Unknown | Outcome::Interrupted, _) => self.unchecked(i),
             (Outcome::Value(0), None) => self.stats.checked += 1,
             (Outcome::Errno(a), Some(b)) if *a == b => self.stats.checked += 1,
             (rec, got) => {
@@ -401,7 +574,7 @@ impl<'a> Engine<'a> {
 
     fn check_id(&mut self, i: usize, r: taskcore::Result<i32>, rec: &Outcome) {
         match (rec, &r) {
-            (Outcome::Unknown, _) => self.unchecked(i),
+            (Outcome::Unknown | Outcome::Interrupted, _) => self.unchecked(i),
             (Outcome::Value(v), Ok(nr)) if self.same_id(*v, *nr) => self.stats.checked += 1,
             (Outcome::Errno(a), Err(b)) if a == b => self.stats.checked += 1,
             (rec, got) => {
@@ -435,7 +608,11 @@ impl<'a> Engine<'a> {
         }
         let args = CloneArgs {
             flags,
-            exit_signal: if flags & CLONE_THREAD != 0 { 0 } else { exit_signal },
+            exit_signal: if flags & CLONE_THREAD != 0 {
+                0
+            } else {
+                exit_signal
+            },
             set_tid: Vec::new(),
         };
         self.stats.checked += 1;
@@ -456,12 +633,18 @@ impl<'a> Engine<'a> {
 
     /// A `+++` line: apply the death if the core has not, then check it.
     fn do_death(&mut self, i: usize, rec: i32, code: Option<i32>, sig: Option<(i32, bool)>) {
-        let Some(tr) = self.tasks.get(&rec).copied() else { return };
+        let Some(tr) = self.tasks.get(&rec).copied() else {
+            return;
+        };
         if !tr.dead {
             let leader = self.leader_of(tr.task).ok();
             let group = leader.and_then(|l| self.pending_group_exit.remove(&l));
             let r = if let Some((caller, c)) = group {
-                let who = self.tasks.get(&caller).filter(|t| !t.dead).map_or(tr.task, |t| t.task);
+                let who = self
+                    .tasks
+                    .get(&caller)
+                    .filter(|t| !t.dead)
+                    .map_or(tr.task, |t| t.task);
                 self.k.exit_group(who, c)
             } else if let Some((s, core)) = sig {
                 self.k.force_fatal_signal(tr.task, s, core)
@@ -484,20 +667,29 @@ impl<'a> Engine<'a> {
         self.stats.checked += 1;
         match self.exit_codes.get(&tr.task) {
             Some(&got) if got == want => {}
-            Some(&got) => self.mismatch(i, "exit status", format!("{want:#x}"), format!("{got:#x}")),
+            Some(&got) => {
+                self.mismatch(i, "exit status", format!("{want:#x}"), format!("{got:#x}"))
+            }
             None => self.mismatch(i, "exit status", format!("{want:#x}"), "no exit".into()),
         }
     }
 
     fn is_uncertain(&self, r: &WaitReport, cur: TaskId) -> bool {
-        let Ok(t) = self.k.find_task_by_vpid(cur, r.pid) else { return false };
+        let Ok(t) = self.k.find_task_by_vpid(cur, r.pid) else {
+            return false;
+        };
         self.unconfirmed_dead.contains(&t) || self.unconfirmed_stop.contains(&t)
     }
 
     /// Pulls forward the next `+++`/`--- stopped` line of recorded `rec`.
     fn pull_forward(&mut self, rec: i32, after: usize) -> bool {
-        let Some(list) = self.terminal.get(&rec) else { return false };
-        let Some(&j) = list.iter().find(|&&j| self.events[j].line > after && !self.consumed.contains(&j)) else {
+        let Some(list) = self.terminal.get(&rec) else {
+            return false;
+        };
+        let Some(&j) = list
+            .iter()
+            .find(|&&j| self.events[j].line > after && !self.consumed.contains(&j))
+        else {
             return false;
         };
         self.consumed.insert(j);
@@ -539,7 +731,10 @@ impl<'a> Engine<'a> {
                 let mut cands = cands;
                 let mut pos = cands.iter().position(|c| c.pid == want);
                 if pos.is_none() && self.pull_forward(rpid, self.events[i].line) {
-                    cands = self.k.wait_candidates(cur, idtype, id, options).unwrap_or_default();
+                    cands = self
+                        .k
+                        .wait_candidates(cur, idtype, id, options)
+                        .unwrap_or_default();
                     pos = cands.iter().position(|c| c.pid == want);
                 }
                 let ok = pos.is_some_and(|p| {
@@ -547,7 +742,9 @@ impl<'a> Engine<'a> {
                         && status.is_none_or(|s| s == cands[p].status)
                 });
                 if !ok {
-                    let first = cands.first().map(|c| format!("pid {} status {:#x}", c.pid, c.status));
+                    let first = cands
+                        .first()
+                        .map(|c| format!("pid {} status {:#x}", c.pid, c.status));
                     self.mismatch(
                         i,
                         "wait",
@@ -567,7 +764,12 @@ impl<'a> Engine<'a> {
                 // be ready, and there must be children to wait for.
                 if !cands.iter().all(|c| self.is_uncertain(c, cur)) {
                     let c = &cands[0];
-                    self.mismatch(i, "wait", "0 (nothing)".into(), format!("pid {} status {:#x}", c.pid, c.status));
+                    self.mismatch(
+                        i,
+                        "wait",
+                        "0 (nothing)".into(),
+                        format!("pid {} status {:#x}", c.pid, c.status),
+                    );
                     return;
                 }
                 let probe = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
@@ -578,35 +780,77 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// A blocking wait interrupted by a signal or by its task's death was
+    /// sleeping: it had children to wait for (no ECHILD). Without WNOHANG
+    /// only; a WNOHANG wait never sleeps.
+    fn check_sleeping(&mut self, i: usize, cur: TaskId, idtype: i32, id: i32, options: i32) {
+        if options & WNOHANG != 0 || self.k.getpid(cur).is_err() {
+            self.unchecked(i);
+            return;
+        }
+        self.stats.checked += 1;
+        let probe = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
+        if let Err(e) = probe {
+            self.mismatch(i, "interrupted wait", "sleeping".into(), e.name().into());
+        }
+    }
+
     fn wait4_to_waitid(&self, pid: i32) -> (i32, i32) {
         match pid {
             -1 => (P_ALL, 0),
             0 => (P_PGID, 0),
-            p if p < 0 => (P_PGID, self.map_nr(-p)),
+            p if p < 0 => (P_PGID, self.map_pgid(-p)),
             p => (P_PID, self.map_nr(p)),
         }
     }
 
-    fn do_wait4(&mut self, i: usize, cur: TaskId, pid: i32, status: Option<i32>, options: i32, ret: &Outcome) {
+    fn do_wait4(
+        &mut self,
+        i: usize,
+        cur: TaskId,
+        pid: i32,
+        status: Option<i32>,
+        options: i32,
+        ret: &Outcome,
+    ) {
         let (idtype, id) = self.wait4_to_waitid(pid);
         let recorded = match ret {
+            Outcome::Interrupted => {
+                self.check_sleeping(i, cur, idtype, id, options | WEXITED);
+                return;
+            }
             Outcome::Unknown => {
                 self.unchecked(i);
                 return;
             }
             Outcome::Errno(e) => {
                 let e = *e;
-                let call = move |k: &mut Kernel, _: i32, _: i32| k.wait4(cur, Self::wait4_pid(idtype, id, pid), options);
+                let call = move |k: &mut Kernel, _: i32, _: i32| {
+                    k.wait4(cur, Self::wait4_pid(idtype, id, pid), options)
+                };
                 self.check_wait(i, cur, idtype, id, options | WEXITED, None, Some(e), &call);
                 return;
             }
             Outcome::Value(v) => (*v as i32, status),
         };
         let call = move |k: &mut Kernel, idt: i32, idv: i32| {
-            let p = if idt == P_PID { idv } else { Self::wait4_pid(idtype, id, pid) };
+            let p = if idt == P_PID {
+                idv
+            } else {
+                Self::wait4_pid(idtype, id, pid)
+            };
             k.wait4(cur, p, options)
         };
-        self.check_wait(i, cur, idtype, id, options | WEXITED, Some(recorded), None, &call);
+        self.check_wait(
+            i,
+            cur,
+            idtype,
+            id,
+            options | WEXITED,
+            Some(recorded),
+            None,
+            &call,
+        );
     }
 
     fn wait4_pid(idtype: i32, id: i32, orig: i32) -> i32 {
@@ -620,9 +864,28 @@ impl<'a> Engine<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn do_waitid(&mut self, i: usize, cur: TaskId, idtype: i32, id: i32, info: Option<RecInfo>, options: i32, ret: &Outcome) {
+    fn do_waitid(
+        &mut self,
+        i: usize,
+        cur: TaskId,
+        idtype: i32,
+        id: i32,
+        info: Option<RecInfo>,
+        options: i32,
+        ret: &Outcome,
+    ) {
+        // A pidfd names one child: the recorded report says which.
+        let (idtype, id) = match (idtype, info) {
+            (taskcore::uapi::P_PIDFD, Some(f)) if f.pid > 0 => (P_PID, f.pid),
+            (taskcore::uapi::P_PIDFD, _) => {
+                self.unchecked(i);
+                return;
+            }
+            (idtype, _) => (idtype, id),
+        };
         let mapped_id = match idtype {
-            P_PID | P_PGID if id > 0 => self.map_nr(id),
+            P_PID if id > 0 => self.map_nr(id),
+            P_PGID if id > 0 => self.map_pgid(id),
             _ => id,
         };
         let call = move |k: &mut Kernel, idt: i32, idv: i32| {
@@ -633,10 +896,15 @@ impl<'a> Engine<'a> {
             }
         };
         match ret {
+            Outcome::Interrupted => self.check_sleeping(i, cur, idtype, mapped_id, options),
             Outcome::Unknown => self.unchecked(i),
-            Outcome::Errno(e) => self.check_wait(i, cur, idtype, mapped_id, options, None, Some(*e), &call),
+            Outcome::Errno(e) => {
+                self.check_wait(i, cur, idtype, mapped_id, options, None, Some(*e), &call)
+            }
             Outcome::Value(_) => {
-                let rec = info.filter(|f| f.pid != 0).map(|f| (f.pid, None));
+                let rec = info
+                    .filter(|f| f.pid != 0)
+                    .map(|f| (f.pid, Some(status_word(f))));
                 let rec = rec.or(Some((0, None)));
                 self.check_wait(i, cur, idtype, mapped_id, options, rec, None, &call);
                 let _ = WNOHANG;
@@ -645,7 +913,15 @@ impl<'a> Engine<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn do_sigaction(&mut self, i: usize, cur: TaskId, sig: i32, act: Option<(RecHandler, u64)>, old: Option<RecHandler>, ret: &Outcome) {
+    fn do_sigaction(
+        &mut self,
+        i: usize,
+        cur: TaskId,
+        sig: i32,
+        act: Option<(RecHandler, u64)>,
+        old: Option<RecHandler>,
+        ret: &Outcome,
+    ) {
         let act = act.map(|(h, flags)| SigAction {
             handler: match h {
                 RecHandler::Dfl => SigHandler::Default,
@@ -657,7 +933,7 @@ impl<'a> Engine<'a> {
         let r = self.k.rt_sigaction(cur, sig, act);
         self.stats.applied += 1;
         match (ret, &r) {
-            (Outcome::Unknown, _) => self.unchecked(i),
+            (Outcome::Unknown | Outcome::Interrupted, _) => self.unchecked(i),
             (Outcome::Value(0), Ok(prev)) => {
                 self.stats.checked += 1;
                 if let Some(o) = old {
@@ -680,12 +956,25 @@ impl<'a> Engine<'a> {
     }
 }
 
+/// The wait4 status word a waitid siginfo stands for.
+fn status_word(f: RecInfo) -> i32 {
+    use taskcore::uapi::{CLD_CONTINUED, CLD_DUMPED, CLD_EXITED, CLD_KILLED};
+    match f.code {
+        CLD_EXITED => (f.status & 0xff) << 8,
+        CLD_KILLED => f.status & 0x7f,
+        CLD_DUMPED => (f.status & 0x7f) | 0x80,
+        CLD_CONTINUED => 0xffff,
+        _ => ((f.status & 0xff) << 8) | 0x7f,
+    }
+}
+
 fn fmt_outcome(o: &Outcome) -> String {
     let mut s = String::new();
     match o {
         Outcome::Value(v) => write!(s, "{v}").ok(),
         Outcome::Errno(e) => write!(s, "{}", e.name()).ok(),
         Outcome::Unknown => write!(s, "?").ok(),
+        Outcome::Interrupted => write!(s, "interrupted").ok(),
     };
     s
 }

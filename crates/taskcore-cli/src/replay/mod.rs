@@ -3,11 +3,14 @@
 //!
 //! - `op`: the engine's input, one typed event per recorded call or line;
 //! - `convert`: from parsed strace lines to `op` events;
-//! - `engine`: the replay itself and its checks.
+//! - `engine`: the replay itself and its checks;
+//! - `search`: an order of effects the recording allows, when overlapping
+//!   calls make the default one disagree.
 
 mod convert;
 mod engine;
 mod op;
+mod search;
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -16,7 +19,7 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use engine::{Engine, Stats};
+use engine::Stats;
 
 /// Arguments of `taskcore replay`.
 #[derive(Debug, clap::Args)]
@@ -44,7 +47,11 @@ fn bundled() -> Vec<PathBuf> {
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
-    let files = if args.files.is_empty() { bundled() } else { args.files.clone() };
+    let files = if args.files.is_empty() {
+        bundled()
+    } else {
+        args.files.clone()
+    };
     if files.is_empty() {
         eprintln!("taskcore replay: no trace files given and none bundled");
         return ExitCode::from(2);
@@ -70,10 +77,8 @@ pub(crate) fn run(args: Args) -> ExitCode {
         } else {
             ProgressBar::hidden()
         };
-        let mut engine = Engine::new(&events.events);
-        engine.run(|| bar.inc(1));
+        let mut s = search::replay(&events.events, || bar.inc(1));
         bar.finish_and_clear();
-        let mut s = engine.stats.clone();
         for (name, n) in events.skipped {
             *s.skipped.entry(name).or_default() += n;
         }
@@ -143,7 +148,10 @@ fn print_summary(name: &str, s: &Stats, parse_errors: u64) {
         parse_errors
     );
     for m in &s.mismatches {
-        println!("MISMATCH {}:{}: {}: recorded {}, emulated {}", m.file, m.line, m.what, m.recorded, m.emulated);
+        println!(
+            "MISMATCH {}:{}: {}: recorded {}, emulated {}",
+            m.file, m.line, m.what, m.recorded, m.emulated
+        );
     }
     if !s.skipped.is_empty() {
         let sk: BTreeMap<_, _> = s.skipped.iter().collect();
@@ -154,5 +162,86 @@ fn print_summary(name: &str, s: &Stats, parse_errors: u64) {
         let un: BTreeMap<_, _> = s.unchecked.iter().collect();
         let list: Vec<String> = un.iter().map(|(k, v)| format!("{k} {v}")).collect();
         println!("applied, result not checkable: {}", list.join(", "));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{convert, search};
+    use crate::strace;
+
+    /// Replays trace text; returns (checks, mismatch lines).
+    fn replay(text: &str) -> (u64, Vec<usize>) {
+        let loaded = convert::from_trace(strace::parse_str("t", text));
+        let s = search::replay(&loaded.events, || {});
+        (s.checked, s.mismatches.iter().map(|m| m.line).collect())
+    }
+
+    const OK: &str = "\
+100 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.1 clone(child_stack=NULL, flags=SIGCHLD) = 102
+101 1.2 exit_group(3) = ?
+101 1.3 +++ exited with 3 +++
+102 1.4 exit_group(4) = ?
+102 1.5 +++ exited with 4 +++
+100 1.6 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = 101
+100 1.7 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 4}], 0, NULL) = 102
+100 1.8 wait4(-1, 0x7ffc, WNOHANG, NULL) = -1 ECHILD (No child processes)
+";
+
+    #[test]
+    fn a_consistent_trace_replays_clean() {
+        let (checks, bad) = replay(OK);
+        assert_eq!(checks, 7, "2 clones, 3 waits, 2 exits");
+        assert!(bad.is_empty(), "{bad:?}");
+    }
+
+    #[test]
+    fn a_wrong_wait_order_is_a_mismatch() {
+        // Both deaths are confirmed before the wait: Linux reports 101 first.
+        let text = OK
+            .replace("== 3}], 0, NULL) = 101", "== 4}], 0, NULL) = 102")
+            .replace(
+                "== 4}], 0, NULL) = 102\n100 1.8",
+                "== 3}], 0, NULL) = 101\n100 1.8",
+            );
+        let (_, bad) = replay(&text);
+        assert!(bad.contains(&7), "{bad:?}");
+    }
+
+    #[test]
+    fn a_wrong_status_or_errno_is_a_mismatch() {
+        let (_, bad) = replay(&OK.replace("WEXITSTATUS(s) == 3", "WEXITSTATUS(s) == 5"));
+        assert!(bad.contains(&7), "{bad:?}");
+        let (_, bad) = replay(&OK.replace("= -1 ECHILD (No child processes)", "= 0"));
+        assert!(bad.contains(&9), "{bad:?}");
+        let text = format!("{OK}100 1.9 setpgid(0, 101) = 0\n");
+        let (_, bad) = replay(&text);
+        assert!(bad.contains(&10), "{bad:?}");
+    }
+
+    #[test]
+    fn overlapping_calls_may_take_effect_in_either_order() {
+        // 102 makes its own group while the parent moves 101 into it: the
+        // parent's call took effect first (EPERM: group 102 did not exist).
+        let text = "\
+100 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.1 clone(child_stack=NULL, flags=SIGCHLD) = 102
+102 1.2 setpgid(0, 0 <unfinished ...>
+100 1.3 setpgid(101, 102 <unfinished ...>
+102 1.4 <... setpgid resumed>) = 0
+100 1.5 <... setpgid resumed>) = -1 EPERM (Operation not permitted)
+";
+        let (_, bad) = replay(text);
+        assert!(bad.is_empty(), "{bad:?}");
+        // Without overlap the order is known, and EPERM is wrong.
+        let text = "\
+100 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.1 clone(child_stack=NULL, flags=SIGCHLD) = 102
+102 1.2 setpgid(0, 0) = 0
+100 1.3 setpgid(101, 102) = -1 EPERM (Operation not permitted)
+";
+        let (_, bad) = replay(text);
+        assert_eq!(bad, vec![4]);
     }
 }

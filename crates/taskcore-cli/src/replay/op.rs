@@ -10,8 +10,10 @@ pub(crate) enum Outcome {
     Value(i64),
     /// `= -1 ENAME (...)` with a Linux errno this crate knows.
     Errno(taskcore::Errno),
-    /// Interrupted, restarted, `= ?`, or an errno outside the model: the
-    /// call's result says nothing the core can check.
+    /// Interrupted by a signal (`EINTR`, `ERESTART*`) or by the task's
+    /// death (`= ?`): the call was sleeping.
+    Interrupted,
+    /// An errno outside the model, or no result printed: nothing to check.
     Unknown,
 }
 
@@ -36,36 +38,93 @@ pub(crate) enum RecHandler {
 pub(crate) enum Op {
     /// clone/clone3/fork/vfork: flags without the signal byte, and the exit
     /// signal.
-    Clone { flags: u64, exit_signal: i32 },
-    Execve { path: String },
-    Exit { code: i32 },
-    ExitGroup { code: i32 },
-    Wait4 { pid: i32, status: Option<i32>, options: i32 },
-    Waitid { idtype: i32, id: i32, info: Option<RecInfo>, options: i32 },
-    Setpgid { pid: i32, pgid: i32 },
+    Clone {
+        flags: u64,
+        exit_signal: i32,
+    },
+    Execve {
+        path: String,
+    },
+    Exit {
+        code: i32,
+    },
+    ExitGroup {
+        code: i32,
+    },
+    Wait4 {
+        pid: i32,
+        status: Option<i32>,
+        options: i32,
+    },
+    Waitid {
+        idtype: i32,
+        id: i32,
+        info: Option<RecInfo>,
+        options: i32,
+    },
+    Setpgid {
+        pid: i32,
+        pgid: i32,
+    },
     Setsid,
-    Getpgid { pid: i32 },
-    Getsid { pid: i32 },
+    Getpgid {
+        pid: i32,
+    },
+    Getsid {
+        pid: i32,
+    },
     Getppid,
-    Kill { pid: i32, sig: i32 },
-    Tgkill { tgid: i32, tid: i32, sig: i32 },
-    Tkill { tid: i32, sig: i32 },
-    RtSigaction { sig: i32, act: Option<(RecHandler, u64)>, old: Option<RecHandler> },
-    SetChildSubreaper { on: bool },
-    GetChildSubreaper,
+    Kill {
+        pid: i32,
+        sig: i32,
+    },
+    Tgkill {
+        tgid: i32,
+        tid: i32,
+        sig: i32,
+    },
+    Tkill {
+        tid: i32,
+        sig: i32,
+    },
+    RtSigaction {
+        sig: i32,
+        act: Option<(RecHandler, u64)>,
+        old: Option<RecHandler>,
+    },
+    SetChildSubreaper {
+        on: bool,
+    },
+    /// `prctl(PR_GET_CHILD_SUBREAPER, [v])`: the value written back.
+    GetChildSubreaper {
+        value: Option<u64>,
+    },
     /// `--- SIGx {...} ---`: a signal delivered to the task.
-    Signal { sig: i32 },
+    Signal {
+        sig: i32,
+    },
     /// `--- stopped by SIGx ---`.
-    Stopped { sig: i32 },
+    Stopped {
+        sig: i32,
+    },
     /// `+++ exited with N +++`.
-    Exited { code: i32 },
+    Exited {
+        code: i32,
+    },
     /// `+++ killed by SIGx [(core dumped)] +++`.
-    Killed { sig: i32, core: bool },
+    Killed {
+        sig: i32,
+        core: bool,
+    },
     /// `+++ superseded by execve in pid N +++`: this thread exec'd and took
     /// pid N.
-    Superseded { by: i32 },
+    Superseded {
+        by: i32,
+    },
     /// A line the replay does not model (counted per syscall name).
-    Other { name: String },
+    Other {
+        name: String,
+    },
 }
 
 /// One event of a trace file.
@@ -101,7 +160,7 @@ impl Op {
             Op::Tgkill { .. } => "tgkill",
             Op::Tkill { .. } => "tkill",
             Op::RtSigaction { .. } => "rt_sigaction",
-            Op::SetChildSubreaper { .. } | Op::GetChildSubreaper => "prctl",
+            Op::SetChildSubreaper { .. } | Op::GetChildSubreaper { .. } => "prctl",
             Op::Signal { .. } => "--- signal",
             Op::Stopped { .. } => "--- stopped",
             Op::Exited { .. } => "+++ exited",

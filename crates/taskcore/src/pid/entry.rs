@@ -24,7 +24,7 @@ pub(crate) struct Upid {
 ///    slab index, and nowhere else.
 /// 3. The pid is live while `task`, `leader`, `pgrp_members` or
 ///    `session_members` is non-empty.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Pid {
     /// Numbers from the root namespace (index 0) down to the owner's.
     pub(crate) numbers: Numbers,

@@ -30,7 +30,7 @@ use crate::uapi::RESERVED_PIDS;
 pub struct NsId(pub(crate) u32);
 
 /// A pid namespace (`struct pid_namespace`).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct PidNamespace {
     /// Number -> `struct pid` slab index.
     pub(crate) idr: Idr,

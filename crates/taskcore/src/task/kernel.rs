@@ -216,6 +216,29 @@ impl Kernel {
         Ok(k)
     }
 
+    /// A copy of the whole process table, for checkpointing (replay search,
+    /// what-if analysis). O(n) in tasks. Handles stay valid in both copies.
+    ///
+    /// (Not `Clone::clone`: [`Kernel::clone`] is the syscall.)
+    pub fn snapshot(&self) -> Kernel {
+        Kernel {
+            tasks: self.tasks.clone(),
+            gens: self.gens.clone(),
+            groups: self.groups.clone(),
+            pids: self.pids.clone(),
+            nss: self.nss.clone(),
+            mms: self.mms.clone(),
+            root_ns: self.root_ns,
+            init: self.init,
+            wait_index: self.wait_index.clone(),
+            notes: self.notes.clone(),
+            deferred: self.deferred.clone(),
+            seq: self.seq,
+            now: self.now,
+            config: self.config,
+        }
+    }
+
     /// The root namespace's init task (pid 1).
     ///
     /// # Errors
@@ -238,6 +261,12 @@ impl Kernel {
     /// The configuration.
     pub fn config(&self) -> Config {
         self.config
+    }
+
+    /// Sets whether core-dumping signals dump core from now on (the outcome
+    /// of `RLIMIT_CORE` and `core_pattern`, which are not modelled).
+    pub fn set_core_dumps(&mut self, on: bool) {
+        self.config.core_dumps = on;
     }
 
     /// Takes the notifications raised since the last call, oldest first.
@@ -569,7 +598,10 @@ impl Kernel {
         let pgrp = self.detach_pgrp(g);
         let session = self.detach_session(g);
         self.put_pid(pgrp);
-        self.put_pid(session);
+        // A group whose leader has gone can be its members' session too.
+        if session != pgrp {
+            self.put_pid(session);
+        }
     }
 
     /// Sets group `g`'s `SIGNAL_*` flags, keeping the process group's count

@@ -28,7 +28,7 @@ pub enum ForkMm {
 }
 
 /// A shared address space (`struct mm_struct` with `mm_users`).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct MmEntry {
     /// `None` until the first mapping: an empty address space.
     pub(crate) mm: Option<Box<MmStruct>>,

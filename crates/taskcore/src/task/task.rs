@@ -55,7 +55,7 @@ pub(crate) const PT_SEIZED: u8 = 0x02;
 ///    (`thread_seq` increasing).
 /// 3. `parent != NONE` iff `ptrace != 0`, and then the task is on
 ///    `parent`'s `ptraced` list.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Task {
     /// Slab index of its `struct pid`.
     pub(crate) pid: u32,
@@ -148,7 +148,7 @@ impl SigHand {
 ///    list at key `sibling_seq`.
 /// 4. The group is on the `pgrp_members` list of `pgrp` and the
 ///    `session_members` list of `session`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct ThreadGroup {
     /// The group leader task (its pid is the tgid).
     pub(crate) leader: u32,

@@ -177,7 +177,7 @@ fn bucket(kind: u8, class: Class) -> u8 {
 }
 
 /// The index itself.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct WaitIndex {
     ready: BTreeMap<ReadyKey, u32>,
     counts: FxHashMap<CountKey, Counts>,

@@ -1,0 +1,182 @@
+//! From parsed strace events to the replay engine's [`Event`]s.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use taskcore::uapi::{PR_GET_CHILD_SUBREAPER, PR_SET_CHILD_SUBREAPER};
+
+use super::op::{Event, Op, Outcome, RecHandler, RecInfo};
+use crate::strace::{self, Call, EventKind, Ret, SigHandler};
+
+/// One trace file, converted.
+pub(crate) struct Loaded {
+    pub(crate) events: Vec<Event>,
+    /// Lines of syscalls the replay does not model, by name.
+    pub(crate) skipped: HashMap<String, u64>,
+    /// Lines that could not be parsed (each reported by the parser).
+    pub(crate) parse_errors: u64,
+}
+
+/// Reads and converts one trace file (plain or gzip).
+///
+/// # Errors
+/// A message naming the file when it cannot be read.
+pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
+    let parsed = strace::read_trace(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    for err in &parsed.errors {
+        eprintln!("{}:{}: {}", err.file, err.line, err.msg);
+    }
+    Ok(from_trace(parsed))
+}
+
+/// Converts a parsed trace.
+pub(crate) fn from_trace(parsed: strace::Trace) -> Loaded {
+    let mut skipped = HashMap::new();
+    let mut events = Vec::with_capacity(parsed.events.len());
+    for e in parsed.events {
+        match convert(&e) {
+            Some((op, ret)) => events.push(Event {
+                file: e.file.clone(),
+                line: e.line,
+                entry_line: e.entry_line,
+                pid: e.pid,
+                op,
+                ret,
+            }),
+            None => {
+                let name = match &e.kind {
+                    EventKind::Syscall(s) => s.name.to_string(),
+                    _ => "other".to_string(),
+                };
+                *skipped.entry(name).or_default() += 1;
+            }
+        }
+    }
+    Loaded {
+        events,
+        skipped,
+        parse_errors: parsed.stats.error_lines,
+    }
+}
+
+fn outcome(r: &Ret) -> Outcome {
+    match r {
+        Ret::Val(v) => Outcome::Value(*v),
+        Ret::Err(e) if e.name.starts_with("ERESTART") || &*e.name == "EINTR" => {
+            Outcome::Interrupted
+        }
+        Ret::Err(e) => match e.errno() {
+            None => Outcome::Unknown,
+            Some(err) => Outcome::Errno(err),
+        },
+        Ret::Unknown => Outcome::Interrupted,
+    }
+}
+
+fn handler(h: SigHandler) -> RecHandler {
+    match h {
+        SigHandler::Dfl => RecHandler::Dfl,
+        SigHandler::Ign => RecHandler::Ign,
+        SigHandler::Handler(_) => RecHandler::Handler,
+    }
+}
+
+/// The engine's view of one parsed event; `None` for what it does not model.
+fn convert(e: &strace::Event) -> Option<(Op, Outcome)> {
+    let s = match &e.kind {
+        EventKind::Syscall(s) => s,
+        EventKind::Signal { sig, .. } => return Some((Op::Signal { sig: *sig }, Outcome::Unknown)),
+        EventKind::Stopped { sig } => return Some((Op::Stopped { sig: *sig }, Outcome::Unknown)),
+        EventKind::Exited { code } => return Some((Op::Exited { code: *code }, Outcome::Unknown)),
+        EventKind::Killed { sig, core_dumped } => {
+            return Some((
+                Op::Killed {
+                    sig: *sig,
+                    core: *core_dumped,
+                },
+                Outcome::Unknown,
+            ))
+        }
+        EventKind::Superseded { by_pid } => {
+            return Some((Op::Superseded { by: *by_pid }, Outcome::Unknown))
+        }
+    };
+    let ret = outcome(&s.ret);
+    let op = match &s.call {
+        Call::Clone(c) => Op::Clone {
+            flags: c.flags,
+            exit_signal: c.exit_signal,
+        },
+        Call::Execve(x) => Op::Execve {
+            path: x.path.clone(),
+        },
+        Call::Exit { code } => Op::Exit { code: *code },
+        Call::ExitGroup { code } => Op::ExitGroup { code: *code },
+        Call::Wait4 {
+            pid,
+            status,
+            options,
+        } => Op::Wait4 {
+            pid: *pid,
+            status: *status,
+            options: *options,
+        },
+        Call::Waitid {
+            idtype,
+            id,
+            info,
+            options,
+        } => Op::Waitid {
+            idtype: *idtype,
+            id: *id,
+            info: info.as_ref().map(|i| RecInfo {
+                pid: if i.si_signo == 0 {
+                    0
+                } else {
+                    i.si_pid.unwrap_or(0)
+                },
+                code: i.si_code,
+                status: i.si_status.unwrap_or(0),
+            }),
+            options: *options,
+        },
+        Call::Setpgid { pid, pgid } => Op::Setpgid {
+            pid: *pid,
+            pgid: *pgid,
+        },
+        Call::Setsid => Op::Setsid,
+        Call::Getpgid { pid } => Op::Getpgid { pid: *pid },
+        Call::Getsid { pid } => Op::Getsid { pid: *pid },
+        Call::Getppid => Op::Getppid,
+        Call::Kill { pid, sig } => Op::Kill {
+            pid: *pid,
+            sig: *sig,
+        },
+        Call::Tgkill { tgid, tid, sig } => Op::Tgkill {
+            tgid: *tgid,
+            tid: *tid,
+            sig: *sig,
+        },
+        Call::Tkill { tid, sig } => Op::Tkill {
+            tid: *tid,
+            sig: *sig,
+        },
+        Call::RtSigaction { sig, act, oldact } => Op::RtSigaction {
+            sig: *sig,
+            act: act.as_ref().map(|a| (handler(a.handler), a.flags)),
+            old: oldact.as_ref().map(|a| handler(a.handler)),
+        },
+        Call::Prctl { option, arg2, .. } if *option == PR_SET_CHILD_SUBREAPER => {
+            Op::SetChildSubreaper {
+                on: arg2.unwrap_or(0) != 0,
+            }
+        }
+        Call::Prctl { option, arg2, .. } if *option == PR_GET_CHILD_SUBREAPER => {
+            Op::GetChildSubreaper { value: *arg2 }
+        }
+        _ => Op::Other {
+            name: s.name.to_string(),
+        },
+    };
+    Some((op, ret))
+}

@@ -1,0 +1,3 @@
+module example.com/spawner
+
+go 1.21
