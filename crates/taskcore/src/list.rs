@@ -42,11 +42,6 @@ impl ListHead {
     pub(crate) fn is_empty(&self) -> bool {
         self.first == NONE
     }
-
-    /// Whether the list holds exactly one member.
-    pub(crate) fn is_singular(&self) -> bool {
-        self.first != NONE && self.first == self.last
-    }
 }
 
 /// Appends `idx` at the tail (`list_add_tail`).
@@ -112,30 +107,6 @@ pub(crate) fn unlink<T>(
     *link(&mut slab[idx]) = Link::UNLINKED;
 }
 
-/// Puts `new` in `old`'s place in the list (`list_replace`); `old` ends up
-/// unlinked.
-pub(crate) fn replace<T>(
-    head: &mut ListHead,
-    slab: &mut Slab<T>,
-    old: u32,
-    new: u32,
-    link: fn(&mut T) -> &mut Link,
-) {
-    let l = *link(&mut slab[old]);
-    *link(&mut slab[new]) = l;
-    if l.prev == NONE {
-        head.first = new;
-    } else {
-        link(&mut slab[l.prev]).next = new;
-    }
-    if l.next == NONE {
-        head.last = new;
-    } else {
-        link(&mut slab[l.next]).prev = new;
-    }
-    *link(&mut slab[old]) = Link::UNLINKED;
-}
-
 /// The members in list order, collected (for the few O(list) walks that
 /// mutate the slab as they go, such as reparenting at exit).
 pub(crate) fn collect<T>(head: ListHead, slab: &Slab<T>, link: fn(&T) -> &Link) -> Vec<u32> {
@@ -162,7 +133,7 @@ mod tests {
     }
 
     #[test]
-    fn push_unlink_replace() {
+    fn push_back_front_unlink() {
         let mut s = Slab::new();
         let ids: Vec<u32> = (0..4)
             .map(|_| s.insert(Node { l: Link::UNLINKED }).unwrap())
@@ -174,11 +145,11 @@ mod tests {
         assert_eq!(collect(h, &s, |n| &n.l), vec![0, 1, 2]);
         unlink(&mut h, &mut s, 1, l);
         assert_eq!(collect(h, &s, |n| &n.l), vec![0, 2]);
-        replace(&mut h, &mut s, 0, 3, l);
-        assert_eq!(collect(h, &s, |n| &n.l), vec![3, 2]);
-        unlink(&mut h, &mut s, 2, l);
-        assert!(h.is_singular());
-        unlink(&mut h, &mut s, 3, l);
+        push_front(&mut h, &mut s, 3, l);
+        assert_eq!(collect(h, &s, |n| &n.l), vec![3, 0, 2]);
+        for i in [2, 0, 3] {
+            unlink(&mut h, &mut s, i, l);
+        }
         assert!(h.is_empty());
     }
 }

@@ -102,14 +102,6 @@ impl<T> Slab<T> {
     pub(crate) fn len(&self) -> usize {
         self.len
     }
-
-    /// Occupied `(index, value)` pairs in index order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, &T)> {
-        self.slots.iter().enumerate().filter_map(|(i, s)| match s {
-            Slot::Occupied(v) => Some((i as u32, v)),
-            Slot::Vacant { .. } => None,
-        })
-    }
 }
 
 impl<T> core::ops::Index<u32> for Slab<T> {
@@ -142,7 +134,7 @@ mod tests {
         assert_eq!(s.vacant_key(), Some(1));
         assert_eq!(s.insert('d'), Some(1));
         assert_eq!(s[1], 'd');
-        assert_eq!(s.iter().map(|(_, v)| *v).collect::<String>(), "adc");
+        assert_eq!((s[0], s[1], s[2]), ('a', 'd', 'c'));
         assert_eq!(s.get(7), None);
     }
 }

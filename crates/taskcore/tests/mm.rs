@@ -226,7 +226,7 @@ impl Model {
 
     fn hint_ok(&self, a: u64, len: u64) -> bool {
         self.first_from(a)
-            .map_or(true, |v| a + len <= self.start_gap(v))
+            .is_none_or(|v| a + len <= self.start_gap(v))
     }
 
     /// Free intervals `[lo, hi)` with the VMA after each.
@@ -272,9 +272,9 @@ impl Model {
         self.holes().into_iter().find_map(|(lo, hi, next)| {
             let bot = lo.max(low);
             let top = hi.min(TASK);
-            let guard_ok = next.as_ref().map_or(true, |n| {
-                n.flags & VM_GROWSDOWN == 0 || self.start_gap(n) >= bot + len
-            });
+            let guard_ok = next
+                .as_ref()
+                .is_none_or(|n| n.flags & VM_GROWSDOWN == 0 || self.start_gap(n) >= bot + len);
             (top > bot && top - bot >= len && guard_ok).then_some(bot)
         })
     }

@@ -52,10 +52,27 @@ pub(crate) fn from_trace(parsed: strace::Trace) -> Loaded {
             }
         }
     }
+    widen_death_windows(&mut events);
     Loaded {
         events,
         skipped,
         parse_errors: parsed.stats.error_lines,
+    }
+}
+
+/// A task died (`do_exit`: children reparented, parent or tracer told)
+/// after its last printed activity and before strace printed `+++`: that
+/// span is the window of its death event.
+fn widen_death_windows(events: &mut [Event]) {
+    let mut last: HashMap<i32, usize> = HashMap::new();
+    for e in events.iter_mut() {
+        if matches!(e.op, Op::Exited { .. } | Op::Killed { .. }) {
+            if let Some(&l) = last.get(&e.pid) {
+                e.entry_line = l.min(e.line);
+            }
+        } else {
+            last.insert(e.pid, e.entry_line);
+        }
     }
 }
 
@@ -69,7 +86,7 @@ fn outcome(r: &Ret) -> Outcome {
             None => Outcome::Unknown,
             Some(err) => Outcome::Errno(err),
         },
-        Ret::Unknown => Outcome::Interrupted,
+        Ret::Unknown => Outcome::Died,
     }
 }
 

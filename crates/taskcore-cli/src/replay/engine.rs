@@ -43,6 +43,9 @@ pub(crate) struct Mismatch {
     pub(crate) pos: usize,
     /// Index of the event it concerns.
     pub(crate) event: usize,
+    /// Recorded pids whose history may explain it (a wait's recorded child
+    /// and the one the core preferred).
+    pub(crate) involved: Vec<i32>,
     pub(crate) file: String,
     pub(crate) line: usize,
     pub(crate) what: String,
@@ -111,6 +114,9 @@ pub(crate) struct Engine<'a> {
     /// Leaders whose pid a thread's exec took over (its `<... execve
     /// resumed>` is already applied).
     superseded: HashSet<i32>,
+    /// Children of clones whose creator died before the call returned
+    /// (`= ?`), recognised by their first lines: clone event -> child tid.
+    inferred: HashMap<usize, i32>,
     /// Per recorded tid, indices of its `+++`/`--- stopped` events.
     terminal: HashMap<i32, Vec<usize>>,
     pub(crate) stats: Stats,
@@ -125,6 +131,7 @@ impl<'a> Engine<'a> {
         })
         .expect("valid config");
         let init = k.init_task().expect("init exists");
+        let inferred = infer_lost_clones(events);
         let mut terminal: HashMap<i32, Vec<usize>> = HashMap::new();
         for (i, e) in events.iter().enumerate() {
             if matches!(
@@ -153,6 +160,7 @@ impl<'a> Engine<'a> {
             held: HashMap::new(),
             consumed: HashSet::new(),
             superseded: HashSet::new(),
+            inferred,
             terminal,
             stats: Stats::default(),
         }
@@ -179,6 +187,7 @@ impl<'a> Engine<'a> {
             held: self.held.clone(),
             consumed: self.consumed.clone(),
             superseded: self.superseded.clone(),
+            inferred: self.inferred.clone(),
             terminal: self.terminal.clone(),
             stats: self.stats.clone(),
         }
@@ -334,6 +343,7 @@ impl<'a> Engine<'a> {
         self.stats.mismatches.push(Mismatch {
             pos: self.pos,
             event: i,
+            involved: Vec::new(),
             file: e.file.to_string(),
             line: e.line,
             what: format!("{} by {}: {}", e.op.name(), e.pid, what),
@@ -561,7 +571,7 @@ impl<'a> Engine<'a> {
 
     fn check_unit(&mut self, i: usize, r: taskcore::Result<()>, rec: &Outcome) {
         match (rec, Self::errno_result(&r)) {
-            (Outcome::Unknown | Outcome::Interrupted, _) => self.unchecked(i),
+            (Outcome::Unknown | Outcome::Interrupted | Outcome::Died, _) => self.unchecked(i),
             (Outcome::Value(0), None) => self.stats.checked += 1,
             (Outcome::Errno(a), Some(b)) if *a == b => self.stats.checked += 1,
             (rec, got) => {
@@ -574,7 +584,7 @@ impl<'a> Engine<'a> {
 
     fn check_id(&mut self, i: usize, r: taskcore::Result<i32>, rec: &Outcome) {
         match (rec, &r) {
-            (Outcome::Unknown | Outcome::Interrupted, _) => self.unchecked(i),
+            (Outcome::Unknown | Outcome::Interrupted | Outcome::Died, _) => self.unchecked(i),
             (Outcome::Value(v), Ok(nr)) if self.same_id(*v, *nr) => self.stats.checked += 1,
             (Outcome::Errno(a), Err(b)) if a == b => self.stats.checked += 1,
             (rec, got) => {
@@ -589,11 +599,19 @@ impl<'a> Engine<'a> {
     }
 
     fn do_clone(&mut self, i: usize, cur: TaskId, flags: u64, exit_signal: i32, ret: &Outcome) {
-        let Outcome::Value(child) = *ret else {
-            self.unchecked(i);
-            return;
+        let child = match (ret, self.inferred.get(&i)) {
+            (Outcome::Value(child), _) => *child as i32,
+            (_, Some(&child)) => {
+                // The child exists though its creator never saw the result.
+                self.unchecked(i);
+                self.stats.checked = self.stats.checked.wrapping_sub(1);
+                child
+            }
+            _ => {
+                self.unchecked(i);
+                return;
+            }
         };
-        let child = child as i32;
         // Linux never hands out a number still in use: the previous holder
         // of the recorded pid must be gone in the core too.
         if let Some(&old_nr) = self.nr.get(&child) {
@@ -742,6 +760,8 @@ impl<'a> Engine<'a> {
                         && status.is_none_or(|s| s == cands[p].status)
                 });
                 if !ok {
+                    let mut involved = vec![rpid];
+                    involved.extend(cands.first().and_then(|c| self.rev_nr.get(&c.pid)).copied());
                     let first = cands
                         .first()
                         .map(|c| format!("pid {} status {:#x}", c.pid, c.status));
@@ -751,7 +771,14 @@ impl<'a> Engine<'a> {
                         format!("pid {rpid} (emulated {want}) status {status:?}"),
                         first.unwrap_or_else(|| "no child ready".into()),
                     );
-                    return;
+                    if let Some(m) = self.stats.mismatches.last_mut() {
+                        m.involved = involved;
+                    }
+                    if pos.is_none() {
+                        return;
+                    }
+                    // Follow the recording so that one difference does not
+                    // cascade into every later wait.
                 }
                 // Reap (or consume) exactly that child.
                 let r = do_call(&mut self.k, P_PID, want);
@@ -815,7 +842,7 @@ impl<'a> Engine<'a> {
     ) {
         let (idtype, id) = self.wait4_to_waitid(pid);
         let recorded = match ret {
-            Outcome::Interrupted => {
+            Outcome::Interrupted | Outcome::Died => {
                 self.check_sleeping(i, cur, idtype, id, options | WEXITED);
                 return;
             }
@@ -896,7 +923,9 @@ impl<'a> Engine<'a> {
             }
         };
         match ret {
-            Outcome::Interrupted => self.check_sleeping(i, cur, idtype, mapped_id, options),
+            Outcome::Interrupted | Outcome::Died => {
+                self.check_sleeping(i, cur, idtype, mapped_id, options)
+            }
             Outcome::Unknown => self.unchecked(i),
             Outcome::Errno(e) => {
                 self.check_wait(i, cur, idtype, mapped_id, options, None, Some(*e), &call)
@@ -933,7 +962,7 @@ impl<'a> Engine<'a> {
         let r = self.k.rt_sigaction(cur, sig, act);
         self.stats.applied += 1;
         match (ret, &r) {
-            (Outcome::Unknown | Outcome::Interrupted, _) => self.unchecked(i),
+            (Outcome::Unknown | Outcome::Interrupted | Outcome::Died, _) => self.unchecked(i),
             (Outcome::Value(0), Ok(prev)) => {
                 self.stats.checked += 1;
                 if let Some(o) = old {
@@ -956,6 +985,41 @@ impl<'a> Engine<'a> {
     }
 }
 
+/// Clones whose creator died before they returned (`= ?`) still made a
+/// child: the first task that appears afterwards without being created by
+/// any clone of the trace. Returns clone event index -> child tid.
+fn infer_lost_clones(events: &[Event]) -> HashMap<usize, i32> {
+    let mut created: HashSet<i32> = HashSet::new();
+    if let Some(first) = events.first() {
+        created.insert(first.pid);
+    }
+    for e in events {
+        if let (Op::Clone { .. }, Outcome::Value(v)) = (&e.op, &e.ret) {
+            created.insert(*v as i32);
+        }
+    }
+    let mut lost: Vec<usize> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.op, Op::Clone { .. }) && e.ret == Outcome::Died)
+        .map(|(i, _)| i)
+        .collect();
+    lost.sort_by_key(|&i| events[i].entry_line);
+    let mut out = HashMap::new();
+    let mut seen = HashSet::new();
+    for e in events {
+        if created.contains(&e.pid) || !seen.insert(e.pid) {
+            continue;
+        }
+        // The earliest lost clone that began before this task's first line.
+        if let Some(pos) = lost.iter().position(|&c| events[c].entry_line < e.line) {
+            let c = lost.remove(pos);
+            out.insert(c, e.pid);
+        }
+    }
+    out
+}
+
 /// The wait4 status word a waitid siginfo stands for.
 fn status_word(f: RecInfo) -> i32 {
     use taskcore::uapi::{CLD_CONTINUED, CLD_DUMPED, CLD_EXITED, CLD_KILLED};
@@ -975,6 +1039,7 @@ fn fmt_outcome(o: &Outcome) -> String {
         Outcome::Errno(e) => write!(s, "{}", e.name()).ok(),
         Outcome::Unknown => write!(s, "?").ok(),
         Outcome::Interrupted => write!(s, "interrupted").ok(),
+        Outcome::Died => write!(s, "? (died)").ok(),
     };
     s
 }

@@ -10,9 +10,11 @@ pub(crate) enum Outcome {
     Value(i64),
     /// `= -1 ENAME (...)` with a Linux errno this crate knows.
     Errno(taskcore::Errno),
-    /// Interrupted by a signal (`EINTR`, `ERESTART*`) or by the task's
-    /// death (`= ?`): the call was sleeping.
+    /// Interrupted by a signal (`EINTR`, `ERESTART*`): the call was
+    /// sleeping, or will be restarted.
     Interrupted,
+    /// `= ?`: the task died (or exec'd) inside the call.
+    Died,
     /// An errno outside the model, or no result printed: nothing to check.
     Unknown,
 }

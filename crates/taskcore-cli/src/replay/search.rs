@@ -21,11 +21,13 @@ use super::op::Event;
 /// Positions between snapshots.
 const SNAP_EVERY: usize = 128;
 /// How far back from a mismatch to look for an event to move.
-const LOOK_BACK: usize = 48;
+const LOOK_BACK: usize = 64;
 /// How far past a mismatch a candidate order is run before it is judged.
 const HORIZON: usize = 96;
+/// Full re-runs tried per mismatch, at most.
+const MAX_FULL_RUNS: usize = 16;
 /// Candidate orders tried per mismatch, at most.
-const MAX_TRIES: usize = 400;
+const MAX_TRIES: usize = 3000;
 
 /// A full run: the final engine and its snapshots.
 struct Run<'a> {
@@ -61,6 +63,60 @@ fn partial(run: &Run<'_>, order: &[usize], from: usize, to: usize) -> usize {
         e.step(pos, i);
     }
     count_upto(&e.stats, to)
+}
+
+/// Orders that move the death of a task involved in a mismatch, or of one
+/// of its ancestors, to another point of its window: deaths reparent
+/// children, and so decide a child's place among its new parent's
+/// children, which `wait` reports in order.
+fn targeted(
+    events: &[Event],
+    order: &[usize],
+    p: usize,
+    involved: &[i32],
+) -> Vec<(usize, Vec<usize>)> {
+    use super::op::{Op, Outcome};
+    let mut creator = std::collections::HashMap::new();
+    for e in events {
+        if let (Op::Clone { .. }, Outcome::Value(c)) = (&e.op, &e.ret) {
+            creator.insert(*c as i32, e.pid);
+        }
+    }
+    let mut pids = Vec::new();
+    for &pid in involved {
+        let mut cur = Some(pid);
+        for _ in 0..8 {
+            let Some(c) = cur else { break };
+            pids.push(c);
+            cur = creator.get(&c).copied();
+        }
+    }
+    let is_death = |q: usize| matches!(events[order[q]].op, Op::Exited { .. } | Op::Killed { .. });
+    let movable: Vec<usize> = (0..p)
+        .filter(|&q| {
+            let e = &events[order[q]];
+            is_death(q) && pids.contains(&e.pid) && e.entry_line < e.line
+        })
+        .collect();
+    let anchors: Vec<usize> = (0..p).filter(|&q| is_death(q)).collect();
+    let mut out = Vec::new();
+    for &q in movable.iter().rev() {
+        let x = &events[order[q]];
+        for &t in &anchors {
+            let k = Engine::key(&events[order[t]]);
+            if t == q || k <= x.entry_line || k > x.line {
+                continue;
+            }
+            let mut o = order.to_vec();
+            let moved = o.remove(q);
+            o.insert(if t > q { t - 1 } else { t }, moved);
+            out.push((q.min(t), o));
+            if out.len() >= MAX_TRIES {
+                return out;
+            }
+        }
+    }
+    out
 }
 
 /// Orders that move one event near position `p` to another point of its
@@ -116,41 +172,40 @@ pub(crate) fn replay(events: &[Event], mut tick: impl FnMut()) -> Stats {
     let mut run = full_run(events, &order, &mut tick);
     // Mismatches no move could remove, by event.
     let mut genuine = std::collections::HashSet::new();
-    loop {
-        let Some(first) = run
-            .end
-            .stats
-            .mismatches
-            .iter()
-            .filter(|m| !genuine.contains(&m.event))
-            .min_by_key(|m| m.pos)
-            .cloned()
-        else {
-            break;
-        };
+    while let Some(first) = run
+        .end
+        .stats
+        .mismatches
+        .iter()
+        .filter(|m| !genuine.contains(&m.event))
+        .min_by_key(|m| m.pos)
+        .cloned()
+    {
         let p = first.pos;
         let limit = p + HORIZON;
         let baseline = count_upto(&run.end.stats, limit);
-        let mut better = None;
-        for (from, cand) in candidates(events, &order, p) {
-            if partial(&run, &cand, from, limit) < baseline {
-                better = Some(cand);
+        let mut cands = candidates(events, &order, p);
+        cands.extend(targeted(events, &order, p, &first.involved));
+        let mut fixed = false;
+        let mut full_tries = 0;
+        for (from, cand) in cands {
+            if partial(&run, &cand, from, limit) >= baseline {
+                continue;
+            }
+            let new_run = full_run(events, &cand, &mut || {});
+            if new_run.end.stats.mismatches.len() < run.end.stats.mismatches.len() {
+                order = cand;
+                run = new_run;
+                fixed = true;
+                break;
+            }
+            full_tries += 1;
+            if full_tries >= MAX_FULL_RUNS {
                 break;
             }
         }
-        match better {
-            Some(cand) => {
-                let new_run = full_run(events, &cand, &mut || {});
-                if new_run.end.stats.mismatches.len() < run.end.stats.mismatches.len() {
-                    order = cand;
-                    run = new_run;
-                } else {
-                    genuine.insert(first.event);
-                }
-            }
-            None => {
-                genuine.insert(first.event);
-            }
+        if !fixed {
+            genuine.insert(first.event);
         }
     }
     let mut end = run.end;

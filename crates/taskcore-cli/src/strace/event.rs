@@ -216,16 +216,12 @@ impl Ret {
     }
 
     /// The value of a successful call.
+    #[cfg(test)]
     pub(crate) fn val(&self) -> Option<i64> {
         match self {
             Ret::Val(v) => Some(*v),
             _ => None,
         }
-    }
-
-    /// `true` if the call returned a value (not an error, not `?`).
-    pub(crate) fn is_ok(&self) -> bool {
-        matches!(self, Ret::Val(_))
     }
 }
 

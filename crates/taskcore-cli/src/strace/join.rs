@@ -88,6 +88,7 @@ pub(crate) struct Stats {
 
 impl Stats {
     /// The counters for syscall `name` (zero if never seen).
+    #[cfg(test)]
     pub(crate) fn syscall(&self, name: &str) -> SyscallCount {
         self.syscalls.get(name).copied().unwrap_or_default()
     }
@@ -156,6 +157,7 @@ impl Parser {
 
     /// Sets the pid given to lines that carry none (a single-process trace,
     /// or one `strace -ff` output file, whose pid is in its name).
+    #[cfg(test)]
     pub(crate) fn with_default_pid(mut self, pid: i32) -> Parser {
         self.default_pid = pid;
         self

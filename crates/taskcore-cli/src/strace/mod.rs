@@ -54,9 +54,6 @@
 //!
 //! No Linux analogue: this reads strace's output format (strace 6.x,
 //! `src/strace.c`, `src/syscall.c`); the values it produces are Linux's.
-// The replay engine is the consumer; until it is wired into the binary, the
-// parser is only exercised by its tests.
-#![allow(dead_code)]
 
 mod args;
 mod consts;
@@ -71,11 +68,13 @@ mod prop_tests;
 #[cfg(test)]
 mod trace_tests;
 
-pub(crate) use args::Value;
+#[cfg(test)]
 pub(crate) use decode::{sigset, wait_status};
-pub(crate) use event::{
-    Call, CloneArgs, CloneFlavor, Event, EventKind, ExecArgs, Ret, SigAct, SigHandler, SigInfo,
-    SysErr, Syscall,
-};
-pub(crate) use join::{ParseError, Parser, Stats, SyscallCount, MAX_STORED_ERRORS};
-pub(crate) use reader::{open, parse_str, read_from, read_trace, Trace, TraceReader};
+#[cfg(test)]
+pub(crate) use event::CloneFlavor;
+pub(crate) use event::{Call, Event, EventKind, Ret, SigHandler};
+#[cfg(test)]
+pub(crate) use join::Parser;
+#[cfg(test)]
+pub(crate) use reader::parse_str;
+pub(crate) use reader::{read_trace, Trace};

@@ -14,7 +14,9 @@
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+#[cfg(test)]
+use std::io::Read;
+use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -153,6 +155,7 @@ pub(crate) fn read_trace(path: &Path) -> io::Result<Trace> {
 }
 
 /// Parses trace text held in memory (tests, stdin).
+#[cfg(test)]
 pub(crate) fn parse_str(file: &str, text: &str) -> Trace {
     let mut r = TraceReader::new(file, text.as_bytes());
     let events: Vec<Event> = r.by_ref().collect();
@@ -164,6 +167,7 @@ pub(crate) fn parse_str(file: &str, text: &str) -> Trace {
 }
 
 /// Reads all of `src` as a trace named `file` (any [`Read`], e.g. stdin).
+#[cfg(test)]
 pub(crate) fn read_from(file: &str, src: impl Read) -> Trace {
     let mut r = TraceReader::new(file, BufReader::new(src));
     let events: Vec<Event> = r.by_ref().collect();

@@ -68,12 +68,12 @@ impl MmStruct {
         if a.flags & VM_SPECIAL != 0 {
             return None;
         }
-        let p = if curr.map_or(true, |c| c.start == s) {
+        let p = if curr.is_none_or(|c| c.start == s) {
             self.tree.prev(s).filter(|p| p.end == s).cloned()
         } else {
             None
         };
-        let n = if curr.map_or(true, |c| c.end == e) {
+        let n = if curr.is_none_or(|c| c.end == e) {
             self.tree.lookup(e).filter(|n| n.start == e).cloned()
         } else {
             None

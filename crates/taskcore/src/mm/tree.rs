@@ -459,7 +459,7 @@ impl<T: RangeEntry> RangeTree<T> {
     /// # Linux
     /// Mirrors `mas_store(NULL)` over one VMA (`vma_iter_clear`).
     pub fn remove(&mut self, start: u64) -> Option<T> {
-        if self.lookup(start).map_or(true, |e| e.start() != start) {
+        if self.lookup(start).is_none_or(|e| e.start() != start) {
             return None;
         }
         let root = self.root.as_mut()?;

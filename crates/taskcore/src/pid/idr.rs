@@ -567,7 +567,7 @@ impl<C: Node> Node for Interior<C> {
             );
             assert_eq!(
                 self.free & bit != 0,
-                child.map_or(true, |c| c.free_mask() != 0),
+                child.is_none_or(|c| c.free_mask() != 0),
                 "free bit wrong for the slot at {child_base}, shift {}",
                 C::SPAN_SHIFT
             );

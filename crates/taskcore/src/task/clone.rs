@@ -8,7 +8,7 @@ use crate::list;
 use crate::pid::ns::PidNamespace;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task::{PF_TRACED_STOP, PT_PTRACED, SIGNAL_UNKILLABLE};
+use crate::task::task_struct::{PF_TRACED_STOP, PT_PTRACED, SIGNAL_UNKILLABLE};
 use crate::uapi::{
     CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD,
     CLONE_UNTRACED, CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, NSIG, SIGCHLD, SIGSTOP,

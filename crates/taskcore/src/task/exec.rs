@@ -7,7 +7,7 @@
 use crate::errno::Result;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task::{ExitState, PF_FORKNOEXEC, PF_TRACED_STOP, PT_SEIZED};
+use crate::task::task_struct::{ExitState, PF_FORKNOEXEC, PF_TRACED_STOP, PT_SEIZED};
 use crate::uapi::{SIGCHLD, SIGTRAP, TASK_COMM_LEN};
 
 impl Kernel {
@@ -70,7 +70,7 @@ impl Kernel {
                     .tasks
                     .get(u)
                     .is_some_and(|x| x.exit_state == ExitState::Alive)
-                && self.tasks[u].flags & crate::task::task::PF_EXITING == 0
+                && self.tasks[u].flags & crate::task::task_struct::PF_EXITING == 0
             {
                 // Killed threads of an exec'ing group exit with status 0.
                 self.do_exit(u, 0);

@@ -22,7 +22,7 @@ use crate::errno::Result;
 use crate::list;
 use crate::slab::NONE;
 use crate::task::kernel::{Deferred, Kernel, Notification, SigInfo, TaskId};
-use crate::task::task::{ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT};
+use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT};
 use crate::uapi::{
     valid_signal, __WALL, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL,
     WEXITED, WNOHANG,

@@ -21,7 +21,7 @@ use crate::pid::entry::{Numbers, Pid, Upid};
 use crate::pid::ns::{NsId, PidNamespace};
 use crate::pid::TAG_TGID;
 use crate::slab::{Slab, NONE};
-use crate::task::task::{
+use crate::task::task_struct::{
     ExitState, SigHand, Task, ThreadGroup, PF_FORKNOEXEC, PF_TRACED_STOP, SIGNAL_STOP_CONTINUED,
     SIGNAL_STOP_STOPPED,
 };
@@ -212,7 +212,7 @@ impl Kernel {
         k.groups[g].exit_signal = SIGCHLD;
         k.init = task;
         k.nss[k.root_ns].child_reaper = task;
-        k.groups[g].flags |= crate::task::task::SIGNAL_UNKILLABLE;
+        k.groups[g].flags |= crate::task::task_struct::SIGNAL_UNKILLABLE;
         Ok(k)
     }
 
@@ -321,7 +321,7 @@ impl Kernel {
     /// `ESRCH` if stale, exited or exiting.
     pub(crate) fn current(&self, id: TaskId) -> Result<u32> {
         let t = self.task_idx(id)?;
-        if self.tasks[t].flags & crate::task::task::PF_EXITING != 0 {
+        if self.tasks[t].flags & crate::task::task_struct::PF_EXITING != 0 {
             return Err(Errno::ESRCH);
         }
         Ok(t)

@@ -2,7 +2,7 @@
 //! sessions, exec and ptrace.
 //!
 //! - `kernel`: [`Kernel`], the process table, with handles and pid lookups;
-//! - `task`: the task and thread-group structures;
+//! - `task_struct`: the task and thread-group structures;
 //! - `clone`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
 //!   syscall family;
 //! - `procinfo`: state kept only for `/proc` (cmdline, run state, comm).
@@ -16,7 +16,7 @@ mod pgrp;
 mod procinfo;
 mod ptrace;
 mod signal;
-pub(crate) mod task;
+pub(crate) mod task_struct;
 
 pub use clone::CloneArgs;
 pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};

@@ -7,7 +7,7 @@
 
 use crate::errno::{Errno, Result};
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task::PF_FORKNOEXEC;
+use crate::task::task_struct::PF_FORKNOEXEC;
 
 impl Kernel {
     /// `setpgid(pid, pgid)`: moves process `pid` (0 = the caller) into

@@ -15,7 +15,7 @@ use crate::errno::{Errno, Result};
 use crate::list;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task::{ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED};
+use crate::task::task_struct::{ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED};
 use crate::uapi::{valid_signal, SIGSTOP};
 
 impl Kernel {
@@ -35,7 +35,7 @@ impl Kernel {
         if self.same_group(t, cur)
             || self.tasks[t].ptrace != 0
             || self.tasks[t].exit_state != ExitState::Alive
-            || self.tasks[t].flags & crate::task::task::PF_EXITING != 0
+            || self.tasks[t].flags & crate::task::task_struct::PF_EXITING != 0
         {
             return Err(Errno::EPERM);
         }

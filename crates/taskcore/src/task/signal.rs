@@ -16,7 +16,7 @@ use crate::errno::{Errno, Result};
 use crate::list;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
-use crate::task::task::{
+use crate::task::task_struct::{
     ExitState, SigHand, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED,
     SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
 };

@@ -345,11 +345,6 @@ impl WaitIndex {
         out.dedup_by_key(|(k, _)| (k.thread_seq, k.list, k.seq));
         out
     }
-
-    /// Number of ready entries (for tests and memory accounting).
-    pub(crate) fn ready_len(&self) -> usize {
-        self.ready.len()
-    }
 }
 
 #[cfg(test)]
@@ -418,7 +413,7 @@ mod tests {
         ix.remove(&pos(1, 20, 5), zombie);
         ix.remove(&pos(1, 10, 6), stopped);
         ix.remove(&pos(2, 5, 5), zombie);
-        assert_eq!(ix.ready_len(), 0);
+        assert!(ix.ready.is_empty());
         assert!(ix.counts.is_empty());
     }
 }

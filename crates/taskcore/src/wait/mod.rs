@@ -17,7 +17,7 @@ pub(crate) mod index;
 use crate::errno::{Errno, Result};
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
-use crate::task::task::SIGNAL_GROUP_EXIT;
+use crate::task::task_struct::SIGNAL_GROUP_EXIT;
 use crate::uapi::{
     __WALL, __WCLONE, __WNOTHREAD, CLD_CONTINUED, CLD_DUMPED, CLD_EXITED, CLD_KILLED, CLD_STOPPED,
     CLD_TRAPPED, P_ALL, P_PGID, P_PID, SIGCHLD, SIGCONT, WCONTINUED, WEXITED, WNOHANG, WNOWAIT,
@@ -400,7 +400,7 @@ impl Kernel {
                     self.sync_group(g);
                 }
                 _ => {
-                    let f = self.groups[g].flags & !crate::task::task::SIGNAL_STOP_CONTINUED;
+                    let f = self.groups[g].flags & !crate::task::task_struct::SIGNAL_STOP_CONTINUED;
                     self.set_group_flags(g, f);
                 }
             }

@@ -1,0 +1,135 @@
+//! `taskcore replay` on real recordings: the bundled traces and the held-out
+//! ones in `data/traces/extra` must replay with zero mismatches, and every
+//! process-lifecycle call they contain must be checked.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn data(dir: &str) -> Vec<PathBuf> {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data")
+        .join(dir);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&d)
+        .unwrap_or_else(|e| panic!("{}: {e}", d.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".strace.gz"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Runs the replay with `--json` and returns the summary object.
+fn replay(files: &[PathBuf]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_taskcore"))
+        .arg("replay")
+        .arg("--json")
+        .args(files)
+        .output()
+        .expect("run taskcore");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().expect("some output");
+    let v: serde_json::Value = serde_json::from_str(last).expect("json on the last line");
+    assert_eq!(
+        v["mismatches"],
+        0,
+        "mismatches replaying {files:?}:\n{}",
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("MISMATCH"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(out.status.success(), "exit status {:?}", out.status);
+    v
+}
+
+#[test]
+fn bundled_traces_replay_without_mismatch() {
+    let v = replay(&data("traces"));
+    assert!(v["events"].as_u64().unwrap() > 100_000);
+    assert!(v["tasks"].as_u64().unwrap() >= 5000);
+    assert!(v["checked"].as_u64().unwrap() > 100_000);
+    // Every modelled lifecycle call is checked, none skipped.
+    let skipped = v["skipped"].as_object().unwrap();
+    for name in [
+        "clone",
+        "clone3",
+        "fork",
+        "vfork",
+        "wait4",
+        "waitid",
+        "setpgid",
+        "setsid",
+        "getpgid",
+        "getsid",
+        "kill",
+        "tgkill",
+        "rt_sigaction",
+    ] {
+        assert!(!skipped.contains_key(name), "{name} skipped: {skipped:?}");
+    }
+    let unchecked = v["unchecked"].as_object().unwrap();
+    for name in [
+        "clone",
+        "wait4",
+        "waitid",
+        "setpgid",
+        "setsid",
+        "getpgid",
+        "getsid",
+        "kill",
+        "tgkill",
+        "rt_sigaction",
+    ] {
+        assert!(
+            !unchecked.contains_key(name),
+            "{name} unchecked: {unchecked:?}"
+        );
+    }
+}
+
+#[test]
+fn held_out_traces_replay_without_mismatch() {
+    let files = data("traces/extra");
+    assert!(files.len() >= 14);
+    let v = replay(&files);
+    assert!(v["checked"].as_u64().unwrap() > 40_000);
+}
+
+/// Records fresh random scenarios on this machine's kernel with strace and
+/// replays them: the strongest check the replay has. Needs strace and
+/// python3; run with `cargo test -p taskcore-cli -- --ignored fresh`.
+#[test]
+#[ignore]
+fn fresh_random_scenarios_replay_without_mismatch() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/randscen.py");
+    let tmp = std::env::temp_dir().join(format!("taskcore-fresh-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let seed0: u64 = std::env::var("FRESH_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
+    let mut files = Vec::new();
+    for seed in seed0..seed0 + 4 {
+        let f = tmp.join(format!("rs{seed}.strace"));
+        let st = Command::new("timeout")
+            .args(["60", "strace", "-f", "-q", "-ttt", "-e"])
+            .arg("trace=%process,setpgid,setsid,getpgid,getsid,kill,tgkill,tkill,prctl,rt_sigaction,ptrace")
+            .arg("-o")
+            .arg(&f)
+            .arg("python3")
+            .arg(&script)
+            .arg(seed.to_string())
+            .arg("40")
+            .status();
+        match st {
+            Ok(s) if s.success() => files.push(f),
+            other => eprintln!("skipping seed {seed}: {other:?}"),
+        }
+    }
+    if files.is_empty() {
+        eprintln!("skipped: strace or python3 unavailable");
+        return;
+    }
+    replay(&files);
+}
