@@ -74,7 +74,7 @@ impl SeqBuf {
         if len < width {
             let pad = width - len;
             self.buf
-                .splice(start..start, core::iter::repeat(b' ').take(pad));
+                .splice(start..start, core::iter::repeat_n(b' ', pad));
         }
     }
 

@@ -37,7 +37,7 @@
 
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
-use crate::task::task::{PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_STOPPED};
+use crate::task::task_struct::{PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_STOPPED};
 
 /// `RLIM_INFINITY` as `/proc/PID/stat` prints `rsslim`.
 const RLIM_INFINITY: u64 = u64::MAX;

@@ -16,7 +16,7 @@
 
 use crate::procfs::fs::ProcFs;
 use crate::slab::NONE;
-use crate::task::task::{
+use crate::task::task_struct::{
     ExitState, PF_EXITING, PF_FORKNOEXEC, PF_TRACED_STOP, SIGNAL_STOP_STOPPED, TS_RUNNING,
 };
 

@@ -22,7 +22,7 @@ use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
 use crate::procfs::state::TaskState;
 use crate::procfs::system::{put_bitmap, put_bitmap_list};
-use crate::task::task::ExitState;
+use crate::task::task_struct::ExitState;
 
 /// The capability mask of root on Linux 6.x: bits 0 to `CAP_LAST_CAP`
 /// (40).

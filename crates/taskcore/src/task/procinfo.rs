@@ -15,7 +15,7 @@ use crate::errno::{Errno, Result};
 use crate::pid::NsId;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task::TS_RUNNING;
+use crate::task::task_struct::TS_RUNNING;
 use crate::uapi::TASK_COMM_LEN;
 
 /// Longest argument area accepted, in bytes: `ARG_MAX` as Linux computes it
