@@ -1,4 +1,5 @@
-//! The real procps `ps -ef` and psmisc `pstree -p` against the emulated
+//! The real procps `ps -ef`, `ps -eLf`, `pgrep -l`, `top -b -n 1` and psmisc
+//! `pstree -p` against the emulated
 //! `/proc`, served through FUSE (`taskcore proc mount /proc -- CMD` inside
 //! `unshare -m`) and bind-mounted from `taskcore proc export`.
 //!
@@ -196,6 +197,58 @@ fn ps_and_pstree_through_fuse() {
     assert_eq!(numbers, seen, "pstree shows exactly the emulated tasks");
     // Parent links: every worker hangs under bash(2), bash under init(1).
     assert!(tree.starts_with("init(1)---bash(2)-"), "{tree}");
+
+    // ps -eLf: one line per thread (UID PID PPID LWP C NLWP ...).
+    let out = under_fuse(&["ps", "-eLf"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "ps -eLf: {text}");
+    let mut lwps: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    for l in text.lines().skip(1) {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        let (pid, lwp, nlwp): (u32, u32, usize) = (
+            f[1].parse().unwrap(),
+            f[3].parse().unwrap(),
+            f[5].parse().unwrap(),
+        );
+        assert_eq!(nlwp, want[&pid].threads.len(), "NLWP of {pid}");
+        lwps.entry(pid).or_default().insert(lwp);
+    }
+    let want_lwps: BTreeMap<u32, BTreeSet<u32>> =
+        want.iter().map(|(&p, e)| (p, e.threads.clone())).collect();
+    assert_eq!(lwps, want_lwps, "ps -eLf lists every thread");
+
+    // pgrep -l NAME: exactly the processes of that name.
+    if which("pgrep") {
+        let out = under_fuse(&["pgrep", "-l", "httpd"]);
+        let got: BTreeSet<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let expect: BTreeSet<String> = want
+            .iter()
+            .filter(|(_, e)| e.comm == "httpd")
+            .map(|(p, _)| format!("{p} httpd"))
+            .collect();
+        assert!(!expect.is_empty());
+        assert_eq!(got, expect, "pgrep -l httpd");
+    }
+    // top -b -n 1: the task counts of its summary line.
+    if which("top") {
+        let out = under_fuse(&["top", "-b", "-n", "1"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "top: {text}");
+        let tasks = text
+            .lines()
+            .find(|l| l.starts_with("Tasks:"))
+            .unwrap_or_default();
+        let total: u32 = tasks
+            .split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        assert_eq!(total as usize, want.len(), "top: {tasks}");
+        assert!(tasks.contains(" 1 running,"), "top: {tasks}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
