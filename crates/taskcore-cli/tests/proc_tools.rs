@@ -1,7 +1,7 @@
 //! The real procps `ps -ef`, `ps -eLf`, `pgrep -l`, `top -b -n 1` and psmisc
-//! `pstree -p` against the emulated
-//! `/proc`, served through FUSE (`taskcore proc mount /proc -- CMD` inside
-//! `unshare -m`) and bind-mounted from `taskcore proc export`.
+//! `pstree -p` against the emulated `/proc`, served through FUSE (`taskcore
+//! proc mount /proc -- CMD` inside `unshare -m`) and bind-mounted from
+//! `taskcore proc export`.
 //!
 //! The expected processes come from the export of the same generated
 //! workload: every process directory, its `stat` (ppid) and `cmdline`.
