@@ -32,6 +32,7 @@ pub mod errno;
 pub(crate) mod list;
 pub mod mm;
 pub mod pid;
+pub mod procfs;
 pub(crate) mod slab;
 pub mod task;
 pub mod uapi;

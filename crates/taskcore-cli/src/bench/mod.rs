@@ -30,6 +30,7 @@ mod old_pid;
 mod old_wait;
 mod pidalloc;
 mod plot;
+pub(crate) mod readdir;
 mod scale;
 mod wait;
 

@@ -26,6 +26,12 @@ pub(crate) const PF_FORKNOEXEC: u8 = 0x02;
 /// Task flag: in a ptrace stop (`TASK_TRACED`).
 pub(crate) const PF_TRACED_STOP: u8 = 0x04;
 
+/// Task flag, no Linux `PF_*` analogue: the task is runnable
+/// (`__state == TASK_RUNNING`, shown `R` in `/proc`) rather than sleeping
+/// (`TASK_INTERRUPTIBLE`, `S`), as the caller reports with
+/// [`crate::Kernel::set_running`]. Kept in `flags` to leave the layout alone.
+pub(crate) const TS_RUNNING: u8 = 0x08;
+
 /// Group flag: the group is exiting (`SIGNAL_GROUP_EXIT`).
 pub(crate) const SIGNAL_GROUP_EXIT: u32 = 0x04;
 /// Group flag: job control stop in effect (`SIGNAL_STOP_STOPPED`).
