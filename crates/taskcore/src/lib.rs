@@ -6,5 +6,6 @@
 #![deny(unsafe_code)]
 
 pub mod errno;
+pub mod objpool;
 
 pub use errno::{Errno, Result};

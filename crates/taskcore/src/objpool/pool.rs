@@ -1,0 +1,586 @@
+//! The typed pool: [`ObjPool`] and its handles [`ObjRef`] and
+//! [`OwnedObjRef`].
+#![allow(unsafe_code)]
+
+use core::fmt;
+use core::num::NonZeroUsize;
+use core::ops::{Deref, DerefMut};
+
+use super::ring::{Ring, ENTRIES_PER_LINE};
+use super::sync::{thread_nr, Arc, ObjCell, ObjPtr};
+use crate::{Errno, Result};
+
+/// Most objects one pool may hold (2^24).
+///
+/// # Linux
+/// `OBJPOOL_NR_OBJECT_MAX` (include/linux/objpool.h).
+pub const OBJPOOL_NR_OBJECT_MAX: usize = 1 << 24;
+
+/// Most shards one pool may have (8192).
+///
+/// # Linux
+/// The largest `CONFIG_NR_CPUS` x86_64 accepts (`NR_CPUS_RANGE_END`,
+/// arch/x86/Kconfig); Linux's pool has one slot per possible CPU.
+pub const OBJPOOL_NR_SHARDS_MAX: usize = 8192;
+
+/// Most ring entries one pool may allocate over all its shards
+/// (2^28 entries, 2 GiB).
+///
+/// A request beyond it fails with `ENOMEM` up front rather than counting on
+/// overcommitted memory that would be touched (and could get the process
+/// killed) while the rings are initialised.
+///
+/// # Linux
+/// No Linux analogue: Linux's `kmalloc`/`vmalloc` of the slots fails by
+/// itself.
+pub const OBJPOOL_NR_ENTRIES_MAX: usize = 1 << 28;
+
+/// A scalable lock-free pool of `capacity` pre-allocated objects of type `T`,
+/// sharded over `nr_shards` rings.
+///
+/// [`pop`](Self::pop) lends an object through an [`ObjRef`], which gives
+/// exclusive access (`Deref` + `DerefMut`) and pushes the object back to
+/// the calling thread's ring when dropped. Objects are built once, when the
+/// pool is, and dropped once, when the pool is.
+///
+/// `ObjPool<T>` is `Send + Sync` when `T: Send`, like a `Mutex<T>`: the pool
+/// moves objects between threads but never shares one.
+///
+/// ```compile_fail
+/// // Rc is not Send, so a pool of Rc cannot be shared between threads.
+/// fn shared<P: Sync>(_: &P) {}
+/// let pool = taskcore::objpool::ObjPool::with_shards(1, 1, |_| std::rc::Rc::new(0)).unwrap();
+/// shared(&pool);
+/// ```
+///
+/// # Invariants
+/// 1. Every object index in `0..capacity` is, at any instant, either held by
+///    exactly one [`ObjRef`]/[`OwnedObjRef`] (or leaked with
+///    `mem::forget`), or being pushed, or free in exactly one ring.
+/// 2. Each ring satisfies the invariants of its type (`ring.rs`).
+///
+/// [`check_invariants`](Self::check_invariants) asserts both.
+///
+/// # Locking
+/// None: `pop` is lock-free, the push on drop wait-free.
+///
+/// # Linux
+/// Mirrors `struct objpool_head` (include/linux/objpool.h, lib/objpool.c):
+/// one ring ("slot") per shard, each able to hold every object.
+pub struct ObjPool<T> {
+    /// One ring per shard; `Ring` is cache-padded, so two rings never share
+    /// a line.
+    rings: Box<[Ring]>,
+    /// The objects, indexed by the `u32` stored in ring entries. Ring `r`
+    /// was filled with a contiguous run, so a shard's initial objects sit
+    /// together in memory.
+    objs: Box<[ObjCell<T>]>,
+    /// Lemire's constant `u64::MAX / nr_shards + 1` (wrapping; 0 when
+    /// `nr_shards == 1`), to reduce a thread number modulo `nr_shards`
+    /// with two multiplications instead of a division.
+    shard_magic: u64,
+}
+
+// SAFETY: sharing `&ObjPool<T>` between threads lets each thread pop
+// objects and use them as `&mut T`; the rings hand each object to one holder
+// at a time, with happens-before between consecutive holders (Release in
+// `Ring::push`, Acquire in `Ring::pop`). That is moving a `T` between
+// threads, which needs `T: Send` only; no `&T` is ever shared, so `T: Sync`
+// is not needed (the same reasoning as `Mutex<T>: Sync`).
+unsafe impl<T: Send> Sync for ObjPool<T> {}
+
+/// Lemire-Kaser-Kurz "fastmod" constant for divisor `d >= 1`.
+fn fastmod_magic(d: u32) -> u64 {
+    (u64::MAX / u64::from(d)).wrapping_add(1)
+}
+
+/// `a % d` given `magic == fastmod_magic(d)`: exact for all `u32` `a`, `d`.
+///
+/// Source: D. Lemire, O. Kaser, N. Kurz, "Faster Remainder by Direct
+/// Computation", Software: Practice and Experience 49(6), 2019.
+#[inline]
+fn fastmod(a: u32, magic: u64, d: u32) -> u32 {
+    let low = magic.wrapping_mul(u64::from(a));
+    ((u128::from(low) * u128::from(d)) >> 64) as u32
+}
+
+impl<T> ObjPool<T> {
+    /// Creates a pool of `capacity` objects built by `objinit(index)` for
+    /// `index` in `0..capacity`, with one shard per CPU the process may
+    /// run on.
+    ///
+    /// The shard count is [`std::thread::available_parallelism`] (which
+    /// asks the OS for the affinity mask and cgroup quota), 1 if that fails,
+    /// capped at [`OBJPOOL_NR_SHARDS_MAX`]. Use
+    /// [`with_shards`](Self::with_shards) for a fixed count.
+    ///
+    /// # Errors
+    /// - `EINVAL`: `capacity` is 0 or above [`OBJPOOL_NR_OBJECT_MAX`].
+    /// - `ENOMEM`: the rings or objects cannot be allocated, or would need
+    ///   more than [`OBJPOOL_NR_ENTRIES_MAX`] ring entries.
+    ///
+    /// On error nothing is allocated and `objinit` was never called.
+    ///
+    /// # Linux
+    /// Mirrors `objpool_init()` (lib/objpool.c), whose slot count is
+    /// `nr_cpu_ids`.
+    ///
+    /// # Examples
+    /// ```
+    /// use taskcore::objpool::ObjPool;
+    /// let pool = ObjPool::new(8, |i| i * 10).unwrap();
+    /// let obj = pool.pop().unwrap();
+    /// assert_eq!(*obj % 10, 0);
+    /// ```
+    pub fn new(capacity: usize, objinit: impl FnMut(usize) -> T) -> Result<Self> {
+        let nr_shards = std::thread::available_parallelism()
+            .map_or(1, NonZeroUsize::get)
+            .min(OBJPOOL_NR_SHARDS_MAX);
+        Self::with_shards(capacity, nr_shards, objinit)
+    }
+
+    /// Creates a pool of `capacity` objects built by `objinit(index)`,
+    /// spread evenly over `nr_shards` rings.
+    ///
+    /// Shard `r` starts with `capacity / nr_shards` objects, plus one if
+    /// `r < capacity % nr_shards`; objects are numbered shard by shard.
+    /// Each ring has room for `capacity` rounded up to a power of two (at
+    /// least 16 on x86_64, one cache-padded line), so a push never fails.
+    ///
+    /// # Errors
+    /// - `EINVAL`: `capacity` is 0 or above [`OBJPOOL_NR_OBJECT_MAX`], or
+    ///   `nr_shards` is 0 or above [`OBJPOOL_NR_SHARDS_MAX`].
+    /// - `ENOMEM`: allocation failed, or the rings would need more than
+    ///   [`OBJPOOL_NR_ENTRIES_MAX`] entries in all.
+    ///
+    /// On error nothing is allocated and `objinit` was never called.
+    ///
+    /// # Linux
+    /// Mirrors `objpool_init()` and `objpool_init_percpu_slots()`
+    /// (lib/objpool.c), with `nr_shards` in place of `nr_cpu_ids`.
+    ///
+    /// # Examples
+    /// ```
+    /// use taskcore::objpool::ObjPool;
+    /// use taskcore::Errno;
+    /// let pool = ObjPool::with_shards(3, 2, |i| i).unwrap();
+    /// assert_eq!((pool.capacity(), pool.nr_shards()), (3, 2));
+    /// assert_eq!(ObjPool::with_shards(3, 0, |i| i).unwrap_err(), Errno::EINVAL);
+    /// ```
+    pub fn with_shards(
+        capacity: usize,
+        nr_shards: usize,
+        mut objinit: impl FnMut(usize) -> T,
+    ) -> Result<Self> {
+        Self::try_with_shards(capacity, nr_shards, |i| Ok(objinit(i)))
+    }
+
+    /// Like [`with_shards`](Self::with_shards), with a fallible `objinit`.
+    ///
+    /// # Errors
+    /// Those of [`with_shards`](Self::with_shards), and the first error
+    /// `objinit` returns: creation stops there and the objects built so far
+    /// are dropped, in index order.
+    ///
+    /// # Linux
+    /// Mirrors `objpool_init()`, which fails with the error of the first
+    /// failing `objinit` callback.
+    ///
+    /// # Examples
+    /// ```
+    /// use taskcore::{objpool::ObjPool, Errno};
+    /// let r = ObjPool::try_with_shards(4, 1, |i| if i < 2 { Ok(i) } else { Err(Errno::EAGAIN) });
+    /// assert_eq!(r.unwrap_err(), Errno::EAGAIN);
+    /// ```
+    pub fn try_with_shards(
+        capacity: usize,
+        nr_shards: usize,
+        mut objinit: impl FnMut(usize) -> Result<T>,
+    ) -> Result<Self> {
+        // Linux: objpool_init() returns -EINVAL for nr_objs <= 0 or above
+        // OBJPOOL_NR_OBJECT_MAX.
+        if capacity == 0 || capacity > OBJPOOL_NR_OBJECT_MAX {
+            return Err(Errno::EINVAL);
+        }
+        if nr_shards == 0 || nr_shards > OBJPOOL_NR_SHARDS_MAX {
+            return Err(Errno::EINVAL);
+        }
+        let ring_size = capacity.next_power_of_two().max(ENTRIES_PER_LINE);
+        // Cannot overflow: 2^24 * 2^13 < 2^64; checked for 32-bit targets.
+        match ring_size.checked_mul(nr_shards) {
+            Some(n) if n <= OBJPOOL_NR_ENTRIES_MAX => {}
+            _ => return Err(Errno::ENOMEM),
+        }
+
+        // Allocate everything before the first objinit call, so a failed
+        // allocation leaves no side effect behind.
+        let mut rings = Vec::new();
+        rings
+            .try_reserve_exact(nr_shards)
+            .map_err(|_| Errno::ENOMEM)?;
+        for _ in 0..nr_shards {
+            rings.push(Ring::try_new(ring_size)?);
+        }
+        let mut objs = Vec::new();
+        objs.try_reserve_exact(capacity)
+            .map_err(|_| Errno::ENOMEM)?;
+        for i in 0..capacity {
+            objs.push(ObjCell::new(objinit(i)?));
+        }
+
+        // Spread the objects evenly, contiguous runs per shard, as
+        // objpool_init_percpu_slots() does.
+        let (per_shard, extra) = (capacity / nr_shards, capacity % nr_shards);
+        let mut next = 0u32;
+        for (r, ring) in rings.iter().enumerate() {
+            let n = per_shard + usize::from(r < extra);
+            for _ in 0..n {
+                ring.push(next);
+                next += 1;
+            }
+        }
+        debug_assert_eq!(next as usize, capacity);
+
+        Ok(Self {
+            rings: rings.into_boxed_slice(),
+            objs: objs.into_boxed_slice(),
+            shard_magic: fastmod_magic(nr_shards as u32),
+        })
+    }
+
+    /// Number of objects in the pool, free or held.
+    ///
+    /// # Linux
+    /// `objpool_head.nr_objs`.
+    pub fn capacity(&self) -> usize {
+        self.objs.len()
+    }
+
+    /// Number of shards (rings).
+    ///
+    /// # Linux
+    /// `nr_cpu_ids`, the number of per-CPU slots.
+    pub fn nr_shards(&self) -> usize {
+        self.rings.len()
+    }
+
+    /// The calling thread's shard: its thread number modulo `nr_shards`.
+    #[inline]
+    fn local_shard(&self) -> usize {
+        fastmod(thread_nr(), self.shard_magic, self.rings.len() as u32) as usize
+    }
+
+    /// Takes a free object's index: local ring first, then the others in
+    /// order, wrapping around.
+    #[inline]
+    fn pop_index(&self) -> Option<u32> {
+        let nr = self.rings.len();
+        let mut shard = self.local_shard();
+        for _ in 0..nr {
+            if let Some(idx) = self.rings[shard].pop() {
+                return Some(idx);
+            }
+            shard += 1;
+            if shard == nr {
+                shard = 0;
+            }
+        }
+        None
+    }
+
+    /// Returns object `idx` to the calling thread's ring.
+    #[inline]
+    fn push_index(&self, idx: u32) {
+        self.rings[self.local_shard()].push(idx);
+    }
+
+    /// Lends a free object, or returns `None` if none was found.
+    ///
+    /// Tries the calling thread's ring, then every other ring once, in
+    /// order. The object goes back to the pool (the ring of whichever thread
+    /// drops the handle) when the returned [`ObjRef`] is dropped; its
+    /// contents are kept as the holder left them.
+    ///
+    /// Lock-free, and O(`nr_shards`) ring probes at worst. It never waits:
+    /// `None` means "nothing free was seen", which under concurrency can
+    /// miss an object whose push overlaps this call, or one queued behind a
+    /// push still in progress on the same ring (see "Spurious misses" in the
+    /// [module docs](super)). Without concurrent pushes, `None` means all
+    /// `capacity` objects are held.
+    ///
+    /// # Linux
+    /// Mirrors `objpool_pop()` (lib/objpool.c), which returns NULL in the
+    /// same cases; a kretprobe counts that as `nmissed`.
+    ///
+    /// # Examples
+    /// ```
+    /// use taskcore::objpool::ObjPool;
+    /// let pool = ObjPool::with_shards(1, 1, |_| Vec::<u8>::new()).unwrap();
+    /// let mut obj = pool.pop().unwrap();
+    /// obj.push(7);
+    /// assert!(pool.pop().is_none());
+    /// drop(obj);
+    /// assert_eq!(*pool.pop().unwrap(), [7]);
+    /// ```
+    #[inline]
+    pub fn pop(&self) -> Option<ObjRef<'_, T>> {
+        let idx = self.pop_index()?;
+        Some(ObjRef {
+            ptr: self.objs[idx as usize].get_mut(),
+            idx,
+            pool: self,
+        })
+    }
+
+    /// Like [`pop`](Self::pop), but the handle holds an `Arc` of the pool
+    /// instead of borrowing it, so it may outlive the caller's reference.
+    ///
+    /// The pool is torn down (every object dropped) when the last `Arc`,
+    /// including those inside handles, goes away, so a handle is always
+    /// back before teardown.
+    ///
+    /// Under `--cfg loom` the `Arc` is loom's.
+    ///
+    /// # Linux
+    /// Mirrors `objpool_pop()` plus the pool reference count that
+    /// `objpool_fini()`/`objpool_drop()` release (lib/objpool.c): the pool
+    /// is freed when the owner and every outstanding object are gone.
+    ///
+    /// # Examples
+    /// ```
+    /// use std::sync::Arc;
+    /// use taskcore::objpool::ObjPool;
+    /// let pool = Arc::new(ObjPool::with_shards(2, 1, |i| i).unwrap());
+    /// let obj = ObjPool::pop_owned(&pool).unwrap();
+    /// drop(pool); // the pool lives on inside `obj`
+    /// assert!(*obj < 2);
+    /// ```
+    #[inline]
+    pub fn pop_owned(this: &Arc<Self>) -> Option<OwnedObjRef<T>> {
+        let idx = this.pop_index()?;
+        Some(OwnedObjRef {
+            ptr: this.objs[idx as usize].get_mut(),
+            idx,
+            pool: Arc::clone(this),
+        })
+    }
+
+    /// Checks the pool's invariants and returns the number of free objects.
+    ///
+    /// Asserts (panics on failure; a failure is a bug in this module):
+    /// every ring's invariants; every free index below `capacity`; no index
+    /// free twice. The count is `capacity` unless handles were leaked with
+    /// `mem::forget`. O(`nr_shards` + `capacity`).
+    ///
+    /// `&mut self` guarantees no handle is alive and no operation runs.
+    /// Compiled under `cfg(test)`, `debug_assertions` or `loom` only.
+    ///
+    /// # Linux
+    /// No Linux analogue.
+    #[cfg(any(test, debug_assertions, loom))]
+    pub fn check_invariants(&mut self) -> usize {
+        let nr_objs = self.objs.len();
+        let mut seen = vec![false; nr_objs];
+        let mut free = 0;
+        for ring in self.rings.iter_mut() {
+            ring.for_each_free(nr_objs, |idx| {
+                let slot = &mut seen[idx as usize];
+                assert!(!*slot, "object {idx} free twice");
+                *slot = true;
+                free += 1;
+            });
+        }
+        assert!(self.rings.len() <= OBJPOOL_NR_SHARDS_MAX && !self.rings.is_empty());
+        free
+    }
+}
+
+impl<T> fmt::Debug for ObjPool<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ObjPool")
+            .field("capacity", &self.capacity())
+            .field("nr_shards", &self.nr_shards())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Exclusive access to one pooled object, borrowed from an [`ObjPool`];
+/// returns the object to the pool when dropped.
+///
+/// Derefs to `T` mutably. Dropping it pushes the object to the ring of the
+/// dropping thread (wait-free); `mem::forget` keeps the object out of
+/// circulation until the pool is dropped, which still drops it.
+///
+/// `Send` when `T: Send`; `Sync` when `T: Send + Sync`.
+///
+/// The borrow ties the handle to its pool, so every `ObjRef` is back before
+/// the pool can be dropped:
+///
+/// ```compile_fail
+/// use taskcore::objpool::ObjPool;
+/// let obj = {
+///     let pool = ObjPool::with_shards(1, 1, |i| i).unwrap();
+///     pool.pop().unwrap()
+/// };
+/// ```
+///
+/// # Linux
+/// An object pointer from `objpool_pop()`; the drop is `objpool_push()`.
+pub struct ObjRef<'a, T> {
+    /// Tracked pointer to the object; valid while `pool` is borrowed.
+    ptr: ObjPtr<T>,
+    /// The object's index in `pool`.
+    idx: u32,
+    /// The pool the object returns to.
+    pool: &'a ObjPool<T>,
+}
+
+impl<T> ObjRef<'_, T> {
+    /// The object's index in `0..capacity`, fixed for the pool's lifetime:
+    /// `objinit(index)` built it. An associated function (call it as
+    /// `ObjRef::index(&obj)`) so it cannot shadow a method of `T`.
+    ///
+    /// # Linux
+    /// No Linux analogue (Linux hands out the object's address).
+    pub fn index(this: &Self) -> usize {
+        this.idx as usize
+    }
+}
+
+impl<T> Deref for ObjRef<'_, T> {
+    type Target = T;
+
+    #[inline]
+    fn deref(&self) -> &T {
+        // SAFETY: 1. the pointer is into `pool.objs`, alive for `'a`;
+        // 2. this handle owns the object from the `Ring::pop` that produced
+        // its index until the `Ring::push` in `drop` (pool invariant 1), and
+        // the Acquire of that pop makes the previous holder's writes
+        // visible; 3. the `&T` borrows `self`, so no `&mut T` from this
+        // handle coexists with it.
+        unsafe { &*self.ptr.as_ptr() }
+    }
+}
+
+impl<T> DerefMut for ObjRef<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: 1. and 2. as in `deref`; 3. the `&mut T` borrows `self`
+        // mutably, so it is the only reference derived from this handle,
+        // and no other handle to the object exists.
+        unsafe { &mut *self.ptr.as_ptr() }
+    }
+}
+
+impl<T> Drop for ObjRef<'_, T> {
+    #[inline]
+    fn drop(&mut self) {
+        self.ptr.end_access();
+        self.pool.push_index(self.idx);
+    }
+}
+
+// SAFETY: sending the handle moves exclusive access to a `T` (needs
+// `T: Send`) and a `&ObjPool<T>` (needs `ObjPool<T>: Sync`, i.e. `T: Send`).
+unsafe impl<T: Send> Send for ObjRef<'_, T> {}
+
+// SAFETY: a shared `&ObjRef` only yields `&T` (needs `T: Sync`); the pool
+// reference inside is not reachable through `&ObjRef`, but `T: Send` is
+// required too, conservatively, as for sending.
+unsafe impl<T: Send + Sync> Sync for ObjRef<'_, T> {}
+
+impl<T: fmt::Debug> fmt::Debug for ObjRef<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ObjRef")
+            .field("index", &self.idx)
+            .field("obj", &**self)
+            .finish()
+    }
+}
+
+/// Exclusive access to one pooled object, holding an `Arc` of its
+/// [`ObjPool`]; returns the object when dropped, and tears the pool down
+/// if it was the last reference.
+///
+/// Made by [`ObjPool::pop_owned`]. Otherwise as [`ObjRef`].
+///
+/// # Linux
+/// An object from `objpool_pop()` on a pool whose owner may already have
+/// called `objpool_fini()`; dropping it is `objpool_push()` (or
+/// `objpool_drop()` when the pool is being finalised).
+pub struct OwnedObjRef<T> {
+    /// Tracked pointer to the object; valid while `pool` is alive.
+    ptr: ObjPtr<T>,
+    /// The object's index in `pool`.
+    idx: u32,
+    /// The pool, kept alive by this handle.
+    pool: Arc<ObjPool<T>>,
+}
+
+impl<T> OwnedObjRef<T> {
+    /// The object's index in `0..capacity`; see [`ObjRef::index`].
+    ///
+    /// # Linux
+    /// No Linux analogue.
+    pub fn index(this: &Self) -> usize {
+        this.idx as usize
+    }
+
+    /// The pool the object belongs to.
+    ///
+    /// # Linux
+    /// No Linux analogue (kretprobe instances keep `rph`, their holder).
+    pub fn pool(this: &Self) -> &Arc<ObjPool<T>> {
+        &this.pool
+    }
+}
+
+impl<T> Deref for OwnedObjRef<T> {
+    type Target = T;
+
+    #[inline]
+    fn deref(&self) -> &T {
+        // SAFETY: as for `ObjRef::deref`, with the pool kept alive by the
+        // `Arc` in `self` instead of a borrow.
+        unsafe { &*self.ptr.as_ptr() }
+    }
+}
+
+impl<T> DerefMut for OwnedObjRef<T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: as for `ObjRef::deref_mut`, with the pool kept alive by
+        // the `Arc` in `self`.
+        unsafe { &mut *self.ptr.as_ptr() }
+    }
+}
+
+impl<T> Drop for OwnedObjRef<T> {
+    #[inline]
+    fn drop(&mut self) {
+        self.ptr.end_access();
+        // The push comes before the `Arc` field is dropped (fields drop
+        // after this body), so the pool is alive for it; if this was the
+        // last reference, the `Arc`'s release/acquire makes the push (and
+        // this holder's writes) happen before the teardown.
+        self.pool.push_index(self.idx);
+    }
+}
+
+// SAFETY: sending the handle moves exclusive access to a `T` (needs
+// `T: Send`) and an `Arc<ObjPool<T>>` (needs `ObjPool<T>: Send + Sync`,
+// i.e. `T: Send`).
+unsafe impl<T: Send> Send for OwnedObjRef<T> {}
+
+// SAFETY: `&OwnedObjRef` yields `&T` (needs `T: Sync`) and
+// `&Arc<ObjPool<T>>` (needs `ObjPool<T>: Sync`, i.e. `T: Send`).
+unsafe impl<T: Send + Sync> Sync for OwnedObjRef<T> {}
+
+impl<T: fmt::Debug> fmt::Debug for OwnedObjRef<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OwnedObjRef")
+            .field("index", &self.idx)
+            .field("obj", &**self)
+            .finish()
+    }
+}
