@@ -370,7 +370,7 @@ impl<T> ObjPool<T> {
     /// Asserts (panics on failure; a failure is a bug in this module):
     /// every ring's invariants; every free index below `capacity`; no index
     /// free twice. The count is `capacity` unless handles were leaked with
-    /// `mem::forget`. O(`nr_shards` + `capacity`).
+    /// `mem::forget`. O(`nr_shards * ring size`).
     ///
     /// `&mut self` guarantees no handle is alive and no operation runs.
     /// Compiled under `cfg(test)`, `debug_assertions` or `loom` only.
@@ -379,19 +379,32 @@ impl<T> ObjPool<T> {
     /// No Linux analogue.
     #[cfg(any(test, debug_assertions, loom))]
     pub fn check_invariants(&mut self) -> usize {
+        self.free_lists().iter().map(Vec::len).sum()
+    }
+
+    /// The free object indices of each ring, oldest first, after checking
+    /// the invariants as [`check_invariants`](Self::check_invariants) does.
+    ///
+    /// Takes `&self` so single-threaded tests can call it while holding
+    /// handles; the caller guarantees no operation runs concurrently.
+    #[cfg(any(test, debug_assertions, loom))]
+    fn free_lists(&self) -> Vec<Vec<u32>> {
         let nr_objs = self.objs.len();
+        assert!(!self.rings.is_empty() && self.rings.len() <= OBJPOOL_NR_SHARDS_MAX);
+        assert_eq!(self.shard_magic, fastmod_magic(self.rings.len() as u32));
         let mut seen = vec![false; nr_objs];
-        let mut free = 0;
-        for ring in self.rings.iter_mut() {
+        let mut lists = Vec::with_capacity(self.rings.len());
+        for ring in self.rings.iter() {
+            let mut list = Vec::new();
             ring.for_each_free(nr_objs, |idx| {
                 let slot = &mut seen[idx as usize];
                 assert!(!*slot, "object {idx} free twice");
                 *slot = true;
-                free += 1;
+                list.push(idx);
             });
+            lists.push(list);
         }
-        assert!(self.rings.len() <= OBJPOOL_NR_SHARDS_MAX && !self.rings.is_empty());
-        free
+        lists
     }
 }
 
@@ -582,5 +595,314 @@ impl<T: fmt::Debug> fmt::Debug for OwnedObjRef<T> {
             .field("index", &self.idx)
             .field("obj", &**self)
             .finish()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use std::collections::{BTreeSet, VecDeque};
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+    /// An object that counts its drops in a per-index counter.
+    struct Counted<'a> {
+        idx: usize,
+        drops: &'a [AtomicUsize],
+    }
+
+    impl Drop for Counted<'_> {
+        fn drop(&mut self) {
+            self.drops[self.idx].fetch_add(1, Relaxed);
+        }
+    }
+
+    fn counters(n: usize) -> Vec<AtomicUsize> {
+        (0..n).map(|_| AtomicUsize::new(0)).collect()
+    }
+
+    fn all_ones(c: &[AtomicUsize]) -> bool {
+        c.iter().all(|c| c.load(Relaxed) == 1)
+    }
+
+    /// Shapes used by several tests: (capacity, nr_shards).
+    const SHAPES: &[(usize, usize)] = &[(1, 1), (1, 3), (3, 2), (10, 4), (16, 1), (17, 2), (40, 3)];
+
+    #[test]
+    fn smoke() {
+        let mut pool = ObjPool::with_shards(2, 1, |i| i * 100).unwrap();
+        assert_eq!((pool.capacity(), pool.nr_shards()), (2, 1));
+        {
+            let mut a = pool.pop().unwrap();
+            assert_eq!(*a, ObjRef::index(&a) * 100);
+            *a += 1;
+            let b = pool.pop().unwrap();
+            assert_ne!(ObjRef::index(&a), ObjRef::index(&b));
+            assert!(pool.pop().is_none());
+            // FIFO within a ring: objects come back in drop order.
+            drop(b);
+            drop(a);
+            let first = pool.pop().unwrap();
+            assert_eq!(ObjRef::index(&first), 1);
+            let second = pool.pop().unwrap();
+            assert_eq!((ObjRef::index(&second), *second), (0, 1));
+        }
+        assert_eq!(pool.check_invariants(), 2);
+    }
+
+    #[test]
+    fn every_object_returned() {
+        for &(cap, shards) in SHAPES {
+            let mut pool = ObjPool::with_shards(cap, shards, |i| i).unwrap();
+            assert_eq!(pool.check_invariants(), cap);
+            for _round in 0..3 {
+                let held: Vec<_> = core::iter::from_fn(|| pool.pop()).collect();
+                let idx: BTreeSet<usize> = held.iter().map(|o| ObjRef::index(o)).collect();
+                assert_eq!(idx, (0..cap).collect(), "cap {cap} shards {shards}");
+                assert!(held.iter().all(|o| **o == ObjRef::index(o)));
+                assert!(pool.pop().is_none());
+                assert!(pool.free_lists().iter().all(Vec::is_empty));
+                drop(held);
+            }
+            assert_eq!(pool.check_invariants(), cap);
+        }
+    }
+
+    #[test]
+    fn pop_on_empty_returns_none() {
+        let pool = ObjPool::with_shards(3, 2, |_| ()).unwrap();
+        let held = [pool.pop(), pool.pop(), pool.pop()];
+        assert!(held.iter().all(Option::is_some));
+        for _ in 0..3 {
+            assert!(pool.pop().is_none());
+        }
+        drop(held);
+        assert!(pool.pop().is_some());
+    }
+
+    #[test]
+    fn objects_spread_evenly_in_contiguous_runs() {
+        for &(cap, shards) in SHAPES {
+            let pool = ObjPool::with_shards(cap, shards, |i| i).unwrap();
+            let mut next = 0u32;
+            for (r, list) in pool.free_lists().iter().enumerate() {
+                let n = cap / shards + usize::from(r < cap % shards);
+                assert_eq!(*list, (next..next + n as u32).collect::<Vec<_>>());
+                next += n as u32;
+            }
+            for ring in pool.rings.iter() {
+                assert!(ring.size().is_power_of_two() && ring.size() >= cap);
+            }
+        }
+    }
+
+    #[test]
+    fn drop_counts_every_object_once() {
+        for &(cap, shards) in SHAPES {
+            let drops = counters(cap);
+            let pool = ObjPool::with_shards(cap, shards, |idx| Counted {
+                idx,
+                drops: &drops,
+            })
+            .unwrap();
+            // Hold some, leak one, return the rest: teardown still drops
+            // each object exactly once.
+            let a = pool.pop();
+            let b = pool.pop();
+            core::mem::forget(b);
+            drop(a);
+            assert!(drops.iter().all(|c| c.load(Relaxed) == 0));
+            drop(pool);
+            assert!(all_ones(&drops), "cap {cap} shards {shards}");
+        }
+    }
+
+    #[test]
+    fn owned_handles_tear_down_with_the_last_reference() {
+        let drops = counters(4);
+        let drops: &'static [AtomicUsize] = Box::leak(drops.into_boxed_slice());
+        let pool = Arc::new(ObjPool::with_shards(4, 2, |idx| Counted { idx, drops }).unwrap());
+        let a = ObjPool::pop_owned(&pool).unwrap();
+        let b = ObjPool::pop_owned(&pool).unwrap();
+        assert!(Arc::ptr_eq(OwnedObjRef::pool(&a), &pool));
+        assert_ne!(OwnedObjRef::index(&a), OwnedObjRef::index(&b));
+        drop(pool);
+        drop(a);
+        assert!(drops.iter().all(|c| c.load(Relaxed) == 0));
+        let t = std::thread::spawn(move || drop(b));
+        t.join().unwrap();
+        assert!(all_ones(drops));
+    }
+
+    #[test]
+    fn bad_arguments_fail_without_calling_objinit() {
+        let calls = AtomicUsize::new(0);
+        let init = |i: usize| {
+            calls.fetch_add(1, Relaxed);
+            i
+        };
+        let e = |c, s| ObjPool::with_shards(c, s, init).unwrap_err();
+        assert_eq!(e(0, 1), Errno::EINVAL);
+        assert_eq!(e(OBJPOOL_NR_OBJECT_MAX + 1, 1), Errno::EINVAL);
+        assert_eq!(e(usize::MAX, 1), Errno::EINVAL);
+        assert_eq!(e(1, 0), Errno::EINVAL);
+        assert_eq!(e(1, OBJPOOL_NR_SHARDS_MAX + 1), Errno::EINVAL);
+        // 2^24 objects on 64 shards: 2^30 entries, over the 2^28 limit.
+        assert_eq!(e(OBJPOOL_NR_OBJECT_MAX, 64), Errno::ENOMEM);
+        assert_eq!(ObjPool::new(0, init).unwrap_err(), Errno::EINVAL);
+        assert_eq!(calls.load(Relaxed), 0);
+        // The limits themselves are accepted.
+        let pool = ObjPool::with_shards(1, OBJPOOL_NR_SHARDS_MAX, init).unwrap();
+        assert_eq!(pool.nr_shards(), OBJPOOL_NR_SHARDS_MAX);
+        assert_eq!(calls.load(Relaxed), 1);
+    }
+
+    #[test]
+    fn objinit_error_propagates_and_drops_built_objects() {
+        let drops = counters(5);
+        let r = ObjPool::try_with_shards(5, 2, |idx| {
+            if idx == 3 {
+                Err(Errno::ENOSPC)
+            } else {
+                Ok(Counted {
+                    idx,
+                    drops: &drops,
+                })
+            }
+        });
+        assert_eq!(r.unwrap_err(), Errno::ENOSPC);
+        let got: Vec<usize> = drops.iter().map(|c| c.load(Relaxed)).collect();
+        assert_eq!(got, [1, 1, 1, 0, 0]);
+    }
+
+    #[test]
+    fn default_shard_count_is_available_parallelism() {
+        let pool = ObjPool::new(4, |i| i).unwrap();
+        let cpus = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+        assert_eq!(pool.nr_shards(), cpus.min(OBJPOOL_NR_SHARDS_MAX));
+    }
+
+    #[test]
+    fn fastmod_matches_remainder() {
+        let divisors = [1u32, 2, 3, 5, 7, 8, 12, 96, 1000, 8191, 8192, u32::MAX - 1, u32::MAX];
+        let step = if cfg!(miri) { 0x0fff_ffff } else { 0x000f_ffff };
+        for d in divisors {
+            let m = fastmod_magic(d);
+            let edges = [0u32, 1, d - 1, d, d.wrapping_add(1), u32::MAX - 1, u32::MAX];
+            let strided = (0..=u32::MAX).step_by(step as usize);
+            for a in edges.into_iter().chain(strided) {
+                assert_eq!(fastmod(a, m, d), a % d, "{a} % {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn handle_dropped_on_another_thread_returns_to_its_ring() {
+        let mut pool = ObjPool::with_shards(4, 4, |i| i).unwrap();
+        let obj = pool.pop().unwrap();
+        let idx = ObjRef::index(&obj) as u32;
+        let other = std::thread::scope(|s| {
+            s.spawn(move || {
+                let shard = obj.pool.local_shard();
+                drop(obj);
+                shard
+            })
+            .join()
+            .unwrap()
+        });
+        assert_eq!(pool.free_lists()[other].last(), Some(&idx));
+        assert_eq!(pool.check_invariants(), 4);
+    }
+
+    #[test]
+    fn zero_sized_objects() {
+        let mut pool = ObjPool::with_shards(3, 2, |_| ()).unwrap();
+        let held: Vec<_> = core::iter::from_fn(|| pool.pop()).collect();
+        assert_eq!(held.len(), 3);
+        drop(held);
+        assert_eq!(pool.check_invariants(), 3);
+    }
+
+    #[test]
+    fn debug_output_names_shape_and_object() {
+        let pool = ObjPool::with_shards(2, 1, |i| i + 40).unwrap();
+        assert_eq!(
+            format!("{pool:?}"),
+            "ObjPool { capacity: 2, nr_shards: 1, .. }"
+        );
+        let obj = pool.pop().unwrap();
+        assert_eq!(format!("{obj:?}"), "ObjRef { index: 0, obj: 40 }");
+    }
+
+    /// Single-threaded model: per-ring FIFO queues, the local ring first,
+    /// then the others in order; pushes to the local ring.
+    #[derive(Debug, Clone)]
+    enum Op {
+        Pop,
+        /// Return the held object at this position (mod the number held).
+        Drop(usize),
+        /// Write to the held object at this position.
+        Write(usize, u64),
+    }
+
+    #[cfg(not(miri))]
+    mod model {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn op() -> impl Strategy<Value = Op> {
+            prop_oneof![
+                3 => Just(Op::Pop),
+                2 => any::<usize>().prop_map(Op::Drop),
+                1 => (any::<usize>(), any::<u64>()).prop_map(|(i, v)| Op::Write(i, v)),
+            ]
+        }
+
+        proptest! {
+            #[test]
+            fn pool_matches_fifo_ring_model(
+                cap in 1usize..40,
+                shards in 1usize..6,
+                ops in proptest::collection::vec(op(), 0..200),
+            ) {
+                let pool = ObjPool::with_shards(cap, shards, |_| 0u64).unwrap();
+                let local = pool.local_shard();
+                let mut rings: Vec<VecDeque<u32>> = pool
+                    .free_lists()
+                    .into_iter()
+                    .map(VecDeque::from)
+                    .collect();
+                let mut values = vec![0u64; cap];
+                let mut held: Vec<ObjRef<'_, u64>> = Vec::new();
+                for op in ops {
+                    match op {
+                        Op::Pop => {
+                            let want = (0..shards)
+                                .map(|k| (local + k) % shards)
+                                .find_map(|r| rings[r].pop_front());
+                            let got = pool.pop();
+                            prop_assert_eq!(got.as_ref().map(|o| ObjRef::index(o) as u32), want);
+                            if let Some(o) = got {
+                                prop_assert_eq!(*o, values[ObjRef::index(&o)]);
+                                held.push(o);
+                            }
+                        }
+                        Op::Drop(k) if !held.is_empty() => {
+                            let o = held.swap_remove(k % held.len());
+                            rings[local].push_back(ObjRef::index(&o) as u32);
+                            drop(o);
+                        }
+                        Op::Write(k, v) if !held.is_empty() => {
+                            let k = k % held.len();
+                            *held[k] = v;
+                            values[ObjRef::index(&held[k])] = v;
+                        }
+                        Op::Drop(_) | Op::Write(..) => {}
+                    }
+                    let model: Vec<Vec<u32>> =
+                        rings.iter().map(|r| r.iter().copied().collect()).collect();
+                    prop_assert_eq!(pool.free_lists(), model);
+                }
+            }
+        }
     }
 }

@@ -208,14 +208,16 @@ impl Ring {
     /// Calls `f` on the index of every free object, oldest first, checking
     /// invariants 1-3 on the way; `nr_objs` is the pool's capacity.
     ///
-    /// Needs quiescence (no push or pop in progress), which the `&mut`
-    /// receiver guarantees through the pool.
+    /// The caller guarantees quiescence: no push or pop in progress, and
+    /// every earlier one happens-before this call. (A racing operation
+    /// cannot cause undefined behaviour, only a spurious assertion
+    /// failure: everything read is atomic.)
     #[cfg(any(test, debug_assertions, loom))]
-    pub(super) fn for_each_free(&mut self, nr_objs: usize, mut f: impl FnMut(u32)) {
+    pub(super) fn for_each_free(&self, nr_objs: usize, mut f: impl FnMut(u32)) {
         let size = self.size();
         assert!(size.is_power_of_two() && size >= nr_objs, "ring size");
         assert_eq!(self.mask, size as u64 - 1, "ring mask");
-        // Relaxed: quiescent (&mut self), every write happens-before this.
+        // Relaxed: quiescent, every write happens-before this read.
         let head = self.head.load(Ordering::Relaxed);
         let tail = self.tail.load(Ordering::Relaxed);
         assert!(head <= tail, "head {head} passed tail {tail}");
@@ -237,7 +239,7 @@ impl Ring {
 mod tests {
     use super::*;
 
-    fn free(ring: &mut Ring, nr_objs: usize) -> Vec<u32> {
+    fn free(ring: &Ring, nr_objs: usize) -> Vec<u32> {
         let mut v = Vec::new();
         ring.for_each_free(nr_objs, |i| v.push(i));
         v
@@ -254,12 +256,12 @@ mod tests {
 
     #[test]
     fn new_ring_is_empty_and_fifo() {
-        let mut ring = Ring::try_new(ENTRIES_PER_LINE).unwrap();
+        let ring = Ring::try_new(ENTRIES_PER_LINE).unwrap();
         assert_eq!(ring.pop(), None);
-        assert!(free(&mut ring, 4).is_empty());
+        assert!(free(&ring, 4).is_empty());
         for i in 0..4 {
             ring.push(i);
-            assert_eq!(free(&mut ring, 4), (0..=i).collect::<Vec<_>>());
+            assert_eq!(free(&ring, 4), (0..=i).collect::<Vec<_>>());
         }
         for i in 0..4 {
             assert_eq!(ring.pop(), Some(i));
@@ -272,7 +274,7 @@ mod tests {
         // A full ring (size objects) cycled for many laps: every slot is
         // reused and every stamp comparison exercised.
         let size = 2 * ENTRIES_PER_LINE;
-        let mut ring = Ring::try_new(size).unwrap();
+        let ring = Ring::try_new(size).unwrap();
         for i in 0..size as u32 {
             ring.push(i);
         }
@@ -283,7 +285,7 @@ mod tests {
             ring.push(got);
             expect.push_back(got);
             if round % 7 == 0 {
-                assert_eq!(free(&mut ring, size), Vec::from_iter(expect.clone()));
+                assert_eq!(free(&ring, size), Vec::from_iter(expect.clone()));
             }
         }
     }
