@@ -3,7 +3,9 @@
 //! per-object "held" flag that catches any object lent to two holders at
 //! once. At the end every object must be back, once.
 //!
-//! Durations shrink to a fixed handful of iterations under miri.
+//! Durations shrink to a fixed handful of iterations under miri. Not built
+//! under `--cfg loom` (see `objpool_loom.rs` for the model checks).
+#![cfg(not(loom))]
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
@@ -159,6 +161,7 @@ fn worker<H>(
 /// `shards` rings, then checks every object is back exactly once.
 fn stress_borrowed(cap: usize, shards: usize, threads: usize, time: Duration) {
     let book = Book::new(cap);
+    #[cfg_attr(not(debug_assertions), allow(unused_mut))]
     let mut pool = ObjPool::with_shards(cap, shards, |idx| Obj {
         idx,
         uses: 0,

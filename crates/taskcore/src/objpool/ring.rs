@@ -21,9 +21,16 @@ use super::sync::{AtomicU64, Ordering};
 
 /// Entries per cache-padded line (16 on x86_64, whose `CachePadded` is
 /// 128 bytes: two 64-byte lines, as the adjacent-line prefetcher pulls them
-/// in pairs).
-pub(super) const ENTRIES_PER_LINE: usize =
-    core::mem::align_of::<CachePadded<u64>>() / core::mem::size_of::<u64>();
+/// in pairs). This is also the smallest ring size.
+///
+/// Under loom it is 1, so that a ring is exactly the capacity rounded up to
+/// a power of two and the small models wrap around (reuse slots) within a
+/// few operations.
+pub(super) const ENTRIES_PER_LINE: usize = if cfg!(loom) {
+    1
+} else {
+    core::mem::align_of::<CachePadded<u64>>() / core::mem::size_of::<u64>()
+};
 
 /// A run of [`ENTRIES_PER_LINE`] entries on its own cache-padded line(s),
 /// so the entries of two rings never share a line.
