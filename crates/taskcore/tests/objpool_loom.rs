@@ -52,7 +52,7 @@ fn check_all_back(pool: &mut ObjPool<u64>, pops: u64) {
     let cap = pool.capacity();
     assert_eq!(pool.check_invariants(), cap);
     let all: Vec<ObjRef<'_, u64>> = std::iter::from_fn(|| pool.pop()).collect();
-    let mut idx: Vec<usize> = all.iter().map(|o| ObjRef::index(o)).collect();
+    let mut idx: Vec<usize> = all.iter().map(ObjRef::index).collect();
     idx.sort_unstable();
     assert_eq!(idx, (0..cap).collect::<Vec<_>>());
     assert_eq!(all.iter().map(|o| **o).sum::<u64>(), pops);

@@ -205,8 +205,14 @@ fn stress_borrowed(cap: usize, shards: usize, threads: usize, time: Duration) {
     let mut seen = vec![false; cap];
     for h in &all {
         let idx = ObjRef::index(h);
-        assert!(!std::mem::replace(&mut seen[idx], true), "object {idx} twice");
-        assert!(!book.held[idx].load(Ordering::Relaxed), "object {idx} still held");
+        assert!(
+            !std::mem::replace(&mut seen[idx], true),
+            "object {idx} twice"
+        );
+        assert!(
+            !book.held[idx].load(Ordering::Relaxed),
+            "object {idx} still held"
+        );
     }
     assert_eq!(all.len(), cap, "objects missing after the run");
     assert_eq!(all.iter().map(|h| h.uses).sum::<u64>(), pops);
@@ -244,7 +250,8 @@ fn objpool_stress_owned_handles_and_teardown_race() {
     let barrier = Arc::new(Barrier::new(threads));
     let handles: Vec<_> = (0..threads)
         .map(|t| {
-            let (pool, book, barrier) = (Arc::clone(&pool), Arc::clone(&book), Arc::clone(&barrier));
+            let (pool, book, barrier) =
+                (Arc::clone(&pool), Arc::clone(&book), Arc::clone(&barrier));
             std::thread::spawn(move || {
                 barrier.wait();
                 worker(

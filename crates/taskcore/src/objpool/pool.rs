@@ -656,7 +656,7 @@ mod tests {
             assert_eq!(pool.check_invariants(), cap);
             for _round in 0..3 {
                 let held: Vec<_> = core::iter::from_fn(|| pool.pop()).collect();
-                let idx: BTreeSet<usize> = held.iter().map(|o| ObjRef::index(o)).collect();
+                let idx: BTreeSet<usize> = held.iter().map(ObjRef::index).collect();
                 assert_eq!(idx, (0..cap).collect(), "cap {cap} shards {shards}");
                 assert!(held.iter().all(|o| **o == ObjRef::index(o)));
                 assert!(pool.pop().is_none());
@@ -699,11 +699,8 @@ mod tests {
     fn drop_counts_every_object_once() {
         for &(cap, shards) in SHAPES {
             let drops = counters(cap);
-            let pool = ObjPool::with_shards(cap, shards, |idx| Counted {
-                idx,
-                drops: &drops,
-            })
-            .unwrap();
+            let pool =
+                ObjPool::with_shards(cap, shards, |idx| Counted { idx, drops: &drops }).unwrap();
             // Hold some, leak one, return the rest: teardown still drops
             // each object exactly once.
             let a = pool.pop();
@@ -719,13 +716,8 @@ mod tests {
     #[test]
     fn owned_handles_tear_down_with_the_last_reference() {
         let drops = counters(4);
-        let pool = Arc::new(
-            ObjPool::with_shards(4, 2, |idx| Counted {
-                idx,
-                drops: &drops,
-            })
-            .unwrap(),
-        );
+        let pool =
+            Arc::new(ObjPool::with_shards(4, 2, |idx| Counted { idx, drops: &drops }).unwrap());
         let a = ObjPool::pop_owned(&pool).unwrap();
         let b = ObjPool::pop_owned(&pool).unwrap();
         assert!(Arc::ptr_eq(OwnedObjRef::pool(&a), &pool));
@@ -773,10 +765,7 @@ mod tests {
             if idx == 3 {
                 Err(Errno::ENOSPC)
             } else {
-                Ok(Counted {
-                    idx,
-                    drops: &drops,
-                })
+                Ok(Counted { idx, drops: &drops })
             }
         });
         assert_eq!(r.unwrap_err(), Errno::ENOSPC);
@@ -793,7 +782,21 @@ mod tests {
 
     #[test]
     fn fastmod_matches_remainder() {
-        let divisors = [1u32, 2, 3, 5, 7, 8, 12, 96, 1000, 8191, 8192, u32::MAX - 1, u32::MAX];
+        let divisors = [
+            1u32,
+            2,
+            3,
+            5,
+            7,
+            8,
+            12,
+            96,
+            1000,
+            8191,
+            8192,
+            u32::MAX - 1,
+            u32::MAX,
+        ];
         let step = if cfg!(miri) { 0x0fff_ffff } else { 0x000f_ffff };
         for d in divisors {
             let m = fastmod_magic(d);

@@ -101,6 +101,7 @@ impl Ring {
     ///
     /// # Linux
     /// Mirrors the slot set-up of `objpool_init_percpu_slot()`.
+    #[cfg_attr(loom, allow(clippy::modulo_one))] // ENTRIES_PER_LINE is 1
     pub(super) fn try_new(size: usize) -> crate::Result<Self> {
         debug_assert!(size.is_power_of_two() && size % ENTRIES_PER_LINE == 0);
         let nr_lines = size / ENTRIES_PER_LINE;
@@ -127,12 +128,14 @@ impl Ring {
     }
 
     /// Number of entries (a power of two).
+    #[cfg(any(test, debug_assertions, loom))]
     pub(super) fn size(&self) -> usize {
         self.lines.len() * ENTRIES_PER_LINE
     }
 
     /// The entry of slot `pos & mask`.
     #[inline]
+    #[cfg_attr(loom, allow(clippy::modulo_one))] // ENTRIES_PER_LINE is 1
     fn entry(&self, pos: u64) -> &AtomicU64 {
         let slot = (pos & self.mask) as usize;
         &self.lines[slot / ENTRIES_PER_LINE][slot % ENTRIES_PER_LINE]
