@@ -118,8 +118,9 @@
 //! the ring reads as empty, even if later positions are published; and a
 //! pop scans the rings one at a time, so an object moving between rings can
 //! be missed. Linux has the same behaviour (`last` lags `tail`; per-CPU
-//! scans race with pushes). With no push in progress, `pop` returns `None`
-//! only if all objects are held.
+//! scans race with pushes). When every push happens-before the pop (no
+//! push overlaps it, e.g. the pushers were joined or synchronised with),
+//! `pop` returns `None` only if all objects are held.
 //!
 //! # Complexity
 //! - push (dropping a handle): O(1), wait-free: one `fetch_add`, one store.

@@ -119,7 +119,8 @@ impl<T> ObjPool<T> {
     /// - `ENOMEM`: the rings or objects cannot be allocated, or would need
     ///   more than [`OBJPOOL_NR_ENTRIES_MAX`] ring entries.
     ///
-    /// On error nothing is allocated and `objinit` was never called.
+    /// On `EINVAL` or `ENOMEM`, whatever was allocated is freed again and
+    /// `objinit` was never called.
     ///
     /// # Linux
     /// Mirrors `objpool_init()` (lib/objpool.c), whose slot count is
@@ -153,7 +154,8 @@ impl<T> ObjPool<T> {
     /// - `ENOMEM`: allocation failed, or the rings would need more than
     ///   [`OBJPOOL_NR_ENTRIES_MAX`] entries in all.
     ///
-    /// On error nothing is allocated and `objinit` was never called.
+    /// On `EINVAL` or `ENOMEM`, whatever was allocated is freed again and
+    /// `objinit` was never called.
     ///
     /// # Linux
     /// Mirrors `objpool_init()` and `objpool_init_percpu_slots()`
@@ -305,8 +307,8 @@ impl<T> ObjPool<T> {
     /// `None` means "nothing free was seen", which under concurrency can
     /// miss an object whose push overlaps this call, or one queued behind a
     /// push still in progress on the same ring (see "Spurious misses" in the
-    /// [module docs](super)). Without concurrent pushes, `None` means all
-    /// `capacity` objects are held.
+    /// [module docs](super)). When every push happens-before this call,
+    /// `None` means all `capacity` objects are held.
     ///
     /// # Linux
     /// Mirrors `objpool_pop()` (lib/objpool.c), which returns NULL in the
@@ -455,6 +457,14 @@ impl<T> ObjRef<'_, T> {
     ///
     /// # Linux
     /// No Linux analogue (Linux hands out the object's address).
+    ///
+    /// # Examples
+    /// ```
+    /// use taskcore::objpool::{ObjPool, ObjRef};
+    /// let pool = ObjPool::with_shards(4, 1, |i| i * 2).unwrap();
+    /// let obj = pool.pop().unwrap();
+    /// assert_eq!(*obj, ObjRef::index(&obj) * 2);
+    /// ```
     pub fn index(this: &Self) -> usize {
         this.idx as usize
     }
