@@ -1,9 +1,10 @@
 //! One shard's ring of free object indices.
 //!
 //! A bounded MPMC ring in the style of Linux's `struct objpool_slot`
-//! (lib/objpool.c), with one change that user space forces: every entry
+//! (lib/objpool.c), with two changes that user space forces: every entry
 //! carries its own publication stamp instead of the slot's single `last`
-//! counter. The ordering argument is in the [module docs](super).
+//! counter, and `head`/`tail` are 64-bit. The reasons and the ordering
+//! argument are in the [module docs](super).
 //!
 //! ```text
 //!   positions (u64, never wrap)    head            tail
