@@ -12,31 +12,68 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
+use crossbeam_utils::CachePadded;
 use taskcore::objpool::ObjPool;
 
-/// One pop+push pair; the object is touched so the access is not elided.
+/// An object the holder writes to.
+trait Bump: Send {
+    /// Builds the object.
+    fn new() -> Self;
+    /// Writes to it.
+    fn bump(&mut self);
+}
+
+impl Bump for u64 {
+    fn new() -> Self {
+        0
+    }
+    #[inline(always)]
+    fn bump(&mut self) {
+        *self = black_box(*self).wrapping_add(1);
+    }
+}
+
+impl Bump for CachePadded<u64> {
+    fn new() -> Self {
+        CachePadded::new(0)
+    }
+    #[inline(always)]
+    fn bump(&mut self) {
+        **self = black_box(**self).wrapping_add(1);
+    }
+}
+
+/// One pop+push pair; the object is written so the access is not elided.
 #[inline(always)]
-fn pair(pool: &ObjPool<u64>) -> bool {
+fn pair<T: Bump>(pool: &ObjPool<T>) -> bool {
     match pool.pop() {
         Some(mut obj) => {
-            *obj = black_box(*obj).wrapping_add(1);
+            obj.bump();
             true
         }
         None => false,
     }
 }
 
-/// Best of `rounds` runs of `n` pairs on the calling thread, in ns per pair.
-fn single_thread_ns(pool: &ObjPool<u64>, n: u64, rounds: usize) -> f64 {
-    let mut best = f64::INFINITY;
+/// Best of `rounds` runs of `n` pairs on the calling thread: ns per pair
+/// by the wall clock, and by the thread's CPU time (`NaN` if unavailable;
+/// immune to other processes taking the CPU away).
+fn single_thread_ns<T: Bump>(pool: &ObjPool<T>, n: u64, rounds: usize) -> (f64, f64) {
+    let (mut wall, mut cpu) = (f64::INFINITY, f64::INFINITY);
     for _ in 0..rounds {
+        let cpu0 = thread_cpu_ns();
         let start = Instant::now();
         for _ in 0..n {
             black_box(pair(black_box(pool)));
         }
-        best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
+        wall = wall.min(start.elapsed().as_nanos() as f64 / n as f64);
+        if let (Some(a), Some(b)) = (cpu0, thread_cpu_ns()) {
+            cpu = cpu.min((b - a) as f64 / n as f64);
+        } else {
+            cpu = f64::NAN;
+        }
     }
-    best
+    (wall, cpu)
 }
 
 /// CPU time the calling thread has used, in ns, from
@@ -58,7 +95,7 @@ struct Run {
 }
 
 /// Pairs per second of `threads` threads hammering `pool` for `time`.
-fn throughput(pool: &ObjPool<u64>, threads: usize, time: Duration) -> Run {
+fn throughput<T: Bump>(pool: &ObjPool<T>, threads: usize, time: Duration) -> Run {
     let stop = AtomicBool::new(false);
     let barrier = Barrier::new(threads + 1);
     let (pairs, misses, secs) = std::thread::scope(|s| {
@@ -105,6 +142,29 @@ fn throughput(pool: &ObjPool<u64>, threads: usize, time: Duration) -> Run {
     }
 }
 
+/// Compares 1 and 2 threads on fresh pools of `T`.
+fn scaling<T: Bump>(label: &str, shards: usize, time: Duration) {
+    // Fresh pools so each run starts with the objects spread evenly.
+    let fresh = || ObjPool::with_shards(8 * shards, shards, |_| T::new()).expect("pool");
+    let one = throughput(&fresh(), 1, time);
+    let two = throughput(&fresh(), 2, time);
+    println!("{label}:");
+    for (n, r) in [(1, &one), (2, &two)] {
+        println!(
+            "  {n} thread(s): {:>6.1} M pairs/s wall, {:>6.1} M pairs per CPU-second ({} misses)",
+            r.per_sec / 1e6,
+            r.per_cpu_sec / 1e6,
+            r.misses
+        );
+    }
+    println!(
+        "  2 threads vs 1: {:.2}x wall; {:.2}x if each thread had a core \
+         (2 x per-CPU-second ratio)",
+        two.per_sec / one.per_sec,
+        2.0 * two.per_cpu_sec / one.per_cpu_sec,
+    );
+}
+
 fn main() {
     let secs: f64 = std::env::args()
         .nth(1)
@@ -120,27 +180,12 @@ fn main() {
         pool.nr_shards(),
         cpus
     );
-
-    let ns = single_thread_ns(&pool, 20_000_000, 5);
-    println!("single thread: {ns:.2} ns per pop+push pair (best of 5 x 20M)");
-
-    // Fresh pools so each run starts with the objects spread evenly.
-    let fresh = || ObjPool::with_shards(8 * shards, shards, |_| 0u64).expect("pool");
-    let one = throughput(&fresh(), 1, time);
-    let two = throughput(&fresh(), 2, time);
-    for (n, r) in [(1, &one), (2, &two)] {
-        println!(
-            "{n} thread(s): {:>7.1} M pairs/s wall, {:>7.1} M pairs per CPU-second ({} misses)",
-            r.per_sec / 1e6,
-            r.per_cpu_sec / 1e6,
-            r.misses
-        );
-    }
+    let (wall, cpu) = single_thread_ns(&pool, 20_000_000, 5);
     println!(
-        "2 threads vs 1: {:.2}x wall throughput; {:.2}x if both threads had a core each \
-         (2 x per-CPU-second ratio, {:.2})",
-        two.per_sec / one.per_sec,
-        2.0 * two.per_cpu_sec / one.per_cpu_sec,
-        two.per_cpu_sec / one.per_cpu_sec
+        "single thread: {wall:.2} ns per pop+push pair wall, {cpu:.2} ns CPU time \
+         (best of 5 x 20M)"
     );
+
+    scaling::<u64>("u64 objects (packed)", shards, time);
+    scaling::<CachePadded<u64>>("CachePadded<u64> objects", shards, time);
 }

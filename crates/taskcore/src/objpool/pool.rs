@@ -6,6 +6,8 @@ use core::fmt;
 use core::num::NonZeroUsize;
 use core::ops::{Deref, DerefMut};
 
+use crossbeam_utils::CachePadded;
+
 use super::ring::{Ring, ENTRIES_PER_LINE};
 use super::sync::{thread_nr, Arc, ObjCell, ObjPtr};
 use crate::{Errno, Result};
@@ -71,14 +73,38 @@ pub struct ObjPool<T> {
     /// One ring per shard; `Ring` is cache-padded, so two rings never share
     /// a line.
     rings: Box<[Ring]>,
-    /// The objects, indexed by the `u32` stored in ring entries. Ring `r`
-    /// was filled with a contiguous run, so a shard's initial objects sit
-    /// together in memory.
-    objs: Box<[ObjCell<T>]>,
+    /// The objects, one run per shard: run `r` holds the objects ring `r`
+    /// starts with, in an allocation of its own whose spare capacity pads
+    /// its tail by [`RUN_TAIL_PAD`] bytes, so the objects that different
+    /// shards' threads write start out on different cache lines (Linux
+    /// allocates each CPU's objects with its slot for the same reason).
+    /// Empty runs (`capacity < nr_shards`) allocate nothing.
+    runs: Box<[Vec<ObjCell<T>>]>,
+    /// Number of objects, `1..=OBJPOOL_NR_OBJECT_MAX`.
+    nr_objs: usize,
+    /// Bits of an object id that hold the offset within a run; the run
+    /// number sits above them. Object id encoding (the `u32` in ring
+    /// entries): `run << run_shift | offset`. Run length <= 2^run_shift.
+    run_shift: u32,
+    /// `capacity / nr_shards`: runs `r >= run_extra` have this many
+    /// objects, runs `r < run_extra` one more.
+    run_len: u32,
+    /// `capacity % nr_shards`.
+    run_extra: u32,
     /// Lemire's constant `u64::MAX / nr_shards + 1` (wrapping; 0 when
     /// `nr_shards == 1`), to reduce a thread number modulo `nr_shards`
     /// with two multiplications instead of a division.
     shard_magic: u64,
+}
+
+/// Bytes of spare capacity after each run of objects: the size of
+/// `CachePadded` (128 on x86_64), which covers the adjacent-line prefetch
+/// pair.
+const RUN_TAIL_PAD: usize = core::mem::align_of::<CachePadded<u8>>();
+
+/// Number of bits needed to write `n` (0 for 0).
+fn bit_len(n: usize) -> u32 {
+    usize::BITS - n.leading_zeros()
 }
 
 // SAFETY: sharing `&ObjPool<T>` between threads lets each thread pop
@@ -214,6 +240,22 @@ impl<T> ObjPool<T> {
             _ => return Err(Errno::ENOMEM),
         }
 
+        // Shard r's run: capacity / nr_shards objects, one more for the
+        // first capacity % nr_shards shards (objpool_init_percpu_slots()).
+        let (run_len, run_extra) = (capacity / nr_shards, capacity % nr_shards);
+        let len_of = |r: usize| run_len + usize::from(r < run_extra);
+        // Offsets need bit_len(longest run - 1) bits and run numbers
+        // bit_len(nr_shards - 1): at most 24 + 2 bits in all, since the
+        // longest run is ceil(capacity / nr_shards).
+        let run_shift = bit_len(len_of(0) - 1);
+        debug_assert!(run_shift + bit_len(nr_shards - 1) <= u32::BITS);
+        let obj_size = core::mem::size_of::<ObjCell<T>>();
+        let spare = if obj_size == 0 {
+            0
+        } else {
+            RUN_TAIL_PAD.div_ceil(obj_size)
+        };
+
         // Allocate everything before the first objinit call, so a failed
         // allocation leaves no side effect behind.
         let mut rings = Vec::new();
@@ -223,29 +265,37 @@ impl<T> ObjPool<T> {
         for _ in 0..nr_shards {
             rings.push(Ring::try_new(ring_size)?);
         }
-        let mut objs = Vec::new();
-        objs.try_reserve_exact(capacity)
+        let mut runs = Vec::new();
+        runs.try_reserve_exact(nr_shards)
             .map_err(|_| Errno::ENOMEM)?;
-        for i in 0..capacity {
-            objs.push(ObjCell::new(objinit(i)?));
+        for r in 0..nr_shards {
+            let mut run = Vec::new();
+            if len_of(r) > 0 {
+                run.try_reserve_exact(len_of(r) + spare)
+                    .map_err(|_| Errno::ENOMEM)?;
+            }
+            runs.push(run);
         }
 
-        // Spread the objects evenly, contiguous runs per shard, as
-        // objpool_init_percpu_slots() does.
-        let (per_shard, extra) = (capacity / nr_shards, capacity % nr_shards);
-        let mut next = 0u32;
-        for (r, ring) in rings.iter().enumerate() {
-            let n = per_shard + usize::from(r < extra);
-            for _ in 0..n {
-                ring.push(next);
-                next += 1;
+        // Build the objects in index order, and queue each on its shard's
+        // ring.
+        let mut index = 0;
+        for (r, (ring, run)) in rings.iter().zip(runs.iter_mut()).enumerate() {
+            for offset in 0..len_of(r) {
+                run.push(ObjCell::new(objinit(index)?));
+                ring.push(((r as u32) << run_shift) | offset as u32);
+                index += 1;
             }
         }
-        debug_assert_eq!(next as usize, capacity);
+        debug_assert_eq!(index, capacity);
 
         Ok(Self {
             rings: rings.into_boxed_slice(),
-            objs: objs.into_boxed_slice(),
+            runs: runs.into_boxed_slice(),
+            nr_objs: capacity,
+            run_shift,
+            run_len: run_len as u32,
+            run_extra: run_extra as u32,
             shard_magic: fastmod_magic(nr_shards as u32),
         })
     }
@@ -255,7 +305,7 @@ impl<T> ObjPool<T> {
     /// # Linux
     /// `objpool_head.nr_objs`.
     pub fn capacity(&self) -> usize {
-        self.objs.len()
+        self.nr_objs
     }
 
     /// Number of shards (rings).
@@ -266,16 +316,31 @@ impl<T> ObjPool<T> {
         self.rings.len()
     }
 
+    /// The cell of object `id` (`run << run_shift | offset`).
+    #[inline]
+    fn cell(&self, id: u32) -> &ObjCell<T> {
+        let run = (id >> self.run_shift) as usize;
+        let offset = (id & ((1 << self.run_shift) - 1)) as usize;
+        &self.runs[run][offset]
+    }
+
+    /// The index (`0..capacity`, the `objinit` argument) of object `id`.
+    fn index_of(&self, id: u32) -> usize {
+        let run = id >> self.run_shift;
+        let offset = id & ((1 << self.run_shift) - 1);
+        (run * self.run_len + run.min(self.run_extra) + offset) as usize
+    }
+
     /// The calling thread's shard: its thread number modulo `nr_shards`.
     #[inline]
     fn local_shard(&self) -> usize {
         fastmod(thread_nr(), self.shard_magic, self.rings.len() as u32) as usize
     }
 
-    /// Takes a free object's index: local ring first, then the others in
+    /// Takes a free object's id: local ring first, then the others in
     /// order, wrapping around.
     #[inline]
-    fn pop_index(&self) -> Option<u32> {
+    fn pop_id(&self) -> Option<u32> {
         let nr = self.rings.len();
         let mut shard = self.local_shard();
         for _ in 0..nr {
@@ -290,10 +355,10 @@ impl<T> ObjPool<T> {
         None
     }
 
-    /// Returns object `idx` to the calling thread's ring.
+    /// Returns object `id` to the calling thread's ring.
     #[inline]
-    fn push_index(&self, idx: u32) {
-        self.rings[self.local_shard()].push(idx);
+    fn push_id(&self, id: u32) {
+        self.rings[self.local_shard()].push(id);
     }
 
     /// Lends a free object, or returns `None` if none was found.
@@ -326,10 +391,10 @@ impl<T> ObjPool<T> {
     /// ```
     #[inline]
     pub fn pop(&self) -> Option<ObjRef<'_, T>> {
-        let idx = self.pop_index()?;
+        let id = self.pop_id()?;
         Some(ObjRef {
-            ptr: self.objs[idx as usize].get_mut(),
-            idx,
+            ptr: self.cell(id).get_mut(),
+            id,
             pool: self,
         })
     }
@@ -359,10 +424,10 @@ impl<T> ObjPool<T> {
     /// ```
     #[inline]
     pub fn pop_owned(this: &Arc<Self>) -> Option<OwnedObjRef<T>> {
-        let idx = this.pop_index()?;
+        let id = this.pop_id()?;
         Some(OwnedObjRef {
-            ptr: this.objs[idx as usize].get_mut(),
-            idx,
+            ptr: this.cell(id).get_mut(),
+            id,
             pool: Arc::clone(this),
         })
     }
@@ -390,18 +455,29 @@ impl<T> ObjPool<T> {
     /// Takes `&self` so single-threaded tests can call it while holding
     /// handles; the caller guarantees no operation runs concurrently.
     #[cfg(any(test, debug_assertions, loom))]
-    fn free_lists(&self) -> Vec<Vec<u32>> {
-        let nr_objs = self.objs.len();
-        assert!(!self.rings.is_empty() && self.rings.len() <= OBJPOOL_NR_SHARDS_MAX);
-        assert_eq!(self.shard_magic, fastmod_magic(self.rings.len() as u32));
-        let mut seen = vec![false; nr_objs];
-        let mut lists = Vec::with_capacity(self.rings.len());
+    fn free_lists(&self) -> Vec<Vec<usize>> {
+        let nr_shards = self.rings.len();
+        assert!(nr_shards > 0 && nr_shards <= OBJPOOL_NR_SHARDS_MAX);
+        assert_eq!(self.runs.len(), nr_shards);
+        assert_eq!(self.shard_magic, fastmod_magic(nr_shards as u32));
+        let lens: usize = self.runs.iter().map(Vec::len).sum();
+        assert_eq!(lens, self.nr_objs, "runs hold every object");
+        let mut seen = vec![false; self.nr_objs];
+        let mut lists = Vec::with_capacity(nr_shards);
         for ring in self.rings.iter() {
             let mut list = Vec::new();
-            ring.for_each_free(nr_objs, |idx| {
-                let slot = &mut seen[idx as usize];
-                assert!(!*slot, "object {idx} free twice");
-                *slot = true;
+            ring.for_each_free(self.nr_objs, |id| {
+                let run = (id >> self.run_shift) as usize;
+                let offset = (id & ((1 << self.run_shift) - 1)) as usize;
+                assert!(
+                    run < nr_shards && offset < self.runs[run].len(),
+                    "bad id {id:#x}"
+                );
+                let idx = self.index_of(id);
+                assert!(
+                    !std::mem::replace(&mut seen[idx], true),
+                    "object {idx} free twice"
+                );
                 list.push(idx);
             });
             lists.push(list);
@@ -444,8 +520,8 @@ impl<T> fmt::Debug for ObjPool<T> {
 pub struct ObjRef<'a, T> {
     /// Tracked pointer to the object; valid while `pool` is borrowed.
     ptr: ObjPtr<T>,
-    /// The object's index in `pool`.
-    idx: u32,
+    /// The object's id in `pool` (`run << run_shift | offset`).
+    id: u32,
     /// The pool the object returns to.
     pool: &'a ObjPool<T>,
 }
@@ -466,7 +542,7 @@ impl<T> ObjRef<'_, T> {
     /// assert_eq!(*obj, ObjRef::index(&obj) * 2);
     /// ```
     pub fn index(this: &Self) -> usize {
-        this.idx as usize
+        this.pool.index_of(this.id)
     }
 }
 
@@ -475,7 +551,7 @@ impl<T> Deref for ObjRef<'_, T> {
 
     #[inline]
     fn deref(&self) -> &T {
-        // SAFETY: 1. the pointer is into `pool.objs`, alive for `'a`;
+        // SAFETY: 1. the pointer is into `pool.runs`, alive for `'a`;
         // 2. this handle owns the object from the `Ring::pop` that produced
         // its index until the `Ring::push` in `drop` (pool invariant 1), and
         // the Acquire of that pop makes the previous holder's writes
@@ -499,7 +575,7 @@ impl<T> Drop for ObjRef<'_, T> {
     #[inline]
     fn drop(&mut self) {
         self.ptr.end_access();
-        self.pool.push_index(self.idx);
+        self.pool.push_id(self.id);
     }
 }
 
@@ -515,7 +591,7 @@ unsafe impl<T: Send + Sync> Sync for ObjRef<'_, T> {}
 impl<T: fmt::Debug> fmt::Debug for ObjRef<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ObjRef")
-            .field("index", &self.idx)
+            .field("index", &self.pool.index_of(self.id))
             .field("obj", &**self)
             .finish()
     }
@@ -534,8 +610,8 @@ impl<T: fmt::Debug> fmt::Debug for ObjRef<'_, T> {
 pub struct OwnedObjRef<T> {
     /// Tracked pointer to the object; valid while `pool` is alive.
     ptr: ObjPtr<T>,
-    /// The object's index in `pool`.
-    idx: u32,
+    /// The object's id in `pool` (`run << run_shift | offset`).
+    id: u32,
     /// The pool, kept alive by this handle.
     pool: Arc<ObjPool<T>>,
 }
@@ -546,7 +622,7 @@ impl<T> OwnedObjRef<T> {
     /// # Linux
     /// No Linux analogue.
     pub fn index(this: &Self) -> usize {
-        this.idx as usize
+        this.pool.index_of(this.id)
     }
 
     /// The pool the object belongs to.
@@ -586,7 +662,7 @@ impl<T> Drop for OwnedObjRef<T> {
         // after this body), so the pool is alive for it; if this was the
         // last reference, the `Arc`'s release/acquire makes the push (and
         // this holder's writes) happen before the teardown.
-        self.pool.push_index(self.idx);
+        self.pool.push_id(self.id);
     }
 }
 
@@ -602,7 +678,7 @@ unsafe impl<T: Send + Sync> Sync for OwnedObjRef<T> {}
 impl<T: fmt::Debug> fmt::Debug for OwnedObjRef<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("OwnedObjRef")
-            .field("index", &self.idx)
+            .field("index", &self.pool.index_of(self.id))
             .field("obj", &**self)
             .finish()
     }
@@ -693,11 +769,16 @@ mod tests {
     fn objects_spread_evenly_in_contiguous_runs() {
         for &(cap, shards) in SHAPES {
             let pool = ObjPool::with_shards(cap, shards, |i| i).unwrap();
-            let mut next = 0u32;
+            let mut next = 0;
             for (r, list) in pool.free_lists().iter().enumerate() {
                 let n = cap / shards + usize::from(r < cap % shards);
-                assert_eq!(*list, (next..next + n as u32).collect::<Vec<_>>());
-                next += n as u32;
+                assert_eq!(*list, (next..next + n).collect::<Vec<_>>());
+                assert_eq!(pool.runs[r].len(), n);
+                // Spare capacity pads the run's tail (8-byte objects).
+                if n > 0 {
+                    assert!(pool.runs[r].capacity() >= n + RUN_TAIL_PAD / 8);
+                }
+                next += n;
             }
             for ring in pool.rings.iter() {
                 assert!(ring.size().is_power_of_two() && ring.size() >= cap);
@@ -822,7 +903,7 @@ mod tests {
     fn handle_dropped_on_another_thread_returns_to_its_ring() {
         let mut pool = ObjPool::with_shards(4, 4, |i| i).unwrap();
         let obj = pool.pop().unwrap();
-        let idx = ObjRef::index(&obj) as u32;
+        let idx = ObjRef::index(&obj);
         let other = std::thread::scope(|s| {
             s.spawn(move || {
                 let shard = obj.pool.local_shard();
@@ -892,7 +973,7 @@ mod tests {
             ) {
                 let pool = ObjPool::with_shards(cap, shards, |_| 0u64).unwrap();
                 let local = pool.local_shard();
-                let mut rings: Vec<VecDeque<u32>> = pool
+                let mut rings: Vec<VecDeque<usize>> = pool
                     .free_lists()
                     .into_iter()
                     .map(VecDeque::from)
@@ -906,7 +987,7 @@ mod tests {
                                 .map(|k| (local + k) % shards)
                                 .find_map(|r| rings[r].pop_front());
                             let got = pool.pop();
-                            prop_assert_eq!(got.as_ref().map(|o| ObjRef::index(o) as u32), want);
+                            prop_assert_eq!(got.as_ref().map(ObjRef::index), want);
                             if let Some(o) = got {
                                 prop_assert_eq!(*o, values[ObjRef::index(&o)]);
                                 held.push(o);
@@ -914,7 +995,7 @@ mod tests {
                         }
                         Op::Drop(k) if !held.is_empty() => {
                             let o = held.swap_remove(k % held.len());
-                            rings[local].push_back(ObjRef::index(&o) as u32);
+                            rings[local].push_back(ObjRef::index(&o));
                             drop(o);
                         }
                         Op::Write(k, v) if !held.is_empty() => {
@@ -924,7 +1005,7 @@ mod tests {
                         }
                         Op::Drop(_) | Op::Write(..) => {}
                     }
-                    let model: Vec<Vec<u32>> =
+                    let model: Vec<Vec<usize>> =
                         rings.iter().map(|r| r.iter().copied().collect()).collect();
                     prop_assert_eq!(pool.free_lists(), model);
                 }
