@@ -41,9 +41,11 @@
 //! # Layout
 //! ```text
 //! ObjPool<T>
-//! ├── objs:  [ObjCell<T>; capacity]     objects; shard r's initial run is
-//! │                                       contiguous: [0..n0)[n0..n0+n1)...
-//! ├── rings: [Ring; nr_shards]           each Ring 128-byte aligned:
+//! ├── runs:  [Vec<ObjCell<T>>; nr_shards]  objects, one allocation per shard
+//! │     run r: [obj obj .. obj | spare >= 128 B]  holds the objects ring r
+//! │                                              starts with; the spare
+//! │                                              capacity pads the tail
+//! ├── rings: [Ring; nr_shards]             each Ring 128-byte aligned:
 //! │     ┌───────── 128 B ──────────┐
 //! │     │ lines (ptr, len), mask   │     read-only after creation
 //! │     ├───────── 128 B ──────────┤
@@ -53,13 +55,17 @@
 //! │     └──────────────────────────┘
 //! │     lines ──► [e0 e1 .. e15][e16 .. e31] ...   one 128-B line each,
 //! │                                                  size = 2^k >= max(capacity, 16)
-//! │     entry (u64) = stamp:u32 << 32 | object index:u32
-//! └── shard_magic                        fastmod constant for nr_shards
+//! │     entry (u64) = stamp:u32 << 32 | object id:u32
+//! │     object id   = run << run_shift | offset in run
+//! └── nr_objs, run_shift, run_len, run_extra, shard_magic   (read-only)
 //! ```
 //! (128 B is `CachePadded`'s size on x86_64 and aarch64; it adapts to the
-//! target elsewhere.) Objects themselves are packed: wrap `T` in
-//! `crossbeam_utils::CachePadded` if holders on different CPUs write
-//! neighbouring objects often.
+//! target elsewhere.) Separate, tail-padded runs keep the objects that
+//! different shards start with off each other's cache lines (allocations
+//! made one after the other; the allocator decides the rest). Objects
+//! migrate between shards as threads steal, and within a run they are
+//! packed: wrap `T` in `crossbeam_utils::CachePadded` if holders on
+//! different CPUs write neighbouring objects often.
 //!
 //! # Vocabulary
 //! - *shard*: one ring and the threads whose thread number maps to it
@@ -70,17 +76,21 @@
 //!   `position & mask`. *Lap*: `position / size`.
 //! - *entry*: the `AtomicU64` of a slot. *Published for p*: its stamp is
 //!   `p as u32`.
+//! - *object id*: what an entry stores, `run << run_shift | offset`;
+//!   *index*: the object's number in `0..capacity`, the argument `objinit`
+//!   got ([`ObjRef::index`]). Ids are at most 26 bits: the longest run is
+//!   `ceil(capacity / nr_shards)`.
 //! - *holder*: the owner of an [`ObjRef`]/[`OwnedObjRef`].
 //!
 //! # Operations
 //! ```text
-//! push(idx):  p = tail.fetch_add(1)                          AcqRel
-//!             entries[p & mask].store({stamp: p, idx})       Release
+//! push(id):   p = tail.fetch_add(1)                          AcqRel
+//!             entries[p & mask].store({stamp: p, id})        Release
 //! pop():      h = head.load()                                Relaxed
 //!         ┌─► e = entries[h & mask].load()                   Acquire
 //!         │   if e.stamp != h:   h' = head.load()
 //!         │                      h' == h ? return None : h = h', retry ─┐
-//!         │   head.cas(h, h + 1) ok ? return e.idx                 AcqRel
+//!         │   head.cas(h, h + 1) ok ? return e.id                  AcqRel
 //!         └──────────────────── else h = current head, retry ◄──────────┘
 //! ```
 //!
@@ -126,7 +136,8 @@
 //! - push (dropping a handle): O(1), wait-free: one `fetch_add`, one store.
 //! - pop: lock-free; O(`nr_shards`) ring probes, each O(1) plus one retry
 //!   per competing consumer that succeeded meanwhile.
-//! - creation: O(`nr_shards * ring size + capacity`); teardown O(capacity).
+//! - creation: O(`nr_shards * ring size + capacity`); teardown
+//!   O(`nr_shards + capacity`).
 //!
 //! # Checking
 //! - Unit tests: `cargo test -p taskcore objpool`.

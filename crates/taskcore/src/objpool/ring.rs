@@ -1,4 +1,4 @@
-//! One shard's ring of free object indices.
+//! One shard's ring of free object ids.
 //!
 //! A bounded MPMC ring in the style of Linux's `struct objpool_slot`
 //! (lib/objpool.c), with two changes that user space forces: every entry
@@ -13,7 +13,7 @@
 //!                                     │ (or being     │
 //!                                     │  published)   │
 //!   entry of position p lives in slot p & mask:
-//!   entries[p & mask] = (p as u32) << 32 | object index
+//!   entries[p & mask] = (p as u32) << 32 | object id
 //! ```
 
 use crossbeam_utils::CachePadded;
@@ -38,10 +38,10 @@ pub(super) const ENTRIES_PER_LINE: usize = if cfg!(loom) {
 type EntryLine = CachePadded<[AtomicU64; ENTRIES_PER_LINE]>;
 
 /// Packs an entry: the low 32 bits of `pos` (the stamp) above the object
-/// index.
+/// id.
 #[inline]
-fn pack(pos: u64, idx: u32) -> u64 {
-    (pos << 32) | u64::from(idx)
+fn pack(pos: u64, id: u32) -> u64 {
+    (pos << 32) | u64::from(id)
 }
 
 /// The stamp of an entry: the low 32 bits of the position that wrote it.
@@ -50,13 +50,13 @@ fn stamp(entry: u64) -> u32 {
     (entry >> 32) as u32
 }
 
-/// The object index of an entry.
+/// The object id of an entry.
 #[inline]
-fn index(entry: u64) -> u32 {
+fn id(entry: u64) -> u32 {
     entry as u32
 }
 
-/// One shard's ring of free object indices.
+/// One shard's ring of free object ids.
 ///
 /// # Invariants
 /// 1. `size = lines.len() * ENTRIES_PER_LINE` is a power of two, at least
@@ -65,7 +65,7 @@ fn index(entry: u64) -> u32 {
 ///    `head..tail` was reserved by a push of a distinct object not yet
 ///    popped.
 /// 3. When no push is in progress, each position `p` in `head..tail` has
-///    its entry `(p as u32, idx)` in slot `p & mask`.
+///    its entry `(p as u32, id)` in slot `p & mask`.
 ///
 /// # Linux
 /// Mirrors `struct objpool_slot` (include/linux/objpool.h): `head`, `tail`,
@@ -77,7 +77,7 @@ pub(super) struct Ring {
     ///
     /// Encoding of each `AtomicU64`: bits 63..32 are the stamp (low 32 bits
     /// of the position that last wrote the entry), bits 31..0 the object
-    /// index. An entry is *published for position p* when its stamp is
+    /// id. An entry is *published for position p* when its stamp is
     /// `p as u32`. At creation, slot `s` holds stamp `s - size` (lap -1),
     /// i.e. "nothing published yet".
     lines: Box<[EntryLine]>,
@@ -142,10 +142,10 @@ impl Ring {
         &self.lines[slot / ENTRIES_PER_LINE][slot % ENTRIES_PER_LINE]
     }
 
-    /// Adds object `idx` at the tail. Never fails and never waits: the ring
+    /// Adds object `id` at the tail. Never fails and never waits: the ring
     /// can hold every object of the pool (invariant 2).
     ///
-    /// The caller must own object `idx` (it popped it, or it is filling the
+    /// The caller must own object `id` (it popped it, or it is filling the
     /// pool); ownership passes to the ring.
     ///
     /// # Linux
@@ -153,7 +153,7 @@ impl Ring {
     /// `fetch_add` where Linux loops on `cmpxchg` (Linux re-reads `head`
     /// for a `WARN_ON_ONCE` sanity check; the reservation cannot fail).
     #[inline]
-    pub(super) fn push(&self, idx: u32) {
+    pub(super) fn push(&self, id: u32) {
         // AcqRel: Acquire pairs with the Release of every earlier
         // `fetch_add` on this tail (one release sequence, as all writes to
         // `tail` are RMWs); Release pairs with the Acquire of later ones.
@@ -164,7 +164,7 @@ impl Ring {
         // Release: pairs with the Acquire entry load in `pop()`; publishes
         // the entry and, through it, the object's contents as its last
         // holder left them.
-        self.entry(pos).store(pack(pos, idx), Ordering::Release);
+        self.entry(pos).store(pack(pos, id), Ordering::Release);
     }
 
     /// Takes the object at the head, or returns `None` when the ring holds
@@ -210,7 +210,7 @@ impl Ring {
                 Ordering::AcqRel,
                 Ordering::Relaxed,
             ) {
-                Ok(_) => return Some(index(entry)),
+                Ok(_) => return Some(id(entry)),
                 Err(now) => head = now,
             }
         }
@@ -241,7 +241,7 @@ impl Ring {
         for pos in head..tail {
             let entry = self.entry(pos).load(Ordering::Relaxed);
             assert_eq!(stamp(entry), pos as u32, "position {pos} unpublished");
-            f(index(entry));
+            f(id(entry));
         }
     }
 }
@@ -261,7 +261,7 @@ mod tests {
         for (pos, idx) in [(0u64, 0u32), (1, 7), (u32::MAX as u64, 3), (1 << 40 | 5, 9)] {
             let e = pack(pos, idx);
             assert_eq!(stamp(e), pos as u32);
-            assert_eq!(index(e), idx);
+            assert_eq!(id(e), idx);
         }
     }
 
