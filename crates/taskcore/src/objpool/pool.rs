@@ -344,8 +344,8 @@ impl<T> ObjPool<T> {
         let nr = self.rings.len();
         let mut shard = self.local_shard();
         for _ in 0..nr {
-            if let Some(idx) = self.rings[shard].pop() {
-                return Some(idx);
+            if let Some(id) = self.rings[shard].pop() {
+                return Some(id);
             }
             shard += 1;
             if shard == nr {
@@ -551,9 +551,10 @@ impl<T> Deref for ObjRef<'_, T> {
 
     #[inline]
     fn deref(&self) -> &T {
-        // SAFETY: 1. the pointer is into `pool.runs`, alive for `'a`;
-        // 2. this handle owns the object from the `Ring::pop` that produced
-        // its index until the `Ring::push` in `drop` (pool invariant 1), and
+        // SAFETY: 1. the pointer is into a run of `pool.runs`, alive for
+        // `'a`, and runs are never resized after creation, so their buffers
+        // do not move; 2. this handle owns the object from the `Ring::pop`
+        // that produced its id until the `Ring::push` in `drop` (pool invariant 1), and
         // the Acquire of that pop makes the previous holder's writes
         // visible; 3. the `&T` borrows `self`, so no `&mut T` from this
         // handle coexists with it.
