@@ -31,6 +31,7 @@
 pub mod errno;
 pub(crate) mod list;
 pub mod mm;
+pub mod objpool;
 pub mod pid;
 pub mod procfs;
 pub(crate) mod slab;
