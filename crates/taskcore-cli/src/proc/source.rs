@@ -57,20 +57,12 @@ pub(crate) fn load(args: &SourceArgs) -> Result<Loaded, String> {
     })
 }
 
-/// The hook for replayed traces: the state of `file`'s replay after line
-/// `at` (or at its end).
+/// The state of `file`'s replay after line `at` (or at its end).
 ///
-/// The replay engine (`src/replay/`) does not yet expose its `Kernel` or a
-/// way to stop at a line; once it offers, say, `replay::kernel_at(file,
-/// at) -> Result<Kernel, String>`, this function calls it and everything
-/// else (export, FUSE) works unchanged.
+/// # Errors
+/// A message naming the file when it cannot be read.
 fn from_trace(file: &std::path::Path, at: Option<usize>) -> Result<Kernel, String> {
-    let at = at.map_or_else(|| "its end".to_string(), |l| format!("line {l}"));
-    Err(format!(
-        "--from-trace {} (at {at}): the replay engine does not expose its process \
-         table yet; use --processes/--threads-per-process",
-        file.display()
-    ))
+    crate::replay::kernel_at(file, at)
 }
 
 /// The address space of every generated worker: a PIE binary, its heap,

@@ -40,6 +40,7 @@ pub(crate) fn from_trace(parsed: strace::Trace) -> Loaded {
                 line: e.line,
                 entry_line: e.entry_line,
                 pid: e.pid,
+                ts: e.ts,
                 op,
                 ret,
             }),
@@ -126,6 +127,7 @@ fn convert(e: &strace::Event) -> Option<(Op, Outcome)> {
         },
         Call::Execve(x) => Op::Execve {
             path: x.path.clone(),
+            argv: x.argv.clone(),
         },
         Call::Exit { code } => Op::Exit { code: *code },
         Call::ExitGroup { code } => Op::ExitGroup { code: *code },

@@ -169,6 +169,11 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// The emulated process table.
+    pub(crate) fn kernel(&self) -> &Kernel {
+        &self.k
+    }
+
     /// A copy of the engine and its kernel (a snapshot for the search).
     pub(crate) fn snapshot(&self) -> Engine<'a> {
         Engine {
@@ -235,6 +240,8 @@ impl<'a> Engine<'a> {
                 k.rt_sigaction(job, sig, Some(ign)).expect("valid signal");
             }
         }
+        k.set_comm(shell, b"sh").expect("live");
+        k.set_comm(job, b"strace").expect("live");
         let root = k.fork(job).expect("fork of the job");
         for sig in 1..=64 {
             if !taskcore::uapi::sig_kernel_only(sig) {
@@ -254,6 +261,12 @@ impl<'a> Engine<'a> {
     /// Applies event `i` as the `pos`-th step of the replay.
     pub(crate) fn step(&mut self, pos: usize, i: usize) {
         self.pos = pos;
+        let ts = self.events[i].ts;
+        if let Some(t0) = self.events.first().map(|e| e.ts) {
+            if ts >= t0 {
+                self.k.set_time(((ts - t0) * 1e9) as u64);
+            }
+        }
         self.stats.events += 1;
         if !self.consumed.contains(&i) {
             self.dispatch(i);
@@ -387,12 +400,13 @@ impl<'a> Engine<'a> {
             Op::Execve { .. } if e.ret == Outcome::Value(0) && self.superseded.remove(&e.pid) => {
                 // Applied at the `+++ superseded` line.
             }
-            Op::Execve { ref path } => {
+            Op::Execve { ref path, ref argv } => {
                 if e.ret == Outcome::Value(0) {
                     if let Ok(tgid) = self.k.getpid(cur) {
                         self.brk_known.remove(&tgid);
                     }
-                    match self.k.execve(cur, path) {
+                    let args: Vec<&[u8]> = argv.iter().map(|a| a.as_bytes()).collect();
+                    match self.k.execve_argv(cur, path, &args) {
                         Ok(()) => self.stats.applied += 1,
                         Err(err) => self.mismatch(i, "execve", "0".into(), err.name().into()),
                     }

@@ -46,6 +46,7 @@ pub(crate) enum Op {
     },
     Execve {
         path: String,
+        argv: Vec<String>,
     },
     Exit {
         code: i32,
@@ -171,6 +172,8 @@ pub(crate) struct Event {
     pub(crate) entry_line: usize,
     /// The recorded thread id.
     pub(crate) pid: i32,
+    /// Seconds (strace `-ttt`) of the completing line; 0 without timestamps.
+    pub(crate) ts: f64,
     pub(crate) op: Op,
     pub(crate) ret: Outcome,
 }
