@@ -467,7 +467,9 @@ impl Kernel {
     }
 
     fn set_tgid_tag(&mut self, pid: u32, on: bool) {
-        for u in self.pids[pid].numbers.clone().as_slice() {
+        let n = self.pids[pid].numbers.len();
+        for level in 0..n {
+            let u = self.pids[pid].numbers.as_slice()[level];
             let idr = &mut self.nss[u.ns].idr;
             let r = if on {
                 idr.set_tag(u.nr, TAG_TGID)
@@ -744,10 +746,10 @@ impl Kernel {
         if old == Some(new) {
             return;
         }
-        if let Some(o) = old {
-            self.wait_index.remove(&pos, o);
+        match old {
+            Some(o) => self.wait_index.update(&pos, o, new, leader),
+            None => self.wait_index.add(&pos, new, leader),
         }
-        self.wait_index.add(&pos, new, leader);
         self.groups[g].child_reg = new.encode();
     }
 
@@ -773,10 +775,10 @@ impl Kernel {
         if old == Some(new) {
             return;
         }
-        if let Some(o) = old {
-            self.wait_index.remove(&pos, o);
+        match old {
+            Some(o) => self.wait_index.update(&pos, o, new, t),
+            None => self.wait_index.add(&pos, new, t),
         }
-        self.wait_index.add(&pos, new, t);
         self.tasks[t].ptrace_reg = new.encode();
     }
 

@@ -228,6 +228,37 @@ impl WaitIndex {
         }
     }
 
+    /// Changes the edge at `pos` to `task` from state `old` to `new`,
+    /// touching only the counters and ready entries that differ.
+    pub(crate) fn update(&mut self, pos: &EdgePos, old: EdgeState, new: EdgeState, task: u32) {
+        if old.class != new.class {
+            self.remove(pos, old);
+            self.add(pos, new, task);
+            return;
+        }
+        let (dzr, dzop) = (
+            (new.cat == Cat::ZombieReap) as i32 - (old.cat == Cat::ZombieReap) as i32,
+            (new.cat == Cat::ZombieOtherPtrace) as i32 - (old.cat == Cat::ZombieOtherPtrace) as i32,
+        );
+        if dzr != 0 || dzop != 0 {
+            for key in Self::count_keys(pos, new.class) {
+                let c = self.counts.get_mut(&key).expect("edge counted");
+                c.zr = c.zr.wrapping_add_signed(dzr);
+                c.zop = c.zop.wrapping_add_signed(dzop);
+            }
+        }
+        let gone = EdgeState { ready: old.ready & !new.ready, ..old };
+        for key in Self::ready_keys(pos, gone) {
+            let r = self.ready.remove(&key);
+            debug_assert!(r.is_some(), "ready key missing");
+        }
+        let came = EdgeState { ready: new.ready & !old.ready, ..new };
+        for key in Self::ready_keys(pos, came) {
+            let r = self.ready.insert(key, task);
+            debug_assert!(r.is_none(), "ready key registered twice");
+        }
+    }
+
     /// Removes the edge at `pos`, registered in state `st`.
     pub(crate) fn remove(&mut self, pos: &EdgePos, st: EdgeState) {
         for key in Self::count_keys(pos, st.class) {
