@@ -247,12 +247,18 @@ impl WaitIndex {
                 c.zop = c.zop.wrapping_add_signed(dzop);
             }
         }
-        let gone = EdgeState { ready: old.ready & !new.ready, ..old };
+        let gone = EdgeState {
+            ready: old.ready & !new.ready,
+            ..old
+        };
         for key in Self::ready_keys(pos, gone) {
             let r = self.ready.remove(&key);
             debug_assert!(r.is_some(), "ready key missing");
         }
-        let came = EdgeState { ready: new.ready & !old.ready, ..new };
+        let came = EdgeState {
+            ready: new.ready & !old.ready,
+            ..new
+        };
         for key in Self::ready_keys(pos, came) {
             let r = self.ready.insert(key, task);
             debug_assert!(r.is_none(), "ready key registered twice");
@@ -290,9 +296,42 @@ impl WaitIndex {
             .unwrap_or_default()
     }
 
+    /// The ready entries of each allowed `(kind, class)` bucket of waiter
+    /// group `group` for `pgrp` (`NONE` for all) with `thread_seq` in
+    /// `[lo, hi]`, one range per bucket, each in walk order.
+    fn bucket_ranges<'a>(
+        &'a self,
+        group: u32,
+        pgrp: u32,
+        lo: u32,
+        hi: u32,
+        allowed: impl Fn(u8, Class) -> bool + 'a,
+    ) -> impl Iterator<Item = impl Iterator<Item = (ReadyKey, u32)> + 'a> + 'a {
+        KINDS
+            .into_iter()
+            .flat_map(|kind| {
+                [Class::Normal, Class::Clone, Class::Ptrace].map(|class| (kind, class))
+            })
+            .filter(move |&(kind, class)| allowed(kind, class))
+            .map(move |(kind, class)| {
+                let key = |thread_seq, list, seq| ReadyKey {
+                    group,
+                    pgrp,
+                    bucket: bucket(kind, class),
+                    thread_seq,
+                    list,
+                    seq,
+                };
+                self.ready
+                    .range(key(lo, 0, 0)..=key(hi, u8::MAX, u64::MAX))
+                    .map(|(k, &t)| (*k, t))
+            })
+    }
+
     /// The first ready edge of waiter group `group` for `pgrp` (`NONE` for
     /// all) with `thread_seq` in `[lo, hi]`, among the `(kind, class)`
-    /// buckets `allowed` accepts. Returns the key and the target task.
+    /// buckets `allowed` accepts: the smallest of each bucket's first entry.
+    /// Returns the key and the target task.
     pub(crate) fn first_ready(
         &self,
         group: u32,
@@ -301,38 +340,9 @@ impl WaitIndex {
         hi: u32,
         allowed: impl Fn(u8, Class) -> bool,
     ) -> Option<(ReadyKey, u32)> {
-        let mut best: Option<(ReadyKey, u32)> = None;
-        for kind in KINDS {
-            for class in [Class::Normal, Class::Clone, Class::Ptrace] {
-                if !allowed(kind, class) {
-                    continue;
-                }
-                let b = bucket(kind, class);
-                let from = ReadyKey {
-                    group,
-                    pgrp,
-                    bucket: b,
-                    thread_seq: lo,
-                    list: 0,
-                    seq: 0,
-                };
-                let to = ReadyKey {
-                    group,
-                    pgrp,
-                    bucket: b,
-                    thread_seq: hi,
-                    list: u8::MAX,
-                    seq: u64::MAX,
-                };
-                if let Some((k, &t)) = self.ready.range(from..=to).next() {
-                    let order = |k: &ReadyKey| (k.thread_seq, k.list, k.seq);
-                    if best.is_none_or(|(bk, _)| order(k) < order(&bk)) {
-                        best = Some((*k, t));
-                    }
-                }
-            }
-        }
-        best
+        self.bucket_ranges(group, pgrp, lo, hi, allowed)
+            .filter_map(|mut r| r.next())
+            .min_by_key(|(k, _)| walk_order(k))
     }
 
     /// Every ready edge of waiter group `group` for `pgrp` with
@@ -346,36 +356,19 @@ impl WaitIndex {
         hi: u32,
         allowed: impl Fn(u8, Class) -> bool,
     ) -> Vec<(ReadyKey, u32)> {
-        let mut out = Vec::new();
-        for kind in KINDS {
-            for class in [Class::Normal, Class::Clone, Class::Ptrace] {
-                if !allowed(kind, class) {
-                    continue;
-                }
-                let b = bucket(kind, class);
-                let from = ReadyKey {
-                    group,
-                    pgrp,
-                    bucket: b,
-                    thread_seq: lo,
-                    list: 0,
-                    seq: 0,
-                };
-                let to = ReadyKey {
-                    group,
-                    pgrp,
-                    bucket: b,
-                    thread_seq: hi,
-                    list: u8::MAX,
-                    seq: u64::MAX,
-                };
-                out.extend(self.ready.range(from..=to).map(|(k, &t)| (*k, t)));
-            }
-        }
-        out.sort_by_key(|(k, _)| (k.thread_seq, k.list, k.seq));
-        out.dedup_by_key(|(k, _)| (k.thread_seq, k.list, k.seq));
+        let mut out: Vec<_> = self
+            .bucket_ranges(group, pgrp, lo, hi, allowed)
+            .flatten()
+            .collect();
+        out.sort_by_key(|(k, _)| walk_order(k));
+        out.dedup_by_key(|(k, _)| walk_order(k));
         out
     }
+}
+
+/// The position of a ready entry in Linux's walk: thread, list, place.
+fn walk_order(k: &ReadyKey) -> (u32, u8, u64) {
+    (k.thread_seq, k.list, k.seq)
 }
 
 #[cfg(test)]
