@@ -512,6 +512,7 @@ impl Kernel {
                 ptrace: 0,
                 flags: PF_FORKNOEXEC,
                 ptrace_reg: UNREGISTERED,
+                wait_counted: false,
                 vfork_parent: NONE,
                 self_exec_id: 0,
                 comm,
@@ -673,6 +674,42 @@ impl Kernel {
             list,
             seq,
             pgrp: self.groups[target_group].pgrp,
+            by_pgrp: self.groups[w.group].wait_by_pgrp,
+            by_thread: w.wait_counted,
+        }
+    }
+
+    /// Re-registers every edge whose waiter is a thread of group `g` (or,
+    /// with `only`, that one thread) after `change` alters what those edges
+    /// are indexed under. O(children + tracees of the waiter), once.
+    pub(crate) fn reindex_waiter(&mut self, g: u32, only: u32, change: impl FnOnce(&mut Kernel)) {
+        let waiters: Vec<u32> = if only != NONE {
+            vec![only]
+        } else {
+            self.threads(g)
+        };
+        let mut kids = Vec::new();
+        let mut tracees = Vec::new();
+        for &w in &waiters {
+            kids.extend(list::collect(self.tasks[w].children, &self.groups, |g| {
+                &g.sibling
+            }));
+            tracees.extend(list::collect(self.tasks[w].ptraced, &self.tasks, |t| {
+                &t.ptrace_entry
+            }));
+        }
+        for &c in &kids {
+            self.unindex_child(c);
+        }
+        for &t in &tracees {
+            self.unindex_ptrace(t);
+        }
+        change(self);
+        for &c in &kids {
+            self.sync_child(c);
+        }
+        for &t in &tracees {
+            self.sync_ptrace(t);
         }
     }
 

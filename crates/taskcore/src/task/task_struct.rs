@@ -88,6 +88,9 @@ pub(crate) struct Task {
     pub(crate) flags: u8,
     /// The wait index registration of the ptrace edge (see `wait::index`).
     pub(crate) ptrace_reg: u8,
+    /// As a waiter: edges to this thread's own children and tracees are
+    /// also counted per thread (built at its first `__WNOTHREAD` wait).
+    pub(crate) wait_counted: bool,
     /// Thread that vforked this task and waits for it to exec or exit.
     pub(crate) vfork_parent: u32,
     /// Bumped at each exec (`self_exec_id`).
@@ -188,6 +191,9 @@ pub(crate) struct ThreadGroup {
     pub(crate) nr_traced: u32,
     /// The wait index registration of the child edge (see `wait::index`).
     pub(crate) child_reg: u8,
+    /// As a waiter: edges to this group's children and tracees are also
+    /// indexed by process group (built at its first `P_PGID` wait).
+    pub(crate) wait_by_pgrp: bool,
 }
 
 impl ThreadGroup {
@@ -215,6 +221,7 @@ impl ThreadGroup {
             session_leader: false,
             nr_traced: 0,
             child_reg: crate::wait::index::UNREGISTERED,
+            wait_by_pgrp: false,
         }
     }
 }

@@ -136,6 +136,10 @@ pub(crate) struct EdgePos {
     pub(crate) seq: u64,
     /// The target's process group (`struct pid` index).
     pub(crate) pgrp: u32,
+    /// Whether the waiter group keeps per-process-group entries.
+    pub(crate) by_pgrp: bool,
+    /// Whether the waiter thread keeps its own counts.
+    pub(crate) by_thread: bool,
 }
 
 /// Key of a ready entry; the derived order is Linux's walk order within a
@@ -184,18 +188,20 @@ pub(crate) struct WaitIndex {
 }
 
 impl WaitIndex {
-    fn count_keys(pos: &EdgePos, class: Class) -> [CountKey; 4] {
+    fn count_keys(pos: &EdgePos, class: Class) -> impl Iterator<Item = CountKey> {
         let k = |waiter, pgrp| CountKey {
             waiter,
             pgrp,
             class,
         };
         [
-            k(pos.waiter, NONE),
-            k(pos.waiter, pos.pgrp),
-            k(pos.group | GROUP_BIT, NONE),
-            k(pos.group | GROUP_BIT, pos.pgrp),
+            Some(k(pos.group | GROUP_BIT, NONE)),
+            pos.by_pgrp.then(|| k(pos.group | GROUP_BIT, pos.pgrp)),
+            pos.by_thread.then(|| k(pos.waiter, NONE)),
+            (pos.by_thread && pos.by_pgrp).then(|| k(pos.waiter, pos.pgrp)),
         ]
+        .into_iter()
+        .flatten()
     }
 
     fn ready_keys(pos: &EdgePos, st: EdgeState) -> impl Iterator<Item = ReadyKey> + '_ {
@@ -203,7 +209,8 @@ impl WaitIndex {
             .into_iter()
             .filter(move |k| st.ready & k != 0)
             .flat_map(move |kind| {
-                [NONE, pos.pgrp].into_iter().map(move |pgrp| ReadyKey {
+                let pgrps = [Some(NONE), pos.by_pgrp.then_some(pos.pgrp)];
+                pgrps.into_iter().flatten().map(move |pgrp| ReadyKey {
                     group: pos.group,
                     pgrp,
                     bucket: bucket(kind, st.class),
@@ -383,6 +390,8 @@ mod tests {
             list: 0,
             seq,
             pgrp,
+            by_pgrp: true,
+            by_thread: true,
         }
     }
 
