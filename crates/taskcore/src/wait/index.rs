@@ -171,6 +171,19 @@ pub(crate) struct Counts {
     pub(crate) zr: u32,
     /// Edges in [`Cat::ZombieOtherPtrace`].
     pub(crate) zop: u32,
+    /// Edges ready for each kind (bit `k` of `READY_*` -> index `k`): lets
+    /// a wait skip empty buckets without a tree lookup.
+    pub(crate) ready: [u32; 4],
+}
+
+impl Counts {
+    fn add_ready(&mut self, ready: u8, d: i32) {
+        for (k, r) in self.ready.iter_mut().enumerate() {
+            if ready & (1 << k) != 0 {
+                *r = r.wrapping_add_signed(d);
+            }
+        }
+    }
 }
 
 const GROUP_BIT: u32 = 1 << 31;
@@ -228,6 +241,7 @@ impl WaitIndex {
             c.n += 1;
             c.zr += (st.cat == Cat::ZombieReap) as u32;
             c.zop += (st.cat == Cat::ZombieOtherPtrace) as u32;
+            c.add_ready(st.ready, 1);
         }
         for key in Self::ready_keys(pos, st) {
             let old = self.ready.insert(key, task);
@@ -247,11 +261,13 @@ impl WaitIndex {
             (new.cat == Cat::ZombieReap) as i32 - (old.cat == Cat::ZombieReap) as i32,
             (new.cat == Cat::ZombieOtherPtrace) as i32 - (old.cat == Cat::ZombieOtherPtrace) as i32,
         );
-        if dzr != 0 || dzop != 0 {
+        if dzr != 0 || dzop != 0 || old.ready != new.ready {
             for key in Self::count_keys(pos, new.class) {
                 let c = self.counts.get_mut(&key).expect("edge counted");
                 c.zr = c.zr.wrapping_add_signed(dzr);
                 c.zop = c.zop.wrapping_add_signed(dzop);
+                c.add_ready(old.ready, -1);
+                c.add_ready(new.ready, 1);
             }
         }
         let gone = EdgeState {
@@ -279,6 +295,7 @@ impl WaitIndex {
             c.n -= 1;
             c.zr -= (st.cat == Cat::ZombieReap) as u32;
             c.zop -= (st.cat == Cat::ZombieOtherPtrace) as u32;
+            c.add_ready(st.ready, -1);
             if c.n == 0 {
                 self.counts.remove(&key);
             }
@@ -319,7 +336,11 @@ impl WaitIndex {
             .flat_map(|kind| {
                 [Class::Normal, Class::Clone, Class::Ptrace].map(|class| (kind, class))
             })
-            .filter(move |&(kind, class)| allowed(kind, class))
+            .filter(move |&(kind, class)| {
+                allowed(kind, class)
+                    && self.counts(group, true, pgrp, class).ready[kind.trailing_zeros() as usize]
+                        > 0
+            })
             .map(move |(kind, class)| {
                 let key = |thread_seq, list, seq| ReadyKey {
                     group,
