@@ -621,7 +621,7 @@ mod tests {
 
     #[test]
     fn reaps_the_waited_pid_and_reports_status() {
-        let mut t = OldTable::new(32768);
+        let mut t = OldTable::<0>::new(32768);
         let init = t.init();
         let w = t.fork(init).unwrap();
         let kids: Vec<u32> = (0..5).map(|_| t.fork(w).unwrap()).collect();
@@ -640,7 +640,7 @@ mod tests {
 
     #[test]
     fn tracees_are_reaped_through_the_children_list() {
-        let mut t = OldTable::new(32768);
+        let mut t = OldTable::<0>::new(32768);
         let w = t.fork(t.init()).unwrap();
         let kids: Vec<u32> = (0..4).map(|_| t.fork(w).unwrap()).collect();
         for &k in &kids {
@@ -661,7 +661,7 @@ mod tests {
 
     #[test]
     fn no_children_is_echild_and_exit_reparents_to_init() {
-        let mut t = OldTable::new(32768);
+        let mut t = OldTable::<0>::new(32768);
         let init = t.init();
         let w = t.fork(init).unwrap();
         assert_eq!(t.wait(w, -1, 0), OldWait::Echild);
