@@ -44,7 +44,11 @@
 //!
 //! Duplications are timed alone: a batch of copies is made and kept, and
 //! freed after the clock stops (exit frees them in Linux too, and the
-//! `spawn` series includes that).
+//! `spawn` series includes that). Timings run on a warm heap ([`WarmHeap`]:
+//! freed pages stay in the process, as Linux's slab caches stay warm);
+//! `bulk` rows also carry `cold_ns` and `onebyone_cold_ns`, measured under
+//! glibc's defaults, where every batch faults its memory in afresh (not in
+//! `--quick`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -172,6 +176,42 @@ pub(crate) fn build_mm(n: u64) -> Result<MmStruct, String> {
         return Err(format!("{n} mappings made {} VMAs", mm.map_count()));
     }
     Ok(mm)
+}
+
+/// Keeps freed heap memory in this process while it lives, so that timed
+/// copies reuse warm pages, as Linux's slab caches hand `dup_mmap()` warm
+/// objects, rather than page-faulting fresh ones in every batch.
+///
+/// glibc gives the top of the heap back to the kernel when more than
+/// `M_TRIM_THRESHOLD` (128 KiB) is free there, and serves blocks above
+/// `M_MMAP_THRESHOLD` with fresh mappings; each batch of copies, freed at
+/// once, would then fault its memory in again (measured: two thirds of a
+/// 51,221-VMA bulk copy). Dropping the guard sets both thresholds back to
+/// 128 KiB (glibc's starting values; the dynamic raising of the mmap
+/// threshold stays off for the rest of the process) and trims the heap.
+struct WarmHeap;
+
+impl WarmHeap {
+    fn new() -> WarmHeap {
+        // SAFETY: mallopt only changes allocator tunables.
+        unsafe {
+            libc::mallopt(libc::M_TRIM_THRESHOLD, libc::c_int::MAX);
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        }
+        WarmHeap
+    }
+}
+
+impl Drop for WarmHeap {
+    fn drop(&mut self) {
+        // SAFETY: mallopt only changes allocator tunables; malloc_trim only
+        // releases free memory.
+        unsafe {
+            libc::mallopt(libc::M_TRIM_THRESHOLD, 128 * 1024);
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+            libc::malloc_trim(0);
+        }
+    }
 }
 
 /// Heap bytes in use (glibc `mallinfo2`: arena chunks plus mmapped ones).
@@ -601,6 +641,13 @@ impl Experiment for Fork {
             Column::new("one-by-one / taskcore", "onebyone_vs_taskcore", Fmt::Ratio),
             Column::new("bulk / taskcore", "bulk_vs_taskcore", Fmt::Ratio),
             Column::new("vs N=21", "vs_smallest", Fmt::Ratio),
+            Column::new("bulk, cold heap", "cold_ns", Fmt::Ns),
+            Column::new("one-by-one, cold heap", "onebyone_cold_ns", Fmt::Ns),
+            Column::new(
+                "one-by-one / bulk, cold heap",
+                "onebyone_vs_taskcore_cold",
+                Fmt::Ratio,
+            ),
             Column::new("bytes per VMA", "bytes_per_vma", Fmt::Bytes),
             Column::new(
                 "bytes per VMA (one-by-one)",
@@ -643,6 +690,20 @@ impl Experiment for Fork {
             }
             drop((bulk_copy, one_copy, cow_copy));
 
+            // glibc's default behaviour first: each batch's memory is
+            // given back and faulted in again by the next.
+            let cold = if opts.quick {
+                None
+            } else {
+                let one = time_dup(opts, || dup_onebyone(&mm))?;
+                let bulk = time_dup(opts, || mm.dup_bulk())?;
+                progress(format!(
+                    "fork N={n}: cold heap: one-by-one {:.0} ns, bulk {:.0} ns",
+                    one.median_ns, bulk.median_ns
+                ));
+                Some((one, bulk))
+            };
+            let warm = WarmHeap::new();
             let one = time_dup(opts, || dup_onebyone(&mm))?;
             let bulk = time_dup(opts, || mm.dup_bulk())?;
             let cow = time_dup(opts, || mm.dup_cow())?;
@@ -662,6 +723,11 @@ impl Experiment for Fork {
                 .set("bytes_per_vma", bulk_bytes as f64 / n as f64)
                 .set("onebyone_bytes_per_vma", one_bytes as f64 / n as f64);
             r.ratio("onebyone_vs_taskcore", "onebyone_ns", "taskcore_ns");
+            if let Some((one_cold, bulk_cold)) = cold {
+                r.set("cold_ns", bulk_cold.median_ns)
+                    .set("onebyone_cold_ns", one_cold.median_ns);
+                r.ratio("onebyone_vs_taskcore_cold", "onebyone_cold_ns", "cold_ns");
+            }
             rep.rows.push(r);
 
             let cow_base = *cow_smallest.get_or_insert(cow.median_ns);
@@ -724,8 +790,10 @@ impl Experiment for Fork {
                 r.ratio("linux_vs_taskcore", "linux_ns", "taskcore_ns");
                 rep.rows.push(r);
             }
+            drop(warm);
         }
 
+        let warm = WarmHeap::new();
         for (file, text) in MAPS {
             let vmas = parse_maps(text).map_err(|e| format!("{file}.maps: {e:?}"))?;
             let mm = MmStruct::from_vmas(vmas, MmLayout::default())
@@ -748,6 +816,7 @@ impl Experiment for Fork {
             r.ratio("bulk_vs_taskcore", "bulk_ns", "taskcore_ns");
             rep.rows.push(r);
         }
+        drop(warm);
 
         rep.plots = plots();
         goals(&mut rep);
@@ -756,6 +825,13 @@ impl Experiment for Fork {
             "ns per operation = median over repetitions of timed batches (monotonic clock, \
              timer overhead subtracted). A duplication is timed alone: the batch's copies \
              are freed after the clock stops; the spawn series include the child's exit."
+                .into(),
+        );
+        rep.notes.push(
+            "Warm heap: the timed copies reuse freed heap pages (glibc heap trimming and \
+             mmap of large blocks off, as Linux's slab caches stay warm); the cold-heap \
+             columns (not in --quick) keep glibc's defaults, under which every batch of \
+             copies, freed at once, is given back to the kernel and faulted in again."
                 .into(),
         );
         rep.notes.push(
