@@ -185,8 +185,8 @@ pub(crate) fn build_mm(n: u64) -> Result<MmStruct, String> {
 /// glibc gives the top of the heap back to the kernel when more than
 /// `M_TRIM_THRESHOLD` (128 KiB) is free there, and serves blocks above
 /// `M_MMAP_THRESHOLD` with fresh mappings; each batch of copies, freed at
-/// once, would then fault its memory in again (measured: two thirds of a
-/// 51,221-VMA bulk copy). Dropping the guard sets both thresholds back to
+/// once, would then fault its memory in again (measured: a third to two
+/// thirds of a large bulk copy). Dropping the guard sets both thresholds back to
 /// 128 KiB (glibc's starting values; the dynamic raising of the mmap
 /// threshold stays off for the rest of the process) and trims the heap.
 struct WarmHeap;
