@@ -56,7 +56,7 @@ pub(crate) struct Args {
     /// Directory for NAME.csv, NAME.json and the PNG plots.
     #[arg(long, default_value = "target/taskcore-bench")]
     pub(crate) out: PathBuf,
-    /// Skip the real-kernel reference column (`wait`'s `linux_ns`).
+    /// Skip the real-kernel reference columns (`linux_ns`).
     #[arg(long)]
     pub(crate) no_linux: bool,
     /// Internal: run one `scale` scenario in this fresh process.
