@@ -44,13 +44,13 @@
 //! threads do not fit this machine (`pid_max` 32768; each Rust thread maps
 //! 4 VMAs of `vm.max_map_count` 65530).
 //!
-//! # Registering in the harness
-//! `bench/mod.rs`: `mod readdir;` and, in `registry()`, an `Experiment`
-//! whose `run(opts)` calls [`run`] with `ReaddirOpts { quick: opts.quick,
-//! linux: opts.linux }`, turns each [`ReaddirRow`] into a `Row::new(&series,
-//! size)` with `taskcore_ns`, `baseline_ns` and (when `Some`) `linux_ns`,
-//! and appends [`notes`] to the report's notes. Plot: x = `size` (threads),
-//! y = ns per listing, one line per series and column, log-log.
+//! # In the harness
+//! [`Readdir`] is `taskcore bench readdir`: one table per `P` (`series`,
+//! as a string), rows by `T` (`size`), with `taskcore_ns`, `baseline_ns`
+//! and (where measured) `linux_ns` as the fastest batch, their medians as
+//! `*_median_ns`, the ratios, and `entries`; one log-log plot per `P`
+//! (`readdir_P.png`; `T = 0` is drawn at 1). `--quick` measures `P = 100`
+//! at `T` = 0, 10k and 100k, without the real `/proc`.
 
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
@@ -58,6 +58,8 @@ use std::time::{Duration, Instant};
 
 use taskcore::procfs::{Getdents64, ProcClock, ProcFs, RootWalk};
 use taskcore::{CloneArgs, Config, Kernel};
+
+use super::harness::{Column, Experiment, Fmt, Opts, PlotSpec, Report, Row};
 
 /// Options of the experiment.
 #[derive(Debug, Clone, Copy)]
@@ -76,29 +78,35 @@ pub(crate) struct ReaddirRow {
     /// `T`, the threads of the big process.
     pub(crate) size: u64,
     /// taskcore, tagged walk.
-    pub(crate) taskcore_ns: f64,
+    pub(crate) taskcore_ns: Timing,
     /// Every-pid walk (Linux mainline's algorithm) on the same tree.
-    pub(crate) baseline_ns: f64,
+    pub(crate) baseline_ns: Timing,
     /// This machine's real `/proc`, where measured.
-    pub(crate) linux_ns: Option<f64>,
+    pub(crate) linux_ns: Option<Timing>,
     /// Entries in one listing (taskcore), for checking.
     pub(crate) entries: u64,
 }
 
 impl ReaddirRow {
-    /// The row as the harness's JSON rows look.
-    pub(crate) fn to_json(&self) -> serde_json::Value {
-        let mut j = serde_json::json!({
-            "series": self.series,
-            "size": self.size,
-            "taskcore_ns": self.taskcore_ns,
-            "baseline_ns": self.baseline_ns,
-            "entries": self.entries,
-        });
+    /// The row as the harness's rows look: `taskcore_ns`, `baseline_ns`
+    /// and `linux_ns` (fastest batch), their `*_median_ns`, the ratios and
+    /// `entries`.
+    fn to_row(&self) -> Row {
+        let mut r = Row::new(&self.series, self.size);
+        r.set("taskcore_ns", self.taskcore_ns.best)
+            .set("baseline_ns", self.baseline_ns.best);
         if let Some(l) = self.linux_ns {
-            j["linux_ns"] = serde_json::Value::from(l);
+            r.set("linux_ns", l.best);
         }
-        j
+        r.set("taskcore_median_ns", self.taskcore_ns.median)
+            .set("baseline_median_ns", self.baseline_ns.median);
+        if let Some(l) = self.linux_ns {
+            r.set("linux_median_ns", l.median);
+        }
+        r.ratio("baseline_vs_taskcore", "baseline_ns", "taskcore_ns");
+        r.ratio("linux_vs_taskcore", "linux_ns", "taskcore_ns");
+        r.set("entries", self.entries);
+        r
     }
 }
 
@@ -179,15 +187,17 @@ fn count_records(buf: &[u8]) -> u64 {
     n
 }
 
-/// Nanoseconds per call of `f`: the fastest of `batches` batches, each
-/// repeating `f` for at least `min_batch`.
+/// Nanoseconds per call of `f` over `batches` batches, each repeating `f`
+/// for at least `min_batch`: the fastest batch, and the median batch.
 ///
-/// The fastest batch rather than the median: on a shared two-core machine
-/// the other tenants add long bursts of delay, and the median of a few
-/// batches mostly measures them.
-fn best_ns(batches: usize, min_batch: Duration, mut f: impl FnMut()) -> f64 {
+/// The fastest batch is the headline figure rather than the median: on a
+/// shared two-core machine the other tenants add long bursts of delay, and
+/// the median of a few batches mostly measures them. The median is
+/// reported beside it (`*_median_ns`), as the harness's other experiments
+/// report medians.
+fn best_ns(batches: usize, min_batch: Duration, mut f: impl FnMut()) -> Timing {
     f(); // warm-up
-    let mut best = f64::INFINITY;
+    let mut xs = Vec::with_capacity(batches);
     for _ in 0..batches {
         let start = Instant::now();
         let mut n = 0u64;
@@ -195,9 +205,21 @@ fn best_ns(batches: usize, min_batch: Duration, mut f: impl FnMut()) -> f64 {
             f();
             n += 1;
         }
-        best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
+        xs.push(start.elapsed().as_nanos() as f64 / n as f64);
     }
-    best
+    Timing {
+        best: xs.iter().copied().fold(f64::INFINITY, f64::min),
+        median: super::harness::median(&xs),
+    }
+}
+
+/// What [`best_ns`] measured, ns per call.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Timing {
+    /// The fastest batch.
+    pub(crate) best: f64,
+    /// The median batch.
+    pub(crate) median: f64,
 }
 
 /// Lists this machine's real `/proc` once; returns the entries.
@@ -387,7 +409,7 @@ pub(crate) fn run(opts: &ReaddirOpts) -> Vec<ReaddirRow> {
 
 /// This machine's `/proc` listed with `t` extra real threads in this
 /// process, if the machine allows that many.
-fn linux_reference(p: u64, t: u64, batches: usize, min_batch: Duration) -> Option<f64> {
+fn linux_reference(p: u64, t: u64, batches: usize, min_batch: Duration) -> Option<Timing> {
     let pid_max = read_number("/proc/sys/kernel/pid_max").unwrap_or(32_768);
     let threads_max = read_number("/proc/sys/kernel/threads-max").unwrap_or(u64::MAX);
     let live = machine_tasks().unwrap_or(0);
@@ -410,7 +432,7 @@ fn linux_reference(p: u64, t: u64, batches: usize, min_batch: Duration) -> Optio
         let first = !MEASURED_MOST.swap(true, std::sync::atomic::Ordering::Relaxed);
         let at_most = if most > 0 && first {
             measure_real(most, batches, min_batch)
-                .map(|ns| format!("; at {most} threads it took {ns:.0} ns per listing"))
+                .map(|ns| format!("; at {most} threads it took {:.0} ns per listing", ns.best))
                 .unwrap_or_default()
         } else {
             String::new()
@@ -433,7 +455,7 @@ fn linux_reference(p: u64, t: u64, batches: usize, min_batch: Duration) -> Optio
 
 /// Nanoseconds per listing of the real `/proc` with `t` extra threads in
 /// this process.
-fn measure_real(t: u64, batches: usize, min_batch: Duration) -> Result<f64, String> {
+fn measure_real(t: u64, batches: usize, min_batch: Duration) -> Result<Timing, String> {
     let threads = RealThreads::spawn(t)?;
     let ns = best_ns(batches, min_batch, || {
         std::hint::black_box(list_real_proc());
@@ -453,21 +475,93 @@ fn goal_notes(rows: &[ReaddirRow]) {
         note(format!(
             "P={s}: taskcore 100k threads / 0 threads = {:.2}x (goal <= 1.2x); \
              baseline / taskcore at 100k = {:.0}x (goal >= 100x)",
-            rbig.taskcore_ns / r0.taskcore_ns,
-            rbig.baseline_ns / rbig.taskcore_ns
+            rbig.taskcore_ns.best / r0.taskcore_ns.best,
+            rbig.baseline_ns.best / rbig.taskcore_ns.best
         ));
         if let Some(l) = rows
             .iter()
             .filter(|r| r.series == s && r.linux_ns.is_some())
             .max_by_key(|r| r.size)
         {
-            let lin = l.linux_ns.unwrap_or(0.0);
+            let lin = l.linux_ns.map_or(0.0, |t| t.best);
             note(format!(
                 "P={s}: real /proc at {} threads / taskcore = {:.0}x",
                 l.size,
-                lin / l.taskcore_ns
+                lin / l.taskcore_ns.best
             ));
         }
+    }
+}
+
+/// `taskcore bench readdir`: [`run`] in the harness.
+#[derive(Debug)]
+pub(crate) struct Readdir;
+
+impl Experiment for Readdir {
+    fn name(&self) -> &'static str {
+        "readdir"
+    }
+
+    fn about(&self) -> &'static str {
+        "seed 003: full /proc root listing with T threads + P processes vs every-pid walk"
+    }
+
+    fn run(&self, opts: &Opts) -> Result<Report, String> {
+        let rows = run(&ReaddirOpts {
+            quick: opts.quick,
+            linux: opts.linux,
+        });
+        if rows.is_empty() {
+            return Err(format!("no size could be set up: {}", notes().join("; ")));
+        }
+        let mut rep = Report::new("readdir", "T threads");
+        rep.columns = vec![
+            Column::new("taskcore", "taskcore_ns", Fmt::Ns),
+            Column::new("every pid (Linux's walk)", "baseline_ns", Fmt::Ns),
+            Column::new("every pid / taskcore", "baseline_vs_taskcore", Fmt::Ratio),
+            Column::new("real /proc (this kernel)", "linux_ns", Fmt::Ns),
+            Column::new("real / taskcore", "linux_vs_taskcore", Fmt::Ratio),
+            Column::new("taskcore (median)", "taskcore_median_ns", Fmt::Ns),
+            Column::new("every pid (median)", "baseline_median_ns", Fmt::Ns),
+            Column::new("real /proc (median)", "linux_median_ns", Fmt::Ns),
+            Column::new("entries", "entries", Fmt::Int),
+        ];
+        let mut series: Vec<String> = Vec::new();
+        for r in &rows {
+            if !series.contains(&r.series) {
+                series.push(r.series.clone());
+            }
+            rep.rows.push(r.to_row());
+        }
+        for p in &series {
+            rep.series.push((
+                p.clone(),
+                format!(
+                    "full /proc root listing (32 KiB getdents64), one process of T threads \
+                     + P = {p} other processes"
+                ),
+            ));
+            let line = |legend: &str, key: &str| (legend.to_string(), p.clone(), key.to_string());
+            rep.plots.push(PlotSpec {
+                file: format!("readdir_{p}"),
+                title: format!("readdir: /proc root listing, P = {p} processes"),
+                x_label: "T threads in one process (0 drawn at 1)".into(),
+                y_label: "ns per full listing".into(),
+                lines: vec![
+                    line("taskcore (tagged walk)", "taskcore_ns"),
+                    line("every pid (Linux's walk)", "baseline_ns"),
+                    line("real /proc (this kernel)", "linux_ns"),
+                ],
+            });
+        }
+        rep.notes.extend(notes());
+        rep.notes.push(
+            "ns per full listing: the fastest of the batches (each repeats the listing for \
+             >= 10 ms, 3 ms with --quick; 25 batches, 9 with --quick); the medians are the \
+             *_median columns."
+                .into(),
+        );
+        Ok(rep)
     }
 }
 
@@ -494,6 +588,7 @@ mod tests {
     fn best_of_batches() {
         let mut calls = 0;
         let m = best_ns(3, Duration::from_micros(1), || calls += 1);
-        assert!(m > 0.0 && calls >= 4);
+        assert!(m.best > 0.0 && calls >= 4);
+        assert!(m.best <= m.median);
     }
 }

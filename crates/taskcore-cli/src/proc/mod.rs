@@ -46,14 +46,6 @@ pub(crate) enum Cmd {
         #[arg(last = true)]
         command: Vec<String>,
     },
-    /// Internal: run the `readdir` benchmark (seed 003) and print its rows
-    /// as JSON, until `taskcore bench readdir` is wired.
-    #[command(hide = true)]
-    BenchReaddir {
-        /// Fewer sizes, no real-/proc reference.
-        #[arg(long)]
-        quick: bool,
-    },
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
@@ -76,19 +68,6 @@ pub(crate) fn run(args: Args) -> ExitCode {
             source,
             command,
         } => source::load(&source).and_then(|l| fuse::mount(l, &dir, &command)),
-        Cmd::BenchReaddir { quick } => {
-            let opts = crate::bench::readdir::ReaddirOpts {
-                quick,
-                linux: !quick,
-            };
-            for row in crate::bench::readdir::run(&opts) {
-                println!("{}", row.to_json());
-            }
-            for n in crate::bench::readdir::notes() {
-                eprintln!("note: {n}");
-            }
-            Ok(ExitCode::SUCCESS)
-        }
     };
     r.unwrap_or_else(|msg| {
         eprintln!("taskcore proc: {msg}");
