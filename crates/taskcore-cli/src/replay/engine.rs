@@ -24,7 +24,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use taskcore::uapi::{CLONE_THREAD, P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT};
+use taskcore::uapi::{__WALL, CLONE_THREAD, P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT};
 use taskcore::{
     CloneArgs, Config, Errno, Kernel, Notification, SigAction, SigHandler, TaskId, WaitOutcome,
     WaitReport,
@@ -78,6 +78,11 @@ struct Tracked {
 }
 
 pub(crate) struct Engine<'a> {
+    /// The emulated strace: tracer of dying processes until their `+++`.
+    strace: TaskId,
+    /// Recorded tid -> emulated number of the leader strace seized as it
+    /// died, until strace has reaped it.
+    dying_leader: HashMap<i32, i32>,
     /// Emulated tgids whose current image's program break is known.
     pub(super) brk_known: HashSet<i32>,
     /// Position in the replay order of the current step.
@@ -144,6 +149,8 @@ impl<'a> Engine<'a> {
             }
         }
         Engine {
+            strace: init,
+            dying_leader: HashMap::new(),
             brk_known: HashSet::new(),
             pos: 0,
             outside: Vec::new(),
@@ -177,6 +184,8 @@ impl<'a> Engine<'a> {
     /// A copy of the engine and its kernel (a snapshot for the search).
     pub(crate) fn snapshot(&self) -> Engine<'a> {
         Engine {
+            strace: self.strace,
+            dying_leader: self.dying_leader.clone(),
             brk_known: self.brk_known.clone(),
             pos: self.pos,
             outside: self.outside.clone(),
@@ -243,6 +252,7 @@ impl<'a> Engine<'a> {
         k.set_comm(shell, b"sh").expect("live");
         k.set_comm(job, b"strace").expect("live");
         let root = k.fork(job).expect("fork of the job");
+        self.strace = job;
         for sig in 1..=64 {
             if !taskcore::uapi::sig_kernel_only(sig) {
                 k.rt_sigaction(root, sig, Some(SigAction::DEFAULT))
@@ -425,6 +435,7 @@ impl<'a> Engine<'a> {
                         .or_insert((e.pid, code));
                 }
             }
+            Op::Die { code, sig } => self.die(i, e.pid, code, sig),
             Op::Exited { code } => self.do_death(i, e.pid, Some(code), None),
             Op::Killed { sig, core } => self.do_death(i, e.pid, None, Some((sig, core))),
             Op::Stopped { sig } => {
@@ -686,12 +697,45 @@ impl<'a> Engine<'a> {
     }
 
     /// A `+++` line: apply the death if the core has not, then check it.
-    fn do_death(&mut self, i: usize, rec: i32, code: Option<i32>, sig: Option<(i32, bool)>) {
+    /// The `do_exit` of recorded task `rec`: the process's leader, when the
+    /// whole process is ending, is first seized by the emulated strace, so
+    /// that its zombie stays invisible to its parent until strace reaps it
+    /// at the `+++` line.
+    fn die(&mut self, i: usize, rec: i32, code: Option<i32>, sig: Option<(i32, bool)>) {
         let Some(tr) = self.tasks.get(&rec).copied() else {
             return;
         };
-        if !tr.dead {
-            let leader = self.leader_of(tr.task).ok();
+        if tr.dead {
+            return;
+        }
+        let leader = self.leader_of(tr.task).ok();
+        let group_ending = leader.is_some_and(|l| {
+            l == tr.task || self.pending_group_exit.contains_key(&l) || sig.is_some()
+        });
+        if let (Some(l), true) = (leader, group_ending) {
+            if let Ok(nr) = self.k.pid_vnr(self.strace, l) {
+                // EPERM when the program traces it itself: then unseized.
+                let _ = self.k.ptrace_attach(self.strace, nr, true);
+                self.dying_leader.insert(rec, nr);
+            }
+        }
+        self.apply_death(i, rec, tr.task, leader, code, sig);
+        self.drain();
+    }
+
+    /// Applies the death of `task` (recorded `rec`): a pending exit_group of
+    /// its process, a fatal signal, or its own exit.
+    fn apply_death(
+        &mut self,
+        i: usize,
+        rec: i32,
+        task: TaskId,
+        leader: Option<TaskId>,
+        code: Option<i32>,
+        sig: Option<(i32, bool)>,
+    ) {
+        let tr = Tracked { task, dead: false };
+        {
             let group = leader.and_then(|l| self.pending_group_exit.remove(&l));
             let r = if let Some((caller, c)) = group {
                 let who = self
@@ -710,8 +754,39 @@ impl<'a> Engine<'a> {
             if let Err(e) = r {
                 self.mismatch(i, "death", "task alive".into(), e.name().into());
             }
+        }
+    }
+
+    /// A `+++` line: the death is applied if it was not yet, strace reaps
+    /// the process's zombie so that its parent sees it, and the status is
+    /// checked.
+    fn do_death(&mut self, i: usize, rec: i32, code: Option<i32>, sig: Option<(i32, bool)>) {
+        let Some(tr) = self.tasks.get(&rec).copied() else {
+            return;
+        };
+        if !tr.dead {
+            let leader = self.leader_of(tr.task).ok();
+            self.apply_death(i, rec, tr.task, leader, code, sig);
             self.drain();
         }
+        // strace reaps what it seized: now, or (a leader waiting for its
+        // threads) at a later `+++` line.
+        let seized: Vec<(i32, i32)> = self.dying_leader.iter().map(|(&r, &n)| (r, n)).collect();
+        for (r, nr) in seized {
+            if r != rec && self.tasks.get(&r).is_some_and(|t| !t.dead) {
+                continue;
+            }
+            let w = self
+                .k
+                .waitid(self.strace, P_PID, nr, WEXITED | __WALL | WNOHANG);
+            match w {
+                Ok(WaitOutcome::NothingYet) => {}
+                _ => {
+                    self.dying_leader.remove(&r);
+                }
+            }
+        }
+        self.drain();
         self.unconfirmed_dead.remove(&tr.task);
         let want = match (code, sig) {
             (Some(c), _) => (c & 0xff) << 8,

@@ -142,6 +142,12 @@ pub(crate) enum Op {
     Stopped {
         sig: i32,
     },
+    /// The death behind a `+++` line (synthetic): the task ran `do_exit`
+    /// somewhere between its last printed activity and that line.
+    Die {
+        code: Option<i32>,
+        sig: Option<(i32, bool)>,
+    },
     /// `+++ exited with N +++`.
     Exited {
         code: i32,
@@ -200,6 +206,7 @@ impl Op {
             Op::SetChildSubreaper { .. } | Op::GetChildSubreaper { .. } => "prctl",
             Op::Signal { .. } => "--- signal",
             Op::Stopped { .. } => "--- stopped",
+            Op::Die { .. } => "death",
             Op::Exited { .. } => "+++ exited",
             Op::Killed { .. } => "+++ killed",
             Op::Superseded { .. } => "+++ superseded",

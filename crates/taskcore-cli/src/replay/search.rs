@@ -91,7 +91,7 @@ fn targeted(
             cur = creator.get(&c).copied();
         }
     }
-    let is_death = |q: usize| matches!(events[order[q]].op, Op::Exited { .. } | Op::Killed { .. });
+    let is_death = |q: usize| matches!(events[order[q]].op, Op::Die { .. });
     let movable: Vec<usize> = (0..p)
         .filter(|&q| {
             let e = &events[order[q]];
