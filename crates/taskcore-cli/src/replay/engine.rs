@@ -1116,7 +1116,7 @@ impl<'a> Engine<'a> {
 /// Clones whose creator died before they returned (`= ?`) still made a
 /// child: the first task that appears afterwards without being created by
 /// any clone of the trace. Returns clone event index -> child tid.
-fn infer_lost_clones(events: &[Event]) -> HashMap<usize, i32> {
+pub(super) fn infer_lost_clones(events: &[Event]) -> HashMap<usize, i32> {
     let mut created: HashSet<i32> = HashSet::new();
     if let Some(first) = events.first() {
         created.insert(first.pid);
