@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod proc;
 mod replay;
 mod strace;
 
@@ -26,6 +27,9 @@ enum Command {
     Replay(replay::Args),
     /// Run a benchmark experiment (`all` runs every one).
     Bench(bench::Args),
+    /// The emulated /proc: `export DIR` writes it, `mount DIR` serves it
+    /// through FUSE.
+    Proc(proc::Args),
 }
 
 fn main() -> ExitCode {
@@ -33,5 +37,6 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Replay(args) => replay::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Proc(args) => proc::run(args),
     }
 }

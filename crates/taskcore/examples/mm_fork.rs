@@ -1,10 +1,12 @@
-//! Fork benchmark for the address-space tree.
+//! A rough fork measurement for the address-space tree.
 //!
-//! Run with `cargo run --release -p taskcore --example mm_fork`.
+//! Run with `cargo run --release -p taskcore --example mm_fork`. The full
+//! experiment, with the harness's medians, JSON, plots and the process
+//! core's fork, is `taskcore bench fork` (`crates/taskcore-cli/src/bench/fork.rs`).
 //!
 //! Prints:
 //! 1. bulk duplication (`dup_bulk`, Linux 6.8's `__mt_dup`) against
-//!    one-by-one insertion (`dup_onebyone`, the pre-6.8 `dup_mmap`) at
+//!    one-by-one insertion (`onebyone` below, the pre-6.8 `dup_mmap`) at
 //!    21 .. 51,221 VMAs (the VMA counts of the `__mt_dup` series' spawn
 //!    benchmark);
 //! 2. copy-on-write fork (`dup_cow`) at 21 VMAs and at 1,048,576 VMAs;
@@ -18,7 +20,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use taskcore::mm::flags::*;
-use taskcore::mm::{MmLayout, MmStruct, Vma};
+use taskcore::mm::{MmLayout, MmStruct, RangeTree, Vma};
 
 /// An address space of `n` one-page VMAs separated by one-page holes.
 fn mm_with(n: u64) -> MmStruct {
@@ -34,6 +36,16 @@ fn mm_with(n: u64) -> MmStruct {
     let mut mm = MmStruct::from_vmas(vmas, MmLayout::default()).expect("valid layout");
     mm.set_max_map_count(usize::MAX);
     mm
+}
+
+/// The pre-6.8 baseline: every VMA inserted one by one into an empty tree
+/// (no VMA here has a fork rule to apply).
+fn onebyone(mm: &MmStruct) -> RangeTree<Vma> {
+    let mut t = RangeTree::new();
+    for v in mm.iter() {
+        t.insert(v.clone()).expect("parent VMAs do not overlap");
+    }
+    t
 }
 
 /// Median of `runs` timings of `f`.
@@ -52,7 +64,7 @@ fn median<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
 }
 
 fn main() {
-    println!("# bulk (dup_bulk) vs one-by-one (dup_onebyone) fork duplication");
+    println!("# bulk (dup_bulk) vs one-by-one (RangeTree::insert) fork duplication");
     println!(
         "{:>8} {:>12} {:>12} {:>8}",
         "vmas", "bulk", "one-by-one", "speedup"
@@ -63,7 +75,7 @@ fn main() {
         let mm = mm_with(n);
         let runs = if n < 5000 { 200 } else { 31 };
         let bulk = median(runs, || mm.dup_bulk().expect("no budget"));
-        let one = median(runs, || mm.dup_onebyone().expect("infallible"));
+        let one = median(runs, || onebyone(&mm));
         println!(
             "{n:>8} {:>12.2?} {:>12.2?} {:>7.2}x",
             bulk,

@@ -31,7 +31,9 @@
 pub mod errno;
 pub(crate) mod list;
 pub mod mm;
+pub mod objpool;
 pub mod pid;
+pub mod procfs;
 pub(crate) mod slab;
 pub mod task;
 pub mod uapi;

@@ -13,6 +13,9 @@
 //!   pidalloc.rs   seed 001: get_pid at a fill of TH live pids
 //!   old_pid.rs      baselines: 2002 algo-0 (task-list scans), algo-1 (bitmap)
 //!   scale.rs      1M processes, 1M threads: seconds per phase, peak RSS
+//!   fork.rs       seed 004: fork of an address space of N VMAs (bulk, COW,
+//!                   one-by-one baseline, first write, Kernel spawn, Linux)
+//!   readdir.rs    seed 003: /proc root listing with T threads, P processes
 //! ```
 //!
 //! Adding an experiment (`readdir`, `fork`, `objpool`...): write
@@ -24,12 +27,14 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod fork;
 mod harness;
 mod linux_wait;
 mod old_pid;
 mod old_wait;
 mod pidalloc;
 mod plot;
+mod readdir;
 mod scale;
 mod wait;
 
@@ -38,7 +43,8 @@ use harness::{Experiment, Opts, Report};
 /// Arguments of `taskcore bench`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Experiment name (`wait`, `pidalloc`, `scale`), or `all`.
+    /// Experiment name (`wait`, `pidalloc`, `scale`, `fork`, `readdir`...),
+    /// or `all`.
     pub(crate) experiment: String,
     /// Fewer sizes and repetitions (each series keeps its largest size), no
     /// real-kernel reference: under 30 s per experiment on 2 cores.
@@ -50,7 +56,7 @@ pub(crate) struct Args {
     /// Directory for NAME.csv, NAME.json and the PNG plots.
     #[arg(long, default_value = "target/taskcore-bench")]
     pub(crate) out: PathBuf,
-    /// Skip the real-kernel reference column (`wait`'s `linux_ns`).
+    /// Skip the real-kernel reference columns (`linux_ns`).
     #[arg(long)]
     pub(crate) no_linux: bool,
     /// Internal: run one `scale` scenario in this fresh process.
@@ -66,6 +72,8 @@ fn registry() -> Vec<Box<dyn Experiment>> {
         Box::new(wait::Wait),
         Box::new(pidalloc::PidAlloc),
         Box::new(scale::Scale),
+        Box::new(fork::Fork),
+        Box::new(readdir::Readdir),
     ]
 }
 

@@ -102,7 +102,7 @@ impl Link {
 /// The `task_struct` fields `do_wait` and the lifecycle touch. The
 /// `signal_struct` fields live on the group leader.
 #[derive(Clone, Debug)]
-struct OldTask {
+struct OldTask<const PAD: usize> {
     /// The pid number (the identity of `task->thread_pid`).
     pid: u32,
     group_leader: u32,
@@ -130,6 +130,10 @@ struct OldTask {
     threads: Head,
     /// Slot in use.
     live: bool,
+    /// Room for the rest of a real `task_struct` (the fields do_wait does
+    /// not read), so that consecutive tasks are as far apart as in Linux's
+    /// slab; 0 for the compact table.
+    _pad: [u8; PAD],
 }
 
 /// What [`OldTable::wait`] returned.
@@ -151,10 +155,20 @@ struct WaitOpts {
     notask_error: bool,
 }
 
+/// Size of a `task_struct` on this kind of machine (x86_64, Linux 6.x:
+/// `objsize` of the `task_struct` slab in /proc/slabinfo, 5,888 bytes).
+pub(crate) const TASK_STRUCT_SIZE: usize = 5888;
+
+/// Padding that makes an [`OldTask`] as large as a `task_struct`.
+pub(crate) const SLAB_PAD: usize = TASK_STRUCT_SIZE - core::mem::size_of::<OldTask<0>>();
+
 /// The minimal pre-5.13 process table.
+///
+/// `PAD` bytes of padding per task (0: compact, the default) model the
+/// distance between `task_struct`s in Linux's slab.
 #[derive(Debug)]
-pub(crate) struct OldTable {
-    tasks: Vec<OldTask>,
+pub(crate) struct OldTable<const PAD: usize = 0> {
+    tasks: Vec<OldTask<PAD>>,
     free: Vec<u32>,
     pids: Idr,
     cursor: u32,
@@ -165,7 +179,12 @@ pub(crate) struct OldTable {
 }
 
 /// Links `t` at the tail of `head` through the link `f` selects.
-fn list_add_tail(tasks: &mut [OldTask], head: &mut Head, t: u32, f: fn(&mut OldTask) -> &mut Link) {
+fn list_add_tail<const P: usize>(
+    tasks: &mut [OldTask<P>],
+    head: &mut Head,
+    t: u32,
+    f: fn(&mut OldTask<P>) -> &mut Link,
+) {
     let last = head.last;
     *f(&mut tasks[t as usize]) = Link {
         prev: last,
@@ -180,7 +199,12 @@ fn list_add_tail(tasks: &mut [OldTask], head: &mut Head, t: u32, f: fn(&mut OldT
 }
 
 /// Links `t` at the head of `head` (`list_add`).
-fn list_add(tasks: &mut [OldTask], head: &mut Head, t: u32, f: fn(&mut OldTask) -> &mut Link) {
+fn list_add<const P: usize>(
+    tasks: &mut [OldTask<P>],
+    head: &mut Head,
+    t: u32,
+    f: fn(&mut OldTask<P>) -> &mut Link,
+) {
     let first = head.first;
     *f(&mut tasks[t as usize]) = Link {
         prev: NIL,
@@ -195,7 +219,12 @@ fn list_add(tasks: &mut [OldTask], head: &mut Head, t: u32, f: fn(&mut OldTask) 
 }
 
 /// Unlinks `t` from `head` (`list_del_init`).
-fn list_del(tasks: &mut [OldTask], head: &mut Head, t: u32, f: fn(&mut OldTask) -> &mut Link) {
+fn list_del<const P: usize>(
+    tasks: &mut [OldTask<P>],
+    head: &mut Head,
+    t: u32,
+    f: fn(&mut OldTask<P>) -> &mut Link,
+) {
     let Link { prev, next } = *f(&mut tasks[t as usize]);
     if prev == NIL {
         head.first = next;
@@ -210,21 +239,21 @@ fn list_del(tasks: &mut [OldTask], head: &mut Head, t: u32, f: fn(&mut OldTask) 
     *f(&mut tasks[t as usize]) = Link::UNLINKED;
 }
 
-fn sibling(t: &mut OldTask) -> &mut Link {
+fn sibling<const P: usize>(t: &mut OldTask<P>) -> &mut Link {
     &mut t.sibling
 }
-fn ptrace_entry(t: &mut OldTask) -> &mut Link {
+fn ptrace_entry<const P: usize>(t: &mut OldTask<P>) -> &mut Link {
     &mut t.ptrace_entry
 }
-fn thread_node(t: &mut OldTask) -> &mut Link {
+fn thread_node<const P: usize>(t: &mut OldTask<P>) -> &mut Link {
     &mut t.thread_node
 }
 
-impl OldTable {
+impl<const PAD: usize> OldTable<PAD> {
     /// A table holding init (pid 1), whose index is returned by
     /// [`OldTable::init`].
-    pub(crate) fn new(pid_max: u32) -> OldTable {
-        let mut t = OldTable {
+    pub(crate) fn new(pid_max: u32) -> Self {
+        let mut t = Self {
             tasks: Vec::new(),
             free: Vec::new(),
             pids: Idr::new(),
@@ -274,6 +303,7 @@ impl OldTable {
                     nr_threads: 0,
                     threads: Head::EMPTY,
                     live: false,
+                    _pad: [0; PAD],
                 });
                 (self.tasks.len() - 1) as u32
             }
@@ -301,6 +331,7 @@ impl OldTable {
             nr_threads: 1,
             threads: Head::EMPTY,
             live: true,
+            _pad: [0; PAD],
         };
         let mut th = Head::EMPTY;
         list_add_tail(&mut self.tasks, &mut th, idx, thread_node);
@@ -590,7 +621,7 @@ mod tests {
 
     #[test]
     fn reaps_the_waited_pid_and_reports_status() {
-        let mut t = OldTable::new(32768);
+        let mut t = OldTable::<0>::new(32768);
         let init = t.init();
         let w = t.fork(init).unwrap();
         let kids: Vec<u32> = (0..5).map(|_| t.fork(w).unwrap()).collect();
@@ -609,7 +640,7 @@ mod tests {
 
     #[test]
     fn tracees_are_reaped_through_the_children_list() {
-        let mut t = OldTable::new(32768);
+        let mut t = OldTable::<0>::new(32768);
         let w = t.fork(t.init()).unwrap();
         let kids: Vec<u32> = (0..4).map(|_| t.fork(w).unwrap()).collect();
         for &k in &kids {
@@ -630,7 +661,7 @@ mod tests {
 
     #[test]
     fn no_children_is_echild_and_exit_reparents_to_init() {
-        let mut t = OldTable::new(32768);
+        let mut t = OldTable::<0>::new(32768);
         let init = t.init();
         let w = t.fork(init).unwrap();
         assert_eq!(t.wait(w, -1, 0), OldWait::Echild);

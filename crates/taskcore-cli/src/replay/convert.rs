@@ -40,6 +40,7 @@ pub(crate) fn from_trace(parsed: strace::Trace) -> Loaded {
                 line: e.line,
                 entry_line: e.entry_line,
                 pid: e.pid,
+                ts: e.ts,
                 op,
                 ret,
             }),
@@ -52,7 +53,7 @@ pub(crate) fn from_trace(parsed: strace::Trace) -> Loaded {
             }
         }
     }
-    widen_death_windows(&mut events);
+    split_deaths(&mut events);
     Loaded {
         events,
         skipped,
@@ -60,20 +61,35 @@ pub(crate) fn from_trace(parsed: strace::Trace) -> Loaded {
     }
 }
 
-/// A task died (`do_exit`: children reparented, parent or tracer told)
-/// after its last printed activity and before strace printed `+++`: that
-/// span is the window of its death event.
-fn widen_death_windows(events: &mut [Event]) {
+/// Splits each `+++` line in two. Under strace every task is traced: a
+/// task's `do_exit` (its children reparented, its tracer told) happens
+/// after its last printed activity, and its parent can see it only once
+/// strace has reaped it and printed `+++`. A synthetic [`Op::Die`] event,
+/// whose window spans from the task's last activity to the `+++` line,
+/// stands for the first moment; the `+++` event for the second.
+fn split_deaths(events: &mut Vec<Event>) {
     let mut last: HashMap<i32, usize> = HashMap::new();
-    for e in events.iter_mut() {
-        if matches!(e.op, Op::Exited { .. } | Op::Killed { .. }) {
-            if let Some(&l) = last.get(&e.pid) {
-                e.entry_line = l.min(e.line);
+    let mut out = Vec::with_capacity(events.len() + events.len() / 8);
+    for e in events.drain(..) {
+        let (code, sig) = match e.op {
+            Op::Exited { code } => (Some(code), None),
+            Op::Killed { sig, core } => (None, Some((sig, core))),
+            _ => {
+                last.insert(e.pid, e.entry_line);
+                out.push(e);
+                continue;
             }
-        } else {
-            last.insert(e.pid, e.entry_line);
-        }
+        };
+        let from = last.get(&e.pid).copied().unwrap_or(e.line).min(e.line);
+        out.push(Event {
+            entry_line: from,
+            op: Op::Die { code, sig },
+            ret: Outcome::Unknown,
+            ..e.clone()
+        });
+        out.push(e);
     }
+    *events = out;
 }
 
 fn outcome(r: &Ret) -> Outcome {
@@ -126,6 +142,7 @@ fn convert(e: &strace::Event) -> Option<(Op, Outcome)> {
         },
         Call::Execve(x) => Op::Execve {
             path: x.path.clone(),
+            argv: x.argv.clone(),
         },
         Call::Exit { code } => Op::Exit { code: *code },
         Call::ExitGroup { code } => Op::ExitGroup { code: *code },

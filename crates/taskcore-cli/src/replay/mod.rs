@@ -122,6 +122,26 @@ pub(crate) fn run(args: Args) -> ExitCode {
     }
 }
 
+/// The process table of `path`'s replay once every event completed by line
+/// `at` (all of them without `at`) has been applied, in the default order
+/// (no search). For `taskcore proc --from-trace`.
+///
+/// # Errors
+/// A message naming the file when it cannot be read.
+pub(crate) fn kernel_at(path: &Path, at: Option<usize>) -> Result<taskcore::Kernel, String> {
+    let loaded = convert::load(path)?;
+    let mut engine = engine::Engine::new(&loaded.events);
+    engine.start();
+    let order = engine::Engine::default_order(&loaded.events);
+    for (pos, &i) in order.iter().enumerate() {
+        if at.is_some_and(|l| engine::Engine::key(&loaded.events[i]) > l) {
+            break;
+        }
+        engine.step(pos, i);
+    }
+    Ok(engine.kernel().snapshot())
+}
+
 fn merge(total: &mut Stats, s: &Stats) {
     total.events += s.events;
     total.checked += s.checked;

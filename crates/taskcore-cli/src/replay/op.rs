@@ -46,6 +46,7 @@ pub(crate) enum Op {
     },
     Execve {
         path: String,
+        argv: Vec<String>,
     },
     Exit {
         code: i32,
@@ -141,6 +142,12 @@ pub(crate) enum Op {
     Stopped {
         sig: i32,
     },
+    /// The death behind a `+++` line (synthetic): the task ran `do_exit`
+    /// somewhere between its last printed activity and that line.
+    Die {
+        code: Option<i32>,
+        sig: Option<(i32, bool)>,
+    },
     /// `+++ exited with N +++`.
     Exited {
         code: i32,
@@ -171,6 +178,8 @@ pub(crate) struct Event {
     pub(crate) entry_line: usize,
     /// The recorded thread id.
     pub(crate) pid: i32,
+    /// Seconds (strace `-ttt`) of the completing line; 0 without timestamps.
+    pub(crate) ts: f64,
     pub(crate) op: Op,
     pub(crate) ret: Outcome,
 }
@@ -197,6 +206,7 @@ impl Op {
             Op::SetChildSubreaper { .. } | Op::GetChildSubreaper { .. } => "prctl",
             Op::Signal { .. } => "--- signal",
             Op::Stopped { .. } => "--- stopped",
+            Op::Die { .. } => "death",
             Op::Exited { .. } => "+++ exited",
             Op::Killed { .. } => "+++ killed",
             Op::Superseded { .. } => "+++ superseded",

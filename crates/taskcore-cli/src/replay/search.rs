@@ -82,6 +82,9 @@ fn targeted(
             creator.insert(*c as i32, e.pid);
         }
     }
+    for (c, child) in super::engine::infer_lost_clones(events) {
+        creator.insert(child, events[c].pid);
+    }
     let mut pids = Vec::new();
     for &pid in involved {
         let mut cur = Some(pid);
@@ -91,14 +94,17 @@ fn targeted(
             cur = creator.get(&c).copied();
         }
     }
-    let is_death = |q: usize| matches!(events[order[q]].op, Op::Exited { .. } | Op::Killed { .. });
+    let is_death = |q: usize| matches!(events[order[q]].op, Op::Die { .. });
     let movable: Vec<usize> = (0..p)
         .filter(|&q| {
             let e = &events[order[q]];
             is_death(q) && pids.contains(&e.pid) && e.entry_line < e.line
         })
         .collect();
-    let anchors: Vec<usize> = (0..p).filter(|&q| is_death(q)).collect();
+    // Deaths reparent and clones append: either may decide an order.
+    let anchors: Vec<usize> = (0..p)
+        .filter(|&q| is_death(q) || matches!(events[order[q]].op, Op::Clone { .. }))
+        .collect();
     let mut out = Vec::new();
     for &q in movable.iter().rev() {
         let x = &events[order[q]];

@@ -504,7 +504,9 @@ impl Kernel {
     }
 
     fn set_tgid_tag(&mut self, pid: u32, on: bool) {
-        for u in self.pids[pid].numbers.clone().as_slice() {
+        let n = self.pids[pid].numbers.len();
+        for level in 0..n {
+            let u = self.pids[pid].numbers.as_slice()[level];
             let idr = &mut self.nss[u.ns].idr;
             let r = if on {
                 idr.set_tag(u.nr, TAG_TGID)
@@ -547,6 +549,7 @@ impl Kernel {
                 ptrace: 0,
                 flags: PF_FORKNOEXEC,
                 ptrace_reg: UNREGISTERED,
+                wait_counted: false,
                 vfork_parent: NONE,
                 self_exec_id: 0,
                 comm,
@@ -711,6 +714,42 @@ impl Kernel {
             list,
             seq,
             pgrp: self.groups[target_group].pgrp,
+            by_pgrp: self.groups[w.group].wait_by_pgrp,
+            by_thread: w.wait_counted,
+        }
+    }
+
+    /// Re-registers every edge whose waiter is a thread of group `g` (or,
+    /// with `only`, that one thread) after `change` alters what those edges
+    /// are indexed under. O(children + tracees of the waiter), once.
+    pub(crate) fn reindex_waiter(&mut self, g: u32, only: u32, change: impl FnOnce(&mut Kernel)) {
+        let waiters: Vec<u32> = if only != NONE {
+            vec![only]
+        } else {
+            self.threads(g)
+        };
+        let mut kids = Vec::new();
+        let mut tracees = Vec::new();
+        for &w in &waiters {
+            kids.extend(list::collect(self.tasks[w].children, &self.groups, |g| {
+                &g.sibling
+            }));
+            tracees.extend(list::collect(self.tasks[w].ptraced, &self.tasks, |t| {
+                &t.ptrace_entry
+            }));
+        }
+        for &c in &kids {
+            self.unindex_child(c);
+        }
+        for &t in &tracees {
+            self.unindex_ptrace(t);
+        }
+        change(self);
+        for &c in &kids {
+            self.sync_child(c);
+        }
+        for &t in &tracees {
+            self.sync_ptrace(t);
         }
     }
 
@@ -784,10 +823,10 @@ impl Kernel {
         if old == Some(new) {
             return;
         }
-        if let Some(o) = old {
-            self.wait_index.remove(&pos, o);
+        match old {
+            Some(o) => self.wait_index.update(&pos, o, new, leader),
+            None => self.wait_index.add(&pos, new, leader),
         }
-        self.wait_index.add(&pos, new, leader);
         self.groups[g].child_reg = new.encode();
     }
 
@@ -813,10 +852,10 @@ impl Kernel {
         if old == Some(new) {
             return;
         }
-        if let Some(o) = old {
-            self.wait_index.remove(&pos, o);
+        match old {
+            Some(o) => self.wait_index.update(&pos, o, new, t),
+            None => self.wait_index.add(&pos, new, t),
         }
-        self.wait_index.add(&pos, new, t);
         self.tasks[t].ptrace_reg = new.encode();
     }
 

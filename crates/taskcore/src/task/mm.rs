@@ -34,13 +34,21 @@ pub(crate) struct MmEntry {
     pub(crate) mm: Option<Box<MmStruct>>,
     /// Tasks using it (`mm_users`).
     pub(crate) users: u32,
+    /// The argument area `arg_start..arg_end` as `/proc/PID/cmdline` shows
+    /// it (NUL-terminated strings); `None` until an exec with argv or
+    /// [`Kernel::set_cmdline`]. Fork copies it, `CLONE_VM` shares it.
+    pub(crate) cmdline: Option<std::sync::Arc<[u8]>>,
 }
 
 impl Kernel {
     /// A new, empty address space with one user.
     pub(crate) fn mm_alloc(&mut self) -> Result<u32> {
         self.mms
-            .insert(MmEntry { mm: None, users: 1 })
+            .insert(MmEntry {
+                mm: None,
+                users: 1,
+                cmdline: None,
+            })
             .ok_or(Errno::ENOMEM)
     }
 
@@ -62,8 +70,14 @@ impl Kernel {
                 ForkMm::Cow => src.dup_cow(),
             })),
         };
+        // The child's copy of the argument area reads the same.
+        let cmdline = self.mms[mm].cmdline.clone();
         self.mms
-            .insert(MmEntry { mm: copy, users: 1 })
+            .insert(MmEntry {
+                mm: copy,
+                users: 1,
+                cmdline,
+            })
             .ok_or(Errno::ENOMEM)
     }
 
@@ -183,17 +197,21 @@ impl Kernel {
 
     /// Installs `mm` as the caller's address space (for emulators that build
     /// the post-exec image themselves, or load a parsed `/proc/PID/maps`).
-    /// Threads sharing the old one keep it.
+    /// Threads sharing the old one keep it. The argument area
+    /// ([`Kernel::set_cmdline`]) carries over to the new one.
     ///
     /// # Errors
     /// `ESRCH` if `current` is stale or exiting.
     pub fn set_mm(&mut self, current: TaskId, mm: MmStruct) -> Result<()> {
         let t = self.current(current)?;
+        // The argument area stays with the task's image.
+        let cmdline = self.mms[self.tasks[t].mm].cmdline.clone();
         let new = self
             .mms
             .insert(MmEntry {
                 mm: Some(Box::new(mm)),
                 users: 1,
+                cmdline,
             })
             .ok_or(Errno::ENOMEM)?;
         let old = core::mem::replace(&mut self.tasks[t].mm, new);

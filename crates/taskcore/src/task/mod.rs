@@ -4,7 +4,8 @@
 //! - `kernel`: [`Kernel`], the process table, with handles and pid lookups;
 //! - `task_struct`: the task and thread-group structures;
 //! - `clone`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
-//!   syscall family.
+//!   syscall family;
+//! - `procinfo`: state kept only for `/proc` (cmdline, run state, comm).
 
 mod clone;
 mod exec;
@@ -13,6 +14,7 @@ mod invariants;
 pub(crate) mod kernel;
 mod mm;
 mod pgrp;
+mod procinfo;
 mod ptrace;
 mod signal;
 pub(crate) mod task_struct;
@@ -20,4 +22,5 @@ pub(crate) mod task_struct;
 pub use clone::CloneArgs;
 pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};
 pub use mm::ForkMm;
+pub use procinfo::ARG_MAX;
 pub use signal::{SigAction, SigHandler};

@@ -26,6 +26,12 @@ pub(crate) const PF_FORKNOEXEC: u8 = 0x02;
 /// Task flag: in a ptrace stop (`TASK_TRACED`).
 pub(crate) const PF_TRACED_STOP: u8 = 0x04;
 
+/// Task flag, no Linux `PF_*` analogue: the task is runnable
+/// (`__state == TASK_RUNNING`, shown `R` in `/proc`) rather than sleeping
+/// (`TASK_INTERRUPTIBLE`, `S`), as the caller reports with
+/// [`crate::Kernel::set_running`]. Kept in `flags` to leave the layout alone.
+pub(crate) const TS_RUNNING: u8 = 0x08;
+
 /// Group flag: the group is exiting (`SIGNAL_GROUP_EXIT`).
 pub(crate) const SIGNAL_GROUP_EXIT: u32 = 0x04;
 /// Group flag: job control stop in effect (`SIGNAL_STOP_STOPPED`).
@@ -82,6 +88,9 @@ pub(crate) struct Task {
     pub(crate) flags: u8,
     /// The wait index registration of the ptrace edge (see `wait::index`).
     pub(crate) ptrace_reg: u8,
+    /// As a waiter: edges to this thread's own children and tracees are
+    /// also counted per thread (built at its first `__WNOTHREAD` wait).
+    pub(crate) wait_counted: bool,
     /// Thread that vforked this task and waits for it to exec or exit.
     pub(crate) vfork_parent: u32,
     /// Bumped at each exec (`self_exec_id`).
@@ -190,6 +199,9 @@ pub(crate) struct ThreadGroup {
     pub(crate) nr_traced: u32,
     /// The wait index registration of the child edge (see `wait::index`).
     pub(crate) child_reg: u8,
+    /// As a waiter: edges to this group's children and tracees are also
+    /// indexed by process group (built at its first `P_PGID` wait).
+    pub(crate) wait_by_pgrp: bool,
 }
 
 impl ThreadGroup {
@@ -218,6 +230,7 @@ impl ThreadGroup {
             session_leader: false,
             nr_traced: 0,
             child_reg: crate::wait::index::UNREGISTERED,
+            wait_by_pgrp: false,
         }
     }
 }

@@ -136,6 +136,10 @@ pub(crate) struct EdgePos {
     pub(crate) seq: u64,
     /// The target's process group (`struct pid` index).
     pub(crate) pgrp: u32,
+    /// Whether the waiter group keeps per-process-group entries.
+    pub(crate) by_pgrp: bool,
+    /// Whether the waiter thread keeps its own counts.
+    pub(crate) by_thread: bool,
 }
 
 /// Key of a ready entry; the derived order is Linux's walk order within a
@@ -167,6 +171,19 @@ pub(crate) struct Counts {
     pub(crate) zr: u32,
     /// Edges in [`Cat::ZombieOtherPtrace`].
     pub(crate) zop: u32,
+    /// Edges ready for each kind (bit `k` of `READY_*` -> index `k`): lets
+    /// a wait skip empty buckets without a tree lookup.
+    pub(crate) ready: [u32; 4],
+}
+
+impl Counts {
+    fn add_ready(&mut self, ready: u8, d: i32) {
+        for (k, r) in self.ready.iter_mut().enumerate() {
+            if ready & (1 << k) != 0 {
+                *r = r.wrapping_add_signed(d);
+            }
+        }
+    }
 }
 
 const GROUP_BIT: u32 = 1 << 31;
@@ -184,18 +201,20 @@ pub(crate) struct WaitIndex {
 }
 
 impl WaitIndex {
-    fn count_keys(pos: &EdgePos, class: Class) -> [CountKey; 4] {
+    fn count_keys(pos: &EdgePos, class: Class) -> impl Iterator<Item = CountKey> {
         let k = |waiter, pgrp| CountKey {
             waiter,
             pgrp,
             class,
         };
         [
-            k(pos.waiter, NONE),
-            k(pos.waiter, pos.pgrp),
-            k(pos.group | GROUP_BIT, NONE),
-            k(pos.group | GROUP_BIT, pos.pgrp),
+            Some(k(pos.group | GROUP_BIT, NONE)),
+            pos.by_pgrp.then(|| k(pos.group | GROUP_BIT, pos.pgrp)),
+            pos.by_thread.then(|| k(pos.waiter, NONE)),
+            (pos.by_thread && pos.by_pgrp).then(|| k(pos.waiter, pos.pgrp)),
         ]
+        .into_iter()
+        .flatten()
     }
 
     fn ready_keys(pos: &EdgePos, st: EdgeState) -> impl Iterator<Item = ReadyKey> + '_ {
@@ -203,7 +222,8 @@ impl WaitIndex {
             .into_iter()
             .filter(move |k| st.ready & k != 0)
             .flat_map(move |kind| {
-                [NONE, pos.pgrp].into_iter().map(move |pgrp| ReadyKey {
+                let pgrps = [Some(NONE), pos.by_pgrp.then_some(pos.pgrp)];
+                pgrps.into_iter().flatten().map(move |pgrp| ReadyKey {
                     group: pos.group,
                     pgrp,
                     bucket: bucket(kind, st.class),
@@ -221,10 +241,50 @@ impl WaitIndex {
             c.n += 1;
             c.zr += (st.cat == Cat::ZombieReap) as u32;
             c.zop += (st.cat == Cat::ZombieOtherPtrace) as u32;
+            c.add_ready(st.ready, 1);
         }
         for key in Self::ready_keys(pos, st) {
             let old = self.ready.insert(key, task);
             debug_assert!(old.is_none(), "ready key registered twice");
+        }
+    }
+
+    /// Changes the edge at `pos` to `task` from state `old` to `new`,
+    /// touching only the counters and ready entries that differ.
+    pub(crate) fn update(&mut self, pos: &EdgePos, old: EdgeState, new: EdgeState, task: u32) {
+        if old.class != new.class {
+            self.remove(pos, old);
+            self.add(pos, new, task);
+            return;
+        }
+        let (dzr, dzop) = (
+            (new.cat == Cat::ZombieReap) as i32 - (old.cat == Cat::ZombieReap) as i32,
+            (new.cat == Cat::ZombieOtherPtrace) as i32 - (old.cat == Cat::ZombieOtherPtrace) as i32,
+        );
+        if dzr != 0 || dzop != 0 || old.ready != new.ready {
+            for key in Self::count_keys(pos, new.class) {
+                let c = self.counts.get_mut(&key).expect("edge counted");
+                c.zr = c.zr.wrapping_add_signed(dzr);
+                c.zop = c.zop.wrapping_add_signed(dzop);
+                c.add_ready(old.ready, -1);
+                c.add_ready(new.ready, 1);
+            }
+        }
+        let gone = EdgeState {
+            ready: old.ready & !new.ready,
+            ..old
+        };
+        for key in Self::ready_keys(pos, gone) {
+            let r = self.ready.remove(&key);
+            debug_assert!(r.is_some(), "ready key missing");
+        }
+        let came = EdgeState {
+            ready: new.ready & !old.ready,
+            ..new
+        };
+        for key in Self::ready_keys(pos, came) {
+            let r = self.ready.insert(key, task);
+            debug_assert!(r.is_none(), "ready key registered twice");
         }
     }
 
@@ -235,6 +295,7 @@ impl WaitIndex {
             c.n -= 1;
             c.zr -= (st.cat == Cat::ZombieReap) as u32;
             c.zop -= (st.cat == Cat::ZombieOtherPtrace) as u32;
+            c.add_ready(st.ready, -1);
             if c.n == 0 {
                 self.counts.remove(&key);
             }
@@ -259,9 +320,46 @@ impl WaitIndex {
             .unwrap_or_default()
     }
 
+    /// The ready entries of each allowed `(kind, class)` bucket of waiter
+    /// group `group` for `pgrp` (`NONE` for all) with `thread_seq` in
+    /// `[lo, hi]`, one range per bucket, each in walk order.
+    fn bucket_ranges<'a>(
+        &'a self,
+        group: u32,
+        pgrp: u32,
+        lo: u32,
+        hi: u32,
+        allowed: impl Fn(u8, Class) -> bool + 'a,
+    ) -> impl Iterator<Item = impl Iterator<Item = (ReadyKey, u32)> + 'a> + 'a {
+        KINDS
+            .into_iter()
+            .flat_map(|kind| {
+                [Class::Normal, Class::Clone, Class::Ptrace].map(|class| (kind, class))
+            })
+            .filter(move |&(kind, class)| {
+                allowed(kind, class)
+                    && self.counts(group, true, pgrp, class).ready[kind.trailing_zeros() as usize]
+                        > 0
+            })
+            .map(move |(kind, class)| {
+                let key = |thread_seq, list, seq| ReadyKey {
+                    group,
+                    pgrp,
+                    bucket: bucket(kind, class),
+                    thread_seq,
+                    list,
+                    seq,
+                };
+                self.ready
+                    .range(key(lo, 0, 0)..=key(hi, u8::MAX, u64::MAX))
+                    .map(|(k, &t)| (*k, t))
+            })
+    }
+
     /// The first ready edge of waiter group `group` for `pgrp` (`NONE` for
     /// all) with `thread_seq` in `[lo, hi]`, among the `(kind, class)`
-    /// buckets `allowed` accepts. Returns the key and the target task.
+    /// buckets `allowed` accepts: the smallest of each bucket's first entry.
+    /// Returns the key and the target task.
     pub(crate) fn first_ready(
         &self,
         group: u32,
@@ -270,38 +368,9 @@ impl WaitIndex {
         hi: u32,
         allowed: impl Fn(u8, Class) -> bool,
     ) -> Option<(ReadyKey, u32)> {
-        let mut best: Option<(ReadyKey, u32)> = None;
-        for kind in KINDS {
-            for class in [Class::Normal, Class::Clone, Class::Ptrace] {
-                if !allowed(kind, class) {
-                    continue;
-                }
-                let b = bucket(kind, class);
-                let from = ReadyKey {
-                    group,
-                    pgrp,
-                    bucket: b,
-                    thread_seq: lo,
-                    list: 0,
-                    seq: 0,
-                };
-                let to = ReadyKey {
-                    group,
-                    pgrp,
-                    bucket: b,
-                    thread_seq: hi,
-                    list: u8::MAX,
-                    seq: u64::MAX,
-                };
-                if let Some((k, &t)) = self.ready.range(from..=to).next() {
-                    let order = |k: &ReadyKey| (k.thread_seq, k.list, k.seq);
-                    if best.is_none_or(|(bk, _)| order(k) < order(&bk)) {
-                        best = Some((*k, t));
-                    }
-                }
-            }
-        }
-        best
+        self.bucket_ranges(group, pgrp, lo, hi, allowed)
+            .filter_map(|mut r| r.next())
+            .min_by_key(|(k, _)| walk_order(k))
     }
 
     /// Every ready edge of waiter group `group` for `pgrp` with
@@ -315,36 +384,19 @@ impl WaitIndex {
         hi: u32,
         allowed: impl Fn(u8, Class) -> bool,
     ) -> Vec<(ReadyKey, u32)> {
-        let mut out = Vec::new();
-        for kind in KINDS {
-            for class in [Class::Normal, Class::Clone, Class::Ptrace] {
-                if !allowed(kind, class) {
-                    continue;
-                }
-                let b = bucket(kind, class);
-                let from = ReadyKey {
-                    group,
-                    pgrp,
-                    bucket: b,
-                    thread_seq: lo,
-                    list: 0,
-                    seq: 0,
-                };
-                let to = ReadyKey {
-                    group,
-                    pgrp,
-                    bucket: b,
-                    thread_seq: hi,
-                    list: u8::MAX,
-                    seq: u64::MAX,
-                };
-                out.extend(self.ready.range(from..=to).map(|(k, &t)| (*k, t)));
-            }
-        }
-        out.sort_by_key(|(k, _)| (k.thread_seq, k.list, k.seq));
-        out.dedup_by_key(|(k, _)| (k.thread_seq, k.list, k.seq));
+        let mut out: Vec<_> = self
+            .bucket_ranges(group, pgrp, lo, hi, allowed)
+            .flatten()
+            .collect();
+        out.sort_by_key(|(k, _)| walk_order(k));
+        out.dedup_by_key(|(k, _)| walk_order(k));
         out
     }
+}
+
+/// The position of a ready entry in Linux's walk: thread, list, place.
+fn walk_order(k: &ReadyKey) -> (u32, u8, u64) {
+    (k.thread_seq, k.list, k.seq)
 }
 
 #[cfg(test)]
@@ -359,6 +411,8 @@ mod tests {
             list: 0,
             seq,
             pgrp,
+            by_pgrp: true,
+            by_thread: true,
         }
     }
 

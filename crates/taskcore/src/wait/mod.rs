@@ -229,6 +229,14 @@ impl Kernel {
                     _ => NONE,
                 };
                 let group = self.tasks[cur].group;
+                // The per-group and per-thread parts of the index are built
+                // at the first wait that needs them.
+                if pgrp != NONE && !self.groups[group].wait_by_pgrp {
+                    self.reindex_waiter(group, NONE, |k| k.groups[group].wait_by_pgrp = true);
+                }
+                if flags & __WNOTHREAD != 0 && !self.tasks[cur].wait_counted {
+                    self.reindex_waiter(group, cur, |k| k.tasks[cur].wait_counted = true);
+                }
                 let ts = self.tasks[cur].thread_seq;
                 let allowed = |kind: u8, class: Class| Self::kind_allowed(kind, class, flags);
                 // Linux walks from the caller's thread, wrapping around.
@@ -470,17 +478,24 @@ impl Kernel {
                 let group = self.tasks[cur].group;
                 let ts = self.tasks[cur].thread_seq;
                 let allowed = |kind: u8, class: Class| Self::kind_allowed(kind, class, flags);
-                let mut edges = if flags & __WNOTHREAD != 0 {
-                    self.wait_index.all_ready(group, pgrp, ts, ts, allowed)
+                // Without a per-group index yet, filter the group's entries.
+                let (key, filter) = if self.groups[group].wait_by_pgrp {
+                    (pgrp, NONE)
                 } else {
-                    let mut v = self
-                        .wait_index
-                        .all_ready(group, pgrp, ts, u32::MAX, allowed);
+                    (NONE, pgrp)
+                };
+                let mut edges = if flags & __WNOTHREAD != 0 {
+                    self.wait_index.all_ready(group, key, ts, ts, allowed)
+                } else {
+                    let mut v = self.wait_index.all_ready(group, key, ts, u32::MAX, allowed);
                     if ts > 0 {
-                        v.extend(self.wait_index.all_ready(group, pgrp, 0, ts - 1, allowed));
+                        v.extend(self.wait_index.all_ready(group, key, 0, ts - 1, allowed));
                     }
                     v
                 };
+                if filter != NONE {
+                    edges.retain(|&(_, t)| self.groups[self.tasks[t].group].pgrp == filter);
+                }
                 for (key, t) in edges.drain(..) {
                     let ptrace_edge = key.list == 1;
                     let class = if ptrace_edge {
