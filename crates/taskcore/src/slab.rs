@@ -102,6 +102,15 @@ impl<T> Slab<T> {
     pub(crate) fn len(&self) -> usize {
         self.len
     }
+
+    /// Occupied `(index, value)` pairs in index order (for
+    /// `Kernel::check_invariants`).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, &T)> {
+        self.slots.iter().enumerate().filter_map(|(i, s)| match s {
+            Slot::Occupied(v) => Some((i as u32, v)),
+            Slot::Vacant { .. } => None,
+        })
+    }
 }
 
 impl<T> core::ops::Index<u32> for Slab<T> {

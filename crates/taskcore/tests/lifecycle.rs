@@ -534,3 +534,412 @@ fn process_group_and_per_thread_waits_built_lazily_see_earlier_children() {
         (pd, 4 << 8)
     );
 }
+
+// ------------------------------------------------------------------------
+// Regressions found by the model-vs-core property test (tests/model_vs_core.rs
+// against crates/taskcore-model). Each names the Linux behaviour it checks.
+
+/// Not exiting (can still make system calls): `rt_sigaction` as a probe.
+fn alive(k: &mut Kernel, t: TaskId) -> bool {
+    k.rt_sigaction(t, SIGKILL, None).is_ok()
+}
+
+fn clone_with(k: &mut Kernel, t: TaskId, flags: u64, exit_signal: i32) -> TaskId {
+    k.clone(
+        t,
+        &CloneArgs {
+            flags,
+            exit_signal,
+            set_tid: vec![],
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn set_tid_leaves_the_cyclic_cursor_alone() {
+    // alloc_pid(): a set_tid number is taken with idr_alloc(), which does
+    // not move idr_next; only idr_alloc_cyclic() does.
+    let (mut k, init) = kernel();
+    for _ in 0..6 {
+        k.fork(init).unwrap(); // pids 2..=7
+    }
+    let c = k
+        .clone(
+            init,
+            &CloneArgs {
+                flags: 0,
+                exit_signal: SIGCHLD,
+                set_tid: vec![9],
+            },
+        )
+        .unwrap();
+    assert_eq!(k.pid_vnr(init, c), Ok(9));
+    let d = k.fork(init).unwrap();
+    assert_eq!(k.pid_vnr(init, d), Ok(8));
+    let e = k.fork(init).unwrap();
+    assert_eq!(k.pid_vnr(init, e), Ok(10));
+}
+
+#[test]
+fn exec_makes_a_clone_child_an_ordinary_child() {
+    // de_thread(), for every exec: "we have changed execution domain",
+    // exit_signal = SIGCHLD.
+    let (mut k, init) = kernel();
+    let c = clone_with(&mut k, init, 0, 0);
+    let pc = k.pid_vnr(init, c).unwrap();
+    k.execve(c, "/bin/true").unwrap();
+    k.exit_group(c, 5).unwrap();
+    assert_eq!(k.wait4(init, -1, __WCLONE | WNOHANG), Err(Errno::ECHILD));
+    assert_eq!(reported(k.wait4(init, -1, 0).unwrap()), (pc, 5 << 8));
+}
+
+#[test]
+fn fatal_signals_wait_for_a_stopped_process_to_continue() {
+    // complete_signal(): no stopped thread wants a signal; it stays
+    // pending and is dequeued after SIGCONT, thread-private ones first,
+    // then the lowest number (dequeue_signal(), next_signal()). SIGKILL
+    // acts at once.
+    let (mut k, init) = kernel();
+    let c = k.fork(init).unwrap();
+    let pc = k.pid_vnr(init, c).unwrap();
+    k.kill(init, pc, SIGSTOP).unwrap();
+    k.kill(init, pc, SIGTERM).unwrap();
+    k.kill(init, pc, SIGHUP).unwrap();
+    assert!(alive(&mut k, c));
+    assert_eq!(
+        reported(k.wait4(init, pc, WUNTRACED).unwrap()),
+        (pc, (SIGSTOP << 8) | 0x7f)
+    );
+    k.kill(init, pc, SIGCONT).unwrap();
+    assert_eq!(reported(k.wait4(init, pc, 0).unwrap()), (pc, SIGHUP));
+
+    let c = k.fork(init).unwrap();
+    let pc = k.pid_vnr(init, c).unwrap();
+    k.kill(init, pc, SIGSTOP).unwrap();
+    k.kill(init, pc, SIGHUP).unwrap();
+    k.tkill(init, pc, SIGTERM).unwrap();
+    k.kill(init, pc, SIGCONT).unwrap();
+    assert_eq!(reported(k.wait4(init, pc, 0).unwrap()), (pc, SIGTERM));
+
+    let c = k.fork(init).unwrap();
+    let pc = k.pid_vnr(init, c).unwrap();
+    k.kill(init, pc, SIGSTOP).unwrap();
+    k.kill(init, pc, SIGKILL).unwrap();
+    assert_eq!(reported(k.wait4(init, pc, 0).unwrap()), (pc, SIGKILL));
+}
+
+#[test]
+fn an_exit_signal_of_sigkill_or_sigstop_does_not_reach_an_init() {
+    // do_notify_parent() sends with force = false: a namespace init ignores
+    // what it has no handler for, and the global init never gets SIGKILL
+    // or SIGSTOP.
+    let (mut k, init) = kernel();
+    let c = clone_with(&mut k, init, 0, SIGKILL);
+    k.exit_group(c, 0).unwrap();
+    assert!(alive(&mut k, init));
+    let n = clone_with(&mut k, init, CLONE_NEWPID, SIGCHLD);
+    let pn = k.pid_vnr(init, n).unwrap();
+    let c = clone_with(&mut k, n, 0, SIGKILL);
+    k.exit_group(c, 0).unwrap();
+    assert!(alive(&mut k, n));
+    let c = clone_with(&mut k, n, 0, SIGSTOP);
+    k.exit_group(c, 0).unwrap();
+    assert_eq!(
+        k.wait4(init, pn, WUNTRACED | WNOHANG),
+        Ok(WaitOutcome::NothingYet)
+    );
+}
+
+#[test]
+fn init_is_pid_1_after_an_exec_by_one_of_its_threads() {
+    // de_thread() gives the exec'ing thread the leader's pid; is_global_init()
+    // is tgid 1 in the root namespace. An orphaned stopped group adopted by
+    // that init gets SIGHUP and SIGCONT (kill_orphaned_pgrp()).
+    let (mut k, init) = kernel();
+    let t = k.clone(init, &CloneArgs::thread()).unwrap();
+    k.execve(t, "/sbin/init").unwrap();
+    assert_eq!(k.init_task(), Ok(t));
+    assert_eq!((k.getpid(t), k.gettid(t)), (Ok(1), Ok(1)));
+    let a = k.fork(t).unwrap();
+    let pa = k.pid_vnr(t, a).unwrap();
+    let b = k.fork(a).unwrap();
+    let pb = k.pid_vnr(t, b).unwrap();
+    k.setpgid(b, 0, 0).unwrap();
+    k.kill(a, pb, SIGSTOP).unwrap();
+    k.exit_group(a, 0).unwrap();
+    assert_eq!(reported(k.wait4(t, pa, 0).unwrap()), (pa, 0));
+    assert_eq!(reported(k.wait4(t, pb, 0).unwrap()), (pb, SIGHUP));
+}
+
+#[test]
+fn killing_a_process_group_reaps_members_on_the_way() {
+    // __kill_pgrp_info() signals every member; an earlier member's death
+    // may reap a later one (a zombie adopted by an init ignoring SIGCHLD)
+    // or the sender itself.
+    let (mut k, init) = kernel();
+    let ign = SigAction {
+        handler: SigHandler::Ignore,
+        flags: 0,
+    };
+    k.rt_sigaction(init, SIGCHLD, Some(ign)).unwrap();
+    let a = k.fork(init).unwrap();
+    let z = k.fork(a).unwrap();
+    k.exit_group(z, 0).unwrap();
+    assert_eq!(k.kill(init, 0, SIGKILL), Ok(()));
+    assert_eq!(k.nr_tasks(), 1);
+    let a = k.fork(init).unwrap();
+    let b = k.fork(init).unwrap();
+    assert_eq!(k.kill(a, 0, SIGTERM), Ok(()));
+    assert_eq!(
+        (k.getpid(a), k.getpid(b)),
+        (Err(Errno::ESRCH), Err(Errno::ESRCH))
+    );
+}
+
+#[test]
+fn sigkill_from_a_sibling_namespace_is_forced() {
+    // send_signal_locked(): forced when the sender has no number in the
+    // target's pid namespace; a namespace init's own kill(0) does not reach
+    // itself.
+    let (mut k, init) = kernel();
+    let p = k.fork(init).unwrap();
+    let n1 = clone_with(&mut k, p, CLONE_NEWPID, SIGCHLD);
+    let n2 = clone_with(&mut k, p, CLONE_NEWPID, SIGCHLD);
+    k.kill(n1, 0, SIGKILL).unwrap();
+    assert!(alive(&mut k, n1));
+    assert!(!alive(&mut k, n2));
+    assert!(!alive(&mut k, p));
+}
+
+#[test]
+fn a_traced_namespace_init_stops_for_its_tracer() {
+    // sig_ignored(): a traced task ignores nothing but SIGKILL; get_signal()
+    // still drops what init does not want once the tracer passes it on.
+    let (mut k, init) = kernel();
+    let n = clone_with(&mut k, init, CLONE_NEWPID, SIGCHLD);
+    let pn = k.pid_vnr(init, n).unwrap();
+    k.ptrace_traceme(n).unwrap();
+    let c = k.fork(n).unwrap();
+    k.exit_group(c, 0).unwrap();
+    assert_eq!(
+        reported(k.wait4(init, pn, WNOHANG).unwrap()),
+        (pn, (SIGCHLD << 8) | 0x7f)
+    );
+    k.ptrace_cont(init, pn, SIGTERM).unwrap();
+    assert!(alive(&mut k, n));
+}
+
+#[test]
+fn the_exit_signal_check_uses_the_forking_threads_exec_id() {
+    // dup_task_struct() copies self_exec_id; do_notify_parent() sends
+    // SIGCHLD instead of the exit signal only if the parent exec'd since.
+    let (mut k, init) = kernel();
+    let p = k.fork(init).unwrap();
+    let pp = k.pid_vnr(init, p).unwrap();
+    k.execve(p, "/bin/sh").unwrap();
+    let t = k.clone(p, &CloneArgs::thread()).unwrap();
+    let c = clone_with(&mut k, t, 0, SIGUSR1);
+    k.exit(t, 0).unwrap(); // c goes to p's leader, exit signal kept
+    k.exit_group(c, 0).unwrap(); // SIGUSR1 kills p
+    assert_eq!(reported(k.wait4(init, pp, 0).unwrap()), (pp, SIGUSR1));
+
+    // CLONE_PARENT inherits the caller's parent_exec_id.
+    let g = k.fork(init).unwrap();
+    let c = clone_with(&mut k, g, 0, SIGUSR1);
+    k.execve(g, "/bin/sh").unwrap();
+    let s = clone_with(&mut k, c, CLONE_PARENT, SIGCHLD);
+    k.exit_group(s, 0).unwrap(); // g exec'd since: plain SIGCHLD
+    assert!(alive(&mut k, g));
+}
+
+#[test]
+fn a_namespace_init_waits_for_tasks_traced_from_outside() {
+    // zap_pid_ns_processes(): SIGCHLD ignored, then sleep until the
+    // namespace is empty; the tracer's wait releases the last task.
+    let (mut k, init) = kernel();
+    let n = clone_with(&mut k, init, CLONE_NEWPID, SIGCHLD);
+    let pn = k.pid_vnr(init, n).unwrap();
+    let c = k.fork(n).unwrap();
+    let pc = k.pid_vnr(init, c).unwrap();
+    let x = k.fork(init).unwrap();
+    k.ptrace_attach(x, pc, true).unwrap();
+    k.exit_group(n, 0).unwrap();
+    assert!(!alive(&mut k, n));
+    assert_eq!(k.wait4(init, pn, WNOHANG), Ok(WaitOutcome::NothingYet));
+    assert_eq!(reported(k.wait4(x, pc, __WALL).unwrap()), (pc, SIGKILL));
+    assert_eq!(reported(k.wait4(init, pn, WNOHANG).unwrap()), (pn, 0));
+    assert!(!k.pid_in_use(init, pc).unwrap());
+    k.check_invariants();
+}
+
+#[test]
+fn zapping_a_namespace_keeps_the_status_of_dead_processes() {
+    // complete_signal() finds no thread in a group whose threads have all
+    // exited: SIGKILL does not change its zombie's status.
+    let (mut k, init) = kernel();
+    let n = clone_with(&mut k, init, CLONE_NEWPID, SIGCHLD);
+    let p = k.fork(n).unwrap();
+    let pp = k.pid_vnr(init, p).unwrap();
+    let t = k.clone(p, &CloneArgs::thread()).unwrap();
+    let x = k.fork(init).unwrap();
+    k.ptrace_attach(x, pp, true).unwrap();
+    k.exit(t, 0).unwrap();
+    k.exit(p, 7).unwrap();
+    k.exit_group(n, 0).unwrap();
+    assert_eq!(reported(k.wait4(x, pp, __WALL).unwrap()), (pp, 7 << 8));
+}
+
+#[test]
+fn tkill_to_an_exiting_thread_does_nothing() {
+    // do_send_specific() queues on that thread (PIDTYPE_PID) and an exiting
+    // thread never takes it (wants_signal()); kill() goes to the process.
+    let (mut k, init) = kernel();
+    let p = k.fork(init).unwrap();
+    let pp = k.pid_vnr(init, p).unwrap();
+    let t = k.clone(p, &CloneArgs::thread()).unwrap();
+    k.exit(p, 3).unwrap();
+    k.tkill(init, pp, SIGKILL).unwrap();
+    k.tgkill(init, pp, pp, SIGTERM).unwrap();
+    assert!(alive(&mut k, t));
+    k.kill(init, pp, SIGTERM).unwrap();
+    assert!(!alive(&mut k, t));
+}
+
+#[test]
+fn signals_go_to_a_thread_that_can_take_them() {
+    // complete_signal(): a tracee in a ptrace stop does not want a signal;
+    // another thread takes it. sig_ignored() on the target drops an ignored
+    // signal before any traced sibling could report it.
+    let (mut k, init) = kernel();
+    let x = k.fork(init).unwrap();
+    let p = k.fork(init).unwrap();
+    let pp = k.pid_vnr(init, p).unwrap();
+    let t = k.clone(p, &CloneArgs::thread()).unwrap();
+    k.ptrace_attach(x, pp, false).unwrap();
+    k.kill(init, pp, SIGTERM).unwrap();
+    assert!(!alive(&mut k, t));
+
+    let q = k.fork(init).unwrap();
+    let pq = k.pid_vnr(init, q).unwrap();
+    let u = k.clone(q, &CloneArgs::thread()).unwrap();
+    let pu = k.pid_vnr(init, u).unwrap();
+    k.ptrace_attach(x, pu, false).unwrap();
+    assert_eq!(
+        reported(k.wait4(x, pu, __WALL).unwrap()),
+        (pu, (SIGSTOP << 8) | 0x7f)
+    );
+    k.ptrace_cont(x, pu, 0).unwrap();
+    k.kill(init, pq, SIGCONT).unwrap();
+    assert_eq!(
+        k.wait4(x, pu, __WALL | WNOHANG),
+        Ok(WaitOutcome::NothingYet)
+    );
+}
+
+#[test]
+fn pending_fatal_signals_wait_for_a_thread_out_of_its_ptrace_stop() {
+    // A stopped task being attached moves into a ptrace stop for the group
+    // stop (ptrace_set_stopped()); SIGCONT does not end a ptrace stop; the
+    // tracee takes what is pending when PTRACE_CONT or its tracer's exit
+    // lets it run, and reports it first.
+    let (mut k, init) = kernel();
+    let x = k.fork(init).unwrap();
+    let c = k.fork(init).unwrap();
+    let pc = k.pid_vnr(init, c).unwrap();
+    k.kill(init, pc, SIGSTOP).unwrap();
+    k.kill(init, pc, SIGTERM).unwrap();
+    k.ptrace_attach(x, pc, false).unwrap();
+    assert_eq!(
+        reported(k.wait4(x, pc, __WALL).unwrap()),
+        (pc, (SIGSTOP << 8) | 0x7f)
+    );
+    k.kill(init, pc, SIGCONT).unwrap();
+    assert!(alive(&mut k, c));
+    k.ptrace_cont(x, pc, 0).unwrap();
+    assert_eq!(
+        reported(k.wait4(x, pc, __WALL).unwrap()),
+        (pc, (SIGTERM << 8) | 0x7f)
+    );
+    k.ptrace_cont(x, pc, SIGTERM).unwrap();
+    assert_eq!(reported(k.wait4(x, pc, __WALL).unwrap()), (pc, SIGTERM));
+
+    // The tracer's exit resumes the tracee (its stop already reported).
+    let c = k.fork(init).unwrap();
+    let pc = k.pid_vnr(init, c).unwrap();
+    k.kill(init, pc, SIGSTOP).unwrap();
+    k.kill(init, pc, SIGTERM).unwrap();
+    k.ptrace_attach(x, pc, false).unwrap();
+    assert_eq!(
+        reported(k.wait4(x, pc, __WALL).unwrap()),
+        (pc, (SIGSTOP << 8) | 0x7f)
+    );
+    k.kill(init, pc, SIGCONT).unwrap();
+    assert!(alive(&mut k, c));
+    k.exit_group(x, 0).unwrap();
+    assert_eq!(reported(k.wait4(init, pc, 0).unwrap()), (pc, SIGTERM));
+}
+
+#[test]
+fn attaching_to_a_stopped_group_reports_its_stop_signal() {
+    // ptrace_set_stopped(): JOBCTL_TRAP_STOP with the group stop's signal,
+    // PTRACE_EVENT_STOP for a seize.
+    let (mut k, init) = kernel();
+    let p = k.fork(init).unwrap();
+    let c = k.fork(p).unwrap();
+    let pc = k.pid_vnr(init, c).unwrap();
+    k.setpgid(p, pc, pc).unwrap();
+    k.kill(p, pc, SIGTSTP).unwrap();
+    let x = k.fork(init).unwrap();
+    k.ptrace_attach(x, pc, true).unwrap();
+    assert_eq!(
+        reported(k.wait4(x, pc, __WALL).unwrap()),
+        (pc, ((SIGTSTP | 0x8000) << 8) | 0x7f)
+    );
+}
+
+#[test]
+fn clone_ptrace_child_of_a_seized_tracee_is_seized() {
+    // ptrace_init_task(): the child is traced the way its creator is, and a
+    // seized one starts in a PTRACE_EVENT_STOP trap; seized tracees get no
+    // exec SIGTRAP.
+    let (mut k, init) = kernel();
+    let x = k.fork(init).unwrap();
+    let p = k.fork(init).unwrap();
+    let pp = k.pid_vnr(init, p).unwrap();
+    k.ptrace_attach(x, pp, true).unwrap();
+    let c = clone_with(&mut k, p, CLONE_PTRACE, SIGCHLD);
+    let pc = k.pid_vnr(init, c).unwrap();
+    assert_eq!(
+        reported(k.wait4(x, pc, __WALL).unwrap()),
+        (pc, ((SIGTRAP | 0x8000) << 8) | 0x7f)
+    );
+    k.ptrace_cont(x, pc, 0).unwrap();
+    k.execve(c, "/bin/true").unwrap();
+    assert_eq!(
+        k.wait4(x, pc, __WALL | WNOHANG),
+        Ok(WaitOutcome::NothingYet)
+    );
+}
+
+#[test]
+fn a_single_threaded_exit_group_keeps_the_group_stop_state() {
+    // do_group_exit(): with no other thread, plain do_exit() and no
+    // SIGNAL_GROUP_EXIT: the real parent of a zombie traced by another
+    // process still sees the group stop it has not collected.
+    let (mut k, init) = kernel();
+    let p = k.fork(init).unwrap();
+    let pp = k.pid_vnr(init, p).unwrap();
+    let x = k.fork(init).unwrap();
+    k.ptrace_attach(x, pp, true).unwrap();
+    k.kill(init, pp, SIGSTOP).unwrap(); // a signal-delivery-stop for x
+    reported(k.wait4(x, pp, __WALL).unwrap());
+    k.ptrace_cont(x, pp, SIGSTOP).unwrap(); // now the group stops
+    reported(k.wait4(x, pp, __WALL).unwrap());
+    k.ptrace_cont(x, pp, 0).unwrap();
+    k.exit_group(p, 0).unwrap();
+    assert_eq!(
+        reported(k.waitid(init, P_PID, pp, WSTOPPED | WNOHANG).unwrap()),
+        (pp, (SIGSTOP << 8) | 0x7f)
+    );
+}

@@ -49,6 +49,11 @@ pub(crate) struct PidNamespace {
     /// Whether forks into the namespace are allowed (`PIDNS_ADDING`); cleared
     /// when init exits.
     pub(crate) adding: bool,
+    /// The last thread of the namespace's init, whose exit waits in
+    /// `zap_pid_ns_processes()` until the namespace is empty (tasks traced
+    /// from outside outlive the SIGKILL until their tracer reaps them), and
+    /// whether its group is dead. `put_pid` resumes it.
+    pub(crate) zap_waiter: Option<(u32, bool)>,
 }
 
 impl PidNamespace {
@@ -61,6 +66,7 @@ impl PidNamespace {
             cursor: 0,
             child_reaper: NONE,
             adding: true,
+            zap_waiter: None,
         }
     }
 

@@ -8,10 +8,11 @@ use crate::list;
 use crate::pid::ns::PidNamespace;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task_struct::{PF_TRACED_STOP, PT_PTRACED, SIGNAL_UNKILLABLE};
+use crate::task::ptrace::PTRACE_EVENT_STOP;
+use crate::task::task_struct::{PT_SEIZED, SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE};
 use crate::uapi::{
     CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD,
-    CLONE_UNTRACED, CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, NSIG, SIGCHLD, SIGSTOP,
+    CLONE_UNTRACED, CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, NSIG, SIGCHLD, SIGSTOP, SIGTRAP,
 };
 
 /// Arguments of `clone`/`clone3`.
@@ -81,8 +82,9 @@ impl Kernel {
     /// caller), `CLONE_VFORK` (a [`crate::Notification::VforkDone`] when the
     /// child execs or exits), `CLONE_NEWPID` (the child is init, pid 1, of a
     /// new pid namespace), `CLONE_PTRACE` (a traced caller's tracer also
-    /// traces the child, which starts stopped by SIGSTOP). Other flags are
-    /// accepted and have no effect on the process table.
+    /// traces the child, the same way, and the child starts in a ptrace stop
+    /// for SIGSTOP, or seized, in a `PTRACE_EVENT_STOP` stop for SIGTRAP).
+    /// Other flags are accepted and have no effect on the process table.
     ///
     /// # Errors
     /// - `ESRCH`: `current` is stale or exiting.
@@ -158,6 +160,9 @@ impl Kernel {
             }
         };
         self.tasks[child].mm = mm;
+        // dup_task_struct() copies the caller, self_exec_id included: a
+        // thread or child created after an exec carries the new id.
+        self.tasks[child].self_exec_id = self.tasks[cur].self_exec_id;
         if flags & CLONE_THREAD != 0 {
             self.tasks[child].group = cur_group;
             self.join_thread_list(cur_group, child);
@@ -186,10 +191,12 @@ impl Kernel {
             self.tasks[child].group = g;
             self.join_thread_list(g, child);
             self.groups[g].exit_signal = exit_signal;
-            self.groups[g].parent_exec_id = if parent == NONE {
-                0
+            // CLONE_PARENT inherits the caller's parent_exec_id; otherwise
+            // the parent is the caller and its self_exec_id is recorded.
+            self.groups[g].parent_exec_id = if flags & CLONE_PARENT != 0 {
+                self.groups[cur_group].parent_exec_id
             } else {
-                self.tasks[parent].self_exec_id
+                self.tasks[cur].self_exec_id
             };
             self.attach_process_pids(g);
             if self.pids[pid].numbers.last().nr == 1 {
@@ -206,13 +213,26 @@ impl Kernel {
             self.tasks[child].vfork_parent = cur;
         }
         if flags & CLONE_PTRACE != 0 && flags & CLONE_UNTRACED == 0 && self.tasks[cur].ptrace != 0 {
+            // ptrace_init_task(): traced the way the caller is (seized or
+            // not), by the caller's tracer.
             let tracer = self.tasks[cur].parent;
-            self.ptrace_link(child, tracer, PT_PTRACED);
-            // The child starts with SIGSTOP pending and traps on it first.
-            let c = &mut self.tasks[child];
-            c.flags |= PF_TRACED_STOP;
-            c.trap_code = SIGSTOP;
-            self.sync_task(child);
+            let mode = self.tasks[cur].ptrace;
+            self.ptrace_link(child, tracer, mode);
+            // It stops at once, telling its tracer: on the SIGSTOP it starts
+            // with, or, seized, in a PTRACE_EVENT_STOP trap (SIGTRAP, or the
+            // stop signal of a stopped group it joins: do_jobctl_trap()).
+            let code = if mode & PT_SEIZED != 0 {
+                let g = self.tasks[child].group;
+                let sig = if self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 {
+                    self.groups[g].stop_sig
+                } else {
+                    SIGTRAP
+                };
+                sig | (PTRACE_EVENT_STOP << 8)
+            } else {
+                SIGSTOP
+            };
+            self.ptrace_trap(child, code);
         }
         self.run_deferred();
         Ok(self.handle_unchecked(child))

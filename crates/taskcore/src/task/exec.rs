@@ -19,6 +19,8 @@ impl Kernel {
     ///   leader's pid, place among its parent's children and start time
     ///   (`de_thread`); other threads of a multi-threaded caller exit with
     ///   status 0;
+    /// - the exit signal becomes SIGCHLD (a `__WCLONE` child stops being
+    ///   one);
     /// - handled signals revert to `SIG_DFL`, ignored ones stay ignored, and
     ///   every `sa_flags` is cleared (so `SA_NOCLDWAIT` goes);
     /// - `comm` becomes the last path component of `filename`, truncated to
@@ -40,6 +42,13 @@ impl Kernel {
         let g = self.tasks[t].group;
         if self.groups[g].nr_threads > 1 {
             t = self.de_thread(t);
+        }
+        // de_thread()'s end, for every exec: "we have changed execution
+        // domain", the parent gets SIGCHLD and a clone child becomes an
+        // ordinary one for __WCLONE.
+        if self.groups[g].exit_signal != SIGCHLD {
+            self.groups[g].exit_signal = SIGCHLD;
+            self.sync_child(g);
         }
         self.mm_release(t);
         let old_mm = core::mem::replace(&mut self.tasks[t].mm, new_mm);

@@ -21,8 +21,8 @@
 use crate::errno::Result;
 use crate::list;
 use crate::slab::NONE;
-use crate::task::kernel::{Deferred, Kernel, Notification, SigInfo, TaskId};
-use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT};
+use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, TaskId};
+use crate::task::task_struct::{ExitState, SigHand, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT};
 use crate::uapi::{
     valid_signal, __WALL, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL,
     WEXITED, WNOHANG,
@@ -65,6 +65,11 @@ impl Kernel {
         let g = self.tasks[t].group;
         let code = if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
             self.groups[g].group_exit_code
+        } else if self.is_leader(t) && self.group_empty(g) {
+            // thread_group_empty(): a single thread just calls do_exit();
+            // the group's stop and continue state stay (a zombie traced by
+            // another process still shows them to its real parent).
+            exit_code
         } else {
             self.groups[g].group_exit_code = exit_code;
             // Linux assigns the flags word: stop and continue state go.
@@ -141,7 +146,21 @@ impl Kernel {
 
     fn exit_notify(&mut self, t: u32, group_dead: bool) {
         let mut dead = Vec::new();
-        self.forget_original_parent(t, &mut dead);
+        if !self.forget_original_parent(t, &mut dead) {
+            // The namespace's last init thread sleeps in
+            // zap_pid_ns_processes() until the namespace is empty; its exit
+            // goes on from here then (`put_pid`).
+            let ns = self.ns_of(t);
+            self.nss[ns].zap_waiter = Some((t, group_dead));
+            // Its ptrace stop ended (do_exit()).
+            self.sync_task(t);
+            return;
+        }
+        self.exit_notify_tail(t, group_dead, dead);
+    }
+
+    /// The rest of `exit_notify()`, once `t`'s children are settled.
+    pub(crate) fn exit_notify_tail(&mut self, t: u32, group_dead: bool, mut dead: Vec<u32>) {
         if group_dead {
             let g = self.tasks[t].group;
             self.kill_orphaned_pgrp(g, NONE);
@@ -222,15 +241,30 @@ impl Kernel {
         self.deferred.push_back(Deferred {
             task: target,
             gen: self.gens[target as usize],
-            sig,
+            what: Deferral::Signal(sig),
         });
     }
 
     /// Delivers queued kernel-generated signals until none are left.
+    ///
+    /// Not forced: `do_notify_parent()` and `do_notify_parent_cldstop()`
+    /// send with `force = false`, so an exit signal of SIGKILL or SIGSTOP
+    /// does not reach a namespace init that has not asked for it (the
+    /// orphaned-pgrp SIGHUP/SIGCONT are forced, `SEND_SIG_PRIV`, but force
+    /// only matters for SIGKILL and SIGSTOP).
     pub(crate) fn run_deferred(&mut self) {
         while let Some(d) = self.deferred.pop_front() {
             if self.tasks.get(d.task).is_some() && self.gens[d.task as usize] == d.gen {
-                self.deliver_group_signal(d.task, d.sig, true);
+                match d.what {
+                    Deferral::Signal(sig) => self.deliver_group_signal(d.task, sig, false, false),
+                    Deferral::ResumeExit { group_dead } => {
+                        self.exit_notify_tail(d.task, group_dead, Vec::new())
+                    }
+                    Deferral::Dequeue => {
+                        let g = self.tasks[d.task].group;
+                        self.dequeue_pending_fatal(g, d.task);
+                    }
+                }
             }
         }
     }
@@ -247,22 +281,23 @@ impl Kernel {
         NONE
     }
 
-    fn find_child_reaper(&mut self, father: u32, dead: &mut Vec<u32>) -> u32 {
+    /// `None` when `father`, the namespace's last init thread, must wait
+    /// in `zap_pid_ns_processes()` for the namespace to empty.
+    fn find_child_reaper(&mut self, father: u32, dead: &mut Vec<u32>) -> Option<u32> {
         let ns = self.ns_of(father);
         let reaper = self.nss[ns].child_reaper;
         if reaper != father {
-            return reaper;
+            return Some(reaper);
         }
         let alive = self.find_alive_thread(father);
         if alive != NONE {
             self.nss[ns].child_reaper = alive;
-            return alive;
+            return Some(alive);
         }
         for p in dead.drain(..) {
             self.release_task(p);
         }
-        self.zap_pid_ns_processes(ns, father);
-        father
+        self.zap_pid_ns_processes(ns, father).then_some(father)
     }
 
     /// `find_new_reaper()`: who adopts `father`'s children.
@@ -274,9 +309,6 @@ impl Kernel {
         let level = self.pids[self.tasks[father].pid].level();
         let mut reaper = self.real_parent(father);
         while reaper != NONE && self.pids[self.tasks[reaper].pid].level() == level {
-            if reaper == self.init {
-                break;
-            }
             if self.groups[self.tasks[reaper].group].is_child_subreaper {
                 let alive = self.find_alive_thread(reaper);
                 if alive != NONE {
@@ -288,13 +320,16 @@ impl Kernel {
         child_reaper
     }
 
-    fn forget_original_parent(&mut self, father: u32, dead: &mut Vec<u32>) {
+    /// Returns false when `father` has to wait for its namespace to empty.
+    fn forget_original_parent(&mut self, father: u32, dead: &mut Vec<u32>) -> bool {
         if !self.tasks[father].ptraced.is_empty() {
             self.exit_ptrace(father, dead);
         }
-        let child_reaper = self.find_child_reaper(father, dead);
+        let Some(child_reaper) = self.find_child_reaper(father, dead) else {
+            return false;
+        };
         if self.tasks[father].children.is_empty() {
-            return;
+            return true;
         }
         let reaper = self.find_new_reaper(father, child_reaper);
         let children = list::collect(self.tasks[father].children, &self.groups, |g| &g.sibling);
@@ -314,6 +349,7 @@ impl Kernel {
                 self.reparent_leader(father, g, dead);
             }
         }
+        true
     }
 
     /// `reparent_leader()`: re-notify the new parent of a zombie child and
@@ -337,6 +373,14 @@ impl Kernel {
         for p in tracees {
             if self.ptrace_detach_dead(tracer, p) {
                 dead.push(p);
+            } else {
+                // The tracee runs again once this operation is over, and
+                // takes what was kept pending for it.
+                self.deferred.push_back(Deferred {
+                    task: p,
+                    gen: self.gens[p as usize],
+                    what: Deferral::Dequeue,
+                });
             }
         }
     }
@@ -450,7 +494,7 @@ impl Kernel {
                     self.deferred.push_back(Deferred {
                         task: leader,
                         gen: self.gens[leader as usize],
-                        sig,
+                        what: Deferral::Signal(sig),
                     });
                 }
             }
@@ -467,8 +511,7 @@ impl Kernel {
             let leader = grp.leader;
             let rp = grp.real_parent;
             let dead = self.tasks[leader].exit_state != ExitState::Alive && self.group_empty(cur);
-            let parent_is_global_init =
-                rp != NONE && self.tasks[rp].group == self.tasks[self.init_or_none()].group;
+            let parent_is_global_init = rp != NONE && self.is_global_init(rp);
             if cur != ignored && !dead && rp != NONE && !parent_is_global_init {
                 let pg = &self.groups[self.tasks[rp].group];
                 if pg.pgrp != pgrp && pg.session == grp.session {
@@ -480,24 +523,39 @@ impl Kernel {
         true
     }
 
-    fn init_or_none(&self) -> u32 {
-        if self.tasks.get(self.init).is_some() {
-            self.init
-        } else {
-            NONE
-        }
+    /// `is_global_init()`: `t` belongs to the thread group whose tgid is 1
+    /// in the root namespace. By number, not by slot: the thread that takes
+    /// pid 1 over by exec is init too.
+    pub(crate) fn is_global_init(&self, t: u32) -> bool {
+        self.pid_nr_ns(self.tasks[self.leader_of(t)].pid, self.root_ns) == 1
     }
 
     /// `zap_pid_ns_processes()`: init of `ns` is exiting: forbid new pids,
-    /// SIGKILL every other process of the namespace and reap them.
-    fn zap_pid_ns_processes(&mut self, ns: u32, init: u32) {
+    /// SIGKILL every other process of the namespace and reap them. Returns
+    /// whether the namespace is now empty but for init; if not (tasks traced
+    /// from outside stay until their tracer reaps them), Linux sleeps until
+    /// it is, and `init`'s exit is put off until then.
+    fn zap_pid_ns_processes(&mut self, ns: u32, init: u32) -> bool {
         self.nss[ns].adding = false;
         let init_group = self.tasks[init].group;
+        // Ignore SIGCHLD so that children exiting from now on are reaped at
+        // once: those traced from outside become the dying init's zombies
+        // only after their tracer is done with them.
+        let sh = &mut self.groups[init_group].sighand;
+        sh.ignored |= SigHand::bit(SIGCHLD);
+        sh.handled &= !SigHand::bit(SIGCHLD);
+        sh.resethand &= !SigHand::bit(SIGCHLD);
         let mut nr = 2;
         while let Some((found, pid)) = self.nss[ns].idr.next_used(nr) {
             nr = found + 1;
             let t = self.pids[pid].task;
-            if t != NONE && self.tasks[t].group != init_group {
+            // A group whose threads have all exited takes no signal
+            // (complete_signal() finds no thread): its zombie keeps its
+            // own exit status.
+            if t != NONE
+                && self.tasks[t].group != init_group
+                && self.groups[self.tasks[t].group].live > 0
+            {
                 let g = self.tasks[t].group;
                 self.kill_group(g, SIGKILL);
             }
@@ -508,5 +566,7 @@ impl Kernel {
             crate::wait::WaitFilter::All,
             WEXITED | WNOHANG | __WALL,
         ) {}
+        let init_pids = if self.is_leader(init) { 1 } else { 2 };
+        self.nss[ns].idr.len() <= init_pids
     }
 }

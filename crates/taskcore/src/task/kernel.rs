@@ -135,12 +135,28 @@ pub enum Notification {
     },
 }
 
-/// A signal raised inside an operation, delivered when it ends.
+/// Work raised inside an operation and done when it ends, in order.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Deferred {
     pub(crate) task: u32,
     pub(crate) gen: u32,
-    pub(crate) sig: i32,
+    pub(crate) what: Deferral,
+}
+
+/// What a [`Deferred`] does to its task.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Deferral {
+    /// Deliver a kernel-generated signal to the task's group.
+    Signal(i32),
+    /// The task, the last thread of a namespace's init, may finish exiting:
+    /// the namespace is empty (`zap_pid_ns_processes()` wakes up).
+    ResumeExit {
+        /// The task's group is dead.
+        group_dead: bool,
+    },
+    /// The task runs again (its tracer went away) and takes what was kept
+    /// pending for its group.
+    Dequeue,
 }
 
 /// The emulated process table.
@@ -239,12 +255,16 @@ impl Kernel {
         }
     }
 
-    /// The root namespace's init task (pid 1).
+    /// The root namespace's init task: the task holding pid 1 there (after
+    /// an exec by one of init's threads, that thread).
     ///
     /// # Errors
     /// `ESRCH` once init has exited and been released.
     pub fn init_task(&self) -> Result<TaskId> {
-        self.handle(self.init)
+        // By number: after an exec by one of its threads, that thread holds
+        // pid 1 (de_thread).
+        let t = self.find_task(self.root_ns, 1).ok_or(Errno::ESRCH)?;
+        self.handle(t)
     }
 
     /// The root pid namespace.
@@ -444,12 +464,16 @@ impl Kernel {
             .pids
             .insert(Pid::new(Numbers::from_slice(numbers)))
             .ok_or(Errno::EAGAIN)?;
-        for u in numbers.iter() {
+        for (l, u) in numbers.iter().enumerate() {
             let ns = &mut self.nss[u.ns];
             ns.idr
                 .insert(u.nr, idx)
                 .expect("number found free by peek_nr");
-            ns.cursor = u.nr + 1;
+            // Only idr_alloc_cyclic() moves the cursor: a set_tid number is
+            // taken with idr_alloc(), which leaves it alone.
+            if set_tid.get(level - l).is_none() {
+                ns.cursor = u.nr + 1;
+            }
         }
         Ok(idx)
     }
@@ -463,6 +487,19 @@ impl Kernel {
         let p = self.pids.remove(pid).expect("live pid");
         for u in p.numbers.as_slice() {
             self.nss[u.ns].idr.remove(u.nr);
+            // free_pid(): when all that is left in the namespace is its
+            // exiting init, wake it up (zap_pid_ns_processes() waits).
+            if let Some((w, group_dead)) = self.nss[u.ns].zap_waiter {
+                let init_pids = if self.is_leader(w) { 1 } else { 2 };
+                if self.nss[u.ns].idr.len() <= init_pids {
+                    self.nss[u.ns].zap_waiter = None;
+                    self.deferred.push_back(Deferred {
+                        task: w,
+                        gen: self.gens[w as usize],
+                        what: Deferral::ResumeExit { group_dead },
+                    });
+                }
+            }
         }
     }
 
@@ -517,6 +554,7 @@ impl Kernel {
                 self_exec_id: 0,
                 comm,
                 start_time: self.now,
+                pending_fatal: 0,
                 mm: NONE,
             })
             .ok_or(Errno::EAGAIN)?;
@@ -604,7 +642,9 @@ impl Kernel {
         let pgrp = self.detach_pgrp(g);
         let session = self.detach_session(g);
         self.put_pid(pgrp);
-        // A group whose leader has gone can be its members' session too.
+        // A process group numbered like its session (the session leader's
+        // group, kept by its members after the leader was reaped) is one
+        // struct pid: the first put may already have freed it.
         if session != pgrp {
             self.put_pid(session);
         }
@@ -713,12 +753,12 @@ impl Kernel {
         }
     }
 
-    fn child_edge_pos(&self, g: u32) -> Option<EdgePos> {
+    pub(crate) fn child_edge_pos(&self, g: u32) -> Option<EdgePos> {
         let grp = &self.groups[g];
         (grp.real_parent != NONE).then(|| self.edge_pos(grp.real_parent, 0, grp.sibling_seq, g))
     }
 
-    fn ptrace_edge_pos(&self, t: u32) -> Option<EdgePos> {
+    pub(crate) fn ptrace_edge_pos(&self, t: u32) -> Option<EdgePos> {
         let task = &self.tasks[t];
         (task.ptrace != 0).then(|| self.edge_pos(task.parent, 1, task.ptrace_seq, task.group))
     }

@@ -10,6 +10,7 @@
 mod clone;
 mod exec;
 mod exit;
+mod invariants;
 pub(crate) mod kernel;
 mod mm;
 mod pgrp;

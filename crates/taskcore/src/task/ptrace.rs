@@ -15,30 +15,42 @@ use crate::errno::{Errno, Result};
 use crate::list;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task_struct::{ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED};
+use crate::task::task_struct::{
+    ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED, SIGNAL_STOP_STOPPED,
+};
 use crate::uapi::{valid_signal, SIGSTOP};
+
+/// `PTRACE_EVENT_STOP`: the event of a seized tracee's group-stop trap.
+pub(crate) const PTRACE_EVENT_STOP: i32 = 128;
 
 impl Kernel {
     /// `PTRACE_ATTACH` (`seize == false`: the tracee is sent SIGSTOP and
-    /// stops, reported as `CLD_TRAPPED`) or `PTRACE_SEIZE` (no stop).
+    /// stops, reported as `CLD_TRAPPED`) or `PTRACE_SEIZE` (no stop). A
+    /// tracee already stopped by a group stop moves into a ptrace stop for
+    /// it either way, reporting the group's stop signal (seized: with
+    /// `PTRACE_EVENT_STOP << 8`).
     ///
     /// # Errors
     /// - `ESRCH`: `current` stale; no task `pid`.
     /// - `EPERM`: `pid` is in the caller's thread group, already traced, or
-    ///   exiting.
+    ///   a zombie.
     ///
     /// # Linux
     /// `ptrace_attach()` (kernel/ptrace.c).
     pub fn ptrace_attach(&mut self, current: TaskId, pid: i32, seize: bool) -> Result<()> {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
+        // Linux checks exit_state only: a namespace's init still waiting
+        // for its namespace to empty (PF_EXITING) can be attached.
         if self.same_group(t, cur)
             || self.tasks[t].ptrace != 0
             || self.tasks[t].exit_state != ExitState::Alive
-            || self.tasks[t].flags & crate::task::task_struct::PF_EXITING != 0
         {
             return Err(Errno::EPERM);
         }
+        let g = self.tasks[t].group;
+        let exiting = self.tasks[t].flags & crate::task::task_struct::PF_EXITING != 0;
+        let stopped = self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 && !exiting;
         self.ptrace_link(
             t,
             cur,
@@ -48,7 +60,22 @@ impl Kernel {
                 PT_PTRACED
             },
         );
-        if !seize {
+        if stopped {
+            // ptrace_set_stopped(): a task stopped by a group stop moves
+            // into a ptrace stop for it (JOBCTL_TRAP_STOP), reporting the
+            // group's stop signal (a seized one as PTRACE_EVENT_STOP). The
+            // SIGSTOP of an attach stays pending (not modelled: lost).
+            let sig = self.groups[g].stop_sig;
+            self.ptrace_trap(
+                t,
+                if seize {
+                    sig | (PTRACE_EVENT_STOP << 8)
+                } else {
+                    sig
+                },
+            );
+        } else if !seize && !exiting {
+            // The SIGSTOP it is sent (never taken by an exiting task).
             self.ptrace_trap(t, SIGSTOP);
         }
         self.run_deferred();
@@ -92,9 +119,13 @@ impl Kernel {
         task.flags &= !PF_TRACED_STOP;
         task.trap_code = 0;
         self.sync_task(t);
+        let g = self.tasks[t].group;
         if valid_signal(sig) {
-            let g = self.tasks[t].group;
             self.apply_disposition(g, sig);
+        }
+        // Then it takes what was kept pending for its group.
+        if self.tasks.get(t).is_some() {
+            self.dequeue_pending_fatal(g, t);
         }
         self.run_deferred();
         Ok(())
@@ -113,9 +144,12 @@ impl Kernel {
             return Err(Errno::EIO);
         }
         self.ptrace_unlink(t);
+        let g = self.tasks[t].group;
         if valid_signal(sig) {
-            let g = self.tasks[t].group;
             self.apply_disposition(g, sig);
+        }
+        if self.tasks.get(t).is_some() {
+            self.dequeue_pending_fatal(g, t);
         }
         self.run_deferred();
         Ok(())

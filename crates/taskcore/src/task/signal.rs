@@ -14,10 +14,11 @@
 
 use crate::errno::{Errno, Result};
 use crate::list;
+use crate::pid::entry::Numbers;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
 use crate::task::task_struct::{
-    ExitState, SigHand, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED,
+    ExitState, SigHand, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED,
     SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
 };
 use crate::uapi::{
@@ -54,6 +55,10 @@ impl SigAction {
         flags: 0,
     };
 }
+
+/// Signals dequeued before the others (`SYNCHRONOUS_MASK`, kernel/signal.c):
+/// SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGSYS (bit `sig - 1`).
+const SYNCHRONOUS_MASK: u64 = (1 << 10) | (1 << 6) | (1 << 3) | (1 << 4) | (1 << 7) | (1 << 30);
 
 /// Where a `kill` is aimed, resolved.
 enum KillTarget {
@@ -141,6 +146,7 @@ impl Kernel {
     pub fn kill(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
         let cur = self.current(current)?;
         let ns = self.ns_of(cur);
+        let sender = self.pids[self.tasks[cur].pid].numbers.clone();
         let target = match pid {
             i32::MIN => return Err(Errno::ESRCH),
             p if p > 0 => KillTarget::Group(self.find_task(ns, p).ok_or(Errno::ESRCH)?),
@@ -158,7 +164,7 @@ impl Kernel {
         let r = match target {
             KillTarget::Group(t) => {
                 check(sig)?;
-                self.send_to_group(cur, t, sig);
+                self.send_to_group(&sender, t, sig, false);
                 Ok(())
             }
             KillTarget::Pgrp(pgrp) => {
@@ -169,8 +175,16 @@ impl Kernel {
                 }
                 check(sig)?;
                 for g in members {
-                    let leader = self.groups[g].leader;
-                    self.send_to_group(cur, leader, sig);
+                    // An earlier member's death may have reaped a later one
+                    // (a zombie child reparented to a parent that ignores
+                    // SIGCHLD); Linux would have signalled it as a zombie,
+                    // to no effect. Nothing is created meanwhile, so the
+                    // slot cannot have been reused.
+                    let Some(grp) = self.groups.get(g) else {
+                        continue;
+                    };
+                    let leader = grp.leader;
+                    self.send_to_group(&sender, leader, sig, false);
                 }
                 Ok(())
             }
@@ -192,7 +206,7 @@ impl Kernel {
                 check(sig)?;
                 for t in targets {
                     if self.tasks.get(t).is_some() {
-                        self.send_to_group(cur, t, sig);
+                        self.send_to_group(&sender, t, sig, false);
                     }
                 }
                 Ok(())
@@ -236,6 +250,7 @@ impl Kernel {
     fn do_tkill(&mut self, current: TaskId, tgid: i32, tid: i32, sig: i32) -> Result<()> {
         let cur = self.current(current)?;
         let ns = self.ns_of(cur);
+        let sender = self.pids[self.tasks[cur].pid].numbers.clone();
         let t = self.find_task(ns, tid).ok_or(Errno::ESRCH)?;
         if tgid > 0 && self.pid_nr_ns(self.tasks[self.leader_of(t)].pid, ns) != tgid {
             return Err(Errno::ESRCH);
@@ -243,7 +258,20 @@ impl Kernel {
         if !(0..=64).contains(&sig) {
             return Err(Errno::EINVAL);
         }
-        self.send_to_group(cur, t, sig);
+        if sig != 0 && self.tasks[t].flags & PF_EXITING != 0 {
+            // do_send_specific() queues the signal on the thread itself
+            // (PIDTYPE_PID) and complete_signal() finds that an exiting
+            // thread does not want it (wants_signal()): nobody ever takes
+            // it, SIGKILL included. Only prepare_signal()'s group-wide
+            // effect of SIGCONT remains.
+            let g = self.tasks[t].group;
+            let grp = &self.groups[g];
+            if sig == SIGCONT && grp.live != 0 && grp.flags & SIGNAL_GROUP_EXIT == 0 {
+                self.prepare_sigcont(g);
+            }
+        } else {
+            self.send_to_group(&sender, t, sig, true);
+        }
         self.run_deferred();
         Ok(())
     }
@@ -294,26 +322,42 @@ impl Kernel {
             return Err(Errno::EINVAL);
         }
         if sig != 0 {
-            self.deliver_group_signal(t, sig, true);
+            self.deliver_group_signal(t, sig, true, false);
         }
         self.run_deferred();
         Ok(())
     }
 
     /// Sends `sig` from `sender` to the group of task `t`.
-    fn send_to_group(&mut self, sender: u32, t: u32, sig: i32) {
+    ///
+    /// `sender` is the sender's pid numbers, taken before the first
+    /// delivery: a `kill(0, ...)` may kill and reap the sender itself
+    /// half-way through its process group, and Linux goes on signalling the
+    /// rest.
+    fn send_to_group(&mut self, sender: &Numbers, t: u32, sig: i32, thread_directed: bool) {
         if sig == 0 {
             return;
         }
-        // Signals from an ancestor namespace may kill or stop its init.
-        let force = self.nss[self.ns_of(sender)].level < self.nss[self.ns_of(t)].level;
-        self.deliver_group_signal(t, sig, force);
+        // send_signal_locked(): forced (SIGKILL/SIGSTOP reach a namespace
+        // init) when the sender has no number in the target's namespace,
+        // i.e. it lives in an ancestor namespace.
+        let ns = self.ns_of(t);
+        let force = sender.nr_in(ns, self.nss[ns].level).is_none();
+        self.deliver_group_signal(t, sig, force, thread_directed);
     }
 
     /// `group_send_sig_info()` with the default action applied at once.
-    /// `t` is the task the signal was aimed at (it takes ptrace stops);
-    /// `force` lets SIGKILL/SIGSTOP through to a namespace init.
-    pub(crate) fn deliver_group_signal(&mut self, t: u32, sig: i32, force: bool) {
+    /// `t` is the task the signal was aimed at (it takes the signal if it
+    /// can, else another thread does unless `thread_directed`, as `tkill`'s
+    /// `PIDTYPE_PID`); `force` lets SIGKILL/SIGSTOP through to a namespace
+    /// init.
+    pub(crate) fn deliver_group_signal(
+        &mut self,
+        t: u32,
+        sig: i32,
+        force: bool,
+        thread_directed: bool,
+    ) {
         let g = self.tasks[t].group;
         let grp = &self.groups[g];
         if grp.live == 0 || grp.flags & SIGNAL_GROUP_EXIT != 0 {
@@ -324,47 +368,160 @@ impl Kernel {
         let handler_dfl = !sh.is_ignored(sig) && !sh.is_handled(sig);
         // prepare_signal(): SIGCONT resumes a stopped group whatever its
         // disposition; stop signals flush pending SIGCONT (not modelled).
-        if sig == SIGCONT && grp.flags & SIGNAL_STOP_STOPPED != 0 {
-            self.groups[g].group_exit_code = 0;
-            self.set_group_flags(
-                g,
-                (self.groups[g].flags & !SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED,
-            );
-            let group = self.handle_unchecked(self.groups[g].leader);
-            self.notify(Notification::Continued { group });
-            self.notify_parent_cldstop(g, CLD_CONTINUED);
-            let pending = core::mem::take(&mut self.groups[g].pending_fatal);
-            if pending != 0 {
-                let code = pending | if self.config.core_dumps { 0x80 } else { 0 };
-                self.kill_group(g, code);
+        if sig == SIGCONT && self.prepare_sigcont(g) {
+            return;
+        }
+        // sig_ignored(): a tracer may want to know about any signal but
+        // SIGKILL, so for a traced target none is ignored here. Otherwise
+        // sig_task_ignored(): SIGKILL and SIGSTOP never reach the global
+        // init, and a namespace init only gets signals it handles.
+        if self.tasks[t].ptrace == 0 || sig == SIGKILL {
+            if self.is_global_init(t) && sig_kernel_only(sig) {
                 return;
             }
-        }
-        // sig_task_ignored(): init only gets signals it handles.
-        if self.groups[g].flags & SIGNAL_UNKILLABLE != 0
-            && handler_dfl
-            && !(force && sig_kernel_only(sig))
-        {
-            return;
+            if self.groups[g].flags & SIGNAL_UNKILLABLE != 0
+                && handler_dfl
+                && !(force && sig_kernel_only(sig))
+            {
+                return;
+            }
+            // sig_handler_ignored(): dropped, even if another thread of the
+            // group is traced.
+            if sh.is_ignored(sig) || (handler_dfl && sig_kernel_ignore(sig)) {
+                return;
+            }
         }
         if sig == SIGKILL {
             self.kill_group(g, SIGKILL);
             return;
         }
-        // A traced task stops and reports any signal but SIGKILL to its
-        // tracer instead of acting on it (signal-delivery-stop).
-        let target = if self.tasks[t].exit_state == ExitState::Alive {
-            t
-        } else {
-            self.find_alive_thread(t)
+        // complete_signal(): the thread aimed at takes the signal if it can
+        // (wants_signal()), else, for a group-directed signal, the first
+        // thread of the group that can. A thread cannot while exiting, in a
+        // ptrace stop, or stopped with its group (untraced).
+        let stopped = self.groups[g].flags & SIGNAL_STOP_STOPPED != 0;
+        let can_take = |k: &Kernel, x: u32| {
+            let task = &k.tasks[x];
+            task.flags & (PF_EXITING | PF_TRACED_STOP) == 0 && !(stopped && task.ptrace == 0)
         };
-        if target != NONE && self.tasks[target].ptrace != 0 {
-            if self.tasks[target].flags & PF_TRACED_STOP == 0 {
-                self.ptrace_trap(target, sig);
+        let taker = if can_take(self, t) {
+            t
+        } else if thread_directed {
+            NONE
+        } else {
+            self.threads(g)
+                .into_iter()
+                .find(|&x| can_take(self, x))
+                .unwrap_or(NONE)
+        };
+        let sh = self.groups[g].sighand;
+        let fatal = !sh.is_ignored(sig)
+            && !sh.is_handled(sig)
+            && !sig_kernel_ignore(sig)
+            && !sig_kernel_stop(sig);
+        if taker == NONE {
+            // Nobody can take it now; Linux keeps it pending until a thread
+            // can. We keep only a stopped group's fatal signals (SIGCONT
+            // wakes the group and they kill it); other pending signals are
+            // not modelled and are lost.
+            if fatal && stopped {
+                if thread_directed {
+                    self.tasks[t].pending_fatal |= SigHand::bit(sig);
+                } else {
+                    self.groups[g].pending_fatal |= SigHand::bit(sig);
+                }
             }
             return;
         }
+        // A fatal signal aimed at an untraced thread takes the group down at
+        // once (a core-dumping one only once dequeued, by the taker). Any
+        // other signal is dequeued by the taker, which, if traced, stops and
+        // reports it to its tracer instead (signal-delivery-stop).
+        let fast = fatal
+            && self.tasks[t].ptrace == 0
+            && !(sig_kernel_coredump(sig) && self.tasks[taker].ptrace != 0);
+        if !fast && self.tasks[taker].ptrace != 0 {
+            self.ptrace_trap(taker, sig);
+            return;
+        }
         self.apply_disposition(g, sig);
+    }
+
+    /// `prepare_signal()` for SIGCONT: a stopped group `g` resumes and its
+    /// parent is told; a fatal signal kept pending while it was stopped then
+    /// kills it. Returns whether the group died.
+    fn prepare_sigcont(&mut self, g: u32) -> bool {
+        if self.groups[g].flags & SIGNAL_STOP_STOPPED == 0 {
+            return false;
+        }
+        self.groups[g].group_exit_code = 0;
+        self.set_group_flags(
+            g,
+            (self.groups[g].flags & !SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED,
+        );
+        let group = self.handle_unchecked(self.groups[g].leader);
+        self.notify(Notification::Continued { group });
+        self.notify_parent_cldstop(g, CLD_CONTINUED);
+        // The woken threads dequeue what was kept pending.
+        self.dequeue_pending_fatal(g, NONE)
+    }
+
+    /// Threads running again take the fatal signals kept pending for them
+    /// (`Task::pending_fatal`, first) and for group `g`: synchronous ones
+    /// first, then by number (`dequeue_signal()`, `next_signal()`).
+    /// Untraced, a thread dies of the first (init ignores all but SIGKILL
+    /// and SIGSTOP); traced, it stops for its tracer with it
+    /// (signal-delivery-stop). `taker` is the thread that resumed, or `NONE`
+    /// for every thread of the group that can run, in order (after
+    /// SIGCONT); threads in a ptrace stop cannot. Returns whether the group
+    /// died.
+    pub(crate) fn dequeue_pending_fatal(&mut self, g: u32, taker: u32) -> bool {
+        let candidates = if taker != NONE {
+            vec![taker]
+        } else {
+            self.threads(g)
+        };
+        for x in candidates {
+            if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
+                return false;
+            }
+            let stopped = self.groups[g].flags & SIGNAL_STOP_STOPPED != 0;
+            let task = &self.tasks[x];
+            if task.flags & (PF_EXITING | PF_TRACED_STOP) != 0 || (stopped && task.ptrace == 0) {
+                continue;
+            }
+            loop {
+                let sh = self.groups[g].sighand;
+                let live = !(sh.ignored | sh.handled);
+                let own = self.tasks[x].pending_fatal & live;
+                let shared = self.groups[g].pending_fatal & live;
+                let mut next = if own != 0 { own } else { shared };
+                if next == 0 {
+                    break;
+                }
+                if next & SYNCHRONOUS_MASK != 0 {
+                    next &= SYNCHRONOUS_MASK;
+                }
+                let sig = next.trailing_zeros() as i32 + 1;
+                if own != 0 {
+                    self.tasks[x].pending_fatal &= !SigHand::bit(sig);
+                } else {
+                    self.groups[g].pending_fatal &= !SigHand::bit(sig);
+                }
+                if self.tasks[x].ptrace != 0 {
+                    self.ptrace_trap(x, sig);
+                    break;
+                }
+                // get_signal(): init gets no signal it does not want.
+                if self.groups[g].flags & SIGNAL_UNKILLABLE != 0 && !sig_kernel_only(sig) {
+                    continue;
+                }
+                let core = sig_kernel_coredump(sig) && self.config.core_dumps;
+                self.kill_group(g, sig | if core { 0x80 } else { 0 });
+                return true;
+            }
+        }
+        false
     }
 
     /// Acts on `sig` for group `g` by its disposition, bypassing ptrace.
@@ -388,19 +545,17 @@ impl Kernel {
         if sig_kernel_ignore(sig) {
             return;
         }
+        // get_signal(): init gets no signal it does not want, even one a
+        // tracer passes on, but SIGKILL/SIGSTOP from an ancestor namespace.
+        if self.groups[g].flags & SIGNAL_UNKILLABLE != 0 && !sig_kernel_only(sig) {
+            return;
+        }
         if sig_kernel_stop(sig) {
             // Terminal stops are discarded in an orphaned process group.
             if sig != SIGSTOP && self.will_become_orphaned_pgrp(self.groups[g].pgrp, NONE) {
                 return;
             }
             self.do_signal_stop(g, sig);
-            return;
-        }
-        if sig_kernel_coredump(sig) && self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 {
-            // A stopped group dequeues it only once continued.
-            if self.groups[g].pending_fatal == 0 {
-                self.groups[g].pending_fatal = sig;
-            }
             return;
         }
         let core = sig_kernel_coredump(sig) && self.config.core_dumps;
@@ -414,6 +569,7 @@ impl Kernel {
             return;
         }
         self.groups[g].group_exit_code = sig;
+        self.groups[g].stop_sig = sig;
         self.set_group_flags(
             g,
             (self.groups[g].flags & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED,

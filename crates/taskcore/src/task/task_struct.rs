@@ -99,6 +99,10 @@ pub(crate) struct Task {
     pub(crate) comm: [u8; TASK_COMM_LEN],
     /// Start time in caller-supplied nanoseconds.
     pub(crate) start_time: u64,
+    /// Fatal signals sent to this thread alone (`tkill`) while it could not
+    /// take them (bit `sig - 1`); it takes them, before its group's, when
+    /// it runs again.
+    pub(crate) pending_fatal: u64,
     /// Slab index of its address space, `NONE` once exited.
     pub(crate) mm: u32,
 }
@@ -174,8 +178,12 @@ pub(crate) struct ThreadGroup {
     pub(crate) flags: u32,
     /// Exit status of the group, or the stop signal while stopping.
     pub(crate) group_exit_code: i32,
-    /// A core-dumping signal that kills the group once it runs again.
-    pub(crate) pending_fatal: i32,
+    /// The signal of the last group stop (`jobctl & JOBCTL_STOP_SIGMASK`):
+    /// what a tracer attaching to the stopped group is told.
+    pub(crate) stop_sig: i32,
+    /// Fatal signals sent while the group was stopped (bit `sig - 1`): no
+    /// thread could take them; they kill it once SIGCONT wakes it.
+    pub(crate) pending_fatal: u64,
     /// Slab index of the process group's `struct pid`.
     pub(crate) pgrp: u32,
     /// Slab index of the session's `struct pid`.
@@ -211,6 +219,7 @@ impl ThreadGroup {
             next_thread_seq: 0,
             flags: 0,
             group_exit_code: 0,
+            stop_sig: 0,
             pending_fatal: 0,
             pgrp,
             session,

@@ -194,7 +194,7 @@ fn bucket(kind: u8, class: Class) -> u8 {
 }
 
 /// The index itself.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct WaitIndex {
     ready: BTreeMap<ReadyKey, u32>,
     counts: FxHashMap<CountKey, Counts>,

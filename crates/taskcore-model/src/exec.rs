@@ -1,0 +1,93 @@
+//! `execve` (a successful one).
+//!
+//! # Linux
+//! fs/exec.c `begin_new_exec`, `de_thread`, `setup_new_exec`;
+//! kernel/signal.c `flush_signal_handlers`; include/linux/ptrace.h
+//! `ptrace_event(PTRACE_EVENT_EXEC)`.
+
+use taskcore::uapi::{SIGCHLD, SIGTRAP};
+
+use crate::{Action, ExitState, Model, Result, SigHandler, Tid, PT_PTRACED, PT_SEIZED};
+
+impl Model {
+    /// A successful `execve` by `current` (`filename` is not used: `comm` is
+    /// not modelled).
+    ///
+    /// # Errors
+    /// `ESRCH`: stale or exiting caller.
+    ///
+    /// # Linux
+    /// `de_thread()`: other threads are killed (they exit with status 0, in
+    /// thread order here); a non-leader caller takes the leader's pid and
+    /// place among its parent's children and the old leader is released;
+    /// every exec resets `exit_signal` to SIGCHLD ("we have changed execution
+    /// domain"). Then `self_exec_id` is bumped, handlers revert to SIG_DFL
+    /// (ignored signals stay ignored) with every `sa_flags` cleared, a vfork
+    /// parent is released, and a tracee attached without `PTRACE_SEIZE` gets
+    /// SIGTRAP.
+    pub fn execve(&mut self, current: Tid, filename: &str) -> Result<()> {
+        let _ = filename;
+        let t = self.current(current)?;
+        if !self.thread_group_empty(t) {
+            self.de_thread(t);
+        }
+        // no_thread_group: we have changed execution domain.
+        self.task_mut(t).exit_signal = SIGCHLD;
+        // exec_mmap() -> mm_release(): the vfork parent may run.
+        self.mm_release(t);
+        let task = self.task_mut(t);
+        task.forknoexec = false;
+        task.self_exec_id += 1;
+        // flush_signal_handlers(current, 0)
+        for a in self.sig_mut(t).actions.iter_mut() {
+            let handler = if a.handler == SigHandler::Ignore {
+                SigHandler::Ignore
+            } else {
+                SigHandler::Default
+            };
+            *a = Action { handler, flags: 0 };
+        }
+        if self.task(t).ptrace & (PT_PTRACED | PT_SEIZED) == PT_PTRACED {
+            // Legacy exec report: send_sig(SIGTRAP, current, 0).
+            self.send_signal(t, SIGTRAP, false, true);
+        }
+        self.run_deferred();
+        Ok(())
+    }
+
+    fn de_thread(&mut self, t: usize) {
+        // zap_other_threads(): the others die (exit code 0: group_exec_task).
+        for u in self.sig(t).threads.clone() {
+            if u != t && self.exists(u) && !self.task(u).exiting {
+                self.do_exit(u, 0);
+            }
+        }
+        let leader = self.leader(t);
+        if leader == t {
+            return;
+        }
+        debug_assert_eq!(self.task(leader).exit_state, ExitState::Zombie);
+        // exchange_tids(tsk, leader); transfer_pid(TGID/PGID/SID): the group
+        // identity follows the pid struct, which now belongs to `t`.
+        let (lp, tp) = (self.task(leader).pid, self.task(t).pid);
+        self.task_mut(t).pid = lp;
+        self.task_mut(leader).pid = tp;
+        self.pids[lp].as_mut().expect("live pid").task = Some(t);
+        self.pids[tp].as_mut().expect("live pid").task = Some(leader);
+        // list_replace_init(&leader->sibling, &tsk->sibling)
+        if let Some(rp) = self.task(t).real_parent {
+            for c in self.task_mut(rp).children.iter_mut() {
+                if *c == leader {
+                    *c = t;
+                }
+            }
+        }
+        for th in self.sig(t).threads.clone() {
+            self.task_mut(th).group_leader = t;
+        }
+        self.task_mut(t).exit_signal = SIGCHLD;
+        self.task_mut(leader).exit_signal = -1;
+        self.task_mut(leader).exit_state = ExitState::Dead;
+        self.release_task(leader);
+    }
+}

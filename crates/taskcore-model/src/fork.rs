@@ -1,0 +1,209 @@
+//! `clone`, `fork`, `vfork`.
+//!
+//! # Linux
+//! kernel/fork.c `kernel_clone`, `copy_process`, `copy_signal`;
+//! kernel/pid_namespace.c `create_pid_namespace`; include/linux/ptrace.h
+//! `ptrace_init_task`.
+
+use taskcore::uapi::{
+    CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD,
+    CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, NSIG, SIGSTOP, SIGTRAP,
+};
+
+use crate::pid::Ns;
+use crate::ptrace::PTRACE_EVENT_STOP;
+use crate::{
+    CloneArgs, Errno, ExitState, Model, Result, Signal, Task, Tid, PT_SEIZED, SIGNAL_STOP_STOPPED,
+    SIGNAL_UNKILLABLE,
+};
+
+impl Model {
+    /// `clone`/`clone3` by `current`; returns the new task.
+    ///
+    /// # Errors
+    /// - `ESRCH`: `current` is stale or exiting.
+    /// - `EINVAL`: `CLONE_THREAD` without `CLONE_SIGHAND`; `CLONE_SIGHAND`
+    ///   without `CLONE_VM`; `CLONE_PARENT` from a namespace init;
+    ///   `CLONE_THREAD` with `CLONE_NEWPID`/`CLONE_NEWUSER`; exit signal
+    ///   outside 0..=64; bad `set_tid`.
+    /// - `ENOSPC`: more than 32 nested pid namespaces.
+    /// - `EEXIST`, `EAGAIN`, `ENOMEM`: from `alloc_pid`.
+    ///
+    /// # Linux
+    /// `copy_process()`: `CLONE_PARENT`/`CLONE_THREAD` take the caller's
+    /// `real_parent` and `parent_exec_id`, `CLONE_PARENT` the caller's
+    /// leader's `exit_signal`; a thread's `exit_signal` is -1; the child
+    /// copies the caller's `self_exec_id`, dispositions and process group
+    /// and session; a traced caller's tracer also traces a `CLONE_PTRACE`
+    /// child, which starts with SIGSTOP.
+    pub fn clone(&mut self, current: Tid, args: &CloneArgs) -> Result<Tid> {
+        let cur = self.current(current)?;
+        let flags = args.flags;
+        if flags & CLONE_THREAD != 0 && flags & CLONE_SIGHAND == 0 {
+            return Err(Errno::EINVAL);
+        }
+        if flags & CLONE_SIGHAND != 0 && flags & CLONE_VM == 0 {
+            return Err(Errno::EINVAL);
+        }
+        if flags & CLONE_PARENT != 0 && self.sig(cur).flags & SIGNAL_UNKILLABLE != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if !(0..=NSIG).contains(&args.exit_signal) {
+            return Err(Errno::EINVAL);
+        }
+        let cur_ns = self.ns_of(cur);
+        let ns = if flags & CLONE_NEWPID != 0 {
+            let level = self.nss[cur_ns].level + 1;
+            if level > MAX_PID_NS_LEVEL {
+                return Err(Errno::ENOSPC);
+            }
+            let pid_max = self.nss[cur_ns].pid_max;
+            self.nss.push(Ns::new(level, Some(cur_ns), pid_max));
+            self.nss.len() - 1
+        } else {
+            cur_ns
+        };
+        let pid = match self.alloc_pid(ns, &args.set_tid) {
+            Ok(p) => p,
+            Err(e) => {
+                if ns != cur_ns {
+                    self.nss.pop();
+                }
+                return Err(e);
+            }
+        };
+        let child = self.tasks.len();
+        let ct = self.task(cur).clone();
+        let thread = flags & CLONE_THREAD != 0;
+        let (real_parent, parent_exec_id, exit_signal) =
+            if flags & (CLONE_PARENT | CLONE_THREAD) != 0 {
+                let es = if thread {
+                    -1
+                } else {
+                    self.task(ct.group_leader).exit_signal
+                };
+                (ct.real_parent, ct.parent_exec_id, es)
+            } else {
+                (Some(cur), ct.self_exec_id, args.exit_signal)
+            };
+        let signal = if thread {
+            ct.signal
+        } else {
+            let src = self.sig(cur);
+            let mut unkillable = 0;
+            if self.pids[pid].as_ref().expect("new pid").numbers.last() == Some(&(ns, 1)) {
+                unkillable = SIGNAL_UNKILLABLE;
+            }
+            let s = Signal {
+                threads: Vec::new(),
+                live: 0,
+                flags: unkillable,
+                group_exit_code: 0,
+                stop_sig: 0,
+                pgrp: src.pgrp,
+                session: src.session,
+                pgrp_seq: 0,
+                leader: false,
+                is_child_subreaper: false,
+                actions: src.actions,
+                shared_pending: 0,
+            };
+            self.signals.push(Some(s));
+            self.signals.len() - 1
+        };
+        self.tasks.push(Some(Task {
+            pid,
+            group_leader: if thread { ct.group_leader } else { child },
+            signal,
+            real_parent,
+            parent: real_parent,
+            children: Vec::new(),
+            ptraced: Vec::new(),
+            ptrace: 0,
+            exit_state: ExitState::Running,
+            exit_code: 0,
+            exit_signal,
+            exiting: false,
+            forknoexec: true,
+            self_exec_id: ct.self_exec_id,
+            parent_exec_id,
+            traced_stop: false,
+            trap_code: 0,
+            vfork_parent: if flags & CLONE_VFORK != 0 {
+                Some(cur)
+            } else {
+                None
+            },
+            pending: 0,
+        }));
+        self.pids[pid].as_mut().expect("new pid").task = Some(child);
+        // ptrace_init_task(): the caller's tracer traces a CLONE_PTRACE
+        // child too, with the caller's ptrace mode.
+        if flags & CLONE_PTRACE != 0 && ct.ptrace != 0 {
+            let tracer = ct.parent.expect("a traced task has a tracer");
+            let c = self.task_mut(child);
+            c.ptrace = ct.ptrace;
+            c.parent = Some(tracer);
+            self.task_mut(tracer).ptraced.insert(0, child);
+        }
+        {
+            let s = self.signals[signal].as_mut().expect("live signal");
+            s.threads.push(child);
+            s.live += 1;
+        }
+        if thread {
+            self.get_pid(pid, 1);
+        } else {
+            let seq = self.next_seq();
+            let (pgrp, session) = {
+                let s = self.signals[signal].as_mut().expect("live signal");
+                s.pgrp_seq = seq;
+                (s.pgrp, s.session)
+            };
+            // PID and TGID of the new leader, and its PGID and SID.
+            self.get_pid(pid, 2);
+            self.get_pid(pgrp, 1);
+            self.get_pid(session, 1);
+            if self.signals[signal].as_ref().expect("live").flags & SIGNAL_UNKILLABLE != 0 {
+                self.nss[ns].child_reaper = Some(child);
+            }
+            if let Some(rp) = real_parent {
+                self.task_mut(rp).children.push(child);
+            }
+        }
+        if self.task(child).ptrace & PT_SEIZED != 0 {
+            // Seized: JOBCTL_TRAP_STOP, a PTRACE_EVENT_STOP trap for SIGTRAP
+            // (or the stop signal of a stopped group it joins).
+            let sig = if self.sig(child).flags & SIGNAL_STOP_STOPPED != 0 {
+                self.sig(child).stop_sig
+            } else {
+                SIGTRAP
+            };
+            self.ptrace_trap(child, sig | (PTRACE_EVENT_STOP << 8));
+        } else if self.task(child).ptrace != 0 {
+            // The child starts with SIGSTOP pending and traps on it.
+            self.send_signal(child, SIGSTOP, true, true);
+        }
+        self.run_deferred();
+        Ok(Tid(child))
+    }
+
+    /// `fork()`.
+    ///
+    /// # Errors
+    /// As [`Model::clone`].
+    pub fn fork(&mut self, current: Tid) -> Result<Tid> {
+        self.clone(current, &CloneArgs::fork())
+    }
+
+    /// `vfork()`.
+    ///
+    /// # Errors
+    /// As [`Model::clone`].
+    pub fn vfork(&mut self, current: Tid) -> Result<Tid> {
+        self.clone(current, &CloneArgs::vfork())
+    }
+}

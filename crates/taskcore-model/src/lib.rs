@@ -1,0 +1,569 @@
+//! taskcore-model: a plain, obviously-correct reference model of the process
+//! table, written from Linux's source independently of `taskcore`'s indexed
+//! implementation, for property tests and as the "old algorithm" baseline of
+//! benchmarks.
+//!
+//! [`Model`] has the same syscall-shaped API as [`taskcore::Kernel`] (same
+//! method names, argument and return types, reusing `taskcore`'s [`Errno`],
+//! [`WaitOutcome`], [`WaitReport`], [`SigInfo`], [`CloneArgs`], [`SigAction`]
+//! and [`SigHandler`]), but its own task handle, [`Tid`]: the task's index in
+//! creation order.
+//!
+//! # Layout
+//! ```text
+//! Model
+//!  tasks:   Vec<Option<Task>>       index = Tid (creation order), None once released
+//!            Task { pid, group_leader, signal, real_parent, parent,
+//!                   children: Vec<Tid> (fork order), ptraced: Vec<Tid> (newest first),
+//!                   exit_state, exit_code, exit_signal, ptrace, ... }
+//!  signals: Vec<Option<Signal>>     one per thread group (signal_struct + sighand)
+//!            Signal { threads: Vec<Tid> (thread list order), live, flags,
+//!                     group_exit_code, pgrp, session, actions[64], pending }
+//!  pids:    Vec<Option<PidStruct>>  struct pid: numbers per level + user count
+//!  nss:     Vec<Ns>                 pid namespace: BTreeMap nr -> pid, cursor,
+//!                                   pid_max, child_reaper, PIDNS_ADDING
+//! ```
+//! Everything is found by linear scans of these vectors, the way Linux walks
+//! its lists: `do_wait` walks the caller's threads (starting at the caller,
+//! wrapping, `while_each_thread`), each one's `children` then `ptraced`, and
+//! calls a line-by-line port of `wait_consider_task` (pre-5.13 structure; a
+//! wait for one pid uses the 5.13 `do_wait_pid` lookup unless
+//! [`ModelOptions::wait_scan_only`] is set). Process-group members are found
+//! by scanning all thread groups; pid numbers are allocated by scanning the
+//! namespace's `BTreeMap` from the cursor (`idr_alloc_cyclic`).
+//!
+//! # Modelling choices shared with `taskcore`
+//! These are not Linux facts but choices that make results comparable; they
+//! are the ones `taskcore` documents:
+//! - A signal's default action takes effect when it is sent (Linux: when
+//!   the target next runs). Kernel-generated signals (SIGCHLD and the exit
+//!   signal to a parent, SIGHUP/SIGCONT to an orphaned process group, the
+//!   tracer's SIGCHLD for a ptrace stop) are queued and delivered, in order,
+//!   when the public operation ends.
+//! - `exit_group`: the caller exits first, then the other threads in thread
+//!   list order; a fatal signal makes the threads exit in thread order.
+//!   Killed processes act in process-group order (pgrp) or pid order
+//!   (`kill(-1)`); in Linux they die asynchronously, so no order is defined.
+//! - A traced task stops (ptrace signal-delivery-stop, reported to the
+//!   tracer as `CLD_TRAPPED` with status `sig << 8 | 0x7f`) for any signal
+//!   but SIGKILL, including the group-stop and attach traps; `PTRACE_CONT`
+//!   and `PTRACE_DETACH` deliver their signal by its disposition.
+//! - Exec and thread exits that Linux would make wait (for traced zombies
+//!   to be reaped, or a namespace's last processes to go) complete at once.
+//! - Handlers do not run; a handled signal only resets an `SA_RESETHAND`
+//!   handler. `rt_sigaction` reports only the flags that have an effect
+//!   here (see [`Model::rt_sigaction`]).
+//!
+//! Everything else is derived from Linux (kernel/exit.c, kernel/fork.c,
+//! kernel/signal.c, kernel/sys.c, kernel/ptrace.c, kernel/pid.c,
+//! fs/exec.c). Where `taskcore` deliberately or knowingly differs from
+//! Linux, [`Compat`] selects `taskcore`'s behaviour; each flag documents the
+//! Linux behaviour it replaces.
+//!
+//! # Complexity
+//! O(n) per operation in the number of tasks (scans), O(children) per wait
+//! walk step as in pre-5.13 Linux. Not for production use.
+
+mod exec;
+mod exit;
+mod fork;
+mod pid;
+mod ptrace;
+mod signal;
+mod sys;
+mod wait;
+
+use std::collections::VecDeque;
+
+use taskcore::uapi::{NSIG, PID_MAX_LIMIT, PID_MAX_MIN, SIGCHLD};
+pub use taskcore::{
+    CloneArgs, Config, Errno, Result, SigAction, SigHandler, SigInfo, WaitOutcome, WaitReport,
+};
+
+use pid::{Ns, PidStruct};
+
+/// A task handle of the model: the task's index in creation order.
+///
+/// Handles are never reused: once the task is released, every operation
+/// given its handle fails with `ESRCH`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tid(pub usize);
+
+/// Where `taskcore` knowingly differs from Linux: each flag set makes the
+/// model follow `taskcore` instead of Linux. [`Compat::linux`] (all false) is
+/// the reference behaviour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Compat {
+    /// Leave every namespace's allocation cursor untouched when `alloc_pid`
+    /// fails. Linux (kernel/pid.c `alloc_pid`) allocates from the deepest
+    /// level up with `idr_alloc_cyclic`, which advances each level's cursor,
+    /// and frees the numbers on a later failure without restoring cursors.
+    /// `taskcore` documents this divergence.
+    pub pid_cursor_untouched_on_failure: bool,
+    /// Lose a signal no thread can take now (every candidate is in a ptrace
+    /// stop or stopped), except a default-fatal one sent to a stopped group,
+    /// which kills it when SIGCONT wakes it. Linux (kernel/signal.c
+    /// `complete_signal`) leaves every such signal pending, and a thread
+    /// dequeues it when it runs again (after SIGCONT, `PTRACE_CONT`,
+    /// `PTRACE_DETACH` or its tracer's exit): a traced one then stops for
+    /// it again. `taskcore` models no other pending signals.
+    pub untakeable_signals_lost: bool,
+}
+
+impl Compat {
+    /// Pure Linux behaviour.
+    pub const fn linux() -> Compat {
+        Compat {
+            pid_cursor_untouched_on_failure: false,
+            untakeable_signals_lost: false,
+        }
+    }
+
+    /// The divergences `taskcore` documents as deliberate.
+    pub const fn taskcore() -> Compat {
+        Compat {
+            pid_cursor_untouched_on_failure: true,
+            untakeable_signals_lost: true,
+        }
+    }
+}
+
+/// Options of a [`Model`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ModelOptions {
+    /// Wait for a specific pid by scanning every child and tracee, as Linux
+    /// did before 5.13, instead of the 5.13 `do_wait_pid` direct lookup.
+    /// Both give the same results.
+    pub wait_scan_only: bool,
+    /// Which `taskcore` divergences to reproduce.
+    pub compat: Compat,
+}
+
+/// `exit_state` of a task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ExitState {
+    /// Not exited (running, stopped or traced).
+    Running,
+    /// `EXIT_ZOMBIE`.
+    Zombie,
+    /// `EXIT_DEAD`: being released (on a `dead` list).
+    Dead,
+}
+
+/// ptrace state bit: traced (`PT_PTRACED`).
+pub(crate) const PT_PTRACED: u8 = 1;
+/// ptrace state bit: attached with `PTRACE_SEIZE` (`PT_SEIZED`).
+pub(crate) const PT_SEIZED: u8 = 2;
+
+/// `signal->flags`: a job-control stop is in effect.
+pub(crate) const SIGNAL_STOP_STOPPED: u32 = 0x01;
+/// `signal->flags`: continued since the last `WCONTINUED` report.
+pub(crate) const SIGNAL_STOP_CONTINUED: u32 = 0x02;
+/// `signal->flags`: the group is exiting.
+pub(crate) const SIGNAL_GROUP_EXIT: u32 = 0x04;
+/// `signal->flags`: init of a pid namespace.
+pub(crate) const SIGNAL_UNKILLABLE: u32 = 0x40;
+
+/// One signal action (`struct k_sigaction`, lifecycle part).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Action {
+    pub(crate) handler: SigHandler,
+    pub(crate) flags: u64,
+}
+
+impl Action {
+    const DFL: Action = Action {
+        handler: SigHandler::Default,
+        flags: 0,
+    };
+}
+
+/// A task (`struct task_struct`, the fields the lifecycle needs).
+#[derive(Clone, Debug)]
+pub(crate) struct Task {
+    /// Its `struct pid` (`thread_pid`).
+    pub(crate) pid: usize,
+    pub(crate) group_leader: usize,
+    /// Its thread group (`signal`).
+    pub(crate) signal: usize,
+    /// `real_parent`; `None` only for the root namespace's init.
+    pub(crate) real_parent: Option<usize>,
+    /// `parent`: the tracer while traced, else `real_parent`.
+    pub(crate) parent: Option<usize>,
+    /// Group leaders whose `real_parent` is this task, in list order.
+    pub(crate) children: Vec<usize>,
+    /// Tasks this task traces, newest first (`list_add`).
+    pub(crate) ptraced: Vec<usize>,
+    pub(crate) ptrace: u8,
+    pub(crate) exit_state: ExitState,
+    /// Exit status word (`exit_code`).
+    pub(crate) exit_code: i32,
+    /// Signal for the parent at exit; -1 for a non-leader thread.
+    pub(crate) exit_signal: i32,
+    /// `PF_EXITING`.
+    pub(crate) exiting: bool,
+    /// `PF_FORKNOEXEC`.
+    pub(crate) forknoexec: bool,
+    pub(crate) self_exec_id: u64,
+    pub(crate) parent_exec_id: u64,
+    /// In a ptrace stop (`TASK_TRACED`).
+    pub(crate) traced_stop: bool,
+    /// The stop code the tracer has not consumed yet (Linux keeps it in
+    /// `exit_code` while traced).
+    pub(crate) trap_code: i32,
+    /// The thread blocked in `vfork` until this task execs or exits
+    /// (`vfork_done`).
+    pub(crate) vfork_parent: Option<usize>,
+    /// Per-thread pending signals (`pending`), bit `sig - 1`.
+    pub(crate) pending: u64,
+}
+
+/// A thread group (`struct signal_struct` and `struct sighand_struct`).
+#[derive(Clone, Debug)]
+pub(crate) struct Signal {
+    /// Threads, in thread-list order (`thread_head`).
+    pub(crate) threads: Vec<usize>,
+    /// Threads that have not started exiting (`live`).
+    pub(crate) live: usize,
+    pub(crate) flags: u32,
+    pub(crate) group_exit_code: i32,
+    /// The signal of the last group stop (each thread's
+    /// `jobctl & JOBCTL_STOP_SIGMASK`).
+    pub(crate) stop_sig: i32,
+    /// `struct pid` of the process group (`pids[PIDTYPE_PGID]`).
+    pub(crate) pgrp: usize,
+    /// `struct pid` of the session (`pids[PIDTYPE_SID]`).
+    pub(crate) session: usize,
+    /// When the group joined its process group: the order of the pid's
+    /// PGID task list.
+    pub(crate) pgrp_seq: u64,
+    /// Session leader (`leader`).
+    pub(crate) leader: bool,
+    pub(crate) is_child_subreaper: bool,
+    /// `sighand->action[sig - 1]`.
+    pub(crate) actions: [Action; NSIG as usize],
+    /// Shared pending signals (`shared_pending`), bit `sig - 1`.
+    pub(crate) shared_pending: u64,
+}
+
+/// Work queued during an operation and done when it ends, in order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Deferred {
+    /// A kernel-generated signal: target task, signal, `force`.
+    Signal { task: usize, sig: i32, force: bool },
+    /// The namespace `task` was waiting to empty in
+    /// `zap_pid_ns_processes()` is empty: its exit goes on.
+    ResumeExit { task: usize, group_dead: bool },
+    /// `task` runs again (its tracer went away) and dequeues its pending
+    /// signals.
+    Dequeue { task: usize },
+}
+
+/// The reference process table.
+///
+/// # Invariants
+/// 1. `tasks[t].children` lists exactly the live group leaders whose
+///    `real_parent` is `t`; `tasks[t].ptraced` exactly the tasks whose
+///    `ptrace != 0 && parent == t`.
+/// 2. An untraced task has `parent == real_parent`.
+/// 3. Every thread of a group has the same `real_parent`.
+/// 4. A `struct pid` is registered in its namespaces while its user count
+///    (PID, TGID, PGID and SID attachments) is non-zero.
+#[derive(Debug)]
+pub struct Model {
+    pub(crate) tasks: Vec<Option<Task>>,
+    pub(crate) signals: Vec<Option<Signal>>,
+    pub(crate) pids: Vec<Option<PidStruct>>,
+    pub(crate) nss: Vec<Ns>,
+    pub(crate) config: Config,
+    pub(crate) opts: ModelOptions,
+    pub(crate) seq: u64,
+    pub(crate) deferred: VecDeque<Deferred>,
+}
+
+impl Model {
+    /// A table with the root pid namespace and its init (pid 1, leader of
+    /// its own session and process group), Linux defaults otherwise.
+    ///
+    /// # Errors
+    /// `EINVAL` if `config.pid_max` is outside `[301, 4194304]`.
+    pub fn new(config: Config) -> Result<Model> {
+        Model::with_options(config, ModelOptions::default())
+    }
+
+    /// As [`Model::new`], with options.
+    ///
+    /// # Errors
+    /// As [`Model::new`].
+    pub fn with_options(config: Config, opts: ModelOptions) -> Result<Model> {
+        if !(PID_MAX_MIN..=PID_MAX_LIMIT).contains(&config.pid_max) {
+            return Err(Errno::EINVAL);
+        }
+        let mut m = Model {
+            tasks: Vec::new(),
+            signals: Vec::new(),
+            pids: Vec::new(),
+            nss: vec![Ns::new(0, None, config.pid_max)],
+            config,
+            opts,
+            seq: 0,
+            deferred: VecDeque::new(),
+        };
+        let pid = m.alloc_pid(0, &[])?;
+        let seq = m.next_seq();
+        m.signals.push(Some(Signal {
+            threads: vec![0],
+            live: 1,
+            flags: SIGNAL_UNKILLABLE,
+            group_exit_code: 0,
+            stop_sig: 0,
+            pgrp: pid,
+            session: pid,
+            pgrp_seq: seq,
+            leader: true,
+            is_child_subreaper: false,
+            actions: [Action::DFL; NSIG as usize],
+            shared_pending: 0,
+        }));
+        m.tasks.push(Some(Task {
+            pid,
+            group_leader: 0,
+            signal: 0,
+            real_parent: None,
+            parent: None,
+            children: Vec::new(),
+            ptraced: Vec::new(),
+            ptrace: 0,
+            exit_state: ExitState::Running,
+            exit_code: 0,
+            exit_signal: SIGCHLD,
+            exiting: false,
+            forknoexec: true,
+            self_exec_id: 0,
+            parent_exec_id: 0,
+            traced_stop: false,
+            trap_code: 0,
+            vfork_parent: None,
+            pending: 0,
+        }));
+        // PID, TGID, PGID and SID of init.
+        m.get_pid(pid, 4);
+        m.pids[pid].as_mut().expect("new pid").task = Some(0);
+        m.nss[0].child_reaper = Some(0);
+        Ok(m)
+    }
+
+    /// The root namespace's init task: the task holding pid 1 there (after
+    /// an exec by one of init's threads, that thread: `de_thread`).
+    ///
+    /// # Errors
+    /// `ESRCH` once it has been released.
+    pub fn init_task(&self) -> Result<Tid> {
+        self.find_task(0, 1).map(Tid).ok_or(Errno::ESRCH)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// The options.
+    pub fn options(&self) -> ModelOptions {
+        self.opts
+    }
+
+    /// Number of tasks not yet released (zombies included).
+    pub fn nr_tasks(&self) -> usize {
+        self.tasks.iter().flatten().count()
+    }
+
+    /// Number of thread groups not yet released (zombies included).
+    pub fn nr_processes(&self) -> usize {
+        self.signals.iter().flatten().count()
+    }
+
+    /// Handles of every task not yet released, in creation order.
+    pub fn task_ids(&self) -> Vec<Tid> {
+        (0..self.tasks.len())
+            .filter(|&t| self.tasks[t].is_some())
+            .map(Tid)
+            .collect()
+    }
+
+    /// Whether `t` exists and has not started exiting (can make system
+    /// calls, if it is not blocked).
+    pub fn is_alive(&self, t: Tid) -> bool {
+        self.tasks
+            .get(t.0)
+            .and_then(Option::as_ref)
+            .is_some_and(|x| !x.exiting)
+    }
+
+    /// Whether `t` could be running user code and so make a system call:
+    /// alive, not in a ptrace stop, not stopped by a job-control stop of its
+    /// group (untraced), and not blocked in `vfork`. No Linux analogue: the
+    /// scheduler's notion of a runnable task, for test drivers.
+    pub fn is_runnable(&self, t: Tid) -> bool {
+        if !self.is_alive(t) {
+            return false;
+        }
+        let task = self.task(t.0);
+        !task.traced_stop
+            && !self.job_stopped(t.0)
+            && !self
+                .tasks
+                .iter()
+                .flatten()
+                .any(|u| u.vfork_parent == Some(t.0))
+    }
+
+    /// Every task for which [`Model::is_runnable`] holds, in creation
+    /// order, in one pass.
+    pub fn runnable_tasks(&self) -> Vec<Tid> {
+        let blocked: std::collections::BTreeSet<usize> = self
+            .tasks
+            .iter()
+            .flatten()
+            .filter_map(|u| u.vfork_parent)
+            .collect();
+        (0..self.tasks.len())
+            .filter(|&t| {
+                self.is_alive(Tid(t))
+                    && !self.task(t).traced_stop
+                    && !self.job_stopped(t)
+                    && !blocked.contains(&t)
+            })
+            .map(Tid)
+            .collect()
+    }
+
+    /// Whether `t` is a zombie (exited, not yet reaped).
+    pub fn is_zombie(&self, t: Tid) -> bool {
+        self.tasks
+            .get(t.0)
+            .and_then(Option::as_ref)
+            .is_some_and(|x| x.exit_state != ExitState::Running)
+    }
+
+    // ------------------------------------------------------------ accessors
+
+    pub(crate) fn task(&self, t: usize) -> &Task {
+        self.tasks[t].as_ref().expect("live task")
+    }
+
+    pub(crate) fn task_mut(&mut self, t: usize) -> &mut Task {
+        self.tasks[t].as_mut().expect("live task")
+    }
+
+    pub(crate) fn sig(&self, t: usize) -> &Signal {
+        let s = self.task(t).signal;
+        self.signals[s].as_ref().expect("live signal")
+    }
+
+    pub(crate) fn sig_mut(&mut self, t: usize) -> &mut Signal {
+        let s = self.task(t).signal;
+        self.signals[s].as_mut().expect("live signal")
+    }
+
+    pub(crate) fn exists(&self, t: usize) -> bool {
+        self.tasks.get(t).is_some_and(Option::is_some)
+    }
+
+    /// The task a handle names (any state short of released).
+    pub(crate) fn task_idx(&self, t: Tid) -> Result<usize> {
+        if self.exists(t.0) {
+            Ok(t.0)
+        } else {
+            Err(Errno::ESRCH)
+        }
+    }
+
+    /// The task a handle names, which must be able to make system calls.
+    pub(crate) fn current(&self, t: Tid) -> Result<usize> {
+        if self.is_alive(t) {
+            Ok(t.0)
+        } else {
+            Err(Errno::ESRCH)
+        }
+    }
+
+    pub(crate) fn leader(&self, t: usize) -> usize {
+        self.task(t).group_leader
+    }
+
+    pub(crate) fn is_leader(&self, t: usize) -> bool {
+        self.leader(t) == t
+    }
+
+    pub(crate) fn same_thread_group(&self, a: usize, b: usize) -> bool {
+        self.task(a).signal == self.task(b).signal
+    }
+
+    /// `thread_group_empty()`: `t` is a leader alone on its thread list.
+    pub(crate) fn thread_group_empty(&self, t: usize) -> bool {
+        self.is_leader(t) && self.sig(t).threads.len() == 1
+    }
+
+    /// `delay_group_leader()`.
+    pub(crate) fn delay_group_leader(&self, t: usize) -> bool {
+        self.is_leader(t) && !self.thread_group_empty(t)
+    }
+
+    /// `ptrace_reparented()`: traced by a task outside the real parent's
+    /// thread group.
+    pub(crate) fn ptrace_reparented(&self, t: usize) -> bool {
+        let task = self.task(t);
+        match (task.real_parent, task.parent) {
+            (Some(rp), Some(p)) => !self.same_thread_group(rp, p),
+            (a, b) => a != b,
+        }
+    }
+
+    /// An untraced thread of a group in a job-control stop (`TASK_STOPPED`).
+    pub(crate) fn job_stopped(&self, t: usize) -> bool {
+        self.task(t).ptrace == 0 && self.sig(t).flags & SIGNAL_STOP_STOPPED != 0
+    }
+
+    pub(crate) fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// `find_alive_thread()`: the first thread of `t`'s group not exiting.
+    pub(crate) fn find_alive_thread(&self, t: usize) -> Option<usize> {
+        self.sig(t)
+            .threads
+            .iter()
+            .copied()
+            .find(|&u| !self.task(u).exiting)
+    }
+
+    /// The thread-group leaders (processes) whose process group is `pgrp`,
+    /// in the order they joined it.
+    pub(crate) fn pgrp_members(&self, pgrp: usize) -> Vec<usize> {
+        let mut v: Vec<(u64, usize)> = self
+            .signals
+            .iter()
+            .flatten()
+            .filter(|s| s.pgrp == pgrp)
+            .map(|s| {
+                let leader = self.task(s.threads[0]).group_leader;
+                (s.pgrp_seq, leader)
+            })
+            .collect();
+        v.sort_unstable();
+        v.into_iter().map(|(_, t)| t).collect()
+    }
+
+    /// `is_global_init()`: a thread of the root namespace's pid 1.
+    pub(crate) fn is_global_init(&self, t: usize) -> bool {
+        let tgid = self.task(self.leader(t)).pid;
+        self.pids[tgid].as_ref().expect("live pid").numbers[0] == (0, 1)
+    }
+}
+
+/// Bit of signal `sig` in a pending mask.
+pub(crate) fn sigbit(sig: i32) -> u64 {
+    debug_assert!((1..=NSIG).contains(&sig));
+    1u64 << (sig - 1)
+}

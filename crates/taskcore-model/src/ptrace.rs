@@ -1,0 +1,159 @@
+//! ptrace as far as `wait` needs it.
+//!
+//! # Linux
+//! kernel/ptrace.c: `ptrace_attach`, `ptrace_traceme`, `ptrace_link`,
+//! `__ptrace_unlink`, `ptrace_check_attach`, `ptrace_resume`,
+//! `ptrace_detach`.
+
+use taskcore::uapi::{NSIG, SIGSTOP};
+
+use crate::{Errno, ExitState, Model, Result, Tid, PT_PTRACED, PT_SEIZED};
+
+/// `PTRACE_EVENT_STOP`: the event of a seized tracee's group-stop trap.
+pub(crate) const PTRACE_EVENT_STOP: i32 = 128;
+
+impl Model {
+    /// `PTRACE_ATTACH` (the tracee is sent SIGSTOP) or `PTRACE_SEIZE`.
+    ///
+    /// # Errors
+    /// `ESRCH`: stale caller, no task `pid`. `EPERM`: `pid` is in the
+    /// caller's thread group, has exited, or is already traced.
+    ///
+    /// # Linux
+    /// `ptrace_attach()`; `ptrace_set_stopped()` sends SIGSTOP
+    /// (`SEND_SIG_PRIV`, to the thread).
+    pub fn ptrace_attach(&mut self, current: Tid, pid: i32, seize: bool) -> Result<()> {
+        let cur = self.current(current)?;
+        let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
+        if self.same_thread_group(t, cur) {
+            return Err(Errno::EPERM);
+        }
+        if self.task(t).exit_state != ExitState::Running || self.task(t).ptrace != 0 {
+            return Err(Errno::EPERM);
+        }
+        let mode = if seize {
+            PT_PTRACED | PT_SEIZED
+        } else {
+            PT_PTRACED
+        };
+        let stopped = self.job_stopped(t) && !self.task(t).exiting;
+        self.ptrace_link(t, cur, mode);
+        if stopped {
+            // Already stopped: it moves into a ptrace stop for the group
+            // stop (JOBCTL_TRAP_STOP), reporting the group's stop signal.
+            let sig = self.sig(t).stop_sig;
+            let code = if seize {
+                sig | (PTRACE_EVENT_STOP << 8)
+            } else {
+                sig
+            };
+            self.ptrace_trap(t, code);
+        }
+        if !seize {
+            self.send_signal(t, SIGSTOP, true, true);
+        }
+        self.run_deferred();
+        Ok(())
+    }
+
+    /// `PTRACE_TRACEME`: traced by the real parent.
+    ///
+    /// # Errors
+    /// `ESRCH`: stale caller. `EPERM`: already traced, or no parent.
+    pub fn ptrace_traceme(&mut self, current: Tid) -> Result<()> {
+        let cur = self.current(current)?;
+        let Some(parent) = self.task(cur).real_parent else {
+            return Err(Errno::EPERM);
+        };
+        if self.task(cur).ptrace != 0 {
+            return Err(Errno::EPERM);
+        }
+        self.ptrace_link(cur, parent, PT_PTRACED);
+        Ok(())
+    }
+
+    /// `__ptrace_link()`: `t` is traced by `tracer`, at the head of its list.
+    fn ptrace_link(&mut self, t: usize, tracer: usize, mode: u8) {
+        let task = self.task_mut(t);
+        task.ptrace = mode;
+        task.parent = Some(tracer);
+        self.task_mut(tracer).ptraced.insert(0, t);
+    }
+
+    /// `PTRACE_CONT`: resume tracee `pid` from its ptrace stop with signal
+    /// `sig` (0 for none).
+    ///
+    /// # Errors
+    /// `ESRCH`: stale caller; `pid` is not traced by the calling thread or
+    /// not in a ptrace stop. `EIO`: `sig` outside 0..=64.
+    ///
+    /// # Linux
+    /// `ptrace_check_attach()` then `ptrace_resume()`: the tracee acts on
+    /// `sig` as if it had dequeued it, then on its pending signals.
+    pub fn ptrace_cont(&mut self, current: Tid, pid: i32, sig: i32) -> Result<()> {
+        let t = self.stopped_tracee(current, pid)?;
+        if !(0..=NSIG).contains(&sig) {
+            return Err(Errno::EIO);
+        }
+        let task = self.task_mut(t);
+        task.traced_stop = false;
+        task.trap_code = 0;
+        self.resume_with(t, sig);
+        self.run_deferred();
+        Ok(())
+    }
+
+    /// `PTRACE_DETACH`: stop tracing `pid`, resuming it with `sig`.
+    ///
+    /// # Errors
+    /// As [`Model::ptrace_cont`].
+    ///
+    /// # Linux
+    /// `ptrace_detach()` -> `__ptrace_detach()`; a group stop in effect
+    /// stops the detached task again.
+    pub fn ptrace_detach(&mut self, current: Tid, pid: i32, sig: i32) -> Result<()> {
+        let t = self.stopped_tracee(current, pid)?;
+        if !(0..=NSIG).contains(&sig) {
+            return Err(Errno::EIO);
+        }
+        self.ptrace_unlink(t);
+        self.resume_with(t, sig);
+        self.run_deferred();
+        Ok(())
+    }
+
+    /// The tracee, out of its ptrace stop, handles `sig` (if any) by its
+    /// disposition, then whatever is pending.
+    fn resume_with(&mut self, t: usize, sig: i32) {
+        if sig != 0 {
+            self.handle_signal(t, sig);
+        }
+        if self.exists(t) {
+            self.dequeue_pending(t);
+        }
+    }
+
+    /// `ptrace_check_attach()`: `pid` is traced by the calling thread and in
+    /// a ptrace stop.
+    fn stopped_tracee(&self, current: Tid, pid: i32) -> Result<usize> {
+        let cur = self.current(current)?;
+        let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
+        let task = self.task(t);
+        if task.ptrace == 0 || task.parent != Some(cur) || !task.traced_stop {
+            return Err(Errno::ESRCH);
+        }
+        Ok(t)
+    }
+
+    /// `__ptrace_unlink()`: `t` is no longer traced; its parent is its real
+    /// parent again and a ptrace stop ends.
+    pub(crate) fn ptrace_unlink(&mut self, t: usize) {
+        let task = self.task_mut(t);
+        let tracer = task.parent.expect("a traced task has a tracer");
+        task.ptrace = 0;
+        task.parent = task.real_parent;
+        task.traced_stop = false;
+        task.trap_code = 0;
+        self.task_mut(tracer).ptraced.retain(|&u| u != t);
+    }
+}

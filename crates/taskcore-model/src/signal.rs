@@ -1,0 +1,545 @@
+//! Signals as far as the lifecycle needs them: dispositions, `kill`,
+//! `tgkill`, `tkill`, generation (`prepare_signal`, `sig_ignored`,
+//! `complete_signal`), dequeueing (`get_signal`), job-control stop and
+//! continue, and the ptrace stop a traced task takes instead.
+//!
+//! A signal no thread can take now (every thread is stopped or in a ptrace
+//! stop) stays pending, per thread (`tkill`) or shared, and is dequeued in
+//! Linux's order (synchronous signals first, then lowest number) when a
+//! thread runs again: after SIGCONT or `PTRACE_CONT`/`PTRACE_DETACH`.
+//!
+//! # Linux
+//! kernel/signal.c: `do_sigaction`, `kill_something_info`,
+//! `__kill_pgrp_info`, `do_tkill`, `do_send_specific`,
+//! `group_send_sig_info`, `send_signal_locked`, `prepare_signal`,
+//! `sig_ignored`, `sig_task_ignored`, `wants_signal`, `complete_signal`,
+//! `next_signal`, `get_signal`, `do_signal_stop`,
+//! `do_notify_parent_cldstop`, `ptrace_signal`.
+
+use taskcore::uapi::{
+    sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, valid_signal,
+    CLD_CONTINUED, CLD_STOPPED, NSIG, SA_NOCLDSTOP, SA_NOCLDWAIT, SA_RESETHAND, SIGBUS, SIGCHLD,
+    SIGCONT, SIGFPE, SIGILL, SIGKILL, SIGSEGV, SIGSTOP, SIGSYS, SIGTRAP, SIGTSTP, SIGTTIN, SIGTTOU,
+};
+
+use crate::{
+    sigbit, Action, Deferred, Errno, Model, Result, SigAction, SigHandler, Tid, SIGNAL_GROUP_EXIT,
+    SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
+};
+
+/// `SYNCHRONOUS_MASK`: signals dequeued before the others.
+fn synchronous_mask() -> u64 {
+    [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGSYS]
+        .into_iter()
+        .map(sigbit)
+        .fold(0, |a, b| a | b)
+}
+
+/// `SIG_KERNEL_STOP_MASK`.
+fn stop_mask() -> u64 {
+    [SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU]
+        .into_iter()
+        .map(sigbit)
+        .fold(0, |a, b| a | b)
+}
+
+/// `next_signal()`: the pending signal dequeued first.
+fn next_signal(pending: u64) -> Option<i32> {
+    let mut x = pending;
+    if x == 0 {
+        return None;
+    }
+    if x & synchronous_mask() != 0 {
+        x &= synchronous_mask();
+    }
+    Some(x.trailing_zeros() as i32 + 1)
+}
+
+/// `sig_handler_ignored()`.
+fn sig_handler_ignored(handler: SigHandler, sig: i32) -> bool {
+    handler == SigHandler::Ignore || (handler == SigHandler::Default && sig_kernel_ignore(sig))
+}
+
+/// What `rt_sigaction` reports of an action: the handler, and only the
+/// flags that have an effect here (`SA_RESETHAND` of a handler;
+/// `SA_NOCLDSTOP`/`SA_NOCLDWAIT` of SIGCHLD), as `taskcore` documents.
+fn reported(a: Action, sig: i32) -> SigAction {
+    let mut flags = 0;
+    if a.handler == SigHandler::Handler {
+        flags |= a.flags & SA_RESETHAND;
+    }
+    if sig == SIGCHLD {
+        flags |= a.flags & (SA_NOCLDSTOP | SA_NOCLDWAIT);
+    }
+    SigAction {
+        handler: a.handler,
+        flags,
+    }
+}
+
+impl Model {
+    /// `rt_sigaction(sig, act, oldact)`: the old action of `sig` in the
+    /// caller's thread group; installs `act` if given.
+    ///
+    /// # Errors
+    /// `ESRCH` for a stale or exiting caller; `EINVAL` for `sig` outside
+    /// 1..=64 or an action for SIGKILL/SIGSTOP.
+    ///
+    /// # Linux
+    /// `do_sigaction()`: setting a disposition that ignores `sig` discards
+    /// it from every pending set of the group.
+    pub fn rt_sigaction(
+        &mut self,
+        current: Tid,
+        sig: i32,
+        act: Option<SigAction>,
+    ) -> Result<SigAction> {
+        let t = self.current(current)?;
+        if !valid_signal(sig) || (act.is_some() && sig_kernel_only(sig)) {
+            return Err(Errno::EINVAL);
+        }
+        let old = self.sig(t).actions[(sig - 1) as usize];
+        if let Some(a) = act {
+            self.sig_mut(t).actions[(sig - 1) as usize] = Action {
+                handler: a.handler,
+                flags: a.flags,
+            };
+            if sig_handler_ignored(a.handler, sig) {
+                self.flush_pending(t, sigbit(sig));
+            }
+        }
+        Ok(reported(old, sig))
+    }
+
+    /// `kill(pid, sig)`: `pid > 0` the process of that pid (a thread id
+    /// names its process), 0 the caller's process group, -1 every process
+    /// the caller can see but its own and its namespace's init, `< -1`
+    /// process group `-pid`.
+    ///
+    /// # Errors
+    /// `ESRCH`: stale caller; no such target; `pid == i32::MIN`.
+    /// `EINVAL`: `sig` outside 0..=64 (checked per target, after lookup).
+    ///
+    /// # Linux
+    /// `kill_something_info()`.
+    pub fn kill(&mut self, current: Tid, pid: i32, sig: i32) -> Result<()> {
+        let cur = self.current(current)?;
+        let r = self.kill_something_info(cur, pid, sig);
+        self.run_deferred();
+        r
+    }
+
+    fn kill_something_info(&mut self, cur: usize, pid: i32, sig: i32) -> Result<()> {
+        let ns = self.ns_of(cur);
+        // The sender's numbers, kept: kill(0, ...) may kill and reap the
+        // sender half-way through its process group; Linux goes on.
+        let sender = self.pid_numbers(self.task(cur).pid);
+        if pid > 0 {
+            let p = self.find_task(ns, pid).ok_or(Errno::ESRCH)?;
+            return self.group_send_sig_info(&sender, p, sig);
+        }
+        if pid == i32::MIN {
+            return Err(Errno::ESRCH);
+        }
+        if pid != -1 {
+            let pgrp = if pid == 0 {
+                Some(self.sig(cur).pgrp)
+            } else {
+                self.find_pid(ns, -pid)
+            };
+            let members = pgrp.map(|p| self.pgrp_members(p)).unwrap_or_default();
+            let mut ret = Err(Errno::ESRCH);
+            for p in members {
+                // Linux iterates under tasklist_lock: nothing is released
+                // meanwhile. Here earlier deliveries may have reaped a
+                // member, which would have ignored the signal.
+                let err = if self.exists(p) {
+                    self.group_send_sig_info(&sender, p, sig)
+                } else {
+                    Ok(())
+                };
+                if ret.is_err() {
+                    ret = err;
+                }
+            }
+            return ret;
+        }
+        // pid == -1: every process with a number > 1 in the caller's
+        // namespace but the caller's own (Linux walks for_each_process;
+        // delivery order is not observable there; we go by pid).
+        let mut targets: Vec<(i32, usize)> = self
+            .signals
+            .iter()
+            .flatten()
+            .map(|s| self.task(s.threads[0]).group_leader)
+            .filter(|&p| !self.same_thread_group(p, cur))
+            .map(|p| (self.pid_nr_ns(self.task(p).pid, ns), p))
+            .filter(|&(nr, _)| nr > 1)
+            .collect();
+        targets.sort_unstable();
+        let mut count = 0;
+        let mut retval = Ok(());
+        for (_, p) in targets {
+            let err = if self.exists(p) {
+                self.group_send_sig_info(&sender, p, sig)
+            } else {
+                Ok(())
+            };
+            count += 1;
+            if err != Err(Errno::EPERM) {
+                retval = err;
+            }
+        }
+        if count == 0 {
+            Err(Errno::ESRCH)
+        } else {
+            retval
+        }
+    }
+
+    /// `group_send_sig_info(sig, info, p, PIDTYPE_TGID)` from the task with
+    /// pid numbers `sender`.
+    fn group_send_sig_info(&mut self, sender: &[(usize, u32)], p: usize, sig: i32) -> Result<()> {
+        // check_kill_permission(): every caller is privileged here.
+        if !(0..=NSIG).contains(&sig) {
+            return Err(Errno::EINVAL);
+        }
+        if sig != 0 {
+            let force = self.sent_from_ancestor_ns(sender, p);
+            self.send_signal(p, sig, force, false);
+        }
+        Ok(())
+    }
+
+    /// `send_signal_locked()`'s `force` for a user signal: the sender has no
+    /// number in the target's pid namespace.
+    fn sent_from_ancestor_ns(&self, sender: &[(usize, u32)], p: usize) -> bool {
+        let ns = self.ns_of(p);
+        sender.get(self.nss[ns].level).is_none_or(|&(n, _)| n != ns)
+    }
+
+    /// `tgkill(tgid, tid, sig)`.
+    ///
+    /// # Errors
+    /// `EINVAL`: `tgid <= 0`, `tid <= 0`, `sig` outside 0..=64.
+    /// `ESRCH`: stale caller; no thread `tid` in group `tgid`.
+    ///
+    /// # Linux
+    /// `do_tkill()` -> `do_send_specific()`: the signal is private to the
+    /// thread (`PIDTYPE_PID`).
+    pub fn tgkill(&mut self, current: Tid, tgid: i32, tid: i32, sig: i32) -> Result<()> {
+        if tgid <= 0 || tid <= 0 {
+            return Err(Errno::EINVAL);
+        }
+        self.do_tkill(current, tgid, tid, sig)
+    }
+
+    /// `tkill(tid, sig)`.
+    ///
+    /// # Errors
+    /// `EINVAL`: `tid <= 0`, `sig` outside 0..=64. `ESRCH`: stale caller,
+    /// no such thread.
+    ///
+    /// # Linux
+    /// `do_tkill(0, tid, sig)`.
+    pub fn tkill(&mut self, current: Tid, tid: i32, sig: i32) -> Result<()> {
+        if tid <= 0 {
+            return Err(Errno::EINVAL);
+        }
+        self.do_tkill(current, 0, tid, sig)
+    }
+
+    fn do_tkill(&mut self, current: Tid, tgid: i32, tid: i32, sig: i32) -> Result<()> {
+        let cur = self.current(current)?;
+        let ns = self.ns_of(cur);
+        let p = self.find_task(ns, tid).ok_or(Errno::ESRCH)?;
+        if tgid > 0 && self.tgid_nr_ns(p, ns) != tgid {
+            return Err(Errno::ESRCH);
+        }
+        if !(0..=NSIG).contains(&sig) {
+            return Err(Errno::EINVAL);
+        }
+        if sig != 0 {
+            let sender = self.pid_numbers(self.task(cur).pid);
+            let force = self.sent_from_ancestor_ns(&sender, p);
+            self.send_signal(p, sig, force, true);
+        }
+        self.run_deferred();
+        Ok(())
+    }
+
+    /// Clears the signals of `mask` from the shared and every thread's
+    /// pending set of `t`'s group (`flush_sigqueue_mask`).
+    pub(crate) fn flush_pending(&mut self, t: usize, mask: u64) {
+        self.sig_mut(t).shared_pending &= !mask;
+        for th in self.sig(t).threads.clone() {
+            self.task_mut(th).pending &= !mask;
+        }
+    }
+
+    /// `__send_signal_locked(sig, info, p, type, force)`: `to_thread` for
+    /// `PIDTYPE_PID` (tkill), else the whole group with `p` preferred.
+    pub(crate) fn send_signal(&mut self, p: usize, sig: i32, force: bool, to_thread: bool) {
+        // prepare_signal()
+        if self.sig(p).flags & SIGNAL_GROUP_EXIT != 0 {
+            // The process is in the middle of dying: drop the signal.
+            return;
+        }
+        let mut continued = false;
+        if sig_kernel_stop(sig) {
+            self.flush_pending(p, sigbit(SIGCONT));
+        } else if sig == SIGCONT {
+            self.flush_pending(p, stop_mask());
+            if self.sig(p).flags & SIGNAL_STOP_STOPPED != 0 {
+                let s = self.sig_mut(p);
+                s.flags = (s.flags & !(SIGNAL_STOP_STOPPED | SIGNAL_STOP_CONTINUED))
+                    | SIGNAL_STOP_CONTINUED;
+                s.group_exit_code = 0;
+                continued = true;
+                let leader = self.leader(p);
+                self.do_notify_parent_cldstop(leader, CLD_CONTINUED);
+            }
+        }
+        if !self.sig_ignored(p, sig, force) {
+            self.complete_signal(p, sig, to_thread);
+        }
+        if continued && self.exists(p) {
+            // The woken threads dequeue what was pending while stopped.
+            for th in self.sig(p).threads.clone() {
+                self.dequeue_pending(th);
+            }
+        }
+    }
+
+    /// `sig_ignored()` and `sig_task_ignored()`.
+    fn sig_ignored(&self, p: usize, sig: i32, force: bool) -> bool {
+        // Tracers may want to know about even ignored signals.
+        if self.task(p).ptrace != 0 && sig != SIGKILL {
+            return false;
+        }
+        let handler = self.sig(p).actions[(sig - 1) as usize].handler;
+        if self.is_global_init(p) && sig_kernel_only(sig) {
+            return true;
+        }
+        if self.sig(p).flags & SIGNAL_UNKILLABLE != 0
+            && handler == SigHandler::Default
+            && !(force && sig_kernel_only(sig))
+        {
+            return true;
+        }
+        sig_handler_ignored(handler, sig)
+    }
+
+    /// `wants_signal()`: thread `t` can take `sig` now.
+    fn wants_signal(&self, sig: i32, t: usize) -> bool {
+        let task = self.task(t);
+        if task.exiting {
+            return false;
+        }
+        sig == SIGKILL || !(task.traced_stop || self.job_stopped(t))
+    }
+
+    /// `sig_fatal()`: the default action of `sig` kills.
+    fn sig_fatal(&self, p: usize, sig: i32) -> bool {
+        !sig_kernel_ignore(sig)
+            && !sig_kernel_stop(sig)
+            && self.sig(p).actions[(sig - 1) as usize].handler == SigHandler::Default
+    }
+
+    fn fatal_code(&self, sig: i32) -> i32 {
+        if sig_kernel_coredump(sig) && self.config.core_dumps {
+            sig | 0x80
+        } else {
+            sig
+        }
+    }
+
+    /// `complete_signal()`: find a thread to take `sig`; a fatal signal
+    /// kills the group at once; with no taker the signal stays pending.
+    fn complete_signal(&mut self, p: usize, sig: i32, to_thread: bool) {
+        let t = if self.wants_signal(sig, p) {
+            Some(p)
+        } else if to_thread || self.thread_group_empty(p) {
+            None
+        } else {
+            self.sig(p)
+                .threads
+                .iter()
+                .copied()
+                .find(|&t| self.wants_signal(sig, t))
+        };
+        let Some(t) = t else {
+            if self.opts.compat.untakeable_signals_lost
+                && !(self.sig_fatal(p, sig) && self.sig(p).flags & SIGNAL_STOP_STOPPED != 0)
+            {
+                return;
+            }
+            if to_thread {
+                self.task_mut(p).pending |= sigbit(sig);
+            } else {
+                self.sig_mut(p).shared_pending |= sigbit(sig);
+            }
+            return;
+        };
+        // The fast path of a fatal signal aimed at an untraced task; a core
+        // dumping one only once dequeued, which a traced taker reports.
+        if self.sig_fatal(p, sig)
+            && (sig == SIGKILL || self.task(p).ptrace == 0)
+            && (!sig_kernel_coredump(sig) || self.task(t).ptrace == 0)
+        {
+            let code = self.fatal_code(sig);
+            self.kill_group(p, code);
+            return;
+        }
+        // Queued, then `t` dequeues what is pending in next_signal() order
+        // (signals kept pending while nobody could take them come first if
+        // lower).
+        if to_thread {
+            self.task_mut(p).pending |= sigbit(sig);
+        } else {
+            self.sig_mut(p).shared_pending |= sigbit(sig);
+        }
+        self.dequeue_pending(t);
+    }
+
+    /// Thread `t` dequeues `sig` (`get_signal`): a traced thread stops for
+    /// its tracer (`ptrace_signal`), else the disposition applies.
+    fn dequeue_one(&mut self, t: usize, sig: i32) {
+        if self.task(t).ptrace != 0 && sig != SIGKILL {
+            self.ptrace_trap(t, sig);
+            return;
+        }
+        self.handle_signal(t, sig);
+    }
+
+    /// The part of `get_signal()` after `ptrace_signal()`: act on `sig`'s
+    /// disposition in `t`'s group.
+    pub(crate) fn handle_signal(&mut self, t: usize, sig: i32) {
+        let a = self.sig(t).actions[(sig - 1) as usize];
+        match a.handler {
+            SigHandler::Ignore => return,
+            SigHandler::Handler => {
+                if a.flags & SA_RESETHAND != 0 {
+                    self.sig_mut(t).actions[(sig - 1) as usize].handler = SigHandler::Default;
+                }
+                return;
+            }
+            SigHandler::Default => {}
+        }
+        if sig_kernel_ignore(sig) {
+            return;
+        }
+        // Init gets no signal it does not want, but SIGKILL/SIGSTOP that
+        // came from an ancestor namespace or the kernel.
+        if self.sig(t).flags & SIGNAL_UNKILLABLE != 0 && !sig_kernel_only(sig) {
+            return;
+        }
+        if sig_kernel_stop(sig) {
+            // Job-control stops do nothing in an orphaned process group.
+            if sig != SIGSTOP && self.will_become_orphaned_pgrp(self.sig(t).pgrp, None) {
+                return;
+            }
+            self.do_signal_stop(t, sig);
+            return;
+        }
+        let code = self.fatal_code(sig);
+        self.kill_group(t, code);
+    }
+
+    /// Thread `t`, running again, dequeues its own then the shared pending
+    /// signals, in `next_signal()` order, until it stops or dies.
+    pub(crate) fn dequeue_pending(&mut self, t: usize) {
+        loop {
+            if !self.exists(t) || !self.wants_signal(0, t) {
+                return;
+            }
+            if self.sig(t).flags & SIGNAL_GROUP_EXIT != 0 {
+                return;
+            }
+            let own = self.task(t).pending;
+            let sig = if let Some(sig) = next_signal(own) {
+                self.task_mut(t).pending &= !sigbit(sig);
+                sig
+            } else if let Some(sig) = next_signal(self.sig(t).shared_pending) {
+                self.sig_mut(t).shared_pending &= !sigbit(sig);
+                sig
+            } else {
+                return;
+            };
+            self.dequeue_one(t, sig);
+        }
+    }
+
+    /// `do_signal_stop()` by thread `t`: the group stops with `sig`; traced
+    /// threads take a ptrace stop for it; the real parent is told.
+    fn do_signal_stop(&mut self, t: usize, sig: i32) {
+        if self.sig(t).flags & (SIGNAL_STOP_STOPPED | SIGNAL_GROUP_EXIT) != 0 {
+            return;
+        }
+        let s = self.sig_mut(t);
+        s.group_exit_code = sig;
+        s.stop_sig = sig;
+        s.flags = (s.flags & !(SIGNAL_STOP_STOPPED | SIGNAL_STOP_CONTINUED)) | SIGNAL_STOP_STOPPED;
+        for th in self.sig(t).threads.clone() {
+            let task = self.task(th);
+            if task.ptrace != 0 && !task.exiting && !task.traced_stop {
+                self.ptrace_trap(th, sig);
+            }
+        }
+        let leader = self.leader(t);
+        self.do_notify_parent_cldstop(leader, CLD_STOPPED);
+    }
+
+    /// `do_notify_parent_cldstop(leader, false, why)`: SIGCHLD to the real
+    /// parent unless it ignores SIGCHLD or set `SA_NOCLDSTOP`.
+    fn do_notify_parent_cldstop(&mut self, leader: usize, _why: i32) {
+        if let Some(parent) = self.task(leader).real_parent {
+            self.chld_to(parent);
+        }
+    }
+
+    /// SIGCHLD for a stop or continue, unless `parent` ignores SIGCHLD or
+    /// set `SA_NOCLDSTOP`; delivered when the operation ends.
+    fn chld_to(&mut self, parent: usize) {
+        let a = self.sig(parent).actions[(SIGCHLD - 1) as usize];
+        if a.handler != SigHandler::Ignore && a.flags & SA_NOCLDSTOP == 0 {
+            self.deferred.push_back(Deferred::Signal {
+                task: parent,
+                sig: SIGCHLD,
+                force: false,
+            });
+        }
+    }
+
+    /// `ptrace_stop()`: traced task `t` stops reporting `sig` to its tracer
+    /// (`do_notify_parent_cldstop(t, true, CLD_TRAPPED)`).
+    pub(crate) fn ptrace_trap(&mut self, t: usize, sig: i32) {
+        let task = self.task_mut(t);
+        task.traced_stop = true;
+        task.trap_code = sig;
+        let tracer = task.parent.expect("a traced task has a tracer");
+        self.chld_to(tracer);
+    }
+
+    /// Does the queued work (kernel-generated signals, exits resumed by an
+    /// emptied namespace), in order, until none is left.
+    pub(crate) fn run_deferred(&mut self) {
+        while let Some(d) = self.deferred.pop_front() {
+            match d {
+                Deferred::Signal { task, sig, force } => {
+                    if self.exists(task) {
+                        self.send_signal(task, sig, force, false);
+                    }
+                }
+                Deferred::ResumeExit { task, group_dead } => {
+                    self.exit_notify_tail(task, group_dead, Vec::new());
+                }
+                Deferred::Dequeue { task } => {
+                    if self.exists(task) {
+                        self.dequeue_pending(task);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! A full consistency check of the process table, for tests.
+//!
+//! [`Kernel::check_invariants`] recomputes from scratch what the incremental
+//! structures maintain (the wait index and each edge's registration byte,
+//! the list links, the counters, the pid registrations and tags) and panics
+//! on the first difference. O(n log n) in the number of tasks: call it from
+//! tests after every operation, never from the library.
+//!
+//! # Linux
+//! No Linux analogue (Linux's lists are the truth; there is no index to
+//! keep in step).
+
+use crate::list::{self, Link, ListHead};
+use crate::pid::TAG_TGID;
+use crate::slab::{Slab, NONE};
+use crate::task::kernel::Kernel;
+use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_STOP_STOPPED};
+use crate::wait::index::{Class, EdgeState, WaitIndex, UNREGISTERED};
+
+/// Walks a list forwards and backwards, checking the links agree.
+fn walk<T>(head: ListHead, slab: &Slab<T>, link: fn(&T) -> &Link, what: &str) -> Vec<u32> {
+    let fwd = list::collect(head, slab, link);
+    let mut prev = NONE;
+    for &x in &fwd {
+        assert_eq!(link(&slab[x]).prev, prev, "{what}: prev link of {x}");
+        prev = x;
+    }
+    assert_eq!(head.last, prev, "{what}: tail");
+    fwd
+}
+
+impl Kernel {
+    /// Panics if any internal invariant is broken: the wait index differs
+    /// from one rebuilt from scratch, a list link or counter is wrong, a
+    /// `struct pid` is registered wrongly or kept without users.
+    ///
+    /// For tests only: O(n log n), walks the whole table.
+    ///
+    /// # Linux
+    /// No Linux analogue.
+    #[doc(hidden)]
+    pub fn check_invariants(&self) {
+        self.check_tasks_and_groups();
+        self.check_pids();
+        self.check_wait_index();
+    }
+
+    fn check_tasks_and_groups(&self) {
+        for (t, task) in self.tasks.iter() {
+            assert_eq!(self.pids[task.pid].task, t, "task {t}: its pid names it");
+            let exiting = task.flags & PF_EXITING != 0;
+            let waits_in_zap = self
+                .nss
+                .iter()
+                .any(|(_, ns)| ns.zap_waiter.is_some_and(|(w, _)| w == t));
+            assert_eq!(
+                exiting,
+                task.exit_state == ExitState::Zombie || waits_in_zap,
+                "task {t}: PF_EXITING iff zombie between operations"
+            );
+            if task.flags & PF_TRACED_STOP != 0 {
+                assert!(task.ptrace != 0, "task {t}: ptrace stop while untraced");
+            }
+            if task.ptrace != 0 {
+                let tracer = task.parent;
+                assert!(self.tasks.get(tracer).is_some(), "task {t}: tracer gone");
+                let l = walk(
+                    self.tasks[tracer].ptraced,
+                    &self.tasks,
+                    |x| &x.ptrace_entry,
+                    "ptraced",
+                );
+                assert!(l.contains(&t), "task {t}: not on its tracer's list");
+            } else {
+                assert_eq!(task.parent, NONE, "task {t}: untraced with a tracer");
+                assert_eq!(
+                    task.ptrace_reg, UNREGISTERED,
+                    "task {t}: ptrace edge registered"
+                );
+            }
+            let kids = walk(task.children, &self.groups, |g| &g.sibling, "children");
+            let mut last = 0;
+            for g in kids {
+                assert_eq!(self.groups[g].real_parent, t, "child {g} of task {t}");
+                assert!(
+                    self.groups[g].sibling_seq > last,
+                    "children of {t} out of order"
+                );
+                last = self.groups[g].sibling_seq;
+            }
+            let traced = walk(task.ptraced, &self.tasks, |x| &x.ptrace_entry, "ptraced");
+            let mut last = 0;
+            for (i, u) in traced.into_iter().enumerate() {
+                assert_eq!(self.tasks[u].parent, t, "tracee {u} of task {t}");
+                assert!(self.tasks[u].ptrace != 0, "tracee {u} untraced");
+                assert!(
+                    i == 0 || self.tasks[u].ptrace_seq > last,
+                    "ptraced of {t} out of order"
+                );
+                last = self.tasks[u].ptrace_seq;
+            }
+        }
+        for (g, grp) in self.groups.iter() {
+            let threads = walk(grp.threads, &self.tasks, |x| &x.thread_node, "threads");
+            assert!(
+                threads.contains(&grp.leader),
+                "group {g}: leader off its list"
+            );
+            assert_eq!(
+                grp.nr_threads as usize,
+                threads.len(),
+                "group {g}: nr_threads"
+            );
+            let live = threads
+                .iter()
+                .filter(|&&t| self.tasks[t].flags & PF_EXITING == 0)
+                .count();
+            assert_eq!(grp.live as usize, live, "group {g}: live");
+            let traced = threads
+                .iter()
+                .filter(|&&t| self.tasks[t].ptrace != 0)
+                .count();
+            assert_eq!(grp.nr_traced as usize, traced, "group {g}: nr_traced");
+            let mut last = None;
+            for &t in &threads {
+                assert_eq!(self.tasks[t].group, g, "thread {t} of group {g}");
+                let seq = self.tasks[t].thread_seq;
+                assert!(
+                    last.is_none_or(|l| seq > l),
+                    "group {g}: threads out of order"
+                );
+                last = Some(seq);
+            }
+            if grp.real_parent != NONE {
+                let p = grp.real_parent;
+                assert!(self.tasks.get(p).is_some(), "group {g}: real parent gone");
+                let kids = list::collect(self.tasks[p].children, &self.groups, |x| &x.sibling);
+                assert!(
+                    kids.contains(&g),
+                    "group {g}: not among its parent's children"
+                );
+            } else {
+                assert_eq!(
+                    grp.child_reg, UNREGISTERED,
+                    "group {g}: orphan edge registered"
+                );
+            }
+            let members = walk(
+                self.pids[grp.pgrp].pgrp_members,
+                &self.groups,
+                |x| &x.pgrp_node,
+                "pgrp",
+            );
+            assert!(members.contains(&g), "group {g}: not in its process group");
+            let members = walk(
+                self.pids[grp.session].session_members,
+                &self.groups,
+                |x| &x.session_node,
+                "session",
+            );
+            assert!(members.contains(&g), "group {g}: not in its session");
+            let leader_pid = self.tasks[grp.leader].pid;
+            assert_eq!(self.pids[leader_pid].tgid_group, g, "group {g}: tgid");
+        }
+    }
+
+    fn check_pids(&self) {
+        for (p, pid) in self.pids.iter() {
+            assert!(!pid.unused(), "pid {p} kept without users");
+            for u in pid.numbers.as_slice() {
+                assert_eq!(
+                    self.nss[u.ns].idr.get(u.nr),
+                    Some(p),
+                    "pid {p}: number {}",
+                    u.nr
+                );
+                let tagged = self.nss[u.ns].idr.get_tag(u.nr, TAG_TGID);
+                assert_eq!(tagged, pid.tgid_group != NONE, "pid {p}: TGID tag");
+            }
+            let members = walk(pid.pgrp_members, &self.groups, |x| &x.pgrp_node, "pgrp");
+            let stopped = members
+                .iter()
+                .filter(|&&g| self.groups[g].flags & SIGNAL_STOP_STOPPED != 0)
+                .count();
+            assert_eq!(
+                pid.pgrp_nr_stopped as usize, stopped,
+                "pid {p}: stopped members"
+            );
+            for g in members {
+                assert_eq!(self.groups[g].pgrp, p, "pgrp member {g}");
+            }
+            for g in walk(
+                pid.session_members,
+                &self.groups,
+                |x| &x.session_node,
+                "session",
+            ) {
+                assert_eq!(self.groups[g].session, p, "session member {g}");
+            }
+        }
+        for (n, ns) in self.nss.iter() {
+            for (nr, p) in ns.idr.iter() {
+                let pid = self.pids.get(p).expect("idr names a live pid");
+                assert!(
+                    pid.numbers
+                        .as_slice()
+                        .iter()
+                        .any(|u| u.ns == n && u.nr == nr),
+                    "ns {n}: number {nr} names pid {p} that does not have it"
+                );
+            }
+        }
+    }
+
+    fn check_wait_index(&self) {
+        let mut rebuilt = WaitIndex::default();
+        for (g, grp) in self.groups.iter() {
+            match self.child_edge_pos(g) {
+                Some(pos) => {
+                    let st = self.edge_state(grp.leader, false, self.child_class(g));
+                    assert_eq!(
+                        EdgeState::decode(grp.child_reg),
+                        Some(st),
+                        "group {g}: child edge registered in a stale state"
+                    );
+                    rebuilt.add(&pos, st, grp.leader);
+                }
+                None => assert_eq!(grp.child_reg, UNREGISTERED),
+            }
+        }
+        for (t, task) in self.tasks.iter() {
+            if let Some(pos) = self.ptrace_edge_pos(t) {
+                let st = self.edge_state(t, true, Class::Ptrace);
+                assert_eq!(
+                    EdgeState::decode(task.ptrace_reg),
+                    Some(st),
+                    "task {t}: ptrace edge registered in a stale state"
+                );
+                rebuilt.add(&pos, st, t);
+            }
+        }
+        assert!(
+            rebuilt == self.wait_index,
+            "wait index differs from one rebuilt from scratch"
+        );
+    }
+}

@@ -1,0 +1,810 @@
+//! Property test: the indexed process core against `taskcore-model`, a plain
+//! reference model written independently from Linux's source.
+//!
+//! Random sequences of 50-200 system calls (clone in all its forms, exit,
+//! exit_group, execve, setpgid/setsid and the id queries, kill/tgkill/tkill,
+//! rt_sigaction, PR_SET_CHILD_SUBREAPER, ptrace attach/seize/traceme/cont/
+//! detach, wait4/waitid with random and invalid options, and "churn" runs
+//! of fork+exit+wait that move the pid cursor around a small `pid_max`) are
+//! applied to both implementations. The caller of each call is picked among
+//! the tasks the model says could be running (alive, not stopped, not in a
+//! ptrace stop, not blocked in vfork). Every result is compared exactly
+//! (task handles by creation order, errnos, wait reports with siginfo), and
+//! after every step a snapshot of every task ever created: pid, tid, ppid,
+//! pgid, sid, root-namespace pid, whether exiting; the task and process
+//! counts; which pid numbers are in use. `Kernel::check_invariants` runs
+//! after every step.
+//!
+//! `PROPTEST_CASES` raises the number of cases (default 48).
+
+use proptest::prelude::*;
+use taskcore::uapi::*;
+use taskcore::{CloneArgs, Config, Kernel, SigAction, SigHandler, TaskId};
+use taskcore_model::{Compat, Model, ModelOptions, Tid};
+
+// ------------------------------------------------------------------ ops
+
+#[derive(Clone, Debug)]
+enum PidArg {
+    /// The tid of the `n`-th created task (modulo), as the caller sees it.
+    Task(usize),
+    /// The tgid of the `n`-th created task.
+    Tgid(usize),
+    Zero,
+    Raw(i32),
+}
+
+#[derive(Clone, Debug)]
+enum KillArg {
+    Pid(PidArg),
+    /// A child process of the caller (modulo), or -1 when it has none.
+    Child(usize),
+    /// The process group of a child of the caller, negated.
+    ChildPgrp(usize),
+    MinusOne,
+    NegPgid(usize),
+    Min,
+}
+
+#[derive(Clone, Debug)]
+enum CloneKind {
+    Fork,
+    Vfork,
+    Thread,
+    Parent,
+    ExitSig(i32),
+    NewPid,
+    SetTid(Vec<i32>),
+    Ptrace,
+    Raw(u64, i32),
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    /// Does nothing: first among the alternatives, so that shrinking turns
+    /// irrelevant steps into it (a sequence cannot shrink below 50 steps).
+    Nop,
+    Clone(usize, CloneKind),
+    Exit(usize, i32),
+    ExitGroup(usize, i32),
+    Exec(usize),
+    Setpgid(usize, PidArg, PidArg),
+    Setsid(usize),
+    Getpgid(usize, PidArg),
+    Getsid(usize, PidArg),
+    Getppid(usize),
+    Kill(usize, KillArg, i32),
+    Tgkill(usize, PidArg, PidArg, i32),
+    Tkill(usize, PidArg, i32),
+    Sigaction(usize, i32, Option<(SigHandler, u64)>),
+    Subreaper(usize, bool),
+    Attach(usize, PidArg, bool),
+    Traceme(usize),
+    Cont(usize, PidArg, i32),
+    Detach(usize, PidArg, i32),
+    Wait4(usize, KillArg, i32),
+    Waitid(usize, i32, PidArg, i32),
+    Churn(usize, u16),
+    /// Forks `n` children without reaping them (fills a small pid space).
+    Fill(usize, u16),
+}
+
+fn sel() -> impl Strategy<Value = usize> {
+    0usize..1000
+}
+
+fn pid_arg() -> impl Strategy<Value = PidArg> {
+    prop_oneof![
+        6 => sel().prop_map(PidArg::Task),
+        2 => sel().prop_map(PidArg::Tgid),
+        1 => Just(PidArg::Zero),
+        1 => prop_oneof![Just(-1), Just(1), Just(599), Just(9999), Just(-5)].prop_map(PidArg::Raw),
+    ]
+}
+
+fn kill_arg() -> impl Strategy<Value = KillArg> {
+    prop_oneof![
+        6 => pid_arg().prop_map(KillArg::Pid),
+        1 => Just(KillArg::MinusOne),
+        2 => sel().prop_map(KillArg::NegPgid),
+        1 => Just(KillArg::Min),
+    ]
+}
+
+fn signal() -> impl Strategy<Value = i32> {
+    prop_oneof![
+        2 => Just(0),
+        3 => Just(SIGSTOP),
+        3 => Just(SIGCONT),
+        3 => Just(SIGTERM),
+        3 => Just(SIGKILL),
+        2 => Just(SIGTSTP),
+        2 => Just(SIGHUP),
+        2 => Just(SIGUSR1),
+        1 => Just(SIGSEGV),
+        1 => Just(SIGCHLD),
+        1 => Just(65),
+        1 => Just(-1),
+    ]
+}
+
+fn clone_kind() -> impl Strategy<Value = CloneKind> {
+    prop_oneof![
+        10 => Just(CloneKind::Fork),
+        2 => Just(CloneKind::Vfork),
+        6 => Just(CloneKind::Thread),
+        2 => Just(CloneKind::Parent),
+        3 => prop_oneof![
+            Just(0), Just(SIGUSR1), Just(SIGUSR2), Just(SIGTERM), Just(SIGHUP),
+            Just(SIGKILL), Just(SIGSTOP), Just(SIGCHLD)
+        ].prop_map(CloneKind::ExitSig),
+        2 => Just(CloneKind::NewPid),
+        1 => prop::collection::vec(prop_oneof![Just(1), 2i32..40, 290i32..310, Just(599)], 1..3)
+            .prop_map(CloneKind::SetTid),
+        1 => Just(CloneKind::Ptrace),
+        1 => prop_oneof![
+            Just((CLONE_THREAD, 0)),
+            Just((CLONE_SIGHAND, 0)),
+            Just((CLONE_THREAD | CLONE_SIGHAND | CLONE_VM | CLONE_NEWPID, 0)),
+            Just((0, 65)),
+            Just((0, -1)),
+        ].prop_map(|(f, s)| CloneKind::Raw(f, s)),
+    ]
+}
+
+fn sigaction_op() -> impl Strategy<Value = (i32, Option<(SigHandler, u64)>)> {
+    let h = prop_oneof![
+        Just(SigHandler::Default),
+        Just(SigHandler::Ignore),
+        Just(SigHandler::Handler)
+    ];
+    let flags = prop_oneof![
+        Just(0u64),
+        Just(SA_NOCLDWAIT),
+        Just(SA_NOCLDSTOP),
+        Just(SA_RESETHAND),
+        Just(SA_SIGINFO | SA_NOCLDWAIT)
+    ];
+    prop_oneof![
+        6 => (Just(SIGCHLD), (h.clone(), flags.clone()).prop_map(Some)),
+        4 => (prop_oneof![Just(SIGTERM), Just(SIGHUP), Just(SIGTSTP), Just(SIGUSR1)],
+              (h, flags).prop_map(Some)),
+        1 => (prop_oneof![Just(SIGKILL), Just(SIGSTOP), Just(0), Just(65)],
+              Just(Some((SigHandler::Ignore, 0)))),
+        1 => (prop_oneof![Just(SIGCHLD), Just(SIGTERM), Just(SIGKILL)], Just(None)),
+    ]
+}
+
+fn wait4_options() -> impl Strategy<Value = i32> {
+    (
+        prop::bool::weighted(0.8),
+        prop::bool::weighted(0.4),
+        prop::bool::weighted(0.4),
+        prop::bool::weighted(0.2),
+        prop::bool::weighted(0.2),
+        prop::bool::weighted(0.15),
+        prop::bool::weighted(0.05),
+    )
+        .prop_map(|(nohang, untraced, cont, wall, wclone, nothread, bad)| {
+            let mut o = 0;
+            o |= if nohang { WNOHANG } else { 0 };
+            o |= if untraced { WUNTRACED } else { 0 };
+            o |= if cont { WCONTINUED } else { 0 };
+            o |= if wall { __WALL } else { 0 };
+            o |= if wclone { __WCLONE } else { 0 };
+            o |= if nothread { __WNOTHREAD } else { 0 };
+            o |= if bad { WNOWAIT } else { 0 };
+            o
+        })
+}
+
+fn waitid_options() -> impl Strategy<Value = i32> {
+    (
+        prop::bool::weighted(0.8),
+        prop::bool::weighted(0.7),
+        prop::bool::weighted(0.4),
+        prop::bool::weighted(0.4),
+        prop::bool::weighted(0.25),
+        (
+            prop::bool::weighted(0.2),
+            prop::bool::weighted(0.2),
+            prop::bool::weighted(0.15),
+            prop::bool::weighted(0.05),
+        ),
+    )
+        .prop_map(
+            |(nohang, exited, stopped, cont, nowait, (wall, wclone, nothread, bad))| {
+                let mut o = 0;
+                o |= if nohang { WNOHANG } else { 0 };
+                o |= if exited { WEXITED } else { 0 };
+                o |= if stopped { WSTOPPED } else { 0 };
+                o |= if cont { WCONTINUED } else { 0 };
+                o |= if nowait { WNOWAIT } else { 0 };
+                o |= if wall { __WALL } else { 0 };
+                o |= if wclone { __WCLONE } else { 0 };
+                o |= if nothread { __WNOTHREAD } else { 0 };
+                o |= if bad { 0x10 } else { 0 };
+                o
+            },
+        )
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        1 => Just(Op::Nop),
+        14 => (sel(), clone_kind()).prop_map(|(c, k)| Op::Clone(c, k)),
+        4 => (sel(), 0i32..300).prop_map(|(c, x)| Op::Exit(c, x)),
+        5 => (sel(), 0i32..300).prop_map(|(c, x)| Op::ExitGroup(c, x)),
+        3 => sel().prop_map(Op::Exec),
+        3 => (sel(), pid_arg(), pid_arg()).prop_map(|(c, a, b)| Op::Setpgid(c, a, b)),
+        2 => sel().prop_map(Op::Setsid),
+        1 => (sel(), pid_arg()).prop_map(|(c, a)| Op::Getpgid(c, a)),
+        1 => (sel(), pid_arg()).prop_map(|(c, a)| Op::Getsid(c, a)),
+        1 => sel().prop_map(Op::Getppid),
+        8 => (sel(), kill_arg(), signal()).prop_map(|(c, a, s)| Op::Kill(c, a, s)),
+        2 => (sel(), pid_arg(), pid_arg(), signal()).prop_map(|(c, a, b, s)| Op::Tgkill(c, a, b, s)),
+        2 => (sel(), pid_arg(), signal()).prop_map(|(c, a, s)| Op::Tkill(c, a, s)),
+        4 => (sel(), sigaction_op()).prop_map(|(c, (s, a))| Op::Sigaction(c, s, a)),
+        2 => (sel(), any::<bool>()).prop_map(|(c, b)| Op::Subreaper(c, b)),
+        3 => (sel(), pid_arg(), any::<bool>()).prop_map(|(c, a, b)| Op::Attach(c, a, b)),
+        1 => sel().prop_map(Op::Traceme),
+        3 => (sel(), pid_arg(), signal()).prop_map(|(c, a, s)| Op::Cont(c, a, s)),
+        2 => (sel(), pid_arg(), signal()).prop_map(|(c, a, s)| Op::Detach(c, a, s)),
+        10 => (sel(), prop_oneof![
+                3 => Just(KillArg::MinusOne),
+                1 => Just(KillArg::Pid(PidArg::Zero)),
+                3 => sel().prop_map(|s| KillArg::Pid(PidArg::Task(s))),
+                1 => sel().prop_map(KillArg::NegPgid),
+                1 => Just(KillArg::Min),
+                1 => Just(KillArg::Pid(PidArg::Raw(9999))),
+            ], wait4_options()).prop_map(|(c, a, o)| Op::Wait4(c, a, o)),
+        8 => (sel(), prop_oneof![4 => Just(P_ALL), 3 => Just(P_PID), 2 => Just(P_PGID), 1 => Just(P_PIDFD), 1 => Just(7)],
+              pid_arg(), waitid_options()).prop_map(|(c, t, a, o)| Op::Waitid(c, t, a, o)),
+        1 => (sel(), prop_oneof![1u16..20, 100u16..400]).prop_map(|(c, n)| Op::Churn(c, n)),
+        // Job control aimed at the caller's own children.
+        6 => (sel(), prop_oneof![
+                2 => sel().prop_map(KillArg::Child),
+                1 => sel().prop_map(KillArg::ChildPgrp),
+            ], prop_oneof![
+                Just(SIGSTOP), Just(SIGTSTP), Just(SIGCONT), Just(SIGCONT), Just(SIGTERM),
+                Just(SIGHUP), Just(SIGKILL)
+            ]).prop_map(|(c, a, s)| Op::Kill(c, a, s)),
+        4 => (sel(), sel().prop_map(KillArg::Child), wait4_options())
+            .prop_map(|(c, a, o)| Op::Wait4(c, a, o | WUNTRACED | WCONTINUED)),
+        1 => (sel(), 50u16..600).prop_map(|(c, n)| Op::Fill(c, n)),
+    ]
+}
+
+// ------------------------------------------------------------------ driver
+
+/// Both implementations, their task handles by creation order, and a log
+/// of what was applied.
+struct Pair {
+    k: Kernel,
+    m: Model,
+    /// Core handle of the `i`-th created task (the model's is `Tid(i)`).
+    h: Vec<TaskId>,
+    /// Last known root-namespace pid of each created task (for stale
+    /// numbers once it is gone).
+    root_nr: Vec<i32>,
+    log: Vec<String>,
+    pid_scan: i32,
+}
+
+type Check = std::result::Result<(), String>;
+
+impl Pair {
+    fn new(config: Config, opts: ModelOptions) -> Pair {
+        let k = Kernel::new(config).unwrap();
+        let m = Model::with_options(config, opts).unwrap();
+        let h = vec![k.init_task().unwrap()];
+        Pair {
+            k,
+            m,
+            h,
+            root_nr: vec![1],
+            log: Vec::new(),
+            pid_scan: config.pid_max.min(1024) as i32,
+        }
+    }
+
+    fn fail(&self, what: String) -> String {
+        let tail: Vec<&String> = self.log.iter().rev().take(60).rev().collect();
+        format!(
+            "{what}\n--- last {} steps of {} ---\n{}",
+            tail.len(),
+            self.log.len(),
+            tail.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    }
+
+    fn cmp<T: PartialEq + std::fmt::Debug>(&mut self, what: String, core: T, model: T) -> Check {
+        self.log.push(format!("{what} -> {model:?}"));
+        if core == model {
+            Ok(())
+        } else {
+            Err(self.fail(format!(
+                "MISMATCH at {what}\n  core:  {core:?}\n  model: {model:?}"
+            )))
+        }
+    }
+
+    fn n(&self) -> usize {
+        self.h.len()
+    }
+
+    fn root(&self) -> Tid {
+        self.m.root_init().expect("the root pid 1 never goes")
+    }
+
+    fn runnable(&self) -> Vec<Tid> {
+        self.m.runnable_tasks()
+    }
+
+    fn caller(&self, s: usize) -> Option<Tid> {
+        let r = self.runnable();
+        (!r.is_empty()).then(|| r[s % r.len()])
+    }
+
+    /// A task's number as `viewer` sees it, or its stale root number.
+    fn nr_of(&self, viewer: Tid, s: usize) -> i32 {
+        let t = s % self.n();
+        self.m
+            .pid_vnr(viewer, Tid(t))
+            .ok()
+            .filter(|&n| n != 0)
+            .unwrap_or(self.root_nr[t])
+    }
+
+    fn pid_arg(&self, viewer: Tid, a: &PidArg) -> i32 {
+        match *a {
+            PidArg::Task(s) => self.nr_of(viewer, s),
+            PidArg::Tgid(s) => {
+                let t = s % self.n();
+                self.m
+                    .tgid_vnr(viewer, Tid(t))
+                    .ok()
+                    .filter(|&n| n != 0)
+                    .unwrap_or(self.root_nr[t])
+            }
+            PidArg::Zero => 0,
+            PidArg::Raw(n) => n,
+        }
+    }
+
+    fn kill_arg(&self, viewer: Tid, a: &KillArg) -> i32 {
+        match a {
+            KillArg::Pid(p) => self.pid_arg(viewer, p),
+            KillArg::MinusOne => -1,
+            KillArg::Child(s) => {
+                let kids = self.m.child_processes(viewer);
+                if kids.is_empty() {
+                    -1
+                } else {
+                    self.m.pid_vnr(viewer, kids[s % kids.len()]).unwrap_or(-1)
+                }
+            }
+            KillArg::ChildPgrp(s) => {
+                let kids = self.m.child_processes(viewer);
+                if kids.is_empty() {
+                    return -1;
+                }
+                let nr = self.m.pid_vnr(viewer, kids[s % kids.len()]).unwrap_or(0);
+                match self.m.getpgid(viewer, nr) {
+                    Ok(pg) if pg > 0 => -pg,
+                    _ => -1,
+                }
+            }
+            KillArg::Min => i32::MIN,
+            KillArg::NegPgid(s) => {
+                let nr = self.nr_of(viewer, *s);
+                match self.m.getpgid(viewer, nr) {
+                    Ok(pg) if pg > 0 => -pg,
+                    _ => -99999,
+                }
+            }
+        }
+    }
+
+    fn in_root_init_group(&self, t: Tid) -> bool {
+        self.m.tgid_vnr(self.root(), t) == Ok(1)
+    }
+
+    fn kt(&self, t: Tid) -> TaskId {
+        self.h[t.0]
+    }
+
+    fn clone_op(&mut self, c: Tid, args: CloneArgs, what: String) -> Check {
+        let kc = self.kt(c);
+        let rk = self.k.clone(kc, &args);
+        let rm = self.m.clone(c, &args);
+        let (ck, cm) = (rk.map(|_| ()), rm.map(|t| t.0));
+        self.log.push(format!("{what} -> {cm:?}"));
+        match (rk, rm) {
+            (Ok(kt), Ok(mt)) => {
+                if mt.0 != self.h.len() {
+                    return Err(self.fail(format!("model handle {mt:?} out of order")));
+                }
+                self.h.push(kt);
+                let nr = self.m.pid_vnr(self.root(), mt).unwrap_or(0);
+                self.root_nr.push(nr);
+                Ok(())
+            }
+            (Err(a), Err(b)) if a == b => Ok(()),
+            _ => Err(self.fail(format!(
+                "MISMATCH at {what}\n  core:  {ck:?}\n  model: {cm:?}"
+            ))),
+        }
+    }
+
+    fn apply(&mut self, op: &Op) -> Check {
+        let caller = match op {
+            Op::Nop => return Ok(()),
+            Op::Clone(c, _)
+            | Op::Exit(c, _)
+            | Op::ExitGroup(c, _)
+            | Op::Exec(c)
+            | Op::Setpgid(c, ..)
+            | Op::Setsid(c)
+            | Op::Getpgid(c, _)
+            | Op::Getsid(c, _)
+            | Op::Getppid(c)
+            | Op::Kill(c, ..)
+            | Op::Tgkill(c, ..)
+            | Op::Tkill(c, ..)
+            | Op::Sigaction(c, ..)
+            | Op::Subreaper(c, _)
+            | Op::Attach(c, ..)
+            | Op::Traceme(c)
+            | Op::Cont(c, ..)
+            | Op::Detach(c, ..)
+            | Op::Wait4(c, ..)
+            | Op::Waitid(c, ..)
+            | Op::Churn(c, _)
+            | Op::Fill(c, _) => *c,
+        };
+        let Some(c) = self.caller(caller) else {
+            return Ok(());
+        };
+        let kc = self.kt(c);
+        let who = format!("[{}] {:?}", c.0, op);
+        match op {
+            Op::Nop => Ok(()),
+            Op::Clone(_, kind) => {
+                let args = match kind {
+                    CloneKind::Fork => CloneArgs::fork(),
+                    CloneKind::Vfork => CloneArgs::vfork(),
+                    CloneKind::Thread => CloneArgs::thread(),
+                    CloneKind::Parent => CloneArgs {
+                        flags: CLONE_PARENT,
+                        exit_signal: SIGCHLD,
+                        set_tid: vec![],
+                    },
+                    CloneKind::ExitSig(s) => CloneArgs {
+                        flags: 0,
+                        exit_signal: *s,
+                        set_tid: vec![],
+                    },
+                    CloneKind::NewPid => CloneArgs {
+                        flags: CLONE_NEWPID,
+                        exit_signal: SIGCHLD,
+                        set_tid: vec![],
+                    },
+                    CloneKind::SetTid(v) => CloneArgs {
+                        flags: 0,
+                        exit_signal: SIGCHLD,
+                        set_tid: v.clone(),
+                    },
+                    CloneKind::Ptrace => CloneArgs {
+                        flags: CLONE_PTRACE,
+                        exit_signal: SIGCHLD,
+                        set_tid: vec![],
+                    },
+                    CloneKind::Raw(f, s) => CloneArgs {
+                        flags: *f,
+                        exit_signal: *s,
+                        set_tid: vec![],
+                    },
+                };
+                self.clone_op(c, args, who)
+            }
+            Op::Exit(_, code) => {
+                if self.in_root_init_group(c) {
+                    let live = self
+                        .m
+                        .task_ids()
+                        .into_iter()
+                        .filter(|&t| self.m.is_alive(t) && self.in_root_init_group(t))
+                        .count();
+                    if live <= 1 {
+                        // Linux panics when the global init's last thread exits.
+                        return Ok(());
+                    }
+                }
+                let (a, b) = (self.k.exit(kc, *code), self.m.exit(c, *code));
+                self.cmp(who, a, b)
+            }
+            Op::ExitGroup(_, code) => {
+                if self.in_root_init_group(c) {
+                    return Ok(());
+                }
+                let (a, b) = (self.k.exit_group(kc, *code), self.m.exit_group(c, *code));
+                self.cmp(who, a, b)
+            }
+            Op::Exec(_) => {
+                let (a, b) = (self.k.execve(kc, "/bin/x"), self.m.execve(c, "/bin/x"));
+                self.cmp(who, a, b)
+            }
+            Op::Setpgid(_, p, g) => {
+                let (p, g) = (self.pid_arg(c, p), self.pid_arg(c, g));
+                let who = format!("{who} = setpgid({p}, {g})");
+                let (a, b) = (self.k.setpgid(kc, p, g), self.m.setpgid(c, p, g));
+                self.cmp(who, a, b)
+            }
+            Op::Setsid(_) => {
+                let (a, b) = (self.k.setsid(kc), self.m.setsid(c));
+                self.cmp(who, a, b)
+            }
+            Op::Getpgid(_, p) => {
+                let p = self.pid_arg(c, p);
+                let (a, b) = (self.k.getpgid(kc, p), self.m.getpgid(c, p));
+                self.cmp(format!("{who} = getpgid({p})"), a, b)
+            }
+            Op::Getsid(_, p) => {
+                let p = self.pid_arg(c, p);
+                let (a, b) = (self.k.getsid(kc, p), self.m.getsid(c, p));
+                self.cmp(format!("{who} = getsid({p})"), a, b)
+            }
+            Op::Getppid(_) => {
+                let (a, b) = (self.k.getppid(kc), self.m.getppid(c));
+                self.cmp(who, a, b)
+            }
+            Op::Kill(_, p, s) => {
+                let p = self.kill_arg(c, p);
+                let (a, b) = (self.k.kill(kc, p, *s), self.m.kill(c, p, *s));
+                self.cmp(format!("{who} = kill({p}, {s})"), a, b)
+            }
+            Op::Tgkill(_, g, t, s) => {
+                let (g, t) = (self.pid_arg(c, g), self.pid_arg(c, t));
+                let (a, b) = (self.k.tgkill(kc, g, t, *s), self.m.tgkill(c, g, t, *s));
+                self.cmp(format!("{who} = tgkill({g}, {t}, {s})"), a, b)
+            }
+            Op::Tkill(_, t, s) => {
+                let t = self.pid_arg(c, t);
+                let (a, b) = (self.k.tkill(kc, t, *s), self.m.tkill(c, t, *s));
+                self.cmp(format!("{who} = tkill({t}, {s})"), a, b)
+            }
+            Op::Sigaction(_, s, act) => {
+                let act = act.map(|(handler, flags)| SigAction { handler, flags });
+                let (a, b) = (
+                    self.k.rt_sigaction(kc, *s, act),
+                    self.m.rt_sigaction(c, *s, act),
+                );
+                self.cmp(who, a, b)
+            }
+            Op::Subreaper(_, on) => {
+                let (a, b) = (
+                    self.k.set_child_subreaper(kc, *on),
+                    self.m.set_child_subreaper(c, *on),
+                );
+                self.cmp(who, a, b)
+            }
+            Op::Attach(_, p, seize) => {
+                let p = self.pid_arg(c, p);
+                let (a, b) = (
+                    self.k.ptrace_attach(kc, p, *seize),
+                    self.m.ptrace_attach(c, p, *seize),
+                );
+                self.cmp(format!("{who} = attach({p})"), a, b)
+            }
+            Op::Traceme(_) => {
+                let (a, b) = (self.k.ptrace_traceme(kc), self.m.ptrace_traceme(c));
+                self.cmp(who, a, b)
+            }
+            Op::Cont(_, p, s) | Op::Detach(_, p, s)
+                if *s == SIGKILL && {
+                    let p = self.pid_arg(c, p);
+                    self.m
+                        .find_task_by_vpid(c, p)
+                        .is_ok_and(|t| self.in_root_init_group(t))
+                } =>
+            {
+                // Linux panics when the global init dies of the SIGKILL
+                // its tracer passes on.
+                Ok(())
+            }
+            Op::Cont(_, p, s) => {
+                let p = self.pid_arg(c, p);
+                let (a, b) = (self.k.ptrace_cont(kc, p, *s), self.m.ptrace_cont(c, p, *s));
+                self.cmp(format!("{who} = cont({p}, {s})"), a, b)
+            }
+            Op::Detach(_, p, s) => {
+                let p = self.pid_arg(c, p);
+                let (a, b) = (
+                    self.k.ptrace_detach(kc, p, *s),
+                    self.m.ptrace_detach(c, p, *s),
+                );
+                self.cmp(format!("{who} = detach({p}, {s})"), a, b)
+            }
+            Op::Wait4(_, p, o) => {
+                let p = self.kill_arg(c, p);
+                let (a, b) = (self.k.wait4(kc, p, *o), self.m.wait4(c, p, *o));
+                self.cmp(format!("{who} = wait4({p}, {o:#x})"), a, b)
+            }
+            Op::Waitid(_, idtype, id, o) => {
+                let id = match (*idtype, id) {
+                    (P_PGID, PidArg::Task(s)) => {
+                        let nr = self.nr_of(c, *s);
+                        self.m.getpgid(c, nr).unwrap_or(99999)
+                    }
+                    (_, id) => self.pid_arg(c, id),
+                };
+                let (a, b) = (
+                    self.k.waitid(kc, *idtype, id, *o),
+                    self.m.waitid(c, *idtype, id, *o),
+                );
+                self.cmp(format!("{who} = waitid({idtype}, {id}, {o:#x})"), a, b)
+            }
+            Op::Fill(_, n) => {
+                if self.pid_scan > 1000 {
+                    // Only worth it with a small pid_max.
+                    return Ok(());
+                }
+                for i in 0..*n {
+                    let before = self.n();
+                    self.clone_op(c, CloneArgs::fork(), format!("{who} #{i} fork"))?;
+                    if self.n() == before || !self.m.is_runnable(c) {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+            Op::Churn(_, n) => {
+                for i in 0..*n {
+                    if !self.m.is_runnable(c) {
+                        break;
+                    }
+                    let before = self.n();
+                    self.clone_op(c, CloneArgs::fork(), format!("{who} #{i} fork"))?;
+                    if self.n() == before {
+                        break;
+                    }
+                    let child = Tid(before);
+                    let kchild = self.h[before];
+                    let pid = self.m.pid_vnr(c, child).unwrap_or(0);
+                    let (a, b) = (self.k.exit_group(kchild, 0), self.m.exit_group(child, 0));
+                    self.cmp(format!("{who} #{i} exit_group"), a, b)?;
+                    if !self.m.is_runnable(c) {
+                        break;
+                    }
+                    let (a, b) = (self.k.wait4(kc, pid, 0), self.m.wait4(c, pid, 0));
+                    self.cmp(format!("{who} #{i} wait4({pid})"), a, b)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Compares everything observable about every task ever created.
+    fn snapshot(&mut self) -> Check {
+        let root = self.root();
+        let kroot = self.kt(root);
+        for i in 0..self.n() {
+            let (kt, mt) = (self.h[i], Tid(i));
+            let core = (
+                self.k.getpid(kt),
+                self.k.gettid(kt),
+                self.k.getppid(kt),
+                self.k.getpgid(kt, 0),
+                self.k.getsid(kt, 0),
+                self.k.pid_vnr(kroot, kt),
+                self.k.rt_sigaction(kt, SIGKILL, None).map(|_| ()),
+            );
+            let model = (
+                self.m.getpid(mt),
+                self.m.gettid(mt),
+                self.m.getppid(mt),
+                self.m.getpgid(mt, 0),
+                self.m.getsid(mt, 0),
+                self.m.pid_vnr(root, mt),
+                self.m.rt_sigaction(mt, SIGKILL, None).map(|_| ()),
+            );
+            if core != model {
+                return Err(self.fail(format!(
+                    "SNAPSHOT MISMATCH for task #{i} (pid, tid, ppid, pgid, sid, root pid, alive)\n  core:  {core:?}\n  model: {model:?}"
+                )));
+            }
+            if let Ok(nr) = model.5 {
+                self.root_nr[i] = nr;
+            }
+        }
+        let counts = (
+            (self.k.nr_tasks(), self.k.nr_processes()),
+            (self.m.nr_tasks(), self.m.nr_processes()),
+        );
+        if counts.0 != counts.1 {
+            return Err(self.fail(format!(
+                "COUNT MISMATCH (tasks, processes): core {:?} model {:?}",
+                counts.0, counts.1
+            )));
+        }
+        for nr in 1..=self.pid_scan {
+            let (a, b) = (self.k.pid_in_use(kroot, nr), self.m.pid_in_use(root, nr));
+            if a != b {
+                return Err(self.fail(format!(
+                    "PID IN USE MISMATCH for {nr}: core {a:?} model {b:?}"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn run(pid_max: u32, core_dumps: bool, scan_only: bool, ops: &[Op]) -> Check {
+    let config = Config {
+        pid_max,
+        core_dumps,
+        ..Config::default()
+    };
+    // MODEL_COMPAT=linux runs against pure Linux behaviour, to list what
+    // taskcore still does differently (it fails on those).
+    let compat = match std::env::var("MODEL_COMPAT").as_deref() {
+        Ok("linux") => Compat::linux(),
+        _ => Compat::taskcore(),
+    };
+    let opts = ModelOptions {
+        wait_scan_only: scan_only,
+        compat,
+    };
+    let mut p = Pair::new(config, opts);
+    for op in ops {
+        let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            p.apply(op)?;
+            p.k.check_invariants();
+            p.snapshot()
+        }));
+        match step {
+            Ok(r) => r?,
+            Err(e) => {
+                let msg = e
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| e.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                p.log.push(format!("{op:?} -> PANIC"));
+                return Err(p.fail(format!("PANIC: {msg}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn env_or(var: &str, default: u32) -> u32 {
+    std::env::var(var)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: env_or("PROPTEST_CASES", 512),
+        max_shrink_iters: env_or("PROPTEST_MAX_SHRINK_ITERS", 20000),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn model_vs_core(
+        pid_max in prop_oneof![3 => Just(32768u32), 2 => 400u32..600],
+        core_dumps in any::<bool>(),
+        scan_only in any::<bool>(),
+        ops in prop::collection::vec(op(), 50..200),
+    ) {
+        if let Err(e) = run(pid_max, core_dumps, scan_only, &ops) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+}
