@@ -484,6 +484,57 @@ fn last_member_of_a_dead_leaders_group_and_session_frees_the_pid_once() {
     assert!(k.getpid(c).is_ok());
 }
 
+#[test]
+fn process_group_and_per_thread_waits_built_lazily_see_earlier_children() {
+    // The per-group and per-thread parts of the wait index are built at the
+    // first wait that needs them: children from before must be seen.
+    let (mut k, init) = kernel();
+    let p = k.fork(init).unwrap();
+    let t = k.clone(p, &CloneArgs::thread()).unwrap();
+    let a = k.fork(p).unwrap();
+    let b = k.fork(t).unwrap();
+    let c = k.fork(p).unwrap();
+    let (pa, pb, pc) = (
+        k.pid_vnr(p, a).unwrap(),
+        k.pid_vnr(p, b).unwrap(),
+        k.pid_vnr(p, c).unwrap(),
+    );
+    k.setpgid(p, pc, 0).unwrap();
+    k.exit_group(c, 3).unwrap();
+    k.exit_group(a, 1).unwrap();
+    k.exit_group(b, 2).unwrap();
+    // Group pc holds only c.
+    assert_eq!(
+        reported(k.waitid(p, P_PGID, pc, WEXITED | WNOHANG).unwrap()),
+        (pc, 3 << 8)
+    );
+    assert_eq!(
+        k.waitid(p, P_PGID, pc, WEXITED | WNOHANG),
+        Err(Errno::ECHILD)
+    );
+    // Thread t's own children only: b.
+    assert_eq!(reported(k.wait4(t, -1, __WNOTHREAD).unwrap()), (pb, 2 << 8));
+    assert_eq!(k.wait4(t, -1, __WNOTHREAD | WNOHANG), Err(Errno::ECHILD));
+    // Own group (0): a.
+    assert_eq!(reported(k.wait4(p, 0, 0).unwrap()), (pa, 1 << 8));
+    // Later children are indexed both ways from the start.
+    let d = k.fork(t).unwrap();
+    let pd = k.pid_vnr(p, d).unwrap();
+    assert_eq!(
+        k.wait4(t, -1, __WNOTHREAD | WNOHANG),
+        Ok(WaitOutcome::NothingYet)
+    );
+    k.exit_group(d, 4).unwrap();
+    assert_eq!(
+        k.waitid(p, P_PGID, 0, WEXITED | __WNOTHREAD | WNOHANG),
+        Err(Errno::ECHILD)
+    );
+    assert_eq!(
+        reported(k.waitid(t, P_PGID, 0, WEXITED | __WNOTHREAD).unwrap()),
+        (pd, 4 << 8)
+    );
+}
+
 // ------------------------------------------------------------------------
 // Regressions found by the model-vs-core property test (tests/model_vs_core.rs
 // against crates/taskcore-model). Each names the Linux behaviour it checks.
@@ -890,56 +941,5 @@ fn a_single_threaded_exit_group_keeps_the_group_stop_state() {
     assert_eq!(
         reported(k.waitid(init, P_PID, pp, WSTOPPED | WNOHANG).unwrap()),
         (pp, (SIGSTOP << 8) | 0x7f)
-    );
-}
-
-#[test]
-fn process_group_and_per_thread_waits_built_lazily_see_earlier_children() {
-    // The per-group and per-thread parts of the wait index are built at the
-    // first wait that needs them: children from before must be seen.
-    let (mut k, init) = kernel();
-    let p = k.fork(init).unwrap();
-    let t = k.clone(p, &CloneArgs::thread()).unwrap();
-    let a = k.fork(p).unwrap();
-    let b = k.fork(t).unwrap();
-    let c = k.fork(p).unwrap();
-    let (pa, pb, pc) = (
-        k.pid_vnr(p, a).unwrap(),
-        k.pid_vnr(p, b).unwrap(),
-        k.pid_vnr(p, c).unwrap(),
-    );
-    k.setpgid(p, pc, 0).unwrap();
-    k.exit_group(c, 3).unwrap();
-    k.exit_group(a, 1).unwrap();
-    k.exit_group(b, 2).unwrap();
-    // Group pc holds only c.
-    assert_eq!(
-        reported(k.waitid(p, P_PGID, pc, WEXITED | WNOHANG).unwrap()),
-        (pc, 3 << 8)
-    );
-    assert_eq!(
-        k.waitid(p, P_PGID, pc, WEXITED | WNOHANG),
-        Err(Errno::ECHILD)
-    );
-    // Thread t's own children only: b.
-    assert_eq!(reported(k.wait4(t, -1, __WNOTHREAD).unwrap()), (pb, 2 << 8));
-    assert_eq!(k.wait4(t, -1, __WNOTHREAD | WNOHANG), Err(Errno::ECHILD));
-    // Own group (0): a.
-    assert_eq!(reported(k.wait4(p, 0, 0).unwrap()), (pa, 1 << 8));
-    // Later children are indexed both ways from the start.
-    let d = k.fork(t).unwrap();
-    let pd = k.pid_vnr(p, d).unwrap();
-    assert_eq!(
-        k.wait4(t, -1, __WNOTHREAD | WNOHANG),
-        Ok(WaitOutcome::NothingYet)
-    );
-    k.exit_group(d, 4).unwrap();
-    assert_eq!(
-        k.waitid(p, P_PGID, 0, WEXITED | __WNOTHREAD | WNOHANG),
-        Err(Errno::ECHILD)
-    );
-    assert_eq!(
-        reported(k.waitid(t, P_PGID, 0, WEXITED | __WNOTHREAD).unwrap()),
-        (pd, 4 << 8)
     );
 }

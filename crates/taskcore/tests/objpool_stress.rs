@@ -193,10 +193,10 @@ fn stress_borrowed(cap: usize, shards: usize, threads: usize, time: Duration) {
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     let pops: u64 = tallies.iter().map(|t| t.pops).sum();
-    assert!(
-        tallies.iter().all(|t| t.pops > 0),
-        "a worker never got an object: {tallies:?}"
-    );
+    // No fairness is promised (nor by Linux's objpool): on a loaded
+    // machine one worker may starve for a whole run, so only the total is
+    // checked here; the ownership and accounting checks below are the test.
+    assert!(pops > 0, "no worker ever got an object: {tallies:?}");
 
     #[cfg(debug_assertions)]
     assert_eq!(pool.check_invariants(), cap);
