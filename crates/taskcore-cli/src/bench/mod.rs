@@ -13,6 +13,8 @@
 //!   pidalloc.rs   seed 001: get_pid at a fill of TH live pids
 //!   old_pid.rs      baselines: 2002 algo-0 (task-list scans), algo-1 (bitmap)
 //!   scale.rs      1M processes, 1M threads: seconds per phase, peak RSS
+//!   objpool.rs    seed 002: pop+push pairs vs threads; replay cost of probes
+//!   freelist.rs     baseline: Linux's CAS LIFO freelist (kretprobes < 6.7)
 //! ```
 //!
 //! Adding an experiment (`readdir`, `fork`, `objpool`...): write
@@ -24,8 +26,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod freelist;
 mod harness;
 mod linux_wait;
+mod objpool;
 mod old_pid;
 mod old_wait;
 mod pidalloc;
@@ -39,7 +43,7 @@ use harness::{Experiment, Opts, Report};
 /// Arguments of `taskcore bench`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Experiment name (`wait`, `pidalloc`, `scale`), or `all`.
+    /// Experiment name (`wait`, `pidalloc`, `scale`, `objpool`), or `all`.
     pub(crate) experiment: String,
     /// Fewer sizes and repetitions (each series keeps its largest size), no
     /// real-kernel reference: under 30 s per experiment on 2 cores.
@@ -67,6 +71,7 @@ fn registry() -> Vec<Box<dyn Experiment>> {
         Box::new(wait::Wait),
         Box::new(pidalloc::PidAlloc),
         Box::new(scale::Scale),
+        Box::new(objpool::Objpool),
     ]
 }
 

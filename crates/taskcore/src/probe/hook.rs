@@ -74,6 +74,26 @@ impl KernelProbes {
     }
 }
 
+/// Enters `probe` for a call of `op` by `current`: takes an instance (or
+/// counts a miss) and runs the entry handler; the instance if the call is
+/// to be traced.
+#[inline]
+fn enter_one<'a>(
+    probe: &'a Kretprobe,
+    op: Op,
+    current: TaskId,
+) -> Option<ObjRef<'a, KretprobeInstance>> {
+    let Some(mut inst) = probe.pool().pop() else {
+        // Linux: objpool_pop() found nothing in pre_handler_kretprobe():
+        // rp->nmissed++ and the return is not hooked.
+        probe.miss();
+        return None;
+    };
+    inst.reset(op, current);
+    // A declined call's instance goes back at once (not a miss).
+    probe.call_entry(&mut inst).then_some(inst)
+}
+
 /// Inline room for the instances of one call; more probes on one op spill
 /// to the heap.
 const ACTIVE_INLINE: usize = 4;
@@ -89,27 +109,18 @@ struct Active<'a> {
 }
 
 impl<'a> Active<'a> {
-    /// Enters every probe of `reg` on `op` for a call by `current`: takes
-    /// an instance (or counts a miss) and runs the entry handler.
+    /// Enters each of `probes` for a call of `op` by `current`.
     #[inline(never)]
-    fn enter(reg: &'a Registry, op: Op, current: TaskId) -> Active<'a> {
+    fn enter(probes: &'a [Arc<Kretprobe>], op: Op, current: TaskId) -> Active<'a> {
         let mut active = Active {
             inline: Default::default(),
             len: 0,
             spill: Vec::new(),
         };
-        for probe in reg.probes(op) {
-            let Some(mut inst) = probe.pool().pop() else {
-                // Linux: kretprobe_hash/objpool_pop() found nothing,
-                // rp->nmissed++ and the return is not hooked.
-                probe.miss();
+        for probe in probes {
+            let Some(inst) = enter_one(probe, op, current) else {
                 continue;
             };
-            inst.reset(op, current);
-            if !probe.call_entry(&mut inst) {
-                // The instance goes back now, untraced (not a miss).
-                continue;
-            }
             if active.len < ACTIVE_INLINE {
                 active.inline[active.len] = Some((probe, inst));
             } else {
@@ -184,13 +195,29 @@ impl Kernel {
         #[cfg(test)]
         crate::probe::set::counters::SLOW_PATHS.with(|c| c.set(c.get() + 1));
         let reg = self.probes.take_registry();
-        let active = Active::enter(&reg, op, current);
-        let r = body(self);
-        if active.is_empty() {
-            drop(active);
-        } else {
-            active.ret(retval_of(&r, self, current));
-        }
+        let r = match reg.probes(op) {
+            // One probe on the op, the common case: no list of entered
+            // probes to keep.
+            [probe] => match enter_one(probe, op, current) {
+                Some(mut inst) => {
+                    let r = body(self);
+                    inst.ret = Some(retval_of(&r, self, current));
+                    probe.call_handler(&mut inst);
+                    r
+                }
+                None => body(self),
+            },
+            probes => {
+                let active = Active::enter(probes, op, current);
+                let r = body(self);
+                if active.is_empty() {
+                    drop(active);
+                } else {
+                    active.ret(retval_of(&r, self, current));
+                }
+                r
+            }
+        };
         self.probes.put_registry(reg);
         r
     }
