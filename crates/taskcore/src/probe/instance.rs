@@ -37,6 +37,9 @@ impl RetVal {
     /// `Some(Err(e))` for `Err(e)`, and `None` for `WouldBlock`, a call
     /// that has not returned in Linux's sense.
     ///
+    /// # Linux
+    /// `regs_return_value()` read as a signed `long`: `-errno` on failure.
+    ///
     /// # Examples
     /// ```
     /// use taskcore::{probe::RetVal, Errno};
@@ -53,6 +56,9 @@ impl RetVal {
     }
 
     /// Whether the operation failed.
+    ///
+    /// # Linux
+    /// No Linux analogue.
     pub fn is_err(self) -> bool {
         matches!(self, RetVal::Err(_))
     }
@@ -103,6 +109,9 @@ impl KretprobeInstance {
     }
 
     /// The probed operation of this call.
+    ///
+    /// # Linux
+    /// The probed function (`get_kretprobe(ri)->kp.addr`).
     pub fn op(&self) -> Op {
         self.op
     }

@@ -94,6 +94,9 @@ pub struct Kretprobe {
 
 impl Kretprobe {
     /// The ops this probe attaches to.
+    ///
+    /// # Linux
+    /// `kretprobe.kp.symbol_name`, for several symbols.
     pub fn ops(&self) -> OpSet {
         self.ops
     }
@@ -217,6 +220,9 @@ impl KretprobeBuilder {
     /// (capped at [`KRETPROBE_MAXACTIVE_MAX`]) and the instance pool gets
     /// one shard per CPU (at most `maxactive` and
     /// [`OBJPOOL_NR_SHARDS_MAX`]). No handlers yet.
+    ///
+    /// # Linux
+    /// A zeroed `struct kretprobe` with `kp.symbol_name` set.
     pub fn new(ops: OpSet, nr_cpus: usize) -> KretprobeBuilder {
         KretprobeBuilder {
             ops,

@@ -114,12 +114,18 @@ impl Op {
     ];
 
     /// The op's bit in an [`OpSet`]: `1 << (self as u32)`.
+    ///
+    /// # Linux
+    /// No Linux analogue.
     #[inline(always)]
     pub const fn bit(self) -> u32 {
         1 << self as u32
     }
 
     /// The syscall-style name (`"clone"`, `"exit_group"`, `"wait4"`...).
+    ///
+    /// # Linux
+    /// The syscall's name, as in `/sys/kernel/tracing/events/syscalls`.
     ///
     /// # Examples
     /// ```
@@ -158,6 +164,10 @@ impl Op {
     }
 
     /// The op named `name` (as [`Op::name`] spells it), if any.
+    ///
+    /// # Linux
+    /// The probed symbol's name (`kp.symbol_name`), without the
+    /// `__x64_sys_` prefix.
     pub fn from_name(name: &str) -> Option<Op> {
         Op::ALL.into_iter().find(|op| op.name() == name)
     }
@@ -193,41 +203,65 @@ impl OpSet {
     pub const ALL: OpSet = OpSet(((1u64 << NR_OPS) - 1) as u32);
 
     /// The set holding only `op`.
+    ///
+    /// # Linux
+    /// No Linux analogue.
     pub const fn of(op: Op) -> OpSet {
         OpSet(op.bit())
     }
 
     /// This set plus `op`.
+    ///
+    /// # Linux
+    /// No Linux analogue.
     pub const fn with(self, op: Op) -> OpSet {
         OpSet(self.0 | op.bit())
     }
 
     /// Whether `op` is in the set.
+    ///
+    /// # Linux
+    /// No Linux analogue.
     pub const fn contains(self, op: Op) -> bool {
         self.0 & op.bit() != 0
     }
 
     /// Whether the set is empty.
+    ///
+    /// # Linux
+    /// No Linux analogue.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// Number of ops in the set.
+    ///
+    /// # Linux
+    /// No Linux analogue.
     pub const fn len(self) -> usize {
         self.0.count_ones() as usize
     }
 
     /// The mask: bit `op as u32` set for each member.
+    ///
+    /// # Linux
+    /// No Linux analogue.
     pub const fn bits(self) -> u32 {
         self.0
     }
 
     /// The set with mask `bits`; bits at or above [`NR_OPS`] are dropped.
+    ///
+    /// # Linux
+    /// No Linux analogue.
     pub const fn from_bits_truncate(bits: u32) -> OpSet {
         OpSet(bits & OpSet::ALL.0)
     }
 
     /// The members, in discriminant order.
+    ///
+    /// # Linux
+    /// No Linux analogue.
     pub fn iter(self) -> impl Iterator<Item = Op> {
         Op::ALL.into_iter().filter(move |op| self.contains(*op))
     }

@@ -116,6 +116,9 @@ impl ProbeSet {
     /// use taskcore::probe::{OpSet, ProbeSet};
     /// assert_eq!(ProbeSet::new().armed(), OpSet::EMPTY);
     /// ```
+    ///
+    /// # Linux
+    /// The empty `kprobe_table` at boot (`init_kprobes()`).
     pub fn new() -> ProbeSet {
         ProbeSet {
             hot: CachePadded::new(Hot {
@@ -236,6 +239,9 @@ impl ProbeSet {
     }
 
     /// The ops at least one registered probe covers.
+    ///
+    /// # Linux
+    /// The ops whose entry carries a kprobe breakpoint.
     pub fn armed(&self) -> OpSet {
         OpSet::from_bits_truncate(self.hot.state.load(Ordering::Relaxed) as u32)
     }
@@ -244,6 +250,9 @@ impl ProbeSet {
     ///
     /// # Locking
     /// Takes the set's mutex.
+    ///
+    /// # Linux
+    /// The number of entries of `/sys/kernel/tracing/kprobe_profile`.
     pub fn nr_registered(&self) -> usize {
         self.lock().probes.len()
     }
@@ -252,6 +261,9 @@ impl ProbeSet {
     ///
     /// # Locking
     /// Takes the set's mutex.
+    ///
+    /// # Linux
+    /// `__get_valid_kprobe()` (kernel/kprobes.c) finding the probe.
     pub fn is_registered(&self, probe: &Arc<Kretprobe>) -> bool {
         self.lock().probes.iter().any(|p| Arc::ptr_eq(p, probe))
     }
