@@ -296,7 +296,8 @@ fn pool_series(rep: &mut Report, opts: &Opts) {
         for size in sizes {
             let series = size.name(hold.is_some());
             let title = format!(
-                "pop + push pairs, {} objects{}: wall-clock ns per pair over all threads",
+                "pop + push pairs, {} objects{}: wall-clock ns per pair over all threads \
+                 (size = threads)",
                 match size {
                     Size::Fixed(n) => n.to_string(),
                     Size::PerThread(k) => format!("{k} x threads"),
@@ -528,7 +529,7 @@ fn replay_series(rep: &mut Report, opts: &Opts) -> Result<(), String> {
     rep.series.push((
         "replay".into(),
         "taskcore replay of the bundled traces: CPU ns per event, without and with return \
-         probes on every core operation"
+         probes on every core operation (size = events)"
             .into(),
     ));
     let reps = if opts.quick { 5 } else { 21 };
@@ -579,7 +580,8 @@ fn replay_series(rep: &mut Report, opts: &Opts) -> Result<(), String> {
 fn core_series(rep: &mut Report, opts: &Opts) -> Result<(), String> {
     rep.series.push((
         "core".into(),
-        "fork + exit_group + wait4 on a kernel: CPU ns per cycle (3 probed operations)".into(),
+        "fork + exit_group + wait4 on a kernel: CPU ns per cycle (size = 3 probed operations)"
+            .into(),
     ));
     let mut k = Kernel::new(Config::default()).map_err(|e| format!("{e:?}"))?;
     let set = Arc::new(ProbeSet::new());
@@ -694,7 +696,7 @@ impl Experiment for Objpool {
     }
 
     fn run(&self, opts: &Opts) -> Result<Report, String> {
-        let mut rep = Report::new("objpool", "threads");
+        let mut rep = Report::new("objpool", "size");
         rep.columns = vec![
             Column::new("objects", "objects", Fmt::Int),
             Column::new("objpool", "objpool_ns", Fmt::Ns),
