@@ -85,9 +85,9 @@
 //!   unregistered meanwhile.
 //! - A call that begins after `register`/`unregister` returns sees the
 //!   change; calls overlapping it may or may not.
-//! - Each public call fires the probes of one op, once: operations that
-//!   call others inside (`fork` runs `clone`'s body; `execve_argv` runs
-//!   `execve`) fire only their own op.
+//! - Each public call fires the probes of one op, once: `fork` and `vfork`
+//!   run `clone`'s body but fire only `Fork`/`Vfork`; `execve_argv` fires
+//!   `Execve` (through `execve`); internal steps fire nothing.
 //! - Probes never change an operation's result or state.
 //!
 //! # Complexity
