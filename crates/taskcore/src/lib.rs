@@ -33,6 +33,7 @@ pub(crate) mod list;
 pub mod mm;
 pub mod objpool;
 pub mod pid;
+pub mod probe;
 pub mod procfs;
 pub(crate) mod slab;
 pub mod task;

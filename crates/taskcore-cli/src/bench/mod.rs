@@ -16,6 +16,8 @@
 //!   fork.rs       seed 004: fork of an address space of N VMAs (bulk, COW,
 //!                   one-by-one baseline, first write, Kernel spawn, Linux)
 //!   readdir.rs    seed 003: /proc root listing with T threads, P processes
+//!   objpool.rs    seed 002: pop+push pairs vs threads; replay cost of probes
+//!   freelist.rs     baseline: Linux's CAS LIFO freelist (kretprobes < 6.7)
 //! ```
 //!
 //! Adding an experiment (`readdir`, `fork`, `objpool`...): write
@@ -28,8 +30,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod fork;
+mod freelist;
 mod harness;
 mod linux_wait;
+mod objpool;
 mod old_pid;
 mod old_wait;
 mod pidalloc;
@@ -43,8 +47,8 @@ use harness::{Experiment, Opts, Report};
 /// Arguments of `taskcore bench`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Experiment name (`wait`, `pidalloc`, `scale`, `fork`, `readdir`...),
-    /// or `all`.
+    /// Experiment name (`wait`, `pidalloc`, `scale`, `fork`, `readdir`,
+    /// `objpool`), or `all`.
     pub(crate) experiment: String,
     /// Fewer sizes and repetitions (each series keeps its largest size), no
     /// real-kernel reference: under 30 s per experiment on 2 cores.
@@ -74,6 +78,7 @@ fn registry() -> Vec<Box<dyn Experiment>> {
         Box::new(scale::Scale),
         Box::new(fork::Fork),
         Box::new(readdir::Readdir),
+        Box::new(objpool::Objpool),
     ]
 }
 

@@ -131,12 +131,13 @@ pub(crate) struct Engine<'a> {
 
 impl<'a> Engine<'a> {
     pub(crate) fn new(events: &'a [Event]) -> Engine<'a> {
-        let k = Kernel::new(Config {
+        let mut k = Kernel::new(Config {
             pid_max: taskcore::uapi::PID_MAX_LIMIT,
             core_dumps: true,
             ..Config::default()
         })
         .expect("valid config");
+        k.set_probes(std::sync::Arc::clone(super::probe::probes()));
         let init = k.init_task().expect("init exists");
         let inferred = infer_lost_clones(events);
         let mut terminal: HashMap<i32, Vec<usize>> = HashMap::new();

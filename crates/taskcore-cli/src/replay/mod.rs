@@ -11,6 +11,7 @@ mod convert;
 mod engine;
 mod memory;
 mod op;
+pub(crate) mod probe;
 mod search;
 
 use std::collections::BTreeMap;
@@ -31,6 +32,10 @@ pub(crate) struct Args {
     /// Print the summary as one JSON object on the last line of stdout.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Trace the core with return probes on every operation: `latency`
+    /// prints per-operation latency (count, p50, p99, max) and nmissed.
+    #[arg(long, value_enum)]
+    pub(crate) probe: Option<probe::ProbeKind>,
 }
 
 /// The bundled traces: `data/traces/*.strace.gz` of the source tree.
@@ -57,6 +62,18 @@ pub(crate) fn run(args: Args) -> ExitCode {
         eprintln!("taskcore replay: no trace files given and none bundled");
         return ExitCode::from(2);
     }
+    let latency = match args.probe {
+        Some(probe::ProbeKind::Latency) => {
+            match probe::LatencyProbe::register(probe::probes(), probe::nr_cpus(), 0) {
+                Ok(l) => Some(l),
+                Err(e) => {
+                    eprintln!("taskcore replay: cannot register the latency probe: {e:?}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        None => None,
+    };
     let mut total = Stats::default();
     let mut per_file = Vec::new();
     for path in &files {
@@ -90,6 +107,9 @@ pub(crate) fn run(args: Args) -> ExitCode {
     if files.len() > 1 {
         print_summary("total", &total, per_file.iter().map(|f| f.2).sum());
     }
+    if let Some(l) = &latency {
+        print!("{}", l.table());
+    }
     if args.json {
         let files: Vec<_> = per_file
             .iter()
@@ -103,7 +123,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
             .collect();
         let skipped: BTreeMap<_, _> = total.skipped.iter().collect();
         let unchecked: BTreeMap<_, _> = total.unchecked.iter().collect();
-        let j = serde_json::json!({
+        let mut j = serde_json::json!({
             "events": total.events,
             "checked": total.checked,
             "mismatches": total.mismatches.len(),
@@ -113,6 +133,9 @@ pub(crate) fn run(args: Args) -> ExitCode {
             "unchecked": unchecked,
             "files": files,
         });
+        if let Some(l) = &latency {
+            j["latency"] = l.json();
+        }
         println!("{j}");
     }
     if total.mismatches.is_empty() {

@@ -105,6 +105,12 @@ impl Kernel {
     /// Signal dispositions are copied even with `CLONE_SIGHAND` without
     /// `CLONE_THREAD` (Linux would share them).
     pub fn clone(&mut self, current: TaskId, args: &CloneArgs) -> Result<TaskId> {
+        self.probed(crate::probe::Op::Clone, current, |k| {
+            k.do_sys_clone(current, args)
+        })
+    }
+
+    fn do_sys_clone(&mut self, current: TaskId, args: &CloneArgs) -> Result<TaskId> {
         let cur = self.current(current)?;
         let flags = args.flags;
         if flags & CLONE_THREAD != 0 && flags & CLONE_SIGHAND == 0 {
@@ -243,7 +249,9 @@ impl Kernel {
     /// # Errors
     /// As [`Kernel::clone`].
     pub fn fork(&mut self, current: TaskId) -> Result<TaskId> {
-        self.clone(current, &CloneArgs::fork())
+        self.probed(crate::probe::Op::Fork, current, |k| {
+            k.do_sys_clone(current, &CloneArgs::fork())
+        })
     }
 
     /// `vfork()`: [`Kernel::clone`] with [`CloneArgs::vfork`].
@@ -251,7 +259,9 @@ impl Kernel {
     /// # Errors
     /// As [`Kernel::clone`].
     pub fn vfork(&mut self, current: TaskId) -> Result<TaskId> {
-        self.clone(current, &CloneArgs::vfork())
+        self.probed(crate::probe::Op::Vfork, current, |k| {
+            k.do_sys_clone(current, &CloneArgs::vfork())
+        })
     }
 
     /// Makes `tracer` trace `t` (`__ptrace_link`): `t` joins the head of

@@ -35,6 +35,12 @@ impl Kernel {
     /// # Linux
     /// `begin_new_exec()` (fs/exec.c) from the point of no return.
     pub fn execve(&mut self, current: TaskId, filename: &str) -> Result<()> {
+        self.probed(crate::probe::Op::Execve, current, |k| {
+            k.do_sys_execve(current, filename)
+        })
+    }
+
+    fn do_sys_execve(&mut self, current: TaskId, filename: &str) -> Result<()> {
         let mut t = self.current(current)?;
         // The new image gets a new address space (allocated before the
         // point of no return, so a failure changes nothing).

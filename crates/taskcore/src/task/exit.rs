@@ -38,6 +38,12 @@ impl Kernel {
     /// # Linux
     /// `SYSCALL_DEFINE1(exit)` -> `do_exit()` (kernel/exit.c).
     pub fn exit(&mut self, current: TaskId, code: i32) -> Result<()> {
+        self.probed(crate::probe::Op::Exit, current, |k| {
+            k.do_sys_exit(current, code)
+        })
+    }
+
+    fn do_sys_exit(&mut self, current: TaskId, code: i32) -> Result<()> {
         let t = self.current(current)?;
         self.do_exit(t, (code & 0xff) << 8);
         self.run_deferred();
@@ -55,6 +61,12 @@ impl Kernel {
     /// # Linux
     /// `do_group_exit()` (kernel/exit.c).
     pub fn exit_group(&mut self, current: TaskId, code: i32) -> Result<()> {
+        self.probed(crate::probe::Op::ExitGroup, current, |k| {
+            k.do_sys_exit_group(current, code)
+        })
+    }
+
+    fn do_sys_exit_group(&mut self, current: TaskId, code: i32) -> Result<()> {
         let t = self.current(current)?;
         self.do_group_exit(t, (code & 0xff) << 8);
         self.run_deferred();

@@ -182,6 +182,8 @@ pub struct Kernel {
     /// The caller-supplied current time in nanoseconds.
     pub(crate) now: u64,
     pub(crate) config: Config,
+    /// The probe set this kernel's operations fire, and its cached registry.
+    pub(crate) probes: crate::probe::KernelProbes,
 }
 
 impl Kernel {
@@ -212,6 +214,7 @@ impl Kernel {
             seq: 0,
             now: 0,
             config,
+            probes: Default::default(),
         };
         k.root_ns = k
             .nss
@@ -252,6 +255,7 @@ impl Kernel {
             seq: self.seq,
             now: self.now,
             config: self.config,
+            probes: self.probes.clone(),
         }
     }
 

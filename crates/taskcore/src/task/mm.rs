@@ -149,6 +149,22 @@ impl Kernel {
         file: Option<&MmapFile>,
         pgoff: u64,
     ) -> Result<u64> {
+        self.probed(crate::probe::Op::Mmap, current, |k| {
+            k.do_sys_mmap(current, addr, len, prot, flags, file, pgoff)
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn do_sys_mmap(
+        &mut self,
+        current: TaskId,
+        addr: u64,
+        len: u64,
+        prot: u32,
+        flags: u32,
+        file: Option<&MmapFile>,
+        pgoff: u64,
+    ) -> Result<u64> {
         self.mm_mut(current)?
             .mmap(addr, len, prot, flags, file, pgoff)
     }
@@ -158,6 +174,12 @@ impl Kernel {
     /// # Errors
     /// `ESRCH` for a stale caller; otherwise as [`MmStruct::munmap`].
     pub fn munmap(&mut self, current: TaskId, addr: u64, len: u64) -> Result<()> {
+        self.probed(crate::probe::Op::Munmap, current, |k| {
+            k.do_sys_munmap(current, addr, len)
+        })
+    }
+
+    fn do_sys_munmap(&mut self, current: TaskId, addr: u64, len: u64) -> Result<()> {
         self.mm_mut(current)?.munmap(addr, len)
     }
 
@@ -166,6 +188,12 @@ impl Kernel {
     /// # Errors
     /// `ESRCH` for a stale caller; otherwise as [`MmStruct::mprotect`].
     pub fn mprotect(&mut self, current: TaskId, addr: u64, len: u64, prot: u32) -> Result<()> {
+        self.probed(crate::probe::Op::Mprotect, current, |k| {
+            k.do_sys_mprotect(current, addr, len, prot)
+        })
+    }
+
+    fn do_sys_mprotect(&mut self, current: TaskId, addr: u64, len: u64, prot: u32) -> Result<()> {
         self.mm_mut(current)?.mprotect(addr, len, prot)
     }
 
@@ -183,6 +211,20 @@ impl Kernel {
         flags: u32,
         new: u64,
     ) -> Result<u64> {
+        self.probed(crate::probe::Op::Mremap, current, |k| {
+            k.do_sys_mremap(current, old, old_len, new_len, flags, new)
+        })
+    }
+
+    fn do_sys_mremap(
+        &mut self,
+        current: TaskId,
+        old: u64,
+        old_len: u64,
+        new_len: u64,
+        flags: u32,
+        new: u64,
+    ) -> Result<u64> {
         self.mm_mut(current)?
             .mremap(old, old_len, new_len, flags, new)
     }
@@ -192,6 +234,12 @@ impl Kernel {
     /// # Errors
     /// `ESRCH` for a stale caller.
     pub fn brk(&mut self, current: TaskId, addr: u64) -> Result<u64> {
+        self.probed(crate::probe::Op::Brk, current, |k| {
+            k.do_sys_brk(current, addr)
+        })
+    }
+
+    fn do_sys_brk(&mut self, current: TaskId, addr: u64) -> Result<u64> {
         Ok(self.mm_mut(current)?.brk(addr))
     }
 

@@ -25,6 +25,12 @@ impl Kernel {
     /// # Linux
     /// `ksys_setpgid()` (kernel/sys.c), check for check.
     pub fn setpgid(&mut self, current: TaskId, pid: i32, pgid: i32) -> Result<()> {
+        self.probed(crate::probe::Op::Setpgid, current, |k| {
+            k.do_sys_setpgid(current, pid, pgid)
+        })
+    }
+
+    fn do_sys_setpgid(&mut self, current: TaskId, pid: i32, pgid: i32) -> Result<()> {
         let cur = self.current(current)?;
         let ns = self.ns_of(cur);
         let my_group = self.tasks[cur].group;
@@ -97,6 +103,12 @@ impl Kernel {
     /// `ksys_setsid()` (kernel/sys.c). Controlling terminals are not
     /// modelled (every process has none).
     pub fn setsid(&mut self, current: TaskId) -> Result<i32> {
+        self.probed(crate::probe::Op::Setsid, current, |k| {
+            k.do_sys_setsid(current)
+        })
+    }
+
+    fn do_sys_setsid(&mut self, current: TaskId) -> Result<i32> {
         let cur = self.current(current)?;
         let g = self.tasks[cur].group;
         let leader = self.groups[g].leader;

@@ -38,6 +38,12 @@ impl Kernel {
     /// # Linux
     /// `ptrace_attach()` (kernel/ptrace.c).
     pub fn ptrace_attach(&mut self, current: TaskId, pid: i32, seize: bool) -> Result<()> {
+        self.probed(crate::probe::Op::PtraceAttach, current, |k| {
+            k.do_sys_ptrace_attach(current, pid, seize)
+        })
+    }
+
+    fn do_sys_ptrace_attach(&mut self, current: TaskId, pid: i32, seize: bool) -> Result<()> {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         // Linux checks exit_state only: a namespace's init still waiting
@@ -91,6 +97,12 @@ impl Kernel {
     /// # Linux
     /// `ptrace_traceme()` (kernel/ptrace.c).
     pub fn ptrace_traceme(&mut self, current: TaskId) -> Result<()> {
+        self.probed(crate::probe::Op::PtraceTraceme, current, |k| {
+            k.do_sys_ptrace_traceme(current)
+        })
+    }
+
+    fn do_sys_ptrace_traceme(&mut self, current: TaskId) -> Result<()> {
         let cur = self.current(current)?;
         let parent = self.real_parent(cur);
         if self.tasks[cur].ptrace != 0 || parent == NONE {
@@ -111,6 +123,12 @@ impl Kernel {
     /// # Linux
     /// `ptrace_resume()` after `ptrace_check_attach()` (kernel/ptrace.c).
     pub fn ptrace_cont(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
+        self.probed(crate::probe::Op::PtraceCont, current, |k| {
+            k.do_sys_ptrace_cont(current, pid, sig)
+        })
+    }
+
+    fn do_sys_ptrace_cont(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
         let t = self.stopped_tracee(current, pid)?;
         if !(0..=64).contains(&sig) {
             return Err(Errno::EIO);
@@ -139,6 +157,12 @@ impl Kernel {
     /// # Linux
     /// `ptrace_detach()` (kernel/ptrace.c).
     pub fn ptrace_detach(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
+        self.probed(crate::probe::Op::PtraceDetach, current, |k| {
+            k.do_sys_ptrace_detach(current, pid, sig)
+        })
+    }
+
+    fn do_sys_ptrace_detach(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
         let t = self.stopped_tracee(current, pid)?;
         if !(0..=64).contains(&sig) {
             return Err(Errno::EIO);

@@ -85,6 +85,17 @@ impl Kernel {
         sig: i32,
         act: Option<SigAction>,
     ) -> Result<SigAction> {
+        self.probed(crate::probe::Op::RtSigaction, current, |k| {
+            k.do_sys_rt_sigaction(current, sig, act)
+        })
+    }
+
+    fn do_sys_rt_sigaction(
+        &mut self,
+        current: TaskId,
+        sig: i32,
+        act: Option<SigAction>,
+    ) -> Result<SigAction> {
         let t = self.current(current)?;
         if !valid_signal(sig) || (act.is_some() && sig_kernel_only(sig)) {
             return Err(Errno::EINVAL);
@@ -144,6 +155,12 @@ impl Kernel {
     /// # Linux
     /// `kill_something_info()` (kernel/signal.c).
     pub fn kill(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
+        self.probed(crate::probe::Op::Kill, current, |k| {
+            k.do_sys_kill(current, pid, sig)
+        })
+    }
+
+    fn do_sys_kill(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
         let cur = self.current(current)?;
         let ns = self.ns_of(cur);
         let sender = self.pids[self.tasks[cur].pid].numbers.clone();
@@ -226,6 +243,12 @@ impl Kernel {
     /// # Linux
     /// `do_tkill()` (kernel/signal.c).
     pub fn tgkill(&mut self, current: TaskId, tgid: i32, tid: i32, sig: i32) -> Result<()> {
+        self.probed(crate::probe::Op::Tgkill, current, |k| {
+            k.do_sys_tgkill(current, tgid, tid, sig)
+        })
+    }
+
+    fn do_sys_tgkill(&mut self, current: TaskId, tgid: i32, tid: i32, sig: i32) -> Result<()> {
         if tgid <= 0 || tid <= 0 {
             return Err(Errno::EINVAL);
         }
@@ -241,6 +264,12 @@ impl Kernel {
     /// # Linux
     /// `do_tkill()` with `tgid = 0` (kernel/signal.c).
     pub fn tkill(&mut self, current: TaskId, tid: i32, sig: i32) -> Result<()> {
+        self.probed(crate::probe::Op::Tkill, current, |k| {
+            k.do_sys_tkill(current, tid, sig)
+        })
+    }
+
+    fn do_sys_tkill(&mut self, current: TaskId, tid: i32, sig: i32) -> Result<()> {
         if tid <= 0 {
             return Err(Errno::EINVAL);
         }
@@ -286,6 +315,12 @@ impl Kernel {
     /// # Linux
     /// `force_sig_fault()` of an unhandled fault, then `do_group_exit()`.
     pub fn force_fatal_signal(&mut self, t: TaskId, sig: i32, core_dumped: bool) -> Result<()> {
+        self.probed(crate::probe::Op::ForceFatalSignal, t, |k| {
+            k.do_sys_force_fatal_signal(t, sig, core_dumped)
+        })
+    }
+
+    fn do_sys_force_fatal_signal(&mut self, t: TaskId, sig: i32, core_dumped: bool) -> Result<()> {
         let t = self.current(t)?;
         if !valid_signal(sig) {
             return Err(Errno::EINVAL);
@@ -314,6 +349,12 @@ impl Kernel {
     /// # Linux
     /// `group_send_sig_info(sig, SEND_SIG_PRIV, target, PIDTYPE_TGID)`.
     pub fn send_signal(&mut self, target: TaskId, sig: i32) -> Result<()> {
+        self.probed(crate::probe::Op::SendSignal, target, |k| {
+            k.do_sys_send_signal(target, sig)
+        })
+    }
+
+    fn do_sys_send_signal(&mut self, target: TaskId, sig: i32) -> Result<()> {
         let t = self.task_idx(target)?;
         if self.tasks[t].exit_state != ExitState::Alive {
             return Err(Errno::ESRCH);

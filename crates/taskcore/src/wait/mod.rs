@@ -93,6 +93,12 @@ impl Kernel {
     /// # Linux
     /// `kernel_wait4()` (kernel/exit.c); `WEXITED` is implied.
     pub fn wait4(&mut self, current: TaskId, pid: i32, options: i32) -> Result<WaitOutcome> {
+        self.probed(crate::probe::Op::Wait4, current, |k| {
+            k.do_sys_wait4(current, pid, options)
+        })
+    }
+
+    fn do_sys_wait4(&mut self, current: TaskId, pid: i32, options: i32) -> Result<WaitOutcome> {
         if options & !(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL) != 0 {
             return Err(Errno::EINVAL);
         }
@@ -126,6 +132,18 @@ impl Kernel {
     /// # Linux
     /// `kernel_waitid()` (kernel/exit.c).
     pub fn waitid(
+        &mut self,
+        current: TaskId,
+        idtype: i32,
+        id: i32,
+        options: i32,
+    ) -> Result<WaitOutcome> {
+        self.probed(crate::probe::Op::Waitid, current, |k| {
+            k.do_sys_waitid(current, idtype, id, options)
+        })
+    }
+
+    fn do_sys_waitid(
         &mut self,
         current: TaskId,
         idtype: i32,
