@@ -278,7 +278,10 @@ impl<'a> Engine<'a> {
                 self.k.set_time(((ts - t0) * 1e9) as u64);
             }
         }
-        self.stats.events += 1;
+        // Synthetic death events are not lines of the trace.
+        if !matches!(self.events[i].op, Op::Die { .. }) {
+            self.stats.events += 1;
+        }
         if !self.consumed.contains(&i) {
             self.dispatch(i);
         }
@@ -323,7 +326,11 @@ impl<'a> Engine<'a> {
         if tr.dead
             && !matches!(
                 e.op,
-                Op::Exited { .. } | Op::Killed { .. } | Op::Signal { .. } | Op::Stopped { .. }
+                Op::Die { .. }
+                    | Op::Exited { .. }
+                    | Op::Killed { .. }
+                    | Op::Signal { .. }
+                    | Op::Stopped { .. }
             )
         {
             // Lines a task prints between its death in the core (a kill
