@@ -24,13 +24,12 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use taskcore::uapi::{__WALL, CLONE_THREAD, P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT};
+use taskcore::uapi::{__WALL, CLONE_THREAD, P_PID, WEXITED, WNOHANG};
 use taskcore::{
     CloneArgs, Config, Errno, Kernel, Notification, SigAction, SigHandler, TaskId, WaitOutcome,
-    WaitReport,
 };
 
-use super::op::{Event, Op, Outcome, RecHandler, RecInfo};
+use super::op::{Event, Op, Outcome, RecHandler};
 
 /// A number no emulated pid can have: stands for a recorded pid the trace
 /// never created.
@@ -99,7 +98,7 @@ pub(crate) struct Engine<'a> {
     /// Recorded pid -> emulated number (kept after death: pgids, sids).
     nr: HashMap<i32, i32>,
     /// Emulated number -> recorded pid.
-    rev_nr: HashMap<i32, i32>,
+    pub(super) rev_nr: HashMap<i32, i32>,
     /// Emulated task -> recorded tid.
     by_task: HashMap<TaskId, i32>,
     /// Exit status words from `Exited` notifications.
@@ -110,14 +109,14 @@ pub(crate) struct Engine<'a> {
     /// task.
     pending_group_exit: HashMap<TaskId, (i32, i32)>,
     /// Tasks dead in the core whose `+++` line has not been seen.
-    unconfirmed_dead: HashSet<TaskId>,
+    pub(super) unconfirmed_dead: HashSet<TaskId>,
     /// Groups (leader tasks) stopped by a kill whose `--- stopped` line has
     /// not been seen.
-    unconfirmed_stop: HashSet<TaskId>,
+    pub(super) unconfirmed_stop: HashSet<TaskId>,
     /// Events held until their task exists, by recorded tid.
-    held: HashMap<i32, Vec<usize>>,
+    pub(super) held: HashMap<i32, Vec<usize>>,
     /// Events already applied out of order (pulled forward).
-    consumed: HashSet<usize>,
+    pub(super) consumed: HashSet<usize>,
     /// Leaders whose pid a thread's exec took over (its `<... execve
     /// resumed>` is already applied).
     superseded: HashSet<i32>,
@@ -125,7 +124,7 @@ pub(crate) struct Engine<'a> {
     /// (`= ?`), recognised by their first lines: clone event -> child tid.
     inferred: HashMap<usize, i32>,
     /// Per recorded tid, indices of its `+++`/`--- stopped` events.
-    terminal: HashMap<i32, Vec<usize>>,
+    pub(super) terminal: HashMap<i32, Vec<usize>>,
     pub(crate) stats: Stats,
 }
 
@@ -311,7 +310,7 @@ impl<'a> Engine<'a> {
         self.stats.peak_live = self.stats.peak_live.max(self.k.nr_tasks() as u64);
     }
 
-    fn dispatch(&mut self, i: usize) {
+    pub(super) fn dispatch(&mut self, i: usize) {
         let e = &self.events[i];
         if std::env::var_os("TASKCORE_REPLAY_DEBUG").is_some() {
             eprintln!(
@@ -347,7 +346,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Processes notifications raised by the last core call.
-    fn drain(&mut self) {
+    pub(super) fn drain(&mut self) {
         let debug = std::env::var_os("TASKCORE_REPLAY_DEBUG").is_some();
         for n in self.k.take_notifications() {
             if debug {
@@ -393,7 +392,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Emulated number of recorded pid `rec` (for syscall arguments).
-    fn map_nr(&self, rec: i32) -> i32 {
+    pub(super) fn map_nr(&self, rec: i32) -> i32 {
         self.nr.get(&rec).copied().unwrap_or(UNKNOWN_NR)
     }
 
@@ -610,7 +609,7 @@ impl<'a> Engine<'a> {
     /// Emulated number of a recorded process-group or session id. An id the
     /// trace never created is one the traced root inherited from outside
     /// (strace's own group or session), which init's (1) stands for.
-    fn map_pgid(&self, rec: i32) -> i32 {
+    pub(super) fn map_pgid(&self, rec: i32) -> i32 {
         self.nr.get(&rec).copied().unwrap_or(self.root_pgid)
     }
 
@@ -811,272 +810,6 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn is_uncertain(&self, r: &WaitReport, cur: TaskId) -> bool {
-        let Ok(t) = self.k.find_task_by_vpid(cur, r.pid) else {
-            return false;
-        };
-        self.unconfirmed_dead.contains(&t) || self.unconfirmed_stop.contains(&t)
-    }
-
-    /// Pulls forward the next `+++`/`--- stopped` line of recorded `rec`.
-    fn pull_forward(&mut self, rec: i32, after: usize) -> bool {
-        let Some(list) = self.terminal.get(&rec) else {
-            return false;
-        };
-        let Some(&j) = list
-            .iter()
-            .find(|&&j| self.events[j].line > after && !self.consumed.contains(&j))
-        else {
-            return false;
-        };
-        self.consumed.insert(j);
-        self.dispatch(j);
-        true
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn check_wait(
-        &mut self,
-        i: usize,
-        cur: TaskId,
-        idtype: i32,
-        id: i32,
-        options: i32,
-        recorded: Option<(i32, Option<i32>)>,
-        rec_errno: Option<Errno>,
-        do_call: &dyn Fn(&mut Kernel, i32, i32) -> taskcore::Result<WaitOutcome>,
-    ) {
-        self.stats.checked += 1;
-        if let Some(err) = rec_errno {
-            let r = do_call(&mut self.k, idtype, id);
-            match r {
-                Err(e) if e == err => {}
-                other => self.mismatch(i, "wait", err.name().into(), format!("{other:?}")),
-            }
-            return;
-        }
-        let cands = match self.k.wait_candidates(cur, idtype, id, options) {
-            Ok(c) => c,
-            Err(e) => {
-                self.mismatch(i, "wait", format!("{recorded:?}"), e.name().into());
-                return;
-            }
-        };
-        match recorded {
-            Some((rpid, status)) if rpid > 0 => {
-                let want = self.map_nr(rpid);
-                let mut cands = cands;
-                let mut pos = cands.iter().position(|c| c.pid == want);
-                if pos.is_none() && self.pull_forward(rpid, self.events[i].line) {
-                    cands = self
-                        .k
-                        .wait_candidates(cur, idtype, id, options)
-                        .unwrap_or_default();
-                    pos = cands.iter().position(|c| c.pid == want);
-                }
-                let ok = pos.is_some_and(|p| {
-                    cands[..p].iter().all(|c| self.is_uncertain(c, cur))
-                        && status.is_none_or(|s| s == cands[p].status)
-                });
-                if !ok {
-                    let mut involved = vec![rpid];
-                    involved.extend(cands.first().and_then(|c| self.rev_nr.get(&c.pid)).copied());
-                    let first = cands
-                        .first()
-                        .map(|c| format!("pid {} status {:#x}", c.pid, c.status));
-                    self.mismatch(
-                        i,
-                        "wait",
-                        format!("pid {rpid} (emulated {want}) status {status:?}"),
-                        first.unwrap_or_else(|| "no child ready".into()),
-                    );
-                    if let Some(m) = self.stats.mismatches.last_mut() {
-                        m.involved = involved;
-                    }
-                    if pos.is_none() {
-                        return;
-                    }
-                    // Follow the recording so that one difference does not
-                    // cascade into every later wait.
-                }
-                // Reap (or consume) exactly that child.
-                let r = do_call(&mut self.k, P_PID, want);
-                if !matches!(r, Ok(WaitOutcome::Reported(rep)) if rep.pid == want) {
-                    self.mismatch(i, "wait", format!("pid {rpid}"), format!("{r:?}"));
-                }
-            }
-            _ => {
-                // Nothing reported (WNOHANG): only unconfirmed children may
-                // be ready, and there must be children to wait for.
-                if !cands.iter().all(|c| self.is_uncertain(c, cur)) {
-                    let c = &cands[0];
-                    self.mismatch(
-                        i,
-                        "wait",
-                        "0 (nothing)".into(),
-                        format!("pid {} status {:#x}", c.pid, c.status),
-                    );
-                    return;
-                }
-                let probe = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
-                if let Err(e) = probe {
-                    if !self.has_unconfirmed_child(cur) {
-                        self.mismatch(i, "wait", "0 (nothing)".into(), e.name().into());
-                    }
-                }
-            }
-        }
-    }
-
-    /// A blocking wait interrupted by a signal or by its task's death was
-    /// sleeping: it had children to wait for (no ECHILD). Without WNOHANG
-    /// only; a WNOHANG wait never sleeps.
-    fn check_sleeping(&mut self, i: usize, cur: TaskId, idtype: i32, id: i32, options: i32) {
-        if options & WNOHANG != 0 || self.k.getpid(cur).is_err() {
-            self.unchecked(i);
-            return;
-        }
-        self.stats.checked += 1;
-        let probe = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
-        if let Err(e) = probe {
-            if !self.has_unconfirmed_child(cur) {
-                self.mismatch(i, "interrupted wait", "sleeping".into(), e.name().into());
-            }
-        }
-    }
-
-    /// Whether a child of `cur`'s process died by a kill whose `+++` line
-    /// has not come yet. Under strace such a child is still a traced zombie
-    /// (or not dead yet): its parent counts it as a child that can still
-    /// report, where the core, which saw the death at the kill, may not.
-    fn has_unconfirmed_child(&self, cur: TaskId) -> bool {
-        let Ok(me) = self.k.getpid(cur) else {
-            return false;
-        };
-        self.unconfirmed_dead
-            .iter()
-            .any(|&t| self.k.getppid(t).is_ok_and(|p| p == me))
-    }
-
-    fn wait4_to_waitid(&self, pid: i32) -> (i32, i32) {
-        match pid {
-            -1 => (P_ALL, 0),
-            0 => (P_PGID, 0),
-            p if p < 0 => (P_PGID, self.map_pgid(-p)),
-            p => (P_PID, self.map_nr(p)),
-        }
-    }
-
-    fn do_wait4(
-        &mut self,
-        i: usize,
-        cur: TaskId,
-        pid: i32,
-        status: Option<i32>,
-        options: i32,
-        ret: &Outcome,
-    ) {
-        let (idtype, id) = self.wait4_to_waitid(pid);
-        let recorded = match ret {
-            Outcome::Interrupted | Outcome::Died => {
-                self.check_sleeping(i, cur, idtype, id, options | WEXITED);
-                return;
-            }
-            Outcome::Unknown => {
-                self.unchecked(i);
-                return;
-            }
-            Outcome::Errno(e) => {
-                let e = *e;
-                let call = move |k: &mut Kernel, _: i32, _: i32| {
-                    k.wait4(cur, Self::wait4_pid(idtype, id, pid), options)
-                };
-                self.check_wait(i, cur, idtype, id, options | WEXITED, None, Some(e), &call);
-                return;
-            }
-            Outcome::Value(v) => (*v as i32, status),
-        };
-        let call = move |k: &mut Kernel, idt: i32, idv: i32| {
-            let p = if idt == P_PID {
-                idv
-            } else {
-                Self::wait4_pid(idtype, id, pid)
-            };
-            k.wait4(cur, p, options)
-        };
-        self.check_wait(
-            i,
-            cur,
-            idtype,
-            id,
-            options | WEXITED,
-            Some(recorded),
-            None,
-            &call,
-        );
-    }
-
-    fn wait4_pid(idtype: i32, id: i32, orig: i32) -> i32 {
-        match idtype {
-            P_ALL => -1,
-            P_PGID if id == 0 => 0,
-            P_PGID => -id,
-            _ if orig > 0 => id,
-            _ => id,
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn do_waitid(
-        &mut self,
-        i: usize,
-        cur: TaskId,
-        idtype: i32,
-        id: i32,
-        info: Option<RecInfo>,
-        options: i32,
-        ret: &Outcome,
-    ) {
-        // A pidfd names one child: the recorded report says which.
-        let (idtype, id) = match (idtype, info) {
-            (taskcore::uapi::P_PIDFD, Some(f)) if f.pid > 0 => (P_PID, f.pid),
-            (taskcore::uapi::P_PIDFD, _) => {
-                self.unchecked(i);
-                return;
-            }
-            (idtype, _) => (idtype, id),
-        };
-        let mapped_id = match idtype {
-            P_PID if id > 0 => self.map_nr(id),
-            P_PGID if id > 0 => self.map_pgid(id),
-            _ => id,
-        };
-        let call = move |k: &mut Kernel, idt: i32, idv: i32| {
-            if idt == P_PID {
-                k.waitid(cur, P_PID, idv, options)
-            } else {
-                k.waitid(cur, idtype, mapped_id, options)
-            }
-        };
-        match ret {
-            Outcome::Interrupted | Outcome::Died => {
-                self.check_sleeping(i, cur, idtype, mapped_id, options)
-            }
-            Outcome::Unknown => self.unchecked(i),
-            Outcome::Errno(e) => {
-                self.check_wait(i, cur, idtype, mapped_id, options, None, Some(*e), &call)
-            }
-            Outcome::Value(_) => {
-                let rec = info
-                    .filter(|f| f.pid != 0)
-                    .map(|f| (f.pid, Some(status_word(f))));
-                let rec = rec.or(Some((0, None)));
-                self.check_wait(i, cur, idtype, mapped_id, options, rec, None, &call);
-                let _ = WNOHANG;
-            }
-        }
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn do_sigaction(
         &mut self,
@@ -1154,18 +887,6 @@ pub(super) fn infer_lost_clones(events: &[Event]) -> HashMap<usize, i32> {
         }
     }
     out
-}
-
-/// The wait4 status word a waitid siginfo stands for.
-fn status_word(f: RecInfo) -> i32 {
-    use taskcore::uapi::{CLD_CONTINUED, CLD_DUMPED, CLD_EXITED, CLD_KILLED};
-    match f.code {
-        CLD_EXITED => (f.status & 0xff) << 8,
-        CLD_KILLED => f.status & 0x7f,
-        CLD_DUMPED => (f.status & 0x7f) | 0x80,
-        CLD_CONTINUED => 0xffff,
-        _ => ((f.status & 0xff) << 8) | 0x7f,
-    }
 }
 
 fn fmt_outcome(o: &Outcome) -> String {

@@ -4,6 +4,8 @@
 //! - `op`: the engine's input, one typed event per recorded call or line;
 //! - `convert`: from parsed strace lines to `op` events;
 //! - `engine`: the replay itself and its checks;
+//! - `waits`: checking wait results, allowing for timing strace cannot show;
+//! - `memory`: the memory syscalls;
 //! - `search`: an order of effects the recording allows, when overlapping
 //!   calls make the default one disagree.
 
@@ -13,6 +15,7 @@ mod memory;
 mod op;
 pub(crate) mod probe;
 mod search;
+mod waits;
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;

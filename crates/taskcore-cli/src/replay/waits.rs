@@ -1,0 +1,298 @@
+//! Checking waits: a recorded `wait4`/`waitid` result against what the core
+//! may report, allowing for the timing strace cannot show (children whose
+//! death or stop is not confirmed yet may be skipped, a death the trace
+//! prints later is pulled forward, a blocking wait that was interrupted was
+//! sleeping).
+
+use taskcore::uapi::{P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT};
+use taskcore::{Errno, Kernel, TaskId, WaitOutcome, WaitReport};
+
+use super::engine::Engine;
+use super::op::{Outcome, RecInfo};
+
+impl Engine<'_> {
+    fn is_uncertain(&self, r: &WaitReport, cur: TaskId) -> bool {
+        let Ok(t) = self.k.find_task_by_vpid(cur, r.pid) else {
+            return false;
+        };
+        self.unconfirmed_dead.contains(&t) || self.unconfirmed_stop.contains(&t)
+    }
+
+    /// Pulls forward the next `+++`/`--- stopped` line of recorded `rec`.
+    pub(super) fn pull_forward(&mut self, rec: i32, after: usize) -> bool {
+        let Some(list) = self.terminal.get(&rec) else {
+            return false;
+        };
+        let Some(&j) = list
+            .iter()
+            .find(|&&j| self.events[j].line > after && !self.consumed.contains(&j))
+        else {
+            return false;
+        };
+        self.consumed.insert(j);
+        self.dispatch(j);
+        true
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn check_wait(
+        &mut self,
+        i: usize,
+        cur: TaskId,
+        idtype: i32,
+        id: i32,
+        options: i32,
+        recorded: Option<(i32, Option<i32>)>,
+        rec_errno: Option<Errno>,
+        do_call: &dyn Fn(&mut Kernel, i32, i32) -> taskcore::Result<WaitOutcome>,
+    ) {
+        self.stats.checked += 1;
+        if let Some(err) = rec_errno {
+            let r = do_call(&mut self.k, idtype, id);
+            match r {
+                Err(e) if e == err => {}
+                other => self.mismatch(i, "wait", err.name().into(), format!("{other:?}")),
+            }
+            return;
+        }
+        let cands = match self.k.wait_candidates(cur, idtype, id, options) {
+            Ok(c) => c,
+            Err(e) => {
+                self.mismatch(i, "wait", format!("{recorded:?}"), e.name().into());
+                return;
+            }
+        };
+        match recorded {
+            Some((rpid, status)) if rpid > 0 => {
+                let want = self.map_nr(rpid);
+                let mut cands = cands;
+                let mut pos = cands.iter().position(|c| c.pid == want);
+                if pos.is_none() && self.pull_forward(rpid, self.events[i].line) {
+                    cands = self
+                        .k
+                        .wait_candidates(cur, idtype, id, options)
+                        .unwrap_or_default();
+                    pos = cands.iter().position(|c| c.pid == want);
+                }
+                let ok = pos.is_some_and(|p| {
+                    cands[..p].iter().all(|c| self.is_uncertain(c, cur))
+                        && status.is_none_or(|s| s == cands[p].status)
+                });
+                if !ok {
+                    let mut involved = vec![rpid];
+                    involved.extend(cands.first().and_then(|c| self.rev_nr.get(&c.pid)).copied());
+                    let first = cands
+                        .first()
+                        .map(|c| format!("pid {} status {:#x}", c.pid, c.status));
+                    self.mismatch(
+                        i,
+                        "wait",
+                        format!("pid {rpid} (emulated {want}) status {status:?}"),
+                        first.unwrap_or_else(|| "no child ready".into()),
+                    );
+                    if let Some(m) = self.stats.mismatches.last_mut() {
+                        m.involved = involved;
+                    }
+                    if pos.is_none() {
+                        return;
+                    }
+                    // Follow the recording so that one difference does not
+                    // cascade into every later wait.
+                }
+                // Reap (or consume) exactly that child.
+                let r = do_call(&mut self.k, P_PID, want);
+                if !matches!(r, Ok(WaitOutcome::Reported(rep)) if rep.pid == want) {
+                    self.mismatch(i, "wait", format!("pid {rpid}"), format!("{r:?}"));
+                }
+            }
+            _ => {
+                // Nothing reported (WNOHANG): only unconfirmed children may
+                // be ready, and there must be children to wait for.
+                if !cands.iter().all(|c| self.is_uncertain(c, cur)) {
+                    let c = &cands[0];
+                    self.mismatch(
+                        i,
+                        "wait",
+                        "0 (nothing)".into(),
+                        format!("pid {} status {:#x}", c.pid, c.status),
+                    );
+                    return;
+                }
+                let probe = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
+                if let Err(e) = probe {
+                    if !self.has_unconfirmed_child(cur) {
+                        self.mismatch(i, "wait", "0 (nothing)".into(), e.name().into());
+                    }
+                }
+            }
+        }
+    }
+
+    /// A blocking wait interrupted by a signal or by its task's death was
+    /// sleeping: it had children to wait for (no ECHILD). Without WNOHANG
+    /// only; a WNOHANG wait never sleeps.
+    pub(super) fn check_sleeping(
+        &mut self,
+        i: usize,
+        cur: TaskId,
+        idtype: i32,
+        id: i32,
+        options: i32,
+    ) {
+        if options & WNOHANG != 0 || self.k.getpid(cur).is_err() {
+            self.unchecked(i);
+            return;
+        }
+        self.stats.checked += 1;
+        let probe = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
+        if let Err(e) = probe {
+            if !self.has_unconfirmed_child(cur) {
+                self.mismatch(i, "interrupted wait", "sleeping".into(), e.name().into());
+            }
+        }
+    }
+
+    /// Whether a child of `cur`'s process died by a kill whose `+++` line
+    /// has not come yet. Under strace such a child is still a traced zombie
+    /// (or not dead yet): its parent counts it as a child that can still
+    /// report, where the core, which saw the death at the kill, may not.
+    pub(super) fn has_unconfirmed_child(&self, cur: TaskId) -> bool {
+        let Ok(me) = self.k.getpid(cur) else {
+            return false;
+        };
+        self.unconfirmed_dead
+            .iter()
+            .any(|&t| self.k.getppid(t).is_ok_and(|p| p == me))
+    }
+
+    pub(super) fn wait4_to_waitid(&self, pid: i32) -> (i32, i32) {
+        match pid {
+            -1 => (P_ALL, 0),
+            0 => (P_PGID, 0),
+            p if p < 0 => (P_PGID, self.map_pgid(-p)),
+            p => (P_PID, self.map_nr(p)),
+        }
+    }
+
+    pub(super) fn do_wait4(
+        &mut self,
+        i: usize,
+        cur: TaskId,
+        pid: i32,
+        status: Option<i32>,
+        options: i32,
+        ret: &Outcome,
+    ) {
+        let (idtype, id) = self.wait4_to_waitid(pid);
+        let recorded = match ret {
+            Outcome::Interrupted | Outcome::Died => {
+                self.check_sleeping(i, cur, idtype, id, options | WEXITED);
+                return;
+            }
+            Outcome::Unknown => {
+                self.unchecked(i);
+                return;
+            }
+            Outcome::Errno(e) => {
+                let e = *e;
+                let call = move |k: &mut Kernel, _: i32, _: i32| {
+                    k.wait4(cur, Self::wait4_pid(idtype, id, pid), options)
+                };
+                self.check_wait(i, cur, idtype, id, options | WEXITED, None, Some(e), &call);
+                return;
+            }
+            Outcome::Value(v) => (*v as i32, status),
+        };
+        let call = move |k: &mut Kernel, idt: i32, idv: i32| {
+            let p = if idt == P_PID {
+                idv
+            } else {
+                Self::wait4_pid(idtype, id, pid)
+            };
+            k.wait4(cur, p, options)
+        };
+        self.check_wait(
+            i,
+            cur,
+            idtype,
+            id,
+            options | WEXITED,
+            Some(recorded),
+            None,
+            &call,
+        );
+    }
+
+    pub(super) fn wait4_pid(idtype: i32, id: i32, orig: i32) -> i32 {
+        match idtype {
+            P_ALL => -1,
+            P_PGID if id == 0 => 0,
+            P_PGID => -id,
+            _ if orig > 0 => id,
+            _ => id,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn do_waitid(
+        &mut self,
+        i: usize,
+        cur: TaskId,
+        idtype: i32,
+        id: i32,
+        info: Option<RecInfo>,
+        options: i32,
+        ret: &Outcome,
+    ) {
+        // A pidfd names one child: the recorded report says which.
+        let (idtype, id) = match (idtype, info) {
+            (taskcore::uapi::P_PIDFD, Some(f)) if f.pid > 0 => (P_PID, f.pid),
+            (taskcore::uapi::P_PIDFD, _) => {
+                self.unchecked(i);
+                return;
+            }
+            (idtype, _) => (idtype, id),
+        };
+        let mapped_id = match idtype {
+            P_PID if id > 0 => self.map_nr(id),
+            P_PGID if id > 0 => self.map_pgid(id),
+            _ => id,
+        };
+        let call = move |k: &mut Kernel, idt: i32, idv: i32| {
+            if idt == P_PID {
+                k.waitid(cur, P_PID, idv, options)
+            } else {
+                k.waitid(cur, idtype, mapped_id, options)
+            }
+        };
+        match ret {
+            Outcome::Interrupted | Outcome::Died => {
+                self.check_sleeping(i, cur, idtype, mapped_id, options)
+            }
+            Outcome::Unknown => self.unchecked(i),
+            Outcome::Errno(e) => {
+                self.check_wait(i, cur, idtype, mapped_id, options, None, Some(*e), &call)
+            }
+            Outcome::Value(_) => {
+                let rec = info
+                    .filter(|f| f.pid != 0)
+                    .map(|f| (f.pid, Some(status_word(f))));
+                let rec = rec.or(Some((0, None)));
+                self.check_wait(i, cur, idtype, mapped_id, options, rec, None, &call);
+                let _ = WNOHANG;
+            }
+        }
+    }
+}
+
+/// The wait4 status word a waitid siginfo stands for.
+pub(super) fn status_word(f: RecInfo) -> i32 {
+    use taskcore::uapi::{CLD_CONTINUED, CLD_DUMPED, CLD_EXITED, CLD_KILLED};
+    match f.code {
+        CLD_EXITED => (f.status & 0xff) << 8,
+        CLD_KILLED => f.status & 0x7f,
+        CLD_DUMPED => (f.status & 0x7f) | 0x80,
+        CLD_CONTINUED => 0xffff,
+        _ => ((f.status & 0xff) << 8) | 0x7f,
+    }
+}
