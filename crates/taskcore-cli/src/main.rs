@@ -10,7 +10,6 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod proc;
 mod replay;
-mod strace;
 
 /// Linux-compatible process-management core: replay, benchmarks, /proc.
 #[derive(Debug, Parser)]

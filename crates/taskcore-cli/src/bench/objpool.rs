@@ -43,7 +43,7 @@ use taskcore::{Config, Kernel, WaitOutcome};
 
 use super::freelist::FreeList;
 use super::harness::{median, progress, Column, Experiment, Fmt, Opts, PlotSpec, Report, Row};
-use crate::replay::probe::{self as rprobe, BenchTrace, LatencyProbe};
+use taskcore_replay::probe::{self as rprobe, BenchTrace, LatencyProbe};
 
 /// The `objpool` experiment.
 #[derive(Debug)]
@@ -534,7 +534,7 @@ fn replay_series(rep: &mut Report, opts: &Opts) -> Result<(), String> {
     ));
     let reps = if opts.quick { 5 } else { 21 };
     let set = rprobe::probes();
-    for path in BenchTrace::bundled() {
+    for path in crate::replay::bundled() {
         let trace = BenchTrace::load(&path)?;
         // Core operations per replay, counted by the latency probe.
         let lat = LatencyProbe::register(set, rprobe::nr_cpus(), 0).map_err(|e| e.to_string())?;

@@ -62,7 +62,7 @@ pub(crate) fn load(args: &SourceArgs) -> Result<Loaded, String> {
 /// # Errors
 /// A message naming the file when it cannot be read.
 fn from_trace(file: &std::path::Path, at: Option<usize>) -> Result<Kernel, String> {
-    crate::replay::kernel_at(file, at)
+    taskcore_replay::kernel_at(file, at).map_err(|e| e.to_string())
 }
 
 /// The address space of every generated worker: a PIE binary, its heap,

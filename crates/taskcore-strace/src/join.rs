@@ -33,13 +33,13 @@ use super::line::{lex, split_call_tail, Body};
 
 /// A line the parser could not use, with where it is and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ParseError {
+pub struct ParseError {
     /// The trace file's name.
-    pub(crate) file: Arc<str>,
+    pub file: Arc<str>,
     /// 1-based line number.
-    pub(crate) line: usize,
+    pub line: usize,
     /// What was wrong, lowercase.
-    pub(crate) msg: String,
+    pub msg: String,
 }
 
 impl fmt::Display for ParseError {
@@ -50,46 +50,46 @@ impl fmt::Display for ParseError {
 
 /// Per-syscall counts (keyed by the name strace printed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct SyscallCount {
+pub struct SyscallCount {
     /// Lines naming this syscall: whole calls, `<unfinished ...>` and
     /// `<... resumed>` lines each count once.
-    pub(crate) lines: u64,
+    pub lines: u64,
     /// Events produced (a joined pair counts once).
-    pub(crate) calls: u64,
+    pub calls: u64,
     /// Events whose call never resumed (`completed == false`).
-    pub(crate) unfinished: u64,
+    pub unfinished: u64,
     /// Events whose typed decoding failed (`Call::Other` with a reason).
-    pub(crate) undecoded: u64,
+    pub undecoded: u64,
 }
 
 /// Counters over one trace.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Stats {
+pub struct Stats {
     /// Lines read.
-    pub(crate) lines: u64,
+    pub lines: u64,
     /// Lines carrying no event (`strace:` messages, blank lines).
-    pub(crate) noise_lines: u64,
+    pub noise_lines: u64,
     /// Lines that produced a [`ParseError`] (all of them, even beyond
     /// [`MAX_STORED_ERRORS`]).
-    pub(crate) error_lines: u64,
+    pub error_lines: u64,
     /// Per syscall name.
-    pub(crate) syscalls: BTreeMap<Box<str>, SyscallCount>,
+    pub syscalls: BTreeMap<Box<str>, SyscallCount>,
     /// `--- SIG... ---` lines (including `stopped by`).
-    pub(crate) signal_lines: u64,
+    pub signal_lines: u64,
     /// Signal lines whose siginfo could not be decoded.
-    pub(crate) undecoded_siginfo: u64,
+    pub undecoded_siginfo: u64,
     /// `+++ exited with +++` lines.
-    pub(crate) exited_lines: u64,
+    pub exited_lines: u64,
     /// `+++ killed by +++` lines.
-    pub(crate) killed_lines: u64,
+    pub killed_lines: u64,
     /// `+++ superseded by execve +++` lines.
-    pub(crate) superseded_lines: u64,
+    pub superseded_lines: u64,
 }
 
 impl Stats {
     /// The counters for syscall `name` (zero if never seen).
     #[cfg(test)]
-    pub(crate) fn syscall(&self, name: &str) -> SyscallCount {
+    pub fn syscall(&self, name: &str) -> SyscallCount {
         self.syscalls.get(name).copied().unwrap_or_default()
     }
 
@@ -105,8 +105,11 @@ impl Stats {
     }
 }
 
+/// The longest error message kept, in bytes (a quoted line is cut).
+pub const MAX_MSG: usize = 200;
+
 /// How many [`ParseError`]s a parser keeps; later ones are only counted.
-pub(crate) const MAX_STORED_ERRORS: usize = 1000;
+pub const MAX_STORED_ERRORS: usize = 1000;
 
 /// The entry half of a call awaiting its `<... resumed>` line.
 #[derive(Clone, Debug)]
@@ -127,7 +130,7 @@ struct Pending {
 /// errors of one trace. Feed lines in order with [`Parser::feed`], then call
 /// [`Parser::finish`].
 #[derive(Debug)]
-pub(crate) struct Parser {
+pub struct Parser {
     /// The file name stamped on events and errors.
     file: Arc<str>,
     /// The pid for lines without one.
@@ -144,7 +147,7 @@ pub(crate) struct Parser {
 
 impl Parser {
     /// A parser for the trace named `file`.
-    pub(crate) fn new(file: impl Into<Arc<str>>) -> Parser {
+    pub fn new(file: impl Into<Arc<str>>) -> Parser {
         Parser {
             file: file.into(),
             default_pid: 0,
@@ -158,24 +161,50 @@ impl Parser {
     /// Sets the pid given to lines that carry none (a single-process trace,
     /// or one `strace -ff` output file, whose pid is in its name).
     #[cfg(test)]
-    pub(crate) fn with_default_pid(mut self, pid: i32) -> Parser {
+    pub fn with_default_pid(mut self, pid: i32) -> Parser {
         self.default_pid = pid;
         self
     }
 
     /// The counters so far.
-    pub(crate) fn stats(&self) -> &Stats {
+    pub fn stats(&self) -> &Stats {
         &self.stats
     }
 
     /// The errors so far (at most [`MAX_STORED_ERRORS`]; see
     /// [`Stats::error_lines`] for the total).
-    pub(crate) fn errors(&self) -> &[ParseError] {
+    pub fn errors(&self) -> &[ParseError] {
         &self.errors
     }
 
-    /// Records an error at the current line.
-    fn error(&mut self, msg: String) {
+    /// The entry line of the earliest call of the clone family (`clone`,
+    /// `clone3`, `fork`, `vfork`) still open: a reader that places clones at
+    /// their entry line must wait until it resumes. `None` when none is
+    /// open.
+    pub fn open_clone_line(&self) -> Option<usize> {
+        self.pending
+            .values()
+            .filter(|p| matches!(&*p.name, "clone" | "clone3" | "fork" | "vfork"))
+            .map(|p| p.line)
+            .min()
+    }
+
+    /// The number of the last line fed.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// Records an error at the current line. The message is cut to about
+    /// [`MAX_MSG`] bytes.
+    fn error(&mut self, mut msg: String) {
+        if msg.len() > MAX_MSG {
+            let mut cut = MAX_MSG;
+            while !msg.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            msg.truncate(cut);
+            msg.push_str("... (cut)");
+        }
         self.stats.error_lines += 1;
         if self.errors.len() < MAX_STORED_ERRORS {
             self.errors.push(ParseError {
@@ -188,7 +217,7 @@ impl Parser {
 
     /// Records a failure to read the next line (I/O or decompression error)
     /// as an error on that line.
-    pub(crate) fn feed_error(&mut self, msg: String) {
+    pub fn feed_error(&mut self, msg: String) {
         self.line += 1;
         self.error(msg);
     }
@@ -196,7 +225,7 @@ impl Parser {
     /// Consumes the next line (without its newline), appending the events it
     /// completes to `out`. Never fails: a malformed line is recorded as a
     /// [`ParseError`] and skipped.
-    pub(crate) fn feed(&mut self, text: &str, out: &mut VecDeque<Event>) {
+    pub fn feed(&mut self, text: &str, out: &mut VecDeque<Event>) {
         self.line += 1;
         self.stats.lines += 1;
         let l = match lex(text) {
@@ -387,7 +416,7 @@ impl Parser {
 
     /// Ends the trace: every still-open call is emitted as never resumed, in
     /// order of its entry line, positioned at the last line.
-    pub(crate) fn finish(&mut self, out: &mut VecDeque<Event>) {
+    pub fn finish(&mut self, out: &mut VecDeque<Event>) {
         let mut open: Vec<Pending> = self.pending.drain().map(|(_, p)| p).collect();
         open.sort_by_key(|p| p.line);
         for p in open {
@@ -400,7 +429,7 @@ impl Parser {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::strace::event::{Call, CloneFlavor, SigInfo};
+    use crate::event::{Call, CloneFlavor, SigInfo};
 
     fn run(text: &str) -> (Vec<Event>, Parser) {
         let mut p = Parser::new("t");

@@ -68,13 +68,11 @@ mod prop_tests;
 #[cfg(test)]
 mod trace_tests;
 
-#[cfg(test)]
-pub(crate) use decode::{sigset, wait_status};
-#[cfg(test)]
-pub(crate) use event::CloneFlavor;
-pub(crate) use event::{Call, Event, EventKind, Ret, SigHandler};
-#[cfg(test)]
-pub(crate) use join::Parser;
-#[cfg(test)]
-pub(crate) use reader::parse_str;
-pub(crate) use reader::{read_trace, Trace};
+pub use consts::signal_number;
+pub use decode::wait_status;
+pub use event::{
+    Call, CloneArgs, CloneFlavor, Event, EventKind, ExecArgs, Ret, SigAct, SigHandler, SigInfo,
+    SysErr, Syscall,
+};
+pub use join::{ParseError, Parser, Stats, SyscallCount, MAX_MSG, MAX_STORED_ERRORS};
+pub use reader::{open, parse_str, read_from, read_trace, Trace, TraceReader};

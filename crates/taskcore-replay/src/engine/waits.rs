@@ -7,10 +7,10 @@
 use taskcore::uapi::{P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT};
 use taskcore::{Errno, Kernel, TaskId, WaitOutcome, WaitReport};
 
-use super::engine::Engine;
-use super::op::{Outcome, RecInfo};
+use super::Engine;
+use crate::op::{Event, Op, Outcome, RecInfo};
 
-impl Engine<'_> {
+impl Engine {
     fn is_uncertain(&self, r: &WaitReport, cur: TaskId) -> bool {
         let Ok(t) = self.k.find_task_by_vpid(cur, r.pid) else {
             return false;
@@ -18,26 +18,29 @@ impl Engine<'_> {
         self.unconfirmed_dead.contains(&t) || self.unconfirmed_stop.contains(&t)
     }
 
-    /// Pulls forward the next `+++`/`--- stopped` line of recorded `rec`.
+    /// Pulls forward the next `+++`/`--- stopped` line of recorded `rec`
+    /// after line `after`, from the lookahead.
     pub(super) fn pull_forward(&mut self, rec: i32, after: usize) -> bool {
-        let Some(list) = self.terminal.get(&rec) else {
+        let next = {
+            let look = self.look.borrow();
+            look.find_event_after(after, |x| {
+                x.pid == rec
+                    && matches!(x.op, Op::Exited { .. } | Op::Killed { .. } | Op::Stopped { .. })
+                    && !self.consumed.contains(&x.seq)
+            })
+        };
+        let Some(ev) = next else {
             return false;
         };
-        let Some(&j) = list
-            .iter()
-            .find(|&&j| self.events[j].line > after && !self.consumed.contains(&j))
-        else {
-            return false;
-        };
-        self.consumed.insert(j);
-        self.dispatch(j);
+        self.consumed.insert(ev.seq);
+        self.dispatch(&ev);
         true
     }
 
     #[allow(clippy::too_many_arguments)]
     pub(super) fn check_wait(
         &mut self,
-        i: usize,
+        e: &Event,
         cur: TaskId,
         idtype: i32,
         id: i32,
@@ -51,23 +54,23 @@ impl Engine<'_> {
             let r = do_call(&mut self.k, idtype, id);
             match r {
                 Err(e) if e == err => {}
-                other => self.mismatch(i, "wait", err.name().into(), format!("{other:?}")),
+                other => self.mismatch(e, "wait", err.name().into(), format!("{other:?}")),
             }
             return;
         }
         let cands = match self.k.wait_candidates(cur, idtype, id, options) {
             Ok(c) => c,
-            Err(e) => {
-                self.mismatch(i, "wait", format!("{recorded:?}"), e.name().into());
+            Err(err) => {
+                self.mismatch(e, "wait", format!("{recorded:?}"), err.name().into());
                 return;
             }
         };
         match recorded {
             Some((rpid, status)) if rpid > 0 => {
-                let want = self.map_nr(rpid);
+                let want = self.pids.map_nr(rpid);
                 let mut cands = cands;
                 let mut pos = cands.iter().position(|c| c.pid == want);
-                if pos.is_none() && self.pull_forward(rpid, self.events[i].line) {
+                if pos.is_none() && self.pull_forward(rpid, e.line) {
                     cands = self
                         .k
                         .wait_candidates(cur, idtype, id, options)
@@ -80,12 +83,11 @@ impl Engine<'_> {
                 });
                 if !ok {
                     let mut involved = vec![rpid];
-                    involved.extend(cands.first().and_then(|c| self.rev_nr.get(&c.pid)).copied());
+                    involved.extend(cands.first().and_then(|c| self.pids.rec_of(c.pid)));
                     let first = cands
                         .first()
                         .map(|c| format!("pid {} status {:#x}", c.pid, c.status));
-                    self.mismatch(
-                        i,
+                    self.mismatch(e,
                         "wait",
                         format!("pid {rpid} (emulated {want}) status {status:?}"),
                         first.unwrap_or_else(|| "no child ready".into()),
@@ -102,7 +104,7 @@ impl Engine<'_> {
                 // Reap (or consume) exactly that child.
                 let r = do_call(&mut self.k, P_PID, want);
                 if !matches!(r, Ok(WaitOutcome::Reported(rep)) if rep.pid == want) {
-                    self.mismatch(i, "wait", format!("pid {rpid}"), format!("{r:?}"));
+                    self.mismatch(e, "wait", format!("pid {rpid}"), format!("{r:?}"));
                 }
             }
             _ => {
@@ -110,8 +112,7 @@ impl Engine<'_> {
                 // be ready, and there must be children to wait for.
                 if !cands.iter().all(|c| self.is_uncertain(c, cur)) {
                     let c = &cands[0];
-                    self.mismatch(
-                        i,
+                    self.mismatch(e,
                         "wait",
                         "0 (nothing)".into(),
                         format!("pid {} status {:#x}", c.pid, c.status),
@@ -119,9 +120,9 @@ impl Engine<'_> {
                     return;
                 }
                 let probe = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
-                if let Err(e) = probe {
+                if let Err(err) = probe {
                     if !self.has_unconfirmed_child(cur) {
-                        self.mismatch(i, "wait", "0 (nothing)".into(), e.name().into());
+                        self.mismatch(e, "wait", "0 (nothing)".into(), err.name().into());
                     }
                 }
             }
@@ -133,21 +134,21 @@ impl Engine<'_> {
     /// only; a WNOHANG wait never sleeps.
     pub(super) fn check_sleeping(
         &mut self,
-        i: usize,
+        e: &Event,
         cur: TaskId,
         idtype: i32,
         id: i32,
         options: i32,
     ) {
         if options & WNOHANG != 0 || self.k.getpid(cur).is_err() {
-            self.unchecked(i);
+            self.unchecked(e);
             return;
         }
         self.stats.checked += 1;
         let probe = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
-        if let Err(e) = probe {
+        if let Err(err) = probe {
             if !self.has_unconfirmed_child(cur) {
-                self.mismatch(i, "interrupted wait", "sleeping".into(), e.name().into());
+                self.mismatch(e, "interrupted wait", "sleeping".into(), err.name().into());
             }
         }
     }
@@ -165,40 +166,40 @@ impl Engine<'_> {
             .any(|&t| self.k.getppid(t).is_ok_and(|p| p == me))
     }
 
-    pub(super) fn wait4_to_waitid(&self, pid: i32) -> (i32, i32) {
+    pub(super) fn wait4_to_waitid(&mut self, e: &Event, pid: i32) -> (i32, i32) {
         match pid {
             -1 => (P_ALL, 0),
             0 => (P_PGID, 0),
-            p if p < 0 => (P_PGID, self.map_pgid(-p)),
-            p => (P_PID, self.map_nr(p)),
+            p if p < 0 => (P_PGID, self.group_arg(e, -p)),
+            p => (P_PID, self.pids.map_nr(p)),
         }
     }
 
     pub(super) fn do_wait4(
         &mut self,
-        i: usize,
+        e: &Event,
         cur: TaskId,
         pid: i32,
         status: Option<i32>,
         options: i32,
-        ret: &Outcome,
     ) {
-        let (idtype, id) = self.wait4_to_waitid(pid);
+        let ret = &e.ret;
+        let (idtype, id) = self.wait4_to_waitid(e, pid);
         let recorded = match ret {
             Outcome::Interrupted | Outcome::Died => {
-                self.check_sleeping(i, cur, idtype, id, options | WEXITED);
+                self.check_sleeping(e, cur, idtype, id, options | WEXITED);
                 return;
             }
             Outcome::Unknown => {
-                self.unchecked(i);
+                self.unchecked(e);
                 return;
             }
-            Outcome::Errno(e) => {
-                let e = *e;
+            Outcome::Errno(err) => {
+                let err = *err;
                 let call = move |k: &mut Kernel, _: i32, _: i32| {
                     k.wait4(cur, Self::wait4_pid(idtype, id, pid), options)
                 };
-                self.check_wait(i, cur, idtype, id, options | WEXITED, None, Some(e), &call);
+                self.check_wait(e, cur, idtype, id, options | WEXITED, None, Some(err), &call);
                 return;
             }
             Outcome::Value(v) => (*v as i32, status),
@@ -211,8 +212,7 @@ impl Engine<'_> {
             };
             k.wait4(cur, p, options)
         };
-        self.check_wait(
-            i,
+        self.check_wait(e,
             cur,
             idtype,
             id,
@@ -236,26 +236,26 @@ impl Engine<'_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn do_waitid(
         &mut self,
-        i: usize,
+        e: &Event,
         cur: TaskId,
         idtype: i32,
         id: i32,
         info: Option<RecInfo>,
         options: i32,
-        ret: &Outcome,
     ) {
+        let ret = &e.ret;
         // A pidfd names one child: the recorded report says which.
         let (idtype, id) = match (idtype, info) {
             (taskcore::uapi::P_PIDFD, Some(f)) if f.pid > 0 => (P_PID, f.pid),
             (taskcore::uapi::P_PIDFD, _) => {
-                self.unchecked(i);
+                self.unchecked(e);
                 return;
             }
             (idtype, _) => (idtype, id),
         };
         let mapped_id = match idtype {
-            P_PID if id > 0 => self.map_nr(id),
-            P_PGID if id > 0 => self.map_pgid(id),
+            P_PID if id > 0 => self.pids.map_nr(id),
+            P_PGID if id > 0 => self.group_arg(e, id),
             _ => id,
         };
         let call = move |k: &mut Kernel, idt: i32, idv: i32| {
@@ -267,18 +267,18 @@ impl Engine<'_> {
         };
         match ret {
             Outcome::Interrupted | Outcome::Died => {
-                self.check_sleeping(i, cur, idtype, mapped_id, options)
+                self.check_sleeping(e, cur, idtype, mapped_id, options)
             }
-            Outcome::Unknown => self.unchecked(i),
-            Outcome::Errno(e) => {
-                self.check_wait(i, cur, idtype, mapped_id, options, None, Some(*e), &call)
+            Outcome::Unknown => self.unchecked(e),
+            Outcome::Errno(err) => {
+                self.check_wait(e, cur, idtype, mapped_id, options, None, Some(*err), &call)
             }
             Outcome::Value(_) => {
                 let rec = info
                     .filter(|f| f.pid != 0)
                     .map(|f| (f.pid, Some(status_word(f))));
                 let rec = rec.or(Some((0, None)));
-                self.check_wait(i, cur, idtype, mapped_id, options, rec, None, &call);
+                self.check_wait(e, cur, idtype, mapped_id, options, rec, None, &call);
                 let _ = WNOHANG;
             }
         }

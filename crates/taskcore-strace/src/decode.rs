@@ -409,7 +409,7 @@ fn execve(a: &Args<'_>, at: bool) -> Res<Call> {
 /// # Linux
 /// The inverse of strace's `printstatus()` over the encoding of
 /// `include/uapi/linux/wait.h` / glibc's `W_EXITCODE`, `W_STOPCODE`.
-pub(crate) fn wait_status(raw: &str) -> Res<Option<i32>> {
+pub fn wait_status(raw: &str) -> Res<Option<i32>> {
     let raw = raw.trim();
     let v = parse_value(raw);
     if v.is_null() || v.int().is_some() {

@@ -1,95 +1,71 @@
 //! From parsed strace events to the replay engine's [`Event`]s.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use taskcore::uapi::{PR_GET_CHILD_SUBREAPER, PR_SET_CHILD_SUBREAPER};
 
-use super::op::{Event, Op, Outcome, RecHandler, RecInfo};
-use crate::strace::{self, Call, EventKind, Ret, SigHandler};
+use crate::op::{Event, Op, Outcome, RecHandler, RecInfo};
+use taskcore_strace::{self as strace, Call, EventKind, Ret, SigHandler};
 
-/// One trace file, converted.
-pub(crate) struct Loaded {
-    pub(crate) events: Vec<Event>,
-    /// Lines of syscalls the replay does not model, by name.
-    pub(crate) skipped: HashMap<String, u64>,
-    /// Lines that could not be parsed (each reported by the parser).
-    pub(crate) parse_errors: u64,
-}
-
-/// Reads and converts one trace file (plain or gzip).
+/// Turns parsed strace events into the engine's, one at a time.
 ///
-/// # Errors
-/// A message naming the file when it cannot be read.
-pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
-    let parsed = strace::read_trace(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    for err in &parsed.errors {
-        eprintln!("{}:{}: {}", err.file, err.line, err.msg);
-    }
-    Ok(from_trace(parsed))
+/// Each `+++ exited`/`+++ killed` line becomes two events. Under strace
+/// every task is traced: a task's `do_exit` (its children reparented, its
+/// tracer told) happens after its last printed activity, and its parent can
+/// see it only once strace has reaped it and printed `+++`. A synthetic
+/// [`Op::Die`] event, whose window spans from the task's last activity to
+/// the `+++` line, stands for the first moment; the `+++` event for the
+/// second. The converter keeps the last activity line of each task until
+/// its `+++` (memory: live tasks).
+#[derive(Debug, Default)]
+pub(crate) struct Converter {
+    /// Entry line of the last event of each task not yet ended.
+    last: HashMap<i32, usize>,
+    /// Sequence number of the next event.
+    seq: u64,
 }
 
-/// Converts a parsed trace.
-pub(crate) fn from_trace(parsed: strace::Trace) -> Loaded {
-    let mut skipped = HashMap::new();
-    let mut events = Vec::with_capacity(parsed.events.len());
-    for e in parsed.events {
-        match convert(&e) {
-            Some((op, ret)) => events.push(Event {
-                file: e.file.clone(),
-                line: e.line,
-                entry_line: e.entry_line,
-                pid: e.pid,
-                ts: e.ts,
-                op,
-                ret,
-            }),
-            None => {
-                let name = match &e.kind {
-                    EventKind::Syscall(s) => s.name.to_string(),
-                    _ => "other".to_string(),
-                };
-                *skipped.entry(name).or_default() += 1;
-            }
-        }
-    }
-    split_deaths(&mut events);
-    Loaded {
-        events,
-        skipped,
-        parse_errors: parsed.stats.error_lines,
-    }
-}
-
-/// Splits each `+++` line in two. Under strace every task is traced: a
-/// task's `do_exit` (its children reparented, its tracer told) happens
-/// after its last printed activity, and its parent can see it only once
-/// strace has reaped it and printed `+++`. A synthetic [`Op::Die`] event,
-/// whose window spans from the task's last activity to the `+++` line,
-/// stands for the first moment; the `+++` event for the second.
-fn split_deaths(events: &mut Vec<Event>) {
-    let mut last: HashMap<i32, usize> = HashMap::new();
-    let mut out = Vec::with_capacity(events.len() + events.len() / 8);
-    for e in events.drain(..) {
-        let (code, sig) = match e.op {
+impl Converter {
+    /// Converts `e`, handing the resulting events to `out`.
+    pub(crate) fn push(&mut self, e: &strace::Event, mut out: impl FnMut(Event)) {
+        let (op, ret) = convert(e);
+        let mut ev = Event {
+            seq: 0,
+            file: e.file.clone(),
+            line: e.line,
+            entry_line: e.entry_line,
+            pid: e.pid,
+            ts: e.ts,
+            op,
+            ret,
+        };
+        let (code, sig) = match ev.op {
             Op::Exited { code } => (Some(code), None),
             Op::Killed { sig, core } => (None, Some((sig, core))),
             _ => {
-                last.insert(e.pid, e.entry_line);
-                out.push(e);
-                continue;
+                self.last.insert(ev.pid, ev.entry_line);
+                ev.seq = self.next_seq();
+                out(ev);
+                return;
             }
         };
-        let from = last.get(&e.pid).copied().unwrap_or(e.line).min(e.line);
-        out.push(Event {
+        let from = self.last.remove(&ev.pid).unwrap_or(ev.line).min(ev.line);
+        let die = Event {
+            seq: self.next_seq(),
             entry_line: from,
             op: Op::Die { code, sig },
             ret: Outcome::Unknown,
-            ..e.clone()
-        });
-        out.push(e);
+            ..ev.clone()
+        };
+        out(die);
+        ev.seq = self.next_seq();
+        out(ev);
     }
-    *events = out;
+
+    fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq - 1
+    }
 }
 
 fn outcome(r: &Ret) -> Outcome {
@@ -98,7 +74,7 @@ fn outcome(r: &Ret) -> Outcome {
         Ret::Err(e) if e.name.starts_with("ERESTART") || &*e.name == "EINTR" => {
             Outcome::Interrupted
         }
-        Ret::Err(e) => match e.errno() {
+        Ret::Err(e) => match e.num.and_then(taskcore::Errno::from_i32) {
             None => Outcome::Unknown,
             Some(err) => Outcome::Errno(err),
         },
@@ -114,24 +90,24 @@ fn handler(h: SigHandler) -> RecHandler {
     }
 }
 
-/// The engine's view of one parsed event; `None` for what it does not model.
-fn convert(e: &strace::Event) -> Option<(Op, Outcome)> {
+/// The engine's view of one parsed event.
+fn convert(e: &strace::Event) -> (Op, Outcome) {
     let s = match &e.kind {
         EventKind::Syscall(s) => s,
-        EventKind::Signal { sig, .. } => return Some((Op::Signal { sig: *sig }, Outcome::Unknown)),
-        EventKind::Stopped { sig } => return Some((Op::Stopped { sig: *sig }, Outcome::Unknown)),
-        EventKind::Exited { code } => return Some((Op::Exited { code: *code }, Outcome::Unknown)),
+        EventKind::Signal { sig, .. } => return (Op::Signal { sig: *sig }, Outcome::Unknown),
+        EventKind::Stopped { sig } => return (Op::Stopped { sig: *sig }, Outcome::Unknown),
+        EventKind::Exited { code } => return (Op::Exited { code: *code }, Outcome::Unknown),
         EventKind::Killed { sig, core_dumped } => {
-            return Some((
+            return (
                 Op::Killed {
                     sig: *sig,
                     core: *core_dumped,
                 },
                 Outcome::Unknown,
-            ))
+            )
         }
         EventKind::Superseded { by_pid } => {
-            return Some((Op::Superseded { by: *by_pid }, Outcome::Unknown))
+            return (Op::Superseded { by: *by_pid }, Outcome::Unknown)
         }
     };
     let ret = outcome(&s.ret);
@@ -250,5 +226,16 @@ fn convert(e: &strace::Event) -> Option<(Op, Outcome)> {
             name: s.name.to_string(),
         },
     };
-    Some((op, ret))
+    // A call cut short before strace printed its arguments: the decoder
+    // filled them with defaults, which must not be applied as if recorded.
+    // (A clone's child still exists: its flags come first and are kept.)
+    if !s.args_complete && !matches!(op, Op::Other { .. } | Op::Clone { .. }) {
+        return (
+            Op::Unrecorded {
+                name: s.name.to_string(),
+            },
+            ret,
+        );
+    }
+    (op, ret)
 }

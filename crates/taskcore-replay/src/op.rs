@@ -162,6 +162,11 @@ pub(crate) enum Op {
     Superseded {
         by: i32,
     },
+    /// A modelled call whose arguments strace never printed (the caller
+    /// died inside it): neither applied nor checked.
+    Unrecorded {
+        name: String,
+    },
     /// A line the replay does not model (counted per syscall name).
     Other {
         name: String,
@@ -171,6 +176,8 @@ pub(crate) enum Op {
 /// One event of a trace file.
 #[derive(Clone, Debug)]
 pub(crate) struct Event {
+    /// Position in file order (the order events were read), from 0.
+    pub(crate) seq: u64,
     pub(crate) file: Arc<str>,
     /// Line that completed the event (1-based).
     pub(crate) line: usize,
@@ -215,7 +222,7 @@ impl Op {
             Op::Mprotect { .. } => "mprotect",
             Op::Mremap { .. } => "mremap",
             Op::Brk { .. } => "brk",
-            Op::Other { name } => name,
+            Op::Unrecorded { name } | Op::Other { name } => name,
         }
     }
 }

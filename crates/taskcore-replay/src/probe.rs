@@ -19,20 +19,13 @@ use comfy_table::{presets::ASCII_MARKDOWN, Cell, CellAlignment, Table};
 use taskcore::probe::{Kretprobe, KretprobeBuilder, Op, OpSet, ProbeSet, NR_OPS};
 
 /// The probe set every replay kernel uses.
-pub(crate) fn probes() -> &'static Arc<ProbeSet> {
+pub fn probes() -> &'static Arc<ProbeSet> {
     static SET: OnceLock<Arc<ProbeSet>> = OnceLock::new();
     SET.get_or_init(|| Arc::new(ProbeSet::new()))
 }
 
-/// What `--probe` measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum ProbeKind {
-    /// Per-operation latency: count, p50, p99, max, and the probe's nmissed.
-    Latency,
-}
-
 /// The CPUs this process may run on (for the probe's default maxactive).
-pub(crate) fn nr_cpus() -> usize {
+pub fn nr_cpus() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
@@ -55,14 +48,14 @@ const NR_BUCKETS: usize = (SUB + (64 - SUB_BITS as u64) * SUB) as usize;
 /// Values below 32 have a bucket each; above, each power of two is split
 /// into 32 equal buckets, so a reported quantile is within 1/32 of the true
 /// one (the bucket's midpoint is reported). `max` and `count` are exact.
-pub(crate) struct Histogram {
+pub struct Histogram {
     buckets: Box<[AtomicU64]>,
     count: AtomicU64,
     max: AtomicU64,
 }
 
 impl Histogram {
-    pub(crate) fn new() -> Histogram {
+    pub fn new() -> Histogram {
         Histogram {
             buckets: (0..NR_BUCKETS).map(|_| AtomicU64::new(0)).collect(),
             count: AtomicU64::new(0),
@@ -92,24 +85,24 @@ impl Histogram {
         ((SUB + sub) << shift, 1 << shift)
     }
 
-    pub(crate) fn record(&self, v: u64) {
+    pub fn record(&self, v: u64) {
         self.buckets[Self::index(v)].fetch_add(1, Relaxed);
         self.count.fetch_add(1, Relaxed);
         self.max.fetch_max(v, Relaxed);
     }
 
-    pub(crate) fn count(&self) -> u64 {
+    pub fn count(&self) -> u64 {
         self.count.load(Relaxed)
     }
 
-    pub(crate) fn max(&self) -> u64 {
+    pub fn max(&self) -> u64 {
         self.max.load(Relaxed)
     }
 
     /// The `q`-quantile (`0 < q <= 1`): the midpoint of the bucket holding
     /// the `ceil(q * count)`-th smallest value (never above `max`); 0 when
     /// empty.
-    pub(crate) fn quantile(&self, q: f64) -> u64 {
+    pub fn quantile(&self, q: f64) -> u64 {
         let n = self.count();
         if n == 0 {
             return 0;
@@ -128,7 +121,7 @@ impl Histogram {
 }
 
 /// The latency probe: a return probe on every op, one histogram per op.
-pub(crate) struct LatencyProbe {
+pub struct LatencyProbe {
     probe: Arc<Kretprobe>,
     hists: Arc<[Histogram]>,
 }
@@ -136,7 +129,7 @@ pub(crate) struct LatencyProbe {
 impl LatencyProbe {
     /// Builds the probe (`maxactive` 0: the default for `nr_cpus`) and
     /// registers it on `set`.
-    pub(crate) fn register(
+    pub fn register(
         set: &ProbeSet,
         nr_cpus: usize,
         maxactive: usize,
@@ -159,17 +152,17 @@ impl LatencyProbe {
     }
 
     /// The probe itself (for `nmissed`, unregistering).
-    pub(crate) fn probe(&self) -> &Arc<Kretprobe> {
+    pub fn probe(&self) -> &Arc<Kretprobe> {
         &self.probe
     }
 
     /// The histogram of `op`.
-    pub(crate) fn hist(&self, op: Op) -> &Histogram {
+    pub fn hist(&self, op: Op) -> &Histogram {
         &self.hists[op as usize]
     }
 
     /// The table `--probe latency` prints: one row per op that ran.
-    pub(crate) fn table(&self) -> String {
+    pub fn table(&self) -> String {
         let mut t = Table::new();
         t.load_preset(ASCII_MARKDOWN);
         t.set_header(["op", "count", "p50", "p99", "max"]);
@@ -205,7 +198,7 @@ impl LatencyProbe {
 
     /// The same as JSON: `{ops: {name: {count, p50_ns, p99_ns, max_ns}},
     /// nmissed, maxactive}`.
-    pub(crate) fn json(&self) -> serde_json::Value {
+    pub fn json(&self) -> serde_json::Value {
         let mut ops = serde_json::Map::new();
         for op in Op::ALL {
             let h = self.hist(op);
@@ -227,32 +220,39 @@ impl LatencyProbe {
 
 /// A trace loaded once and replayed many times (`taskcore bench objpool`'s
 /// replay-throughput rows).
-pub(crate) struct BenchTrace {
-    events: Vec<super::op::Event>,
+#[derive(Debug)]
+pub struct BenchTrace {
+    events: Vec<taskcore_strace::Event>,
 }
 
 impl BenchTrace {
-    /// Loads and converts `path`.
-    pub(crate) fn load(path: &std::path::Path) -> Result<BenchTrace, String> {
-        Ok(BenchTrace {
-            events: super::convert::load(path)?.events,
-        })
+    /// Reads and parses `path`.
+    ///
+    /// # Errors
+    /// A message naming the file when it cannot be read.
+    pub fn load(path: &std::path::Path) -> Result<BenchTrace, String> {
+        let t = taskcore_strace::read_trace(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(BenchTrace { events: t.events })
     }
 
-    /// The bundled traces (`data/traces/*.strace.gz`).
-    pub(crate) fn bundled() -> Vec<std::path::PathBuf> {
-        super::bundled()
-    }
-
-    /// Number of events.
-    pub(crate) fn len(&self) -> usize {
+    /// Number of parsed events.
+    pub fn len(&self) -> usize {
         self.events.len()
+    }
+
+    /// Whether the trace has no event.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
     }
 
     /// Replays the trace once, as `taskcore replay` does (with whatever is
     /// registered on [`probes`]); returns the number of mismatches.
-    pub(crate) fn replay(&self) -> usize {
-        super::search::replay(&self.events, || {}).mismatches.len()
+    pub fn replay(&self) -> usize {
+        let mut r = crate::Replayer::new(crate::Options::default());
+        for e in &self.events {
+            r.push(e);
+        }
+        r.finish().mismatches.len()
     }
 }
 

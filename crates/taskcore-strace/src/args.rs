@@ -603,7 +603,7 @@ mod tests {
             ])
         );
         let v = parse_value("MAP_PRIVATE|MAP_ANONYMOUS|21<<MAP_HUGE_SHIFT");
-        let look = |s: &str| crate::strace::consts::lookup(crate::strace::consts::MAP_FLAGS, s);
+        let look = |s: &str| crate::consts::lookup(crate::consts::MAP_FLAGS, s);
         assert_eq!(v.eval_bits(&look), Ok(0x22 | (21 << 26)));
         assert!(parse_value("FOO|1").eval_bits(&look).is_err());
     }

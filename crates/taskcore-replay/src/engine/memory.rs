@@ -21,17 +21,17 @@ use taskcore::mm::flags::{
 use taskcore::mm::{FileId, MmLayout, MmStruct, MmapFile};
 use taskcore::{Errno, TaskId};
 
-use super::engine::Engine;
-use super::op::{Op, Outcome};
+use super::Engine;
+use crate::op::{Event, Op, Outcome};
 
 const PAGE: u64 = 4096;
 
-impl Engine<'_> {
-    /// Applies and checks memory syscall `i` by `cur` (recorded tid `rec`).
-    pub(super) fn apply_memory(&mut self, i: usize, cur: TaskId, _rec: i32) {
-        let e = self.events[i].clone();
+impl Engine {
+    /// Applies and checks memory syscall `ev` by `cur`.
+    pub(super) fn apply_memory(&mut self, ev: &Event, cur: TaskId) {
         let Ok(tgid) = self.k.getpid(cur) else { return };
-        match (e.op, e.ret) {
+        let i = ev;
+        match (ev.op.clone(), ev.ret.clone()) {
             (
                 Op::Mmap {
                     addr,
@@ -155,7 +155,7 @@ impl Engine<'_> {
         }
     }
 
-    fn check_addr(&mut self, i: usize, r: taskcore::Result<u64>, want: u64) {
+    fn check_addr(&mut self, i: &Event, r: taskcore::Result<u64>, want: u64) {
         self.stats.checked += 1;
         match r {
             Ok(a) if a == want => {}
@@ -164,14 +164,14 @@ impl Engine<'_> {
         }
     }
 
-    fn check_ok(&mut self, i: usize, r: taskcore::Result<()>) {
+    fn check_ok(&mut self, i: &Event, r: taskcore::Result<()>) {
         self.stats.checked += 1;
         if let Err(e) = r {
             self.mismatch(i, "result", "0".into(), e.name().into());
         }
     }
 
-    fn check_err(&mut self, i: usize, r: taskcore::Result<()>, want: Errno) {
+    fn check_err(&mut self, i: &Event, r: taskcore::Result<()>, want: Errno) {
         self.stats.checked += 1;
         match r {
             Err(e) if e == want => {}

@@ -14,8 +14,6 @@
 use std::fmt;
 use std::sync::Arc;
 
-use taskcore::Errno;
-
 use super::consts;
 
 /// One thing that happened to one task, in trace order.
@@ -27,34 +25,34 @@ use super::consts;
 /// ends) is placed at the line that ended it (the task's `+++` line, or the
 /// last line of the file) with [`Syscall::completed`] false.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Event {
+pub struct Event {
     /// The trace file's name, shared by all its events.
-    pub(crate) file: Arc<str>,
+    pub file: Arc<str>,
     /// 1-based number of the line that completes the event.
-    pub(crate) line: usize,
+    pub line: usize,
     /// 1-based number of the line where the event began (`<unfinished ...>`
     /// line of a split syscall); equals `line` for one-line events.
-    pub(crate) entry_line: usize,
+    pub entry_line: usize,
     /// The task (thread id) the event belongs to, as printed on the
     /// completing line; 0 when strace printed no pid (single-process trace,
     /// see [`super::Parser::with_default_pid`]).
-    pub(crate) pid: i32,
+    pub pid: i32,
     /// The task that entered the call; differs from `pid` only for an
     /// execve() by a non-leader thread, which resumes under the leader's pid
     /// after a [`EventKind::Superseded`] event.
-    pub(crate) entry_pid: i32,
+    pub entry_pid: i32,
     /// Seconds (epoch with `-ttt`) of the completing line; for a call that
     /// never resumed, of its entry line.
-    pub(crate) ts: f64,
+    pub ts: f64,
     /// Seconds of the entry line; equals `ts` for one-line events.
-    pub(crate) entry_ts: f64,
+    pub entry_ts: f64,
     /// What happened.
-    pub(crate) kind: EventKind,
+    pub kind: EventKind,
 }
 
 /// The kinds of event.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum EventKind {
+pub enum EventKind {
     /// A system call (typed arguments, result).
     Syscall(Syscall),
     /// `--- SIGxxx {...} ---`: signal `sig` was dequeued for delivery to the
@@ -95,26 +93,26 @@ pub(crate) enum EventKind {
 
 /// A system call: what was called with which arguments, and its result.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Syscall {
+pub struct Syscall {
     /// The name as strace printed it (`clone3`, `wait4`, `???`).
-    pub(crate) name: Box<str>,
+    pub name: Box<str>,
     /// The decoded arguments.
-    pub(crate) call: Call,
+    pub call: Call,
     /// The result.
-    pub(crate) ret: Ret,
+    pub ret: Ret,
     /// `false` when the call was entered (`<unfinished ...>`) but never
     /// resumed: the task died first or the trace ended. `ret` is then
     /// [`Ret::Unknown`].
-    pub(crate) completed: bool,
+    pub completed: bool,
     /// `false` when strace printed only some arguments because the call did
     /// not return (`= ?` or never resumed): typed fields for the missing
     /// arguments hold defaults (0, `None`, empty).
-    pub(crate) args_complete: bool,
+    pub args_complete: bool,
 }
 
 /// The return value strace printed after `= `.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Ret {
+pub enum Ret {
     /// A non-negative value (or an address: hex values above `i64::MAX`
     /// wrap as the kernel's `long` would).
     Val(i64),
@@ -127,33 +125,27 @@ pub(crate) enum Ret {
 
 /// An error result: the name strace printed and its number if known.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct SysErr {
+pub struct SysErr {
     /// The errno name, e.g. `ECHILD`, `ERESTARTSYS`; `E<n>` when strace
     /// printed only a number.
-    pub(crate) name: Box<str>,
+    pub name: Box<str>,
     /// The positive error number: user-visible errnos 1..=133 and the
     /// kernel-internal restart codes (512 `ERESTARTSYS`, 513
     /// `ERESTARTNOINTR`, ...). `None` for a name this parser does not know.
-    pub(crate) num: Option<i32>,
+    pub num: Option<i32>,
 }
 
 impl SysErr {
     /// Builds an error from the printed name, resolving its number through
-    /// [`Errno::from_name`] first and this crate's full table second.
-    pub(crate) fn from_name(name: &str) -> SysErr {
-        let num = Errno::from_name(name)
-            .map(Errno::as_i32)
-            .or_else(|| consts::lookup(consts::ERRNOS, name).map(|v| v as i32));
+    /// this crate's table of x86_64 Linux errno names.
+    pub fn from_name(name: &str) -> SysErr {
+        let num = consts::lookup(consts::ERRNOS, name).map(|v| v as i32);
         SysErr {
             name: name.into(),
             num,
         }
     }
 
-    /// The library's [`Errno`], if the library models this error.
-    pub(crate) fn errno(&self) -> Option<Errno> {
-        self.num.and_then(Errno::from_i32)
-    }
 }
 
 impl fmt::Display for SysErr {
@@ -174,7 +166,7 @@ impl Ret {
     ///
     /// # Errors
     /// A message if the text starts with neither a number nor `?`.
-    pub(crate) fn parse(s: &str) -> Result<Ret, String> {
+    pub fn parse(s: &str) -> Result<Ret, String> {
         let s = s.trim();
         let (head, rest) = match s.find(char::is_whitespace) {
             Some(i) => (&s[..i], s[i..].trim_start()),
@@ -217,7 +209,7 @@ impl Ret {
 
     /// The value of a successful call.
     #[cfg(test)]
-    pub(crate) fn val(&self) -> Option<i64> {
+    pub fn val(&self) -> Option<i64> {
         match self {
             Ret::Val(v) => Some(*v),
             _ => None,
@@ -225,51 +217,55 @@ impl Ret {
     }
 }
 
-/// Parses a decimal or `0x` hex integer; hex beyond `i64::MAX` wraps.
+/// Parses a decimal or `0x` hex integer; values beyond `i64::MAX` wrap as
+/// the kernel's `long` would (`rt_sigreturn` returns the restored
+/// register, which strace prints unsigned).
 fn parse_i64(s: &str) -> Option<i64> {
     if let Some(h) = s.strip_prefix("0x") {
         return u64::from_str_radix(h, 16).ok().map(|v| v as i64);
     }
-    s.parse().ok()
+    s.parse()
+        .ok()
+        .or_else(|| s.parse::<u64>().ok().map(|v| v as i64))
 }
 
 /// A decoded `siginfo_t` (the fields process management needs).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct SigInfo {
+pub struct SigInfo {
     /// `si_signo` (0 for waitid()'s "nothing to report", printed `{}`).
-    pub(crate) si_signo: i32,
+    pub si_signo: i32,
     /// `si_code`: `CLD_EXITED` = 1 ... `CLD_CONTINUED` = 6, `SI_USER` = 0,
     /// `SI_TKILL` = -6, `SI_KERNEL` = 0x80, `SEGV_MAPERR` = 1, ...
-    pub(crate) si_code: i32,
+    pub si_code: i32,
     /// `si_pid`: the sender, or the child for `SIGCHLD`/waitid().
-    pub(crate) si_pid: Option<i32>,
+    pub si_pid: Option<i32>,
     /// `si_uid`.
-    pub(crate) si_uid: Option<u32>,
+    pub si_uid: Option<u32>,
     /// `si_status`: the exit code for `CLD_EXITED`, the signal number for
     /// the other `CLD_*` codes.
-    pub(crate) si_status: Option<i32>,
+    pub si_status: Option<i32>,
     /// `si_addr` for faults (`SIGSEGV`, `SIGBUS`, ...); `NULL` is 0.
-    pub(crate) si_addr: Option<u64>,
+    pub si_addr: Option<u64>,
 }
 
 /// A signal disposition as rt_sigaction() reads or writes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct SigAct {
+pub struct SigAct {
     /// `sa_handler`.
-    pub(crate) handler: SigHandler,
+    pub handler: SigHandler,
     /// `sa_mask`: bit `n - 1` set for signal `n` (Linux's `sigset_t`).
-    pub(crate) mask: u64,
+    pub mask: u64,
     /// `sa_flags`: `SA_NOCLDSTOP` = 1, `SA_NOCLDWAIT` = 2, `SA_SIGINFO` = 4,
     /// `SA_RESTORER` = 0x04000000, `SA_ONSTACK`, `SA_RESTART`,
     /// `SA_NODEFER`, `SA_RESETHAND`.
-    pub(crate) flags: u64,
+    pub flags: u64,
     /// `sa_restorer`, when printed.
-    pub(crate) restorer: Option<u64>,
+    pub restorer: Option<u64>,
 }
 
 /// `sa_handler`: default, ignore, or a user function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum SigHandler {
+pub enum SigHandler {
     /// `SIG_DFL`.
     Dfl,
     /// `SIG_IGN`.
@@ -280,7 +276,7 @@ pub(crate) enum SigHandler {
 
 /// How a task was created.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CloneFlavor {
+pub enum CloneFlavor {
     /// clone(2).
     Clone,
     /// clone3(2).
@@ -294,45 +290,45 @@ pub(crate) enum CloneFlavor {
 /// The arguments of clone(), clone3(), fork() or vfork(), normalised to
 /// clone3's shape. The child's pid is the call's [`Ret::Val`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct CloneArgs {
+pub struct CloneArgs {
     /// Which syscall made the task.
-    pub(crate) flavor: CloneFlavor,
+    pub flavor: CloneFlavor,
     /// `CLONE_*` bits: for clone(), `flags` without its low (exit signal)
     /// byte; for clone3(), `clone_args.flags` verbatim (which may include
     /// `CLONE_NEWTIME` = 0x80).
-    pub(crate) flags: u64,
+    pub flags: u64,
     /// The signal sent to the parent when the child exits (0 for threads).
-    pub(crate) exit_signal: i32,
+    pub exit_signal: i32,
     /// The child's stack, if one was given (`None` for `NULL`).
-    pub(crate) stack: Option<u64>,
+    pub stack: Option<u64>,
     /// The tid strace read back from `parent_tid` after the call (clone3's
     /// `=> {parent_tid=[N]}`, clone's `parent_tid=[N]` without
     /// `CLONE_PIDFD`).
-    pub(crate) parent_tid: Option<i32>,
+    pub parent_tid: Option<i32>,
     /// The pidfd returned through `pidfd` (clone3) or `parent_tid` (clone
     /// with `CLONE_PIDFD`).
-    pub(crate) pidfd: Option<i32>,
+    pub pidfd: Option<i32>,
     /// clone3's `set_tid` array (pids requested per namespace level).
-    pub(crate) set_tid: Vec<i32>,
+    pub set_tid: Vec<i32>,
     /// clone3's `cgroup` fd, with `CLONE_INTO_CGROUP`.
-    pub(crate) cgroup: Option<u64>,
+    pub cgroup: Option<u64>,
 }
 
 /// The arguments of execve() or execveat().
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ExecArgs {
+pub struct ExecArgs {
     /// execveat()'s dirfd (`AT_FDCWD` = -100); `None` for execve().
-    pub(crate) dirfd: Option<i32>,
+    pub dirfd: Option<i32>,
     /// The path, as far as strace printed it.
-    pub(crate) path: String,
+    pub path: String,
     /// The arguments strace printed; a string strace cut at its `-s` limit
     /// keeps its prefix.
-    pub(crate) argv: Vec<String>,
+    pub argv: Vec<String>,
     /// `false` if strace elided elements (`...`) or cut any string, or
     /// could not read argv.
-    pub(crate) argv_complete: bool,
+    pub argv_complete: bool,
     /// execveat()'s flags (`AT_EMPTY_PATH` = 0x1000, ...); 0 for execve().
-    pub(crate) flags: u64,
+    pub flags: u64,
 }
 
 /// The decoded arguments of a syscall.
@@ -340,7 +336,7 @@ pub(crate) struct ExecArgs {
 /// Values that are output arguments (wait status, siginfo, old action) are
 /// what the kernel wrote, as strace read them after the call.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Call {
+pub enum Call {
     /// clone(), clone3(), fork(), vfork().
     Clone(CloneArgs),
     /// execve(), execveat().
@@ -527,7 +523,7 @@ pub(crate) enum Call {
 
 impl Call {
     /// `true` for [`Call::Other`] with a decoding failure.
-    pub(crate) fn is_undecoded(&self) -> bool {
+    pub fn is_undecoded(&self) -> bool {
         matches!(
             self,
             Call::Other {
@@ -593,18 +589,22 @@ mod tests {
             }))
         );
         assert_eq!(Ret::parse("0 (Timeout)"), Ok(Ret::Val(0)));
+        assert_eq!(
+            Ret::parse("16131858542891098079"),
+            Ok(Ret::Val(16131858542891098079u64 as i64))
+        );
         assert_eq!(Ret::parse("3</dev/null>"), Ok(Ret::Val(3)));
         assert!(Ret::parse("").is_err());
         assert!(Ret::parse("x").is_err());
     }
 
     #[test]
-    fn errno_lookup_prefers_the_library() {
+    fn errno_names_resolve_to_linux_numbers() {
         let e = SysErr::from_name("ECHILD");
         assert_eq!(e.num, Some(10));
-        assert_eq!(e.errno(), Some(Errno::ECHILD));
         let e = SysErr::from_name("ERESTARTSYS");
-        assert_eq!(e.errno(), None);
+        assert_eq!(e.num, Some(512));
+        assert_eq!(SysErr::from_name("ENOTANERRNO").num, None);
         assert_eq!(e.to_string(), "ERESTARTSYS (512)");
     }
 }

@@ -14,7 +14,6 @@
 
 use std::collections::VecDeque;
 use std::fs::File;
-#[cfg(test)]
 use std::io::Read;
 use std::io::{self, BufRead, BufReader};
 use std::path::Path;
@@ -26,7 +25,7 @@ use super::event::Event;
 use super::join::{ParseError, Parser, Stats};
 
 /// An iterator over the events of one trace.
-pub(crate) struct TraceReader<R> {
+pub struct TraceReader<R> {
     /// The line source.
     src: R,
     /// The state machine.
@@ -51,13 +50,13 @@ impl<R> std::fmt::Debug for TraceReader<R> {
 
 impl<R: BufRead> TraceReader<R> {
     /// Reads the trace named `file` from `src` (already decompressed).
-    pub(crate) fn new(file: impl Into<Arc<str>>, src: R) -> TraceReader<R> {
+    pub fn new(file: impl Into<Arc<str>>, src: R) -> TraceReader<R> {
         TraceReader::with_parser(Parser::new(file), src)
     }
 
     /// Reads from `src` with a configured [`Parser`] (e.g. one given a
     /// default pid).
-    pub(crate) fn with_parser(parser: Parser, src: R) -> TraceReader<R> {
+    pub fn with_parser(parser: Parser, src: R) -> TraceReader<R> {
         TraceReader {
             src,
             parser,
@@ -68,12 +67,12 @@ impl<R: BufRead> TraceReader<R> {
     }
 
     /// The counters so far (complete once the iterator returned `None`).
-    pub(crate) fn stats(&self) -> &Stats {
+    pub fn stats(&self) -> &Stats {
         self.parser.stats()
     }
 
     /// The errors so far (at most [`super::MAX_STORED_ERRORS`] kept).
-    pub(crate) fn errors(&self) -> &[ParseError] {
+    pub fn errors(&self) -> &[ParseError] {
         self.parser.errors()
     }
 
@@ -117,7 +116,7 @@ impl<R: BufRead> Iterator for TraceReader<R> {
 ///
 /// # Errors
 /// The I/O error from opening or first reading the file.
-pub(crate) fn open(path: &Path) -> io::Result<TraceReader<Box<dyn BufRead>>> {
+pub fn open(path: &Path) -> io::Result<TraceReader<Box<dyn BufRead>>> {
     let mut f = BufReader::new(File::open(path)?);
     let gz = f.fill_buf()?.starts_with(&[0x1f, 0x8b]);
     let src: Box<dyn BufRead> = if gz {
@@ -130,13 +129,13 @@ pub(crate) fn open(path: &Path) -> io::Result<TraceReader<Box<dyn BufRead>>> {
 
 /// A whole trace in memory.
 #[derive(Debug)]
-pub(crate) struct Trace {
+pub struct Trace {
     /// All events, in order.
-    pub(crate) events: Vec<Event>,
+    pub events: Vec<Event>,
     /// The errors (at most [`super::MAX_STORED_ERRORS`]).
-    pub(crate) errors: Vec<ParseError>,
+    pub errors: Vec<ParseError>,
     /// The counters.
-    pub(crate) stats: Stats,
+    pub stats: Stats,
 }
 
 /// Reads all of `path` (plain or gzip) into a [`Trace`].
@@ -144,7 +143,7 @@ pub(crate) struct Trace {
 /// # Errors
 /// The I/O error from opening the file; later read errors become
 /// [`ParseError`]s.
-pub(crate) fn read_trace(path: &Path) -> io::Result<Trace> {
+pub fn read_trace(path: &Path) -> io::Result<Trace> {
     let mut r = open(path)?;
     let events: Vec<Event> = r.by_ref().collect();
     Ok(Trace {
@@ -154,9 +153,8 @@ pub(crate) fn read_trace(path: &Path) -> io::Result<Trace> {
     })
 }
 
-/// Parses trace text held in memory (tests, stdin).
-#[cfg(test)]
-pub(crate) fn parse_str(file: &str, text: &str) -> Trace {
+/// Parses trace text held in memory.
+pub fn parse_str(file: &str, text: &str) -> Trace {
     let mut r = TraceReader::new(file, text.as_bytes());
     let events: Vec<Event> = r.by_ref().collect();
     Trace {
@@ -167,8 +165,7 @@ pub(crate) fn parse_str(file: &str, text: &str) -> Trace {
 }
 
 /// Reads all of `src` as a trace named `file` (any [`Read`], e.g. stdin).
-#[cfg(test)]
-pub(crate) fn read_from(file: &str, src: impl Read) -> Trace {
+pub fn read_from(file: &str, src: impl Read) -> Trace {
     let mut r = TraceReader::new(file, BufReader::new(src));
     let events: Vec<Event> = r.by_ref().collect();
     Trace {
@@ -181,7 +178,7 @@ pub(crate) fn read_from(file: &str, src: impl Read) -> Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::strace::event::EventKind;
+    use crate::event::EventKind;
     use std::io::Write;
 
     const SAMPLE: &str = "32031 1795224796.456624 vfork( <unfinished ...>\n\

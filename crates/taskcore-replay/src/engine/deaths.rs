@@ -1,0 +1,114 @@
+//! Deaths under strace are two moments. A task's `do_exit` (its children
+//! reparented, its tracer told) happens somewhere after its last printed
+//! activity ([`Op::Die`](crate::op::Op::Die), a synthetic event whose
+//! window ends at the `+++` line); its parent can see it only once strace
+//! has reaped it and printed `+++`. The emulated strace therefore seizes a
+//! dying process's leader before its `do_exit` and reaps it at the `+++`
+//! line.
+
+use taskcore::uapi::{P_PID, WEXITED, WNOHANG, __WALL};
+use taskcore::{TaskId, WaitOutcome};
+
+use super::Engine;
+use crate::op::Event;
+
+impl Engine {
+    /// The `do_exit` of the event's task: the process's leader, when the
+    /// whole process is ending, is first seized by the emulated strace, so
+    /// that its zombie stays invisible to its parent until strace reaps it
+    /// at the `+++` line.
+    pub(super) fn die(&mut self, e: &Event, code: Option<i32>, sig: Option<(i32, bool)>) {
+        let rec = e.pid;
+        let Some(tr) = self.pids.task(rec) else {
+            return;
+        };
+        if tr.dead {
+            return;
+        }
+        let leader = self.leader_of(tr.task).ok();
+        let group_ending = leader.is_some_and(|l| {
+            l == tr.task || self.pending_group_exit.contains_key(&l) || sig.is_some()
+        });
+        if let (Some(l), true) = (leader, group_ending) {
+            if let Ok(nr) = self.k.pid_vnr(self.strace, l) {
+                // EPERM when the program traces it itself: then unseized.
+                let _ = self.k.ptrace_attach(self.strace, nr, true);
+                self.dying_leader.insert(rec, nr);
+            }
+        }
+        self.apply_death(e, tr.task, leader, code, sig);
+        self.drain();
+    }
+
+    /// Applies the death of `task` (the event's recorded task): a pending
+    /// exit_group of its process, a fatal signal, or its own exit.
+    fn apply_death(
+        &mut self,
+        e: &Event,
+        task: TaskId,
+        leader: Option<TaskId>,
+        code: Option<i32>,
+        sig: Option<(i32, bool)>,
+    ) {
+        let group = leader.and_then(|l| self.pending_group_exit.remove(&l));
+        let r = if let Some((caller, c)) = group {
+            let who = self
+                .pids
+                .task(caller)
+                .filter(|t| !t.dead)
+                .map_or(task, |t| t.task);
+            self.k.exit_group(who, c)
+        } else if let Some((s, core)) = sig {
+            self.k.force_fatal_signal(task, s, core)
+        } else if let Some(c) = self.pending_exit.remove(&e.pid) {
+            self.k.exit(task, c)
+        } else {
+            self.k.exit(task, code.unwrap_or(0))
+        };
+        if let Err(err) = r {
+            self.mismatch(e, "death", "task alive".into(), err.name().into());
+        }
+    }
+
+    /// A `+++` line: the death is applied if it was not yet, strace reaps
+    /// the process's zombie so that its parent sees it, and the status is
+    /// checked.
+    pub(super) fn do_death(&mut self, e: &Event, code: Option<i32>, sig: Option<(i32, bool)>) {
+        let rec = e.pid;
+        let Some(tr) = self.pids.task(rec) else {
+            return;
+        };
+        if !tr.dead {
+            let leader = self.leader_of(tr.task).ok();
+            self.apply_death(e, tr.task, leader, code, sig);
+            self.drain();
+        }
+        // strace reaps what it seized: now, or (a leader waiting for its
+        // threads) at a later `+++` line.
+        let seized: Vec<(i32, i32)> = self.dying_leader.iter().map(|(&r, &n)| (r, n)).collect();
+        for (r, nr) in seized {
+            if r != rec && self.pids.is_live(r) {
+                continue;
+            }
+            let w = self
+                .k
+                .waitid(self.strace, P_PID, nr, WEXITED | __WALL | WNOHANG);
+            if !matches!(w, Ok(WaitOutcome::NothingYet)) {
+                self.dying_leader.remove(&r);
+            }
+        }
+        self.drain();
+        self.unconfirmed_dead.remove(&tr.task);
+        let want = match (code, sig) {
+            (Some(c), _) => (c & 0xff) << 8,
+            (None, Some((s, core))) => s | if core { 0x80 } else { 0 },
+            _ => 0,
+        };
+        self.stats.checked += 1;
+        match self.exit_codes.get(&tr.task) {
+            Some(&got) if got == want => {}
+            Some(&got) => self.mismatch(e, "exit status", format!("{want:#x}"), format!("{got:#x}")),
+            None => self.mismatch(e, "exit status", format!("{want:#x}"), "no exit".into()),
+        }
+    }
+}

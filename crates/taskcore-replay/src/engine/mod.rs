@@ -1,0 +1,660 @@
+//! The replay engine: drives a [`Kernel`] with one trace's events and
+//! checks every recorded result.
+//!
+//! The engine's state is split by concept:
+//! - [`pidmap`]: recorded thread ids and group ids to emulated tasks and
+//!   numbers, including pid reuse and the outside world;
+//! - [`world`]: the processes the trace ran in (init, a shell, strace);
+//! - [`deaths`]: the two moments of a death under strace;
+//! - [`waits`]: wait results, allowing for timing strace cannot show;
+//! - [`memory`]: the memory syscalls;
+//! - [`report`]: counters, mismatches and the result checks;
+//! - this module: dispatching one event.
+//!
+//! # Trace order is not kernel order
+//! strace prints a line when it handles a tracee's stop, so lines of
+//! different tasks can appear in another order than the kernel ran them.
+//! The engine reasons about what the recording proves:
+//! - A clone is applied at its entry line (its result is known from the
+//!   joined event), so a child acting before its parent's `<... clone
+//!   resumed>` exists. Events of a task that does not exist yet are held
+//!   until the clone that creates it.
+//! - Deaths are two moments: `do_exit` somewhere in the task's last window,
+//!   and its visibility at the `+++` line, when strace reaps it (see
+//!   [`deaths`]).
+//! - A `kill` takes effect at its completion line; the victim's death or
+//!   stop is "unconfirmed" until its own `+++`/`--- stopped` line. A wait
+//!   may skip unconfirmed children (the real kernel may not have seen them
+//!   yet) but never a confirmed one, and never report a child the core does
+//!   not consider ready with exactly the recorded status.
+//! - A wait that reports a child whose death the trace prints later pulls
+//!   that death forward from the lookahead.
+//!
+//! # Memory
+//! Everything the engine keeps is bounded by the tasks alive (or still
+//! referable: zombies, process groups) plus the lookahead window: entries of
+//! reaped tasks whose numbers the emulation no longer uses are dropped (see
+//! [`pidmap::PidMap::sweep`]).
+
+mod deaths;
+mod memory;
+pub(crate) mod pidmap;
+pub mod report;
+mod waits;
+mod world;
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use taskcore::uapi::CLONE_THREAD;
+use taskcore::{CloneArgs, Config, Kernel, Notification, SigAction, SigHandler, TaskId};
+
+use crate::op::{Event, Op, Outcome, RecHandler};
+use crate::window::Window;
+use pidmap::PidMap;
+pub use report::{Mismatch, Stats};
+
+/// How often (in steps) entries of reaped tasks are swept.
+const SWEEP_EVERY: u64 = 256;
+
+/// The replay state of one trace: the emulated kernel and what the engine
+/// knows of the recorded tasks. Cloned whole for the order search's
+/// checkpoints ([`Engine::snapshot`]); its size is bounded by the live
+/// tasks, not by the trace.
+pub(crate) struct Engine {
+    pub(crate) k: Kernel,
+    init: TaskId,
+    /// The emulated strace: tracer of dying processes until their `+++`.
+    strace: TaskId,
+    /// Emulated numbers of the processes outside the trace.
+    outside: Vec<i32>,
+    /// The emulated process group the traced root inherited (strace's).
+    inherited_pgid: i32,
+    /// Recorded ids to emulated ones.
+    pub(crate) pids: PidMap,
+    /// Recorded tid -> emulated number of the leader strace seized as it
+    /// died, until strace has reaped it.
+    dying_leader: HashMap<i32, i32>,
+    /// Emulated tgids whose current image's program break is known.
+    brk_known: HashSet<i32>,
+    /// Position in the replay order of the current step.
+    pos: u64,
+    /// Exit status words from `Exited` notifications.
+    exit_codes: HashMap<TaskId, i32>,
+    /// Pending `exit(code)` of a recorded tid.
+    pending_exit: HashMap<i32, i32>,
+    /// Pending `exit_group(code)` by a recorded tid, keyed by its leader
+    /// task.
+    pending_group_exit: HashMap<TaskId, (i32, i32)>,
+    /// Tasks dead in the core whose `+++` line has not been seen.
+    unconfirmed_dead: HashSet<TaskId>,
+    /// Groups (leader tasks) stopped by a kill whose `--- stopped` line has
+    /// not been seen.
+    unconfirmed_stop: HashSet<TaskId>,
+    /// Events held until their task exists, by recorded tid.
+    held: HashMap<i32, Vec<Arc<Event>>>,
+    /// Events already applied out of order (pulled forward), by sequence
+    /// number; removed when their own turn comes.
+    consumed: HashSet<u64>,
+    /// Leaders whose pid a thread's exec took over (its `<... execve
+    /// resumed>` is already applied).
+    superseded: HashSet<i32>,
+    /// Tids already given to clones whose creator died before the call
+    /// returned (`= ?`): clone sequence number -> child tid.
+    inferred: HashMap<u64, i32>,
+    /// Timestamp of the first event (the emulated clock's origin).
+    t0: Option<f64>,
+    /// The events read so far (for lookahead; shared, not part of the
+    /// state).
+    look: Rc<RefCell<Window>>,
+    pub(crate) stats: Stats,
+}
+
+impl Engine {
+    /// An engine with the world of [`world`] not yet created (see
+    /// [`Engine::start`]). `look` is the window of events read so far.
+    pub(crate) fn new(look: Rc<RefCell<Window>>, probes: Arc<taskcore::probe::ProbeSet>) -> Self {
+        let mut k = Kernel::new(Config {
+            pid_max: taskcore::uapi::PID_MAX_LIMIT,
+            core_dumps: true,
+            ..Config::default()
+        })
+        .expect("PID_MAX_LIMIT is a valid pid_max");
+        k.set_probes(probes);
+        let init = k.init_task().expect("a new kernel has init");
+        Engine {
+            k,
+            init,
+            strace: init,
+            outside: Vec::new(),
+            inherited_pgid: 0,
+            pids: PidMap::default(),
+            dying_leader: HashMap::new(),
+            brk_known: HashSet::new(),
+            pos: 0,
+            exit_codes: HashMap::new(),
+            pending_exit: HashMap::new(),
+            pending_group_exit: HashMap::new(),
+            unconfirmed_dead: HashSet::new(),
+            unconfirmed_stop: HashSet::new(),
+            held: HashMap::new(),
+            consumed: HashSet::new(),
+            superseded: HashSet::new(),
+            inferred: HashMap::new(),
+            t0: None,
+            look,
+            stats: Stats::default(),
+        }
+    }
+
+    /// The emulated process table.
+    pub(crate) fn kernel(&self) -> &Kernel {
+        &self.k
+    }
+
+    /// A copy of the engine and its kernel (a checkpoint for the search):
+    /// O(live tasks).
+    pub(crate) fn snapshot(&self) -> Engine {
+        Engine {
+            k: self.k.snapshot(),
+            init: self.init,
+            strace: self.strace,
+            outside: self.outside.clone(),
+            inherited_pgid: self.inherited_pgid,
+            pids: self.pids.clone(),
+            dying_leader: self.dying_leader.clone(),
+            brk_known: self.brk_known.clone(),
+            pos: self.pos,
+            exit_codes: self.exit_codes.clone(),
+            pending_exit: self.pending_exit.clone(),
+            pending_group_exit: self.pending_group_exit.clone(),
+            unconfirmed_dead: self.unconfirmed_dead.clone(),
+            unconfirmed_stop: self.unconfirmed_stop.clone(),
+            held: self.held.clone(),
+            consumed: self.consumed.clone(),
+            superseded: self.superseded.clone(),
+            inferred: self.inferred.clone(),
+            t0: self.t0,
+            look: Rc::clone(&self.look),
+            stats: self.stats.clone(),
+        }
+    }
+
+    /// Where an event is placed by default: clones at their entry line
+    /// (their result is known), everything else at the line that completed
+    /// it. The default order sorts by `(key, seq)`.
+    pub(crate) fn key(e: &Event) -> usize {
+        match e.op {
+            Op::Clone { .. } => e.entry_line,
+            _ => e.line,
+        }
+    }
+
+    /// Applies `ev` as the `pos`-th step of the replay.
+    pub(crate) fn step(&mut self, pos: u64, ev: &Arc<Event>) {
+        self.pos = pos;
+        if self.t0.is_none() {
+            self.t0 = Some(ev.ts);
+            self.start(ev.pid);
+        }
+        if let Some(t0) = self.t0 {
+            if ev.ts >= t0 {
+                self.k.set_time(((ev.ts - t0) * 1e9) as u64);
+            }
+        }
+        // Synthetic death events are not lines of the trace.
+        if !matches!(ev.op, Op::Die { .. }) {
+            self.stats.events += 1;
+        }
+        if !self.consumed.remove(&ev.seq) {
+            self.dispatch(ev);
+        }
+        if pos % SWEEP_EVERY == 0 {
+            self.sweep();
+        }
+    }
+
+    /// Counts events still held (their task was never created).
+    pub(crate) fn finish(&mut self) {
+        for held in self.held.values() {
+            for e in held {
+                let name = format!("{} (task never created)", e.op.name());
+                *self.stats.unchecked.entry(name).or_default() += 1;
+            }
+        }
+        self.held.clear();
+    }
+
+    /// Drops what the engine knows of reaped tasks whose numbers the
+    /// emulation no longer uses.
+    fn sweep(&mut self) {
+        let gone = self.pids.sweep(&self.k, self.init, &self.unconfirmed_dead);
+        for t in gone {
+            self.exit_codes.remove(&t);
+        }
+        let k = &self.k;
+        self.pending_group_exit
+            .retain(|l, _| k.getpid(*l).is_ok());
+        let pids = &self.pids;
+        self.pending_exit.retain(|rec, _| pids.is_live(*rec));
+    }
+
+    /// Records that recorded tid `rec` (created by recorded `creator`) is
+    /// emulated by `task`.
+    fn adopt(&mut self, rec: i32, task: TaskId, creator: Option<i32>) {
+        let nr = self.k.pid_vnr(self.init, task).expect("a task just created");
+        self.pids.adopt(rec, task, nr, creator);
+        self.stats.tasks += 1;
+        self.stats.peak_live = self.stats.peak_live.max(self.k.nr_tasks() as u64);
+    }
+
+    pub(crate) fn dispatch(&mut self, e: &Arc<Event>) {
+        if std::env::var_os("TASKCORE_REPLAY_DEBUG").is_some() {
+            eprintln!(
+                "[pos {}] line {} pid {} {:?} = {:?}",
+                self.pos, e.line, e.pid, e.op, e.ret
+            );
+        }
+        let Some(tr) = self.pids.task(e.pid) else {
+            self.held.entry(e.pid).or_default().push(Arc::clone(e));
+            return;
+        };
+        if tr.dead
+            && !matches!(
+                e.op,
+                Op::Die { .. }
+                    | Op::Exited { .. }
+                    | Op::Killed { .. }
+                    | Op::Signal { .. }
+                    | Op::Stopped { .. }
+            )
+        {
+            // Lines a task prints between its death in the core (a kill
+            // applied at the sender's line) and its `+++` line.
+            *self
+                .stats
+                .unchecked
+                .entry(format!("{} (after death)", e.op.name()))
+                .or_default() += 1;
+            return;
+        }
+        self.apply(e, tr.task);
+        self.drain();
+    }
+
+    /// Processes notifications raised by the last core call.
+    fn drain(&mut self) {
+        let debug = std::env::var_os("TASKCORE_REPLAY_DEBUG").is_some();
+        for n in self.k.take_notifications() {
+            if debug {
+                eprintln!("  [pos {}] {n:?}", self.pos);
+            }
+            match n {
+                Notification::Stopped { group, .. } => {
+                    self.unconfirmed_stop.insert(group);
+                }
+                Notification::Continued { group } => {
+                    self.unconfirmed_stop.remove(&group);
+                }
+                Notification::Exited { task, exit_code } => {
+                    self.exit_codes.insert(task, exit_code);
+                    self.pids.mark_dead(task);
+                    self.unconfirmed_dead.insert(task);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn apply(&mut self, e: &Arc<Event>, cur: TaskId) {
+        match &e.op {
+            Op::Clone { flags, exit_signal } => self.do_clone(e, cur, *flags, *exit_signal),
+            Op::Execve { .. } if e.ret == Outcome::Value(0) && self.superseded.remove(&e.pid) => {
+                // Applied at the `+++ superseded` line.
+            }
+            Op::Execve { path, argv } => {
+                if e.ret == Outcome::Value(0) {
+                    if let Ok(tgid) = self.k.getpid(cur) {
+                        self.brk_known.remove(&tgid);
+                    }
+                    let args: Vec<&[u8]> = argv.iter().map(|a| a.as_bytes()).collect();
+                    match self.k.execve_argv(cur, path, &args) {
+                        Ok(()) => self.stats.applied += 1,
+                        Err(err) => self.mismatch(e, "execve", "0".into(), err.name().into()),
+                    }
+                    self.stats.checked += 1;
+                } else {
+                    self.unchecked(e);
+                }
+            }
+            Op::Exit { code } => {
+                self.pending_exit.insert(e.pid, *code);
+            }
+            Op::ExitGroup { code } => {
+                if let Ok(leader) = self.leader_of(cur) {
+                    self.pending_group_exit
+                        .entry(leader)
+                        .or_insert((e.pid, *code));
+                }
+            }
+            Op::Die { code, sig } => self.die(e, *code, *sig),
+            Op::Exited { code } => self.do_death(e, Some(*code), None),
+            Op::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
+            Op::Stopped { sig } => {
+                if let Ok(leader) = self.leader_of(cur) {
+                    if !self.unconfirmed_stop.remove(&leader) {
+                        // A stop from outside the trace (terminal, untraced
+                        // sender), or one already confirmed: deliver it; a
+                        // stopped group ignores it.
+                        let _ = self.k.send_signal(cur, *sig);
+                        self.drain();
+                        self.unconfirmed_stop.remove(&leader);
+                    }
+                }
+            }
+            Op::Signal { .. } => {}
+            Op::Superseded { by } => {
+                // Thread `by` exec'd and took over this leader's pid.
+                if let Some(t) = self.pids.task(*by).filter(|t| !t.dead) {
+                    self.stats.checked += 1;
+                    match self.k.execve(t.task, "") {
+                        Ok(()) => {
+                            self.pids.supersede(*by, e.pid);
+                            self.superseded.insert(e.pid);
+                        }
+                        Err(err) => {
+                            self.mismatch(e, "execve by a thread", "0".into(), err.name().into())
+                        }
+                    }
+                }
+            }
+            Op::Wait4 {
+                pid,
+                status,
+                options,
+            } => self.do_wait4(e, cur, *pid, *status, *options),
+            Op::Waitid {
+                idtype,
+                id,
+                info,
+                options,
+            } => self.do_waitid(e, cur, *idtype, *id, *info, *options),
+            Op::Setpgid { pid, pgid } => {
+                if self.outside_target(*pid) {
+                    self.unchecked_because(e, "a process outside the trace");
+                    return;
+                }
+                let p = self.arg_nr(*pid);
+                let g = if *pgid > 0 {
+                    self.group_arg(e, *pgid)
+                } else {
+                    *pgid
+                };
+                let r = self.k.setpgid(cur, p, g);
+                self.check_unit(e, r);
+            }
+            Op::Setsid => {
+                let r = self.k.setsid(cur);
+                self.check_id(e, cur, r);
+            }
+            Op::Getpgid { pid } => {
+                if self.outside_target(*pid) {
+                    self.unchecked_because(e, "a process outside the trace");
+                    return;
+                }
+                let r = self.k.getpgid(cur, self.arg_nr(*pid));
+                self.check_id(e, cur, r);
+            }
+            Op::Getsid { pid } => {
+                if self.outside_target(*pid) {
+                    self.unchecked_because(e, "a process outside the trace");
+                    return;
+                }
+                let r = self.k.getsid(cur, self.arg_nr(*pid));
+                self.check_id(e, cur, r);
+            }
+            Op::Getppid => {
+                let r = self.k.getppid(cur);
+                self.check_id(e, cur, r);
+            }
+            Op::Kill { pid, sig } => {
+                self.learn_core_dumps(e, *sig);
+                if self.outside_target(*pid) {
+                    self.unchecked_because(e, "a process outside the trace");
+                    return;
+                }
+                let r = self.k.kill(cur, self.arg_nr(*pid), *sig);
+                self.check_unit(e, r);
+            }
+            Op::Tgkill { tgid, tid, sig } => {
+                self.learn_core_dumps(e, *sig);
+                if self.outside_target(*tid) {
+                    self.unchecked_because(e, "a process outside the trace");
+                    return;
+                }
+                let r = self
+                    .k
+                    .tgkill(cur, self.arg_nr(*tgid), self.arg_nr(*tid), *sig);
+                self.check_unit(e, r);
+            }
+            Op::Tkill { tid, sig } => {
+                self.learn_core_dumps(e, *sig);
+                if self.outside_target(*tid) {
+                    self.unchecked_because(e, "a process outside the trace");
+                    return;
+                }
+                let r = self.k.tkill(cur, self.arg_nr(*tid), *sig);
+                self.check_unit(e, r);
+            }
+            Op::RtSigaction { sig, act, old } => self.do_sigaction(e, cur, *sig, *act, *old),
+            Op::SetChildSubreaper { on } => {
+                if e.ret == Outcome::Value(0) {
+                    let r = self.k.set_child_subreaper(cur, *on);
+                    self.check_unit(e, r);
+                } else {
+                    self.unchecked(e);
+                }
+            }
+            Op::GetChildSubreaper { value } => match (value, self.k.child_subreaper(cur)) {
+                (Some(v), Ok(on)) if e.ret == Outcome::Value(0) => {
+                    self.stats.checked += 1;
+                    if (*v != 0) != on {
+                        self.mismatch(e, "subreaper", v.to_string(), on.to_string());
+                    }
+                }
+                _ => self.unchecked(e),
+            },
+            Op::Mmap { .. }
+            | Op::Munmap { .. }
+            | Op::Mprotect { .. }
+            | Op::Mremap { .. }
+            | Op::Brk { .. } => self.apply_memory(e, cur),
+            Op::Unrecorded { .. } => {
+                self.unchecked_because(e, "arguments not recorded: the caller died in the call")
+            }
+            Op::Other { name } => {
+                *self.stats.skipped.entry(name.clone()).or_default() += 1;
+            }
+        }
+    }
+
+    fn leader_of(&self, t: TaskId) -> taskcore::Result<TaskId> {
+        let pid = self.k.getpid(t)?;
+        self.k.find_task_by_vpid(t, pid)
+    }
+
+    /// Whether a core-dumping signal dumps core depends on rlimits the trace
+    /// does not show; the recording says what happened: the next death by
+    /// that signal in the lookahead tells.
+    fn learn_core_dumps(&mut self, e: &Event, sig: i32) {
+        if !taskcore::uapi::sig_kernel_coredump(sig) {
+            return;
+        }
+        let next = self.look.borrow().find_after(e.line, |x| match x.op {
+            Op::Killed { sig: s, core } if s == sig => Some(core),
+            _ => None,
+        });
+        if let Some(core) = next {
+            self.k.set_core_dumps(core);
+        }
+    }
+
+    /// A target (pid encoding as kill takes it) outside the trace: a
+    /// number the trace never created and that is not the traced root's
+    /// inherited group or session. Its result depends on processes the
+    /// recording does not show.
+    fn outside_target(&self, pid: i32) -> bool {
+        match pid {
+            0 | -1 | i32::MIN => false,
+            p => self.pids.is_outside(p.abs()),
+        }
+    }
+
+    /// Emulated number of recorded process-group id `rec` given as an
+    /// argument of event `e`. A group the trace never created is the traced
+    /// root's inherited one (strace's job) only when the recorded call
+    /// succeeded, which proves the group existed in the caller's session
+    /// (then it is learned); otherwise it stands for no group at all, so
+    /// that `setpgid(0, 424242) = -1 EPERM` is checked as such.
+    fn group_arg(&mut self, e: &Event, rec: i32) -> i32 {
+        if !self.pids.is_outside(rec) {
+            return self.pids.map_pgid(rec);
+        }
+        if matches!(e.ret, Outcome::Value(_)) {
+            self.pids.learn_outside(rec, self.inherited_pgid);
+            return self.inherited_pgid;
+        }
+        pidmap::UNUSED_NR
+    }
+
+    /// Translates a pid argument (with kill/wait4 sign encodings).
+    fn arg_nr(&self, pid: i32) -> i32 {
+        match pid {
+            0 | -1 | i32::MIN => pid,
+            p if p > 0 => self.pids.map_nr(p),
+            p => -self.pids.map_pgid(-p),
+        }
+    }
+
+    fn do_clone(&mut self, e: &Arc<Event>, cur: TaskId, flags: u64, exit_signal: i32) {
+        let child = match (&e.ret, self.lost_clone_child(e)) {
+            (Outcome::Value(child), _) => *child as i32,
+            (_, Some(child)) => {
+                // The child exists though its creator never saw the result.
+                self.unchecked(e);
+                self.stats.checked = self.stats.checked.wrapping_sub(1);
+                child
+            }
+            _ => {
+                self.unchecked(e);
+                return;
+            }
+        };
+        // Linux never hands out a number still in use: the previous holder
+        // of the recorded pid must be gone in the core too.
+        if let Some(old_nr) = self.pids.nr_of(child) {
+            if self.k.pid_in_use(self.init, old_nr).unwrap_or(false) {
+                self.mismatch(
+                    e,
+                    "pid reuse",
+                    format!("{child} reused"),
+                    format!("emulated {old_nr} still in use"),
+                );
+            }
+        }
+        let args = CloneArgs {
+            flags,
+            exit_signal: if flags & CLONE_THREAD != 0 {
+                0
+            } else {
+                exit_signal
+            },
+            set_tid: Vec::new(),
+        };
+        self.stats.checked += 1;
+        match self.k.clone(cur, &args) {
+            Ok(t) => {
+                self.stats.applied += 1;
+                if flags & CLONE_THREAD == 0 {
+                    let (p, c) = (self.k.getpid(cur), self.k.getpid(t));
+                    if let (Ok(p), Ok(c)) = (p, c) {
+                        if self.brk_known.contains(&p) {
+                            self.brk_known.insert(c);
+                        } else {
+                            self.brk_known.remove(&c);
+                        }
+                    }
+                }
+                self.adopt(child, t, Some(e.pid));
+                self.drain();
+                if let Some(held) = self.held.remove(&child) {
+                    for h in held {
+                        self.dispatch(&h);
+                    }
+                }
+            }
+            Err(err) => self.mismatch(e, "clone", child.to_string(), err.name().into()),
+        }
+    }
+
+    /// The child of a clone whose creator died before it returned (`= ?`):
+    /// the first task of the lookahead, after the clone began, that no
+    /// clone created and no other lost clone claimed.
+    fn lost_clone_child(&mut self, e: &Event) -> Option<i32> {
+        if e.ret != Outcome::Died {
+            return None;
+        }
+        if let Some(&c) = self.inferred.get(&e.seq) {
+            return Some(c);
+        }
+        let claimed: HashSet<i32> = self.inferred.values().copied().collect();
+        let child = self.look.borrow().first_uncreated_after(e.entry_line, |pid| {
+            self.pids.task(pid).is_some_and(|t| !t.dead) || claimed.contains(&pid)
+        })?;
+        self.inferred.insert(e.seq, child);
+        Some(child)
+    }
+
+    fn do_sigaction(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        sig: i32,
+        act: Option<(RecHandler, u64)>,
+        old: Option<RecHandler>,
+    ) {
+        let act = act.map(|(h, flags)| SigAction {
+            handler: match h {
+                RecHandler::Dfl => SigHandler::Default,
+                RecHandler::Ign => SigHandler::Ignore,
+                RecHandler::Handler => SigHandler::Handler,
+            },
+            flags,
+        });
+        let r = self.k.rt_sigaction(cur, sig, act);
+        self.stats.applied += 1;
+        match (&e.ret, &r) {
+            (Outcome::Unknown | Outcome::Interrupted | Outcome::Died, _) => self.unchecked(e),
+            (Outcome::Value(0), Ok(prev)) => {
+                self.stats.checked += 1;
+                if let Some(o) = old {
+                    let got = match prev.handler {
+                        SigHandler::Default => RecHandler::Dfl,
+                        SigHandler::Ignore => RecHandler::Ign,
+                        SigHandler::Handler => RecHandler::Handler,
+                    };
+                    if got != o {
+                        self.mismatch(e, "old action", format!("{o:?}"), format!("{got:?}"));
+                    }
+                }
+            }
+            (Outcome::Errno(a), Err(b)) if a == b => self.stats.checked += 1,
+            (rec, got) => {
+                self.stats.checked += 1;
+                self.mismatch(e, "result", report::fmt_outcome(rec), format!("{got:?}"));
+            }
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! Replaying a file: reading and parsing on a thread of its own, overlapped
+//! with the replay, and the verdict on input that is not a usable trace.
+//!
+//! ```text
+//!  reader thread: file ─(gzip?)─ lines ─ Parser ─ batches of events + watermark ─┐
+//!  caller's thread:                                  Replayer::push / watermark <─┘
+//! ```
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+use std::sync::Arc;
+
+use flate2::read::MultiGzDecoder;
+use taskcore_strace::{Event, ParseError, Parser};
+
+use crate::replayer::{Options, Replayer, Summary};
+
+/// Events per batch sent from the reader thread.
+const BATCH: usize = 512;
+/// Parse errors tolerated in a usable trace: at most this many, and at most
+/// one line in [`MAX_ERROR_RATIO`].
+pub const MAX_PARSE_ERRORS: u64 = 10;
+/// See [`MAX_PARSE_ERRORS`].
+pub const MAX_ERROR_RATIO: u64 = 1000;
+
+/// Why a file is not a usable trace. Each names the file (and the line,
+/// where there is one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputError {
+    /// The file cannot be opened or read from the start.
+    Open {
+        /// The file.
+        file: String,
+        /// The I/O error.
+        msg: String,
+    },
+    /// A directory was given.
+    Directory {
+        /// The path.
+        file: String,
+    },
+    /// Reading stopped before the end: corrupt or truncated compression,
+    /// or an I/O error.
+    Truncated {
+        /// The file.
+        file: String,
+        /// The line after the last one read.
+        line: usize,
+        /// What failed.
+        msg: String,
+    },
+    /// No strace event at all (an empty file, or text that is no trace).
+    NoEvents {
+        /// The file.
+        file: String,
+        /// Lines read.
+        lines: u64,
+    },
+    /// More unparsable lines than a trace may have.
+    ParseErrors {
+        /// The file.
+        file: String,
+        /// Lines that could not be parsed.
+        errors: u64,
+        /// Lines read.
+        lines: u64,
+        /// The first error.
+        first: Option<ParseError>,
+    },
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Open { file, msg } => write!(f, "{file}: cannot read: {msg}"),
+            InputError::Directory { file } => write!(f, "{file}: is a directory, not a trace"),
+            InputError::Truncated { file, line, msg } => {
+                write!(f, "{file}:{line}: unreadable from here on ({msg})")
+            }
+            InputError::NoEvents { file, lines } => write!(
+                f,
+                "{file}: no strace events in {lines} lines (record with `strace -f -ttt -o FILE`)"
+            ),
+            InputError::ParseErrors {
+                file,
+                errors,
+                lines,
+                first,
+            } => {
+                write!(f, "{file}: {errors} of {lines} lines unparsable")?;
+                if let Some(e) = first {
+                    write!(f, "; first: {e}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// One file's replay.
+#[derive(Debug, Clone)]
+pub struct FileReport {
+    /// The file, as given.
+    pub file: String,
+    /// Checks and mismatches.
+    pub summary: Summary,
+    /// The parser's counters (lines, errors, per syscall).
+    pub parse: taskcore_strace::Stats,
+    /// The parse errors kept (at most [`taskcore_strace::MAX_STORED_ERRORS`]).
+    pub parse_errors: Vec<ParseError>,
+}
+
+/// What the reader thread sends.
+enum Msg {
+    Batch(Vec<Event>, usize),
+    End(Box<Parser>),
+}
+
+/// Opens `path` (or standard input for `-`), decompressing gzip (detected
+/// by its magic bytes).
+///
+/// # Errors
+/// [`InputError::Directory`] or [`InputError::Open`].
+pub fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, InputError> {
+    let name = path.display().to_string();
+    let raw: Box<dyn Read + Send> = if name == "-" {
+        Box::new(io::stdin())
+    } else {
+        if path.is_dir() {
+            return Err(InputError::Directory { file: name });
+        }
+        Box::new(File::open(path).map_err(|e| InputError::Open {
+            file: name.clone(),
+            msg: e.to_string(),
+        })?)
+    };
+    let mut f = BufReader::with_capacity(1 << 16, raw);
+    let head = f.fill_buf().map_err(|e| InputError::Open {
+        file: name.clone(),
+        msg: e.to_string(),
+    })?;
+    Ok(if head.starts_with(&[0x1f, 0x8b]) {
+        Box::new(BufReader::with_capacity(1 << 16, MultiGzDecoder::new(f)))
+    } else {
+        Box::new(f)
+    })
+}
+
+/// Reads `src` as trace `file` on a thread of its own and feeds it to
+/// `replayer` on this one; `each` is called after every batch.
+///
+/// # Errors
+/// The verdict on the input ([`InputError`]); mismatches are not errors.
+pub fn replay_reader(
+    file: &str,
+    src: Box<dyn BufRead + Send>,
+    mut replayer: Replayer,
+    mut each: impl FnMut(&mut Replayer, usize),
+) -> Result<(Replayer, Box<Parser>), InputError> {
+    let (tx, rx) = crossbeam_channel::bounded::<Msg>(16);
+    let name: Arc<str> = file.into();
+    let reader = std::thread::spawn(move || {
+        let mut parser = Parser::new(name);
+        let mut src = src;
+        let mut buf = Vec::with_capacity(512);
+        let mut ready = std::collections::VecDeque::new();
+        let mut batch = Vec::with_capacity(BATCH);
+        loop {
+            buf.clear();
+            match src.read_until(b'\n', &mut buf) {
+                Ok(0) => break,
+                Ok(_) => {
+                    let text = String::from_utf8_lossy(&buf);
+                    parser.feed(&text, &mut ready);
+                    batch.extend(ready.drain(..));
+                    if batch.len() >= BATCH {
+                        let mark = parser.open_clone_line().unwrap_or(parser.line() + 1);
+                        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                        if tx.send(Msg::Batch(full, mark)).is_err() {
+                            return;
+                        }
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    parser.feed_error(format!("read error: {e}"));
+                    break;
+                }
+            }
+        }
+        parser.finish(&mut ready);
+        batch.extend(ready.drain(..));
+        let _ = tx.send(Msg::Batch(batch, usize::MAX));
+        let _ = tx.send(Msg::End(Box::new(parser)));
+    });
+    let mut parser = None;
+    for msg in rx {
+        match msg {
+            Msg::Batch(events, mark) => {
+                for e in &events {
+                    replayer.push(e);
+                }
+                let n = events.len();
+                if mark != usize::MAX {
+                    replayer.watermark(mark);
+                }
+                each(&mut replayer, n);
+            }
+            Msg::End(p) => parser = Some(p),
+        }
+    }
+    let _ = reader.join();
+    let parser = parser.ok_or_else(|| InputError::Open {
+        file: file.to_string(),
+        msg: "the reader thread failed".into(),
+    })?;
+    verdict(file, &parser)?;
+    Ok((replayer, parser))
+}
+
+/// Whether what `parser` read is a usable trace.
+fn verdict(file: &str, parser: &Parser) -> Result<(), InputError> {
+    let st = parser.stats();
+    if let Some(e) = parser
+        .errors()
+        .iter()
+        .find(|e| e.msg.starts_with("read error"))
+    {
+        return Err(InputError::Truncated {
+            file: file.to_string(),
+            line: e.line,
+            msg: e.msg.clone(),
+        });
+    }
+    let events = st.exited_lines
+        + st.killed_lines
+        + st.signal_lines
+        + st.syscalls.values().map(|c| c.calls).sum::<u64>();
+    if events == 0 {
+        return Err(InputError::NoEvents {
+            file: file.to_string(),
+            lines: st.lines,
+        });
+    }
+    if st.error_lines > MAX_PARSE_ERRORS || st.error_lines * MAX_ERROR_RATIO > st.lines {
+        return Err(InputError::ParseErrors {
+            file: file.to_string(),
+            errors: st.error_lines,
+            lines: st.lines,
+            first: parser.errors().first().cloned(),
+        });
+    }
+    Ok(())
+}
+
+/// Replays the trace at `path` (plain or gzip; `-` for standard input).
+///
+/// # Errors
+/// [`InputError`] when the file is not a usable trace; the replay's
+/// mismatches are in the report.
+pub fn replay_file(path: &Path, opts: Options) -> Result<FileReport, InputError> {
+    let file = path.display().to_string();
+    let src = open(path)?;
+    let (r, parser) = replay_reader(&file, src, Replayer::new(opts), |_, _| {})?;
+    Ok(FileReport {
+        file,
+        summary: r.finish(),
+        parse: parser.stats().clone(),
+        parse_errors: parser.errors().to_vec(),
+    })
+}
+
+/// The emulated kernel after every event of `path` placed up to line `at`
+/// (all of them without `at`), in the default order (no search). For
+/// `taskcore proc --from-trace`.
+///
+/// # Errors
+/// [`InputError`] when the file is not a usable trace.
+pub fn kernel_at(path: &Path, at: Option<usize>) -> Result<taskcore::Kernel, InputError> {
+    let file = path.display().to_string();
+    let src = open(path)?;
+    let opts = Options {
+        search: false,
+        stop_after_line: at,
+        ..Options::default()
+    };
+    let (r, _) = replay_reader(&file, src, Replayer::new(opts), |_, _| {})?;
+    Ok(r.finish_kernel())
+}

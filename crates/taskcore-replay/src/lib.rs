@@ -1,0 +1,62 @@
+//! Replays `strace -f` recordings of real programs against the taskcore
+//! process core and checks every recorded result: clone/fork/vfork results,
+//! wait4/waitid reports and errnos, setpgid/setsid/getpgid/getsid/getppid,
+//! kill/tgkill/tkill, rt_sigaction's old handlers, prctl(subreaper), the
+//! `+++ exited/killed` lines, and mmap/munmap/mprotect/mremap/brk when the
+//! trace has them.
+//!
+//! The replay streams: it reads, parses, applies, checks and forgets in
+//! one pass, in memory bounded by the live tasks and a reorder window,
+//! never by the trace's length. strace's line order is not the kernel's:
+//! each call is placed within its `[entry, completion]` window, and when a
+//! result disagrees, an order search moves nearby calls within their
+//! windows from a checkpoint of the engine before it reports a mismatch
+//! (see [`Replayer`]).
+//!
+//! # Example
+//! ```
+//! use taskcore_replay::{Options, Replayer};
+//!
+//! let trace = "\
+//! 100 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+//! 101 1.1 exit_group(3) = ?
+//! 101 1.2 +++ exited with 3 +++
+//! 100 1.3 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = 101
+//! ";
+//! let parsed = taskcore_strace::parse_str("example", trace);
+//! let mut r = Replayer::new(Options::default());
+//! for e in &parsed.events {
+//!     r.push(e);
+//! }
+//! // The emulated kernel can be queried at any point.
+//! assert!(r.kernel().nr_tasks() >= 1);
+//! let summary = r.finish();
+//! assert_eq!(summary.stats.checked, 4); // clone, wait4, the death and its status
+//! assert!(summary.mismatches.is_empty());
+//! ```
+//!
+//! Files: [`replay_file`] reads (plain or gzip, `-` for stdin) and parses
+//! on a thread of its own, overlapped with the replay, and says when the
+//! input is not a usable trace ([`InputError`]).
+//!
+//! No Linux analogue: this is a checker. What it checks is Linux's
+//! behaviour as the recording shows it.
+
+mod convert;
+pub(crate) mod engine;
+mod input;
+mod op;
+pub mod probe;
+mod replayer;
+mod search;
+mod window;
+
+pub use engine::{Mismatch, Stats};
+pub use input::{
+    kernel_at, open, replay_file, replay_reader, FileReport, InputError, MAX_ERROR_RATIO,
+    MAX_PARSE_ERRORS,
+};
+pub use replayer::{Options, Replayer, Summary};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,436 @@
+//! The streaming replay: events in, checks and mismatches out, in memory
+//! bounded by the live tasks and the reorder window.
+//!
+//! ```text
+//!  push(strace event) ─ Converter ─> Window (file order, lookahead)
+//!                                 └> pending (by default-order key) ── released below
+//!                                    the watermark ──> order (positions)
+//!  pump: step position p when LOOKAHEAD positions after it are released;
+//!        every CHECKPOINT_EVERY positions keep a copy of the engine (O(live));
+//!        a mismatch at p starts the order search from the checkpoint;
+//!        mismatches older than the oldest checkpoint are final.
+//! ```
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use taskcore::Kernel;
+
+use crate::convert::Converter;
+use crate::engine::{Engine, Mismatch, Stats};
+use crate::op::Event;
+use crate::search::{self, Move, HORIZON, LOOK_BACK, MAX_FULL_RUNS, VERIFY};
+use crate::window::Window;
+
+/// Positions between checkpoints.
+const CHECKPOINT_EVERY: u64 = 4096;
+/// Positions released ahead of the one applied (room for the search's
+/// verification and the engine's lookahead).
+const LOOKAHEAD: u64 = VERIFY + 64;
+
+/// How a [`Replayer`] runs.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Search for an order of effects the recording allows when the
+    /// default one disagrees (default `true`). Without it every
+    /// disagreement is reported.
+    pub search: bool,
+    /// Stop applying events placed after this line (for looking at the
+    /// emulated kernel as of a line); `None` applies everything.
+    pub stop_after_line: Option<usize>,
+    /// The probe set the emulated kernel fires ([`crate::probe::probes`] by
+    /// default).
+    pub probes: Arc<taskcore::probe::ProbeSet>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            search: true,
+            stop_after_line: None,
+            probes: Arc::clone(crate::probe::probes()),
+        }
+    }
+}
+
+/// A checkpoint: the engine before position `pos`.
+struct Checkpoint {
+    pos: u64,
+    engine: Engine,
+}
+
+/// Replays one trace fed event by event.
+///
+/// Feed the events of one `strace -f` recording in file order with
+/// [`Replayer::push`], telling it with [`Replayer::watermark`] how far the
+/// reader is sure no call entered earlier can still complete (a clone is
+/// placed at its entry line); call [`Replayer::finish`] at the end. The
+/// emulated kernel can be queried at any point with [`Replayer::kernel`].
+///
+/// Memory: O(peak live tasks + the reorder window), whatever the trace's
+/// length. Not `Send` (the engine shares its lookahead window by `Rc`):
+/// create one per thread.
+pub struct Replayer {
+    conv: Converter,
+    look: Rc<RefCell<Window>>,
+    /// Converted events not yet placed, by default-order key.
+    pending: BTreeMap<(usize, u64), Arc<Event>>,
+    /// No event pushed later has a key below this line.
+    watermark: usize,
+    /// Released events by position, from `order_base`.
+    order: VecDeque<Arc<Event>>,
+    order_base: u64,
+    /// The next position to apply.
+    next_pos: u64,
+    engine: Engine,
+    checkpoints: VecDeque<Checkpoint>,
+    /// Mismatches no move removed, by event.
+    genuine: HashSet<u64>,
+    /// Final mismatches not yet taken.
+    out: VecDeque<Mismatch>,
+    /// Mismatches at positions below this are final.
+    final_below: u64,
+    /// Final mismatches so far.
+    nr_mismatches: u64,
+    opts: Options,
+    done: bool,
+}
+
+impl std::fmt::Debug for Replayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Replayer")
+            .field("next_pos", &self.next_pos)
+            .field("window", &self.look.borrow().len())
+            .field("pending", &self.pending.len())
+            .field("order", &self.order.len())
+            .finish()
+    }
+}
+
+impl Replayer {
+    /// A replayer with nothing fed yet.
+    pub fn new(opts: Options) -> Replayer {
+        let look = Rc::new(RefCell::new(Window::default()));
+        let engine = Engine::new(Rc::clone(&look), Arc::clone(&opts.probes));
+        Replayer {
+            conv: Converter::default(),
+            look,
+            pending: BTreeMap::new(),
+            watermark: 0,
+            order: VecDeque::new(),
+            order_base: 0,
+            next_pos: 0,
+            engine,
+            checkpoints: VecDeque::new(),
+            genuine: HashSet::new(),
+            out: VecDeque::new(),
+            final_below: 0,
+            nr_mismatches: 0,
+            opts,
+            done: false,
+        }
+    }
+
+    /// Feeds the next event of the trace (file order).
+    pub fn push(&mut self, e: &taskcore_strace::Event) {
+        let look = &self.look;
+        let pending = &mut self.pending;
+        self.conv.push(e, |ev| {
+            let ev = Arc::new(ev);
+            look.borrow_mut().push(Arc::clone(&ev));
+            pending.insert((Engine::key(&ev), ev.seq), ev);
+        });
+    }
+
+    /// Promises that no event pushed from now on is placed before `line`:
+    /// every call still open in the reader was entered at `line` or later
+    /// (see [`taskcore_strace::Parser::open_clone_line`]). Applies what
+    /// that releases.
+    pub fn watermark(&mut self, line: usize) {
+        self.watermark = self.watermark.max(line);
+        self.pump();
+    }
+
+    /// Ends the input: applies everything left and returns the summary.
+    pub fn finish(mut self) -> Summary {
+        self.done = true;
+        self.watermark = usize::MAX;
+        self.pump();
+        self.engine.finish();
+        self.finalize(u64::MAX);
+        let stats = self.engine.stats.clone();
+        Summary {
+            stats,
+            mismatches: self.out.into_iter().collect(),
+        }
+    }
+
+    /// Ends the input and returns the emulated kernel as it is after every
+    /// applied event (with [`Options::stop_after_line`], as of that line).
+    pub fn finish_kernel(mut self) -> Kernel {
+        self.done = true;
+        self.watermark = usize::MAX;
+        self.pump();
+        self.engine.k
+    }
+
+    /// The emulated kernel after the events applied so far.
+    pub fn kernel(&self) -> &Kernel {
+        self.engine.kernel()
+    }
+
+    /// The counters so far (tentative: a later order search may revise the
+    /// last stretch).
+    pub fn stats(&self) -> &Stats {
+        &self.engine.stats
+    }
+
+    /// Takes the mismatches that are final so far (no later search can
+    /// remove them), in the order found.
+    pub fn take_mismatches(&mut self) -> Vec<Mismatch> {
+        self.out.drain(..).collect()
+    }
+
+    /// Final mismatches found so far (taken or not).
+    pub fn nr_mismatches(&self) -> u64 {
+        self.nr_mismatches
+    }
+
+    /// Events held in memory now (window, pending and order), for memory
+    /// tests.
+    pub fn held_events(&self) -> usize {
+        self.look.borrow().len() + self.pending.len() + self.order.len()
+    }
+
+    /// Positions released so far.
+    fn avail(&self) -> u64 {
+        self.order_base + self.order.len() as u64
+    }
+
+    fn at(&self, pos: u64) -> &Arc<Event> {
+        &self.order[(pos - self.order_base) as usize]
+    }
+
+    /// Releases what the watermark allows and applies what is ready.
+    fn pump(&mut self) {
+        while let Some(entry) = self.pending.first_entry() {
+            if !self.done && entry.key().0 >= self.watermark {
+                break;
+            }
+            let ev = entry.remove();
+            self.order.push_back(ev);
+        }
+        loop {
+            let avail = self.avail();
+            if self.next_pos >= avail || (!self.done && avail - self.next_pos <= LOOKAHEAD) {
+                break;
+            }
+            if let Some(stop) = self.opts.stop_after_line {
+                if Engine::key(self.at(self.next_pos)) > stop {
+                    // Nothing later is applied.
+                    self.next_pos = avail;
+                    self.prune();
+                    break;
+                }
+            }
+            if self.opts.search && self.next_pos % CHECKPOINT_EVERY == 0 {
+                self.checkpoint();
+            }
+            self.step_main();
+            if self.opts.search {
+                self.search_all();
+            }
+        }
+        if !self.opts.search {
+            self.finalize(self.next_pos);
+        }
+    }
+
+    fn step_main(&mut self) {
+        let ev = Arc::clone(self.at(self.next_pos));
+        self.engine.step(self.next_pos, &ev);
+        self.next_pos += 1;
+    }
+
+    /// Applies positions up to (not including) `end`, taking checkpoints.
+    fn advance_main(&mut self, end: u64) {
+        while self.next_pos < end {
+            if self.next_pos % CHECKPOINT_EVERY == 0 {
+                self.checkpoint();
+            }
+            self.step_main();
+        }
+    }
+
+    /// Keeps a copy of the engine before `next_pos`; the two newest are
+    /// kept, and what only older ones needed is released.
+    fn checkpoint(&mut self) {
+        if self.checkpoints.back().is_some_and(|c| c.pos == self.next_pos) {
+            return;
+        }
+        self.checkpoints.push_back(Checkpoint {
+            pos: self.next_pos,
+            engine: self.engine.snapshot(),
+        });
+        while self.checkpoints.len() > 2 {
+            self.checkpoints.pop_front();
+        }
+        let oldest = self.checkpoints.front().map_or(0, |c| c.pos);
+        self.finalize(oldest);
+        self.prune();
+    }
+
+    /// Hands out the mismatches found before position `below` (no search
+    /// can revisit them).
+    fn finalize(&mut self, below: u64) {
+        let below = below.max(self.final_below);
+        let list = &mut self.engine.stats.mismatches;
+        let keep = list.split_off(list.partition_point(|m| m.pos < below));
+        let done = std::mem::replace(list, keep);
+        self.nr_mismatches += done.len() as u64;
+        self.out.extend(done);
+        self.final_below = below;
+        let g = &mut self.genuine;
+        let list = &self.engine.stats.mismatches;
+        g.retain(|seq| list.iter().any(|m| m.event == *seq));
+    }
+
+    /// Forgets positions and window events no checkpoint can need.
+    fn prune(&mut self) {
+        let oldest = self
+            .checkpoints
+            .front()
+            .map_or(self.next_pos, |c| c.pos)
+            .min(self.next_pos);
+        while self.order_base < oldest && !self.order.is_empty() {
+            self.order.pop_front();
+            self.order_base += 1;
+        }
+        // The earliest line any retained position (or pending event) needs.
+        let min_line = self
+            .order
+            .iter()
+            .map(|e| e.entry_line.min(e.line))
+            .chain(self.pending.values().map(|e| e.entry_line.min(e.line)))
+            .min();
+        let mut look = self.look.borrow_mut();
+        let min_line = min_line.unwrap_or(look.last_line() + 1);
+        look.prune_before(min_line);
+    }
+
+    /// Searches while the engine has a tentative mismatch not yet searched.
+    fn search_all(&mut self) {
+        loop {
+            let first = self
+                .engine
+                .stats
+                .mismatches
+                .iter()
+                .filter(|m| !self.genuine.contains(&m.event))
+                .min_by_key(|m| m.pos)
+                .cloned();
+            let Some(m) = first else { break };
+            if !self.search_one(&m) {
+                self.genuine.insert(m.event);
+            }
+        }
+    }
+
+    /// Mismatches of `e` at positions in `[lo, hi]`.
+    fn count(e: &Engine, lo: u64, hi: u64) -> usize {
+        e.stats
+            .mismatches
+            .iter()
+            .filter(|m| m.pos >= lo && m.pos <= hi)
+            .count()
+    }
+
+    /// Tries the candidate moves for mismatch `m`; keeps the first that
+    /// removes mismatches over the verified stretch. Returns whether one
+    /// was kept.
+    fn search_one(&mut self, m: &Mismatch) -> bool {
+        let p = m.pos;
+        let lo = p.saturating_sub(LOOK_BACK);
+        let Some(cp) = self.checkpoints.iter().rev().find(|c| c.pos <= lo) else {
+            return false;
+        };
+        let cp_pos = cp.pos;
+        let last = self.avail().saturating_sub(1);
+        let limit = (p + HORIZON).min(last);
+        let verify_end = (p + VERIFY).min(last);
+        self.advance_main(limit + 1);
+        let baseline = Self::count(&self.engine, cp_pos, limit);
+        let slice: Vec<Arc<Event>> = (cp_pos..=verify_end).map(|q| Arc::clone(self.at(q))).collect();
+        let rel_p = (p - cp_pos) as usize;
+        let mut moves = search::candidates(&slice, rel_p);
+        moves.extend(search::targeted(&slice, rel_p, &m.involved, &self.engine.pids));
+        // The engine at position `lo`, from which most candidates start.
+        let cp_engine = self
+            .checkpoints
+            .iter()
+            .find(|c| c.pos == cp_pos)
+            .map(|c| c.engine.snapshot())
+            .expect("checkpoint just found");
+        let rel_lo = (lo - cp_pos) as usize;
+        let mut at_lo = cp_engine.snapshot();
+        for (i, ev) in slice.iter().enumerate().take(rel_lo) {
+            at_lo.step(cp_pos + i as u64, ev);
+        }
+        let mut verified = 0;
+        for mv in moves {
+            let from = mv.from();
+            let (mut e, start) = if from >= rel_lo {
+                (at_lo.snapshot(), rel_lo)
+            } else {
+                (cp_engine.snapshot(), 0)
+            };
+            let run = |e: &mut Engine, a: usize, b: usize| {
+                for i in a..=b {
+                    e.step(cp_pos + i as u64, &slice[mv.source(i)]);
+                }
+            };
+            run(&mut e, start, (limit - cp_pos) as usize);
+            if Self::count(&e, cp_pos, limit) >= baseline {
+                continue;
+            }
+            run(&mut e, (limit - cp_pos) as usize + 1, (verify_end - cp_pos) as usize);
+            self.advance_main(verify_end + 1);
+            if Self::count(&e, cp_pos, verify_end) < Self::count(&self.engine, cp_pos, verify_end) {
+                self.adopt(e, &slice, mv, cp_pos, verify_end);
+                return true;
+            }
+            verified += 1;
+            if verified >= MAX_FULL_RUNS {
+                break;
+            }
+        }
+        false
+    }
+
+    /// Makes a kept candidate the replay: its order replaces positions
+    /// `[cp_pos, end]`, its engine the main one.
+    fn adopt(&mut self, mut e: Engine, slice: &[Arc<Event>], mv: Move, cp_pos: u64, end: u64) {
+        for (i, pos) in (cp_pos..=end).enumerate() {
+            let idx = (pos - self.order_base) as usize;
+            self.order[idx] = Arc::clone(&slice[mv.source(i)]);
+        }
+        let from = cp_pos + mv.from() as u64;
+        let final_below = self.final_below;
+        e.stats.mismatches.retain(|m| m.pos >= final_below);
+        self.engine = e;
+        self.next_pos = end + 1;
+        // Checkpoints after the change are of the old order.
+        self.checkpoints.retain(|c| c.pos <= from);
+    }
+}
+
+/// The result of one replay.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    /// Counters.
+    pub stats: Stats,
+    /// Every mismatch not taken with [`Replayer::take_mismatches`].
+    pub mismatches: Vec<Mismatch>,
+}
