@@ -31,7 +31,7 @@
 //! // The emulated kernel can be queried at any point.
 //! assert!(r.kernel().nr_tasks() >= 1);
 //! let summary = r.finish();
-//! assert_eq!(summary.stats.checked, 4); // clone, wait4, the death and its status
+//! assert_eq!(summary.stats.checked, 3); // the clone, the exit status, the wait
 //! assert!(summary.mismatches.is_empty());
 //! ```
 //!

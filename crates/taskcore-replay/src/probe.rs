@@ -231,7 +231,8 @@ impl BenchTrace {
     /// # Errors
     /// A message naming the file when it cannot be read.
     pub fn load(path: &std::path::Path) -> Result<BenchTrace, String> {
-        let t = taskcore_strace::read_trace(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let t =
+            taskcore_strace::read_trace(path).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(BenchTrace { events: t.events })
     }
 

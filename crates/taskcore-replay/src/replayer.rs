@@ -267,7 +267,11 @@ impl Replayer {
     /// Keeps a copy of the engine before `next_pos`; the two newest are
     /// kept, and what only older ones needed is released.
     fn checkpoint(&mut self) {
-        if self.checkpoints.back().is_some_and(|c| c.pos == self.next_pos) {
+        if self
+            .checkpoints
+            .back()
+            .is_some_and(|c| c.pos == self.next_pos)
+        {
             return;
         }
         self.checkpoints.push_back(Checkpoint {
@@ -362,10 +366,17 @@ impl Replayer {
         let verify_end = (p + VERIFY).min(last);
         self.advance_main(limit + 1);
         let baseline = Self::count(&self.engine, cp_pos, limit);
-        let slice: Vec<Arc<Event>> = (cp_pos..=verify_end).map(|q| Arc::clone(self.at(q))).collect();
+        let slice: Vec<Arc<Event>> = (cp_pos..=verify_end)
+            .map(|q| Arc::clone(self.at(q)))
+            .collect();
         let rel_p = (p - cp_pos) as usize;
         let mut moves = search::candidates(&slice, rel_p);
-        moves.extend(search::targeted(&slice, rel_p, &m.involved, &self.engine.pids));
+        moves.extend(search::targeted(
+            &slice,
+            rel_p,
+            &m.involved,
+            &self.engine.pids,
+        ));
         // The engine at position `lo`, from which most candidates start.
         let cp_engine = self
             .checkpoints
@@ -395,7 +406,11 @@ impl Replayer {
             if Self::count(&e, cp_pos, limit) >= baseline {
                 continue;
             }
-            run(&mut e, (limit - cp_pos) as usize + 1, (verify_end - cp_pos) as usize);
+            run(
+                &mut e,
+                (limit - cp_pos) as usize + 1,
+                (verify_end - cp_pos) as usize,
+            );
             self.advance_main(verify_end + 1);
             if Self::count(&e, cp_pos, verify_end) < Self::count(&self.engine, cp_pos, verify_end) {
                 self.adopt(e, &slice, mv, cp_pos, verify_end);

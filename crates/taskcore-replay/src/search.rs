@@ -111,7 +111,12 @@ pub(crate) fn candidates(slice: &[Arc<Event>], p: usize) -> Vec<Move> {
 /// its ancestors, to another point of its window: deaths reparent
 /// children, and so decide a child's place among its new parent's
 /// children, which `wait` reports in order.
-pub(crate) fn targeted(slice: &[Arc<Event>], p: usize, involved: &[i32], pids: &PidMap) -> Vec<Move> {
+pub(crate) fn targeted(
+    slice: &[Arc<Event>],
+    p: usize,
+    involved: &[i32],
+    pids: &PidMap,
+) -> Vec<Move> {
     let mut chain = Vec::new();
     for &pid in involved {
         let mut cur = Some(pid);

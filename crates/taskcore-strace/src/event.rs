@@ -145,7 +145,6 @@ impl SysErr {
             num,
         }
     }
-
 }
 
 impl fmt::Display for SysErr {

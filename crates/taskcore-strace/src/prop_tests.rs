@@ -16,7 +16,8 @@ use std::collections::VecDeque;
 use proptest::prelude::*;
 
 use super::args::parse_value;
-use super::{sigset, wait_status, Call, Event, EventKind, Parser, Ret};
+use super::decode::sigset;
+use super::{wait_status, Call, Event, EventKind, Parser, Ret};
 
 /// strace's names for signals 1..=31 (x86_64), independent of `consts`.
 const NAMES: [&str; 31] = [

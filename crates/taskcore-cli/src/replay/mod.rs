@@ -25,9 +25,11 @@ pub(crate) enum ProbeKind {
 
 /// Arguments of `taskcore replay`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Exit status: 0 every check passed; 1 mismatches; 2 unusable input \
+#[command(
+    after_help = "Exit status: 0 every check passed; 1 mismatches; 2 unusable input \
 (unreadable file, a directory, corrupt or truncated compression, no strace events, or more \
-than 10 unparsable lines or more than one in 1000). Errors name FILE:LINE.")]
+than 10 unparsable lines or more than one in 1000). Errors name FILE:LINE."
+)]
 pub(crate) struct Args {
     /// Trace files (`strace -f -ttt -o FILE` output, plain or .gz; `-` for
     /// standard input). Default: the bundled traces.
@@ -149,7 +151,12 @@ pub(crate) fn run(args: Args) -> ExitCode {
     for r in &results {
         match r {
             Ok(rep) => {
-                print_summary(&rep.file, &rep.summary.stats, rep.summary.mismatches.len(), rep.parse.error_lines);
+                print_summary(
+                    &rep.file,
+                    &rep.summary.stats,
+                    rep.summary.mismatches.len(),
+                    rep.parse.error_lines,
+                );
                 for m in &rep.summary.mismatches {
                     println!("MISMATCH {m}");
                 }

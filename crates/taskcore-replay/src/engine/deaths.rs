@@ -6,7 +6,7 @@
 //! dying process's leader before its `do_exit` and reaps it at the `+++`
 //! line.
 
-use taskcore::uapi::{P_PID, WEXITED, WNOHANG, __WALL};
+use taskcore::uapi::{__WALL, P_PID, WEXITED, WNOHANG};
 use taskcore::{TaskId, WaitOutcome};
 
 use super::Engine;
@@ -107,7 +107,9 @@ impl Engine {
         self.stats.checked += 1;
         match self.exit_codes.get(&tr.task) {
             Some(&got) if got == want => {}
-            Some(&got) => self.mismatch(e, "exit status", format!("{want:#x}"), format!("{got:#x}")),
+            Some(&got) => {
+                self.mismatch(e, "exit status", format!("{want:#x}"), format!("{got:#x}"))
+            }
             None => self.mismatch(e, "exit status", format!("{want:#x}"), "no exit".into()),
         }
     }

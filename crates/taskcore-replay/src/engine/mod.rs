@@ -235,8 +235,7 @@ impl Engine {
             self.exit_codes.remove(&t);
         }
         let k = &self.k;
-        self.pending_group_exit
-            .retain(|l, _| k.getpid(*l).is_ok());
+        self.pending_group_exit.retain(|l, _| k.getpid(*l).is_ok());
         let pids = &self.pids;
         self.pending_exit.retain(|rec, _| pids.is_live(*rec));
     }
@@ -244,7 +243,10 @@ impl Engine {
     /// Records that recorded tid `rec` (created by recorded `creator`) is
     /// emulated by `task`.
     fn adopt(&mut self, rec: i32, task: TaskId, creator: Option<i32>) {
-        let nr = self.k.pid_vnr(self.init, task).expect("a task just created");
+        let nr = self
+            .k
+            .pid_vnr(self.init, task)
+            .expect("a task just created");
         self.pids.adopt(rec, task, nr, creator);
         self.stats.tasks += 1;
         self.stats.peak_live = self.stats.peak_live.max(self.k.nr_tasks() as u64);
@@ -610,9 +612,12 @@ impl Engine {
             return Some(c);
         }
         let claimed: HashSet<i32> = self.inferred.values().copied().collect();
-        let child = self.look.borrow().first_uncreated_after(e.entry_line, |pid| {
-            self.pids.task(pid).is_some_and(|t| !t.dead) || claimed.contains(&pid)
-        })?;
+        let child = self
+            .look
+            .borrow()
+            .first_uncreated_after(e.entry_line, |pid| {
+                self.pids.task(pid).is_some_and(|t| !t.dead) || claimed.contains(&pid)
+            })?;
         self.inferred.insert(e.seq, child);
         Some(child)
     }

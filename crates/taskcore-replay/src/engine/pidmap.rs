@@ -56,7 +56,10 @@ impl NrSet {
     }
 
     fn remove(&mut self, n: i32) {
-        if let Some(w) = usize::try_from(n).ok().and_then(|n| self.words.get_mut(n / 64)) {
+        if let Some(w) = usize::try_from(n)
+            .ok()
+            .and_then(|n| self.words.get_mut(n / 64))
+        {
             *w &= !(1 << (n % 64));
         }
     }
@@ -172,7 +175,9 @@ impl PidMap {
     /// Whether recorded number `rec` (> 0) belongs to the world outside the
     /// trace and is not one the engine learned.
     pub(crate) fn is_outside(&self, rec: i32) -> bool {
-        !self.nr.contains_key(&rec) && !self.released.contains(rec) && !self.outside.contains_key(&rec)
+        !self.nr.contains_key(&rec)
+            && !self.released.contains(rec)
+            && !self.outside.contains_key(&rec)
     }
 
     /// A result named recorded number `rec` where the emulation has `nr`,

@@ -25,7 +25,10 @@ impl Engine {
             let look = self.look.borrow();
             look.find_event_after(after, |x| {
                 x.pid == rec
-                    && matches!(x.op, Op::Exited { .. } | Op::Killed { .. } | Op::Stopped { .. })
+                    && matches!(
+                        x.op,
+                        Op::Exited { .. } | Op::Killed { .. } | Op::Stopped { .. }
+                    )
                     && !self.consumed.contains(&x.seq)
             })
         };
@@ -87,7 +90,8 @@ impl Engine {
                     let first = cands
                         .first()
                         .map(|c| format!("pid {} status {:#x}", c.pid, c.status));
-                    self.mismatch(e,
+                    self.mismatch(
+                        e,
                         "wait",
                         format!("pid {rpid} (emulated {want}) status {status:?}"),
                         first.unwrap_or_else(|| "no child ready".into()),
@@ -112,7 +116,8 @@ impl Engine {
                 // be ready, and there must be children to wait for.
                 if !cands.iter().all(|c| self.is_uncertain(c, cur)) {
                     let c = &cands[0];
-                    self.mismatch(e,
+                    self.mismatch(
+                        e,
                         "wait",
                         "0 (nothing)".into(),
                         format!("pid {} status {:#x}", c.pid, c.status),
@@ -199,7 +204,16 @@ impl Engine {
                 let call = move |k: &mut Kernel, _: i32, _: i32| {
                     k.wait4(cur, Self::wait4_pid(idtype, id, pid), options)
                 };
-                self.check_wait(e, cur, idtype, id, options | WEXITED, None, Some(err), &call);
+                self.check_wait(
+                    e,
+                    cur,
+                    idtype,
+                    id,
+                    options | WEXITED,
+                    None,
+                    Some(err),
+                    &call,
+                );
                 return;
             }
             Outcome::Value(v) => (*v as i32, status),
@@ -212,7 +226,8 @@ impl Engine {
             };
             k.wait4(cur, p, options)
         };
-        self.check_wait(e,
+        self.check_wait(
+            e,
             cur,
             idtype,
             id,

@@ -1,0 +1,221 @@
+//! Replays of small traces written by hand: what the engine checks, and
+//! that it reports what it must.
+
+use crate::{Options, Replayer, Summary};
+
+/// Replays trace text; returns the summary.
+fn summary(text: &str) -> Summary {
+    let parsed = taskcore_strace::parse_str("t", text);
+    let mut r = Replayer::new(Options::default());
+    for e in &parsed.events {
+        r.push(e);
+    }
+    r.finish()
+}
+
+/// Replays trace text; returns (checks, mismatch lines).
+fn replay(text: &str) -> (u64, Vec<usize>) {
+    let s = summary(text);
+    (
+        s.stats.checked,
+        s.mismatches.iter().map(|m| m.line).collect(),
+    )
+}
+
+const OK: &str = "\
+100 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.1 clone(child_stack=NULL, flags=SIGCHLD) = 102
+101 1.2 exit_group(3) = ?
+101 1.3 +++ exited with 3 +++
+102 1.4 exit_group(4) = ?
+102 1.5 +++ exited with 4 +++
+100 1.6 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = 101
+100 1.7 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 4}], 0, NULL) = 102
+100 1.8 wait4(-1, 0x7ffc, WNOHANG, NULL) = -1 ECHILD (No child processes)
+";
+
+#[test]
+fn a_consistent_trace_replays_clean() {
+    let (checks, bad) = replay(OK);
+    assert_eq!(checks, 7, "2 clones, 3 waits, 2 exits");
+    assert!(bad.is_empty(), "{bad:?}");
+}
+
+#[test]
+fn a_wrong_wait_order_is_a_mismatch() {
+    // Both deaths are confirmed before the wait: Linux reports 101 first.
+    let text = OK
+        .replace("== 3}], 0, NULL) = 101", "== 4}], 0, NULL) = 102")
+        .replace(
+            "== 4}], 0, NULL) = 102\n100 1.8",
+            "== 3}], 0, NULL) = 101\n100 1.8",
+        );
+    let (_, bad) = replay(&text);
+    assert!(bad.contains(&7), "{bad:?}");
+}
+
+#[test]
+fn a_wrong_status_or_errno_is_a_mismatch() {
+    let (_, bad) = replay(&OK.replace("WEXITSTATUS(s) == 3", "WEXITSTATUS(s) == 5"));
+    assert!(bad.contains(&7), "{bad:?}");
+    let (_, bad) = replay(&OK.replace("= -1 ECHILD (No child processes)", "= 0"));
+    assert!(bad.contains(&9), "{bad:?}");
+    let text = format!("{OK}100 1.9 setpgid(0, 101) = 0\n");
+    let (_, bad) = replay(&text);
+    assert!(bad.contains(&10), "{bad:?}");
+}
+
+#[test]
+fn memory_calls_are_checked_against_the_address_space() {
+    let text = "\
+100 1.0 mmap(NULL, 8192, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000
+100 1.1 munmap(0x7f0000001000, 4096) = 0
+100 1.2 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000001000
+100 1.3 mremap(0x7f0000000000, 4096, 16384, MREMAP_MAYMOVE) = 0x7f0000100000
+100 1.4 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000
+";
+    let (checks, bad) = replay(text);
+    assert_eq!((checks, bad), (5, vec![]));
+    // Overlapping a mapping the trace made and never removed.
+    let (_, bad) = replay(&text.replace("munmap(0x7f0000001000", "munmap(0x7f0000005000"));
+    assert_eq!(bad, vec![3]);
+}
+
+#[test]
+fn overlapping_calls_may_take_effect_in_either_order() {
+    // 102 makes its own group while the parent moves 101 into it: the
+    // parent's call took effect first (EPERM: group 102 did not exist).
+    let text = "\
+100 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.1 clone(child_stack=NULL, flags=SIGCHLD) = 102
+102 1.2 setpgid(0, 0 <unfinished ...>
+100 1.3 setpgid(101, 102 <unfinished ...>
+102 1.4 <... setpgid resumed>) = 0
+100 1.5 <... setpgid resumed>) = -1 EPERM (Operation not permitted)
+";
+    let (_, bad) = replay(text);
+    assert!(bad.is_empty(), "{bad:?}");
+    // Without overlap the order is known, and EPERM is wrong.
+    let text = "\
+100 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.1 clone(child_stack=NULL, flags=SIGCHLD) = 102
+102 1.2 setpgid(0, 0) = 0
+100 1.3 setpgid(101, 102) = -1 EPERM (Operation not permitted)
+";
+    let (_, bad) = replay(text);
+    assert_eq!(bad, vec![4]);
+}
+
+#[test]
+fn a_group_the_trace_never_created_is_no_group() {
+    // Linux said EPERM: no such group in the session. Replaying it as the
+    // root's inherited group would wrongly succeed.
+    let s = summary("100 1.0 setpgid(0, 424242) = -1 EPERM (Operation not permitted)\n");
+    assert_eq!((s.stats.checked, s.mismatches.len()), (1, 0), "{s:?}");
+    // A recorded success for that group is checked against the emulation
+    // (here: the root may join its inherited group, it is already in it).
+    let s = summary("100 1.0 setpgid(0, 424242) = 0\n");
+    assert_eq!((s.stats.checked, s.mismatches.len()), (1, 0), "{s:?}");
+    // And a success where Linux could not have one is a mismatch.
+    let s = summary("100 1.0 setpgid(0, 424242) = -1 ESRCH (No such process)\n");
+    assert_eq!(s.mismatches.len(), 1, "{s:?}");
+}
+
+#[test]
+fn calls_aimed_outside_the_trace_are_not_checkable() {
+    let s = summary("100 1.0 getpgid(1) = 0\n100 1.1 getsid(1) = 0\n100 1.2 kill(1, 0) = 0\n");
+    assert_eq!((s.stats.checked, s.mismatches.len()), (0, 0), "{s:?}");
+    let n: u64 = s
+        .stats
+        .unchecked
+        .iter()
+        .filter(|(k, _)| k.contains("outside the trace"))
+        .map(|(_, v)| v)
+        .sum();
+    assert_eq!(n, 3, "{:?}", s.stats.unchecked);
+}
+
+#[test]
+fn a_call_cut_short_before_its_arguments_is_not_checkable() {
+    // strace never printed wait4's options: replaying it as options 0 would
+    // check a blocking wait that may not have been one.
+    let text = "\
+100 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.1 wait4(-1,  <unfinished ...>
+100 1.2 +++ killed by SIGKILL +++
+";
+    let s = summary(text);
+    let k = s
+        .stats
+        .unchecked
+        .keys()
+        .find(|k| k.starts_with("wait4 (arguments not recorded"));
+    assert!(k.is_some(), "{:?}", s.stats.unchecked);
+    assert!(s.mismatches.is_empty(), "{:?}", s.mismatches);
+}
+
+/// A loop trace: `n` children, each created, exited and reaped, with
+/// recorded pids that wrap below `pid_max` (300..pid_max, as Linux's).
+fn loop_trace(n: usize, pid_max: i32) -> String {
+    let mut s = String::new();
+    let mut pid = 1000;
+    let mut line_ts = 1.0;
+    for _ in 0..n {
+        pid += 1;
+        if pid >= pid_max {
+            pid = 300;
+        }
+        for l in [
+            format!("100 {line_ts:.6} clone(child_stack=NULL, flags=SIGCHLD) = {pid}\n"),
+            format!("{pid} {line_ts:.6} exit_group(0) = ?\n"),
+            format!("{pid} {line_ts:.6} +++ exited with 0 +++\n"),
+            format!("100 {line_ts:.6} wait4(-1, [{{WIFEXITED(s) && WEXITSTATUS(s) == 0}}], 0, NULL) = {pid}\n"),
+        ] {
+            s.push_str(&l);
+            line_ts += 0.000001;
+        }
+    }
+    s
+}
+
+#[test]
+fn recorded_pids_that_wrap_replay_clean() {
+    // 3,000 processes over recorded pids 300..1,400: each number reused.
+    let s = summary(&loop_trace(3000, 1400));
+    assert_eq!(s.stats.tasks, 3001);
+    assert_eq!(s.stats.checked, 3000 * 3);
+    assert!(s.mismatches.is_empty(), "{:?}", &s.mismatches[..1]);
+}
+
+#[test]
+fn a_recorded_pid_reused_while_still_in_use_is_a_mismatch() {
+    // 101 is not reaped before its number is handed out again.
+    let text = "\
+100 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+101 1.1 exit_group(0) = ?
+101 1.2 +++ exited with 0 +++
+100 1.3 clone(child_stack=NULL, flags=SIGCHLD) = 101
+";
+    let (_, bad) = replay(text);
+    assert_eq!(bad, vec![4]);
+}
+
+#[test]
+fn memory_stays_bounded_by_live_tasks_not_trace_length() {
+    // Feed a long trace and record the most events held at any time.
+    let text = loop_trace(40_000, 32768);
+    let parsed = taskcore_strace::parse_str("t", &text);
+    let mut r = Replayer::new(Options::default());
+    let mut most = 0;
+    for (i, e) in parsed.events.iter().enumerate() {
+        r.push(e);
+        r.watermark(e.line + 1);
+        if i % 1000 == 0 {
+            most = most.max(r.held_events());
+        }
+    }
+    let s = r.finish();
+    assert!(s.mismatches.is_empty());
+    // The window (checkpoint distance plus lookahead), not 200,000 events.
+    assert!(most < 25_000, "{most} events held");
+}
