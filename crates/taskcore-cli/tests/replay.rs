@@ -145,3 +145,22 @@ fn fresh_random_scenarios_replay_without_mismatch() {
     }
     replay(&files);
 }
+
+#[test]
+fn a_recording_whose_pids_wrap_replays_without_mismatch() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/traces/extra/loop-wrap.strace.gz");
+    // The recording wraps: a clone returns a pid below the root's.
+    let t = taskcore_strace::read_trace(&f).expect("read");
+    let root = t.events[0].pid;
+    let wrapped = t.events.iter().any(|e| match &e.kind {
+        taskcore_strace::EventKind::Syscall(s) => {
+            matches!(s.call, taskcore_strace::Call::Clone(_))
+                && matches!(s.ret, taskcore_strace::Ret::Val(v) if v < i64::from(root))
+        }
+        _ => false,
+    });
+    assert!(wrapped, "the trace does not wrap");
+    let v = replay(&[f]);
+    assert!(v["tasks"].as_u64().unwrap() > 1500);
+    assert!(v["checked"].as_u64().unwrap() > 15_000);
+}
