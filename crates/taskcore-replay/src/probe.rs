@@ -48,6 +48,7 @@ const NR_BUCKETS: usize = (SUB + (64 - SUB_BITS as u64) * SUB) as usize;
 /// Values below 32 have a bucket each; above, each power of two is split
 /// into 32 equal buckets, so a reported quantile is within 1/32 of the true
 /// one (the bucket's midpoint is reported). `max` and `count` are exact.
+#[derive(Debug)]
 pub struct Histogram {
     buckets: Box<[AtomicU64]>,
     count: AtomicU64,
@@ -55,6 +56,7 @@ pub struct Histogram {
 }
 
 impl Histogram {
+    /// An empty histogram.
     pub fn new() -> Histogram {
         Histogram {
             buckets: (0..NR_BUCKETS).map(|_| AtomicU64::new(0)).collect(),
@@ -85,16 +87,19 @@ impl Histogram {
         ((SUB + sub) << shift, 1 << shift)
     }
 
+    /// Adds one value (nanoseconds).
     pub fn record(&self, v: u64) {
         self.buckets[Self::index(v)].fetch_add(1, Relaxed);
         self.count.fetch_add(1, Relaxed);
         self.max.fetch_max(v, Relaxed);
     }
 
+    /// Values recorded.
     pub fn count(&self) -> u64 {
         self.count.load(Relaxed)
     }
 
+    /// The largest value recorded.
     pub fn max(&self) -> u64 {
         self.max.load(Relaxed)
     }
@@ -121,6 +126,7 @@ impl Histogram {
 }
 
 /// The latency probe: a return probe on every op, one histogram per op.
+#[derive(Debug)]
 pub struct LatencyProbe {
     probe: Arc<Kretprobe>,
     hists: Arc<[Histogram]>,

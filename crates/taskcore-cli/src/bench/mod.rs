@@ -18,6 +18,7 @@
 //!   readdir.rs    seed 003: /proc root listing with T threads, P processes
 //!   objpool.rs    seed 002: pop+push pairs vs threads; replay cost of probes
 //!   freelist.rs     baseline: Linux's CAS LIFO freelist (kretprobes < 6.7)
+//!   replay.rs     taskcore replay of loop traces, 5k..1M processes
 //! ```
 //!
 //! Adding an experiment (`readdir`, `fork`, `objpool`...): write
@@ -39,6 +40,7 @@ mod old_wait;
 mod pidalloc;
 mod plot;
 mod readdir;
+mod replay;
 mod scale;
 mod wait;
 
@@ -48,7 +50,7 @@ use harness::{Experiment, Opts, Report};
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Experiment name (`wait`, `pidalloc`, `scale`, `fork`, `readdir`,
-    /// `objpool`), or `all`.
+    /// `objpool`, `replay`), or `all`.
     pub(crate) experiment: String,
     /// Fewer sizes and repetitions (each series keeps its largest size), no
     /// real-kernel reference: under 30 s per experiment on 2 cores.
@@ -79,6 +81,7 @@ fn registry() -> Vec<Box<dyn Experiment>> {
         Box::new(fork::Fork),
         Box::new(readdir::Readdir),
         Box::new(objpool::Objpool),
+        Box::new(replay::Replay),
     ]
 }
 

@@ -39,7 +39,7 @@
 mod deaths;
 mod memory;
 pub(crate) mod pidmap;
-pub mod report;
+pub(crate) mod report;
 mod waits;
 mod world;
 
@@ -54,7 +54,7 @@ use taskcore::{CloneArgs, Config, Kernel, Notification, SigAction, SigHandler, T
 use crate::op::{Event, Op, Outcome, RecHandler};
 use crate::window::Window;
 use pidmap::PidMap;
-pub use report::{Mismatch, Stats};
+pub(crate) use report::{Mismatch, Stats};
 
 /// How often (in steps) entries of reaped tasks are swept.
 const SWEEP_EVERY: u64 = 256;

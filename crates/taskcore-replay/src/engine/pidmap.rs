@@ -235,8 +235,4 @@ impl PidMap {
         gone
     }
 
-    /// Entries held (for memory tests and the summary).
-    pub(crate) fn len(&self) -> usize {
-        self.tasks.len() + self.nr.len()
-    }
 }
