@@ -148,7 +148,8 @@ fn fresh_random_scenarios_replay_without_mismatch() {
 
 #[test]
 fn a_recording_whose_pids_wrap_replays_without_mismatch() {
-    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/traces/extra/loop-wrap.strace.gz");
+    let f =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/traces/extra/loop-wrap.strace.gz");
     // The recording wraps: a clone returns a pid below the root's.
     let t = taskcore_strace::read_trace(&f).expect("read");
     let root = t.events[0].pid;

@@ -9,7 +9,10 @@ use std::process::Command;
 /// A loop trace of `n` processes (at most 50 alive; pids wrap at 32,768).
 fn write_loop(n: u32, path: &Path) {
     let f = std::fs::File::create(path).unwrap();
-    let mut w = std::io::BufWriter::new(flate2::write::GzEncoder::new(f, flate2::Compression::fast()));
+    let mut w = std::io::BufWriter::new(flate2::write::GzEncoder::new(
+        f,
+        flate2::Compression::fast(),
+    ));
     let (root, mut pid, mut t) = (1000, 1000, 1.0f64);
     let mut live = Vec::new();
     let mut line = |w: &mut dyn Write, p: i32, s: &str| {
@@ -21,13 +24,21 @@ fn write_loop(n: u32, path: &Path) {
         if pid == root {
             pid += 1;
         }
-        line(&mut w, root, &format!("clone(child_stack=NULL, flags=SIGCHLD) = {pid}"));
+        line(
+            &mut w,
+            root,
+            &format!("clone(child_stack=NULL, flags=SIGCHLD) = {pid}"),
+        );
         line(&mut w, pid, "exit_group(0) = ?");
         line(&mut w, pid, "+++ exited with 0 +++");
         live.push(pid);
         if i % 50 == 0 {
             for c in live.drain(..) {
-                line(&mut w, root, &format!("wait4(-1, [{{WIFEXITED(s) && WEXITSTATUS(s) == 0}}], 0, NULL) = {c}"));
+                line(
+                    &mut w,
+                    root,
+                    &format!("wait4(-1, [{{WIFEXITED(s) && WEXITSTATUS(s) == 0}}], 0, NULL) = {c}"),
+                );
             }
         }
     }
@@ -35,6 +46,8 @@ fn write_loop(n: u32, path: &Path) {
 }
 
 /// Peak RSS (bytes) of `taskcore replay FILE`, which must pass.
+// Reaped by libc::wait4 below, for its rusage.
+#[allow(clippy::zombie_processes)]
 fn peak_rss(file: &Path) -> u64 {
     let child = Command::new(env!("CARGO_BIN_EXE_taskcore"))
         .args(["replay", "--jobs", "1"])
@@ -49,7 +62,10 @@ fn peak_rss(file: &Path) -> u64 {
     // SAFETY: as above; the pointers are valid for the call.
     let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
     assert_eq!(r, pid);
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "replay failed: {status:#x}");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "replay failed: {status:#x}"
+    );
     ru.ru_maxrss as u64 * 1024
 }
 

@@ -55,6 +55,12 @@ pub struct Histogram {
     max: AtomicU64,
 }
 
+impl Default for Histogram {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Histogram {
     /// An empty histogram.
     pub fn new() -> Histogram {

@@ -76,11 +76,11 @@ pub(crate) fn candidates(slice: &[Arc<Event>], p: usize) -> Vec<Move> {
         if lo == hi {
             continue;
         }
-        for t in lo_pos..=hi_pos {
+        for (t, y) in slice.iter().enumerate().take(hi_pos + 1).skip(lo_pos) {
             if t == q {
                 continue;
             }
-            let k = Engine::key(&slice[t]);
+            let k = Engine::key(y);
             // Just before slice[t], or just after it: either point must lie
             // in x's window.
             for before in [true, false] {

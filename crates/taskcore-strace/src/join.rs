@@ -160,7 +160,6 @@ impl Parser {
 
     /// Sets the pid given to lines that carry none (a single-process trace,
     /// or one `strace -ff` output file, whose pid is in its name).
-    #[cfg(test)]
     pub fn with_default_pid(mut self, pid: i32) -> Parser {
         self.default_pid = pid;
         self

@@ -1,5 +1,31 @@
-//! The strace parser behind `taskcore replay`: `strace -f` text to typed,
-//! ordered process events.
+//! A streaming reader of `strace -f` recordings: text (plain or gzip) to
+//! typed, joined process events, each with its file and line. It does not
+//! depend on the taskcore core: numbers are Linux's x86_64 values.
+//!
+//! # Example
+//! ```
+//! use taskcore_strace::{Call, EventKind, Ret};
+//!
+//! let text = "\
+//! 100 1.0 clone(child_stack=NULL, flags=SIGCHLD <unfinished ...>
+//! 101 1.1 exit_group(3) = ?
+//! 100 1.2 <... clone resumed>) = 101
+//! 101 1.3 +++ exited with 3 +++
+//! ";
+//! // `open(path)` reads a file the same way, as an iterator.
+//! let t = taskcore_strace::parse_str("example.strace", text);
+//! let clone = &t.events[1]; // placed at the line that completed it
+//! assert_eq!((clone.line, clone.entry_line, clone.pid), (3, 1, 100));
+//! match &clone.kind {
+//!     EventKind::Syscall(s) => {
+//!         assert!(matches!(s.call, Call::Clone(_)));
+//!         assert_eq!(s.ret, Ret::Val(101));
+//!     }
+//!     other => panic!("{other:?}"),
+//! }
+//! assert_eq!(t.events[2].kind, EventKind::Exited { code: 3 });
+//! assert!(t.errors.is_empty());
+//! ```
 //!
 //! # Design
 //!

@@ -41,7 +41,10 @@ fn trace_dir() -> PathBuf {
 /// Records `loop-N.strace.gz` with strace.
 fn record(n: u64, out: &Path) -> Result<(), String> {
     let t = Instant::now();
-    progress(format!("recording the {n}-process loop with strace into {} ...", out.display()));
+    progress(format!(
+        "recording the {n}-process loop with strace into {} ...",
+        out.display()
+    ));
     let status = Command::new("strace")
         .args([
             "-f",
@@ -62,7 +65,10 @@ fn record(n: u64, out: &Path) -> Result<(), String> {
     if !status.success() {
         return Err(format!("strace exited with {status}"));
     }
-    progress(format!("recorded {n} processes in {:.0} s", t.elapsed().as_secs_f64()));
+    progress(format!(
+        "recorded {n} processes in {:.0} s",
+        t.elapsed().as_secs_f64()
+    ));
     Ok(())
 }
 
@@ -83,7 +89,12 @@ pub(crate) fn generate(n: u64, out: &Path) -> Result<(), String> {
         writeln!(w, "{pid} {ts:.6} {text}")
     };
     let io = |e: std::io::Error| format!("{}: {e}", out.display());
-    line(&mut w, root, "execve(\"/usr/bin/bash\", [\"bash\", \"-c\", \"...\"], 0x7ffd /* 20 vars */) = 0").map_err(io)?;
+    line(
+        &mut w,
+        root,
+        "execve(\"/usr/bin/bash\", [\"bash\", \"-c\", \"...\"], 0x7ffd /* 20 vars */) = 0",
+    )
+    .map_err(io)?;
     for i in 1..=n {
         pid += 1;
         if pid >= 32768 {
@@ -94,17 +105,32 @@ pub(crate) fn generate(n: u64, out: &Path) -> Result<(), String> {
             pid += 1;
         }
         line(&mut w, root, &format!("clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f5e) = {pid}")).map_err(io)?;
-        line(&mut w, pid, "execve(\"/bin/true\", [\"/bin/true\"], 0x55d0 /* 20 vars */) = 0").map_err(io)?;
+        line(
+            &mut w,
+            pid,
+            "execve(\"/bin/true\", [\"/bin/true\"], 0x55d0 /* 20 vars */) = 0",
+        )
+        .map_err(io)?;
         line(&mut w, pid, "exit_group(0) = ?").map_err(io)?;
         line(&mut w, pid, "+++ exited with 0 +++").map_err(io)?;
         line(&mut w, root, &format!("--- SIGCHLD {{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid={pid}, si_uid=0, si_status=0, si_utime=0, si_stime=0}} ---")).map_err(io)?;
         batch.push(pid);
         if i % 50 == 0 || i == n {
             for &c in &batch {
-                line(&mut w, root, &format!("wait4(-1, [{{WIFEXITED(s) && WEXITSTATUS(s) == 0}}], 0, NULL) = {c}")).map_err(io)?;
+                line(
+                    &mut w,
+                    root,
+                    &format!("wait4(-1, [{{WIFEXITED(s) && WEXITSTATUS(s) == 0}}], 0, NULL) = {c}"),
+                )
+                .map_err(io)?;
             }
             batch.clear();
-            line(&mut w, root, "wait4(-1, 0x7ffd, WNOHANG, NULL) = -1 ECHILD (No child processes)").map_err(io)?;
+            line(
+                &mut w,
+                root,
+                "wait4(-1, 0x7ffd, WNOHANG, NULL) = -1 ECHILD (No child processes)",
+            )
+            .map_err(io)?;
         }
     }
     line(&mut w, root, "exit_group(0) = ?").map_err(io)?;
@@ -183,8 +209,14 @@ impl Experiment for Replay {
             Column::new("peak RSS", "peak_rss_bytes", Fmt::Bytes),
         ];
         rep.series = vec![
-            ("loop".into(), "recorded loop traces (strace -f, this machine)".into()),
-            ("generated".into(), "generated loop traces (same shape)".into()),
+            (
+                "loop".into(),
+                "recorded loop traces (strace -f, this machine)".into(),
+            ),
+            (
+                "generated".into(),
+                "generated loop traces (same shape)".into(),
+            ),
         ];
         let mut points: Vec<(&str, u64, PathBuf)> = Vec::new();
         for &n in recorded {
@@ -203,7 +235,10 @@ impl Experiment for Replay {
             if !f.exists() {
                 let t = Instant::now();
                 generate(n, &f)?;
-                progress(format!("generated {n} processes in {:.1} s", t.elapsed().as_secs_f64()));
+                progress(format!(
+                    "generated {n} processes in {:.1} s",
+                    t.elapsed().as_secs_f64()
+                ));
             }
             points.push(("generated", n, f));
         }
@@ -229,7 +264,13 @@ impl Experiment for Replay {
             y_label: "ns per event (wall)".into(),
             lines: ["loop", "generated"]
                 .iter()
-                .map(|s| (s.to_string(), s.to_string(), "replay_ns_per_event".to_string()))
+                .map(|s| {
+                    (
+                        s.to_string(),
+                        s.to_string(),
+                        "replay_ns_per_event".to_string(),
+                    )
+                })
                 .collect(),
         });
         rep.notes.push(
@@ -257,7 +298,11 @@ mod tests {
         super::generate(33_000, &f).unwrap();
         let rep = taskcore_replay::replay_file(&f, taskcore_replay::Options::default()).unwrap();
         std::fs::remove_file(&f).unwrap();
-        assert!(rep.summary.mismatches.is_empty(), "{:?}", &rep.summary.mismatches[..1]);
+        assert!(
+            rep.summary.mismatches.is_empty(),
+            "{:?}",
+            &rep.summary.mismatches[..1]
+        );
         assert_eq!(rep.summary.stats.tasks, 33_001);
         assert!(rep.summary.stats.peak_live <= 3 + 1 + 50);
     }

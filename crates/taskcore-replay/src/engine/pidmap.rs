@@ -234,5 +234,4 @@ impl PidMap {
         }
         gone
     }
-
 }
