@@ -943,3 +943,18 @@ fn mremap_grows_in_place_or_moves() {
     );
     mm.check_invariants();
 }
+
+/// Found by the `mm` fuzz target: a failed memory call on a process that
+/// never mapped anything created its (empty) address space. A failed call
+/// changes nothing.
+#[test]
+fn a_failed_first_memory_call_changes_nothing() {
+    use taskcore::{Config, Kernel};
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let child = k.fork(init).unwrap();
+    let before = format!("{k:?}");
+    assert!(k.munmap(child, 1, 4096).is_err());
+    assert!(k.mremap(child, 0x1000, 4096, 8192, 0, 0).is_err());
+    assert_eq!(format!("{k:?}"), before);
+}

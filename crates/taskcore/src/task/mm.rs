@@ -123,10 +123,22 @@ impl Kernel {
         Ok(self.tasks[a].mm != NONE && self.tasks[a].mm == self.tasks[b].mm)
     }
 
-    fn mm_mut(&mut self, current: TaskId) -> Result<&mut MmStruct> {
+    /// Runs `f` on the caller's address space, creating it (empty) on
+    /// first use. A call that fails leaves a space it created uncreated, so
+    /// a failed call changes nothing.
+    fn with_mm<T>(
+        &mut self,
+        current: TaskId,
+        f: impl FnOnce(&mut MmStruct) -> Result<T>,
+    ) -> Result<T> {
         let t = self.current(current)?;
-        let mm = self.tasks[t].mm;
-        Ok(self.mms[mm].mm.get_or_insert_with(Box::default))
+        let slot = &mut self.mms[self.tasks[t].mm].mm;
+        let created = slot.is_none();
+        let r = f(slot.get_or_insert_with(Box::default));
+        if created && r.is_err() {
+            *slot = None;
+        }
+        r
     }
 
     /// `mmap(addr, len, prot, flags, fd, pgoff << 12)` in the caller's
@@ -165,8 +177,7 @@ impl Kernel {
         file: Option<&MmapFile>,
         pgoff: u64,
     ) -> Result<u64> {
-        self.mm_mut(current)?
-            .mmap(addr, len, prot, flags, file, pgoff)
+        self.with_mm(current, |mm| mm.mmap(addr, len, prot, flags, file, pgoff))
     }
 
     /// `munmap(addr, len)` in the caller's address space.
@@ -180,7 +191,7 @@ impl Kernel {
     }
 
     fn do_sys_munmap(&mut self, current: TaskId, addr: u64, len: u64) -> Result<()> {
-        self.mm_mut(current)?.munmap(addr, len)
+        self.with_mm(current, |mm| mm.munmap(addr, len))
     }
 
     /// `mprotect(addr, len, prot)` in the caller's address space.
@@ -194,7 +205,7 @@ impl Kernel {
     }
 
     fn do_sys_mprotect(&mut self, current: TaskId, addr: u64, len: u64, prot: u32) -> Result<()> {
-        self.mm_mut(current)?.mprotect(addr, len, prot)
+        self.with_mm(current, |mm| mm.mprotect(addr, len, prot))
     }
 
     /// `mremap(old, old_len, new_len, flags, new)` in the caller's address
@@ -225,8 +236,7 @@ impl Kernel {
         flags: u32,
         new: u64,
     ) -> Result<u64> {
-        self.mm_mut(current)?
-            .mremap(old, old_len, new_len, flags, new)
+        self.with_mm(current, |mm| mm.mremap(old, old_len, new_len, flags, new))
     }
 
     /// `brk(addr)`: returns the new break, or the old one if it cannot move.
@@ -240,7 +250,7 @@ impl Kernel {
     }
 
     fn do_sys_brk(&mut self, current: TaskId, addr: u64) -> Result<u64> {
-        Ok(self.mm_mut(current)?.brk(addr))
+        self.with_mm(current, |mm| Ok(mm.brk(addr)))
     }
 
     /// Installs `mm` as the caller's address space (for emulators that build

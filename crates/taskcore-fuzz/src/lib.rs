@@ -1,0 +1,35 @@
+//! Fuzz targets of taskcore. Each takes arbitrary bytes and must neither
+//! panic (other than by a violated invariant, which is the bug it looks
+//! for) nor leave the state inconsistent.
+//!
+//! - [`strace`]: the strace line parser and joiner;
+//! - [`replay`]: the streaming replay, fed traces built from the bytes;
+//! - [`core_api`]: a sequence of core calls with arbitrary arguments
+//!   (stale and foreign `TaskId`s, every pid encoding, options and flag
+//!   bits, signals -1..=130, nested namespaces, pid_max at its bounds),
+//!   with `check_invariants` after every call and, for a call that failed,
+//!   the whole state compared with the state before it;
+//! - [`procfs`]: path resolution, reads and listings of `/proc`;
+//! - [`mm`]: the memory calls with addresses and lengths near `u64::MAX`;
+//! - [`maps`]: the `/proc/PID/maps` parser (parse, render, parse again).
+//!
+//! `fuzz/` (cargo-fuzz, nightly) runs them with libFuzzer
+//! (`scripts/fuzz.sh TARGET SECONDS`); `tests/corpus.rs` replays the
+//! minimised corpora in `fuzz/corpus/TARGET/` as ordinary tests on stable.
+
+mod bytes;
+mod core_api;
+mod text;
+
+pub use core_api::{core_api, mm};
+pub use text::{maps, procfs, replay, strace};
+
+/// Every target, by name (the directory names of `fuzz/corpus`).
+pub const TARGETS: [(&str, fn(&[u8])); 6] = [
+    ("strace", strace),
+    ("replay", replay),
+    ("core_api", core_api),
+    ("procfs", procfs),
+    ("mm", mm),
+    ("maps", maps),
+];

@@ -1,0 +1,4 @@
+//! cargo-fuzz target `mm`: see `taskcore_fuzz::mm`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| taskcore_fuzz::mm(data));
