@@ -134,3 +134,74 @@ fn several_files_give_each_its_single_file_result_in_order() {
         "{both}\n---\n{ob}{oa}"
     );
 }
+
+#[test]
+fn a_recording_that_stops_mid_call_is_unusable_but_reports_its_checks() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/traces/truncated/randscen-fresh-s212.strace.gz");
+    let out = run(&[&f]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("ends mid-call"), "{err}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("mismatches 0") && stdout.contains("UNUSABLE"),
+        "{stdout}"
+    );
+    let checks: u64 = stdout
+        .split("checks ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(checks > 300, "{stdout}");
+}
+
+#[test]
+fn a_trace_cut_mid_line_or_mid_gzip_is_unusable() {
+    // Mid-line: the last line has no newline.
+    let f = tmp("midline.strace");
+    std::fs::write(&f, &GOOD[..GOOD.len() - 10]).unwrap();
+    let out = run(&[&f]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("ends mid-line"), "{err}");
+    // Mid-pair: a call entered, never resumed, by a task that never ended.
+    let f = tmp("midpair.strace");
+    std::fs::write(&f, format!("{GOOD}100 1.5 wait4(-1,  <unfinished ...>\n")).unwrap();
+    let out = run(&[&f]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("ends mid-call"), "{err}");
+    // A .gz still being written: flushed, not finished.
+    let f = tmp("writing.strace.gz");
+    let mut e = flate2::write::GzEncoder::new(
+        std::fs::File::create(&f).unwrap(),
+        flate2::Compression::default(),
+    );
+    e.write_all(GOOD.repeat(100).as_bytes()).unwrap();
+    e.flush().unwrap();
+    let out = run(&[&f]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    drop(e);
+    // Garbage interleaved with good lines.
+    let f = tmp("interleaved.strace");
+    let text: String = GOOD
+        .lines()
+        .flat_map(|l| [l, "\u{1}\u{2}garbage(((", "]]] = ?"])
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&f, text + "\n").unwrap();
+    let out = run(&[&f]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -112,11 +112,16 @@ pub struct FileReport {
     pub parse: taskcore_strace::Stats,
     /// The parse errors kept (at most [`taskcore_strace::MAX_STORED_ERRORS`]).
     pub parse_errors: Vec<ParseError>,
+    /// Why the input is not a usable trace, though part of it was
+    /// replayed: the checks above cover only what was read.
+    pub unusable: Option<InputError>,
 }
 
 /// What the reader thread sends.
 enum Msg {
     Batch(Vec<Event>, usize),
+    /// The input ends in the middle of something, at this line.
+    Cut(usize, String),
     End(Box<Parser>),
 }
 
@@ -151,16 +156,19 @@ pub fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, InputError> {
 }
 
 /// Reads `src` as trace `file` on a thread of its own and feeds it to
-/// `replayer` on this one; `each` is called after every batch.
+/// `replayer` on this one; `each` is called after every batch. Returns the
+/// replayer, the parser, and why the input is unusable if it is but some
+/// of it could be replayed (truncated, too many unparsable lines).
 ///
 /// # Errors
-/// The verdict on the input ([`InputError`]); mismatches are not errors.
+/// [`InputError::NoEvents`] when nothing could be replayed; mismatches are
+/// not errors.
 pub fn replay_reader(
     file: &str,
     src: Box<dyn BufRead + Send>,
     mut replayer: Replayer,
     mut each: impl FnMut(&mut Replayer, usize),
-) -> Result<(Replayer, Box<Parser>), InputError> {
+) -> Result<(Replayer, Box<Parser>, Option<InputError>), InputError> {
     let (tx, rx) = crossbeam_channel::bounded::<Msg>(16);
     let name: Arc<str> = file.into();
     let reader = std::thread::spawn(move || {
@@ -169,11 +177,18 @@ pub fn replay_reader(
         let mut buf = Vec::with_capacity(512);
         let mut ready = std::collections::VecDeque::new();
         let mut batch = Vec::with_capacity(BATCH);
+        let mut ended_mid_line = false;
         loop {
-            buf.clear();
-            match src.read_until(b'\n', &mut buf) {
-                Ok(0) => break,
-                Ok(_) => {
+            match taskcore_strace::read_line(&mut src, &mut buf, taskcore_strace::MAX_LINE) {
+                Ok(taskcore_strace::LineRead::Eof) => break,
+                Ok(taskcore_strace::LineRead::TooLong) => {
+                    parser.feed_error(format!(
+                        "line longer than {} bytes, skipped",
+                        taskcore_strace::MAX_LINE
+                    ));
+                }
+                Ok(taskcore_strace::LineRead::Line) => {
+                    ended_mid_line = buf.last() != Some(&b'\n');
                     let text = String::from_utf8_lossy(&buf);
                     parser.feed(&text, &mut ready);
                     batch.extend(ready.drain(..));
@@ -185,21 +200,35 @@ pub fn replay_reader(
                         }
                     }
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     parser.feed_error(format!("read error: {e}"));
                     break;
                 }
             }
         }
+        let open = parser.open_calls();
+        let cut = if ended_mid_line {
+            Some("the last line has no newline: the trace ends mid-line".to_string())
+        } else if open > 0 {
+            Some(format!(
+                "{open} call(s) entered and never resumed, by tasks that never ended: the trace ends mid-call"
+            ))
+        } else {
+            None
+        };
         parser.finish(&mut ready);
         batch.extend(ready.drain(..));
         let _ = tx.send(Msg::Batch(batch, usize::MAX));
+        if let Some(msg) = cut {
+            let _ = tx.send(Msg::Cut(parser.line(), msg));
+        }
         let _ = tx.send(Msg::End(Box::new(parser)));
     });
     let mut parser = None;
+    let mut cut = None;
     for msg in rx {
         match msg {
+            Msg::Cut(line, msg) => cut = Some((line, msg)),
             Msg::Batch(events, mark) => {
                 for e in &events {
                     replayer.push(e);
@@ -218,8 +247,26 @@ pub fn replay_reader(
         file: file.to_string(),
         msg: "the reader thread failed".into(),
     })?;
-    verdict(file, &parser)?;
-    Ok((replayer, parser))
+    let unusable = match cut {
+        Some((line, msg))
+            if !parser
+                .errors()
+                .iter()
+                .any(|e| e.msg.starts_with("read error")) =>
+        {
+            Some(InputError::Truncated {
+                file: file.to_string(),
+                line,
+                msg,
+            })
+        }
+        _ => match verdict(file, &parser) {
+            Err(e @ (InputError::NoEvents { .. } | InputError::Open { .. })) => return Err(e),
+            Err(e) => Some(e),
+            Ok(()) => None,
+        },
+    };
+    Ok((replayer, parser, unusable))
 }
 
 /// Whether what `parser` read is a usable trace.
@@ -260,17 +307,19 @@ fn verdict(file: &str, parser: &Parser) -> Result<(), InputError> {
 /// Replays the trace at `path` (plain or gzip; `-` for standard input).
 ///
 /// # Errors
-/// [`InputError`] when the file is not a usable trace; the replay's
-/// mismatches are in the report.
+/// [`InputError`] when nothing of the file could be replayed (unreadable,
+/// a directory, no events); a file replayed in part says why in
+/// [`FileReport::unusable`]. The replay's mismatches are in the report.
 pub fn replay_file(path: &Path, opts: Options) -> Result<FileReport, InputError> {
     let file = path.display().to_string();
     let src = open(path)?;
-    let (r, parser) = replay_reader(&file, src, Replayer::new(opts), |_, _| {})?;
+    let (r, parser, unusable) = replay_reader(&file, src, Replayer::new(opts), |_, _| {})?;
     Ok(FileReport {
         file,
         summary: r.finish(),
         parse: parser.stats().clone(),
         parse_errors: parser.errors().to_vec(),
+        unusable,
     })
 }
 
@@ -288,6 +337,9 @@ pub fn kernel_at(path: &Path, at: Option<usize>) -> Result<taskcore::Kernel, Inp
         stop_after_line: at,
         ..Options::default()
     };
-    let (r, _) = replay_reader(&file, src, Replayer::new(opts), |_, _| {})?;
-    Ok(r.finish_kernel())
+    let (r, _, unusable) = replay_reader(&file, src, Replayer::new(opts), |_, _| {})?;
+    match unusable {
+        Some(e) => Err(e),
+        None => Ok(r.finish_kernel()),
+    }
 }

@@ -188,6 +188,11 @@ impl Parser {
             .min()
     }
 
+    /// Calls entered (`<unfinished ...>`) and not yet resumed.
+    pub fn open_calls(&self) -> usize {
+        self.pending.len()
+    }
+
     /// The number of the last line fed.
     pub fn line(&self) -> usize {
         self.line

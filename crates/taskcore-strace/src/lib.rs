@@ -101,4 +101,6 @@ pub use event::{
     SysErr, Syscall,
 };
 pub use join::{ParseError, Parser, Stats, SyscallCount, MAX_MSG, MAX_STORED_ERRORS};
-pub use reader::{open, parse_str, read_from, read_trace, Trace, TraceReader};
+pub use reader::{
+    open, parse_str, read_from, read_line, read_trace, LineRead, Trace, TraceReader, MAX_LINE,
+};

@@ -24,6 +24,69 @@ use flate2::read::MultiGzDecoder;
 use super::event::Event;
 use super::join::{ParseError, Parser, Stats};
 
+/// The longest line read whole, in bytes (1 MiB). A longer one is
+/// skipped to its newline without being held, and reported as a
+/// [`ParseError`] on its line.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// What [`read_line`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineRead {
+    /// The end of input: nothing read.
+    Eof,
+    /// A line (in the buffer, with its newline if it had one).
+    Line,
+    /// A line longer than the limit: its first bytes are in the buffer,
+    /// the rest was skipped.
+    TooLong,
+}
+
+/// Reads one line of at most `max` bytes into `buf` (cleared first),
+/// skipping the rest of a longer one: memory stays bounded by `max`
+/// whatever the input.
+///
+/// # Errors
+/// The I/O error of the source (decompression errors included).
+pub fn read_line<R: BufRead + ?Sized>(
+    src: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<LineRead> {
+    buf.clear();
+    let mut too_long = false;
+    loop {
+        let avail = match src.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(match (buf.is_empty() && !too_long, too_long) {
+                (true, _) => LineRead::Eof,
+                (_, true) => LineRead::TooLong,
+                _ => LineRead::Line,
+            });
+        }
+        let (n, done) = match avail.iter().position(|&c| c == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        if !too_long {
+            let room = max.saturating_sub(buf.len());
+            buf.extend_from_slice(&avail[..n.min(room)]);
+            too_long = n > room;
+        }
+        src.consume(n);
+        if done {
+            return Ok(if too_long {
+                LineRead::TooLong
+            } else {
+                LineRead::Line
+            });
+        }
+    }
+}
+
 /// An iterator over the events of one trace.
 pub struct TraceReader<R> {
     /// The line source.
@@ -79,17 +142,19 @@ impl<R: BufRead> TraceReader<R> {
     /// Reads lines until at least one event is ready or input ends.
     fn fill(&mut self) {
         while self.ready.is_empty() && !self.done {
-            self.buf.clear();
-            match self.src.read_until(b'\n', &mut self.buf) {
-                Ok(0) => {
+            match read_line(&mut self.src, &mut self.buf, MAX_LINE) {
+                Ok(LineRead::Eof) => {
                     self.parser.finish(&mut self.ready);
                     self.done = true;
                 }
-                Ok(_) => {
+                Ok(LineRead::Line) => {
                     let text = String::from_utf8_lossy(&self.buf);
                     self.parser.feed(&text, &mut self.ready);
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Ok(LineRead::TooLong) => {
+                    self.parser
+                        .feed_error(format!("line longer than {MAX_LINE} bytes, skipped"));
+                }
                 Err(e) => {
                     // Count the unreadable rest as one bad line.
                     self.parser.feed_error(format!("read error: {e}"));
@@ -228,6 +293,20 @@ mod tests {
         assert!(!t.events.is_empty());
         assert_eq!(t.stats.error_lines, 1, "{:?}", t.errors);
         assert!(t.errors[0].msg.starts_with("read error"));
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_an_error_not_an_allocation() {
+        let mut text = b"1 1.0 getpid() = 1\n".to_vec();
+        text.extend(std::iter::repeat_n(b'x', 3 * MAX_LINE));
+        text.extend_from_slice(b"\n1 1.1 getpid() = 1\n");
+        let mut r = TraceReader::new("big", BufReader::with_capacity(4096, &text[..]));
+        let events: Vec<Event> = r.by_ref().collect();
+        assert_eq!(events.len(), 2);
+        assert_eq!(r.errors().len(), 1);
+        assert_eq!(r.errors()[0].line, 2);
+        assert!(r.errors()[0].msg.contains("longer than"));
+        assert!(r.buf.capacity() <= 2 * MAX_LINE, "{}", r.buf.capacity());
     }
 
     #[test]

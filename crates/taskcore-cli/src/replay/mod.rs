@@ -88,7 +88,7 @@ fn display(p: &Path) -> PathBuf {
 fn replay_one(path: &Path, bar: &ProgressBar) -> Result<FileReport, InputError> {
     let file = display(path).display().to_string();
     let src = taskcore_replay::open(path)?;
-    let (r, parser) =
+    let (r, parser, unusable) =
         taskcore_replay::replay_reader(&file, src, Replayer::new(Options::default()), |_, n| {
             bar.inc(n as u64)
         })?;
@@ -97,6 +97,7 @@ fn replay_one(path: &Path, bar: &ProgressBar) -> Result<FileReport, InputError> 
         summary: r.finish(),
         parse: parser.stats().clone(),
         parse_errors: parser.errors().to_vec(),
+        unusable,
     })
 }
 
@@ -163,6 +164,11 @@ pub(crate) fn run(args: Args) -> ExitCode {
                 for e in rep.parse_errors.iter().take(10) {
                     eprintln!("{e}");
                 }
+                if let Some(e) = &rep.unusable {
+                    unusable = true;
+                    eprintln!("taskcore replay: {e}");
+                    println!("UNUSABLE {e} (the counts above cover what was read)");
+                }
                 merge(&mut total, &rep.summary.stats);
                 total_mismatches += rep.summary.mismatches.len();
                 per_file.push(serde_json::json!({
@@ -171,6 +177,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
                     "mismatches": rep.summary.mismatches.len(), "tasks": rep.summary.stats.tasks,
                     "peak_live_tasks": rep.summary.stats.peak_live,
                     "parse_errors": rep.parse.error_lines,
+                    "unusable": rep.unusable.as_ref().map(|e| e.to_string()),
                 }));
             }
             Err(e) => {
@@ -180,8 +187,11 @@ pub(crate) fn run(args: Args) -> ExitCode {
             }
         }
     }
-    let ok_files = results.iter().filter(|r| r.is_ok()).count();
-    if ok_files > 1 {
+    let ok_files = results
+        .iter()
+        .filter(|r| r.as_ref().is_ok_and(|r| r.unusable.is_none()))
+        .count();
+    if results.iter().filter(|r| r.is_ok()).count() > 1 {
         print_summary("total", &total, total_mismatches, 0);
     }
     if let Some(l) = &latency {
