@@ -4,7 +4,8 @@
 #   1. miri: undefined behaviour, data races and weak-memory effects in the
 #      unit and stress tests (iteration counts shrink under cfg(miri)); the
 #      stress tests run again under several scheduler seeds.
-#   2. loom: exhaustive interleavings of small models (tests/objpool_loom.rs).
+#   2. loom: exhaustive interleavings of small models (tests/objpool_loom.rs,
+#      and the blocking-wait protocol of taskcore::sync, tests/sync_loom.rs).
 # Usage: scripts/miri-loom.sh [miri|loom]   (default: both)
 # Env: MIRI_SEEDS (default 4), LOOM_MAX_PREEMPTIONS (default: per model, 3).
 set -euo pipefail
@@ -31,6 +32,9 @@ run_loom() {
     # normal one.
     RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/loom" \
         cargo test -p taskcore --test objpool_loom --release
+    echo "== loom: the blocking-wait protocol of taskcore::sync (tests/sync_loom.rs)"
+    RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/loom" \
+        cargo test -p taskcore --test sync_loom --release
 }
 
 case "$what" in

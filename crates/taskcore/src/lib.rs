@@ -26,6 +26,21 @@
 //!     other => panic!("{other:?}"),
 //! }
 //! ```
+//!
+//! # Failure atomicity
+//! A call that returns `Err` leaves the whole state as it was: tasks, pids,
+//! namespaces, groups, the wait index, address spaces, signal state and the
+//! notification queue (`taskcore-fuzz`'s `core_api` and `mm` targets check
+//! it after every failed call against a dump of the whole kernel). The
+//! exceptions are the calls Linux itself applies in part before it fails:
+//! - `mprotect` over a range that runs into a hole changes the VMAs before
+//!   the hole, then fails with `ENOMEM` (`mprotect_fixup` per VMA in
+//!   `do_mprotect_pkey`).
+//!
+//! # Threads
+//! [`Kernel`] is a plain value: the embedder serialises access.
+//! [`sync::SharedKernel`] does it for tasks that are OS threads: one lock,
+//! blocking waits that park the caller, per-call notifications.
 #![deny(unsafe_code)]
 
 pub mod errno;
@@ -36,6 +51,7 @@ pub mod pid;
 pub mod probe;
 pub mod procfs;
 pub(crate) mod slab;
+pub mod sync;
 pub mod task;
 pub mod uapi;
 pub mod wait;

@@ -298,6 +298,34 @@ impl Kernel {
         core::mem::take(&mut self.notes)
     }
 
+    /// Hands the notifications raised since the last call to `sink`, oldest
+    /// first, keeping the queue's memory: call it after each operation to
+    /// route exactly that operation's effects.
+    pub fn drain_notifications(&mut self, mut sink: impl FnMut(Notification)) {
+        for n in self.notes.drain(..) {
+            sink(n);
+        }
+    }
+
+    /// The number of wake-ups of `current`'s thread group's child-event
+    /// queue so far (wrapping `u32`). Read it in the same critical section
+    /// as a wait that returned [`crate::WaitOutcome::WouldBlock`]: if it
+    /// differs when the waiter is about to sleep, a
+    /// [`Notification::WakeChldexit`] for the group came in between, and the
+    /// wait must be retried rather than slept on.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale.
+    ///
+    /// # Linux
+    /// What `add_wait_queue(&current->signal->wait_chldexit)` before the
+    /// check gives `do_wait()`: no wake-up is lost between the check and the
+    /// sleep.
+    pub fn child_event_seq(&self, current: TaskId) -> Result<u32> {
+        let t = self.task_idx(current)?;
+        Ok(self.groups[self.tasks[t].group].chld_events)
+    }
+
     /// Number of tasks (threads, zombies included).
     pub fn nr_tasks(&self) -> usize {
         self.tasks.len()
@@ -703,6 +731,8 @@ impl Kernel {
     /// `__wake_up_parent`: wake the waiters of `parent`'s thread group.
     pub(crate) fn wake_parent(&mut self, parent: u32) {
         let leader = self.leader_of(parent);
+        let g = self.tasks[leader].group;
+        self.groups[g].chld_events = self.groups[g].chld_events.wrapping_add(1);
         let group = self.handle_unchecked(leader);
         self.notify(Notification::WakeChldexit { group });
     }

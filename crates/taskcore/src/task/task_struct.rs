@@ -181,6 +181,9 @@ pub(crate) struct ThreadGroup {
     /// The signal of the last group stop (`jobctl & JOBCTL_STOP_SIGMASK`):
     /// what a tracer attaching to the stopped group is told.
     pub(crate) stop_sig: i32,
+    /// Wake-ups of this group's `wait_chldexit` queue so far (wrapping):
+    /// a waiter that read it before sleeping knows whether it missed one.
+    pub(crate) chld_events: u32,
     /// Fatal signals sent while the group was stopped (bit `sig - 1`): no
     /// thread could take them; they kill it once SIGCONT wakes it.
     pub(crate) pending_fatal: u64,
@@ -220,6 +223,7 @@ impl ThreadGroup {
             flags: 0,
             group_exit_code: 0,
             stop_sig: 0,
+            chld_events: 0,
             pending_fatal: 0,
             pgrp,
             session,
