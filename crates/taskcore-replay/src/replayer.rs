@@ -6,7 +6,8 @@
 //!                                 └> pending (by default-order key) ── released below
 //!                                    the watermark ──> order (positions)
 //!  pump: step position p when LOOKAHEAD positions after it are released;
-//!        every CHECKPOINT_EVERY positions keep a copy of the engine (O(live));
+//!        every CHECKPOINT_EVERY positions (or the live task count, if
+//!        larger: copying stays O(1) per event) keep a copy of the engine;
 //!        a mismatch at p starts the order search from the checkpoint;
 //!        mismatches older than the oldest checkpoint are final.
 //! ```
@@ -86,6 +87,8 @@ pub struct Replayer {
     next_pos: u64,
     engine: Engine,
     checkpoints: VecDeque<Checkpoint>,
+    /// Position of the last checkpoint (or prune, without search).
+    last_checkpoint: u64,
     /// Mismatches no move removed, by event.
     genuine: HashSet<u64>,
     /// Final mismatches not yet taken.
@@ -124,6 +127,7 @@ impl Replayer {
             next_pos: 0,
             engine,
             checkpoints: VecDeque::new(),
+            last_checkpoint: 0,
             genuine: HashSet::new(),
             out: VecDeque::new(),
             final_below: 0,
@@ -235,8 +239,14 @@ impl Replayer {
                     break;
                 }
             }
-            if self.opts.search && self.next_pos % CHECKPOINT_EVERY == 0 {
-                self.checkpoint();
+            if self.checkpoint_due() {
+                if self.opts.search {
+                    self.checkpoint();
+                } else {
+                    self.last_checkpoint = self.next_pos;
+                    self.finalize(self.next_pos);
+                    self.prune();
+                }
             }
             self.step_main();
             if self.opts.search {
@@ -254,14 +264,20 @@ impl Replayer {
         self.next_pos += 1;
     }
 
-    /// Applies positions up to (not including) `end`, taking checkpoints.
+    /// Applies positions up to (not including) `end` (during a search: no
+    /// checkpoint is taken, so nothing the search needs is released).
     fn advance_main(&mut self, end: u64) {
         while self.next_pos < end {
-            if self.next_pos % CHECKPOINT_EVERY == 0 {
-                self.checkpoint();
-            }
             self.step_main();
         }
+    }
+
+    /// Whether the next checkpoint is due: every [`CHECKPOINT_EVERY`]
+    /// positions, or every as many positions as there are live tasks when
+    /// that is more, so that copying the engine costs O(1) per event.
+    fn checkpoint_due(&self) -> bool {
+        let every = CHECKPOINT_EVERY.max(self.engine.k.nr_tasks() as u64);
+        self.next_pos == 0 || self.next_pos >= self.last_checkpoint + every
     }
 
     /// Keeps a copy of the engine before `next_pos`; the two newest are
@@ -278,6 +294,7 @@ impl Replayer {
             pos: self.next_pos,
             engine: self.engine.snapshot(),
         });
+        self.last_checkpoint = self.next_pos;
         while self.checkpoints.len() > 2 {
             self.checkpoints.pop_front();
         }
@@ -438,6 +455,7 @@ impl Replayer {
         self.next_pos = end + 1;
         // Checkpoints after the change are of the old order.
         self.checkpoints.retain(|c| c.pos <= from);
+        self.last_checkpoint = self.checkpoints.back().map_or(0, |c| c.pos);
     }
 }
 

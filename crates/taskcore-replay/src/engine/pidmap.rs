@@ -20,7 +20,7 @@
 //!   given to `setpgid` maps to [`UNUSED_NR`], so a recorded `EPERM` stays
 //!   an `EPERM`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use taskcore::{Kernel, TaskId};
 
@@ -35,6 +35,9 @@ pub(crate) struct Tracked {
     /// Dead in the core (its `+++` line may still come).
     pub(crate) dead: bool,
 }
+
+/// Graveyard entries examined per sweep.
+const SWEEP_BATCH: usize = 64;
 
 /// A set of recorded numbers (a bitmap over the pid space, so its size is
 /// bounded by `PID_MAX_LIMIT`, not by the trace).
@@ -91,8 +94,9 @@ pub(crate) struct PidMap {
     /// Recorded numbers of the world outside the trace that results
     /// revealed (the root's inherited group and session) -> emulated.
     outside: HashMap<i32, i32>,
-    /// Recorded tids of dead tasks, to sweep.
-    graveyard: HashSet<i32>,
+    /// Recorded tids of dead tasks, to sweep (a recorded tid may appear
+    /// more than once; stale entries are dropped when met).
+    graveyard: VecDeque<i32>,
 }
 
 impl PidMap {
@@ -105,7 +109,6 @@ impl PidMap {
         self.rev_nr.insert(nr, rec);
         self.by_task.insert(task, rec);
         self.released.remove(rec);
-        self.graveyard.remove(&rec);
         match creator {
             Some(c) => self.creator.insert(rec, c),
             None => self.creator.remove(&rec),
@@ -136,7 +139,7 @@ impl PidMap {
             if let Some(t) = self.tasks.get_mut(&rec) {
                 if t.task == task {
                     t.dead = true;
-                    self.graveyard.insert(rec);
+                    self.graveyard.push_back(rec);
                 }
             }
         }
@@ -200,7 +203,9 @@ impl PidMap {
     }
 
     /// Forgets dead tasks whose emulated numbers are no longer in use and
-    /// whose `+++` has been seen; returns their emulated tasks.
+    /// whose `+++` has been seen; returns their emulated tasks. Looks at
+    /// [`SWEEP_BATCH`] entries per call, round-robin, so a call costs O(1)
+    /// however many zombies there are.
     pub(crate) fn sweep(
         &mut self,
         k: &Kernel,
@@ -208,20 +213,21 @@ impl PidMap {
         unconfirmed: &HashSet<TaskId>,
     ) -> Vec<TaskId> {
         let mut gone = Vec::new();
-        let recs: Vec<i32> = self.graveyard.iter().copied().collect();
-        for rec in recs {
+        for _ in 0..SWEEP_BATCH.min(self.graveyard.len()) {
+            let Some(rec) = self.graveyard.pop_front() else {
+                break;
+            };
             let Some(t) = self.tasks.get(&rec).copied() else {
-                self.graveyard.remove(&rec);
                 continue;
             };
-            if !t.dead || unconfirmed.contains(&t.task) {
-                continue;
-            }
             let nr = self.nr.get(&rec).copied();
-            if nr.is_some_and(|n| k.pid_in_use(init, n).unwrap_or(false)) {
+            let in_use = || nr.is_some_and(|n| k.pid_in_use(init, n).unwrap_or(false));
+            if !t.dead || unconfirmed.contains(&t.task) || in_use() {
+                if t.dead {
+                    self.graveyard.push_back(rec);
+                }
                 continue;
             }
-            self.graveyard.remove(&rec);
             self.tasks.remove(&rec);
             self.by_task.remove(&t.task);
             self.creator.remove(&rec);

@@ -61,6 +61,21 @@ impl Engine {
             }
             return;
         }
+        // The common case in O(1): the child Linux reported first is the one
+        // the core would report first (a WNOWAIT peek), with that status.
+        if let Some((rpid, status)) = recorded.filter(|r| r.0 > 0) {
+            let want = self.pids.map_nr(rpid);
+            let peek = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
+            if let Ok(WaitOutcome::Reported(first)) = peek {
+                if first.pid == want && status.is_none_or(|s| s == first.status) {
+                    let r = do_call(&mut self.k, P_PID, want);
+                    if !matches!(r, Ok(WaitOutcome::Reported(rep)) if rep.pid == want) {
+                        self.mismatch(e, "wait", format!("pid {rpid}"), format!("{r:?}"));
+                    }
+                    return;
+                }
+            }
+        }
         let cands = match self.k.wait_candidates(cur, idtype, id, options) {
             Ok(c) => c,
             Err(err) => {
