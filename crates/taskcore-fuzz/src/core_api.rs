@@ -49,9 +49,52 @@ fn pick_bits<T: Copy + std::ops::BitOr<Output = T> + Default>(b: &mut Bytes<'_>,
         .fold(T::default(), |a, (_, &x)| a | x)
 }
 
-/// The state compared around a failed call: everything the kernel holds.
-fn dump(k: &Kernel) -> String {
-    format!("{k:?}")
+/// The state compared around a failed call: everything observable about
+/// every task the fuzzer has a handle to, through the public API (internal
+/// caches, such as the lazily built per-group parts of the wait index, may
+/// change).
+fn dump(k: &mut Kernel, ids: &[TaskId]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let init = k.init_task().ok();
+    let _ = write!(s, "{} {} {:?};", k.nr_tasks(), k.nr_processes(), init);
+    let mut nrs: Vec<i32> = (1..64).collect();
+    for &t in ids {
+        let _ = write!(
+            s,
+            "[{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            k.getpid(t),
+            k.gettid(t),
+            k.getppid(t),
+            k.getpgid(t, 0),
+            k.getsid(t, 0),
+            init.map(|i| k.pid_vnr(i, t)),
+            k.comm(t),
+            k.cmdline(t),
+            k.child_subreaper(t),
+            k.child_event_seq(t),
+            k.task_active_pid_ns(t),
+        );
+        if let Some(Ok(nr)) = init.map(|i| k.pid_vnr(i, t)) {
+            nrs.push(nr);
+        }
+        for sig in 1..=64 {
+            let _ = write!(s, " {:?}", k.rt_sigaction(t, sig, None));
+        }
+        let all = uapi::WEXITED | uapi::WUNTRACED | uapi::WCONTINUED | uapi::__WALL;
+        let _ = write!(s, " {:?}", k.wait_candidates(t, uapi::P_ALL, 0, all));
+        if let Ok(Some(mm)) = k.mm(t) {
+            let _ = mm.render_maps(&mut s);
+            let _ = write!(s, " {:?}", mm.layout());
+        }
+        s.push(']');
+    }
+    if let Some(i) = init {
+        for nr in nrs {
+            let _ = write!(s, " {:?}", k.pid_in_use(i, nr));
+        }
+    }
+    s
 }
 
 /// A kernel and the handles the fuzzer has seen.
@@ -278,7 +321,7 @@ fn run(data: &[u8], mm_only: bool) {
         if b.is_empty() {
             break;
         }
-        let before = dump(&w.k);
+        let before = dump(&mut w.k, &w.ids);
         let (failed, atomic) = if mm_only {
             let cur = w.any(&mut b);
             mm_call(&mut w, &mut b, cur)
@@ -286,7 +329,11 @@ fn run(data: &[u8], mm_only: bool) {
             call(&mut w, &mut b)
         };
         if failed && atomic {
-            let after = dump(&w.k);
+            assert!(
+                w.k.take_notifications().is_empty(),
+                "a failed call raised notifications"
+            );
+            let after = dump(&mut w.k, &w.ids);
             if before != after {
                 let at = before
                     .bytes()

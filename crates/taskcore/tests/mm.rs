@@ -958,3 +958,20 @@ fn a_failed_first_memory_call_changes_nothing() {
     assert!(k.mremap(child, 0x1000, 4096, 8192, 0, 0).is_err());
     assert_eq!(format!("{k:?}"), before);
 }
+
+/// Found by the `mm` fuzz target: shrinking a mapping with lengths near
+/// `u64::MAX` overflowed computing the tail to unmap. Linux's munmap of an
+/// end past the address space is EINVAL; nothing changes.
+#[test]
+fn mremap_shrink_with_huge_lengths_fails_without_overflow() {
+    use taskcore::mm::flags::{MAP_ANONYMOUS, MAP_PRIVATE, PROT_READ};
+    let mut mm = MmStruct::new(MmLayout::default());
+    let a = mm
+        .mmap(0, 8192, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, None, 0)
+        .unwrap();
+    let before: Vec<Vma> = mm.iter().cloned().collect();
+    assert!(mm
+        .mremap(a, u64::MAX - 8191, u64::MAX - 16383, 0, 0)
+        .is_err());
+    assert_eq!(mm.iter().cloned().collect::<Vec<_>>(), before);
+}

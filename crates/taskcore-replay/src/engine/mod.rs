@@ -541,13 +541,12 @@ impl Engine {
     }
 
     fn do_clone(&mut self, e: &Arc<Event>, cur: TaskId, flags: u64, exit_signal: i32) {
-        let child = match (&e.ret, self.lost_clone_child(e)) {
-            (Outcome::Value(child), _) => *child as i32,
+        let (child, check) = match (&e.ret, self.lost_clone_child(e)) {
+            (Outcome::Value(child), _) => (*child as i32, true),
             (_, Some(child)) => {
                 // The child exists though its creator never saw the result.
                 self.unchecked(e);
-                self.stats.checked = self.stats.checked.wrapping_sub(1);
-                child
+                (child, false)
             }
             _ => {
                 self.unchecked(e);
@@ -575,7 +574,7 @@ impl Engine {
             },
             set_tid: Vec::new(),
         };
-        self.stats.checked += 1;
+        self.stats.checked += u64::from(check);
         match self.k.clone(cur, &args) {
             Ok(t) => {
                 self.stats.applied += 1;

@@ -90,7 +90,9 @@ impl MmStruct {
         // Always allow a shrinking remap: that just unmaps the tail.
         if old_len >= new_len {
             if old_len > new_len {
-                self.munmap(addr + new_len, old_len - new_len)?;
+                // An end past the address space is munmap's EINVAL.
+                let tail = addr.checked_add(new_len).ok_or(Errno::EINVAL)?;
+                self.munmap(tail, old_len - new_len)?;
             }
             return Ok(addr);
         }
