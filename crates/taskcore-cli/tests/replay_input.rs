@@ -205,3 +205,17 @@ fn a_trace_cut_mid_line_or_mid_gzip_is_unusable() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_trace_recorded_without_f_is_refused_with_the_right_command() {
+    let f = tmp("nof.strace");
+    std::fs::write(
+        &f,
+        "1.0 clone(child_stack=NULL, flags=SIGCHLD) = 4242\n1.1 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 4242\n1.2 +++ exited with 0 +++\n",
+    )
+    .unwrap();
+    let out = run(&[&f]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("strace -f -ttt"), "{err}");
+}

@@ -147,7 +147,7 @@ impl World {
 /// partial-failure calls are exempt: mprotect over a hole).
 fn call(w: &mut World, b: &mut Bytes<'_>) -> (bool, bool) {
     let cur = w.any(b);
-    let op = b.u8() % 32;
+    let op = b.u8() % 38;
     let r: Result<(), taskcore::Errno> = match op {
         0 => w.k.fork(cur).map(|t| w.ids.push(t)),
         1 => w.k.vfork(cur).map(|t| w.ids.push(t)),
@@ -241,6 +241,35 @@ fn call(w: &mut World, b: &mut Bytes<'_>) -> (bool, bool) {
             w.k.find_task_by_vpid(cur, a).map(drop)
         }
         29 => w.k.set_comm(cur, &[b.u8(); 20][..usize::from(b.u8() % 20)]),
+        30 => {
+            let argv: Vec<Vec<u8>> = (0..b.u8() % 4).map(|i| vec![b'a' + i; 3]).collect();
+            let argv: Vec<&[u8]> = argv.iter().map(|a| &a[..]).collect();
+            w.k.execve_argv(cur, "/bin/y", &argv)
+        }
+        31 => {
+            let t = w.any(b);
+            w.k.send_signal(t, b.sig())
+        }
+        32 => {
+            let t = w.any(b);
+            w.k.force_fatal_signal(t, b.sig(), b.u8() & 1 == 0)
+        }
+        33 => {
+            let t = w.any(b);
+            w.k.set_cmdline(t, &[b"x", b"yz"])
+        }
+        34 => {
+            let t = w.any(b);
+            w.k.set_running(t, b.u8() & 1 == 0)
+        }
+        35 => {
+            w.k.set_time(b.u64());
+            Ok(())
+        }
+        36 => {
+            let mm = taskcore::mm::MmStruct::new(taskcore::mm::MmLayout::default());
+            w.k.set_mm(cur, mm)
+        }
         _ => return mm_call(w, b, cur),
     };
     (r.is_err(), true)

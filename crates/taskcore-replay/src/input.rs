@@ -51,6 +51,16 @@ pub enum InputError {
         /// What failed.
         msg: String,
     },
+    /// The recording is incomplete or not what the replay needs: it ends
+    /// mid-line or mid-call, or was recorded without `-f`.
+    Incomplete {
+        /// The file.
+        file: String,
+        /// The line where it shows.
+        line: usize,
+        /// What is wrong.
+        msg: String,
+    },
     /// No strace event at all (an empty file, or text that is no trace).
     NoEvents {
         /// The file.
@@ -79,6 +89,7 @@ impl fmt::Display for InputError {
             InputError::Truncated { file, line, msg } => {
                 write!(f, "{file}:{line}: unreadable from here on ({msg})")
             }
+            InputError::Incomplete { file, line, msg } => write!(f, "{file}:{line}: {msg}"),
             InputError::NoEvents { file, lines } => write!(
                 f,
                 "{file}: no strace events in {lines} lines (record with `strace -f -ttt -o FILE`)"
@@ -178,6 +189,8 @@ pub fn replay_reader(
         let mut ready = std::collections::VecDeque::new();
         let mut batch = Vec::with_capacity(BATCH);
         let mut ended_mid_line = false;
+        // Whether any line carried a pid, and whether a clone made a child.
+        let (mut pids_seen, mut forked) = (false, false);
         loop {
             match taskcore_strace::read_line(&mut src, &mut buf, taskcore_strace::MAX_LINE) {
                 Ok(taskcore_strace::LineRead::Eof) => break,
@@ -191,6 +204,12 @@ pub fn replay_reader(
                     ended_mid_line = buf.last() != Some(&b'\n');
                     let text = String::from_utf8_lossy(&buf);
                     parser.feed(&text, &mut ready);
+                    for e in &ready {
+                        pids_seen |= e.pid != 0;
+                        forked |= matches!(&e.kind, taskcore_strace::EventKind::Syscall(s)
+                            if matches!(s.call, taskcore_strace::Call::Clone(_))
+                                && matches!(s.ret, taskcore_strace::Ret::Val(v) if v > 0));
+                    }
                     batch.extend(ready.drain(..));
                     if batch.len() >= BATCH {
                         let mark = parser.open_clone_line().unwrap_or(parser.line() + 1);
@@ -207,7 +226,13 @@ pub fn replay_reader(
             }
         }
         let open = parser.open_calls();
-        let cut = if ended_mid_line {
+        let cut = if forked && !pids_seen {
+            Some(
+                "no pid on any line though processes were created: recorded without -f? \
+                 Record with `strace -f -ttt -o FILE COMMAND`"
+                    .to_string(),
+            )
+        } else if ended_mid_line {
             Some("the last line has no newline: the trace ends mid-line".to_string())
         } else if open > 0 {
             Some(format!(
@@ -254,7 +279,7 @@ pub fn replay_reader(
                 .iter()
                 .any(|e| e.msg.starts_with("read error")) =>
         {
-            Some(InputError::Truncated {
+            Some(InputError::Incomplete {
                 file: file.to_string(),
                 line,
                 msg,
