@@ -51,6 +51,7 @@ mod replayer;
 mod search;
 mod window;
 
+pub use engine::records::ProcessRecord;
 pub use engine::report::{Mismatch, Stats};
 pub use input::{
     kernel_at, open, replay_file, replay_reader, FileReport, InputError, MAX_ERROR_RATIO,

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use taskcore::Kernel;
 
 use crate::convert::Converter;
+use crate::engine::records::ProcessRecord;
 use crate::engine::{Engine, Mismatch, Stats};
 use crate::op::Event;
 use crate::search::{self, Move, HORIZON, LOOK_BACK, MAX_FULL_RUNS, VERIFY};
@@ -44,6 +45,8 @@ pub struct Options {
     /// The probe set the emulated kernel fires ([`crate::probe::probes`] by
     /// default).
     pub probes: Arc<taskcore::probe::ProbeSet>,
+    /// Keep a [`ProcessRecord`] per process (default `false`).
+    pub records: bool,
 }
 
 impl Default for Options {
@@ -52,6 +55,7 @@ impl Default for Options {
             search: true,
             stop_after_line: None,
             probes: Arc::clone(crate::probe::probes()),
+            records: false,
         }
     }
 }
@@ -93,6 +97,8 @@ pub struct Replayer {
     genuine: HashSet<u64>,
     /// Final mismatches not yet taken.
     out: VecDeque<Mismatch>,
+    /// Final process records not yet taken.
+    out_records: VecDeque<ProcessRecord>,
     /// Mismatches at positions below this are final.
     final_below: u64,
     /// Final mismatches so far.
@@ -116,7 +122,7 @@ impl Replayer {
     /// A replayer with nothing fed yet.
     pub fn new(opts: Options) -> Replayer {
         let look = Rc::new(RefCell::new(Window::default()));
-        let engine = Engine::new(Rc::clone(&look), Arc::clone(&opts.probes));
+        let engine = Engine::new(Rc::clone(&look), Arc::clone(&opts.probes), opts.records);
         Replayer {
             conv: Converter::default(),
             look,
@@ -130,6 +136,7 @@ impl Replayer {
             last_checkpoint: 0,
             genuine: HashSet::new(),
             out: VecDeque::new(),
+            out_records: VecDeque::new(),
             final_below: 0,
             nr_mismatches: 0,
             opts,
@@ -168,6 +175,7 @@ impl Replayer {
         Summary {
             stats,
             mismatches: self.out.into_iter().collect(),
+            records: self.out_records.into_iter().collect(),
         }
     }
 
@@ -195,6 +203,12 @@ impl Replayer {
     /// remove them), in the order found.
     pub fn take_mismatches(&mut self) -> Vec<Mismatch> {
         self.out.drain(..).collect()
+    }
+
+    /// Takes the process records that are final so far (with
+    /// [`Options::records`]), in the order the processes ended.
+    pub fn take_records(&mut self) -> Vec<ProcessRecord> {
+        self.out_records.drain(..).collect()
     }
 
     /// Final mismatches found so far (taken or not).
@@ -312,6 +326,10 @@ impl Replayer {
         let done = std::mem::replace(list, keep);
         self.nr_mismatches += done.len() as u64;
         self.out.extend(done);
+        let recs = &mut self.engine.finished;
+        let keep = recs.split_off(recs.partition_point(|r| r.0 < below));
+        let done = std::mem::replace(recs, keep);
+        self.out_records.extend(done.into_iter().map(|r| r.1));
         self.final_below = below;
         let g = &mut self.genuine;
         let list = &self.engine.stats.mismatches;
@@ -451,6 +469,7 @@ impl Replayer {
         let from = cp_pos + mv.from() as u64;
         let final_below = self.final_below;
         e.stats.mismatches.retain(|m| m.pos >= final_below);
+        e.finished.retain(|r| r.0 >= final_below);
         self.engine = e;
         self.next_pos = end + 1;
         // Checkpoints after the change are of the old order.
@@ -466,4 +485,7 @@ pub struct Summary {
     pub stats: Stats,
     /// Every mismatch not taken with [`Replayer::take_mismatches`].
     pub mismatches: Vec<Mismatch>,
+    /// Every process record not taken with [`Replayer::take_records`]
+    /// (with [`Options::records`]).
+    pub records: Vec<ProcessRecord>,
 }

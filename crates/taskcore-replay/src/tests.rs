@@ -219,3 +219,47 @@ fn memory_stays_bounded_by_live_tasks_not_trace_length() {
     // The window (checkpoint distance plus lookahead), not 200,000 events.
     assert!(most < 25_000, "{most} events held");
 }
+
+#[test]
+fn process_records_follow_the_trace() {
+    let text = "\
+100 1.0 execve(\"/bin/sh\", [\"sh\", \"-c\", \"x\"], 0x1 /* 1 var */) = 0
+100 1.1 clone(child_stack=NULL, flags=SIGCHLD) = 101
+101 1.2 setpgid(0, 0) = 0
+101 1.3 execve(\"/bin/true\", [\"true\"], 0x1 /* 1 var */) = 0
+101 1.4 exit_group(3) = ?
+101 1.5 +++ exited with 3 +++
+100 1.6 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = 101
+100 1.7 exit_group(0) = ?
+100 1.8 +++ exited with 0 +++
+";
+    let parsed = taskcore_strace::parse_str("t", text);
+    let mut r = Replayer::new(Options {
+        records: true,
+        ..Options::default()
+    });
+    for e in &parsed.events {
+        r.push(e);
+    }
+    let s = r.finish();
+    assert!(s.mismatches.is_empty(), "{:?}", s.mismatches);
+    let child = s
+        .records
+        .iter()
+        .find(|p| p.pid == 101)
+        .expect("child record");
+    assert_eq!((child.ppid, child.pgid), (100, 101));
+    assert_eq!(child.argv, vec!["true"]);
+    assert_eq!(
+        (child.start, child.end, child.exit_status),
+        (1.1, Some(1.5), Some(3 << 8))
+    );
+    let root = s
+        .records
+        .iter()
+        .find(|p| p.pid == 100)
+        .expect("root record");
+    assert_eq!(root.argv, vec!["sh", "-c", "x"]);
+    assert_eq!(root.exit_status, Some(0));
+    assert_eq!(s.records.len(), 2);
+}

@@ -105,6 +105,7 @@ impl Engine {
             _ => 0,
         };
         self.stats.checked += 1;
+        self.close_record(e, want);
         match self.exit_codes.get(&tr.task) {
             Some(&got) if got == want => {}
             Some(&got) => {

@@ -39,6 +39,7 @@
 mod deaths;
 mod memory;
 pub(crate) mod pidmap;
+pub(crate) mod records;
 pub(crate) mod report;
 mod waits;
 mod world;
@@ -106,6 +107,13 @@ pub(crate) struct Engine {
     inferred: HashMap<u64, i32>,
     /// Timestamp of the first event (the emulated clock's origin).
     t0: Option<f64>,
+    /// Whether per-process records are kept.
+    opts_records: bool,
+    /// Open records of live processes, by recorded pid.
+    records: HashMap<i32, records::ProcessRecord>,
+    /// Closed records not yet handed out, with the position that closed
+    /// them.
+    pub(crate) finished: Vec<(u64, records::ProcessRecord)>,
     /// The events read so far (for lookahead; shared, not part of the
     /// state).
     look: Rc<RefCell<Window>>,
@@ -115,7 +123,11 @@ pub(crate) struct Engine {
 impl Engine {
     /// An engine with the world of [`world`] not yet created (see
     /// [`Engine::start`]). `look` is the window of events read so far.
-    pub(crate) fn new(look: Rc<RefCell<Window>>, probes: Arc<taskcore::probe::ProbeSet>) -> Self {
+    pub(crate) fn new(
+        look: Rc<RefCell<Window>>,
+        probes: Arc<taskcore::probe::ProbeSet>,
+        records: bool,
+    ) -> Self {
         let mut k = Kernel::new(Config {
             pid_max: taskcore::uapi::PID_MAX_LIMIT,
             core_dumps: true,
@@ -144,6 +156,9 @@ impl Engine {
             superseded: HashSet::new(),
             inferred: HashMap::new(),
             t0: None,
+            opts_records: records,
+            records: HashMap::new(),
+            finished: Vec::new(),
             look,
             stats: Stats::default(),
         }
@@ -177,6 +192,9 @@ impl Engine {
             superseded: self.superseded.clone(),
             inferred: self.inferred.clone(),
             t0: self.t0,
+            opts_records: self.opts_records,
+            records: self.records.clone(),
+            finished: self.finished.clone(),
             look: Rc::clone(&self.look),
             stats: self.stats.clone(),
         }
@@ -225,6 +243,7 @@ impl Engine {
             }
         }
         self.held.clear();
+        self.close_open_records();
     }
 
     /// Drops what the engine knows of reaped tasks whose numbers the
@@ -242,12 +261,13 @@ impl Engine {
 
     /// Records that recorded tid `rec` (created by recorded `creator`) is
     /// emulated by `task`.
-    fn adopt(&mut self, rec: i32, task: TaskId, creator: Option<i32>) {
+    fn adopt(&mut self, rec: i32, task: TaskId, creator: Option<&Event>) {
         let nr = self
             .k
             .pid_vnr(self.init, task)
             .expect("a task just created");
-        self.pids.adopt(rec, task, nr, creator);
+        self.pids.adopt(rec, task, nr, creator.map(|e| e.pid));
+        self.open_record(rec, task, creator);
         self.stats.tasks += 1;
         self.stats.peak_live = self.stats.peak_live.max(self.k.nr_tasks() as u64);
     }
@@ -323,7 +343,10 @@ impl Engine {
                     }
                     let args: Vec<&[u8]> = argv.iter().map(|a| a.as_bytes()).collect();
                     match self.k.execve_argv(cur, path, &args) {
-                        Ok(()) => self.stats.applied += 1,
+                        Ok(()) => {
+                            self.stats.applied += 1;
+                            self.record_exec(cur, argv);
+                        }
                         Err(err) => self.mismatch(e, "execve", "0".into(), err.name().into()),
                     }
                     self.stats.checked += 1;
@@ -588,7 +611,7 @@ impl Engine {
                         }
                     }
                 }
-                self.adopt(child, t, Some(e.pid));
+                self.adopt(child, t, Some(e));
                 self.drain();
                 if let Some(held) = self.held.remove(&child) {
                     for h in held {

@@ -1,0 +1,110 @@
+//! Per-process records: what a trace says of each process (its pid,
+//! parent, group, session, program, lifetime and exit status), for people
+//! who analyse build and CI traces. A record is open while the process
+//! lives (memory: live processes) and handed out at its `+++` line.
+
+use taskcore::TaskId;
+
+use super::Engine;
+use crate::op::Event;
+
+/// One process of a trace, in the recording's numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProcessRecord {
+    /// Its pid (tgid) as recorded.
+    pub pid: i32,
+    /// Its parent's pid as recorded when it was created (0: outside the
+    /// trace).
+    pub ppid: i32,
+    /// Its process group at its end (at its start if it never ended), as
+    /// recorded; 0 for a group of the world outside the trace (strace's).
+    pub pgid: i32,
+    /// Its session, likewise (0: the session strace ran in).
+    pub sid: i32,
+    /// The argv of its last successful execve (its parent's before any).
+    pub argv: Vec<String>,
+    /// Seconds (strace `-ttt`) of the line that created it.
+    pub start: f64,
+    /// Seconds of its `+++` line; `None` if the trace ends first.
+    pub end: Option<f64>,
+    /// Its wait status word (`WEXITSTATUS << 8`, or the signal | 0x80 when
+    /// it dumped core); `None` if the trace ends first.
+    pub exit_status: Option<i32>,
+}
+
+impl Engine {
+    /// Recorded number of emulated `nr`; 0 for a process outside the trace.
+    fn rec_number(&self, nr: taskcore::Result<i32>) -> i32 {
+        nr.ok().and_then(|n| self.pids.rec_of(n)).unwrap_or(0)
+    }
+
+    /// Opens the record of process `rec` (emulated `task`), created by the
+    /// event `e` (`None` for the traced root).
+    pub(super) fn open_record(&mut self, rec: i32, task: TaskId, e: Option<&Event>) {
+        if !self.opts_records || self.k.getpid(task) != self.k.gettid(task) {
+            return;
+        }
+        let ppid = self.rec_number(self.k.getppid(task));
+        let argv = e
+            .and_then(|e| self.pids.task(e.pid))
+            .and_then(|t| self.k.getpid(t.task).ok())
+            .and_then(|tgid| self.pids.rec_of(tgid))
+            .and_then(|p| self.records.get(&p))
+            .map(|r| r.argv.clone())
+            .unwrap_or_default();
+        let rec_pgid = self.rec_number(self.k.getpgid(task, 0));
+        let rec_sid = self.rec_number(self.k.getsid(task, 0));
+        self.records.insert(
+            rec,
+            ProcessRecord {
+                pid: rec,
+                ppid,
+                pgid: rec_pgid,
+                sid: rec_sid,
+                argv,
+                start: e.map_or(self.t0.unwrap_or(0.0), |e| e.ts),
+                end: None,
+                exit_status: None,
+            },
+        );
+    }
+
+    /// A successful execve by `cur`: its process's program.
+    pub(super) fn record_exec(&mut self, cur: TaskId, argv: &[String]) {
+        let tgid = self.k.getpid(cur);
+        if let Some(r) = tgid
+            .ok()
+            .and_then(|n| self.pids.rec_of(n))
+            .and_then(|p| self.records.get_mut(&p))
+        {
+            r.argv = argv.to_vec();
+        }
+    }
+
+    /// The `+++` line of recorded `rec` with status `status`: closes its
+    /// record if it is a process.
+    pub(super) fn close_record(&mut self, e: &Event, status: i32) {
+        let Some(mut r) = self.records.remove(&e.pid) else {
+            return;
+        };
+        if let Some(nr) = self.pids.nr_of(e.pid) {
+            if let Ok(g) = self.k.getpgid(self.init, nr) {
+                r.pgid = self.rec_number(Ok(g));
+            }
+            if let Ok(s) = self.k.getsid(self.init, nr) {
+                r.sid = self.rec_number(Ok(s));
+            }
+        }
+        r.end = Some(e.ts);
+        r.exit_status = Some(status);
+        self.finished.push((self.pos, r));
+    }
+
+    /// Closes every record still open (the trace ended first).
+    pub(super) fn close_open_records(&mut self) {
+        let mut open: Vec<ProcessRecord> = self.records.drain().map(|(_, r)| r).collect();
+        open.sort_by(|a, b| a.start.total_cmp(&b.start));
+        let pos = self.pos;
+        self.finished.extend(open.into_iter().map(|r| (pos, r)));
+    }
+}
