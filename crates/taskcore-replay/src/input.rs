@@ -294,8 +294,13 @@ pub fn replay_reader(
     Ok((replayer, parser, unusable))
 }
 
-/// Whether what `parser` read is a usable trace.
-fn verdict(file: &str, parser: &Parser) -> Result<(), InputError> {
+/// Whether what `parser` read of `file` is a usable trace: no read error,
+/// some events, and few unparsable lines ([`MAX_PARSE_ERRORS`],
+/// [`MAX_ERROR_RATIO`]).
+///
+/// # Errors
+/// The [`InputError`] that says why not.
+pub fn verdict(file: &str, parser: &Parser) -> Result<(), InputError> {
     let st = parser.stats();
     if let Some(e) = parser
         .errors()

@@ -54,7 +54,7 @@ mod window;
 pub use engine::records::ProcessRecord;
 pub use engine::report::{Mismatch, Stats};
 pub use input::{
-    kernel_at, open, replay_file, replay_reader, FileReport, InputError, MAX_ERROR_RATIO,
+    kernel_at, open, replay_file, replay_reader, verdict, FileReport, InputError, MAX_ERROR_RATIO,
     MAX_PARSE_ERRORS,
 };
 pub use replayer::{Options, Replayer, Summary};

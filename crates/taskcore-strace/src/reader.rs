@@ -129,6 +129,28 @@ impl<R: BufRead> TraceReader<R> {
         }
     }
 
+    /// The parser (its counters, errors and open calls).
+    pub fn parser(&self) -> &Parser {
+        &self.parser
+    }
+
+    /// A line before which no event still to come from this reader is
+    /// placed (a clone at its entry line, anything else at its completing
+    /// line), for [`taskcore-replay`'s watermark]: `None` while events
+    /// already parsed wait to be handed out.
+    ///
+    /// [`taskcore-replay`'s watermark]: Parser::open_clone_line
+    pub fn watermark(&self) -> Option<usize> {
+        if !self.ready.is_empty() {
+            return None;
+        }
+        Some(
+            self.parser
+                .open_clone_line()
+                .unwrap_or(self.parser.line() + 1),
+        )
+    }
+
     /// The counters so far (complete once the iterator returned `None`).
     pub fn stats(&self) -> &Stats {
         self.parser.stats()

@@ -1,0 +1,86 @@
+"""pytest for the taskcore Python bindings (`.ci/run` builds the wheel with
+maturin, installs it and runs this)."""
+import errno
+import os
+import pathlib
+
+import pytest
+import taskcore
+
+DATA = pathlib.Path(__file__).resolve().parents[3] / "data" / "traces"
+
+
+def test_fork_exit_wait_and_errnos():
+    k = taskcore.Kernel()
+    init = k.init_task()
+    child = k.fork(init)
+    pid = k.pid(init, child)
+    assert pid == 2 and k.getppid(child) == 1
+    assert k.wait4(init, -1, taskcore.WNOHANG) is None
+    with pytest.raises(BlockingIOError):
+        k.wait4(init, -1)
+    k.exit_group(child, 3)
+    assert k.wait4(init, -1) == (pid, 3 << 8)
+    with pytest.raises(ChildProcessError) as e:
+        k.wait4(init, -1)
+    assert e.value.errno == errno.ECHILD
+    assert e.value.strerror == os.strerror(errno.ECHILD)
+    with pytest.raises(ProcessLookupError) as e:
+        k.kill(init, 4242, 0)
+    assert e.value.errno == errno.ESRCH
+
+
+def test_groups_sessions_waitid_and_proc():
+    k = taskcore.Kernel()
+    init = k.init_task()
+    a = k.fork(init)
+    assert k.setsid(a) == k.pid(init, a)
+    b = k.fork(a)
+    k.setpgid(b, 0, 0)
+    pb = k.pid(init, b)
+    assert k.getpgid(b) == pb and k.getsid(b) == k.pid(init, a)
+    with pytest.raises(PermissionError):
+        k.setsid(a)  # already a session leader: EPERM
+    k.kill(a, pb, taskcore.SIGKILL)
+    info = k.waitid(a, taskcore.P_PID, pb, taskcore.WEXITED)
+    assert info["pid"] == pb and info["status"] == taskcore.SIGKILL
+    stat = k.proc_read(f"{k.pid(init, a)}/stat").decode()
+    assert stat.startswith(f"{k.pid(init, a)} (")
+    t = k.clone(a, taskcore.CLONE_THREAD | taskcore.CLONE_VM | taskcore.CLONE_SIGHAND, 0)
+    assert k.getpid(t) == k.pid(init, a)
+
+
+def test_replay_yields_process_records():
+    r = taskcore.replay(str(DATA / "python-multiprocessing.strace.gz"))
+    assert r.summary is None
+    recs = list(r)
+    s = r.summary
+    assert s["mismatches"] == 0 and s["unusable"] is None and s["checked"] > 5000
+    assert r.mismatches == []
+    assert 30 < len(recs) < s["tasks"]
+    pids = {p["pid"] for p in recs}
+    assert len(pids) == len(recs)
+    for p in recs:
+        assert p["end"] is None or p["end"] >= p["start"]
+        assert p["ppid"] == 0 or p["ppid"] in pids
+    assert any("mp.py" in " ".join(p["argv"]) for p in recs)
+
+
+def test_replay_of_a_missing_file_raises():
+    with pytest.raises(ValueError):
+        taskcore.replay("/nonexistent.strace")
+
+
+def test_readme_examples_run():
+    import re
+
+    readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    assert len(blocks) == 2
+    cwd = os.getcwd()
+    os.chdir(DATA.parents[1])
+    try:
+        for b in blocks:
+            exec(b, {})
+    finally:
+        os.chdir(cwd)
