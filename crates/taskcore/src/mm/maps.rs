@@ -255,7 +255,12 @@ pub fn parse_vma(text: &str, line: usize) -> Result<Vma, ParseError> {
 /// # Errors
 /// The first line that does not parse ([`parse_vma`]).
 pub fn parse_maps(text: &str) -> Result<Vec<Vma>, ParseError> {
-    text.lines()
+    // Lines end at '\n' only: a file name may end with '\r' (Linux escapes
+    // only '\n' in the path, `seq_file_path(m, file, "\n")`).
+    text.strip_suffix('\n')
+        .unwrap_or(text)
+        .split('\n')
+        .filter(|_| !text.is_empty())
         .enumerate()
         .map(|(i, l)| parse_vma(l, i + 1))
         .collect()
@@ -269,6 +274,15 @@ mod tests {
         let mut s = String::new();
         render_maps(&mut s, v).unwrap();
         s
+    }
+
+    #[test]
+    fn a_name_ending_in_cr_round_trips() {
+        // Found by the `maps` fuzz target.
+        let v = parse_maps("00000000-00001000 r--p 00000000 fe:00 314792 /x\r").unwrap();
+        let text = render(&v);
+        assert!(text.ends_with("/x\r\n"), "{text:?}");
+        assert_eq!(parse_maps(&text).unwrap(), v);
     }
 
     #[test]
