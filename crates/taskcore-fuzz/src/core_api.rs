@@ -350,7 +350,7 @@ fn run(data: &[u8], mm_only: bool) {
         if b.is_empty() {
             break;
         }
-        let before = dump(&mut w.k, &w.ids);
+        let mut before = w.k.snapshot();
         let (failed, atomic) = if mm_only {
             let cur = w.any(&mut b);
             mm_call(&mut w, &mut b, cur)
@@ -362,7 +362,7 @@ fn run(data: &[u8], mm_only: bool) {
                 w.k.take_notifications().is_empty(),
                 "a failed call raised notifications"
             );
-            let after = dump(&mut w.k, &w.ids);
+            let (before, after) = (dump(&mut before, &w.ids), dump(&mut w.k, &w.ids));
             if before != after {
                 let at = before
                     .bytes()
