@@ -424,7 +424,8 @@ impl Model {
                 }
                 return;
             }
-            SigHandler::Default => {}
+            // Default, and any handler kind the core may add.
+            _ => {}
         }
         if sig_kernel_ignore(sig) {
             return;

@@ -38,3 +38,20 @@ fn address_spaces_follow_fork_vfork_threads_exec() {
     k.exit(t, 0).unwrap();
     assert_eq!(k.mm(p).unwrap().unwrap().map_count(), 1);
 }
+
+#[test]
+fn task_ids_round_trip_through_raw_integers() {
+    use taskcore::{Config, Errno, Kernel, TaskId};
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let c = k.fork(init).unwrap();
+    let raw = c.into_raw();
+    assert_eq!(TaskId::from_raw(raw), c);
+    assert_eq!(k.getpid(TaskId::from_raw(raw)), k.getpid(c));
+    // Garbage and stale raw values are ESRCH, never a panic.
+    assert_eq!(k.getpid(TaskId::from_raw(u64::MAX)), Err(Errno::ESRCH));
+    k.exit_group(c, 0).unwrap();
+    let pid = k.pid_vnr(init, c).unwrap();
+    k.wait4(init, pid, 0).unwrap();
+    assert_eq!(k.getpid(TaskId::from_raw(raw)), Err(Errno::ESRCH));
+}

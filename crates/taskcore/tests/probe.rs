@@ -144,6 +144,7 @@ fn run(steps: &[Step]) {
                     Ok(WaitOutcome::Reported(r)) => RetVal::Value(r.pid.into()),
                     Ok(WaitOutcome::NothingYet) => RetVal::Value(0),
                     Ok(WaitOutcome::WouldBlock) => RetVal::WouldBlock,
+                    Ok(other) => panic!("an outcome this test does not know: {other:?}"),
                     Err(e) => RetVal::Err(e),
                 };
                 Some((Op::Wait4, cur, rv))

@@ -670,7 +670,8 @@ impl Engine {
                     let got = match prev.handler {
                         SigHandler::Default => RecHandler::Dfl,
                         SigHandler::Ignore => RecHandler::Ign,
-                        SigHandler::Handler => RecHandler::Handler,
+                        // A handler (and any kind a later core adds).
+                        _ => RecHandler::Handler,
                     };
                     if got != o {
                         self.mismatch(e, "old action", format!("{o:?}"), format!("{got:?}"));

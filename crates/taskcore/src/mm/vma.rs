@@ -68,6 +68,7 @@ pub struct AnonVmaId(pub NonZeroU64);
 ///
 /// [`MmStruct::maps_vmas`]: super::MmStruct::maps_vmas
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum VmaName {
     /// No name (plain anonymous memory).
     #[default]

@@ -17,6 +17,7 @@ pub const PROBE_DATA_WORDS: usize = 4;
 /// in the return register. [`RetVal::WouldBlock`] has no Linux analogue:
 /// there the syscall sleeps and returns later.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RetVal {
     /// The operation succeeded and returned this value: the child's pid in
     /// the caller's namespace for `clone`/`fork`/`vfork`; the reported pid

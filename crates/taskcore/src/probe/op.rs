@@ -19,6 +19,7 @@ use core::fmt;
 /// (`group_send_sig_info`, `force_sig_fault`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
+#[non_exhaustive]
 pub enum Op {
     /// [`Kernel::clone`](crate::Kernel::clone) (`clone`, `clone3`).
     Clone = 0,

@@ -66,6 +66,7 @@ pub(crate) const ROOT_FIXED: [Fixed; 6] = [
 
 /// How the root listing finds thread groups.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RootWalk {
     /// Follow the `TAG_TGID` tag: O(entries returned).
     #[default]

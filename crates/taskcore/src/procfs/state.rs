@@ -30,6 +30,7 @@ pub const LINUX_PF_RANDOMIZE: u32 = 0x0040_0000;
 
 /// A task's scheduling state as `/proc` reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TaskState {
     /// `R (running)`.
     Running,

@@ -42,6 +42,24 @@ pub struct TaskId {
     pub(crate) gen: u32,
 }
 
+impl TaskId {
+    /// The handle as one integer, for FFI and tables keyed by integers:
+    /// slot index in the low 32 bits, generation in the high 32.
+    pub const fn into_raw(self) -> u64 {
+        (self.gen as u64) << 32 | self.idx as u64
+    }
+
+    /// The handle [`TaskId::into_raw`] gave. Any value is accepted: one that
+    /// names no live task makes every operation fail with `ESRCH`, as a
+    /// stale handle does.
+    pub const fn from_raw(raw: u64) -> TaskId {
+        TaskId {
+            idx: raw as u32,
+            gen: (raw >> 32) as u32,
+        }
+    }
+}
+
 /// Settings of a [`Kernel`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -88,6 +106,7 @@ pub struct SigInfo {
 /// The library does no scheduling: it reports these and the caller wakes
 /// its blocked threads or runs signal handlers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Notification {
     /// Wake every thread of `group` (its leader's handle) blocked in
     /// `wait4`/`waitid`, so that it retries (`__wake_up_parent`).

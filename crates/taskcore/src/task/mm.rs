@@ -18,6 +18,7 @@ use crate::uapi::CLONE_VM;
 
 /// How fork duplicates an address space.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ForkMm {
     /// Depth-first bulk copy of the VMA tree, O(n) (Linux 6.8 `__mt_dup`).
     Bulk,

@@ -29,6 +29,7 @@ use crate::uapi::{
 
 /// A signal's handler as `rt_sigaction` sets it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SigHandler {
     /// `SIG_DFL`: the default action.
     Default,

@@ -43,6 +43,7 @@ pub struct WaitReport {
 
 /// The result of a wait that did not fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WaitOutcome {
     /// A child's state change, reaped unless `WNOWAIT` was given.
     Reported(WaitReport),
