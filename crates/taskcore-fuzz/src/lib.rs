@@ -24,8 +24,11 @@ mod text;
 pub use core_api::{core_api, mm};
 pub use text::{maps, procfs, replay, strace};
 
+/// A fuzz target: arbitrary bytes in, a panic when it finds a bug.
+pub type Target = fn(&[u8]);
+
 /// Every target, by name (the directory names of `fuzz/corpus`).
-pub const TARGETS: [(&str, fn(&[u8])); 6] = [
+pub const TARGETS: [(&str, Target); 6] = [
     ("strace", strace),
     ("replay", replay),
     ("core_api", core_api),

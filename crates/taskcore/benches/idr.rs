@@ -114,7 +114,7 @@ fn main() {
     let mut procs = Idr::new();
     for id in RESERVED_PIDS..RESERVED_PIDS + 100_000 {
         procs.insert(id, id).unwrap();
-        if (id - RESERVED_PIDS) % 1000 == 0 {
+        if (id - RESERVED_PIDS).is_multiple_of(1000) {
             procs.set_tag(id, 0).unwrap();
         }
     }

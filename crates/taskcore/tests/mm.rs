@@ -206,7 +206,7 @@ impl Model {
     }
 
     fn munmap(&mut self, a: u64, len: u64) -> Result<(), Errno> {
-        if a % PAGE_SIZE != 0 || a > TASK || len > TASK - a {
+        if !a.is_multiple_of(PAGE_SIZE) || a > TASK || len > TASK - a {
             return Err(Errno::EINVAL);
         }
         let e = a + page_align(len);
@@ -387,7 +387,7 @@ impl Model {
     fn mprotect(&mut self, start: u64, len: u64, prot: u32) -> Result<(), Errno> {
         let grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP);
         let prot = prot & !(PROT_GROWSDOWN | PROT_GROWSUP);
-        if start % PAGE_SIZE != 0 {
+        if !start.is_multiple_of(PAGE_SIZE) {
             return Err(Errno::EINVAL);
         }
         if len == 0 {
@@ -527,7 +527,7 @@ impl Model {
         if flags & MREMAP_DONTUNMAP != 0 && (flags & MREMAP_MAYMOVE == 0 || old != new) {
             return Err(Errno::EINVAL);
         }
-        if addr % PAGE_SIZE != 0 {
+        if !addr.is_multiple_of(PAGE_SIZE) {
             return Err(Errno::EINVAL);
         }
         let (old, new) = (page_align(old), page_align(new));
@@ -593,7 +593,7 @@ impl Model {
         new_addr: u64,
     ) -> Result<u64, Errno> {
         if flags & (MREMAP_FIXED | MREMAP_DONTUNMAP) != 0 {
-            if new_addr % PAGE_SIZE != 0 || new > TASK || new_addr > TASK - new {
+            if !new_addr.is_multiple_of(PAGE_SIZE) || new > TASK || new_addr > TASK - new {
                 return Err(Errno::EINVAL);
             }
             if addr.saturating_add(old) > new_addr && new_addr + new > addr {

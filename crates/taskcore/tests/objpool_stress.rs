@@ -126,7 +126,7 @@ fn worker<H>(
     loop {
         match budget {
             Budget::Iters(n) if iter >= n => break,
-            Budget::Time(t) if iter % 64 == 0 && start.elapsed() >= t => break,
+            Budget::Time(t) if iter.is_multiple_of(64) && start.elapsed() >= t => break,
             _ => {}
         }
         iter += 1;
@@ -149,7 +149,7 @@ fn worker<H>(
             let h = held.swap_remove((rng.next() % held.len() as u64) as usize);
             book.release(idx_of(&h));
             drop(h);
-            if rng.next() % 2 == 0 {
+            if rng.next().is_multiple_of(2) {
                 break;
             }
         }

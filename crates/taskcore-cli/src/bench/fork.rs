@@ -388,7 +388,7 @@ impl Spawn {
         }
         self.ops += 1;
         // A real caller consumes the notifications (exit, SIGCHLD).
-        if self.ops % 256 == 0 {
+        if self.ops.is_multiple_of(256) {
             drop(k.take_notifications());
         }
         Ok(())

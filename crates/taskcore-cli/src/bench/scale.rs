@@ -81,7 +81,7 @@ impl Phase {
 }
 
 fn drain(k: &mut Kernel, ops: u64) {
-    if ops % 4096 == 0 {
+    if ops.is_multiple_of(4096) {
         drop(k.take_notifications());
     }
 }

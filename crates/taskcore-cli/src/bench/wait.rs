@@ -119,7 +119,7 @@ impl Tc {
                     .map_err(|e| format!("ptrace_attach: {e:?}"))?;
             }
             self.children += 1;
-            if self.children % 4096 == 0 {
+            if self.children.is_multiple_of(4096) {
                 drop(self.k.take_notifications());
             }
         }
@@ -140,7 +140,7 @@ impl Tc {
         self.ops += 1;
         // The core queues notifications (exit, SIGCHLD, wake-up); a real
         // caller consumes them, and so do we, every 256 operations.
-        if self.ops % 256 == 0 {
+        if self.ops.is_multiple_of(256) {
             drop(k.take_notifications());
         }
     }

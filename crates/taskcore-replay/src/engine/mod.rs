@@ -229,7 +229,7 @@ impl Engine {
         if !self.consumed.remove(&ev.seq) {
             self.dispatch(ev);
         }
-        if pos % SWEEP_EVERY == 0 {
+        if pos.is_multiple_of(SWEEP_EVERY) {
             self.sweep();
         }
     }

@@ -1064,7 +1064,7 @@ mod tests {
             self.1
         }
         fn tag(&self) -> u64 {
-            u64::from(self.0 % 7 == 0)
+            u64::from(self.0.is_multiple_of(7))
         }
     }
 

@@ -104,7 +104,7 @@ impl Ring {
     /// Mirrors the slot set-up of `objpool_init_percpu_slot()`.
     #[cfg_attr(loom, allow(clippy::modulo_one))] // ENTRIES_PER_LINE is 1
     pub(super) fn try_new(size: usize) -> crate::Result<Self> {
-        debug_assert!(size.is_power_of_two() && size % ENTRIES_PER_LINE == 0);
+        debug_assert!(size.is_power_of_two() && size.is_multiple_of(ENTRIES_PER_LINE));
         let nr_lines = size / ENTRIES_PER_LINE;
         let mut lines = Vec::new();
         lines

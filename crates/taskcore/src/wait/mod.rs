@@ -3,7 +3,7 @@
 //! Linux's `do_wait` scans the children and tracees of every thread of the
 //! caller's group (since 5.13 it looks a given pid up directly). We look a
 //! given pid up too, and for "any child" or "a process group" we ask the
-//! [`index`] for the first edge, in Linux's walk order, that has something
+//! wait index (`wait/index.rs`) for the first edge, in Linux's walk order, that has something
 //! the options accept: O(1 + log R) for R ready edges, however many children
 //! have nothing to report.
 //!
