@@ -57,6 +57,13 @@ pub mod uapi;
 pub mod wait;
 
 pub use errno::{Errno, Result};
+
+/// The README's and the embedding guide's examples, compiled and run as
+/// doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../../../docs/embedding.md")]
+pub struct GuideExamples;
 pub use task::{
     CloneArgs, Config, ForkMm, Kernel, Notification, SigAction, SigHandler, SigInfo, TaskId,
 };
