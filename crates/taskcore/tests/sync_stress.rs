@@ -42,6 +42,9 @@ struct Shared {
     exited_at: Mutex<HashMap<TaskId, Instant>>,
     /// Emulated pid -> unreaped task holding it.
     holders: Mutex<HashMap<i32, TaskId>>,
+    /// The workers are done: the scheduler may stop (it serves blocked
+    /// waiters until then, also after `stop`).
+    workers_done: AtomicBool,
     forked: AtomicU64,
     reaped: AtomicU64,
     ops: AtomicU64,
@@ -156,7 +159,7 @@ fn worker(k: &SharedKernel, sh: &Shared, init: TaskId, me: TaskId, seed: u64) {
 }
 
 fn scheduler(k: &SharedKernel, sh: &Shared) {
-    while !sh.stop.load(Ordering::Relaxed) {
+    while !sh.workers_done.load(Ordering::Relaxed) {
         let next = sh.requests.lock().unwrap().pop_front();
         let Some(c) = next else {
             std::thread::sleep(Duration::from_micros(50));
@@ -203,6 +206,7 @@ fn eight_threads_fork_exit_wait_without_lost_wakeups() {
     for h in handles {
         h.join().expect("a worker failed");
     }
+    sh.workers_done.store(true, Ordering::Relaxed);
     sched.join().expect("the scheduler failed");
     let elapsed = t0.elapsed().as_secs_f64();
     let (forked, reaped) = (
