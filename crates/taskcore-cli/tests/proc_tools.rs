@@ -260,12 +260,14 @@ fn ps_through_a_bind_mounted_export() {
     }
     let dir = scratch("bind");
     let want = export(&dir);
-    // ps needs /proc/<its own pid>/stat: the shell that execs it creates
-    // one from the real /proc before the bind mount, and names its pid.
+    // ps needs /proc/<its own pid>/stat: `--reader-pid $$` writes it for the
+    // shell that then execs ps (same pid), as the README shows.
     let script = format!(
-        "mkdir -p {d}/$$ && cat /proc/$$/stat > {d}/$$/stat && echo $$ && \
+        "{bin} proc export {d} --force --reader-pid $$ {w} && echo $$ && \
          mount --bind {d} /proc && exec ps -ef",
-        d = dir.display()
+        bin = BIN,
+        d = dir.display(),
+        w = WORKLOAD.join(" ")
     );
     let out = Command::new("timeout")
         .args(["60", "unshare", "-m", "sh", "-c", &script])
@@ -283,4 +285,55 @@ fn ps_through_a_bind_mounted_export() {
     got.remove(&own);
     check_ps(&got, &want);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn export_refuses_a_non_empty_directory_without_force() {
+    let dir = scratch("nonempty");
+    std::fs::create_dir_all(dir.join("99999")).unwrap();
+    std::fs::write(dir.join("stale"), "x").unwrap();
+    let run = |force: bool| {
+        let mut c = Command::new(BIN);
+        c.args(["proc", "export"]).arg(&dir).args(WORKLOAD);
+        if force {
+            c.arg("--force");
+        }
+        c.output().unwrap()
+    };
+    let out = run(false);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not empty"));
+    assert!(
+        dir.join("stale").exists(),
+        "nothing removed without --force"
+    );
+    let out = run(true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!dir.join("stale").exists() && !dir.join("99999").exists());
+    assert!(dir.join("1/stat").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_command_not_found_under_mount_exits_127() {
+    if let Some(why) = missing_prerequisite() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    if !Path::new("/dev/fuse").exists() {
+        eprintln!("skipped: no /dev/fuse");
+        return;
+    }
+    let out = under_fuse(&["/nonexistent/taskcore-no-such-command"]);
+    assert_eq!(
+        out.status.code(),
+        Some(127),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("command not found"));
 }

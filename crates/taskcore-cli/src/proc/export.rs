@@ -22,6 +22,48 @@ pub(crate) struct Written {
     pub(crate) bytes: u64,
 }
 
+/// Makes `dir` ready for an export: created if missing; if it has
+/// entries, an error unless `force`, which removes them.
+pub(crate) fn prepare(dir: &Path, force: bool) -> Result<(), String> {
+    let Ok(rd) = fs::read_dir(dir) else {
+        return fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()));
+    };
+    let entries: Vec<_> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    if entries.is_empty() {
+        return Ok(());
+    }
+    if !force {
+        return Err(format!(
+            "{}: not empty ({} entries); --force clears it first",
+            dir.display(),
+            entries.len()
+        ));
+    }
+    for p in entries {
+        let r = if p.is_dir() && !p.is_symlink() {
+            fs::remove_dir_all(&p)
+        } else {
+            fs::remove_file(&p)
+        };
+        r.map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(())
+}
+
+/// Writes `dir/PID/stat`, a copy of the real `/proc/PID/stat`, for the
+/// real process that will read the tree (procps looks its own pid up).
+pub(crate) fn reader_entry(dir: &Path, pid: u32) -> Result<(), String> {
+    let stat =
+        fs::read(format!("/proc/{pid}/stat")).map_err(|e| format!("/proc/{pid}/stat: {e}"))?;
+    let d = dir.join(pid.to_string());
+    if d.exists() {
+        // The emulated table has this pid too: keep the emulated entry.
+        return Ok(());
+    }
+    fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+    fs::write(d.join("stat"), stat).map_err(|e| format!("{}: {e}", d.display()))
+}
+
 /// Writes `kernel`'s root-namespace `/proc` under `dir` (created if
 /// missing; existing entries are overwritten).
 pub(crate) fn export(kernel: &Kernel, clock: ProcClock, dir: &Path) -> Result<Written, String> {

@@ -29,8 +29,20 @@ pub(crate) enum Cmd {
     /// Write the emulated /proc as a directory tree (for `mount --bind DIR
     /// /proc` in a private mount namespace).
     Export {
-        /// Directory to write (created if missing).
+        /// Directory to write (created if missing; must be empty unless
+        /// --force).
         dir: PathBuf,
+        /// Clear a non-empty DIR first (stale pid directories would
+        /// otherwise stay).
+        #[arg(long)]
+        force: bool,
+        /// Also write DIR/PID/stat (a copy of the real one) for the real
+        /// process PID that will read the tree: procps (`ps`) fails with
+        /// "fatal library error, lookup self" without an entry for its own
+        /// pid. E.g. `unshare -m sh -c 'taskcore proc export D --force
+        /// --reader-pid $$ && mount --bind D /proc && exec ps -ef'`.
+        #[arg(long, value_name = "PID")]
+        reader_pid: Option<u32>,
         #[command(flatten)]
         source: source::SourceArgs,
     },
@@ -50,9 +62,18 @@ pub(crate) enum Cmd {
 
 pub(crate) fn run(args: Args) -> ExitCode {
     let r = match args.cmd {
-        Cmd::Export { dir, source } => source::load(&source).and_then(|l| {
+        Cmd::Export {
+            dir,
+            force,
+            reader_pid,
+            source,
+        } => source::load(&source).and_then(|l| {
             let clock = ProcClock::from_kernel(&l.kernel, l.boot_wall_s);
+            export::prepare(&dir, force)?;
             let w = export::export(&l.kernel, clock, &dir)?;
+            if let Some(pid) = reader_pid {
+                export::reader_entry(&dir, pid)?;
+            }
             eprintln!(
                 "taskcore proc: wrote {} ({} dirs, {} files, {} links, {} bytes)",
                 dir.display(),
