@@ -24,7 +24,9 @@ enum Command {
     /// Replay `strace -f -ttt` recordings (plain or .gz) against the core and
     /// check every recorded result. With no FILE, replays the bundled traces.
     Replay(replay::Args),
-    /// Run a benchmark experiment (`all` runs every one).
+    /// Run a benchmark experiment (`all` runs every one). Seeds 000-004 are
+    /// the five Linux patch threads the design follows; BENCHMARKS.md has
+    /// the tables and what to expect on another machine.
     Bench(bench::Args),
     /// The emulated /proc: `export DIR` writes it, `mount DIR` serves it
     /// through FUSE.

@@ -593,7 +593,7 @@ impl Experiment for Fork {
     }
 
     fn about(&self) -> &'static str {
-        "seed 004: fork of an address space of N VMAs: bulk copy, copy-on-write vs one-by-one"
+        "seed 004 (maple-tree __mt_dup, Linux 6.8): fork of an address space of N VMAs: bulk copy, copy-on-write vs one-by-one"
     }
 
     fn run(&self, opts: &Opts) -> Result<Report, String> {

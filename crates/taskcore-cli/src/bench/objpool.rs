@@ -691,7 +691,7 @@ impl Experiment for Objpool {
     }
 
     fn about(&self) -> &'static str {
-        "seed 002: pop+push pairs vs threads (objpool, CAS freelist, ArrayQueue, Mutex<Vec>); \
+        "seed 002 (kretprobe objpool, Linux 6.7): pop+push pairs vs threads (objpool, CAS freelist, ArrayQueue, Mutex<Vec>); \
          replay cost of return probes"
     }
 

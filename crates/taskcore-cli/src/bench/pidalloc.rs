@@ -363,7 +363,7 @@ impl Experiment for PidAlloc {
     }
 
     fn about(&self) -> &'static str {
-        "seed 001: get_pid at TH live pids (pid_max 32768 and 4194304) vs the 2002 algo-0 and algo-1"
+        "seed 001 (bitmap get_pid, Linux 2.5.7): get_pid at TH live pids (pid_max 32768 and 4194304) vs the 2002 algo-0 and algo-1"
     }
 
     fn run(&self, opts: &Opts) -> Result<Report, String> {

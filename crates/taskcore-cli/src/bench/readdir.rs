@@ -503,7 +503,7 @@ impl Experiment for Readdir {
     }
 
     fn about(&self) -> &'static str {
-        "seed 003: full /proc root listing with T threads + P processes vs every-pid walk"
+        "seed 003 (tagged pid radix tree): full /proc root listing with T threads + P processes vs every-pid walk"
     }
 
     fn run(&self, opts: &Opts) -> Result<Report, String> {

@@ -195,7 +195,7 @@ impl Experiment for Wait {
     }
 
     fn about(&self) -> &'static str {
-        "seed 000: fork + exit + waitpid with N children (pid, any, ptrace) vs pre-5.13 do_wait"
+        "seed 000 (O(1) do_wait for a pid, Linux 5.13): fork + exit + waitpid with N children (pid, any, ptrace) vs pre-5.13 do_wait"
     }
 
     fn run(&self, opts: &Opts) -> Result<Report, String> {
