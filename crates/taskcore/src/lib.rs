@@ -53,6 +53,7 @@ pub mod procfs;
 pub(crate) mod slab;
 pub mod sync;
 pub mod task;
+mod types;
 pub mod uapi;
 pub mod wait;
 
@@ -67,4 +68,5 @@ pub struct GuideExamples;
 pub use task::{
     CloneArgs, Config, ForkMm, Kernel, Notification, SigAction, SigHandler, SigInfo, TaskId,
 };
+pub use types::{Signal, WaitOptions};
 pub use wait::{WaitOutcome, WaitReport};

@@ -55,3 +55,31 @@ fn task_ids_round_trip_through_raw_integers() {
     k.wait4(init, pid, 0).unwrap();
     assert_eq!(k.getpid(TaskId::from_raw(raw)), Err(Errno::ESRCH));
 }
+
+#[test]
+fn typed_signals_and_options_mean_the_raw_numbers() {
+    use taskcore::{Config, Kernel, Signal, WaitOptions, WaitOutcome};
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let a = k.fork(init).unwrap();
+    let pid = k.pid_vnr(init, a).unwrap();
+    assert_eq!(
+        k.wait4(init, -1, WaitOptions::NOHANG),
+        Ok(WaitOutcome::NothingYet)
+    );
+    k.kill(init, pid, Signal::TERM).unwrap();
+    match k.wait4(init, pid, WaitOptions::NONE).unwrap() {
+        WaitOutcome::Reported(r) => assert_eq!(r.status, 15),
+        other => panic!("{other:?}"),
+    }
+    // The raw numbers still work, and combine the same way.
+    let b = k.fork(init).unwrap();
+    k.kill(init, k.pid_vnr(init, b).unwrap(), 9).unwrap();
+    let o = WaitOptions::EXITED | WaitOptions::NOWAIT;
+    assert_eq!(
+        i32::from(o),
+        taskcore::uapi::WEXITED | taskcore::uapi::WNOWAIT
+    );
+    assert!(matches!(k.waitid(init, 0, 0, o), Ok(WaitOutcome::Reported(r)) if r.status == 9));
+    assert_eq!(i32::from(Signal::rt(1)), 33);
+}

@@ -9,11 +9,17 @@
 //!   using it as PID, TGID, PGID or SID.
 
 pub(crate) mod entry;
+// Internal: public for the benchmarks and tests only, not covered by
+// semver.
+#[doc(hidden)]
 pub mod idr;
 pub mod ns;
 
+#[doc(hidden)]
 pub use idr::{Idr, IDR_MAX, IDR_TAGS};
-pub use ns::{next_cyclic, NsId};
+#[doc(hidden)]
+pub use ns::next_cyclic;
+pub use ns::NsId;
 
 /// Idr tag marking numbers whose `struct pid` is a thread group's TGID (the
 /// numbers `/proc`'s root lists).

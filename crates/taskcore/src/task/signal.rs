@@ -155,7 +155,8 @@ impl Kernel {
     ///
     /// # Linux
     /// `kill_something_info()` (kernel/signal.c).
-    pub fn kill(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
+    pub fn kill(&mut self, current: TaskId, pid: i32, sig: impl Into<i32>) -> Result<()> {
+        let sig = sig.into();
         self.probed(crate::probe::Op::Kill, current, |k| {
             k.do_sys_kill(current, pid, sig)
         })
@@ -243,7 +244,14 @@ impl Kernel {
     ///
     /// # Linux
     /// `do_tkill()` (kernel/signal.c).
-    pub fn tgkill(&mut self, current: TaskId, tgid: i32, tid: i32, sig: i32) -> Result<()> {
+    pub fn tgkill(
+        &mut self,
+        current: TaskId,
+        tgid: i32,
+        tid: i32,
+        sig: impl Into<i32>,
+    ) -> Result<()> {
+        let sig = sig.into();
         self.probed(crate::probe::Op::Tgkill, current, |k| {
             k.do_sys_tgkill(current, tgid, tid, sig)
         })
@@ -264,7 +272,8 @@ impl Kernel {
     ///
     /// # Linux
     /// `do_tkill()` with `tgid = 0` (kernel/signal.c).
-    pub fn tkill(&mut self, current: TaskId, tid: i32, sig: i32) -> Result<()> {
+    pub fn tkill(&mut self, current: TaskId, tid: i32, sig: impl Into<i32>) -> Result<()> {
+        let sig = sig.into();
         self.probed(crate::probe::Op::Tkill, current, |k| {
             k.do_sys_tkill(current, tid, sig)
         })
@@ -349,7 +358,8 @@ impl Kernel {
     ///
     /// # Linux
     /// `group_send_sig_info(sig, SEND_SIG_PRIV, target, PIDTYPE_TGID)`.
-    pub fn send_signal(&mut self, target: TaskId, sig: i32) -> Result<()> {
+    pub fn send_signal(&mut self, target: TaskId, sig: impl Into<i32>) -> Result<()> {
+        let sig = sig.into();
         self.probed(crate::probe::Op::SendSignal, target, |k| {
             k.do_sys_send_signal(target, sig)
         })

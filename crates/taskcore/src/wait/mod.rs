@@ -93,7 +93,13 @@ impl Kernel {
     ///
     /// # Linux
     /// `kernel_wait4()` (kernel/exit.c); `WEXITED` is implied.
-    pub fn wait4(&mut self, current: TaskId, pid: i32, options: i32) -> Result<WaitOutcome> {
+    pub fn wait4(
+        &mut self,
+        current: TaskId,
+        pid: i32,
+        options: impl Into<i32>,
+    ) -> Result<WaitOutcome> {
+        let options = options.into();
         self.probed(crate::probe::Op::Wait4, current, |k| {
             k.do_sys_wait4(current, pid, options)
         })
@@ -137,8 +143,9 @@ impl Kernel {
         current: TaskId,
         idtype: i32,
         id: i32,
-        options: i32,
+        options: impl Into<i32>,
     ) -> Result<WaitOutcome> {
+        let options = options.into();
         self.probed(crate::probe::Op::Waitid, current, |k| {
             k.do_sys_waitid(current, idtype, id, options)
         })
