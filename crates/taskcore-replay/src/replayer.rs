@@ -28,6 +28,15 @@ use crate::window::Window;
 
 /// Positions between checkpoints.
 const CHECKPOINT_EVERY: u64 = 4096;
+/// Steps of candidate runs the order search may spend: this much to
+/// start with, plus [`SEARCH_STEPS_PER_EVENT`] per event replayed. Real
+/// recordings need a few searches; a hostile or garbled trace with a
+/// mismatch on every line would otherwise cost a search each. Past the
+/// budget, mismatches are reported without a search.
+const SEARCH_BUDGET: u64 = 2_000_000;
+/// See [`SEARCH_BUDGET`].
+const SEARCH_STEPS_PER_EVENT: u64 = 100;
+
 /// Positions released ahead of the one applied (room for the search's
 /// verification and the engine's lookahead).
 const LOOKAHEAD: u64 = VERIFY + 64;
@@ -103,6 +112,8 @@ pub struct Replayer {
     final_below: u64,
     /// Final mismatches so far.
     nr_mismatches: u64,
+    /// Search steps spent so far (see [`SEARCH_BUDGET`]).
+    search_spent: u64,
     opts: Options,
     done: bool,
 }
@@ -139,6 +150,7 @@ impl Replayer {
             out_records: VecDeque::new(),
             final_below: 0,
             nr_mismatches: 0,
+            search_spent: 0,
             opts,
             done: false,
         }
@@ -390,6 +402,10 @@ impl Replayer {
     /// removes mismatches over the verified stretch. Returns whether one
     /// was kept.
     fn search_one(&mut self, m: &Mismatch) -> bool {
+        let budget = SEARCH_BUDGET + SEARCH_STEPS_PER_EVENT * self.next_pos;
+        if self.search_spent >= budget {
+            return false;
+        }
         let p = m.pos;
         let lo = p.saturating_sub(LOOK_BACK);
         let Some(cp) = self.checkpoints.iter().rev().find(|c| c.pos <= lo) else {
@@ -432,10 +448,15 @@ impl Replayer {
             } else {
                 (cp_engine.snapshot(), 0)
             };
-            let run = |e: &mut Engine, a: usize, b: usize| {
+            if self.search_spent >= budget {
+                break;
+            }
+            let spent = &mut self.search_spent;
+            let mut run = |e: &mut Engine, a: usize, b: usize| {
                 for i in a..=b {
                     e.step(cp_pos + i as u64, &slice[mv.source(i)]);
                 }
+                *spent += (b + 1).saturating_sub(a) as u64;
             };
             run(&mut e, start, (limit - cp_pos) as usize);
             if Self::count(&e, cp_pos, limit) >= baseline {
