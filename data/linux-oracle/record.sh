@@ -7,3 +7,6 @@ cc -O1 -Wall -o "$tmp/errno_table" errno_table.c
 "$tmp/errno_table" > errno.tsv
 rm -rf "$tmp"
 echo "wrote $(wc -l < errno.tsv) errnos to errno.tsv"
+cc -O1 -Wall -o "${TMPDIR:-/tmp}/clone3_rules" clone3_rules.c
+"${TMPDIR:-/tmp}/clone3_rules" > clone3_rules.txt
+echo "wrote clone3_rules.txt"

@@ -115,6 +115,7 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
         Call::Clone(c) => Op::Clone {
             flags: c.flags,
             exit_signal: c.exit_signal,
+            clone3: c.flavor == strace::CloneFlavor::Clone3,
         },
         Call::Execve(x) => Op::Execve {
             path: x.path.clone(),

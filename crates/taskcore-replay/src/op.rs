@@ -43,6 +43,8 @@ pub(crate) enum Op {
     Clone {
         flags: u64,
         exit_signal: i32,
+        /// `clone3` (its own argument rules) rather than clone/fork/vfork.
+        clone3: bool,
     },
     Execve {
         path: String,

@@ -894,3 +894,43 @@ proptest! {
         }
     }
 }
+
+/// /proc/loadavg's last pid is the reader's namespace's, not the mount's
+/// (`loadavg_proc_show`: `task_active_pid_ns(current)`).
+#[test]
+fn loadavg_last_pid_is_the_readers_namespace() {
+    use taskcore::procfs::{ProcClock, ProcFs};
+    use taskcore::uapi::CLONE_NEWPID;
+    use taskcore::{CloneArgs, Config, Kernel};
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let _a = k.fork(init).unwrap(); // root ns: 2
+    let nsinit = k
+        .clone(
+            init,
+            &CloneArgs {
+                flags: CLONE_NEWPID,
+                exit_signal: 17,
+                set_tid: vec![],
+            },
+        )
+        .unwrap(); // root ns: 3, its own ns: 1
+    let inner = k.fork(nsinit).unwrap(); // root ns: 4, inner ns: 2
+    let _b = k.fork(init).unwrap(); // root ns: 5
+    let last = |reader| {
+        let fs = ProcFs::new(&k, k.root_ns(), ProcClock::default())
+            .unwrap()
+            .with_current(reader)
+            .unwrap();
+        let node = fs.resolve(b"loadavg").unwrap();
+        let text = String::from_utf8(fs.read(node).unwrap()).unwrap();
+        text.trim_end()
+            .rsplit(' ')
+            .next()
+            .unwrap()
+            .parse::<i32>()
+            .unwrap()
+    };
+    assert_eq!(last(init), 5);
+    assert_eq!(last(inner), 2);
+}

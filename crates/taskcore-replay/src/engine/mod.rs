@@ -332,7 +332,11 @@ impl Engine {
 
     fn apply(&mut self, e: &Arc<Event>, cur: TaskId) {
         match &e.op {
-            Op::Clone { flags, exit_signal } => self.do_clone(e, cur, *flags, *exit_signal),
+            Op::Clone {
+                flags,
+                exit_signal,
+                clone3,
+            } => self.do_clone(e, cur, *flags, *exit_signal, *clone3),
             Op::Execve { .. } if e.ret == Outcome::Value(0) && self.superseded.remove(&e.pid) => {
                 // Applied at the `+++ superseded` line.
             }
@@ -563,7 +567,14 @@ impl Engine {
         }
     }
 
-    fn do_clone(&mut self, e: &Arc<Event>, cur: TaskId, flags: u64, exit_signal: i32) {
+    fn do_clone(
+        &mut self,
+        e: &Arc<Event>,
+        cur: TaskId,
+        flags: u64,
+        exit_signal: i32,
+        clone3: bool,
+    ) {
         let (child, check) = match (&e.ret, self.lost_clone_child(e)) {
             (Outcome::Value(child), _) => (*child as i32, true),
             (_, Some(child)) => {
@@ -598,7 +609,17 @@ impl Engine {
             set_tid: Vec::new(),
         };
         self.stats.checked += u64::from(check);
-        match self.k.clone(cur, &args) {
+        let r = if clone3 {
+            let a3 = taskcore::Clone3Args {
+                flags,
+                exit_signal: exit_signal.max(0) as u64,
+                set_tid: Vec::new(),
+            };
+            self.k.clone3(cur, &a3)
+        } else {
+            self.k.clone(cur, &args)
+        };
+        match r {
             Ok(t) => {
                 self.stats.applied += 1;
                 if flags & CLONE_THREAD == 0 {
