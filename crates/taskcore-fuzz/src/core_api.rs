@@ -309,9 +309,13 @@ fn mm_call(w: &mut World, b: &mut Bytes<'_>, cur: TaskId) -> (bool, bool) {
         3 => {
             let flags = pick_bits(b, &[MREMAP_MAYMOVE, MREMAP_FIXED, MREMAP_DONTUNMAP, 8]);
             let (new_len, new) = (b.addr(), b.addr());
+            // A fixed move keeping the size may span VMAs and, as Linux's,
+            // keeps what moved before a failure.
+            let page = |x: u64| x.wrapping_add(4095) & !4095;
+            let atomic = !(flags & MREMAP_FIXED != 0 && page(len) == page(new_len));
             (
                 w.k.mremap(cur, addr, len, new_len, flags, new).is_err(),
-                true,
+                atomic,
             )
         }
         _ => {

@@ -35,7 +35,10 @@
 //! exceptions are the calls Linux itself applies in part before it fails:
 //! - `mprotect` over a range that runs into a hole changes the VMAs before
 //!   the hole, then fails with `ENOMEM` (`mprotect_fixup` per VMA in
-//!   `do_mprotect_pkey`).
+//!   `do_mprotect_pkey`);
+//! - `mremap` with `MREMAP_FIXED` and an unchanged size moves the VMAs of
+//!   its range one by one (Linux 6.17's `remap_move`): those moved before
+//!   a failure stay moved.
 //!
 //! # Threads
 //! [`Kernel`] is a plain value: the embedder serialises access.

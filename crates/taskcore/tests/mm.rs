@@ -418,8 +418,10 @@ impl Model {
         }
         let mut cur = start;
         let mut expect = first.start;
+        // Linux's walk is not atomic: what changed before an error stays.
         while let Some(v) = w.first_from(cur).filter(|v| v.start < end).cloned() {
             if v.start != expect {
+                *self = w;
                 return Err(Errno::ENOMEM);
             }
             let (s, e) = (cur.max(v.start), end.min(v.end));
@@ -445,11 +447,20 @@ impl Model {
             let i = w.idx_containing(v.start).unwrap();
             let prev_ok = s == v.start && i > 0 && compatible(&w.vmas[i - 1], &new);
             let next_ok = e == v.end && i + 1 < w.vmas.len() && compatible(&new, &w.vmas[i + 1]);
-            let splits = u64::from(s > v.start && !next_ok) + u64::from(e < v.end && !prev_ok);
-            for k in 0..splits {
-                if w.vmas.len() + k as usize >= w.max {
-                    return Err(Errno::ENOMEM);
+            // vma_modify(): split at the start, then at the end; each split
+            // fails at max_map_count, and a first split stays done.
+            let split_s = s > v.start && !next_ok;
+            let split_e = e < v.end && !prev_ok;
+            if split_s && w.vmas.len() >= w.max {
+                *self = w;
+                return Err(Errno::ENOMEM);
+            }
+            if split_e && w.vmas.len() + usize::from(split_s) >= w.max {
+                if split_s {
+                    w.split(s);
                 }
+                *self = w;
+                return Err(Errno::ENOMEM);
             }
             w.split(s);
             w.split(e);
@@ -460,11 +471,13 @@ impl Model {
             cur = w.vmas[r].end;
             expect = cur;
         }
-        if expect < end {
-            return Err(Errno::ENOMEM);
-        }
+        let r = if expect < end {
+            Err(Errno::ENOMEM)
+        } else {
+            Ok(())
+        };
         *self = w;
-        Ok(())
+        r
     }
 
     fn brk(&mut self, brk: u64) -> u64 {
@@ -521,18 +534,49 @@ impl Model {
         flags: u32,
         new_addr: u64,
     ) -> Result<u64, Errno> {
-        if flags & !7 != 0 || (flags & MREMAP_FIXED != 0 && flags & MREMAP_MAYMOVE == 0) {
-            return Err(Errno::EINVAL);
-        }
-        if flags & MREMAP_DONTUNMAP != 0 && (flags & MREMAP_MAYMOVE == 0 || old != new) {
-            return Err(Errno::EINVAL);
-        }
-        if !addr.is_multiple_of(PAGE_SIZE) {
+        if flags & !7 != 0 || !addr.is_multiple_of(PAGE_SIZE) {
             return Err(Errno::EINVAL);
         }
         let (old, new) = (page_align(old), page_align(new));
-        if new == 0 {
+        if new == 0 || new > TASK {
             return Err(Errno::EINVAL);
+        }
+        if flags & (MREMAP_FIXED | MREMAP_DONTUNMAP) != 0 {
+            if new_addr > TASK - new || !new_addr.is_multiple_of(PAGE_SIZE) {
+                return Err(Errno::EINVAL);
+            }
+            if flags & MREMAP_MAYMOVE == 0 || (flags & MREMAP_DONTUNMAP != 0 && old != new) {
+                return Err(Errno::EINVAL);
+            }
+            if addr.saturating_add(old) > new_addr && new_addr + new > addr {
+                return Err(Errno::EINVAL);
+            }
+        }
+        if flags & MREMAP_FIXED != 0 && old == new {
+            // Linux 6.17's remap_move(): every VMA of the range, gaps kept,
+            // none at the start; what moved before a failure stays moved.
+            let (start, end) = (addr, addr + old);
+            let (mut target, mut first, mut last_end, mut cursor) = (new_addr, None, 0, start);
+            while let Some(v) = self.first_from(cursor).filter(|v| v.start < end).cloned() {
+                if first.is_none() && start < v.start {
+                    return Err(Errno::EFAULT);
+                }
+                let a = v.start.max(start);
+                let len = end.min(v.end) - a;
+                let off = if first.is_some() {
+                    v.start - last_end
+                } else {
+                    0
+                };
+                last_end = v.end;
+                let mut w = self.clone();
+                let got = w.mremap_inner(a, len, len, flags, target + off)?;
+                *self = w;
+                first.get_or_insert(got);
+                target = got + len;
+                cursor = v.end;
+            }
+            return first.ok_or(Errno::EFAULT);
         }
         if self.idx_containing(addr).is_none() {
             return Err(Errno::EFAULT);
@@ -714,11 +758,19 @@ proptest! {
         for op in &ops {
             let before: Vec<Vma> = mm.iter().cloned().collect();
             let brk = mm.layout().brk;
+            // mprotect and mremap's multi-VMA move are Linux's partial
+            // failures (checked against Linux by tests/mm_oracle.rs).
             let failed = match *op {
                 Op::Mmap { addr, len, prot, flags } => mm.mmap(addr, len, prot, flags, None, 0).is_err(),
                 Op::Munmap { addr, len } => mm.munmap(addr, len).is_err(),
-                Op::Mprotect { addr, len, prot } => mm.mprotect(addr, len, prot).is_err(),
-                Op::Mremap { addr, old, new, flags, new_addr } => mm.mremap(addr, old, new, flags, new_addr).is_err(),
+                Op::Mprotect { addr, len, prot } => {
+                    let _ = mm.mprotect(addr, len, prot);
+                    false
+                }
+                Op::Mremap { addr, old, new, flags, new_addr } => {
+                    let r = mm.mremap(addr, old, new, flags, new_addr).is_err();
+                    r && !(flags & MREMAP_FIXED != 0 && page_align(old) == page_align(new))
+                }
                 Op::Brk { brk: b } => mm.brk(b) != b,
             };
             if failed {

@@ -11,6 +11,7 @@
 
 pub mod dup;
 pub mod flags;
+pub mod madvise;
 pub mod maps;
 mod merge;
 pub mod mm_struct;

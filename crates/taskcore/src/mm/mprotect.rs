@@ -30,10 +30,13 @@ impl MmStruct {
     ///
     /// `len == 0` succeeds without effect (after the alignment check).
     ///
+    /// Not atomic, as Linux's: a hole in the middle or at the end of the
+    /// range, an `EACCES` or a split at `max_map_count` is found while
+    /// walking the VMAs, and those before it keep their new protection
+    /// (a hole at the start changes nothing).
+    ///
     /// # Linux
     /// Mirrors `do_mprotect_pkey()` (no pkeys, no `READ_IMPLIES_EXEC`).
-    /// Divergence: Linux leaves the VMAs before a hole or a failing split
-    /// changed when it returns an error; here a failed call changes nothing.
     pub fn mprotect(&mut self, start: u64, len: u64, prot: u32) -> Result<()> {
         let grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP);
         let prot = prot & !(PROT_GROWSDOWN | PROT_GROWSUP);
@@ -55,56 +58,9 @@ impl MmStruct {
             return Err(Errno::EINVAL);
         }
         let prot = prot & (PROT_READ | PROT_WRITE | PROT_EXEC);
-        // At most two splits happen (at the range edges): when they cannot
-        // hit max_map_count, the read-only pre-check finds every error
-        // Linux would report, in its order, and the change is made in
-        // place. Otherwise work on a copy-on-write clone.
-        if self.map_count() + 2 <= self.max_map_count {
-            self.mprotect_precheck(start, end, prot, grows)?;
-            let r = self.do_mprotect(start, end, prot, grows);
-            debug_assert!(r.is_ok(), "precheck missed {r:?}");
-            return r;
-        }
-        let mut mm = self.clone();
-        mm.do_mprotect(start, end, prot, grows)?;
-        *self = mm;
-        Ok(())
-    }
-
-    /// The checks of `do_mprotect_pkey()` that do not depend on splits:
-    /// the first VMA, `PROT_GROWS*`, holes and `EACCES`, in address order.
-    /// Merges do not change the outcome: a VMA absorbed by a merge already
-    /// had the new protection, so it passes the `EACCES` check, and the
-    /// hole check compares the same boundaries.
-    fn mprotect_precheck(&self, start: u64, end: u64, prot: u32, grows: u32) -> Result<()> {
-        let vma = self
-            .tree
-            .find_intersection(start, end)
-            .ok_or(Errno::ENOMEM)?;
-        if grows & PROT_GROWSDOWN != 0 {
-            if vma.flags & VM_GROWSDOWN == 0 {
-                return Err(Errno::EINVAL);
-            }
-        } else if vma.start > start {
-            return Err(Errno::ENOMEM);
-        } else if grows & PROT_GROWSUP != 0 {
-            return Err(Errno::EINVAL);
-        }
-        let mut tmp = vma.start;
-        for v in self.tree.iter_from(vma.start).take_while(|v| v.start < end) {
-            if v.start != tmp {
-                return Err(Errno::ENOMEM);
-            }
-            let newflags = u64::from(prot) | v.flags;
-            if (newflags & !(newflags >> 4)) & VM_ACCESS_FLAGS != 0 {
-                return Err(Errno::EACCES);
-            }
-            tmp = v.end;
-        }
-        if tmp < end {
-            return Err(Errno::ENOMEM);
-        }
-        Ok(())
+        // Like Linux, VMA by VMA: a hole, an EACCES or a failed split stops
+        // the walk, and the VMAs already changed stay changed.
+        self.do_mprotect(start, end, prot, grows)
     }
 
     fn do_mprotect(&mut self, start: u64, end: u64, prot: u32, grows: u32) -> Result<()> {

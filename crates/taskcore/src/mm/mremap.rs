@@ -38,10 +38,18 @@ impl MmStruct {
     ///   - 3` for any move); a shrink would split a VMA at the limit.
     /// - `EPERM`: target below `mmap_min_addr`.
     ///
+    /// A fixed move that keeps the size (`MREMAP_FIXED`, `old_len ==
+    /// new_len`) may span several VMAs, gaps included but not at the start
+    /// (`EFAULT`), each moved to keep its distance from the previous one.
+    /// Like Linux, it is applied VMA by VMA: on a failure the VMAs already
+    /// moved stay moved.
+    ///
     /// # Linux
-    /// Mirrors `SYSCALL_DEFINE5(mremap)`. Divergence: Linux unmaps the
-    /// target of `MREMAP_FIXED` (and a shrunk tail) before later checks
-    /// that may fail; here a failed call changes nothing.
+    /// Mirrors `SYSCALL_DEFINE5(mremap)` as of Linux 6.17
+    /// (`check_mremap_params()`, `remap_move()`, `check_prep_vma()`).
+    /// Divergence: Linux unmaps the target of `MREMAP_FIXED` (and a shrunk
+    /// tail) of a single-VMA call before later checks that may fail; here
+    /// such a failed call changes nothing.
     pub fn mremap(
         &mut self,
         old_addr: u64,
@@ -50,13 +58,9 @@ impl MmStruct {
         flags: u32,
         new_addr: u64,
     ) -> Result<u64> {
+        // check_mremap_params(), in Linux's order (the first failing check
+        // decides the errno).
         if flags & !(MREMAP_FIXED | MREMAP_MAYMOVE | MREMAP_DONTUNMAP) != 0 {
-            return Err(Errno::EINVAL);
-        }
-        if flags & MREMAP_FIXED != 0 && flags & MREMAP_MAYMOVE == 0 {
-            return Err(Errno::EINVAL);
-        }
-        if flags & MREMAP_DONTUNMAP != 0 && (flags & MREMAP_MAYMOVE == 0 || old_len != new_len) {
             return Err(Errno::EINVAL);
         }
         if !page_aligned(old_addr) {
@@ -64,8 +68,29 @@ impl MmStruct {
         }
         let old_len = page_align(old_len);
         let new_len = page_align(new_len);
-        if new_len == 0 {
+        if new_len == 0 || new_len > self.layout.task_size {
             return Err(Errno::EINVAL);
+        }
+        if flags & (MREMAP_FIXED | MREMAP_DONTUNMAP) != 0 {
+            if new_addr > self.layout.task_size - new_len || !page_aligned(new_addr) {
+                return Err(Errno::EINVAL);
+            }
+            if flags & MREMAP_MAYMOVE == 0 {
+                return Err(Errno::EINVAL);
+            }
+            if flags & MREMAP_DONTUNMAP != 0 && old_len != new_len {
+                return Err(Errno::EINVAL);
+            }
+            // vrm_overlaps(): the target must not overlap the source.
+            if old_addr.saturating_add(old_len) > new_addr && new_addr + new_len > old_addr {
+                return Err(Errno::EINVAL);
+            }
+        }
+        // A fixed move that keeps the size may span several VMAs (Linux
+        // 6.17, remap_move()); like Linux, it is not atomic: the VMAs
+        // moved before a failure stay moved.
+        if flags & MREMAP_FIXED != 0 && old_len == new_len {
+            return self.remap_move(old_addr, old_len, flags, new_addr);
         }
         if self.tree.lookup(old_addr).is_none() {
             return Err(Errno::EFAULT);
@@ -74,6 +99,43 @@ impl MmStruct {
         let r = mm.do_mremap(old_addr, old_len, new_len, flags, new_addr)?;
         *self = mm;
         Ok(r)
+    }
+
+    /// `remap_move()`: moves every VMA of `[start, start + len)` (split at
+    /// the ends) to `new_addr`, keeping the gaps between them; no gap is
+    /// allowed at the start (`EFAULT`, as is a range with no VMA). Returns
+    /// where the first one went.
+    fn remap_move(&mut self, start: u64, len: u64, flags: u32, new_addr: u64) -> Result<u64> {
+        let end = start + len;
+        let mut target = new_addr;
+        let mut first = None;
+        let mut last_end = 0;
+        let mut cursor = start;
+        while cursor < end {
+            let Some(vma) = self.tree.find_intersection(cursor, end).cloned() else {
+                break;
+            };
+            if first.is_none() && start < vma.start {
+                return Err(Errno::EFAULT);
+            }
+            let addr = vma.start.max(start);
+            let piece = end.min(vma.end) - addr;
+            let offset = if first.is_some() {
+                vma.start - last_end
+            } else {
+                0
+            };
+            last_end = vma.end;
+            // Each piece is a single-VMA fixed move of its own size
+            // (check_prep_vma() + mremap_to()); a failure keeps what moved.
+            let mut mm = self.clone();
+            let got = mm.mremap_to(addr, piece, target + offset, piece, flags)?;
+            *self = mm;
+            first.get_or_insert(got);
+            target = got + piece;
+            cursor = vma.end;
+        }
+        first.ok_or(Errno::EFAULT)
     }
 
     fn do_mremap(
