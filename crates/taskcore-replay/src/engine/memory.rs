@@ -15,8 +15,8 @@
 //!   learned; later brk calls are checked against it.
 
 use taskcore::mm::flags::{
-    MAP_ANONYMOUS, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_PRIVATE, MREMAP_FIXED, MREMAP_MAYMOVE,
-    PROT_READ,
+    MAP_ANONYMOUS, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_PRIVATE, MREMAP_DONTUNMAP, MREMAP_FIXED,
+    MREMAP_MAYMOVE, PROT_READ,
 };
 use taskcore::mm::{FileId, MmLayout, MmStruct, MmapFile};
 use taskcore::{Errno, TaskId};
@@ -64,6 +64,7 @@ impl Engine {
                         let r = self
                             .k
                             .mmap(cur, at, len, prot, f, file.as_ref(), offset / PAGE);
+                        self.touch(tgid, at, len);
                         self.check_addr(i, r, at);
                     }
                     Outcome::Errno(err @ (Errno::EEXIST | Errno::EINVAL)) => {
@@ -77,6 +78,7 @@ impl Engine {
             }
             (Op::Munmap { addr, len }, Outcome::Value(0)) => {
                 let r = self.k.munmap(cur, addr, len);
+                self.touch(tgid, addr, len);
                 self.check_ok(i, r);
             }
             (Op::Munmap { addr, len }, Outcome::Errno(err)) => {
@@ -86,11 +88,12 @@ impl Engine {
             (Op::Mprotect { addr, len, prot }, Outcome::Value(0)) => {
                 match self.k.mprotect(cur, addr, len, prot) {
                     Ok(()) => self.check_ok(i, Ok(())),
-                    Err(Errno::ENOMEM) => {
-                        // Memory exec mapped: learn it.
+                    Err(Errno::ENOMEM) if !self.is_touched(tgid, addr, len) => {
+                        // Memory mapped before the trace (exec, the
+                        // loader): learn it.
                         self.learn_range(cur, addr, len);
                         let _ = self.k.mprotect(cur, addr, len, prot);
-                        self.unchecked(i);
+                        self.unchecked_because(i, "memory mapped before the trace, learned");
                     }
                     Err(err) => self.check_ok(i, Err(err)),
                 }
@@ -115,12 +118,24 @@ impl Engine {
                 } else {
                     (flags, new)
                 };
+                // Without MREMAP_FIXED glibc passes garbage as the new
+                // address, which the kernel checks under MREMAP_DONTUNMAP:
+                // strace does not print it, so the result is not checkable
+                // (the recorded move is still applied).
+                let unrecorded_arg = flags & MREMAP_DONTUNMAP != 0 && flags & MREMAP_FIXED == 0;
                 let r = self.k.mremap(cur, old, old_len, new_len, f, n);
-                if matches!(r, Err(Errno::EFAULT)) {
-                    // Memory exec mapped: learn it, then apply the move.
+                self.touch(tgid, old, old_len.max(PAGE));
+                self.touch(tgid, to, new_len);
+                if matches!(r, Err(Errno::EFAULT)) && !self.is_touched(tgid, old, old_len.max(PAGE))
+                {
+                    // Memory mapped before the trace: learn it, then move.
                     self.learn_range(cur, old, old_len.max(PAGE));
                     let _ = self.k.mremap(cur, old, old_len, new_len, f, n);
-                    self.unchecked(i);
+                    self.unchecked_because(i, "memory mapped before the trace, learned");
+                    return;
+                }
+                if unrecorded_arg {
+                    self.unchecked_because(i, "new address not recorded");
                     return;
                 }
                 self.check_addr(i, r, to);
@@ -135,6 +150,11 @@ impl Engine {
                 },
                 Outcome::Errno(err),
             ) => {
+                if flags & MREMAP_DONTUNMAP != 0 && flags & MREMAP_FIXED == 0 {
+                    // The failure may come from the unrecorded new address.
+                    self.unchecked_because(i, "new address not recorded");
+                    return;
+                }
                 let r = self.k.mremap(cur, old, old_len, new_len, flags, new);
                 self.check_err(i, r.map(|_| ()), err);
             }
@@ -177,6 +197,33 @@ impl Engine {
             Err(e) if e == want => {}
             other => self.mismatch(i, "result", want.name().into(), format!("{other:?}")),
         }
+    }
+
+    /// Records that the trace itself mapped, moved or unmapped `[addr,
+    /// addr + len)` in process `tgid`: memory the replay must never learn.
+    pub(super) fn touch(&mut self, tgid: i32, addr: u64, len: u64) {
+        let end = addr.saturating_add(len.div_ceil(PAGE) * PAGE);
+        let v = self.mm_touched.entry(tgid).or_default();
+        let (mut s, mut e) = (addr, end);
+        v.retain(|&(a, b)| {
+            if b < s || a > e {
+                true
+            } else {
+                s = s.min(a);
+                e = e.max(b);
+                false
+            }
+        });
+        let at = v.partition_point(|&(a, _)| a < s);
+        v.insert(at, (s, e));
+    }
+
+    /// Whether the trace touched any part of `[addr, addr + len)` in `tgid`.
+    fn is_touched(&self, tgid: i32, addr: u64, len: u64) -> bool {
+        let end = addr.saturating_add(len.div_ceil(PAGE) * PAGE);
+        self.mm_touched
+            .get(&tgid)
+            .is_some_and(|v| v.iter().any(|&(a, b)| a < end && b > addr))
     }
 
     /// Maps the unmapped parts of `[addr, addr + len)` (an exec-time

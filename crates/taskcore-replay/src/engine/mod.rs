@@ -80,6 +80,10 @@ pub(crate) struct Engine {
     dying_leader: HashMap<i32, i32>,
     /// Emulated tgids whose current image's program break is known.
     brk_known: HashSet<i32>,
+    /// Per emulated tgid, the address ranges the trace itself mapped, moved
+    /// or unmapped since its last exec (sorted, merged): memory there is
+    /// never learned to explain a failure.
+    mm_touched: HashMap<i32, Vec<(u64, u64)>>,
     /// Position in the replay order of the current step.
     pos: u64,
     /// Exit status words from `Exited` notifications.
@@ -145,6 +149,7 @@ impl Engine {
             pids: PidMap::default(),
             dying_leader: HashMap::new(),
             brk_known: HashSet::new(),
+            mm_touched: HashMap::new(),
             pos: 0,
             exit_codes: HashMap::new(),
             pending_exit: HashMap::new(),
@@ -181,6 +186,7 @@ impl Engine {
             pids: self.pids.clone(),
             dying_leader: self.dying_leader.clone(),
             brk_known: self.brk_known.clone(),
+            mm_touched: self.mm_touched.clone(),
             pos: self.pos,
             exit_codes: self.exit_codes.clone(),
             pending_exit: self.pending_exit.clone(),
@@ -344,6 +350,7 @@ impl Engine {
                 if e.ret == Outcome::Value(0) {
                     if let Ok(tgid) = self.k.getpid(cur) {
                         self.brk_known.remove(&tgid);
+                        self.mm_touched.remove(&tgid);
                     }
                     let args: Vec<&[u8]> = argv.iter().map(|a| a.as_bytes()).collect();
                     match self.k.execve_argv(cur, path, &args) {
@@ -630,6 +637,10 @@ impl Engine {
                         } else {
                             self.brk_known.remove(&c);
                         }
+                        match self.mm_touched.get(&p).cloned() {
+                            Some(v) => self.mm_touched.insert(c, v),
+                            None => self.mm_touched.remove(&c),
+                        };
                     }
                 }
                 self.adopt(child, t, Some(e));
