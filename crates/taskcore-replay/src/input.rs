@@ -341,11 +341,24 @@ pub fn verdict(file: &str, parser: &Parser) -> Result<(), InputError> {
 /// a directory, no events); a file replayed in part says why in
 /// [`FileReport::unusable`]. The replay's mismatches are in the report.
 pub fn replay_file(path: &Path, opts: Options) -> Result<FileReport, InputError> {
-    let file = path.display().to_string();
+    replay_file_with(path, &path.display().to_string(), opts, |_| {})
+}
+
+/// [`replay_file`], naming the file `name` in the report and its messages,
+/// and calling `progress` with the number of events of each batch read.
+///
+/// # Errors
+/// As [`replay_file`].
+pub fn replay_file_with(
+    path: &Path,
+    name: &str,
+    opts: Options,
+    mut progress: impl FnMut(usize),
+) -> Result<FileReport, InputError> {
     let src = open(path)?;
-    let (r, parser, unusable) = replay_reader(&file, src, Replayer::new(opts), |_, _| {})?;
+    let (r, parser, unusable) = replay_reader(name, src, Replayer::new(opts), |_, n| progress(n))?;
     Ok(FileReport {
-        file,
+        file: name.to_string(),
         summary: r.finish(),
         parse: parser.stats().clone(),
         parse_errors: parser.errors().to_vec(),

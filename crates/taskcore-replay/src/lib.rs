@@ -54,8 +54,8 @@ mod window;
 pub use engine::records::ProcessRecord;
 pub use engine::report::{Mismatch, Stats};
 pub use input::{
-    kernel_at, open, replay_file, replay_reader, verdict, FileReport, InputError, MAX_ERROR_RATIO,
-    MAX_PARSE_ERRORS,
+    kernel_at, open, replay_file, replay_file_with, replay_reader, verdict, FileReport, InputError,
+    MAX_ERROR_RATIO, MAX_PARSE_ERRORS,
 };
 pub use replayer::{Options, Replayer, Summary};
 

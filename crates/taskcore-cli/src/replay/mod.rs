@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use taskcore_replay::probe::{self as rprobe, LatencyProbe};
-use taskcore_replay::{FileReport, InputError, Options, Replayer, Stats};
+use taskcore_replay::{FileReport, InputError, Options, Stats};
 
 /// What `--probe` measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -86,19 +86,8 @@ fn display(p: &Path) -> PathBuf {
 
 /// Replays one file, with a progress bar on a terminal.
 fn replay_one(path: &Path, bar: &ProgressBar) -> Result<FileReport, InputError> {
-    let file = display(path).display().to_string();
-    let src = taskcore_replay::open(path)?;
-    let (r, parser, unusable) =
-        taskcore_replay::replay_reader(&file, src, Replayer::new(Options::default()), |_, n| {
-            bar.inc(n as u64)
-        })?;
-    Ok(FileReport {
-        file,
-        summary: r.finish(),
-        parse: parser.stats().clone(),
-        parse_errors: parser.errors().to_vec(),
-        unusable,
-    })
+    let name = display(path).display().to_string();
+    taskcore_replay::replay_file_with(path, &name, Options::default(), |n| bar.inc(n as u64))
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
