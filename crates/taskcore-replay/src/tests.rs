@@ -302,3 +302,35 @@ fn a_dontunmap_move_without_fixed_is_not_checkable() {
         Some(&1)
     );
 }
+
+#[test]
+fn the_order_search_works_far_into_a_trace() {
+    // 3,000 processes of filler (12,000 events: past two checkpoints), then
+    // the overlapping setpgid race, which only a reordering explains.
+    let filler = loop_trace(3000, 32768);
+    let race = "\
+100 9.0 clone(child_stack=NULL, flags=SIGCHLD) = 201
+100 9.1 clone(child_stack=NULL, flags=SIGCHLD) = 202
+202 9.2 setpgid(0, 0 <unfinished ...>
+100 9.3 setpgid(201, 202 <unfinished ...>
+202 9.4 <... setpgid resumed>) = 0
+100 9.5 <... setpgid resumed>) = -1 EPERM (Operation not permitted)
+";
+    let s = summary(&format!("{filler}{race}"));
+    assert!(s.mismatches.is_empty(), "{:?}", s.mismatches);
+    assert!(s.stats.checked > 9000);
+    // Without the overlap the order is known, and EPERM is reported.
+    let fixed = race
+        .replace("setpgid(0, 0 <unfinished ...>", "setpgid(0, 0) = 0")
+        .replace("202 9.4 <... setpgid resumed>) = 0\n", "")
+        .replace(
+            "setpgid(201, 202 <unfinished ...>",
+            "setpgid(201, 202) = -1 EPERM (Operation not permitted)",
+        )
+        .replace(
+            "100 9.5 <... setpgid resumed>) = -1 EPERM (Operation not permitted)\n",
+            "",
+        );
+    let s = summary(&format!("{filler}{fixed}"));
+    assert_eq!(s.mismatches.len(), 1, "{:?}", s.mismatches);
+}
