@@ -446,7 +446,7 @@ fn root_and_task_listings() {
     );
     assert_eq!(
         names(&fs, fs.resolve(b"3/task/4").unwrap()),
-        [".", "..", "status", "comm", "cmdline", "stat", "statm", "maps"]
+        [".", "..", "status", "comm", "cmdline", "stat", "statm", "maps", "children"]
     );
     assert_eq!(
         names(&fs, fs.resolve(b"sys/kernel").unwrap()),
@@ -933,4 +933,63 @@ fn loadavg_last_pid_is_the_readers_namespace() {
     };
     assert_eq!(last(init), 5);
     assert_eq!(last(inner), 2);
+}
+
+/// `/proc/PID/task/TID/children` against the kernel here:
+/// `data/linux-oracle/children.c` recorded `children.txt` (labels for
+/// pids). The same scene is built in the core and must read the same.
+#[test]
+fn task_children_files_match_linux() {
+    use std::collections::HashMap;
+    use taskcore::procfs::{ProcClock, ProcFs};
+    use taskcore::{CloneArgs, Config, Kernel, TaskId};
+    let recorded = include_str!("../../../data/linux-oracle/children.txt");
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let main = k.fork(init).unwrap();
+    let c1 = k.fork(main).unwrap();
+    let c2 = k.fork(main).unwrap();
+    let c3 = k.fork(main).unwrap();
+    let p2 = k.pid_vnr(main, c2).unwrap();
+    k.kill(main, p2, 9).unwrap();
+    k.wait4(main, p2, 0).unwrap();
+    k.set_child_subreaper(main, true).unwrap();
+    let c4 = k.fork(main).unwrap();
+    let g = k.fork(c4).unwrap();
+    k.exit_group(c4, 0).unwrap();
+    let thread = k.clone(main, &CloneArgs::thread()).unwrap();
+    let t1 = k.fork(thread).unwrap();
+    let labels: HashMap<i32, &str> = [(c1, "c1"), (c3, "c3"), (c4, "c4"), (g, "g"), (t1, "t1")]
+        .into_iter()
+        .map(|(t, n): (TaskId, &str)| (k.pid_vnr(init, t).unwrap(), n))
+        .collect();
+    let read = |k: &Kernel, t: TaskId| -> String {
+        let fs = ProcFs::new(k, k.root_ns(), ProcClock::default()).unwrap();
+        let (tgid, tid) = (k.getpid(t).unwrap(), k.gettid(t).unwrap());
+        let node = fs
+            .resolve(format!("{tgid}/task/{tid}/children").as_bytes())
+            .unwrap();
+        let text = String::from_utf8(fs.read(node).unwrap()).unwrap();
+        assert!(text.is_empty() || text.ends_with(' '), "{text:?}");
+        let names: Vec<&str> = text
+            .split_whitespace()
+            .map(|p| labels[&p.parse::<i32>().unwrap()])
+            .collect();
+        format!(
+            "[{}]",
+            names.iter().map(|n| format!("{n} ")).collect::<String>()
+        )
+    };
+    let mut got = vec![
+        format!("main {}", read(&k, main)),
+        format!("thread {}", read(&k, thread)),
+    ];
+    k.exit(thread, 0).unwrap();
+    got.push(format!("main_after_thread_exit {}", read(&k, main)));
+    let want: Vec<&str> = recorded.lines().collect();
+    assert_eq!(got, want);
+    // Only thread directories have it.
+    let fs = ProcFs::new(&k, k.root_ns(), ProcClock::default()).unwrap();
+    let tgid = k.getpid(main).unwrap();
+    assert!(fs.resolve(format!("{tgid}/children").as_bytes()).is_err());
 }

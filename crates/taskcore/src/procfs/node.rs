@@ -142,6 +142,8 @@ pub enum PidEntry {
     Statm,
     /// `maps`.
     Maps,
+    /// `children` (thread directories only): the thread's children.
+    Children,
 }
 
 /// Entries of `/proc/PID/`, in the order of Linux's `tgid_base_stuff`.
@@ -157,13 +159,14 @@ pub const TGID_ENTRIES: [PidEntry; 7] = [
 
 /// Entries of `/proc/PID/task/TID/`, in the order of Linux's
 /// `tid_base_stuff`.
-pub const TID_ENTRIES: [PidEntry; 6] = [
+pub const TID_ENTRIES: [PidEntry; 7] = [
     PidEntry::Status,
     PidEntry::Comm,
     PidEntry::Cmdline,
     PidEntry::Stat,
     PidEntry::Statm,
     PidEntry::Maps,
+    PidEntry::Children,
 ];
 
 impl PidEntry {
@@ -177,6 +180,7 @@ impl PidEntry {
             PidEntry::Stat => "stat",
             PidEntry::Statm => "statm",
             PidEntry::Maps => "maps",
+            PidEntry::Children => "children",
         }
     }
 
@@ -206,11 +210,16 @@ impl PidEntry {
             PidEntry::Stat => 5,
             PidEntry::Statm => 6,
             PidEntry::Maps => 7,
+            PidEntry::Children => 8,
         }
     }
 
     fn from_code(c: u64) -> Option<PidEntry> {
-        TGID_ENTRIES.iter().copied().find(|e| e.code() == c)
+        TGID_ENTRIES
+            .iter()
+            .chain(&TID_ENTRIES)
+            .copied()
+            .find(|e| e.code() == c)
     }
 
     /// The entry named `name` among `entries`.
