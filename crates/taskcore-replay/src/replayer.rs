@@ -33,9 +33,9 @@ const CHECKPOINT_EVERY: u64 = 4096;
 /// recordings need a few searches; a hostile or garbled trace with a
 /// mismatch on every line would otherwise cost a search each. Past the
 /// budget, mismatches are reported without a search.
-const SEARCH_BUDGET: u64 = 2_000_000;
+const SEARCH_BUDGET: u64 = 200_000;
 /// See [`SEARCH_BUDGET`].
-const SEARCH_STEPS_PER_EVENT: u64 = 100;
+const SEARCH_STEPS_PER_EVENT: u64 = 200;
 
 /// Positions released ahead of the one applied (room for the search's
 /// verification and the engine's lookahead).
