@@ -147,7 +147,7 @@ impl World {
 /// partial-failure calls are exempt: mprotect over a hole).
 fn call(w: &mut World, b: &mut Bytes<'_>) -> (bool, bool) {
     let cur = w.any(b);
-    let op = b.u8() % 38;
+    let op = b.u8() % 39;
     let r: Result<(), taskcore::Errno> = match op {
         0 => w.k.fork(cur).map(|t| w.ids.push(t)),
         1 => w.k.vfork(cur).map(|t| w.ids.push(t)),
@@ -269,6 +269,18 @@ fn call(w: &mut World, b: &mut Bytes<'_>) -> (bool, bool) {
         36 => {
             let mm = taskcore::mm::MmStruct::new(taskcore::mm::MmLayout::default());
             w.k.set_mm(cur, mm)
+        }
+        37 => {
+            let flags = pick_bits(b, &CLONE_BITS) | if b.u8() == 0 { b.u64() } else { 0 };
+            let exit_signal = if b.u8() == 0 { b.u64() } else { u64::from(b.u8()) };
+            let n = b.u8() % 4;
+            let set_tid = (0..n).map(|_| w.pid(b, cur)).collect();
+            let args = taskcore::Clone3Args {
+                flags,
+                exit_signal,
+                set_tid,
+            };
+            w.k.clone3(cur, &args).map(|t| w.ids.push(t))
         }
         _ => return mm_call(w, b, cur),
     };
