@@ -126,7 +126,8 @@ fn fresh_random_scenarios_replay_without_mismatch() {
         let f = tmp.join(format!("rs{seed}.strace"));
         let st = Command::new("timeout")
             .args(["60", "strace", "-f", "-q", "-ttt", "-e"])
-            .arg("trace=%process,setpgid,setsid,getpgid,getsid,kill,tgkill,tkill,prctl,rt_sigaction,ptrace")
+            // The traces README's wider command (with %signal and %creds).
+            .arg("trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit")
             .arg("-o")
             .arg(&f)
             .arg("python3")
