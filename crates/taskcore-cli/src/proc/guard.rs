@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use nix::sys::statfs::{statfs, PROC_SUPER_MAGIC};
 
 /// Whether `dir` is on a procfs (`PROC_SUPER_MAGIC`).
-fn is_procfs(dir: &Path) -> bool {
+pub(crate) fn is_procfs(dir: &Path) -> bool {
     statfs(dir).is_ok_and(|s| s.filesystem_type() == PROC_SUPER_MAGIC)
 }
 
