@@ -337,3 +337,75 @@ fn a_command_not_found_under_mount_exits_127() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("command not found"));
 }
+
+#[test]
+fn mount_refuses_the_host_proc_outside_a_private_namespace() {
+    // A process of ours that is not an ancestor of the mount: /proc is
+    // shared with it, so the guard must refuse, whatever namespace pid 1 is
+    // in (on some machines every session shares one namespace that is not
+    // pid 1's). The refusal comes before the source is loaded, and the
+    // source is bad: even a broken guard fails with another message and
+    // never mounts.
+    let mut sibling = Command::new("sleep").arg("60").spawn().unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "proc",
+            "mount",
+            "/proc",
+            "--from-trace",
+            "/nonexistent.strace",
+        ])
+        .args(["--", "true"])
+        .output()
+        .unwrap();
+    sibling.kill().unwrap();
+    sibling.wait().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("private mount namespace"), "{err}");
+}
+
+#[test]
+fn mount_refuses_a_namespace_entered_with_nsenter() {
+    // A mount namespace made by someone else and entered with `nsenter`
+    // (as `docker exec` does) is not private even though our parent is in
+    // another namespace: its first process would see the emulated /proc.
+    if let Some(why) = missing_prerequisite() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    if !which("nsenter") {
+        eprintln!("skipped: `nsenter` is not installed");
+        return;
+    }
+    let mut owner = Command::new("unshare")
+        .args(["-m", "sleep", "60"])
+        .spawn()
+        .unwrap();
+    // Wait until the sleeper has its own namespace.
+    let own = std::fs::read_link("/proc/self/ns/mnt").unwrap();
+    let ns = format!("/proc/{}/ns/mnt", owner.id());
+    for _ in 0..200 {
+        if std::fs::read_link(&ns).is_ok_and(|n| n != own) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let out = Command::new("nsenter")
+        .args(["-m", "-t", &owner.id().to_string(), BIN])
+        .args([
+            "proc",
+            "mount",
+            "/proc",
+            "--from-trace",
+            "/nonexistent.strace",
+        ])
+        .args(["--", "true"])
+        .output()
+        .unwrap();
+    owner.kill().unwrap();
+    owner.wait().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("private mount namespace"), "{err}");
+}

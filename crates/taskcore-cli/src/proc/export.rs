@@ -39,6 +39,13 @@ pub(crate) fn prepare(dir: &Path, force: bool) -> Result<(), String> {
             entries.len()
         ));
     }
+    // `--force` on a mistyped path must not empty the root or a live /proc.
+    let canon = dir
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    if canon == Path::new("/") || super::guard::is_procfs(&canon) {
+        return Err(format!("refusing to empty {}", canon.display()));
+    }
     for p in entries {
         let r = if p.is_dir() && !p.is_symlink() {
             fs::remove_dir_all(&p)
@@ -142,5 +149,19 @@ mod tests {
         let btime = fs::read_to_string(dir.join("stat")).unwrap();
         assert!(btime.contains("\nbtime 1700000000\n"));
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn force_refuses_to_empty_a_live_proc() {
+        // (Not tested on "/": a broken guard would empty the machine.)
+        let err = prepare(Path::new("/proc"), true).unwrap_err();
+        assert!(err.contains("refusing"), "{err}");
+        let link =
+            std::env::temp_dir().join(format!("taskcore-export-link-{}", std::process::id()));
+        let _ = fs::remove_file(&link);
+        symlink("/proc", &link).unwrap();
+        let err = prepare(&link, true).unwrap_err();
+        assert!(err.contains("refusing"), "{err}");
+        fs::remove_file(&link).unwrap();
     }
 }

@@ -553,9 +553,9 @@ impl Filesystem for ProcFuse {
 
 /// Mounts the emulated `/proc` of `loaded` at `dir`. With a `command`, runs
 /// it while mounted, unmounts, and exits with its status; without, serves
-/// until SIGINT, SIGTERM or SIGHUP.
+/// until SIGINT, SIGTERM or SIGHUP. The caller has checked `dir` with
+/// `guard::check_mount_point`.
 pub(crate) fn mount(loaded: Loaded, dir: &Path, command: &[String]) -> Result<ExitCode, String> {
-    refuse_host_proc(dir)?;
     let real_proc = nix::fcntl::open(
         "/proc",
         OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
@@ -622,67 +622,10 @@ pub(crate) fn mount(loaded: Loaded, dir: &Path, command: &[String]) -> Result<Ex
     }
 }
 
-/// Refuses to mount over the host's `/proc`: only inside a private mount
-/// namespace (`unshare -m`), where the mount is invisible to the rest of
-/// the machine, may `/proc` be covered. Private means: some ancestor
-/// process whose namespace can be read is in another mount namespace (pid
-/// 1's often cannot be read, so it is not the reference).
-fn refuse_host_proc(dir: &Path) -> Result<(), String> {
-    let target = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    if target != Path::new("/proc") || in_private_mount_ns() {
-        return Ok(());
-    }
-    Err(
-        "refusing to mount over the host's /proc: run inside a private mount \
-         namespace, e.g. `unshare -m taskcore proc mount /proc ...`"
-            .to_string(),
-    )
-}
-
-/// Whether this process's mount namespace differs from an ancestor's.
-fn in_private_mount_ns() -> bool {
-    let ns = |pid: &str| std::fs::read_link(format!("/proc/{pid}/ns/mnt")).ok();
-    let Some(mine) = ns("self") else {
-        return false;
-    };
-    let ppid_of = |pid: &str| -> Option<String> {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        let after = &stat[stat.rfind(')')? + 2..];
-        after.split(' ').nth(1).map(str::to_string)
-    };
-    let mut pid = "self".to_string();
-    for _ in 0..64 {
-        let Some(parent) = ppid_of(&pid) else {
-            return false;
-        };
-        if parent == "0" {
-            return false;
-        }
-        match ns(&parent) {
-            Some(theirs) if theirs != mine => return true,
-            Some(_) => pid = parent,
-            None => return false,
-        }
-    }
-    false
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use taskcore::procfs::PidEntry;
-
-    #[test]
-    fn the_hosts_proc_is_refused_outside_a_private_mount_namespace() {
-        assert!(refuse_host_proc(Path::new("/tmp")).is_ok());
-        if in_private_mount_ns() {
-            eprintln!("skipped: already in a private mount namespace");
-            return;
-        }
-        let e = refuse_host_proc(Path::new("/proc")).unwrap_err();
-        assert!(e.contains("unshare -m"), "{e}");
-        assert!(refuse_host_proc(Path::new("/proc/../proc")).is_err());
-    }
 
     #[test]
     fn inode_numbers_round_trip_and_do_not_collide() {

@@ -9,6 +9,7 @@
 
 mod export;
 mod fuse;
+mod guard;
 pub(crate) mod source;
 
 use std::path::PathBuf;
@@ -88,7 +89,9 @@ pub(crate) fn run(args: Args) -> ExitCode {
             dir,
             source,
             command,
-        } => source::load(&source).and_then(|l| fuse::mount(l, &dir, &command)),
+        } => guard::check_mount_point(&dir)
+            .and_then(|()| source::load(&source))
+            .and_then(|l| fuse::mount(l, &dir, &command)),
     };
     r.unwrap_or_else(|msg| {
         eprintln!("taskcore proc: {msg}");
