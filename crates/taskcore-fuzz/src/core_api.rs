@@ -272,7 +272,11 @@ fn call(w: &mut World, b: &mut Bytes<'_>) -> (bool, bool) {
         }
         37 => {
             let flags = pick_bits(b, &CLONE_BITS) | if b.u8() == 0 { b.u64() } else { 0 };
-            let exit_signal = if b.u8() == 0 { b.u64() } else { u64::from(b.u8()) };
+            let exit_signal = if b.u8() == 0 {
+                b.u64()
+            } else {
+                u64::from(b.u8())
+            };
             let n = b.u8() % 4;
             let set_tid = (0..n).map(|_| w.pid(b, cur)).collect();
             let args = taskcore::Clone3Args {
