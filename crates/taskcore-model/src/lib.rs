@@ -72,6 +72,7 @@
 //! O(n) per operation in the number of tasks (scans), O(children) per wait
 //! walk step as in pre-5.13 Linux. Not for production use.
 
+mod clone3;
 mod exec;
 mod exit;
 mod fork;
@@ -85,7 +86,8 @@ use std::collections::VecDeque;
 
 use taskcore::uapi::{NSIG, PID_MAX_LIMIT, PID_MAX_MIN, SIGCHLD};
 pub use taskcore::{
-    CloneArgs, Config, Errno, Result, SigAction, SigHandler, SigInfo, WaitOutcome, WaitReport,
+    Clone3Args, CloneArgs, Config, Errno, Result, SigAction, SigHandler, SigInfo, WaitOutcome,
+    WaitReport,
 };
 
 use pid::{Ns, PidStruct};

@@ -59,6 +59,10 @@ pub const CLONE_IO: u64 = 0x8000_0000;
 pub const CLONE_CLEAR_SIGHAND: u64 = 0x1_0000_0000;
 /// clone3 only: place the child in a cgroup.
 pub const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
+/// New time namespace; clone3 only (it lies in clone(2)'s signal byte).
+pub const CLONE_NEWTIME: u64 = 0x0000_0080;
+/// The flags clone(2) can pass (its 32-bit word, `CLONE_LEGACY_FLAGS`).
+pub const CLONE_LEGACY_FLAGS: u64 = 0xffff_ffff;
 /// Low byte of clone(2) flags: the exit signal (`CSIGNAL`).
 pub const CSIGNAL: u64 = 0xff;
 

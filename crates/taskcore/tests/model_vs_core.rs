@@ -19,7 +19,7 @@
 
 use proptest::prelude::*;
 use taskcore::uapi::*;
-use taskcore::{CloneArgs, Config, Kernel, SigAction, SigHandler, TaskId};
+use taskcore::{Clone3Args, CloneArgs, Config, Kernel, SigAction, SigHandler, TaskId};
 use taskcore_model::{Compat, Model, ModelOptions, Tid};
 
 // ------------------------------------------------------------------ ops
@@ -57,6 +57,13 @@ enum CloneKind {
     SetTid(Vec<i32>),
     Ptrace,
     Raw(u64, i32),
+    Clone3(Clone3Args),
+}
+
+/// Which entry a clone step goes through.
+enum CloneCall {
+    Legacy(CloneArgs),
+    V3(Clone3Args),
 }
 
 #[derive(Clone, Debug)]
@@ -147,9 +154,60 @@ fn clone_kind() -> impl Strategy<Value = CloneKind> {
             Just((CLONE_SIGHAND, 0)),
             Just((CLONE_THREAD | CLONE_SIGHAND | CLONE_VM | CLONE_NEWPID, 0)),
             Just((0, 65)),
+            Just((0, 256)),
             Just((0, -1)),
+            Just((CLONE_PARENT, SIGUSR1)),
+            Just((CLONE_PIDFD | CLONE_PARENT_SETTID, SIGCHLD)),
         ].prop_map(|(f, s)| CloneKind::Raw(f, s)),
+        3 => clone3_args().prop_map(CloneKind::Clone3),
     ]
+}
+
+/// clone3 arguments: mostly valid, with each of clone3's refusals.
+fn clone3_args() -> impl Strategy<Value = Clone3Args> {
+    let flags = prop_oneof![
+        6 => Just(0u64),
+        2 => Just(CLONE_PARENT),
+        2 => Just(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM),
+        1 => Just(CLONE_NEWPID),
+        1 => Just(CLONE_CLEAR_SIGHAND),
+        1 => Just(CLONE_CLEAR_SIGHAND | CLONE_SIGHAND | CLONE_VM),
+        1 => Just(CLONE_DETACHED),
+        1 => Just(CLONE_NEWTIME),
+        1 => Just(0x11u64),
+        1 => Just(1u64 << 40),
+        1 => Just(CLONE_INTO_CGROUP),
+        1 => Just(CLONE_THREAD | CLONE_VM),
+    ];
+    let exit_signal = prop_oneof![
+        5 => Just(SIGCHLD as u64),
+        3 => Just(0u64),
+        1 => Just(64u64),
+        1 => Just(65u64),
+        1 => Just((1u64 << 32) | SIGCHLD as u64),
+    ];
+    let set_tid = prop_oneof![
+        8 => Just((None, 0u64)),
+        1 => Just((None, 1u64)),
+        1 => Just((Some(vec![]), 0u64)),
+        1 => Just((Some(vec![]), 1u64)),
+        1 => Just((Some(vec![0; 33]), 33u64)),
+        2 => prop::collection::vec(prop_oneof![Just(1), 2i32..40, 290i32..310], 1..3)
+            .prop_map(|v| { let n = v.len() as u64; (Some(v), n) }),
+    ];
+    let cgroup = prop_oneof![4 => Just(0u64), 1 => Just(3u64), 1 => Just(1u64 << 32)];
+    let stack = prop_oneof![6 => Just((0u64, 0u64)), 1 => Just((0, 4096)), 1 => Just((4096, 0))];
+    (flags, exit_signal, set_tid, cgroup, stack).prop_map(
+        |(flags, exit_signal, (set_tid, set_tid_size), cgroup, (stack, stack_size))| Clone3Args {
+            flags,
+            exit_signal,
+            set_tid,
+            set_tid_size,
+            cgroup,
+            stack,
+            stack_size,
+        },
+    )
 }
 
 fn sigaction_op() -> impl Strategy<Value = (i32, Option<(SigHandler, u64)>)> {
@@ -417,10 +475,12 @@ impl Pair {
         self.h[t.0]
     }
 
-    fn clone_op(&mut self, c: Tid, args: CloneArgs, what: String) -> Check {
+    fn clone_op(&mut self, c: Tid, args: CloneCall, what: String) -> Check {
         let kc = self.kt(c);
-        let rk = self.k.clone(kc, &args);
-        let rm = self.m.clone(c, &args);
+        let (rk, rm) = match &args {
+            CloneCall::Legacy(a) => (self.k.clone(kc, a), self.m.clone(c, a)),
+            CloneCall::V3(a) => (self.k.clone3(kc, a), self.m.clone3(c, a)),
+        };
         let (ck, cm) = (rk.map(|_| ()), rm.map(|t| t.0));
         self.log.push(format!("{what} -> {cm:?}"));
         match (rk, rm) {
@@ -508,7 +568,11 @@ impl Pair {
                         exit_signal: *s,
                         set_tid: vec![],
                     },
+                    CloneKind::Clone3(a) => {
+                        return self.clone_op(c, CloneCall::V3(a.clone()), who);
+                    }
                 };
+                let args = CloneCall::Legacy(args);
                 self.clone_op(c, args, who)
             }
             Op::Exit(_, code) => {
@@ -655,7 +719,11 @@ impl Pair {
                 }
                 for i in 0..*n {
                     let before = self.n();
-                    self.clone_op(c, CloneArgs::fork(), format!("{who} #{i} fork"))?;
+                    self.clone_op(
+                        c,
+                        CloneCall::Legacy(CloneArgs::fork()),
+                        format!("{who} #{i} fork"),
+                    )?;
                     if self.n() == before || !self.m.is_runnable(c) {
                         break;
                     }
@@ -668,7 +736,11 @@ impl Pair {
                         break;
                     }
                     let before = self.n();
-                    self.clone_op(c, CloneArgs::fork(), format!("{who} #{i} fork"))?;
+                    self.clone_op(
+                        c,
+                        CloneCall::Legacy(CloneArgs::fork()),
+                        format!("{who} #{i} fork"),
+                    )?;
                     if self.n() == before {
                         break;
                     }

@@ -188,7 +188,8 @@ impl ProcFs<'_> {
     }
 
     /// `/proc/loadavg`: three load averages, `running/threads`, and the
-    /// last pid handed out in the mount's namespace.
+    /// last pid handed out in the reader's pid namespace (the mount's
+    /// when the reader is not an emulated task, see [`ProcFs::with_current`]).
     ///
     /// # Linux
     /// `loadavg_proc_show()`: `"%lu.%02lu %lu.%02lu %lu.%02lu %u/%d %d\n"`,
@@ -203,7 +204,13 @@ impl ProcFs<'_> {
         }
         m.put_decimal_ull(" ", 1);
         m.put_decimal_ull("/", self.k.nr_tasks() as u64);
-        let last = self.k.nss[self.ns].cursor.saturating_sub(1);
+        // The reader's namespace (task_active_pid_ns(current)), not the
+        // mount's; a reader outside the table sees the mount's.
+        let ns = match self.k.tasks.get(self.current) {
+            Some(_) => self.k.ns_of(self.current),
+            None => self.ns,
+        };
+        let last = self.k.nss[ns].cursor.saturating_sub(1);
         m.put_decimal_ull(" ", u64::from(last));
         m.putc(b'\n');
         m.into_bytes()

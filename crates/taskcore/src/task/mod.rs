@@ -3,11 +3,12 @@
 //!
 //! - `kernel`: [`Kernel`], the process table, with handles and pid lookups;
 //! - `task_struct`: the task and thread-group structures;
-//! - `clone`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
+//! - `clone`, `clone3`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
 //!   syscall family;
 //! - `procinfo`: state kept only for `/proc` (cmdline, run state, comm).
 
 mod clone;
+mod clone3;
 mod exec;
 mod exit;
 mod invariants;
@@ -20,6 +21,7 @@ mod signal;
 pub(crate) mod task_struct;
 
 pub use clone::CloneArgs;
+pub use clone3::Clone3Args;
 pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};
 pub use mm::ForkMm;
 pub use procinfo::ARG_MAX;
