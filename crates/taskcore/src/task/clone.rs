@@ -204,6 +204,7 @@ impl Kernel {
             }
         };
         self.tasks[child].mm = mm;
+        self.tasks[child].cred = self.tasks[cur].cred.clone();
         // dup_task_struct() copies the caller, self_exec_id included: a
         // thread or child created after an exec carries the new id.
         self.tasks[child].self_exec_id = self.tasks[cur].self_exec_id;

@@ -77,7 +77,7 @@ pub struct SigInfo {
     pub code: i32,
     /// The child's pid in the receiver's namespace (`si_pid`).
     pub pid: i32,
-    /// The child's uid (`si_uid`); always 0, uids are not modelled.
+    /// The child's real uid (`si_uid`).
     pub uid: u32,
     /// Exit code or signal number (`si_status`).
     pub status: i32,
@@ -557,6 +557,7 @@ impl Kernel {
                 vfork_parent: NONE,
                 self_exec_id: 0,
                 comm,
+                cred: crate::task::cred::Cred::default(),
                 start_time: self.now,
                 pending_fatal: 0,
                 mm: NONE,

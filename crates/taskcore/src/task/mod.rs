@@ -5,10 +5,12 @@
 //! - `task_struct`: the task and thread-group structures;
 //! - `clone`, `clone3`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
 //!   syscall family;
+//! - `cred`: credentials and the set*id family;
 //! - `procinfo`: state kept only for `/proc` (cmdline, run state, comm).
 
 mod clone;
 mod clone3;
+pub mod cred;
 mod exec;
 mod exit;
 mod invariants;
@@ -22,6 +24,7 @@ pub(crate) mod task_struct;
 
 pub use clone::CloneArgs;
 pub use clone3::Clone3Args;
+pub use cred::Cred;
 pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};
 pub use mm::ForkMm;
 pub use procinfo::ARG_MAX;

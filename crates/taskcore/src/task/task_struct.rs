@@ -97,6 +97,8 @@ pub(crate) struct Task {
     pub(crate) self_exec_id: u32,
     /// Command name, NUL-padded (`comm`).
     pub(crate) comm: [u8; TASK_COMM_LEN],
+    /// Credentials (`cred`; Linux also has `real_cred`, the same here).
+    pub(crate) cred: crate::task::cred::Cred,
     /// Start time in caller-supplied nanoseconds.
     pub(crate) start_time: u64,
     /// Fatal signals sent to this thread alone (`tkill`) while it could not

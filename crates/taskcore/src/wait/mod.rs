@@ -404,7 +404,7 @@ impl Kernel {
                 signo: SIGCHLD,
                 code,
                 pid,
-                uid: 0,
+                uid: self.tasks[t].cred.uid,
                 status: si_status,
             },
         }
