@@ -42,7 +42,7 @@ pub mod wait;
 
 pub use errno::{Errno, Result};
 pub use task::{
-    Clone3Args, CloneArgs, Config, Cred, ForkMm, Kernel, Notification, SigAction, SigHandler,
-    SigInfo, TaskId,
+    Clone3Args, CloneArgs, Config, Cred, ForkMm, Kernel, Notification, Rlimit, SigAction,
+    SigHandler, SigInfo, TaskId,
 };
 pub use wait::{WaitOutcome, WaitReport};

@@ -59,6 +59,7 @@
 mod cmdline;
 pub mod dirent;
 mod fs;
+mod limits;
 mod mm;
 pub mod node;
 mod ops;

@@ -142,12 +142,15 @@ pub enum PidEntry {
     Statm,
     /// `maps`.
     Maps,
+    /// `limits`.
+    Limits,
 }
 
 /// Entries of `/proc/PID/`, in the order of Linux's `tgid_base_stuff`.
-pub const TGID_ENTRIES: [PidEntry; 7] = [
+pub const TGID_ENTRIES: [PidEntry; 8] = [
     PidEntry::Task,
     PidEntry::Status,
+    PidEntry::Limits,
     PidEntry::Comm,
     PidEntry::Cmdline,
     PidEntry::Stat,
@@ -157,8 +160,9 @@ pub const TGID_ENTRIES: [PidEntry; 7] = [
 
 /// Entries of `/proc/PID/task/TID/`, in the order of Linux's
 /// `tid_base_stuff`.
-pub const TID_ENTRIES: [PidEntry; 6] = [
+pub const TID_ENTRIES: [PidEntry; 7] = [
     PidEntry::Status,
+    PidEntry::Limits,
     PidEntry::Comm,
     PidEntry::Cmdline,
     PidEntry::Stat,
@@ -177,6 +181,7 @@ impl PidEntry {
             PidEntry::Stat => "stat",
             PidEntry::Statm => "statm",
             PidEntry::Maps => "maps",
+            PidEntry::Limits => "limits",
         }
     }
 
@@ -206,6 +211,7 @@ impl PidEntry {
             PidEntry::Stat => 5,
             PidEntry::Statm => 6,
             PidEntry::Maps => 7,
+            PidEntry::Limits => 8,
         }
     }
 

@@ -105,7 +105,9 @@ impl Kernel {
     ///   1 for a new namespace).
     /// - `ENOSPC`: `CLONE_NEWPID` past 32 nested levels.
     /// - `EEXIST`: a `set_tid` number is taken.
-    /// - `EAGAIN`: no free pid at some level (`pid_max` reached).
+    /// - `EAGAIN`: the caller's real user has `RLIMIT_NPROC` tasks already
+    ///   (zombies and threads count; root and euid 0 are exempt); no free
+    ///   pid at some level (`pid_max` reached).
     /// - `ENOMEM`: the caller's pid namespace's init has exited.
     ///
     /// Nothing changes when an error is returned.
@@ -167,6 +169,9 @@ impl Kernel {
     ) -> Result<TaskId> {
         let cur = self.current(current)?;
         self.clone_flags_valid(cur, flags)?;
+        if !self.nproc_ok(cur) {
+            return Err(Errno::EAGAIN);
+        }
         let cur_group = self.tasks[cur].group;
         let parent_ns = self.ns_of(cur);
         let pid = if flags & CLONE_NEWPID != 0 {
@@ -224,7 +229,8 @@ impl Kernel {
             };
             let src = &self.groups[cur_group];
             let (pgrp, session, sighand) = (src.pgrp, src.session, src.sighand);
-            let g = match self.new_group(child, pgrp, session, sighand) {
+            let rlim = src.rlim.clone();
+            let g = match self.new_group(child, pgrp, session, sighand, rlim) {
                 Ok(g) => g,
                 Err(e) => {
                     self.tasks.remove(child);

@@ -6,6 +6,7 @@
 //! - `clone`, `clone3`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
 //!   syscall family;
 //! - `cred`: credentials and the set*id family;
+//! - `rlimit`: resource limits;
 //! - `procinfo`: state kept only for `/proc` (cmdline, run state, comm).
 
 mod clone;
@@ -19,6 +20,7 @@ mod mm;
 mod pgrp;
 mod procinfo;
 mod ptrace;
+pub mod rlimit;
 mod signal;
 pub(crate) mod task_struct;
 
@@ -28,4 +30,5 @@ pub use cred::Cred;
 pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};
 pub use mm::ForkMm;
 pub use procinfo::ARG_MAX;
+pub use rlimit::Rlimit;
 pub use signal::{SigAction, SigHandler};

@@ -611,7 +611,7 @@ impl Kernel {
                 if self.groups[g].flags & SIGNAL_UNKILLABLE != 0 && !sig_kernel_only(sig) {
                     continue;
                 }
-                let core = sig_kernel_coredump(sig) && self.config.core_dumps;
+                let core = sig_kernel_coredump(sig) && self.dumps_core(g);
                 self.kill_group(g, sig | if core { 0x80 } else { 0 });
                 return true;
             }
@@ -653,7 +653,7 @@ impl Kernel {
             self.do_signal_stop(g, sig);
             return;
         }
-        let core = sig_kernel_coredump(sig) && self.config.core_dumps;
+        let core = sig_kernel_coredump(sig) && self.dumps_core(g);
         self.kill_group(g, sig | if core { 0x80 } else { 0 });
     }
 

@@ -193,6 +193,8 @@ pub(crate) struct ThreadGroup {
     pub(crate) pgrp_node: Link,
     pub(crate) session_node: Link,
     pub(crate) sighand: SigHand,
+    /// Resource limits (`rlim`), shared copy-on-write between groups.
+    pub(crate) rlim: crate::task::rlimit::Rlimits,
     /// `PR_SET_CHILD_SUBREAPER` (`is_child_subreaper`).
     pub(crate) is_child_subreaper: bool,
     /// The group leads its session (`signal->leader`).
@@ -207,7 +209,13 @@ pub(crate) struct ThreadGroup {
 }
 
 impl ThreadGroup {
-    pub(crate) fn new(leader: u32, pgrp: u32, session: u32, sighand: SigHand) -> ThreadGroup {
+    pub(crate) fn new(
+        leader: u32,
+        pgrp: u32,
+        session: u32,
+        sighand: SigHand,
+        rlim: crate::task::rlimit::Rlimits,
+    ) -> ThreadGroup {
         ThreadGroup {
             leader,
             real_parent: NONE,
@@ -233,6 +241,7 @@ impl ThreadGroup {
             nr_traced: 0,
             child_reg: crate::wait::index::UNREGISTERED,
             wait_by_pgrp: false,
+            rlim,
         }
     }
 }
