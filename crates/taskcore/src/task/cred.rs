@@ -141,8 +141,19 @@ impl Kernel {
         let cur = self.current(current)?;
         let mut new = self.tasks[cur].cred.clone();
         f(&mut new)?;
-        self.tasks[cur].cred = new;
+        self.commit_creds(cur, new);
         Ok(())
+    }
+
+    /// `commit_creds()`: installs `new`; a change of effective or fs id
+    /// clears the parent-death signal.
+    fn commit_creds(&mut self, cur: u32, new: Cred) {
+        let old = &self.tasks[cur].cred;
+        let key = |c: &Cred| (c.euid, c.egid, c.fsuid, c.fsgid);
+        if key(old) != key(&new) {
+            self.tasks[cur].pdeath_signal = 0;
+        }
+        self.tasks[cur].cred = new;
     }
 
     fn set_id(&mut self, current: TaskId, kind: Kind, id: u32) -> Result<()> {
@@ -220,10 +231,11 @@ impl Kernel {
 
     fn set_fs_id(&mut self, current: TaskId, kind: Kind, id: u32) -> Result<u32> {
         let cur = self.current(current)?;
-        let c = &mut self.tasks[cur].cred;
-        let old = ids(c, kind);
+        let mut c = self.tasks[cur].cred.clone();
+        let old = ids(&c, kind);
         if id != ID_UNCHANGED && (old.any(id) || id == old.fs || c.privileged()) {
-            store(c, kind, &Ids { fs: id, ..old });
+            store(&mut c, kind, &Ids { fs: id, ..old });
+            self.commit_creds(cur, c);
         }
         Ok(old.fs)
     }

@@ -570,6 +570,7 @@ impl Kernel {
                 self_exec_id: 0,
                 comm,
                 cred: crate::task::cred::Cred::default(),
+                pdeath_signal: 0,
                 start_time: self.now,
                 pending_fatal: 0,
                 mm: NONE,

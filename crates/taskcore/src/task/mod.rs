@@ -18,6 +18,7 @@ mod invariants;
 pub(crate) mod kernel;
 mod mm;
 mod pgrp;
+mod prctl;
 mod procinfo;
 mod ptrace;
 pub mod rlimit;
