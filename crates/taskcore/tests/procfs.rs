@@ -446,7 +446,7 @@ fn root_and_task_listings() {
     );
     assert_eq!(
         names(&fs, fs.resolve(b"3/task/4").unwrap()),
-        [".", "..", "status", "limits", "comm", "cmdline", "stat", "statm", "maps"]
+        [".", "..", "status", "limits", "comm", "cmdline", "stat", "statm", "maps", "children"]
     );
     assert_eq!(
         names(&fs, fs.resolve(b"sys/kernel").unwrap()),

@@ -56,6 +56,7 @@
 //! fs/proc/thread_self.c; formats as of Linux 6.x (checked against this
 //! machine's Linux 6.18 by the tests), described in proc(5).
 
+mod children;
 mod cmdline;
 pub mod dirent;
 mod fs;

@@ -144,6 +144,8 @@ pub enum PidEntry {
     Maps,
     /// `limits`.
     Limits,
+    /// `children` (thread directories only).
+    Children,
 }
 
 /// Entries of `/proc/PID/`, in the order of Linux's `tgid_base_stuff`.
@@ -160,7 +162,7 @@ pub const TGID_ENTRIES: [PidEntry; 8] = [
 
 /// Entries of `/proc/PID/task/TID/`, in the order of Linux's
 /// `tid_base_stuff`.
-pub const TID_ENTRIES: [PidEntry; 7] = [
+pub const TID_ENTRIES: [PidEntry; 8] = [
     PidEntry::Status,
     PidEntry::Limits,
     PidEntry::Comm,
@@ -168,6 +170,7 @@ pub const TID_ENTRIES: [PidEntry; 7] = [
     PidEntry::Stat,
     PidEntry::Statm,
     PidEntry::Maps,
+    PidEntry::Children,
 ];
 
 impl PidEntry {
@@ -182,6 +185,7 @@ impl PidEntry {
             PidEntry::Statm => "statm",
             PidEntry::Maps => "maps",
             PidEntry::Limits => "limits",
+            PidEntry::Children => "children",
         }
     }
 
@@ -212,11 +216,16 @@ impl PidEntry {
             PidEntry::Statm => 6,
             PidEntry::Maps => 7,
             PidEntry::Limits => 8,
+            PidEntry::Children => 9,
         }
     }
 
     fn from_code(c: u64) -> Option<PidEntry> {
-        TGID_ENTRIES.iter().copied().find(|e| e.code() == c)
+        TGID_ENTRIES
+            .iter()
+            .chain(&TID_ENTRIES)
+            .copied()
+            .find(|e| e.code() == c)
     }
 
     /// The entry named `name` among `entries`.
