@@ -177,6 +177,7 @@ impl Model {
                 None
             },
             pending: 0,
+            cred: ct.cred.clone(),
         }));
         self.pids[pid].as_mut().expect("new pid").task = Some(child);
         // ptrace_init_task(): the caller's tracer traces a CLONE_PTRACE

@@ -73,6 +73,7 @@
 //! walk step as in pre-5.13 Linux. Not for production use.
 
 mod clone3;
+mod cred;
 mod exec;
 mod exit;
 mod fork;
@@ -86,8 +87,8 @@ use std::collections::VecDeque;
 
 use taskcore::uapi::{NSIG, PID_MAX_LIMIT, PID_MAX_MIN, SIGCHLD};
 pub use taskcore::{
-    Clone3Args, CloneArgs, Config, Errno, Result, SigAction, SigHandler, SigInfo, WaitOutcome,
-    WaitReport,
+    Clone3Args, CloneArgs, Config, Cred, Errno, Result, SigAction, SigHandler, SigInfo,
+    WaitOutcome, WaitReport,
 };
 
 use pid::{Ns, PidStruct};
@@ -225,6 +226,8 @@ pub(crate) struct Task {
     /// (`vfork_done`).
     pub(crate) vfork_parent: Option<usize>,
     /// Per-thread pending signals (`pending`), bit `sig - 1`.
+    /// Credentials (uids, gids, groups).
+    pub(crate) cred: Cred,
     pub(crate) pending: u64,
 }
 
@@ -354,6 +357,7 @@ impl Model {
             traced_stop: false,
             trap_code: 0,
             vfork_parent: None,
+            cred: Cred::default(),
             pending: 0,
         }));
         // PID, TGID, PGID and SID of init.

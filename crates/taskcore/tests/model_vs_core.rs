@@ -60,6 +60,23 @@ enum CloneKind {
     Clone3(Clone3Args),
 }
 
+/// A set*uid call.
+#[derive(Clone, Debug)]
+enum IdCall {
+    Setuid(u32),
+    Setreuid(u32, u32),
+    Setresuid(u32, u32, u32),
+}
+
+fn id_call() -> impl Strategy<Value = IdCall> {
+    let id = || prop_oneof![2 => Just(0u32), 3 => Just(1000u32), 2 => Just(1001u32), 2 => Just(u32::MAX)];
+    prop_oneof![
+        id().prop_map(IdCall::Setuid),
+        (id(), id()).prop_map(|(r, e)| IdCall::Setreuid(r, e)),
+        (id(), id(), id()).prop_map(|(r, e, s)| IdCall::Setresuid(r, e, s)),
+    ]
+}
+
 /// Which entry a clone step goes through.
 enum CloneCall {
     Legacy(CloneArgs),
@@ -72,6 +89,8 @@ enum Op {
     /// irrelevant steps into it (a sequence cannot shrink below 50 steps).
     Nop,
     Clone(usize, CloneKind),
+    /// `setresuid`, or with `u32::MAX` as "kind" markers: see `apply`.
+    SetIds(usize, IdCall),
     Exit(usize, i32),
     ExitGroup(usize, i32),
     Exec(usize),
@@ -291,6 +310,7 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         1 => Just(Op::Nop),
         14 => (sel(), clone_kind()).prop_map(|(c, k)| Op::Clone(c, k)),
+        3 => (sel(), id_call()).prop_map(|(c, k)| Op::SetIds(c, k)),
         4 => (sel(), 0i32..300).prop_map(|(c, x)| Op::Exit(c, x)),
         5 => (sel(), 0i32..300).prop_map(|(c, x)| Op::ExitGroup(c, x)),
         3 => sel().prop_map(Op::Exec),
@@ -504,6 +524,7 @@ impl Pair {
         let caller = match op {
             Op::Nop => return Ok(()),
             Op::Clone(c, _)
+            | Op::SetIds(c, _)
             | Op::Exit(c, _)
             | Op::ExitGroup(c, _)
             | Op::Exec(c)
@@ -574,6 +595,18 @@ impl Pair {
                 };
                 let args = CloneCall::Legacy(args);
                 self.clone_op(c, args, who)
+            }
+            Op::SetIds(_, call) => {
+                let (a, b) = match *call {
+                    IdCall::Setuid(u) => (self.k.setuid(kc, u), self.m.setuid(c, u)),
+                    IdCall::Setreuid(r, e) => (self.k.setreuid(kc, r, e), self.m.setreuid(c, r, e)),
+                    IdCall::Setresuid(r, e, s) => {
+                        (self.k.setresuid(kc, r, e, s), self.m.setresuid(c, r, e, s))
+                    }
+                };
+                self.cmp(who.clone(), a, b)?;
+                let (ck, cm) = (self.k.cred(kc), self.m.cred(c));
+                self.cmp(who, ck, cm)
             }
             Op::Exit(_, code) => {
                 if self.in_root_init_group(c) {

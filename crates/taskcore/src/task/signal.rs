@@ -214,6 +214,9 @@ impl Kernel {
                     // to no effect. Nothing is created meanwhile, so the
                     // slot cannot have been reused.
                     let Some(grp) = self.groups.get(g) else {
+                        // Counted as a success, as the reference model does
+                        // (its credentials are gone with it).
+                        sent = true;
                         continue;
                     };
                     let leader = grp.leader;
