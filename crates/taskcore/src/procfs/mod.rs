@@ -16,8 +16,8 @@
 //!  /proc
 //!  |-- .  ..  sys/kernel/pid_max  stat  uptime  cpuinfo  loadavg  meminfo
 //!  |-- self -> TGID              thread-self -> TGID/task/TID
-//!  `-- TGID/  status comm cmdline stat statm maps
-//!      `-- task/TID/  status comm cmdline stat statm maps
+//!  `-- TGID/  status limits comm cmdline stat statm maps
+//!      `-- task/TID/  status limits comm cmdline stat statm maps children
 //! ```
 //!
 //! # Vocabulary
