@@ -81,6 +81,9 @@ impl Model {
     ) -> Result<Tid> {
         let cur = self.current(current)?;
         self.clone_flags_valid(cur, flags)?;
+        if !self.nproc_allows(cur) {
+            return Err(Errno::EAGAIN);
+        }
         let cur_ns = self.ns_of(cur);
         let ns = if flags & CLONE_NEWPID != 0 {
             let level = self.nss[cur_ns].level + 1;
@@ -149,6 +152,7 @@ impl Model {
                     src.actions
                 },
                 shared_pending: 0,
+                rlim: src.rlim,
             };
             self.signals.push(Some(s));
             self.signals.len() - 1

@@ -79,6 +79,7 @@ mod exit;
 mod fork;
 mod pid;
 mod ptrace;
+mod rlimit;
 mod signal;
 mod sys;
 mod wait;
@@ -87,7 +88,7 @@ use std::collections::VecDeque;
 
 use taskcore::uapi::{NSIG, PID_MAX_LIMIT, PID_MAX_MIN, SIGCHLD};
 pub use taskcore::{
-    Clone3Args, CloneArgs, Config, Cred, Errno, Result, SigAction, SigHandler, SigInfo,
+    Clone3Args, CloneArgs, Config, Cred, Errno, Result, Rlimit, SigAction, SigHandler, SigInfo,
     WaitOutcome, WaitReport,
 };
 
@@ -257,6 +258,8 @@ pub(crate) struct Signal {
     pub(crate) actions: [Action; NSIG as usize],
     /// Shared pending signals (`shared_pending`), bit `sig - 1`.
     pub(crate) shared_pending: u64,
+    /// Resource limits (`rlim`).
+    pub(crate) rlim: [Rlimit; taskcore::uapi::RLIM_NLIMITS],
 }
 
 /// Work queued during an operation and done when it ends, in order.
@@ -337,6 +340,7 @@ impl Model {
             is_child_subreaper: false,
             actions: [Action::DFL; NSIG as usize],
             shared_pending: 0,
+            rlim: rlimit::init(config.core_dumps),
         }));
         m.tasks.push(Some(Task {
             pid,

@@ -91,6 +91,8 @@ enum Op {
     Clone(usize, CloneKind),
     /// `setresuid`, or with `u32::MAX` as "kind" markers: see `apply`.
     SetIds(usize, IdCall),
+    /// `prlimit64(0, RLIMIT_NPROC, {n, n})`.
+    SetNproc(usize, u64),
     Exit(usize, i32),
     ExitGroup(usize, i32),
     Exec(usize),
@@ -311,6 +313,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::Nop),
         14 => (sel(), clone_kind()).prop_map(|(c, k)| Op::Clone(c, k)),
         3 => (sel(), id_call()).prop_map(|(c, k)| Op::SetIds(c, k)),
+        2 => (sel(), prop_oneof![1u64..8, Just(u64::MAX)]).prop_map(|(c, n)| Op::SetNproc(c, n)),
         4 => (sel(), 0i32..300).prop_map(|(c, x)| Op::Exit(c, x)),
         5 => (sel(), 0i32..300).prop_map(|(c, x)| Op::ExitGroup(c, x)),
         3 => sel().prop_map(Op::Exec),
@@ -525,6 +528,7 @@ impl Pair {
             Op::Nop => return Ok(()),
             Op::Clone(c, _)
             | Op::SetIds(c, _)
+            | Op::SetNproc(c, _)
             | Op::Exit(c, _)
             | Op::ExitGroup(c, _)
             | Op::Exec(c)
@@ -607,6 +611,13 @@ impl Pair {
                 self.cmp(who.clone(), a, b)?;
                 let (ck, cm) = (self.k.cred(kc), self.m.cred(c));
                 self.cmp(who, ck, cm)
+            }
+            Op::SetNproc(_, n) => {
+                let l = taskcore::Rlimit { cur: *n, max: *n };
+                let nproc = taskcore::uapi::RLIMIT_NPROC;
+                let a = self.k.prlimit64(kc, 0, nproc, Some(l));
+                let b = self.m.prlimit64(c, 0, nproc, Some(l));
+                self.cmp(who, a, b)
             }
             Op::Exit(_, code) => {
                 if self.in_root_init_group(c) {
