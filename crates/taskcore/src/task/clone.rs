@@ -200,7 +200,8 @@ impl Kernel {
                 return Err(e);
             }
         };
-        let child = match self.new_task(pid, NONE, comm) {
+        let cred = self.tasks[cur].cred.clone();
+        let child = match self.new_task(pid, NONE, comm, cred) {
             Ok(t) => t,
             Err(e) => {
                 self.mmput(mm);
@@ -209,7 +210,6 @@ impl Kernel {
             }
         };
         self.tasks[child].mm = mm;
-        self.tasks[child].cred = self.tasks[cur].cred.clone();
         // dup_task_struct() copies the caller, self_exec_id included: a
         // thread or child created after an exec carries the new id.
         self.tasks[child].self_exec_id = self.tasks[cur].self_exec_id;

@@ -222,7 +222,8 @@ impl Kernel {
             .insert(PidNamespace::new(0, NONE, config.pid_max))
             .ok_or(Errno::ENOMEM)?;
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
-        let task = k.new_task(pid, NONE, *b"init\0\0\0\0\0\0\0\0\0\0\0\0")?;
+        let root = crate::task::cred::Cred::default();
+        let task = k.new_task(pid, NONE, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = k.mm_alloc()?;
         let rlim = crate::task::rlimit::init_rlimits(config.core_dumps);
         let g = k.new_group(task, pid, pid, SigHand::default(), rlim)?;
@@ -546,6 +547,7 @@ impl Kernel {
         pid: u32,
         group: u32,
         comm: [u8; TASK_COMM_LEN],
+        cred: crate::task::cred::Cred,
     ) -> Result<u32> {
         let t = self
             .tasks
@@ -569,7 +571,7 @@ impl Kernel {
                 vfork_parent: NONE,
                 self_exec_id: 0,
                 comm,
-                cred: crate::task::cred::Cred::default(),
+                cred,
                 pdeath_signal: 0,
                 start_time: self.now,
                 pending_fatal: 0,
