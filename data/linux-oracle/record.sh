@@ -7,9 +7,6 @@ cc -O1 -Wall -o "$tmp/errno_table" errno_table.c
 "$tmp/errno_table" > errno.tsv
 rm -rf "$tmp"
 echo "wrote $(wc -l < errno.tsv) errnos to errno.tsv"
-cc -O1 -Wall -o "${TMPDIR:-/tmp}/clone3_rules" clone3_rules.c
-"${TMPDIR:-/tmp}/clone3_rules" > clone3_rules.txt
-echo "wrote clone3_rules.txt"
 cc -O1 -Wall -pthread -o "${TMPDIR:-/tmp}/children" children.c
 "${TMPDIR:-/tmp}/children" > children.txt
 echo "wrote children.txt"

@@ -278,11 +278,20 @@ fn call(w: &mut World, b: &mut Bytes<'_>) -> (bool, bool) {
                 u64::from(b.u8())
             };
             let n = b.u8() % 4;
-            let set_tid = (0..n).map(|_| w.pid(b, cur)).collect();
+            let set_tid: Vec<i32> = (0..n).map(|_| w.pid(b, cur)).collect();
+            let size = if b.u8() == 0 {
+                u64::from(b.u8())
+            } else {
+                set_tid.len() as u64
+            };
             let args = taskcore::Clone3Args {
                 flags,
                 exit_signal,
-                set_tid,
+                set_tid: (b.u8() & 1 == 0).then_some(set_tid),
+                set_tid_size: size,
+                cgroup: u64::from(b.u8()),
+                stack: if b.u8() == 0 { b.u64() } else { 0 },
+                stack_size: if b.u8() == 0 { b.u64() } else { 0 },
             };
             w.k.clone3(cur, &args).map(|t| w.ids.push(t))
         }

@@ -38,6 +38,13 @@ impl Model {
         let task = self.task_mut(t);
         task.forknoexec = false;
         task.self_exec_id += 1;
+        // The new image's creds (no set-id binaries): saved and fs ids take
+        // the effective ones.
+        let c = &mut self.task_mut(t).cred;
+        c.suid = c.euid;
+        c.fsuid = c.euid;
+        c.sgid = c.egid;
+        c.fsgid = c.egid;
         // flush_signal_handlers(current, 0)
         for a in self.sig_mut(t).actions.iter_mut() {
             let handler = if a.handler == SigHandler::Ignore {

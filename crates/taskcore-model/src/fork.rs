@@ -6,26 +6,31 @@
 //! `ptrace_init_task`.
 
 use taskcore::uapi::{
-    CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD,
-    CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, NSIG, SIGSTOP, SIGTRAP,
+    CLONE_CLEAR_SIGHAND, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PARENT_SETTID,
+    CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM,
+    MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
 };
 
 use crate::pid::Ns;
 use crate::ptrace::PTRACE_EVENT_STOP;
 use crate::{
-    CloneArgs, Errno, ExitState, Model, Result, Signal, Task, Tid, PT_SEIZED, SIGNAL_STOP_STOPPED,
-    SIGNAL_UNKILLABLE,
+    Action, CloneArgs, Errno, ExitState, Model, Result, SigHandler, Signal, Task, Tid, PT_SEIZED,
+    SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
 };
 
 impl Model {
-    /// `clone`/`clone3` by `current`; returns the new task.
+    /// Legacy `clone(2)` by `current`; returns the new task. Only the low
+    /// 32 bits of the flags count; the exit signal is ignored with
+    /// `CLONE_THREAD`/`CLONE_PARENT`, and one above 64 is accepted (no
+    /// signal at exit).
     ///
     /// # Errors
     /// - `ESRCH`: `current` is stale or exiting.
-    /// - `EINVAL`: `CLONE_THREAD` without `CLONE_SIGHAND`; `CLONE_SIGHAND`
-    ///   without `CLONE_VM`; `CLONE_PARENT` from a namespace init;
-    ///   `CLONE_THREAD` with `CLONE_NEWPID`/`CLONE_NEWUSER`; exit signal
-    ///   outside 0..=64; bad `set_tid`.
+    /// - `EINVAL`: exit signal outside 0..=255; `CLONE_PIDFD` with
+    ///   `CLONE_PARENT_SETTID`; `CLONE_THREAD` without `CLONE_SIGHAND`;
+    ///   `CLONE_SIGHAND` without `CLONE_VM`; `CLONE_PARENT` from a namespace
+    ///   init; `CLONE_THREAD` with `CLONE_NEWPID`/`CLONE_NEWUSER`; bad
+    ///   `set_tid`.
     /// - `ENOSPC`: more than 32 nested pid namespaces.
     /// - `EEXIST`, `EAGAIN`, `ENOMEM`: from `alloc_pid`.
     ///
@@ -37,8 +42,19 @@ impl Model {
     /// and session; a traced caller's tracer also traces a `CLONE_PTRACE`
     /// child, which starts with SIGSTOP.
     pub fn clone(&mut self, current: Tid, args: &CloneArgs) -> Result<Tid> {
-        let cur = self.current(current)?;
-        let flags = args.flags;
+        self.current(current)?;
+        let flags = args.flags & 0xffff_ffff;
+        if !(0..=0xff).contains(&args.exit_signal) {
+            return Err(Errno::EINVAL);
+        }
+        if flags & CLONE_PIDFD != 0 && flags & CLONE_PARENT_SETTID != 0 {
+            return Err(Errno::EINVAL);
+        }
+        self.copy_process(current, flags, args.exit_signal, &args.set_tid)
+    }
+
+    /// The flag combinations `copy_process()` refuses with EINVAL.
+    pub(crate) fn clone_flags_valid(&self, cur: usize, flags: u64) -> Result<()> {
         if flags & CLONE_THREAD != 0 && flags & CLONE_SIGHAND == 0 {
             return Err(Errno::EINVAL);
         }
@@ -51,8 +67,22 @@ impl Model {
         if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
             return Err(Errno::EINVAL);
         }
-        if !(0..=NSIG).contains(&args.exit_signal) {
-            return Err(Errno::EINVAL);
+        Ok(())
+    }
+
+    /// `copy_process()` for clone and clone3, arguments already checked by
+    /// their entry; `CLONE_CLEAR_SIGHAND` resets the child's handlers.
+    pub(crate) fn copy_process(
+        &mut self,
+        current: Tid,
+        flags: u64,
+        exit_signal: i32,
+        set_tid: &[i32],
+    ) -> Result<Tid> {
+        let cur = self.current(current)?;
+        self.clone_flags_valid(cur, flags)?;
+        if !self.nproc_allows(cur) {
+            return Err(Errno::EAGAIN);
         }
         let cur_ns = self.ns_of(cur);
         let ns = if flags & CLONE_NEWPID != 0 {
@@ -66,7 +96,7 @@ impl Model {
         } else {
             cur_ns
         };
-        let pid = match self.alloc_pid(ns, &args.set_tid) {
+        let pid = match self.alloc_pid(ns, set_tid) {
             Ok(p) => p,
             Err(e) => {
                 if ns != cur_ns {
@@ -87,7 +117,7 @@ impl Model {
                 };
                 (ct.real_parent, ct.parent_exec_id, es)
             } else {
-                (Some(cur), ct.self_exec_id, args.exit_signal)
+                (Some(cur), ct.self_exec_id, exit_signal)
             };
         let signal = if thread {
             ct.signal
@@ -108,8 +138,21 @@ impl Model {
                 pgrp_seq: 0,
                 leader: false,
                 is_child_subreaper: false,
-                actions: src.actions,
+                actions: if flags & CLONE_CLEAR_SIGHAND != 0 {
+                    // flush_signal_handlers(p, 0)
+                    src.actions.map(|a| Action {
+                        handler: if a.handler == SigHandler::Ignore {
+                            SigHandler::Ignore
+                        } else {
+                            SigHandler::Default
+                        },
+                        flags: 0,
+                    })
+                } else {
+                    src.actions
+                },
                 shared_pending: 0,
+                rlim: src.rlim,
             };
             self.signals.push(Some(s));
             self.signals.len() - 1
@@ -138,6 +181,7 @@ impl Model {
                 None
             },
             pending: 0,
+            cred: ct.cred.clone(),
         }));
         self.pids[pid].as_mut().expect("new pid").task = Some(child);
         // ptrace_init_task(): the caller's tracer traces a CLONE_PTRACE

@@ -72,11 +72,14 @@
 //! O(n) per operation in the number of tasks (scans), O(children) per wait
 //! walk step as in pre-5.13 Linux. Not for production use.
 
+mod clone3;
+mod cred;
 mod exec;
 mod exit;
 mod fork;
 mod pid;
 mod ptrace;
+mod rlimit;
 mod signal;
 mod sys;
 mod wait;
@@ -85,7 +88,8 @@ use std::collections::VecDeque;
 
 use taskcore::uapi::{NSIG, PID_MAX_LIMIT, PID_MAX_MIN, SIGCHLD};
 pub use taskcore::{
-    CloneArgs, Config, Errno, Result, SigAction, SigHandler, SigInfo, WaitOutcome, WaitReport,
+    Clone3Args, CloneArgs, Config, Cred, Errno, Result, Rlimit, SigAction, SigHandler, SigInfo,
+    WaitOutcome, WaitReport,
 };
 
 use pid::{Ns, PidStruct};
@@ -223,6 +227,8 @@ pub(crate) struct Task {
     /// (`vfork_done`).
     pub(crate) vfork_parent: Option<usize>,
     /// Per-thread pending signals (`pending`), bit `sig - 1`.
+    /// Credentials (uids, gids, groups).
+    pub(crate) cred: Cred,
     pub(crate) pending: u64,
 }
 
@@ -252,6 +258,8 @@ pub(crate) struct Signal {
     pub(crate) actions: [Action; NSIG as usize],
     /// Shared pending signals (`shared_pending`), bit `sig - 1`.
     pub(crate) shared_pending: u64,
+    /// Resource limits (`rlim`).
+    pub(crate) rlim: [Rlimit; taskcore::uapi::RLIM_NLIMITS],
 }
 
 /// Work queued during an operation and done when it ends, in order.
@@ -332,6 +340,7 @@ impl Model {
             is_child_subreaper: false,
             actions: [Action::DFL; NSIG as usize],
             shared_pending: 0,
+            rlim: rlimit::init(config.core_dumps),
         }));
         m.tasks.push(Some(Task {
             pid,
@@ -352,6 +361,7 @@ impl Model {
             traced_stop: false,
             trap_code: 0,
             vfork_parent: None,
+            cred: Cred::default(),
             pending: 0,
         }));
         // PID, TGID, PGID and SID of init.

@@ -22,6 +22,7 @@ use taskcore::uapi::{
     SIGCONT, SIGFPE, SIGILL, SIGKILL, SIGSEGV, SIGSTOP, SIGSYS, SIGTRAP, SIGTSTP, SIGTTIN, SIGTTOU,
 };
 
+use crate::cred::Sender;
 use crate::{
     sigbit, Action, Deferred, Errno, Model, Result, SigAction, SigHandler, Tid, SIGNAL_GROUP_EXIT,
     SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
@@ -134,9 +135,10 @@ impl Model {
         // The sender's numbers, kept: kill(0, ...) may kill and reap the
         // sender half-way through its process group; Linux goes on.
         let sender = self.pid_numbers(self.task(cur).pid);
+        let who = self.sender(cur);
         if pid > 0 {
             let p = self.find_task(ns, pid).ok_or(Errno::ESRCH)?;
-            return self.group_send_sig_info(&sender, p, sig);
+            return self.group_send_sig_info(&sender, &who, p, sig);
         }
         if pid == i32::MIN {
             return Err(Errno::ESRCH);
@@ -154,7 +156,7 @@ impl Model {
                 // meanwhile. Here earlier deliveries may have reaped a
                 // member, which would have ignored the signal.
                 let err = if self.exists(p) {
-                    self.group_send_sig_info(&sender, p, sig)
+                    self.group_send_sig_info(&sender, &who, p, sig)
                 } else {
                     Ok(())
                 };
@@ -181,7 +183,7 @@ impl Model {
         let mut retval = Ok(());
         for (_, p) in targets {
             let err = if self.exists(p) {
-                self.group_send_sig_info(&sender, p, sig)
+                self.group_send_sig_info(&sender, &who, p, sig)
             } else {
                 Ok(())
             };
@@ -199,10 +201,18 @@ impl Model {
 
     /// `group_send_sig_info(sig, info, p, PIDTYPE_TGID)` from the task with
     /// pid numbers `sender`.
-    fn group_send_sig_info(&mut self, sender: &[(usize, u32)], p: usize, sig: i32) -> Result<()> {
-        // check_kill_permission(): every caller is privileged here.
+    fn group_send_sig_info(
+        &mut self,
+        sender: &[(usize, u32)],
+        who: &Sender,
+        p: usize,
+        sig: i32,
+    ) -> Result<()> {
         if !(0..=NSIG).contains(&sig) {
             return Err(Errno::EINVAL);
+        }
+        if !self.may_kill(who, p, sig) {
+            return Err(Errno::EPERM);
         }
         if sig != 0 {
             let force = self.sent_from_ancestor_ns(sender, p);
@@ -258,6 +268,9 @@ impl Model {
         }
         if !(0..=NSIG).contains(&sig) {
             return Err(Errno::EINVAL);
+        }
+        if !self.may_kill(&self.sender(cur), p, sig) {
+            return Err(Errno::EPERM);
         }
         if sig != 0 {
             let sender = self.pid_numbers(self.task(cur).pid);

@@ -48,7 +48,7 @@ struct WaitOpts {
     notask: bool,
 }
 
-fn report(pid: i32, status: i32, code: i32, si_status: i32) -> WaitOutcome {
+fn report(pid: i32, uid: u32, status: i32, code: i32, si_status: i32) -> WaitOutcome {
     WaitOutcome::Reported(WaitReport {
         pid,
         status,
@@ -56,7 +56,7 @@ fn report(pid: i32, status: i32, code: i32, si_status: i32) -> WaitOutcome {
             signo: SIGCHLD,
             code,
             pid,
-            uid: 0,
+            uid,
             status: si_status,
         },
     })
@@ -314,6 +314,7 @@ impl Model {
             return None;
         }
         let pid = self.pid_nr_ns(self.task(p).pid, self.ns_of(wo.cur));
+        let uid = self.task(p).cred.uid;
         let status = if self.sig(p).flags & SIGNAL_GROUP_EXIT != 0 {
             self.sig(p).group_exit_code
         } else {
@@ -334,11 +335,11 @@ impl Model {
             }
         }
         Some(if status & 0x7f == 0 {
-            report(pid, status, CLD_EXITED, status >> 8)
+            report(pid, uid, status, CLD_EXITED, status >> 8)
         } else if status & 0x80 != 0 {
-            report(pid, status, CLD_DUMPED, status & 0x7f)
+            report(pid, uid, status, CLD_DUMPED, status & 0x7f)
         } else {
-            report(pid, status, CLD_KILLED, status & 0x7f)
+            report(pid, uid, status, CLD_KILLED, status & 0x7f)
         })
     }
 
@@ -376,8 +377,9 @@ impl Model {
             }
         }
         let pid = self.pid_nr_ns(self.task(p).pid, self.ns_of(wo.cur));
+        let uid = self.task(p).cred.uid;
         let why = if ptrace { CLD_TRAPPED } else { CLD_STOPPED };
-        Some(report(pid, (code << 8) | 0x7f, why, code))
+        Some(report(pid, uid, (code << 8) | 0x7f, why, code))
     }
 
     /// `wait_task_continued()`.
@@ -389,6 +391,7 @@ impl Model {
             self.sig_mut(p).flags &= !SIGNAL_STOP_CONTINUED;
         }
         let pid = self.pid_nr_ns(self.task(p).pid, self.ns_of(wo.cur));
-        Some(report(pid, 0xffff, CLD_CONTINUED, SIGCONT))
+        let uid = self.task(p).cred.uid;
+        Some(report(pid, uid, 0xffff, CLD_CONTINUED, SIGCONT))
     }
 }

@@ -3,7 +3,8 @@
 
 use taskcore::uapi::*;
 use taskcore_model::{
-    CloneArgs, Config, Errno, Model as Kernel, SigAction, SigHandler, Tid as TaskId, WaitOutcome,
+    Clone3Args, CloneArgs, Config, Errno, Model as Kernel, SigAction, SigHandler, Tid as TaskId,
+    WaitOutcome,
 };
 
 include!("../../taskcore/tests/common/lifecycle_scenarios.rs");

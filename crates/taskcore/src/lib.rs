@@ -69,8 +69,8 @@ pub use errno::{Errno, Result};
 #[doc = include_str!("../../../docs/embedding.md")]
 pub struct GuideExamples;
 pub use task::{
-    Clone3Args, CloneArgs, Config, ForkMm, Kernel, Notification, SigAction, SigHandler, SigInfo,
-    TaskId,
+    Clone3Args, CloneArgs, Config, Cred, ForkMm, Kernel, Notification, Rlimit, SigAction,
+    SigHandler, SigInfo, TaskId,
 };
 pub use types::{Signal, WaitOptions};
 pub use wait::{WaitOutcome, WaitReport};

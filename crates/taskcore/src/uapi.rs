@@ -59,6 +59,10 @@ pub const CLONE_IO: u64 = 0x8000_0000;
 pub const CLONE_CLEAR_SIGHAND: u64 = 0x1_0000_0000;
 /// clone3 only: place the child in a cgroup.
 pub const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
+/// New time namespace; clone3 only (it lies in clone(2)'s signal byte).
+pub const CLONE_NEWTIME: u64 = 0x0000_0080;
+/// The flags clone(2) can pass (its 32-bit word, `CLONE_LEGACY_FLAGS`).
+pub const CLONE_LEGACY_FLAGS: u64 = 0xffff_ffff;
 /// Low byte of clone(2) flags: the exit signal (`CSIGNAL`).
 pub const CSIGNAL: u64 = 0xff;
 
@@ -256,3 +260,42 @@ pub const fn sig_kernel_coredump(sig: i32) -> bool {
 pub const fn sig_kernel_only(sig: i32) -> bool {
     sig == SIGKILL || sig == SIGSTOP
 }
+
+/// CPU time in seconds (`RLIMIT_CPU`).
+pub const RLIMIT_CPU: u32 = 0;
+/// Largest file size (`RLIMIT_FSIZE`).
+pub const RLIMIT_FSIZE: u32 = 1;
+/// Data segment size (`RLIMIT_DATA`).
+pub const RLIMIT_DATA: u32 = 2;
+/// Stack size (`RLIMIT_STACK`).
+pub const RLIMIT_STACK: u32 = 3;
+/// Core file size (`RLIMIT_CORE`).
+pub const RLIMIT_CORE: u32 = 4;
+/// Resident set size (`RLIMIT_RSS`).
+pub const RLIMIT_RSS: u32 = 5;
+/// Tasks per real user (`RLIMIT_NPROC`).
+pub const RLIMIT_NPROC: u32 = 6;
+/// Open files (`RLIMIT_NOFILE`).
+pub const RLIMIT_NOFILE: u32 = 7;
+/// Locked memory (`RLIMIT_MEMLOCK`).
+pub const RLIMIT_MEMLOCK: u32 = 8;
+/// Address space size (`RLIMIT_AS`).
+pub const RLIMIT_AS: u32 = 9;
+/// File locks (`RLIMIT_LOCKS`).
+pub const RLIMIT_LOCKS: u32 = 10;
+/// Pending signals per user (`RLIMIT_SIGPENDING`).
+pub const RLIMIT_SIGPENDING: u32 = 11;
+/// POSIX message queue bytes (`RLIMIT_MSGQUEUE`).
+pub const RLIMIT_MSGQUEUE: u32 = 12;
+/// Nice ceiling (`RLIMIT_NICE`).
+pub const RLIMIT_NICE: u32 = 13;
+/// Real-time priority ceiling (`RLIMIT_RTPRIO`).
+pub const RLIMIT_RTPRIO: u32 = 14;
+/// Real-time CPU time in microseconds (`RLIMIT_RTTIME`).
+pub const RLIMIT_RTTIME: u32 = 15;
+/// Number of resources (`RLIM_NLIMITS`).
+pub const RLIM_NLIMITS: usize = 16;
+/// No limit (`RLIM64_INFINITY`).
+pub const RLIM_INFINITY: u64 = u64::MAX;
+/// Most open files any process may have (`sysctl fs.nr_open` default).
+pub const NR_OPEN: u64 = 1024 * 1024;

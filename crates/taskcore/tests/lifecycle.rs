@@ -2,7 +2,9 @@
 //! (wait(2), clone(2), setpgid(2), setsid(2), kill(2), prctl(2)).
 
 use taskcore::uapi::*;
-use taskcore::{CloneArgs, Config, Errno, Kernel, SigAction, SigHandler, TaskId, WaitOutcome};
+use taskcore::{
+    Clone3Args, CloneArgs, Config, Errno, Kernel, SigAction, SigHandler, TaskId, WaitOutcome,
+};
 
 include!("common/lifecycle_scenarios.rs");
 

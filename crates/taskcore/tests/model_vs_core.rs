@@ -19,7 +19,7 @@
 
 use proptest::prelude::*;
 use taskcore::uapi::*;
-use taskcore::{CloneArgs, Config, Kernel, SigAction, SigHandler, TaskId};
+use taskcore::{Clone3Args, CloneArgs, Config, Kernel, SigAction, SigHandler, TaskId};
 use taskcore_model::{Compat, Model, ModelOptions, Tid};
 
 // ------------------------------------------------------------------ ops
@@ -57,6 +57,30 @@ enum CloneKind {
     SetTid(Vec<i32>),
     Ptrace,
     Raw(u64, i32),
+    Clone3(Clone3Args),
+}
+
+/// A set*uid call.
+#[derive(Clone, Debug)]
+enum IdCall {
+    Setuid(u32),
+    Setreuid(u32, u32),
+    Setresuid(u32, u32, u32),
+}
+
+fn id_call() -> impl Strategy<Value = IdCall> {
+    let id = || prop_oneof![2 => Just(0u32), 3 => Just(1000u32), 2 => Just(1001u32), 2 => Just(u32::MAX)];
+    prop_oneof![
+        id().prop_map(IdCall::Setuid),
+        (id(), id()).prop_map(|(r, e)| IdCall::Setreuid(r, e)),
+        (id(), id(), id()).prop_map(|(r, e, s)| IdCall::Setresuid(r, e, s)),
+    ]
+}
+
+/// Which entry a clone step goes through.
+enum CloneCall {
+    Legacy(CloneArgs),
+    V3(Clone3Args),
 }
 
 #[derive(Clone, Debug)]
@@ -65,6 +89,10 @@ enum Op {
     /// irrelevant steps into it (a sequence cannot shrink below 50 steps).
     Nop,
     Clone(usize, CloneKind),
+    /// `setresuid`, or with `u32::MAX` as "kind" markers: see `apply`.
+    SetIds(usize, IdCall),
+    /// `prlimit64(0, RLIMIT_NPROC, {n, n})`.
+    SetNproc(usize, u64),
     Exit(usize, i32),
     ExitGroup(usize, i32),
     Exec(usize),
@@ -147,9 +175,60 @@ fn clone_kind() -> impl Strategy<Value = CloneKind> {
             Just((CLONE_SIGHAND, 0)),
             Just((CLONE_THREAD | CLONE_SIGHAND | CLONE_VM | CLONE_NEWPID, 0)),
             Just((0, 65)),
+            Just((0, 256)),
             Just((0, -1)),
+            Just((CLONE_PARENT, SIGUSR1)),
+            Just((CLONE_PIDFD | CLONE_PARENT_SETTID, SIGCHLD)),
         ].prop_map(|(f, s)| CloneKind::Raw(f, s)),
+        3 => clone3_args().prop_map(CloneKind::Clone3),
     ]
+}
+
+/// clone3 arguments: mostly valid, with each of clone3's refusals.
+fn clone3_args() -> impl Strategy<Value = Clone3Args> {
+    let flags = prop_oneof![
+        6 => Just(0u64),
+        2 => Just(CLONE_PARENT),
+        2 => Just(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM),
+        1 => Just(CLONE_NEWPID),
+        1 => Just(CLONE_CLEAR_SIGHAND),
+        1 => Just(CLONE_CLEAR_SIGHAND | CLONE_SIGHAND | CLONE_VM),
+        1 => Just(CLONE_DETACHED),
+        1 => Just(CLONE_NEWTIME),
+        1 => Just(0x11u64),
+        1 => Just(1u64 << 40),
+        1 => Just(CLONE_INTO_CGROUP),
+        1 => Just(CLONE_THREAD | CLONE_VM),
+    ];
+    let exit_signal = prop_oneof![
+        5 => Just(SIGCHLD as u64),
+        3 => Just(0u64),
+        1 => Just(64u64),
+        1 => Just(65u64),
+        1 => Just((1u64 << 32) | SIGCHLD as u64),
+    ];
+    let set_tid = prop_oneof![
+        8 => Just((None, 0u64)),
+        1 => Just((None, 1u64)),
+        1 => Just((Some(vec![]), 0u64)),
+        1 => Just((Some(vec![]), 1u64)),
+        1 => Just((Some(vec![0; 33]), 33u64)),
+        2 => prop::collection::vec(prop_oneof![Just(1), 2i32..40, 290i32..310], 1..3)
+            .prop_map(|v| { let n = v.len() as u64; (Some(v), n) }),
+    ];
+    let cgroup = prop_oneof![4 => Just(0u64), 1 => Just(3u64), 1 => Just(1u64 << 32)];
+    let stack = prop_oneof![6 => Just((0u64, 0u64)), 1 => Just((0, 4096)), 1 => Just((4096, 0))];
+    (flags, exit_signal, set_tid, cgroup, stack).prop_map(
+        |(flags, exit_signal, (set_tid, set_tid_size), cgroup, (stack, stack_size))| Clone3Args {
+            flags,
+            exit_signal,
+            set_tid,
+            set_tid_size,
+            cgroup,
+            stack,
+            stack_size,
+        },
+    )
 }
 
 fn sigaction_op() -> impl Strategy<Value = (i32, Option<(SigHandler, u64)>)> {
@@ -233,6 +312,8 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         1 => Just(Op::Nop),
         14 => (sel(), clone_kind()).prop_map(|(c, k)| Op::Clone(c, k)),
+        3 => (sel(), id_call()).prop_map(|(c, k)| Op::SetIds(c, k)),
+        2 => (sel(), prop_oneof![1u64..8, Just(u64::MAX)]).prop_map(|(c, n)| Op::SetNproc(c, n)),
         4 => (sel(), 0i32..300).prop_map(|(c, x)| Op::Exit(c, x)),
         5 => (sel(), 0i32..300).prop_map(|(c, x)| Op::ExitGroup(c, x)),
         3 => sel().prop_map(Op::Exec),
@@ -417,10 +498,12 @@ impl Pair {
         self.h[t.0]
     }
 
-    fn clone_op(&mut self, c: Tid, args: CloneArgs, what: String) -> Check {
+    fn clone_op(&mut self, c: Tid, args: CloneCall, what: String) -> Check {
         let kc = self.kt(c);
-        let rk = self.k.clone(kc, &args);
-        let rm = self.m.clone(c, &args);
+        let (rk, rm) = match &args {
+            CloneCall::Legacy(a) => (self.k.clone(kc, a), self.m.clone(c, a)),
+            CloneCall::V3(a) => (self.k.clone3(kc, a), self.m.clone3(c, a)),
+        };
         let (ck, cm) = (rk.map(|_| ()), rm.map(|t| t.0));
         self.log.push(format!("{what} -> {cm:?}"));
         match (rk, rm) {
@@ -444,6 +527,8 @@ impl Pair {
         let caller = match op {
             Op::Nop => return Ok(()),
             Op::Clone(c, _)
+            | Op::SetIds(c, _)
+            | Op::SetNproc(c, _)
             | Op::Exit(c, _)
             | Op::ExitGroup(c, _)
             | Op::Exec(c)
@@ -508,8 +593,31 @@ impl Pair {
                         exit_signal: *s,
                         set_tid: vec![],
                     },
+                    CloneKind::Clone3(a) => {
+                        return self.clone_op(c, CloneCall::V3(a.clone()), who);
+                    }
                 };
+                let args = CloneCall::Legacy(args);
                 self.clone_op(c, args, who)
+            }
+            Op::SetIds(_, call) => {
+                let (a, b) = match *call {
+                    IdCall::Setuid(u) => (self.k.setuid(kc, u), self.m.setuid(c, u)),
+                    IdCall::Setreuid(r, e) => (self.k.setreuid(kc, r, e), self.m.setreuid(c, r, e)),
+                    IdCall::Setresuid(r, e, s) => {
+                        (self.k.setresuid(kc, r, e, s), self.m.setresuid(c, r, e, s))
+                    }
+                };
+                self.cmp(who.clone(), a, b)?;
+                let (ck, cm) = (self.k.cred(kc), self.m.cred(c));
+                self.cmp(who, ck, cm)
+            }
+            Op::SetNproc(_, n) => {
+                let l = taskcore::Rlimit { cur: *n, max: *n };
+                let nproc = taskcore::uapi::RLIMIT_NPROC;
+                let a = self.k.prlimit64(kc, 0, nproc, Some(l));
+                let b = self.m.prlimit64(c, 0, nproc, Some(l));
+                self.cmp(who, a, b)
             }
             Op::Exit(_, code) => {
                 if self.in_root_init_group(c) {
@@ -655,7 +763,11 @@ impl Pair {
                 }
                 for i in 0..*n {
                     let before = self.n();
-                    self.clone_op(c, CloneArgs::fork(), format!("{who} #{i} fork"))?;
+                    self.clone_op(
+                        c,
+                        CloneCall::Legacy(CloneArgs::fork()),
+                        format!("{who} #{i} fork"),
+                    )?;
                     if self.n() == before || !self.m.is_runnable(c) {
                         break;
                     }
@@ -668,7 +780,11 @@ impl Pair {
                         break;
                     }
                     let before = self.n();
-                    self.clone_op(c, CloneArgs::fork(), format!("{who} #{i} fork"))?;
+                    self.clone_op(
+                        c,
+                        CloneCall::Legacy(CloneArgs::fork()),
+                        format!("{who} #{i} fork"),
+                    )?;
                     if self.n() == before {
                         break;
                     }

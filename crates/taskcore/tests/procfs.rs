@@ -442,11 +442,11 @@ fn root_and_task_listings() {
     );
     assert_eq!(
         names(&fs, fs.resolve(b"3").unwrap()),
-        [".", "..", "task", "status", "comm", "cmdline", "stat", "statm", "maps"]
+        [".", "..", "task", "status", "limits", "comm", "cmdline", "stat", "statm", "maps"]
     );
     assert_eq!(
         names(&fs, fs.resolve(b"3/task/4").unwrap()),
-        [".", "..", "status", "comm", "cmdline", "stat", "statm", "maps", "children"]
+        [".", "..", "status", "limits", "comm", "cmdline", "stat", "statm", "maps", "children"]
     );
     assert_eq!(
         names(&fs, fs.resolve(b"sys/kernel").unwrap()),

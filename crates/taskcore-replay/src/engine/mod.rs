@@ -620,7 +620,11 @@ impl Engine {
             let a3 = taskcore::Clone3Args {
                 flags,
                 exit_signal: exit_signal.max(0) as u64,
-                set_tid: Vec::new(),
+                set_tid: None,
+                set_tid_size: 0,
+                cgroup: 0,
+                stack: 0,
+                stack_size: 0,
             };
             self.k.clone3(cur, &a3)
         } else {

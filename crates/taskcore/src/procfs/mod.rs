@@ -16,8 +16,8 @@
 //!  /proc
 //!  |-- .  ..  sys/kernel/pid_max  stat  uptime  cpuinfo  loadavg  meminfo
 //!  |-- self -> TGID              thread-self -> TGID/task/TID
-//!  `-- TGID/  status comm cmdline stat statm maps
-//!      `-- task/TID/  status comm cmdline stat statm maps
+//!  `-- TGID/  status limits comm cmdline stat statm maps
+//!      `-- task/TID/  status limits comm cmdline stat statm maps children
 //! ```
 //!
 //! # Vocabulary
@@ -56,9 +56,11 @@
 //! fs/proc/thread_self.c; formats as of Linux 6.x (checked against this
 //! machine's Linux 6.18 by the tests), described in proc(5).
 
+mod children;
 mod cmdline;
 pub mod dirent;
 mod fs;
+mod limits;
 mod mm;
 pub mod node;
 mod ops;

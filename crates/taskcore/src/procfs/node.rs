@@ -142,14 +142,17 @@ pub enum PidEntry {
     Statm,
     /// `maps`.
     Maps,
-    /// `children` (thread directories only): the thread's children.
+    /// `limits`.
+    Limits,
+    /// `children` (thread directories only).
     Children,
 }
 
 /// Entries of `/proc/PID/`, in the order of Linux's `tgid_base_stuff`.
-pub const TGID_ENTRIES: [PidEntry; 7] = [
+pub const TGID_ENTRIES: [PidEntry; 8] = [
     PidEntry::Task,
     PidEntry::Status,
+    PidEntry::Limits,
     PidEntry::Comm,
     PidEntry::Cmdline,
     PidEntry::Stat,
@@ -159,8 +162,9 @@ pub const TGID_ENTRIES: [PidEntry; 7] = [
 
 /// Entries of `/proc/PID/task/TID/`, in the order of Linux's
 /// `tid_base_stuff`.
-pub const TID_ENTRIES: [PidEntry; 7] = [
+pub const TID_ENTRIES: [PidEntry; 8] = [
     PidEntry::Status,
+    PidEntry::Limits,
     PidEntry::Comm,
     PidEntry::Cmdline,
     PidEntry::Stat,
@@ -180,6 +184,7 @@ impl PidEntry {
             PidEntry::Stat => "stat",
             PidEntry::Statm => "statm",
             PidEntry::Maps => "maps",
+            PidEntry::Limits => "limits",
             PidEntry::Children => "children",
         }
     }
@@ -210,7 +215,8 @@ impl PidEntry {
             PidEntry::Stat => 5,
             PidEntry::Statm => 6,
             PidEntry::Maps => 7,
-            PidEntry::Children => 8,
+            PidEntry::Limits => 8,
+            PidEntry::Children => 9,
         }
     }
 

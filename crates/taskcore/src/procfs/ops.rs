@@ -285,6 +285,7 @@ impl ProcFs<'_> {
                     PidEntry::Cmdline => self.render_cmdline(t),
                     PidEntry::Comm => self.render_comm(t),
                     PidEntry::Maps => self.render_maps(t)?,
+                    PidEntry::Limits => self.render_limits(t),
                     PidEntry::Children => self.render_children(t),
                     PidEntry::Task => return Err(Errno::EISDIR),
                 })

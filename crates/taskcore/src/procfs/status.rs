@@ -3,10 +3,11 @@
 //!
 //! # Lines
 //! In Linux 6.x order. Modelled: `Name`, `State`, `Tgid`, `Pid`, `PPid`,
-//! `TracerPid`, `NStgid`, `NSpid`, `NSpgid`, `NSsid`, the `Vm*` sizes,
-//! `Threads`, `SigIgn`, `SigCgt`. Not modelled, shown as for a root task
-//! of a default system: `Umask` 0022, `Ngid` 0, `Uid`/`Gid` 0, `FDSize` 64,
-//! no supplementary groups, nothing pending or blocked, full capabilities,
+//! `TracerPid`, `Uid`, `Gid`, `Groups`, `NStgid`, `NSpid`, `NSpgid`,
+//! `NSsid`, the `Vm*` sizes, `Threads`, `SigIgn`, `SigCgt`, `CapPrm` and
+//! `CapEff` (full or empty, see [`crate::Cred`]). Not modelled, shown as
+//! for a task of a default system: `Umask` 0022, `Ngid` 0, `FDSize` 64,
+//! nothing pending or blocked, full bounding capabilities,
 //! no seccomp, every CPU and memory node allowed, no context switches.
 //!
 //! A zombie has no `fs`, `files` or `mm` any more: no `Umask` line,
@@ -56,9 +57,21 @@ impl ProcFs<'_> {
         m.put_decimal_ull("\nPid:\t", u64::from(self.tid_nr(t)));
         m.put_decimal_ull("\nPPid:\t", u64::from(self.ppid_nr(t)));
         m.put_decimal_ull("\nTracerPid:\t", u64::from(self.tracer_nr(t)));
-        m.puts("\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0");
+        let c = &task.cred;
+        for (key, ids) in [
+            ("\nUid:", [c.uid, c.euid, c.suid, c.fsuid]),
+            ("\nGid:", [c.gid, c.egid, c.sgid, c.fsgid]),
+        ] {
+            m.puts(key);
+            for id in ids {
+                m.put_decimal_ull("\t", u64::from(id));
+            }
+        }
         m.put_decimal_ull("\nFDSize:\t", if dead { 0 } else { NR_OPEN_DEFAULT });
         m.puts("\nGroups:\t");
+        for (i, g) in c.groups.iter().enumerate() {
+            m.put_decimal_ull(if i == 0 { "" } else { " " }, u64::from(*g));
+        }
         // "Trailing space shouldn't have been added in the first place."
         m.putc(b' ');
         let pid = &k.pids[task.pid];
@@ -107,8 +120,13 @@ impl ProcFs<'_> {
 
         // task_cap()
         sigset(&mut m, "CapInh:\t", 0);
-        sigset(&mut m, "CapPrm:\t", CAP_FULL);
-        sigset(&mut m, "CapEff:\t", CAP_FULL);
+        // The simplified capabilities of crate::Cred: all with euid 0;
+        // the permitted set is lost once no uid is 0
+        // (cap_emulate_setxuid()).
+        let c = &task.cred;
+        let prm = [c.uid, c.euid, c.suid].contains(&0);
+        sigset(&mut m, "CapPrm:\t", if prm { CAP_FULL } else { 0 });
+        sigset(&mut m, "CapEff:\t", if c.euid == 0 { CAP_FULL } else { 0 });
         sigset(&mut m, "CapBnd:\t", CAP_FULL);
         sigset(&mut m, "CapAmb:\t", 0);
 

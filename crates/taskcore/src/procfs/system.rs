@@ -188,13 +188,12 @@ impl ProcFs<'_> {
     }
 
     /// `/proc/loadavg`: three load averages, `running/threads`, and the
-    /// last pid handed out in the *reader's* active pid namespace (the
-    /// mount's when no reader is set).
+    /// last pid handed out in the reader's pid namespace (the mount's
+    /// when the reader is not an emulated task, see [`ProcFs::with_current`]).
     ///
     /// # Linux
     /// `loadavg_proc_show()`: `"%lu.%02lu %lu.%02lu %lu.%02lu %u/%d %d\n"`,
-    /// the last pid being
-    /// `idr_get_cursor(&task_active_pid_ns(current)->idr) - 1`.
+    /// the last pid being `idr_get_cursor(&ns->idr) - 1`.
     pub(crate) fn render_loadavg(&self) -> Vec<u8> {
         let mut m = SeqBuf::new();
         for (i, l) in self.sys.loadavg.iter().enumerate() {
@@ -205,10 +204,11 @@ impl ProcFs<'_> {
         }
         m.put_decimal_ull(" ", 1);
         m.put_decimal_ull("/", self.k.nr_tasks() as u64);
-        let ns = if self.current != crate::slab::NONE && self.k.tasks.get(self.current).is_some() {
-            self.k.ns_of(self.current)
-        } else {
-            self.ns
+        // The reader's namespace (task_active_pid_ns(current)), not the
+        // mount's; a reader outside the table sees the mount's.
+        let ns = match self.k.tasks.get(self.current) {
+            Some(_) => self.k.ns_of(self.current),
+            None => self.ns,
         };
         let last = self.k.nss[ns].cursor.saturating_sub(1);
         m.put_decimal_ull(" ", u64::from(last));

@@ -11,8 +11,9 @@ use crate::task::kernel::{Kernel, TaskId};
 use crate::task::ptrace::PTRACE_EVENT_STOP;
 use crate::task::task_struct::{PT_SEIZED, SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE};
 use crate::uapi::{
-    CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD,
-    CLONE_UNTRACED, CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, NSIG, SIGCHLD, SIGSTOP, SIGTRAP,
+    CLONE_CLEAR_SIGHAND, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PARENT_SETTID,
+    CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD, CLONE_UNTRACED, CLONE_VFORK, CLONE_VM,
+    MAX_PID_NS_LEVEL, SIGCHLD, SIGSTOP, SIGTRAP,
 };
 
 /// Arguments of `clone`/`clone3`.
@@ -20,11 +21,16 @@ use crate::uapi::{
 pub struct CloneArgs {
     /// `CLONE_*` flags, without the exit signal byte.
     pub flags: u64,
-    /// Signal sent to the parent when the child exits (0..=64; `SIGCHLD`
-    /// for fork). Ignored with `CLONE_THREAD` or `CLONE_PARENT`, as Linux.
+    /// Signal sent to the parent when the child exits: clone(2)'s low byte,
+    /// 0..=255 (`SIGCHLD` for fork). A value above 64 (`_NSIG`) is accepted
+    /// and no signal is sent at exit, as Linux. Ignored with `CLONE_THREAD`
+    /// or `CLONE_PARENT` (legacy clone's rule; [`Kernel::clone3`] refuses
+    /// that instead).
     pub exit_signal: i32,
     /// clone3 `set_tid`: the pid wanted at each level, own namespace first;
-    /// empty for none.
+    /// empty for none. clone(2) has no such argument: it is kept here for
+    /// callers that replay clone3 through [`Kernel::clone`]; new callers use
+    /// [`Kernel::clone3`], which applies clone3's `set_tid` rules.
     pub set_tid: Vec<i32>,
 }
 
@@ -72,7 +78,9 @@ impl CloneArgs {
 }
 
 impl Kernel {
-    /// Creates a task as `clone`/`clone3` does, on behalf of `current`.
+    /// Creates a task as legacy `clone(2)` (and fork/vfork) does, on behalf
+    /// of `current`. [`Kernel::clone3`] is clone3(2), with its own argument
+    /// rules.
     ///
     /// Returns the new task. Its pid as the caller sees it is
     /// [`Kernel::pid_vnr`]`(current, child)`.
@@ -91,11 +99,15 @@ impl Kernel {
     /// - `EINVAL`: `CLONE_THREAD` without `CLONE_SIGHAND`; `CLONE_SIGHAND`
     ///   without `CLONE_VM`; `CLONE_PARENT` from a namespace init;
     ///   `CLONE_THREAD` with `CLONE_NEWPID` or `CLONE_NEWUSER`; exit signal
-    ///   outside 0..=64; bad `set_tid` (longer than the levels, a number out
-    ///   of range, or not 1 for a new namespace).
+    ///   outside 0..=255 (clone(2) cannot pass one); `CLONE_PIDFD` with
+    ///   `CLONE_PARENT_SETTID` (clone(2) passes both through one pointer);
+    ///   bad `set_tid` (longer than the levels, a number out of range, or not
+    ///   1 for a new namespace).
     /// - `ENOSPC`: `CLONE_NEWPID` past 32 nested levels.
     /// - `EEXIST`: a `set_tid` number is taken.
-    /// - `EAGAIN`: no free pid at some level (`pid_max` reached).
+    /// - `EAGAIN`: the caller's real user has `RLIMIT_NPROC` tasks already
+    ///   (zombies and threads count; root and euid 0 are exempt); no free
+    ///   pid at some level (`pid_max` reached).
     /// - `ENOMEM`: the caller's pid namespace's init has exited.
     ///
     /// Nothing changes when an error is returned.
@@ -103,7 +115,8 @@ impl Kernel {
     /// # Linux
     /// `copy_process()` (kernel/fork.c) and `alloc_pid()` (kernel/pid.c).
     /// Signal dispositions are copied even with `CLONE_SIGHAND` without
-    /// `CLONE_THREAD` (Linux would share them).
+    /// `CLONE_THREAD` (Linux would share them). Only the low 32 bits of
+    /// `flags` count, as `sys_clone()` takes them (`lower_32_bits`).
     pub fn clone(&mut self, current: TaskId, args: &CloneArgs) -> Result<TaskId> {
         self.probed(crate::probe::Op::Clone, current, |k| {
             k.do_sys_clone(current, args)
@@ -111,25 +124,55 @@ impl Kernel {
     }
 
     fn do_sys_clone(&mut self, current: TaskId, args: &CloneArgs) -> Result<TaskId> {
-        let cur = self.current(current)?;
-        let flags = args.flags;
+        self.current(current)?;
+        let flags = args.flags & u64::from(u32::MAX);
+        if !(0..=crate::uapi::CSIGNAL as i32).contains(&args.exit_signal) {
+            return Err(Errno::EINVAL);
+        }
+        // kernel_clone(): clone(2) writes the pidfd and the parent tid
+        // through the same pointer.
+        if flags & CLONE_PIDFD != 0 && flags & CLONE_PARENT_SETTID != 0 {
+            return Err(Errno::EINVAL);
+        }
+        self.copy_process(current, flags, args.exit_signal, &args.set_tid)
+    }
+
+    /// The flag combinations `copy_process()` refuses (EINVAL), for task
+    /// slab index `cur`.
+    pub(crate) fn clone_flags_valid(&self, cur: u32, flags: u64) -> Result<()> {
         if flags & CLONE_THREAD != 0 && flags & CLONE_SIGHAND == 0 {
             return Err(Errno::EINVAL);
         }
         if flags & CLONE_SIGHAND != 0 && flags & CLONE_VM == 0 {
             return Err(Errno::EINVAL);
         }
-        let cur_group = self.tasks[cur].group;
         // Siblings of an init would be orphans nobody reaps: Linux refuses.
-        if flags & CLONE_PARENT != 0 && self.groups[cur_group].flags & SIGNAL_UNKILLABLE != 0 {
+        let g = self.tasks[cur].group;
+        if flags & CLONE_PARENT != 0 && self.groups[g].flags & SIGNAL_UNKILLABLE != 0 {
             return Err(Errno::EINVAL);
         }
         if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
             return Err(Errno::EINVAL);
         }
-        if !(0..=NSIG).contains(&args.exit_signal) {
-            return Err(Errno::EINVAL);
+        Ok(())
+    }
+
+    /// `copy_process()`: the checks and work common to clone(2) and
+    /// clone3(2), with arguments already validated by their own entry.
+    /// `CLONE_CLEAR_SIGHAND` in `flags` resets the child's handlers.
+    pub(crate) fn copy_process(
+        &mut self,
+        current: TaskId,
+        flags: u64,
+        exit_signal: i32,
+        set_tid: &[i32],
+    ) -> Result<TaskId> {
+        let cur = self.current(current)?;
+        self.clone_flags_valid(cur, flags)?;
+        if !self.nproc_ok(cur) {
+            return Err(Errno::EAGAIN);
         }
+        let cur_group = self.tasks[cur].group;
         let parent_ns = self.ns_of(cur);
         let pid = if flags & CLONE_NEWPID != 0 {
             let level = self.nss[parent_ns].level + 1;
@@ -139,7 +182,7 @@ impl Kernel {
             // A nested namespace starts with its parent's pid_max.
             let ns = PidNamespace::new(level, parent_ns, self.nss[parent_ns].pid_max);
             let ns = self.nss.insert(ns).ok_or(Errno::ENOMEM)?;
-            match self.alloc_pid(ns, &args.set_tid, true) {
+            match self.alloc_pid(ns, set_tid, true) {
                 Ok(pid) => pid,
                 Err(e) => {
                     self.nss.remove(ns);
@@ -147,7 +190,7 @@ impl Kernel {
                 }
             }
         } else {
-            self.alloc_pid(parent_ns, &args.set_tid, false)?
+            self.alloc_pid(parent_ns, set_tid, false)?
         };
         let comm = self.tasks[cur].comm;
         let mm = match self.copy_mm(cur, flags) {
@@ -157,7 +200,8 @@ impl Kernel {
                 return Err(e);
             }
         };
-        let child = match self.new_task(pid, NONE, comm) {
+        let cred = self.tasks[cur].cred.clone();
+        let child = match self.new_task(pid, NONE, comm, cred) {
             Ok(t) => t,
             Err(e) => {
                 self.mmput(mm);
@@ -181,11 +225,12 @@ impl Kernel {
             let exit_signal = if flags & CLONE_PARENT != 0 {
                 self.groups[cur_group].exit_signal
             } else {
-                args.exit_signal
+                exit_signal
             };
             let src = &self.groups[cur_group];
             let (pgrp, session, sighand) = (src.pgrp, src.session, src.sighand);
-            let g = match self.new_group(child, pgrp, session, sighand) {
+            let rlim = src.rlim.clone();
+            let g = match self.new_group(child, pgrp, session, sighand, rlim) {
                 Ok(g) => g,
                 Err(e) => {
                     self.tasks.remove(child);
@@ -195,6 +240,14 @@ impl Kernel {
                 }
             };
             self.tasks[child].group = g;
+            if flags & CLONE_CLEAR_SIGHAND != 0 {
+                // flush_signal_handlers(p, 0): handlers to SIG_DFL, SIG_IGN
+                // kept, every sa_flags cleared.
+                let sh = &mut self.groups[g].sighand;
+                sh.handled = 0;
+                sh.resethand = 0;
+                sh.chld_flags = 0;
+            }
             self.join_thread_list(g, child);
             self.groups[g].exit_signal = exit_signal;
             // CLONE_PARENT inherits the caller's parent_exec_id; otherwise
@@ -250,7 +303,7 @@ impl Kernel {
     /// As [`Kernel::clone`].
     pub fn fork(&mut self, current: TaskId) -> Result<TaskId> {
         self.probed(crate::probe::Op::Fork, current, |k| {
-            k.do_sys_clone(current, &CloneArgs::fork())
+            k.copy_process(current, 0, SIGCHLD, &[])
         })
     }
 
@@ -260,7 +313,7 @@ impl Kernel {
     /// As [`Kernel::clone`].
     pub fn vfork(&mut self, current: TaskId) -> Result<TaskId> {
         self.probed(crate::probe::Op::Vfork, current, |k| {
-            k.do_sys_clone(current, &CloneArgs::vfork())
+            k.copy_process(current, CLONE_VM | CLONE_VFORK, SIGCHLD, &[])
         })
     }
 

@@ -1,100 +1,120 @@
-//! `clone3()`: its own argument rules, beside legacy `clone()`'s.
+//! clone3(2): its argument structure and `clone3_args_valid()` rules.
 //!
-//! Legacy `clone()` ignores the exit signal with `CLONE_THREAD` or
-//! `CLONE_PARENT` and ignores `CLONE_DETACHED`; `clone3()` refuses both
-//! (`EINVAL`), takes a 64-bit exit signal that must be a valid signal, and
-//! adds `CLONE_CLEAR_SIGHAND` and `CLONE_INTO_CGROUP`.
+//! # Linux
+//! kernel/fork.c `copy_clone_args_from_user()`, `clone3_args_valid()`,
+//! `clone3_stack_valid()`, then `kernel_clone()` as for clone(2).
 
 use crate::errno::{Errno, Result};
-use crate::task::clone::CloneArgs;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::uapi::{
-    CLONE_CLEAR_SIGHAND, CLONE_DETACHED, CLONE_INTO_CGROUP, CLONE_PARENT, CLONE_SIGHAND,
-    CLONE_THREAD, CSIGNAL, MAX_PID_NS_LEVEL, NSIG,
+    valid_signal, CLONE_CLEAR_SIGHAND, CLONE_DETACHED, CLONE_INTO_CGROUP, CLONE_LEGACY_FLAGS,
+    CLONE_NEWTIME, CLONE_PARENT, CLONE_SIGHAND, CLONE_THREAD, CSIGNAL, MAX_PID_NS_LEVEL,
 };
 
-/// `CLONE_NEWTIME` (0x80): inside the low byte, but a valid clone3 flag.
-const CLONE_NEWTIME: u64 = 0x0000_0080;
-/// Every flag legacy `clone()` defines (`CLONE_LEGACY_FLAGS`, 32 bits).
-const CLONE_LEGACY_FLAGS: u64 = 0xffff_ffff;
-
-/// The arguments of `clone3()` (`struct clone_args`), without the
-/// user-memory fields (stack, tls, child_tid, parent_tid, pidfd) that the
-/// core does not model.
+/// `struct clone_args` of clone3(2), the fields the process table uses.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Clone3Args {
-    /// `CLONE_*` flags (64-bit: `CLONE_CLEAR_SIGHAND`, `CLONE_INTO_CGROUP`
-    /// are above bit 31).
+    /// `flags`: `CLONE_*` bits, 64 of them (`CLONE_CLEAR_SIGHAND`,
+    /// `CLONE_INTO_CGROUP` and `CLONE_NEWTIME` are clone3's own).
     pub flags: u64,
-    /// Signal sent to the parent when the child exits (`exit_signal`,
-    /// 64-bit; 0..=64).
+    /// `exit_signal`: a 64-bit signal number, 0..=64; must be 0 with
+    /// `CLONE_THREAD` or `CLONE_PARENT`.
     pub exit_signal: u64,
-    /// `set_tid`: the pid wanted at each level, own namespace first; at
-    /// most `MAX_PID_NS_LEVEL` entries (`set_tid_size`).
-    pub set_tid: Vec<i32>,
+    /// `set_tid`: `None` for a NULL pointer, else the array it points to
+    /// (the pid wanted at each level, own namespace first).
+    pub set_tid: Option<Vec<i32>>,
+    /// `set_tid_size`: how many entries of `set_tid` Linux reads.
+    pub set_tid_size: u64,
+    /// `cgroup`: a cgroup directory fd for `CLONE_INTO_CGROUP`.
+    pub cgroup: u64,
+    /// `stack`: lowest address of the child's stack, 0 for none.
+    pub stack: u64,
+    /// `stack_size`: its size in bytes; non-zero exactly when `stack` is.
+    pub stack_size: u64,
 }
 
 impl Kernel {
-    /// `clone3(args, size)` by `current`: validates as Linux's
-    /// `copy_clone_args_from_user()` and `clone3_args_valid()`, then clones
-    /// as [`Kernel::clone`] (`kernel_clone`).
+    /// Creates a task as clone3(2) does, on behalf of `current`: the
+    /// argument checks of clone3, then the same creation as
+    /// [`Kernel::clone`] (see there for the modelled flags).
+    ///
+    /// `CLONE_CLEAR_SIGHAND` resets the child's handled signals to
+    /// `SIG_DFL` (ignored ones stay ignored, all `sa_flags` are cleared).
+    /// `CLONE_INTO_CGROUP` is refused: the library has no cgroups and no
+    /// files, so the fd never names a cgroup (Linux's answer for a `cgroup`
+    /// that is not an open cgroup directory, EBADF).
     ///
     /// # Errors
-    /// - `EINVAL`: an unknown flag; `CLONE_DETACHED` or a flag in the
-    ///   exit-signal byte (other than `CLONE_NEWTIME`); an exit signal
-    ///   above 0xff or not a valid signal; a non-zero exit signal with
-    ///   `CLONE_THREAD` or `CLONE_PARENT`; `CLONE_SIGHAND` with
-    ///   `CLONE_CLEAR_SIGHAND`; more `set_tid` entries than
-    ///   `MAX_PID_NS_LEVEL`; and `CLONE_INTO_CGROUP`, which needs cgroups
-    ///   the core does not model (documented refusal);
-    /// - otherwise as [`Kernel::clone`].
+    /// - `EINVAL`: `set_tid_size` above 32; `set_tid_size` > 0 with a NULL
+    ///   `set_tid`, or a `set_tid` with size 0; `exit_signal` not a signal
+    ///   (above 64, or any of its upper 56 bits set); `CLONE_INTO_CGROUP`
+    ///   with `cgroup` above `INT_MAX`; an unknown flag, `CLONE_DETACHED`,
+    ///   or a bit of the low byte other than `CLONE_NEWTIME`;
+    ///   `CLONE_SIGHAND` with `CLONE_CLEAR_SIGHAND`; a non-zero
+    ///   `exit_signal` with `CLONE_THREAD` or `CLONE_PARENT`; `stack` and
+    ///   `stack_size` not both zero or both non-zero; and every `EINVAL`
+    ///   of [`Kernel::clone`].
+    /// - `EFAULT`: `set_tid` holds fewer than `set_tid_size` entries (Linux
+    ///   would read past the array).
+    /// - `EBADF`: `CLONE_INTO_CGROUP` (after every other argument check).
+    /// - Otherwise as [`Kernel::clone`].
     ///
-    /// With `CLONE_CLEAR_SIGHAND`, the child's handled signals are reset to
-    /// `SIG_DFL` (ignored ones stay ignored) and every `sa_flags` cleared,
-    /// as `flush_signal_handlers(p, 0)`.
+    /// Nothing changes when an error is returned.
     ///
     /// # Linux
-    /// `SYSCALL_DEFINE2(clone3)` in kernel/fork.c.
+    /// `sys_clone3()`: `copy_clone_args_from_user()`,
+    /// `clone3_args_valid()`, `kernel_clone()`. The structure size checks
+    /// (`E2BIG`, short structures) have no counterpart here.
     pub fn clone3(&mut self, current: TaskId, args: &Clone3Args) -> Result<TaskId> {
-        // copy_clone_args_from_user()
-        if args.set_tid.len() > MAX_PID_NS_LEVEL {
+        self.probed(crate::probe::Op::Clone, current, |k| {
+            k.do_sys_clone3(current, args)
+        })
+    }
+
+    fn do_sys_clone3(&mut self, current: TaskId, args: &Clone3Args) -> Result<TaskId> {
+        let cur = self.current(current)?;
+        // copy_clone_args_from_user().
+        if args.set_tid_size > MAX_PID_NS_LEVEL as u64 {
             return Err(Errno::EINVAL);
         }
-        if args.exit_signal & !CSIGNAL != 0 || args.exit_signal > NSIG as u64 {
-            return Err(Errno::EINVAL);
-        }
-        // clone3_args_valid()
-        let f = args.flags;
-        if f & !(CLONE_LEGACY_FLAGS | CLONE_CLEAR_SIGHAND | CLONE_INTO_CGROUP) != 0 {
-            return Err(Errno::EINVAL);
-        }
-        if f & (CLONE_DETACHED | (CSIGNAL & !CLONE_NEWTIME)) != 0 {
-            return Err(Errno::EINVAL);
-        }
-        if f & (CLONE_SIGHAND | CLONE_CLEAR_SIGHAND) == CLONE_SIGHAND | CLONE_CLEAR_SIGHAND {
-            return Err(Errno::EINVAL);
-        }
-        if f & (CLONE_THREAD | CLONE_PARENT) != 0 && args.exit_signal != 0 {
-            return Err(Errno::EINVAL);
-        }
-        if f & CLONE_INTO_CGROUP != 0 {
-            return Err(Errno::EINVAL);
-        }
-        let legacy = CloneArgs {
-            flags: f & !(CLONE_CLEAR_SIGHAND | CLONE_NEWTIME),
-            exit_signal: args.exit_signal as i32,
-            set_tid: args.set_tid.clone(),
+        let set_tid: &[i32] = match &args.set_tid {
+            None if args.set_tid_size > 0 => return Err(Errno::EINVAL),
+            None => &[],
+            Some(_) if args.set_tid_size == 0 => return Err(Errno::EINVAL),
+            Some(v) => v.get(..args.set_tid_size as usize).unwrap_or(&[]),
         };
-        let child = self.clone(current, &legacy)?;
-        if f & CLONE_CLEAR_SIGHAND != 0 {
-            let t = self.task_idx(child)?;
-            let g = self.tasks[t].group;
-            let sh = &mut self.groups[g].sighand;
-            sh.handled = 0;
-            sh.resethand = 0;
-            sh.chld_flags = 0;
-            self.sync_child(g);
+        let exit_signal = match i32::try_from(args.exit_signal) {
+            Ok(sig) if args.exit_signal & !CSIGNAL == 0 && (sig == 0 || valid_signal(sig)) => sig,
+            _ => return Err(Errno::EINVAL),
+        };
+        if args.flags & CLONE_INTO_CGROUP != 0 && args.cgroup > i32::MAX as u64 {
+            return Err(Errno::EINVAL);
         }
-        Ok(child)
+        if set_tid.len() as u64 != args.set_tid_size {
+            return Err(Errno::EFAULT);
+        }
+        // clone3_args_valid().
+        let flags = args.flags;
+        if flags & !(CLONE_LEGACY_FLAGS | CLONE_CLEAR_SIGHAND | CLONE_INTO_CGROUP) != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if flags & (CLONE_DETACHED | (CSIGNAL & !CLONE_NEWTIME)) != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if flags & (CLONE_SIGHAND | CLONE_CLEAR_SIGHAND) == CLONE_SIGHAND | CLONE_CLEAR_SIGHAND {
+            return Err(Errno::EINVAL);
+        }
+        if flags & (CLONE_THREAD | CLONE_PARENT) != 0 && exit_signal != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if (args.stack == 0) != (args.stack_size == 0) {
+            return Err(Errno::EINVAL);
+        }
+        if flags & CLONE_INTO_CGROUP != 0 {
+            // copy_process()'s own checks come first, then the cgroup fd.
+            self.clone_flags_valid(cur, flags)?;
+            return Err(Errno::EBADF);
+        }
+        self.copy_process(current, flags, exit_signal, set_tid)
     }
 }

@@ -63,6 +63,10 @@ impl Kernel {
         task.flags &= !PF_FORKNOEXEC;
         task.self_exec_id = task.self_exec_id.wrapping_add(1);
         task.comm = comm_from_path(filename);
+        // The new image's creds (no set-id binaries): saved and fs ids
+        // follow the effective ones (cap_bprm_creds_from_file()).
+        let c = &mut task.cred;
+        (c.suid, c.fsuid, c.sgid, c.fsgid) = (c.euid, c.euid, c.egid, c.egid);
         let sh = &mut self.groups[g].sighand;
         sh.handled = 0;
         sh.resethand = 0;

@@ -227,7 +227,7 @@ impl Kernel {
             signo: sig,
             code: si_code,
             pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(parent)),
-            uid: 0,
+            uid: self.tasks[t].cred.uid,
             status,
         };
         let psig = self.groups[self.tasks[parent].group].sighand;

@@ -65,9 +65,10 @@ impl TaskId {
 pub struct Config {
     /// `pid_max` of the root pid namespace (default 32768).
     pub pid_max: u32,
-    /// Whether core-dumping signals set the core-dump bit (0x80) of the exit
-    /// status, as with a non-zero `RLIMIT_CORE` (default false, as with
-    /// `ulimit -c 0`).
+    /// Init's soft `RLIMIT_CORE`: unlimited if true, else 0 (default false,
+    /// as with `ulimit -c 0`). Core-dumping signals set the core-dump bit
+    /// (0x80) of the exit status of a process whose soft `RLIMIT_CORE` is
+    /// not 0.
     pub core_dumps: bool,
     /// How fork duplicates an address space (default copy-on-write).
     pub fork_mm: crate::task::mm::ForkMm,
@@ -95,7 +96,7 @@ pub struct SigInfo {
     pub code: i32,
     /// The child's pid in the receiver's namespace (`si_pid`).
     pub pid: i32,
-    /// The child's uid (`si_uid`); always 0, uids are not modelled.
+    /// The child's real uid (`si_uid`).
     pub uid: u32,
     /// Exit code or signal number (`si_status`).
     pub status: i32,
@@ -240,9 +241,11 @@ impl Kernel {
             .insert(PidNamespace::new(0, NONE, config.pid_max))
             .ok_or(Errno::ENOMEM)?;
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
-        let task = k.new_task(pid, NONE, *b"init\0\0\0\0\0\0\0\0\0\0\0\0")?;
+        let root = crate::task::cred::Cred::default();
+        let task = k.new_task(pid, NONE, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = k.mm_alloc()?;
-        let g = k.new_group(task, pid, pid, SigHand::default())?;
+        let rlim = crate::task::rlimit::init_rlimits(config.core_dumps);
+        let g = k.new_group(task, pid, pid, SigHand::default(), rlim)?;
         k.tasks[task].group = g;
         k.join_thread_list(g, task);
         k.attach_process_pids(g);
@@ -306,10 +309,20 @@ impl Kernel {
         self.config
     }
 
-    /// Sets whether core-dumping signals dump core from now on (the outcome
-    /// of `RLIMIT_CORE` and `core_pattern`, which are not modelled).
+    /// Sets whether core-dumping signals dump core from now on, for every
+    /// process: each thread group's soft `RLIMIT_CORE` becomes unlimited
+    /// (its hard limit too) or 0. Kept for callers that only know whether
+    /// a trace dumped core; [`Kernel::setrlimit`] sets one process's.
     pub fn set_core_dumps(&mut self, on: bool) {
         self.config.core_dumps = on;
+        let core = crate::uapi::RLIMIT_CORE as usize;
+        let want = if on { crate::uapi::RLIM_INFINITY } else { 0 };
+        let groups: Vec<u32> = self.groups.iter().map(|(g, _)| g).collect();
+        for g in groups {
+            let r = std::sync::Arc::make_mut(&mut self.groups[g].rlim);
+            r[core].cur = want;
+            r[core].max = r[core].max.max(want);
+        }
     }
 
     /// Takes the notifications raised since the last call, oldest first.
@@ -581,6 +594,7 @@ impl Kernel {
         pid: u32,
         group: u32,
         comm: [u8; TASK_COMM_LEN],
+        cred: crate::task::cred::Cred,
     ) -> Result<u32> {
         let t = self
             .tasks
@@ -604,6 +618,8 @@ impl Kernel {
                 vfork_parent: NONE,
                 self_exec_id: 0,
                 comm,
+                cred,
+                pdeath_signal: 0,
                 start_time: self.now,
                 pending_fatal: 0,
                 mm: NONE,
@@ -622,9 +638,10 @@ impl Kernel {
         pgrp: u32,
         session: u32,
         sighand: SigHand,
+        rlim: crate::task::rlimit::Rlimits,
     ) -> Result<u32> {
         self.groups
-            .insert(ThreadGroup::new(leader, pgrp, session, sighand))
+            .insert(ThreadGroup::new(leader, pgrp, session, sighand, rlim))
             .ok_or(Errno::EAGAIN)
     }
 

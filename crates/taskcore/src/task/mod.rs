@@ -3,26 +3,33 @@
 //!
 //! - `kernel`: [`Kernel`], the process table, with handles and pid lookups;
 //! - `task_struct`: the task and thread-group structures;
-//! - `clone`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
+//! - `clone`, `clone3`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
 //!   syscall family;
+//! - `cred`: credentials and the set*id family;
+//! - `rlimit`: resource limits;
 //! - `procinfo`: state kept only for `/proc` (cmdline, run state, comm).
 
 mod clone;
 mod clone3;
+pub mod cred;
 mod exec;
 mod exit;
 mod invariants;
 pub(crate) mod kernel;
 mod mm;
 mod pgrp;
+mod prctl;
 mod procinfo;
 mod ptrace;
+pub mod rlimit;
 mod signal;
 pub(crate) mod task_struct;
 
 pub use clone::CloneArgs;
 pub use clone3::Clone3Args;
+pub use cred::Cred;
 pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};
 pub use mm::ForkMm;
 pub use procinfo::ARG_MAX;
+pub use rlimit::Rlimit;
 pub use signal::{SigAction, SigHandler};

@@ -68,6 +68,13 @@ enum KillTarget {
     All,
 }
 
+/// The sender of a user signal, as `check_kill_permission()` sees it.
+struct Killer {
+    cred: crate::task::cred::Cred,
+    group: u32,
+    session: u32,
+}
+
 impl Kernel {
     /// `rt_sigaction(sig, act, oldact)`: returns the old action of `sig` in
     /// `current`'s thread group and, with `act`, installs a new one.
@@ -151,7 +158,10 @@ impl Kernel {
     ///   (checked before `sig`); `pid == i32::MIN`.
     /// - `EINVAL`: `sig` outside 0..=64 (for an existing target).
     ///
-    /// Permission is always granted: users are not modelled.
+    /// - `EPERM`: the caller may not signal the target (for a process
+    ///   group, none of its members): see [`crate::Cred`]; SIGCONT is
+    ///   allowed within the caller's session. `kill(-1)` skips the processes
+    ///   it may not signal.
     ///
     /// # Linux
     /// `kill_something_info()` (kernel/signal.c).
@@ -166,6 +176,7 @@ impl Kernel {
         let cur = self.current(current)?;
         let ns = self.ns_of(cur);
         let sender = self.pids[self.tasks[cur].pid].numbers.clone();
+        let who = self.killer(cur);
         let target = match pid {
             i32::MIN => return Err(Errno::ESRCH),
             p if p > 0 => KillTarget::Group(self.find_task(ns, p).ok_or(Errno::ESRCH)?),
@@ -183,6 +194,9 @@ impl Kernel {
         let r = match target {
             KillTarget::Group(t) => {
                 check(sig)?;
+                if !self.may_kill(&who, t, sig) {
+                    return Err(Errno::EPERM);
+                }
                 self.send_to_group(&sender, t, sig, false);
                 Ok(())
             }
@@ -193,6 +207,8 @@ impl Kernel {
                     return Err(Errno::ESRCH);
                 }
                 check(sig)?;
+                // __kill_pgrp_info(): success if any member took it.
+                let mut sent = false;
                 for g in members {
                     // An earlier member's death may have reaped a later one
                     // (a zombie child reparented to a parent that ignores
@@ -200,12 +216,22 @@ impl Kernel {
                     // to no effect. Nothing is created meanwhile, so the
                     // slot cannot have been reused.
                     let Some(grp) = self.groups.get(g) else {
+                        // Counted as a success, as the reference model does
+                        // (its credentials are gone with it).
+                        sent = true;
                         continue;
                     };
                     let leader = grp.leader;
-                    self.send_to_group(&sender, leader, sig, false);
+                    if self.may_kill(&who, leader, sig) {
+                        sent = true;
+                        self.send_to_group(&sender, leader, sig, false);
+                    }
                 }
-                Ok(())
+                if sent {
+                    Ok(())
+                } else {
+                    Err(Errno::EPERM)
+                }
             }
             KillTarget::All => {
                 let cur_group = self.tasks[cur].group;
@@ -223,8 +249,9 @@ impl Kernel {
                     return Err(Errno::ESRCH);
                 }
                 check(sig)?;
+                // kill(-1) ignores EPERM (it counts the process anyway).
                 for t in targets {
-                    if self.tasks.get(t).is_some() {
+                    if self.tasks.get(t).is_some() && self.may_kill(&who, t, sig) {
                         self.send_to_group(&sender, t, sig, false);
                     }
                 }
@@ -241,6 +268,7 @@ impl Kernel {
     /// # Errors
     /// - `EINVAL`: `tgid <= 0` or `tid <= 0`; `sig` outside 0..=64.
     /// - `ESRCH`: `current` stale; no such thread in that group.
+    /// - `EPERM`: the caller may not signal that thread (as [`Kernel::kill`]).
     ///
     /// # Linux
     /// `do_tkill()` (kernel/signal.c).
@@ -269,6 +297,7 @@ impl Kernel {
     /// # Errors
     /// - `EINVAL`: `tid <= 0`; `sig` outside 0..=64.
     /// - `ESRCH`: `current` stale; no such thread.
+    /// - `EPERM`: the caller may not signal that thread (as [`Kernel::kill`]).
     ///
     /// # Linux
     /// `do_tkill()` with `tgid = 0` (kernel/signal.c).
@@ -296,6 +325,10 @@ impl Kernel {
         }
         if !(0..=64).contains(&sig) {
             return Err(Errno::EINVAL);
+        }
+        let who = self.killer(cur);
+        if !self.may_kill(&who, t, sig) {
+            return Err(Errno::EPERM);
         }
         if sig != 0 && self.tasks[t].flags & PF_EXITING != 0 {
             // do_send_specific() queues the signal on the thread itself
@@ -378,6 +411,30 @@ impl Kernel {
         }
         self.run_deferred();
         Ok(())
+    }
+
+    /// What `check_kill_permission()` needs of the sender, taken before the
+    /// first delivery (the sender may die half-way through a group).
+    fn killer(&self, cur: u32) -> Killer {
+        let g = self.tasks[cur].group;
+        Killer {
+            cred: self.tasks[cur].cred.clone(),
+            group: g,
+            session: self.groups[g].session,
+        }
+    }
+
+    /// `check_kill_permission()` for a valid `sig` from a user: the same
+    /// thread group, `kill_ok_by_cred()`, or SIGCONT within the sender's
+    /// session.
+    fn may_kill(&self, who: &Killer, t: u32, sig: i32) -> bool {
+        let g = self.tasks[t].group;
+        g == who.group
+            || who.cred.may_signal(&self.tasks[t].cred)
+            || (sig == SIGCONT && {
+                let sid = self.groups[g].session;
+                sid == NONE || sid == who.session
+            })
     }
 
     /// Sends `sig` from `sender` to the group of task `t`.
@@ -568,7 +625,7 @@ impl Kernel {
                 if self.groups[g].flags & SIGNAL_UNKILLABLE != 0 && !sig_kernel_only(sig) {
                     continue;
                 }
-                let core = sig_kernel_coredump(sig) && self.config.core_dumps;
+                let core = sig_kernel_coredump(sig) && self.dumps_core(g);
                 self.kill_group(g, sig | if core { 0x80 } else { 0 });
                 return true;
             }
@@ -610,7 +667,7 @@ impl Kernel {
             self.do_signal_stop(g, sig);
             return;
         }
-        let core = sig_kernel_coredump(sig) && self.config.core_dumps;
+        let core = sig_kernel_coredump(sig) && self.dumps_core(g);
         self.kill_group(g, sig | if core { 0x80 } else { 0 });
     }
 
@@ -659,7 +716,7 @@ impl Kernel {
             signo: SIGCHLD,
             code: why,
             pid: self.pid_nr_ns(self.tasks[leader].pid, self.ns_of(parent)),
-            uid: 0,
+            uid: self.tasks[leader].cred.uid,
             status,
         };
         let psig = self.groups[self.tasks[parent].group].sighand;
@@ -681,7 +738,7 @@ impl Kernel {
             signo: SIGCHLD,
             code: CLD_TRAPPED,
             pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(tracer)),
-            uid: 0,
+            uid: self.tasks[t].cred.uid,
             status: sig & 0x7f,
         };
         let psig = self.groups[self.tasks[tracer].group].sighand;

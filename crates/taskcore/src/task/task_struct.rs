@@ -97,6 +97,10 @@ pub(crate) struct Task {
     pub(crate) self_exec_id: u32,
     /// Command name, NUL-padded (`comm`).
     pub(crate) comm: [u8; TASK_COMM_LEN],
+    /// Credentials (`cred`; Linux also has `real_cred`, the same here).
+    pub(crate) cred: crate::task::cred::Cred,
+    /// Signal asked for at the parent's death (`pdeath_signal`), 0 none.
+    pub(crate) pdeath_signal: i32,
     /// Start time in caller-supplied nanoseconds.
     pub(crate) start_time: u64,
     /// Fatal signals sent to this thread alone (`tkill`) while it could not
@@ -194,6 +198,8 @@ pub(crate) struct ThreadGroup {
     pub(crate) pgrp_node: Link,
     pub(crate) session_node: Link,
     pub(crate) sighand: SigHand,
+    /// Resource limits (`rlim`), shared copy-on-write between groups.
+    pub(crate) rlim: crate::task::rlimit::Rlimits,
     /// `PR_SET_CHILD_SUBREAPER` (`is_child_subreaper`).
     pub(crate) is_child_subreaper: bool,
     /// The group leads its session (`signal->leader`).
@@ -208,7 +214,13 @@ pub(crate) struct ThreadGroup {
 }
 
 impl ThreadGroup {
-    pub(crate) fn new(leader: u32, pgrp: u32, session: u32, sighand: SigHand) -> ThreadGroup {
+    pub(crate) fn new(
+        leader: u32,
+        pgrp: u32,
+        session: u32,
+        sighand: SigHand,
+        rlim: crate::task::rlimit::Rlimits,
+    ) -> ThreadGroup {
         ThreadGroup {
             leader,
             real_parent: NONE,
@@ -235,6 +247,7 @@ impl ThreadGroup {
             nr_traced: 0,
             child_reg: crate::wait::index::UNREGISTERED,
             wait_by_pgrp: false,
+            rlim,
         }
     }
 }

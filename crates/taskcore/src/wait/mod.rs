@@ -412,7 +412,7 @@ impl Kernel {
                 signo: SIGCHLD,
                 code,
                 pid,
-                uid: 0,
+                uid: self.tasks[t].cred.uid,
                 status: si_status,
             },
         }

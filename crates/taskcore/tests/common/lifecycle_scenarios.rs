@@ -332,6 +332,67 @@ fn pid_namespace_init_and_teardown() {
 }
 
 #[test]
+fn clone_and_clone3_exit_signal_rules() {
+    let (mut k, init) = kernel();
+    let p = k.fork(init).unwrap();
+    // clone(2) ignores the exit signal with CLONE_PARENT, clone3 refuses it.
+    let legacy = CloneArgs::from_clone_flags(CLONE_PARENT | SIGCHLD as u64);
+    let sibling = k.clone(p, &legacy).unwrap();
+    let new = Clone3Args {
+        flags: CLONE_PARENT,
+        exit_signal: SIGCHLD as u64,
+        ..Clone3Args::default()
+    };
+    assert_eq!(k.clone3(p, &new), Err(Errno::EINVAL));
+    // clone(2) takes 65 (no signal at exit); clone3 refuses it.
+    let c = k.clone(p, &CloneArgs::from_clone_flags(65)).unwrap();
+    let wide = Clone3Args {
+        exit_signal: 65,
+        ..Clone3Args::default()
+    };
+    assert_eq!(k.clone3(p, &wide), Err(Errno::EINVAL));
+    let high = Clone3Args {
+        exit_signal: (1 << 32) | SIGCHLD as u64,
+        ..Clone3Args::default()
+    };
+    assert_eq!(k.clone3(p, &high), Err(Errno::EINVAL));
+    // The 65 child's exit sends nothing; __WALL still reaps it.
+    k.exit_group(c, 0).unwrap();
+    assert_eq!(reported(k.wait4(p, -1, __WALL).unwrap()).1, 0);
+    k.exit_group(sibling, 0).unwrap();
+    // clone3 set_tid checks come before anything is allocated.
+    let bad = Clone3Args {
+        exit_signal: SIGCHLD as u64,
+        set_tid: None,
+        set_tid_size: 1,
+        ..Clone3Args::default()
+    };
+    assert_eq!(k.clone3(p, &bad), Err(Errno::EINVAL));
+    let short = Clone3Args {
+        exit_signal: SIGCHLD as u64,
+        set_tid: Some(vec![]),
+        set_tid_size: 1,
+        ..Clone3Args::default()
+    };
+    assert_eq!(k.clone3(p, &short), Err(Errno::EFAULT));
+    let want = Clone3Args {
+        exit_signal: SIGCHLD as u64,
+        set_tid: Some(vec![500]),
+        set_tid_size: 1,
+        ..Clone3Args::default()
+    };
+    let t = k.clone3(p, &want).unwrap();
+    assert_eq!(k.pid_vnr(p, t), Ok(500));
+    let cg = Clone3Args {
+        flags: CLONE_INTO_CGROUP,
+        exit_signal: SIGCHLD as u64,
+        cgroup: 3,
+        ..Clone3Args::default()
+    };
+    assert_eq!(k.clone3(p, &cg), Err(Errno::EBADF));
+}
+
+#[test]
 fn clone_errnos() {
     let (mut k, init) = kernel();
     let a = CloneArgs {
@@ -346,9 +407,10 @@ fn clone_errnos() {
         set_tid: vec![],
     };
     assert_eq!(k.clone(init, &a), Err(Errno::EINVAL));
+    // clone(2)'s exit signal is a byte: 256 cannot be passed.
     let a = CloneArgs {
         flags: 0,
-        exit_signal: 65,
+        exit_signal: 256,
         set_tid: vec![],
     };
     assert_eq!(k.clone(init, &a), Err(Errno::EINVAL));

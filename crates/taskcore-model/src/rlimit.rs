@@ -1,0 +1,96 @@
+//! Resource limits: per thread group, inherited at fork; `RLIMIT_NPROC`
+//! checked at fork.
+//!
+//! # Linux
+//! kernel/sys.c `do_prlimit()`; kernel/fork.c `copy_process()`.
+
+use taskcore::task::rlimit::INIT_NPROC;
+use taskcore::uapi::{NR_OPEN, RLIMIT_NOFILE, RLIMIT_NPROC, RLIM_INFINITY, RLIM_NLIMITS};
+
+use crate::{Errno, Model, Result, Rlimit, Tid};
+
+/// Init's limits (`INIT_RLIMITS`), `RLIMIT_CORE` unlimited if `core`.
+pub(crate) fn init(core: bool) -> [Rlimit; RLIM_NLIMITS] {
+    let inf = Rlimit {
+        cur: RLIM_INFINITY,
+        max: RLIM_INFINITY,
+    };
+    let mut r = [inf; RLIM_NLIMITS];
+    let fixed = |cur, max| Rlimit { cur, max };
+    r[3].cur = 8 << 20;
+    r[4].cur = if core { RLIM_INFINITY } else { 0 };
+    r[6] = fixed(INIT_NPROC, INIT_NPROC);
+    r[7] = fixed(1024, 4096);
+    r[8] = fixed(8 << 20, 8 << 20);
+    r[11] = fixed(INIT_NPROC, INIT_NPROC);
+    r[12] = fixed(819_200, 819_200);
+    r[13] = fixed(0, 0);
+    r[14] = fixed(0, 0);
+    r
+}
+
+impl Model {
+    /// `prlimit64(pid, resource, new, old)` (pid 0: the caller).
+    ///
+    /// # Errors
+    /// `ESRCH` stale caller or no such task; `EPERM` for another user's
+    /// task unless privileged, a raised hard limit unless privileged,
+    /// `RLIMIT_NOFILE` above `NR_OPEN`; `EINVAL` bad resource or
+    /// `cur > max`.
+    pub fn prlimit64(
+        &mut self,
+        current: Tid,
+        pid: i32,
+        resource: u32,
+        new: Option<Rlimit>,
+    ) -> Result<Rlimit> {
+        let cur = self.current(current)?;
+        let t = match pid {
+            0 => cur,
+            _ => {
+                let ns = self.ns_of(cur);
+                self.find_task(ns, pid).ok_or(Errno::ESRCH)?
+            }
+        };
+        let me = self.task(cur).cred.clone();
+        let tc = self.task(t).cred.clone();
+        let same_user = tc.uid == me.uid && tc.euid == me.uid && tc.suid == me.uid;
+        let same_group = tc.gid == me.gid && tc.egid == me.gid && tc.sgid == me.gid;
+        if t != cur && !(same_user && same_group) && me.euid != 0 {
+            return Err(Errno::EPERM);
+        }
+        let Some(old) = self.sig(t).rlim.get(resource as usize).copied() else {
+            return Err(Errno::EINVAL);
+        };
+        if let Some(n) = new {
+            if n.cur > n.max {
+                return Err(Errno::EINVAL);
+            }
+            if resource == RLIMIT_NOFILE && n.max > NR_OPEN {
+                return Err(Errno::EPERM);
+            }
+            if n.max > old.max && me.euid != 0 {
+                return Err(Errno::EPERM);
+            }
+            let s = self.task(t).signal;
+            self.signals[s].as_mut().expect("live signal").rlim[resource as usize] = n;
+        }
+        Ok(old)
+    }
+
+    /// `copy_process()`'s `RLIMIT_NPROC` check for a fork by `cur`.
+    pub(crate) fn nproc_allows(&self, cur: usize) -> bool {
+        let c = &self.task(cur).cred;
+        let limit = self.sig(cur).rlim[RLIMIT_NPROC as usize].cur;
+        if c.uid == 0 || c.euid == 0 {
+            return true;
+        }
+        let n = self
+            .tasks
+            .iter()
+            .flatten()
+            .filter(|t| t.cred.uid == c.uid)
+            .count() as u64;
+        n < limit
+    }
+}

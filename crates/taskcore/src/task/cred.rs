@@ -1,0 +1,404 @@
+//! Credentials: real, effective, saved and filesystem uid and gid, and
+//! supplementary groups, with the set*id family's rules.
+//!
+//! Capabilities are simplified: a task whose effective uid is 0 has them
+//! all (`CAP_SETUID`, `CAP_SETGID`, `CAP_KILL`, ...), any other has none.
+//! This is what Linux does for root without file capabilities, securebits
+//! or user namespaces (`cap_emulate_setxuid()`), which are not modelled.
+//!
+//! # Linux
+//! include/linux/cred.h `struct cred`; kernel/sys.c `__sys_setuid()` and
+//! siblings; kernel/groups.c `setgroups`/`getgroups`.
+
+use std::sync::Arc;
+
+use crate::errno::{Errno, Result};
+use crate::task::kernel::{Kernel, TaskId};
+
+/// `(uid_t)-1`: "leave unchanged" for the set*id calls, never a valid id.
+pub const ID_UNCHANGED: u32 = u32::MAX;
+
+/// Most supplementary groups a task can have (`NGROUPS_MAX`).
+pub const NGROUPS_MAX: usize = 65536;
+
+/// A task's credentials (`struct cred`, the id part). Ids are numbers in
+/// the initial user namespace.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cred {
+    /// Real uid (`uid`).
+    pub uid: u32,
+    /// Effective uid (`euid`): permission checks, and 0 means privileged.
+    pub euid: u32,
+    /// Saved set-user-id (`suid`).
+    pub suid: u32,
+    /// Filesystem uid (`fsuid`).
+    pub fsuid: u32,
+    /// Real gid.
+    pub gid: u32,
+    /// Effective gid.
+    pub egid: u32,
+    /// Saved set-group-id.
+    pub sgid: u32,
+    /// Filesystem gid.
+    pub fsgid: u32,
+    /// Supplementary groups, sorted ascending as `groups_sort()` leaves
+    /// them (shared between tasks, as Linux's `group_info`).
+    pub groups: Arc<[u32]>,
+}
+
+impl Cred {
+    /// Whether the simplified capability set is full (euid 0).
+    pub fn privileged(&self) -> bool {
+        self.euid == 0
+    }
+
+    /// `kill_ok_by_cred()` without the capability: the sender's real or
+    /// effective uid is the target's real or saved uid.
+    pub(crate) fn may_signal(&self, target: &Cred) -> bool {
+        self.privileged()
+            || [self.uid, self.euid]
+                .iter()
+                .any(|&u| u == target.uid || u == target.suid)
+    }
+}
+
+/// The real/effective/saved triple of one kind of id, plus its fs id.
+struct Ids {
+    r: u32,
+    e: u32,
+    s: u32,
+    fs: u32,
+}
+
+impl Ids {
+    fn any(&self, id: u32) -> bool {
+        id == self.r || id == self.e || id == self.s
+    }
+}
+
+/// Which of the two id kinds a call changes.
+#[derive(Clone, Copy)]
+enum Kind {
+    User,
+    Group,
+}
+
+fn ids(c: &Cred, kind: Kind) -> Ids {
+    match kind {
+        Kind::User => Ids {
+            r: c.uid,
+            e: c.euid,
+            s: c.suid,
+            fs: c.fsuid,
+        },
+        Kind::Group => Ids {
+            r: c.gid,
+            e: c.egid,
+            s: c.sgid,
+            fs: c.fsgid,
+        },
+    }
+}
+
+fn store(c: &mut Cred, kind: Kind, n: &Ids) {
+    match kind {
+        Kind::User => (c.uid, c.euid, c.suid, c.fsuid) = (n.r, n.e, n.s, n.fs),
+        Kind::Group => (c.gid, c.egid, c.sgid, c.fsgid) = (n.r, n.e, n.s, n.fs),
+    }
+}
+
+impl Kernel {
+    /// The credentials of task `t`.
+    ///
+    /// # Errors
+    /// `ESRCH` if `t` is stale.
+    pub fn cred(&self, t: TaskId) -> Result<Cred> {
+        let i = self.task_idx(t)?;
+        Ok(self.tasks[i].cred.clone())
+    }
+
+    /// Sets the credentials of task `t` outright, as a loader or a test
+    /// harness does before the first instruction (no permission check;
+    /// `groups` is sorted).
+    ///
+    /// # Errors
+    /// `ESRCH` if `t` is stale.
+    pub fn set_cred(&mut self, t: TaskId, cred: Cred) -> Result<()> {
+        let i = self.task_idx(t)?;
+        let mut cred = cred;
+        let mut g = cred.groups.to_vec();
+        g.sort_unstable();
+        cred.groups = g.into();
+        self.tasks[i].cred = cred;
+        Ok(())
+    }
+
+    fn change_cred(
+        &mut self,
+        current: TaskId,
+        f: impl FnOnce(&mut Cred) -> Result<()>,
+    ) -> Result<()> {
+        let cur = self.current(current)?;
+        let mut new = self.tasks[cur].cred.clone();
+        f(&mut new)?;
+        self.commit_creds(cur, new);
+        Ok(())
+    }
+
+    /// `commit_creds()`: installs `new`; a change of effective or fs id
+    /// clears the parent-death signal.
+    fn commit_creds(&mut self, cur: u32, new: Cred) {
+        let old = &self.tasks[cur].cred;
+        let key = |c: &Cred| (c.euid, c.egid, c.fsuid, c.fsgid);
+        if key(old) != key(&new) {
+            self.tasks[cur].pdeath_signal = 0;
+        }
+        self.tasks[cur].cred = new;
+    }
+
+    fn set_id(&mut self, current: TaskId, kind: Kind, id: u32) -> Result<()> {
+        self.change_cred(current, |c| {
+            if id == ID_UNCHANGED {
+                return Err(Errno::EINVAL);
+            }
+            let old = ids(c, kind);
+            let n = if c.privileged() {
+                Ids {
+                    r: id,
+                    e: id,
+                    s: id,
+                    fs: id,
+                }
+            } else if id == old.r || id == old.s {
+                Ids {
+                    e: id,
+                    fs: id,
+                    ..old
+                }
+            } else {
+                return Err(Errno::EPERM);
+            };
+            store(c, kind, &n);
+            Ok(())
+        })
+    }
+
+    fn set_re_id(&mut self, current: TaskId, kind: Kind, r: u32, e: u32) -> Result<()> {
+        self.change_cred(current, |c| {
+            let old = ids(c, kind);
+            let cap = c.privileged();
+            let mut n = Ids { ..old };
+            if r != ID_UNCHANGED {
+                if r != old.r && r != old.e && !cap {
+                    return Err(Errno::EPERM);
+                }
+                n.r = r;
+            }
+            if e != ID_UNCHANGED {
+                if !old.any(e) && !cap {
+                    return Err(Errno::EPERM);
+                }
+                n.e = e;
+            }
+            if r != ID_UNCHANGED || (e != ID_UNCHANGED && e != old.r) {
+                n.s = n.e;
+            }
+            n.fs = n.e;
+            store(c, kind, &n);
+            Ok(())
+        })
+    }
+
+    fn set_res_id(&mut self, current: TaskId, kind: Kind, r: u32, e: u32, s: u32) -> Result<()> {
+        self.change_cred(current, |c| {
+            let old = ids(c, kind);
+            let given = [r, e, s].into_iter().filter(|&x| x != ID_UNCHANGED);
+            if !c.privileged() && given.clone().any(|x| !old.any(x)) {
+                return Err(Errno::EPERM);
+            }
+            let pick = |x: u32, o: u32| if x == ID_UNCHANGED { o } else { x };
+            let e = pick(e, old.e);
+            let n = Ids {
+                r: pick(r, old.r),
+                e,
+                s: pick(s, old.s),
+                fs: e,
+            };
+            store(c, kind, &n);
+            Ok(())
+        })
+    }
+
+    fn set_fs_id(&mut self, current: TaskId, kind: Kind, id: u32) -> Result<u32> {
+        let cur = self.current(current)?;
+        let mut c = self.tasks[cur].cred.clone();
+        let old = ids(&c, kind);
+        if id != ID_UNCHANGED && (old.any(id) || id == old.fs || c.privileged()) {
+            store(&mut c, kind, &Ids { fs: id, ..old });
+            self.commit_creds(cur, c);
+        }
+        Ok(old.fs)
+    }
+
+    /// `setuid(uid)`: privileged, sets real, effective, saved and fs uid;
+    /// otherwise sets effective and fs uid to `uid` if it is the real or
+    /// saved uid.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale; `EINVAL` for `uid` -1
+    /// ([`ID_UNCHANGED`]); `EPERM` if unprivileged and `uid` is neither
+    /// the real nor the saved uid.
+    ///
+    /// # Linux
+    /// `__sys_setuid()` (kernel/sys.c).
+    pub fn setuid(&mut self, current: TaskId, uid: u32) -> Result<()> {
+        self.set_id(current, Kind::User, uid)
+    }
+
+    /// `setgid(gid)`: as [`Kernel::setuid`] for group ids.
+    ///
+    /// # Errors
+    /// As [`Kernel::setuid`].
+    ///
+    /// # Linux
+    /// `__sys_setgid()` (kernel/sys.c).
+    pub fn setgid(&mut self, current: TaskId, gid: u32) -> Result<()> {
+        self.set_id(current, Kind::Group, gid)
+    }
+
+    /// `setreuid(ruid, euid)`, -1 ([`ID_UNCHANGED`]) leaving one as is.
+    /// Unprivileged, the real uid may become the real or effective uid, the
+    /// effective uid any of real, effective, saved. The saved uid becomes
+    /// the new effective uid when the real uid is given or the effective
+    /// uid is set to something other than the old real uid; the fs uid
+    /// follows the effective uid.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale; `EPERM` as above.
+    ///
+    /// # Linux
+    /// `__sys_setreuid()` (kernel/sys.c).
+    pub fn setreuid(&mut self, current: TaskId, ruid: u32, euid: u32) -> Result<()> {
+        self.set_re_id(current, Kind::User, ruid, euid)
+    }
+
+    /// `setregid(rgid, egid)`: as [`Kernel::setreuid`] for group ids.
+    ///
+    /// # Errors
+    /// As [`Kernel::setreuid`].
+    ///
+    /// # Linux
+    /// `__sys_setregid()` (kernel/sys.c).
+    pub fn setregid(&mut self, current: TaskId, rgid: u32, egid: u32) -> Result<()> {
+        self.set_re_id(current, Kind::Group, rgid, egid)
+    }
+
+    /// `setresuid(ruid, euid, suid)`, -1 leaving one as is. Unprivileged,
+    /// each given id must be the current real, effective or saved uid. The
+    /// fs uid follows the effective uid.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale; `EPERM` as above.
+    ///
+    /// # Linux
+    /// `__sys_setresuid()` (kernel/sys.c).
+    pub fn setresuid(&mut self, current: TaskId, ruid: u32, euid: u32, suid: u32) -> Result<()> {
+        self.set_res_id(current, Kind::User, ruid, euid, suid)
+    }
+
+    /// `setresgid(rgid, egid, sgid)`: as [`Kernel::setresuid`] for groups.
+    ///
+    /// # Errors
+    /// As [`Kernel::setresuid`].
+    ///
+    /// # Linux
+    /// `__sys_setresgid()` (kernel/sys.c).
+    pub fn setresgid(&mut self, current: TaskId, rgid: u32, egid: u32, sgid: u32) -> Result<()> {
+        self.set_res_id(current, Kind::Group, rgid, egid, sgid)
+    }
+
+    /// `setfsuid(uid)`: returns the old fs uid, and sets it to `uid` if
+    /// privileged or `uid` is the real, effective, saved or fs uid. A -1
+    /// only queries. Never fails for a live caller (Linux reports nothing).
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale.
+    ///
+    /// # Linux
+    /// `__sys_setfsuid()` (kernel/sys.c).
+    pub fn setfsuid(&mut self, current: TaskId, uid: u32) -> Result<u32> {
+        self.set_fs_id(current, Kind::User, uid)
+    }
+
+    /// `setfsgid(gid)`: as [`Kernel::setfsuid`] for the fs gid.
+    ///
+    /// # Errors
+    /// As [`Kernel::setfsuid`].
+    ///
+    /// # Linux
+    /// `__sys_setfsgid()` (kernel/sys.c).
+    pub fn setfsgid(&mut self, current: TaskId, gid: u32) -> Result<u32> {
+        self.set_fs_id(current, Kind::Group, gid)
+    }
+
+    /// `getresuid()`: (real, effective, saved) uid.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale.
+    pub fn getresuid(&self, current: TaskId) -> Result<(u32, u32, u32)> {
+        let c = &self.tasks[self.task_idx(current)?].cred;
+        Ok((c.uid, c.euid, c.suid))
+    }
+
+    /// `getresgid()`: (real, effective, saved) gid.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale.
+    pub fn getresgid(&self, current: TaskId) -> Result<(u32, u32, u32)> {
+        let c = &self.tasks[self.task_idx(current)?].cred;
+        Ok((c.gid, c.egid, c.sgid))
+    }
+
+    /// `setgroups(size, list)`: replaces the supplementary groups, stored
+    /// sorted.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale; `EPERM` unless privileged; `EINVAL`
+    /// for more than [`NGROUPS_MAX`] groups or a gid of -1.
+    ///
+    /// # Linux
+    /// `setgroups()` (kernel/groups.c): `may_setgroups()`, then the size,
+    /// then `groups_from_user()` and `groups_sort()`.
+    pub fn setgroups(&mut self, current: TaskId, groups: &[u32]) -> Result<()> {
+        self.change_cred(current, |c| {
+            if !c.privileged() {
+                return Err(Errno::EPERM);
+            }
+            if groups.len() > NGROUPS_MAX || groups.contains(&ID_UNCHANGED) {
+                return Err(Errno::EINVAL);
+            }
+            let mut g = groups.to_vec();
+            g.sort_unstable();
+            c.groups = g.into();
+            Ok(())
+        })
+    }
+
+    /// `getgroups(size, list)`: the supplementary groups, sorted; `size` 0
+    /// asks only for the count (the returned list is then still whole).
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale; `EINVAL` if `size` is negative, or
+    /// non-zero and smaller than the number of groups.
+    ///
+    /// # Linux
+    /// `getgroups()` (kernel/groups.c).
+    pub fn getgroups(&self, current: TaskId, size: i32) -> Result<Vec<u32>> {
+        let c = &self.tasks[self.task_idx(current)?].cred;
+        let n = c.groups.len();
+        if size < 0 || (size != 0 && (size as usize) < n) {
+            return Err(Errno::EINVAL);
+        }
+        Ok(c.groups.to_vec())
+    }
+}

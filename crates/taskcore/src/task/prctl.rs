@@ -1,0 +1,56 @@
+//! The prctl options of the process table: the thread's name and the
+//! parent-death signal (`PR_SET_CHILD_SUBREAPER` lives with the process
+//! groups, [`Kernel::set_child_subreaper`]).
+//!
+//! # Linux
+//! kernel/sys.c `prctl()`.
+
+use crate::errno::{Errno, Result};
+use crate::task::kernel::{Kernel, TaskId};
+use crate::uapi::{NSIG, TASK_COMM_LEN};
+
+impl Kernel {
+    /// `prctl(PR_SET_NAME, name)`: [`Kernel::set_comm`] (15 bytes kept,
+    /// up to a NUL; shown by `/proc` comm, stat and status).
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale.
+    pub fn pr_set_name(&mut self, current: TaskId, name: &[u8]) -> Result<()> {
+        self.set_comm(current, name)
+    }
+
+    /// `prctl(PR_GET_NAME, buf)`: the 16 bytes Linux copies out, the name
+    /// NUL-padded.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale.
+    pub fn pr_get_name(&self, current: TaskId) -> Result<[u8; TASK_COMM_LEN]> {
+        let t = self.task_idx(current)?;
+        Ok(self.tasks[t].comm)
+    }
+
+    /// `prctl(PR_SET_PDEATHSIG, sig)`: stores the signal the calling thread
+    /// asks for when its parent dies (0 for none). Only stored: its
+    /// delivery is not modelled. A child starts with none, and a change of
+    /// effective or fs uid or gid clears it (`commit_creds()`).
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale; `EINVAL` if `sig` is not 0..=64.
+    pub fn set_pdeathsig(&mut self, current: TaskId, sig: i32) -> Result<()> {
+        let t = self.current(current)?;
+        if !(0..=NSIG).contains(&sig) {
+            return Err(Errno::EINVAL);
+        }
+        self.tasks[t].pdeath_signal = sig;
+        Ok(())
+    }
+
+    /// `prctl(PR_GET_PDEATHSIG, &sig)`: the stored parent-death signal.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale.
+    pub fn pdeathsig(&self, current: TaskId) -> Result<i32> {
+        let t = self.task_idx(current)?;
+        Ok(self.tasks[t].pdeath_signal)
+    }
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Re-records the Linux oracle fixtures: builds each tests/oracle/*.c and
+# writes its output next to it as *.out. Run as root in the initial pid
+# namespace on the machine whose kernel is the reference.
+set -euo pipefail
+cd "$(dirname "$0")"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for c in *.c; do
+    name=${c%.c}
+    gcc -O1 -Wall -Werror -o "$tmp/$name" "$c"
+    "$tmp/$name" >"$name.out"
+    echo "recorded $name.out ($(wc -l <"$name.out") lines, kernel $(uname -r))"
+done
