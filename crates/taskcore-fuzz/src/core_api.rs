@@ -81,6 +81,10 @@ fn dump(k: &mut Kernel, ids: &[TaskId]) -> String {
         for sig in 1..=64 {
             let _ = write!(s, " {:?}", k.rt_sigaction(t, sig, None));
         }
+        let _ = write!(s, " {:?} {:?}", k.cred(t), k.pdeathsig(t));
+        for r in 0..16 {
+            let _ = write!(s, " {:?}", k.getrlimit(t, r));
+        }
         let all = uapi::WEXITED | uapi::WUNTRACED | uapi::WCONTINUED | uapi::__WALL;
         let _ = write!(s, " {:?}", k.wait_candidates(t, uapi::P_ALL, 0, all));
         if let Ok(Some(mm)) = k.mm(t) {
@@ -147,7 +151,7 @@ impl World {
 /// partial-failure calls are exempt: mprotect over a hole).
 fn call(w: &mut World, b: &mut Bytes<'_>) -> (bool, bool) {
     let cur = w.any(b);
-    let op = b.u8() % 39;
+    let op = b.u8() % 46;
     let r: Result<(), taskcore::Errno> = match op {
         0 => w.k.fork(cur).map(|t| w.ids.push(t)),
         1 => w.k.vfork(cur).map(|t| w.ids.push(t)),
@@ -295,6 +299,59 @@ fn call(w: &mut World, b: &mut Bytes<'_>) -> (bool, bool) {
             };
             w.k.clone3(cur, &args).map(|t| w.ids.push(t))
         }
+        38 => {
+            let id = |b: &mut Bytes<'_>| match b.u8() % 4 {
+                0 => 0,
+                1 => 1000,
+                2 => u32::MAX,
+                _ => b.u32(),
+            };
+            let (a, c, d) = (id(b), id(b), id(b));
+            match b.u8() % 8 {
+                0 => w.k.setuid(cur, a),
+                1 => w.k.setgid(cur, a),
+                2 => w.k.setreuid(cur, a, c),
+                3 => w.k.setregid(cur, a, c),
+                4 => w.k.setresuid(cur, a, c, d),
+                5 => w.k.setresgid(cur, a, c, d),
+                6 => w.k.setfsuid(cur, a).map(drop),
+                _ => w.k.setfsgid(cur, a).map(drop),
+            }
+        }
+        39 => {
+            let n = usize::from(b.u8() % 4);
+            let groups: Vec<u32> = (0..n).map(|_| b.u32() % 2000).collect();
+            w.k.setgroups(cur, &groups)
+        }
+        40 => {
+            let lim = taskcore::Rlimit {
+                cur: if b.u8() == 0 {
+                    u64::MAX
+                } else {
+                    u64::from(b.u32())
+                },
+                max: if b.u8() == 0 {
+                    u64::MAX
+                } else {
+                    u64::from(b.u32())
+                },
+            };
+            w.k.setrlimit(cur, u32::from(b.u8() % 20), lim)
+        }
+        41 => {
+            let pid = w.pid(b, cur);
+            let new = (b.u8() & 1 == 0).then(|| taskcore::Rlimit {
+                cur: u64::from(b.u32()),
+                max: u64::from(b.u32()),
+            });
+            w.k.prlimit64(cur, pid, u32::from(b.u8() % 20), new)
+                .map(drop)
+        }
+        42 => {
+            w.k.pr_set_name(cur, &[b.u8(); 24][..usize::from(b.u8() % 24)])
+        }
+        43 => w.k.set_pdeathsig(cur, b.sig()),
+        44 => w.k.getrlimit(cur, u32::from(b.u8())).map(drop),
         _ => return mm_call(w, b, cur),
     };
     (r.is_err(), true)
