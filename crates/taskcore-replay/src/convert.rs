@@ -4,6 +4,11 @@ use std::collections::HashMap;
 
 use taskcore::uapi::{PR_GET_CHILD_SUBREAPER, PR_SET_CHILD_SUBREAPER};
 
+/// `prctl` options (include/uapi/linux/prctl.h).
+const PR_SET_PDEATHSIG: i32 = 1;
+/// See [`PR_SET_PDEATHSIG`].
+const PR_SET_NAME: i32 = 15;
+
 use crate::op::{Event, Op, Outcome, RecHandler, RecInfo};
 use taskcore_strace::{self as strace, Call, EventKind, Ret, SigHandler};
 
@@ -223,6 +228,16 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
         Call::Prctl { option, arg2, .. } if *option == PR_GET_CHILD_SUBREAPER => {
             Op::GetChildSubreaper { value: *arg2 }
         }
+        Call::Prctl {
+            option,
+            name: Some(name),
+            ..
+        } if *option == PR_SET_NAME => Op::SetName { name: name.clone() },
+        Call::Prctl {
+            option,
+            arg2: Some(sig),
+            ..
+        } if *option == PR_SET_PDEATHSIG => Op::SetPdeathsig { sig: *sig as i32 },
         _ => Op::Other {
             name: s.name.to_string(),
         },

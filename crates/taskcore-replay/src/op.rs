@@ -100,6 +100,14 @@ pub(crate) enum Op {
     SetChildSubreaper {
         on: bool,
     },
+    /// `prctl(PR_SET_NAME, name)`.
+    SetName {
+        name: String,
+    },
+    /// `prctl(PR_SET_PDEATHSIG, sig)`.
+    SetPdeathsig {
+        sig: i32,
+    },
     /// `prctl(PR_GET_CHILD_SUBREAPER, [v])`: the value written back.
     GetChildSubreaper {
         value: Option<u64>,
@@ -212,7 +220,10 @@ impl Op {
             Op::Tgkill { .. } => "tgkill",
             Op::Tkill { .. } => "tkill",
             Op::RtSigaction { .. } => "rt_sigaction",
-            Op::SetChildSubreaper { .. } | Op::GetChildSubreaper { .. } => "prctl",
+            Op::SetChildSubreaper { .. }
+            | Op::GetChildSubreaper { .. }
+            | Op::SetName { .. }
+            | Op::SetPdeathsig { .. } => "prctl",
             Op::Signal { .. } => "--- signal",
             Op::Stopped { .. } => "--- stopped",
             Op::Die { .. } => "death",

@@ -334,3 +334,28 @@ fn the_order_search_works_far_into_a_trace() {
     let s = summary(&format!("{filler}{fixed}"));
     assert_eq!(s.mismatches.len(), 1, "{:?}", s.mismatches);
 }
+
+#[test]
+fn prctl_set_name_and_pdeathsig_are_applied_and_checked() {
+    let text = "\
+100 1.0 prctl(PR_SET_NAME, \"worker-1\") = 0
+100 1.1 prctl(PR_SET_PDEATHSIG, SIGTERM) = 0
+100 1.2 prctl(PR_SET_PDEATHSIG, 99) = -1 EINVAL (Invalid argument)
+";
+    let parsed = taskcore_strace::parse_str("t", text);
+    let mut r = Replayer::new(Options::default());
+    for e in &parsed.events {
+        r.push(e);
+    }
+    let k = r.finish_kernel();
+    let k = &k;
+    let init = k.init_task().unwrap();
+    // The traced root is the only task named so.
+    let root = (1..10)
+        .filter_map(|p| k.find_task_by_vpid(init, p).ok())
+        .find(|&t| k.comm(t).is_ok_and(|c| c == b"worker-1"));
+    assert!(root.is_some(), "PR_SET_NAME not applied");
+    assert_eq!(k.pdeathsig(root.unwrap()), Ok(15));
+    let s = summary(text);
+    assert_eq!((s.stats.checked, s.mismatches.len()), (3, 0), "{s:?}");
+}

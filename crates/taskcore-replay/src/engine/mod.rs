@@ -502,6 +502,14 @@ impl Engine {
                 }
                 _ => self.unchecked(e),
             },
+            Op::SetName { name } => {
+                let r = self.k.pr_set_name(cur, name.as_bytes());
+                self.check_unit(e, r);
+            }
+            Op::SetPdeathsig { sig } => {
+                let r = self.k.set_pdeathsig(cur, *sig);
+                self.check_unit(e, r);
+            }
             Op::Mmap { .. }
             | Op::Munmap { .. }
             | Op::Mprotect { .. }
