@@ -1,13 +1,13 @@
 //! `Errno` against this machine's C library: every Linux errno 1..=133 with
 //! its name (`strerrorname_np`) and message (`strerror`), as recorded by
-//! `data/linux-oracle/errno_table.c` into `errno.tsv` (re-record with
-//! `data/linux-oracle/record.sh`).
+//! `tests/oracle/errno_table.c` into `errno_table.out` (re-record with
+//! `tests/oracle/record.sh`).
 
 use taskcore::Errno;
 
 #[test]
 fn every_linux_errno_has_its_name_number_and_message() {
-    let table = include_str!("../../../data/linux-oracle/errno.tsv");
+    let table = include_str!("../../../tests/oracle/errno_table.out");
     let mut n = 0;
     for line in table.lines() {
         let mut f = line.splitn(3, '\t');

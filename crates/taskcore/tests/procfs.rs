@@ -936,14 +936,14 @@ fn loadavg_last_pid_is_the_readers_namespace() {
 }
 
 /// `/proc/PID/task/TID/children` against the kernel here:
-/// `data/linux-oracle/children.c` recorded `children.txt` (labels for
+/// `tests/oracle/children_thread_exit.c` recorded its `.out` (labels for
 /// pids). The same scene is built in the core and must read the same.
 #[test]
 fn task_children_files_match_linux() {
     use std::collections::HashMap;
     use taskcore::procfs::{ProcClock, ProcFs};
     use taskcore::{CloneArgs, Config, Kernel, TaskId};
-    let recorded = include_str!("../../../data/linux-oracle/children.txt");
+    let recorded = include_str!("../../../tests/oracle/children_thread_exit.out");
     let mut k = Kernel::new(Config::default()).unwrap();
     let init = k.init_task().unwrap();
     let main = k.fork(init).unwrap();

@@ -1,8 +1,8 @@
 /* Prints Linux's errno names and messages as this machine's C library has
  * them: "N<TAB>NAME<TAB>MESSAGE" for 1..=133 (numbers with no name, 41 and
- * 58 on x86_64, are skipped). The output is errno.tsv; the core's Errno is
+ * 58 on x86_64, are skipped). The output is errno_table.out; the core's Errno is
  * tested against it (crates/taskcore/tests/errno_table.rs).
- * Build and run: see record.sh. */
+ * Built and run by record.sh. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
