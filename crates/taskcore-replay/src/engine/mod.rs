@@ -279,7 +279,7 @@ impl Engine {
     }
 
     pub(crate) fn dispatch(&mut self, e: &Arc<Event>) {
-        if std::env::var_os("TASKCORE_REPLAY_DEBUG").is_some() {
+        if debug_enabled() {
             eprintln!(
                 "[pos {}] line {} pid {} {:?} = {:?}",
                 self.pos, e.line, e.pid, e.op, e.ret
@@ -314,7 +314,7 @@ impl Engine {
 
     /// Processes notifications raised by the last core call.
     fn drain(&mut self) {
-        let debug = std::env::var_os("TASKCORE_REPLAY_DEBUG").is_some();
+        let debug = debug_enabled();
         for n in self.k.take_notifications() {
             if debug {
                 eprintln!("  [pos {}] {n:?}", self.pos);
@@ -729,4 +729,11 @@ impl Engine {
             }
         }
     }
+}
+
+/// Whether `TASKCORE_REPLAY_DEBUG` is set; read once per process, not per
+/// event.
+fn debug_enabled() -> bool {
+    static DEBUG: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DEBUG.get_or_init(|| std::env::var_os("TASKCORE_REPLAY_DEBUG").is_some())
 }
