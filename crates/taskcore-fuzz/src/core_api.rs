@@ -211,14 +211,8 @@ fn call(w: &mut World, b: &mut Bytes<'_>) -> (bool, bool) {
             let act = match b.u8() % 4 {
                 0 => None,
                 1 => Some(SigAction::DEFAULT),
-                2 => Some(SigAction {
-                    handler: SigHandler::Ignore,
-                    flags: b.u64(),
-                }),
-                _ => Some(SigAction {
-                    handler: SigHandler::Handler,
-                    flags: b.u64(),
-                }),
+                2 => Some(SigAction::new(SigHandler::Ignore, b.u64())),
+                _ => Some(SigAction::new(SigHandler::Handler, b.u64())),
             };
             w.k.rt_sigaction(cur, b.sig(), act).map(drop)
         }

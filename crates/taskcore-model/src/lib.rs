@@ -135,7 +135,7 @@ impl Compat {
     pub const fn taskcore() -> Compat {
         Compat {
             pid_cursor_untouched_on_failure: true,
-            untakeable_signals_lost: true,
+            untakeable_signals_lost: false,
         }
     }
 }

@@ -18,8 +18,8 @@
 
 use taskcore::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, valid_signal,
-    CLD_CONTINUED, CLD_STOPPED, NSIG, SA_NOCLDSTOP, SA_NOCLDWAIT, SA_RESETHAND, SIGBUS, SIGCHLD,
-    SIGCONT, SIGFPE, SIGILL, SIGKILL, SIGSEGV, SIGSTOP, SIGSYS, SIGTRAP, SIGTSTP, SIGTTIN, SIGTTOU,
+    CLD_CONTINUED, CLD_STOPPED, NSIG, SA_NOCLDSTOP, SA_RESETHAND, SIGBUS, SIGCHLD, SIGCONT, SIGFPE,
+    SIGILL, SIGKILL, SIGSEGV, SIGSTOP, SIGSYS, SIGTRAP, SIGTSTP, SIGTTIN, SIGTTOU, UAPI_SA_FLAGS,
 };
 
 use crate::cred::Sender;
@@ -61,21 +61,11 @@ fn sig_handler_ignored(handler: SigHandler, sig: i32) -> bool {
     handler == SigHandler::Ignore || (handler == SigHandler::Default && sig_kernel_ignore(sig))
 }
 
-/// What `rt_sigaction` reports of an action: the handler, and only the
-/// flags that have an effect here (`SA_RESETHAND` of a handler;
-/// `SA_NOCLDSTOP`/`SA_NOCLDWAIT` of SIGCHLD), as `taskcore` documents.
-fn reported(a: Action, sig: i32) -> SigAction {
-    let mut flags = 0;
-    if a.handler == SigHandler::Handler {
-        flags |= a.flags & SA_RESETHAND;
-    }
-    if sig == SIGCHLD {
-        flags |= a.flags & (SA_NOCLDSTOP | SA_NOCLDWAIT);
-    }
-    SigAction {
-        handler: a.handler,
-        flags,
-    }
+/// What `rt_sigaction` reports of an action: the handler and its flags as
+/// stored (`do_sigaction()` keeps only `UAPI_SA_FLAGS`). The model keeps no
+/// masks or addresses.
+fn reported(a: Action, _sig: i32) -> SigAction {
+    SigAction::new(a.handler, a.flags & UAPI_SA_FLAGS)
 }
 
 impl Model {

@@ -58,6 +58,7 @@ fn report(pid: i32, uid: u32, status: i32, code: i32, si_status: i32) -> WaitOut
             pid,
             uid,
             status: si_status,
+            value: 0,
         },
     })
 }

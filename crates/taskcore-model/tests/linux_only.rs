@@ -28,8 +28,9 @@ fn status(o: WaitOutcome) -> (i32, i32) {
 #[test]
 fn a_signal_for_a_tracee_in_a_ptrace_stop_stays_pending() {
     // complete_signal(): nobody can take it; the tracee dequeues it after
-    // PTRACE_CONT and stops for it again (ptrace_signal()).
-    for (compat, reported_again) in [(Compat::linux(), true), (Compat::taskcore(), false)] {
+    // PTRACE_CONT and stops for it again (ptrace_signal()). taskcore keeps
+    // it pending too.
+    for (compat, reported_again) in [(Compat::linux(), true), (Compat::taskcore(), true)] {
         let (mut m, init) = model(compat);
         let x = m.fork(init).unwrap();
         let c = m.fork(init).unwrap();

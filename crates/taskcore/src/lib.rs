@@ -70,7 +70,7 @@ pub use errno::{Errno, Result};
 pub struct GuideExamples;
 pub use task::{
     Clone3Args, CloneArgs, Config, Cred, ForkMm, Kernel, Notification, Rlimit, SigAction,
-    SigHandler, SigInfo, TaskId,
+    SigHandler, SigInfo, SigWait, SignalAction, SignalDelivery, TaskId,
 };
 pub use types::{Signal, WaitOptions};
 pub use wait::{WaitOutcome, WaitReport};

@@ -188,6 +188,43 @@ pub const SA_NOCLDWAIT: u64 = 0x0000_0002;
 pub const SA_SIGINFO: u64 = 0x0000_0004;
 /// `sa_flags`: restore the default action after one delivery.
 pub const SA_RESETHAND: u64 = 0x8000_0000;
+/// `sa_flags`: run the handler on the alternate signal stack.
+pub const SA_ONSTACK: u64 = 0x0800_0000;
+/// `sa_flags`: restart a system call the handler interrupted.
+pub const SA_RESTART: u64 = 0x1000_0000;
+/// `sa_flags`: do not block the signal in its own handler.
+pub const SA_NODEFER: u64 = 0x4000_0000;
+/// `sa_flags` (x86): `sa_restorer` is set.
+pub const SA_RESTORER: u64 = 0x0400_0000;
+/// `sa_flags`: expose tag bits in `si_addr` (no effect on x86).
+pub const SA_EXPOSE_TAGBITS: u64 = 0x0000_0800;
+/// The `sa_flags` bits `rt_sigaction` keeps (`UAPI_SA_FLAGS` on x86); the
+/// others are cleared, as Linux does.
+pub const UAPI_SA_FLAGS: u64 = SA_NOCLDSTOP
+    | SA_NOCLDWAIT
+    | SA_SIGINFO
+    | SA_ONSTACK
+    | SA_RESTART
+    | SA_NODEFER
+    | SA_RESETHAND
+    | SA_EXPOSE_TAGBITS
+    | SA_RESTORER;
+
+/// `rt_sigprocmask` `how`: add to the blocked set.
+pub const SIG_BLOCK: i32 = 0;
+/// `rt_sigprocmask` `how`: remove from the blocked set.
+pub const SIG_UNBLOCK: i32 = 1;
+/// `rt_sigprocmask` `how`: replace the blocked set.
+pub const SIG_SETMASK: i32 = 2;
+
+/// `si_code`: sent by `kill` (or `sigsend`, `raise`).
+pub const SI_USER: i32 = 0;
+/// `si_code`: sent by the kernel.
+pub const SI_KERNEL: i32 = 0x80;
+/// `si_code`: sent by `sigqueue` (`rt_sigqueueinfo`).
+pub const SI_QUEUE: i32 = -1;
+/// `si_code`: sent by `tkill`/`tgkill`.
+pub const SI_TKILL: i32 = -6;
 
 // ---------------------------------------------------------------- prctl, ptrace
 

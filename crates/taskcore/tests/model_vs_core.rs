@@ -686,7 +686,7 @@ impl Pair {
                 self.cmp(format!("{who} = tkill({t}, {s})"), a, b)
             }
             Op::Sigaction(_, s, act) => {
-                let act = act.map(|(handler, flags)| SigAction { handler, flags });
+                let act = act.map(|(handler, flags)| SigAction::new(handler, flags));
                 let (a, b) = (
                     self.k.rt_sigaction(kc, *s, act),
                     self.m.rt_sigaction(c, *s, act),

@@ -171,7 +171,7 @@ fn disposition(k: &mut Kernel, t: TaskId, sig: i32) -> &'static str {
 fn clone3_clear_sighand_resets_handlers_as_linux() {
     let want = fixture(CLONE_RULES)["clear_sighand_child"];
     let (mut k, p) = runner();
-    let act = |handler| Some(SigAction { handler, flags: 0 });
+    let act = |handler| Some(SigAction::new(handler, 0));
     k.rt_sigaction(p, SIGUSR2, act(SigHandler::Ignore)).unwrap();
     k.rt_sigaction(p, SIGUSR1, act(SigHandler::Handler))
         .unwrap();

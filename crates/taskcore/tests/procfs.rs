@@ -44,10 +44,7 @@ struct Scene {
 }
 
 fn handler(h: SigHandler) -> Option<SigAction> {
-    Some(SigAction {
-        handler: h,
-        flags: 0,
-    })
+    Some(SigAction::new(h, 0))
 }
 
 /// pid 1 init; pid 2 `sh` (session leader, running, SIGINT caught, SIGQUIT
@@ -249,7 +246,7 @@ fn status_of_a_multithreaded_process() {
          THP_enabled:\t1\n\
          untag_mask:\t0xffffffffffffffff\n\
          Threads:\t2\n\
-         SigQ:\t0/15503\n\
+         SigQ:\t0/96365\n\
          SigPnd:\t0000000000000000\n\
          ShdPnd:\t0000000000000000\n\
          SigBlk:\t0000000000000000\n\
@@ -288,7 +285,7 @@ fn status_of_zombie_and_traced() {
     let want_head = "Name:\tsh\nState:\tZ (zombie)\nTgid:\t5\nNgid:\t0\nPid:\t5\nPPid:\t2\n\
                      TracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t0\n\
                      Groups:\t \nNStgid:\t5\nNSpid:\t5\nNSpgid:\t2\nNSsid:\t2\nKthread:\t0\n\
-                     Threads:\t1\nSigQ:\t0/15503\n";
+                     Threads:\t1\nSigQ:\t0/96365\n";
     assert!(z.starts_with(want_head), "{z}");
     assert!(z.contains("\nSigIgn:\t0000000000000004\nSigCgt:\t0000000000000002\n"));
     assert!(!z.contains("Vm"));

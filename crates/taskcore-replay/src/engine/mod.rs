@@ -696,13 +696,13 @@ impl Engine {
         act: Option<(RecHandler, u64)>,
         old: Option<RecHandler>,
     ) {
-        let act = act.map(|(h, flags)| SigAction {
-            handler: match h {
+        let act = act.map(|(h, flags)| {
+            let handler = match h {
                 RecHandler::Dfl => SigHandler::Default,
                 RecHandler::Ign => SigHandler::Ignore,
                 RecHandler::Handler => SigHandler::Handler,
-            },
-            flags,
+            };
+            SigAction::new(handler, flags)
         });
         let r = self.k.rt_sigaction(cur, sig, act);
         self.stats.applied += 1;

@@ -18,10 +18,7 @@ impl Engine {
         k.setpgid(job, 0, 0).expect("setpgid of a fresh process");
         for sig in 1..=64 {
             if !taskcore::uapi::sig_kernel_only(sig) {
-                let ign = SigAction {
-                    handler: SigHandler::Ignore,
-                    flags: 0,
-                };
+                let ign = SigAction::new(SigHandler::Ignore, 0);
                 k.rt_sigaction(job, sig, Some(ign)).expect("valid signal");
             }
         }

@@ -171,6 +171,25 @@ impl OpRet for SigAction {
     }
 }
 
+impl OpRet for crate::task::SignalAction {
+    fn retval(&self, _: &Kernel, _: TaskId) -> RetVal {
+        // Not a system call: the signal number taken, or 0.
+        match self {
+            crate::task::SignalAction::Handler { sig, .. } => RetVal::Value(i64::from(*sig)),
+            _ => RetVal::Value(0),
+        }
+    }
+}
+
+impl OpRet for crate::task::SigWait {
+    fn retval(&self, _: &Kernel, _: TaskId) -> RetVal {
+        match self {
+            crate::task::SigWait::Signal(info) => RetVal::Value(i64::from(info.signo)),
+            _ => RetVal::WouldBlock,
+        }
+    }
+}
+
 impl OpRet for TaskId {
     fn retval(&self, k: &Kernel, current: TaskId) -> RetVal {
         // clone returns the child's pid in the caller's namespace. The

@@ -75,10 +75,25 @@ pub enum Op {
     Mremap,
     /// [`Kernel::brk`](crate::Kernel::brk).
     Brk,
+    /// [`Kernel::get_signal`](crate::Kernel::get_signal) (the return to
+    /// user space).
+    GetSignal,
+    /// [`Kernel::rt_sigprocmask`](crate::Kernel::rt_sigprocmask).
+    RtSigprocmask,
+    /// [`Kernel::rt_sigqueueinfo`](crate::Kernel::rt_sigqueueinfo) and
+    /// [`Kernel::rt_tgsigqueueinfo`](crate::Kernel::rt_tgsigqueueinfo).
+    RtSigqueueinfo,
+    /// [`Kernel::rt_sigtimedwait`](crate::Kernel::rt_sigtimedwait).
+    RtSigtimedwait,
+    /// [`Kernel::rt_sigsuspend`](crate::Kernel::rt_sigsuspend) and
+    /// [`Kernel::pause`](crate::Kernel::pause).
+    RtSigsuspend,
+    /// [`Kernel::rt_sigreturn`](crate::Kernel::rt_sigreturn).
+    RtSigreturn,
 }
 
 /// Number of [`Op`]s; they are numbered `0..NR_OPS`.
-pub const NR_OPS: usize = 25;
+pub const NR_OPS: usize = 31;
 
 // The armed mask shares a word with a generation number and holds one bit
 // per op in its low half.
@@ -112,6 +127,12 @@ impl Op {
         Op::Mprotect,
         Op::Mremap,
         Op::Brk,
+        Op::GetSignal,
+        Op::RtSigprocmask,
+        Op::RtSigqueueinfo,
+        Op::RtSigtimedwait,
+        Op::RtSigsuspend,
+        Op::RtSigreturn,
     ];
 
     /// The op's bit in an [`OpSet`]: `1 << (self as u32)`.
@@ -161,6 +182,12 @@ impl Op {
             Op::Mprotect => "mprotect",
             Op::Mremap => "mremap",
             Op::Brk => "brk",
+            Op::GetSignal => "get_signal",
+            Op::RtSigprocmask => "rt_sigprocmask",
+            Op::RtSigqueueinfo => "rt_sigqueueinfo",
+            Op::RtSigtimedwait => "rt_sigtimedwait",
+            Op::RtSigsuspend => "rt_sigsuspend",
+            Op::RtSigreturn => "rt_sigreturn",
         }
     }
 

@@ -105,8 +105,10 @@ impl ProcFs<'_> {
         m.put_decimal_ull(" ", if has_mm { c.start_stack } else { 0 });
         m.put_decimal_ull(" ", 0); // esp
         m.put_decimal_ull(" ", 0); // eip
-        m.put_decimal_ull(" ", 0); // pending
-        m.put_decimal_ull(" ", 0); // blocked
+                                   // The obsolete decimal signal fields: the thread's own pending set
+                                   // and its mask, first 31 signals.
+        m.put_decimal_ull(" ", mask31(task.pending.signal));
+        m.put_decimal_ull(" ", mask31(task.blocked));
         m.put_decimal_ull(" ", mask31(g.sighand.ignored));
         m.put_decimal_ull(" ", mask31(g.sighand.handled));
         m.put_decimal_ull(" ", wchan);

@@ -105,16 +105,17 @@ impl ProcFs<'_> {
 
         // task_sig()
         m.put_decimal_ull("Threads:\t", u64::from(g.nr_threads));
-        m.put_decimal_ull("\nSigQ:\t", 0);
-        m.put_decimal_ull("/", self.sys.rlimit_sigpending);
+        // SigQ: the owner's queued siginfo entries over its limit.
+        m.put_decimal_ull("\nSigQ:\t", u64::from(k.sigqueue_count(task.cred.uid)));
+        m.put_decimal_ull("/", g.rlim[crate::uapi::RLIMIT_SIGPENDING as usize].cur);
         let sigset = |m: &mut SeqBuf, key: &str, set: u64| {
             m.puts(key);
             m.puts(&format!("{set:016x}"));
             m.putc(b'\n');
         };
-        sigset(&mut m, "\nSigPnd:\t", 0);
-        sigset(&mut m, "ShdPnd:\t", 0);
-        sigset(&mut m, "SigBlk:\t", 0);
+        sigset(&mut m, "\nSigPnd:\t", task.pending.signal);
+        sigset(&mut m, "ShdPnd:\t", g.shared_pending.signal);
+        sigset(&mut m, "SigBlk:\t", task.blocked);
         sigset(&mut m, "SigIgn:\t", g.sighand.ignored);
         sigset(&mut m, "SigCgt:\t", g.sighand.handled);
 

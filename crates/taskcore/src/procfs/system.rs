@@ -38,8 +38,6 @@ pub struct SystemInfo {
     pub buffers_kb: u64,
     /// Load averages over 1, 5 and 15 minutes, in hundredths.
     pub loadavg: [u64; 3],
-    /// `RLIMIT_SIGPENDING` (the `SigQ:` limit of `/proc/PID/status`).
-    pub rlimit_sigpending: u64,
     /// `MAX_NUMNODES` (width of `Mems_allowed:`).
     pub max_numnodes: u32,
     /// `model name` of `/proc/cpuinfo`.
@@ -60,7 +58,6 @@ impl Default for SystemInfo {
             cached_kb: 256 << 10,
             buffers_kb: 32 << 10,
             loadavg: [0, 0, 0],
-            rlimit_sigpending: 15_503,
             max_numnodes: 1024,
             cpu_model: "taskcore virtual CPU".to_string(),
             cpu_khz: 2_600_000,

@@ -210,6 +210,8 @@ impl Kernel {
             }
         };
         self.tasks[child].mm = mm;
+        // The mask is inherited; the pending sets start empty.
+        self.tasks[child].blocked = self.tasks[cur].blocked;
         // dup_task_struct() copies the caller, self_exec_id included: a
         // thread or child created after an exec carries the new id.
         self.tasks[child].self_exec_id = self.tasks[cur].self_exec_id;
@@ -240,13 +242,9 @@ impl Kernel {
                 }
             };
             self.tasks[child].group = g;
+            self.groups[g].actions = self.groups[cur_group].actions.clone();
             if flags & CLONE_CLEAR_SIGHAND != 0 {
-                // flush_signal_handlers(p, 0): handlers to SIG_DFL, SIG_IGN
-                // kept, every sa_flags cleared.
-                let sh = &mut self.groups[g].sighand;
-                sh.handled = 0;
-                sh.resethand = 0;
-                sh.chld_flags = 0;
+                self.flush_signal_handlers(g);
             }
             self.join_thread_list(g, child);
             self.groups[g].exit_signal = exit_signal;

@@ -67,10 +67,8 @@ impl Kernel {
         // follow the effective ones (cap_bprm_creds_from_file()).
         let c = &mut task.cred;
         (c.suid, c.fsuid, c.sgid, c.fsgid) = (c.euid, c.euid, c.egid, c.egid);
-        let sh = &mut self.groups[g].sighand;
-        sh.handled = 0;
-        sh.resethand = 0;
-        sh.chld_flags = 0;
+        // The mask and pending signals stay.
+        self.flush_signal_handlers(g);
         if self.tasks[t].ptrace != 0 && self.tasks[t].ptrace & PT_SEIZED == 0 {
             self.ptrace_trap(t, SIGTRAP);
         }

@@ -22,6 +22,7 @@ use crate::errno::Result;
 use crate::list;
 use crate::slab::NONE;
 use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, TaskId};
+use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::{ExitState, SigHand, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT};
 use crate::uapi::{
     valid_signal, __WALL, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL,
@@ -229,6 +230,7 @@ impl Kernel {
             pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(parent)),
             uid: self.tasks[t].cred.uid,
             status,
+            value: 0,
         };
         let psig = self.groups[self.tasks[parent].group].sighand;
         let mut autoreap = false;
@@ -253,7 +255,7 @@ impl Kernel {
         self.deferred.push_back(Deferred {
             task: target,
             gen: self.gens[target as usize],
-            what: Deferral::Signal(sig),
+            what: Deferral::Signal(sig, Some(info)),
         });
     }
 
@@ -268,14 +270,15 @@ impl Kernel {
         while let Some(d) = self.deferred.pop_front() {
             if self.tasks.get(d.task).is_some() && self.gens[d.task as usize] == d.gen {
                 match d.what {
-                    Deferral::Signal(sig) => self.deliver_group_signal(d.task, sig, false, false),
+                    Deferral::Signal(sig, info) => {
+                        let info = info.map_or(SendInfo::Priv, SendInfo::Info);
+                        // Kernel-generated: never short of a queue entry.
+                        let _ = self.send_signal_locked(d.task, sig, info, PidType::Tgid, false);
+                    }
                     Deferral::ResumeExit { group_dead } => {
                         self.exit_notify_tail(d.task, group_dead, Vec::new())
                     }
-                    Deferral::Dequeue => {
-                        let g = self.tasks[d.task].group;
-                        self.dequeue_pending_fatal(g, d.task);
-                    }
+                    Deferral::Dequeue => self.signal_wake_up(d.task),
                 }
             }
         }
@@ -444,11 +447,16 @@ impl Kernel {
             let pid = self.tasks[p].pid;
             self.pids[pid].task = NONE;
             self.put_pid(pid);
+            // __exit_signal(): its pending signals go with it.
+            self.flush_task_pending(p, u64::MAX);
+            self.resume_signals.remove(&p);
+            self.trap_info.remove(&p);
             debug_assert!(self.tasks[p].children.is_empty());
             debug_assert!(self.tasks[p].ptraced.is_empty());
             self.tasks.remove(p);
             self.gens[p as usize] = self.gens[p as usize].wrapping_add(1);
             if group_dead {
+                self.flush_group_pending(g, u64::MAX);
                 self.groups.remove(g);
                 return;
             }
@@ -506,7 +514,7 @@ impl Kernel {
                     self.deferred.push_back(Deferred {
                         task: leader,
                         gen: self.gens[leader as usize],
-                        what: Deferral::Signal(sig),
+                        what: Deferral::Signal(sig, None),
                     });
                 }
             }

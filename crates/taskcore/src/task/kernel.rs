@@ -100,6 +100,9 @@ pub struct SigInfo {
     pub uid: u32,
     /// Exit code or signal number (`si_status`).
     pub status: i32,
+    /// The value sent with `rt_sigqueueinfo` (`si_value`, `si_int` in its
+    /// low 32 bits); 0 for other signals.
+    pub value: u64,
 }
 
 /// Something the caller must act on after an operation.
@@ -153,6 +156,24 @@ pub enum Notification {
         /// The thread that called vfork.
         parent: TaskId,
     },
+    /// [`crate::SignalDelivery::OnGetSignal`]: `task` has a signal it can
+    /// take (`TIF_SIGPENDING`, `signal_wake_up()`): interrupt its blocking
+    /// call, if any, and call [`Kernel::get_signal`] before it next runs
+    /// user code.
+    SigPending {
+        /// The thread to wake.
+        task: TaskId,
+    },
+    /// [`crate::SignalDelivery::Immediate`]: `task` took `sig` and its
+    /// handler ran (the embedder runs it now, if it runs code at all).
+    Handler {
+        /// The thread that took the signal.
+        task: TaskId,
+        /// The signal.
+        sig: i32,
+        /// Its siginfo.
+        info: SigInfo,
+    },
 }
 
 /// Work raised inside an operation and done when it ends, in order.
@@ -166,8 +187,9 @@ pub(crate) struct Deferred {
 /// What a [`Deferred`] does to its task.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Deferral {
-    /// Deliver a kernel-generated signal to the task's group.
-    Signal(i32),
+    /// Send a kernel-generated signal to the task's group: with its
+    /// siginfo, or `SEND_SIG_PRIV` (`None`).
+    Signal(i32, Option<SigInfo>),
     /// The task, the last thread of a namespace's init, may finish exiting:
     /// the namespace is empty (`zap_pid_ns_processes()` wakes up).
     ResumeExit {
@@ -204,6 +226,16 @@ pub struct Kernel {
     pub(crate) config: Config,
     /// The probe set this kernel's operations fire, and its cached registry.
     pub(crate) probes: crate::probe::KernelProbes,
+    /// Pending siginfo entries per real uid (`ucounts`'
+    /// `UCOUNT_RLIMIT_SIGPENDING`).
+    pub(crate) sigpending_users: rustc_hash::FxHashMap<u32, u32>,
+    /// When threads take their signals.
+    pub(crate) delivery: crate::task::sigdeliver::SignalDelivery,
+    /// Signals a tracer resumed a thread with, for its next `get_signal()`.
+    pub(crate) resume_signals: rustc_hash::FxHashMap<u32, SigInfo>,
+    /// The siginfo of the signal a thread in signal-delivery-stop stopped
+    /// with (`last_siginfo`, what `PTRACE_GETSIGINFO` reads).
+    pub(crate) trap_info: rustc_hash::FxHashMap<u32, SigInfo>,
 }
 
 impl Kernel {
@@ -235,6 +267,10 @@ impl Kernel {
             now: 0,
             config,
             probes: Default::default(),
+            sigpending_users: Default::default(),
+            delivery: Default::default(),
+            resume_signals: Default::default(),
+            trap_info: Default::default(),
         };
         k.root_ns = k
             .nss
@@ -278,6 +314,10 @@ impl Kernel {
             now: self.now,
             config: self.config,
             probes: self.probes.clone(),
+            sigpending_users: self.sigpending_users.clone(),
+            delivery: self.delivery,
+            resume_signals: self.resume_signals.clone(),
+            trap_info: self.trap_info.clone(),
         }
     }
 
@@ -621,7 +661,10 @@ impl Kernel {
                 cred,
                 pdeath_signal: 0,
                 start_time: self.now,
-                pending_fatal: 0,
+                pending: Default::default(),
+                blocked: 0,
+                real_blocked: 0,
+                saved_sigmask: 0,
                 mm: NONE,
             })
             .ok_or(Errno::EAGAIN)?;

@@ -134,17 +134,11 @@ impl Kernel {
             return Err(Errno::EIO);
         }
         let task = &mut self.tasks[t];
+        let stopped_with = task.trap_code & 0x7f;
         task.flags &= !PF_TRACED_STOP;
         task.trap_code = 0;
         self.sync_task(t);
-        let g = self.tasks[t].group;
-        if valid_signal(sig) {
-            self.apply_disposition(g, sig);
-        }
-        // Then it takes what was kept pending for its group.
-        if self.tasks.get(t).is_some() {
-            self.dequeue_pending_fatal(g, t);
-        }
+        self.resume_tracee(t, sig, stopped_with);
         self.run_deferred();
         Ok(())
     }
@@ -167,16 +161,26 @@ impl Kernel {
         if !(0..=64).contains(&sig) {
             return Err(Errno::EIO);
         }
+        let stopped_with = self.tasks[t].trap_code & 0x7f;
         self.ptrace_unlink(t);
-        let g = self.tasks[t].group;
-        if valid_signal(sig) {
-            self.apply_disposition(g, sig);
-        }
-        if self.tasks.get(t).is_some() {
-            self.dequeue_pending_fatal(g, t);
-        }
+        self.resume_tracee(t, sig, stopped_with);
         self.run_deferred();
         Ok(())
+    }
+
+    /// Tracee `t` runs again with `sig` (0: none) from its tracer, then
+    /// takes what is pending for it.
+    fn resume_tracee(&mut self, t: u32, sig: i32, stopped_with: i32) {
+        if valid_signal(sig) {
+            let info = self
+                .trap_info
+                .remove(&t)
+                .filter(|i| i.signo == stopped_with);
+            self.ptrace_resume_signal(t, sig, info);
+        } else {
+            self.trap_info.remove(&t);
+        }
+        self.signal_wake_up(t);
     }
 
     fn stopped_tracee(&self, current: TaskId, pid: i32) -> Result<u32> {

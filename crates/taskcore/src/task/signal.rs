@@ -1,65 +1,22 @@
-//! Signals as far as the process lifecycle needs them: dispositions,
-//! `kill`/`tgkill`/`tkill`, job-control stop and continue, and death by
-//! signal.
-//!
-//! Delivery is immediate: a signal's default action (stop, continue,
-//! terminate) takes effect when it is sent, as it does on Linux once the
-//! target runs. Handlers are not run here; a handled signal has no effect
-//! on the process table. Signal masks and queues are not modelled.
+//! Sending signals from user space: `kill`, `tgkill`, `tkill`, and the
+//! embedder's own sends (`send_signal`, `force_fatal_signal`), with their
+//! target lookup and permission checks. The signal then goes through
+//! `send_signal_locked()` (`task/sigsend.rs`) and is taken by a thread in
+//! `get_signal()` (`task/sigdeliver.rs`).
 //!
 //! # Linux
-//! kernel/signal.c: `prepare_signal`, `complete_signal`, `sig_ignored`,
-//! `do_signal_stop`, `do_notify_parent_cldstop`, `kill_something_info`,
-//! `do_tkill`, `do_sigaction`; include/linux/signal.h for default actions.
+//! kernel/signal.c: `kill_something_info`, `__kill_pgrp_info`, `do_tkill`,
+//! `do_send_specific`, `group_send_sig_info`, `check_kill_permission`,
+//! `prepare_kill_siginfo`.
 
 use crate::errno::{Errno, Result};
 use crate::list;
 use crate::pid::entry::Numbers;
 use crate::slab::NONE;
-use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
-use crate::task::task_struct::{
-    ExitState, SigHand, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED,
-    SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
-};
-use crate::uapi::{
-    sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, valid_signal,
-    CLD_CONTINUED, CLD_STOPPED, CLD_TRAPPED, SA_NOCLDSTOP, SA_NOCLDWAIT, SA_RESETHAND, SIGCHLD,
-    SIGCONT, SIGKILL, SIGSTOP,
-};
-
-/// A signal's handler as `rt_sigaction` sets it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SigHandler {
-    /// `SIG_DFL`: the default action.
-    Default,
-    /// `SIG_IGN`: discard the signal.
-    Ignore,
-    /// A user handler (its address is not kept).
-    Handler,
-}
-
-/// A signal action (`struct sigaction`, lifecycle part).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SigAction {
-    /// The handler.
-    pub handler: SigHandler,
-    /// `SA_*` flags. Only `SA_NOCLDSTOP`, `SA_NOCLDWAIT` (for SIGCHLD) and
-    /// `SA_RESETHAND` have effects here, and only those are reported back.
-    pub flags: u64,
-}
-
-impl SigAction {
-    /// `SIG_DFL` with no flags.
-    pub const DEFAULT: SigAction = SigAction {
-        handler: SigHandler::Default,
-        flags: 0,
-    };
-}
-
-/// Signals dequeued before the others (`SYNCHRONOUS_MASK`, kernel/signal.c):
-/// SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGSYS (bit `sig - 1`).
-const SYNCHRONOUS_MASK: u64 = (1 << 10) | (1 << 6) | (1 << 3) | (1 << 4) | (1 << 7) | (1 << 30);
+use crate::task::kernel::{Kernel, SigInfo, TaskId};
+use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::task_struct::{ExitState, SIGNAL_GROUP_EXIT};
+use crate::uapi::{valid_signal, SIGCONT, SI_TKILL, SI_USER};
 
 /// Where a `kill` is aimed, resolved.
 enum KillTarget {
@@ -69,85 +26,16 @@ enum KillTarget {
 }
 
 /// The sender of a user signal, as `check_kill_permission()` sees it.
-struct Killer {
+pub(crate) struct Killer {
     cred: crate::task::cred::Cred,
     group: u32,
     session: u32,
+    /// The sender's tgid in its own namespace (`task_tgid_vnr(current)`),
+    /// what `si_pid` says unless the target cannot see the sender.
+    tgid_vnr: i32,
 }
 
 impl Kernel {
-    /// `rt_sigaction(sig, act, oldact)`: returns the old action of `sig` in
-    /// `current`'s thread group and, with `act`, installs a new one.
-    ///
-    /// # Errors
-    /// - `ESRCH`: `current` is stale or exiting.
-    /// - `EINVAL`: `sig` outside 1..=64, or an action for SIGKILL or
-    ///   SIGSTOP.
-    ///
-    /// # Linux
-    /// `do_sigaction()` (kernel/signal.c). Dispositions are shared by the
-    /// thread group and inherited by fork; see [`Kernel::execve`] for exec.
-    pub fn rt_sigaction(
-        &mut self,
-        current: TaskId,
-        sig: i32,
-        act: Option<SigAction>,
-    ) -> Result<SigAction> {
-        self.probed(crate::probe::Op::RtSigaction, current, |k| {
-            k.do_sys_rt_sigaction(current, sig, act)
-        })
-    }
-
-    fn do_sys_rt_sigaction(
-        &mut self,
-        current: TaskId,
-        sig: i32,
-        act: Option<SigAction>,
-    ) -> Result<SigAction> {
-        let t = self.current(current)?;
-        if !valid_signal(sig) || (act.is_some() && sig_kernel_only(sig)) {
-            return Err(Errno::EINVAL);
-        }
-        let g = self.tasks[t].group;
-        let sh = &mut self.groups[g].sighand;
-        let bit = SigHand::bit(sig);
-        let handler = if sh.ignored & bit != 0 {
-            SigHandler::Ignore
-        } else if sh.handled & bit != 0 {
-            SigHandler::Handler
-        } else {
-            SigHandler::Default
-        };
-        let mut flags = if sh.resethand & bit != 0 {
-            SA_RESETHAND
-        } else {
-            0
-        };
-        if sig == SIGCHLD {
-            flags |= sh.chld_flags;
-        }
-        let old = SigAction { handler, flags };
-        if let Some(a) = act {
-            sh.ignored &= !bit;
-            sh.handled &= !bit;
-            sh.resethand &= !bit;
-            match a.handler {
-                SigHandler::Ignore => sh.ignored |= bit,
-                SigHandler::Handler => {
-                    sh.handled |= bit;
-                    if a.flags & SA_RESETHAND != 0 {
-                        sh.resethand |= bit;
-                    }
-                }
-                SigHandler::Default => {}
-            }
-            if sig == SIGCHLD {
-                sh.chld_flags = a.flags & (SA_NOCLDSTOP | SA_NOCLDWAIT);
-            }
-        }
-        Ok(old)
-    }
-
     /// `kill(pid, sig)`: `pid > 0` the process (thread group) of that pid
     /// (a thread id names its group); `0` the caller's process group; `-1`
     /// every process but init and the caller's; `< -1` process group
@@ -162,6 +50,9 @@ impl Kernel {
     ///   group, none of its members): see [`crate::Cred`]; SIGCONT is
     ///   allowed within the caller's session. `kill(-1)` skips the processes
     ///   it may not signal.
+    ///
+    /// A signal sent by `kill` is never refused for want of a queue entry
+    /// (`SI_USER`: a real-time one then loses its siginfo).
     ///
     /// # Linux
     /// `kill_something_info()` (kernel/signal.c).
@@ -197,7 +88,7 @@ impl Kernel {
                 if !self.may_kill(&who, t, sig) {
                     return Err(Errno::EPERM);
                 }
-                self.send_to_group(&sender, t, sig, false);
+                self.send_user_signal(&sender, &who, t, sig, PidType::Tgid)?;
                 Ok(())
             }
             KillTarget::Pgrp(pgrp) => {
@@ -224,7 +115,7 @@ impl Kernel {
                     let leader = grp.leader;
                     if self.may_kill(&who, leader, sig) {
                         sent = true;
-                        self.send_to_group(&sender, leader, sig, false);
+                        self.send_user_signal(&sender, &who, leader, sig, PidType::Tgid)?;
                     }
                 }
                 if sent {
@@ -252,7 +143,7 @@ impl Kernel {
                 // kill(-1) ignores EPERM (it counts the process anyway).
                 for t in targets {
                     if self.tasks.get(t).is_some() && self.may_kill(&who, t, sig) {
-                        self.send_to_group(&sender, t, sig, false);
+                        self.send_user_signal(&sender, &who, t, sig, PidType::Tgid)?;
                     }
                 }
                 Ok(())
@@ -330,22 +221,12 @@ impl Kernel {
         if !self.may_kill(&who, t, sig) {
             return Err(Errno::EPERM);
         }
-        if sig != 0 && self.tasks[t].flags & PF_EXITING != 0 {
-            // do_send_specific() queues the signal on the thread itself
-            // (PIDTYPE_PID) and complete_signal() finds that an exiting
-            // thread does not want it (wants_signal()): nobody ever takes
-            // it, SIGKILL included. Only prepare_signal()'s group-wide
-            // effect of SIGCONT remains.
-            let g = self.tasks[t].group;
-            let grp = &self.groups[g];
-            if sig == SIGCONT && grp.live != 0 && grp.flags & SIGNAL_GROUP_EXIT == 0 {
-                self.prepare_sigcont(g);
-            }
-        } else {
-            self.send_to_group(&sender, t, sig, true);
-        }
+        // do_send_specific(): queued on the thread itself (PIDTYPE_PID). An
+        // exiting thread never takes it (wants_signal()), SIGKILL included;
+        // only prepare_signal()'s group-wide effect of SIGCONT remains.
+        let r = self.send_user_signal(&sender, &who, t, sig, PidType::Pid);
         self.run_deferred();
-        Ok(())
+        r
     }
 
     /// Kills task `t`'s group as if `t` took the fatal signal `sig` (a fault
@@ -406,28 +287,27 @@ impl Kernel {
         if !(0..=64).contains(&sig) {
             return Err(Errno::EINVAL);
         }
-        if sig != 0 {
-            self.deliver_group_signal(t, sig, true, false);
-        }
+        let r = self.send_signal_locked(t, sig, SendInfo::Priv, PidType::Tgid, true);
         self.run_deferred();
-        Ok(())
+        r
     }
 
     /// What `check_kill_permission()` needs of the sender, taken before the
     /// first delivery (the sender may die half-way through a group).
-    fn killer(&self, cur: u32) -> Killer {
+    pub(crate) fn killer(&self, cur: u32) -> Killer {
         let g = self.tasks[cur].group;
         Killer {
             cred: self.tasks[cur].cred.clone(),
             group: g,
             session: self.groups[g].session,
+            tgid_vnr: self.pid_nr_ns(self.tasks[self.groups[g].leader].pid, self.ns_of(cur)),
         }
     }
 
     /// `check_kill_permission()` for a valid `sig` from a user: the same
     /// thread group, `kill_ok_by_cred()`, or SIGCONT within the sender's
     /// session.
-    fn may_kill(&self, who: &Killer, t: u32, sig: i32) -> bool {
+    pub(crate) fn may_kill(&self, who: &Killer, t: u32, sig: i32) -> bool {
         let g = self.tasks[t].group;
         g == who.group
             || who.cred.may_signal(&self.tasks[t].cred)
@@ -437,314 +317,41 @@ impl Kernel {
             })
     }
 
-    /// Sends `sig` from `sender` to the group of task `t`.
+    /// Sends `sig` from the user task `who` (pid numbers `sender`) to task
+    /// `t`, queued on the thread (`PidType::Pid`, `tkill`) or its process
+    /// (`kill`), with the siginfo `prepare_kill_siginfo()` builds.
     ///
-    /// `sender` is the sender's pid numbers, taken before the first
-    /// delivery: a `kill(0, ...)` may kill and reap the sender itself
-    /// half-way through its process group, and Linux goes on signalling the
-    /// rest.
-    fn send_to_group(&mut self, sender: &Numbers, t: u32, sig: i32, thread_directed: bool) {
-        if sig == 0 {
-            return;
-        }
-        // send_signal_locked(): forced (SIGKILL/SIGSTOP reach a namespace
-        // init) when the sender has no number in the target's namespace,
-        // i.e. it lives in an ancestor namespace.
-        let ns = self.ns_of(t);
-        let force = sender.nr_in(ns, self.nss[ns].level).is_none();
-        self.deliver_group_signal(t, sig, force, thread_directed);
-    }
-
-    /// `group_send_sig_info()` with the default action applied at once.
-    /// `t` is the task the signal was aimed at (it takes the signal if it
-    /// can, else another thread does unless `thread_directed`, as `tkill`'s
-    /// `PIDTYPE_PID`); `force` lets SIGKILL/SIGSTOP through to a namespace
-    /// init.
-    pub(crate) fn deliver_group_signal(
+    /// `sender` and `who` are taken before the first delivery: a `kill(0,
+    /// ...)` may kill and reap the sender itself half-way through its
+    /// process group, and Linux goes on signalling the rest.
+    fn send_user_signal(
         &mut self,
+        sender: &Numbers,
+        who: &Killer,
         t: u32,
         sig: i32,
-        force: bool,
-        thread_directed: bool,
-    ) {
-        let g = self.tasks[t].group;
-        let grp = &self.groups[g];
-        if grp.live == 0 || grp.flags & SIGNAL_GROUP_EXIT != 0 {
-            // The process is dead or in the middle of dying: drop it.
-            return;
+        ty: PidType,
+    ) -> Result<()> {
+        if sig == 0 {
+            return Ok(());
         }
-        let sh = grp.sighand;
-        let handler_dfl = !sh.is_ignored(sig) && !sh.is_handled(sig);
-        // prepare_signal(): SIGCONT resumes a stopped group whatever its
-        // disposition; stop signals flush pending SIGCONT (not modelled).
-        if sig == SIGCONT && self.prepare_sigcont(g) {
-            return;
-        }
-        // sig_ignored(): a tracer may want to know about any signal but
-        // SIGKILL, so for a traced target none is ignored here. Otherwise
-        // sig_task_ignored(): SIGKILL and SIGSTOP never reach the global
-        // init, and a namespace init only gets signals it handles.
-        if self.tasks[t].ptrace == 0 || sig == SIGKILL {
-            if self.is_global_init(t) && sig_kernel_only(sig) {
-                return;
-            }
-            if self.groups[g].flags & SIGNAL_UNKILLABLE != 0
-                && handler_dfl
-                && !(force && sig_kernel_only(sig))
-            {
-                return;
-            }
-            // sig_handler_ignored(): dropped, even if another thread of the
-            // group is traced.
-            if sh.is_ignored(sig) || (handler_dfl && sig_kernel_ignore(sig)) {
-                return;
-            }
-        }
-        if sig == SIGKILL {
-            self.kill_group(g, SIGKILL);
-            return;
-        }
-        // complete_signal(): the thread aimed at takes the signal if it can
-        // (wants_signal()), else, for a group-directed signal, the first
-        // thread of the group that can. A thread cannot while exiting, in a
-        // ptrace stop, or stopped with its group (untraced).
-        let stopped = self.groups[g].flags & SIGNAL_STOP_STOPPED != 0;
-        let can_take = |k: &Kernel, x: u32| {
-            let task = &k.tasks[x];
-            task.flags & (PF_EXITING | PF_TRACED_STOP) == 0 && !(stopped && task.ptrace == 0)
-        };
-        let taker = if can_take(self, t) {
-            t
-        } else if thread_directed {
-            NONE
-        } else {
-            self.threads(g)
-                .into_iter()
-                .find(|&x| can_take(self, x))
-                .unwrap_or(NONE)
-        };
-        let sh = self.groups[g].sighand;
-        let fatal = !sh.is_ignored(sig)
-            && !sh.is_handled(sig)
-            && !sig_kernel_ignore(sig)
-            && !sig_kernel_stop(sig);
-        if taker == NONE {
-            // Nobody can take it now; Linux keeps it pending until a thread
-            // can. We keep only a stopped group's fatal signals (SIGCONT
-            // wakes the group and they kill it); other pending signals are
-            // not modelled and are lost.
-            if fatal && stopped {
-                if thread_directed {
-                    self.tasks[t].pending_fatal |= SigHand::bit(sig);
-                } else {
-                    self.groups[g].pending_fatal |= SigHand::bit(sig);
-                }
-            }
-            return;
-        }
-        // A fatal signal aimed at an untraced thread takes the group down at
-        // once (a core-dumping one only once dequeued, by the taker). Any
-        // other signal is dequeued by the taker, which, if traced, stops and
-        // reports it to its tracer instead (signal-delivery-stop).
-        let fast = fatal
-            && self.tasks[t].ptrace == 0
-            && !(sig_kernel_coredump(sig) && self.tasks[taker].ptrace != 0);
-        if !fast && self.tasks[taker].ptrace != 0 {
-            self.ptrace_trap(taker, sig);
-            return;
-        }
-        self.apply_disposition(g, sig);
-    }
-
-    /// `prepare_signal()` for SIGCONT: a stopped group `g` resumes and its
-    /// parent is told; a fatal signal kept pending while it was stopped then
-    /// kills it. Returns whether the group died.
-    fn prepare_sigcont(&mut self, g: u32) -> bool {
-        if self.groups[g].flags & SIGNAL_STOP_STOPPED == 0 {
-            return false;
-        }
-        self.groups[g].group_exit_code = 0;
-        self.set_group_flags(
-            g,
-            (self.groups[g].flags & !SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED,
-        );
-        let group = self.handle_unchecked(self.groups[g].leader);
-        self.notify(Notification::Continued { group });
-        self.notify_parent_cldstop(g, CLD_CONTINUED);
-        // The woken threads dequeue what was kept pending.
-        self.dequeue_pending_fatal(g, NONE)
-    }
-
-    /// Threads running again take the fatal signals kept pending for them
-    /// (`Task::pending_fatal`, first) and for group `g`: synchronous ones
-    /// first, then by number (`dequeue_signal()`, `next_signal()`).
-    /// Untraced, a thread dies of the first (init ignores all but SIGKILL
-    /// and SIGSTOP); traced, it stops for its tracer with it
-    /// (signal-delivery-stop). `taker` is the thread that resumed, or `NONE`
-    /// for every thread of the group that can run, in order (after
-    /// SIGCONT); threads in a ptrace stop cannot. Returns whether the group
-    /// died.
-    pub(crate) fn dequeue_pending_fatal(&mut self, g: u32, taker: u32) -> bool {
-        let candidates = if taker != NONE {
-            vec![taker]
-        } else {
-            self.threads(g)
-        };
-        for x in candidates {
-            if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
-                return false;
-            }
-            let stopped = self.groups[g].flags & SIGNAL_STOP_STOPPED != 0;
-            let task = &self.tasks[x];
-            if task.flags & (PF_EXITING | PF_TRACED_STOP) != 0 || (stopped && task.ptrace == 0) {
-                continue;
-            }
-            loop {
-                let sh = self.groups[g].sighand;
-                let live = !(sh.ignored | sh.handled);
-                let own = self.tasks[x].pending_fatal & live;
-                let shared = self.groups[g].pending_fatal & live;
-                let mut next = if own != 0 { own } else { shared };
-                if next == 0 {
-                    break;
-                }
-                if next & SYNCHRONOUS_MASK != 0 {
-                    next &= SYNCHRONOUS_MASK;
-                }
-                let sig = next.trailing_zeros() as i32 + 1;
-                if own != 0 {
-                    self.tasks[x].pending_fatal &= !SigHand::bit(sig);
-                } else {
-                    self.groups[g].pending_fatal &= !SigHand::bit(sig);
-                }
-                if self.tasks[x].ptrace != 0 {
-                    self.ptrace_trap(x, sig);
-                    break;
-                }
-                // get_signal(): init gets no signal it does not want.
-                if self.groups[g].flags & SIGNAL_UNKILLABLE != 0 && !sig_kernel_only(sig) {
-                    continue;
-                }
-                let core = sig_kernel_coredump(sig) && self.dumps_core(g);
-                self.kill_group(g, sig | if core { 0x80 } else { 0 });
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Acts on `sig` for group `g` by its disposition, bypassing ptrace.
-    pub(crate) fn apply_disposition(&mut self, g: u32, sig: i32) {
-        let sh = self.groups[g].sighand;
-        if sig == SIGKILL {
-            self.kill_group(g, SIGKILL);
-            return;
-        }
-        if sh.is_ignored(sig) {
-            return;
-        }
-        if sh.is_handled(sig) {
-            if sh.resethand & SigHand::bit(sig) != 0 {
-                let s = &mut self.groups[g].sighand;
-                s.handled &= !SigHand::bit(sig);
-                s.resethand &= !SigHand::bit(sig);
-            }
-            return;
-        }
-        if sig_kernel_ignore(sig) {
-            return;
-        }
-        // get_signal(): init gets no signal it does not want, even one a
-        // tracer passes on, but SIGKILL/SIGSTOP from an ancestor namespace.
-        if self.groups[g].flags & SIGNAL_UNKILLABLE != 0 && !sig_kernel_only(sig) {
-            return;
-        }
-        if sig_kernel_stop(sig) {
-            // Terminal stops are discarded in an orphaned process group.
-            if sig != SIGSTOP && self.will_become_orphaned_pgrp(self.groups[g].pgrp, NONE) {
-                return;
-            }
-            self.do_signal_stop(g, sig);
-            return;
-        }
-        let core = sig_kernel_coredump(sig) && self.dumps_core(g);
-        self.kill_group(g, sig | if core { 0x80 } else { 0 });
-    }
-
-    /// `do_signal_stop()`: the group stops with `sig` and its parent is
-    /// told; traced threads report the stop to their tracer.
-    fn do_signal_stop(&mut self, g: u32, sig: i32) {
-        if self.groups[g].flags & (SIGNAL_STOP_STOPPED | SIGNAL_GROUP_EXIT) != 0 {
-            return;
-        }
-        self.groups[g].group_exit_code = sig;
-        self.groups[g].stop_sig = sig;
-        self.set_group_flags(
-            g,
-            (self.groups[g].flags & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED,
-        );
-        let group = self.handle_unchecked(self.groups[g].leader);
-        self.notify(Notification::Stopped { group, sig });
-        if self.groups[g].nr_traced > 0 {
-            for t in self.threads(g) {
-                let task = &self.tasks[t];
-                if task.ptrace != 0
-                    && task.exit_state == ExitState::Alive
-                    && task.flags & PF_TRACED_STOP == 0
-                {
-                    self.ptrace_trap(t, sig);
-                }
-            }
-        }
-        self.notify_parent_cldstop(g, CLD_STOPPED);
-    }
-
-    /// `do_notify_parent_cldstop(tsk, false, why)`: SIGCHLD (unless
-    /// `SA_NOCLDSTOP` or ignored) and a wake-up to the real parent.
-    fn notify_parent_cldstop(&mut self, g: u32, why: i32) {
-        let parent = self.groups[g].real_parent;
-        if parent == NONE {
-            return;
-        }
-        let leader = self.groups[g].leader;
-        let status = if why == CLD_CONTINUED {
-            SIGCONT
-        } else {
-            self.groups[g].group_exit_code & 0x7f
-        };
+        // send_signal_locked(): a sender with no number in the target's
+        // namespace (an ancestor namespace) is shown as pid 0, and its
+        // SIGKILL/SIGSTOP reach a namespace init.
+        let ns = self.ns_of(t);
+        let force = sender.nr_in(ns, self.nss[ns].level).is_none();
         let info = SigInfo {
-            signo: SIGCHLD,
-            code: why,
-            pid: self.pid_nr_ns(self.tasks[leader].pid, self.ns_of(parent)),
-            uid: self.tasks[leader].cred.uid,
-            status,
+            signo: sig,
+            code: if ty == PidType::Pid {
+                SI_TKILL
+            } else {
+                SI_USER
+            },
+            pid: if force { 0 } else { who.tgid_vnr },
+            uid: who.cred.uid,
+            status: 0,
+            value: 0,
         };
-        let psig = self.groups[self.tasks[parent].group].sighand;
-        if !psig.is_ignored(SIGCHLD) && !psig.nocldstop() {
-            self.send_kernel_signal(parent, SIGCHLD, info);
-        }
-        self.wake_parent(parent);
-    }
-
-    /// Puts traced task `t` in a ptrace stop reporting `sig` to its tracer
-    /// (`ptrace_stop` + `do_notify_parent_cldstop(t, true, CLD_TRAPPED)`).
-    pub(crate) fn ptrace_trap(&mut self, t: u32, sig: i32) {
-        let task = &mut self.tasks[t];
-        task.flags |= PF_TRACED_STOP;
-        task.trap_code = sig;
-        let tracer = task.parent;
-        self.sync_task(t);
-        let info = SigInfo {
-            signo: SIGCHLD,
-            code: CLD_TRAPPED,
-            pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(tracer)),
-            uid: self.tasks[t].cred.uid,
-            status: sig & 0x7f,
-        };
-        let psig = self.groups[self.tasks[tracer].group].sighand;
-        if !psig.is_ignored(SIGCHLD) && !psig.nocldstop() {
-            self.send_kernel_signal(tracer, SIGCHLD, info);
-        }
-        self.wake_parent(tracer);
+        self.send_signal_locked(t, sig, SendInfo::Info(info), ty, force)
     }
 }

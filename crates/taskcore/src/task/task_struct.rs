@@ -8,6 +8,7 @@
 
 use crate::list::{Link, ListHead};
 use crate::slab::NONE;
+use crate::task::sigpending::SigPending;
 use crate::uapi::{NSIG, SA_NOCLDSTOP, SA_NOCLDWAIT, TASK_COMM_LEN};
 
 /// `exit_state` of a task.
@@ -31,6 +32,14 @@ pub(crate) const PF_TRACED_STOP: u8 = 0x04;
 /// (`TASK_INTERRUPTIBLE`, `S`), as the caller reports with
 /// [`crate::Kernel::set_running`]. Kept in `flags` to leave the layout alone.
 pub(crate) const TS_RUNNING: u8 = 0x08;
+
+/// Task flag: [`Task::saved_sigmask`] is to be restored
+/// (`TIF_RESTORE_SIGMASK`).
+pub(crate) const TS_RESTORE_SIGMASK: u8 = 0x10;
+
+/// Task flag: sleeping in `rt_sigtimedwait`, `rt_sigsuspend` or `pause`
+/// until a signal comes.
+pub(crate) const TS_SIGSLEEP: u8 = 0x20;
 
 /// Group flag: the group is exiting (`SIGNAL_GROUP_EXIT`).
 pub(crate) const SIGNAL_GROUP_EXIT: u32 = 0x04;
@@ -103,10 +112,19 @@ pub(crate) struct Task {
     pub(crate) pdeath_signal: i32,
     /// Start time in caller-supplied nanoseconds.
     pub(crate) start_time: u64,
-    /// Fatal signals sent to this thread alone (`tkill`) while it could not
-    /// take them (bit `sig - 1`); it takes them, before its group's, when
-    /// it runs again.
-    pub(crate) pending_fatal: u64,
+    /// Signals sent to this thread alone (`pending`): `tkill`, `tgkill`,
+    /// `rt_tgsigqueueinfo`.
+    pub(crate) pending: SigPending,
+    /// Signals this thread blocks (`blocked`, bit `sig - 1`); never SIGKILL
+    /// or SIGSTOP.
+    pub(crate) blocked: u64,
+    /// The mask `rt_sigtimedwait` replaced while it waits (`real_blocked`),
+    /// 0 otherwise.
+    pub(crate) real_blocked: u64,
+    /// The mask to restore after the next handler returns or when no
+    /// handler runs (`saved_sigmask`, with [`TS_RESTORE_SIGMASK`]):
+    /// `rt_sigsuspend` sets it.
+    pub(crate) saved_sigmask: u64,
     /// Slab index of its address space, `NONE` once exited.
     pub(crate) mm: u32,
 }
@@ -188,9 +206,12 @@ pub(crate) struct ThreadGroup {
     /// Wake-ups of this group's `wait_chldexit` queue so far (wrapping):
     /// a waiter that read it before sleeping knows whether it missed one.
     pub(crate) chld_events: u32,
-    /// Fatal signals sent while the group was stopped (bit `sig - 1`): no
-    /// thread could take them; they kill it once SIGCONT wakes it.
-    pub(crate) pending_fatal: u64,
+    /// Signals sent to the process (`shared_pending`): `kill`,
+    /// `rt_sigqueueinfo`, SIGCHLD from the kernel.
+    pub(crate) shared_pending: SigPending,
+    /// The thread a process-directed signal was last given to
+    /// (`curr_target`): the search for a taker starts there.
+    pub(crate) curr_target: u32,
     /// Slab index of the process group's `struct pid`.
     pub(crate) pgrp: u32,
     /// Slab index of the session's `struct pid`.
@@ -198,6 +219,9 @@ pub(crate) struct ThreadGroup {
     pub(crate) pgrp_node: Link,
     pub(crate) session_node: Link,
     pub(crate) sighand: SigHand,
+    /// Flags, masks and addresses of the actions, shared copy-on-write;
+    /// `None` while all are zero.
+    pub(crate) actions: Option<crate::task::sigaction::SigActions>,
     /// Resource limits (`rlim`), shared copy-on-write between groups.
     pub(crate) rlim: crate::task::rlimit::Rlimits,
     /// `PR_SET_CHILD_SUBREAPER` (`is_child_subreaper`).
@@ -236,12 +260,14 @@ impl ThreadGroup {
             group_exit_code: 0,
             stop_sig: 0,
             chld_events: 0,
-            pending_fatal: 0,
+            shared_pending: SigPending::default(),
+            curr_target: leader,
             pgrp,
             session,
             pgrp_node: Link::UNLINKED,
             session_node: Link::UNLINKED,
             sighand,
+            actions: None,
             is_child_subreaper: false,
             session_leader: false,
             nr_traced: 0,

@@ -414,6 +414,7 @@ impl Kernel {
                 pid,
                 uid: self.tasks[t].cred.uid,
                 status: si_status,
+                value: 0,
             },
         }
     }

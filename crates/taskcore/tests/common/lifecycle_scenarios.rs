@@ -132,10 +132,7 @@ fn autoreap_when_sigchld_ignored_or_nocldwait() {
     k.rt_sigaction(
         p,
         SIGCHLD,
-        Some(SigAction {
-            handler: SigHandler::Ignore,
-            flags: 0,
-        }),
+        Some(SigAction::new(SigHandler::Ignore, 0)),
     )
     .unwrap();
     let c = k.fork(p).unwrap();
@@ -150,10 +147,7 @@ fn autoreap_when_sigchld_ignored_or_nocldwait() {
     k.rt_sigaction(
         p,
         SIGCHLD,
-        Some(SigAction {
-            handler: SigHandler::Handler,
-            flags: SA_NOCLDWAIT,
-        }),
+        Some(SigAction::new(SigHandler::Handler, SA_NOCLDWAIT)),
     )
     .unwrap();
     let c = k.fork(p).unwrap();
@@ -708,10 +702,7 @@ fn killing_a_process_group_reaps_members_on_the_way() {
     // may reap a later one (a zombie adopted by an init ignoring SIGCHLD)
     // or the sender itself.
     let (mut k, init) = kernel();
-    let ign = SigAction {
-        handler: SigHandler::Ignore,
-        flags: 0,
-    };
+    let ign = SigAction::new(SigHandler::Ignore, 0);
     k.rt_sigaction(init, SIGCHLD, Some(ign)).unwrap();
     let a = k.fork(init).unwrap();
     let z = k.fork(a).unwrap();

@@ -1,0 +1,484 @@
+//! Taking a signal: `get_signal()`, what a thread does on its way back to
+//! user space when it has a deliverable signal, and the stops it may enter
+//! (job-control stop, ptrace signal-delivery-stop).
+//!
+//! ```text
+//!   get_signal(t)
+//!     dequeue   t's own pending, then its process's, blocked ones left:
+//!               synchronous signals first, then the lowest number
+//!     traced?   ptrace_signal: stop for the tracer (CLD_TRAPPED), which
+//!               may change or cancel the signal when it resumes t
+//!     action    SIG_IGN / ignored by default: next
+//!               handler: run it (SA_RESETHAND resets it now)
+//!               stop: do_signal_stop (not in an orphaned pgrp, but SIGSTOP)
+//!               else: the group dies (core bit by RLIMIT_CORE)
+//! ```
+//!
+//! Who calls it depends on [`SignalDelivery`]: the kernel itself, at once,
+//! or the embedder through [`Kernel::get_signal`].
+//!
+//! # Linux
+//! kernel/signal.c: `get_signal()`, `dequeue_signal()`, `ptrace_signal()`,
+//! `do_signal_stop()`, `do_notify_parent_cldstop()`, `signal_setup_done()`,
+//! `restore_saved_sigmask()`; arch/x86/kernel/signal.c
+//! `arch_do_signal_or_restart()`.
+
+use crate::errno::Result;
+use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
+use crate::task::sigaction::SigAction;
+use crate::task::sigpending::{next_signal, sigmask};
+use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::task_struct::{
+    ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED,
+    SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE, TS_RESTORE_SIGMASK, TS_SIGSLEEP,
+};
+use crate::uapi::{
+    sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, CLD_CONTINUED,
+    CLD_STOPPED, CLD_TRAPPED, SA_NODEFER, SIGCHLD, SIGCONT, SIGKILL, SIGSTOP, SI_USER,
+};
+
+/// Signals that can never be blocked.
+pub(crate) const UNBLOCKABLE: u64 = sigmask(SIGKILL) | sigmask(SIGSTOP);
+
+/// When a thread takes a signal that it can take.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SignalDelivery {
+    /// As soon as it is sent, inside the operation that sent it (or that
+    /// unblocked it, resumed the thread, ...): every thread is taken to be
+    /// on its way back to user space. A handler is reported with
+    /// [`Notification::Handler`] as having run and returned (its mask
+    /// effects are over); stops and deaths happen at once. For embedders
+    /// that do not run the emulated code (replay, analysis).
+    #[default]
+    Immediate,
+    /// When the embedder calls [`Kernel::get_signal`] for the thread, on
+    /// its way back to user space. A thread that gains a deliverable
+    /// signal is reported with [`Notification::SigPending`] (Linux's
+    /// `TIF_SIGPENDING` and `signal_wake_up()`): a thread sleeping in a
+    /// blocking call should be interrupted. Fatal signals still kill the
+    /// whole group at once (Linux's `complete_signal()` fast path), and
+    /// job-control stops still stop the whole group when one thread takes
+    /// the stop signal.
+    OnGetSignal,
+}
+
+/// What a thread must do next, as [`Kernel::get_signal`] decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SignalAction {
+    /// Nothing to deliver: return to user space.
+    None,
+    /// Run the handler of `sig`: set up a signal frame with `info` and
+    /// `old_mask`, and enter `action.addr` (with `SA_SIGINFO`, three
+    /// arguments; `SA_ONSTACK`, on the alternate stack). The thread's mask
+    /// already blocks `action.mask` and, unless `SA_NODEFER`, `sig`; the
+    /// frame's `rt_sigreturn` gives `old_mask` back
+    /// ([`Kernel::rt_sigreturn`]). A system call the signal interrupted
+    /// returns `EINTR`, or is restarted if `action.flags` has `SA_RESTART`
+    /// and it returned `ERESTARTSYS`.
+    Handler {
+        /// The signal.
+        sig: i32,
+        /// Its siginfo.
+        info: SigInfo,
+        /// The action (handler address, flags, mask, restorer).
+        action: SigAction,
+        /// The mask to restore when the handler returns.
+        old_mask: u64,
+    },
+    /// The thread stopped (job control or a ptrace stop): it must not run
+    /// until resumed (`Notification::Continued`, or its tracer's restart).
+    Stopped,
+    /// The thread is exiting: a signal killed its group.
+    Exit,
+}
+
+/// One step of the `get_signal()` loop.
+enum Step {
+    /// Nothing deliverable.
+    Nothing,
+    /// A signal was discarded; look again.
+    Again,
+    /// The thread stopped.
+    Stopped,
+    /// The thread exits.
+    Exit,
+    /// A handler is to run.
+    Handler(i32, SigInfo, SigAction),
+}
+
+impl Kernel {
+    /// How signals reach threads ([`SignalDelivery::Immediate`] until set).
+    pub fn signal_delivery(&self) -> SignalDelivery {
+        self.delivery
+    }
+
+    /// Sets how signals reach threads from now on. Switching to
+    /// [`SignalDelivery::Immediate`] delivers at once whatever is
+    /// deliverable.
+    pub fn set_signal_delivery(&mut self, mode: SignalDelivery) {
+        self.delivery = mode;
+        if mode == SignalDelivery::Immediate {
+            let all: Vec<u32> = self.tasks.iter().map(|(t, _)| t).collect();
+            for t in all {
+                self.signal_wake_up(t);
+            }
+            self.run_deferred();
+        }
+    }
+
+    /// `get_signal()`: thread `current`, on its way back to user space,
+    /// takes its next deliverable signal: see [`SignalAction`]. Call it
+    /// again after a handler frame is set up while it returns
+    /// [`SignalAction::Handler`] if the embedder nests frames, or once per
+    /// return to user space otherwise. With no signal to deliver, a mask
+    /// saved by `rt_sigsuspend` is restored.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale or exiting.
+    ///
+    /// # Linux
+    /// `arch_do_signal_or_restart()` → `get_signal()` → `handle_signal()`
+    /// → `signal_setup_done()`.
+    pub fn get_signal(&mut self, current: TaskId) -> Result<SignalAction> {
+        self.probed(crate::probe::Op::GetSignal, current, |k| {
+            let t = k.current(current)?;
+            let r = k.get_signal_one(t);
+            k.run_deferred();
+            Ok(r)
+        })
+    }
+
+    /// The `get_signal()` loop until it delivers something or finds
+    /// nothing; a handler's mask is applied.
+    fn get_signal_one(&mut self, t: u32) -> SignalAction {
+        loop {
+            match self.get_signal_step(t) {
+                Step::Again => continue,
+                Step::Nothing => {
+                    self.restore_saved_sigmask(t);
+                    return SignalAction::None;
+                }
+                Step::Stopped => return SignalAction::Stopped,
+                Step::Exit => return SignalAction::Exit,
+                Step::Handler(sig, info, action) => {
+                    let task = &mut self.tasks[t];
+                    let old_mask = if task.flags & TS_RESTORE_SIGMASK != 0 {
+                        task.flags &= !TS_RESTORE_SIGMASK;
+                        task.saved_sigmask
+                    } else {
+                        task.blocked
+                    };
+                    let mut blocked = task.blocked | action.mask;
+                    if action.flags & SA_NODEFER == 0 {
+                        blocked |= sigmask(sig);
+                    }
+                    task.blocked = blocked & !UNBLOCKABLE;
+                    return SignalAction::Handler {
+                        sig,
+                        info,
+                        action,
+                        old_mask,
+                    };
+                }
+            }
+        }
+    }
+
+    /// `restore_saved_sigmask()`.
+    fn restore_saved_sigmask(&mut self, t: u32) {
+        let task = &mut self.tasks[t];
+        if task.flags & TS_RESTORE_SIGMASK != 0 {
+            task.flags &= !TS_RESTORE_SIGMASK;
+            task.blocked = task.saved_sigmask;
+            self.recalc_sigpending(t);
+        }
+    }
+
+    /// Thread `t` may have a deliverable signal: [`SignalDelivery`] says
+    /// what happens (`signal_wake_up()`).
+    pub(crate) fn signal_wake_up(&mut self, t: u32) {
+        let Some(task) = self.tasks.get(t) else {
+            return;
+        };
+        if task.flags & TS_SIGSLEEP != 0 {
+            // It takes its signal when its call is retried.
+            if self.has_deliverable(t) {
+                self.wake_sleeper(t);
+            }
+            return;
+        }
+        match self.delivery {
+            SignalDelivery::Immediate => self.get_signal_immediate(t),
+            SignalDelivery::OnGetSignal => self.recalc_sigpending(t),
+        }
+    }
+
+    /// `recalc_sigpending()` + `signal_wake_up()`: tells the embedder that
+    /// `t` has a signal to take ([`SignalDelivery::OnGetSignal`]).
+    pub(crate) fn recalc_sigpending(&mut self, t: u32) {
+        if self.delivery == SignalDelivery::OnGetSignal
+            && self.has_deliverable(t)
+            && !self.task_is_stopped_or_traced(t)
+        {
+            let task = self.handle_unchecked(t);
+            self.notify(Notification::SigPending { task });
+        }
+    }
+
+    /// Some signal pending for `t`, on itself or its process, is not
+    /// blocked.
+    pub(crate) fn has_deliverable(&self, t: u32) -> bool {
+        let task = &self.tasks[t];
+        (task.pending.signal | self.groups[task.group].shared_pending.signal) & !task.blocked != 0
+            || self.resume_signals.contains_key(&t)
+    }
+
+    /// Every thread of group `g` may have something to take (it was
+    /// resumed).
+    pub(crate) fn wake_group(&mut self, g: u32) {
+        for t in self.threads(g) {
+            if self.tasks.get(t).is_some_and(|x| x.group == g) {
+                self.signal_wake_up(t);
+            }
+        }
+    }
+
+    /// [`SignalDelivery::Immediate`]: `t` takes every signal it can now;
+    /// handlers run and return at once.
+    fn get_signal_immediate(&mut self, t: u32) {
+        loop {
+            match self.get_signal_step(t) {
+                Step::Again => continue,
+                Step::Nothing => {
+                    self.restore_saved_sigmask(t);
+                    return;
+                }
+                Step::Stopped | Step::Exit => return,
+                Step::Handler(sig, info, _) => {
+                    // The handler ran; its sigreturn restored the mask the
+                    // frame saved.
+                    let task = &mut self.tasks[t];
+                    if task.flags & TS_RESTORE_SIGMASK != 0 {
+                        task.flags &= !TS_RESTORE_SIGMASK;
+                        task.blocked = task.saved_sigmask;
+                    }
+                    let task = self.handle_unchecked(t);
+                    self.notify(Notification::Handler { task, sig, info });
+                }
+            }
+        }
+    }
+
+    /// One turn of `get_signal()`'s loop for thread `t`.
+    fn get_signal_step(&mut self, t: u32) -> Step {
+        let Some(task) = self.tasks.get(t) else {
+            return Step::Exit;
+        };
+        if task.flags & PF_EXITING != 0 || task.exit_state != ExitState::Alive {
+            return Step::Exit;
+        }
+        let g = task.group;
+        if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
+            return Step::Exit;
+        }
+        // The signal its tracer resumed it with: taken on the way out of
+        // the ptrace stop, before anything else (even in a stopped group).
+        if task.flags & PF_TRACED_STOP == 0 {
+            if let Some(info) = self.resume_signals.remove(&t) {
+                return self.act_on_signal(t, info.signo, info);
+            }
+        }
+        if self.task_is_stopped_or_traced(t) {
+            return Step::Stopped;
+        }
+        let Some((sig, info)) = self.dequeue_signal(t, !self.tasks[t].blocked) else {
+            return Step::Nothing;
+        };
+        if self.tasks[t].ptrace != 0 && sig != SIGKILL {
+            // ptrace_signal(): the tracer decides when it resumes us.
+            self.trap_info.insert(t, info);
+            self.ptrace_trap(t, sig);
+            return Step::Stopped;
+        }
+        self.act_on_signal(t, sig, info)
+    }
+
+    /// `dequeue_signal()`: the next signal of `t`'s own pending set, else
+    /// of its process's, among those in `mask`, with its siginfo.
+    pub(crate) fn dequeue_signal(&mut self, t: u32, mask: u64) -> Option<(i32, SigInfo)> {
+        let g = self.tasks[t].group;
+        let (info, uid) = if let Some(sig) = next_signal(self.tasks[t].pending.signal & mask) {
+            self.tasks[t].pending.collect(sig)
+        } else {
+            let sig = next_signal(self.groups[g].shared_pending.signal & mask)?;
+            self.groups[g].shared_pending.collect(sig)
+        };
+        if let Some(uid) = uid {
+            self.sigqueue_uncharge(uid);
+        }
+        Some((info.signo, info))
+    }
+
+    /// The part of `get_signal()` after `ptrace_signal()`: `t` acts on
+    /// `sig` by its group's action.
+    fn act_on_signal(&mut self, t: u32, sig: i32, info: SigInfo) -> Step {
+        let g = self.tasks[t].group;
+        let sh = self.groups[g].sighand;
+        if sh.is_ignored(sig) {
+            return Step::Again;
+        }
+        if sh.is_handled(sig) {
+            let action = self.sigaction_of(g, sig);
+            if sh.resethand & sigmask(sig) != 0 {
+                self.reset_handler(g, sig);
+            }
+            return Step::Handler(sig, info, action);
+        }
+        if sig_kernel_ignore(sig) {
+            return Step::Again;
+        }
+        // Init gets no signal it does not want, but SIGKILL/SIGSTOP that
+        // came from an ancestor namespace (sig_task_ignored() let them in).
+        if self.groups[g].flags & SIGNAL_UNKILLABLE != 0 && !sig_kernel_only(sig) {
+            return Step::Again;
+        }
+        if sig_kernel_stop(sig) {
+            // Terminal stops are discarded in an orphaned process group.
+            if sig != SIGSTOP
+                && self.will_become_orphaned_pgrp(self.groups[g].pgrp, crate::slab::NONE)
+            {
+                return Step::Again;
+            }
+            if self.do_signal_stop(g, sig) {
+                return Step::Stopped;
+            }
+            return Step::Again;
+        }
+        let core = sig_kernel_coredump(sig) && self.dumps_core(g);
+        self.kill_group(g, sig | if core { 0x80 } else { 0 });
+        Step::Exit
+    }
+
+    /// A tracer resumed `t` with signal `sig` (0: none): as `ptrace_signal()`
+    /// goes on after `ptrace_stop()`. A signal other than the one `t`
+    /// stopped with is sent "by the tracer" (`SI_USER`); one `t` blocks is
+    /// queued on it again.
+    pub(crate) fn ptrace_resume_signal(&mut self, t: u32, sig: i32, info: Option<SigInfo>) {
+        if sig == 0 {
+            return;
+        }
+        let info = match info {
+            Some(i) if i.signo == sig => i,
+            _ => {
+                let tracer = self.tasks[t].parent;
+                let (pid, uid) = if tracer != crate::slab::NONE {
+                    (
+                        self.pid_nr_ns(self.tasks[tracer].pid, self.ns_of(t)),
+                        self.tasks[tracer].cred.uid,
+                    )
+                } else {
+                    (0, 0)
+                };
+                SigInfo {
+                    signo: sig,
+                    code: SI_USER,
+                    pid,
+                    uid,
+                    ..SigInfo::default()
+                }
+            }
+        };
+        if self.tasks[t].blocked & sigmask(sig) != 0 {
+            // Linux requeues it; that cannot fail for a signal the tracer
+            // chose (SI_USER).
+            let _ = self.send_signal_locked(t, sig, SendInfo::Info(info), PidType::Pid, false);
+            return;
+        }
+        // Taken by t's next get_signal() before anything else, past
+        // ptrace_signal().
+        self.resume_signals.insert(t, info);
+    }
+
+    /// `do_signal_stop()`: group `g` stops with `sig` and its parent is
+    /// told; traced threads report the stop to their tracer. Returns false
+    /// if the group was already stopped or is exiting.
+    pub(crate) fn do_signal_stop(&mut self, g: u32, sig: i32) -> bool {
+        if self.groups[g].flags & (SIGNAL_STOP_STOPPED | SIGNAL_GROUP_EXIT) != 0 {
+            return false;
+        }
+        self.groups[g].group_exit_code = sig;
+        self.groups[g].stop_sig = sig;
+        self.set_group_flags(
+            g,
+            (self.groups[g].flags & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED,
+        );
+        let group = self.handle_unchecked(self.groups[g].leader);
+        self.notify(Notification::Stopped { group, sig });
+        if self.groups[g].nr_traced > 0 {
+            for t in self.threads(g) {
+                let task = &self.tasks[t];
+                if task.ptrace != 0
+                    && task.exit_state == ExitState::Alive
+                    && task.flags & PF_TRACED_STOP == 0
+                {
+                    self.ptrace_trap(t, sig);
+                }
+            }
+        }
+        self.notify_parent_cldstop(g, CLD_STOPPED);
+        true
+    }
+
+    /// `do_notify_parent_cldstop(tsk, false, why)`: SIGCHLD (unless
+    /// `SA_NOCLDSTOP` or ignored) and a wake-up to the real parent.
+    pub(crate) fn notify_parent_cldstop(&mut self, g: u32, why: i32) {
+        let parent = self.groups[g].real_parent;
+        if parent == crate::slab::NONE {
+            return;
+        }
+        let leader = self.groups[g].leader;
+        let status = if why == CLD_CONTINUED {
+            SIGCONT
+        } else {
+            self.groups[g].group_exit_code & 0x7f
+        };
+        let info = SigInfo {
+            signo: SIGCHLD,
+            code: why,
+            pid: self.pid_nr_ns(self.tasks[leader].pid, self.ns_of(parent)),
+            uid: self.tasks[leader].cred.uid,
+            status,
+            value: 0,
+        };
+        let psig = self.groups[self.tasks[parent].group].sighand;
+        if !psig.is_ignored(SIGCHLD) && !psig.nocldstop() {
+            self.send_kernel_signal(parent, SIGCHLD, info);
+        }
+        self.wake_parent(parent);
+    }
+
+    /// Puts traced task `t` in a ptrace stop reporting `sig` to its tracer
+    /// (`ptrace_stop` + `do_notify_parent_cldstop(t, true, CLD_TRAPPED)`).
+    pub(crate) fn ptrace_trap(&mut self, t: u32, sig: i32) {
+        let task = &mut self.tasks[t];
+        task.flags |= PF_TRACED_STOP;
+        task.trap_code = sig;
+        let tracer = task.parent;
+        self.sync_task(t);
+        let info = SigInfo {
+            signo: SIGCHLD,
+            code: CLD_TRAPPED,
+            pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(tracer)),
+            uid: self.tasks[t].cred.uid,
+            status: sig & 0x7f,
+            value: 0,
+        };
+        let psig = self.groups[self.tasks[tracer].group].sighand;
+        if !psig.is_ignored(SIGCHLD) && !psig.nocldstop() {
+            self.send_kernel_signal(tracer, SIGCHLD, info);
+        }
+        self.wake_parent(tracer);
+    }
+}
