@@ -8,7 +8,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for c in *.c; do
     name=${c%.c}
-    gcc -O1 -Wall -Werror -o "$tmp/$name" "$c"
+    gcc -O1 -Wall -Werror -pthread -o "$tmp/$name" "$c"
     "$tmp/$name" >"$name.out"
     echo "recorded $name.out ($(wc -l <"$name.out") lines, kernel $(uname -r))"
 done

@@ -20,6 +20,8 @@ use super::args::{parse_value, split_top, Value};
 use super::consts::{self, lookup, signal_number};
 use super::event::{Call, CloneArgs, CloneFlavor, ExecArgs, Ret, SigAct, SigHandler, SigInfo};
 
+mod signal;
+
 /// Decodes syscall `name` from the text between its parentheses.
 ///
 /// `ret` is the call's result; if it is [`Ret::Unknown`] the call did not
@@ -89,7 +91,10 @@ pub(crate) fn decode(name: &str, args_text: &str, ret: &Ret) -> (Call, bool) {
         })(),
         "mremap" => mremap(&args),
         "brk" => args.addr(0).map(|addr| Call::Brk { addr }),
-        _ => Ok(args.other(None)),
+        _ => match signal::decode(name, &args) {
+            Some(call) => call,
+            None => Ok(args.other(None)),
+        },
     };
     match decoded {
         Ok(call) => (call, !args.missing.get()),
@@ -545,6 +550,18 @@ pub(crate) fn siginfo(v: &Value) -> Res<SigInfo> {
         })
         .transpose()?;
     info.si_addr = v.field("si_addr").map(addr_of).transpose()?;
+    // strace 6.x prints `si_int=N, si_ptr=P`; older ones `si_value={int=N, ptr=P}`
+    let value = v.field("si_value");
+    info.si_int = v
+        .field("si_int")
+        .or_else(|| value.and_then(|s| s.field("int")))
+        .map(int_of)
+        .transpose()?;
+    info.si_ptr = v
+        .field("si_ptr")
+        .or_else(|| value.and_then(|s| s.field("ptr")))
+        .map(addr_of)
+        .transpose()?;
     Ok(info)
 }
 
@@ -912,6 +929,7 @@ mod tests {
             si_uid: Some(0),
             si_status: Some(19),
             si_addr: None,
+            ..SigInfo::default()
         };
         assert_eq!(
             c,

@@ -245,6 +245,12 @@ pub struct SigInfo {
     pub si_status: Option<i32>,
     /// `si_addr` for faults (`SIGSEGV`, `SIGBUS`, ...); `NULL` is 0.
     pub si_addr: Option<u64>,
+    /// `si_int` (`si_value.sival_int`) of a queued signal (`SI_QUEUE`,
+    /// `SI_TIMER`, ...), when printed.
+    pub si_int: Option<i32>,
+    /// `si_ptr` (`si_value.sival_ptr`, the same union read as a pointer),
+    /// when printed.
+    pub si_ptr: Option<u64>,
 }
 
 /// A signal disposition as rt_sigaction() reads or writes it.
@@ -511,6 +517,10 @@ pub enum Call {
         /// Requested break (0 for `NULL`: query).
         addr: u64,
     },
+    /// A signal-mask, pending-set or signal-wait call: rt_sigprocmask,
+    /// rt_sigpending, rt_sigsuspend, rt_sigtimedwait, rt_sigqueueinfo,
+    /// rt_tgsigqueueinfo, rt_sigreturn, restart_syscall, pause.
+    Signal(crate::sigcall::SigCall),
     /// Any other syscall, or one whose arguments could not be decoded.
     Other {
         /// The top-level arguments, verbatim.

@@ -583,6 +583,7 @@ mod tests {
             si_uid: Some(0),
             si_status: Some(9),
             si_addr: None,
+            ..SigInfo::default()
         };
         assert_eq!(
             ev[0].kind,

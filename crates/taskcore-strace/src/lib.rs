@@ -88,6 +88,7 @@ mod event;
 mod join;
 mod line;
 mod reader;
+mod sigcall;
 
 #[cfg(test)]
 mod prop_tests;
@@ -104,3 +105,4 @@ pub use join::{ParseError, Parser, Stats, SyscallCount, MAX_MSG, MAX_STORED_ERRO
 pub use reader::{
     open, parse_str, read_from, read_line, read_trace, LineRead, Trace, TraceReader, MAX_LINE,
 };
+pub use sigcall::{SigCall, SigSetArg, Timespec};
