@@ -116,7 +116,7 @@ fn clone_pidfd_rules() {
     let mut thread = CloneArgs::thread();
     thread.flags |= CLONE_PIDFD;
     let r = k.clone_with_pidfd(main, &thread);
-    check("clone_pidfd_thread", r.clone());
+    check("clone_pidfd_thread", r);
     let (t, fd) = r.unwrap();
     let fd = fd.unwrap();
     let is_thread = k.pidfd_flags(fd).unwrap() & PIDFD_THREAD != 0;
@@ -130,7 +130,7 @@ fn clone_pidfd_rules() {
         want("poll_exited_thread")
     );
     let r = k.clone_with_pidfd(main, &legacy(CLONE_PIDFD));
-    check("clone_pidfd", r.clone());
+    check("clone_pidfd", r);
     let (c, fd) = r.unwrap();
     let fd = fd.unwrap();
     let fl = k.pidfd_flags(fd).unwrap();
