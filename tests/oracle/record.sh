@@ -12,3 +12,6 @@ for c in *.c; do
     "$tmp/$name" >"$name.out"
     echo "recorded $name.out ($(wc -l <"$name.out") lines, kernel $(uname -r))"
 done
+# pidfd_rules.c and pidns_rules.c need root (setresuid, unshare, setns,
+# mounting a procfs in a private mount namespace) and the initial pid
+# namespace; pthreads come with glibc 2.34+.

@@ -68,9 +68,10 @@ pub use errno::{Errno, Result};
 #[doc = include_str!("../../../README.md")]
 #[doc = include_str!("../../../docs/embedding.md")]
 pub struct GuideExamples;
+pub use pid::{NsRef, PidRef};
 pub use task::{
-    Clone3Args, CloneArgs, Config, Cred, ForkMm, Kernel, Notification, Rlimit, SigAction,
-    SigHandler, SigInfo, SigWait, SignalAction, SignalDelivery, TaskId,
+    Clone3Args, CloneArgs, Config, Cred, ForkMm, Kernel, Notification, NsKind, PidFd, PidFdInfo,
+    Rlimit, SetnsFd, SigAction, SigHandler, SigInfo, SigWait, SignalAction, SignalDelivery, TaskId,
 };
 pub use types::{Signal, WaitOptions};
 pub use wait::{WaitOutcome, WaitReport};

@@ -5,6 +5,8 @@
 //! a reference count; we keep the users explicitly and free the numbers when
 //! the last one detaches (`free_pid`): the task using it as PID, the thread
 //! group leader using it as TGID, and the processes using it as PGID or SID.
+//! External references (pidfds, [`crate::pid::PidRef`]) are counted: they
+//! keep the entry, without its numbers, until the last one is dropped.
 
 use crate::list::ListHead;
 use crate::slab::NONE;
@@ -39,6 +41,12 @@ pub(crate) struct Pid {
     /// Members of `pgrp_members` that are group-stopped (`has_stopped_jobs`
     /// in O(1)).
     pub(crate) pgrp_nr_stopped: u32,
+    /// External references ([`crate::pid::PidRef`]s, pidfds): they keep the
+    /// `struct pid` (not its numbers) past its last user (`get_pid`).
+    pub(crate) refs: u32,
+    /// The numbers were released from their namespaces (`free_pid`): no
+    /// user is left and only external references keep the entry.
+    pub(crate) freed: bool,
 }
 
 impl Pid {
@@ -50,6 +58,8 @@ impl Pid {
             pgrp_members: ListHead::EMPTY,
             session_members: ListHead::EMPTY,
             pgrp_nr_stopped: 0,
+            refs: 0,
+            freed: false,
         }
     }
 

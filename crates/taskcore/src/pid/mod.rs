@@ -14,12 +14,14 @@ pub(crate) mod entry;
 #[doc(hidden)]
 pub mod idr;
 pub mod ns;
+pub mod refs;
 
 #[doc(hidden)]
 pub use idr::{Idr, IDR_MAX, IDR_TAGS};
 #[doc(hidden)]
 pub use ns::next_cyclic;
 pub use ns::NsId;
+pub use refs::{NsRef, PidRef};
 
 /// Idr tag marking numbers whose `struct pid` is a thread group's TGID (the
 /// numbers `/proc`'s root lists).

@@ -24,8 +24,10 @@ use crate::uapi::RESERVED_PIDS;
 
 /// A handle on a pid namespace.
 ///
-/// Namespaces are never freed, so a handle stays valid for the life of the
-/// [`crate::Kernel`] that returned it.
+/// A plain index: it names the namespace while something holds it (a task
+/// in it, a child namespace, an nsproxy, an [`crate::pid::NsRef`]); a
+/// namespace nothing holds is freed and its slot reused. Hold an
+/// [`crate::pid::NsRef`] to keep one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NsId(pub(crate) u32);
 
@@ -54,6 +56,13 @@ pub(crate) struct PidNamespace {
     /// from outside outlive the SIGKILL until their tracer reaps them), and
     /// whether its group is dead. `put_pid` resumes it.
     pub(crate) zap_waiter: Option<(u32, bool)>,
+    /// References (`ns.count`): `struct pid`s whose deepest level this is,
+    /// child namespaces, nsproxies (`pid_ns_for_children`), open namespace
+    /// files ([`crate::pid::NsRef`]), and one for the root namespace.
+    pub(crate) refs: u32,
+    /// The part of `refs` held by open namespace files (checked by the
+    /// invariants).
+    pub(crate) file_refs: u32,
 }
 
 impl PidNamespace {
@@ -67,6 +76,8 @@ impl PidNamespace {
             child_reaper: NONE,
             adding: true,
             zap_waiter: None,
+            refs: 0,
+            file_refs: 0,
         }
     }
 

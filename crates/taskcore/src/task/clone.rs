@@ -5,7 +5,6 @@
 
 use crate::errno::{Errno, Result};
 use crate::list;
-use crate::pid::ns::PidNamespace;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::ptrace::PTRACE_EVENT_STOP;
@@ -13,7 +12,7 @@ use crate::task::task_struct::{PT_SEIZED, SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE
 use crate::uapi::{
     CLONE_CLEAR_SIGHAND, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PARENT_SETTID,
     CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD, CLONE_UNTRACED, CLONE_VFORK, CLONE_VM,
-    MAX_PID_NS_LEVEL, SIGCHLD, SIGSTOP, SIGTRAP,
+    SIGCHLD, SIGSTOP, SIGTRAP,
 };
 
 /// Arguments of `clone`/`clone3`.
@@ -154,6 +153,10 @@ impl Kernel {
         if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
             return Err(Errno::EINVAL);
         }
+        // CLONE_DETACHED is kept for CLONE_PIDFD's future use.
+        if flags & CLONE_PIDFD != 0 && flags & crate::uapi::CLONE_DETACHED != 0 {
+            return Err(Errno::EINVAL);
+        }
         Ok(())
     }
 
@@ -173,30 +176,38 @@ impl Kernel {
             return Err(Errno::EAGAIN);
         }
         let cur_group = self.tasks[cur].group;
-        let parent_ns = self.ns_of(cur);
+        // Children get their pids in the caller's pid_for_children, which a
+        // thread must share and a new namespace must start from.
+        let active_ns = self.ns_of(cur);
+        let for_children = self.tasks[cur].nsproxy.pid_ns_for_children;
+        if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 && for_children != active_ns {
+            return Err(Errno::EINVAL);
+        }
+        let mut new_ns = NONE;
         let pid = if flags & CLONE_NEWPID != 0 {
-            let level = self.nss[parent_ns].level + 1;
-            if level > MAX_PID_NS_LEVEL {
-                return Err(Errno::ENOSPC);
-            }
-            // A nested namespace starts with its parent's pid_max.
-            let ns = PidNamespace::new(level, parent_ns, self.nss[parent_ns].pid_max);
-            let ns = self.nss.insert(ns).ok_or(Errno::ENOMEM)?;
-            match self.alloc_pid(ns, set_tid, true) {
+            new_ns = self.create_pid_namespace(for_children)?;
+            match self.alloc_pid(new_ns, set_tid, true) {
                 Ok(pid) => pid,
                 Err(e) => {
-                    self.nss.remove(ns);
+                    self.put_ns(new_ns);
                     return Err(e);
                 }
             }
         } else {
-            self.alloc_pid(parent_ns, set_tid, false)?
+            self.alloc_pid(for_children, set_tid, false)?
+        };
+        // Undoes the pid and the new namespace on a later failure.
+        let undo = |k: &mut Kernel| {
+            k.put_pid(pid);
+            if new_ns != NONE {
+                k.put_ns(new_ns);
+            }
         };
         let comm = self.tasks[cur].comm;
         let mm = match self.copy_mm(cur, flags) {
             Ok(mm) => mm,
             Err(e) => {
-                self.put_pid(pid);
+                undo(self);
                 return Err(e);
             }
         };
@@ -205,13 +216,20 @@ impl Kernel {
             Ok(t) => t,
             Err(e) => {
                 self.mmput(mm);
-                self.put_pid(pid);
+                undo(self);
                 return Err(e);
             }
         };
         self.tasks[child].mm = mm;
         // The mask is inherited; the pending sets start empty.
         self.tasks[child].blocked = self.tasks[cur].blocked;
+        // copy_namespaces(): the new namespace's creation reference becomes
+        // the child's nsproxy's.
+        if new_ns != NONE {
+            self.tasks[child].nsproxy.pid_ns_for_children = new_ns;
+        } else {
+            self.set_nsproxy(child, for_children);
+        }
         // dup_task_struct() copies the caller, self_exec_id included: a
         // thread or child created after an exec carries the new id.
         self.tasks[child].self_exec_id = self.tasks[cur].self_exec_id;
@@ -235,6 +253,8 @@ impl Kernel {
             let g = match self.new_group(child, pgrp, session, sighand, rlim) {
                 Ok(g) => g,
                 Err(e) => {
+                    self.exit_task_namespaces(child);
+                    self.pids[pid].task = NONE;
                     self.tasks.remove(child);
                     self.mmput(mm);
                     self.put_pid(pid);

@@ -144,6 +144,7 @@ impl Kernel {
         });
         self.mm_release(t);
         self.exit_mm(t);
+        self.exit_task_namespaces(t);
         self.exit_notify(t, group_dead);
     }
 

@@ -165,7 +165,32 @@ impl Kernel {
     }
 
     fn check_pids(&self) {
+        let mut ns_refs = vec![
+            0u32;
+            self.nss
+                .iter()
+                .map(|(n, _)| n as usize + 1)
+                .max()
+                .unwrap_or(0)
+        ];
+        let mut pid_refs = std::collections::HashMap::new();
+        for (_, f) in self.ext.pidfds.iter() {
+            *pid_refs.entry(f.pid).or_insert(0u32) += 1;
+        }
         for (p, pid) in self.pids.iter() {
+            ns_refs[pid.numbers.last().ns as usize] += 1;
+            assert!(
+                pid.refs >= pid_refs.get(&p).copied().unwrap_or(0),
+                "pid {p}: fewer references than pidfds"
+            );
+            if pid.freed {
+                assert!(pid.unused(), "pid {p}: freed yet used");
+                assert!(pid.refs > 0, "pid {p}: freed entry kept without references");
+                for u in pid.numbers.as_slice() {
+                    assert_ne!(self.nss.get(u.ns).and_then(|n| n.idr.get(u.nr)), Some(p));
+                }
+                continue;
+            }
             assert!(!pid.unused(), "pid {p} kept without users");
             for u in pid.numbers.as_slice() {
                 assert_eq!(
@@ -198,7 +223,27 @@ impl Kernel {
                 assert_eq!(self.groups[g].session, p, "session member {g}");
             }
         }
+        for (_, ns) in self.nss.iter() {
+            if ns.parent != NONE {
+                ns_refs[ns.parent as usize] += 1;
+            }
+        }
+        for (t, task) in self.tasks.iter() {
+            let ns = task.nsproxy.pid_ns_for_children;
+            if ns != NONE {
+                assert!(
+                    self.nss.get(ns).is_some(),
+                    "task {t}: nsproxy names a freed namespace"
+                );
+                ns_refs[ns as usize] += 1;
+            }
+        }
+        for (_, &ns) in self.ext.ns_files.iter() {
+            ns_refs[ns as usize] += 1;
+        }
+        ns_refs[self.root_ns as usize] += 1;
         for (n, ns) in self.nss.iter() {
+            assert_eq!(ns.refs, ns_refs[n as usize], "ns {n}: reference count");
             for (nr, p) in ns.idr.iter() {
                 let pid = self.pids.get(p).expect("idr names a live pid");
                 assert!(

@@ -236,6 +236,8 @@ pub struct Kernel {
     /// The siginfo of the signal a thread in signal-delivery-stop stopped
     /// with (`last_siginfo`, what `PTRACE_GETSIGINFO` reads).
     pub(crate) trap_info: rustc_hash::FxHashMap<u32, SigInfo>,
+    /// External references: pid references, pidfds, namespace files.
+    pub(crate) ext: crate::pid::refs::ExtRefs,
 }
 
 impl Kernel {
@@ -271,11 +273,12 @@ impl Kernel {
             delivery: Default::default(),
             resume_signals: Default::default(),
             trap_info: Default::default(),
+            ext: Default::default(),
         };
-        k.root_ns = k
-            .nss
-            .insert(PidNamespace::new(0, NONE, config.pid_max))
-            .ok_or(Errno::ENOMEM)?;
+        let mut root_ns = PidNamespace::new(0, NONE, config.pid_max);
+        // The initial namespace is never freed (`init_pid_ns` is static).
+        root_ns.refs = 1;
+        k.root_ns = k.nss.insert(root_ns).ok_or(Errno::ENOMEM)?;
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
         let root = crate::task::cred::Cred::default();
         let task = k.new_task(pid, NONE, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
@@ -288,6 +291,7 @@ impl Kernel {
         k.groups[g].session_leader = true;
         k.groups[g].exit_signal = SIGCHLD;
         k.init = task;
+        k.set_nsproxy(task, k.root_ns);
         k.nss[k.root_ns].child_reaper = task;
         k.groups[g].flags |= crate::task::task_struct::SIGNAL_UNKILLABLE;
         Ok(k)
@@ -318,6 +322,7 @@ impl Kernel {
             delivery: self.delivery,
             resume_signals: self.resume_signals.clone(),
             trap_info: self.trap_info.clone(),
+            ext: self.ext.clone(),
         }
     }
 
@@ -568,6 +573,8 @@ impl Kernel {
             .pids
             .insert(Pid::new(Numbers::from_slice(numbers)))
             .ok_or(Errno::EAGAIN)?;
+        // A pid holds its namespace (alloc_pid's get_pid_ns).
+        self.get_ns(ns);
         for (l, u) in numbers.iter().enumerate() {
             let ns = &mut self.nss[u.ns];
             ns.idr
@@ -585,11 +592,12 @@ impl Kernel {
     /// Frees `pid`'s numbers if nothing uses it any more (`put_pid` +
     /// `free_pid`).
     pub(crate) fn put_pid(&mut self, pid: u32) {
-        if !self.pids[pid].unused() {
+        if !self.pids[pid].unused() || self.pids[pid].freed {
             return;
         }
-        let p = self.pids.remove(pid).expect("live pid");
-        for u in p.numbers.as_slice() {
+        let n = self.pids[pid].numbers.len();
+        for level in 0..n {
+            let u = self.pids[pid].numbers.as_slice()[level];
             self.nss[u.ns].idr.remove(u.nr);
             // free_pid(): when all that is left in the namespace is its
             // exiting init, wake it up (zap_pid_ns_processes() waits).
@@ -604,6 +612,12 @@ impl Kernel {
                     });
                 }
             }
+        }
+        // External references (pidfds) keep the entry, numberless.
+        if self.pids[pid].refs > 0 {
+            self.pids[pid].freed = true;
+        } else {
+            self.free_pid_entry(pid);
         }
     }
 
@@ -659,6 +673,7 @@ impl Kernel {
                 self_exec_id: 0,
                 comm,
                 cred,
+                nsproxy: crate::task::nsproxy::NsProxy::NONE,
                 pdeath_signal: 0,
                 start_time: self.now,
                 pending: Default::default(),

@@ -108,6 +108,8 @@ pub(crate) struct Task {
     pub(crate) comm: [u8; TASK_COMM_LEN],
     /// Credentials (`cred`; Linux also has `real_cred`, the same here).
     pub(crate) cred: crate::task::cred::Cred,
+    /// Namespaces for children (`nsproxy`); empty once the task exited.
+    pub(crate) nsproxy: crate::task::nsproxy::NsProxy,
     /// Signal asked for at the parent's death (`pdeath_signal`), 0 none.
     pub(crate) pdeath_signal: i32,
     /// Start time in caller-supplied nanoseconds.
