@@ -62,12 +62,6 @@ pub mod wait;
 
 pub use errno::{Errno, Result};
 
-/// The README's and the embedding guide's examples, compiled and run as
-/// doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-#[doc = include_str!("../../../docs/embedding.md")]
-pub struct GuideExamples;
 pub use task::{
     Clone3Args, CloneArgs, Config, Cred, ForkMm, Kernel, Notification, Rlimit, SigAction,
     SigHandler, SigInfo, TaskId,
