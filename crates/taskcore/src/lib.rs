@@ -55,6 +55,7 @@ pub mod probe;
 pub mod procfs;
 pub(crate) mod slab;
 pub mod sync;
+pub mod sys;
 pub mod task;
 mod types;
 pub mod uapi;
