@@ -104,6 +104,10 @@ pub use taskcore::{
 
 use pid::{Ns, PidStruct};
 
+// The lifecycle API shared with `taskcore::Kernel`: one scenario written
+// against `taskcore::sys::TaskApi` drives both.
+taskcore::impl_task_api!(Model, Tid);
+
 /// A task handle of the model: the task's index in creation order.
 ///
 /// Handles are never reused: once the task is released, every operation
