@@ -32,6 +32,10 @@ for c in taskcore taskcore-strace taskcore-replay taskcore-cli; do
     f="target/package/$c-$version.crate"
     [ -f "$f" ] && tar -xzf "$f" -C "$tmp"
 done
+# The .crate files carry fixed timestamps: fresh ones make cargo rebuild
+# the packaged crates instead of trusting an older build in the shared
+# target directory.
+find "$tmp" -type f -exec touch {} +
 
 patches=()
 for d in "$tmp"/*/; do
