@@ -5,8 +5,11 @@
 //! program read from Linux's, in range, perms, offset and kind. Skips (and
 //! says why) without strace or a C compiler.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
+
+#[path = "common/repo.rs"]
+mod repo;
 
 const BIN: &str = env!("CARGO_BIN_EXE_taskcore");
 
@@ -58,7 +61,12 @@ fn fresh_sequences_replay_and_serve_linuxs_maps() {
     }
     let dir: PathBuf = std::env::temp_dir().join(format!("taskcore-mmrep-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/mm-oracle/mmgen.c");
+    let Some(src) = repo::path(
+        "data/mm-oracle/mmgen.c",
+        "fresh_sequences_replay_and_serve_linuxs_maps",
+    ) else {
+        return;
+    };
     let gen = dir.join("mmgen");
     assert!(Command::new("cc")
         .args(["-O1", "-o"])

@@ -2,13 +2,19 @@
 //! follows Linux's format (proc(5), fs/proc/array.c), field by field.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::process::Command;
+
+#[path = "common/repo.rs"]
+mod repo;
 
 #[test]
 fn replayed_trace_state_renders_linux_formats() {
-    let trace = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data/traces/python-multiprocessing.strace.gz");
+    let Some(trace) = repo::path(
+        "data/traces/python-multiprocessing.strace.gz",
+        "replayed_trace_state_renders_linux_formats",
+    ) else {
+        return;
+    };
     let dir = std::env::temp_dir().join(format!("taskcore-proc-trace-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = Command::new(env!("CARGO_BIN_EXE_taskcore"))

@@ -72,6 +72,16 @@
 //! O(n) per operation in the number of tasks (scans), O(children) per wait
 //! walk step as in pre-5.13 Linux. Not for production use.
 
+/// The repository's README and embedding guide (`docs/embedding.md`):
+/// their Rust examples, which use only `taskcore`, compiled and run as
+/// doctests. They live in this workspace-only crate because the files sit
+/// outside `taskcore`'s package (`cargo package` ships its own copy of the
+/// README, not the guide).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../../../docs/embedding.md")]
+pub struct GuideExamples;
+
 mod clone3;
 mod cred;
 mod exec;
@@ -93,6 +103,10 @@ pub use taskcore::{
 };
 
 use pid::{Ns, PidStruct};
+
+// The lifecycle API shared with `taskcore::Kernel`: one scenario written
+// against `taskcore::sys::TaskApi` drives both.
+taskcore::impl_task_api!(Model, Tid);
 
 /// A task handle of the model: the task's index in creation order.
 ///

@@ -1,10 +1,8 @@
 //! The process core's scenario tests (crates/taskcore/tests/lifecycle.rs),
-//! run against the reference model: both must agree with Linux.
+//! run against the reference model through the `TaskApi` trait: both must
+//! agree with Linux.
 
-use taskcore::uapi::*;
-use taskcore_model::{
-    Clone3Args, CloneArgs, Config, Errno, Model as Kernel, SigAction, SigHandler, Tid as TaskId,
-    WaitOutcome,
-};
+#[path = "../../taskcore/tests/common/lifecycle_scenarios.rs"]
+mod scenarios;
 
-include!("../../taskcore/tests/common/lifecycle_scenarios.rs");
+scenarios::lifecycle_tests!(taskcore_model::Model);

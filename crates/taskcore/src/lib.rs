@@ -55,6 +55,7 @@ pub mod probe;
 pub mod procfs;
 pub(crate) mod slab;
 pub mod sync;
+pub mod sys;
 pub mod task;
 mod types;
 pub mod uapi;
@@ -62,12 +63,6 @@ pub mod wait;
 
 pub use errno::{Errno, Result};
 
-/// The README's and the embedding guide's examples, compiled and run as
-/// doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-#[doc = include_str!("../../../docs/embedding.md")]
-pub struct GuideExamples;
 pub use pid::{NsRef, PidRef};
 pub use task::{
     Clone3Args, CloneArgs, Config, Cred, ForkMm, Kernel, Notification, NsKind, PidFd, PidFdInfo,

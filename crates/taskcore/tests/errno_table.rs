@@ -7,7 +7,7 @@ use taskcore::Errno;
 
 #[test]
 fn every_linux_errno_has_its_name_number_and_message() {
-    let table = include_str!("../../../tests/oracle/errno_table.out");
+    let table = include_str!("oracle/errno_table.out");
     let mut n = 0;
     for line in table.lines() {
         let mut f = line.splitn(3, '\t');

@@ -1,12 +1,19 @@
 //! Scenario tests of the process core against Linux behaviour
 //! (wait(2), clone(2), setpgid(2), setsid(2), kill(2), prctl(2)).
 
-use taskcore::uapi::*;
-use taskcore::{
-    Clone3Args, CloneArgs, Config, Errno, Kernel, SigAction, SigHandler, TaskId, WaitOutcome,
-};
+use taskcore::{CloneArgs, Config, Kernel, TaskId};
 
-include!("common/lifecycle_scenarios.rs");
+#[path = "common/lifecycle_scenarios.rs"]
+mod scenarios;
+
+scenarios::lifecycle_tests!(Kernel);
+
+/// A fresh kernel and its init.
+fn kernel() -> (Kernel, TaskId) {
+    let k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    (k, init)
+}
 
 #[test]
 fn address_spaces_follow_fork_vfork_threads_exec() {

@@ -782,12 +782,9 @@ proptest! {
 }
 
 const MAPS: [(&str, &str); 3] = [
-    (
-        "java-50threads",
-        include_str!("../../../data/maps/java-50threads.maps"),
-    ),
-    ("node", include_str!("../../../data/maps/node.maps")),
-    ("python3", include_str!("../../../data/maps/python3.maps")),
+    ("java-50threads", include_str!("maps/java-50threads.maps")),
+    ("node", include_str!("maps/node.maps")),
+    ("python3", include_str!("maps/python3.maps")),
 ];
 
 /// proc(5) maps captured on Linux (Debian 12, x86_64) round-trip byte for

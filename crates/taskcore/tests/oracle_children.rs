@@ -7,7 +7,7 @@ use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::uapi::SIGKILL;
 use taskcore::{CloneArgs, Config, Kernel};
 
-const CHILDREN: &str = include_str!("../../../tests/oracle/children.out");
+const CHILDREN: &str = include_str!("oracle/children.out");
 
 fn want(key: &str) -> &'static str {
     CHILDREN

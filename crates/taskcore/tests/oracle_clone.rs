@@ -9,8 +9,8 @@ use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::uapi::*;
 use taskcore::{Clone3Args, CloneArgs, Config, Errno, Kernel, SigAction, SigHandler, TaskId};
 
-const CLONE_RULES: &str = include_str!("../../../tests/oracle/clone_rules.out");
-const LOADAVG_NS: &str = include_str!("../../../tests/oracle/loadavg_ns.out");
+const CLONE_RULES: &str = include_str!("oracle/clone_rules.out");
+const LOADAVG_NS: &str = include_str!("oracle/loadavg_ns.out");
 
 /// `name -> answer` lines of a recorded fixture.
 fn fixture(text: &str) -> BTreeMap<&str, &str> {

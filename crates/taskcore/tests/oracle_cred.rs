@@ -7,8 +7,8 @@ use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::uapi::*;
 use taskcore::{Config, Cred, Errno, Kernel, TaskId};
 
-const CRED_RULES: &str = include_str!("../../../tests/oracle/cred_rules.out");
-const KILL_PERM: &str = include_str!("../../../tests/oracle/kill_perm.out");
+const CRED_RULES: &str = include_str!("oracle/cred_rules.out");
+const KILL_PERM: &str = include_str!("oracle/kill_perm.out");
 
 fn ids(field: &str) -> Vec<u32> {
     let (_, list) = field.split_once('=').unwrap();

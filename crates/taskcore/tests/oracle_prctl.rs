@@ -5,7 +5,7 @@
 use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::{Config, Errno, Kernel};
 
-const PRCTL_RULES: &str = include_str!("../../../tests/oracle/prctl_rules.out");
+const PRCTL_RULES: &str = include_str!("oracle/prctl_rules.out");
 
 fn want(key: &str) -> &'static str {
     PRCTL_RULES

@@ -7,7 +7,7 @@ use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::uapi::*;
 use taskcore::{Errno, Kernel, Rlimit, TaskId};
 
-const RLIMIT_RULES: &str = include_str!("../../../tests/oracle/rlimit_rules.out");
+const RLIMIT_RULES: &str = include_str!("oracle/rlimit_rules.out");
 
 fn want(key: &str) -> &'static str {
     RLIMIT_RULES

@@ -940,7 +940,7 @@ fn task_children_files_match_linux() {
     use std::collections::HashMap;
     use taskcore::procfs::{ProcClock, ProcFs};
     use taskcore::{CloneArgs, Config, Kernel, TaskId};
-    let recorded = include_str!("../../../tests/oracle/children_thread_exit.out");
+    let recorded = include_str!("oracle/children_thread_exit.out");
     let mut k = Kernel::new(Config::default()).unwrap();
     let init = k.init_task().unwrap();
     let main = k.fork(init).unwrap();

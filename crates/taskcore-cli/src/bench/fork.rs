@@ -88,13 +88,10 @@ fn sizes(opts: &Opts) -> Vec<u64> {
 const MAPS: [(&str, &str); 3] = [
     (
         "java-50threads",
-        include_str!("../../../../data/maps/java-50threads.maps"),
+        include_str!("../../assets/maps/java-50threads.maps"),
     ),
-    ("node", include_str!("../../../../data/maps/node.maps")),
-    (
-        "python3",
-        include_str!("../../../../data/maps/python3.maps"),
-    ),
+    ("node", include_str!("../../assets/maps/node.maps")),
+    ("python3", include_str!("../../assets/maps/python3.maps")),
 ];
 
 // ---------------------------------------------------------------------

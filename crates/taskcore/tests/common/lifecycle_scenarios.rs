@@ -1,11 +1,19 @@
-// Scenario tests shared by the core (crates/taskcore/tests/lifecycle.rs)
-// and the reference model (crates/taskcore-model/tests/lifecycle.rs): each
-// includes this file after importing `Kernel`, `TaskId` and the rest under
-// the same names, so both implementations are held to the same Linux
-// behaviour by one text.
+//! Scenario tests shared by the core (crates/taskcore/tests/lifecycle.rs)
+//! and the reference model (crates/taskcore-model/tests/lifecycle.rs):
+//! each scenario is one function generic over [`TaskApi`], and
+//! `lifecycle_tests!(Type)` makes a `#[test]` of each for `Type`, so both
+//! implementations are held to the same Linux behaviour by one text.
+//! A new scenario is a `pub(crate) fn NAME<K: TaskApi>()` here plus its
+//! name in the macro's list at the end.
 
-fn kernel() -> (Kernel, TaskId) {
-    let k = Kernel::new(Config::default()).unwrap();
+#![allow(dead_code)]
+
+use taskcore::sys::TaskApi;
+use taskcore::uapi::*;
+use taskcore::{Clone3Args, CloneArgs, Config, Errno, SigAction, SigHandler, WaitOutcome};
+
+fn kernel<K: TaskApi>() -> (K, K::Task) {
+    let k = K::new(Config::default()).unwrap();
     let init = k.init_task().unwrap();
     (k, init)
 }
@@ -17,9 +25,8 @@ fn reported(o: WaitOutcome) -> (i32, i32) {
     }
 }
 
-#[test]
-fn fork_exit_wait_pid_and_any() {
-    let (mut k, init) = kernel();
+pub(crate) fn fork_exit_wait_pid_and_any<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let a = k.fork(init).unwrap();
     let b = k.fork(init).unwrap();
     let (pa, pb) = (k.pid_vnr(init, a).unwrap(), k.pid_vnr(init, b).unwrap());
@@ -37,9 +44,8 @@ fn fork_exit_wait_pid_and_any() {
     assert_eq!(k.fork(a), Err(Errno::ESRCH));
 }
 
-#[test]
-fn waitid_nowait_keeps_zombie_and_siginfo() {
-    let (mut k, init) = kernel();
+pub(crate) fn waitid_nowait_keeps_zombie_and_siginfo<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let a = k.fork(init).unwrap();
     let pa = k.pid_vnr(init, a).unwrap();
     k.exit_group(a, 42).unwrap();
@@ -65,10 +71,9 @@ fn waitid_nowait_keeps_zombie_and_siginfo() {
     assert_eq!(k.wait4(init, -1, WNOWAIT), Err(Errno::EINVAL));
 }
 
-#[test]
-fn zombie_only_with_wstopped_is_echild() {
+pub(crate) fn zombie_only_with_wstopped_is_echild<K: TaskApi>() {
     // wait_task_zombie() returns 0 without clearing notask_error.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let a = k.fork(init).unwrap();
     k.exit_group(a, 0).unwrap();
     assert_eq!(
@@ -81,9 +86,8 @@ fn zombie_only_with_wstopped_is_echild() {
     ));
 }
 
-#[test]
-fn thread_group_leader_is_delayed_and_group_code_wins() {
-    let (mut k, init) = kernel();
+pub(crate) fn thread_group_leader_is_delayed_and_group_code_wins<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let p = k.fork(init).unwrap();
     let pid = k.pid_vnr(init, p).unwrap();
     let t = k.clone(p, &CloneArgs::thread()).unwrap();
@@ -105,9 +109,8 @@ fn thread_group_leader_is_delayed_and_group_code_wins() {
     assert_eq!(reported(k.wait4(init, pid, 0).unwrap()), (pid, 3 << 8));
 }
 
-#[test]
-fn orphans_go_to_subreaper_then_init_and_zombies_are_renotified() {
-    let (mut k, init) = kernel();
+pub(crate) fn orphans_go_to_subreaper_then_init_and_zombies_are_renotified<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let s = k.fork(init).unwrap();
     k.set_child_subreaper(s, true).unwrap();
     let p = k.fork(s).unwrap();
@@ -125,16 +128,11 @@ fn orphans_go_to_subreaper_then_init_and_zombies_are_renotified() {
     assert_eq!(k.getppid(c1).unwrap(), 1);
 }
 
-#[test]
-fn autoreap_when_sigchld_ignored_or_nocldwait() {
-    let (mut k, init) = kernel();
+pub(crate) fn autoreap_when_sigchld_ignored_or_nocldwait<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let p = k.fork(init).unwrap();
-    k.rt_sigaction(
-        p,
-        SIGCHLD,
-        Some(SigAction::new(SigHandler::Ignore, 0)),
-    )
-    .unwrap();
+    k.rt_sigaction(p, SIGCHLD, Some(SigAction::new(SigHandler::Ignore, 0)))
+        .unwrap();
     let c = k.fork(p).unwrap();
     k.exit_group(c, 1).unwrap();
     assert_eq!(k.wait4(p, -1, WNOHANG), Err(Errno::ECHILD));
@@ -160,9 +158,8 @@ fn autoreap_when_sigchld_ignored_or_nocldwait() {
     assert_eq!(reported(k.wait4(p, -1, WNOHANG).unwrap()), (pc, 1 << 8));
 }
 
-#[test]
-fn stop_continue_kill_reports() {
-    let (mut k, init) = kernel();
+pub(crate) fn stop_continue_kill_reports<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let c = k.fork(init).unwrap();
     let pc = k.pid_vnr(init, c).unwrap();
     k.kill(init, pc, SIGSTOP).unwrap();
@@ -196,9 +193,8 @@ fn stop_continue_kill_reports() {
     assert!(k.getpid(init).is_ok());
 }
 
-#[test]
-fn setpgid_setsid_errnos() {
-    let (mut k, init) = kernel();
+pub(crate) fn setpgid_setsid_errnos<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let sh = k.fork(init).unwrap();
     let psh = k.pid_vnr(init, sh).unwrap();
     assert_eq!(k.setsid(sh), Ok(psh));
@@ -231,9 +227,8 @@ fn setpgid_setsid_errnos() {
     assert!(k.find_task_by_vpid(init, pg1).is_err());
 }
 
-#[test]
-fn pid_max_fill_eagain_then_wrap_to_300() {
-    let mut k = Kernel::new(Config {
+pub(crate) fn pid_max_fill_eagain_then_wrap_to_300<K: TaskApi>() {
+    let mut k = K::new(Config {
         pid_max: 1000,
         ..Config::default()
     })
@@ -250,7 +245,7 @@ fn pid_max_fill_eagain_then_wrap_to_300() {
         }
     }
     assert_eq!(kids.len(), 998);
-    let pid_of = |k: &Kernel, t| k.pid_vnr(init, t).unwrap();
+    let pid_of = |k: &K, t| k.pid_vnr(init, t).unwrap();
     // Free 5 (below RESERVED_PIDS) and 700: the next pid is 700, then none.
     for &t in [&kids[3], &kids[698]] {
         let p = pid_of(&k, t);
@@ -267,9 +262,8 @@ fn pid_max_fill_eagain_then_wrap_to_300() {
     assert_eq!(pid_of(&k, c), 402);
 }
 
-#[test]
-fn exec_by_non_leader_takes_over_the_pid() {
-    let (mut k, init) = kernel();
+pub(crate) fn exec_by_non_leader_takes_over_the_pid<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let p = k.fork(init).unwrap();
     let pid = k.pid_vnr(init, p).unwrap();
     let t1 = k.clone(p, &CloneArgs::thread()).unwrap();
@@ -285,9 +279,8 @@ fn exec_by_non_leader_takes_over_the_pid() {
     assert_eq!(reported(k.wait4(init, -1, 0).unwrap()), (pid, 2 << 8));
 }
 
-#[test]
-fn pid_namespace_init_and_teardown() {
-    let (mut k, init) = kernel();
+pub(crate) fn pid_namespace_init_and_teardown<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let nsinit = k
         .clone(
             init,
@@ -325,9 +318,8 @@ fn pid_namespace_init_and_teardown() {
     assert_eq!(k.nr_tasks(), 1);
 }
 
-#[test]
-fn clone_and_clone3_exit_signal_rules() {
-    let (mut k, init) = kernel();
+pub(crate) fn clone_and_clone3_exit_signal_rules<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let p = k.fork(init).unwrap();
     // clone(2) ignores the exit signal with CLONE_PARENT, clone3 refuses it.
     let legacy = CloneArgs::from_clone_flags(CLONE_PARENT | SIGCHLD as u64);
@@ -386,9 +378,8 @@ fn clone_and_clone3_exit_signal_rules() {
     assert_eq!(k.clone3(p, &cg), Err(Errno::EBADF));
 }
 
-#[test]
-fn clone_errnos() {
-    let (mut k, init) = kernel();
+pub(crate) fn clone_errnos<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let a = CloneArgs {
         flags: CLONE_THREAD,
         exit_signal: 0,
@@ -449,9 +440,8 @@ fn clone_errnos() {
     assert_eq!(k.nr_tasks(), 34);
 }
 
-#[test]
-fn clone_children_need_wclone() {
-    let (mut k, init) = kernel();
+pub(crate) fn clone_children_need_wclone<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let c = k
         .clone(
             init,
@@ -469,9 +459,8 @@ fn clone_children_need_wclone() {
     assert_eq!(reported(k.wait4(init, -1, __WCLONE).unwrap()), (pc, 0));
 }
 
-#[test]
-fn ptrace_tracer_then_real_parent() {
-    let (mut k, init) = kernel();
+pub(crate) fn ptrace_tracer_then_real_parent<K: TaskApi>() {
+    let (mut k, init) = kernel::<K>();
     let parent = k.fork(init).unwrap();
     let tracer = k.fork(init).unwrap();
     let c = k.fork(parent).unwrap();
@@ -488,11 +477,9 @@ fn ptrace_tracer_then_real_parent() {
     assert_eq!(reported(k.wait4(parent, -1, 0).unwrap()), (pc, 6 << 8));
 }
 
-
-#[test]
-fn last_member_of_a_dead_leaders_group_and_session_frees_the_pid_once() {
+pub(crate) fn last_member_of_a_dead_leaders_group_and_session_frees_the_pid_once<K: TaskApi>() {
     // Found by replaying a randscen trace: pgid == sid == a reaped leader.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let s = k.fork(init).unwrap();
     let ps = k.pid_vnr(init, s).unwrap();
     k.setsid(s).unwrap();
@@ -508,11 +495,10 @@ fn last_member_of_a_dead_leaders_group_and_session_frees_the_pid_once() {
     assert!(k.getpid(c).is_ok());
 }
 
-#[test]
-fn process_group_and_per_thread_waits_built_lazily_see_earlier_children() {
+pub(crate) fn process_group_and_per_thread_waits_built_lazily_see_earlier_children<K: TaskApi>() {
     // The per-group and per-thread parts of the wait index are built at the
     // first wait that needs them: children from before must be seen.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let p = k.fork(init).unwrap();
     let t = k.clone(p, &CloneArgs::thread()).unwrap();
     let a = k.fork(p).unwrap();
@@ -564,11 +550,11 @@ fn process_group_and_per_thread_waits_built_lazily_see_earlier_children() {
 // against crates/taskcore-model). Each names the Linux behaviour it checks.
 
 /// Not exiting (can still make system calls): `rt_sigaction` as a probe.
-fn alive(k: &mut Kernel, t: TaskId) -> bool {
+fn alive<K: TaskApi>(k: &mut K, t: K::Task) -> bool {
     k.rt_sigaction(t, SIGKILL, None).is_ok()
 }
 
-fn clone_with(k: &mut Kernel, t: TaskId, flags: u64, exit_signal: i32) -> TaskId {
+fn clone_with<K: TaskApi>(k: &mut K, t: K::Task, flags: u64, exit_signal: i32) -> K::Task {
     k.clone(
         t,
         &CloneArgs {
@@ -580,11 +566,10 @@ fn clone_with(k: &mut Kernel, t: TaskId, flags: u64, exit_signal: i32) -> TaskId
     .unwrap()
 }
 
-#[test]
-fn set_tid_leaves_the_cyclic_cursor_alone() {
+pub(crate) fn set_tid_leaves_the_cyclic_cursor_alone<K: TaskApi>() {
     // alloc_pid(): a set_tid number is taken with idr_alloc(), which does
     // not move idr_next; only idr_alloc_cyclic() does.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     for _ in 0..6 {
         k.fork(init).unwrap(); // pids 2..=7
     }
@@ -605,11 +590,10 @@ fn set_tid_leaves_the_cyclic_cursor_alone() {
     assert_eq!(k.pid_vnr(init, e), Ok(10));
 }
 
-#[test]
-fn exec_makes_a_clone_child_an_ordinary_child() {
+pub(crate) fn exec_makes_a_clone_child_an_ordinary_child<K: TaskApi>() {
     // de_thread(), for every exec: "we have changed execution domain",
     // exit_signal = SIGCHLD.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let c = clone_with(&mut k, init, 0, 0);
     let pc = k.pid_vnr(init, c).unwrap();
     k.execve(c, "/bin/true").unwrap();
@@ -618,13 +602,12 @@ fn exec_makes_a_clone_child_an_ordinary_child() {
     assert_eq!(reported(k.wait4(init, -1, 0).unwrap()), (pc, 5 << 8));
 }
 
-#[test]
-fn fatal_signals_wait_for_a_stopped_process_to_continue() {
+pub(crate) fn fatal_signals_wait_for_a_stopped_process_to_continue<K: TaskApi>() {
     // complete_signal(): no stopped thread wants a signal; it stays
     // pending and is dequeued after SIGCONT, thread-private ones first,
     // then the lowest number (dequeue_signal(), next_signal()). SIGKILL
     // acts at once.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let c = k.fork(init).unwrap();
     let pc = k.pid_vnr(init, c).unwrap();
     k.kill(init, pc, SIGSTOP).unwrap();
@@ -653,12 +636,11 @@ fn fatal_signals_wait_for_a_stopped_process_to_continue() {
     assert_eq!(reported(k.wait4(init, pc, 0).unwrap()), (pc, SIGKILL));
 }
 
-#[test]
-fn an_exit_signal_of_sigkill_or_sigstop_does_not_reach_an_init() {
+pub(crate) fn an_exit_signal_of_sigkill_or_sigstop_does_not_reach_an_init<K: TaskApi>() {
     // do_notify_parent() sends with force = false: a namespace init ignores
     // what it has no handler for, and the global init never gets SIGKILL
     // or SIGSTOP.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let c = clone_with(&mut k, init, 0, SIGKILL);
     k.exit_group(c, 0).unwrap();
     assert!(alive(&mut k, init));
@@ -675,12 +657,11 @@ fn an_exit_signal_of_sigkill_or_sigstop_does_not_reach_an_init() {
     );
 }
 
-#[test]
-fn init_is_pid_1_after_an_exec_by_one_of_its_threads() {
+pub(crate) fn init_is_pid_1_after_an_exec_by_one_of_its_threads<K: TaskApi>() {
     // de_thread() gives the exec'ing thread the leader's pid; is_global_init()
     // is tgid 1 in the root namespace. An orphaned stopped group adopted by
     // that init gets SIGHUP and SIGCONT (kill_orphaned_pgrp()).
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let t = k.clone(init, &CloneArgs::thread()).unwrap();
     k.execve(t, "/sbin/init").unwrap();
     assert_eq!(k.init_task(), Ok(t));
@@ -696,12 +677,11 @@ fn init_is_pid_1_after_an_exec_by_one_of_its_threads() {
     assert_eq!(reported(k.wait4(t, pb, 0).unwrap()), (pb, SIGHUP));
 }
 
-#[test]
-fn killing_a_process_group_reaps_members_on_the_way() {
+pub(crate) fn killing_a_process_group_reaps_members_on_the_way<K: TaskApi>() {
     // __kill_pgrp_info() signals every member; an earlier member's death
     // may reap a later one (a zombie adopted by an init ignoring SIGCHLD)
     // or the sender itself.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let ign = SigAction::new(SigHandler::Ignore, 0);
     k.rt_sigaction(init, SIGCHLD, Some(ign)).unwrap();
     let a = k.fork(init).unwrap();
@@ -718,12 +698,11 @@ fn killing_a_process_group_reaps_members_on_the_way() {
     );
 }
 
-#[test]
-fn sigkill_from_a_sibling_namespace_is_forced() {
+pub(crate) fn sigkill_from_a_sibling_namespace_is_forced<K: TaskApi>() {
     // send_signal_locked(): forced when the sender has no number in the
     // target's pid namespace; a namespace init's own kill(0) does not reach
     // itself.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let p = k.fork(init).unwrap();
     let n1 = clone_with(&mut k, p, CLONE_NEWPID, SIGCHLD);
     let n2 = clone_with(&mut k, p, CLONE_NEWPID, SIGCHLD);
@@ -733,11 +712,10 @@ fn sigkill_from_a_sibling_namespace_is_forced() {
     assert!(!alive(&mut k, p));
 }
 
-#[test]
-fn a_traced_namespace_init_stops_for_its_tracer() {
+pub(crate) fn a_traced_namespace_init_stops_for_its_tracer<K: TaskApi>() {
     // sig_ignored(): a traced task ignores nothing but SIGKILL; get_signal()
     // still drops what init does not want once the tracer passes it on.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let n = clone_with(&mut k, init, CLONE_NEWPID, SIGCHLD);
     let pn = k.pid_vnr(init, n).unwrap();
     k.ptrace_traceme(n).unwrap();
@@ -751,11 +729,10 @@ fn a_traced_namespace_init_stops_for_its_tracer() {
     assert!(alive(&mut k, n));
 }
 
-#[test]
-fn the_exit_signal_check_uses_the_forking_threads_exec_id() {
+pub(crate) fn the_exit_signal_check_uses_the_forking_threads_exec_id<K: TaskApi>() {
     // dup_task_struct() copies self_exec_id; do_notify_parent() sends
     // SIGCHLD instead of the exit signal only if the parent exec'd since.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let p = k.fork(init).unwrap();
     let pp = k.pid_vnr(init, p).unwrap();
     k.execve(p, "/bin/sh").unwrap();
@@ -774,11 +751,10 @@ fn the_exit_signal_check_uses_the_forking_threads_exec_id() {
     assert!(alive(&mut k, g));
 }
 
-#[test]
-fn a_namespace_init_waits_for_tasks_traced_from_outside() {
+pub(crate) fn a_namespace_init_waits_for_tasks_traced_from_outside<K: TaskApi>() {
     // zap_pid_ns_processes(): SIGCHLD ignored, then sleep until the
     // namespace is empty; the tracer's wait releases the last task.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let n = clone_with(&mut k, init, CLONE_NEWPID, SIGCHLD);
     let pn = k.pid_vnr(init, n).unwrap();
     let c = k.fork(n).unwrap();
@@ -793,11 +769,10 @@ fn a_namespace_init_waits_for_tasks_traced_from_outside() {
     assert!(!k.pid_in_use(init, pc).unwrap());
 }
 
-#[test]
-fn zapping_a_namespace_keeps_the_status_of_dead_processes() {
+pub(crate) fn zapping_a_namespace_keeps_the_status_of_dead_processes<K: TaskApi>() {
     // complete_signal() finds no thread in a group whose threads have all
     // exited: SIGKILL does not change its zombie's status.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let n = clone_with(&mut k, init, CLONE_NEWPID, SIGCHLD);
     let p = k.fork(n).unwrap();
     let pp = k.pid_vnr(init, p).unwrap();
@@ -810,11 +785,10 @@ fn zapping_a_namespace_keeps_the_status_of_dead_processes() {
     assert_eq!(reported(k.wait4(x, pp, __WALL).unwrap()), (pp, 7 << 8));
 }
 
-#[test]
-fn tkill_to_an_exiting_thread_does_nothing() {
+pub(crate) fn tkill_to_an_exiting_thread_does_nothing<K: TaskApi>() {
     // do_send_specific() queues on that thread (PIDTYPE_PID) and an exiting
     // thread never takes it (wants_signal()); kill() goes to the process.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let p = k.fork(init).unwrap();
     let pp = k.pid_vnr(init, p).unwrap();
     let t = k.clone(p, &CloneArgs::thread()).unwrap();
@@ -826,12 +800,11 @@ fn tkill_to_an_exiting_thread_does_nothing() {
     assert!(!alive(&mut k, t));
 }
 
-#[test]
-fn signals_go_to_a_thread_that_can_take_them() {
+pub(crate) fn signals_go_to_a_thread_that_can_take_them<K: TaskApi>() {
     // complete_signal(): a tracee in a ptrace stop does not want a signal;
     // another thread takes it. sig_ignored() on the target drops an ignored
     // signal before any traced sibling could report it.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let x = k.fork(init).unwrap();
     let p = k.fork(init).unwrap();
     let pp = k.pid_vnr(init, p).unwrap();
@@ -857,13 +830,12 @@ fn signals_go_to_a_thread_that_can_take_them() {
     );
 }
 
-#[test]
-fn pending_fatal_signals_wait_for_a_thread_out_of_its_ptrace_stop() {
+pub(crate) fn pending_fatal_signals_wait_for_a_thread_out_of_its_ptrace_stop<K: TaskApi>() {
     // A stopped task being attached moves into a ptrace stop for the group
     // stop (ptrace_set_stopped()); SIGCONT does not end a ptrace stop; the
     // tracee takes what is pending when PTRACE_CONT or its tracer's exit
     // lets it run, and reports it first.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let x = k.fork(init).unwrap();
     let c = k.fork(init).unwrap();
     let pc = k.pid_vnr(init, c).unwrap();
@@ -900,11 +872,10 @@ fn pending_fatal_signals_wait_for_a_thread_out_of_its_ptrace_stop() {
     assert_eq!(reported(k.wait4(init, pc, 0).unwrap()), (pc, SIGTERM));
 }
 
-#[test]
-fn attaching_to_a_stopped_group_reports_its_stop_signal() {
+pub(crate) fn attaching_to_a_stopped_group_reports_its_stop_signal<K: TaskApi>() {
     // ptrace_set_stopped(): JOBCTL_TRAP_STOP with the group stop's signal,
     // PTRACE_EVENT_STOP for a seize.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let p = k.fork(init).unwrap();
     let c = k.fork(p).unwrap();
     let pc = k.pid_vnr(init, c).unwrap();
@@ -918,12 +889,11 @@ fn attaching_to_a_stopped_group_reports_its_stop_signal() {
     );
 }
 
-#[test]
-fn clone_ptrace_child_of_a_seized_tracee_is_seized() {
+pub(crate) fn clone_ptrace_child_of_a_seized_tracee_is_seized<K: TaskApi>() {
     // ptrace_init_task(): the child is traced the way its creator is, and a
     // seized one starts in a PTRACE_EVENT_STOP trap; seized tracees get no
     // exec SIGTRAP.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let x = k.fork(init).unwrap();
     let p = k.fork(init).unwrap();
     let pp = k.pid_vnr(init, p).unwrap();
@@ -942,12 +912,11 @@ fn clone_ptrace_child_of_a_seized_tracee_is_seized() {
     );
 }
 
-#[test]
-fn a_single_threaded_exit_group_keeps_the_group_stop_state() {
+pub(crate) fn a_single_threaded_exit_group_keeps_the_group_stop_state<K: TaskApi>() {
     // do_group_exit(): with no other thread, plain do_exit() and no
     // SIGNAL_GROUP_EXIT: the real parent of a zombie traced by another
     // process still sees the group stop it has not collected.
-    let (mut k, init) = kernel();
+    let (mut k, init) = kernel::<K>();
     let p = k.fork(init).unwrap();
     let pp = k.pid_vnr(init, p).unwrap();
     let x = k.fork(init).unwrap();
@@ -963,3 +932,20 @@ fn a_single_threaded_exit_group_keeps_the_group_stop_state() {
         (pp, (SIGSTOP << 8) | 0x7f)
     );
 }
+
+/// `lifecycle_tests!(Type)`: one `#[test]` per scenario above, run on a
+/// fresh `Type` (an implementation of [`TaskApi`]).
+macro_rules! lifecycle_tests {
+    ($k:ty) => {
+        $crate::scenarios::lifecycle_tests!(@each $k; fork_exit_wait_pid_and_any, waitid_nowait_keeps_zombie_and_siginfo, zombie_only_with_wstopped_is_echild, thread_group_leader_is_delayed_and_group_code_wins, orphans_go_to_subreaper_then_init_and_zombies_are_renotified, autoreap_when_sigchld_ignored_or_nocldwait, stop_continue_kill_reports, setpgid_setsid_errnos, pid_max_fill_eagain_then_wrap_to_300, exec_by_non_leader_takes_over_the_pid, pid_namespace_init_and_teardown, clone_and_clone3_exit_signal_rules, clone_errnos, clone_children_need_wclone, ptrace_tracer_then_real_parent, last_member_of_a_dead_leaders_group_and_session_frees_the_pid_once, process_group_and_per_thread_waits_built_lazily_see_earlier_children, set_tid_leaves_the_cyclic_cursor_alone, exec_makes_a_clone_child_an_ordinary_child, fatal_signals_wait_for_a_stopped_process_to_continue, an_exit_signal_of_sigkill_or_sigstop_does_not_reach_an_init, init_is_pid_1_after_an_exec_by_one_of_its_threads, killing_a_process_group_reaps_members_on_the_way, sigkill_from_a_sibling_namespace_is_forced, a_traced_namespace_init_stops_for_its_tracer, the_exit_signal_check_uses_the_forking_threads_exec_id, a_namespace_init_waits_for_tasks_traced_from_outside, zapping_a_namespace_keeps_the_status_of_dead_processes, tkill_to_an_exiting_thread_does_nothing, signals_go_to_a_thread_that_can_take_them, pending_fatal_signals_wait_for_a_thread_out_of_its_ptrace_stop, attaching_to_a_stopped_group_reports_its_stop_signal, clone_ptrace_child_of_a_seized_tracee_is_seized, a_single_threaded_exit_group_keeps_the_group_stop_state);
+    };
+    (@each $k:ty; $($name:ident),*) => {
+        $(
+            #[test]
+            fn $name() {
+                $crate::scenarios::$name::<$k>();
+            }
+        )*
+    };
+}
+pub(crate) use lifecycle_tests;

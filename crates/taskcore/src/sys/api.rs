@@ -1,0 +1,328 @@
+//! [`TaskApi`]: the process-lifecycle calls shared by the [`Kernel`] and
+//! other process tables (the reference model `taskcore-model`), so one
+//! scenario, written once against the trait, drives each of them.
+
+use crate::errno::Result;
+use crate::task::{Kernel, TaskId};
+use crate::{Clone3Args, CloneArgs, Config, SigAction, WaitOutcome};
+
+/// The syscall-shaped process-lifecycle API: a process table with handles
+/// of type [`TaskApi::Task`]. Each method has the meaning, errors and
+/// Linux function of the [`Kernel`] method of the same name, which
+/// implements it; an implementation must give the same results for the
+/// same sequence of calls.
+///
+/// # Examples
+/// ```
+/// use taskcore::sys::TaskApi;
+/// use taskcore::{Config, Kernel};
+///
+/// /// One scenario for any implementation.
+/// fn fork_exit_reap<K: TaskApi>() -> i32 {
+///     let mut k = K::new(Config::default()).unwrap();
+///     let init = k.init_task().unwrap();
+///     let c = k.fork(init).unwrap();
+///     let pid = k.pid_vnr(init, c).unwrap();
+///     k.exit_group(c, 0).unwrap();
+///     k.wait4(init, pid, 0).unwrap();
+///     pid
+/// }
+/// assert_eq!(fork_exit_reap::<Kernel>(), 2);
+/// ```
+///
+/// # Linux
+/// The syscalls of kernel/fork.c, exit.c, signal.c, sys.c and ptrace.c
+/// (see each [`Kernel`] method).
+pub trait TaskApi: Sized {
+    /// The task handle.
+    type Task: Copy + Eq + core::fmt::Debug;
+
+    /// A table holding only init (pid 1). [`Kernel::new`].
+    ///
+    /// # Errors
+    /// As [`Kernel::new`].
+    fn new(config: Config) -> Result<Self>;
+    /// Init's handle. [`Kernel::init_task`].
+    ///
+    /// # Errors
+    /// As [`Kernel::init_task`].
+    fn init_task(&self) -> Result<Self::Task>;
+    /// Tasks alive or zombie. [`Kernel::nr_tasks`].
+    fn nr_tasks(&self) -> usize;
+    /// clone(2). [`Kernel::clone`].
+    ///
+    /// # Errors
+    /// As [`Kernel::clone`].
+    fn clone(&mut self, current: Self::Task, args: &CloneArgs) -> Result<Self::Task>;
+    /// clone3(2). [`Kernel::clone3`].
+    ///
+    /// # Errors
+    /// As [`Kernel::clone3`].
+    fn clone3(&mut self, current: Self::Task, args: &Clone3Args) -> Result<Self::Task>;
+    /// fork(2). [`Kernel::fork`].
+    ///
+    /// # Errors
+    /// As [`Kernel::fork`].
+    fn fork(&mut self, current: Self::Task) -> Result<Self::Task>;
+    /// vfork(2). [`Kernel::vfork`].
+    ///
+    /// # Errors
+    /// As [`Kernel::vfork`].
+    fn vfork(&mut self, current: Self::Task) -> Result<Self::Task>;
+    /// execve(2). [`Kernel::execve`].
+    ///
+    /// # Errors
+    /// As [`Kernel::execve`].
+    fn execve(&mut self, current: Self::Task, filename: &str) -> Result<()>;
+    /// exit(2). [`Kernel::exit`].
+    ///
+    /// # Errors
+    /// As [`Kernel::exit`].
+    fn exit(&mut self, current: Self::Task, code: i32) -> Result<()>;
+    /// exit_group(2). [`Kernel::exit_group`].
+    ///
+    /// # Errors
+    /// As [`Kernel::exit_group`].
+    fn exit_group(&mut self, current: Self::Task, code: i32) -> Result<()>;
+    /// wait4(2). [`Kernel::wait4`].
+    ///
+    /// # Errors
+    /// As [`Kernel::wait4`].
+    fn wait4(&mut self, current: Self::Task, pid: i32, options: i32) -> Result<WaitOutcome>;
+    /// waitid(2). [`Kernel::waitid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::waitid`].
+    fn waitid(
+        &mut self,
+        current: Self::Task,
+        idtype: i32,
+        id: i32,
+        options: i32,
+    ) -> Result<WaitOutcome>;
+    /// setpgid(2). [`Kernel::setpgid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::setpgid`].
+    fn setpgid(&mut self, current: Self::Task, pid: i32, pgid: i32) -> Result<()>;
+    /// setsid(2). [`Kernel::setsid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::setsid`].
+    fn setsid(&mut self, current: Self::Task) -> Result<i32>;
+    /// getpgid(2). [`Kernel::getpgid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::getpgid`].
+    fn getpgid(&self, current: Self::Task, pid: i32) -> Result<i32>;
+    /// getsid(2). [`Kernel::getsid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::getsid`].
+    fn getsid(&self, current: Self::Task, pid: i32) -> Result<i32>;
+    /// getppid(2). [`Kernel::getppid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::getppid`].
+    fn getppid(&self, current: Self::Task) -> Result<i32>;
+    /// getpid(2). [`Kernel::getpid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::getpid`].
+    fn getpid(&self, current: Self::Task) -> Result<i32>;
+    /// gettid(2). [`Kernel::gettid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::gettid`].
+    fn gettid(&self, current: Self::Task) -> Result<i32>;
+    /// kill(2). [`Kernel::kill`].
+    ///
+    /// # Errors
+    /// As [`Kernel::kill`].
+    fn kill(&mut self, current: Self::Task, pid: i32, sig: i32) -> Result<()>;
+    /// tgkill(2). [`Kernel::tgkill`].
+    ///
+    /// # Errors
+    /// As [`Kernel::tgkill`].
+    fn tgkill(&mut self, current: Self::Task, tgid: i32, tid: i32, sig: i32) -> Result<()>;
+    /// tkill(2). [`Kernel::tkill`].
+    ///
+    /// # Errors
+    /// As [`Kernel::tkill`].
+    fn tkill(&mut self, current: Self::Task, tid: i32, sig: i32) -> Result<()>;
+    /// rt_sigaction(2). [`Kernel::rt_sigaction`].
+    ///
+    /// # Errors
+    /// As [`Kernel::rt_sigaction`].
+    fn rt_sigaction(
+        &mut self,
+        current: Self::Task,
+        sig: i32,
+        act: Option<SigAction>,
+    ) -> Result<SigAction>;
+    /// `prctl(PR_SET_CHILD_SUBREAPER)`. [`Kernel::set_child_subreaper`].
+    ///
+    /// # Errors
+    /// As [`Kernel::set_child_subreaper`].
+    fn set_child_subreaper(&mut self, current: Self::Task, on: bool) -> Result<()>;
+    /// `PTRACE_ATTACH`/`PTRACE_SEIZE`. [`Kernel::ptrace_attach`].
+    ///
+    /// # Errors
+    /// As [`Kernel::ptrace_attach`].
+    fn ptrace_attach(&mut self, current: Self::Task, pid: i32, seize: bool) -> Result<()>;
+    /// `PTRACE_TRACEME`. [`Kernel::ptrace_traceme`].
+    ///
+    /// # Errors
+    /// As [`Kernel::ptrace_traceme`].
+    fn ptrace_traceme(&mut self, current: Self::Task) -> Result<()>;
+    /// `PTRACE_CONT`. [`Kernel::ptrace_cont`].
+    ///
+    /// # Errors
+    /// As [`Kernel::ptrace_cont`].
+    fn ptrace_cont(&mut self, current: Self::Task, pid: i32, sig: i32) -> Result<()>;
+    /// `PTRACE_DETACH`. [`Kernel::ptrace_detach`].
+    ///
+    /// # Errors
+    /// As [`Kernel::ptrace_detach`].
+    fn ptrace_detach(&mut self, current: Self::Task, pid: i32, sig: i32) -> Result<()>;
+    /// A task's pid as `viewer`'s namespace numbers it. [`Kernel::pid_vnr`].
+    ///
+    /// # Errors
+    /// As [`Kernel::pid_vnr`].
+    fn pid_vnr(&self, viewer: Self::Task, task: Self::Task) -> Result<i32>;
+    /// Whether `nr` is in use in `viewer`'s namespace. [`Kernel::pid_in_use`].
+    ///
+    /// # Errors
+    /// As [`Kernel::pid_in_use`].
+    fn pid_in_use(&self, viewer: Self::Task, nr: i32) -> Result<bool>;
+    /// The task `nr` names in `viewer`'s namespace.
+    /// [`Kernel::find_task_by_vpid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::find_task_by_vpid`].
+    fn find_task_by_vpid(&self, viewer: Self::Task, nr: i32) -> Result<Self::Task>;
+}
+
+/// Implements [`TaskApi`] for a type whose inherent methods have the
+/// trait's names and signatures (with `$task` as the handle), by
+/// forwarding. Used for [`Kernel`] here and for the reference model in
+/// `taskcore-model`.
+#[macro_export]
+macro_rules! impl_task_api {
+    ($ty:ty, $task:ty) => {
+        impl $crate::sys::TaskApi for $ty {
+            type Task = $task;
+            fn new(config: $crate::Config) -> $crate::Result<Self> {
+                <$ty>::new(config)
+            }
+            fn init_task(&self) -> $crate::Result<$task> {
+                <$ty>::init_task(self)
+            }
+            fn nr_tasks(&self) -> usize {
+                <$ty>::nr_tasks(self)
+            }
+            fn clone(&mut self, c: $task, args: &$crate::CloneArgs) -> $crate::Result<$task> {
+                <$ty>::clone(self, c, args)
+            }
+            fn clone3(&mut self, c: $task, args: &$crate::Clone3Args) -> $crate::Result<$task> {
+                <$ty>::clone3(self, c, args)
+            }
+            fn fork(&mut self, c: $task) -> $crate::Result<$task> {
+                <$ty>::fork(self, c)
+            }
+            fn vfork(&mut self, c: $task) -> $crate::Result<$task> {
+                <$ty>::vfork(self, c)
+            }
+            fn execve(&mut self, c: $task, filename: &str) -> $crate::Result<()> {
+                <$ty>::execve(self, c, filename)
+            }
+            fn exit(&mut self, c: $task, code: i32) -> $crate::Result<()> {
+                <$ty>::exit(self, c, code)
+            }
+            fn exit_group(&mut self, c: $task, code: i32) -> $crate::Result<()> {
+                <$ty>::exit_group(self, c, code)
+            }
+            fn wait4(
+                &mut self,
+                c: $task,
+                pid: i32,
+                options: i32,
+            ) -> $crate::Result<$crate::WaitOutcome> {
+                <$ty>::wait4(self, c, pid, options)
+            }
+            fn waitid(
+                &mut self,
+                c: $task,
+                idtype: i32,
+                id: i32,
+                options: i32,
+            ) -> $crate::Result<$crate::WaitOutcome> {
+                <$ty>::waitid(self, c, idtype, id, options)
+            }
+            fn setpgid(&mut self, c: $task, pid: i32, pgid: i32) -> $crate::Result<()> {
+                <$ty>::setpgid(self, c, pid, pgid)
+            }
+            fn setsid(&mut self, c: $task) -> $crate::Result<i32> {
+                <$ty>::setsid(self, c)
+            }
+            fn getpgid(&self, c: $task, pid: i32) -> $crate::Result<i32> {
+                <$ty>::getpgid(self, c, pid)
+            }
+            fn getsid(&self, c: $task, pid: i32) -> $crate::Result<i32> {
+                <$ty>::getsid(self, c, pid)
+            }
+            fn getppid(&self, c: $task) -> $crate::Result<i32> {
+                <$ty>::getppid(self, c)
+            }
+            fn getpid(&self, c: $task) -> $crate::Result<i32> {
+                <$ty>::getpid(self, c)
+            }
+            fn gettid(&self, c: $task) -> $crate::Result<i32> {
+                <$ty>::gettid(self, c)
+            }
+            fn kill(&mut self, c: $task, pid: i32, sig: i32) -> $crate::Result<()> {
+                <$ty>::kill(self, c, pid, sig)
+            }
+            fn tgkill(&mut self, c: $task, tgid: i32, tid: i32, sig: i32) -> $crate::Result<()> {
+                <$ty>::tgkill(self, c, tgid, tid, sig)
+            }
+            fn tkill(&mut self, c: $task, tid: i32, sig: i32) -> $crate::Result<()> {
+                <$ty>::tkill(self, c, tid, sig)
+            }
+            fn rt_sigaction(
+                &mut self,
+                c: $task,
+                sig: i32,
+                act: Option<$crate::SigAction>,
+            ) -> $crate::Result<$crate::SigAction> {
+                <$ty>::rt_sigaction(self, c, sig, act)
+            }
+            fn set_child_subreaper(&mut self, c: $task, on: bool) -> $crate::Result<()> {
+                <$ty>::set_child_subreaper(self, c, on)
+            }
+            fn ptrace_attach(&mut self, c: $task, pid: i32, seize: bool) -> $crate::Result<()> {
+                <$ty>::ptrace_attach(self, c, pid, seize)
+            }
+            fn ptrace_traceme(&mut self, c: $task) -> $crate::Result<()> {
+                <$ty>::ptrace_traceme(self, c)
+            }
+            fn ptrace_cont(&mut self, c: $task, pid: i32, sig: i32) -> $crate::Result<()> {
+                <$ty>::ptrace_cont(self, c, pid, sig)
+            }
+            fn ptrace_detach(&mut self, c: $task, pid: i32, sig: i32) -> $crate::Result<()> {
+                <$ty>::ptrace_detach(self, c, pid, sig)
+            }
+            fn pid_vnr(&self, v: $task, t: $task) -> $crate::Result<i32> {
+                <$ty>::pid_vnr(self, v, t)
+            }
+            fn pid_in_use(&self, v: $task, nr: i32) -> $crate::Result<bool> {
+                <$ty>::pid_in_use(self, v, nr)
+            }
+            fn find_task_by_vpid(&self, v: $task, nr: i32) -> $crate::Result<$task> {
+                <$ty>::find_task_by_vpid(self, v, nr)
+            }
+        }
+    };
+}
+
+crate::impl_task_api!(Kernel, TaskId);

@@ -1,0 +1,417 @@
+//! Decoding raw x86_64 syscalls: [`Syscall::from_raw`] and
+//! [`Syscall::from_raw_with`], reading pointer arguments through
+//! [`UserMemory`].
+
+use super::nr;
+use super::syscall::{Prctl, Ptrace, Syscall};
+use crate::errno::{Errno, Result};
+use crate::mm::flags::{MAP_ANONYMOUS, PAGE_SIZE};
+use crate::uapi::TASK_COMM_LEN;
+use crate::{Clone3Args, CloneArgs, Rlimit, SigAction, SigHandler};
+
+/// The caller's memory, as the decoder reads pointer arguments from it.
+///
+/// # Linux
+/// `copy_from_user()`: a range that is not mapped readable is `EFAULT`.
+pub trait UserMemory {
+    /// Fills `buf` with the bytes at `addr..addr + buf.len()`.
+    ///
+    /// # Errors
+    /// `EFAULT`: some byte of the range is not readable.
+    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<()>;
+}
+
+/// No readable memory: every read is `EFAULT` (what [`Syscall::from_raw`]
+/// uses, so only calls whose pointers are NULL or unused decode).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoMemory;
+
+impl UserMemory for NoMemory {
+    fn read(&self, _addr: u64, _buf: &mut [u8]) -> Result<()> {
+        Err(Errno::EFAULT)
+    }
+}
+
+/// Linux's `PATH_MAX`: the longest path `getname()` copies, NUL included.
+const PATH_MAX: usize = 4096;
+/// Linux's `NGROUPS_MAX`.
+const NGROUPS_MAX: u64 = 65536;
+/// `sizeof(struct clone_args)` of its first version (`CLONE_ARGS_SIZE_VER0`).
+const CLONE_ARGS_SIZE_VER0: u64 = 64;
+/// The fields known here (up to `cgroup`, `CLONE_ARGS_SIZE_VER2`).
+const CLONE_ARGS_SIZE_VER2: u64 = 88;
+/// Linux's `MAX_ARG_STRINGS`.
+const MAX_ARG_STRINGS: usize = 0x7FFF_FFFF;
+
+fn read_u64(mem: &dyn UserMemory, addr: u64) -> Result<u64> {
+    let mut b = [0u8; 8];
+    mem.read(addr, &mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
+fn read_u32s(mem: &dyn UserMemory, addr: u64, n: u64) -> Result<Vec<u32>> {
+    let mut b = vec![0u8; (n as usize) * 4];
+    mem.read(addr, &mut b)?;
+    Ok(b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// A NUL-terminated string of at most `max` bytes with its NUL; longer is
+/// `too_long`.
+fn read_cstr(mem: &dyn UserMemory, addr: u64, max: usize, too_long: Errno) -> Result<Vec<u8>> {
+    let mut s = Vec::new();
+    loop {
+        if s.len() >= max {
+            return Err(too_long);
+        }
+        let mut b = [0u8; 1];
+        mem.read(addr.wrapping_add(s.len() as u64), &mut b)?;
+        if b[0] == 0 {
+            return Ok(s);
+        }
+        s.push(b[0]);
+    }
+}
+
+/// `struct rlimit` at `addr`.
+fn read_rlimit(mem: &dyn UserMemory, addr: u64) -> Result<Rlimit> {
+    Ok(Rlimit {
+        cur: read_u64(mem, addr)?,
+        max: read_u64(mem, addr.wrapping_add(8))?,
+    })
+}
+
+/// `pid_t` / `int` arguments: the low 32 bits of the register.
+fn int(a: u64) -> i32 {
+    a as u32 as i32
+}
+
+impl Syscall {
+    /// Decodes x86_64 syscall `nr` with argument registers `args` (rdi,
+    /// rsi, rdx, r10, r8, r9), reading no memory: a call that must read a
+    /// non-NULL pointer (execve's path, clone3's structure, an `act`, a
+    /// group list, a new rlimit, a new name) is `EFAULT`; use
+    /// [`Syscall::from_raw_with`] to give it the caller's memory.
+    ///
+    /// # Errors
+    /// As [`Syscall::from_raw_with`], with every pointer read `EFAULT`.
+    ///
+    /// # Linux
+    /// The argument decoding of each `SYSCALL_DEFINE`.
+    pub fn from_raw(nr: u64, args: [u64; 6]) -> Result<Syscall> {
+        Syscall::from_raw_with(nr, args, &NoMemory)
+    }
+
+    /// Decodes x86_64 syscall `nr` with argument registers `args`, reading
+    /// pointer arguments from `mem`.
+    ///
+    /// Only the checks Linux makes while copying arguments happen here; the
+    /// rest are the [`Kernel`](crate::Kernel)'s, at
+    /// [`dispatch`](super::dispatch).
+    ///
+    /// # Errors
+    /// - `ENOSYS`: a number that is not one of [`Syscall`]'s calls (Linux's
+    ///   answer for an unknown number; calls Linux has but the core does
+    ///   not model get it too).
+    /// - `EINVAL`: a prctl(2) option that is not modelled (Linux's answer
+    ///   for an unknown option); `PR_SET_PDEATHSIG` with an invalid signal;
+    ///   clone3's `size` below 64; rt_sigaction's `sigsetsize` other than
+    ///   8; setgroups with more than `NGROUPS_MAX` groups or a negative
+    ///   count; an mmap offset that is not page aligned.
+    /// - `EIO`: a ptrace(2) request that is not modelled (Linux's answer
+    ///   for an unknown request).
+    /// - `E2BIG`: clone3's `size` above a page, or non-zero bytes past the
+    ///   fields known here; execve's argv with more than `MAX_ARG_STRINGS`.
+    /// - `ENAMETOOLONG`: an execve path of `PATH_MAX` bytes or more.
+    /// - `EFAULT`: a pointer `mem` cannot read.
+    /// - `EBADF`: mmap of a file: the core has no fd table (build
+    ///   [`Syscall::Mmap`] with the file instead).
+    ///
+    /// # Linux
+    /// The argument decoding of each `SYSCALL_DEFINE`:
+    /// `copy_clone_args_from_user()`, `getname()`, `get_user_arg_ptr()`,
+    /// `copy_from_user()` of `struct sigaction`/`rlimit`, `groups_from_user()`.
+    pub fn from_raw_with(nr: u64, a: [u64; 6], mem: &dyn UserMemory) -> Result<Syscall> {
+        Ok(match nr {
+            nr::CLONE => Syscall::Clone(CloneArgs::from_clone_flags(a[0])),
+            nr::CLONE3 => Syscall::Clone3(clone3_args(mem, a[0], a[1])?),
+            nr::FORK => Syscall::Fork,
+            nr::VFORK => Syscall::Vfork,
+            nr::EXECVE => execve(mem, a[0], a[1])?,
+            nr::EXIT => Syscall::Exit { code: int(a[0]) },
+            nr::EXIT_GROUP => Syscall::ExitGroup { code: int(a[0]) },
+            nr::WAIT4 => Syscall::Wait4 {
+                pid: int(a[0]),
+                options: int(a[2]),
+            },
+            nr::WAITID => Syscall::Waitid {
+                idtype: int(a[0]),
+                id: int(a[1]),
+                options: int(a[3]),
+            },
+            nr::SETPGID => Syscall::Setpgid {
+                pid: int(a[0]),
+                pgid: int(a[1]),
+            },
+            nr::SETSID => Syscall::Setsid,
+            nr::GETPGID => Syscall::Getpgid { pid: int(a[0]) },
+            nr::GETPGRP => Syscall::Getpgrp,
+            nr::GETSID => Syscall::Getsid { pid: int(a[0]) },
+            nr::GETPPID => Syscall::Getppid,
+            nr::GETPID => Syscall::Getpid,
+            nr::GETTID => Syscall::Gettid,
+            nr::KILL => Syscall::Kill {
+                pid: int(a[0]),
+                sig: int(a[1]),
+            },
+            nr::TGKILL => Syscall::Tgkill {
+                tgid: int(a[0]),
+                tid: int(a[1]),
+                sig: int(a[2]),
+            },
+            nr::TKILL => Syscall::Tkill {
+                tid: int(a[0]),
+                sig: int(a[1]),
+            },
+            nr::RT_SIGACTION => {
+                if a[3] != 8 {
+                    return Err(Errno::EINVAL);
+                }
+                let act = if a[1] == 0 {
+                    None
+                } else {
+                    // struct kernel_sigaction (x86_64): sa_handler,
+                    // sa_flags, sa_restorer, sa_mask.
+                    let addr = read_u64(mem, a[1])?;
+                    let handler = match addr {
+                        0 => SigHandler::Default,
+                        1 => SigHandler::Ignore,
+                        _ => SigHandler::Handler,
+                    };
+                    let flags = read_u64(mem, a[1].wrapping_add(8))?;
+                    let restorer = read_u64(mem, a[1].wrapping_add(16))?;
+                    let mask = read_u64(mem, a[1].wrapping_add(24))?;
+                    Some(SigAction {
+                        handler,
+                        flags,
+                        mask,
+                        addr: if handler == SigHandler::Handler {
+                            addr
+                        } else {
+                            0
+                        },
+                        restorer,
+                    })
+                };
+                Syscall::RtSigaction {
+                    sig: int(a[0]),
+                    act,
+                }
+            }
+            nr::PRCTL => Syscall::Prctl(prctl(mem, a[0], a[1])?),
+            nr::PTRACE => Syscall::Ptrace(match a[0] {
+                nr::PTRACE_TRACEME => Ptrace::Traceme,
+                nr::PTRACE_ATTACH | nr::PTRACE_SEIZE => Ptrace::Attach {
+                    pid: int(a[1]),
+                    seize: a[0] == nr::PTRACE_SEIZE,
+                },
+                nr::PTRACE_CONT => Ptrace::Cont {
+                    pid: int(a[1]),
+                    sig: int(a[3]),
+                },
+                nr::PTRACE_DETACH => Ptrace::Detach {
+                    pid: int(a[1]),
+                    sig: int(a[3]),
+                },
+                _ => return Err(Errno::EIO),
+            }),
+            nr::SETUID => Syscall::Setuid { uid: a[0] as u32 },
+            nr::SETGID => Syscall::Setgid { gid: a[0] as u32 },
+            nr::SETREUID => Syscall::Setreuid {
+                ruid: a[0] as u32,
+                euid: a[1] as u32,
+            },
+            nr::SETREGID => Syscall::Setregid {
+                rgid: a[0] as u32,
+                egid: a[1] as u32,
+            },
+            nr::SETRESUID => Syscall::Setresuid {
+                ruid: a[0] as u32,
+                euid: a[1] as u32,
+                suid: a[2] as u32,
+            },
+            nr::SETRESGID => Syscall::Setresgid {
+                rgid: a[0] as u32,
+                egid: a[1] as u32,
+                sgid: a[2] as u32,
+            },
+            nr::SETFSUID => Syscall::Setfsuid { uid: a[0] as u32 },
+            nr::SETFSGID => Syscall::Setfsgid { gid: a[0] as u32 },
+            nr::GETRESUID => Syscall::Getresuid,
+            nr::GETRESGID => Syscall::Getresgid,
+            nr::SETGROUPS => {
+                // gidsetsize is an int: negative or above NGROUPS_MAX.
+                let n = int(a[0]);
+                if n < 0 || n as u64 > NGROUPS_MAX {
+                    return Err(Errno::EINVAL);
+                }
+                Syscall::Setgroups {
+                    groups: read_u32s(mem, a[1], n as u64)?,
+                }
+            }
+            nr::GETGROUPS => Syscall::Getgroups { size: int(a[0]) },
+            nr::GETRLIMIT => Syscall::Getrlimit {
+                resource: a[0] as u32,
+            },
+            nr::SETRLIMIT => Syscall::Setrlimit {
+                resource: a[0] as u32,
+                new: read_rlimit(mem, a[1])?,
+            },
+            nr::PRLIMIT64 => Syscall::Prlimit64 {
+                pid: int(a[0]),
+                resource: a[1] as u32,
+                new: if a[2] == 0 {
+                    None
+                } else {
+                    Some(read_rlimit(mem, a[2])?)
+                },
+            },
+            nr::MMAP => {
+                // arch/x86/kernel/sys_x86_64.c: the offset first.
+                if a[5] & (PAGE_SIZE - 1) != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                if a[3] as u32 & MAP_ANONYMOUS == 0 {
+                    return Err(Errno::EBADF);
+                }
+                Syscall::Mmap {
+                    addr: a[0],
+                    len: a[1],
+                    prot: a[2] as u32,
+                    flags: a[3] as u32,
+                    file: None,
+                    pgoff: a[5] / PAGE_SIZE,
+                }
+            }
+            nr::MUNMAP => Syscall::Munmap {
+                addr: a[0],
+                len: a[1],
+            },
+            nr::MPROTECT => Syscall::Mprotect {
+                addr: a[0],
+                len: a[1],
+                prot: a[2] as u32,
+            },
+            nr::MREMAP => Syscall::Mremap {
+                old: a[0],
+                old_len: a[1],
+                new_len: a[2],
+                flags: a[3] as u32,
+                new: a[4],
+            },
+            nr::BRK => Syscall::Brk { addr: a[0] },
+            _ => return Err(Errno::ENOSYS),
+        })
+    }
+}
+
+/// prctl(option, arg2, ...): the modelled options.
+fn prctl(mem: &dyn UserMemory, option: u64, arg2: u64) -> Result<Prctl> {
+    // The option is an int.
+    Ok(match option as u32 as u64 {
+        nr::PR_SET_PDEATHSIG => {
+            if arg2 > 64 {
+                return Err(Errno::EINVAL);
+            }
+            Prctl::SetPdeathsig(arg2 as i32)
+        }
+        nr::PR_GET_PDEATHSIG => Prctl::GetPdeathsig,
+        nr::PR_SET_NAME => {
+            // strncpy_from_user(comm, arg2, sizeof(comm) - 1): at most 15
+            // bytes, a longer name is cut.
+            let mut name = Vec::new();
+            while name.len() < TASK_COMM_LEN - 1 {
+                let mut b = [0u8; 1];
+                mem.read(arg2.wrapping_add(name.len() as u64), &mut b)?;
+                if b[0] == 0 {
+                    break;
+                }
+                name.push(b[0]);
+            }
+            Prctl::SetName(name)
+        }
+        nr::PR_GET_NAME => Prctl::GetName,
+        nr::PR_SET_CHILD_SUBREAPER => Prctl::SetChildSubreaper(arg2 != 0),
+        nr::PR_GET_CHILD_SUBREAPER => Prctl::GetChildSubreaper,
+        _ => return Err(Errno::EINVAL),
+    })
+}
+
+/// execve(filename, argv, envp): the path and the argument strings.
+fn execve(mem: &dyn UserMemory, filename: u64, argv: u64) -> Result<Syscall> {
+    let path = read_cstr(mem, filename, PATH_MAX, Errno::ENAMETOOLONG)?;
+    let mut args = Vec::new();
+    if argv != 0 {
+        loop {
+            if args.len() >= MAX_ARG_STRINGS {
+                return Err(Errno::E2BIG);
+            }
+            let p = read_u64(mem, argv.wrapping_add(8 * args.len() as u64))?;
+            if p == 0 {
+                break;
+            }
+            args.push(read_cstr(mem, p, usize::MAX, Errno::E2BIG)?);
+        }
+    }
+    Ok(Syscall::Execve {
+        filename: String::from_utf8_lossy(&path).into_owned(),
+        argv: Some(args),
+    })
+}
+
+/// clone3(uargs, size): `copy_clone_args_from_user()`.
+fn clone3_args(mem: &dyn UserMemory, uargs: u64, size: u64) -> Result<Clone3Args> {
+    if size > PAGE_SIZE {
+        return Err(Errno::E2BIG);
+    }
+    if size < CLONE_ARGS_SIZE_VER0 {
+        return Err(Errno::EINVAL);
+    }
+    let mut raw = vec![0u8; size as usize];
+    mem.read(uargs, &mut raw)?;
+    // copy_struct_from_user(): unknown trailing bytes must be zero.
+    if raw
+        .iter()
+        .skip(CLONE_ARGS_SIZE_VER2 as usize)
+        .any(|b| *b != 0)
+    {
+        return Err(Errno::E2BIG);
+    }
+    raw.resize(CLONE_ARGS_SIZE_VER2 as usize, 0);
+    let field = |i: usize| u64::from_le_bytes(raw[i * 8..i * 8 + 8].try_into().unwrap_or([0; 8]));
+    let (set_tid_ptr, set_tid_size) = (field(8), field(9));
+    // The size limit and the NULL/size pairing are Kernel::clone3's
+    // checks; the array is read only when they can pass.
+    let set_tid = if set_tid_ptr == 0 {
+        None
+    } else if set_tid_size == 0 || set_tid_size > 32 {
+        Some(Vec::new())
+    } else {
+        Some(
+            read_u32s(mem, set_tid_ptr, set_tid_size)?
+                .into_iter()
+                .map(|v| v as i32)
+                .collect(),
+        )
+    };
+    Ok(Clone3Args {
+        flags: field(0),
+        exit_signal: field(4),
+        set_tid,
+        set_tid_size,
+        cgroup: field(10),
+        stack: field(5),
+        stack_size: field(6),
+    })
+}

@@ -1,0 +1,199 @@
+//! [`dispatch`]: one [`Syscall`] applied to a [`Kernel`].
+
+use super::syscall::{Prctl, Ptrace, Syscall};
+use crate::errno::Result;
+use crate::task::{Kernel, TaskId};
+use crate::uapi::TASK_COMM_LEN;
+use crate::{Rlimit, SigAction, WaitOutcome};
+
+/// What a successful call returns: its return value, and what Linux would
+/// have written through its output pointers.
+///
+/// # Linux
+/// The return register plus the `copy_to_user()` of each call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SysRet {
+    /// A plain return value (0, a pid, a pgid, an old fs id...).
+    Value(i64),
+    /// clone, clone3, fork, vfork: the child, and its pid as the caller's
+    /// namespace numbers it (the return value).
+    Child {
+        /// The child's handle.
+        task: TaskId,
+        /// Its pid in the caller's namespace.
+        pid: i32,
+    },
+    /// An address (mmap, mremap, brk).
+    Addr(u64),
+    /// wait4, waitid: the outcome (the return value and the status or
+    /// siginfo written).
+    Wait(WaitOutcome),
+    /// rt_sigaction: the old action (written to `oact`); returns 0.
+    SigAction(SigAction),
+    /// getresuid, getresgid: (real, effective, saved); returns 0.
+    Ids(u32, u32, u32),
+    /// getgroups: the groups written (the return value is their count).
+    Groups(Vec<u32>),
+    /// getrlimit, prlimit64: the (old) limits written; returns 0.
+    Rlimit(Rlimit),
+    /// `PR_GET_NAME`: the 16 bytes written; returns 0.
+    Name([u8; TASK_COMM_LEN]),
+    /// `PR_GET_PDEATHSIG`, `PR_GET_CHILD_SUBREAPER`: the int written;
+    /// returns 0.
+    Written(i32),
+}
+
+impl SysRet {
+    /// The value of the return register (`rax`).
+    ///
+    /// A wait that reports nothing returns 0 (`WNOHANG`); one that would
+    /// block has no return value yet (the embedder blocks the caller): 0
+    /// here too.
+    ///
+    /// # Linux
+    /// The syscall's return value on success.
+    pub fn raw(&self) -> i64 {
+        match self {
+            SysRet::Value(v) => *v,
+            SysRet::Child { pid, .. } => (*pid).into(),
+            SysRet::Addr(a) => *a as i64,
+            SysRet::Wait(WaitOutcome::Reported(r)) => r.pid.into(),
+            SysRet::Wait(_) => 0,
+            SysRet::Groups(g) => g.len() as i64,
+            SysRet::SigAction(_)
+            | SysRet::Ids(..)
+            | SysRet::Rlimit(_)
+            | SysRet::Name(_)
+            | SysRet::Written(_) => 0,
+        }
+    }
+}
+
+/// The result of [`dispatch`]: Linux's errno on failure.
+pub type SysResult = Result<SysRet>;
+
+/// Applies `call` to `k` on behalf of `current`, through the [`Kernel`]
+/// method of the same name.
+///
+/// # Errors
+/// Those of the [`Kernel`] method the call maps to (see each
+/// [`Syscall`] variant); the state is unchanged on error, as there.
+///
+/// # Linux
+/// The syscall table's dispatch (`x64_sys_call()`).
+pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
+    let child = |k: &mut Kernel, t: Result<TaskId>| -> SysResult {
+        let task = t?;
+        let pid = k.pid_vnr(current, task)?;
+        Ok(SysRet::Child { task, pid })
+    };
+    let unit = |r: Result<()>| r.map(|()| SysRet::Value(0));
+    let val = |r: Result<i32>| r.map(|v| SysRet::Value(v.into()));
+    match call {
+        Syscall::Clone(args) => {
+            let t = k.clone(current, args);
+            child(k, t)
+        }
+        Syscall::Clone3(args) => {
+            let t = k.clone3(current, args);
+            child(k, t)
+        }
+        Syscall::Fork => {
+            let t = k.fork(current);
+            child(k, t)
+        }
+        Syscall::Vfork => {
+            let t = k.vfork(current);
+            child(k, t)
+        }
+        Syscall::Execve { filename, argv } => unit(match argv {
+            None => k.execve(current, filename),
+            Some(argv) => {
+                let argv: Vec<&[u8]> = argv.iter().map(Vec::as_slice).collect();
+                k.execve_argv(current, filename, &argv)
+            }
+        }),
+        Syscall::Exit { code } => unit(k.exit(current, *code)),
+        Syscall::ExitGroup { code } => unit(k.exit_group(current, *code)),
+        Syscall::Wait4 { pid, options } => k.wait4(current, *pid, *options).map(SysRet::Wait),
+        Syscall::Waitid {
+            idtype,
+            id,
+            options,
+        } => k.waitid(current, *idtype, *id, *options).map(SysRet::Wait),
+        Syscall::Setpgid { pid, pgid } => unit(k.setpgid(current, *pid, *pgid)),
+        Syscall::Setsid => val(k.setsid(current)),
+        Syscall::Getpgid { pid } => val(k.getpgid(current, *pid)),
+        Syscall::Getpgrp => val(k.getpgid(current, 0)),
+        Syscall::Getsid { pid } => val(k.getsid(current, *pid)),
+        Syscall::Getppid => val(k.getppid(current)),
+        Syscall::Getpid => val(k.getpid(current)),
+        Syscall::Gettid => val(k.gettid(current)),
+        Syscall::Kill { pid, sig } => unit(k.kill(current, *pid, *sig)),
+        Syscall::Tgkill { tgid, tid, sig } => unit(k.tgkill(current, *tgid, *tid, *sig)),
+        Syscall::Tkill { tid, sig } => unit(k.tkill(current, *tid, *sig)),
+        Syscall::RtSigaction { sig, act } => {
+            k.rt_sigaction(current, *sig, *act).map(SysRet::SigAction)
+        }
+        Syscall::Prctl(p) => match p {
+            Prctl::SetPdeathsig(sig) => unit(k.set_pdeathsig(current, *sig)),
+            Prctl::GetPdeathsig => k.pdeathsig(current).map(SysRet::Written),
+            Prctl::SetName(name) => unit(k.pr_set_name(current, name)),
+            Prctl::GetName => k.pr_get_name(current).map(SysRet::Name),
+            Prctl::SetChildSubreaper(on) => unit(k.set_child_subreaper(current, *on)),
+            Prctl::GetChildSubreaper => k
+                .child_subreaper(current)
+                .map(|on| SysRet::Written(on.into())),
+        },
+        Syscall::Ptrace(p) => unit(match *p {
+            Ptrace::Traceme => k.ptrace_traceme(current),
+            Ptrace::Attach { pid, seize } => k.ptrace_attach(current, pid, seize),
+            Ptrace::Cont { pid, sig } => k.ptrace_cont(current, pid, sig),
+            Ptrace::Detach { pid, sig } => k.ptrace_detach(current, pid, sig),
+        }),
+        Syscall::Setuid { uid } => unit(k.setuid(current, *uid)),
+        Syscall::Setgid { gid } => unit(k.setgid(current, *gid)),
+        Syscall::Setreuid { ruid, euid } => unit(k.setreuid(current, *ruid, *euid)),
+        Syscall::Setregid { rgid, egid } => unit(k.setregid(current, *rgid, *egid)),
+        Syscall::Setresuid { ruid, euid, suid } => unit(k.setresuid(current, *ruid, *euid, *suid)),
+        Syscall::Setresgid { rgid, egid, sgid } => unit(k.setresgid(current, *rgid, *egid, *sgid)),
+        Syscall::Setfsuid { uid } => k
+            .setfsuid(current, *uid)
+            .map(|old| SysRet::Value(old.into())),
+        Syscall::Setfsgid { gid } => k
+            .setfsgid(current, *gid)
+            .map(|old| SysRet::Value(old.into())),
+        Syscall::Getresuid => k.getresuid(current).map(|(r, e, s)| SysRet::Ids(r, e, s)),
+        Syscall::Getresgid => k.getresgid(current).map(|(r, e, s)| SysRet::Ids(r, e, s)),
+        Syscall::Setgroups { groups } => unit(k.setgroups(current, groups)),
+        Syscall::Getgroups { size } => k.getgroups(current, *size).map(SysRet::Groups),
+        Syscall::Getrlimit { resource } => k.getrlimit(current, *resource).map(SysRet::Rlimit),
+        Syscall::Setrlimit { resource, new } => unit(k.setrlimit(current, *resource, *new)),
+        Syscall::Prlimit64 { pid, resource, new } => k
+            .prlimit64(current, *pid, *resource, *new)
+            .map(SysRet::Rlimit),
+        Syscall::Mmap {
+            addr,
+            len,
+            prot,
+            flags,
+            file,
+            pgoff,
+        } => k
+            .mmap(current, *addr, *len, *prot, *flags, file.as_ref(), *pgoff)
+            .map(SysRet::Addr),
+        Syscall::Munmap { addr, len } => unit(k.munmap(current, *addr, *len)),
+        Syscall::Mprotect { addr, len, prot } => unit(k.mprotect(current, *addr, *len, *prot)),
+        Syscall::Mremap {
+            old,
+            old_len,
+            new_len,
+            flags,
+            new,
+        } => k
+            .mremap(current, *old, *old_len, *new_len, *flags, *new)
+            .map(SysRet::Addr),
+        Syscall::Brk { addr } => k.brk(current, *addr).map(SysRet::Addr),
+    }
+}

@@ -1,0 +1,64 @@
+//! x86_64 system call numbers of the calls [`Syscall`](super::Syscall)
+//! covers, as `arch/x86/entry/syscalls/syscall_64.tbl` assigns them (the
+//! values of `<asm/unistd_64.h>` on this machine).
+
+#![allow(missing_docs)] // Each constant is its syscall's `__NR_` name.
+
+pub const MMAP: u64 = 9;
+pub const MPROTECT: u64 = 10;
+pub const MUNMAP: u64 = 11;
+pub const BRK: u64 = 12;
+pub const RT_SIGACTION: u64 = 13;
+pub const MREMAP: u64 = 25;
+pub const GETPID: u64 = 39;
+pub const CLONE: u64 = 56;
+pub const FORK: u64 = 57;
+pub const VFORK: u64 = 58;
+pub const EXECVE: u64 = 59;
+pub const EXIT: u64 = 60;
+pub const WAIT4: u64 = 61;
+pub const KILL: u64 = 62;
+pub const GETRLIMIT: u64 = 97;
+pub const PTRACE: u64 = 101;
+pub const SETUID: u64 = 105;
+pub const SETGID: u64 = 106;
+pub const SETPGID: u64 = 109;
+pub const GETPPID: u64 = 110;
+pub const GETPGRP: u64 = 111;
+pub const SETSID: u64 = 112;
+pub const SETREUID: u64 = 113;
+pub const SETREGID: u64 = 114;
+pub const GETGROUPS: u64 = 115;
+pub const SETGROUPS: u64 = 116;
+pub const SETRESUID: u64 = 117;
+pub const GETRESUID: u64 = 118;
+pub const SETRESGID: u64 = 119;
+pub const GETRESGID: u64 = 120;
+pub const GETPGID: u64 = 121;
+pub const SETFSUID: u64 = 122;
+pub const SETFSGID: u64 = 123;
+pub const GETSID: u64 = 124;
+pub const PRCTL: u64 = 157;
+pub const SETRLIMIT: u64 = 160;
+pub const GETTID: u64 = 186;
+pub const TKILL: u64 = 200;
+pub const EXIT_GROUP: u64 = 231;
+pub const TGKILL: u64 = 234;
+pub const WAITID: u64 = 247;
+pub const PRLIMIT64: u64 = 302;
+pub const CLONE3: u64 = 435;
+
+// prctl(2) options (<linux/prctl.h>).
+pub const PR_SET_PDEATHSIG: u64 = 1;
+pub const PR_GET_PDEATHSIG: u64 = 2;
+pub const PR_SET_NAME: u64 = 15;
+pub const PR_GET_NAME: u64 = 16;
+pub const PR_SET_CHILD_SUBREAPER: u64 = 36;
+pub const PR_GET_CHILD_SUBREAPER: u64 = 37;
+
+// ptrace(2) requests (<linux/ptrace.h>).
+pub const PTRACE_TRACEME: u64 = 0;
+pub const PTRACE_CONT: u64 = 7;
+pub const PTRACE_ATTACH: u64 = 16;
+pub const PTRACE_DETACH: u64 = 17;
+pub const PTRACE_SEIZE: u64 = 0x4206;

@@ -1,0 +1,424 @@
+//! The [`Syscall`] enum: one variant per call the [`Kernel`](crate::Kernel)
+//! implements, with its arguments decoded (pointers already read).
+
+use super::nr;
+use crate::mm::MmapFile;
+use crate::{Clone3Args, CloneArgs, Rlimit, SigAction};
+
+/// A system call with its arguments, as the process core takes them.
+///
+/// Integer arguments have Linux's C types (`pid_t`, `int`: the low 32 bits
+/// of the register, as `SYSCALL_DEFINE` truncates them); what Linux reads
+/// through a pointer (a path, `struct clone_args`, `struct sigaction`, a
+/// group list, a `struct rlimit`) is held by value. Output pointers (the
+/// wait status, `siginfo`, old actions, id triples) are not arguments:
+/// [`dispatch`](super::dispatch) returns their contents in
+/// [`SysRet`](super::SysRet).
+///
+/// # Linux
+/// One variant per `SYSCALL_DEFINE` entry point; see [`Syscall::name`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Syscall {
+    /// clone(2): flags (with the exit signal in the low byte) decoded by
+    /// [`CloneArgs::from_clone_flags`]. [`Kernel::clone`](crate::Kernel::clone).
+    Clone(CloneArgs),
+    /// clone3(2). [`Kernel::clone3`](crate::Kernel::clone3).
+    Clone3(Clone3Args),
+    /// fork(2). [`Kernel::fork`](crate::Kernel::fork).
+    Fork,
+    /// vfork(2). [`Kernel::vfork`](crate::Kernel::vfork).
+    Vfork,
+    /// execve(2): `argv` `None` leaves `/proc/PID/cmdline` to the embedder
+    /// ([`Kernel::execve`](crate::Kernel::execve)), `Some` sets it
+    /// ([`Kernel::execve_argv`](crate::Kernel::execve_argv)).
+    Execve {
+        /// The path, as given.
+        filename: String,
+        /// The argument strings, without their NULs.
+        argv: Option<Vec<Vec<u8>>>,
+    },
+    /// exit(2). [`Kernel::exit`](crate::Kernel::exit).
+    Exit {
+        /// The status (low 8 bits reported).
+        code: i32,
+    },
+    /// exit_group(2). [`Kernel::exit_group`](crate::Kernel::exit_group).
+    ExitGroup {
+        /// The status (low 8 bits reported).
+        code: i32,
+    },
+    /// wait4(2) (the status and rusage pointers are outputs).
+    Wait4 {
+        /// `pid`: >0 one child, 0 own group, -1 any, < -1 group `-pid`.
+        pid: i32,
+        /// `W*` options.
+        options: i32,
+    },
+    /// waitid(2) (the siginfo and rusage pointers are outputs).
+    Waitid {
+        /// `P_ALL`, `P_PID`, `P_PGID`, `P_PIDFD`.
+        idtype: i32,
+        /// The id for `idtype`.
+        id: i32,
+        /// `W*` options.
+        options: i32,
+    },
+    /// setpgid(2).
+    Setpgid {
+        /// The process (0: the caller).
+        pid: i32,
+        /// The group (0: `pid`).
+        pgid: i32,
+    },
+    /// setsid(2).
+    Setsid,
+    /// getpgid(2).
+    Getpgid {
+        /// The process (0: the caller).
+        pid: i32,
+    },
+    /// getpgrp(2): getpgid(0).
+    Getpgrp,
+    /// getsid(2).
+    Getsid {
+        /// The process (0: the caller).
+        pid: i32,
+    },
+    /// getppid(2).
+    Getppid,
+    /// getpid(2).
+    Getpid,
+    /// gettid(2).
+    Gettid,
+    /// kill(2).
+    Kill {
+        /// Target: >0 process, 0 own group, -1 all, < -1 group `-pid`.
+        pid: i32,
+        /// Signal (0: permission check only).
+        sig: i32,
+    },
+    /// tgkill(2).
+    Tgkill {
+        /// The thread group.
+        tgid: i32,
+        /// The thread.
+        tid: i32,
+        /// Signal.
+        sig: i32,
+    },
+    /// tkill(2).
+    Tkill {
+        /// The thread.
+        tid: i32,
+        /// Signal.
+        sig: i32,
+    },
+    /// rt_sigaction(2): `act` `None` for a NULL pointer (query only).
+    RtSigaction {
+        /// Signal number.
+        sig: i32,
+        /// The new action.
+        act: Option<SigAction>,
+    },
+    /// prctl(2), the modelled options.
+    Prctl(Prctl),
+    /// ptrace(2), the modelled requests.
+    Ptrace(Ptrace),
+    /// setuid(2).
+    Setuid {
+        /// The uid.
+        uid: u32,
+    },
+    /// setgid(2).
+    Setgid {
+        /// The gid.
+        gid: u32,
+    },
+    /// setreuid(2) (`u32::MAX`: unchanged).
+    Setreuid {
+        /// Real uid.
+        ruid: u32,
+        /// Effective uid.
+        euid: u32,
+    },
+    /// setregid(2) (`u32::MAX`: unchanged).
+    Setregid {
+        /// Real gid.
+        rgid: u32,
+        /// Effective gid.
+        egid: u32,
+    },
+    /// setresuid(2) (`u32::MAX`: unchanged).
+    Setresuid {
+        /// Real uid.
+        ruid: u32,
+        /// Effective uid.
+        euid: u32,
+        /// Saved uid.
+        suid: u32,
+    },
+    /// setresgid(2) (`u32::MAX`: unchanged).
+    Setresgid {
+        /// Real gid.
+        rgid: u32,
+        /// Effective gid.
+        egid: u32,
+        /// Saved gid.
+        sgid: u32,
+    },
+    /// setfsuid(2).
+    Setfsuid {
+        /// The fs uid.
+        uid: u32,
+    },
+    /// setfsgid(2).
+    Setfsgid {
+        /// The fs gid.
+        gid: u32,
+    },
+    /// getresuid(2) (the three pointers are outputs).
+    Getresuid,
+    /// getresgid(2) (the three pointers are outputs).
+    Getresgid,
+    /// setgroups(2).
+    Setgroups {
+        /// The supplementary groups.
+        groups: Vec<u32>,
+    },
+    /// getgroups(2) (the list pointer is an output).
+    Getgroups {
+        /// The list's capacity (0: count only).
+        size: i32,
+    },
+    /// getrlimit(2).
+    Getrlimit {
+        /// `RLIMIT_*`.
+        resource: u32,
+    },
+    /// setrlimit(2).
+    Setrlimit {
+        /// `RLIMIT_*`.
+        resource: u32,
+        /// The new limits.
+        new: Rlimit,
+    },
+    /// prlimit64(2) (`new` `None` for a NULL pointer).
+    Prlimit64 {
+        /// The process (0: the caller).
+        pid: i32,
+        /// `RLIMIT_*`.
+        resource: u32,
+        /// The new limits.
+        new: Option<Rlimit>,
+    },
+    /// mmap(2): `file` `None` for an anonymous mapping.
+    Mmap {
+        /// Hint or fixed address.
+        addr: u64,
+        /// Length in bytes.
+        len: u64,
+        /// `PROT_*`.
+        prot: u32,
+        /// `MAP_*`.
+        flags: u32,
+        /// The mapped file (the core has no fd table: the embedder
+        /// resolves the fd).
+        file: Option<MmapFile>,
+        /// Offset in pages.
+        pgoff: u64,
+    },
+    /// munmap(2).
+    Munmap {
+        /// Start.
+        addr: u64,
+        /// Length in bytes.
+        len: u64,
+    },
+    /// mprotect(2).
+    Mprotect {
+        /// Start.
+        addr: u64,
+        /// Length in bytes.
+        len: u64,
+        /// `PROT_*`.
+        prot: u32,
+    },
+    /// mremap(2).
+    Mremap {
+        /// Old start.
+        old: u64,
+        /// Old length.
+        old_len: u64,
+        /// New length.
+        new_len: u64,
+        /// `MREMAP_*`.
+        flags: u32,
+        /// New address (with `MREMAP_FIXED`).
+        new: u64,
+    },
+    /// brk(2).
+    Brk {
+        /// The new break (0: query).
+        addr: u64,
+    },
+}
+
+/// The modelled prctl(2) options.
+///
+/// # Linux
+/// kernel/sys.c `SYSCALL_DEFINE5(prctl)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Prctl {
+    /// `PR_SET_PDEATHSIG`.
+    SetPdeathsig(i32),
+    /// `PR_GET_PDEATHSIG`.
+    GetPdeathsig,
+    /// `PR_SET_NAME`: up to 15 bytes, no NUL.
+    SetName(Vec<u8>),
+    /// `PR_GET_NAME`.
+    GetName,
+    /// `PR_SET_CHILD_SUBREAPER`.
+    SetChildSubreaper(bool),
+    /// `PR_GET_CHILD_SUBREAPER`.
+    GetChildSubreaper,
+}
+
+/// The modelled ptrace(2) requests.
+///
+/// # Linux
+/// kernel/ptrace.c `SYSCALL_DEFINE4(ptrace)`, `ptrace_request()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Ptrace {
+    /// `PTRACE_TRACEME`.
+    Traceme,
+    /// `PTRACE_ATTACH` (`seize` false) or `PTRACE_SEIZE` (true).
+    Attach {
+        /// The tracee.
+        pid: i32,
+        /// `PTRACE_SEIZE`.
+        seize: bool,
+    },
+    /// `PTRACE_CONT`.
+    Cont {
+        /// The tracee.
+        pid: i32,
+        /// Signal to deliver (0: none).
+        sig: i32,
+    },
+    /// `PTRACE_DETACH`.
+    Detach {
+        /// The tracee.
+        pid: i32,
+        /// Signal to deliver (0: none).
+        sig: i32,
+    },
+}
+
+impl Syscall {
+    /// The syscall's name (`"clone"`, `"exit_group"`, `"prctl"`...).
+    ///
+    /// # Linux
+    /// The name in the syscall table.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Syscall::Clone(_) => "clone",
+            Syscall::Clone3(_) => "clone3",
+            Syscall::Fork => "fork",
+            Syscall::Vfork => "vfork",
+            Syscall::Execve { .. } => "execve",
+            Syscall::Exit { .. } => "exit",
+            Syscall::ExitGroup { .. } => "exit_group",
+            Syscall::Wait4 { .. } => "wait4",
+            Syscall::Waitid { .. } => "waitid",
+            Syscall::Setpgid { .. } => "setpgid",
+            Syscall::Setsid => "setsid",
+            Syscall::Getpgid { .. } => "getpgid",
+            Syscall::Getpgrp => "getpgrp",
+            Syscall::Getsid { .. } => "getsid",
+            Syscall::Getppid => "getppid",
+            Syscall::Getpid => "getpid",
+            Syscall::Gettid => "gettid",
+            Syscall::Kill { .. } => "kill",
+            Syscall::Tgkill { .. } => "tgkill",
+            Syscall::Tkill { .. } => "tkill",
+            Syscall::RtSigaction { .. } => "rt_sigaction",
+            Syscall::Prctl(_) => "prctl",
+            Syscall::Ptrace(_) => "ptrace",
+            Syscall::Setuid { .. } => "setuid",
+            Syscall::Setgid { .. } => "setgid",
+            Syscall::Setreuid { .. } => "setreuid",
+            Syscall::Setregid { .. } => "setregid",
+            Syscall::Setresuid { .. } => "setresuid",
+            Syscall::Setresgid { .. } => "setresgid",
+            Syscall::Setfsuid { .. } => "setfsuid",
+            Syscall::Setfsgid { .. } => "setfsgid",
+            Syscall::Getresuid => "getresuid",
+            Syscall::Getresgid => "getresgid",
+            Syscall::Setgroups { .. } => "setgroups",
+            Syscall::Getgroups { .. } => "getgroups",
+            Syscall::Getrlimit { .. } => "getrlimit",
+            Syscall::Setrlimit { .. } => "setrlimit",
+            Syscall::Prlimit64 { .. } => "prlimit64",
+            Syscall::Mmap { .. } => "mmap",
+            Syscall::Munmap { .. } => "munmap",
+            Syscall::Mprotect { .. } => "mprotect",
+            Syscall::Mremap { .. } => "mremap",
+            Syscall::Brk { .. } => "brk",
+        }
+    }
+
+    /// The x86_64 syscall number ([`nr`]).
+    ///
+    /// # Linux
+    /// `arch/x86/entry/syscalls/syscall_64.tbl`.
+    pub fn nr(&self) -> u64 {
+        match self {
+            Syscall::Clone(_) => nr::CLONE,
+            Syscall::Clone3(_) => nr::CLONE3,
+            Syscall::Fork => nr::FORK,
+            Syscall::Vfork => nr::VFORK,
+            Syscall::Execve { .. } => nr::EXECVE,
+            Syscall::Exit { .. } => nr::EXIT,
+            Syscall::ExitGroup { .. } => nr::EXIT_GROUP,
+            Syscall::Wait4 { .. } => nr::WAIT4,
+            Syscall::Waitid { .. } => nr::WAITID,
+            Syscall::Setpgid { .. } => nr::SETPGID,
+            Syscall::Setsid => nr::SETSID,
+            Syscall::Getpgid { .. } => nr::GETPGID,
+            Syscall::Getpgrp => nr::GETPGRP,
+            Syscall::Getsid { .. } => nr::GETSID,
+            Syscall::Getppid => nr::GETPPID,
+            Syscall::Getpid => nr::GETPID,
+            Syscall::Gettid => nr::GETTID,
+            Syscall::Kill { .. } => nr::KILL,
+            Syscall::Tgkill { .. } => nr::TGKILL,
+            Syscall::Tkill { .. } => nr::TKILL,
+            Syscall::RtSigaction { .. } => nr::RT_SIGACTION,
+            Syscall::Prctl(_) => nr::PRCTL,
+            Syscall::Ptrace(_) => nr::PTRACE,
+            Syscall::Setuid { .. } => nr::SETUID,
+            Syscall::Setgid { .. } => nr::SETGID,
+            Syscall::Setreuid { .. } => nr::SETREUID,
+            Syscall::Setregid { .. } => nr::SETREGID,
+            Syscall::Setresuid { .. } => nr::SETRESUID,
+            Syscall::Setresgid { .. } => nr::SETRESGID,
+            Syscall::Setfsuid { .. } => nr::SETFSUID,
+            Syscall::Setfsgid { .. } => nr::SETFSGID,
+            Syscall::Getresuid => nr::GETRESUID,
+            Syscall::Getresgid => nr::GETRESGID,
+            Syscall::Setgroups { .. } => nr::SETGROUPS,
+            Syscall::Getgroups { .. } => nr::GETGROUPS,
+            Syscall::Getrlimit { .. } => nr::GETRLIMIT,
+            Syscall::Setrlimit { .. } => nr::SETRLIMIT,
+            Syscall::Prlimit64 { .. } => nr::PRLIMIT64,
+            Syscall::Mmap { .. } => nr::MMAP,
+            Syscall::Munmap { .. } => nr::MUNMAP,
+            Syscall::Mprotect { .. } => nr::MPROTECT,
+            Syscall::Mremap { .. } => nr::MREMAP,
+            Syscall::Brk { .. } => nr::BRK,
+        }
+    }
+}
