@@ -8,6 +8,8 @@
 //!   sub-operations of prctl(2) and ptrace(2);
 //! - `decode`: [`Syscall::from_raw`] / [`Syscall::from_raw_with`] and the
 //!   [`UserMemory`] they read pointer arguments through;
+//! - `fds`: [`FdTable`], through which [`Syscall::from_raw_in`] resolves
+//!   fd arguments (pidfds, namespace files);
 //! - `dispatch`: [`dispatch`] and its result, [`SysRet`];
 //! - `api`: the [`TaskApi`] trait;
 //! - [`nr`]: the x86_64 numbers.
@@ -36,17 +38,19 @@
 //! # Linux
 //! The syscall table (`arch/x86/entry/syscalls/syscall_64.tbl`) and the
 //! `SYSCALL_DEFINEn` entry points in kernel/fork.c, exit.c, signal.c,
-//! sys.c, ptrace.c, groups.c, mm/mmap.c, mm/mprotect.c, mm/mremap.c.
+//! sys.c, ptrace.c, groups.c, pid.c, nsproxy.c, mm/mmap.c, mm/mprotect.c, mm/mremap.c.
 //!
 //! [`Kernel`]: crate::Kernel
 
 mod api;
 mod decode;
 mod dispatch;
+mod fds;
 pub mod nr;
 mod syscall;
 
 pub use api::TaskApi;
 pub use decode::{NoMemory, UserMemory};
 pub use dispatch::{dispatch, SysResult, SysRet};
-pub use syscall::{Prctl, Ptrace, Syscall};
+pub use fds::{FdTable, NoFds};
+pub use syscall::{Prctl, Ptrace, Syscall, Timespec};
