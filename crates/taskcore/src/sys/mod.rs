@@ -11,6 +11,8 @@
 //! - `fds`: [`FdTable`], through which [`Syscall::from_raw_in`] resolves
 //!   fd arguments (pidfds, namespace files);
 //! - `dispatch`: [`dispatch`] and its result, [`SysRet`];
+//! - `probe_op`: [`Syscall::probe_op`], the [`crate::probe::Op`] a call
+//!   fires;
 //! - `api`: the [`TaskApi`] trait;
 //! - [`nr`]: the x86_64 numbers.
 //!
@@ -47,6 +49,7 @@ mod decode;
 mod dispatch;
 mod fds;
 pub mod nr;
+mod probe_op;
 mod syscall;
 
 pub use api::TaskApi;
