@@ -542,7 +542,9 @@ fn signal_and_namespace_calls_dispatch_to_the_kernel() {
             options: WEXITED,
         },
     );
-    assert!(matches!(r, Ok(SysRet::Wait(WaitOutcome::Reported(ref w))) if w.pid == pid));
+    assert!(matches!(r, Ok(SysRet::Waitid(WaitOutcome::Reported(ref w))) if w.pid == pid));
+    // waitid returns 0 (the pid is in the siginfo), wait4 the pid.
+    assert_eq!(r.map(|r| r.raw()), Ok(0));
     // clone with CLONE_PIDFD returns the child's pidfd.
     let r = dispatch(
         &mut k,

@@ -39,9 +39,12 @@ pub enum SysRet {
     SigWait(SigWait),
     /// An address (mmap, mremap, brk).
     Addr(u64),
-    /// wait4, waitid: the outcome (the return value and the status or
-    /// siginfo written).
+    /// wait4: the outcome (the return value, the child's pid or 0, and the
+    /// status written).
     Wait(WaitOutcome),
+    /// waitid (`P_PIDFD` included): the outcome (the siginfo written;
+    /// returns 0).
+    Waitid(WaitOutcome),
     /// rt_sigaction: the old action (written to `oact`); returns 0.
     SigAction(SigAction),
     /// getresuid, getresgid: (real, effective, saved); returns 0.
@@ -72,7 +75,7 @@ impl SysRet {
             SysRet::Child { pid, .. } => (*pid).into(),
             SysRet::Addr(a) => *a as i64,
             SysRet::Wait(WaitOutcome::Reported(r)) => r.pid.into(),
-            SysRet::Wait(_) => 0,
+            SysRet::Wait(_) | SysRet::Waitid(_) => 0,
             SysRet::SigWait(SigWait::Signal(info)) => info.signo.into(),
             SysRet::Groups(g) => g.len() as i64,
             SysRet::SigAction(_)
@@ -139,7 +142,9 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             idtype,
             id,
             options,
-        } => k.waitid(current, *idtype, *id, *options).map(SysRet::Wait),
+        } => k
+            .waitid(current, *idtype, *id, *options)
+            .map(SysRet::Waitid),
         Syscall::Setpgid { pid, pgid } => unit(k.setpgid(current, *pid, *pgid)),
         Syscall::Setsid => val(k.setsid(current)),
         Syscall::Getpgid { pid } => val(k.getpgid(current, *pid)),
@@ -240,7 +245,7 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             flags,
         } => unit(k.pidfd_send_signal(current, *fd, *sig, *info, *flags)),
         Syscall::WaitidPidfd { fd, options } => {
-            k.waitid_pidfd(current, *fd, *options).map(SysRet::Wait)
+            k.waitid_pidfd(current, *fd, *options).map(SysRet::Waitid)
         }
         Syscall::Unshare { flags } => unit(k.unshare(current, *flags)),
         Syscall::Setns { fd, nstype } => unit(k.setns(current, *fd, *nstype)),
