@@ -11,7 +11,7 @@ use crate::uapi::{
     __WALL, __WCLONE, __WNOTHREAD, P_PIDFD, TASK_COMM_LEN, WCONTINUED, WEXITED, WNOHANG, WNOWAIT,
     WSTOPPED,
 };
-use crate::{Clone3Args, CloneArgs, Rlimit, SigAction, SigHandler, SigInfo};
+use crate::{Clone3Args, CloneArgs, Rlimit, SigAction, SigInfo};
 
 /// The caller's memory, as the decoder reads pointer arguments from it.
 ///
@@ -276,26 +276,12 @@ impl Syscall {
                 } else {
                     // struct kernel_sigaction (x86_64): sa_handler,
                     // sa_flags, sa_restorer, sa_mask.
-                    let addr = read_u64(mem, a[1])?;
-                    let handler = match addr {
-                        0 => SigHandler::Default,
-                        1 => SigHandler::Ignore,
-                        _ => SigHandler::Handler,
-                    };
-                    let flags = read_u64(mem, a[1].wrapping_add(8))?;
-                    let restorer = read_u64(mem, a[1].wrapping_add(16))?;
-                    let mask = read_u64(mem, a[1].wrapping_add(24))?;
-                    Some(SigAction {
-                        handler,
-                        flags,
-                        mask,
-                        addr: if handler == SigHandler::Handler {
-                            addr
-                        } else {
-                            0
-                        },
-                        restorer,
-                    })
+                    Some(SigAction::from_raw(
+                        read_u64(mem, a[1])?,
+                        read_u64(mem, a[1].wrapping_add(8))?,
+                        read_u64(mem, a[1].wrapping_add(24))?,
+                        read_u64(mem, a[1].wrapping_add(16))?,
+                    ))
                 };
                 Syscall::RtSigaction {
                     sig: int(a[0]),

@@ -13,6 +13,9 @@
 //! - `dispatch`: [`dispatch`] and its result, [`SysRet`];
 //! - `probe_op`: [`Syscall::probe_op`], the [`crate::probe::Op`] a call
 //!   fires;
+//! - `sighandler`: [`SigHandler::from_sa_handler`](crate::SigHandler::from_sa_handler)
+//!   and [`SigAction::from_raw`](crate::SigAction::from_raw), the one
+//!   conversion from raw `sa_handler` values;
 //! - `api`: the [`TaskApi`] trait;
 //! - [`nr`]: the x86_64 numbers.
 //!
@@ -50,10 +53,12 @@ mod dispatch;
 mod fds;
 pub mod nr;
 mod probe_op;
+mod sighandler;
 mod syscall;
 
 pub use api::TaskApi;
 pub use decode::{NoMemory, UserMemory};
 pub use dispatch::{dispatch, SysResult, SysRet};
 pub use fds::{FdTable, NoFds};
+pub use sighandler::{SIG_DFL, SIG_IGN};
 pub use syscall::{Prctl, Ptrace, Syscall, Timespec};
