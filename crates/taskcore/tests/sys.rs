@@ -578,3 +578,122 @@ fn signal_and_namespace_calls_dispatch_to_the_kernel() {
     );
     assert_eq!(k.sigmask(init), Ok(usr1));
 }
+
+/// `dispatch_api` on a Kernel gives `dispatch`'s results, call for call,
+/// and ENOSYS (changing nothing) for calls outside `TaskApi`.
+#[test]
+fn dispatch_api_agrees_with_dispatch() {
+    use taskcore::sys::{dispatch_api, ApiRet};
+    let mut k1 = Kernel::new(Config::default()).unwrap();
+    let mut k2 = Kernel::new(Config::default()).unwrap();
+    let init = k1.init_task().unwrap();
+    let fork = |k1: &mut Kernel, k2: &mut Kernel, c: Syscall| {
+        let Ok(SysRet::Child { task, pid, .. }) = dispatch(k1, init, &c) else {
+            panic!()
+        };
+        let Ok(ApiRet::Child { task: t2, pid: p2 }) = dispatch_api(k2, init, &c) else {
+            panic!()
+        };
+        assert_eq!((task, pid), (t2, p2));
+        task
+    };
+    let a = fork(&mut k1, &mut k2, Syscall::Fork);
+    let b = fork(&mut k1, &mut k2, Syscall::Vfork);
+    let act = SigAction::new(SigHandler::Ignore, 0);
+    for (c, call) in [
+        (a, Syscall::Getpid),
+        (a, Syscall::Gettid),
+        (a, Syscall::Getppid),
+        (a, Syscall::Getpgrp),
+        (a, Syscall::Setpgid { pid: 0, pgid: 0 }),
+        (a, Syscall::Getpgid { pid: 0 }),
+        (a, Syscall::Setsid),
+        (a, Syscall::Setsid),
+        (a, Syscall::Getsid { pid: 0 }),
+        (
+            a,
+            Syscall::RtSigaction {
+                sig: SIGUSR1,
+                act: Some(act),
+            },
+        ),
+        (
+            a,
+            Syscall::RtSigaction {
+                sig: SIGUSR1,
+                act: None,
+            },
+        ),
+        (a, Syscall::Kill { pid: 3, sig: 0 }),
+        (
+            a,
+            Syscall::Tgkill {
+                tgid: 3,
+                tid: 3,
+                sig: 0,
+            },
+        ),
+        (a, Syscall::Tkill { tid: 99, sig: 0 }),
+        (a, Syscall::Prctl(Prctl::SetChildSubreaper(true))),
+        (
+            init,
+            Syscall::Ptrace(Ptrace::Attach {
+                pid: 2,
+                seize: true,
+            }),
+        ),
+        (init, Syscall::Ptrace(Ptrace::Cont { pid: 2, sig: 0 })),
+        (init, Syscall::Ptrace(Ptrace::Detach { pid: 2, sig: 0 })),
+        (b, Syscall::Ptrace(Ptrace::Traceme)),
+        (
+            b,
+            Syscall::Execve {
+                filename: "/bin/x".into(),
+                argv: None,
+            },
+        ),
+        (b, Syscall::Exit { code: 1 }),
+        (a, Syscall::ExitGroup { code: 2 }),
+        (
+            init,
+            Syscall::Waitid {
+                idtype: P_ALL,
+                id: 0,
+                options: WEXITED | WNOWAIT,
+            },
+        ),
+        (
+            init,
+            Syscall::Wait4 {
+                pid: -1,
+                options: 0,
+            },
+        ),
+        (
+            init,
+            Syscall::Wait4 {
+                pid: -1,
+                options: 0,
+            },
+        ),
+        (
+            init,
+            Syscall::Wait4 {
+                pid: -1,
+                options: 0,
+            },
+        ),
+    ] {
+        let want = dispatch(&mut k1, c, &call);
+        let got = dispatch_api(&mut k2, c, &call).map(|r| match r {
+            ApiRet::Ret(r) => r,
+            other => panic!("{other:?}"),
+        });
+        assert_eq!(got, want, "{call:?}");
+    }
+    assert_eq!(
+        dispatch_api(&mut k2, init, &Syscall::Setuid { uid: 5 }),
+        Err(Errno::ENOSYS)
+    );
+    assert_eq!(k2.cred(init).unwrap().uid, 0);
+}

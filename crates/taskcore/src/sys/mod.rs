@@ -16,7 +16,8 @@
 //! - `sighandler`: [`SigHandler::from_sa_handler`](crate::SigHandler::from_sa_handler)
 //!   and [`SigAction::from_raw`](crate::SigAction::from_raw), the one
 //!   conversion from raw `sa_handler` values;
-//! - `api`: the [`TaskApi`] trait;
+//! - `api`: the [`TaskApi`] trait; `generic`: [`dispatch_api`], a
+//!   [`Syscall`] applied to any [`TaskApi`] implementation;
 //! - [`nr`]: the x86_64 numbers.
 //!
 //! Adding a call is one variant in `syscall.rs` (plus its name and number
@@ -51,6 +52,7 @@ mod api;
 mod decode;
 mod dispatch;
 mod fds;
+mod generic;
 pub mod nr;
 mod probe_op;
 mod sighandler;
@@ -60,5 +62,6 @@ pub use api::TaskApi;
 pub use decode::{NoMemory, UserMemory};
 pub use dispatch::{dispatch, SysResult, SysRet};
 pub use fds::{FdTable, NoFds};
+pub use generic::{dispatch_api, ApiRet};
 pub use sighandler::{SIG_DFL, SIG_IGN};
 pub use syscall::{Prctl, Ptrace, Syscall, Timespec};
