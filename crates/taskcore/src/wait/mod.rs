@@ -53,6 +53,11 @@ pub enum WaitOutcome {
     /// Without `WNOHANG`, the caller must sleep. Retry the same call after a
     /// [`crate::Notification::WakeChldexit`] for the caller's group.
     WouldBlock,
+    /// Without `WNOHANG`, nothing to report and the caller has a signal to
+    /// take ([`crate::SignalDelivery::OnGetSignal`]): the call ends with
+    /// `-ERESTARTSYS` ([`crate::Restart::Sys`]); what the program sees
+    /// depends on the handler, if any ([`crate::Restart::resolve`]).
+    Interrupted,
 }
 
 /// Which children a wait accepts (`wo_type` and `wo_pid`).
@@ -299,8 +304,11 @@ impl Kernel {
         if !clears {
             return Err(Errno::ECHILD);
         }
+        // do_wait(): -ERESTARTSYS rather than sleep with a signal pending.
         Ok(if flags & WNOHANG != 0 {
             WaitOutcome::NothingYet
+        } else if self.has_deliverable(cur) {
+            WaitOutcome::Interrupted
         } else {
             WaitOutcome::WouldBlock
         })
