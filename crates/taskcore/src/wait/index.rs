@@ -177,18 +177,22 @@ pub(crate) struct Counts {
 }
 
 impl Counts {
+    #[inline]
     fn add_ready(&mut self, ready: u8, d: i32) {
-        for (k, r) in self.ready.iter_mut().enumerate() {
-            if ready & (1 << k) != 0 {
-                *r = r.wrapping_add_signed(d);
-            }
+        let mut bits = ready;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.ready[k] = self.ready[k].wrapping_add_signed(d);
         }
     }
 }
 
 const GROUP_BIT: u32 = 1 << 31;
 const KINDS: [u8; 4] = [READY_EXIT, READY_STOP, READY_TRAP, READY_CONT];
+const CLASSES: [Class; 3] = [Class::Normal, Class::Clone, Class::Ptrace];
 
+#[inline]
 fn bucket(kind: u8, class: Class) -> u8 {
     (kind.trailing_zeros() as u8) * 3 + class as u8
 }
@@ -200,53 +204,95 @@ pub(crate) struct WaitIndex {
     counts: FxHashMap<CountKey, Counts>,
 }
 
+/// The keys an edge is counted under: the first `len` of `keys`.
+struct CountKeys {
+    keys: [CountKey; 4],
+    len: usize,
+}
+
+impl CountKeys {
+    #[inline]
+    fn as_slice(&self) -> &[CountKey] {
+        &self.keys[..self.len]
+    }
+}
+
+/// The allowed, non-empty buckets of one wait, in (kind, class) order.
+struct Buckets {
+    buckets: [u8; 12],
+    len: usize,
+}
+
 impl WaitIndex {
-    fn count_keys(pos: &EdgePos, class: Class) -> impl Iterator<Item = CountKey> {
+    /// Under the waiter group for all process groups; with `by_pgrp` also
+    /// for the target's process group; with `by_thread` the same for the
+    /// waiter thread.
+    #[inline]
+    fn count_keys(pos: &EdgePos, class: Class) -> CountKeys {
         let k = |waiter, pgrp| CountKey {
             waiter,
             pgrp,
             class,
         };
-        [
-            Some(k(pos.group | GROUP_BIT, NONE)),
-            pos.by_pgrp.then(|| k(pos.group | GROUP_BIT, pos.pgrp)),
-            pos.by_thread.then(|| k(pos.waiter, NONE)),
-            (pos.by_thread && pos.by_pgrp).then(|| k(pos.waiter, pos.pgrp)),
-        ]
-        .into_iter()
-        .flatten()
+        let g = pos.group | GROUP_BIT;
+        let mut keys = [k(g, NONE); 4];
+        let mut len = 1;
+        if pos.by_pgrp {
+            keys[len] = k(g, pos.pgrp);
+            len += 1;
+        }
+        if pos.by_thread {
+            keys[len] = k(pos.waiter, NONE);
+            len += 1;
+            if pos.by_pgrp {
+                keys[len] = k(pos.waiter, pos.pgrp);
+                len += 1;
+            }
+        }
+        CountKeys { keys, len }
     }
 
-    fn ready_keys(pos: &EdgePos, st: EdgeState) -> impl Iterator<Item = ReadyKey> + '_ {
-        KINDS
-            .into_iter()
-            .filter(move |k| st.ready & k != 0)
-            .flat_map(move |kind| {
-                let pgrps = [Some(NONE), pos.by_pgrp.then_some(pos.pgrp)];
-                pgrps.into_iter().flatten().map(move |pgrp| ReadyKey {
-                    group: pos.group,
-                    pgrp,
-                    bucket: bucket(kind, st.class),
-                    thread_seq: pos.thread_seq,
-                    list: pos.list,
-                    seq: pos.seq,
-                })
-            })
+    /// Calls `f` with every ready key of the edge at `pos` in state `st`:
+    /// one per ready kind under all process groups, and with `by_pgrp` one
+    /// more under the target's process group.
+    #[inline]
+    fn for_ready_keys(pos: &EdgePos, st: EdgeState, mut f: impl FnMut(ReadyKey)) {
+        let mut bits = st.ready;
+        while bits != 0 {
+            let kind = bits & bits.wrapping_neg();
+            bits &= bits - 1;
+            let key = ReadyKey {
+                group: pos.group,
+                pgrp: NONE,
+                bucket: bucket(kind, st.class),
+                thread_seq: pos.thread_seq,
+                list: pos.list,
+                seq: pos.seq,
+            };
+            f(key);
+            if pos.by_pgrp {
+                f(ReadyKey {
+                    pgrp: pos.pgrp,
+                    ..key
+                });
+            }
+        }
     }
 
     /// Adds the edge `pos -> task` in state `st`.
     pub(crate) fn add(&mut self, pos: &EdgePos, st: EdgeState, task: u32) {
-        for key in Self::count_keys(pos, st.class) {
+        for &key in Self::count_keys(pos, st.class).as_slice() {
             let c = self.counts.entry(key).or_default();
             c.n += 1;
             c.zr += (st.cat == Cat::ZombieReap) as u32;
             c.zop += (st.cat == Cat::ZombieOtherPtrace) as u32;
             c.add_ready(st.ready, 1);
         }
-        for key in Self::ready_keys(pos, st) {
-            let old = self.ready.insert(key, task);
+        let ready = &mut self.ready;
+        Self::for_ready_keys(pos, st, |key| {
+            let old = ready.insert(key, task);
             debug_assert!(old.is_none(), "ready key registered twice");
-        }
+        });
     }
 
     /// Changes the edge at `pos` to `task` from state `old` to `new`,
@@ -262,48 +308,50 @@ impl WaitIndex {
             (new.cat == Cat::ZombieOtherPtrace) as i32 - (old.cat == Cat::ZombieOtherPtrace) as i32,
         );
         if dzr != 0 || dzop != 0 || old.ready != new.ready {
-            for key in Self::count_keys(pos, new.class) {
-                let c = self.counts.get_mut(&key).expect("edge counted");
+            for key in Self::count_keys(pos, new.class).as_slice() {
+                let c = self.counts.get_mut(key).expect("edge counted");
                 c.zr = c.zr.wrapping_add_signed(dzr);
                 c.zop = c.zop.wrapping_add_signed(dzop);
                 c.add_ready(old.ready, -1);
                 c.add_ready(new.ready, 1);
             }
         }
+        let ready = &mut self.ready;
         let gone = EdgeState {
             ready: old.ready & !new.ready,
             ..old
         };
-        for key in Self::ready_keys(pos, gone) {
-            let r = self.ready.remove(&key);
+        Self::for_ready_keys(pos, gone, |key| {
+            let r = ready.remove(&key);
             debug_assert!(r.is_some(), "ready key missing");
-        }
+        });
         let came = EdgeState {
             ready: new.ready & !old.ready,
             ..new
         };
-        for key in Self::ready_keys(pos, came) {
-            let r = self.ready.insert(key, task);
+        Self::for_ready_keys(pos, came, |key| {
+            let r = ready.insert(key, task);
             debug_assert!(r.is_none(), "ready key registered twice");
-        }
+        });
     }
 
     /// Removes the edge at `pos`, registered in state `st`.
     pub(crate) fn remove(&mut self, pos: &EdgePos, st: EdgeState) {
-        for key in Self::count_keys(pos, st.class) {
-            let c = self.counts.get_mut(&key).expect("edge counted");
+        for key in Self::count_keys(pos, st.class).as_slice() {
+            let c = self.counts.get_mut(key).expect("edge counted");
             c.n -= 1;
             c.zr -= (st.cat == Cat::ZombieReap) as u32;
             c.zop -= (st.cat == Cat::ZombieOtherPtrace) as u32;
             c.add_ready(st.ready, -1);
             if c.n == 0 {
-                self.counts.remove(&key);
+                self.counts.remove(key);
             }
         }
-        for key in Self::ready_keys(pos, st) {
-            let old = self.ready.remove(&key);
+        let ready = &mut self.ready;
+        Self::for_ready_keys(pos, st, |key| {
+            let old = ready.remove(&key);
             debug_assert!(old.is_some(), "ready key missing");
-        }
+        });
     }
 
     /// The counts of `waiter` (a thread, or with `is_group` a thread group)
@@ -320,40 +368,50 @@ impl WaitIndex {
             .unwrap_or_default()
     }
 
-    /// The ready entries of each allowed `(kind, class)` bucket of waiter
-    /// group `group` for `pgrp` (`NONE` for all) with `thread_seq` in
-    /// `[lo, hi]`, one range per bucket, each in walk order.
-    fn bucket_ranges<'a>(
-        &'a self,
+    /// The `(kind, class)` buckets of waiter group `group` for `pgrp` that
+    /// `allowed` accepts and whose ready count is not zero, kinds outer,
+    /// classes inner: one counts lookup per class with an allowed kind.
+    fn buckets(&self, group: u32, pgrp: u32, allowed: impl Fn(u8, Class) -> bool) -> Buckets {
+        let mut counts = [Counts::default(); 3];
+        for class in CLASSES {
+            if KINDS.iter().any(|&kind| allowed(kind, class)) {
+                counts[class as usize] = self.counts(group, true, pgrp, class);
+            }
+        }
+        let mut out = Buckets {
+            buckets: [0; 12],
+            len: 0,
+        };
+        for (k, kind) in KINDS.into_iter().enumerate() {
+            for class in CLASSES {
+                if counts[class as usize].ready[k] > 0 && allowed(kind, class) {
+                    out.buckets[out.len] = bucket(kind, class);
+                    out.len += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// The ready entries of `bucket` of waiter group `group` for `pgrp`
+    /// with `thread_seq` in `[lo, hi]`, in walk order.
+    fn bucket_range(
+        &self,
         group: u32,
         pgrp: u32,
+        bucket: u8,
         lo: u32,
         hi: u32,
-        allowed: impl Fn(u8, Class) -> bool + 'a,
-    ) -> impl Iterator<Item = impl Iterator<Item = (ReadyKey, u32)> + 'a> + 'a {
-        KINDS
-            .into_iter()
-            .flat_map(|kind| {
-                [Class::Normal, Class::Clone, Class::Ptrace].map(|class| (kind, class))
-            })
-            .filter(move |&(kind, class)| {
-                allowed(kind, class)
-                    && self.counts(group, true, pgrp, class).ready[kind.trailing_zeros() as usize]
-                        > 0
-            })
-            .map(move |(kind, class)| {
-                let key = |thread_seq, list, seq| ReadyKey {
-                    group,
-                    pgrp,
-                    bucket: bucket(kind, class),
-                    thread_seq,
-                    list,
-                    seq,
-                };
-                self.ready
-                    .range(key(lo, 0, 0)..=key(hi, u8::MAX, u64::MAX))
-                    .map(|(k, &t)| (*k, t))
-            })
+    ) -> std::collections::btree_map::Range<'_, ReadyKey, u32> {
+        let key = |thread_seq, list, seq| ReadyKey {
+            group,
+            pgrp,
+            bucket,
+            thread_seq,
+            list,
+            seq,
+        };
+        self.ready.range(key(lo, 0, 0)..=key(hi, u8::MAX, u64::MAX))
     }
 
     /// The first ready edge of waiter group `group` for `pgrp` (`NONE` for
@@ -368,9 +426,16 @@ impl WaitIndex {
         hi: u32,
         allowed: impl Fn(u8, Class) -> bool,
     ) -> Option<(ReadyKey, u32)> {
-        self.bucket_ranges(group, pgrp, lo, hi, allowed)
-            .filter_map(|mut r| r.next())
-            .min_by_key(|(k, _)| walk_order(k))
+        let b = self.buckets(group, pgrp, allowed);
+        let mut best: Option<(ReadyKey, u32)> = None;
+        for &bucket in &b.buckets[..b.len] {
+            if let Some((k, &t)) = self.bucket_range(group, pgrp, bucket, lo, hi).next() {
+                if best.is_none_or(|(b, _)| walk_order(k) < walk_order(&b)) {
+                    best = Some((*k, t));
+                }
+            }
+        }
+        best
     }
 
     /// Every ready edge of waiter group `group` for `pgrp` with
@@ -384,9 +449,11 @@ impl WaitIndex {
         hi: u32,
         allowed: impl Fn(u8, Class) -> bool,
     ) -> Vec<(ReadyKey, u32)> {
-        let mut out: Vec<_> = self
-            .bucket_ranges(group, pgrp, lo, hi, allowed)
-            .flatten()
+        let b = self.buckets(group, pgrp, allowed);
+        let mut out: Vec<_> = b.buckets[..b.len]
+            .iter()
+            .flat_map(|&bucket| self.bucket_range(group, pgrp, bucket, lo, hi))
+            .map(|(k, &t)| (*k, t))
             .collect();
         out.sort_by_key(|(k, _)| walk_order(k));
         out.dedup_by_key(|(k, _)| walk_order(k));
