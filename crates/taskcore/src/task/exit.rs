@@ -88,7 +88,12 @@ impl Kernel {
             self.set_group_flags(g, SIGNAL_GROUP_EXIT);
             exit_code
         };
-        let others = self.threads(g);
+        // A lone thread has no others: no list to collect (and allocate).
+        let others = if self.group_empty(g) {
+            Vec::new()
+        } else {
+            self.threads(g)
+        };
         self.do_exit(t, code);
         self.exit_threads(&others, g, code);
     }
