@@ -14,11 +14,7 @@ use std::sync::OnceLock;
 /// works.
 fn refusal() -> Option<&'static str> {
     static WHY: OnceLock<Option<String>> = OnceLock::new();
-    WHY.get_or_init(|| match counter() {
-        Ok(_) => None,
-        Err(e) => Some(e),
-    })
-    .as_deref()
+    WHY.get_or_init(|| counter().err()).as_deref()
 }
 
 /// A user-space retired-instructions counter of this thread, disabled.
