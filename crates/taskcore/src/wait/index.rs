@@ -394,7 +394,9 @@ impl WaitIndex {
     }
 
     /// The ready entries of `bucket` of waiter group `group` for `pgrp`
-    /// with `thread_seq` in `[lo, hi]`, in walk order.
+    /// with `thread_seq` in `[lo, hi]`, in walk order. The tree is searched
+    /// for the lower bound only (one descent, not two); the upper bound
+    /// ends the iteration.
     fn bucket_range(
         &self,
         group: u32,
@@ -402,16 +404,18 @@ impl WaitIndex {
         bucket: u8,
         lo: u32,
         hi: u32,
-    ) -> std::collections::btree_map::Range<'_, ReadyKey, u32> {
-        let key = |thread_seq, list, seq| ReadyKey {
+    ) -> impl Iterator<Item = (&ReadyKey, &u32)> + '_ {
+        let from = ReadyKey {
             group,
             pgrp,
             bucket,
-            thread_seq,
-            list,
-            seq,
+            thread_seq: lo,
+            list: 0,
+            seq: 0,
         };
-        self.ready.range(key(lo, 0, 0)..=key(hi, u8::MAX, u64::MAX))
+        self.ready.range(from..).take_while(move |(k, _)| {
+            k.group == group && k.pgrp == pgrp && k.bucket == bucket && k.thread_seq <= hi
+        })
     }
 
     /// The first ready edge of waiter group `group` for `pgrp` (`NONE` for
