@@ -37,6 +37,7 @@
 //! No Linux analogue: Linux scans (`do_wait_thread`, `ptrace_do_wait`). The
 //! semantics it reproduces are `wait_consider_task()` in kernel/exit.c.
 
+use core::ops::{Bound, ControlFlow};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
@@ -394,34 +395,77 @@ impl WaitIndex {
     }
 
     /// The ready entries of `bucket` of waiter group `group` for `pgrp`
-    /// with `thread_seq` in `[lo, hi]`, in walk order. The tree is searched
-    /// for the lower bound only (one descent, not two); the upper bound
-    /// ends the iteration.
+    /// after `from` (exclusive; `None`: from `thread_seq` `lo` on) with
+    /// `thread_seq` up to `hi`, in walk order. The tree is searched for the
+    /// lower bound only (one descent, not two); the upper bound ends the
+    /// iteration.
     fn bucket_range(
         &self,
         group: u32,
         pgrp: u32,
         bucket: u8,
+        from: Option<(u32, u8, u64)>,
         lo: u32,
         hi: u32,
     ) -> impl Iterator<Item = (&ReadyKey, &u32)> + '_ {
-        let from = ReadyKey {
+        let key = |thread_seq, list, seq| ReadyKey {
             group,
             pgrp,
             bucket,
-            thread_seq: lo,
-            list: 0,
-            seq: 0,
+            thread_seq,
+            list,
+            seq,
         };
-        self.ready.range(from..).take_while(move |(k, _)| {
-            k.group == group && k.pgrp == pgrp && k.bucket == bucket && k.thread_seq <= hi
-        })
+        let start = match from {
+            None => Bound::Included(key(lo, 0, 0)),
+            Some((ts, list, seq)) => Bound::Excluded(key(ts, list, seq)),
+        };
+        self.ready
+            .range((start, Bound::Unbounded))
+            .take_while(move |(k, _)| {
+                k.group == group && k.pgrp == pgrp && k.bucket == bucket && k.thread_seq <= hi
+            })
     }
 
-    /// The first ready edge of waiter group `group` for `pgrp` (`NONE` for
-    /// all) with `thread_seq` in `[lo, hi]`, among the `(kind, class)`
-    /// buckets `allowed` accepts: the smallest of each bucket's first entry.
-    /// Returns the key and the target task.
+    /// Calls `visit(key, task)` for each ready edge of waiter group `group`
+    /// for `pgrp` (`NONE` for all) with `thread_seq` in `[lo, hi]`, among
+    /// the `(kind, class)` buckets `allowed` accepts, in walk order (an edge
+    /// ready for several kinds once), until `visit` breaks. Each step takes
+    /// the smallest of each bucket's next entry: O(B log R) for B buckets
+    /// (at most 12) and R ready edges, so the first edge costs what the
+    /// first costs, whatever comes after it.
+    pub(crate) fn walk_ready(
+        &self,
+        group: u32,
+        pgrp: u32,
+        lo: u32,
+        hi: u32,
+        allowed: impl Fn(u8, Class) -> bool,
+        mut visit: impl FnMut(ReadyKey, u32) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let b = self.buckets(group, pgrp, allowed);
+        let buckets = &b.buckets[..b.len];
+        let mut after = None;
+        loop {
+            let mut best: Option<(ReadyKey, u32)> = None;
+            for &bucket in buckets {
+                if let Some((k, &t)) = self.bucket_range(group, pgrp, bucket, after, lo, hi).next()
+                {
+                    if best.is_none_or(|(b, _)| walk_order(k) < walk_order(&b)) {
+                        best = Some((*k, t));
+                    }
+                }
+            }
+            let Some((k, t)) = best else {
+                return ControlFlow::Continue(());
+            };
+            visit(k, t)?;
+            after = Some(walk_order(&k));
+        }
+    }
+
+    /// The first edge [`Self::walk_ready`] visits.
+    #[cfg(test)]
     pub(crate) fn first_ready(
         &self,
         group: u32,
@@ -430,38 +474,12 @@ impl WaitIndex {
         hi: u32,
         allowed: impl Fn(u8, Class) -> bool,
     ) -> Option<(ReadyKey, u32)> {
-        let b = self.buckets(group, pgrp, allowed);
-        let mut best: Option<(ReadyKey, u32)> = None;
-        for &bucket in &b.buckets[..b.len] {
-            if let Some((k, &t)) = self.bucket_range(group, pgrp, bucket, lo, hi).next() {
-                if best.is_none_or(|(b, _)| walk_order(k) < walk_order(&b)) {
-                    best = Some((*k, t));
-                }
-            }
-        }
-        best
-    }
-
-    /// Every ready edge of waiter group `group` for `pgrp` with
-    /// `thread_seq` in `[lo, hi]` among the allowed buckets, in walk order
-    /// (an edge ready for several kinds appears once). O(R log R).
-    pub(crate) fn all_ready(
-        &self,
-        group: u32,
-        pgrp: u32,
-        lo: u32,
-        hi: u32,
-        allowed: impl Fn(u8, Class) -> bool,
-    ) -> Vec<(ReadyKey, u32)> {
-        let b = self.buckets(group, pgrp, allowed);
-        let mut out: Vec<_> = b.buckets[..b.len]
-            .iter()
-            .flat_map(|&bucket| self.bucket_range(group, pgrp, bucket, lo, hi))
-            .map(|(k, &t)| (*k, t))
-            .collect();
-        out.sort_by_key(|(k, _)| walk_order(k));
-        out.dedup_by_key(|(k, _)| walk_order(k));
-        out
+        let mut first = None;
+        let _ = self.walk_ready(group, pgrp, lo, hi, allowed, |k, t| {
+            first = Some((k, t));
+            ControlFlow::Break(())
+        });
+        first
     }
 }
 
@@ -504,6 +522,49 @@ mod tests {
             }
         }
         assert_eq!(EdgeState::decode(UNREGISTERED), None);
+    }
+
+    #[test]
+    fn walk_ready_visits_each_edge_once_in_walk_order() {
+        let mut ix = WaitIndex::default();
+        let stop_cont = EdgeState {
+            class: Class::Normal,
+            cat: Cat::Alive,
+            ready: READY_STOP | READY_CONT,
+        };
+        let cont = EdgeState {
+            class: Class::Clone,
+            cat: Cat::Alive,
+            ready: READY_CONT,
+        };
+        ix.add(&pos(1, 30, 5), stop_cont, 100);
+        ix.add(&pos(1, 10, 5), cont, 101);
+        ix.add(&pos(2, 20, 5), stop_cont, 102);
+        ix.add(&pos(3, 5, 5), cont, 103);
+        let all = |_, _| true;
+        let walk = |lo, hi, limit: usize| {
+            let mut seen = Vec::new();
+            let _ = ix.walk_ready(7, NONE, lo, hi, all, |_, t| {
+                seen.push(t);
+                if seen.len() == limit {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            seen
+        };
+        assert_eq!(walk(0, u32::MAX, 0), vec![101, 100, 102, 103]);
+        assert_eq!(walk(2, u32::MAX, 0), vec![102, 103]);
+        assert_eq!(walk(0, 1, 0), vec![101, 100]);
+        assert_eq!(walk(0, u32::MAX, 2), vec![101, 100]);
+        let only_stop = |k, _| k == READY_STOP;
+        let mut seen = Vec::new();
+        let _ = ix.walk_ready(7, NONE, 0, u32::MAX, only_stop, |_, t| {
+            seen.push(t);
+            ControlFlow::Continue(())
+        });
+        assert_eq!(seen, vec![100, 102]);
     }
 
     #[test]
