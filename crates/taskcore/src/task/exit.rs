@@ -89,7 +89,12 @@ impl Kernel {
             self.set_group_flags(g, SIGNAL_GROUP_EXIT);
             exit_code
         };
-        let others = self.threads(g);
+        // A lone thread has no others: no list to collect (and allocate).
+        let others = if self.group_empty(g) {
+            Vec::new()
+        } else {
+            self.threads(g)
+        };
         self.do_exit(t, code);
         self.exit_threads(&others, g, code);
     }
@@ -174,7 +179,7 @@ impl Kernel {
     }
 
     /// The rest of `exit_notify()`, once `t`'s children are settled.
-    pub(crate) fn exit_notify_tail(&mut self, t: u32, group_dead: bool, mut dead: Vec<u32>) {
+    pub(crate) fn exit_notify_tail(&mut self, t: u32, group_dead: bool, dead: Vec<u32>) {
         if group_dead {
             let g = self.tasks[t].group;
             self.kill_orphaned_pgrp(g, NONE);
@@ -194,11 +199,13 @@ impl Kernel {
             true
         };
         self.sync_task(t);
-        if autoreap {
-            dead.push(t);
-        }
+        // `t` last, after the children reaped on the way, without pushing it
+        // onto `dead` (an allocation per exiting thread).
         for p in dead {
             self.release_task(p);
+        }
+        if autoreap {
+            self.release_task(t);
         }
     }
 
