@@ -47,6 +47,7 @@ pub(crate) mod engine;
 mod input;
 mod op;
 pub mod probe;
+mod procop;
 mod replayer;
 mod search;
 mod window;

@@ -30,7 +30,7 @@ pub enum IdKind {
 
 /// One of the process-API calls beyond the lifecycle ones. Ids are Linux's
 /// `u32` (strace's `-1` is `u32::MAX`, "leave unchanged").
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProcCall {
     /// pidfd_open(pid, flags): the result is the new fd.
     PidfdOpen {
