@@ -62,3 +62,5 @@ pub use replayer::{Options, Replayer, Summary};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_procapi;
