@@ -617,6 +617,11 @@ impl Engine {
                 // must refuse it too.
                 let err = *err;
                 self.stats.checked += 1;
+                *self
+                    .stats
+                    .checked_calls
+                    .entry("clone refused".into())
+                    .or_default() += 1;
                 match self.core_clone(cur, flags, exit_signal, clone3) {
                     Err(x) if x == err => {}
                     other => {
