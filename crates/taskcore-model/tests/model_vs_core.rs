@@ -3,7 +3,8 @@
 //!
 //! Random sequences of 50-200 system calls (clone in all its forms, exit,
 //! exit_group, execve, setpgid/setsid and the id queries, kill/tgkill/tkill,
-//! rt_sigaction, PR_SET_CHILD_SUBREAPER, ptrace attach/seize/traceme/cont/
+//! rt_sigaction, PR_SET_CHILD_SUBREAPER, unshare (CLONE_NEWPID and its
+//! refusals), ptrace attach/seize/traceme/cont/
 //! detach, wait4/waitid with random and invalid options, and "churn" runs
 //! of fork+exit+wait that move the pid cursor around a small `pid_max`) are
 //! applied to both implementations. The caller of each call is picked among
@@ -116,6 +117,10 @@ enum Op {
     Churn(usize, u16),
     /// Forks `n` children without reaping them (fills a small pid space).
     Fill(usize, u16),
+    /// `unshare(flags)`: mostly `CLONE_NEWPID` (the next child is a new
+    /// namespace's init; a second one, or a thread or `CLONE_NEWPID` clone
+    /// after it, is EINVAL).
+    Unshare(usize, u64),
 }
 
 fn sel() -> impl Strategy<Value = usize> {
@@ -328,6 +333,14 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (sel(), pid_arg(), signal()).prop_map(|(c, a, s)| Op::Tkill(c, a, s)),
         4 => (sel(), sigaction_op()).prop_map(|(c, (s, a))| Op::Sigaction(c, s, a)),
         2 => (sel(), any::<bool>()).prop_map(|(c, b)| Op::Subreaper(c, b)),
+        2 => (sel(), prop_oneof![
+                6 => Just(CLONE_NEWPID),
+                1 => Just(0u64),
+                1 => Just(CLONE_NEWPID | CLONE_FILES),
+                1 => Just(CLONE_NEWUTS),
+                1 => Just(CLONE_SIGHAND),
+                1 => Just(CLONE_PARENT),
+            ]).prop_map(|(c, f)| Op::Unshare(c, f)),
         3 => (sel(), pid_arg(), any::<bool>()).prop_map(|(c, a, b)| Op::Attach(c, a, b)),
         1 => sel().prop_map(Op::Traceme),
         3 => (sel(), pid_arg(), signal()).prop_map(|(c, a, s)| Op::Cont(c, a, s)),
@@ -566,7 +579,8 @@ impl Pair {
             | Op::Wait4(c, ..)
             | Op::Waitid(c, ..)
             | Op::Churn(c, _)
-            | Op::Fill(c, _) => *c,
+            | Op::Fill(c, _)
+            | Op::Unshare(c, _) => *c,
         };
         let Some(c) = self.caller(caller) else {
             return Ok(());
@@ -691,6 +705,10 @@ impl Pair {
                 )
             }
             Op::Getppid(_) => self.sys(c, who, Syscall::Getppid),
+            Op::Unshare(_, flags) => {
+                let (a, b) = (self.k.unshare(kc, *flags), self.m.unshare(c, *flags));
+                self.cmp(who, a, b)
+            }
             Op::Kill(_, p, s) => {
                 let p = self.kill_arg(c, p);
                 let call = Syscall::Kill { pid: p, sig: *s };
