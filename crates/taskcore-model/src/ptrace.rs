@@ -125,7 +125,10 @@ impl Model {
     /// The tracee, out of its ptrace stop, handles `sig` (if any) by its
     /// disposition, then whatever is pending.
     fn resume_with(&mut self, t: usize, sig: i32) {
-        if sig != 0 {
+        if sig != 0 && self.task(t).blocked & crate::sigbit(sig) != 0 {
+            // ptrace_signal(): a blocked signal goes back on its queue.
+            self.pend(t, sig, true);
+        } else if sig != 0 {
             self.handle_signal(t, sig);
         }
         if self.exists(t) {

@@ -478,6 +478,16 @@ impl Kernel {
                 self.unlink_child(g);
                 self.detach_process_pids(g);
             }
+            // __exit_signal(): the thread after it becomes the start of the
+            // search for a taker.
+            if self.groups[g].curr_target == p {
+                let next = self.tasks[p].thread_node.next;
+                self.groups[g].curr_target = if next != NONE {
+                    next
+                } else {
+                    self.groups[g].threads.first
+                };
+            }
             // __unhash_process: off the thread list, PID detached.
             let mut head = self.groups[g].threads;
             list::unlink(&mut head, &mut self.tasks, p, |t| &mut t.thread_node);

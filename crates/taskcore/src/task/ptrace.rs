@@ -15,6 +15,7 @@ use crate::errno::{Errno, Result};
 use crate::list;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::{
     ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED, SIGNAL_STOP_STOPPED,
 };
@@ -69,8 +70,7 @@ impl Kernel {
         if stopped {
             // ptrace_set_stopped(): a task stopped by a group stop moves
             // into a ptrace stop for it (JOBCTL_TRAP_STOP), reporting the
-            // group's stop signal (a seized one as PTRACE_EVENT_STOP). The
-            // SIGSTOP of an attach stays pending (not modelled: lost).
+            // group's stop signal (a seized one as PTRACE_EVENT_STOP).
             let sig = self.groups[g].stop_sig;
             self.ptrace_trap(
                 t,
@@ -80,9 +80,13 @@ impl Kernel {
                     sig
                 },
             );
-        } else if !seize && !exiting {
-            // The SIGSTOP it is sent (never taken by an exiting task).
-            self.ptrace_trap(t, SIGSTOP);
+        }
+        if !seize {
+            // send_sig_info(SIGSTOP, SEND_SIG_PRIV, task): it flushes a
+            // pending SIGCONT, and the tracee stops for it when it takes it
+            // (at once, or once resumed if already stopped; never if
+            // exiting).
+            let _ = self.send_signal_locked(t, SIGSTOP, SendInfo::Priv, PidType::Pid, true);
         }
         self.run_deferred();
         Ok(())

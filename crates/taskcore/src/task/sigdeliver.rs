@@ -227,6 +227,13 @@ impl Kernel {
         }
     }
 
+    /// SIGKILL is pending for `t` or its process (`fatal_signal_pending()`).
+    pub(crate) fn sigkill_pending(&self, t: u32) -> bool {
+        let task = &self.tasks[t];
+        (task.pending.signal | self.groups[task.group].shared_pending.signal) & sigmask(SIGKILL)
+            != 0
+    }
+
     /// Some signal pending for `t`, on itself or its process, is not
     /// blocked.
     pub(crate) fn has_deliverable(&self, t: u32) -> bool {
@@ -290,7 +297,9 @@ impl Kernel {
                 return self.act_on_signal(t, info.signo, info);
             }
         }
-        if self.task_is_stopped_or_traced(t) {
+        // A stop sleeps TASK_WAKEKILL: a pending SIGKILL (one that did not
+        // take the fast path: a namespace init's) ends it.
+        if self.task_is_stopped_or_traced(t) && !self.sigkill_pending(t) {
             return Step::Stopped;
         }
         let Some((sig, info)) = self.dequeue_signal(t, !self.tasks[t].blocked) else {

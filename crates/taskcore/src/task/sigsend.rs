@@ -314,7 +314,11 @@ impl Kernel {
             self.groups[g].curr_target = t;
             t
         };
+        // Not for a namespace's init (SIGNAL_UNKILLABLE) but SIGKILL from
+        // an ancestor namespace: its taker drops what it does not handle
+        // (tests/oracle/init_blocked_thread).
         if self.sig_fatal(g, sig)
+            && (sig == SIGKILL || self.groups[g].flags & SIGNAL_UNKILLABLE == 0)
             && self.tasks[t].real_blocked & sigmask(sig) == 0
             && (sig == SIGKILL || self.tasks[p].ptrace == 0)
             && !sig_kernel_coredump(sig)
