@@ -60,4 +60,6 @@ pub use input::{
 pub use replayer::{Options, Replayer, Summary};
 
 #[cfg(test)]
+mod signal_tests;
+#[cfg(test)]
 mod tests;
