@@ -369,18 +369,15 @@ fn signal_op(c: &SigCall) -> Op {
             set: set.mask(),
             sigsetsize: *sigsetsize,
         },
-        SigCall::RtSigsuspend { mask, .. } => match mask.mask() {
-            Some(m) => Op::SigSuspend {
-                mask: Some(m),
-                pause: false,
-            },
-            None => Op::Other {
-                name: "rt_sigsuspend".into(),
-            },
+        SigCall::RtSigsuspend { mask, sigsetsize } => Op::SigSuspend {
+            mask: mask.mask(),
+            pause: false,
+            sigsetsize: *sigsetsize,
         },
         SigCall::Pause => Op::SigSuspend {
             mask: None,
             pause: true,
+            sigsetsize: 8,
         },
         SigCall::RtSigtimedwait {
             set,

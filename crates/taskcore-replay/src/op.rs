@@ -208,10 +208,12 @@ pub(crate) enum Op {
         info: Option<RecSigInfo>,
         sigsetsize: u64,
     },
-    /// rt_sigsuspend(mask) (`pause`: `mask` None).
+    /// rt_sigsuspend(mask, sigsetsize), or `pause` (`mask` None,
+    /// `sigsetsize` 8). A mask strace did not read is None.
     SigSuspend {
         mask: Option<u64>,
         pause: bool,
+        sigsetsize: u64,
     },
     /// rt_sigreturn({mask=...}).
     RtSigreturn {

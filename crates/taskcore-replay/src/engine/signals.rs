@@ -198,7 +198,19 @@ impl Engine {
                 info,
                 sigsetsize,
             } => self.sigtimedwait(e, cur, *set, *info, *sigsetsize),
-            Op::SigSuspend { mask, .. } => self.sigsuspend(e, cur, *mask),
+            Op::SigSuspend {
+                mask,
+                pause,
+                sigsetsize,
+            } => {
+                if *sigsetsize != 8 {
+                    self.check_unit(e, Err(Errno::EINVAL))
+                } else if mask.is_none() && !pause {
+                    self.unchecked_because(e, "mask not read")
+                } else {
+                    self.sigsuspend(e, cur, *mask)
+                }
+            }
             Op::RtSigreturn { mask } => self.sigreturn(e, cur, *mask),
             Op::RestartSyscall => {
                 // The kernel resumed a call a stop or an ignored signal
@@ -320,14 +332,35 @@ impl Engine {
             })
         });
         let Some((sig, info)) = next.flatten() else {
-            return Waker::Nothing;
+            return self.sigcont_waker(e);
         };
         if self.ignores(cur, sig) {
             Waker::Ignored
         } else if self.unmodelled_sender(e.pid, sig, info.as_ref()) {
             Waker::Outside
         } else {
-            Waker::Nothing
+            self.sigcont_waker(e)
+        }
+    }
+
+    /// Under `PTRACE_SEIZE`, a SIGCONT wakes every thread of its process
+    /// (`prepare_signal()` → `ptrace_trap_notify()`), though one takes it:
+    /// a `--- SIGCONT` line of a thread of the same process, ignoring it,
+    /// dequeued while the wait of `e` was open, explains its interruption.
+    fn sigcont_waker(&mut self, e: &Event) -> Waker {
+        let tgid = self.tgid_of_rec(e.pid);
+        let hit = {
+            let look = self.look.borrow();
+            look.find_after(e.entry_line, |x| {
+                (matches!(x.op, Op::Signal { sig: SIGCONT, .. })
+                    && x.entry_line <= e.line
+                    && self.tgid_of_rec(x.pid) == tgid)
+                    .then_some(x.pid)
+            })
+        };
+        match hit.and_then(|rec| self.pids.task(rec)) {
+            Some(t) if self.ignores(t.task, SIGCONT) => Waker::Ignored,
+            _ => Waker::Nothing,
         }
     }
 
@@ -695,7 +728,23 @@ impl Engine {
 
     /// `get_signal()` for the thread at its `---` line.
     fn deliver(&mut self, e: &Event, cur: TaskId, sig: i32, info: Option<RecSigInfo>) {
+        // get_signal() goes on past a stop signal it discards (orphaned
+        // process group); Linux prints each such dequeue. With the default
+        // action (no handler, no frame mask), the others are kept out of
+        // this dequeue by the mask.
+        let alone = sig_kernel_stop(sig)
+            && matches!(
+                self.k.rt_sigaction(cur, sig, None).map(|a| a.handler),
+                Ok(SigHandler::Default)
+            );
+        let saved = self.k.sigmask(cur).unwrap_or(0);
+        if alone {
+            let _ = self.k.rt_sigprocmask(cur, 2, Some(!bit(sig)));
+        }
         let mut r = self.k.get_signal(cur);
+        if alone {
+            let _ = self.k.rt_sigprocmask(cur, 2, Some(saved));
+        }
         if r == Ok(SignalAction::Stopped) && !sig_kernel_stop(sig) {
             // A stopped thread dequeues nothing: Linux shows it did, so
             // its group was continued, by nothing the replay applies (a
