@@ -83,12 +83,16 @@ impl Converter {
             Op::Exited { .. } | Op::Killed { .. } => self.prev_line.remove(&ev.pid),
             _ => self.prev_line.insert(ev.pid, ev.line),
         };
-        if let (Op::Signal { sig, .. }, Some(prev)) = (&ev.op, prev) {
-            if !stop_signal(*sig) && prev < ev.line {
-                // Dequeued after the thread's previous line; strace prints
-                // it when it gets to the signal-delivery-stop.
+        match (&ev.op, prev) {
+            // Dequeued after the thread's previous line; strace prints it
+            // when it gets to the signal-delivery-stop.
+            (Op::Signal { sig, .. }, Some(prev)) if !stop_signal(*sig) && prev < ev.line => {
                 ev.entry_line = prev;
             }
+            // The thread stopped after its previous line; strace prints it
+            // when it gets to the stop.
+            (Op::Stopped { .. }, Some(prev)) if prev < ev.line => ev.entry_line = prev,
+            _ => {}
         }
         let (code, sig) = match ev.op {
             Op::Exited { code } => (Some(code), None),

@@ -390,19 +390,7 @@ impl Engine {
             Op::Die { code, sig } => self.die(e, *code, *sig),
             Op::Exited { code } => self.do_death(e, Some(*code), None),
             Op::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
-            Op::Stopped { sig } => {
-                if let Ok(leader) = self.leader_of(cur) {
-                    if !self.unconfirmed_stop.remove(&leader) {
-                        // A stop from outside the trace (terminal, untraced
-                        // sender), or one already confirmed: deliver it; a
-                        // stopped group ignores it.
-                        let _ = self.k.send_signal(cur, *sig);
-                        let _ = self.k.get_signal(cur);
-                        self.drain();
-                        self.unconfirmed_stop.remove(&leader);
-                    }
-                }
-            }
+            Op::Stopped { sig } => self.stopped_line(cur, *sig),
             Op::Signal { .. }
             | Op::RtSigprocmask { .. }
             | Op::RtSigpending { .. }

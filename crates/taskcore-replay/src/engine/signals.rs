@@ -42,8 +42,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use taskcore::uapi::{
-    sig_kernel_ignore, sig_kernel_stop, SA_RESTART, SIGCHLD, SIGCONT, SIGKILL, SIGSTOP, SIGTSTP,
-    SIGTTIN, SIGTTOU, SI_KERNEL, SI_USER,
+    sig_kernel_ignore, sig_kernel_stop, CLD_STOPPED, SA_RESTART, SIGCHLD, SIGCONT, SIGKILL,
+    SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU, SI_KERNEL, SI_USER,
 };
 use taskcore::{Errno, SigHandler, SigInfo, SigWait, SignalAction, TaskId};
 
@@ -395,7 +395,14 @@ impl Engine {
         match e.ret {
             Outcome::Value(_) | Outcome::Errno(Errno::EAGAIN) => {
                 // The call completed: what it returns is pending now (a
-                // timeout, if it expired, is over).
+                // timeout, if it expired, is over), its cause perhaps
+                // printed later.
+                if let (Outcome::Value(n), Some(i)) = (&e.ret, info) {
+                    let (p, s) = self.k.pending_signals(cur).unwrap_or((0, 0));
+                    if (p | s) & bit(*n as i32) == 0 {
+                        self.pull_cause(e, *n as i32, Some(i));
+                    }
+                }
                 let r = self.k.rt_sigtimedwait(cur, set, true);
                 self.stats.checked += 1;
                 match (&e.ret, r) {
@@ -615,7 +622,7 @@ impl Engine {
         let ignored = self.ignores(cur, sig);
         self.stats.checked += 1;
         self.stats.signals_checked += 1;
-        let (p, s) = if (p | s) & bit(sig) == 0 && !ignored && self.pull_sender(e, sig, info) {
+        let (p, s) = if (p | s) & bit(sig) == 0 && !ignored && self.pull_cause(e, sig, info) {
             self.k.pending_signals(cur).unwrap_or((p, s))
         } else {
             (p, s)
@@ -694,6 +701,40 @@ impl Engine {
         self.deliver(e, cur, sig, info);
     }
 
+    /// What caused signal `sig` (siginfo `info`) that thread `e.pid` takes
+    /// at `e` may be printed later: [`Engine::pull_sender`], or the
+    /// `--- stopped by` lines of the threads of a child whose CLD_STOPPED
+    /// SIGCHLD it is (the group stop completes with its last thread).
+    fn pull_cause(&mut self, e: &Event, sig: i32, info: Option<RecSigInfo>) -> bool {
+        if self.pull_sender(e, sig, info) {
+            return true;
+        }
+        let Some(child) = info
+            .filter(|i| sig == SIGCHLD && i.code == CLD_STOPPED)
+            .and_then(|i| i.pid)
+        else {
+            return false;
+        };
+        let mut any = false;
+        loop {
+            let next = {
+                let look = self.look.borrow();
+                look.find_event_after(e.line, |x| {
+                    matches!(x.op, Op::Stopped { .. })
+                        && x.entry_line < e.line
+                        && self.tgid_of_rec(x.pid) == child
+                        && !self.consumed.contains(&x.seq)
+                })
+            };
+            let Some(ev) = next else {
+                return any;
+            };
+            self.consumed.insert(ev.seq);
+            self.dispatch(&ev);
+            any = true;
+        }
+    }
+
     /// The call that sent the signal of `e`'s `---` line completed after
     /// it (strace printed the sender's return later): the first such call
     /// of the lookahead whose window contains the line, by the recorded
@@ -724,6 +765,31 @@ impl Engine {
         self.consumed.insert(ev.seq);
         self.dispatch(&ev);
         true
+    }
+
+    /// A `--- stopped by SIGxxx ---` line: the thread is in its group's
+    /// stop. It passes through `get_signal()` (where a thread joins a group
+    /// stop in progress; one of a stopped group takes nothing) when it has
+    /// no signal to take; a group the emulation has not stopped was
+    /// stopped from outside the trace (a terminal, an untraced sender).
+    pub(super) fn stopped_line(&mut self, cur: TaskId, sig: i32) {
+        let Ok(leader) = self.leader_of(cur) else {
+            return;
+        };
+        let blocked = self.k.sigmask(cur).unwrap_or(0);
+        let stopped = if self.deliverable(cur, blocked) {
+            self.unconfirmed_stop.contains(&leader)
+        } else {
+            let r = self.k.get_signal(cur);
+            self.drain();
+            r == Ok(SignalAction::Stopped)
+        };
+        if !stopped && !self.unconfirmed_stop.contains(&leader) {
+            let _ = self.k.send_signal(cur, sig);
+            let _ = self.k.get_signal(cur);
+            self.drain();
+        }
+        self.unconfirmed_stop.remove(&leader);
     }
 
     /// `get_signal()` for the thread at its `---` line.
