@@ -164,6 +164,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
                     "file": rep.file, "events": rep.summary.stats.events,
                     "checked": rep.summary.stats.checked,
                     "signals_checked": rep.summary.stats.signals_checked,
+                    "signals_ignored": rep.summary.stats.signals_ignored,
                     "mismatches": rep.summary.mismatches.len(), "tasks": rep.summary.stats.tasks,
                     "peak_live_tasks": rep.summary.stats.peak_live,
                     "parse_errors": rep.parse.error_lines,
@@ -194,6 +195,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
             "events": total.events,
             "checked": total.checked,
             "signals_checked": total.signals_checked,
+            "signals_ignored": total.signals_ignored,
             "mismatches": total_mismatches,
             "tasks": total.tasks,
             "peak_live_tasks": total.peak_live,
@@ -220,6 +222,7 @@ fn merge(total: &mut Stats, s: &Stats) {
     total.events += s.events;
     total.checked += s.checked;
     total.signals_checked += s.signals_checked;
+    total.signals_ignored += s.signals_ignored;
     total.tasks += s.tasks;
     total.applied += s.applied;
     total.peak_live = total.peak_live.max(s.peak_live);
@@ -234,8 +237,8 @@ fn merge(total: &mut Stats, s: &Stats) {
 fn print_summary(name: &str, s: &Stats, mismatches: usize, parse_errors: u64) {
     println!("== {name}");
     println!(
-        "events {}  checks {} (--- signal lines {})  mismatches {}  parse errors {}  tasks created {}  most alive at once {} (with 3 outside the trace)",
-        s.events, s.checked, s.signals_checked, mismatches, parse_errors, s.tasks, s.peak_live,
+        "events {}  checks {} (--- signal lines {}, {} of them ignored signals)  mismatches {}  parse errors {}  tasks created {}  most alive at once {} (with 3 outside the trace)",
+        s.events, s.checked, s.signals_checked, s.signals_ignored, mismatches, parse_errors, s.tasks, s.peak_live,
     );
     if !s.skipped.is_empty() {
         let sk: BTreeMap<_, _> = s.skipped.iter().collect();

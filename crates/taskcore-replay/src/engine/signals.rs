@@ -634,6 +634,17 @@ impl Engine {
                 // returns to user space (a mask saved by rt_sigsuspend
                 // comes back).
                 let blocked = self.k.sigmask(cur).unwrap_or(0);
+                self.stats.signals_ignored += 1;
+                if self.sig.recorded && blocked & bit(sig) != 0 {
+                    // A blocked signal is never discarded at send: the
+                    // core would hold it.
+                    return self.mismatch(
+                        e,
+                        "signal",
+                        format!("{} taken", signame(sig)),
+                        format!("blocked by {}", sigset(blocked)),
+                    );
+                }
                 if !self.deliverable(cur, blocked) {
                     let _ = self.k.get_signal(cur);
                 }
