@@ -29,8 +29,8 @@ use crate::task::sigaction::SigAction;
 use crate::task::sigpending::{next_signal, sigmask};
 use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::{
-    ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED,
-    SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE, TS_RESTORE_SIGMASK, TS_SIGSLEEP,
+    ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
+    SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE, TS_RESTORE_SIGMASK, TS_SIGSLEEP,
 };
 use crate::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, CLD_CONTINUED,
@@ -240,6 +240,7 @@ impl Kernel {
         let task = &self.tasks[t];
         (task.pending.signal | self.groups[task.group].shared_pending.signal) & !task.blocked != 0
             || self.resume_signals.contains_key(&t)
+            || self.groups[task.group].flags & SIGNAL_CLD_CONTINUED != 0
     }
 
     /// Every thread of group `g` may have something to take (it was
@@ -289,6 +290,12 @@ impl Kernel {
         let g = task.group;
         if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
             return Step::Exit;
+        }
+        if self.groups[g].flags & SIGNAL_CLD_CONTINUED != 0 {
+            // The group was continued: this thread tells the parent.
+            self.set_group_flags(g, self.groups[g].flags & !SIGNAL_CLD_CONTINUED);
+            self.notify_parent_cldstop(g, CLD_CONTINUED);
+            return Step::Again;
         }
         // The signal its tracer resumed it with: taken on the way out of
         // the ptrace stop, before anything else (even in a stopped group).

@@ -148,6 +148,26 @@ impl Kernel {
         Ok(pending & task.blocked)
     }
 
+    /// The signals pending for `task`, blocked or not: its own pending set
+    /// and its process's shared one, as `(pending, shared_pending)` masks
+    /// (bit `sig - 1`), the `SigPnd` and `ShdPnd` lines of
+    /// `/proc/PID/status`. A debugger's or a replay's view: nothing is
+    /// dequeued.
+    ///
+    /// # Errors
+    /// `ESRCH` if `task` is stale.
+    ///
+    /// # Linux
+    /// `task->pending.signal`, `task->signal->shared_pending.signal`
+    /// (fs/proc/array.c `task_sig()`).
+    pub fn pending_signals(&self, task: TaskId) -> Result<(u64, u64)> {
+        let task = &self.tasks[self.task_idx(task)?];
+        Ok((
+            task.pending.signal,
+            self.groups[task.group].shared_pending.signal,
+        ))
+    }
+
     /// The thread's signal mask (`blocked`), as `rt_sigprocmask` would
     /// report it.
     ///

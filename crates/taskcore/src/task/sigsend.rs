@@ -24,12 +24,12 @@ use crate::slab::NONE;
 use crate::task::kernel::{Kernel, Notification, SigInfo};
 use crate::task::sigpending::{sigmask, SigQueue};
 use crate::task::task_struct::{
-    PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
-    SIGNAL_UNKILLABLE,
+    PF_EXITING, PF_TRACED_STOP, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED,
+    SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
 };
 use crate::uapi::{
-    sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, CLD_CONTINUED,
-    RLIMIT_SIGPENDING, SIGCONT, SIGKILL, SIGRTMIN, SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU, SI_USER,
+    sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, RLIMIT_SIGPENDING,
+    SIGCONT, SIGKILL, SIGRTMIN, SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU, SI_USER,
 };
 
 /// `SIG_KERNEL_STOP_MASK`.
@@ -211,13 +211,17 @@ impl Kernel {
             self.flush_group_pending(g, STOP_MASK);
             if self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 {
                 self.groups[g].group_exit_code = 0;
+                // The parent learns it from the group's first thread to
+                // run get_signal() (SIGNAL_CLD_CONTINUED), not from the
+                // sender.
                 self.set_group_flags(
                     g,
-                    (self.groups[g].flags & !SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED,
+                    (self.groups[g].flags & !SIGNAL_STOP_STOPPED)
+                        | SIGNAL_STOP_CONTINUED
+                        | SIGNAL_CLD_CONTINUED,
                 );
                 let group = self.handle_unchecked(self.groups[g].leader);
                 self.notify(Notification::Continued { group });
-                self.notify_parent_cldstop(g, CLD_CONTINUED);
                 continued = true;
             }
         }

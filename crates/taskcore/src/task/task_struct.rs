@@ -48,6 +48,9 @@ pub(crate) const SIGNAL_STOP_STOPPED: u32 = 0x01;
 /// Group flag: SIGCONT since the last WCONTINUED report
 /// (`SIGNAL_STOP_CONTINUED`).
 pub(crate) const SIGNAL_STOP_CONTINUED: u32 = 0x02;
+/// Group flag: continued, its parent not yet told: the first thread to
+/// pass through `get_signal()` sends CLD_CONTINUED (`SIGNAL_CLD_CONTINUED`).
+pub(crate) const SIGNAL_CLD_CONTINUED: u32 = 0x20;
 /// Group flag: the init of a pid namespace (`SIGNAL_UNKILLABLE`).
 pub(crate) const SIGNAL_UNKILLABLE: u32 = 0x40;
 
