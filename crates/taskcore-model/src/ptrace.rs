@@ -126,8 +126,9 @@ impl Model {
     /// disposition, then whatever is pending.
     fn resume_with(&mut self, t: usize, sig: i32) {
         if sig != 0 && self.task(t).blocked & crate::sigbit(sig) != 0 {
-            // ptrace_signal(): a blocked signal goes back on its queue.
-            self.pend(t, sig, true);
+            // ptrace_signal(): a blocked signal is sent again, to the
+            // thread (with prepare_signal()'s flushes).
+            self.send_signal(t, sig, false, true);
         } else if sig != 0 {
             self.handle_signal(t, sig);
         }

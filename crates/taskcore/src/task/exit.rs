@@ -500,6 +500,7 @@ impl Kernel {
             self.flush_task_pending(p, u64::MAX);
             self.resume_signals.remove(&p);
             self.trap_info.remove(&p);
+            self.sigsave.remove(&p);
             debug_assert!(self.tasks[p].children.is_empty());
             debug_assert!(self.tasks[p].ptraced.is_empty());
             self.tasks.remove(p);

@@ -163,13 +163,13 @@ impl Kernel {
                 Step::Stopped => return SignalAction::Stopped,
                 Step::Exit => return SignalAction::Exit,
                 Step::Handler(sig, info, action) => {
-                    let task = &mut self.tasks[t];
-                    let old_mask = if task.flags & TS_RESTORE_SIGMASK != 0 {
-                        task.flags &= !TS_RESTORE_SIGMASK;
-                        task.saved_sigmask
+                    let old_mask = if self.tasks[t].flags & TS_RESTORE_SIGMASK != 0 {
+                        self.tasks[t].flags &= !TS_RESTORE_SIGMASK;
+                        self.take_saved_sigmask(t)
                     } else {
-                        task.blocked
+                        self.tasks[t].blocked
                     };
+                    let task = &mut self.tasks[t];
                     let mut blocked = task.blocked | action.mask;
                     if action.flags & SA_NODEFER == 0 {
                         blocked |= sigmask(sig);
@@ -188,10 +188,9 @@ impl Kernel {
 
     /// `restore_saved_sigmask()`.
     fn restore_saved_sigmask(&mut self, t: u32) {
-        let task = &mut self.tasks[t];
-        if task.flags & TS_RESTORE_SIGMASK != 0 {
-            task.flags &= !TS_RESTORE_SIGMASK;
-            task.blocked = task.saved_sigmask;
+        if self.tasks[t].flags & TS_RESTORE_SIGMASK != 0 {
+            self.tasks[t].flags &= !TS_RESTORE_SIGMASK;
+            self.tasks[t].blocked = self.take_saved_sigmask(t);
             self.recalc_sigpending(t);
         }
     }
@@ -267,10 +266,9 @@ impl Kernel {
                 Step::Handler(sig, info, _) => {
                     // The handler ran; its sigreturn restored the mask the
                     // frame saved.
-                    let task = &mut self.tasks[t];
-                    if task.flags & TS_RESTORE_SIGMASK != 0 {
-                        task.flags &= !TS_RESTORE_SIGMASK;
-                        task.blocked = task.saved_sigmask;
+                    if self.tasks[t].flags & TS_RESTORE_SIGMASK != 0 {
+                        self.tasks[t].flags &= !TS_RESTORE_SIGMASK;
+                        self.tasks[t].blocked = self.take_saved_sigmask(t);
                     }
                     let task = self.handle_unchecked(t);
                     self.notify(Notification::Handler { task, sig, info });

@@ -33,7 +33,7 @@ pub(crate) const PF_TRACED_STOP: u8 = 0x04;
 /// [`crate::Kernel::set_running`]. Kept in `flags` to leave the layout alone.
 pub(crate) const TS_RUNNING: u8 = 0x08;
 
-/// Task flag: [`Task::saved_sigmask`] is to be restored
+/// Task flag: the `saved_sigmask` kept in [`SigSave`] is to be restored
 /// (`TIF_RESTORE_SIGMASK`).
 pub(crate) const TS_RESTORE_SIGMASK: u8 = 0x10;
 
@@ -110,7 +110,7 @@ pub(crate) struct Task {
     /// Command name, NUL-padded (`comm`).
     pub(crate) comm: [u8; TASK_COMM_LEN],
     /// Credentials (`cred`; Linux also has `real_cred`, the same here).
-    pub(crate) cred: crate::task::cred::Cred,
+    pub(crate) cred: std::sync::Arc<crate::task::cred::Cred>,
     /// Namespaces for children (`nsproxy`); empty once the task exited.
     pub(crate) nsproxy: crate::task::nsproxy::NsProxy,
     /// Signal asked for at the parent's death (`pdeath_signal`), 0 none.
@@ -123,13 +123,6 @@ pub(crate) struct Task {
     /// Signals this thread blocks (`blocked`, bit `sig - 1`); never SIGKILL
     /// or SIGSTOP.
     pub(crate) blocked: u64,
-    /// The mask `rt_sigtimedwait` replaced while it waits (`real_blocked`),
-    /// 0 otherwise.
-    pub(crate) real_blocked: u64,
-    /// The mask to restore after the next handler returns or when no
-    /// handler runs (`saved_sigmask`, with [`TS_RESTORE_SIGMASK`]):
-    /// `rt_sigsuspend` sets it.
-    pub(crate) saved_sigmask: u64,
     /// Slab index of its address space, `NONE` once exited.
     pub(crate) mm: u32,
 }
@@ -280,5 +273,30 @@ impl ThreadGroup {
             wait_by_pgrp: false,
             rlim,
         }
+    }
+}
+
+/// The masks a thread sets aside while it waits for a signal, kept out of
+/// [`Task`] (few threads ever have them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SigSave {
+    /// The mask `rt_sigtimedwait` replaced while it sleeps
+    /// (`real_blocked`).
+    pub(crate) real_blocked: u64,
+    /// The mask to restore after the next handler returns, or when no
+    /// handler runs (`saved_sigmask`, with [`TS_RESTORE_SIGMASK`]):
+    /// `rt_sigsuspend` sets it.
+    pub(crate) saved_sigmask: u64,
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// Memory per task is a goal (BENCHMARKS.md, `bench scale`): a field
+    /// that grows these structures must be worth it. Budgets in bytes.
+    #[test]
+    fn tasks_and_groups_stay_small() {
+        assert!(core::mem::size_of::<super::Task>() <= 152);
+        assert!(core::mem::size_of::<super::ThreadGroup>() <= 168);
+        assert!(core::mem::size_of::<crate::pid::entry::Pid>() <= 56);
     }
 }
