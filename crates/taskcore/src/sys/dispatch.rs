@@ -110,7 +110,6 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
     };
     let no_pidfd = |t: Result<TaskId>| t.map(|t| (t, None));
     let unit = |r: Result<()>| r.map(|()| SysRet::Value(0));
-    let val = |r: Result<i32>| r.map(|v| SysRet::Value(v.into()));
     match call {
         Syscall::Clone(args) => {
             let t = k.clone_with_pidfd(current, args);
@@ -135,30 +134,28 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
                 k.execve_argv(current, filename, &argv)
             }
         }),
-        Syscall::Exit { code } => unit(k.exit(current, *code)),
-        Syscall::ExitGroup { code } => unit(k.exit_group(current, *code)),
-        Syscall::Wait4 { pid, options } => k.wait4(current, *pid, *options).map(SysRet::Wait),
-        Syscall::Waitid {
-            idtype,
-            id,
-            options,
-        } => k
-            .waitid(current, *idtype, *id, *options)
-            .map(SysRet::Waitid),
-        Syscall::Setpgid { pid, pgid } => unit(k.setpgid(current, *pid, *pgid)),
-        Syscall::Setsid => val(k.setsid(current)),
-        Syscall::Getpgid { pid } => val(k.getpgid(current, *pid)),
-        Syscall::Getpgrp => val(k.getpgid(current, 0)),
-        Syscall::Getsid { pid } => val(k.getsid(current, *pid)),
-        Syscall::Getppid => val(k.getppid(current)),
-        Syscall::Getpid => val(k.getpid(current)),
-        Syscall::Gettid => val(k.gettid(current)),
-        Syscall::Kill { pid, sig } => unit(k.kill(current, *pid, *sig)),
-        Syscall::Tgkill { tgid, tid, sig } => unit(k.tgkill(current, *tgid, *tid, *sig)),
-        Syscall::Tkill { tid, sig } => unit(k.tkill(current, *tid, *sig)),
-        Syscall::RtSigaction { sig, act } => {
-            k.rt_sigaction(current, *sig, *act).map(SysRet::SigAction)
-        }
+        // The calls of the lifecycle API: one implementation, shared with
+        // the reference model's dispatch.
+        Syscall::Exit { .. }
+        | Syscall::ExitGroup { .. }
+        | Syscall::Wait4 { .. }
+        | Syscall::Waitid { .. }
+        | Syscall::Setpgid { .. }
+        | Syscall::Setsid
+        | Syscall::Getpgid { .. }
+        | Syscall::Getpgrp
+        | Syscall::Getsid { .. }
+        | Syscall::Getppid
+        | Syscall::Getpid
+        | Syscall::Gettid
+        | Syscall::Kill { .. }
+        | Syscall::Tgkill { .. }
+        | Syscall::Tkill { .. }
+        | Syscall::RtSigaction { .. } => match super::generic::dispatch_api(k, current, call)? {
+            super::generic::ApiRet::Ret(r) => Ok(r),
+            // None of these creates a task.
+            _ => Err(crate::Errno::ENOSYS),
+        },
         Syscall::Prctl(p) => match p {
             Prctl::SetPdeathsig(sig) => unit(k.set_pdeathsig(current, *sig)),
             Prctl::GetPdeathsig => k.pdeathsig(current).map(SysRet::Written),
