@@ -141,7 +141,8 @@ impl ProcFs<'_> {
     ///
     /// # Linux
     /// `proc_root_getattr()` (`nlink` counts the processes),
-    /// `pid_getattr()` (owner: the task's effective ids, all 0 here),
+    /// `pid_getattr()` (owner: `task_dump_owner()`, the task's effective
+    /// ids, or root's for the files of a process that is not dumpable),
     /// `proc_task_getattr()` (`nlink` counts the threads).
     pub fn getattr(&self, node: Node) -> Result<Attr> {
         let task = match node {
@@ -160,12 +161,29 @@ impl ProcFs<'_> {
             Node::Tid { entry: None, .. } => 2,
             _ => 1,
         };
+        // task_dump_owner(): the task's effective ids; for anything but a
+        // 0555 directory, root's while the process is not dumpable or has
+        // no address space (a zombie).
+        let mode = s_ifmt(node.d_type()) | node.perm();
+        let (uid, gid) = match task {
+            Some(t) => {
+                let task = &self.k.tasks[t];
+                let dir = mode == s_ifmt(crate::procfs::DType::Dir) | 0o555;
+                let dumpable = task.mm != crate::slab::NONE && self.k.mms[task.mm].dumpable;
+                if dir || dumpable {
+                    (task.cred.euid, task.cred.egid)
+                } else {
+                    (0, 0)
+                }
+            }
+            None => (0, 0),
+        };
         Ok(Attr {
             ino: node.ino(),
-            mode: s_ifmt(node.d_type()) | node.perm(),
+            mode,
             nlink,
-            uid: 0,
-            gid: 0,
+            uid,
+            gid,
             size: 0,
             d_type: node.d_type(),
         })

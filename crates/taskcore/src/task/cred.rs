@@ -152,6 +152,11 @@ impl Kernel {
         let key = |c: &Cred| (c.euid, c.egid, c.fsuid, c.fsgid);
         if key(old) != key(&new) {
             self.tasks[cur].pdeath_signal = 0;
+            // set_dumpable(mm, suid_dumpable), suid_dumpable being 0.
+            let mm = self.tasks[cur].mm;
+            if mm != crate::slab::NONE {
+                self.mms[mm].dumpable = false;
+            }
         }
         self.tasks[cur].cred = Arc::new(new);
     }

@@ -62,11 +62,16 @@ impl Kernel {
         let task = &mut self.tasks[t];
         task.flags &= !PF_FORKNOEXEC;
         task.self_exec_id = task.self_exec_id.wrapping_add(1);
+        // begin_new_exec(): dumpable unless the ids differ.
+        let c = &task.cred;
+        let dumpable = c.euid == c.uid && c.egid == c.gid;
         task.comm = comm_from_path(filename);
         // The new image's creds (no set-id binaries): saved and fs ids
         // follow the effective ones (cap_bprm_creds_from_file()).
         let c = std::sync::Arc::make_mut(&mut task.cred);
         (c.suid, c.fsuid, c.sgid, c.fsgid) = (c.euid, c.euid, c.egid, c.egid);
+        let mm = self.tasks[t].mm;
+        self.mms[mm].dumpable = dumpable;
         // The mask and pending signals stay.
         self.flush_signal_handlers(g);
         if self.tasks[t].ptrace != 0 && self.tasks[t].ptrace & PT_SEIZED == 0 {

@@ -39,6 +39,12 @@ pub(crate) struct MmEntry {
     /// it (NUL-terminated strings); `None` until an exec with argv or
     /// [`Kernel::set_cmdline`]. Fork copies it, `CLONE_VM` shares it.
     pub(crate) cmdline: Option<std::sync::Arc<[u8]>>,
+    /// The address space may be dumped (`get_dumpable(mm) ==
+    /// SUID_DUMP_USER`): cleared when its process changes its effective or
+    /// fs ids, set by an exec that leaves real and effective ids equal,
+    /// copied by fork. While clear, the process's `/proc` files belong to
+    /// root.
+    pub(crate) dumpable: bool,
 }
 
 impl Kernel {
@@ -49,6 +55,7 @@ impl Kernel {
                 mm: None,
                 users: 1,
                 cmdline: None,
+                dumpable: true,
             })
             .ok_or(Errno::ENOMEM)
     }
@@ -73,11 +80,13 @@ impl Kernel {
         };
         // The child's copy of the argument area reads the same.
         let cmdline = self.mms[mm].cmdline.clone();
+        let dumpable = self.mms[mm].dumpable;
         self.mms
             .insert(MmEntry {
                 mm: copy,
                 users: 1,
                 cmdline,
+                dumpable,
             })
             .ok_or(Errno::ENOMEM)
     }
@@ -265,12 +274,14 @@ impl Kernel {
         let t = self.current(current)?;
         // The argument area stays with the task's image.
         let cmdline = self.mms[self.tasks[t].mm].cmdline.clone();
+        let dumpable = self.mms[self.tasks[t].mm].dumpable;
         let new = self
             .mms
             .insert(MmEntry {
                 mm: Some(Box::new(mm)),
                 users: 1,
                 cmdline,
+                dumpable,
             })
             .ok_or(Errno::ENOMEM)?;
         let old = core::mem::replace(&mut self.tasks[t].mm, new);
