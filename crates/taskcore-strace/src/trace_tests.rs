@@ -14,7 +14,7 @@ use super::{read_trace, Call, CloneFlavor, Event, EventKind, Trace};
 /// The repository's `data/traces` directory when this crate sits in the
 /// taskcore workspace; `None`, after printing why `test` is skipped, when
 /// it runs from a packaged copy (the traces are not shipped with it).
-fn traces_dir_for(test: &str) -> Option<PathBuf> {
+pub(crate) fn traces_dir_for(test: &str) -> Option<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     if root.join("crates/taskcore/Cargo.toml").is_file() {
         Some(root.join("data/traces"))

@@ -449,7 +449,12 @@ mod tests {
 
     #[test]
     fn every_signal_call_of_the_recordings_decodes() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/traces/signal");
+        let Some(traces) =
+            crate::trace_tests::traces_dir_for("every_signal_call_of_the_recordings_decodes")
+        else {
+            return;
+        };
+        let dir = traces.join("signal");
         let mut seen = 0;
         for f in std::fs::read_dir(&dir).unwrap() {
             let p = f.unwrap().path();
