@@ -46,7 +46,9 @@ impl Kernel {
 
     fn do_sys_exit(&mut self, current: TaskId, code: i32) -> Result<()> {
         let t = self.current(current)?;
-        self.do_exit(t, (code & 0xff) << 8);
+        if !self.ptrace_exit_event(t, (code & 0xff) << 8) {
+            self.do_exit(t, (code & 0xff) << 8);
+        }
         self.run_deferred();
         Ok(())
     }
@@ -90,6 +92,15 @@ impl Kernel {
             exit_code
         };
         let others = self.threads(g);
+        if self.ptrace_event_enabled(t, crate::task::ptrace_event::PTRACE_EVENT_EXIT) {
+            // The other threads go first; the caller stops before exiting.
+            let others: Vec<u32> = others.into_iter().filter(|&u| u != t).collect();
+            self.exit_threads(&others, g, code);
+            if !self.ptrace_exit_event(t, code) {
+                self.do_exit(t, code);
+            }
+            return;
+        }
         self.do_exit(t, code);
         self.exit_threads(&others, g, code);
     }
@@ -155,6 +166,7 @@ impl Kernel {
         if vp != NONE && self.tasks.get(vp).is_some() {
             let parent = self.handle_unchecked(vp);
             self.notify(Notification::VforkDone { parent });
+            self.ptrace_vfork_done(vp, t);
         }
     }
 
@@ -387,6 +399,16 @@ impl Kernel {
     fn exit_ptrace(&mut self, tracer: u32, dead: &mut Vec<u32>) {
         let tracees = list::collect(self.tasks[tracer].ptraced, &self.tasks, |t| &t.ptrace_entry);
         for p in tracees {
+            if self.tasks[p].ptrace_opts & crate::task::ptrace_event::PTRACE_O_EXITKILL != 0
+                && self.tasks[p].exit_state == ExitState::Alive
+            {
+                // PTRACE_O_EXITKILL: SIGKILL before the detach.
+                self.deferred.push_back(Deferred {
+                    task: p,
+                    gen: self.gens[p as usize],
+                    what: Deferral::Signal(crate::uapi::SIGKILL, None),
+                });
+            }
             if self.ptrace_detach_dead(tracer, p) {
                 dead.push(p);
             } else {

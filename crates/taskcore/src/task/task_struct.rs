@@ -129,6 +129,17 @@ pub(crate) struct Task {
     pub(crate) saved_sigmask: u64,
     /// Slab index of its address space, `NONE` once exited.
     pub(crate) mm: u32,
+    /// Job-control and ptrace-trap state (`jobctl`: the `JOBCTL_*` bits of
+    /// `task/jobctl.rs`, the stop signal in the low 16 bits).
+    pub(crate) jobctl: u32,
+    /// `PTRACE_O_*` options set by `PTRACE_SEIZE`/`PTRACE_SETOPTIONS`
+    /// (Linux keeps them in `ptrace` above `PT_OPT_FLAG_SHIFT`).
+    pub(crate) ptrace_opts: u32,
+    /// `ptrace_message`: what `PTRACE_GETEVENTMSG` reads.
+    pub(crate) ptrace_message: u64,
+    /// Which kind of ptrace stop the task is in (`task/ptrace_event.rs`
+    /// `TrapKind` as u8); meaningful with [`PF_TRACED_STOP`].
+    pub(crate) trap_kind: u8,
 }
 
 /// Signal dispositions of a thread group, as far as the lifecycle needs them.
@@ -232,6 +243,9 @@ pub(crate) struct ThreadGroup {
     pub(crate) session_leader: bool,
     /// Threads of this group that are traced.
     pub(crate) nr_traced: u32,
+    /// Threads that have yet to take part in the group stop in progress
+    /// (`group_stop_count`); 0 when none is.
+    pub(crate) group_stop_count: u32,
     /// The wait index registration of the child edge (see `wait::index`).
     pub(crate) child_reg: u8,
     /// As a waiter: edges to this group's children and tracees are also
@@ -273,6 +287,7 @@ impl ThreadGroup {
             is_child_subreaper: false,
             session_leader: false,
             nr_traced: 0,
+            group_stop_count: 0,
             child_reg: crate::wait::index::UNREGISTERED,
             wait_by_pgrp: false,
             rlim,
