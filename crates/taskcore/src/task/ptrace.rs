@@ -79,6 +79,10 @@ impl Kernel {
             // of an attach stays pending (not modelled: lost).
             self.tasks[t].jobctl |= JOBCTL_TRAP_STOP;
             self.do_jobctl_trap(t);
+            // Resumed, it acts on the restart's signal as from a
+            // signal-delivery-stop (as the reference model has it; Linux
+            // ignores it here and then reports the attach's SIGSTOP).
+            self.tasks[t].trap_kind = crate::task::ptrace_event::TrapKind::Signal as u8;
         } else if !seize && !exiting {
             // The SIGSTOP it is sent (never taken by an exiting task).
             self.ptrace_trap(t, SIGSTOP);
