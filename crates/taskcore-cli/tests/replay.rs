@@ -104,6 +104,51 @@ fn held_out_traces_replay_without_mismatch() {
     assert!(v["checked"].as_u64().unwrap() > 40_000);
 }
 
+/// The process-API recordings of `data/traces/extra` (Python's and Go's
+/// pidfds, `unshare --pid --fork` under `--decode-pids=pidns`, setpriv
+/// between uids and a shell forking past `ulimit -u`): zero mismatches,
+/// and each of their process-API calls counted as checked.
+#[test]
+fn process_api_traces_check_every_listed_call() {
+    let Some(dir) = repo::path(
+        "data/traces/extra",
+        "process_api_traces_check_every_listed_call",
+    ) else {
+        return;
+    };
+    let files: Vec<PathBuf> = ["python-pidfd", "go-exec", "unshare-pidns", "setpriv-ulimit"]
+        .iter()
+        .map(|n| dir.join(format!("{n}.strace.gz")))
+        .collect();
+    let v = replay(&files);
+    assert_eq!(v["mismatches"].as_u64(), Some(0), "{v}");
+    let checked = v["checked_calls"].as_object().unwrap();
+    for call in [
+        "pidfd_open",
+        "pidfd_send_signal",
+        "waitid(P_PIDFD)",
+        "clone(CLONE_PIDFD)",
+        "clone in a pid namespace",
+        "unshare",
+        "setresuid",
+        "setresgid",
+        "setgroups",
+        "getresuid",
+        "prlimit64",
+        "clone refused",
+    ] {
+        assert!(
+            checked.get(call).and_then(|n| n.as_u64()).unwrap_or(0) > 0,
+            "{call} not checked: {checked:?}"
+        );
+    }
+    let unchecked = v["unchecked"].as_object().unwrap();
+    assert!(
+        unchecked.keys().all(|k| !k.contains("never created")),
+        "{unchecked:?}"
+    );
+}
+
 #[test]
 fn memory_traces_replay_without_mismatch() {
     let Some(files) = data("traces/memory", "memory_traces_replay_without_mismatch") else {

@@ -84,7 +84,12 @@ impl Model {
         if !self.nproc_allows(cur) {
             return Err(Errno::EAGAIN);
         }
-        let cur_ns = self.ns_of(cur);
+        // Children get their pids in the caller's pid_for_children, which a
+        // thread must share and a new namespace must start from.
+        let cur_ns = self.pid_ns_for_children(cur);
+        if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 && cur_ns != self.ns_of(cur) {
+            return Err(Errno::EINVAL);
+        }
         let ns = if flags & CLONE_NEWPID != 0 {
             let level = self.nss[cur_ns].level + 1;
             if level > MAX_PID_NS_LEVEL {

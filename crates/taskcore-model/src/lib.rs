@@ -87,6 +87,7 @@ mod cred;
 mod exec;
 mod exit;
 mod fork;
+mod nsproxy;
 mod pid;
 mod ptrace;
 mod rlimit;
@@ -309,6 +310,9 @@ pub struct Model {
     pub(crate) opts: ModelOptions,
     pub(crate) seq: u64,
     pub(crate) deferred: VecDeque<Deferred>,
+    /// `nsproxy->pid_ns_for_children` of the tasks where it differs from
+    /// their active namespace (after `unshare(CLONE_NEWPID)`).
+    pub(crate) pid_for_children: std::collections::BTreeMap<usize, usize>,
 }
 
 impl Model {
@@ -338,6 +342,7 @@ impl Model {
             opts,
             seq: 0,
             deferred: VecDeque::new(),
+            pid_for_children: Default::default(),
         };
         let pid = m.alloc_pid(0, &[])?;
         let seq = m.next_seq();

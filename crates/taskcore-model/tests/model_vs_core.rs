@@ -3,7 +3,8 @@
 //!
 //! Random sequences of 50-200 system calls (clone in all its forms, exit,
 //! exit_group, execve, setpgid/setsid and the id queries, kill/tgkill/tkill,
-//! rt_sigaction, PR_SET_CHILD_SUBREAPER, ptrace attach/seize/traceme/cont/
+//! rt_sigaction, PR_SET_CHILD_SUBREAPER, unshare (CLONE_NEWPID and its
+//! refusals), ptrace attach/seize/traceme/cont/
 //! detach, wait4/waitid with random and invalid options, and "churn" runs
 //! of fork+exit+wait that move the pid cursor around a small `pid_max`) are
 //! applied to both implementations. The caller of each call is picked among
@@ -18,6 +19,7 @@
 //! `PROPTEST_CASES` raises the number of cases (default 48).
 
 use proptest::prelude::*;
+use taskcore::sys::{dispatch_api, ApiRet, Prctl, Ptrace, SysRet, Syscall};
 use taskcore::uapi::*;
 use taskcore::{Clone3Args, CloneArgs, Config, Kernel, SigAction, SigHandler, TaskId};
 use taskcore_model::{Compat, Model, ModelOptions, Tid};
@@ -115,6 +117,10 @@ enum Op {
     Churn(usize, u16),
     /// Forks `n` children without reaping them (fills a small pid space).
     Fill(usize, u16),
+    /// `unshare(flags)`: mostly `CLONE_NEWPID` (the next child is a new
+    /// namespace's init; a second one, or a thread or `CLONE_NEWPID` clone
+    /// after it, is EINVAL).
+    Unshare(usize, u64),
 }
 
 fn sel() -> impl Strategy<Value = usize> {
@@ -327,6 +333,14 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (sel(), pid_arg(), signal()).prop_map(|(c, a, s)| Op::Tkill(c, a, s)),
         4 => (sel(), sigaction_op()).prop_map(|(c, (s, a))| Op::Sigaction(c, s, a)),
         2 => (sel(), any::<bool>()).prop_map(|(c, b)| Op::Subreaper(c, b)),
+        2 => (sel(), prop_oneof![
+                6 => Just(CLONE_NEWPID),
+                1 => Just(0u64),
+                1 => Just(CLONE_NEWPID | CLONE_FILES),
+                1 => Just(CLONE_NEWUTS),
+                1 => Just(CLONE_SIGHAND),
+                1 => Just(CLONE_PARENT),
+            ]).prop_map(|(c, f)| Op::Unshare(c, f)),
         3 => (sel(), pid_arg(), any::<bool>()).prop_map(|(c, a, b)| Op::Attach(c, a, b)),
         1 => sel().prop_map(Op::Traceme),
         3 => (sel(), pid_arg(), signal()).prop_map(|(c, a, s)| Op::Cont(c, a, s)),
@@ -498,6 +512,22 @@ impl Pair {
         self.h[t.0]
     }
 
+    /// `call` by `c` on both sides, through the one [`Syscall`] type and
+    /// [`dispatch_api`], compared.
+    fn sys(&mut self, c: Tid, who: String, call: Syscall) -> Check {
+        fn ret<T>(r: ApiRet<T>) -> SysRet {
+            match r {
+                ApiRet::Ret(r) => r,
+                ApiRet::Child { pid, .. } => SysRet::Value(pid.into()),
+                _ => unreachable!("no other ApiRet"),
+            }
+        }
+        let kc = self.kt(c);
+        let a = dispatch_api(&mut self.k, kc, &call).map(ret);
+        let b = dispatch_api(&mut self.m, c, &call).map(ret);
+        self.cmp(who, a, b)
+    }
+
     fn clone_op(&mut self, c: Tid, args: CloneCall, what: String) -> Check {
         let kc = self.kt(c);
         let (rk, rm) = match &args {
@@ -549,7 +579,8 @@ impl Pair {
             | Op::Wait4(c, ..)
             | Op::Waitid(c, ..)
             | Op::Churn(c, _)
-            | Op::Fill(c, _) => *c,
+            | Op::Fill(c, _)
+            | Op::Unshare(c, _) => *c,
         };
         let Some(c) = self.caller(caller) else {
             return Ok(());
@@ -632,86 +663,88 @@ impl Pair {
                         return Ok(());
                     }
                 }
-                let (a, b) = (self.k.exit(kc, *code), self.m.exit(c, *code));
-                self.cmp(who, a, b)
+                self.sys(c, who, Syscall::Exit { code: *code })
             }
             Op::ExitGroup(_, code) => {
                 if self.in_root_init_group(c) {
                     return Ok(());
                 }
-                let (a, b) = (self.k.exit_group(kc, *code), self.m.exit_group(c, *code));
-                self.cmp(who, a, b)
+                self.sys(c, who, Syscall::ExitGroup { code: *code })
             }
             Op::Exec(_) => {
-                let (a, b) = (self.k.execve(kc, "/bin/x"), self.m.execve(c, "/bin/x"));
-                self.cmp(who, a, b)
+                let filename = "/bin/x".into();
+                self.sys(
+                    c,
+                    who,
+                    Syscall::Execve {
+                        filename,
+                        argv: None,
+                    },
+                )
             }
             Op::Setpgid(_, p, g) => {
                 let (p, g) = (self.pid_arg(c, p), self.pid_arg(c, g));
                 let who = format!("{who} = setpgid({p}, {g})");
-                let (a, b) = (self.k.setpgid(kc, p, g), self.m.setpgid(c, p, g));
-                self.cmp(who, a, b)
+                self.sys(c, who, Syscall::Setpgid { pid: p, pgid: g })
             }
-            Op::Setsid(_) => {
-                let (a, b) = (self.k.setsid(kc), self.m.setsid(c));
-                self.cmp(who, a, b)
-            }
+            Op::Setsid(_) => self.sys(c, who, Syscall::Setsid),
             Op::Getpgid(_, p) => {
                 let p = self.pid_arg(c, p);
-                let (a, b) = (self.k.getpgid(kc, p), self.m.getpgid(c, p));
-                self.cmp(format!("{who} = getpgid({p})"), a, b)
+                self.sys(
+                    c,
+                    format!("{who} = getpgid({p})"),
+                    Syscall::Getpgid { pid: p },
+                )
             }
             Op::Getsid(_, p) => {
                 let p = self.pid_arg(c, p);
-                let (a, b) = (self.k.getsid(kc, p), self.m.getsid(c, p));
-                self.cmp(format!("{who} = getsid({p})"), a, b)
+                self.sys(
+                    c,
+                    format!("{who} = getsid({p})"),
+                    Syscall::Getsid { pid: p },
+                )
             }
-            Op::Getppid(_) => {
-                let (a, b) = (self.k.getppid(kc), self.m.getppid(c));
+            Op::Getppid(_) => self.sys(c, who, Syscall::Getppid),
+            Op::Unshare(_, flags) => {
+                let (a, b) = (self.k.unshare(kc, *flags), self.m.unshare(c, *flags));
                 self.cmp(who, a, b)
             }
             Op::Kill(_, p, s) => {
                 let p = self.kill_arg(c, p);
-                let (a, b) = (self.k.kill(kc, p, *s), self.m.kill(c, p, *s));
-                self.cmp(format!("{who} = kill({p}, {s})"), a, b)
+                let call = Syscall::Kill { pid: p, sig: *s };
+                self.sys(c, format!("{who} = kill({p}, {s})"), call)
             }
             Op::Tgkill(_, g, t, s) => {
                 let (g, t) = (self.pid_arg(c, g), self.pid_arg(c, t));
-                let (a, b) = (self.k.tgkill(kc, g, t, *s), self.m.tgkill(c, g, t, *s));
-                self.cmp(format!("{who} = tgkill({g}, {t}, {s})"), a, b)
+                let call = Syscall::Tgkill {
+                    tgid: g,
+                    tid: t,
+                    sig: *s,
+                };
+                self.sys(c, format!("{who} = tgkill({g}, {t}, {s})"), call)
             }
             Op::Tkill(_, t, s) => {
                 let t = self.pid_arg(c, t);
-                let (a, b) = (self.k.tkill(kc, t, *s), self.m.tkill(c, t, *s));
-                self.cmp(format!("{who} = tkill({t}, {s})"), a, b)
+                let call = Syscall::Tkill { tid: t, sig: *s };
+                self.sys(c, format!("{who} = tkill({t}, {s})"), call)
             }
             Op::Sigaction(_, s, act) => {
                 let act = act.map(|(handler, flags)| SigAction::new(handler, flags));
-                let (a, b) = (
-                    self.k.rt_sigaction(kc, *s, act),
-                    self.m.rt_sigaction(c, *s, act),
-                );
-                self.cmp(who, a, b)
+                self.sys(c, who, Syscall::RtSigaction { sig: *s, act })
             }
             Op::Subreaper(_, on) => {
-                let (a, b) = (
-                    self.k.set_child_subreaper(kc, *on),
-                    self.m.set_child_subreaper(c, *on),
-                );
-                self.cmp(who, a, b)
+                let call = Syscall::Prctl(Prctl::SetChildSubreaper(*on));
+                self.sys(c, who, call)
             }
             Op::Attach(_, p, seize) => {
                 let p = self.pid_arg(c, p);
-                let (a, b) = (
-                    self.k.ptrace_attach(kc, p, *seize),
-                    self.m.ptrace_attach(c, p, *seize),
-                );
-                self.cmp(format!("{who} = attach({p})"), a, b)
+                let call = Syscall::Ptrace(Ptrace::Attach {
+                    pid: p,
+                    seize: *seize,
+                });
+                self.sys(c, format!("{who} = attach({p})"), call)
             }
-            Op::Traceme(_) => {
-                let (a, b) = (self.k.ptrace_traceme(kc), self.m.ptrace_traceme(c));
-                self.cmp(who, a, b)
-            }
+            Op::Traceme(_) => self.sys(c, who, Syscall::Ptrace(Ptrace::Traceme)),
             Op::Cont(_, p, s) | Op::Detach(_, p, s)
                 if *s == SIGKILL && {
                     let p = self.pid_arg(c, p);
@@ -726,21 +759,21 @@ impl Pair {
             }
             Op::Cont(_, p, s) => {
                 let p = self.pid_arg(c, p);
-                let (a, b) = (self.k.ptrace_cont(kc, p, *s), self.m.ptrace_cont(c, p, *s));
-                self.cmp(format!("{who} = cont({p}, {s})"), a, b)
+                let call = Syscall::Ptrace(Ptrace::Cont { pid: p, sig: *s });
+                self.sys(c, format!("{who} = cont({p}, {s})"), call)
             }
             Op::Detach(_, p, s) => {
                 let p = self.pid_arg(c, p);
-                let (a, b) = (
-                    self.k.ptrace_detach(kc, p, *s),
-                    self.m.ptrace_detach(c, p, *s),
-                );
-                self.cmp(format!("{who} = detach({p}, {s})"), a, b)
+                let call = Syscall::Ptrace(Ptrace::Detach { pid: p, sig: *s });
+                self.sys(c, format!("{who} = detach({p}, {s})"), call)
             }
             Op::Wait4(_, p, o) => {
                 let p = self.kill_arg(c, p);
-                let (a, b) = (self.k.wait4(kc, p, *o), self.m.wait4(c, p, *o));
-                self.cmp(format!("{who} = wait4({p}, {o:#x})"), a, b)
+                let call = Syscall::Wait4 {
+                    pid: p,
+                    options: *o,
+                };
+                self.sys(c, format!("{who} = wait4({p}, {o:#x})"), call)
             }
             Op::Waitid(_, idtype, id, o) => {
                 let id = match (*idtype, id) {
@@ -750,11 +783,12 @@ impl Pair {
                     }
                     (_, id) => self.pid_arg(c, id),
                 };
-                let (a, b) = (
-                    self.k.waitid(kc, *idtype, id, *o),
-                    self.m.waitid(c, *idtype, id, *o),
-                );
-                self.cmp(format!("{who} = waitid({idtype}, {id}, {o:#x})"), a, b)
+                let call = Syscall::Waitid {
+                    idtype: *idtype,
+                    id,
+                    options: *o,
+                };
+                self.sys(c, format!("{who} = waitid({idtype}, {id}, {o:#x})"), call)
             }
             Op::Fill(_, n) => {
                 if self.pid_scan > 1000 {

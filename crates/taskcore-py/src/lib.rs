@@ -4,11 +4,13 @@
 //!   wait4, waitid, kill, setpgid, setsid, the id queries and a `/proc`
 //!   read; Linux's errnos are raised as `OSError` with the right `errno`
 //!   (so `ChildProcessError` for ECHILD, `ProcessLookupError` for ESRCH, …);
+//!   and `Kernel.syscall(task, nr, args)`, any call of `taskcore::sys`
+//!   from its raw x86_64 number and registers ([`raw_syscall`]);
 //! - `taskcore.replay(path)`: an iterator over the per-process records of
 //!   a `strace -f` recording (pid, ppid, pgid, sid, argv, start, end, exit
 //!   status), with the replay's summary and mismatches once it is done.
 //!
-//! The pure-Rust part ([`RecordStream`], [`os_message`]) builds without
+//! The pure-Rust part ([`RecordStream`], [`os_message`], [`raw_syscall`]) builds without
 //! Python and is tested by `cargo test`; the module itself needs the
 //! `python` feature (`maturin build` turns it on).
 
@@ -21,6 +23,9 @@ use taskcore_strace::TraceReader;
 
 #[cfg(feature = "python")]
 mod python;
+mod syscall;
+
+pub use syscall::{raw_syscall, PidFds, RangeMemory, Raw};
 
 /// The C library's message for `errno` (`strerror`), without Rust's
 /// `(os error N)` suffix.

@@ -1,5 +1,6 @@
 //! The `taskcore` Python module (PyO3).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use pyo3::exceptions::{PyBlockingIOError, PyOSError, PyValueError};
@@ -9,7 +10,7 @@ use pyo3::types::PyDict;
 use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::{CloneArgs, Config, Errno, TaskId, WaitOutcome};
 
-use crate::{os_message, RecordStream};
+use crate::{os_message, raw_syscall, PidFds, RangeMemory, Raw, RecordStream};
 
 /// Linux's errno as `OSError(errno, strerror)` (Python picks the subclass:
 /// `ChildProcessError`, `ProcessLookupError`, `PermissionError`, ...).
@@ -40,6 +41,17 @@ impl Task {
 #[pyclass(module = "taskcore", unsendable)]
 struct Kernel {
     k: taskcore::Kernel,
+    /// The pidfds' numbers (for `syscall`).
+    fds: PidFds,
+}
+
+/// A register value: any Python int from -2**63 to 2**64 - 1 (negative
+/// ones as two's complement, as C passes them).
+fn register(v: &Bound<'_, PyAny>) -> PyResult<u64> {
+    match v.extract::<u64>() {
+        Ok(u) => Ok(u),
+        Err(_) => Ok(v.extract::<i64>()? as u64),
+    }
 }
 
 #[pymethods]
@@ -51,7 +63,10 @@ impl Kernel {
             pid_max,
             ..Config::default()
         }))?;
-        Ok(Kernel { k })
+        Ok(Kernel {
+            k,
+            fds: PidFds::default(),
+        })
     }
 
     /// The root namespace's init (pid 1).
@@ -182,6 +197,58 @@ impl Kernel {
         res(fs.read(node))
     }
 
+    /// `syscall(nr, *args)` by `current`: any call of `taskcore.sys`
+    /// from its x86_64 number and up to six argument registers (ints;
+    /// negative ones as C passes them). Returns the return register (a
+    /// pid for clone/fork, a pidfd's number for pidfd_open...); what Linux
+    /// writes through output pointers is not returned. `mem` maps
+    /// addresses to bytes for the pointer arguments Linux reads (a path,
+    /// `struct clone_args`, a sigset...); other addresses are unreadable
+    /// (`EFAULT`). Pidfds (pidfd_open, `CLONE_PIDFD`) get the lowest free
+    /// number from 3, in one table for the kernel; `close(fd)` closes one.
+    /// Raises `OSError` with Linux's errno (`ENOSYS` for a call the core
+    /// does not model), and `BlockingIOError` when the call would sleep
+    /// (retry it later).
+    #[pyo3(signature = (current, nr, args = Vec::new(), mem = None))]
+    fn syscall(
+        &mut self,
+        current: &Task,
+        nr: u64,
+        args: Vec<Bound<'_, PyAny>>,
+        mem: Option<BTreeMap<u64, Vec<u8>>>,
+    ) -> PyResult<i64> {
+        if args.len() > 6 {
+            return Err(PyValueError::new_err("at most 6 arguments"));
+        }
+        let mut regs = [0u64; 6];
+        for (r, a) in regs.iter_mut().zip(&args) {
+            *r = register(a)?;
+        }
+        let mem = RangeMemory(mem.unwrap_or_default());
+        match res(raw_syscall(
+            &mut self.k,
+            &mut self.fds,
+            current.0,
+            nr,
+            regs,
+            &mem,
+        ))? {
+            Raw::Ret(v) => Ok(v),
+            Raw::WouldBlock => Err(PyBlockingIOError::new_err("the call would sleep")),
+        }
+    }
+
+    /// `close(fd)` of a pidfd numbered by `syscall`.
+    fn close(&mut self, fd: i32) -> PyResult<()> {
+        res(self.fds.close(&mut self.k, fd))
+    }
+
+    /// The task numbered `pid` in `viewer`'s namespace
+    /// (`find_task_by_vpid`).
+    fn task(&self, viewer: &Task, pid: i32) -> PyResult<Task> {
+        res(self.k.find_task_by_vpid(viewer.0, pid)).map(Task)
+    }
+
     /// Tasks alive or zombie.
     fn nr_tasks(&self) -> usize {
         self.k.nr_tasks()
@@ -265,6 +332,44 @@ fn replay(path: PathBuf) -> PyResult<Replay> {
     Ok(Replay { stream })
 }
 
+/// The numbers exported as `taskcore.nr.<NAME>`.
+const SYSCALL_NRS: &[(&str, u64)] = {
+    use taskcore::sys::nr::*;
+    &[
+        ("CLONE", CLONE),
+        ("CLONE3", CLONE3),
+        ("FORK", FORK),
+        ("VFORK", VFORK),
+        ("EXECVE", EXECVE),
+        ("EXIT", EXIT),
+        ("EXIT_GROUP", EXIT_GROUP),
+        ("WAIT4", WAIT4),
+        ("WAITID", WAITID),
+        ("KILL", KILL),
+        ("TGKILL", TGKILL),
+        ("TKILL", TKILL),
+        ("GETPID", GETPID),
+        ("GETPPID", GETPPID),
+        ("GETTID", GETTID),
+        ("GETPGID", GETPGID),
+        ("GETSID", GETSID),
+        ("SETPGID", SETPGID),
+        ("SETSID", SETSID),
+        ("RT_SIGACTION", RT_SIGACTION),
+        ("RT_SIGPROCMASK", RT_SIGPROCMASK),
+        ("RT_SIGPENDING", RT_SIGPENDING),
+        ("RT_SIGQUEUEINFO", RT_SIGQUEUEINFO),
+        ("RT_SIGTIMEDWAIT", RT_SIGTIMEDWAIT),
+        ("PIDFD_OPEN", PIDFD_OPEN),
+        ("PIDFD_SEND_SIGNAL", PIDFD_SEND_SIGNAL),
+        ("UNSHARE", UNSHARE),
+        ("SETNS", SETNS),
+        ("PRCTL", PRCTL),
+        ("BRK", BRK),
+        ("MMAP", MMAP),
+    ]
+};
+
 #[pymodule]
 #[pyo3(name = "taskcore")]
 fn py_taskcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -278,6 +383,16 @@ fn py_taskcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("P_ALL", taskcore::uapi::P_ALL)?;
     m.add("P_PID", taskcore::uapi::P_PID)?;
     m.add("P_PGID", taskcore::uapi::P_PGID)?;
+    m.add("P_PIDFD", taskcore::uapi::P_PIDFD)?;
+    m.add("CLONE_PIDFD", taskcore::uapi::CLONE_PIDFD)?;
+    m.add("SIGUSR1", taskcore::uapi::SIGUSR1)?;
+    m.add("SIG_BLOCK", taskcore::uapi::SIG_BLOCK)?;
+    // x86_64 syscall numbers of the calls `Kernel.syscall` decodes.
+    let nr = PyModule::new(m.py(), "nr")?;
+    for (name, v) in SYSCALL_NRS {
+        nr.add(*name, *v)?;
+    }
+    m.add_submodule(&nr)?;
     m.add("SIGCHLD", 17)?;
     m.add("SIGKILL", 9)?;
     m.add("SIGTERM", 15)?;

@@ -84,3 +84,44 @@ def test_readme_examples_run():
             exec(b, {})
     finally:
         os.chdir(cwd)
+
+
+def test_raw_syscalls_decode_and_dispatch():
+    k = taskcore.Kernel()
+    init = k.init_task()
+    nr = taskcore.nr
+    pid = k.syscall(init, nr.FORK)
+    child = k.task(init, pid)
+    assert k.syscall(child, nr.GETPPID) == 1
+    assert k.syscall(child, nr.SETSID) == pid
+    with pytest.raises(PermissionError) as e:
+        k.syscall(child, nr.SETSID)
+    assert e.value.errno == errno.EPERM
+    # Registers are C's: -1 is "any child"; 0x1_0000_0000 | 0 truncates.
+    with pytest.raises(BlockingIOError):
+        k.syscall(init, nr.WAIT4, [-1])
+    # A pointer argument: the sigset of rt_sigprocmask, read from `mem`.
+    usr1 = 1 << (taskcore.SIGUSR1 - 1)
+    mem = {0x1000: usr1.to_bytes(8, "little")}
+    assert k.syscall(child, nr.RT_SIGPROCMASK, [taskcore.SIG_BLOCK, 0x1000, 0, 8], mem) == 0
+    with pytest.raises(OSError) as e:
+        k.syscall(child, nr.RT_SIGPROCMASK, [taskcore.SIG_BLOCK, 0x2000, 0, 8], mem)
+    assert e.value.errno == errno.EFAULT
+    with pytest.raises(OSError) as e:
+        k.syscall(child, nr.RT_SIGPROCMASK, [taskcore.SIG_BLOCK, 0x1000, 0, 16], mem)
+    assert e.value.errno == errno.EINVAL
+    # Pidfds get numbers from 3; a signal and a wait through one.
+    fd = k.syscall(init, nr.PIDFD_OPEN, [pid, 0])
+    assert fd == 3
+    assert k.syscall(init, nr.PIDFD_SEND_SIGNAL, [fd, taskcore.SIGKILL, 0, 0]) == 0
+    assert k.syscall(init, nr.WAITID, [taskcore.P_PIDFD, fd, 0, taskcore.WEXITED]) == 0
+    k.close(fd)
+    with pytest.raises(OSError) as e:
+        k.syscall(init, nr.PIDFD_SEND_SIGNAL, [fd, 0, 0, 0])
+    assert e.value.errno == errno.EBADF
+    # A call the core does not model, and a bad argument count.
+    with pytest.raises(OSError) as e:
+        k.syscall(init, 0, [0, 0, 0])  # read(2)
+    assert e.value.errno == errno.ENOSYS
+    with pytest.raises(ValueError):
+        k.syscall(init, nr.GETPID, [0] * 7)

@@ -8,8 +8,11 @@ use taskcore::uapi::{PR_GET_CHILD_SUBREAPER, PR_SET_CHILD_SUBREAPER};
 const PR_SET_PDEATHSIG: i32 = 1;
 /// See [`PR_SET_PDEATHSIG`].
 const PR_SET_NAME: i32 = 15;
+/// See [`PR_SET_PDEATHSIG`].
+const PR_GET_NAME: i32 = 16;
 
 use crate::op::{Event, Op, Outcome, RecHandler, RecInfo};
+use crate::procop::ProcOp;
 use taskcore_strace::{self as strace, Call, EventKind, Ret, SigHandler};
 
 /// Turns parsed strace events into the engine's, one at a time.
@@ -115,13 +118,33 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
             return (Op::Superseded { by: *by_pid }, Outcome::Unknown)
         }
     };
-    let ret = outcome(&s.ret);
+    let mut ret = outcome(&s.ret);
     let op = match &s.call {
-        Call::Clone(c) => Op::Clone {
-            flags: c.flags,
-            exit_signal: c.exit_signal,
-            clone3: c.flavor == strace::CloneFlavor::Clone3,
-        },
+        Call::Clone(c) => {
+            // Under `--decode-pids=pidns`, the line labels and this result
+            // carry strace's number; the caller's is kept for the check.
+            let ns_nr = match (&ret, s.ret_host_pid) {
+                (Outcome::Value(v), Some(host)) => {
+                    let nr = *v as i32;
+                    ret = Outcome::Value(i64::from(host));
+                    Some(nr)
+                }
+                _ => None,
+            };
+            Op::Clone {
+                flags: c.flags,
+                exit_signal: c.exit_signal,
+                clone3: c.flavor == strace::CloneFlavor::Clone3,
+                pidfd: c.pidfd,
+                ns_nr,
+            }
+        }
+        Call::ProcApi(p) => Op::ProcApi(ProcOp::Call(p.clone())),
+        Call::Prctl {
+            option,
+            name: Some(name),
+            ..
+        } if *option == PR_GET_NAME => Op::ProcApi(ProcOp::GetName { name: name.clone() }),
         Call::Execve(x) => Op::Execve {
             path: x.path.clone(),
             argv: x.argv.clone(),

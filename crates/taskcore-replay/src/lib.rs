@@ -47,6 +47,7 @@ pub(crate) mod engine;
 mod input;
 mod op;
 pub mod probe;
+mod procop;
 mod replayer;
 mod search;
 mod window;
@@ -61,3 +62,5 @@ pub use replayer::{Options, Replayer, Summary};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_procapi;

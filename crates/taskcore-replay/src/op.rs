@@ -45,6 +45,12 @@ pub(crate) enum Op {
         exit_signal: i32,
         /// `clone3` (its own argument rules) rather than clone/fork/vfork.
         clone3: bool,
+        /// With `CLONE_PIDFD`, the fd number the parent got.
+        pidfd: Option<i32>,
+        /// The child's number in the caller's pid namespace when strace
+        /// printed it beside its own (`= 2 /* 30657 in strace's PID NS
+        /// */`); the event's result is then strace's number.
+        ns_nr: Option<i32>,
     },
     Execve {
         path: String,
@@ -177,6 +183,9 @@ pub(crate) enum Op {
     Unrecorded {
         name: String,
     },
+    /// A pidfd, namespace, credential, resource-limit call or
+    /// prctl(PR_GET_NAME) (see `engine/procapi.rs`).
+    ProcApi(crate::procop::ProcOp),
     /// A line the replay does not model (counted per syscall name).
     Other {
         name: String,
@@ -235,6 +244,7 @@ impl Op {
             Op::Mprotect { .. } => "mprotect",
             Op::Mremap { .. } => "mremap",
             Op::Brk { .. } => "brk",
+            Op::ProcApi(p) => p.name(),
             Op::Unrecorded { name } | Op::Other { name } => name,
         }
     }

@@ -20,6 +20,7 @@ use super::args::{parse_value, split_top, Value};
 use super::consts::{self, lookup, signal_number};
 use super::event::{Call, CloneArgs, CloneFlavor, ExecArgs, Ret, SigAct, SigHandler, SigInfo};
 
+mod procapi;
 mod signal;
 
 /// Decodes syscall `name` from the text between its parentheses.
@@ -91,7 +92,7 @@ pub(crate) fn decode(name: &str, args_text: &str, ret: &Ret) -> (Call, bool) {
         })(),
         "mremap" => mremap(&args),
         "brk" => args.addr(0).map(|addr| Call::Brk { addr }),
-        _ => match signal::decode(name, &args) {
+        _ => match signal::decode(name, &args).or_else(|| procapi::decode(name, &args)) {
             Some(call) => call,
             None => Ok(args.other(None)),
         },
@@ -1161,12 +1162,12 @@ mod tests {
 
     #[test]
     fn unknown_syscalls_keep_raw_args() {
-        let (c, complete) = decode("pidfd_send_signal", "3, SIGKILL, NULL, 0", &Ret::Val(0));
+        let (c, complete) = decode("pidfd_getfd", "3, 4, 0", &Ret::Val(5));
         assert!(complete);
         assert_eq!(
             c,
             Call::Other {
-                args: vec!["3".into(), "SIGKILL".into(), "NULL".into(), "0".into()],
+                args: vec!["3".into(), "4".into(), "0".into()],
                 undecoded: None
             }
         );

@@ -108,6 +108,10 @@ pub struct Syscall {
     /// not return (`= ?` or never resumed): typed fields for the missing
     /// arguments hold defaults (0, `None`, empty).
     pub args_complete: bool,
+    /// With `--decode-pids=pidns`, the number in strace's pid namespace of
+    /// a pid result printed `N /* M in strace's PID NS */` (M), see
+    /// [`crate::pidns`]; `None` without the comment.
+    pub ret_host_pid: Option<i32>,
 }
 
 /// The return value strace printed after `= `.
@@ -521,6 +525,10 @@ pub enum Call {
     /// rt_sigpending, rt_sigsuspend, rt_sigtimedwait, rt_sigqueueinfo,
     /// rt_tgsigqueueinfo, rt_sigreturn, restart_syscall, pause.
     Signal(crate::sigcall::SigCall),
+    /// A pidfd, namespace, credential or resource-limit call: pidfd_open,
+    /// pidfd_send_signal, unshare, setns, the set*id/get*id family,
+    /// setgroups, prlimit64, setrlimit, getrlimit.
+    ProcApi(crate::procapi::ProcCall),
     /// Any other syscall, or one whose arguments could not be decoded.
     Other {
         /// The top-level arguments, verbatim.

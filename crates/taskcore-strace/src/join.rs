@@ -256,7 +256,9 @@ impl Parser {
                 self.stats.bump(name, |c| c.lines += 1);
                 match Ret::parse(result) {
                     Ok(ret) => {
-                        let ev = event(EventKind::Syscall(self.syscall(name, args, ret, true)));
+                        let mut sc = self.syscall(name, args, ret, true);
+                        sc.ret_host_pid = crate::pidns::host_pid_comment(result);
+                        let ev = event(EventKind::Syscall(sc));
                         out.push_back(ev);
                     }
                     Err(msg) => self.error(msg),
@@ -363,7 +365,8 @@ impl Parser {
             Ok(r) => r,
             Err(msg) => return self.error(msg),
         };
-        let sc = self.syscall(name, args, ret, true);
+        let mut sc = self.syscall(name, args, ret, true);
+        sc.ret_host_pid = crate::pidns::host_pid_comment(result);
         out.push_back(Event {
             file: self.file.clone(),
             line: self.line,
@@ -391,6 +394,7 @@ impl Parser {
             ret,
             completed,
             args_complete,
+            ret_host_pid: None,
         }
     }
 

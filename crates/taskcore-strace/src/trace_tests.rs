@@ -267,7 +267,13 @@ fn check_wait_statuses(name: &str, events: &[Event]) -> usize {
         if st & 0x7f == 0x7f || st == 0xffff {
             continue; // stopped / continued: no exit event
         }
-        let cands = &ends[&(child as i32)];
+        // A pid-namespace trace recorded without strace's pid translation
+        // returns numbers of the inner namespace: use the host number when
+        // strace gave it, and skip the numbers no task of the trace has.
+        let child = s.ret_host_pid.map_or(child, i64::from);
+        let Some(cands) = ends.get(&(child as i32)) else {
+            continue;
+        };
         // The child's last end before the wait returned, else its first after.
         let end = cands
             .iter()

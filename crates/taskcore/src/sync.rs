@@ -173,7 +173,8 @@ impl SharedKernel {
             match r? {
                 WaitOutcome::Reported(rep) => return Ok(Blocking::Reported(rep)),
                 WaitOutcome::NothingYet => return Ok(Blocking::NothingYet),
-                WaitOutcome::WouldBlock => {}
+                WaitOutcome::Interrupted => return Err(Errno::EINTR),
+                _ => {}
             }
             let seq = g.k.child_event_seq(current)?;
             // Sleep while nothing happened to the group (and no interrupt).

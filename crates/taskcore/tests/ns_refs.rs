@@ -79,8 +79,11 @@ fn hundred_thousand_nested_namespaces_in_flat_memory() {
     eprintln!(
         "live heap after 4,000 namespaces: {after_4k} B; after 100,000: {after_100k} B; growth {growth} B"
     );
+    // A leak of even one byte per namespace would be 96,000 B; caches that
+    // settle after the first rounds (the IDR's spare nodes, hash tables
+    // reaching their size) may add a constant.
     assert!(
-        growth <= 0,
+        growth < 4096,
         "memory grew by {growth} bytes over 96,000 namespaces"
     );
 }

@@ -16,7 +16,7 @@ use taskcore::{
     WaitOutcome,
 };
 
-const OUT: &str = include_str!("../../../tests/oracle/pidfd_rules.out");
+const OUT: &str = include_str!("oracle/pidfd_rules.out");
 
 fn want(key: &str) -> &'static str {
     OUT.lines()

@@ -10,7 +10,7 @@ use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::uapi::{CLONE_NEWNS, CLONE_NEWPID, CLONE_PARENT, CLONE_THREAD, SIGCHLD, SIGKILL};
 use taskcore::{CloneArgs, Config, Errno, Kernel, NsKind, SetnsFd, TaskId};
 
-const OUT: &str = include_str!("../../../tests/oracle/pidns_rules.out");
+const OUT: &str = include_str!("oracle/pidns_rules.out");
 
 fn want(key: &str) -> &'static str {
     OUT.lines()

@@ -3,9 +3,12 @@
 
 use std::collections::HashMap;
 
-use taskcore::sys::{dispatch, nr, Prctl, Ptrace, SysRet, Syscall, UserMemory};
+use taskcore::sys::{dispatch, nr, FdTable, Prctl, Ptrace, SysRet, Syscall, Timespec, UserMemory};
 use taskcore::uapi::*;
-use taskcore::{Config, Errno, Kernel, Result, SigAction, SigHandler, WaitOutcome};
+use taskcore::{
+    Config, Errno, Kernel, PidFd, Result, SetnsFd, SigAction, SigHandler, SigInfo, SigWait,
+    WaitOutcome,
+};
 
 /// Memory made of a few byte ranges; the rest is unreadable.
 struct Mem(HashMap<u64, Vec<u8>>);
@@ -55,6 +58,28 @@ fn numbers_are_linuxs() {
         Syscall::Brk { addr: 0 },
         Syscall::Prctl(Prctl::GetName),
         Syscall::Ptrace(Ptrace::Traceme),
+        Syscall::RtSigpending,
+        Syscall::Pause,
+        Syscall::RtSigreturn { mask: 0 },
+        Syscall::RtSigsuspend { mask: 0 },
+        Syscall::RtSigprocmask { how: 0, set: None },
+        Syscall::RtSigtimedwait {
+            set: 0,
+            timeout: None,
+        },
+        Syscall::RtSigqueueinfo {
+            tgid: 0,
+            sig: 0,
+            info: SigInfo::default(),
+        },
+        Syscall::RtTgsigqueueinfo {
+            tgid: 0,
+            tid: 0,
+            sig: 0,
+            info: SigInfo::default(),
+        },
+        Syscall::PidfdOpen { pid: 0, flags: 0 },
+        Syscall::Unshare { flags: 0 },
     ];
     for c in &calls {
         assert_eq!(table[c.name()], c.nr(), "{}", c.name());
@@ -87,6 +112,17 @@ fn numbers_are_linuxs() {
         "munmap",
         "mprotect",
         "mremap",
+        "rt_sigprocmask",
+        "rt_sigpending",
+        "rt_sigqueueinfo",
+        "rt_tgsigqueueinfo",
+        "rt_sigtimedwait",
+        "rt_sigsuspend",
+        "pause",
+        "pidfd_open",
+        "pidfd_send_signal",
+        "unshare",
+        "setns",
     ] {
         // Every named call decodes from its number (or fails only on its
         // arguments, never ENOSYS).
@@ -210,7 +246,7 @@ fn dispatch_gives_the_kernels_results() {
     let mut twin = Kernel::new(Config::default()).unwrap();
     let init = k.init_task().unwrap();
     let call = |k: &mut Kernel, c, nr, a| dispatch(k, c, &Syscall::from_raw(nr, a).unwrap());
-    let Ok(SysRet::Child { task: a, pid }) = call(&mut k, init, nr::FORK, [0; 6]) else {
+    let Ok(SysRet::Child { task: a, pid, .. }) = call(&mut k, init, nr::FORK, [0; 6]) else {
         panic!()
     };
     let ta = twin.fork(init).unwrap();
@@ -259,4 +295,405 @@ fn dispatch_gives_the_kernels_results() {
         call(&mut k, init, nr::WAIT4, [u64::MAX, 0, 0, 0, 0, 0]),
         Err(Errno::ECHILD)
     );
+}
+
+/// The recording program's fds (tests/oracle/sys_decode_rules.c): 3 is
+/// /dev/null, 4 a pidfd on itself, the rest closed.
+struct Fds {
+    self_pidfd: PidFd,
+}
+
+impl FdTable for Fds {
+    fn pidfd(&self, fd: i32) -> Result<PidFd> {
+        match fd {
+            4 => Ok(self.self_pidfd),
+            _ => Err(Errno::EBADF),
+        }
+    }
+    fn setns_fd(&self, fd: i32) -> Result<SetnsFd> {
+        match fd {
+            3 => Err(Errno::EINVAL),
+            4 => Ok(SetnsFd::PidFd(self.self_pidfd)),
+            _ => Err(Errno::EBADF),
+        }
+    }
+}
+
+/// Decoding and dispatch give the answers Linux gave to
+/// tests/oracle/sys_decode_rules.c: sigset sizes, unreadable pointers,
+/// the timeout checks, and the order of the flag, fd and siginfo checks.
+#[test]
+fn signal_and_pidfd_decoding_follows_linux() {
+    let oracle: HashMap<&str, &str> = include_str!("oracle/sys_decode_rules.out")
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .collect();
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let me = k.fork(init).unwrap();
+    let pid = k.pid_vnr(me, me).unwrap() as u64;
+    let fds = Fds {
+        self_pidfd: k.pidfd_open(me, pid as i32, 0).unwrap(),
+    };
+    let usr1 = 1u64 << (SIGUSR1 - 1);
+    let ts = |sec: i64, nsec: i64| [sec.to_le_bytes(), nsec.to_le_bytes()].concat();
+    let mem = Mem(HashMap::from([
+        (0x1000, usr1.to_le_bytes().to_vec()),
+        (0x2000, ts(0, 0)),
+        (0x2100, ts(0, 1_000_000_000)),
+        (0x2200, ts(-1, 0)),
+    ]));
+    const BAD: u64 = 8;
+    const DEVNULL: u64 = 3;
+    const SELF: u64 = 4;
+    const CLOSED: u64 = 1000;
+    let m1 = u64::MAX; // -1 as a register
+    let cases: [(&str, u64, [u64; 6]); 28] = [
+        (
+            "sigprocmask_size16",
+            nr::RT_SIGPROCMASK,
+            [0, 0x1000, 0x3000, 16, 0, 0],
+        ),
+        (
+            "sigprocmask_set_efault",
+            nr::RT_SIGPROCMASK,
+            [0, BAD, 0x3000, 8, 0, 0],
+        ),
+        (
+            "sigprocmask_null_set_bad_how",
+            nr::RT_SIGPROCMASK,
+            [99, 0, 0x3000, 8, 0, 0],
+        ),
+        (
+            "sigpending_size4",
+            nr::RT_SIGPENDING,
+            [0x3000, 4, 0, 0, 0, 0],
+        ),
+        (
+            "sigpending_size16",
+            nr::RT_SIGPENDING,
+            [0x3000, 16, 0, 0, 0, 0],
+        ),
+        (
+            "sigsuspend_size16",
+            nr::RT_SIGSUSPEND,
+            [0x1000, 16, 0, 0, 0, 0],
+        ),
+        ("sigsuspend_efault", nr::RT_SIGSUSPEND, [BAD, 8, 0, 0, 0, 0]),
+        (
+            "sigtimedwait_size16",
+            nr::RT_SIGTIMEDWAIT,
+            [0x1000, 0x3000, 0x2000, 16, 0, 0],
+        ),
+        (
+            "sigtimedwait_set_efault",
+            nr::RT_SIGTIMEDWAIT,
+            [BAD, 0x3000, 0x2000, 8, 0, 0],
+        ),
+        (
+            "sigtimedwait_ts_efault",
+            nr::RT_SIGTIMEDWAIT,
+            [0x1000, 0x3000, BAD, 8, 0, 0],
+        ),
+        (
+            "sigtimedwait_zero_nothing",
+            nr::RT_SIGTIMEDWAIT,
+            [0x1000, 0x3000, 0x2000, 8, 0, 0],
+        ),
+        (
+            "sigtimedwait_nsec_1e9",
+            nr::RT_SIGTIMEDWAIT,
+            [0x1000, 0x3000, 0x2100, 8, 0, 0],
+        ),
+        (
+            "sigtimedwait_sec_neg",
+            nr::RT_SIGTIMEDWAIT,
+            [0x1000, 0x3000, 0x2200, 8, 0, 0],
+        ),
+        (
+            "sigqueueinfo_efault",
+            nr::RT_SIGQUEUEINFO,
+            [pid, 10, BAD, 0, 0, 0],
+        ),
+        (
+            "tgsigqueueinfo_efault",
+            nr::RT_TGSIGQUEUEINFO,
+            [pid, pid, 10, BAD, 0, 0],
+        ),
+        (
+            "pidfd_send_two_scopes_bad_fd",
+            nr::PIDFD_SEND_SIGNAL,
+            [m1, 0, 0, 3, 0, 0],
+        ),
+        (
+            "pidfd_send_unknown_flag_bad_fd",
+            nr::PIDFD_SEND_SIGNAL,
+            [m1, 0, 0, 8, 0, 0],
+        ),
+        (
+            "pidfd_send_bad_fd",
+            nr::PIDFD_SEND_SIGNAL,
+            [m1, 0, 0, 0, 0, 0],
+        ),
+        (
+            "pidfd_send_closed_fd_bad_info",
+            nr::PIDFD_SEND_SIGNAL,
+            [CLOSED, 0, BAD, 0, 0, 0],
+        ),
+        (
+            "pidfd_send_not_pidfd",
+            nr::PIDFD_SEND_SIGNAL,
+            [DEVNULL, 0, 0, 0, 0, 0],
+        ),
+        (
+            "pidfd_send_info_efault",
+            nr::PIDFD_SEND_SIGNAL,
+            [SELF, 0, BAD, 0, 0, 0],
+        ),
+        (
+            "waitid_pidfd_no_options_bad_fd",
+            nr::WAITID,
+            [3, m1, 0x3000, 0, 0, 0],
+        ),
+        (
+            "waitid_pidfd_negative_fd",
+            nr::WAITID,
+            [3, m1, 0x3000, 4, 0, 0],
+        ),
+        (
+            "waitid_pidfd_closed_fd",
+            nr::WAITID,
+            [3, CLOSED, 0x3000, 4, 0, 0],
+        ),
+        (
+            "waitid_pidfd_not_pidfd",
+            nr::WAITID,
+            [3, DEVNULL, 0x3000, 4, 0, 0],
+        ),
+        ("setns_bad_fd", nr::SETNS, [m1, 0, 0, 0, 0, 0]),
+        ("setns_not_ns", nr::SETNS, [DEVNULL, 0, 0, 0, 0, 0]),
+        ("setns_pidfd_nstype_neg", nr::SETNS, [SELF, m1, 0, 0, 0, 0]),
+    ];
+    assert_eq!(cases.len(), oracle.len());
+    for (name, nr, args) in cases {
+        let r = Syscall::from_raw_in(nr, args, &mem, &fds).and_then(|c| dispatch(&mut k, me, &c));
+        let got = r.map_or_else(|e| format!("{e:?}"), |_| "ok".into());
+        assert_eq!(got, oracle[name], "{name}");
+    }
+}
+
+#[test]
+fn signal_and_namespace_calls_dispatch_to_the_kernel() {
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let a = k.fork(init).unwrap();
+    let pid = k.pid_vnr(init, a).unwrap();
+    let usr1 = 1u64 << (SIGUSR1 - 1);
+    let d = |k: &mut Kernel, c: Syscall| dispatch(k, a, &c);
+    // Block SIGUSR1, queue it with a value, see it pending, take it.
+    let block = Syscall::RtSigprocmask {
+        how: SIG_BLOCK,
+        set: Some(usr1),
+    };
+    assert_eq!(d(&mut k, block), Ok(SysRet::Sigset(0)));
+    let info = SigInfo {
+        code: SI_QUEUE,
+        pid,
+        value: 42,
+        ..SigInfo::default()
+    };
+    let queue = Syscall::RtSigqueueinfo {
+        tgid: pid,
+        sig: SIGUSR1,
+        info,
+    };
+    assert_eq!(d(&mut k, queue), Ok(SysRet::Value(0)));
+    assert_eq!(d(&mut k, Syscall::RtSigpending), Ok(SysRet::Sigset(usr1)));
+    let wait = |timeout| Syscall::RtSigtimedwait { set: usr1, timeout };
+    let r = d(&mut k, wait(None)).unwrap();
+    let SysRet::SigWait(SigWait::Signal(got)) = r else {
+        panic!("{r:?}")
+    };
+    assert_eq!((got.signo, got.code, got.value), (SIGUSR1, SI_QUEUE, 42));
+    assert_eq!(r.raw(), SIGUSR1.into());
+    // Nothing left: a zero timeout is EAGAIN, none blocks.
+    assert_eq!(d(&mut k, wait(Some(Timespec::ZERO))), Err(Errno::EAGAIN));
+    assert_eq!(
+        d(&mut k, wait(Some(Timespec { sec: 1, nsec: 0 }))),
+        Ok(SysRet::SigWait(SigWait::WouldBlock))
+    );
+    // pidfd_open, then a signal and a wait through it.
+    let Ok(SysRet::PidFd(fd)) = dispatch(&mut k, init, &Syscall::PidfdOpen { pid, flags: 0 })
+    else {
+        panic!()
+    };
+    let send = Syscall::PidfdSendSignal {
+        fd,
+        sig: SIGKILL,
+        info: None,
+        flags: 0,
+    };
+    assert_eq!(dispatch(&mut k, init, &send), Ok(SysRet::Value(0)));
+    let r = dispatch(
+        &mut k,
+        init,
+        &Syscall::WaitidPidfd {
+            fd,
+            options: WEXITED,
+        },
+    );
+    assert!(matches!(r, Ok(SysRet::Waitid(WaitOutcome::Reported(ref w))) if w.pid == pid));
+    // waitid returns 0 (the pid is in the siginfo), wait4 the pid.
+    assert_eq!(r.map(|r| r.raw()), Ok(0));
+    // clone with CLONE_PIDFD returns the child's pidfd.
+    let r = dispatch(
+        &mut k,
+        init,
+        &Syscall::from_raw(nr::CLONE, [CLONE_PIDFD | SIGCHLD as u64, 0, 0, 0, 0, 0]).unwrap(),
+    )
+    .unwrap();
+    let SysRet::Child {
+        pidfd: Some(cfd), ..
+    } = r
+    else {
+        panic!("{r:?}")
+    };
+    assert_eq!(k.pidfd_poll(cfd), Ok(0));
+    // unshare(CLONE_NEWPID): the next child is pid 1 of a new namespace;
+    // a second one is EINVAL (pid_for_children already differs).
+    let unshare = Syscall::from_raw(nr::UNSHARE, [CLONE_NEWPID, 0, 0, 0, 0, 0]).unwrap();
+    assert_eq!(dispatch(&mut k, init, &unshare), Ok(SysRet::Value(0)));
+    assert_eq!(dispatch(&mut k, init, &unshare), Err(Errno::EINVAL));
+    let c = k.fork(init).unwrap();
+    assert_eq!(k.pid_vnr(c, c), Ok(1));
+    // rt_sigreturn is not decoded from registers (its frame is on the
+    // stack); built from the frame, it restores the mask.
+    assert_eq!(
+        Syscall::from_raw(nr::RT_SIGRETURN, [0; 6]),
+        Err(Errno::ENOSYS)
+    );
+    assert_eq!(
+        dispatch(&mut k, init, &Syscall::RtSigreturn { mask: usr1 }),
+        Ok(SysRet::Value(0))
+    );
+    assert_eq!(k.sigmask(init), Ok(usr1));
+}
+
+/// `dispatch_api` on a Kernel gives `dispatch`'s results, call for call,
+/// and ENOSYS (changing nothing) for calls outside `TaskApi`.
+#[test]
+fn dispatch_api_agrees_with_dispatch() {
+    use taskcore::sys::{dispatch_api, ApiRet};
+    let mut k1 = Kernel::new(Config::default()).unwrap();
+    let mut k2 = Kernel::new(Config::default()).unwrap();
+    let init = k1.init_task().unwrap();
+    let fork = |k1: &mut Kernel, k2: &mut Kernel, c: Syscall| {
+        let Ok(SysRet::Child { task, pid, .. }) = dispatch(k1, init, &c) else {
+            panic!()
+        };
+        let Ok(ApiRet::Child { task: t2, pid: p2 }) = dispatch_api(k2, init, &c) else {
+            panic!()
+        };
+        assert_eq!((task, pid), (t2, p2));
+        task
+    };
+    let a = fork(&mut k1, &mut k2, Syscall::Fork);
+    let b = fork(&mut k1, &mut k2, Syscall::Vfork);
+    let act = SigAction::new(SigHandler::Ignore, 0);
+    for (c, call) in [
+        (a, Syscall::Getpid),
+        (a, Syscall::Gettid),
+        (a, Syscall::Getppid),
+        (a, Syscall::Getpgrp),
+        (a, Syscall::Setpgid { pid: 0, pgid: 0 }),
+        (a, Syscall::Getpgid { pid: 0 }),
+        (a, Syscall::Setsid),
+        (a, Syscall::Setsid),
+        (a, Syscall::Getsid { pid: 0 }),
+        (
+            a,
+            Syscall::RtSigaction {
+                sig: SIGUSR1,
+                act: Some(act),
+            },
+        ),
+        (
+            a,
+            Syscall::RtSigaction {
+                sig: SIGUSR1,
+                act: None,
+            },
+        ),
+        (a, Syscall::Kill { pid: 3, sig: 0 }),
+        (
+            a,
+            Syscall::Tgkill {
+                tgid: 3,
+                tid: 3,
+                sig: 0,
+            },
+        ),
+        (a, Syscall::Tkill { tid: 99, sig: 0 }),
+        (a, Syscall::Prctl(Prctl::SetChildSubreaper(true))),
+        (
+            init,
+            Syscall::Ptrace(Ptrace::Attach {
+                pid: 2,
+                seize: true,
+            }),
+        ),
+        (init, Syscall::Ptrace(Ptrace::Cont { pid: 2, sig: 0 })),
+        (init, Syscall::Ptrace(Ptrace::Detach { pid: 2, sig: 0 })),
+        (b, Syscall::Ptrace(Ptrace::Traceme)),
+        (
+            b,
+            Syscall::Execve {
+                filename: "/bin/x".into(),
+                argv: None,
+            },
+        ),
+        (b, Syscall::Exit { code: 1 }),
+        (a, Syscall::ExitGroup { code: 2 }),
+        (
+            init,
+            Syscall::Waitid {
+                idtype: P_ALL,
+                id: 0,
+                options: WEXITED | WNOWAIT,
+            },
+        ),
+        (
+            init,
+            Syscall::Wait4 {
+                pid: -1,
+                options: 0,
+            },
+        ),
+        (
+            init,
+            Syscall::Wait4 {
+                pid: -1,
+                options: 0,
+            },
+        ),
+        (
+            init,
+            Syscall::Wait4 {
+                pid: -1,
+                options: 0,
+            },
+        ),
+    ] {
+        let want = dispatch(&mut k1, c, &call);
+        let got = dispatch_api(&mut k2, c, &call).map(|r| match r {
+            ApiRet::Ret(r) => r,
+            other => panic!("{other:?}"),
+        });
+        assert_eq!(got, want, "{call:?}");
+    }
+    assert_eq!(
+        dispatch_api(&mut k2, init, &Syscall::Setuid { uid: 5 }),
+        Err(Errno::ENOSYS)
+    );
+    assert_eq!(k2.cred(init).unwrap().uid, 0);
 }

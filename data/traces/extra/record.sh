@@ -15,6 +15,20 @@ trace() { # trace NAME COMMAND...: record, rewrite paths, gzip
     sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/$name.strace" | gzip -9n > "$out/$name.strace.gz"
 }
 
+# The process-API recordings use the wider command of data/traces/README.md
+# (%signal, %creds, pidfds, namespaces, limits); extra strace options first.
+trace_api() { # trace_api NAME [STRACE-OPTION...] -- COMMAND...
+    local name=$1; shift
+    local opts=()
+    while [ "$1" != "--" ]; do opts+=("$1"); shift; done
+    shift
+    timeout -k 5 300 strace -f -q -ttt "${opts[@]}" \
+        -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
+        -o "$work/$name.strace" "$@"
+    echo "$name: exit $?" >&2
+    sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/$name.strace" | gzip -9n > "$out/$name.strace.gz"
+}
+
 for seed in 2 4 7 8 9 13 15 23; do
     trace "randscen-$seed" "$py" data/randscen.py "$seed" 40 > /dev/null
 done
@@ -31,5 +45,16 @@ echo "// recorded $(date +%s)" >> goapp/main.go # force a compile of the main pa
 (cd goapp && GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPROXY=off trace go-build-run sh -c 'go build -o spawner . && ./spawner')
 # the same build with an empty build cache: the standard library compiles too
 (cd goapp && GOCACHE="$work/gocache" GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPROXY=off trace go-build-cold go build -o spawner-cold .)
+# pidfds, namespaces, credentials and limits
+trace_api python-pidfd -- "$py" pidfd.py
+(cd goexec && GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPROXY=off go build -o goexec .)
+trace_api go-exec -- ./goexec/goexec
+trace_api unshare-pidns --decode-pids=pidns -- unshare --pid --fork sh -c '/bin/true; /bin/true & wait'
+# gid and groups first, then uid (one setpriv doing both keeps CAP_SETGID
+# through PR_SET_KEEPCAPS, which the core's "euid 0" privilege does not
+# model); bash lowers RLIMIT_NPROC as uid 65534 and forks past it (EAGAIN,
+# then its retry after the first children exit)
+trace_api setpriv-ulimit -- setpriv --regid=65534 --clear-groups setpriv --reuid=65534 \
+    bash -c 'ulimit -u 3; for i in 1 2 3 4; do /bin/sleep 0.2 & done; wait; ulimit -u'
 rm -rf "$work"
 ls -l "$out"/*.strace.gz

@@ -33,6 +33,7 @@ use std::process::ExitCode;
 mod fork;
 mod freelist;
 mod harness;
+mod insns;
 mod linux_wait;
 mod objpool;
 mod old_pid;

@@ -189,6 +189,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
     if args.json {
         let skipped: BTreeMap<_, _> = total.skipped.iter().collect();
         let unchecked: BTreeMap<_, _> = total.unchecked.iter().collect();
+        let checked_calls: BTreeMap<_, _> = total.checked_calls.iter().collect();
         let mut j = serde_json::json!({
             "events": total.events,
             "checked": total.checked,
@@ -197,6 +198,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
             "peak_live_tasks": total.peak_live,
             "skipped": skipped,
             "unchecked": unchecked,
+            "checked_calls": checked_calls,
             "unusable_files": results.len() - ok_files,
             "files": per_file,
         });
@@ -226,6 +228,9 @@ fn merge(total: &mut Stats, s: &Stats) {
     for (k, v) in &s.unchecked {
         *total.unchecked.entry(k.clone()).or_default() += v;
     }
+    for (k, v) in &s.checked_calls {
+        *total.checked_calls.entry(k.clone()).or_default() += v;
+    }
 }
 
 fn print_summary(name: &str, s: &Stats, mismatches: usize, parse_errors: u64) {
@@ -238,6 +243,11 @@ fn print_summary(name: &str, s: &Stats, mismatches: usize, parse_errors: u64) {
         let sk: BTreeMap<_, _> = s.skipped.iter().collect();
         let list: Vec<String> = sk.iter().map(|(k, v)| format!("{k} {v}")).collect();
         println!("skipped (not modelled): {}", list.join(", "));
+    }
+    if !s.checked_calls.is_empty() {
+        let ch: BTreeMap<_, _> = s.checked_calls.iter().collect();
+        let list: Vec<String> = ch.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!("process-API calls checked: {}", list.join(", "));
     }
     if !s.unchecked.is_empty() {
         let un: BTreeMap<_, _> = s.unchecked.iter().collect();

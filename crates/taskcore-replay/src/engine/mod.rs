@@ -9,6 +9,8 @@
 //! - [`waits`]: wait results, allowing for timing strace cannot show;
 //! - [`memory`]: the memory syscalls;
 //! - [`report`]: counters, mismatches and the result checks;
+//! - [`procapi`]: pidfds, namespaces, credentials, limits;
+//! - [`pidns`]: callers in nested pid namespaces;
 //! - this module: dispatching one event.
 //!
 //! # Trace order is not kernel order
@@ -39,6 +41,8 @@
 mod deaths;
 mod memory;
 pub(crate) mod pidmap;
+mod pidns;
+mod procapi;
 pub(crate) mod records;
 pub(crate) mod report;
 mod waits;
@@ -121,6 +125,8 @@ pub(crate) struct Engine {
     /// The events read so far (for lookahead; shared, not part of the
     /// state).
     look: Rc<RefCell<Window>>,
+    /// pidfd tables and known limits (see [`procapi`]).
+    proc: procapi::ProcState,
     pub(crate) stats: Stats,
 }
 
@@ -165,6 +171,7 @@ impl Engine {
             records: HashMap::new(),
             finished: Vec::new(),
             look,
+            proc: procapi::ProcState::default(),
             stats: Stats::default(),
         }
     }
@@ -202,6 +209,7 @@ impl Engine {
             records: self.records.clone(),
             finished: self.finished.clone(),
             look: Rc::clone(&self.look),
+            proc: self.proc.clone(),
             stats: self.stats.clone(),
         }
     }
@@ -342,7 +350,9 @@ impl Engine {
                 flags,
                 exit_signal,
                 clone3,
-            } => self.do_clone(e, cur, *flags, *exit_signal, *clone3),
+                pidfd,
+                ns_nr,
+            } => self.do_clone(e, cur, *flags, *exit_signal, *clone3, *pidfd, *ns_nr),
             Op::Execve { .. } if e.ret == Outcome::Value(0) && self.superseded.remove(&e.pid) => {
                 // Applied at the `+++ superseded` line.
             }
@@ -356,6 +366,7 @@ impl Engine {
                     match self.k.execve_argv(cur, path, &args) {
                         Ok(()) => {
                             self.stats.applied += 1;
+                            self.procapi_after_exec(cur);
                             self.record_exec(cur, argv);
                         }
                         Err(err) => self.mismatch(e, "execve", "0".into(), err.name().into()),
@@ -515,6 +526,7 @@ impl Engine {
             | Op::Mprotect { .. }
             | Op::Mremap { .. }
             | Op::Brk { .. } => self.apply_memory(e, cur),
+            Op::ProcApi(p) => self.apply_procapi(e, cur, p),
             Op::Unrecorded { .. } => {
                 self.unchecked_because(e, "arguments not recorded: the caller died in the call")
             }
@@ -582,6 +594,7 @@ impl Engine {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn do_clone(
         &mut self,
         e: &Arc<Event>,
@@ -589,6 +602,8 @@ impl Engine {
         flags: u64,
         exit_signal: i32,
         clone3: bool,
+        pidfd: Option<i32>,
+        ns_nr: Option<i32>,
     ) {
         let (child, check) = match (&e.ret, self.lost_clone_child(e)) {
             (Outcome::Value(child), _) => (*child as i32, true),
@@ -597,10 +612,40 @@ impl Engine {
                 self.unchecked(e);
                 (child, false)
             }
+            (Outcome::Errno(err), _) => {
+                // A refused clone (EAGAIN over RLIMIT_NPROC, ...): the core
+                // must refuse it too.
+                let err = *err;
+                self.stats.checked += 1;
+                *self
+                    .stats
+                    .checked_calls
+                    .entry("clone refused".into())
+                    .or_default() += 1;
+                match self.core_clone(cur, flags, exit_signal, clone3) {
+                    Err(x) if x == err => {}
+                    other => {
+                        let got = other.map(|_| "a child");
+                        self.mismatch(e, "clone", err.name().into(), format!("{got:?}"));
+                    }
+                }
+                return;
+            }
             _ => {
                 self.unchecked(e);
                 return;
             }
+        };
+        // In a nested pid namespace the result is the caller's number: it
+        // is checked, and the child's lines are found by strace's number
+        // (see [`pidns`]).
+        let nested = check && self.nested(cur);
+        let (child, ns_nr) = match ns_nr {
+            None if nested => (
+                self.infer_ns_child(e.entry_line).unwrap_or(child),
+                Some(child),
+            ),
+            n => (child, n),
         };
         // Linux never hands out a number still in use: the previous holder
         // of the recorded pid must be gone in the core too.
@@ -614,32 +659,9 @@ impl Engine {
                 );
             }
         }
-        let args = CloneArgs {
-            flags,
-            exit_signal: if flags & CLONE_THREAD != 0 {
-                0
-            } else {
-                exit_signal
-            },
-            set_tid: Vec::new(),
-        };
         self.stats.checked += u64::from(check);
-        let r = if clone3 {
-            let a3 = taskcore::Clone3Args {
-                flags,
-                exit_signal: exit_signal.max(0) as u64,
-                set_tid: None,
-                set_tid_size: 0,
-                cgroup: 0,
-                stack: 0,
-                stack_size: 0,
-            };
-            self.k.clone3(cur, &a3)
-        } else {
-            self.k.clone(cur, &args)
-        };
-        match r {
-            Ok(t) => {
+        match self.core_clone(cur, flags, exit_signal, clone3) {
+            Ok((t, fd)) => {
                 self.stats.applied += 1;
                 if flags & CLONE_THREAD == 0 {
                     let (p, c) = (self.k.getpid(cur), self.k.getpid(t));
@@ -655,6 +677,38 @@ impl Engine {
                         };
                     }
                 }
+                if let (Some(nr), true) = (ns_nr, check) {
+                    let got = self.k.pid_vnr(cur, t);
+                    if got != Ok(nr) {
+                        self.mismatch(
+                            e,
+                            "pid in the caller's namespace",
+                            nr.to_string(),
+                            format!("{got:?}"),
+                        );
+                    }
+                }
+                let bound = match (pidfd, fd) {
+                    (Some(n), Some(fd)) => Some((n, fd)),
+                    (None, Some(fd)) => {
+                        let _ = self.k.pidfd_close(fd);
+                        None
+                    }
+                    _ => None,
+                };
+                if check && (ns_nr.is_some() || bound.is_some()) {
+                    let name = if bound.is_some() {
+                        if clone3 {
+                            "clone3(CLONE_PIDFD)"
+                        } else {
+                            "clone(CLONE_PIDFD)"
+                        }
+                    } else {
+                        "clone in a pid namespace"
+                    };
+                    *self.stats.checked_calls.entry(name.into()).or_default() += 1;
+                }
+                self.procapi_after_clone(cur, t, flags, bound);
                 self.adopt(child, t, Some(e));
                 self.drain();
                 if let Some(held) = self.held.remove(&child) {
@@ -664,6 +718,40 @@ impl Engine {
                 }
             }
             Err(err) => self.mismatch(e, "clone", child.to_string(), err.name().into()),
+        }
+    }
+
+    /// The core's clone(2) or clone3(2) (with `CLONE_PIDFD`'s pidfd) for a
+    /// recorded clone.
+    fn core_clone(
+        &mut self,
+        cur: TaskId,
+        flags: u64,
+        exit_signal: i32,
+        clone3: bool,
+    ) -> taskcore::Result<(TaskId, Option<taskcore::PidFd>)> {
+        if clone3 {
+            let a3 = taskcore::Clone3Args {
+                flags,
+                exit_signal: exit_signal.max(0) as u64,
+                set_tid: None,
+                set_tid_size: 0,
+                cgroup: 0,
+                stack: 0,
+                stack_size: 0,
+            };
+            self.k.clone3_with_pidfd(cur, &a3)
+        } else {
+            let args = CloneArgs {
+                flags,
+                exit_signal: if flags & CLONE_THREAD != 0 {
+                    0
+                } else {
+                    exit_signal
+                },
+                set_tid: Vec::new(),
+            };
+            self.k.clone_with_pidfd(cur, &args)
         }
     }
 

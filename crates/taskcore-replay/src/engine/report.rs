@@ -61,6 +61,10 @@ pub struct Stats {
     /// Modelled lines whose result cannot be checked, by syscall name and
     /// reason.
     pub unchecked: HashMap<String, u64>,
+    /// Checked results of the process-API calls, by call (`pidfd_open`,
+    /// `waitid(P_PIDFD)`, `clone3(CLONE_PIDFD)`, `clone in a pid
+    /// namespace`, `setresuid`, `prlimit64`, ...); included in `checked`.
+    pub checked_calls: HashMap<String, u64>,
     /// Mismatches not yet handed out (the engine's tentative ones).
     pub(crate) mismatches: Vec<Mismatch>,
 }

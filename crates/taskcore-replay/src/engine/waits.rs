@@ -64,7 +64,7 @@ impl Engine {
         // The common case in O(1): the child Linux reported first is the one
         // the core would report first (a WNOWAIT peek), with that status.
         if let Some((rpid, status)) = recorded.filter(|r| r.0 > 0) {
-            let want = self.pids.map_nr(rpid);
+            let want = self.nr_for(cur, rpid);
             let peek = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
             if let Ok(WaitOutcome::Reported(first)) = peek {
                 if first.pid == want && status.is_none_or(|s| s == first.status) {
@@ -85,10 +85,10 @@ impl Engine {
         };
         match recorded {
             Some((rpid, status)) if rpid > 0 => {
-                let want = self.pids.map_nr(rpid);
+                let want = self.nr_for(cur, rpid);
                 let mut cands = cands;
                 let mut pos = cands.iter().position(|c| c.pid == want);
-                if pos.is_none() && self.pull_forward(rpid, e.line) {
+                if pos.is_none() && self.pull_forward(self.label_for(cur, rpid), e.line) {
                     cands = self
                         .k
                         .wait_candidates(cur, idtype, id, options)
@@ -273,8 +273,15 @@ impl Engine {
         info: Option<RecInfo>,
         options: i32,
     ) {
+        if idtype == taskcore::uapi::P_PIDFD {
+            if let Some(fd) = self.pidfd_of(cur, id) {
+                self.do_waitid_pidfd(e, cur, fd, info, options);
+                return;
+            }
+        }
         let ret = &e.ret;
-        // A pidfd names one child: the recorded report says which.
+        // A pidfd the trace did not open names one child: the recorded
+        // report says which.
         let (idtype, id) = match (idtype, info) {
             (taskcore::uapi::P_PIDFD, Some(f)) if f.pid > 0 => (P_PID, f.pid),
             (taskcore::uapi::P_PIDFD, _) => {

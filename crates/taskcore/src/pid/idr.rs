@@ -69,7 +69,10 @@
 //!   empty one, and the next thread-group leader is found without visiting
 //!   the untagged (thread) ids in between.
 //! - Memory: nodes are allocated on first use and freed when their last id
-//!   is removed. At dense fill one 280-byte leaf holds 64 ids and one
+//!   is removed, except that each level keeps one emptied node as a spare
+//!   for its next allocation (like Linux's `radix_tree_preload` pool), so
+//!   that a pid alone in its leaf does not cost a `malloc` and a `free` per
+//!   fork and reap. At dense fill one 280-byte leaf holds 64 ids and one
 //!   544-byte level-1 node covers 4096 ids: about 4.5 bytes per id (see
 //!   [`Idr::node_bytes`] and the `dense_fill_bytes_per_id` test). A lone id
 //!   costs 3 heap nodes (1,368 bytes).
@@ -181,6 +184,72 @@ struct Counts {
     leaves: usize,
 }
 
+/// The heap-node bookkeeping an insert or a remove updates: the counts of
+/// nodes in the tree, and one spare node per heap level, kept when a node
+/// empties and reused by the next allocation at that level (as Linux's
+/// per-CPU `radix_tree_preload` pool keeps nodes between an insert and the
+/// next). A pid that is alone in its leaf (cyclic allocation with few live
+/// pids) would otherwise cost a `malloc` and a `free` of each empty node on
+/// every fork and reap.
+#[derive(Default)]
+struct Pool {
+    counts: Counts,
+    leaf: Option<Box<Leaf>>,
+    l1: Option<Box<Interior<Leaf>>>,
+    l2: Option<Box<Interior<Interior<Leaf>>>>,
+}
+
+impl Clone for Pool {
+    /// Spares are a cache: a copy starts without them.
+    fn clone(&self) -> Self {
+        Pool {
+            counts: self.counts,
+            ..Pool::default()
+        }
+    }
+}
+
+impl Pool {
+    /// Bytes held by the spare nodes.
+    fn spare_bytes(&self) -> usize {
+        self.leaf.as_ref().map_or(0, |_| mem::size_of::<Leaf>())
+            + self
+                .l1
+                .as_ref()
+                .map_or(0, |_| mem::size_of::<Interior<Leaf>>())
+            + self
+                .l2
+                .as_ref()
+                .map_or(0, |_| mem::size_of::<Interior<Interior<Leaf>>>())
+    }
+}
+
+/// The node types below the root, each with its spare slot in [`Pool`].
+trait Spare: Node + 'static {
+    fn spare(pool: &mut Pool) -> &mut Option<Box<Self>>;
+}
+
+impl Spare for Leaf {
+    #[inline]
+    fn spare(pool: &mut Pool) -> &mut Option<Box<Self>> {
+        &mut pool.leaf
+    }
+}
+
+impl Spare for Interior<Leaf> {
+    #[inline]
+    fn spare(pool: &mut Pool) -> &mut Option<Box<Self>> {
+        &mut pool.l1
+    }
+}
+
+impl Spare for Interior<Interior<Leaf>> {
+    #[inline]
+    fn spare(pool: &mut Pool) -> &mut Option<Box<Self>> {
+        &mut pool.l2
+    }
+}
+
 /// What [`Node::check`] counts while walking the tree.
 #[derive(Debug, Default)]
 struct CheckCounts {
@@ -227,10 +296,10 @@ trait Node: Default + Clone {
     fn slot_mut(&mut self, off: u32) -> Option<&mut u32>;
 
     /// Stores `value` at the free id `off`, allocating nodes on the way.
-    fn insert(&mut self, off: u32, value: u32, counts: &mut Counts);
+    fn insert(&mut self, off: u32, value: u32, pool: &mut Pool);
 
     /// Empties `off` and its tags, freeing nodes left empty below this one.
-    fn remove(&mut self, off: u32, counts: &mut Counts) -> Option<u32>;
+    fn remove(&mut self, off: u32, pool: &mut Pool) -> Option<u32>;
 
     /// Sets (`on`) or clears `tag` on the used id `off`; false if `off` is free.
     fn set_tag(&mut self, off: u32, tag: usize, on: bool) -> bool;
@@ -301,14 +370,14 @@ impl Node for Leaf {
         (*v != EMPTY).then_some(v)
     }
 
-    fn insert(&mut self, off: u32, value: u32, _counts: &mut Counts) {
+    fn insert(&mut self, off: u32, value: u32, _pool: &mut Pool) {
         debug_assert!(self.free & (1 << off) != 0, "insert into a used slot");
         debug_assert_ne!(value, EMPTY);
         self.values[off as usize] = value;
         self.free &= !(1 << off);
     }
 
-    fn remove(&mut self, off: u32, _counts: &mut Counts) -> Option<u32> {
+    fn remove(&mut self, off: u32, _pool: &mut Pool) -> Option<u32> {
         let bit = 1u64 << off;
         if self.free & bit != 0 {
             return None;
@@ -411,7 +480,7 @@ impl<C: Node> Default for Interior<C> {
     }
 }
 
-impl<C: Node> Node for Interior<C> {
+impl<C: Spare> Node for Interior<C> {
     const SPAN_SHIFT: u32 = C::SPAN_SHIFT + MAP_SHIFT;
     const IS_LEAF: bool = false;
 
@@ -444,17 +513,17 @@ impl<C: Node> Node for Interior<C> {
             .slot_mut(off & Self::CHILD_MASK)
     }
 
-    fn insert(&mut self, off: u32, value: u32, counts: &mut Counts) {
+    fn insert(&mut self, off: u32, value: u32, pool: &mut Pool) {
         let s = Self::slot_of(off);
         let bit = 1u64 << s;
         let child = self.slots[s].get_or_insert_with(|| {
             // Lazily allocated, like radix_tree_node_alloc() in
-            // __radix_tree_create().
-            counts.nodes += 1;
-            counts.leaves += usize::from(C::IS_LEAF);
-            Box::default()
+            // __radix_tree_create(): the spare first (it is empty).
+            pool.counts.nodes += 1;
+            pool.counts.leaves += usize::from(C::IS_LEAF);
+            C::spare(pool).take().unwrap_or_default()
         });
-        child.insert(off & Self::CHILD_MASK, value, counts);
+        child.insert(off & Self::CHILD_MASK, value, pool);
         self.present |= bit;
         // Inserting never frees anything, so the bit can only go down.
         if child.free_mask() == 0 {
@@ -462,11 +531,11 @@ impl<C: Node> Node for Interior<C> {
         }
     }
 
-    fn remove(&mut self, off: u32, counts: &mut Counts) -> Option<u32> {
+    fn remove(&mut self, off: u32, pool: &mut Pool) -> Option<u32> {
         let s = Self::slot_of(off);
         let bit = 1u64 << s;
         let child = self.slots[s].as_mut()?;
-        let v = child.remove(off & Self::CHILD_MASK, counts)?;
+        let v = child.remove(off & Self::CHILD_MASK, pool)?;
         // The removed id is free now, whether or not the child survives.
         self.free |= bit;
         for (t, tags) in self.tags.iter_mut().enumerate() {
@@ -478,10 +547,16 @@ impl<C: Node> Node for Interior<C> {
             // Like radix_tree_delete_item() -> delete_node(): an empty
             // node is freed, and the slot reads as wholly free again.
             debug_assert!((0..IDR_TAGS).all(|t| child.tag_mask(t) == 0));
-            self.slots[s] = None;
+            // The empty node equals a new one (every id free, no tag):
+            // keep it as the level's spare.
+            let empty = self.slots[s].take();
+            let spare = C::spare(pool);
+            if spare.is_none() {
+                *spare = empty;
+            }
             self.present &= !bit;
-            counts.nodes -= 1;
-            counts.leaves -= usize::from(C::IS_LEAF);
+            pool.counts.nodes -= 1;
+            pool.counts.leaves -= usize::from(C::IS_LEAF);
         }
         Some(v)
     }
@@ -639,8 +714,8 @@ pub struct Idr {
     root: Root,
     /// Number of used ids.
     len: usize,
-    /// Heap nodes currently allocated.
-    counts: Counts,
+    /// Heap nodes currently in the tree, and the spare nodes.
+    pool: Pool,
 }
 
 impl fmt::Debug for Idr {
@@ -648,8 +723,8 @@ impl fmt::Debug for Idr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Idr")
             .field("len", &self.len)
-            .field("nodes", &self.counts.nodes)
-            .field("leaves", &self.counts.leaves)
+            .field("nodes", &self.pool.counts.nodes)
+            .field("leaves", &self.pool.counts.leaves)
             .finish_non_exhaustive()
     }
 }
@@ -670,9 +745,14 @@ impl Idr {
         Idr {
             root: Interior::new(),
             len: 0,
-            counts: Counts {
-                nodes: 0,
-                leaves: 0,
+            pool: Pool {
+                counts: Counts {
+                    nodes: 0,
+                    leaves: 0,
+                },
+                leaf: None,
+                l1: None,
+                l2: None,
             },
         }
     }
@@ -728,7 +808,7 @@ impl Idr {
         if self.root.lookup(id).is_some() {
             return Err(Errno::EEXIST);
         }
-        self.root.insert(id, value, &mut self.counts);
+        self.root.insert(id, value, &mut self.pool);
         self.len += 1;
         Ok(())
     }
@@ -764,7 +844,7 @@ impl Idr {
         if id >= IDR_MAX {
             return None;
         }
-        let v = self.root.remove(id, &mut self.counts)?;
+        let v = self.root.remove(id, &mut self.pool)?;
         self.len -= 1;
         Some(v)
     }
@@ -925,23 +1005,27 @@ impl Idr {
         *self = Idr::new();
     }
 
-    /// Number of heap-allocated nodes (interior and leaf; the root, held
-    /// inline, is not counted). Zero for an empty map.
+    /// Number of heap-allocated nodes in the tree (interior and leaf; the
+    /// root, held inline, is not counted, nor are the at most three spare
+    /// nodes kept for reuse). Zero for an empty map.
     ///
     /// # Linux
     /// No Linux analogue; for memory accounting in benchmarks.
     pub fn node_count(&self) -> usize {
-        self.counts.nodes
+        self.pool.counts.nodes
     }
 
     /// Bytes held in heap nodes: leaves times 280 plus interior nodes times
-    /// 544, allocator overhead excluded (`size_of::<Idr>()` covers the root).
+    /// 544, spare nodes included (at most one per level, 1,368 bytes),
+    /// allocator overhead excluded (`size_of::<Idr>()` covers the root).
     ///
     /// # Linux
     /// No Linux analogue; for memory accounting in benchmarks.
     pub fn node_bytes(&self) -> usize {
-        let interior = self.counts.nodes - self.counts.leaves;
-        self.counts.leaves * mem::size_of::<Leaf>() + interior * mem::size_of::<Interior<Leaf>>()
+        let interior = self.pool.counts.nodes - self.pool.counts.leaves;
+        self.pool.counts.leaves * mem::size_of::<Leaf>()
+            + interior * mem::size_of::<Interior<Leaf>>()
+            + self.pool.spare_bytes()
     }
 
     /// Iterates over `(id, value)` in increasing id order.
@@ -1034,7 +1118,7 @@ impl Idr {
         let mut out = CheckCounts::default();
         self.root.check(0, &mut out);
         assert_eq!(out.ids, self.len, "cached len disagrees with the tree");
-        assert_eq!(out.counts, self.counts, "cached node counts disagree");
+        assert_eq!(out.counts, self.pool.counts, "cached node counts disagree");
     }
 }
 
@@ -1339,8 +1423,32 @@ mod tests {
         }
         idr.check_invariants();
         assert_eq!(idr.node_count(), 0);
-        assert_eq!(idr.node_bytes(), 0);
+        // What is left are the spares, one node per level.
+        assert_eq!(idr.node_bytes(), 1368);
         assert!(idr.is_empty());
+    }
+
+    #[test]
+    fn spare_nodes_are_reused_and_empty() {
+        let mut idr = Idr::new();
+        idr.insert(1, 1).unwrap();
+        // A lone id in its own leaf, L1 and L2 node, as cyclic allocation
+        // walks past: each round empties and refills all three.
+        for round in 0..200u32 {
+            let id = (((round % 15) + 1) << 18) + round * 64;
+            idr.insert(id, round).unwrap();
+            idr.set_tag(id, 0).unwrap();
+            assert_eq!(idr.node_count(), 6);
+            assert_eq!(idr.next_tagged(2, 0), Some((id, round)));
+            assert_eq!(idr.find_free(id, id + 2), Some(id + 1));
+            idr.check_invariants();
+            assert_eq!(idr.remove(id), Some(round));
+            assert_eq!(idr.node_count(), 3);
+            assert_eq!(idr.node_bytes(), 1368 + 1368);
+            assert_eq!(idr.next_tagged(2, 0), None);
+        }
+        let copy = idr.clone();
+        assert_eq!(copy.node_bytes(), 1368);
     }
 
     #[test]

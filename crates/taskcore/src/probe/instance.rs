@@ -211,6 +211,8 @@ impl OpRet for WaitOutcome {
             WaitOutcome::Reported(r) => RetVal::Value(i64::from(r.pid)),
             WaitOutcome::NothingYet => RetVal::Value(0),
             WaitOutcome::WouldBlock => RetVal::WouldBlock,
+            // -ERESTARTSYS (512), as the register holds it.
+            WaitOutcome::Interrupted => RetVal::Value(-512),
         }
     }
 }

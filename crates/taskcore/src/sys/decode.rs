@@ -2,12 +2,16 @@
 //! [`Syscall::from_raw_with`], reading pointer arguments through
 //! [`UserMemory`].
 
+use super::fds::{FdTable, NoFds};
 use super::nr;
-use super::syscall::{Prctl, Ptrace, Syscall};
+use super::syscall::{Prctl, Ptrace, Syscall, Timespec};
 use crate::errno::{Errno, Result};
 use crate::mm::flags::{MAP_ANONYMOUS, PAGE_SIZE};
-use crate::uapi::TASK_COMM_LEN;
-use crate::{Clone3Args, CloneArgs, Rlimit, SigAction, SigHandler};
+use crate::uapi::{
+    __WALL, __WCLONE, __WNOTHREAD, P_PIDFD, TASK_COMM_LEN, WCONTINUED, WEXITED, WNOHANG, WNOWAIT,
+    WSTOPPED,
+};
+use crate::{Clone3Args, CloneArgs, Rlimit, SigAction, SigInfo};
 
 /// The caller's memory, as the decoder reads pointer arguments from it.
 ///
@@ -82,6 +86,39 @@ fn read_rlimit(mem: &dyn UserMemory, addr: u64) -> Result<Rlimit> {
     })
 }
 
+/// x86_64's `sizeof(sigset_t)`.
+const SIGSET_SIZE: u64 = 8;
+/// `sizeof(siginfo_t)`.
+const SIGINFO_SIZE: usize = 128;
+/// The `PIDFD_SIGNAL_*` scope flags.
+const PIDFD_SEND_SIGNAL_FLAGS: u32 = 7;
+
+/// A `siginfo_t` at `addr` (`copy_siginfo_from_user()`): `si_signo`,
+/// `si_code` and the `_rt` fields `si_pid`, `si_uid`, `si_value`.
+fn read_siginfo(mem: &dyn UserMemory, addr: u64) -> Result<SigInfo> {
+    let mut b = [0u8; SIGINFO_SIZE];
+    mem.read(addr, &mut b)?;
+    let i32_at = |o: usize| i32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+    let mut value = [0u8; 8];
+    value.copy_from_slice(&b[24..32]);
+    Ok(SigInfo {
+        signo: i32_at(0),
+        code: i32_at(8),
+        pid: i32_at(16),
+        uid: i32_at(20) as u32,
+        status: 0,
+        value: u64::from_le_bytes(value),
+    })
+}
+
+/// A sigset argument with its `sigsetsize`: `EINVAL` unless 8.
+fn read_sigset(mem: &dyn UserMemory, addr: u64, size: u64) -> Result<u64> {
+    if size != SIGSET_SIZE {
+        return Err(Errno::EINVAL);
+    }
+    read_u64(mem, addr)
+}
+
 /// `pid_t` / `int` arguments: the low 32 bits of the register.
 fn int(a: u64) -> i32 {
     a as u32 as i32
@@ -133,6 +170,40 @@ impl Syscall {
     /// `copy_clone_args_from_user()`, `getname()`, `get_user_arg_ptr()`,
     /// `copy_from_user()` of `struct sigaction`/`rlimit`, `groups_from_user()`.
     pub fn from_raw_with(nr: u64, a: [u64; 6], mem: &dyn UserMemory) -> Result<Syscall> {
+        Syscall::from_raw_in(nr, a, mem, &NoFds)
+    }
+
+    /// Decodes x86_64 syscall `nr` with argument registers `args`, reading
+    /// pointer arguments from `mem` and resolving fd arguments (of
+    /// pidfd_send_signal, waitid with `P_PIDFD`, setns) through `fds`.
+    ///
+    /// # Errors
+    /// As [`Syscall::from_raw_with`], and:
+    /// - `EBADF` (or `EINVAL` for setns of another file): an fd `fds`
+    ///   does not resolve; checked after the flag checks Linux makes
+    ///   before `fdget()` (pidfd_send_signal's flags, waitid's options and
+    ///   negative id), before reading the siginfo.
+    /// - `EINVAL`: a sigset size other than 8 (rt_sigprocmask,
+    ///   rt_sigsuspend, rt_sigtimedwait) or above 8 (rt_sigpending);
+    ///   rt_sigtimedwait's timeout with negative seconds or nanoseconds
+    ///   outside 0..10^9 (`timespec64_valid()`, Linux's first check in
+    ///   `do_sigtimedwait()`).
+    /// - `ENOSYS`: rt_sigreturn, whose frame is at the stack pointer, not
+    ///   in an argument register: build [`Syscall::RtSigreturn`] from the
+    ///   frame's `uc_sigmask`.
+    ///
+    /// Not modelled: `E2BIG` for a siginfo with an unknown layout and
+    /// non-zero bytes past the kernel's part.
+    ///
+    /// # Linux
+    /// As [`Syscall::from_raw_with`], plus `fdget()`, `pidfd_get_pid()`,
+    /// `copy_siginfo_from_user()`, `get_timespec64()`.
+    pub fn from_raw_in(
+        nr: u64,
+        a: [u64; 6],
+        mem: &dyn UserMemory,
+        fds: &dyn FdTable,
+    ) -> Result<Syscall> {
         Ok(match nr {
             nr::CLONE => Syscall::Clone(CloneArgs::from_clone_flags(a[0])),
             nr::CLONE3 => Syscall::Clone3(clone3_args(mem, a[0], a[1])?),
@@ -145,6 +216,28 @@ impl Syscall {
                 pid: int(a[0]),
                 options: int(a[2]),
             },
+            nr::WAITID if int(a[0]) == P_PIDFD => {
+                // kernel_waitid_prepare(): the options, then the fd.
+                let options = int(a[3]);
+                let all = WNOHANG
+                    | WNOWAIT
+                    | WEXITED
+                    | WSTOPPED
+                    | WCONTINUED
+                    | __WNOTHREAD
+                    | __WCLONE
+                    | __WALL;
+                if options & !all != 0
+                    || options & (WEXITED | WSTOPPED | WCONTINUED) == 0
+                    || int(a[1]) < 0
+                {
+                    return Err(Errno::EINVAL);
+                }
+                Syscall::WaitidPidfd {
+                    fd: fds.pidfd(int(a[1]))?,
+                    options,
+                }
+            }
             nr::WAITID => Syscall::Waitid {
                 idtype: int(a[0]),
                 id: int(a[1]),
@@ -183,26 +276,12 @@ impl Syscall {
                 } else {
                     // struct kernel_sigaction (x86_64): sa_handler,
                     // sa_flags, sa_restorer, sa_mask.
-                    let addr = read_u64(mem, a[1])?;
-                    let handler = match addr {
-                        0 => SigHandler::Default,
-                        1 => SigHandler::Ignore,
-                        _ => SigHandler::Handler,
-                    };
-                    let flags = read_u64(mem, a[1].wrapping_add(8))?;
-                    let restorer = read_u64(mem, a[1].wrapping_add(16))?;
-                    let mask = read_u64(mem, a[1].wrapping_add(24))?;
-                    Some(SigAction {
-                        handler,
-                        flags,
-                        mask,
-                        addr: if handler == SigHandler::Handler {
-                            addr
-                        } else {
-                            0
-                        },
-                        restorer,
-                    })
+                    Some(SigAction::from_raw(
+                        read_u64(mem, a[1])?,
+                        read_u64(mem, a[1].wrapping_add(8))?,
+                        read_u64(mem, a[1].wrapping_add(24))?,
+                        read_u64(mem, a[1].wrapping_add(16))?,
+                    ))
                 };
                 Syscall::RtSigaction {
                     sig: int(a[0]),
@@ -311,6 +390,84 @@ impl Syscall {
                 new: a[4],
             },
             nr::BRK => Syscall::Brk { addr: a[0] },
+            nr::RT_SIGPROCMASK => {
+                if a[3] != SIGSET_SIZE {
+                    return Err(Errno::EINVAL);
+                }
+                Syscall::RtSigprocmask {
+                    how: int(a[0]),
+                    set: if a[1] == 0 {
+                        None
+                    } else {
+                        Some(read_u64(mem, a[1])?)
+                    },
+                }
+            }
+            nr::RT_SIGPENDING => {
+                if a[1] > SIGSET_SIZE {
+                    return Err(Errno::EINVAL);
+                }
+                Syscall::RtSigpending
+            }
+            nr::RT_SIGQUEUEINFO => Syscall::RtSigqueueinfo {
+                tgid: int(a[0]),
+                sig: int(a[1]),
+                info: read_siginfo(mem, a[2])?,
+            },
+            nr::RT_TGSIGQUEUEINFO => Syscall::RtTgsigqueueinfo {
+                tgid: int(a[0]),
+                tid: int(a[1]),
+                sig: int(a[2]),
+                info: read_siginfo(mem, a[3])?,
+            },
+            nr::RT_SIGTIMEDWAIT => {
+                let set = read_sigset(mem, a[0], a[3])?;
+                let timeout = if a[2] == 0 {
+                    None
+                } else {
+                    let ts = Timespec {
+                        sec: read_u64(mem, a[2])? as i64,
+                        nsec: read_u64(mem, a[2].wrapping_add(8))? as i64,
+                    };
+                    if ts.sec < 0 || ts.nsec as u64 >= 1_000_000_000 {
+                        return Err(Errno::EINVAL);
+                    }
+                    Some(ts)
+                };
+                Syscall::RtSigtimedwait { set, timeout }
+            }
+            nr::RT_SIGSUSPEND => Syscall::RtSigsuspend {
+                mask: read_sigset(mem, a[0], a[1])?,
+            },
+            nr::PAUSE => Syscall::Pause,
+            // The frame is at the stack pointer: see the docs.
+            nr::RT_SIGRETURN => return Err(Errno::ENOSYS),
+            nr::PIDFD_OPEN => Syscall::PidfdOpen {
+                pid: int(a[0]),
+                flags: a[1] as u32,
+            },
+            nr::PIDFD_SEND_SIGNAL => {
+                let flags = a[3] as u32;
+                if flags & !PIDFD_SEND_SIGNAL_FLAGS != 0 || flags.count_ones() > 1 {
+                    return Err(Errno::EINVAL);
+                }
+                let fd = fds.pidfd(int(a[0]))?;
+                Syscall::PidfdSendSignal {
+                    fd,
+                    sig: int(a[1]),
+                    info: if a[2] == 0 {
+                        None
+                    } else {
+                        Some(read_siginfo(mem, a[2])?)
+                    },
+                    flags,
+                }
+            }
+            nr::UNSHARE => Syscall::Unshare { flags: a[0] },
+            nr::SETNS => Syscall::Setns {
+                fd: fds.setns_fd(int(a[0]))?,
+                nstype: i64::from(int(a[1])) as u64,
+            },
             _ => return Err(Errno::ENOSYS),
         })
     }

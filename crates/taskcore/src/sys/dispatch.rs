@@ -1,10 +1,10 @@
 //! [`dispatch`]: one [`Syscall`] applied to a [`Kernel`].
 
-use super::syscall::{Prctl, Ptrace, Syscall};
+use super::syscall::{Prctl, Ptrace, Syscall, Timespec};
 use crate::errno::Result;
 use crate::task::{Kernel, TaskId};
 use crate::uapi::TASK_COMM_LEN;
-use crate::{Rlimit, SigAction, WaitOutcome};
+use crate::{PidFd, Rlimit, SigAction, SigWait, WaitOutcome};
 
 /// What a successful call returns: its return value, and what Linux would
 /// have written through its output pointers.
@@ -23,12 +23,28 @@ pub enum SysRet {
         task: TaskId,
         /// Its pid in the caller's namespace.
         pid: i32,
+        /// With `CLONE_PIDFD`, the pidfd on the child, for the embedder to
+        /// number and write where clone(2)'s `parent_tid` or clone3's
+        /// `pidfd` points.
+        pidfd: Option<PidFd>,
     },
+    /// pidfd_open: the new pidfd. The embedder numbers it; that number is
+    /// the return value ([`SysRet::raw`] gives 0).
+    PidFd(PidFd),
+    /// rt_sigprocmask (the old mask, written to `oldset`), rt_sigpending
+    /// (the set written); returns 0.
+    Sigset(u64),
+    /// rt_sigtimedwait (returns the signal taken, its siginfo written),
+    /// rt_sigsuspend and pause (which only block: they end with `EINTR`).
+    SigWait(SigWait),
     /// An address (mmap, mremap, brk).
     Addr(u64),
-    /// wait4, waitid: the outcome (the return value and the status or
-    /// siginfo written).
+    /// wait4: the outcome (the return value, the child's pid or 0, and the
+    /// status written).
     Wait(WaitOutcome),
+    /// waitid (`P_PIDFD` included): the outcome (the siginfo written;
+    /// returns 0).
+    Waitid(WaitOutcome),
     /// rt_sigaction: the old action (written to `oact`); returns 0.
     SigAction(SigAction),
     /// getresuid, getresgid: (real, effective, saved); returns 0.
@@ -59,9 +75,13 @@ impl SysRet {
             SysRet::Child { pid, .. } => (*pid).into(),
             SysRet::Addr(a) => *a as i64,
             SysRet::Wait(WaitOutcome::Reported(r)) => r.pid.into(),
-            SysRet::Wait(_) => 0,
+            SysRet::Wait(_) | SysRet::Waitid(_) => 0,
+            SysRet::SigWait(SigWait::Signal(info)) => info.signo.into(),
             SysRet::Groups(g) => g.len() as i64,
             SysRet::SigAction(_)
+            | SysRet::PidFd(_)
+            | SysRet::Sigset(_)
+            | SysRet::SigWait(_)
             | SysRet::Ids(..)
             | SysRet::Rlimit(_)
             | SysRet::Name(_)
@@ -83,28 +103,29 @@ pub type SysResult = Result<SysRet>;
 /// # Linux
 /// The syscall table's dispatch (`x64_sys_call()`).
 pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
-    let child = |k: &mut Kernel, t: Result<TaskId>| -> SysResult {
-        let task = t?;
+    let child = |k: &mut Kernel, t: Result<(TaskId, Option<PidFd>)>| -> SysResult {
+        let (task, pidfd) = t?;
         let pid = k.pid_vnr(current, task)?;
-        Ok(SysRet::Child { task, pid })
+        Ok(SysRet::Child { task, pid, pidfd })
     };
+    let no_pidfd = |t: Result<TaskId>| t.map(|t| (t, None));
     let unit = |r: Result<()>| r.map(|()| SysRet::Value(0));
     let val = |r: Result<i32>| r.map(|v| SysRet::Value(v.into()));
     match call {
         Syscall::Clone(args) => {
-            let t = k.clone(current, args);
+            let t = k.clone_with_pidfd(current, args);
             child(k, t)
         }
         Syscall::Clone3(args) => {
-            let t = k.clone3(current, args);
+            let t = k.clone3_with_pidfd(current, args);
             child(k, t)
         }
         Syscall::Fork => {
-            let t = k.fork(current);
+            let t = no_pidfd(k.fork(current));
             child(k, t)
         }
         Syscall::Vfork => {
-            let t = k.vfork(current);
+            let t = no_pidfd(k.vfork(current));
             child(k, t)
         }
         Syscall::Execve { filename, argv } => unit(match argv {
@@ -121,7 +142,9 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             idtype,
             id,
             options,
-        } => k.waitid(current, *idtype, *id, *options).map(SysRet::Wait),
+        } => k
+            .waitid(current, *idtype, *id, *options)
+            .map(SysRet::Waitid),
         Syscall::Setpgid { pid, pgid } => unit(k.setpgid(current, *pid, *pgid)),
         Syscall::Setsid => val(k.setsid(current)),
         Syscall::Getpgid { pid } => val(k.getpgid(current, *pid)),
@@ -195,5 +218,36 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             .mremap(current, *old, *old_len, *new_len, *flags, *new)
             .map(SysRet::Addr),
         Syscall::Brk { addr } => k.brk(current, *addr).map(SysRet::Addr),
+        Syscall::RtSigprocmask { how, set } => {
+            k.rt_sigprocmask(current, *how, *set).map(SysRet::Sigset)
+        }
+        Syscall::RtSigpending => k.rt_sigpending(current).map(SysRet::Sigset),
+        Syscall::RtSigqueueinfo { tgid, sig, info } => {
+            unit(k.rt_sigqueueinfo(current, *tgid, *sig, *info))
+        }
+        Syscall::RtTgsigqueueinfo {
+            tgid,
+            tid,
+            sig,
+            info,
+        } => unit(k.rt_tgsigqueueinfo(current, *tgid, *tid, *sig, *info)),
+        Syscall::RtSigtimedwait { set, timeout } => k
+            .rt_sigtimedwait(current, *set, *timeout == Some(Timespec::ZERO))
+            .map(SysRet::SigWait),
+        Syscall::RtSigsuspend { mask } => k.rt_sigsuspend(current, *mask).map(SysRet::SigWait),
+        Syscall::Pause => k.pause(current).map(SysRet::SigWait),
+        Syscall::RtSigreturn { mask } => unit(k.rt_sigreturn(current, *mask)),
+        Syscall::PidfdOpen { pid, flags } => k.pidfd_open(current, *pid, *flags).map(SysRet::PidFd),
+        Syscall::PidfdSendSignal {
+            fd,
+            sig,
+            info,
+            flags,
+        } => unit(k.pidfd_send_signal(current, *fd, *sig, *info, *flags)),
+        Syscall::WaitidPidfd { fd, options } => {
+            k.waitid_pidfd(current, *fd, *options).map(SysRet::Waitid)
+        }
+        Syscall::Unshare { flags } => unit(k.unshare(current, *flags)),
+        Syscall::Setns { fd, nstype } => unit(k.setns(current, *fd, *nstype)),
     }
 }

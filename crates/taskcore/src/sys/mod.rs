@@ -8,8 +8,16 @@
 //!   sub-operations of prctl(2) and ptrace(2);
 //! - `decode`: [`Syscall::from_raw`] / [`Syscall::from_raw_with`] and the
 //!   [`UserMemory`] they read pointer arguments through;
+//! - `fds`: [`FdTable`], through which [`Syscall::from_raw_in`] resolves
+//!   fd arguments (pidfds, namespace files);
 //! - `dispatch`: [`dispatch`] and its result, [`SysRet`];
-//! - `api`: the [`TaskApi`] trait;
+//! - `probe_op`: [`Syscall::probe_op`], the [`crate::probe::Op`] a call
+//!   fires;
+//! - `sighandler`: [`SigHandler::from_sa_handler`](crate::SigHandler::from_sa_handler)
+//!   and [`SigAction::from_raw`](crate::SigAction::from_raw), the one
+//!   conversion from raw `sa_handler` values;
+//! - `api`: the [`TaskApi`] trait; `generic`: [`dispatch_api`], a
+//!   [`Syscall`] applied to any [`TaskApi`] implementation;
 //! - [`nr`]: the x86_64 numbers.
 //!
 //! Adding a call is one variant in `syscall.rs` (plus its name and number
@@ -36,17 +44,24 @@
 //! # Linux
 //! The syscall table (`arch/x86/entry/syscalls/syscall_64.tbl`) and the
 //! `SYSCALL_DEFINEn` entry points in kernel/fork.c, exit.c, signal.c,
-//! sys.c, ptrace.c, groups.c, mm/mmap.c, mm/mprotect.c, mm/mremap.c.
+//! sys.c, ptrace.c, groups.c, pid.c, nsproxy.c, mm/mmap.c, mm/mprotect.c, mm/mremap.c.
 //!
 //! [`Kernel`]: crate::Kernel
 
 mod api;
 mod decode;
 mod dispatch;
+mod fds;
+mod generic;
 pub mod nr;
+mod probe_op;
+mod sighandler;
 mod syscall;
 
 pub use api::TaskApi;
 pub use decode::{NoMemory, UserMemory};
 pub use dispatch::{dispatch, SysResult, SysRet};
-pub use syscall::{Prctl, Ptrace, Syscall};
+pub use fds::{FdTable, NoFds};
+pub use generic::{dispatch_api, ApiRet};
+pub use sighandler::{SIG_DFL, SIG_IGN};
+pub use syscall::{Prctl, Ptrace, Syscall, Timespec};

@@ -3,7 +3,7 @@
 
 use super::nr;
 use crate::mm::MmapFile;
-use crate::{Clone3Args, CloneArgs, Rlimit, SigAction};
+use crate::{Clone3Args, CloneArgs, PidFd, Rlimit, SetnsFd, SigAction, SigInfo};
 
 /// A system call with its arguments, as the process core takes them.
 ///
@@ -262,6 +262,125 @@ pub enum Syscall {
         /// The new break (0: query).
         addr: u64,
     },
+    /// rt_sigprocmask(2) (`oldset` is an output).
+    /// [`Kernel::rt_sigprocmask`](crate::Kernel::rt_sigprocmask).
+    RtSigprocmask {
+        /// `SIG_BLOCK`, `SIG_UNBLOCK` or `SIG_SETMASK` (ignored without
+        /// `set`).
+        how: i32,
+        /// The set (bit `sig - 1` per signal); `None` for a NULL pointer.
+        set: Option<u64>,
+    },
+    /// rt_sigpending(2) (the set pointer is an output).
+    /// [`Kernel::rt_sigpending`](crate::Kernel::rt_sigpending).
+    RtSigpending,
+    /// rt_sigqueueinfo(2).
+    /// [`Kernel::rt_sigqueueinfo`](crate::Kernel::rt_sigqueueinfo).
+    RtSigqueueinfo {
+        /// The process.
+        tgid: i32,
+        /// Signal.
+        sig: i32,
+        /// The siginfo given (`si_code`, `si_pid`, `si_uid`, `si_value`).
+        info: SigInfo,
+    },
+    /// rt_tgsigqueueinfo(2).
+    /// [`Kernel::rt_tgsigqueueinfo`](crate::Kernel::rt_tgsigqueueinfo).
+    RtTgsigqueueinfo {
+        /// The thread group.
+        tgid: i32,
+        /// The thread.
+        tid: i32,
+        /// Signal.
+        sig: i32,
+        /// The siginfo given.
+        info: SigInfo,
+    },
+    /// rt_sigtimedwait(2) (the siginfo pointer is an output).
+    /// [`Kernel::rt_sigtimedwait`](crate::Kernel::rt_sigtimedwait), told
+    /// that the timeout expired when `timeout` is zero: an embedder whose
+    /// timer for a non-zero timeout ran out calls again with a zero one.
+    RtSigtimedwait {
+        /// The signals waited for.
+        set: u64,
+        /// The timeout; `None` (NULL) waits for ever.
+        timeout: Option<Timespec>,
+    },
+    /// rt_sigsuspend(2).
+    /// [`Kernel::rt_sigsuspend`](crate::Kernel::rt_sigsuspend).
+    RtSigsuspend {
+        /// The mask while waiting.
+        mask: u64,
+    },
+    /// pause(2). [`Kernel::pause`](crate::Kernel::pause).
+    Pause,
+    /// rt_sigreturn(2): the mask the signal frame saved (the embedder
+    /// reads its frame; see [`Syscall::from_raw_with`]).
+    /// [`Kernel::rt_sigreturn`](crate::Kernel::rt_sigreturn).
+    RtSigreturn {
+        /// `uc_sigmask` of the frame.
+        mask: u64,
+    },
+    /// pidfd_open(2). [`Kernel::pidfd_open`](crate::Kernel::pidfd_open).
+    PidfdOpen {
+        /// The process (or thread, with `PIDFD_THREAD`).
+        pid: i32,
+        /// `PIDFD_NONBLOCK`, `PIDFD_THREAD`.
+        flags: u32,
+    },
+    /// pidfd_send_signal(2).
+    /// [`Kernel::pidfd_send_signal`](crate::Kernel::pidfd_send_signal).
+    PidfdSendSignal {
+        /// The pidfd ([`FdTable::pidfd`](super::FdTable::pidfd) resolves
+        /// the number).
+        fd: PidFd,
+        /// Signal.
+        sig: i32,
+        /// The siginfo given; `None` for a NULL pointer.
+        info: Option<SigInfo>,
+        /// `PIDFD_SIGNAL_*` scope.
+        flags: u32,
+    },
+    /// waitid(2) with `P_PIDFD` (the siginfo and rusage pointers are
+    /// outputs). [`Kernel::waitid_pidfd`](crate::Kernel::waitid_pidfd).
+    WaitidPidfd {
+        /// The pidfd.
+        fd: PidFd,
+        /// `W*` options.
+        options: i32,
+    },
+    /// unshare(2). [`Kernel::unshare`](crate::Kernel::unshare).
+    Unshare {
+        /// `CLONE_*` flags.
+        flags: u64,
+    },
+    /// setns(2). [`Kernel::setns`](crate::Kernel::setns).
+    Setns {
+        /// The namespace file or pidfd
+        /// ([`FdTable::setns_fd`](super::FdTable::setns_fd) resolves the
+        /// number).
+        fd: SetnsFd,
+        /// 0 or `CLONE_NEW*` bits (an `int`, sign-extended as Linux does).
+        nstype: u64,
+    },
+}
+
+/// A `struct timespec` as rt_sigtimedwait(2) reads it; only valid ones
+/// (seconds not negative, nanoseconds below 10^9) are decoded.
+///
+/// # Linux
+/// `struct __kernel_timespec`, `timespec64_valid()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timespec {
+    /// Seconds (`tv_sec`).
+    pub sec: i64,
+    /// Nanoseconds (`tv_nsec`), 0..10^9.
+    pub nsec: i64,
+}
+
+impl Timespec {
+    /// A zero timeout: poll.
+    pub const ZERO: Timespec = Timespec { sec: 0, nsec: 0 };
 }
 
 /// The modelled prctl(2) options.
@@ -367,6 +486,19 @@ impl Syscall {
             Syscall::Mprotect { .. } => "mprotect",
             Syscall::Mremap { .. } => "mremap",
             Syscall::Brk { .. } => "brk",
+            Syscall::RtSigprocmask { .. } => "rt_sigprocmask",
+            Syscall::RtSigpending => "rt_sigpending",
+            Syscall::RtSigqueueinfo { .. } => "rt_sigqueueinfo",
+            Syscall::RtTgsigqueueinfo { .. } => "rt_tgsigqueueinfo",
+            Syscall::RtSigtimedwait { .. } => "rt_sigtimedwait",
+            Syscall::RtSigsuspend { .. } => "rt_sigsuspend",
+            Syscall::Pause => "pause",
+            Syscall::RtSigreturn { .. } => "rt_sigreturn",
+            Syscall::PidfdOpen { .. } => "pidfd_open",
+            Syscall::PidfdSendSignal { .. } => "pidfd_send_signal",
+            Syscall::WaitidPidfd { .. } => "waitid",
+            Syscall::Unshare { .. } => "unshare",
+            Syscall::Setns { .. } => "setns",
         }
     }
 
@@ -419,6 +551,19 @@ impl Syscall {
             Syscall::Mprotect { .. } => nr::MPROTECT,
             Syscall::Mremap { .. } => nr::MREMAP,
             Syscall::Brk { .. } => nr::BRK,
+            Syscall::RtSigprocmask { .. } => nr::RT_SIGPROCMASK,
+            Syscall::RtSigpending => nr::RT_SIGPENDING,
+            Syscall::RtSigqueueinfo { .. } => nr::RT_SIGQUEUEINFO,
+            Syscall::RtTgsigqueueinfo { .. } => nr::RT_TGSIGQUEUEINFO,
+            Syscall::RtSigtimedwait { .. } => nr::RT_SIGTIMEDWAIT,
+            Syscall::RtSigsuspend { .. } => nr::RT_SIGSUSPEND,
+            Syscall::Pause => nr::PAUSE,
+            Syscall::RtSigreturn { .. } => nr::RT_SIGRETURN,
+            Syscall::PidfdOpen { .. } => nr::PIDFD_OPEN,
+            Syscall::PidfdSendSignal { .. } => nr::PIDFD_SEND_SIGNAL,
+            Syscall::WaitidPidfd { .. } => nr::WAITID,
+            Syscall::Unshare { .. } => nr::UNSHARE,
+            Syscall::Setns { .. } => nr::SETNS,
         }
     }
 }

@@ -91,7 +91,12 @@ impl Kernel {
             self.set_group_flags(g, SIGNAL_GROUP_EXIT);
             exit_code
         };
-        let others = self.threads(g);
+        // A lone thread has no others: no list to collect (and allocate).
+        let others = if self.group_empty(g) {
+            Vec::new()
+        } else {
+            self.threads(g)
+        };
         if self.ptrace_event_enabled(t, crate::task::ptrace_event::PTRACE_EVENT_EXIT) {
             // The other threads go first; the caller stops before exiting.
             let others: Vec<u32> = others.into_iter().filter(|&u| u != t).collect();
@@ -186,7 +191,7 @@ impl Kernel {
     }
 
     /// The rest of `exit_notify()`, once `t`'s children are settled.
-    pub(crate) fn exit_notify_tail(&mut self, t: u32, group_dead: bool, mut dead: Vec<u32>) {
+    pub(crate) fn exit_notify_tail(&mut self, t: u32, group_dead: bool, dead: Vec<u32>) {
         if group_dead {
             let g = self.tasks[t].group;
             self.kill_orphaned_pgrp(g, NONE);
@@ -206,11 +211,13 @@ impl Kernel {
             true
         };
         self.sync_task(t);
-        if autoreap {
-            dead.push(t);
-        }
+        // `t` last, after the children reaped on the way, without pushing it
+        // onto `dead` (an allocation per exiting thread).
         for p in dead {
             self.release_task(p);
+        }
+        if autoreap {
+            self.release_task(t);
         }
     }
 
@@ -268,7 +275,7 @@ impl Kernel {
         self.deferred.push_back(Deferred {
             task: target,
             gen: self.gens[target as usize],
-            what: Deferral::Signal(sig, Some(info)),
+            what: Deferral::Signal(sig, Some(info), false),
         });
     }
 
@@ -283,10 +290,10 @@ impl Kernel {
         while let Some(d) = self.deferred.pop_front() {
             if self.tasks.get(d.task).is_some() && self.gens[d.task as usize] == d.gen {
                 match d.what {
-                    Deferral::Signal(sig, info) => {
+                    Deferral::Signal(sig, info, force) => {
                         let info = info.map_or(SendInfo::Priv, SendInfo::Info);
                         // Kernel-generated: never short of a queue entry.
-                        let _ = self.send_signal_locked(d.task, sig, info, PidType::Tgid, false);
+                        let _ = self.send_signal_locked(d.task, sig, info, PidType::Tgid, force);
                     }
                     Deferral::ResumeExit { group_dead } => {
                         self.exit_notify_tail(d.task, group_dead, Vec::new())
@@ -373,11 +380,42 @@ impl Kernel {
                 self.link_child(reaper, g);
             }
             self.sync_group(g);
+            self.send_pdeath_signals(father, g);
             if !threaded && reaper != NONE {
                 self.reparent_leader(father, g, dead);
             }
         }
         true
+    }
+
+    /// The parent-death signals of the threads of `g`, whose parent thread
+    /// `father` is exiting (`PR_SET_PDEATHSIG`): sent to the thread's
+    /// process, preferring the thread, as `kill` from `father` would
+    /// (`SEND_SIG_NOINFO`), once this exit step is over.
+    fn send_pdeath_signals(&mut self, father: u32, g: u32) {
+        let mut t = self.groups[g].threads.first;
+        while t != NONE {
+            let sig = self.tasks[t].pdeath_signal;
+            if sig != 0 {
+                let nr = self.pid_nr_ns(self.tasks[self.leader_of(father)].pid, self.ns_of(t));
+                let info = SigInfo {
+                    signo: sig,
+                    code: crate::uapi::SI_USER,
+                    pid: nr,
+                    uid: self.tasks[father].cred.uid,
+                    status: 0,
+                    value: 0,
+                };
+                self.deferred.push_back(Deferred {
+                    task: t,
+                    gen: self.gens[t as usize],
+                    // Forced when the father has no number in t's
+                    // namespace (it lives in an ancestor one).
+                    what: Deferral::Signal(sig, Some(info), nr == 0),
+                });
+            }
+            t = self.tasks[t].thread_node.next;
+        }
     }
 
     /// `reparent_leader()`: re-notify the new parent of a zombie child and
@@ -402,11 +440,12 @@ impl Kernel {
             if self.tasks[p].ptrace_opts & crate::task::ptrace_event::PTRACE_O_EXITKILL != 0
                 && self.tasks[p].exit_state == ExitState::Alive
             {
-                // PTRACE_O_EXITKILL: SIGKILL before the detach.
+                // PTRACE_O_EXITKILL: SIGKILL (SEND_SIG_PRIV, so forced) before
+                // the detach.
                 self.deferred.push_back(Deferred {
                     task: p,
                     gen: self.gens[p as usize],
-                    what: Deferral::Signal(crate::uapi::SIGKILL, None),
+                    what: Deferral::Signal(crate::uapi::SIGKILL, None, true),
                 });
             }
             if self.ptrace_detach_dead(tracer, p) {
@@ -537,7 +576,7 @@ impl Kernel {
                     self.deferred.push_back(Deferred {
                         task: leader,
                         gen: self.gens[leader as usize],
-                        what: Deferral::Signal(sig, None),
+                        what: Deferral::Signal(sig, None, true),
                     });
                 }
             }

@@ -222,8 +222,9 @@ pub(crate) struct Deferred {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Deferral {
     /// Send a kernel-generated signal to the task's group: with its
-    /// siginfo, or `SEND_SIG_PRIV` (`None`).
-    Signal(i32, Option<SigInfo>),
+    /// siginfo, or `SEND_SIG_PRIV` (`None`); `force` as
+    /// `send_signal_locked()`'s.
+    Signal(i32, Option<SigInfo>, bool),
     /// The task, the last thread of a namespace's init, may finish exiting:
     /// the namespace is empty (`zap_pid_ns_processes()` wakes up).
     ResumeExit {

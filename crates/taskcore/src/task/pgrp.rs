@@ -6,6 +6,7 @@
 //! `getppid`, `prctl(PR_SET_CHILD_SUBREAPER)`.
 
 use crate::errno::{Errno, Result};
+use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::task_struct::PF_FORKNOEXEC;
 
@@ -83,11 +84,27 @@ impl Kernel {
     /// Moves group `g` to process group `pgrp` (`change_pid(PIDTYPE_PGID)`),
     /// keeping the wait index keyed by process group in step.
     fn change_pgrp(&mut self, g: u32, pgrp: u32) {
-        self.unindex_group(g);
+        // The wait index keys an edge by its target's process group only
+        // under a waiter that keeps per-process-group entries (a waiter
+        // that made a P_PGID wait): only then must the edges move.
+        let rekey = self.edges_keyed_by_pgrp(g);
+        if rekey {
+            self.unindex_group(g);
+        }
         let old = self.detach_pgrp(g);
         self.attach_pgrp(g, pgrp);
         self.put_pid(old);
-        self.sync_group(g);
+        if rekey {
+            self.sync_group(g);
+        }
+    }
+
+    /// Whether an edge to group `g` (its child edge, or a ptrace edge of
+    /// one of its threads) is indexed under `g`'s process group.
+    fn edges_keyed_by_pgrp(&self, g: u32) -> bool {
+        let parent = self.groups[g].real_parent;
+        self.groups[g].nr_traced > 0
+            || (parent != NONE && self.groups[self.tasks[parent].group].wait_by_pgrp)
     }
 
     /// `setsid()`: the caller's process becomes leader of a new session and

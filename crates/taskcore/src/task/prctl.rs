@@ -29,10 +29,16 @@ impl Kernel {
         Ok(self.tasks[t].comm)
     }
 
-    /// `prctl(PR_SET_PDEATHSIG, sig)`: stores the signal the calling thread
-    /// asks for when its parent dies (0 for none). Only stored: its
-    /// delivery is not modelled. A child starts with none, and a change of
-    /// effective or fs uid or gid clears it (`commit_creds()`).
+    /// `prctl(PR_SET_PDEATHSIG, sig)`: the signal the calling thread gets
+    /// when its parent *thread* exits (0 for none), even if the parent's
+    /// process lives on: sent to the thread's process as `kill` from the
+    /// exiting thread would (`SI_USER`, `si_pid` its tgid), preferring this
+    /// thread. A child starts with none, and a change of effective or fs
+    /// uid or gid clears it (`commit_creds()`); so would the exec of a
+    /// set-id binary, which is not modelled (execs never change ids here).
+    ///
+    /// # Linux
+    /// `prctl()` PR_SET_PDEATHSIG; `forget_original_parent()` sends it.
     ///
     /// # Errors
     /// `ESRCH` if `current` is stale; `EINVAL` if `sig` is not 0..=64.

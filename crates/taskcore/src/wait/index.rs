@@ -37,6 +37,7 @@
 //! No Linux analogue: Linux scans (`do_wait_thread`, `ptrace_do_wait`). The
 //! semantics it reproduces are `wait_consider_task()` in kernel/exit.c.
 
+use core::ops::{Bound, ControlFlow};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
@@ -177,18 +178,22 @@ pub(crate) struct Counts {
 }
 
 impl Counts {
+    #[inline]
     fn add_ready(&mut self, ready: u8, d: i32) {
-        for (k, r) in self.ready.iter_mut().enumerate() {
-            if ready & (1 << k) != 0 {
-                *r = r.wrapping_add_signed(d);
-            }
+        let mut bits = ready;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.ready[k] = self.ready[k].wrapping_add_signed(d);
         }
     }
 }
 
 const GROUP_BIT: u32 = 1 << 31;
 const KINDS: [u8; 4] = [READY_EXIT, READY_STOP, READY_TRAP, READY_CONT];
+const CLASSES: [Class; 3] = [Class::Normal, Class::Clone, Class::Ptrace];
 
+#[inline]
 fn bucket(kind: u8, class: Class) -> u8 {
     (kind.trailing_zeros() as u8) * 3 + class as u8
 }
@@ -200,53 +205,95 @@ pub(crate) struct WaitIndex {
     counts: FxHashMap<CountKey, Counts>,
 }
 
+/// The keys an edge is counted under: the first `len` of `keys`.
+struct CountKeys {
+    keys: [CountKey; 4],
+    len: usize,
+}
+
+impl CountKeys {
+    #[inline]
+    fn as_slice(&self) -> &[CountKey] {
+        &self.keys[..self.len]
+    }
+}
+
+/// The allowed, non-empty buckets of one wait, in (kind, class) order.
+struct Buckets {
+    buckets: [u8; 12],
+    len: usize,
+}
+
 impl WaitIndex {
-    fn count_keys(pos: &EdgePos, class: Class) -> impl Iterator<Item = CountKey> {
+    /// Under the waiter group for all process groups; with `by_pgrp` also
+    /// for the target's process group; with `by_thread` the same for the
+    /// waiter thread.
+    #[inline]
+    fn count_keys(pos: &EdgePos, class: Class) -> CountKeys {
         let k = |waiter, pgrp| CountKey {
             waiter,
             pgrp,
             class,
         };
-        [
-            Some(k(pos.group | GROUP_BIT, NONE)),
-            pos.by_pgrp.then(|| k(pos.group | GROUP_BIT, pos.pgrp)),
-            pos.by_thread.then(|| k(pos.waiter, NONE)),
-            (pos.by_thread && pos.by_pgrp).then(|| k(pos.waiter, pos.pgrp)),
-        ]
-        .into_iter()
-        .flatten()
+        let g = pos.group | GROUP_BIT;
+        let mut keys = [k(g, NONE); 4];
+        let mut len = 1;
+        if pos.by_pgrp {
+            keys[len] = k(g, pos.pgrp);
+            len += 1;
+        }
+        if pos.by_thread {
+            keys[len] = k(pos.waiter, NONE);
+            len += 1;
+            if pos.by_pgrp {
+                keys[len] = k(pos.waiter, pos.pgrp);
+                len += 1;
+            }
+        }
+        CountKeys { keys, len }
     }
 
-    fn ready_keys(pos: &EdgePos, st: EdgeState) -> impl Iterator<Item = ReadyKey> + '_ {
-        KINDS
-            .into_iter()
-            .filter(move |k| st.ready & k != 0)
-            .flat_map(move |kind| {
-                let pgrps = [Some(NONE), pos.by_pgrp.then_some(pos.pgrp)];
-                pgrps.into_iter().flatten().map(move |pgrp| ReadyKey {
-                    group: pos.group,
-                    pgrp,
-                    bucket: bucket(kind, st.class),
-                    thread_seq: pos.thread_seq,
-                    list: pos.list,
-                    seq: pos.seq,
-                })
-            })
+    /// Calls `f` with every ready key of the edge at `pos` in state `st`:
+    /// one per ready kind under all process groups, and with `by_pgrp` one
+    /// more under the target's process group.
+    #[inline]
+    fn for_ready_keys(pos: &EdgePos, st: EdgeState, mut f: impl FnMut(ReadyKey)) {
+        let mut bits = st.ready;
+        while bits != 0 {
+            let kind = bits & bits.wrapping_neg();
+            bits &= bits - 1;
+            let key = ReadyKey {
+                group: pos.group,
+                pgrp: NONE,
+                bucket: bucket(kind, st.class),
+                thread_seq: pos.thread_seq,
+                list: pos.list,
+                seq: pos.seq,
+            };
+            f(key);
+            if pos.by_pgrp {
+                f(ReadyKey {
+                    pgrp: pos.pgrp,
+                    ..key
+                });
+            }
+        }
     }
 
     /// Adds the edge `pos -> task` in state `st`.
     pub(crate) fn add(&mut self, pos: &EdgePos, st: EdgeState, task: u32) {
-        for key in Self::count_keys(pos, st.class) {
+        for &key in Self::count_keys(pos, st.class).as_slice() {
             let c = self.counts.entry(key).or_default();
             c.n += 1;
             c.zr += (st.cat == Cat::ZombieReap) as u32;
             c.zop += (st.cat == Cat::ZombieOtherPtrace) as u32;
             c.add_ready(st.ready, 1);
         }
-        for key in Self::ready_keys(pos, st) {
-            let old = self.ready.insert(key, task);
+        let ready = &mut self.ready;
+        Self::for_ready_keys(pos, st, |key| {
+            let old = ready.insert(key, task);
             debug_assert!(old.is_none(), "ready key registered twice");
-        }
+        });
     }
 
     /// Changes the edge at `pos` to `task` from state `old` to `new`,
@@ -262,48 +309,50 @@ impl WaitIndex {
             (new.cat == Cat::ZombieOtherPtrace) as i32 - (old.cat == Cat::ZombieOtherPtrace) as i32,
         );
         if dzr != 0 || dzop != 0 || old.ready != new.ready {
-            for key in Self::count_keys(pos, new.class) {
-                let c = self.counts.get_mut(&key).expect("edge counted");
+            for key in Self::count_keys(pos, new.class).as_slice() {
+                let c = self.counts.get_mut(key).expect("edge counted");
                 c.zr = c.zr.wrapping_add_signed(dzr);
                 c.zop = c.zop.wrapping_add_signed(dzop);
                 c.add_ready(old.ready, -1);
                 c.add_ready(new.ready, 1);
             }
         }
+        let ready = &mut self.ready;
         let gone = EdgeState {
             ready: old.ready & !new.ready,
             ..old
         };
-        for key in Self::ready_keys(pos, gone) {
-            let r = self.ready.remove(&key);
+        Self::for_ready_keys(pos, gone, |key| {
+            let r = ready.remove(&key);
             debug_assert!(r.is_some(), "ready key missing");
-        }
+        });
         let came = EdgeState {
             ready: new.ready & !old.ready,
             ..new
         };
-        for key in Self::ready_keys(pos, came) {
-            let r = self.ready.insert(key, task);
+        Self::for_ready_keys(pos, came, |key| {
+            let r = ready.insert(key, task);
             debug_assert!(r.is_none(), "ready key registered twice");
-        }
+        });
     }
 
     /// Removes the edge at `pos`, registered in state `st`.
     pub(crate) fn remove(&mut self, pos: &EdgePos, st: EdgeState) {
-        for key in Self::count_keys(pos, st.class) {
-            let c = self.counts.get_mut(&key).expect("edge counted");
+        for key in Self::count_keys(pos, st.class).as_slice() {
+            let c = self.counts.get_mut(key).expect("edge counted");
             c.n -= 1;
             c.zr -= (st.cat == Cat::ZombieReap) as u32;
             c.zop -= (st.cat == Cat::ZombieOtherPtrace) as u32;
             c.add_ready(st.ready, -1);
             if c.n == 0 {
-                self.counts.remove(&key);
+                self.counts.remove(key);
             }
         }
-        for key in Self::ready_keys(pos, st) {
-            let old = self.ready.remove(&key);
+        let ready = &mut self.ready;
+        Self::for_ready_keys(pos, st, |key| {
+            let old = ready.remove(&key);
             debug_assert!(old.is_some(), "ready key missing");
-        }
+        });
     }
 
     /// The counts of `waiter` (a thread, or with `is_group` a thread group)
@@ -320,46 +369,103 @@ impl WaitIndex {
             .unwrap_or_default()
     }
 
-    /// The ready entries of each allowed `(kind, class)` bucket of waiter
-    /// group `group` for `pgrp` (`NONE` for all) with `thread_seq` in
-    /// `[lo, hi]`, one range per bucket, each in walk order.
-    fn bucket_ranges<'a>(
-        &'a self,
+    /// The `(kind, class)` buckets of waiter group `group` for `pgrp` that
+    /// `allowed` accepts and whose ready count is not zero, kinds outer,
+    /// classes inner: one counts lookup per class with an allowed kind.
+    fn buckets(&self, group: u32, pgrp: u32, allowed: impl Fn(u8, Class) -> bool) -> Buckets {
+        let mut counts = [Counts::default(); 3];
+        for class in CLASSES {
+            if KINDS.iter().any(|&kind| allowed(kind, class)) {
+                counts[class as usize] = self.counts(group, true, pgrp, class);
+            }
+        }
+        let mut out = Buckets {
+            buckets: [0; 12],
+            len: 0,
+        };
+        for (k, kind) in KINDS.into_iter().enumerate() {
+            for class in CLASSES {
+                if counts[class as usize].ready[k] > 0 && allowed(kind, class) {
+                    out.buckets[out.len] = bucket(kind, class);
+                    out.len += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// The ready entries of `bucket` of waiter group `group` for `pgrp`
+    /// after `from` (exclusive; `None`: from `thread_seq` `lo` on) with
+    /// `thread_seq` up to `hi`, in walk order. The tree is searched for the
+    /// lower bound only (one descent, not two); the upper bound ends the
+    /// iteration.
+    fn bucket_range(
+        &self,
+        group: u32,
+        pgrp: u32,
+        bucket: u8,
+        from: Option<(u32, u8, u64)>,
+        lo: u32,
+        hi: u32,
+    ) -> impl Iterator<Item = (&ReadyKey, &u32)> + '_ {
+        let key = |thread_seq, list, seq| ReadyKey {
+            group,
+            pgrp,
+            bucket,
+            thread_seq,
+            list,
+            seq,
+        };
+        let start = match from {
+            None => Bound::Included(key(lo, 0, 0)),
+            Some((ts, list, seq)) => Bound::Excluded(key(ts, list, seq)),
+        };
+        self.ready
+            .range((start, Bound::Unbounded))
+            .take_while(move |(k, _)| {
+                k.group == group && k.pgrp == pgrp && k.bucket == bucket && k.thread_seq <= hi
+            })
+    }
+
+    /// Calls `visit(key, task)` for each ready edge of waiter group `group`
+    /// for `pgrp` (`NONE` for all) with `thread_seq` in `[lo, hi]`, among
+    /// the `(kind, class)` buckets `allowed` accepts, in walk order (an edge
+    /// ready for several kinds once), until `visit` breaks. Each step takes
+    /// the smallest of each bucket's next entry: O(B log R) for B buckets
+    /// (at most 12) and R ready edges, so the first edge costs what the
+    /// first costs, whatever comes after it.
+    pub(crate) fn walk_ready(
+        &self,
         group: u32,
         pgrp: u32,
         lo: u32,
         hi: u32,
-        allowed: impl Fn(u8, Class) -> bool + 'a,
-    ) -> impl Iterator<Item = impl Iterator<Item = (ReadyKey, u32)> + 'a> + 'a {
-        KINDS
-            .into_iter()
-            .flat_map(|kind| {
-                [Class::Normal, Class::Clone, Class::Ptrace].map(|class| (kind, class))
-            })
-            .filter(move |&(kind, class)| {
-                allowed(kind, class)
-                    && self.counts(group, true, pgrp, class).ready[kind.trailing_zeros() as usize]
-                        > 0
-            })
-            .map(move |(kind, class)| {
-                let key = |thread_seq, list, seq| ReadyKey {
-                    group,
-                    pgrp,
-                    bucket: bucket(kind, class),
-                    thread_seq,
-                    list,
-                    seq,
-                };
-                self.ready
-                    .range(key(lo, 0, 0)..=key(hi, u8::MAX, u64::MAX))
-                    .map(|(k, &t)| (*k, t))
-            })
+        allowed: impl Fn(u8, Class) -> bool,
+        mut visit: impl FnMut(ReadyKey, u32) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let b = self.buckets(group, pgrp, allowed);
+        let buckets = &b.buckets[..b.len];
+        let mut after = None;
+        loop {
+            let mut best: Option<(ReadyKey, u32)> = None;
+            for &bucket in buckets {
+                if let Some((k, &t)) = self.bucket_range(group, pgrp, bucket, after, lo, hi).next()
+                {
+                    if best.is_none_or(|(b, _)| walk_order(k) < walk_order(&b)) {
+                        best = Some((*k, t));
+                    }
+                }
+            }
+            let Some((k, t)) = best else {
+                return ControlFlow::Continue(());
+            };
+            visit(k, t)?;
+            after = Some(walk_order(&k));
+        }
     }
 
-    /// The first ready edge of waiter group `group` for `pgrp` (`NONE` for
-    /// all) with `thread_seq` in `[lo, hi]`, among the `(kind, class)`
-    /// buckets `allowed` accepts: the smallest of each bucket's first entry.
-    /// Returns the key and the target task.
+    /// The first edge [`Self::walk_ready`] visits.
+    #[cfg(test)]
     pub(crate) fn first_ready(
         &self,
         group: u32,
@@ -368,29 +474,12 @@ impl WaitIndex {
         hi: u32,
         allowed: impl Fn(u8, Class) -> bool,
     ) -> Option<(ReadyKey, u32)> {
-        self.bucket_ranges(group, pgrp, lo, hi, allowed)
-            .filter_map(|mut r| r.next())
-            .min_by_key(|(k, _)| walk_order(k))
-    }
-
-    /// Every ready edge of waiter group `group` for `pgrp` with
-    /// `thread_seq` in `[lo, hi]` among the allowed buckets, in walk order
-    /// (an edge ready for several kinds appears once). O(R log R).
-    pub(crate) fn all_ready(
-        &self,
-        group: u32,
-        pgrp: u32,
-        lo: u32,
-        hi: u32,
-        allowed: impl Fn(u8, Class) -> bool,
-    ) -> Vec<(ReadyKey, u32)> {
-        let mut out: Vec<_> = self
-            .bucket_ranges(group, pgrp, lo, hi, allowed)
-            .flatten()
-            .collect();
-        out.sort_by_key(|(k, _)| walk_order(k));
-        out.dedup_by_key(|(k, _)| walk_order(k));
-        out
+        let mut first = None;
+        let _ = self.walk_ready(group, pgrp, lo, hi, allowed, |k, t| {
+            first = Some((k, t));
+            ControlFlow::Break(())
+        });
+        first
     }
 }
 
@@ -433,6 +522,49 @@ mod tests {
             }
         }
         assert_eq!(EdgeState::decode(UNREGISTERED), None);
+    }
+
+    #[test]
+    fn walk_ready_visits_each_edge_once_in_walk_order() {
+        let mut ix = WaitIndex::default();
+        let stop_cont = EdgeState {
+            class: Class::Normal,
+            cat: Cat::Alive,
+            ready: READY_STOP | READY_CONT,
+        };
+        let cont = EdgeState {
+            class: Class::Clone,
+            cat: Cat::Alive,
+            ready: READY_CONT,
+        };
+        ix.add(&pos(1, 30, 5), stop_cont, 100);
+        ix.add(&pos(1, 10, 5), cont, 101);
+        ix.add(&pos(2, 20, 5), stop_cont, 102);
+        ix.add(&pos(3, 5, 5), cont, 103);
+        let all = |_, _| true;
+        let walk = |lo, hi, limit: usize| {
+            let mut seen = Vec::new();
+            let _ = ix.walk_ready(7, NONE, lo, hi, all, |_, t| {
+                seen.push(t);
+                if seen.len() == limit {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            seen
+        };
+        assert_eq!(walk(0, u32::MAX, 0), vec![101, 100, 102, 103]);
+        assert_eq!(walk(2, u32::MAX, 0), vec![102, 103]);
+        assert_eq!(walk(0, 1, 0), vec![101, 100]);
+        assert_eq!(walk(0, u32::MAX, 2), vec![101, 100]);
+        let only_stop = |k, _| k == READY_STOP;
+        let mut seen = Vec::new();
+        let _ = ix.walk_ready(7, NONE, 0, u32::MAX, only_stop, |_, t| {
+            seen.push(t);
+            ControlFlow::Continue(())
+        });
+        assert_eq!(seen, vec![100, 102]);
     }
 
     #[test]

@@ -23,7 +23,8 @@ use crate::uapi::{
     CLD_TRAPPED, P_ALL, P_PGID, P_PID, SIGCHLD, SIGCONT, WCONTINUED, WEXITED, WNOHANG, WNOWAIT,
     WSTOPPED, WUNTRACED,
 };
-use index::{Cat, Class, EdgeState, READY_CONT, READY_EXIT, READY_STOP, READY_TRAP};
+use core::ops::ControlFlow;
+use index::{Cat, Class, EdgeState, ReadyKey, READY_CONT, READY_EXIT, READY_STOP, READY_TRAP};
 
 /// What a child reported to `wait4`/`waitid`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +54,11 @@ pub enum WaitOutcome {
     /// Without `WNOHANG`, the caller must sleep. Retry the same call after a
     /// [`crate::Notification::WakeChldexit`] for the caller's group.
     WouldBlock,
+    /// Without `WNOHANG`, nothing to report and the caller has a signal to
+    /// take ([`crate::SignalDelivery::OnGetSignal`]): the call ends with
+    /// `-ERESTARTSYS` ([`crate::Restart::Sys`]); what the program sees
+    /// depends on the handler, if any ([`crate::Restart::resolve`]).
+    Interrupted,
 }
 
 /// Which children a wait accepts (`wo_type` and `wo_pid`).
@@ -65,6 +71,18 @@ pub(crate) enum WaitFilter {
     Pid(u32),
     /// Children in this process group (`PIDTYPE_PGID`); `NONE` as above.
     Pgid(u32),
+}
+
+/// A decoded wait: Linux's `struct wait_opts` as `kernel_waitid_prepare()`
+/// leaves it, shared by `wait4`, `waitid` and [`Kernel::wait_candidates`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WaitOpts {
+    /// The waiting thread (`current`).
+    cur: u32,
+    /// `wo_type` and `wo_pid`.
+    filter: WaitFilter,
+    /// `wo_flags`.
+    flags: i32,
 }
 
 /// The first thing `wait_consider_task` found on an edge.
@@ -106,6 +124,15 @@ impl Kernel {
     }
 
     fn do_sys_wait4(&mut self, current: TaskId, pid: i32, options: i32) -> Result<WaitOutcome> {
+        let wo = self.wait4_prepare(current, pid, options)?;
+        let r = self.do_wait(wo.cur, wo.filter, wo.flags);
+        self.run_deferred();
+        r
+    }
+
+    /// `kernel_wait4()`'s checks and decoding: the options, the pid, the
+    /// caller; `WEXITED` is added.
+    fn wait4_prepare(&self, current: TaskId, pid: i32, options: i32) -> Result<WaitOpts> {
         if options & !(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL) != 0 {
             return Err(Errno::EINVAL);
         }
@@ -121,9 +148,11 @@ impl Kernel {
             0 => WaitFilter::Pgid(self.groups[self.tasks[cur].group].pgrp),
             p => WaitFilter::Pid(self.find_pid(ns, p).unwrap_or(NONE)),
         };
-        let r = self.do_wait(cur, filter, options | WEXITED);
-        self.run_deferred();
-        r
+        Ok(WaitOpts {
+            cur,
+            filter,
+            flags: options | WEXITED,
+        })
     }
 
     /// `waitid(idtype, id, &info, options, NULL)` with `idtype` `P_ALL`,
@@ -158,6 +187,21 @@ impl Kernel {
         id: i32,
         options: i32,
     ) -> Result<WaitOutcome> {
+        let wo = self.waitid_prepare(current, idtype, id, options)?;
+        let r = self.do_wait(wo.cur, wo.filter, wo.flags);
+        self.run_deferred();
+        r
+    }
+
+    /// `kernel_waitid_prepare()`: checks the options, the caller and the
+    /// target, and decodes them.
+    fn waitid_prepare(
+        &self,
+        current: TaskId,
+        idtype: i32,
+        id: i32,
+        options: i32,
+    ) -> Result<WaitOpts> {
         if options
             & !(WNOHANG
                 | WNOWAIT
@@ -175,30 +219,28 @@ impl Kernel {
             return Err(Errno::EINVAL);
         }
         let cur = self.current(current)?;
+        let filter = self.waitid_target(cur, idtype, id)?;
+        Ok(WaitOpts {
+            cur,
+            filter,
+            flags: options,
+        })
+    }
+
+    /// `waitid`'s `(idtype, id)` as a filter, for caller `cur`.
+    ///
+    /// # Errors
+    /// `EINVAL`: an unknown idtype (`P_PIDFD` included), `P_PID` with
+    /// `id <= 0`, `P_PGID` with `id < 0`.
+    fn waitid_target(&self, cur: u32, idtype: i32, id: i32) -> Result<WaitFilter> {
         let ns = self.ns_of(cur);
-        let filter = match idtype {
+        Ok(match idtype {
             P_ALL => WaitFilter::All,
-            P_PID => {
-                if id <= 0 {
-                    return Err(Errno::EINVAL);
-                }
-                WaitFilter::Pid(self.find_pid(ns, id).unwrap_or(NONE))
-            }
-            P_PGID => {
-                if id < 0 {
-                    return Err(Errno::EINVAL);
-                }
-                if id == 0 {
-                    WaitFilter::Pgid(self.groups[self.tasks[cur].group].pgrp)
-                } else {
-                    WaitFilter::Pgid(self.find_pid(ns, id).unwrap_or(NONE))
-                }
-            }
+            P_PID if id > 0 => WaitFilter::Pid(self.find_pid(ns, id).unwrap_or(NONE)),
+            P_PGID if id == 0 => WaitFilter::Pgid(self.groups[self.tasks[cur].group].pgrp),
+            P_PGID if id > 0 => WaitFilter::Pgid(self.find_pid(ns, id).unwrap_or(NONE)),
             _ => return Err(Errno::EINVAL),
-        };
-        let r = self.do_wait(cur, filter, options);
-        self.run_deferred();
-        r
+        })
     }
 
     /// `__do_wait()` for thread `cur` (which may be exiting: init reaps its
@@ -209,101 +251,158 @@ impl Kernel {
         filter: WaitFilter,
         flags: i32,
     ) -> Result<WaitOutcome> {
-        let mut clears = false;
-        match filter {
+        let wo = WaitOpts { cur, filter, flags };
+        if let WaitFilter::Pgid(p) = filter {
+            if p == NONE || self.pids[p].pgrp_members.is_empty() {
+                return Err(Errno::ECHILD);
+            }
+        }
+        if !matches!(filter, WaitFilter::Pid(_)) {
+            // The per-group and per-thread parts of the index are built at
+            // the first wait that needs them.
+            let group = self.tasks[cur].group;
+            if matches!(filter, WaitFilter::Pgid(_)) && !self.groups[group].wait_by_pgrp {
+                self.reindex_waiter(group, NONE, |k| k.groups[group].wait_by_pgrp = true);
+            }
+            if flags & __WNOTHREAD != 0 && !self.tasks[cur].wait_counted {
+                self.reindex_waiter(group, cur, |k| k.tasks[cur].wait_counted = true);
+            }
+        }
+        let mut found = None;
+        let walked = self.wait_walk(&wo, |t, kind| {
+            found = Some((t, kind));
+            ControlFlow::Break(())
+        });
+        if let Some((t, kind)) = found {
+            return Ok(self.report(cur, t, kind, flags));
+        }
+        let clears = match (walked, filter) {
+            (Some(clears), WaitFilter::Pid(_)) => clears,
+            (_, WaitFilter::Pgid(p)) => self.any_could_report(cur, p, flags),
+            _ => self.any_could_report(cur, NONE, flags),
+        };
+        if !clears {
+            return Err(Errno::ECHILD);
+        }
+        // do_wait(): -ERESTARTSYS rather than sleep with a signal pending.
+        Ok(if flags & WNOHANG != 0 {
+            WaitOutcome::NothingYet
+        } else if self.has_deliverable(cur) {
+            WaitOutcome::Interrupted
+        } else {
+            WaitOutcome::WouldBlock
+        })
+    }
+
+    /// `__do_wait()`'s walk, without side effects: calls `visit(task,
+    /// kind)` for each edge that would report state change `kind` under
+    /// `wo`, in the order Linux's walk meets them, until `visit` breaks.
+    ///
+    /// For a pid, the real-parent edge then the ptrace edge
+    /// (`do_wait_pid()`); otherwise the wait index's ready edges from the
+    /// caller's thread on, wrapping around (`do_wait_thread()` and
+    /// `ptrace_do_wait()` for each thread). Returns `None` if `visit`
+    /// broke; else, for a pid, whether an edge that reported nothing
+    /// clears `notask_error` (the wait blocks rather than fails), and for
+    /// the other filters `Some(false)` (the counts answer that: see
+    /// [`Self::any_could_report`]).
+    fn wait_walk(
+        &self,
+        wo: &WaitOpts,
+        mut visit: impl FnMut(u32, u8) -> ControlFlow<()>,
+    ) -> Option<bool> {
+        let (cur, flags) = (wo.cur, wo.flags);
+        let pgrp = match wo.filter {
             WaitFilter::Pid(pid) => {
+                let mut clears = false;
                 let t = if pid == NONE {
                     NONE
                 } else {
                     self.pids[pid].task
                 };
-                if t != NONE {
-                    // do_wait_pid(): the real-parent edge, then the ptrace
-                    // edge.
-                    if self.is_leader(t)
-                        && self.is_effectively_child(cur, self.real_parent(t), flags)
-                    {
-                        let g = self.tasks[t].group;
-                        let class = self.child_class(g);
-                        if Self::class_allowed(class, flags) {
-                            match self.consider(t, false, class, flags) {
-                                Consider::Report(kind) => {
-                                    return Ok(self.report(cur, t, kind, flags))
+                if t == NONE {
+                    return Some(false);
+                }
+                if self.is_leader(t) && self.is_effectively_child(cur, self.real_parent(t), flags) {
+                    let class = self.child_class(self.tasks[t].group);
+                    if Self::class_allowed(class, flags) {
+                        match self.consider(t, false, class, flags) {
+                            Consider::Report(kind) => {
+                                if visit(t, kind).is_break() {
+                                    return None;
                                 }
-                                Consider::Skip { clears: c } => clears |= c,
                             }
-                        }
-                    }
-                    if self.tasks[t].ptrace != 0
-                        && self.is_effectively_child(cur, self.tasks[t].parent, flags)
-                    {
-                        match self.consider(t, true, Class::Ptrace, flags) {
-                            Consider::Report(kind) => return Ok(self.report(cur, t, kind, flags)),
                             Consider::Skip { clears: c } => clears |= c,
                         }
                     }
                 }
-            }
-            WaitFilter::All | WaitFilter::Pgid(_) => {
-                let pgrp = match filter {
-                    WaitFilter::Pgid(p) => {
-                        if p == NONE || self.pids[p].pgrp_members.is_empty() {
-                            return Err(Errno::ECHILD);
+                if self.tasks[t].ptrace != 0
+                    && self.is_effectively_child(cur, self.tasks[t].parent, flags)
+                {
+                    match self.consider(t, true, Class::Ptrace, flags) {
+                        Consider::Report(kind) => {
+                            if visit(t, kind).is_break() {
+                                return None;
+                            }
                         }
-                        p
-                    }
-                    _ => NONE,
-                };
-                let group = self.tasks[cur].group;
-                // The per-group and per-thread parts of the index are built
-                // at the first wait that needs them.
-                if pgrp != NONE && !self.groups[group].wait_by_pgrp {
-                    self.reindex_waiter(group, NONE, |k| k.groups[group].wait_by_pgrp = true);
-                }
-                if flags & __WNOTHREAD != 0 && !self.tasks[cur].wait_counted {
-                    self.reindex_waiter(group, cur, |k| k.tasks[cur].wait_counted = true);
-                }
-                let ts = self.tasks[cur].thread_seq;
-                let allowed = |kind: u8, class: Class| Self::kind_allowed(kind, class, flags);
-                // Linux walks from the caller's thread, wrapping around.
-                let found = if flags & __WNOTHREAD != 0 {
-                    self.wait_index.first_ready(group, pgrp, ts, ts, allowed)
-                } else {
-                    self.wait_index
-                        .first_ready(group, pgrp, ts, u32::MAX, allowed)
-                        .or_else(|| {
-                            (ts > 0)
-                                .then(|| {
-                                    self.wait_index.first_ready(group, pgrp, 0, ts - 1, allowed)
-                                })
-                                .flatten()
-                        })
-                };
-                if let Some((key, t)) = found {
-                    let ptrace_edge = key.list == 1;
-                    let class = if ptrace_edge {
-                        Class::Ptrace
-                    } else {
-                        self.child_class(self.tasks[t].group)
-                    };
-                    match self.consider(t, ptrace_edge, class, flags) {
-                        Consider::Report(kind) => return Ok(self.report(cur, t, kind, flags)),
-                        Consider::Skip { .. } => {
-                            debug_assert!(false, "index names an edge with nothing to report")
-                        }
+                        Consider::Skip { clears: c } => clears |= c,
                     }
                 }
-                clears = self.any_could_report(cur, pgrp, flags);
+                return Some(clears);
             }
-        }
-        if !clears {
-            return Err(Errno::ECHILD);
-        }
-        Ok(if flags & WNOHANG != 0 {
-            WaitOutcome::NothingYet
+            WaitFilter::Pgid(NONE) => return Some(false),
+            WaitFilter::Pgid(p) => p,
+            WaitFilter::All => NONE,
+        };
+        let group = self.tasks[cur].group;
+        let ts = self.tasks[cur].thread_seq;
+        let allowed = |kind: u8, class: Class| Self::kind_allowed(kind, class, flags);
+        // Without a per-process-group index yet, the group's entries,
+        // filtered.
+        let (key, only) = if self.groups[group].wait_by_pgrp {
+            (pgrp, NONE)
         } else {
-            WaitOutcome::WouldBlock
-        })
+            (NONE, pgrp)
+        };
+        let mut edge = |k: ReadyKey, t: u32| {
+            if only != NONE && self.groups[self.tasks[t].group].pgrp != only {
+                return ControlFlow::Continue(());
+            }
+            let ptrace_edge = k.list == 1;
+            let class = if ptrace_edge {
+                Class::Ptrace
+            } else {
+                self.child_class(self.tasks[t].group)
+            };
+            match self.consider(t, ptrace_edge, class, flags) {
+                Consider::Report(kind) => visit(t, kind),
+                Consider::Skip { .. } => {
+                    debug_assert!(false, "index names an edge with nothing to report");
+                    ControlFlow::Continue(())
+                }
+            }
+        };
+        // Linux walks from the caller's thread, wrapping around.
+        let (hi, wrap) = if flags & __WNOTHREAD != 0 {
+            (ts, false)
+        } else {
+            (u32::MAX, ts > 0)
+        };
+        let ix = &self.wait_index;
+        if ix
+            .walk_ready(group, key, ts, hi, allowed, &mut edge)
+            .is_break()
+        {
+            return None;
+        }
+        if wrap
+            && ix
+                .walk_ready(group, key, 0, ts - 1, allowed, &mut edge)
+                .is_break()
+        {
+            return None;
+        }
+        Some(false)
     }
 
     /// `is_effectively_child()`: `parent` is the caller or, without
@@ -460,82 +559,17 @@ impl Kernel {
         options: i32,
     ) -> Result<Vec<WaitReport>> {
         let cur = self.current(current)?;
-        let ns = self.ns_of(cur);
-        let flags = options;
-        let mut out = Vec::new();
-        let filter = match idtype {
-            P_ALL => WaitFilter::All,
-            P_PID if id > 0 => WaitFilter::Pid(self.find_pid(ns, id).unwrap_or(NONE)),
-            P_PGID if id == 0 => WaitFilter::Pgid(self.groups[self.tasks[cur].group].pgrp),
-            P_PGID if id > 0 => WaitFilter::Pgid(self.find_pid(ns, id).unwrap_or(NONE)),
-            _ => return Err(Errno::EINVAL),
+        let filter = self.waitid_target(cur, idtype, id)?;
+        let wo = WaitOpts {
+            cur,
+            filter,
+            flags: options,
         };
-        match filter {
-            WaitFilter::Pid(pid) => {
-                let t = if pid == NONE {
-                    NONE
-                } else {
-                    self.pids[pid].task
-                };
-                if t == NONE {
-                    return Ok(out);
-                }
-                if self.is_leader(t) && self.is_effectively_child(cur, self.real_parent(t), flags) {
-                    let class = self.child_class(self.tasks[t].group);
-                    if Self::class_allowed(class, flags) {
-                        if let Consider::Report(kind) = self.consider(t, false, class, flags) {
-                            out.push(self.peek_report(cur, t, kind));
-                        }
-                    }
-                }
-                if self.tasks[t].ptrace != 0
-                    && self.is_effectively_child(cur, self.tasks[t].parent, flags)
-                {
-                    if let Consider::Report(kind) = self.consider(t, true, Class::Ptrace, flags) {
-                        out.push(self.peek_report(cur, t, kind));
-                    }
-                }
-            }
-            WaitFilter::All | WaitFilter::Pgid(_) => {
-                let pgrp = match filter {
-                    WaitFilter::Pgid(NONE) => return Ok(out),
-                    WaitFilter::Pgid(p) => p,
-                    _ => NONE,
-                };
-                let group = self.tasks[cur].group;
-                let ts = self.tasks[cur].thread_seq;
-                let allowed = |kind: u8, class: Class| Self::kind_allowed(kind, class, flags);
-                // Without a per-group index yet, filter the group's entries.
-                let (key, filter) = if self.groups[group].wait_by_pgrp {
-                    (pgrp, NONE)
-                } else {
-                    (NONE, pgrp)
-                };
-                let mut edges = if flags & __WNOTHREAD != 0 {
-                    self.wait_index.all_ready(group, key, ts, ts, allowed)
-                } else {
-                    let mut v = self.wait_index.all_ready(group, key, ts, u32::MAX, allowed);
-                    if ts > 0 {
-                        v.extend(self.wait_index.all_ready(group, key, 0, ts - 1, allowed));
-                    }
-                    v
-                };
-                if filter != NONE {
-                    edges.retain(|&(_, t)| self.groups[self.tasks[t].group].pgrp == filter);
-                }
-                for (key, t) in edges.drain(..) {
-                    let ptrace_edge = key.list == 1;
-                    let class = if ptrace_edge {
-                        Class::Ptrace
-                    } else {
-                        self.child_class(self.tasks[t].group)
-                    };
-                    if let Consider::Report(kind) = self.consider(t, ptrace_edge, class, flags) {
-                        out.push(self.peek_report(cur, t, kind));
-                    }
-                }
-            }
-        }
+        let mut out = Vec::new();
+        self.wait_walk(&wo, |t, kind| {
+            out.push(self.peek_report(cur, t, kind));
+            ControlFlow::Continue(())
+        });
         Ok(out)
     }
 

@@ -1,0 +1,68 @@
+//! Callers in nested pid namespaces.
+//!
+//! strace labels every line with its own (the root namespace's) numbers,
+//! while a task in a nested namespace passes and gets its namespace's
+//! numbers. A clone there is checked against the number the caller saw
+//! (`= 2 /* 30657 in strace's PID NS */` under `--decode-pids=pidns`; the
+//! replay links the child's lines through strace's number). Since every
+//! clone in the namespace is checked to give the caller the recorded
+//! number, pid values in a nested caller's arguments and results are the
+//! emulated ones too and need no mapping.
+//!
+//! Without `--decode-pids=pidns` the result is only the namespace's number
+//! and nothing names the child's lines: the replay still checks that
+//! number, and takes as the child the first task of the lookahead that
+//! appears after the clone began and that no clone created (as for a
+//! clone whose caller died in it). A trace whose children start in
+//! another order can then be linked wrongly, which later checks report.
+
+use taskcore::{NsKind, TaskId};
+
+use super::Engine;
+
+impl Engine {
+    /// Whether `cur` lives in a pid namespace below the replay's root one.
+    pub(super) fn nested(&self, cur: TaskId) -> bool {
+        match (
+            self.k.task_pid_ns(cur, NsKind::Pid),
+            self.k.task_pid_ns(self.init, NsKind::Pid),
+        ) {
+            (Ok(a), Ok(b)) => a != b,
+            _ => false,
+        }
+    }
+
+    /// The number `cur` uses for recorded pid value `rec` (> 0) of one of
+    /// its arguments or results.
+    pub(super) fn nr_for(&self, cur: TaskId, rec: i32) -> i32 {
+        if self.nested(cur) {
+            rec
+        } else {
+            self.pids.map_nr(rec)
+        }
+    }
+
+    /// The recorded label (strace's number) of the task `cur` numbers
+    /// `nr`, for a nested caller; `nr` itself otherwise.
+    pub(super) fn label_for(&self, cur: TaskId, nr: i32) -> i32 {
+        if !self.nested(cur) {
+            return nr;
+        }
+        self.k
+            .find_task_by_vpid(cur, nr)
+            .and_then(|t| self.k.pid_vnr(self.init, t))
+            .ok()
+            .and_then(|n| self.pids.rec_of(n))
+            .unwrap_or(nr)
+    }
+
+    /// The recorded label of the child of clone event `e` by a nested
+    /// caller without a `--decode-pids=pidns` comment: the first task of
+    /// the lookahead after the clone's entry that no clone created and the
+    /// replay does not know (see the module docs); `None` if there is none.
+    pub(super) fn infer_ns_child(&self, entry_line: usize) -> Option<i32> {
+        self.look.borrow().first_uncreated_after(entry_line, |pid| {
+            self.pids.task(pid).is_some_and(|t| !t.dead)
+        })
+    }
+}

@@ -1,0 +1,461 @@
+//! The process-API calls: pidfds (`pidfd_open`, `CLONE_PIDFD`,
+//! `pidfd_send_signal`, `waitid(P_PIDFD)`), `unshare`/`setns`, the
+//! credential calls, resource limits and `prctl(PR_GET_NAME)`.
+//!
+//! # pidfds and fd numbers
+//! The trace shows fd numbers, the core hands out [`PidFd`] handles. Each
+//! process's fd table is modelled only for its pidfds: a number recorded
+//! as the result of `pidfd_open` (or in clone's `pidfd`) maps to the
+//! handle. Tables are copied at fork (threads share their group's), and
+//! emptied at a successful execve (pidfds are always `O_CLOEXEC`). `close`
+//! is not traced: a number is rebound when a later pidfd gets it; a call on
+//! a number the trace never bound to a pidfd is not checkable. A handle is
+//! closed in the core once no table holds it (tables of reaped processes
+//! are dropped in batches).
+//!
+//! # Resource limits
+//! Limits come from outside the trace (strace's shell). A process's limit
+//! of a resource is "known" once the trace set it in the process or an
+//! ancestor before the fork; until then a read is not checkable, and the
+//! value read is learned (written into the emulated process with init's
+//! privilege) so that later reads, forks and `RLIMIT_NPROC` checks see it.
+
+use std::collections::HashMap;
+
+use taskcore::uapi::CLONE_THREAD;
+use taskcore::{PidFd, Rlimit, SetnsFd, TaskId};
+use taskcore_strace::{IdKind, ProcCall, RlimitArg};
+
+use super::Engine;
+use crate::op::{Event, Outcome, RecInfo};
+use crate::procop::ProcOp;
+
+/// Clones between two drops of the fd tables of reaped processes.
+const PURGE_EVERY: u64 = 64;
+
+/// What the engine knows of the recorded processes' pidfds and limits.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ProcState {
+    /// Per thread group (its leader task), its pidfds by recorded fd.
+    fds: HashMap<TaskId, HashMap<i32, PidFd>>,
+    /// How many fd tables hold each open pidfd.
+    refs: HashMap<PidFd, u32>,
+    /// Per thread group, a bit per `RLIMIT_*` whose value is known.
+    known_limits: HashMap<TaskId, u32>,
+    /// Clones since the last purge.
+    clones: u64,
+}
+
+fn rlimit(a: RlimitArg) -> Rlimit {
+    Rlimit {
+        cur: a.cur,
+        max: a.max,
+    }
+}
+
+impl Engine {
+    /// Applies and checks process-API event `e` by `cur`.
+    pub(super) fn apply_procapi(&mut self, e: &Event, cur: TaskId, op: &ProcOp) {
+        let before = self.stats.checked;
+        match op {
+            ProcOp::GetName { name } => match self.k.pr_get_name(cur) {
+                Ok(comm) if e.ret == Outcome::Value(0) => {
+                    self.stats.checked += 1;
+                    let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
+                    let got = String::from_utf8_lossy(&comm[..len]).into_owned();
+                    if got != *name {
+                        self.mismatch(e, "comm", format!("{name:?}"), format!("{got:?}"));
+                    }
+                }
+                _ => self.unchecked(e),
+            },
+            ProcOp::Call(c) => self.apply_call(e, cur, c),
+        }
+        if self.stats.checked > before {
+            *self
+                .stats
+                .checked_calls
+                .entry(op.name().to_string())
+                .or_default() += 1;
+        }
+    }
+
+    fn apply_call(&mut self, e: &Event, cur: TaskId, c: &ProcCall) {
+        match c {
+            ProcCall::PidfdOpen { pid, flags } => self.do_pidfd_open(e, cur, *pid, *flags),
+            ProcCall::PidfdSendSignal {
+                pidfd,
+                sig,
+                info,
+                flags,
+            } => {
+                let Some(fd) = self.pidfd_of(cur, *pidfd) else {
+                    self.unchecked_because(e, "an fd the trace did not open as a pidfd");
+                    return;
+                };
+                if info.is_some() {
+                    self.unchecked_because(e, "a siginfo argument");
+                    return;
+                }
+                self.learn_core_dumps(e, *sig);
+                let r = self.k.pidfd_send_signal(cur, fd, *sig, None, *flags);
+                self.check_unit(e, r);
+            }
+            ProcCall::Unshare { flags } => {
+                let r = self.k.unshare(cur, *flags);
+                self.check_unit(e, r);
+            }
+            ProcCall::Setns { fd, nstype } => {
+                let Some(pfd) = self.pidfd_of(cur, *fd) else {
+                    self.unchecked_because(e, "a namespace fd the trace did not open");
+                    return;
+                };
+                let r = self.k.setns(cur, SetnsFd::PidFd(pfd), *nstype);
+                self.check_unit(e, r);
+            }
+            ProcCall::Setuid { uid } => {
+                let r = self.k.setuid(cur, *uid);
+                self.check_unit(e, r);
+            }
+            ProcCall::Setgid { gid } => {
+                let r = self.k.setgid(cur, *gid);
+                self.check_unit(e, r);
+            }
+            ProcCall::Setreuid { ruid, euid } => {
+                let r = self.k.setreuid(cur, *ruid, *euid);
+                self.check_unit(e, r);
+            }
+            ProcCall::Setregid { rgid, egid } => {
+                let r = self.k.setregid(cur, *rgid, *egid);
+                self.check_unit(e, r);
+            }
+            ProcCall::Setresuid { ids } => {
+                let r = self.k.setresuid(cur, ids[0], ids[1], ids[2]);
+                self.check_unit(e, r);
+            }
+            ProcCall::Setresgid { ids } => {
+                let r = self.k.setresgid(cur, ids[0], ids[1], ids[2]);
+                self.check_unit(e, r);
+            }
+            ProcCall::Setfsuid { uid } => {
+                let r = self.k.setfsuid(cur, *uid);
+                self.check_value(e, r.map(i64::from));
+            }
+            ProcCall::Setfsgid { gid } => {
+                let r = self.k.setfsgid(cur, *gid);
+                self.check_value(e, r.map(i64::from));
+            }
+            ProcCall::Setgroups { size, groups } => match groups {
+                Some(g) if usize::try_from(*size).is_ok_and(|n| n == g.len()) => {
+                    let r = self.k.setgroups(cur, g);
+                    self.check_unit(e, r);
+                }
+                _ => self.unchecked_because(e, "a group list strace did not print"),
+            },
+            ProcCall::GetId { which } => {
+                let r = self.k.cred(cur).map(|c| match which {
+                    IdKind::Uid => c.uid,
+                    IdKind::Euid => c.euid,
+                    IdKind::Gid => c.gid,
+                    IdKind::Egid => c.egid,
+                });
+                self.check_value(e, r.map(i64::from));
+            }
+            ProcCall::Getresuid { ids } | ProcCall::Getresgid { ids } => {
+                let uid = matches!(c, ProcCall::Getresuid { .. });
+                let got = if uid {
+                    self.k.getresuid(cur)
+                } else {
+                    self.k.getresgid(cur)
+                };
+                match (ids, got) {
+                    (Some(rec), Ok((r, ef, s))) if e.ret == Outcome::Value(0) => {
+                        self.stats.checked += 1;
+                        if *rec != [r, ef, s] {
+                            self.mismatch(
+                                e,
+                                "ids",
+                                format!("{rec:?}"),
+                                format!("{:?}", [r, ef, s]),
+                            );
+                        }
+                    }
+                    _ => self.unchecked(e),
+                }
+            }
+            ProcCall::Prlimit64 {
+                pid,
+                resource,
+                new,
+                old,
+            } => self.do_prlimit(e, cur, *pid, *resource, *new, *old),
+            ProcCall::Setrlimit { resource, new } => match new {
+                Some(n) => self.do_prlimit(e, cur, 0, *resource, Some(*n), None),
+                None => self.unchecked_because(e, "limits strace did not print"),
+            },
+            ProcCall::Getrlimit { resource, old } => {
+                self.do_prlimit(e, cur, 0, *resource, None, *old)
+            }
+        }
+    }
+
+    /// Checks a non-negative value result.
+    fn check_value(&mut self, e: &Event, r: taskcore::Result<i64>) {
+        match (&e.ret, r) {
+            (Outcome::Value(a), Ok(b)) => {
+                self.stats.checked += 1;
+                if *a != b {
+                    self.mismatch(e, "result", a.to_string(), b.to_string());
+                }
+            }
+            (Outcome::Errno(a), Err(b)) if *a == b => self.stats.checked += 1,
+            (Outcome::Value(_) | Outcome::Errno(_), got) => {
+                self.stats.checked += 1;
+                let rec = super::report::fmt_outcome(&e.ret);
+                self.mismatch(e, "result", rec, format!("{got:?}"));
+            }
+            _ => self.unchecked(e),
+        }
+    }
+
+    fn do_pidfd_open(&mut self, e: &Event, cur: TaskId, pid: i32, flags: u32) {
+        if pid > 0 && !self.nested(cur) && self.pids.is_outside(pid) {
+            self.unchecked_because(e, "a process outside the trace");
+            return;
+        }
+        let nr = if pid > 0 { self.nr_for(cur, pid) } else { pid };
+        let r = self.k.pidfd_open(cur, nr, flags);
+        match (&e.ret, r) {
+            (Outcome::Value(v), Ok(fd)) => {
+                self.stats.checked += 1;
+                self.bind_pidfd(cur, *v as i32, fd);
+            }
+            (Outcome::Errno(a), Err(b)) if *a == b => self.stats.checked += 1,
+            (Outcome::Value(_) | Outcome::Errno(_), got) => {
+                self.stats.checked += 1;
+                if let Ok(fd) = got {
+                    let _ = self.k.pidfd_close(fd);
+                }
+                let rec = super::report::fmt_outcome(&e.ret);
+                self.mismatch(e, "result", rec, format!("{got:?}"));
+            }
+            (_, got) => {
+                if let Ok(fd) = got {
+                    let _ = self.k.pidfd_close(fd);
+                }
+                self.unchecked(e);
+            }
+        }
+    }
+
+    /// `prlimit64(pid, resource, new, old)` (and setrlimit/getrlimit as
+    /// `pid` 0 with one of `new`/`old`), with the learning rule of the
+    /// module docs.
+    fn do_prlimit(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        pid: i32,
+        resource: u32,
+        new: Option<RlimitArg>,
+        old: Option<RlimitArg>,
+    ) {
+        let target = if pid == 0 {
+            Some(cur)
+        } else if !self.nested(cur) && self.pids.is_outside(pid) {
+            None
+        } else {
+            let nr = self.nr_for(cur, pid);
+            self.k.find_task_by_vpid(cur, nr).ok()
+        };
+        let Some(target) = target else {
+            self.unchecked_because(e, "a process outside the trace");
+            return;
+        };
+        let group = self.leader_of(target).unwrap_or(target);
+        let bit = 1u32.checked_shl(resource).unwrap_or(0);
+        let known = self
+            .proc
+            .known_limits
+            .get(&group)
+            .is_some_and(|m| m & bit != 0);
+        if !known {
+            if let (Some(o), Outcome::Value(0)) = (old, &e.ret) {
+                // Learn what the world outside the trace gave.
+                if let Ok(nr) = self.k.pid_vnr(self.init, target) {
+                    let _ = self.k.prlimit64(self.init, nr, resource, Some(rlimit(o)));
+                }
+            }
+        }
+        let nr = if pid == 0 { 0 } else { self.nr_for(cur, pid) };
+        let r = self.k.prlimit64(cur, nr, resource, new.map(rlimit));
+        match (&e.ret, r) {
+            (Outcome::Value(0), Ok(got)) => {
+                if new.is_some() {
+                    *self.proc.known_limits.entry(group).or_default() |= bit;
+                }
+                match old {
+                    Some(o) if known => {
+                        self.stats.checked += 1;
+                        if rlimit(o) != got {
+                            self.mismatch(e, "old limits", format!("{o:?}"), format!("{got:?}"));
+                        }
+                    }
+                    Some(_) if new.is_none() => {
+                        self.unchecked_because(e, "limits inherited from outside the trace")
+                    }
+                    _ => self.stats.checked += 1,
+                }
+            }
+            (Outcome::Errno(a), Err(b)) if *a == b => self.stats.checked += 1,
+            (Outcome::Value(_) | Outcome::Errno(_), got) => {
+                self.stats.checked += 1;
+                let rec = super::report::fmt_outcome(&e.ret);
+                self.mismatch(e, "result", rec, format!("{got:?}"));
+            }
+            _ => self.unchecked(e),
+        }
+    }
+
+    /// The pidfd recorded fd `fd` of `cur`'s process stands for.
+    pub(super) fn pidfd_of(&self, cur: TaskId, fd: i32) -> Option<PidFd> {
+        let group = self.leader_of(cur).ok()?;
+        self.proc.fds.get(&group)?.get(&fd).copied()
+    }
+
+    /// Binds recorded fd `fd` of `cur`'s process to `pidfd`.
+    fn bind_pidfd(&mut self, cur: TaskId, fd: i32, pidfd: PidFd) {
+        let Ok(group) = self.leader_of(cur) else {
+            let _ = self.k.pidfd_close(pidfd);
+            return;
+        };
+        *self.proc.refs.entry(pidfd).or_default() += 1;
+        let old = self.proc.fds.entry(group).or_default().insert(fd, pidfd);
+        if let Some(old) = old {
+            self.unref_pidfd(old);
+        }
+    }
+
+    fn unref_pidfd(&mut self, fd: PidFd) {
+        if let Some(n) = self.proc.refs.get_mut(&fd) {
+            *n -= 1;
+            if *n == 0 {
+                self.proc.refs.remove(&fd);
+                let _ = self.k.pidfd_close(fd);
+            }
+        }
+    }
+
+    fn drop_fd_table(&mut self, group: TaskId) {
+        if let Some(t) = self.proc.fds.remove(&group) {
+            for fd in t.into_values() {
+                self.unref_pidfd(fd);
+            }
+        }
+    }
+
+    /// After a clone by `parent` created `child` (with `flags`): a new
+    /// process inherits its parent's fd table and known limits; a pidfd
+    /// from `CLONE_PIDFD` is bound in the parent's table.
+    pub(super) fn procapi_after_clone(
+        &mut self,
+        parent: TaskId,
+        child: TaskId,
+        flags: u64,
+        pidfd: Option<(i32, PidFd)>,
+    ) {
+        if flags & CLONE_THREAD == 0 {
+            if let Ok(pg) = self.leader_of(parent) {
+                if let Some(t) = self.proc.fds.get(&pg).cloned() {
+                    for fd in t.values() {
+                        *self.proc.refs.entry(*fd).or_default() += 1;
+                    }
+                    self.proc.fds.insert(child, t);
+                }
+                if let Some(&m) = self.proc.known_limits.get(&pg) {
+                    self.proc.known_limits.insert(child, m);
+                }
+            }
+        }
+        if let Some((num, fd)) = pidfd {
+            self.bind_pidfd(parent, num, fd);
+        }
+        self.proc.clones += 1;
+        if self.proc.clones.is_multiple_of(PURGE_EVERY) {
+            let gone: Vec<TaskId> = self
+                .proc
+                .fds
+                .keys()
+                .chain(self.proc.known_limits.keys())
+                .copied()
+                .filter(|&g| self.k.getpid(g).is_err())
+                .collect();
+            for g in gone {
+                self.drop_fd_table(g);
+                self.proc.known_limits.remove(&g);
+            }
+        }
+    }
+
+    /// After a successful execve by `cur`: its pidfds are closed
+    /// (`O_CLOEXEC`).
+    pub(super) fn procapi_after_exec(&mut self, cur: TaskId) {
+        if let Ok(g) = self.leader_of(cur) {
+            self.drop_fd_table(g);
+        }
+    }
+
+    /// `waitid(P_PIDFD, fd, ...)` on a pidfd the trace opened.
+    pub(super) fn do_waitid_pidfd(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        fd: PidFd,
+        info: Option<RecInfo>,
+        options: i32,
+    ) {
+        use taskcore::uapi::P_PID;
+        let before = self.stats.checked;
+        // The child's number for the candidate search; a reaped one has
+        // none (the wait then fails in the core as in Linux).
+        let nr = self
+            .k
+            .pidfd_task(fd)
+            .ok()
+            .flatten()
+            .and_then(|t| self.k.pid_vnr(cur, t).ok())
+            .unwrap_or(super::pidmap::UNUSED_NR);
+        let call = move |k: &mut taskcore::Kernel, _: i32, _: i32| k.waitid_pidfd(cur, fd, options);
+        match &e.ret {
+            Outcome::Interrupted | Outcome::Died => self.check_sleeping(e, cur, P_PID, nr, options),
+            Outcome::Unknown => self.unchecked(e),
+            Outcome::Errno(err) => {
+                let err = *err;
+                self.stats.checked += 1;
+                match call(&mut self.k, P_PID, nr) {
+                    Err(x) if x == err => {}
+                    other => self.mismatch(
+                        e,
+                        "waitid(P_PIDFD)",
+                        err.name().into(),
+                        format!("{other:?}"),
+                    ),
+                }
+            }
+            Outcome::Value(_) => {
+                let rec = info
+                    .filter(|f| f.pid != 0)
+                    .map(|f| (f.pid, Some(super::waits::status_word(f))));
+                let rec = rec.or(Some((0, None)));
+                self.check_wait(e, cur, P_PID, nr, options, rec, None, &call);
+            }
+        }
+        if self.stats.checked > before {
+            *self
+                .stats
+                .checked_calls
+                .entry("waitid(P_PIDFD)".into())
+                .or_default() += 1;
+        }
+    }
+}

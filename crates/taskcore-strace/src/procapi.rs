@@ -1,0 +1,159 @@
+//! Typed arguments of the pidfd, namespace, credential and resource-limit
+//! calls (strace's `pidfd_open`, `pidfd_send_signal`, `unshare`, `setns`,
+//! `%creds`, `prlimit64`/`setrlimit`/`getrlimit`), carried by
+//! [`Call::ProcApi`](crate::Call::ProcApi).
+
+use crate::event::SigInfo;
+
+/// A `struct rlimit`/`struct rlimit64` as strace printed it: soft and hard
+/// limits, `RLIM64_INFINITY` (and `RLIM_INFINITY`) as `u64::MAX`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RlimitArg {
+    /// `rlim_cur`.
+    pub cur: u64,
+    /// `rlim_max`.
+    pub max: u64,
+}
+
+/// Which id a `get*id()` call returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdKind {
+    /// getuid(): the real uid.
+    Uid,
+    /// geteuid(): the effective uid.
+    Euid,
+    /// getgid(): the real gid.
+    Gid,
+    /// getegid(): the effective gid.
+    Egid,
+}
+
+/// One of the process-API calls beyond the lifecycle ones. Ids are Linux's
+/// `u32` (strace's `-1` is `u32::MAX`, "leave unchanged").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProcCall {
+    /// pidfd_open(pid, flags): the result is the new fd.
+    PidfdOpen {
+        /// The process (or thread, with `PIDFD_THREAD`).
+        pid: i32,
+        /// `PIDFD_NONBLOCK` = 0o4000, `PIDFD_THREAD` = 0o200; unknown bits
+        /// as printed (`0x3039 /* PIDFD_??? */` is 0x3039).
+        flags: u32,
+    },
+    /// pidfd_send_signal(pidfd, sig, info, flags).
+    PidfdSendSignal {
+        /// The pidfd.
+        pidfd: i32,
+        /// The signal (0 checks only).
+        sig: i32,
+        /// The siginfo given; `None` for `NULL`.
+        info: Option<SigInfo>,
+        /// `PIDFD_SIGNAL_THREAD` = 1, `_THREAD_GROUP` = 2,
+        /// `_PROCESS_GROUP` = 4.
+        flags: u32,
+    },
+    /// unshare(flags): `CLONE_NEW*` bits and `CLONE_FILES`, ...
+    Unshare {
+        /// The `CLONE_*` bits.
+        flags: u64,
+    },
+    /// setns(fd, nstype).
+    Setns {
+        /// A namespace file or a pidfd.
+        fd: i32,
+        /// `CLONE_NEW*` bits (0 for any).
+        nstype: u64,
+    },
+    /// setuid(uid).
+    Setuid {
+        /// The uid.
+        uid: u32,
+    },
+    /// setgid(gid).
+    Setgid {
+        /// The gid.
+        gid: u32,
+    },
+    /// setreuid(ruid, euid).
+    Setreuid {
+        /// Real uid (`u32::MAX`: unchanged).
+        ruid: u32,
+        /// Effective uid.
+        euid: u32,
+    },
+    /// setregid(rgid, egid).
+    Setregid {
+        /// Real gid.
+        rgid: u32,
+        /// Effective gid.
+        egid: u32,
+    },
+    /// setresuid(ruid, euid, suid).
+    Setresuid {
+        /// Real, effective and saved uids.
+        ids: [u32; 3],
+    },
+    /// setresgid(rgid, egid, sgid).
+    Setresgid {
+        /// Real, effective and saved gids.
+        ids: [u32; 3],
+    },
+    /// setfsuid(uid): the result is the previous fsuid.
+    Setfsuid {
+        /// The uid.
+        uid: u32,
+    },
+    /// setfsgid(gid): the result is the previous fsgid.
+    Setfsgid {
+        /// The gid.
+        gid: u32,
+    },
+    /// setgroups(size, list).
+    Setgroups {
+        /// The size argument.
+        size: i32,
+        /// The groups strace read; `None` if it printed an address or
+        /// elided elements.
+        groups: Option<Vec<u32>>,
+    },
+    /// getuid(), geteuid(), getgid(), getegid(): the id is the result.
+    GetId {
+        /// Which id.
+        which: IdKind,
+    },
+    /// getresuid(&r, &e, &s): the ids the kernel wrote, when printed.
+    Getresuid {
+        /// Real, effective, saved.
+        ids: Option<[u32; 3]>,
+    },
+    /// getresgid(&r, &e, &s).
+    Getresgid {
+        /// Real, effective, saved.
+        ids: Option<[u32; 3]>,
+    },
+    /// prlimit64(pid, resource, new, old).
+    Prlimit64 {
+        /// 0 for the caller.
+        pid: i32,
+        /// `RLIMIT_*` (`RLIMIT_NPROC` = 6, ...).
+        resource: u32,
+        /// The new limits; `None` for `NULL`.
+        new: Option<RlimitArg>,
+        /// The old limits the kernel wrote; `None` for `NULL` or unread.
+        old: Option<RlimitArg>,
+    },
+    /// setrlimit(resource, rlim).
+    Setrlimit {
+        /// `RLIMIT_*`.
+        resource: u32,
+        /// The new limits (`None` if strace printed an address).
+        new: Option<RlimitArg>,
+    },
+    /// getrlimit(resource, rlim).
+    Getrlimit {
+        /// `RLIMIT_*`.
+        resource: u32,
+        /// The limits the kernel wrote (`None` if unread).
+        old: Option<RlimitArg>,
+    },
+}

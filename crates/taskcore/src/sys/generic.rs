@@ -1,0 +1,106 @@
+//! [`dispatch_api`]: a [`Syscall`] applied to any [`TaskApi`]
+//! implementation (the [`Kernel`](crate::Kernel) or the reference model),
+//! so that one call description drives both.
+
+use super::api::TaskApi;
+use super::dispatch::{SysResult, SysRet};
+use super::syscall::{Prctl, Ptrace, Syscall};
+use crate::errno::{Errno, Result};
+
+/// What [`dispatch_api`] returns: a new task (whose handle type is the
+/// implementation's), or the result [`dispatch`](super::dispatch) gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ApiRet<T> {
+    /// clone, clone3, fork, vfork: the child and its pid in the caller's
+    /// namespace (the return value).
+    Child {
+        /// The child's handle.
+        task: T,
+        /// Its pid as the caller sees it.
+        pid: i32,
+    },
+    /// Any other call: as [`dispatch`](super::dispatch) returns it.
+    Ret(SysRet),
+}
+
+/// Applies `call` to `k` on behalf of `current` through the [`TaskApi`]
+/// method of the same name, with [`dispatch`](super::dispatch)'s result
+/// for the calls that create no task.
+///
+/// # Errors
+/// - `ENOSYS`: a call outside [`TaskApi`] (credentials, limits, memory,
+///   pidfds, namespaces, signal masks, prctl options other than
+///   `PR_SET_CHILD_SUBREAPER`, execve with an argv); nothing is changed.
+/// - Otherwise the errors of the [`TaskApi`] method.
+///
+/// # Linux
+/// As [`dispatch`](super::dispatch).
+pub fn dispatch_api<K: TaskApi>(
+    k: &mut K,
+    current: K::Task,
+    call: &Syscall,
+) -> Result<ApiRet<K::Task>> {
+    let child = |k: &mut K, t: Result<K::Task>| -> Result<ApiRet<K::Task>> {
+        let task = t?;
+        let pid = k.pid_vnr(current, task)?;
+        Ok(ApiRet::Child { task, pid })
+    };
+    let unit = |r: Result<()>| r.map(|()| SysRet::Value(0));
+    let val = |r: Result<i32>| r.map(|v| SysRet::Value(v.into()));
+    let r: SysResult = match call {
+        Syscall::Clone(args) => {
+            let t = k.clone(current, args);
+            return child(k, t);
+        }
+        Syscall::Clone3(args) => {
+            let t = k.clone3(current, args);
+            return child(k, t);
+        }
+        Syscall::Fork => {
+            let t = k.fork(current);
+            return child(k, t);
+        }
+        Syscall::Vfork => {
+            let t = k.vfork(current);
+            return child(k, t);
+        }
+        Syscall::Execve {
+            filename,
+            argv: None,
+        } => unit(k.execve(current, filename)),
+        Syscall::Exit { code } => unit(k.exit(current, *code)),
+        Syscall::ExitGroup { code } => unit(k.exit_group(current, *code)),
+        Syscall::Wait4 { pid, options } => k.wait4(current, *pid, *options).map(SysRet::Wait),
+        Syscall::Waitid {
+            idtype,
+            id,
+            options,
+        } => k
+            .waitid(current, *idtype, *id, *options)
+            .map(SysRet::Waitid),
+        Syscall::Setpgid { pid, pgid } => unit(k.setpgid(current, *pid, *pgid)),
+        Syscall::Setsid => val(k.setsid(current)),
+        Syscall::Getpgid { pid } => val(k.getpgid(current, *pid)),
+        Syscall::Getpgrp => val(k.getpgid(current, 0)),
+        Syscall::Getsid { pid } => val(k.getsid(current, *pid)),
+        Syscall::Getppid => val(k.getppid(current)),
+        Syscall::Getpid => val(k.getpid(current)),
+        Syscall::Gettid => val(k.gettid(current)),
+        Syscall::Kill { pid, sig } => unit(k.kill(current, *pid, *sig)),
+        Syscall::Tgkill { tgid, tid, sig } => unit(k.tgkill(current, *tgid, *tid, *sig)),
+        Syscall::Tkill { tid, sig } => unit(k.tkill(current, *tid, *sig)),
+        Syscall::RtSigaction { sig, act } => {
+            k.rt_sigaction(current, *sig, *act).map(SysRet::SigAction)
+        }
+        Syscall::Prctl(Prctl::SetChildSubreaper(on)) => unit(k.set_child_subreaper(current, *on)),
+        Syscall::Ptrace(p) => unit(match *p {
+            Ptrace::Traceme => k.ptrace_traceme(current),
+            Ptrace::Attach { pid, seize } => k.ptrace_attach(current, pid, seize),
+            Ptrace::Cont { pid, sig } => k.ptrace_cont(current, pid, sig),
+            Ptrace::Detach { pid, sig } => k.ptrace_detach(current, pid, sig),
+        }),
+        _ => Err(Errno::ENOSYS),
+    };
+    r.map(ApiRet::Ret)
+}

@@ -1,0 +1,3 @@
+module goexec
+
+go 1.22
