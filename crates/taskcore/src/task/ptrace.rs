@@ -19,8 +19,9 @@ use crate::task::jobctl::{
     JOBCTL_LISTENING, JOBCTL_STOP_PENDING, JOBCTL_STOP_SIGMASK, JOBCTL_TRAP_NOTIFY,
     JOBCTL_TRAP_STOP,
 };
-use crate::task::kernel::{Kernel, TaskId};
+use crate::task::kernel::{Kernel, SigInfo, TaskId};
 use crate::task::ptrace_event::TIF_SYSCALL_TRACE;
+use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::PF_EXITING;
 use crate::task::task_struct::{
     ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED, SIGNAL_STOP_STOPPED,
@@ -75,17 +76,28 @@ impl Kernel {
         if stopped {
             // ptrace_attach(): a thread stopped by a group stop moves into
             // a group-stop trap (JOBCTL_TRAP_STOP), reporting the group's
-            // stop signal (a seized one as PTRACE_EVENT_STOP). The SIGSTOP
-            // of an attach stays pending (not modelled: lost).
+            // stop signal (a seized one as PTRACE_EVENT_STOP). The restart's
+            // signal is ignored there (do_jobctl_trap()); the SIGSTOP of an
+            // attach stays pending for the thread and is its next stop
+            // (tests/oracle/ptrace_gstop.c, attach_stopped).
             self.tasks[t].jobctl |= JOBCTL_TRAP_STOP;
             self.do_jobctl_trap(t);
-            // Resumed, it acts on the restart's signal as from a
-            // signal-delivery-stop (as the reference model has it; Linux
-            // ignores it here and then reports the attach's SIGSTOP).
-            self.tasks[t].trap_kind = crate::task::ptrace_event::TrapKind::Signal as u8;
+            if !seize {
+                let _ = self.send_signal_locked(t, SIGSTOP, SendInfo::Priv, PidType::Pid, true);
+            }
         } else if !seize && !exiting {
-            // The SIGSTOP it is sent (never taken by an exiting task).
+            // The SIGSTOP it is sent (never taken by an exiting task), with
+            // SEND_SIG_PRIV's siginfo (SI_KERNEL, no sender).
             self.ptrace_trap(t, SIGSTOP);
+            let info = SigInfo {
+                signo: SIGSTOP,
+                code: crate::uapi::SI_KERNEL,
+                pid: 0,
+                uid: 0,
+                status: 0,
+                value: 0,
+            };
+            self.trap_info.insert(t, info);
         }
         self.run_deferred();
         Ok(())

@@ -113,7 +113,12 @@ impl Kernel {
         task.trap_code = code;
         task.trap_kind = kind as u8;
         let tracer = task.parent;
-        if kind != TrapKind::Signal {
+        if kind == TrapKind::Group && self.tasks[t].ptrace & PT_SEIZED == 0 {
+            // do_jobctl_trap() of a tracee that was not seized:
+            // ptrace_stop() without a siginfo (PTRACE_GETSIGINFO: EINVAL,
+            // tests/oracle/ptrace_gstop.out).
+            self.trap_info.remove(&t);
+        } else if kind != TrapKind::Signal {
             // ptrace_do_notify(): the siginfo PTRACE_GETSIGINFO reads.
             let info = SigInfo {
                 signo: code & 0x7f,
