@@ -163,6 +163,54 @@ fn memory_traces_replay_without_mismatch() {
     }
 }
 
+/// The signal recordings (`data/traces/signal`, the wider `%signal`
+/// command) replay with zero mismatches, and every `--- SIGxxx` line is
+/// checked or (a sender the replay does not model) counted apart.
+#[test]
+fn signal_traces_replay_without_mismatch() {
+    let Some(files) = data("traces/signal", "signal_traces_replay_without_mismatch") else {
+        return;
+    };
+    assert_eq!(files.len(), 8, "{files:?}");
+    let v = replay(&files);
+    let lines: u64 = files
+        .iter()
+        .map(|f| {
+            let mut text = String::new();
+            std::io::Read::read_to_string(
+                &mut flate2::read::GzDecoder::new(std::fs::File::open(f).unwrap()),
+                &mut text,
+            )
+            .unwrap();
+            text.lines().filter(|l| l.contains(" --- SIG")).count() as u64
+        })
+        .sum();
+    let unchecked = v["unchecked"].as_object().unwrap();
+    let apart: u64 = unchecked
+        .iter()
+        .filter(|(k, _)| k.starts_with("--- signal"))
+        .map(|(_, n)| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        v["signals_checked"].as_u64().unwrap() + apart,
+        lines,
+        "{unchecked:?}"
+    );
+    assert!(v["signals_checked"].as_u64().unwrap() >= 70);
+    let skipped = v["skipped"].as_object().unwrap();
+    for name in [
+        "rt_sigprocmask",
+        "rt_sigreturn",
+        "rt_sigsuspend",
+        "rt_sigtimedwait",
+        "pause",
+        "ptrace",
+        "restart_syscall",
+    ] {
+        assert!(!skipped.contains_key(name), "{name} skipped: {skipped:?}");
+    }
+}
+
 /// Records fresh random scenarios on this machine's kernel with strace and
 /// replays them: the strongest check the replay has. Needs strace and
 /// python3; run with `cargo test -p taskcore-cli -- --ignored fresh`.

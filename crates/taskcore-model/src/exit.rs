@@ -315,11 +315,13 @@ impl Model {
                     self.task_mut(rp).children.retain(|&c| c != p);
                 }
             }
-            self.signals[signal]
-                .as_mut()
-                .expect("live signal")
-                .threads
-                .retain(|&u| u != p);
+            let s = self.signals[signal].as_mut().expect("live signal");
+            // __exit_signal(): the next thread becomes the search start.
+            if s.curr_target == p {
+                let i = s.threads.iter().position(|&u| u == p).expect("on its list");
+                s.curr_target = s.threads[(i + 1) % s.threads.len()];
+            }
+            s.threads.retain(|&u| u != p);
             self.tasks[p] = None;
             if group_dead {
                 self.signals[signal] = None;

@@ -158,6 +158,8 @@ impl Model {
                     src.actions
                 },
                 shared_pending: 0,
+                curr_target: child,
+                rt_queue: Vec::new(),
                 rlim: src.rlim,
             };
             self.signals.push(Some(s));
@@ -192,6 +194,8 @@ impl Model {
                 None
             },
             pending: 0,
+            blocked: ct.blocked,
+            rt_queue: Vec::new(),
             cred: ct.cred.clone(),
         }));
         self.pids[pid].as_mut().expect("new pid").task = Some(child);

@@ -91,6 +91,7 @@ mod nsproxy;
 mod pid;
 mod ptrace;
 mod rlimit;
+mod sigmask;
 mod signal;
 mod sys;
 mod wait;
@@ -256,6 +257,11 @@ pub(crate) struct Task {
     /// Credentials (uids, gids, groups).
     pub(crate) cred: Cred,
     pub(crate) pending: u64,
+    /// Blocked signals (`blocked`), bit `sig - 1`; never SIGKILL/SIGSTOP.
+    pub(crate) blocked: u64,
+    /// Real-time signals queued more than once in `pending`: one entry per
+    /// copy beyond the first.
+    pub(crate) rt_queue: Vec<i32>,
 }
 
 /// A thread group (`struct signal_struct` and `struct sighand_struct`).
@@ -287,6 +293,11 @@ pub(crate) struct Signal {
     pub(crate) actions: [Action; NSIG as usize],
     /// Shared pending signals (`shared_pending`), bit `sig - 1`.
     pub(crate) shared_pending: u64,
+    /// The thread a process signal went to last (`curr_target`): the
+    /// search for a taker starts there.
+    pub(crate) curr_target: usize,
+    /// Real-time signals queued more than once in `shared_pending`.
+    pub(crate) rt_queue: Vec<i32>,
     /// Resource limits (`rlim`).
     pub(crate) rlim: [Rlimit; taskcore::uapi::RLIM_NLIMITS],
 }
@@ -374,6 +385,8 @@ impl Model {
             is_child_subreaper: false,
             actions: [Action::DFL; NSIG as usize],
             shared_pending: 0,
+            curr_target: 0,
+            rt_queue: Vec::new(),
             rlim: rlimit::init(config.core_dumps),
         }));
         m.tasks.push(Some(Task {
@@ -402,6 +415,8 @@ impl Model {
             vfork_parent: None,
             cred: Cred::default(),
             pending: 0,
+            blocked: 0,
+            rt_queue: Vec::new(),
         }));
         // PID, TGID, PGID and SID of init.
         m.get_pid(pid, 4);

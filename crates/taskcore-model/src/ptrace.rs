@@ -127,7 +127,11 @@ impl Model {
     /// by its disposition, then a group stop it has to take part in, then
     /// whatever is pending.
     fn resume_with(&mut self, t: usize, sig: i32) {
-        if sig != 0 {
+        if sig != 0 && self.task(t).blocked & crate::sigbit(sig) != 0 {
+            // ptrace_signal(): a blocked signal is sent again, to the
+            // thread (with prepare_signal()'s flushes).
+            self.send_signal(t, sig, false, true);
+        } else if sig != 0 {
             self.handle_signal(t, sig);
         }
         if self.exists(t) {

@@ -46,7 +46,7 @@ fn stop_mask() -> u64 {
 }
 
 /// `next_signal()`: the pending signal dequeued first.
-fn next_signal(pending: u64) -> Option<i32> {
+pub(crate) fn next_signal(pending: u64) -> Option<i32> {
     let mut x = pending;
     if x == 0 {
         return None;
@@ -276,8 +276,12 @@ impl Model {
     /// pending set of `t`'s group (`flush_sigqueue_mask`).
     pub(crate) fn flush_pending(&mut self, t: usize, mask: u64) {
         self.sig_mut(t).shared_pending &= !mask;
+        self.sig_mut(t).rt_queue.retain(|&s| sigbit(s) & mask == 0);
         for th in self.sig(t).threads.clone() {
             self.task_mut(th).pending &= !mask;
+            self.task_mut(th)
+                .rt_queue
+                .retain(|&s| sigbit(s) & mask == 0);
         }
     }
 
@@ -323,7 +327,14 @@ impl Model {
                 self.do_notify_parent_cldstop(leader, why);
             }
         }
-        if !self.sig_ignored(p, sig, force) {
+        // legacy_queue(): a standard signal is pending at most once.
+        let pending = if to_thread {
+            self.task(p).pending
+        } else {
+            self.sig(p).shared_pending
+        };
+        let queued = sig < taskcore::uapi::SIGRTMIN && pending & sigbit(sig) != 0;
+        if !self.sig_ignored(p, sig, force) && !queued {
             self.complete_signal(p, sig, to_thread);
         }
         if continued && self.exists(p) {
@@ -336,6 +347,10 @@ impl Model {
 
     /// `sig_ignored()` and `sig_task_ignored()`.
     fn sig_ignored(&self, p: usize, sig: i32, force: bool) -> bool {
+        // Blocked signals are never ignored: the action may change first.
+        if self.task(p).blocked & sigbit(sig) != 0 {
+            return false;
+        }
         // Tracers may want to know about even ignored signals.
         if self.task(p).ptrace != 0 && sig != SIGKILL {
             return false;
@@ -356,7 +371,7 @@ impl Model {
     /// `wants_signal()`: thread `t` can take `sig` now.
     fn wants_signal(&self, sig: i32, t: usize) -> bool {
         let task = self.task(t);
-        if task.exiting {
+        if task.exiting || (sig != 0 && task.blocked & sigbit(sig) != 0) {
             return false;
         }
         sig == SIGKILL || !(task.traced_stop || self.job_stopped(t))
@@ -385,11 +400,20 @@ impl Model {
         } else if to_thread || self.thread_group_empty(p) {
             None
         } else {
-            self.sig(p)
-                .threads
+            // From the thread chosen last, round the thread list.
+            let threads = &self.sig(p).threads;
+            let start = threads
                 .iter()
-                .copied()
-                .find(|&t| self.wants_signal(sig, t))
+                .position(|&u| u == self.sig(p).curr_target)
+                .unwrap_or(0);
+            let n = threads.len();
+            let found = (0..n)
+                .map(|i| threads[(start + i) % n])
+                .find(|&t| self.wants_signal(sig, t));
+            if let Some(t) = found {
+                self.sig_mut(p).curr_target = t;
+            }
+            found
         };
         let Some(t) = t else {
             if self.opts.compat.untakeable_signals_lost
@@ -397,17 +421,16 @@ impl Model {
             {
                 return;
             }
-            if to_thread {
-                self.task_mut(p).pending |= sigbit(sig);
-            } else {
-                self.sig_mut(p).shared_pending |= sigbit(sig);
-            }
+            self.pend(p, sig, to_thread);
             return;
         };
         // The fast path of a fatal signal aimed at an untraced task; a core
         // dumping one only once dequeued, which a traced taker reports and
         // a taker with a group stop to take part in first stops for.
+        // Not for a namespace's init: its taker drops what it does not
+        // handle (tests/oracle/init_blocked_thread).
         if self.sig_fatal(p, sig)
+            && (sig == SIGKILL || self.sig(p).flags & SIGNAL_UNKILLABLE == 0)
             && (sig == SIGKILL || self.task(p).ptrace == 0)
             && (!sig_kernel_coredump(sig)
                 || (self.task(t).ptrace == 0 && !self.task(t).stop_pending))
@@ -419,11 +442,7 @@ impl Model {
         // Queued, then `t` dequeues what is pending in next_signal() order
         // (signals kept pending while nobody could take them come first if
         // lower).
-        if to_thread {
-            self.task_mut(p).pending |= sigbit(sig);
-        } else {
-            self.sig_mut(p).shared_pending |= sigbit(sig);
-        }
+        self.pend(p, sig, to_thread);
         self.dequeue_pending(t);
     }
 
@@ -476,7 +495,11 @@ impl Model {
     /// signals, in `next_signal()` order, until it stops or dies.
     pub(crate) fn dequeue_pending(&mut self, t: usize) {
         loop {
-            if !self.exists(t) || !self.wants_signal(0, t) {
+            // A stop ends for a pending SIGKILL (TASK_WAKEKILL).
+            let kill = self.exists(t)
+                && (self.task(t).pending | self.sig(t).shared_pending) & sigbit(SIGKILL) != 0
+                && !self.task(t).exiting;
+            if !self.exists(t) || !(self.wants_signal(0, t) || kill) {
                 return;
             }
             if self.sig(t).flags & SIGNAL_GROUP_EXIT != 0 {
@@ -487,12 +510,13 @@ impl Model {
                 self.participate(t);
                 return;
             }
-            let own = self.task(t).pending;
+            let mask = !self.task(t).blocked;
+            let own = self.task(t).pending & mask;
             let sig = if let Some(sig) = next_signal(own) {
-                self.task_mut(t).pending &= !sigbit(sig);
+                self.unpend(t, sig, true);
                 sig
-            } else if let Some(sig) = next_signal(self.sig(t).shared_pending) {
-                self.sig_mut(t).shared_pending &= !sigbit(sig);
+            } else if let Some(sig) = next_signal(self.sig(t).shared_pending & mask) {
+                self.unpend(t, sig, false);
                 sig
             } else {
                 return;

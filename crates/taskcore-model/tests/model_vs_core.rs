@@ -121,6 +121,21 @@ enum Op {
     /// namespace's init; a second one, or a thread or `CLONE_NEWPID` clone
     /// after it, is EINVAL).
     Unshare(usize, u64),
+    /// `rt_sigprocmask(how, set)`; `None`: only read the mask.
+    Sigprocmask(usize, i32, Option<u64>),
+    /// `rt_sigpending()`.
+    Sigpending(usize),
+    /// `rt_sigtimedwait(set, NULL, {0, 0})`.
+    Sigtimedwait(usize, u64),
+}
+
+/// A signal set drawn from the signals the other ops send.
+fn sigset() -> impl Strategy<Value = u64> {
+    let sigs = [
+        SIGSTOP, SIGCONT, SIGTERM, SIGKILL, SIGTSTP, SIGHUP, SIGUSR1, SIGSEGV, SIGCHLD, 40,
+    ];
+    prop::collection::vec(prop::sample::select(sigs.to_vec()), 0..4)
+        .prop_map(|v| v.into_iter().fold(0u64, |m, s| m | 1 << (s - 1)))
 }
 
 fn sel() -> impl Strategy<Value = usize> {
@@ -341,6 +356,11 @@ fn op() -> impl Strategy<Value = Op> {
                 1 => Just(CLONE_SIGHAND),
                 1 => Just(CLONE_PARENT),
             ]).prop_map(|(c, f)| Op::Unshare(c, f)),
+        4 => (sel(), prop_oneof![Just(0), Just(1), Just(2), Just(3)],
+              prop::option::weighted(0.9, sigset()))
+            .prop_map(|(c, h, s)| Op::Sigprocmask(c, h, s)),
+        1 => sel().prop_map(Op::Sigpending),
+        2 => (sel(), sigset()).prop_map(|(c, s)| Op::Sigtimedwait(c, s)),
         3 => (sel(), pid_arg(), any::<bool>()).prop_map(|(c, a, b)| Op::Attach(c, a, b)),
         1 => sel().prop_map(Op::Traceme),
         3 => (sel(), pid_arg(), signal()).prop_map(|(c, a, s)| Op::Cont(c, a, s)),
@@ -591,7 +611,10 @@ impl Pair {
             | Op::Waitid(c, ..)
             | Op::Churn(c, _)
             | Op::Fill(c, _)
-            | Op::Unshare(c, _) => *c,
+            | Op::Unshare(c, _)
+            | Op::Sigprocmask(c, ..)
+            | Op::Sigpending(c)
+            | Op::Sigtimedwait(c, _) => *c,
         };
         let Some(c) = self.caller(caller) else {
             return Ok(());
@@ -718,6 +741,24 @@ impl Pair {
             Op::Getppid(_) => self.sys(c, who, Syscall::Getppid),
             Op::Unshare(_, flags) => {
                 let (a, b) = (self.k.unshare(kc, *flags), self.m.unshare(c, *flags));
+                self.cmp(who, a, b)
+            }
+            Op::Sigprocmask(_, how, set) => {
+                let a = self.k.rt_sigprocmask(kc, *how, *set);
+                let b = self.m.rt_sigprocmask(c, *how, *set);
+                self.cmp(who, a, b)
+            }
+            Op::Sigpending(_) => {
+                let (a, b) = (self.k.rt_sigpending(kc), self.m.rt_sigpending(c));
+                self.cmp(who, a, b)
+            }
+            Op::Sigtimedwait(_, set) => {
+                let a = match self.k.rt_sigtimedwait(kc, *set, true) {
+                    Ok(taskcore::SigWait::Signal(i)) => Ok(i.signo),
+                    Ok(other) => panic!("a zero timeout never sleeps: {other:?}"),
+                    Err(e) => Err(e),
+                };
+                let b = self.m.rt_sigtimedwait_now(c, *set);
                 self.cmp(who, a, b)
             }
             Op::Kill(_, p, s) => {

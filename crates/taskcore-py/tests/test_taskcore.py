@@ -76,7 +76,8 @@ def test_readme_examples_run():
 
     readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
-    assert len(blocks) == 2
+    # A scenario, raw system calls, a trace analysis.
+    assert len(blocks) == 3
     cwd = os.getcwd()
     os.chdir(DATA.parents[1])
     try:

@@ -11,9 +11,9 @@ const PR_SET_NAME: i32 = 15;
 /// See [`PR_SET_PDEATHSIG`].
 const PR_GET_NAME: i32 = 16;
 
-use crate::op::{Event, Op, Outcome, RecHandler, RecInfo};
+use crate::op::{Event, Op, Outcome, RecHandler, RecInfo, RecSigInfo, Restart};
 use crate::procop::ProcOp;
-use taskcore_strace::{self as strace, Call, EventKind, Ret, SigHandler};
+use taskcore_strace::{self as strace, Call, EventKind, Ret, SigCall, SigHandler, SigSetArg};
 
 /// Turns parsed strace events into the engine's, one at a time.
 ///
@@ -25,17 +25,48 @@ use taskcore_strace::{self as strace, Call, EventKind, Ret, SigHandler};
 /// the `+++` line, stands for the first moment; the `+++` event for the
 /// second. The converter keeps the last activity line of each task until
 /// its `+++` (memory: live tasks).
+///
+/// A `--- SIGSTOP` (or SIGTSTP, SIGTTIN, SIGTTOU) line is printed at the
+/// signal-delivery-stop, before the thread acts on the signal; the stop
+/// itself (and the parent's SIGCHLD) comes before its `--- stopped by`
+/// line. Such a line is held until the thread's next line and becomes an
+/// event whose window spans both (memory: one event per such thread).
 #[derive(Debug, Default)]
 pub(crate) struct Converter {
     /// Entry line of the last event of each task not yet ended.
     last: HashMap<i32, usize>,
     /// Sequence number of the next event.
     seq: u64,
+    /// Held stop-signal lines, by task.
+    held_stop: HashMap<i32, Event>,
+    /// Completing line of the last event of each task not yet ended.
+    prev_line: HashMap<i32, usize>,
+}
+
+/// Whether `sig` is one of the stop signals.
+fn stop_signal(sig: i32) -> bool {
+    taskcore::uapi::sig_kernel_stop(sig)
 }
 
 impl Converter {
+    /// Hands out every held event (end of input).
+    pub(crate) fn flush(&mut self, mut out: impl FnMut(Event)) {
+        let mut held: Vec<Event> = self.held_stop.drain().map(|(_, e)| e).collect();
+        held.sort_by_key(|e| e.line);
+        for mut h in held {
+            h.seq = self.next_seq();
+            out(h);
+        }
+    }
+
     /// Converts `e`, handing the resulting events to `out`.
     pub(crate) fn push(&mut self, e: &strace::Event, mut out: impl FnMut(Event)) {
+        if let Some(mut h) = self.held_stop.remove(&e.pid) {
+            // The stop took effect between its line and this one.
+            h.line = e.line;
+            h.seq = self.next_seq();
+            out(h);
+        }
         let (op, ret) = convert(e);
         let mut ev = Event {
             seq: 0,
@@ -44,12 +75,36 @@ impl Converter {
             entry_line: e.entry_line,
             pid: e.pid,
             ts: e.ts,
+            restart: match &e.kind {
+                EventKind::Syscall(s) => restart(&s.ret),
+                _ => None,
+            },
             op,
             ret,
         };
+        let prev = match ev.op {
+            Op::Exited { .. } | Op::Killed { .. } => self.prev_line.remove(&ev.pid),
+            _ => self.prev_line.insert(ev.pid, ev.line),
+        };
+        match (&ev.op, prev) {
+            // Dequeued after the thread's previous line; strace prints it
+            // when it gets to the signal-delivery-stop.
+            (Op::Signal { sig, .. }, Some(prev)) if !stop_signal(*sig) && prev < ev.line => {
+                ev.entry_line = prev;
+            }
+            // The thread stopped after its previous line; strace prints it
+            // when it gets to the stop.
+            (Op::Stopped { .. }, Some(prev)) if prev < ev.line => ev.entry_line = prev,
+            _ => {}
+        }
         let (code, sig) = match ev.op {
             Op::Exited { code } => (Some(code), None),
             Op::Killed { sig, core } => (None, Some((sig, core))),
+            Op::Signal { sig, .. } if stop_signal(sig) => {
+                self.last.insert(ev.pid, ev.entry_line);
+                self.held_stop.insert(ev.pid, ev);
+                return;
+            }
             _ => {
                 self.last.insert(ev.pid, ev.entry_line);
                 ev.seq = self.next_seq();
@@ -90,6 +145,19 @@ fn outcome(r: &Ret) -> Outcome {
     }
 }
 
+fn restart(r: &Ret) -> Option<Restart> {
+    match r {
+        Ret::Err(e) => match &*e.name {
+            "ERESTARTSYS" => Some(Restart::Sys),
+            "ERESTARTNOINTR" => Some(Restart::NoIntr),
+            "ERESTARTNOHAND" | "ERESTART_RESTARTBLOCK" => Some(Restart::NoHand),
+            "EINTR" => Some(Restart::Eintr),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 fn handler(h: SigHandler) -> RecHandler {
     match h {
         SigHandler::Dfl => RecHandler::Dfl,
@@ -102,7 +170,15 @@ fn handler(h: SigHandler) -> RecHandler {
 fn convert(e: &strace::Event) -> (Op, Outcome) {
     let s = match &e.kind {
         EventKind::Syscall(s) => s,
-        EventKind::Signal { sig, .. } => return (Op::Signal { sig: *sig }, Outcome::Unknown),
+        EventKind::Signal { sig, info } => {
+            return (
+                Op::Signal {
+                    sig: *sig,
+                    info: info.as_ref().map(rec_siginfo),
+                },
+                Outcome::Unknown,
+            )
+        }
         EventKind::Stopped { sig } => return (Op::Stopped { sig: *sig }, Outcome::Unknown),
         EventKind::Exited { code } => return (Op::Exited { code: *code }, Outcome::Unknown),
         EventKind::Killed { sig, core_dumped } => {
@@ -202,7 +278,7 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
         },
         Call::RtSigaction { sig, act, oldact } => Op::RtSigaction {
             sig: *sig,
-            act: act.as_ref().map(|a| (handler(a.handler), a.flags)),
+            act: act.as_ref().map(|a| (handler(a.handler), a.flags, a.mask)),
             old: oldact.as_ref().map(|a| handler(a.handler)),
         },
         Call::Mmap {
@@ -261,6 +337,11 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
             arg2: Some(sig),
             ..
         } if *option == PR_SET_PDEATHSIG => Op::SetPdeathsig { sig: *sig as i32 },
+        Call::Signal(c) => signal_op(c),
+        Call::Ptrace { request, pid, .. } => Op::Ptrace {
+            request: *request,
+            pid: *pid,
+        },
         _ => Op::Other {
             name: s.name.to_string(),
         },
@@ -277,4 +358,82 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
         );
     }
     (op, ret)
+}
+
+/// The engine's view of a recorded siginfo.
+fn rec_siginfo(i: &strace::SigInfo) -> RecSigInfo {
+    RecSigInfo {
+        signo: i.si_signo,
+        code: i.si_code,
+        pid: i.si_pid,
+        uid: i.si_uid,
+        status: i.si_status,
+        int: i.si_int,
+        ptr: i.si_ptr,
+    }
+}
+
+/// The signal-mask, pending-set and signal-wait calls.
+fn signal_op(c: &SigCall) -> Op {
+    let set = |a: &SigSetArg| match a {
+        SigSetArg::Null => Some(None),
+        SigSetArg::Set(m) => Some(Some(*m)),
+        SigSetArg::Addr(_) => None,
+    };
+    match c {
+        SigCall::RtSigprocmask {
+            how,
+            set: s,
+            oldset,
+            sigsetsize,
+        } => Op::RtSigprocmask {
+            how: *how,
+            set: set(s),
+            old: oldset.mask(),
+            sigsetsize: *sigsetsize,
+        },
+        SigCall::RtSigpending { set, sigsetsize } => Op::RtSigpending {
+            set: set.mask(),
+            sigsetsize: *sigsetsize,
+        },
+        SigCall::RtSigsuspend { mask, sigsetsize } => Op::SigSuspend {
+            mask: mask.mask(),
+            pause: false,
+            sigsetsize: *sigsetsize,
+        },
+        SigCall::Pause => Op::SigSuspend {
+            mask: None,
+            pause: true,
+            sigsetsize: 8,
+        },
+        SigCall::RtSigtimedwait {
+            set,
+            info,
+            sigsetsize,
+            ..
+        } => Op::RtSigtimedwait {
+            set: set.mask(),
+            info: info.as_ref().map(rec_siginfo),
+            sigsetsize: *sigsetsize,
+        },
+        SigCall::RtSigqueueinfo { tgid, sig, info } => Op::RtSigqueueinfo {
+            tgid: *tgid,
+            tid: None,
+            sig: *sig,
+            info: info.as_ref().map(rec_siginfo),
+        },
+        SigCall::RtTgsigqueueinfo {
+            tgid,
+            tid,
+            sig,
+            info,
+        } => Op::RtSigqueueinfo {
+            tgid: *tgid,
+            tid: Some(*tid),
+            sig: *sig,
+            info: info.as_ref().map(rec_siginfo),
+        },
+        SigCall::RtSigreturn { mask } => Op::RtSigreturn { mask: *mask },
+        SigCall::RestartSyscall { .. } => Op::RestartSyscall,
+    }
 }

@@ -2,8 +2,11 @@
 //! process core and checks every recorded result: clone/fork/vfork results,
 //! wait4/waitid reports and errnos, setpgid/setsid/getpgid/getsid/getppid,
 //! kill/tgkill/tkill, rt_sigaction's old handlers, prctl(subreaper), the
-//! `+++ exited/killed` lines, and mmap/munmap/mprotect/mremap/brk when the
-//! trace has them.
+//! `+++ exited/killed` lines, every `--- SIGxxx {...} ---` line (delivered
+//! there through `get_signal`, siginfo compared), the mask and signal-wait
+//! calls (rt_sigprocmask, rt_sigpending, rt_sigtimedwait, rt_sigsuspend,
+//! pause, rt_sigreturn, rt_sig(tg)queueinfo, restart_syscall), ptrace under
+//! strace, and mmap/munmap/mprotect/mremap/brk when the trace has them.
 //!
 //! The replay streams: it reads, parses, applies, checks and forgets in
 //! one pass, in memory bounded by the live tasks and a reorder window,
@@ -60,6 +63,8 @@ pub use input::{
 };
 pub use replayer::{Options, Replayer, Summary};
 
+#[cfg(test)]
+mod signal_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

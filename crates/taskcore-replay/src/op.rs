@@ -19,12 +19,43 @@ pub(crate) enum Outcome {
     Unknown,
 }
 
+/// How strace printed an interrupted call (`? ERESTARTSYS`, `-1 EINTR`,
+/// ...): what a handler run makes of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Restart {
+    /// `ERESTARTSYS`: restarted under `SA_RESTART`, else EINTR.
+    Sys,
+    /// `ERESTARTNOINTR`: always restarted.
+    NoIntr,
+    /// `ERESTARTNOHAND`, `ERESTART_RESTARTBLOCK`: EINTR when a handler
+    /// runs, restarted otherwise.
+    NoHand,
+    /// `EINTR`: the call itself returned it.
+    Eintr,
+}
+
 /// A recorded `waitid` siginfo.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct RecInfo {
     pub(crate) pid: i32,
     pub(crate) code: i32,
     pub(crate) status: i32,
+}
+
+/// A recorded siginfo (`--- SIGx {...} ---`, rt_sigtimedwait,
+/// rt_sigqueueinfo): the fields strace printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RecSigInfo {
+    pub(crate) signo: i32,
+    pub(crate) code: i32,
+    /// `si_pid`, a recorded pid.
+    pub(crate) pid: Option<i32>,
+    pub(crate) uid: Option<u32>,
+    pub(crate) status: Option<i32>,
+    /// `si_int`.
+    pub(crate) int: Option<i32>,
+    /// `si_ptr` (the whole `si_value`).
+    pub(crate) ptr: Option<u64>,
 }
 
 /// A recorded `rt_sigaction` handler.
@@ -100,7 +131,8 @@ pub(crate) enum Op {
     },
     RtSigaction {
         sig: i32,
-        act: Option<(RecHandler, u64)>,
+        /// Handler, `sa_flags`, `sa_mask`.
+        act: Option<(RecHandler, u64, u64)>,
         old: Option<RecHandler>,
     },
     SetChildSubreaper {
@@ -153,6 +185,52 @@ pub(crate) enum Op {
     /// `--- SIGx {...} ---`: a signal delivered to the task.
     Signal {
         sig: i32,
+        info: Option<RecSigInfo>,
+    },
+    /// rt_sigprocmask(how, set, oldset, sigsetsize): `None` for a set
+    /// strace did not read (`NULL`, or a pointer of a failed call).
+    RtSigprocmask {
+        how: i32,
+        /// `Some(None)` is `NULL`; `None` an unread pointer.
+        set: Option<Option<u64>>,
+        old: Option<u64>,
+        sigsetsize: u64,
+    },
+    /// rt_sigpending(set, sigsetsize).
+    RtSigpending {
+        set: Option<u64>,
+        sigsetsize: u64,
+    },
+    /// rt_sigqueueinfo (`tid` None) / rt_tgsigqueueinfo.
+    RtSigqueueinfo {
+        tgid: i32,
+        tid: Option<i32>,
+        sig: i32,
+        info: Option<RecSigInfo>,
+    },
+    /// rt_sigtimedwait(set, info, timeout, sigsetsize).
+    RtSigtimedwait {
+        set: Option<u64>,
+        info: Option<RecSigInfo>,
+        sigsetsize: u64,
+    },
+    /// rt_sigsuspend(mask, sigsetsize), or `pause` (`mask` None,
+    /// `sigsetsize` 8). A mask strace did not read is None.
+    SigSuspend {
+        mask: Option<u64>,
+        pause: bool,
+        sigsetsize: u64,
+    },
+    /// rt_sigreturn({mask=...}).
+    RtSigreturn {
+        mask: Option<u64>,
+    },
+    /// restart_syscall(<... resuming interrupted NAME ...>).
+    RestartSyscall,
+    /// ptrace(request, pid, ...).
+    Ptrace {
+        request: i32,
+        pid: i32,
     },
     /// `--- stopped by SIGx ---`.
     Stopped {
@@ -208,6 +286,8 @@ pub(crate) struct Event {
     pub(crate) ts: f64,
     pub(crate) op: Op,
     pub(crate) ret: Outcome,
+    /// For an interrupted call, how it was interrupted.
+    pub(crate) restart: Option<Restart>,
 }
 
 impl Op {
@@ -234,6 +314,16 @@ impl Op {
             | Op::SetName { .. }
             | Op::SetPdeathsig { .. } => "prctl",
             Op::Signal { .. } => "--- signal",
+            Op::RtSigprocmask { .. } => "rt_sigprocmask",
+            Op::RtSigpending { .. } => "rt_sigpending",
+            Op::RtSigqueueinfo { tid: None, .. } => "rt_sigqueueinfo",
+            Op::RtSigqueueinfo { .. } => "rt_tgsigqueueinfo",
+            Op::RtSigtimedwait { .. } => "rt_sigtimedwait",
+            Op::SigSuspend { pause: true, .. } => "pause",
+            Op::SigSuspend { .. } => "rt_sigsuspend",
+            Op::RtSigreturn { .. } => "rt_sigreturn",
+            Op::RestartSyscall => "restart_syscall",
+            Op::Ptrace { .. } => "ptrace",
             Op::Stopped { .. } => "--- stopped",
             Op::Die { .. } => "death",
             Op::Exited { .. } => "+++ exited",

@@ -167,6 +167,17 @@ impl Replayer {
         });
     }
 
+    /// Hands the events the converter still holds to the window.
+    fn flush_converter(&mut self) {
+        let look = &self.look;
+        let pending = &mut self.pending;
+        self.conv.flush(|ev| {
+            let ev = Arc::new(ev);
+            look.borrow_mut().push(Arc::clone(&ev));
+            pending.insert((Engine::key(&ev), ev.seq), ev);
+        });
+    }
+
     /// Promises that no event pushed from now on is placed before `line`:
     /// every call still open in the reader was entered at `line` or later
     /// (see [`taskcore_strace::Parser::open_clone_line`]). Applies what
@@ -178,6 +189,7 @@ impl Replayer {
 
     /// Ends the input: applies everything left and returns the summary.
     pub fn finish(mut self) -> Summary {
+        self.flush_converter();
         self.done = true;
         self.watermark = usize::MAX;
         self.pump();
@@ -194,6 +206,7 @@ impl Replayer {
     /// Ends the input and returns the emulated kernel as it is after every
     /// applied event (with [`Options::stop_after_line`], as of that line).
     pub fn finish_kernel(mut self) -> Kernel {
+        self.flush_converter();
         self.done = true;
         self.watermark = usize::MAX;
         self.pump();

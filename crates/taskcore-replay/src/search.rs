@@ -70,6 +70,16 @@ pub(crate) fn candidates(slice: &[Arc<Event>], p: usize) -> Vec<Move> {
     let look = LOOK_BACK as usize;
     let lo_pos = p.saturating_sub(look);
     let hi_pos = (p + look).min(slice.len().saturating_sub(1));
+    // A later event whose window contains the mismatching one's point may
+    // have taken effect before it (a kill that completed after the
+    // victim's `--- SIG` line): pulled to just before it.
+    if let Some(k) = slice.get(p).map(|e| Engine::key(e)) {
+        for (q, x) in slice.iter().enumerate().take(hi_pos + 1).skip(p + 1) {
+            if x.entry_line < k && k <= x.line && !matches!(x.op, Op::Clone { .. }) {
+                out.push(Move { q, to: p });
+            }
+        }
+    }
     for q in (lo_pos..=p).rev() {
         let x = &slice[q];
         let (lo, hi) = (x.entry_line, x.line);

@@ -4,9 +4,9 @@
 //!
 //! [`Kernel`] is the process table: pid namespaces with Linux's cyclic pid
 //! allocation on a 64-way radix tree, thread groups, process groups and
-//! sessions, fork/clone/vfork, exec, exit and reparenting, signals as far as
-//! the lifecycle needs them, ptrace as far as `wait` needs it, and
-//! `wait4`/`waitid` with every option. Every operation is O(1) or O(log n)
+//! sessions, fork/clone/vfork, exec, exit and reparenting, Linux's signal
+//! path (pending sets and queues, masks, delivery through
+//! [`Kernel::get_signal`]), ptrace, and `wait4`/`waitid` with every option. Every operation is O(1) or O(log n)
 //! in the number of tasks; `wait` for any child costs what it reports.
 //!
 //! The crate does no I/O, prints nothing and reads no clock: callers pass
@@ -25,6 +25,49 @@
 //!     WaitOutcome::Reported(r) => assert_eq!((r.pid, r.status), (pid, 3 << 8)),
 //!     other => panic!("{other:?}"),
 //! }
+//! ```
+//!
+//! # Signals: a kernel loop
+//! With [`SignalDelivery::OnGetSignal`] the embedder delivers signals
+//! itself: a thread that gains a signal it can take is named by
+//! [`Notification::SigPending`] (wake it if it sleeps), and on its way
+//! back to user space [`Kernel::get_signal`] says what to do: run a handler
+//! (its frame saves `old_mask`, given back by [`Kernel::rt_sigreturn`]),
+//! stop, or exit. A blocking call the signal interrupted ends as
+//! [`Restart::resolve`] says. `examples/signal_loop.rs` runs a whole loop.
+//! ```
+//! use taskcore::uapi::{SA_RESTART, SIGUSR1};
+//! use taskcore::{Config, Kernel, Notification, Restart, Restarted, SigAction, SigHandler};
+//! use taskcore::{SignalAction, SignalDelivery, WaitOutcome};
+//!
+//! let mut k = Kernel::new(Config::default())?;
+//! k.set_signal_delivery(SignalDelivery::OnGetSignal);
+//! let init = k.init_task()?;
+//! let shell = k.fork(init)?;
+//! let child = k.fork(shell)?;
+//! // The shell handles SIGUSR1 at 0x401000, with SA_RESTART, and waits.
+//! let act = SigAction { addr: 0x40_1000, ..SigAction::new(SigHandler::Handler, SA_RESTART) };
+//! k.rt_sigaction(shell, SIGUSR1, Some(act))?;
+//! assert_eq!(k.wait4(shell, -1, 0)?, WaitOutcome::WouldBlock);
+//! // The child signals it: wake the shell.
+//! let ppid = k.getppid(child)?;
+//! k.kill(child, ppid, SIGUSR1)?;
+//! assert_eq!(k.take_notifications(), [Notification::SigPending { task: shell }]);
+//! // Woken, its wait has nothing to report and a signal to take.
+//! assert_eq!(k.wait4(shell, -1, 0)?, WaitOutcome::Interrupted);
+//! // Back to user space: run the handler, then restart the wait.
+//! let SignalAction::Handler { sig, action, old_mask, .. } = k.get_signal(shell)? else {
+//!     unreachable!()
+//! };
+//! assert_eq!((sig, action.addr), (SIGUSR1, 0x40_1000));
+//! assert_eq!(Restart::Sys.resolve(Some(&action)), Restarted::Restart);
+//! k.rt_sigreturn(shell, old_mask)?; // the handler's return
+//! k.exit_group(child, 7)?;
+//! match k.wait4(shell, -1, 0)? {
+//!     WaitOutcome::Reported(r) => assert_eq!(r.status, 7 << 8),
+//!     other => panic!("{other:?}"),
+//! }
+//! # Ok::<(), taskcore::Errno>(())
 //! ```
 //!
 //! # Failure atomicity

@@ -550,3 +550,53 @@ fn pdeath_signal_follows_the_parent_thread_as_linux() {
         .collect();
     assert_eq!(out, want);
 }
+
+/// tests/oracle/init_blocked_thread.out: a namespace init survives a
+/// default-fatal signal that one of its threads blocks, sent from the
+/// parent namespace, and dies of SIGKILL.
+#[test]
+fn a_namespace_init_survives_a_signal_its_thread_blocks() {
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let args = CloneArgs {
+        flags: CLONE_NEWPID,
+        ..CloneArgs::fork()
+    };
+    let c = k.clone(init, &args).unwrap();
+    let cp = k.pid_vnr(init, c).unwrap();
+    let t = k.clone(c, &CloneArgs::thread()).unwrap();
+    k.rt_sigprocmask(t, SIG_BLOCK, Some(bit(SIGTERM))).unwrap();
+    let tp = k.pid_vnr(init, t).unwrap();
+    let state = |k: &mut Kernel| match k.wait4(init, cp, WNOHANG).unwrap() {
+        taskcore::WaitOutcome::Reported(r) if r.status & 0x7f != 0 => "killed",
+        taskcore::WaitOutcome::Reported(_) => "exited",
+        _ => "alive",
+    };
+    let mut out = String::new();
+    let r = k.kill(init, tp, SIGTERM).map_or(-1, |()| 0);
+    writeln!(out, "kill_blocking_thread ret={r}").unwrap();
+    writeln!(out, "after_kill init={}", state(&mut k)).unwrap();
+    let r = k.tgkill(init, cp, tp, SIGTERM).map_or(-1, |()| 0);
+    writeln!(out, "tgkill_blocking_thread ret={r}").unwrap();
+    writeln!(out, "after_tgkill init={}", state(&mut k)).unwrap();
+    let r = k.kill(init, cp, SIGKILL).map_or(-1, |()| 0);
+    writeln!(out, "kill_init_sigkill ret={r}").unwrap();
+    writeln!(out, "after_sigkill init={}", state(&mut k)).unwrap();
+    // A traced namespace init in its attach stop: SIGHUP, then SIGKILL.
+    let c = k.clone(init, &args).unwrap();
+    let cp = k.pid_vnr(init, c).unwrap();
+    k.clone(c, &CloneArgs::thread()).unwrap();
+    k.ptrace_attach(init, cp, false).unwrap();
+    let status = |o| match o {
+        taskcore::WaitOutcome::Reported(r) => (1, r.status),
+        _ => (0, 0),
+    };
+    let (_, st) = status(k.wait4(init, cp, __WALL).unwrap());
+    writeln!(out, "traced_attach_stop status={st:#x}").unwrap();
+    k.kill(init, cp, SIGHUP).unwrap();
+    let r = k.kill(init, cp, SIGKILL).map_or(-1, |()| 0);
+    writeln!(out, "traced_kill_sigkill ret={r}").unwrap();
+    let (rep, st) = status(k.wait4(init, cp, __WALL | WNOHANG).unwrap());
+    writeln!(out, "traced_after_sigkill reported={rep} status={st:#x}").unwrap();
+    assert_eq!(out, include_str!("oracle/init_blocked_thread.out"));
+}

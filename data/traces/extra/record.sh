@@ -32,6 +32,12 @@ trace_api() { # trace_api NAME [STRACE-OPTION...] -- COMMAND...
 for seed in 2 4 7 8 9 13 15 23; do
     trace "randscen-$seed" "$py" data/randscen.py "$seed" 40 > /dev/null
 done
+# the same seeds with the wider command (../README.md): masks, signal waits
+for seed in 2 4 7 8 9 13 15 23; do
+    timeout -k 5 300 strace -f -q -ttt -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
+        -o "$work/randscen-sig-$seed.strace" "$py" data/randscen.py "$seed" 40 > /dev/null
+    sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/randscen-sig-$seed.strace" | gzip -9n > "$out/randscen-sig-$seed.strace.gz"
+done
 
 cp -r "$src/." "$work/"
 cd "$work" || exit 1

@@ -163,6 +163,8 @@ pub(crate) fn run(args: Args) -> ExitCode {
                 per_file.push(serde_json::json!({
                     "file": rep.file, "events": rep.summary.stats.events,
                     "checked": rep.summary.stats.checked,
+                    "signals_checked": rep.summary.stats.signals_checked,
+                    "signals_ignored": rep.summary.stats.signals_ignored,
                     "mismatches": rep.summary.mismatches.len(), "tasks": rep.summary.stats.tasks,
                     "peak_live_tasks": rep.summary.stats.peak_live,
                     "parse_errors": rep.parse.error_lines,
@@ -193,6 +195,8 @@ pub(crate) fn run(args: Args) -> ExitCode {
         let mut j = serde_json::json!({
             "events": total.events,
             "checked": total.checked,
+            "signals_checked": total.signals_checked,
+            "signals_ignored": total.signals_ignored,
             "mismatches": total_mismatches,
             "tasks": total.tasks,
             "peak_live_tasks": total.peak_live,
@@ -219,6 +223,8 @@ pub(crate) fn run(args: Args) -> ExitCode {
 fn merge(total: &mut Stats, s: &Stats) {
     total.events += s.events;
     total.checked += s.checked;
+    total.signals_checked += s.signals_checked;
+    total.signals_ignored += s.signals_ignored;
     total.tasks += s.tasks;
     total.applied += s.applied;
     total.peak_live = total.peak_live.max(s.peak_live);
@@ -236,8 +242,8 @@ fn merge(total: &mut Stats, s: &Stats) {
 fn print_summary(name: &str, s: &Stats, mismatches: usize, parse_errors: u64) {
     println!("== {name}");
     println!(
-        "events {}  checks {}  mismatches {}  parse errors {}  tasks created {}  most alive at once {} (with 3 outside the trace)",
-        s.events, s.checked, mismatches, parse_errors, s.tasks, s.peak_live,
+        "events {}  checks {} (--- signal lines {}, {} of them ignored signals)  mismatches {}  parse errors {}  tasks created {}  most alive at once {} (with 3 outside the trace)",
+        s.events, s.checked, s.signals_checked, s.signals_ignored, mismatches, parse_errors, s.tasks, s.peak_live,
     );
     if !s.skipped.is_empty() {
         let sk: BTreeMap<_, _> = s.skipped.iter().collect();

@@ -8,6 +8,9 @@
 //! - [`deaths`]: the two moments of a death under strace;
 //! - [`waits`]: wait results, allowing for timing strace cannot show;
 //! - [`memory`]: the memory syscalls;
+//! - [`signals`]: masks, pending sets, signal waits, handler frames, the
+//!   `--- SIGxxx` lines (delivered there with `get_signal`), ptrace under
+//!   strace;
 //! - [`report`]: counters, mismatches and the result checks;
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
 //! - [`pidns`]: callers in nested pid namespaces;
@@ -45,6 +48,7 @@ mod pidns;
 mod procapi;
 pub(crate) mod records;
 pub(crate) mod report;
+mod signals;
 mod waits;
 mod world;
 
@@ -127,6 +131,8 @@ pub(crate) struct Engine {
     look: Rc<RefCell<Window>>,
     /// pidfd tables and known limits (see [`procapi`]).
     proc: procapi::ProcState,
+    /// Signal masks, frames and interrupted calls (see [`signals`]).
+    sig: signals::SigState,
     pub(crate) stats: Stats,
 }
 
@@ -145,6 +151,8 @@ impl Engine {
         })
         .expect("PID_MAX_LIMIT is a valid pid_max");
         k.set_probes(probes);
+        // Threads take signals at their `---` lines (see `signals`).
+        k.set_signal_delivery(taskcore::SignalDelivery::OnGetSignal);
         let init = k.init_task().expect("a new kernel has init");
         Engine {
             k,
@@ -172,6 +180,7 @@ impl Engine {
             finished: Vec::new(),
             look,
             proc: procapi::ProcState::default(),
+            sig: signals::SigState::default(),
             stats: Stats::default(),
         }
     }
@@ -210,6 +219,7 @@ impl Engine {
             finished: self.finished.clone(),
             look: Rc::clone(&self.look),
             proc: self.proc.clone(),
+            sig: self.sig.clone(),
             stats: self.stats.clone(),
         }
     }
@@ -271,6 +281,7 @@ impl Engine {
         self.pending_group_exit.retain(|l, _| k.getpid(*l).is_ok());
         let pids = &self.pids;
         self.pending_exit.retain(|rec, _| pids.is_live(*rec));
+        self.sweep_signals();
     }
 
     /// Records that recorded tid `rec` (created by recorded `creator`) is
@@ -317,11 +328,12 @@ impl Engine {
             return;
         }
         self.apply(e, tr.task);
+        self.note_call(e);
         self.drain();
     }
 
     /// Processes notifications raised by the last core call.
-    fn drain(&mut self) {
+    pub(super) fn drain(&mut self) {
         let debug = debug_enabled();
         for n in self.k.take_notifications() {
             if debug {
@@ -389,19 +401,16 @@ impl Engine {
             Op::Die { code, sig } => self.die(e, *code, *sig),
             Op::Exited { code } => self.do_death(e, Some(*code), None),
             Op::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
-            Op::Stopped { sig } => {
-                if let Ok(leader) = self.leader_of(cur) {
-                    if !self.unconfirmed_stop.remove(&leader) {
-                        // A stop from outside the trace (terminal, untraced
-                        // sender), or one already confirmed: deliver it; a
-                        // stopped group ignores it.
-                        let _ = self.k.send_signal(cur, *sig);
-                        self.drain();
-                        self.unconfirmed_stop.remove(&leader);
-                    }
-                }
-            }
-            Op::Signal { .. } => {}
+            Op::Stopped { sig } => self.stopped_line(cur, *sig),
+            Op::Signal { .. }
+            | Op::RtSigprocmask { .. }
+            | Op::RtSigpending { .. }
+            | Op::RtSigqueueinfo { .. }
+            | Op::RtSigtimedwait { .. }
+            | Op::SigSuspend { .. }
+            | Op::RtSigreturn { .. }
+            | Op::RestartSyscall
+            | Op::Ptrace { .. } => self.apply_signal(e, cur),
             Op::Superseded { by } => {
                 // Thread `by` exec'd and took over this leader's pid.
                 if let Some(t) = self.pids.task(*by).filter(|t| !t.dead) {
@@ -531,6 +540,7 @@ impl Engine {
                 self.unchecked_because(e, "arguments not recorded: the caller died in the call")
             }
             Op::Other { name } => {
+                self.note_skipped(e, name);
                 *self.stats.skipped.entry(name.clone()).or_default() += 1;
             }
         }
@@ -544,7 +554,7 @@ impl Engine {
     /// Whether a core-dumping signal dumps core depends on rlimits the trace
     /// does not show; the recording says what happened: the next death by
     /// that signal in the lookahead tells.
-    fn learn_core_dumps(&mut self, e: &Event, sig: i32) {
+    pub(super) fn learn_core_dumps(&mut self, e: &Event, sig: i32) {
         if !taskcore::uapi::sig_kernel_coredump(sig) {
             return;
         }
@@ -781,16 +791,19 @@ impl Engine {
         e: &Event,
         cur: TaskId,
         sig: i32,
-        act: Option<(RecHandler, u64)>,
+        act: Option<(RecHandler, u64, u64)>,
         old: Option<RecHandler>,
     ) {
-        let act = act.map(|(h, flags)| {
+        let act = act.map(|(h, flags, mask)| {
             let handler = match h {
                 RecHandler::Dfl => SigHandler::Default,
                 RecHandler::Ign => SigHandler::Ignore,
                 RecHandler::Handler => SigHandler::Handler,
             };
-            SigAction::new(handler, flags)
+            SigAction {
+                mask,
+                ..SigAction::new(handler, flags)
+            }
         });
         let r = self.k.rt_sigaction(cur, sig, act);
         self.stats.applied += 1;

@@ -97,7 +97,14 @@ pub(crate) struct PidMap {
     /// Recorded tids of dead tasks, to sweep (a recorded tid may appear
     /// more than once; stale entries are dropped when met).
     graveyard: VecDeque<i32>,
+    /// The last [`RECENT`] released `(recorded, emulated)` pairs: a
+    /// signal's siginfo may name a child reaped just before it was
+    /// delivered.
+    recent: VecDeque<(i32, i32)>,
 }
+
+/// How many released pairs [`PidMap::was`] remembers.
+const RECENT: usize = 1024;
 
 impl PidMap {
     /// Records that recorded tid `rec` is emulated by `task`, number `nr`.
@@ -202,6 +209,16 @@ impl PidMap {
         outside.contains(&nr) || (rec == 0 && nr == 0)
     }
 
+    /// The emulated number recorded pid `rec` had when it was last
+    /// released, if that was among the last [`RECENT`] releases.
+    pub(crate) fn was(&self, rec: i32) -> Option<i32> {
+        self.recent
+            .iter()
+            .rev()
+            .find(|(r, _)| *r == rec)
+            .map(|(_, n)| *n)
+    }
+
     /// Forgets dead tasks whose emulated numbers are no longer in use and
     /// whose `+++` has been seen; returns their emulated tasks. Looks at
     /// [`SWEEP_BATCH`] entries per call, round-robin, so a call costs O(1)
@@ -234,6 +251,10 @@ impl PidMap {
             if let Some(n) = nr {
                 self.nr.remove(&rec);
                 self.rev_nr.remove(&n);
+                if self.recent.len() == RECENT {
+                    self.recent.pop_front();
+                }
+                self.recent.push_back((rec, n));
             }
             self.released.insert(rec);
             gone.push(t.task);

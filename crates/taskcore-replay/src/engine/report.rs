@@ -54,6 +54,14 @@ pub struct Stats {
     /// The most tasks alive in the emulation at once, counting the three
     /// processes standing for the world outside the trace.
     pub peak_live: u64,
+    /// `--- SIGxxx {...} ---` lines checked: the signal delivered to that
+    /// thread at that point, with that siginfo (also counted in
+    /// `checked`).
+    pub signals_checked: u64,
+    /// Of `signals_checked`, lines of a signal the thread ignores that the
+    /// emulation discarded when it was sent (strace's tracing kept it in
+    /// Linux): the action and mask are checked, not the siginfo.
+    pub signals_ignored: u64,
     /// Calls applied to the emulated kernel.
     pub applied: u64,
     /// Lines not modelled, by syscall name.

@@ -114,7 +114,7 @@ impl Kernel {
     /// `ESRCH` if `t` is stale.
     pub fn cred(&self, t: TaskId) -> Result<Cred> {
         let i = self.task_idx(t)?;
-        Ok(self.tasks[i].cred.clone())
+        Ok(Cred::clone(&self.tasks[i].cred))
     }
 
     /// Sets the credentials of task `t` outright, as a loader or a test
@@ -129,7 +129,7 @@ impl Kernel {
         let mut g = cred.groups.to_vec();
         g.sort_unstable();
         cred.groups = g.into();
-        self.tasks[i].cred = cred;
+        self.tasks[i].cred = Arc::new(cred);
         Ok(())
     }
 
@@ -139,7 +139,7 @@ impl Kernel {
         f: impl FnOnce(&mut Cred) -> Result<()>,
     ) -> Result<()> {
         let cur = self.current(current)?;
-        let mut new = self.tasks[cur].cred.clone();
+        let mut new = Cred::clone(&self.tasks[cur].cred);
         f(&mut new)?;
         self.commit_creds(cur, new);
         Ok(())
@@ -153,7 +153,7 @@ impl Kernel {
         if key(old) != key(&new) {
             self.tasks[cur].pdeath_signal = 0;
         }
-        self.tasks[cur].cred = new;
+        self.tasks[cur].cred = Arc::new(new);
     }
 
     fn set_id(&mut self, current: TaskId, kind: Kind, id: u32) -> Result<()> {
@@ -231,7 +231,7 @@ impl Kernel {
 
     fn set_fs_id(&mut self, current: TaskId, kind: Kind, id: u32) -> Result<u32> {
         let cur = self.current(current)?;
-        let mut c = self.tasks[cur].cred.clone();
+        let mut c = Cred::clone(&self.tasks[cur].cred);
         let old = ids(&c, kind);
         if id != ID_UNCHANGED && (old.any(id) || id == old.fs || c.privileged()) {
             store(&mut c, kind, &Ids { fs: id, ..old });

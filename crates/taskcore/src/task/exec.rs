@@ -68,7 +68,7 @@ impl Kernel {
         task.comm = comm_from_path(filename);
         // The new image's creds (no set-id binaries): saved and fs ids
         // follow the effective ones (cap_bprm_creds_from_file()).
-        let c = &mut task.cred;
+        let c = std::sync::Arc::make_mut(&mut task.cred);
         (c.suid, c.fsuid, c.sgid, c.fsgid) = (c.euid, c.euid, c.egid, c.egid);
         // The mask and pending signals stay.
         self.flush_signal_handlers(g);

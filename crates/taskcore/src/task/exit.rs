@@ -437,7 +437,7 @@ impl Kernel {
     fn exit_ptrace(&mut self, tracer: u32, dead: &mut Vec<u32>) {
         let tracees = list::collect(self.tasks[tracer].ptraced, &self.tasks, |t| &t.ptrace_entry);
         for p in tracees {
-            if self.tasks[p].ptrace_opts & crate::task::ptrace_event::PTRACE_O_EXITKILL != 0
+            if self.ptrace_options(p) & crate::task::ptrace_event::PTRACE_O_EXITKILL != 0
                 && self.tasks[p].exit_state == ExitState::Alive
             {
                 // PTRACE_O_EXITKILL: SIGKILL (SEND_SIG_PRIV, so forced) before
@@ -501,6 +501,16 @@ impl Kernel {
                 self.unlink_child(g);
                 self.detach_process_pids(g);
             }
+            // __exit_signal(): the thread after it becomes the start of the
+            // search for a taker.
+            if self.groups[g].curr_target == p {
+                let next = self.tasks[p].thread_node.next;
+                self.groups[g].curr_target = if next != NONE {
+                    next
+                } else {
+                    self.groups[g].threads.first
+                };
+            }
             // __unhash_process: off the thread list, PID detached.
             let mut head = self.groups[g].threads;
             list::unlink(&mut head, &mut self.tasks, p, |t| &mut t.thread_node);
@@ -513,6 +523,8 @@ impl Kernel {
             self.flush_task_pending(p, u64::MAX);
             self.resume_signals.remove(&p);
             self.trap_info.remove(&p);
+            self.sigsave.remove(&p);
+            self.ptrace_messages.remove(&p);
             debug_assert!(self.tasks[p].children.is_empty());
             debug_assert!(self.tasks[p].ptraced.is_empty());
             self.tasks.remove(p);

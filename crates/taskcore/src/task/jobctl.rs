@@ -31,8 +31,8 @@ use crate::task::kernel::{Kernel, Notification};
 use crate::task::ptrace::PTRACE_EVENT_STOP;
 use crate::task::sigdeliver::SignalDelivery;
 use crate::task::task_struct::{
-    ExitState, PF_EXITING, PF_TRACED_STOP, PT_SEIZED, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED,
-    SIGNAL_STOP_STOPPED,
+    ExitState, PF_EXITING, PF_TRACED_STOP, PT_SEIZED, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
+    SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
 };
 use crate::uapi::{CLD_CONTINUED, CLD_STOPPED, SIGTRAP};
 
@@ -91,7 +91,7 @@ impl Kernel {
             if self.groups[g].flags & SIGNAL_STOP_STOPPED == 0 {
                 self.groups[g].group_exit_code = sig;
             }
-            self.groups[g].stop_sig = sig;
+            self.groups[g].stop_sig = sig as u8;
             let gstop = sig as u32 | JOBCTL_STOP_PENDING | JOBCTL_STOP_CONSUME;
             let mut count = 0;
             if self.task_set_jobctl_pending(t, gstop) {
@@ -183,7 +183,7 @@ impl Kernel {
             (self.groups[g].flags & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED,
         );
         let group = self.handle_unchecked(self.groups[g].leader);
-        let sig = self.groups[g].stop_sig;
+        let sig = i32::from(self.groups[g].stop_sig);
         self.notify(Notification::Stopped { group, sig });
         if notify_parent {
             self.notify_parent_cldstop(g, CLD_STOPPED);
@@ -208,7 +208,7 @@ impl Kernel {
             sig | (PTRACE_EVENT_STOP << 8)
         } else {
             if sig == 0 {
-                sig = self.groups[g].stop_sig;
+                sig = i32::from(self.groups[g].stop_sig);
             }
             sig
         };
@@ -224,7 +224,7 @@ impl Kernel {
     /// group takes part in its stop (counted if the stop is in progress).
     pub(crate) fn task_join_group_stop(&mut self, t: u32) {
         let g = self.tasks[t].group;
-        let mut mask = self.groups[g].stop_sig as u32 & JOBCTL_STOP_SIGMASK;
+        let mut mask = u32::from(self.groups[g].stop_sig) & JOBCTL_STOP_SIGMASK;
         if self.groups[g].group_stop_count > 0 {
             self.groups[g].group_stop_count += 1;
             mask |= JOBCTL_STOP_CONSUME;
@@ -250,7 +250,18 @@ impl Kernel {
         if why != 0 {
             self.groups[g].group_stop_count = 0;
             self.groups[g].group_exit_code = 0;
-            self.set_group_flags(g, (flags & !SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED);
+            // A continued group's parent learns it from the group's first
+            // thread to run get_signal() (SIGNAL_CLD_CONTINUED), not from
+            // the sender.
+            let cld = if why == CLD_CONTINUED {
+                SIGNAL_CLD_CONTINUED
+            } else {
+                0
+            };
+            self.set_group_flags(
+                g,
+                (flags & !SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED | cld,
+            );
         }
         // The threads run once the group's state says so: a seized one
         // re-traps (PTRACE_EVENT_STOP with SIGTRAP).
@@ -274,9 +285,10 @@ impl Kernel {
         if why == CLD_CONTINUED {
             let group = self.handle_unchecked(self.groups[g].leader);
             self.notify(Notification::Continued { group });
+            return true;
         }
         self.notify_parent_cldstop(g, why);
-        why == CLD_CONTINUED
+        false
     }
 
     /// Tells the embedder that thread `t` entered (`stopped`) or left a

@@ -271,6 +271,13 @@ pub struct Kernel {
     /// The siginfo of the signal a thread in signal-delivery-stop stopped
     /// with (`last_siginfo`, what `PTRACE_GETSIGINFO` reads).
     pub(crate) trap_info: rustc_hash::FxHashMap<u32, SigInfo>,
+    /// The masks of the few threads in `rt_sigtimedwait` or
+    /// `rt_sigsuspend` (`real_blocked`, `saved_sigmask`): kept aside, not
+    /// in every task.
+    pub(crate) sigsave: rustc_hash::FxHashMap<u32, crate::task::task_struct::SigSave>,
+    /// Each tracee's `ptrace_message` (what `PTRACE_GETEVENTMSG` reads):
+    /// kept aside, not in every task; absent means 0.
+    pub(crate) ptrace_messages: rustc_hash::FxHashMap<u32, u64>,
     /// External references: pid references, pidfds, namespace files.
     pub(crate) ext: crate::pid::refs::ExtRefs,
 }
@@ -308,6 +315,8 @@ impl Kernel {
             delivery: Default::default(),
             resume_signals: Default::default(),
             trap_info: Default::default(),
+            sigsave: Default::default(),
+            ptrace_messages: Default::default(),
             ext: Default::default(),
         };
         let mut root_ns = PidNamespace::new(0, NONE, config.pid_max);
@@ -315,7 +324,7 @@ impl Kernel {
         root_ns.refs = 1;
         k.root_ns = k.nss.insert(root_ns).ok_or(Errno::ENOMEM)?;
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
-        let root = crate::task::cred::Cred::default();
+        let root = std::sync::Arc::new(crate::task::cred::Cred::default());
         let task = k.new_task(pid, NONE, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = k.mm_alloc()?;
         let rlim = crate::task::rlimit::init_rlimits(config.core_dumps);
@@ -357,6 +366,8 @@ impl Kernel {
             delivery: self.delivery,
             resume_signals: self.resume_signals.clone(),
             trap_info: self.trap_info.clone(),
+            sigsave: self.sigsave.clone(),
+            ptrace_messages: self.ptrace_messages.clone(),
             ext: self.ext.clone(),
         }
     }
@@ -683,7 +694,7 @@ impl Kernel {
         pid: u32,
         group: u32,
         comm: [u8; TASK_COMM_LEN],
-        cred: crate::task::cred::Cred,
+        cred: std::sync::Arc<crate::task::cred::Cred>,
     ) -> Result<u32> {
         let t = self
             .tasks
@@ -713,12 +724,9 @@ impl Kernel {
                 start_time: self.now,
                 pending: Default::default(),
                 blocked: 0,
-                real_blocked: 0,
-                saved_sigmask: 0,
                 mm: NONE,
                 jobctl: 0,
                 ptrace_opts: 0,
-                ptrace_message: 0,
                 trap_kind: 0,
             })
             .ok_or(Errno::EAGAIN)?;

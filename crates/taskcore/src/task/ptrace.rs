@@ -19,7 +19,7 @@ use crate::task::jobctl::{
     JOBCTL_LISTENING, JOBCTL_STOP_PENDING, JOBCTL_STOP_SIGMASK, JOBCTL_TRAP_NOTIFY,
     JOBCTL_TRAP_STOP,
 };
-use crate::task::kernel::{Kernel, SigInfo, TaskId};
+use crate::task::kernel::{Kernel, TaskId};
 use crate::task::ptrace_event::TIF_SYSCALL_TRACE;
 use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::PF_EXITING;
@@ -82,22 +82,13 @@ impl Kernel {
             // (tests/oracle/ptrace_gstop.c, attach_stopped).
             self.tasks[t].jobctl |= JOBCTL_TRAP_STOP;
             self.do_jobctl_trap(t);
-            if !seize {
-                let _ = self.send_signal_locked(t, SIGSTOP, SendInfo::Priv, PidType::Pid, true);
-            }
-        } else if !seize && !exiting {
-            // The SIGSTOP it is sent (never taken by an exiting task), with
-            // SEND_SIG_PRIV's siginfo (SI_KERNEL, no sender).
-            self.ptrace_trap(t, SIGSTOP);
-            let info = SigInfo {
-                signo: SIGSTOP,
-                code: crate::uapi::SI_KERNEL,
-                pid: 0,
-                uid: 0,
-                status: 0,
-                value: 0,
-            };
-            self.trap_info.insert(t, info);
+        }
+        if !seize {
+            // send_sig_info(SIGSTOP, SEND_SIG_PRIV, task): it flushes a
+            // pending SIGCONT, and the tracee stops for it when it takes it
+            // (at once, or once resumed if already stopped; never if
+            // exiting), with SEND_SIG_PRIV's siginfo (SI_KERNEL, no sender).
+            let _ = self.send_signal_locked(t, SIGSTOP, SendInfo::Priv, PidType::Pid, true);
         }
         self.run_deferred();
         Ok(())
@@ -221,7 +212,7 @@ impl Kernel {
             && (self.groups[g].flags & SIGNAL_STOP_STOPPED != 0
                 || self.groups[g].group_stop_count > 0)
         {
-            let sig = self.groups[g].stop_sig as u32 & JOBCTL_STOP_SIGMASK;
+            let sig = u32::from(self.groups[g].stop_sig) & JOBCTL_STOP_SIGMASK;
             let task = &mut self.tasks[t];
             task.jobctl = (task.jobctl & !JOBCTL_STOP_SIGMASK) | sig | JOBCTL_STOP_PENDING;
         }

@@ -98,7 +98,39 @@ pub(crate) enum TrapKind {
     Syscall = 3,
 }
 
+/// `PTRACE_O_*` options (within [`PTRACE_O_MASK`]) packed into 16 bits
+/// for [`Task`](crate::task::task_struct::Task): bits 0-7 as they are,
+/// `PTRACE_O_EXITKILL` and `PTRACE_O_SUSPEND_SECCOMP` moved to bits 8-9.
+pub(crate) fn pack_options(options: u32) -> u16 {
+    ((options & 0xff) | ((options >> 12) & 0x300)) as u16
+}
+
+/// The `PTRACE_O_*` options that [`pack_options`] packed.
+pub(crate) fn unpack_options(packed: u16) -> u32 {
+    let packed = u32::from(packed);
+    (packed & 0xff) | ((packed & 0x300) << 12)
+}
+
 impl Kernel {
+    /// Thread `t`'s `PTRACE_O_*` options.
+    pub(crate) fn ptrace_options(&self, t: u32) -> u32 {
+        unpack_options(self.tasks[t].ptrace_opts)
+    }
+
+    /// Thread `t`'s `ptrace_message` (0 when never set).
+    pub(crate) fn ptrace_message(&self, t: u32) -> u64 {
+        self.ptrace_messages.get(&t).copied().unwrap_or(0)
+    }
+
+    /// Sets thread `t`'s `ptrace_message` (0 frees its entry).
+    pub(crate) fn set_ptrace_message(&mut self, t: u32, message: u64) {
+        if message == 0 {
+            self.ptrace_messages.remove(&t);
+        } else {
+            self.ptrace_messages.insert(t, message);
+        }
+    }
+
     /// `ptrace_stop()`: traced thread `t` stops with `code` for its tracer,
     /// which gets SIGCHLD with `si_code` `why`. A group stop in progress
     /// counts it in; if it was the last, the real parent is told too (when
@@ -158,7 +190,7 @@ impl Kernel {
         if !self.ptrace_event_enabled(t, event) {
             return false;
         }
-        self.tasks[t].ptrace_message = message;
+        self.set_ptrace_message(t, message);
         self.ptrace_stop(t, SIGTRAP | (event << 8), CLD_TRAPPED, TrapKind::Event);
         true
     }
@@ -166,7 +198,7 @@ impl Kernel {
     /// `ptrace_event_enabled()`: `t` is traced with the option of `event`.
     pub(crate) fn ptrace_event_enabled(&self, t: u32, event: i32) -> bool {
         let task = &self.tasks[t];
-        task.ptrace != 0 && task.ptrace_opts & (1 << event) != 0
+        task.ptrace != 0 && unpack_options(task.ptrace_opts) & (1 << event) != 0
     }
 
     /// The pid number of `t` in the namespace of the tracer of `of`
@@ -270,7 +302,7 @@ impl Kernel {
         let jobctl = self.tasks[t].jobctl;
         if jobctl & JOBCTL_EXIT_PENDING != 0 {
             self.tasks[t].jobctl &= !JOBCTL_EXIT_PENDING;
-            let code = self.tasks[t].ptrace_message as i32;
+            let code = self.ptrace_message(t) as i32;
             if self.tasks[t].flags & PF_EXITING == 0 {
                 self.do_exit(t, code);
             }
@@ -278,7 +310,7 @@ impl Kernel {
         }
         if jobctl & JOBCTL_VFORK_DONE_PENDING != 0 {
             self.tasks[t].jobctl &= !JOBCTL_VFORK_DONE_PENDING;
-            let msg = self.tasks[t].ptrace_message;
+            let msg = self.ptrace_message(t);
             if self.ptrace_event(t, PTRACE_EVENT_VFORK_DONE, msg) {
                 return;
             }
@@ -300,7 +332,7 @@ impl Kernel {
         }
         let msg = self.pid_for_tracer(parent, child);
         if self.tasks[parent].flags & PF_TRACED_STOP != 0 {
-            self.tasks[parent].ptrace_message = msg;
+            self.set_ptrace_message(parent, msg);
             self.tasks[parent].jobctl |= JOBCTL_VFORK_DONE_PENDING;
         } else {
             self.ptrace_event(parent, PTRACE_EVENT_VFORK_DONE, msg);
@@ -336,7 +368,7 @@ impl Kernel {
             if options & !PTRACE_O_MASK != 0 {
                 return Err(Errno::EINVAL);
             }
-            k.tasks[t].ptrace_opts = options;
+            k.tasks[t].ptrace_opts = pack_options(options);
             Ok(())
         })
     }
@@ -359,7 +391,7 @@ impl Kernel {
         // Attached: `pid` names the tracee.
         let cur = self.current(current)?;
         if let Some(t) = self.find_task(self.ns_of(cur), pid) {
-            self.tasks[t].ptrace_opts = options;
+            self.tasks[t].ptrace_opts = pack_options(options);
         }
         Ok(())
     }
@@ -376,7 +408,7 @@ impl Kernel {
     /// `ptrace_request()` PTRACE_GETEVENTMSG (kernel/ptrace.c).
     pub fn ptrace_geteventmsg(&self, current: TaskId, pid: i32) -> Result<u64> {
         let t = self.stopped_tracee(current, pid)?;
-        Ok(self.tasks[t].ptrace_message)
+        Ok(self.ptrace_message(t))
     }
 
     /// `PTRACE_GETSIGINFO`: the siginfo of tracee `pid`'s stop: the signal's
@@ -513,12 +545,12 @@ impl Kernel {
             {
                 return Ok(false);
             }
-            let good = if task.ptrace_opts & PTRACE_O_TRACESYSGOOD != 0 {
+            let good = if unpack_options(task.ptrace_opts) & PTRACE_O_TRACESYSGOOD != 0 {
                 0x80
             } else {
                 0
             };
-            k.tasks[t].ptrace_message = message;
+            k.set_ptrace_message(t, message);
             k.ptrace_stop(t, SIGTRAP | good, CLD_TRAPPED, TrapKind::Syscall);
             k.run_deferred();
             Ok(true)
@@ -577,7 +609,7 @@ impl Kernel {
             // do_jobctl_trap(): SIGTRAP, or the stop signal of a stopped
             // group it joins.
             let g = self.tasks[child].group;
-            let sig = self.groups[g].stop_sig as u32 & crate::task::jobctl::JOBCTL_STOP_SIGMASK;
+            let sig = u32::from(self.groups[g].stop_sig) & crate::task::jobctl::JOBCTL_STOP_SIGMASK;
             if self.groups[g].flags & crate::task::task_struct::SIGNAL_STOP_STOPPED != 0 {
                 self.tasks[child].jobctl |= sig;
             }
@@ -587,5 +619,20 @@ impl Kernel {
             self.ptrace_trap(child, SIGSTOP);
         }
         event
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_options_keep_every_option() {
+        for bit in 0..32 {
+            let opt = 1u32 << bit;
+            let back = unpack_options(pack_options(opt));
+            assert_eq!(back, opt & PTRACE_O_MASK, "bit {bit}");
+        }
+        assert_eq!(unpack_options(pack_options(PTRACE_O_MASK)), PTRACE_O_MASK);
     }
 }

@@ -29,8 +29,8 @@ use crate::task::sigaction::SigAction;
 use crate::task::sigpending::{next_signal, sigmask};
 use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::{
-    ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE,
-    TS_RESTORE_SIGMASK, TS_SIGSLEEP,
+    ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
+    SIGNAL_UNKILLABLE, TS_RESTORE_SIGMASK, TS_SIGSLEEP,
 };
 use crate::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, CLD_CONTINUED,
@@ -163,13 +163,13 @@ impl Kernel {
                 Step::Stopped => return SignalAction::Stopped,
                 Step::Exit => return SignalAction::Exit,
                 Step::Handler(sig, info, action) => {
-                    let task = &mut self.tasks[t];
-                    let old_mask = if task.flags & TS_RESTORE_SIGMASK != 0 {
-                        task.flags &= !TS_RESTORE_SIGMASK;
-                        task.saved_sigmask
+                    let old_mask = if self.tasks[t].flags & TS_RESTORE_SIGMASK != 0 {
+                        self.tasks[t].flags &= !TS_RESTORE_SIGMASK;
+                        self.take_saved_sigmask(t)
                     } else {
-                        task.blocked
+                        self.tasks[t].blocked
                     };
+                    let task = &mut self.tasks[t];
                     let mut blocked = task.blocked | action.mask;
                     if action.flags & SA_NODEFER == 0 {
                         blocked |= sigmask(sig);
@@ -188,10 +188,9 @@ impl Kernel {
 
     /// `restore_saved_sigmask()`.
     fn restore_saved_sigmask(&mut self, t: u32) {
-        let task = &mut self.tasks[t];
-        if task.flags & TS_RESTORE_SIGMASK != 0 {
-            task.flags &= !TS_RESTORE_SIGMASK;
-            task.blocked = task.saved_sigmask;
+        if self.tasks[t].flags & TS_RESTORE_SIGMASK != 0 {
+            self.tasks[t].flags &= !TS_RESTORE_SIGMASK;
+            self.tasks[t].blocked = self.take_saved_sigmask(t);
             self.recalc_sigpending(t);
         }
     }
@@ -227,6 +226,13 @@ impl Kernel {
         }
     }
 
+    /// SIGKILL is pending for `t` or its process (`fatal_signal_pending()`).
+    pub(crate) fn sigkill_pending(&self, t: u32) -> bool {
+        let task = &self.tasks[t];
+        (task.pending.signal | self.groups[task.group].shared_pending.signal) & sigmask(SIGKILL)
+            != 0
+    }
+
     /// Some signal pending for `t`, on itself or its process, is not
     /// blocked.
     pub(crate) fn has_deliverable(&self, t: u32) -> bool {
@@ -234,6 +240,7 @@ impl Kernel {
         (task.pending.signal | self.groups[task.group].shared_pending.signal) & !task.blocked != 0
             || self.resume_signals.contains_key(&t)
             || task.jobctl & crate::task::jobctl::JOBCTL_PENDING_MASK != 0
+            || self.groups[task.group].flags & SIGNAL_CLD_CONTINUED != 0
     }
 
     /// Every thread of group `g` may have something to take (it was
@@ -260,10 +267,9 @@ impl Kernel {
                 Step::Handler(sig, info, _) => {
                     // The handler ran; its sigreturn restored the mask the
                     // frame saved.
-                    let task = &mut self.tasks[t];
-                    if task.flags & TS_RESTORE_SIGMASK != 0 {
-                        task.flags &= !TS_RESTORE_SIGMASK;
-                        task.blocked = task.saved_sigmask;
+                    if self.tasks[t].flags & TS_RESTORE_SIGMASK != 0 {
+                        self.tasks[t].flags &= !TS_RESTORE_SIGMASK;
+                        self.tasks[t].blocked = self.take_saved_sigmask(t);
                     }
                     let task = self.handle_unchecked(t);
                     self.notify(Notification::Handler { task, sig, info });
@@ -284,6 +290,12 @@ impl Kernel {
         if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
             return Step::Exit;
         }
+        if self.groups[g].flags & SIGNAL_CLD_CONTINUED != 0 {
+            // The group was continued: this thread tells the parent.
+            self.set_group_flags(g, self.groups[g].flags & !SIGNAL_CLD_CONTINUED);
+            self.notify_parent_cldstop(g, CLD_CONTINUED);
+            return Step::Again;
+        }
         // The signal its tracer resumed it with: taken on the way out of
         // the ptrace stop, before anything else (even in a stopped group).
         if task.flags & PF_TRACED_STOP == 0 {
@@ -291,7 +303,9 @@ impl Kernel {
                 return self.act_on_signal(t, info.signo, info);
             }
         }
-        if self.jobctl_step(t) || self.task_is_stopped_or_traced(t) {
+        // A stop sleeps TASK_WAKEKILL: a pending SIGKILL (one that did not
+        // take the fast path: a namespace init's) ends it.
+        if !self.sigkill_pending(t) && (self.jobctl_step(t) || self.task_is_stopped_or_traced(t)) {
             return Step::Stopped;
         }
         let Some((sig, info)) = self.dequeue_signal(t, !self.tasks[t].blocked) else {

@@ -148,6 +148,26 @@ impl Kernel {
         Ok(pending & task.blocked)
     }
 
+    /// The signals pending for `task`, blocked or not: its own pending set
+    /// and its process's shared one, as `(pending, shared_pending)` masks
+    /// (bit `sig - 1`), the `SigPnd` and `ShdPnd` lines of
+    /// `/proc/PID/status`. A debugger's or a replay's view: nothing is
+    /// dequeued.
+    ///
+    /// # Errors
+    /// `ESRCH` if `task` is stale.
+    ///
+    /// # Linux
+    /// `task->pending.signal`, `task->signal->shared_pending.signal`
+    /// (fs/proc/array.c `task_sig()`).
+    pub fn pending_signals(&self, task: TaskId) -> Result<(u64, u64)> {
+        let task = &self.tasks[self.task_idx(task)?];
+        Ok((
+            task.pending.signal,
+            self.groups[task.group].shared_pending.signal,
+        ))
+    }
+
     /// The thread's signal mask (`blocked`), as `rt_sigprocmask` would
     /// report it.
     ///
@@ -286,10 +306,8 @@ impl Kernel {
             let these = set & !UNBLOCKABLE;
             let sleeping = k.tasks[t].flags & TS_SIGSLEEP != 0;
             if sleeping {
-                let task = &mut k.tasks[t];
-                task.flags &= !TS_SIGSLEEP;
-                task.blocked = task.real_blocked;
-                task.real_blocked = 0;
+                k.tasks[t].flags &= !TS_SIGSLEEP;
+                k.tasks[t].blocked = k.take_real_blocked(t);
             }
             if let Some((_, info)) = k.dequeue_signal(t, these) {
                 k.run_deferred();
@@ -303,8 +321,9 @@ impl Kernel {
             if timed_out {
                 return Err(Errno::EAGAIN);
             }
+            let blocked = k.tasks[t].blocked;
+            k.sigsave.entry(t).or_default().real_blocked = blocked;
             let task = &mut k.tasks[t];
-            task.real_blocked = task.blocked;
             task.blocked &= !these;
             task.flags |= TS_SIGSLEEP;
             if k.has_deliverable(t) {
@@ -354,10 +373,11 @@ impl Kernel {
     }
 
     fn suspend(&mut self, t: u32, mask: Option<u64>) -> Result<SigWait> {
-        let task = &mut self.tasks[t];
-        if task.flags & TS_SIGSLEEP == 0 {
+        if self.tasks[t].flags & TS_SIGSLEEP == 0 {
             if let Some(mask) = mask {
-                task.saved_sigmask = task.blocked;
+                let blocked = self.tasks[t].blocked;
+                self.sigsave.entry(t).or_default().saved_sigmask = blocked;
+                let task = &mut self.tasks[t];
                 task.blocked = mask & !UNBLOCKABLE;
                 task.flags |= TS_RESTORE_SIGMASK;
             }
@@ -370,6 +390,39 @@ impl Kernel {
         }
         self.tasks[t].flags |= TS_SIGSLEEP;
         Ok(SigWait::WouldBlock)
+    }
+
+    /// `real_blocked`: the mask `rt_sigtimedwait` replaced while it sleeps,
+    /// 0 otherwise.
+    pub(crate) fn real_blocked(&self, t: u32) -> u64 {
+        if self.tasks[t].flags & TS_SIGSLEEP == 0 {
+            return 0;
+        }
+        self.sigsave.get(&t).map_or(0, |s| s.real_blocked)
+    }
+
+    /// Takes `real_blocked` back (the sleep is over).
+    fn take_real_blocked(&mut self, t: u32) -> u64 {
+        let Some(s) = self.sigsave.get_mut(&t) else {
+            return self.tasks[t].blocked;
+        };
+        let r = core::mem::take(&mut s.real_blocked);
+        if s.saved_sigmask == 0 && self.tasks[t].flags & TS_RESTORE_SIGMASK == 0 {
+            self.sigsave.remove(&t);
+        }
+        r
+    }
+
+    /// Takes `saved_sigmask` back (`TS_RESTORE_SIGMASK` was set).
+    pub(crate) fn take_saved_sigmask(&mut self, t: u32) -> u64 {
+        let Some(s) = self.sigsave.get_mut(&t) else {
+            return self.tasks[t].blocked;
+        };
+        let r = core::mem::take(&mut s.saved_sigmask);
+        if self.tasks[t].flags & TS_SIGSLEEP == 0 {
+            self.sigsave.remove(&t);
+        }
+        r
     }
 
     /// A thread sleeping in `rt_sigtimedwait`/`rt_sigsuspend`/`pause` has

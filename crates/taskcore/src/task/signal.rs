@@ -27,7 +27,7 @@ enum KillTarget {
 
 /// The sender of a user signal, as `check_kill_permission()` sees it.
 pub(crate) struct Killer {
-    cred: crate::task::cred::Cred,
+    cred: std::sync::Arc<crate::task::cred::Cred>,
     group: u32,
     session: u32,
     /// The sender's tgid in its own namespace (`task_tgid_vnr(current)`),

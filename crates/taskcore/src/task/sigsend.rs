@@ -216,7 +216,7 @@ impl Kernel {
     /// are signals to a tracee (its tracer may want them), SIGKILL aside.
     fn sig_ignored(&self, t: u32, sig: i32, force: bool) -> bool {
         let task = &self.tasks[t];
-        if (task.blocked | task.real_blocked) & sigmask(sig) != 0 {
+        if (task.blocked | self.real_blocked(t)) & sigmask(sig) != 0 {
             return false;
         }
         if task.ptrace != 0 && sig != SIGKILL {
@@ -300,8 +300,12 @@ impl Kernel {
             self.groups[g].curr_target = t;
             t
         };
+        // Not for a namespace's init (SIGNAL_UNKILLABLE) but SIGKILL from
+        // an ancestor namespace: its taker drops what it does not handle
+        // (tests/oracle/init_blocked_thread).
         if self.sig_fatal(g, sig)
-            && self.tasks[t].real_blocked & sigmask(sig) == 0
+            && (sig == SIGKILL || self.groups[g].flags & SIGNAL_UNKILLABLE == 0)
+            && self.real_blocked(t) & sigmask(sig) == 0
             && (sig == SIGKILL || self.tasks[p].ptrace == 0)
             && !sig_kernel_coredump(sig)
         {

@@ -33,7 +33,7 @@ pub(crate) const PF_TRACED_STOP: u8 = 0x04;
 /// [`crate::Kernel::set_running`]. Kept in `flags` to leave the layout alone.
 pub(crate) const TS_RUNNING: u8 = 0x08;
 
-/// Task flag: [`Task::saved_sigmask`] is to be restored
+/// Task flag: the `saved_sigmask` kept in [`SigSave`] is to be restored
 /// (`TIF_RESTORE_SIGMASK`).
 pub(crate) const TS_RESTORE_SIGMASK: u8 = 0x10;
 
@@ -48,6 +48,9 @@ pub(crate) const SIGNAL_STOP_STOPPED: u32 = 0x01;
 /// Group flag: SIGCONT since the last WCONTINUED report
 /// (`SIGNAL_STOP_CONTINUED`).
 pub(crate) const SIGNAL_STOP_CONTINUED: u32 = 0x02;
+/// Group flag: continued, its parent not yet told: the first thread to
+/// pass through `get_signal()` sends CLD_CONTINUED (`SIGNAL_CLD_CONTINUED`).
+pub(crate) const SIGNAL_CLD_CONTINUED: u32 = 0x20;
 /// Group flag: the init of a pid namespace (`SIGNAL_UNKILLABLE`).
 pub(crate) const SIGNAL_UNKILLABLE: u32 = 0x40;
 
@@ -107,7 +110,7 @@ pub(crate) struct Task {
     /// Command name, NUL-padded (`comm`).
     pub(crate) comm: [u8; TASK_COMM_LEN],
     /// Credentials (`cred`; Linux also has `real_cred`, the same here).
-    pub(crate) cred: crate::task::cred::Cred,
+    pub(crate) cred: std::sync::Arc<crate::task::cred::Cred>,
     /// Namespaces for children (`nsproxy`); empty once the task exited.
     pub(crate) nsproxy: crate::task::nsproxy::NsProxy,
     /// Signal asked for at the parent's death (`pdeath_signal`), 0 none.
@@ -120,23 +123,15 @@ pub(crate) struct Task {
     /// Signals this thread blocks (`blocked`, bit `sig - 1`); never SIGKILL
     /// or SIGSTOP.
     pub(crate) blocked: u64,
-    /// The mask `rt_sigtimedwait` replaced while it waits (`real_blocked`),
-    /// 0 otherwise.
-    pub(crate) real_blocked: u64,
-    /// The mask to restore after the next handler returns or when no
-    /// handler runs (`saved_sigmask`, with [`TS_RESTORE_SIGMASK`]):
-    /// `rt_sigsuspend` sets it.
-    pub(crate) saved_sigmask: u64,
     /// Slab index of its address space, `NONE` once exited.
     pub(crate) mm: u32,
     /// Job-control and ptrace-trap state (`jobctl`: the `JOBCTL_*` bits of
     /// `task/jobctl.rs`, the stop signal in the low 16 bits).
     pub(crate) jobctl: u32,
     /// `PTRACE_O_*` options set by `PTRACE_SEIZE`/`PTRACE_SETOPTIONS`
-    /// (Linux keeps them in `ptrace` above `PT_OPT_FLAG_SHIFT`).
-    pub(crate) ptrace_opts: u32,
-    /// `ptrace_message`: what `PTRACE_GETEVENTMSG` reads.
-    pub(crate) ptrace_message: u64,
+    /// (Linux keeps them in `ptrace` above `PT_OPT_FLAG_SHIFT`), packed
+    /// by `ptrace_event::pack_options` into 16 bits.
+    pub(crate) ptrace_opts: u16,
     /// Which kind of ptrace stop the task is in (`task/ptrace_event.rs`
     /// `TrapKind` as u8); meaningful with [`PF_TRACED_STOP`].
     pub(crate) trap_kind: u8,
@@ -214,8 +209,9 @@ pub(crate) struct ThreadGroup {
     /// Exit status of the group, or the stop signal while stopping.
     pub(crate) group_exit_code: i32,
     /// The signal of the last group stop (`jobctl & JOBCTL_STOP_SIGMASK`):
-    /// what a tracer attaching to the stopped group is told.
-    pub(crate) stop_sig: i32,
+    /// what a tracer attaching to the stopped group is told (a signal
+    /// number, 1-64).
+    pub(crate) stop_sig: u8,
     /// Wake-ups of this group's `wait_chldexit` queue so far (wrapping):
     /// a waiter that read it before sleeping knows whether it missed one.
     pub(crate) chld_events: u32,
@@ -292,5 +288,32 @@ impl ThreadGroup {
             wait_by_pgrp: false,
             rlim,
         }
+    }
+}
+
+/// The masks a thread sets aside while it waits for a signal, kept out of
+/// [`Task`] (few threads ever have them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SigSave {
+    /// The mask `rt_sigtimedwait` replaced while it sleeps
+    /// (`real_blocked`).
+    pub(crate) real_blocked: u64,
+    /// The mask to restore after the next handler returns, or when no
+    /// handler runs (`saved_sigmask`, with [`TS_RESTORE_SIGMASK`]):
+    /// `rt_sigsuspend` sets it.
+    pub(crate) saved_sigmask: u64,
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// Memory per task is a goal (BENCHMARKS.md, `bench scale`): a field
+    /// that grows these structures must be worth it. Budgets in bytes.
+    #[test]
+    fn tasks_and_groups_stay_small() {
+        assert!(core::mem::size_of::<super::Task>() <= 152);
+        // 176: Linux's signal_struct.group_stop_count (per-thread group
+        // stop, task/jobctl.rs) costs one u32 beyond the 168 of before.
+        assert!(core::mem::size_of::<super::ThreadGroup>() <= 176);
+        assert!(core::mem::size_of::<crate::pid::entry::Pid>() <= 56);
     }
 }

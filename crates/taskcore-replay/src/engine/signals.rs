@@ -1,0 +1,950 @@
+//! The signal path: masks, pending sets, signal waits, handler frames and
+//! the `--- SIGxxx {...} ---` lines.
+//!
+//! # Delivery happens at the `---` lines
+//! The replay's kernel runs in [`SignalDelivery::OnGetSignal`]: a signal
+//! sent by a replayed call stays pending until the thread that takes it
+//! reaches its `--- SIGxxx` line, where the engine calls
+//! [`Kernel::get_signal`] and compares what it delivers (signal, siginfo)
+//! with the line. Under strace every task is a tracee, and every signal a
+//! tracee dequeues but SIGKILL passes through a signal-delivery-stop that
+//! strace prints: so a thread's `---` lines are exactly its dequeues, and
+//! at its other lines it takes nothing.
+//!
+//! Three effects of strace's tracing that the emulation (where strace only
+//! seizes dying processes) does not have are accounted for explicitly:
+//! - `sig_ignored()` keeps a tracee's ignored signals: Linux queues them
+//!   and strace prints them, the emulation discards them at send. A `---`
+//!   line of a signal the thread ignores and the core does not hold is
+//!   checked as such (the action is "ignore"); one the core holds (it was
+//!   blocked when sent) is dequeued alone and its siginfo compared.
+//! - Such a signal also wakes a tracee sleeping in `pause`,
+//!   `rt_sigsuspend` or `rt_sigtimedwait`: an interrupted wait with nothing
+//!   deliverable in the emulation is right when the thread's next line is
+//!   the `---` line of a signal it ignores.
+//! - Under `strace -f` every task is already traced: `PTRACE_TRACEME`,
+//!   `PTRACE_ATTACH` and `PTRACE_SEIZE` fail with EPERM, and requests that
+//!   need a tracee of the caller with ESRCH (`kernel/ptrace.c`
+//!   `ptrace_traceme()`, `ptrace_attach()`, `ptrace_check_attach()`).
+//!
+//! A signal whose sender the replay does not model (a terminal, a timer, a
+//! fault, `SIGPIPE`, a process outside the trace) is sent at its `---`
+//! line with the recorded siginfo, then delivered; these are counted apart.
+//!
+//! # Handler frames
+//! A delivered handler raises the mask; its `rt_sigreturn` line restores
+//! the mask the frame saved, which is checked against strace's `{mask=}`,
+//! and its result against the interrupted call's (`ERESTARTSYS` restarts
+//! under `SA_RESTART`, else EINTR). A trace without `%signal` records no
+//! `rt_sigreturn` and no mask: there the handler returns at once.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use taskcore::uapi::{
+    sig_kernel_ignore, sig_kernel_stop, CLD_STOPPED, SA_RESTART, SIGCHLD, SIGCONT, SIGKILL,
+    SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU, SI_KERNEL, SI_USER,
+};
+use taskcore::{Errno, SigHandler, SigInfo, SigWait, SignalAction, TaskId};
+
+use super::Engine;
+use crate::op::{Event, Op, Outcome, RecSigInfo, Restart};
+
+/// `PTRACE_TRACEME`, `PTRACE_ATTACH`, `PTRACE_SEIZE`.
+const PTRACE_TRACEME: i32 = 0;
+const PTRACE_ATTACH: i32 = 16;
+const PTRACE_SEIZE: i32 = 0x4206;
+
+/// A handler frame set up at a `---` line, until its `rt_sigreturn`.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// The mask the frame saved.
+    old_mask: u64,
+    /// Whether `rt_sigreturn` must give EINTR (`Some(true)`), restart the
+    /// call (`Some(false)`), or return what the call returned (`None`).
+    eintr: Option<bool>,
+}
+
+/// The engine's signal state (cloned with the engine for checkpoints).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SigState {
+    /// The trace records the `%signal` class (a mask or signal-wait call
+    /// was seen).
+    recorded: bool,
+    /// Open handler frames, innermost last, by emulated thread.
+    frames: HashMap<TaskId, Vec<Frame>>,
+    /// How the last call of each recorded thread was interrupted.
+    last_restart: HashMap<i32, Option<Restart>>,
+    /// Signal-sending calls the replay does not apply, per recorded
+    /// process (tgid) of the sender, not yet matched with a `---` line.
+    unapplied_sends: HashMap<i32, u32>,
+    /// Threads asleep in a signal wait until a signal from outside the
+    /// replay is sent at their `---` line.
+    sleeping: HashMap<TaskId, Sleep>,
+}
+
+/// A signal wait a thread sleeps in.
+#[derive(Clone, Copy, Debug)]
+enum Sleep {
+    /// rt_sigsuspend(mask), or pause (`None`).
+    Suspend(Option<u64>),
+    /// rt_sigtimedwait(set).
+    Timedwait(u64),
+}
+
+/// What woke a thread from a signal wait.
+enum Waker {
+    /// A signal it ignores.
+    Ignored,
+    /// A signal from outside the replay.
+    Outside,
+    /// Nothing that the emulation would not hold.
+    Nothing,
+}
+
+/// Bit of signal `sig` in a mask.
+fn bit(sig: i32) -> u64 {
+    if (1..=64).contains(&sig) {
+        1 << (sig - 1)
+    } else {
+        0
+    }
+}
+
+/// SIGKILL and SIGSTOP, never blocked.
+const UNBLOCKABLE: u64 = (1 << (SIGKILL - 1)) | (1 << (SIGSTOP - 1));
+
+impl Engine {
+    /// Drops the signal state of threads that are gone.
+    pub(super) fn sweep_signals(&mut self) {
+        let k = &self.k;
+        let pids = &self.pids;
+        self.sig.frames.retain(|t, _| k.getpid(*t).is_ok());
+        self.sig.sleeping.retain(|t, _| k.getpid(*t).is_ok());
+        self.sig
+            .unapplied_sends
+            .retain(|rec, n| *n > 0 && pids.is_live(*rec));
+        self.sig.last_restart.retain(|rec, _| pids.is_live(*rec));
+    }
+
+    /// A call the replay skips: one that sends a signal is remembered, so
+    /// that the `---` line it causes is not taken for a lost signal.
+    pub(super) fn note_skipped(&mut self, e: &Event, name: &str) {
+        if matches!(
+            name,
+            "pidfd_send_signal" | "rt_sigqueueinfo" | "rt_tgsigqueueinfo"
+        ) && matches!(e.ret, Outcome::Value(0))
+        {
+            let tgid = self.tgid_of_rec(e.pid);
+            *self.sig.unapplied_sends.entry(tgid).or_default() += 1;
+        }
+    }
+
+    /// The recorded tgid of recorded thread `rec` (itself if unknown).
+    fn tgid_of_rec(&self, rec: i32) -> i32 {
+        self.pids
+            .task(rec)
+            .and_then(|t| self.k.getpid(t.task).ok())
+            .and_then(|nr| self.pids.rec_of(nr))
+            .unwrap_or(rec)
+    }
+
+    /// Notes the last call of a thread (before a `---` line, it tells how a
+    /// handler ends it).
+    pub(super) fn note_call(&mut self, e: &Event) {
+        if !matches!(
+            e.op,
+            Op::Signal { .. } | Op::Stopped { .. } | Op::Die { .. } | Op::RtSigreturn { .. }
+        ) {
+            self.sig.last_restart.insert(e.pid, e.restart);
+        }
+    }
+
+    /// Applies and checks one of the signal-mask, pending-set, signal-wait
+    /// or ptrace calls, or a `---` line.
+    pub(super) fn apply_signal(&mut self, e: &Arc<Event>, cur: TaskId) {
+        match &e.op {
+            Op::Signal { sig, info } => self.signal_line(e, cur, *sig, *info),
+            Op::RtSigprocmask {
+                how,
+                set,
+                old,
+                sigsetsize,
+            } => self.sigprocmask(e, cur, *how, *set, *old, *sigsetsize),
+            Op::RtSigpending { set, sigsetsize } => {
+                self.sig.recorded = true;
+                if *sigsetsize > 8 {
+                    return self.check_unit(e, Err(Errno::EINVAL));
+                }
+                let r = self.k.rt_sigpending(cur);
+                match (&e.ret, r, set) {
+                    (Outcome::Value(0), Ok(got), Some(want)) => {
+                        self.stats.checked += 1;
+                        if got != *want {
+                            self.mismatch(e, "pending", sigset(*want), sigset(got));
+                        }
+                    }
+                    (_, r, _) => self.check_unit(e, r.map(|_| ())),
+                }
+            }
+            Op::RtSigqueueinfo {
+                tgid,
+                tid,
+                sig,
+                info,
+            } => self.sigqueueinfo(e, cur, *tgid, *tid, *sig, *info),
+            Op::RtSigtimedwait {
+                set,
+                info,
+                sigsetsize,
+            } => self.sigtimedwait(e, cur, *set, *info, *sigsetsize),
+            Op::SigSuspend {
+                mask,
+                pause,
+                sigsetsize,
+            } => {
+                if *sigsetsize != 8 {
+                    self.check_unit(e, Err(Errno::EINVAL))
+                } else if mask.is_none() && !pause {
+                    self.unchecked_because(e, "mask not read")
+                } else {
+                    self.sigsuspend(e, cur, *mask)
+                }
+            }
+            Op::RtSigreturn { mask } => self.sigreturn(e, cur, *mask),
+            Op::RestartSyscall => {
+                // The kernel resumed a call a stop or an ignored signal
+                // interrupted: only right if the thread's last call was
+                // interrupted (and did not run a handler since).
+                self.stats.checked += 1;
+                let last = self.sig.last_restart.get(&e.pid).copied().flatten();
+                if last.is_none() {
+                    self.mismatch(
+                        e,
+                        "restart",
+                        "an interrupted call".into(),
+                        "last call not interrupted".into(),
+                    );
+                }
+            }
+            Op::Ptrace { request, pid } => self.ptrace_under_strace(e, cur, *request, *pid),
+            _ => {}
+        }
+    }
+
+    fn sigprocmask(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        how: i32,
+        set: Option<Option<u64>>,
+        old: Option<u64>,
+        sigsetsize: u64,
+    ) {
+        self.sig.recorded = true;
+        if matches!(e.ret, Outcome::Unknown | Outcome::Died) {
+            return self.unchecked(e);
+        }
+        if sigsetsize != 8 {
+            return self.check_unit(e, Err(Errno::EINVAL));
+        }
+        let Some(set) = set else {
+            return self.unchecked_because(e, "set not read");
+        };
+        let r = self.k.rt_sigprocmask(cur, how, set);
+        self.stats.applied += u64::from(r.is_ok());
+        match (&e.ret, r) {
+            (Outcome::Value(0), Ok(prev)) => {
+                self.stats.checked += 1;
+                if let Some(o) = old {
+                    if o != prev {
+                        self.mismatch(e, "old mask", sigset(o), sigset(prev));
+                    }
+                }
+            }
+            (_, r) => self.check_unit(e, r.map(|_| ())),
+        }
+    }
+
+    /// The core's siginfo for a recorded one given by the caller.
+    fn given_info(&self, sig: i32, i: &RecSigInfo) -> SigInfo {
+        let pid = match i.pid {
+            Some(p) if p > 0 && !self.pids.is_outside(p) => self.pids.map_nr(p),
+            Some(p) => p,
+            None => 0,
+        };
+        SigInfo {
+            signo: sig,
+            code: i.code,
+            pid,
+            uid: i.uid.unwrap_or(0),
+            status: i.status.unwrap_or(0),
+            value: i
+                .ptr
+                .unwrap_or_else(|| u64::from(i.int.unwrap_or(0) as u32)),
+        }
+    }
+
+    fn sigqueueinfo(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        tgid: i32,
+        tid: Option<i32>,
+        sig: i32,
+        info: Option<RecSigInfo>,
+    ) {
+        if self.outside_target(tgid) || tid.is_some_and(|t| self.outside_target(t)) {
+            return self.unchecked_because(e, "a process outside the trace");
+        }
+        let Some(i) = info.filter(|i| i.signo != 0 || sig == 0 && i.code != 0) else {
+            return self.unchecked_because(e, "siginfo not read");
+        };
+        let si = self.given_info(sig, &i);
+        let nr = |x: i32| if x > 0 { self.arg_nr(x) } else { x };
+        let (g, t) = (nr(tgid), tid.map(nr));
+        let r = match t {
+            None => self.k.rt_sigqueueinfo(cur, g, sig, si),
+            Some(t) => self.k.rt_tgsigqueueinfo(cur, g, t, sig, si),
+        };
+        self.stats.applied += u64::from(r.is_ok());
+        self.check_unit(e, r);
+    }
+
+    /// Whether `t` has something it would take now, with `blocked` as its
+    /// mask.
+    fn deliverable(&self, t: TaskId, blocked: u64) -> bool {
+        let (p, s) = self.k.pending_signals(t).unwrap_or((0, 0));
+        (p | s) & !(blocked & !UNBLOCKABLE) != 0
+    }
+
+    /// What can have woken thread `cur` from the wait of `e` when the
+    /// emulation holds nothing it would take: the signal of its next
+    /// `---` line, if the emulation cannot hold it (see the module docs).
+    fn next_waker(&mut self, e: &Event, cur: TaskId) -> Waker {
+        let next = self.look.borrow().find_after(e.line, |x| {
+            if x.pid != e.pid {
+                return None;
+            }
+            Some(match x.op {
+                Op::Signal { sig, info } => Some((sig, info)),
+                _ => None,
+            })
+        });
+        let Some((sig, info)) = next.flatten() else {
+            return self.sigcont_waker(e);
+        };
+        if self.ignores(cur, sig) {
+            Waker::Ignored
+        } else if self.unmodelled_sender(e.pid, sig, info.as_ref()) {
+            Waker::Outside
+        } else {
+            self.sigcont_waker(e)
+        }
+    }
+
+    /// Under `PTRACE_SEIZE`, a SIGCONT wakes every thread of its process
+    /// (`prepare_signal()` → `ptrace_trap_notify()`), though one takes it:
+    /// a `--- SIGCONT` line of a thread of the same process, ignoring it,
+    /// dequeued while the wait of `e` was open, explains its interruption.
+    fn sigcont_waker(&mut self, e: &Event) -> Waker {
+        let tgid = self.tgid_of_rec(e.pid);
+        let hit = {
+            let look = self.look.borrow();
+            look.find_after(e.entry_line, |x| {
+                (matches!(x.op, Op::Signal { sig: SIGCONT, .. })
+                    && x.entry_line <= e.line
+                    && self.tgid_of_rec(x.pid) == tgid)
+                    .then_some(x.pid)
+            })
+        };
+        match hit.and_then(|rec| self.pids.task(rec)) {
+            Some(t) if self.ignores(t.task, SIGCONT) => Waker::Ignored,
+            _ => Waker::Nothing,
+        }
+    }
+
+    /// Whether `sig`'s action for `t` is to ignore it (`SIG_IGN`, or
+    /// `SIG_DFL` of a signal ignored by default).
+    fn ignores(&mut self, t: TaskId, sig: i32) -> bool {
+        match self.k.rt_sigaction(t, sig, None) {
+            Ok(a) => match a.handler {
+                SigHandler::Ignore => true,
+                SigHandler::Default => sig_kernel_ignore(sig),
+                _ => false,
+            },
+            Err(_) => false,
+        }
+    }
+
+    fn sigtimedwait(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        set: Option<u64>,
+        info: Option<RecSigInfo>,
+        sigsetsize: u64,
+    ) {
+        self.sig.recorded = true;
+        if sigsetsize != 8 {
+            return self.check_unit(e, Err(Errno::EINVAL));
+        }
+        let Some(set) = set else {
+            return self.unchecked_because(e, "set not read");
+        };
+        match e.ret {
+            Outcome::Value(_) | Outcome::Errno(Errno::EAGAIN) => {
+                // The call completed: what it returns is pending now (a
+                // timeout, if it expired, is over), its cause perhaps
+                // printed later.
+                if let (Outcome::Value(n), Some(i)) = (&e.ret, info) {
+                    let (p, s) = self.k.pending_signals(cur).unwrap_or((0, 0));
+                    if (p | s) & bit(*n as i32) == 0 {
+                        self.pull_cause(e, *n as i32, Some(i));
+                    }
+                }
+                let r = self.k.rt_sigtimedwait(cur, set, true);
+                self.stats.checked += 1;
+                match (&e.ret, r) {
+                    (Outcome::Value(n), Ok(SigWait::Signal(got))) if *n == got.signo as i64 => {
+                        self.stats.applied += 1;
+                        if let Some(i) = info {
+                            self.compare_info(e, &i, &got);
+                        }
+                    }
+                    (Outcome::Errno(Errno::EAGAIN), Err(Errno::EAGAIN)) => {}
+                    (rec, got) => {
+                        let emu = match got {
+                            Ok(SigWait::Signal(i)) => i.signo.to_string(),
+                            Ok(w) => format!("{w:?}"),
+                            Err(x) => x.name().into(),
+                        };
+                        self.mismatch(e, "result", super::report::fmt_outcome(rec), emu);
+                    }
+                }
+            }
+            Outcome::Interrupted => {
+                // Woken by a signal outside the set, which it then takes.
+                self.stats.checked += 1;
+                let blocked = self.k.sigmask(cur).unwrap_or(0) & !set;
+                let (p, s) = self.k.pending_signals(cur).unwrap_or((0, 0));
+                if (p | s) & set != 0 {
+                    let pend = sigset((p | s) & set);
+                    self.mismatch(e, "result", "interrupted".into(), format!("{pend} pending"));
+                } else if !self.deliverable(cur, blocked | set) {
+                    match self.next_waker(e, cur) {
+                        Waker::Ignored => {}
+                        Waker::Outside => {
+                            // It sleeps until the signal is sent at its line.
+                            let r = self.k.rt_sigtimedwait(cur, set, false);
+                            if r == Ok(SigWait::WouldBlock) {
+                                self.sig.sleeping.insert(cur, Sleep::Timedwait(set));
+                            }
+                        }
+                        Waker::Nothing => {
+                            self.mismatch(e, "result", "interrupted".into(), "would sleep".into())
+                        }
+                    }
+                }
+            }
+            _ => self.unchecked(e),
+        }
+    }
+
+    /// rt_sigsuspend (`mask`) and pause (`None`).
+    fn sigsuspend(&mut self, e: &Event, cur: TaskId, mask: Option<u64>) {
+        self.sig.recorded |= mask.is_some();
+        if e.ret != Outcome::Interrupted {
+            return self.unchecked(e);
+        }
+        self.stats.checked += 1;
+        let blocked = match mask {
+            Some(m) => m,
+            None => self.k.sigmask(cur).unwrap_or(0),
+        };
+        if !self.deliverable(cur, blocked) {
+            match self.next_waker(e, cur) {
+                // A signal it ignores woke it (kept by strace's tracing);
+                // the mask of rt_sigsuspend comes back with no handler run.
+                Waker::Ignored => {}
+                Waker::Outside => {
+                    // It sleeps until the signal is sent at its line.
+                    let r = match mask {
+                        Some(m) => self.k.rt_sigsuspend(cur, m),
+                        None => self.k.pause(cur),
+                    };
+                    self.stats.applied += 1;
+                    if r == Ok(SigWait::WouldBlock) {
+                        self.sig.sleeping.insert(cur, Sleep::Suspend(mask));
+                    }
+                }
+                Waker::Nothing => {
+                    self.mismatch(e, "result", "interrupted".into(), "would sleep".into())
+                }
+            }
+            return;
+        }
+        let r = match mask {
+            Some(m) => self.k.rt_sigsuspend(cur, m),
+            None => self.k.pause(cur),
+        };
+        self.stats.applied += 1;
+        if r != Err(Errno::EINTR) {
+            self.mismatch(e, "result", "interrupted".into(), format!("{r:?}"));
+        }
+    }
+
+    fn sigreturn(&mut self, e: &Event, cur: TaskId, mask: Option<u64>) {
+        self.sig.recorded = true;
+        let frame = self.sig.frames.get_mut(&cur).and_then(|f| f.pop());
+        let Some(frame) = frame else {
+            // A frame the replay did not see set up (a signal injected
+            // before this trace's start): the recorded mask is applied.
+            if let Some(m) = mask {
+                let _ = self.k.rt_sigreturn(cur, m);
+            }
+            return self.unchecked_because(e, "no handler frame");
+        };
+        self.stats.checked += 1;
+        if let Some(m) = mask {
+            if m != frame.old_mask {
+                self.mismatch(e, "restored mask", sigset(m), sigset(frame.old_mask));
+            }
+        }
+        let restore = mask.unwrap_or(frame.old_mask);
+        if self.k.rt_sigreturn(cur, restore).is_ok() {
+            self.stats.applied += 1;
+        }
+        let got_eintr = e.ret == Outcome::Interrupted;
+        match frame.eintr {
+            Some(want) if want != got_eintr => {
+                let s = |b: bool| if b { "EINTR" } else { "restarted" };
+                self.mismatch(e, "interrupted call", s(got_eintr).into(), s(want).into());
+            }
+            _ => {}
+        }
+    }
+
+    /// Compares a recorded siginfo with the core's.
+    fn compare_info(&mut self, e: &Event, want: &RecSigInfo, got: &SigInfo) {
+        let mut diffs = Vec::new();
+        if want.signo != got.signo {
+            diffs.push(format!("si_signo {} vs {}", want.signo, got.signo));
+        }
+        if want.code != got.code {
+            diffs.push(format!("si_code {} vs {}", want.code, got.code));
+        }
+        if let Some(p) = want.pid {
+            let released_same =
+                || self.pids.nr_of(p).is_none() && self.pids.was(p) == Some(got.pid);
+            if !self.pids.same_id(p, got.pid, &self.outside) && !released_same() {
+                diffs.push(format!("si_pid {p} vs emulated {}", got.pid));
+            }
+        }
+        if let Some(u) = want.uid {
+            if u != got.uid {
+                diffs.push(format!("si_uid {u} vs {}", got.uid));
+            }
+        }
+        if let (Some(s), true) = (want.status, want.signo == SIGCHLD) {
+            if s != got.status {
+                diffs.push(format!("si_status {s} vs {}", got.status));
+            }
+        }
+        if want.code > 0 && got.value == 0 && want.signo != SIGCHLD {
+            // A child's exit signal other than SIGCHLD: strace decodes the
+            // siginfo as a queued one, so si_int is si_status (and si_ptr
+            // mixes in si_utime).
+            if let Some(v) = want.int {
+                if v != got.status {
+                    diffs.push(format!("si_int (si_status) {v} vs {}", got.status));
+                }
+            }
+        } else if let Some(v) = want.ptr {
+            if v != got.value {
+                diffs.push(format!("si_ptr {v:#x} vs {:#x}", got.value));
+            }
+        } else if let Some(v) = want.int {
+            if v != got.value as u32 as i32 {
+                diffs.push(format!("si_int {v} vs {}", got.value as u32 as i32));
+            }
+        }
+        if !diffs.is_empty() {
+            self.mismatch(e, "siginfo", "recorded".into(), diffs.join(", "));
+        }
+    }
+
+    /// Whether a signal the core does not hold came from a sender the
+    /// replay does not model: the kernel for a terminal, timer, fault or
+    /// I/O, `SIGPIPE`/`SIGXFSZ` a call raised, or a process outside the
+    /// trace.
+    fn unmodelled_sender(&self, rec: i32, sig: i32, info: Option<&RecSigInfo>) -> bool {
+        let Some(i) = info else {
+            return true;
+        };
+        if i.pid
+            .is_some_and(|p| self.sig.unapplied_sends.get(&p).is_some_and(|n| *n > 0))
+        {
+            return true;
+        }
+        let own = self.pids.task(rec).map(|_| rec);
+        match i.code {
+            SI_KERNEL => true,
+            c if c > 0 => sig != SIGCHLD,
+            // SI_TIMER, SI_MESGQ, SI_ASYNCIO, SI_SIGIO, SI_ASYNCNL.
+            -2 | -3 | -4 | -5 | -60 => true,
+            SI_USER if matches!(sig, 13 | 25 | 24) && i.pid.is_some() && own.is_some() => true,
+            // A sender the trace never created (its number may have been
+            // learned as the root's inherited group).
+            _ => i.pid.is_some_and(|p| {
+                p > 0 && self.pids.nr_of(p).is_none() && self.pids.was(p).is_none()
+            }),
+        }
+    }
+
+    /// A `--- SIGxxx {...} ---` line: thread `cur` dequeues `sig`.
+    fn signal_line(&mut self, e: &Event, cur: TaskId, sig: i32, info: Option<RecSigInfo>) {
+        if self.pids.task(e.pid).is_some_and(|t| t.dead) {
+            // Killed at the send (the emulation's fatal fast path).
+            match self.exit_codes.get(&cur) {
+                Some(c) if c & 0x7f == sig => {
+                    self.stats.checked += 1;
+                    self.stats.signals_checked += 1;
+                }
+                _ => self.unchecked_because(e, "after death"),
+            }
+            return;
+        }
+        let (p, s) = match self.k.pending_signals(cur) {
+            Ok(x) => x,
+            Err(_) => return self.unchecked(e),
+        };
+        let ignored = self.ignores(cur, sig);
+        self.stats.checked += 1;
+        self.stats.signals_checked += 1;
+        let (p, s) = if (p | s) & bit(sig) == 0 && !ignored && self.pull_cause(e, sig, info) {
+            self.k.pending_signals(cur).unwrap_or((p, s))
+        } else {
+            (p, s)
+        };
+        if (p | s) & bit(sig) == 0 {
+            if ignored {
+                // Discarded at send by the untraced emulation; Linux kept
+                // it for strace. With nothing else to take, the thread
+                // returns to user space (a mask saved by rt_sigsuspend
+                // comes back).
+                let blocked = self.k.sigmask(cur).unwrap_or(0);
+                self.stats.signals_ignored += 1;
+                if self.sig.recorded && blocked & bit(sig) != 0 {
+                    // A blocked signal is never discarded at send: the
+                    // core would hold it.
+                    return self.mismatch(
+                        e,
+                        "signal",
+                        format!("{} taken", signame(sig)),
+                        format!("blocked by {}", sigset(blocked)),
+                    );
+                }
+                if !self.deliverable(cur, blocked) {
+                    let _ = self.k.get_signal(cur);
+                }
+                return;
+            }
+            if !self.unmodelled_sender(e.pid, sig, info.as_ref()) {
+                return self.mismatch(
+                    e,
+                    "signal",
+                    format!("{} pending", signame(sig)),
+                    format!("not pending ({} held)", sigset(p | s)),
+                );
+            }
+            // Sent from outside the replay: sent now, then delivered.
+            self.learn_core_dumps(e, sig);
+            if let Some(n) = info
+                .and_then(|i| i.pid)
+                .and_then(|p| self.sig.unapplied_sends.get_mut(&p))
+            {
+                *n = n.saturating_sub(1);
+            }
+            self.stats.signals_checked -= 1;
+            *self
+                .stats
+                .unchecked
+                .entry("--- signal (sender outside the replay: sent at the line)".into())
+                .or_default() += 1;
+            let si = info.map_or(
+                SigInfo {
+                    signo: sig,
+                    code: SI_KERNEL,
+                    ..SigInfo::default()
+                },
+                |i| self.given_info(sig, &i),
+            );
+            let tgid = self.k.getpid(cur).unwrap_or(0);
+            let tid = self.k.pid_vnr(cur, cur).unwrap_or(0);
+            if let Err(err) = self.k.rt_tgsigqueueinfo(cur, tgid, tid, sig, si) {
+                return self.mismatch(e, "signal", "sent".into(), err.name().into());
+            }
+        }
+        if let Some(w) = self.sig.sleeping.remove(&cur) {
+            // The signal ends the wait: the call is retried and fails.
+            let r = match w {
+                Sleep::Suspend(Some(m)) => self.k.rt_sigsuspend(cur, m).map(|_| ()),
+                Sleep::Suspend(None) => self.k.pause(cur).map(|_| ()),
+                Sleep::Timedwait(set) => self.k.rt_sigtimedwait(cur, set, true).map(|_| ()),
+            };
+            if r != Err(Errno::EINTR) {
+                self.mismatch(e, "interrupted wait", "EINTR".into(), format!("{r:?}"));
+            }
+        }
+        if ignored {
+            // get_signal() would discard it and go on: dequeued alone.
+            match self.k.rt_sigtimedwait(cur, bit(sig), true) {
+                Ok(SigWait::Signal(got)) => {
+                    if let Some(i) = info {
+                        self.compare_info(e, &i, &got);
+                    }
+                }
+                r => self.mismatch(e, "signal", signame(sig), format!("{r:?}")),
+            }
+            return;
+        }
+        self.deliver(e, cur, sig, info);
+    }
+
+    /// What caused signal `sig` (siginfo `info`) that thread `e.pid` takes
+    /// at `e` may be printed later: [`Engine::pull_sender`], or the
+    /// `--- stopped by` lines of the threads of a child whose CLD_STOPPED
+    /// SIGCHLD it is (the group stop completes with its last thread).
+    fn pull_cause(&mut self, e: &Event, sig: i32, info: Option<RecSigInfo>) -> bool {
+        if self.pull_sender(e, sig, info) {
+            return true;
+        }
+        let Some(child) = info
+            .filter(|i| sig == SIGCHLD && i.code == CLD_STOPPED)
+            .and_then(|i| i.pid)
+        else {
+            return false;
+        };
+        let mut any = false;
+        loop {
+            let next = {
+                let look = self.look.borrow();
+                look.find_event_after(e.line, |x| {
+                    matches!(x.op, Op::Stopped { .. })
+                        && x.entry_line < e.line
+                        && self.tgid_of_rec(x.pid) == child
+                        && !self.consumed.contains(&x.seq)
+                })
+            };
+            let Some(ev) = next else {
+                return any;
+            };
+            self.consumed.insert(ev.seq);
+            self.dispatch(&ev);
+            any = true;
+        }
+    }
+
+    /// The call that sent the signal of `e`'s `---` line completed after
+    /// it (strace printed the sender's return later): the first such call
+    /// of the lookahead whose window contains the line, by the recorded
+    /// sender, is applied now. Returns whether one was.
+    fn pull_sender(&mut self, e: &Event, sig: i32, info: Option<RecSigInfo>) -> bool {
+        let Some(sender) = info.and_then(|i| i.pid) else {
+            return false;
+        };
+        let next = {
+            let look = self.look.borrow();
+            look.find_event_after(e.line, |x| {
+                let sends = match x.op {
+                    Op::Kill { sig: s, .. }
+                    | Op::Tgkill { sig: s, .. }
+                    | Op::Tkill { sig: s, .. }
+                    | Op::RtSigqueueinfo { sig: s, .. } => s == sig,
+                    _ => false,
+                };
+                sends
+                    && x.entry_line < e.line
+                    && (x.pid == sender || self.tgid_of_rec(x.pid) == sender)
+                    && !self.consumed.contains(&x.seq)
+            })
+        };
+        let Some(ev) = next else {
+            return false;
+        };
+        self.consumed.insert(ev.seq);
+        self.dispatch(&ev);
+        true
+    }
+
+    /// A `--- stopped by SIGxxx ---` line: the thread is in its group's
+    /// stop. It passes through `get_signal()` (where a thread joins a group
+    /// stop in progress; one of a stopped group takes nothing) when it has
+    /// no signal to take; a group the emulation has not stopped was
+    /// stopped from outside the trace (a terminal, an untraced sender).
+    pub(super) fn stopped_line(&mut self, cur: TaskId, sig: i32) {
+        let Ok(leader) = self.leader_of(cur) else {
+            return;
+        };
+        let blocked = self.k.sigmask(cur).unwrap_or(0);
+        let stopped = if self.deliverable(cur, blocked) {
+            self.unconfirmed_stop.contains(&leader)
+        } else {
+            let r = self.k.get_signal(cur);
+            self.drain();
+            r == Ok(SignalAction::Stopped)
+        };
+        if !stopped && !self.unconfirmed_stop.contains(&leader) {
+            let _ = self.k.send_signal(cur, sig);
+            let _ = self.k.get_signal(cur);
+            self.drain();
+        }
+        self.unconfirmed_stop.remove(&leader);
+    }
+
+    /// `get_signal()` for the thread at its `---` line.
+    fn deliver(&mut self, e: &Event, cur: TaskId, sig: i32, info: Option<RecSigInfo>) {
+        // get_signal() goes on past a stop signal it discards (orphaned
+        // process group); Linux prints each such dequeue. With the default
+        // action (no handler, no frame mask), the others are kept out of
+        // this dequeue by the mask.
+        let alone = sig_kernel_stop(sig)
+            && matches!(
+                self.k.rt_sigaction(cur, sig, None).map(|a| a.handler),
+                Ok(SigHandler::Default)
+            );
+        let saved = self.k.sigmask(cur).unwrap_or(0);
+        if alone {
+            let _ = self.k.rt_sigprocmask(cur, 2, Some(!bit(sig)));
+        }
+        let mut r = self.k.get_signal(cur);
+        if alone {
+            let _ = self.k.rt_sigprocmask(cur, 2, Some(saved));
+        }
+        if r == Ok(SignalAction::Stopped) && !sig_kernel_stop(sig) {
+            // A stopped thread dequeues nothing: Linux shows it did, so
+            // its group was continued, by nothing the replay applies (a
+            // SIGCONT from outside, which it then ignored or took later).
+            *self
+                .stats
+                .unchecked
+                .entry("--- signal (group continued from outside the replay)".into())
+                .or_default() += 1;
+            let _ = self.k.send_signal(cur, SIGCONT);
+            r = self.k.get_signal(cur);
+        }
+        self.drain();
+        self.stats.applied += 1;
+        match r {
+            Ok(SignalAction::Handler {
+                sig: got,
+                info: gi,
+                action,
+                old_mask,
+            }) => {
+                if got != sig {
+                    self.mismatch(e, "signal", signame(sig), signame(got));
+                } else if let Some(i) = info {
+                    self.compare_info(e, &i, &gi);
+                }
+                let eintr = match self.sig.last_restart.get(&e.pid).copied().flatten() {
+                    Some(Restart::Sys) => Some(action.flags & SA_RESTART == 0),
+                    Some(Restart::NoHand) => Some(true),
+                    Some(Restart::NoIntr) => Some(false),
+                    Some(Restart::Eintr) => Some(true),
+                    None => None,
+                };
+                // A handler interrupts the call at most once.
+                self.sig.last_restart.insert(e.pid, None);
+                if self.frames_recorded(e) {
+                    self.sig
+                        .frames
+                        .entry(cur)
+                        .or_default()
+                        .push(Frame { old_mask, eintr });
+                } else {
+                    // No rt_sigreturn will be seen: the handler returns now.
+                    let _ = self.k.rt_sigreturn(cur, old_mask);
+                }
+            }
+            Ok(SignalAction::Stopped) if sig_kernel_stop(sig) => {}
+            // A terminal stop signal dequeued and discarded: the process
+            // group is orphaned (Linux prints the `---` line before it
+            // looks).
+            Ok(SignalAction::None)
+                if matches!(sig, SIGTSTP | SIGTTIN | SIGTTOU)
+                    && self
+                        .k
+                        .pending_signals(cur)
+                        .is_ok_and(|(p, s)| (p | s) & bit(sig) == 0) => {}
+            Ok(SignalAction::Exit) if !sig_kernel_stop(sig) => {}
+            // A fatal signal kills at the send (the fast path) unless the
+            // task is traced: the death is the check.
+            _ if self.exit_codes.get(&cur).is_some_and(|c| c & 0x7f == sig) => {}
+            Ok(other) => self.mismatch(e, "signal", signame(sig), format!("{other:?}")),
+            Err(err) => self.mismatch(e, "signal", signame(sig), err.name().into()),
+        }
+    }
+
+    /// Whether the handler frame set up at `e` ends at an `rt_sigreturn`
+    /// the trace records.
+    fn frames_recorded(&self, e: &Event) -> bool {
+        self.sig.recorded
+            || self
+                .look
+                .borrow()
+                .find_after(e.line, |x| {
+                    (x.pid == e.pid && matches!(x.op, Op::RtSigreturn { .. })).then_some(())
+                })
+                .is_some()
+    }
+
+    /// A ptrace call of a traced program: under `strace -f` every task is
+    /// already strace's tracee, and none is the program's.
+    fn ptrace_under_strace(&mut self, e: &Event, cur: TaskId, request: i32, pid: i32) {
+        let want = match request {
+            PTRACE_TRACEME => Err(Errno::EPERM),
+            PTRACE_ATTACH | PTRACE_SEIZE => {
+                if pid > 0 && self.outside_target(pid) {
+                    return self.unchecked_because(e, "a process outside the trace");
+                }
+                let nr = if pid > 0 { self.arg_nr(pid) } else { pid };
+                match self.k.find_task_by_vpid(cur, nr) {
+                    // ptrace_attach(): the same thread group, or already
+                    // traced: EPERM either way.
+                    Ok(_) => Err(Errno::EPERM),
+                    Err(x) => Err(x),
+                }
+            }
+            // ptrace_check_attach(): not a tracee of the caller.
+            _ => Err(Errno::ESRCH),
+        };
+        let _ = cur;
+        self.check_unit(e, want);
+    }
+}
+
+/// A mask as strace prints it, e.g. `[USR1 CHLD]`.
+fn sigset(m: u64) -> String {
+    let names: Vec<String> = (1..=64)
+        .filter(|s| m & bit(*s) != 0)
+        .map(|s| signame(s).trim_start_matches("SIG").to_string())
+        .collect();
+    format!("[{}]", names.join(" "))
+}
+
+/// strace's name of a signal (`SIGCHLD`, `SIGRT_2`).
+fn signame(sig: i32) -> String {
+    const NAMES: [&str; 31] = [
+        "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2",
+        "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG",
+        "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
+    ];
+    match sig {
+        1..=31 => format!("SIG{}", NAMES[sig as usize - 1]),
+        32 => "SIGRTMIN".into(),
+        33..=64 => format!("SIGRT_{}", sig - 32),
+        _ => format!("signal {sig}"),
+    }
+}

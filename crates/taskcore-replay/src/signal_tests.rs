@@ -1,0 +1,139 @@
+//! Replays of small hand-written traces of the signal path: masks, waits
+//! for signals, handler frames and the `--- SIGxxx` lines.
+
+use crate::{Options, Replayer, Summary};
+
+fn summary(text: &str) -> Summary {
+    let parsed = taskcore_strace::parse_str("t", text);
+    let mut r = Replayer::new(Options::default());
+    for e in &parsed.events {
+        r.push(e);
+    }
+    r.finish()
+}
+
+/// (checks, `---` lines checked, mismatch lines).
+fn replay(text: &str) -> (u64, u64, Vec<usize>) {
+    let s = summary(text);
+    (
+        s.stats.checked,
+        s.stats.signals_checked,
+        s.mismatches.iter().map(|m| m.line).collect(),
+    )
+}
+
+/// A SIGUSR1 handler run with a mask, queued signals taken by
+/// rt_sigtimedwait, a SIGCHLD ignored by default, ptrace refused.
+const OK: &str = "\
+100 1.00 rt_sigprocmask(SIG_SETMASK, [HUP], NULL, 8) = 0
+100 1.01 rt_sigaction(SIGUSR1, {sa_handler=0x1000, sa_mask=[USR2], sa_flags=SA_RESTORER, sa_restorer=0x2000}, NULL, 8) = 0
+100 1.02 kill(100, SIGUSR1) = 0
+100 1.03 --- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_USER, si_pid=100, si_uid=0} ---
+100 1.04 rt_sigprocmask(SIG_BLOCK, NULL, [HUP USR1 USR2], 8) = 0
+100 1.05 rt_sigreturn({mask=[HUP]}) = 0
+100 1.06 rt_sigprocmask(SIG_BLOCK, [RT_2], [HUP], 8) = 0
+100 1.07 rt_sigqueueinfo(100, SIGRT_2, {si_signo=SIGRT_2, si_code=SI_QUEUE, si_pid=100, si_uid=0, si_int=7, si_ptr=0x7}) = 0
+100 1.08 rt_sigpending([RT_2], 8) = 0
+100 1.09 rt_sigtimedwait([RT_2], {si_signo=SIGRT_2, si_code=SI_QUEUE, si_pid=100, si_uid=0, si_int=7, si_ptr=0x7}, NULL, 8) = 34 (SIGRT_2)
+100 1.10 rt_sigtimedwait([RT_2], 0x7ffc, {tv_sec=0, tv_nsec=0}, 8) = -1 EAGAIN (Resource temporarily unavailable)
+100 1.11 clone(child_stack=NULL, flags=SIGCHLD) = 101
+101 1.12 ptrace(PTRACE_TRACEME) = -1 EPERM (Operation not permitted)
+101 1.13 exit_group(3) = ?
+101 1.14 +++ exited with 3 +++
+100 1.15 wait4(101, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = 101
+100 1.16 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=101, si_uid=0, si_status=3, si_utime=0, si_stime=0} ---
+100 1.17 ptrace(PTRACE_ATTACH, 100) = -1 EPERM (Operation not permitted)
+";
+
+#[test]
+fn a_consistent_signal_trace_replays_clean() {
+    let (checks, signals, bad) = replay(OK);
+    assert!(bad.is_empty(), "{bad:?}");
+    assert_eq!(signals, 2, "the two `---` lines");
+    assert!(checks >= 17, "{checks}");
+}
+
+#[test]
+fn a_wrong_old_mask_or_pending_set_is_a_mismatch() {
+    let (_, _, bad) = replay(&OK.replace("[RT_2], [HUP], 8)", "[RT_2], [], 8)"));
+    assert_eq!(bad, vec![7]);
+    let (_, _, bad) = replay(&OK.replace("rt_sigpending([RT_2]", "rt_sigpending([RT_3]"));
+    assert_eq!(bad, vec![9]);
+}
+
+#[test]
+fn a_wrong_handler_mask_or_siginfo_is_a_mismatch() {
+    // The handler's frame saved [HUP]: strace printing another is wrong.
+    let (_, _, bad) = replay(&OK.replace("rt_sigreturn({mask=[HUP]})", "rt_sigreturn({mask=[]})"));
+    assert_eq!(bad.first(), Some(&6), "{bad:?}");
+    // The mask inside the handler is the old one, sa_mask and the signal.
+    let (_, _, bad) = replay(&OK.replace("NULL, [HUP USR1 USR2], 8)", "NULL, [HUP USR1], 8)"));
+    assert_eq!(bad, vec![5]);
+    let (_, _, bad) =
+        replay(&OK.replace("si_int=7, si_ptr=0x7}, NULL", "si_int=8, si_ptr=0x8}, NULL"));
+    assert_eq!(bad, vec![10]);
+}
+
+#[test]
+fn a_signal_never_sent_is_a_mismatch() {
+    // SIGUSR2 has a handler but nobody sent it.
+    let text = "\
+100 1.00 rt_sigaction(SIGUSR2, {sa_handler=0x1000, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x2000}, NULL, 8) = 0
+100 1.01 getpid() = 100
+100 1.02 --- SIGUSR2 {si_signo=SIGUSR2, si_code=SI_USER, si_pid=100, si_uid=0} ---
+";
+    let (_, _, bad) = replay(text);
+    assert_eq!(bad, vec![3]);
+}
+
+#[test]
+fn an_interrupted_wait_needs_a_signal_and_sa_restart_decides_the_restart() {
+    let text = "\
+100 1.00 rt_sigaction(SIGCHLD, {sa_handler=0x1000, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x2000}, NULL, 8) = 0
+100 1.01 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.02 clone(child_stack=NULL, flags=SIGCHLD) = 102
+100 1.03 wait4(102,  <unfinished ...>
+101 1.04 exit_group(1) = ?
+101 1.05 +++ exited with 1 +++
+100 1.06 <... wait4 resumed>0x7ffc, 0, NULL) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)
+100 1.07 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=101, si_uid=0, si_status=1, si_utime=0, si_stime=0} ---
+100 1.08 rt_sigreturn({mask=[]}) = -1 EINTR (Interrupted system call)
+";
+    let (_, signals, bad) = replay(text);
+    assert!(bad.is_empty(), "{bad:?}");
+    assert_eq!(signals, 1);
+    // Without SA_RESTART the call cannot have been restarted.
+    let (_, _, bad) = replay(&text.replace("= -1 EINTR (Interrupted system call)", "= 61"));
+    assert_eq!(bad, vec![9]);
+    // The handled SIGCHLD's siginfo is the child's.
+    let (_, _, bad) = replay(&text.replace("si_status=1,", "si_status=2,"));
+    assert_eq!(bad, vec![8]);
+    // With nothing to interrupt it, the wait would have slept on: the
+    // signal of the `---` line was never sent.
+    let no_child = text.replace(
+        "101 1.04 exit_group(1) = ?\n101 1.05 +++ exited with 1 +++\n",
+        "",
+    );
+    let (_, _, bad) = replay(&no_child);
+    assert!(bad.contains(&6), "{bad:?}");
+}
+
+#[test]
+fn ptrace_under_strace_is_refused() {
+    // Under strace -f every task is traced: TRACEME and ATTACH give EPERM,
+    // requests on a task the caller does not trace ESRCH.
+    let (_, _, bad) = replay(&OK.replace(
+        "ptrace(PTRACE_TRACEME) = -1 EPERM (Operation not permitted)",
+        "ptrace(PTRACE_TRACEME) = 0",
+    ));
+    assert_eq!(bad, vec![13]);
+    let text = "\
+100 1.00 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.01 ptrace(PTRACE_CONT, 101, NULL, 0) = -1 ESRCH (No such process)
+100 1.02 ptrace(PTRACE_SEIZE, 101, NULL, 0) = -1 EPERM (Operation not permitted)
+100 1.03 ptrace(PTRACE_ATTACH, 4242) = -1 ESRCH (No such process)
+";
+    let (checks, _, bad) = replay(text);
+    assert!(bad.is_empty(), "{bad:?}");
+    assert!(checks >= 3, "{checks}");
+}
