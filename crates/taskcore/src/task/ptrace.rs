@@ -51,7 +51,12 @@ impl Kernel {
         })
     }
 
-    fn do_sys_ptrace_attach(&mut self, current: TaskId, pid: i32, seize: bool) -> Result<()> {
+    pub(crate) fn do_sys_ptrace_attach(
+        &mut self,
+        current: TaskId,
+        pid: i32,
+        seize: bool,
+    ) -> Result<()> {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         // Linux checks exit_state only: a namespace's init still waiting

@@ -383,17 +383,19 @@ impl Kernel {
     /// # Linux
     /// `ptrace_attach()` with `PTRACE_SEIZE` (kernel/ptrace.c).
     pub fn ptrace_seize(&mut self, current: TaskId, pid: i32, options: u32) -> Result<()> {
-        if options & !PTRACE_O_MASK != 0 {
-            self.current(current)?;
-            return Err(Errno::EIO);
-        }
-        self.ptrace_attach(current, pid, true)?;
-        // Attached: `pid` names the tracee.
-        let cur = self.current(current)?;
-        if let Some(t) = self.find_task(self.ns_of(cur), pid) {
-            self.tasks[t].ptrace_opts = pack_options(options);
-        }
-        Ok(())
+        self.probed(crate::probe::Op::PtraceAttach, current, |k| {
+            if options & !PTRACE_O_MASK != 0 {
+                k.current(current)?;
+                return Err(Errno::EIO);
+            }
+            k.do_sys_ptrace_attach(current, pid, true)?;
+            // Attached: `pid` names the tracee.
+            let cur = k.current(current)?;
+            if let Some(t) = k.find_task(k.ns_of(cur), pid) {
+                k.tasks[t].ptrace_opts = pack_options(options);
+            }
+            Ok(())
+        })
     }
 
     /// `PTRACE_GETEVENTMSG`: the message of tracee `pid`'s last event (a new
