@@ -188,6 +188,7 @@ impl Model {
             stop_pending: false,
             stop_consume: false,
             jobctl_sig: 0,
+            trap_notify: false,
             vfork_parent: if flags & CLONE_VFORK != 0 {
                 Some(cur)
             } else {

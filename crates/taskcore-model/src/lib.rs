@@ -250,6 +250,9 @@ pub(crate) struct Task {
     pub(crate) stop_consume: bool,
     /// The stop signal of its group stop (`JOBCTL_STOP_SIGMASK`).
     pub(crate) jobctl_sig: i32,
+    /// Seized and sent SIGCONT: owes its tracer a `PTRACE_EVENT_STOP`
+    /// re-trap (`JOBCTL_TRAP_NOTIFY`, set by `ptrace_trap_notify()`).
+    pub(crate) trap_notify: bool,
     /// The thread blocked in `vfork` until this task execs or exits
     /// (`vfork_done`).
     pub(crate) vfork_parent: Option<usize>,
@@ -412,6 +415,7 @@ impl Model {
             stop_pending: false,
             stop_consume: false,
             jobctl_sig: 0,
+            trap_notify: false,
             vfork_parent: None,
             cred: Cred::default(),
             pending: 0,

@@ -161,6 +161,7 @@ impl Model {
         task.traced_stop = false;
         task.trap_code = 0;
         task.trap_group = false;
+        task.trap_notify = false;
         self.task_mut(tracer).ptraced.retain(|&u| u != t);
         // A thread of a stopped (or stopping) group goes back into the
         // group stop (JOBCTL_STOP_PENDING reinstated, uncounted).

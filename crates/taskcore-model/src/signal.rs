@@ -300,7 +300,9 @@ impl Model {
             self.flush_pending(p, stop_mask());
             // A stop done (CLD_CONTINUED) or in progress (CLD_STOPPED) ends;
             // every thread's part in it is dropped and the stopped ones
-            // run.
+            // run; a seized one re-traps (ptrace_trap_notify(): a
+            // PTRACE_EVENT_STOP at its next get_signal(), before the
+            // SIGCONT; done here when a stop ended, as the core does).
             let why = if self.sig(p).flags & SIGNAL_STOP_STOPPED != 0 {
                 CLD_CONTINUED
             } else if self.sig(p).group_stop_count > 0 {
@@ -314,6 +316,8 @@ impl Model {
                 task.stop_consume = false;
                 if task.ptrace & PT_SEIZED == 0 {
                     task.stopped = false;
+                } else if why != 0 && !task.exiting {
+                    task.trap_notify = true;
                 }
             }
             if why != 0 {
@@ -510,6 +514,11 @@ impl Model {
                 self.participate(t);
                 return;
             }
+            // do_jobctl_trap(): a re-trap owed to the tracer.
+            if self.task(t).trap_notify && self.task(t).ptrace != 0 {
+                self.group_stop_trap(t);
+                return;
+            }
             let mask = !self.task(t).blocked;
             let own = self.task(t).pending & mask;
             let sig = if let Some(sig) = next_signal(own) {
@@ -695,6 +704,9 @@ impl Model {
         task.traced_stop = true;
         task.trap_code = sig;
         task.trap_group = false;
+        // Any ptrace stop takes the owed re-trap's place (as the core's
+        // ptrace_stop()).
+        task.trap_notify = false;
         let tracer = task.parent.expect("a traced task has a tracer");
         self.chld_to(tracer);
     }
