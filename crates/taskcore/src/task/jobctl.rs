@@ -237,7 +237,9 @@ impl Kernel {
 
     /// The SIGCONT half of `prepare_signal()` for group `g`: the group stop
     /// (done or in progress) ends, its stopped threads are woken and the
-    /// parent is told. Returns whether a stopped group was continued.
+    /// parent is told. Returns whether a stop ended (done or cut short):
+    /// its threads are to be woken, to take what was kept pending
+    /// (`prepare_signal()` wakes every stopped thread either way).
     pub(crate) fn sigcont_resume(&mut self, g: u32) -> bool {
         let flags = self.groups[g].flags;
         let why = if flags & SIGNAL_STOP_STOPPED != 0 {
@@ -288,7 +290,7 @@ impl Kernel {
             return true;
         }
         self.notify_parent_cldstop(g, why);
-        false
+        true
     }
 
     /// Tells the embedder that thread `t` entered (`stopped`) or left a

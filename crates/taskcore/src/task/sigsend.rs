@@ -194,7 +194,7 @@ impl Kernel {
 
     /// `prepare_signal()`: the side effects of sending `sig` to `t` that
     /// come before queueing it. Returns whether it is queued at all, and
-    /// whether it continued a stopped group.
+    /// whether it ended a group stop (done or in progress).
     fn prepare_signal(&mut self, t: u32, sig: i32, force: bool) -> (bool, bool) {
         let g = self.tasks[t].group;
         if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
