@@ -3,7 +3,7 @@
 //! `PTRACE_LISTEN`, syscall stops (`PTRACE_SYSCALL`), and what a tracer
 //! reads of a stop (`PTRACE_GETEVENTMSG`, `PTRACE_GETSIGINFO`).
 //!
-//! Every stop goes through [`Kernel::ptrace_stop`]: the tracee's wait
+//! Every stop goes through `ptrace_stop()`: the tracee's wait
 //! status word is `(code << 8) | 0x7f`, with `code` = `SIGTRAP |
 //! PTRACE_EVENT_x << 8` for an event stop, `SIGTRAP | 0x80` for a syscall
 //! stop under `PTRACE_O_TRACESYSGOOD`, the signal for a signal-delivery-stop
