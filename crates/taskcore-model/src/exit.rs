@@ -98,6 +98,8 @@ impl Model {
             task.exiting = true;
             task.traced_stop = false;
             task.trap_code = 0;
+            task.trap_group = false;
+            task.stopped = false;
             task.exit_code = code;
         }
         let s = self.sig_mut(t);

@@ -138,6 +138,7 @@ impl Model {
                 flags: unkillable,
                 group_exit_code: 0,
                 stop_sig: 0,
+                group_stop_count: 0,
                 pgrp: src.pgrp,
                 session: src.session,
                 pgrp_seq: 0,
@@ -182,6 +183,12 @@ impl Model {
             parent_exec_id,
             traced_stop: false,
             trap_code: 0,
+            trap_group: false,
+            stopped: false,
+            stop_pending: false,
+            stop_consume: false,
+            jobctl_sig: 0,
+            trap_notify: false,
             vfork_parent: if flags & CLONE_VFORK != 0 {
                 Some(cur)
             } else {
@@ -236,9 +243,13 @@ impl Model {
                 SIGTRAP
             };
             self.ptrace_trap(child, sig | (PTRACE_EVENT_STOP << 8));
+            self.task_mut(child).trap_group = true;
         } else if self.task(child).ptrace != 0 {
             // The child starts with SIGSTOP pending and traps on it.
             self.send_signal(child, SIGSTOP, true, true);
+        }
+        if thread && self.exists(child) {
+            self.task_join_group_stop(child);
         }
         self.run_deferred();
         Ok(Tid(child))

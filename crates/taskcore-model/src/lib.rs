@@ -239,6 +239,20 @@ pub(crate) struct Task {
     /// The stop code the tracer has not consumed yet (Linux keeps it in
     /// `exit_code` while traced).
     pub(crate) trap_code: i32,
+    /// The ptrace stop is a group-stop trap (`do_jobctl_trap()`): the
+    /// restart's signal is ignored.
+    pub(crate) trap_group: bool,
+    /// Stopped by a group stop (`JOBCTL_STOPPED`, `TASK_STOPPED`).
+    pub(crate) stopped: bool,
+    /// Has yet to take part in a group stop (`JOBCTL_STOP_PENDING`).
+    pub(crate) stop_pending: bool,
+    /// Its part counts in `group_stop_count` (`JOBCTL_STOP_CONSUME`).
+    pub(crate) stop_consume: bool,
+    /// The stop signal of its group stop (`JOBCTL_STOP_SIGMASK`).
+    pub(crate) jobctl_sig: i32,
+    /// Seized and sent SIGCONT: owes its tracer a `PTRACE_EVENT_STOP`
+    /// re-trap (`JOBCTL_TRAP_NOTIFY`, set by `ptrace_trap_notify()`).
+    pub(crate) trap_notify: bool,
     /// The thread blocked in `vfork` until this task execs or exits
     /// (`vfork_done`).
     pub(crate) vfork_parent: Option<usize>,
@@ -265,6 +279,9 @@ pub(crate) struct Signal {
     /// The signal of the last group stop (each thread's
     /// `jobctl & JOBCTL_STOP_SIGMASK`).
     pub(crate) stop_sig: i32,
+    /// Threads that have yet to take part in the group stop in progress
+    /// (`group_stop_count`).
+    pub(crate) group_stop_count: u32,
     /// `struct pid` of the process group (`pids[PIDTYPE_PGID]`).
     pub(crate) pgrp: usize,
     /// `struct pid` of the session (`pids[PIDTYPE_SID]`).
@@ -363,6 +380,7 @@ impl Model {
             flags: SIGNAL_UNKILLABLE,
             group_exit_code: 0,
             stop_sig: 0,
+            group_stop_count: 0,
             pgrp: pid,
             session: pid,
             pgrp_seq: seq,
@@ -392,6 +410,12 @@ impl Model {
             parent_exec_id: 0,
             traced_stop: false,
             trap_code: 0,
+            trap_group: false,
+            stopped: false,
+            stop_pending: false,
+            stop_consume: false,
+            jobctl_sig: 0,
+            trap_notify: false,
             vfork_parent: None,
             cred: Cred::default(),
             pending: 0,
@@ -571,9 +595,10 @@ impl Model {
         }
     }
 
-    /// An untraced thread of a group in a job-control stop (`TASK_STOPPED`).
+    /// An untraced thread stopped by a job-control stop (`TASK_STOPPED`):
+    /// it took part in its group's stop, which may still be in progress.
     pub(crate) fn job_stopped(&self, t: usize) -> bool {
-        self.task(t).ptrace == 0 && self.sig(t).flags & SIGNAL_STOP_STOPPED != 0
+        self.task(t).ptrace == 0 && self.task(t).stopped
     }
 
     pub(crate) fn next_seq(&mut self) -> u64 {

@@ -7,7 +7,7 @@
 
 use taskcore::uapi::{NSIG, SIGSTOP};
 
-use crate::{Errno, ExitState, Model, Result, Tid, PT_PTRACED, PT_SEIZED};
+use crate::{Errno, ExitState, Model, Result, Tid, PT_PTRACED, PT_SEIZED, SIGNAL_STOP_STOPPED};
 
 /// `PTRACE_EVENT_STOP`: the event of a seized tracee's group-stop trap.
 pub(crate) const PTRACE_EVENT_STOP: i32 = 128;
@@ -39,15 +39,12 @@ impl Model {
         let stopped = self.job_stopped(t) && !self.task(t).exiting;
         self.ptrace_link(t, cur, mode);
         if stopped {
-            // Already stopped: it moves into a ptrace stop for the group
-            // stop (JOBCTL_TRAP_STOP), reporting the group's stop signal.
-            let sig = self.sig(t).stop_sig;
-            let code = if seize {
-                sig | (PTRACE_EVENT_STOP << 8)
-            } else {
-                sig
-            };
-            self.ptrace_trap(t, code);
+            // Already stopped: it moves into a group-stop trap
+            // (JOBCTL_TRAP_STOP), reporting its stop signal; the restart's
+            // signal is ignored there, and the attach's SIGSTOP, kept
+            // pending, is its next stop.
+            self.task_mut(t).stopped = false;
+            self.group_stop_trap(t);
         }
         if !seize {
             self.send_signal(t, SIGSTOP, true, true);
@@ -96,8 +93,10 @@ impl Model {
             return Err(Errno::EIO);
         }
         let task = self.task_mut(t);
+        let sig = if task.trap_group { 0 } else { sig };
         task.traced_stop = false;
         task.trap_code = 0;
+        task.trap_group = false;
         self.resume_with(t, sig);
         self.run_deferred();
         Ok(())
@@ -116,14 +115,17 @@ impl Model {
         if !(0..=NSIG).contains(&sig) {
             return Err(Errno::EIO);
         }
+        let sig = if self.task(t).trap_group { 0 } else { sig };
         self.ptrace_unlink(t);
         self.resume_with(t, sig);
         self.run_deferred();
         Ok(())
     }
 
-    /// The tracee, out of its ptrace stop, handles `sig` (if any) by its
-    /// disposition, then whatever is pending.
+    /// The tracee, out of its ptrace stop, handles `sig` (if any; 0 after
+    /// a group-stop trap, whose restart signal `do_jobctl_trap()` ignores)
+    /// by its disposition, then a group stop it has to take part in, then
+    /// whatever is pending.
     fn resume_with(&mut self, t: usize, sig: i32) {
         if sig != 0 && self.task(t).blocked & crate::sigbit(sig) != 0 {
             // ptrace_signal(): a blocked signal is sent again, to the
@@ -158,6 +160,18 @@ impl Model {
         task.parent = task.real_parent;
         task.traced_stop = false;
         task.trap_code = 0;
+        task.trap_group = false;
+        task.trap_notify = false;
         self.task_mut(tracer).ptraced.retain(|&u| u != t);
+        // A thread of a stopped (or stopping) group goes back into the
+        // group stop (JOBCTL_STOP_PENDING reinstated, uncounted).
+        let gstop =
+            self.sig(t).flags & SIGNAL_STOP_STOPPED != 0 || self.sig(t).group_stop_count > 0;
+        if !self.task(t).exiting && self.task(t).exit_state == ExitState::Running && gstop {
+            let sig = self.sig(t).stop_sig;
+            let task = self.task_mut(t);
+            task.stop_pending = true;
+            task.jobctl_sig = sig;
+        }
     }
 }

@@ -23,9 +23,10 @@ use taskcore::uapi::{
 };
 
 use crate::cred::Sender;
+use crate::ptrace::PTRACE_EVENT_STOP;
 use crate::{
-    sigbit, Action, Deferred, Errno, Model, Result, SigAction, SigHandler, Tid, SIGNAL_GROUP_EXIT,
-    SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
+    sigbit, Action, Deferred, Errno, ExitState, Model, Result, SigAction, SigHandler, Tid,
+    PT_SEIZED, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
 };
 
 /// `SYNCHRONOUS_MASK`: signals dequeued before the others.
@@ -297,14 +298,37 @@ impl Model {
             self.flush_pending(p, sigbit(SIGCONT));
         } else if sig == SIGCONT {
             self.flush_pending(p, stop_mask());
-            if self.sig(p).flags & SIGNAL_STOP_STOPPED != 0 {
+            // A stop done (CLD_CONTINUED) or in progress (CLD_STOPPED) ends;
+            // every thread's part in it is dropped and the stopped ones
+            // run; a seized one re-traps (ptrace_trap_notify(): a
+            // PTRACE_EVENT_STOP at its next get_signal(), before the
+            // SIGCONT; done here when a stop ended, as the core does).
+            let why = if self.sig(p).flags & SIGNAL_STOP_STOPPED != 0 {
+                CLD_CONTINUED
+            } else if self.sig(p).group_stop_count > 0 {
+                CLD_STOPPED
+            } else {
+                0
+            };
+            for th in self.sig(p).threads.clone() {
+                let task = self.task_mut(th);
+                task.stop_pending = false;
+                task.stop_consume = false;
+                if task.ptrace & PT_SEIZED == 0 {
+                    task.stopped = false;
+                } else if why != 0 && !task.exiting {
+                    task.trap_notify = true;
+                }
+            }
+            if why != 0 {
                 let s = self.sig_mut(p);
                 s.flags = (s.flags & !(SIGNAL_STOP_STOPPED | SIGNAL_STOP_CONTINUED))
                     | SIGNAL_STOP_CONTINUED;
+                s.group_stop_count = 0;
                 s.group_exit_code = 0;
                 continued = true;
                 let leader = self.leader(p);
-                self.do_notify_parent_cldstop(leader, CLD_CONTINUED);
+                self.do_notify_parent_cldstop(leader, why);
             }
         }
         // legacy_queue(): a standard signal is pending at most once.
@@ -405,13 +429,15 @@ impl Model {
             return;
         };
         // The fast path of a fatal signal aimed at an untraced task; a core
-        // dumping one only once dequeued, which a traced taker reports.
+        // dumping one only once dequeued, which a traced taker reports and
+        // a taker with a group stop to take part in first stops for.
         // Not for a namespace's init: its taker drops what it does not
         // handle (tests/oracle/init_blocked_thread).
         if self.sig_fatal(p, sig)
             && (sig == SIGKILL || self.sig(p).flags & SIGNAL_UNKILLABLE == 0)
             && (sig == SIGKILL || self.task(p).ptrace == 0)
-            && (!sig_kernel_coredump(sig) || self.task(t).ptrace == 0)
+            && (!sig_kernel_coredump(sig)
+                || (self.task(t).ptrace == 0 && !self.task(t).stop_pending))
         {
             let code = self.fatal_code(sig);
             self.kill_group(p, code);
@@ -483,6 +509,16 @@ impl Model {
             if self.sig(t).flags & SIGNAL_GROUP_EXIT != 0 {
                 return;
             }
+            // get_signal(): a group stop to take part in comes first.
+            if self.task(t).stop_pending {
+                self.participate(t);
+                return;
+            }
+            // do_jobctl_trap(): a re-trap owed to the tracer.
+            if self.task(t).trap_notify && self.task(t).ptrace != 0 {
+                self.group_stop_trap(t);
+                return;
+            }
             let mask = !self.task(t).blocked;
             let own = self.task(t).pending & mask;
             let sig = if let Some(sig) = next_signal(own) {
@@ -498,29 +534,151 @@ impl Model {
         }
     }
 
-    /// `do_signal_stop()` by thread `t`: the group stops with `sig`; traced
-    /// threads take a ptrace stop for it; the real parent is told.
+    /// `do_signal_stop()` by thread `t`, which took stop signal `sig`: the
+    /// first one marks every thread of its group not stopped yet
+    /// (`JOBCTL_STOP_PENDING`, a thread in a ptrace stop included) and
+    /// counts them (`group_stop_count`); each takes part once: at once, or
+    /// a thread in a ptrace stop when it is resumed. The last one stops the
+    /// group and tells the real parent.
     fn do_signal_stop(&mut self, t: usize, sig: i32) {
-        if self.sig(t).flags & (SIGNAL_STOP_STOPPED | SIGNAL_GROUP_EXIT) != 0 {
+        if !self.task(t).stop_pending {
+            if self.sig(t).flags & SIGNAL_GROUP_EXIT != 0 {
+                return;
+            }
+            if self.sig(t).flags & SIGNAL_STOP_STOPPED == 0 {
+                self.sig_mut(t).group_exit_code = sig;
+            }
+            self.sig_mut(t).stop_sig = sig;
+            let mut count = 0;
+            if self.set_stop_pending(t, sig, true) {
+                count += 1;
+            }
+            let mut others = Vec::new();
+            for th in self.sig(t).threads.clone() {
+                if th != t && !self.task(th).stopped && self.set_stop_pending(th, sig, true) {
+                    count += 1;
+                    others.push(th);
+                }
+            }
+            self.sig_mut(t).group_stop_count = count;
+            self.participate(t);
+            for th in others {
+                if self.exists(th) && self.task(th).stop_pending && !self.task(th).traced_stop {
+                    self.participate(th);
+                }
+            }
             return;
         }
-        let s = self.sig_mut(t);
-        s.group_exit_code = sig;
-        s.stop_sig = sig;
-        s.flags = (s.flags & !(SIGNAL_STOP_STOPPED | SIGNAL_STOP_CONTINUED)) | SIGNAL_STOP_STOPPED;
-        for th in self.sig(t).threads.clone() {
-            let task = self.task(th);
-            if task.ptrace != 0 && !task.exiting && !task.traced_stop {
-                self.ptrace_trap(th, sig);
-            }
+        self.participate(t);
+    }
+
+    /// `task_set_jobctl_pending(t, sig | JOBCTL_STOP_PENDING [|
+    /// JOBCTL_STOP_CONSUME])`: false for an exiting thread.
+    fn set_stop_pending(&mut self, t: usize, sig: i32, consume: bool) -> bool {
+        let task = self.task_mut(t);
+        if task.exiting || task.exit_state != ExitState::Running {
+            return false;
         }
-        let leader = self.leader(t);
-        self.do_notify_parent_cldstop(leader, CLD_STOPPED);
+        if sig != 0 {
+            task.jobctl_sig = sig;
+        }
+        task.stop_pending = true;
+        task.stop_consume |= consume;
+        true
+    }
+
+    /// Thread `t` takes part in its group's stop: untraced, it stops;
+    /// traced, it enters a group-stop trap.
+    pub(crate) fn participate(&mut self, t: usize) {
+        if self.task(t).ptrace != 0 {
+            self.group_stop_trap(t);
+            return;
+        }
+        let done = self.task_participate_group_stop(t);
+        self.task_mut(t).stopped = true;
+        if done {
+            self.group_stop_done(t, true);
+        }
+    }
+
+    /// `task_participate_group_stop()`: true if `t` was the last thread of
+    /// a group stop (the group is now stopped).
+    fn task_participate_group_stop(&mut self, t: usize) -> bool {
+        let task = self.task_mut(t);
+        let consume = task.stop_consume;
+        task.stop_pending = false;
+        task.stop_consume = false;
+        if !consume {
+            return false;
+        }
+        let s = self.sig_mut(t);
+        s.group_stop_count = s.group_stop_count.saturating_sub(1);
+        s.group_stop_count == 0 && s.flags & SIGNAL_STOP_STOPPED == 0
+    }
+
+    /// The group of `t` is stopped (`SIGNAL_STOP_STOPPED`); the real
+    /// parent is told if `notify_parent`.
+    fn group_stop_done(&mut self, t: usize, notify_parent: bool) {
+        let s = self.sig_mut(t);
+        s.flags = (s.flags & !(SIGNAL_STOP_STOPPED | SIGNAL_STOP_CONTINUED)) | SIGNAL_STOP_STOPPED;
+        if notify_parent {
+            let leader = self.leader(t);
+            self.do_notify_parent_cldstop(leader, CLD_STOPPED);
+        }
+    }
+
+    /// `do_jobctl_trap()`: traced `t` enters a group-stop trap reporting
+    /// its stop signal (seized: `| PTRACE_EVENT_STOP << 8`, SIGTRAP when no
+    /// group stop is in effect), taking part in a stop it has pending; if
+    /// it was the last, the real parent is told too unless it is the
+    /// tracer's process.
+    pub(crate) fn group_stop_trap(&mut self, t: usize) {
+        let mut sig = self.task(t).jobctl_sig;
+        let code = if self.task(t).ptrace & PT_SEIZED != 0 {
+            if self.sig(t).group_stop_count == 0 && self.sig(t).flags & SIGNAL_STOP_STOPPED == 0 {
+                sig = SIGTRAP;
+            }
+            if sig == 0 {
+                sig = SIGTRAP;
+            }
+            sig | (PTRACE_EVENT_STOP << 8)
+        } else {
+            if sig == 0 {
+                sig = self.sig(t).stop_sig;
+            }
+            sig
+        };
+        let done = self.task(t).stop_pending && self.task_participate_group_stop(t);
+        self.ptrace_trap(t, code);
+        self.task_mut(t).trap_group = true;
+        if done {
+            let tracer = self.task(t).parent.expect("a traced task has a tracer");
+            let reparented = self
+                .task(t)
+                .real_parent
+                .is_none_or(|rp| !self.same_thread_group(rp, tracer));
+            self.group_stop_done(t, reparented);
+        }
+    }
+
+    /// `task_join_group_stop()`: new thread `t` of a stopping or stopped
+    /// group takes part in its stop (counted if it is in progress).
+    pub(crate) fn task_join_group_stop(&mut self, t: usize) {
+        let sig = self.sig(t).stop_sig;
+        let consume = self.sig(t).group_stop_count > 0;
+        if consume {
+            self.sig_mut(t).group_stop_count += 1;
+        } else if self.sig(t).flags & SIGNAL_STOP_STOPPED == 0 {
+            return;
+        }
+        if self.set_stop_pending(t, sig, consume) && !self.task(t).traced_stop {
+            self.participate(t);
+        }
     }
 
     /// `do_notify_parent_cldstop(leader, false, why)`: SIGCHLD to the real
     /// parent unless it ignores SIGCHLD or set `SA_NOCLDSTOP`.
-    fn do_notify_parent_cldstop(&mut self, leader: usize, _why: i32) {
+    pub(crate) fn do_notify_parent_cldstop(&mut self, leader: usize, _why: i32) {
         if let Some(parent) = self.task(leader).real_parent {
             self.chld_to(parent);
         }
@@ -545,6 +703,10 @@ impl Model {
         let task = self.task_mut(t);
         task.traced_stop = true;
         task.trap_code = sig;
+        task.trap_group = false;
+        // Any ptrace stop takes the owed re-trap's place (as the core's
+        // ptrace_stop()).
+        task.trap_notify = false;
         let tracer = task.parent.expect("a traced task has a tracer");
         self.chld_to(tracer);
     }

@@ -424,7 +424,18 @@ impl Pair {
     }
 
     fn fail(&self, what: String) -> String {
-        let tail: Vec<&String> = self.log.iter().rev().take(60).rev().collect();
+        let tail: Vec<&String> = self
+            .log
+            .iter()
+            .rev()
+            .take(
+                std::env::var("MODEL_LOG_TAIL")
+                    .ok()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(60),
+            )
+            .rev()
+            .collect();
         format!(
             "{what}\n--- last {} steps of {} ---\n{}",
             tail.len(),

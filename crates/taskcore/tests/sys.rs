@@ -697,3 +697,100 @@ fn dispatch_api_agrees_with_dispatch() {
     );
     assert_eq!(k2.cred(init).unwrap().uid, 0);
 }
+
+/// The ptrace requests beyond attach/cont/detach: decoded from the raw
+/// call as Linux reads them, dispatched with the Kernel methods' results.
+#[test]
+fn ptrace_requests_decode_and_dispatch_as_the_kernel() {
+    let raw = |req: u64, pid: u64, addr: u64, data: u64| {
+        Syscall::from_raw(nr::PTRACE, [req, pid, addr, data, 0, 0])
+    };
+    let seize = Ptrace::Seize {
+        pid: 5,
+        options: 0x11,
+    };
+    assert_eq!(raw(0x4206, 5, 0, 0x11), Ok(Syscall::Ptrace(seize)));
+    // ptrace_attach(): PTRACE_SEIZE's addr must be 0.
+    assert_eq!(raw(0x4206, 5, 8, 0), Err(Errno::EIO));
+    let wide = Ptrace::Setoptions {
+        pid: 5,
+        options: u32::MAX,
+    };
+    assert_eq!(raw(0x4200, 5, 0, 1 << 40), Ok(Syscall::Ptrace(wide)));
+    for (req, want) in [
+        (0x4201, Ptrace::Geteventmsg { pid: 5 }),
+        (0x4202, Ptrace::Getsiginfo { pid: 5 }),
+        (0x4207, Ptrace::Interrupt { pid: 5 }),
+        (0x4208, Ptrace::Listen { pid: 5 }),
+        (24, Ptrace::Syscall { pid: 5, sig: 9 }),
+    ] {
+        assert_eq!(raw(req, 5, 0, 9), Ok(Syscall::Ptrace(want)), "{req:#x}");
+    }
+
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let mut twin = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let Ok(SysRet::Child { pid, .. }) = dispatch(&mut k, init, &Syscall::Fork) else {
+        panic!()
+    };
+    twin.fork(init).unwrap();
+    let p = pid as u64;
+    let call =
+        |k: &mut Kernel, req, addr, data| dispatch(k, init, &raw(req, p, addr, data).unwrap());
+    // Bad options: EIO for PTRACE_SEIZE, EINVAL for PTRACE_SETOPTIONS.
+    assert_eq!(call(&mut k, 0x4206, 0, 1 << 31), Err(Errno::EIO));
+    assert_eq!(twin.ptrace_seize(init, pid, 1 << 31), Err(Errno::EIO));
+    use taskcore::task::ptrace_event::{PTRACE_O_TRACEFORK, PTRACE_O_TRACESYSGOOD};
+    let opts = u64::from(PTRACE_O_TRACEFORK | PTRACE_O_TRACESYSGOOD);
+    assert_eq!(call(&mut k, 0x4206, 0, opts), Ok(SysRet::Value(0)));
+    twin.ptrace_seize(init, pid, opts as u32).unwrap();
+    // SETOPTIONS wants a stopped tracee (ESRCH first), then valid
+    // options (EINVAL).
+    let steps: [(u64, u64); 9] = [
+        (0x4200, opts),
+        (0x4202, 0), // GETSIGINFO while running
+        (0x4207, 0), // INTERRUPT
+        (0x4200, 1 << 40),
+        (0x4202, 0), // GETSIGINFO in the PTRACE_EVENT_STOP
+        (0x4201, 0), // GETEVENTMSG
+        (0x4200, opts),
+        (0x4208, 0), // LISTEN
+        (24, 0),     // SYSCALL while listening
+    ];
+    let mut outcomes = Vec::new();
+    for (req, data) in steps {
+        let got = call(&mut k, req, 0, data);
+        outcomes.push(got.clone());
+        let want = match req {
+            0x4202 => twin.ptrace_getsiginfo(init, pid).map(SysRet::SigInfo),
+            0x4201 => twin.ptrace_geteventmsg(init, pid).map(SysRet::EventMsg),
+            0x4207 => twin.ptrace_interrupt(init, pid).map(|()| SysRet::Value(0)),
+            0x4200 => twin
+                .ptrace_setoptions(init, pid, u32::try_from(data).unwrap_or(u32::MAX))
+                .map(|()| SysRet::Value(0)),
+            0x4208 => twin.ptrace_listen(init, pid).map(|()| SysRet::Value(0)),
+            _ => twin.ptrace_syscall(init, pid, 0).map(|()| SysRet::Value(0)),
+        };
+        assert_eq!(got, want, "request {req:#x}");
+        if let Ok(r) = &got {
+            assert_eq!(r.raw(), 0, "request {req:#x}");
+        }
+    }
+    // Running: ESRCH (ptrace_check_attach()); stopped by the interrupt,
+    // every request works; listening: ESRCH again.
+    let kinds: Vec<&str> = outcomes
+        .iter()
+        .map(|r| match r {
+            Err(Errno::ESRCH) => "esrch",
+            Err(Errno::EINVAL) => "einval",
+            Ok(SysRet::SigInfo(_)) => "siginfo",
+            Ok(SysRet::EventMsg(_)) => "msg",
+            Ok(SysRet::Value(0)) => "ok",
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["esrch", "esrch", "ok", "einval", "siginfo", "msg", "ok", "ok", "esrch"]
+    );
+}

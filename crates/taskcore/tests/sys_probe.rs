@@ -168,7 +168,25 @@ fn each_call_fires_its_probe_op() {
             pid: pa,
             seize: true,
         },
+        Ptrace::Setoptions {
+            pid: pa,
+            options: 1,
+        },
+        Ptrace::Geteventmsg { pid: pa },
+        Ptrace::Getsiginfo { pid: pa },
+        Ptrace::Interrupt { pid: pa },
+        Ptrace::Listen { pid: pa },
+        Ptrace::Syscall { pid: pa, sig: 0 },
         Ptrace::Cont { pid: pa, sig: 0 },
+        Ptrace::Detach { pid: pa, sig: 0 },
+        Ptrace::Seize {
+            pid: pa,
+            options: 1 << 31,
+        },
+        Ptrace::Seize {
+            pid: pa,
+            options: 1,
+        },
         Ptrace::Detach { pid: pa, sig: 0 },
     ] {
         // Errors fire the op too.

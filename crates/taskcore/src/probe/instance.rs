@@ -151,6 +151,13 @@ impl OpRet for () {
     }
 }
 
+impl OpRet for bool {
+    fn retval(&self, _: &Kernel, _: TaskId) -> RetVal {
+        // Not a system call: whether the thread stopped.
+        RetVal::Value(i64::from(*self))
+    }
+}
+
 impl OpRet for i32 {
     fn retval(&self, _: &Kernel, _: TaskId) -> RetVal {
         RetVal::Value(i64::from(*self))

@@ -90,10 +90,19 @@ pub enum Op {
     RtSigsuspend,
     /// [`Kernel::rt_sigreturn`](crate::Kernel::rt_sigreturn).
     RtSigreturn,
+    /// The other ptrace requests and stops:
+    /// [`Kernel::ptrace_setoptions`](crate::Kernel::ptrace_setoptions),
+    /// [`Kernel::ptrace_interrupt`](crate::Kernel::ptrace_interrupt),
+    /// [`Kernel::ptrace_listen`](crate::Kernel::ptrace_listen),
+    /// [`Kernel::ptrace_syscall_enter`](crate::Kernel::ptrace_syscall_enter)
+    /// and [`Kernel::ptrace_syscall_exit`](crate::Kernel::ptrace_syscall_exit)
+    /// (`PTRACE_SYSCALL` fires [`Op::PtraceCont`], `PTRACE_SEIZE`
+    /// [`Op::PtraceAttach`]).
+    Ptrace,
 }
 
 /// Number of [`Op`]s; they are numbered `0..NR_OPS`.
-pub const NR_OPS: usize = 31;
+pub const NR_OPS: usize = 32;
 
 // The armed mask shares a word with a generation number and holds one bit
 // per op in its low half.
@@ -133,6 +142,7 @@ impl Op {
         Op::RtSigtimedwait,
         Op::RtSigsuspend,
         Op::RtSigreturn,
+        Op::Ptrace,
     ];
 
     /// The op's bit in an [`OpSet`]: `1 << (self as u32)`.
@@ -188,6 +198,7 @@ impl Op {
             Op::RtSigtimedwait => "rt_sigtimedwait",
             Op::RtSigsuspend => "rt_sigsuspend",
             Op::RtSigreturn => "rt_sigreturn",
+            Op::Ptrace => "ptrace",
         }
     }
 

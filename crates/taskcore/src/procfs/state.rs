@@ -16,9 +16,7 @@
 
 use crate::procfs::fs::ProcFs;
 use crate::slab::NONE;
-use crate::task::task_struct::{
-    ExitState, PF_EXITING, PF_FORKNOEXEC, PF_TRACED_STOP, SIGNAL_STOP_STOPPED, TS_RUNNING,
-};
+use crate::task::task_struct::{ExitState, PF_EXITING, PF_FORKNOEXEC, PF_TRACED_STOP, TS_RUNNING};
 
 /// `PF_EXITING` as Linux numbers it (`/proc/PID/stat` field 9).
 pub const LINUX_PF_EXITING: u32 = 0x0000_0004;
@@ -76,7 +74,7 @@ impl ProcFs<'_> {
             TaskState::Zombie
         } else if task.flags & PF_TRACED_STOP != 0 {
             TaskState::TracingStop
-        } else if self.k.groups[task.group].flags & SIGNAL_STOP_STOPPED != 0 {
+        } else if task.jobctl & crate::task::jobctl::JOBCTL_STOPPED != 0 {
             TaskState::Stopped
         } else if task.flags & TS_RUNNING != 0 {
             TaskState::Running

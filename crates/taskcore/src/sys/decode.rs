@@ -291,9 +291,27 @@ impl Syscall {
             nr::PRCTL => Syscall::Prctl(prctl(mem, a[0], a[1])?),
             nr::PTRACE => Syscall::Ptrace(match a[0] {
                 nr::PTRACE_TRACEME => Ptrace::Traceme,
-                nr::PTRACE_ATTACH | nr::PTRACE_SEIZE => Ptrace::Attach {
+                nr::PTRACE_ATTACH => Ptrace::Attach {
                     pid: int(a[1]),
-                    seize: a[0] == nr::PTRACE_SEIZE,
+                    seize: false,
+                },
+                // ptrace_attach(): PTRACE_SEIZE's addr must be 0.
+                nr::PTRACE_SEIZE if a[2] != 0 => return Err(Errno::EIO),
+                nr::PTRACE_SEIZE => Ptrace::Seize {
+                    pid: int(a[1]),
+                    options: u32::try_from(a[3]).unwrap_or(u32::MAX),
+                },
+                nr::PTRACE_SETOPTIONS => Ptrace::Setoptions {
+                    pid: int(a[1]),
+                    options: u32::try_from(a[3]).unwrap_or(u32::MAX),
+                },
+                nr::PTRACE_GETEVENTMSG => Ptrace::Geteventmsg { pid: int(a[1]) },
+                nr::PTRACE_GETSIGINFO => Ptrace::Getsiginfo { pid: int(a[1]) },
+                nr::PTRACE_INTERRUPT => Ptrace::Interrupt { pid: int(a[1]) },
+                nr::PTRACE_LISTEN => Ptrace::Listen { pid: int(a[1]) },
+                nr::PTRACE_SYSCALL => Ptrace::Syscall {
+                    pid: int(a[1]),
+                    sig: int(a[3]),
                 },
                 nr::PTRACE_CONT => Ptrace::Cont {
                     pid: int(a[1]),

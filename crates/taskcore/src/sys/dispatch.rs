@@ -58,6 +58,10 @@ pub enum SysRet {
     /// `PR_GET_PDEATHSIG`, `PR_GET_CHILD_SUBREAPER`: the int written;
     /// returns 0.
     Written(i32),
+    /// `PTRACE_GETEVENTMSG`: the unsigned long written; returns 0.
+    EventMsg(u64),
+    /// `PTRACE_GETSIGINFO`: the siginfo written; returns 0.
+    SigInfo(crate::task::kernel::SigInfo),
 }
 
 impl SysRet {
@@ -85,7 +89,9 @@ impl SysRet {
             | SysRet::Ids(..)
             | SysRet::Rlimit(_)
             | SysRet::Name(_)
-            | SysRet::Written(_) => 0,
+            | SysRet::Written(_)
+            | SysRet::EventMsg(_)
+            | SysRet::SigInfo(_) => 0,
         }
     }
 }
@@ -166,12 +172,19 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
                 .child_subreaper(current)
                 .map(|on| SysRet::Written(on.into())),
         },
-        Syscall::Ptrace(p) => unit(match *p {
-            Ptrace::Traceme => k.ptrace_traceme(current),
-            Ptrace::Attach { pid, seize } => k.ptrace_attach(current, pid, seize),
-            Ptrace::Cont { pid, sig } => k.ptrace_cont(current, pid, sig),
-            Ptrace::Detach { pid, sig } => k.ptrace_detach(current, pid, sig),
-        }),
+        Syscall::Ptrace(p) => match *p {
+            Ptrace::Traceme => unit(k.ptrace_traceme(current)),
+            Ptrace::Attach { pid, seize } => unit(k.ptrace_attach(current, pid, seize)),
+            Ptrace::Cont { pid, sig } => unit(k.ptrace_cont(current, pid, sig)),
+            Ptrace::Detach { pid, sig } => unit(k.ptrace_detach(current, pid, sig)),
+            Ptrace::Seize { pid, options } => unit(k.ptrace_seize(current, pid, options)),
+            Ptrace::Setoptions { pid, options } => unit(k.ptrace_setoptions(current, pid, options)),
+            Ptrace::Geteventmsg { pid } => k.ptrace_geteventmsg(current, pid).map(SysRet::EventMsg),
+            Ptrace::Getsiginfo { pid } => k.ptrace_getsiginfo(current, pid).map(SysRet::SigInfo),
+            Ptrace::Interrupt { pid } => unit(k.ptrace_interrupt(current, pid)),
+            Ptrace::Listen { pid } => unit(k.ptrace_listen(current, pid)),
+            Ptrace::Syscall { pid, sig } => unit(k.ptrace_syscall(current, pid, sig)),
+        },
         Syscall::Setuid { uid } => unit(k.setuid(current, *uid)),
         Syscall::Setgid { gid } => unit(k.setgid(current, *gid)),
         Syscall::Setreuid { ruid, euid } => unit(k.setreuid(current, *ruid, *euid)),

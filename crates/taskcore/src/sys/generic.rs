@@ -99,6 +99,9 @@ pub fn dispatch_api<K: TaskApi>(
             Ptrace::Attach { pid, seize } => k.ptrace_attach(current, pid, seize),
             Ptrace::Cont { pid, sig } => k.ptrace_cont(current, pid, sig),
             Ptrace::Detach { pid, sig } => k.ptrace_detach(current, pid, sig),
+            Ptrace::Seize { pid, options: 0 } => k.ptrace_attach(current, pid, true),
+            // The reference model has no other ptrace request.
+            _ => Err(Errno::ENOSYS),
         }),
         _ => Err(Errno::ENOSYS),
     };

@@ -51,6 +51,12 @@ impl Syscall {
                 Ptrace::Attach { .. } => Op::PtraceAttach,
                 Ptrace::Cont { .. } => Op::PtraceCont,
                 Ptrace::Detach { .. } => Op::PtraceDetach,
+                Ptrace::Seize { .. } => Op::PtraceAttach,
+                Ptrace::Syscall { .. } => Op::PtraceCont,
+                Ptrace::Setoptions { .. } | Ptrace::Interrupt { .. } | Ptrace::Listen { .. } => {
+                    Op::Ptrace
+                }
+                Ptrace::Geteventmsg { .. } | Ptrace::Getsiginfo { .. } => return None,
             },
             Syscall::Mmap { .. } => Op::Mmap,
             Syscall::Munmap { .. } => Op::Munmap,

@@ -434,6 +434,52 @@ pub enum Ptrace {
         /// Signal to deliver (0: none).
         sig: i32,
     },
+    /// `PTRACE_SEIZE` with its `PTRACE_O_*` options (`data`); decoded
+    /// from the raw call (a `data` beyond 32 bits decodes to `u32::MAX`,
+    /// invalid options either way).
+    Seize {
+        /// The tracee.
+        pid: i32,
+        /// `PTRACE_O_*` bits.
+        options: u32,
+    },
+    /// `PTRACE_SETOPTIONS`.
+    Setoptions {
+        /// The tracee.
+        pid: i32,
+        /// `PTRACE_O_*` bits (as for [`Ptrace::Seize`]).
+        options: u32,
+    },
+    /// `PTRACE_GETEVENTMSG`: the unsigned long the embedder writes at
+    /// `data` ([`SysRet::EventMsg`](super::SysRet::EventMsg)).
+    Geteventmsg {
+        /// The tracee.
+        pid: i32,
+    },
+    /// `PTRACE_GETSIGINFO`: the siginfo the embedder writes at `data`
+    /// ([`SysRet::SigInfo`](super::SysRet::SigInfo)).
+    Getsiginfo {
+        /// The tracee.
+        pid: i32,
+    },
+    /// `PTRACE_INTERRUPT`.
+    Interrupt {
+        /// The tracee.
+        pid: i32,
+    },
+    /// `PTRACE_LISTEN`.
+    Listen {
+        /// The tracee.
+        pid: i32,
+    },
+    /// `PTRACE_SYSCALL`: as [`Ptrace::Cont`], stopping at the next
+    /// syscall entry or exit.
+    Syscall {
+        /// The tracee.
+        pid: i32,
+        /// Signal to deliver (0: none).
+        sig: i32,
+    },
 }
 
 impl Syscall {

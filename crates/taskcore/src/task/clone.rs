@@ -7,12 +7,10 @@ use crate::errno::{Errno, Result};
 use crate::list;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::ptrace::PTRACE_EVENT_STOP;
-use crate::task::task_struct::{PT_SEIZED, SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE};
+use crate::task::task_struct::SIGNAL_UNKILLABLE;
 use crate::uapi::{
     CLONE_CLEAR_SIGHAND, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PARENT_SETTID,
-    CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD, CLONE_UNTRACED, CLONE_VFORK, CLONE_VM,
-    SIGCHLD, SIGSTOP, SIGTRAP,
+    CLONE_PIDFD, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM, SIGCHLD,
 };
 
 /// Arguments of `clone`/`clone3`.
@@ -289,27 +287,13 @@ impl Kernel {
         if flags & CLONE_VFORK != 0 {
             self.tasks[child].vfork_parent = cur;
         }
-        if flags & CLONE_PTRACE != 0 && flags & CLONE_UNTRACED == 0 && self.tasks[cur].ptrace != 0 {
-            // ptrace_init_task(): traced the way the caller is (seized or
-            // not), by the caller's tracer.
-            let tracer = self.tasks[cur].parent;
-            let mode = self.tasks[cur].ptrace;
-            self.ptrace_link(child, tracer, mode);
-            // It stops at once, telling its tracer: on the SIGSTOP it starts
-            // with, or, seized, in a PTRACE_EVENT_STOP trap (SIGTRAP, or the
-            // stop signal of a stopped group it joins: do_jobctl_trap()).
-            let code = if mode & PT_SEIZED != 0 {
-                let g = self.tasks[child].group;
-                let sig = if self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 {
-                    self.groups[g].stop_sig
-                } else {
-                    SIGTRAP
-                };
-                sig | (PTRACE_EVENT_STOP << 8)
-            } else {
-                SIGSTOP
-            };
-            self.ptrace_trap(child, code);
+        let event = self.ptrace_init_task(cur, child, flags, exit_signal);
+        if flags & CLONE_THREAD != 0 {
+            self.task_join_group_stop(child);
+        }
+        if event != 0 {
+            let msg = self.pid_for_tracer(cur, child);
+            self.ptrace_event(cur, event, msg);
         }
         self.run_deferred();
         Ok(self.handle_unchecked(child))

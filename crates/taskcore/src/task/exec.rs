@@ -26,8 +26,9 @@ impl Kernel {
     /// - `comm` becomes the last path component of `filename`, truncated to
     ///   15 bytes;
     /// - a vfork parent is released ([`crate::Notification::VforkDone`]);
-    /// - a traced caller (attached without `PTRACE_SEIZE`) stops with
-    ///   SIGTRAP for its tracer.
+    /// - a traced caller stops in its `PTRACE_EVENT_EXEC` stop under
+    ///   `PTRACE_O_TRACEEXEC` (message: its former thread id), else,
+    ///   attached without `PTRACE_SEIZE`, with SIGTRAP for its tracer.
     ///
     /// # Errors
     /// `ESRCH` if `current` is stale or exiting.
@@ -46,6 +47,8 @@ impl Kernel {
         // point of no return, so a failure changes nothing).
         let new_mm = self.mm_alloc()?;
         let g = self.tasks[t].group;
+        // PTRACE_EVENT_EXEC's message: the caller's tid before de_thread().
+        let old_vpid = self.pid_for_tracer(t, t);
         if self.groups[g].nr_threads > 1 {
             t = self.de_thread(t);
         }
@@ -74,8 +77,26 @@ impl Kernel {
         self.mms[mm].dumpable = dumpable;
         // The mask and pending signals stay.
         self.flush_signal_handlers(g);
-        if self.tasks[t].ptrace != 0 && self.tasks[t].ptrace & PT_SEIZED == 0 {
-            self.ptrace_trap(t, SIGTRAP);
+        if !self.ptrace_event(t, crate::task::ptrace_event::PTRACE_EVENT_EXEC, old_vpid)
+            && self.tasks[t].ptrace != 0
+            && self.tasks[t].ptrace & PT_SEIZED == 0
+        {
+            // send_sig(SIGTRAP, current, 0): taken on the way back to user
+            // space, after a syscall-exit stop.
+            let info = crate::task::kernel::SigInfo {
+                signo: SIGTRAP,
+                code: crate::uapi::SI_USER,
+                pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(t)),
+                uid: self.tasks[t].cred.uid,
+                ..Default::default()
+            };
+            let _ = self.send_signal_locked(
+                t,
+                SIGTRAP,
+                crate::task::sigsend::SendInfo::Info(info),
+                crate::task::sigsend::PidType::Pid,
+                false,
+            );
         }
         self.run_deferred();
         Ok(())

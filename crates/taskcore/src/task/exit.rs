@@ -46,7 +46,9 @@ impl Kernel {
 
     fn do_sys_exit(&mut self, current: TaskId, code: i32) -> Result<()> {
         let t = self.current(current)?;
-        self.do_exit(t, (code & 0xff) << 8);
+        if !self.ptrace_exit_event(t, (code & 0xff) << 8) {
+            self.do_exit(t, (code & 0xff) << 8);
+        }
         self.run_deferred();
         Ok(())
     }
@@ -95,6 +97,15 @@ impl Kernel {
         } else {
             self.threads(g)
         };
+        if self.ptrace_event_enabled(t, crate::task::ptrace_event::PTRACE_EVENT_EXIT) {
+            // The other threads go first; the caller stops before exiting.
+            let others: Vec<u32> = others.into_iter().filter(|&u| u != t).collect();
+            self.exit_threads(&others, g, code);
+            if !self.ptrace_exit_event(t, code) {
+                self.do_exit(t, code);
+            }
+            return;
+        }
         self.do_exit(t, code);
         self.exit_threads(&others, g, code);
     }
@@ -160,6 +171,7 @@ impl Kernel {
         if vp != NONE && self.tasks.get(vp).is_some() {
             let parent = self.handle_unchecked(vp);
             self.notify(Notification::VforkDone { parent });
+            self.ptrace_vfork_done(vp, t);
         }
     }
 
@@ -425,6 +437,17 @@ impl Kernel {
     fn exit_ptrace(&mut self, tracer: u32, dead: &mut Vec<u32>) {
         let tracees = list::collect(self.tasks[tracer].ptraced, &self.tasks, |t| &t.ptrace_entry);
         for p in tracees {
+            if self.ptrace_options(p) & crate::task::ptrace_event::PTRACE_O_EXITKILL != 0
+                && self.tasks[p].exit_state == ExitState::Alive
+            {
+                // PTRACE_O_EXITKILL: SIGKILL (SEND_SIG_PRIV, so forced) before
+                // the detach.
+                self.deferred.push_back(Deferred {
+                    task: p,
+                    gen: self.gens[p as usize],
+                    what: Deferral::Signal(crate::uapi::SIGKILL, None, true),
+                });
+            }
             if self.ptrace_detach_dead(tracer, p) {
                 dead.push(p);
             } else {
@@ -501,6 +524,7 @@ impl Kernel {
             self.resume_signals.remove(&p);
             self.trap_info.remove(&p);
             self.sigsave.remove(&p);
+            self.ptrace_messages.remove(&p);
             debug_assert!(self.tasks[p].children.is_empty());
             debug_assert!(self.tasks[p].ptraced.is_empty());
             self.tasks.remove(p);

@@ -164,6 +164,40 @@ pub enum Notification {
         /// The thread to wake.
         task: TaskId,
     },
+    /// [`crate::SignalDelivery::OnGetSignal`]: thread `task` stopped with
+    /// its group's stop (job control); it must not run until
+    /// [`Notification::TaskResumed`].
+    TaskStopped {
+        /// The stopped thread.
+        task: TaskId,
+    },
+    /// [`crate::SignalDelivery::OnGetSignal`]: thread `task`, stopped by a
+    /// group stop, was continued (SIGCONT): it calls
+    /// [`Kernel::get_signal`] before it next runs user code.
+    TaskResumed {
+        /// The continued thread.
+        task: TaskId,
+    },
+    /// Traced thread `task` entered a ptrace stop (any kind: signal
+    /// delivery, group stop, event, syscall) with stop code `code` (its
+    /// wait status is `code << 8 | 0x7f`): it must not run until
+    /// [`Notification::PtraceResumed`].
+    PtraceStopped {
+        /// The stopped tracee.
+        task: TaskId,
+        /// The stop code (`SIGTRAP | PTRACE_EVENT_x << 8`, the signal, ...).
+        code: i32,
+    },
+    /// Its tracer resumed `task` from a ptrace stop; with `syscall`
+    /// (`PTRACE_SYSCALL`), the embedder must report its next syscall entry
+    /// or exit with [`Kernel::ptrace_syscall_enter`] /
+    /// [`Kernel::ptrace_syscall_exit`].
+    PtraceResumed {
+        /// The resumed tracee.
+        task: TaskId,
+        /// It stops at its next syscall entry or exit.
+        syscall: bool,
+    },
     /// [`crate::SignalDelivery::Immediate`]: `task` took `sig` and its
     /// handler ran (the embedder runs it now, if it runs code at all).
     Handler {
@@ -241,6 +275,9 @@ pub struct Kernel {
     /// `rt_sigsuspend` (`real_blocked`, `saved_sigmask`): kept aside, not
     /// in every task.
     pub(crate) sigsave: rustc_hash::FxHashMap<u32, crate::task::task_struct::SigSave>,
+    /// Each tracee's `ptrace_message` (what `PTRACE_GETEVENTMSG` reads):
+    /// kept aside, not in every task; absent means 0.
+    pub(crate) ptrace_messages: rustc_hash::FxHashMap<u32, u64>,
     /// External references: pid references, pidfds, namespace files.
     pub(crate) ext: crate::pid::refs::ExtRefs,
 }
@@ -279,6 +316,7 @@ impl Kernel {
             resume_signals: Default::default(),
             trap_info: Default::default(),
             sigsave: Default::default(),
+            ptrace_messages: Default::default(),
             ext: Default::default(),
         };
         let mut root_ns = PidNamespace::new(0, NONE, config.pid_max);
@@ -329,6 +367,7 @@ impl Kernel {
             resume_signals: self.resume_signals.clone(),
             trap_info: self.trap_info.clone(),
             sigsave: self.sigsave.clone(),
+            ptrace_messages: self.ptrace_messages.clone(),
             ext: self.ext.clone(),
         }
     }
@@ -686,6 +725,9 @@ impl Kernel {
                 pending: Default::default(),
                 blocked: 0,
                 mm: NONE,
+                jobctl: 0,
+                ptrace_opts: 0,
+                trap_kind: 0,
             })
             .ok_or(Errno::EAGAIN)?;
         if self.gens.len() <= t as usize {

@@ -14,12 +14,19 @@
 use crate::errno::{Errno, Result};
 use crate::list;
 use crate::slab::NONE;
+use crate::task::jobctl::JOBCTL_STOPPED;
+use crate::task::jobctl::{
+    JOBCTL_LISTENING, JOBCTL_STOP_PENDING, JOBCTL_STOP_SIGMASK, JOBCTL_TRAP_NOTIFY,
+    JOBCTL_TRAP_STOP,
+};
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::ptrace_event::TIF_SYSCALL_TRACE;
 use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::task_struct::PF_EXITING;
 use crate::task::task_struct::{
     ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED, SIGNAL_STOP_STOPPED,
 };
-use crate::uapi::{valid_signal, SIGSTOP};
+use crate::uapi::SIGSTOP;
 
 /// `PTRACE_EVENT_STOP`: the event of a seized tracee's group-stop trap.
 pub(crate) const PTRACE_EVENT_STOP: i32 = 128;
@@ -44,7 +51,12 @@ impl Kernel {
         })
     }
 
-    fn do_sys_ptrace_attach(&mut self, current: TaskId, pid: i32, seize: bool) -> Result<()> {
+    pub(crate) fn do_sys_ptrace_attach(
+        &mut self,
+        current: TaskId,
+        pid: i32,
+        seize: bool,
+    ) -> Result<()> {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         // Linux checks exit_state only: a namespace's init still waiting
@@ -55,9 +67,8 @@ impl Kernel {
         {
             return Err(Errno::EPERM);
         }
-        let g = self.tasks[t].group;
-        let exiting = self.tasks[t].flags & crate::task::task_struct::PF_EXITING != 0;
-        let stopped = self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 && !exiting;
+        let exiting = self.tasks[t].flags & PF_EXITING != 0;
+        let stopped = self.tasks[t].jobctl & JOBCTL_STOPPED != 0 && !exiting;
         self.ptrace_link(
             t,
             cur,
@@ -68,24 +79,20 @@ impl Kernel {
             },
         );
         if stopped {
-            // ptrace_set_stopped(): a task stopped by a group stop moves
-            // into a ptrace stop for it (JOBCTL_TRAP_STOP), reporting the
-            // group's stop signal (a seized one as PTRACE_EVENT_STOP).
-            let sig = self.groups[g].stop_sig;
-            self.ptrace_trap(
-                t,
-                if seize {
-                    sig | (PTRACE_EVENT_STOP << 8)
-                } else {
-                    sig
-                },
-            );
+            // ptrace_attach(): a thread stopped by a group stop moves into
+            // a group-stop trap (JOBCTL_TRAP_STOP), reporting the group's
+            // stop signal (a seized one as PTRACE_EVENT_STOP). The restart's
+            // signal is ignored there (do_jobctl_trap()); the SIGSTOP of an
+            // attach stays pending for the thread and is its next stop
+            // (tests/oracle/ptrace_gstop.c, attach_stopped).
+            self.tasks[t].jobctl |= JOBCTL_TRAP_STOP;
+            self.do_jobctl_trap(t);
         }
         if !seize {
             // send_sig_info(SIGSTOP, SEND_SIG_PRIV, task): it flushes a
             // pending SIGCONT, and the tracee stops for it when it takes it
             // (at once, or once resumed if already stopped; never if
-            // exiting).
+            // exiting), with SEND_SIG_PRIV's siginfo (SI_KERNEL, no sender).
             let _ = self.send_signal_locked(t, SIGSTOP, SendInfo::Priv, PidType::Pid, true);
         }
         self.run_deferred();
@@ -137,12 +144,7 @@ impl Kernel {
         if !(0..=64).contains(&sig) {
             return Err(Errno::EIO);
         }
-        let task = &mut self.tasks[t];
-        let stopped_with = task.trap_code & 0x7f;
-        task.flags &= !PF_TRACED_STOP;
-        task.trap_code = 0;
-        self.sync_task(t);
-        self.resume_tracee(t, sig, stopped_with);
+        self.ptrace_resume(t, sig, false);
         self.run_deferred();
         Ok(())
     }
@@ -165,33 +167,24 @@ impl Kernel {
         if !(0..=64).contains(&sig) {
             return Err(Errno::EIO);
         }
-        let stopped_with = self.tasks[t].trap_code & 0x7f;
+        let (kind, stopped_with) = (self.tasks[t].trap_kind, self.tasks[t].trap_code & 0x7f);
         self.ptrace_unlink(t);
-        self.resume_tracee(t, sig, stopped_with);
+        self.resume_with(t, sig, kind, stopped_with);
         self.run_deferred();
         Ok(())
     }
 
-    /// Tracee `t` runs again with `sig` (0: none) from its tracer, then
-    /// takes what is pending for it.
-    fn resume_tracee(&mut self, t: u32, sig: i32, stopped_with: i32) {
-        if valid_signal(sig) {
-            let info = self
-                .trap_info
-                .remove(&t)
-                .filter(|i| i.signo == stopped_with);
-            self.ptrace_resume_signal(t, sig, info);
-        } else {
-            self.trap_info.remove(&t);
-        }
-        self.signal_wake_up(t);
-    }
-
-    fn stopped_tracee(&self, current: TaskId, pid: i32) -> Result<u32> {
+    /// `ptrace_check_attach()`: `pid` is a tracee of the calling thread in
+    /// a ptrace stop (not listening).
+    pub(crate) fn stopped_tracee(&self, current: TaskId, pid: i32) -> Result<u32> {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         let task = &self.tasks[t];
-        if task.ptrace == 0 || task.parent != cur || task.flags & PF_TRACED_STOP == 0 {
+        if task.ptrace == 0
+            || task.parent != cur
+            || task.flags & PF_TRACED_STOP == 0
+            || task.jobctl & JOBCTL_LISTENING != 0
+        {
             return Err(Errno::ESRCH);
         }
         Ok(t)
@@ -212,8 +205,22 @@ impl Kernel {
         task.parent = NONE;
         task.flags &= !PF_TRACED_STOP;
         task.trap_code = 0;
+        task.ptrace_opts = 0;
+        task.jobctl &=
+            !(JOBCTL_TRAP_STOP | JOBCTL_TRAP_NOTIFY | JOBCTL_LISTENING | TIF_SYSCALL_TRACE);
         let g = task.group;
         self.groups[g].nr_traced -= 1;
+        // A thread of a stopped (or stopping) group goes back into the
+        // group stop, uncounted.
+        if self.tasks[t].flags & PF_EXITING == 0
+            && self.tasks[t].exit_state == ExitState::Alive
+            && (self.groups[g].flags & SIGNAL_STOP_STOPPED != 0
+                || self.groups[g].group_stop_count > 0)
+        {
+            let sig = u32::from(self.groups[g].stop_sig) & JOBCTL_STOP_SIGMASK;
+            let task = &mut self.tasks[t];
+            task.jobctl = (task.jobctl & !JOBCTL_STOP_SIGMASK) | sig | JOBCTL_STOP_PENDING;
+        }
         if self.is_leader(t) {
             self.sync_child(g);
         }

@@ -30,11 +30,11 @@ use crate::task::sigpending::{next_signal, sigmask};
 use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::{
     ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
-    SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE, TS_RESTORE_SIGMASK, TS_SIGSLEEP,
+    SIGNAL_UNKILLABLE, TS_RESTORE_SIGMASK, TS_SIGSLEEP,
 };
 use crate::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, CLD_CONTINUED,
-    CLD_STOPPED, CLD_TRAPPED, SA_NODEFER, SIGCHLD, SIGCONT, SIGKILL, SIGSTOP, SI_USER,
+    CLD_TRAPPED, SA_NODEFER, SIGCHLD, SIGCONT, SIGKILL, SIGSTOP, SI_USER,
 };
 
 /// Signals that can never be blocked.
@@ -239,6 +239,7 @@ impl Kernel {
         let task = &self.tasks[t];
         (task.pending.signal | self.groups[task.group].shared_pending.signal) & !task.blocked != 0
             || self.resume_signals.contains_key(&t)
+            || task.jobctl & crate::task::jobctl::JOBCTL_PENDING_MASK != 0
             || self.groups[task.group].flags & SIGNAL_CLD_CONTINUED != 0
     }
 
@@ -304,7 +305,7 @@ impl Kernel {
         }
         // A stop sleeps TASK_WAKEKILL: a pending SIGKILL (one that did not
         // take the fast path: a namespace init's) ends it.
-        if self.task_is_stopped_or_traced(t) && !self.sigkill_pending(t) {
+        if !self.sigkill_pending(t) && (self.jobctl_step(t) || self.task_is_stopped_or_traced(t)) {
             return Step::Stopped;
         }
         let Some((sig, info)) = self.dequeue_signal(t, !self.tasks[t].blocked) else {
@@ -365,7 +366,7 @@ impl Kernel {
             {
                 return Step::Again;
             }
-            if self.do_signal_stop(g, sig) {
+            if self.do_signal_stop(t, sig) {
                 return Step::Stopped;
             }
             return Step::Again;
@@ -415,36 +416,6 @@ impl Kernel {
         self.resume_signals.insert(t, info);
     }
 
-    /// `do_signal_stop()`: group `g` stops with `sig` and its parent is
-    /// told; traced threads report the stop to their tracer. Returns false
-    /// if the group was already stopped or is exiting.
-    pub(crate) fn do_signal_stop(&mut self, g: u32, sig: i32) -> bool {
-        if self.groups[g].flags & (SIGNAL_STOP_STOPPED | SIGNAL_GROUP_EXIT) != 0 {
-            return false;
-        }
-        self.groups[g].group_exit_code = sig;
-        self.groups[g].stop_sig = sig;
-        self.set_group_flags(
-            g,
-            (self.groups[g].flags & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED,
-        );
-        let group = self.handle_unchecked(self.groups[g].leader);
-        self.notify(Notification::Stopped { group, sig });
-        if self.groups[g].nr_traced > 0 {
-            for t in self.threads(g) {
-                let task = &self.tasks[t];
-                if task.ptrace != 0
-                    && task.exit_state == ExitState::Alive
-                    && task.flags & PF_TRACED_STOP == 0
-                {
-                    self.ptrace_trap(t, sig);
-                }
-            }
-        }
-        self.notify_parent_cldstop(g, CLD_STOPPED);
-        true
-    }
-
     /// `do_notify_parent_cldstop(tsk, false, why)`: SIGCHLD (unless
     /// `SA_NOCLDSTOP` or ignored) and a wake-up to the real parent.
     pub(crate) fn notify_parent_cldstop(&mut self, g: u32, why: i32) {
@@ -473,26 +444,14 @@ impl Kernel {
         self.wake_parent(parent);
     }
 
-    /// Puts traced task `t` in a ptrace stop reporting `sig` to its tracer
-    /// (`ptrace_stop` + `do_notify_parent_cldstop(t, true, CLD_TRAPPED)`).
+    /// Puts traced task `t` in a signal-delivery-stop reporting `sig` to
+    /// its tracer (`ptrace_stop(sig, CLD_TRAPPED)`, `task/ptrace_event.rs`).
     pub(crate) fn ptrace_trap(&mut self, t: u32, sig: i32) {
-        let task = &mut self.tasks[t];
-        task.flags |= PF_TRACED_STOP;
-        task.trap_code = sig;
-        let tracer = task.parent;
-        self.sync_task(t);
-        let info = SigInfo {
-            signo: SIGCHLD,
-            code: CLD_TRAPPED,
-            pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(tracer)),
-            uid: self.tasks[t].cred.uid,
-            status: sig & 0x7f,
-            value: 0,
-        };
-        let psig = self.groups[self.tasks[tracer].group].sighand;
-        if !psig.is_ignored(SIGCHLD) && !psig.nocldstop() {
-            self.send_kernel_signal(tracer, SIGCHLD, info);
-        }
-        self.wake_parent(tracer);
+        self.ptrace_stop(
+            t,
+            sig,
+            CLD_TRAPPED,
+            crate::task::ptrace_event::TrapKind::Signal,
+        );
     }
 }

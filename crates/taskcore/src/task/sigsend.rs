@@ -21,12 +21,9 @@
 
 use crate::errno::{Errno, Result};
 use crate::slab::NONE;
-use crate::task::kernel::{Kernel, Notification, SigInfo};
+use crate::task::kernel::{Kernel, SigInfo};
 use crate::task::sigpending::{sigmask, SigQueue};
-use crate::task::task_struct::{
-    PF_EXITING, PF_TRACED_STOP, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT, SIGNAL_STOP_CONTINUED,
-    SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
-};
+use crate::task::task_struct::{PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE};
 use crate::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, RLIMIT_SIGPENDING,
     SIGCONT, SIGKILL, SIGRTMIN, SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU, SI_USER,
@@ -197,7 +194,7 @@ impl Kernel {
 
     /// `prepare_signal()`: the side effects of sending `sig` to `t` that
     /// come before queueing it. Returns whether it is queued at all, and
-    /// whether it continued a stopped group.
+    /// whether it ended a group stop (done or in progress).
     fn prepare_signal(&mut self, t: u32, sig: i32, force: bool) -> (bool, bool) {
         let g = self.tasks[t].group;
         if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
@@ -209,21 +206,7 @@ impl Kernel {
             self.flush_group_pending(g, sigmask(SIGCONT));
         } else if sig == SIGCONT {
             self.flush_group_pending(g, STOP_MASK);
-            if self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 {
-                self.groups[g].group_exit_code = 0;
-                // The parent learns it from the group's first thread to
-                // run get_signal() (SIGNAL_CLD_CONTINUED), not from the
-                // sender.
-                self.set_group_flags(
-                    g,
-                    (self.groups[g].flags & !SIGNAL_STOP_STOPPED)
-                        | SIGNAL_STOP_CONTINUED
-                        | SIGNAL_CLD_CONTINUED,
-                );
-                let group = self.handle_unchecked(self.groups[g].leader);
-                self.notify(Notification::Continued { group });
-                continued = true;
-            }
+            continued = self.sigcont_resume(g);
         }
         (!self.sig_ignored(t, sig, force), continued)
     }
@@ -269,12 +252,11 @@ impl Kernel {
         sig == SIGKILL || !self.task_is_stopped_or_traced(t)
     }
 
-    /// `task_is_stopped_or_traced()`: in a ptrace stop, or stopped with its
-    /// group (an untraced thread of a stopped group).
+    /// `task_is_stopped_or_traced()`: in a ptrace stop, or stopped by a
+    /// group stop (`JOBCTL_STOPPED`).
     pub(crate) fn task_is_stopped_or_traced(&self, t: u32) -> bool {
         let task = &self.tasks[t];
-        task.flags & PF_TRACED_STOP != 0
-            || (task.ptrace == 0 && self.groups[task.group].flags & SIGNAL_STOP_STOPPED != 0)
+        task.flags & PF_TRACED_STOP != 0 || task.jobctl & crate::task::jobctl::JOBCTL_STOPPED != 0
     }
 
     /// `sig_fatal()`: `sig`'s action in group `g` is the default one, and

@@ -125,6 +125,16 @@ pub(crate) struct Task {
     pub(crate) blocked: u64,
     /// Slab index of its address space, `NONE` once exited.
     pub(crate) mm: u32,
+    /// Job-control and ptrace-trap state (`jobctl`: the `JOBCTL_*` bits of
+    /// `task/jobctl.rs`, the stop signal in the low 16 bits).
+    pub(crate) jobctl: u32,
+    /// `PTRACE_O_*` options set by `PTRACE_SEIZE`/`PTRACE_SETOPTIONS`
+    /// (Linux keeps them in `ptrace` above `PT_OPT_FLAG_SHIFT`), packed
+    /// by `ptrace_event::pack_options` into 16 bits.
+    pub(crate) ptrace_opts: u16,
+    /// Which kind of ptrace stop the task is in (`task/ptrace_event.rs`
+    /// `TrapKind` as u8); meaningful with [`PF_TRACED_STOP`].
+    pub(crate) trap_kind: u8,
 }
 
 /// Signal dispositions of a thread group, as far as the lifecycle needs them.
@@ -199,8 +209,9 @@ pub(crate) struct ThreadGroup {
     /// Exit status of the group, or the stop signal while stopping.
     pub(crate) group_exit_code: i32,
     /// The signal of the last group stop (`jobctl & JOBCTL_STOP_SIGMASK`):
-    /// what a tracer attaching to the stopped group is told.
-    pub(crate) stop_sig: i32,
+    /// what a tracer attaching to the stopped group is told (a signal
+    /// number, 1-64).
+    pub(crate) stop_sig: u8,
     /// Wake-ups of this group's `wait_chldexit` queue so far (wrapping):
     /// a waiter that read it before sleeping knows whether it missed one.
     pub(crate) chld_events: u32,
@@ -228,6 +239,9 @@ pub(crate) struct ThreadGroup {
     pub(crate) session_leader: bool,
     /// Threads of this group that are traced.
     pub(crate) nr_traced: u32,
+    /// Threads that have yet to take part in the group stop in progress
+    /// (`group_stop_count`); 0 when none is.
+    pub(crate) group_stop_count: u32,
     /// The wait index registration of the child edge (see `wait::index`).
     pub(crate) child_reg: u8,
     /// As a waiter: edges to this group's children and tracees are also
@@ -269,6 +283,7 @@ impl ThreadGroup {
             is_child_subreaper: false,
             session_leader: false,
             nr_traced: 0,
+            group_stop_count: 0,
             child_reg: crate::wait::index::UNREGISTERED,
             wait_by_pgrp: false,
             rlim,
@@ -296,7 +311,9 @@ mod size_tests {
     #[test]
     fn tasks_and_groups_stay_small() {
         assert!(core::mem::size_of::<super::Task>() <= 152);
-        assert!(core::mem::size_of::<super::ThreadGroup>() <= 168);
+        // 176: Linux's signal_struct.group_stop_count (per-thread group
+        // stop, task/jobctl.rs) costs one u32 beyond the 168 of before.
+        assert!(core::mem::size_of::<super::ThreadGroup>() <= 176);
         assert!(core::mem::size_of::<crate::pid::entry::Pid>() <= 56);
     }
 }
