@@ -25,12 +25,12 @@ use crate::pid::refs::{bump_gen, gen_of};
 use crate::slab::NONE;
 use crate::task::clone3::Clone3Args;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
-use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::sigsend::PidType;
 use crate::task::task_struct::{ExitState, PF_EXITING};
 use crate::task::CloneArgs;
 use crate::uapi::{
     __WALL, __WCLONE, __WNOTHREAD, CLONE_DETACHED, CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_THREAD,
-    SI_TKILL, SI_USER, WCONTINUED, WEXITED, WNOHANG, WNOWAIT, WSTOPPED,
+    SI_TKILL, WCONTINUED, WEXITED, WNOHANG, WNOWAIT, WSTOPPED,
 };
 use crate::wait::{WaitFilter, WaitOutcome};
 
@@ -304,34 +304,8 @@ impl Kernel {
                 return Err(Errno::EPERM);
             }
         }
-        let sender_ns_nr = |k: &Kernel, t: u32| {
-            let ns = k.ns_of(t);
-            k.pid_nr_ns(k.tasks[cur].pid, ns) != 0
-        };
         let who = self.killer(cur);
         let may = |k: &Kernel, t: u32| k.may_kill(&who, t, sig);
-        // prepare_kill_siginfo(), or the caller's own siginfo.
-        let tgid_vnr = self.pid_nr_ns(self.tasks[self.leader_of(cur)].pid, active);
-        let uid = self.tasks[cur].cred.uid;
-        let info_for = |k: &Kernel, t: u32, ty: PidType| {
-            let force = !sender_ns_nr(k, t);
-            let mut i = info.unwrap_or(SigInfo {
-                signo: sig,
-                code: if ty == PidType::Pid {
-                    SI_TKILL
-                } else {
-                    SI_USER
-                },
-                pid: tgid_vnr,
-                uid,
-                status: 0,
-                value: 0,
-            });
-            if force {
-                i.pid = 0;
-            }
-            (SendInfo::Info(i), force)
-        };
         if scope == Scope::Pgrp {
             let members =
                 list::collect(self.pids[pid].pgrp_members, &self.groups, |g| &g.pgrp_node);
@@ -347,10 +321,9 @@ impl Kernel {
             }
             for t in leaders {
                 if sig != 0 && self.tasks.get(t).is_some() && may(self, t) {
-                    let (i, force) = info_for(self, t, PidType::Tgid);
                     // SI_USER or a caller's own negative code to itself:
                     // a process group is never short of queue entries.
-                    let _ = self.send_signal_locked(t, sig, i, PidType::Tgid, force);
+                    let _ = self.send_user_signal(&who, t, sig, PidType::Tgid, info);
                 }
             }
             self.run_deferred();
@@ -375,8 +348,7 @@ impl Kernel {
                 PidType::Tgid
             };
             if ty == PidType::Tgid || self.tasks[t].flags & PF_EXITING == 0 {
-                let (i, force) = info_for(self, t, ty);
-                r = self.send_signal_locked(t, sig, i, ty, force);
+                r = self.send_user_signal(&who, t, sig, ty, info);
             }
         }
         self.run_deferred();

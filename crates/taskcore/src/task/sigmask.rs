@@ -21,7 +21,7 @@
 use crate::errno::{Errno, Result};
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
 use crate::task::sigdeliver::UNBLOCKABLE;
-use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::sigsend::PidType;
 use crate::task::task_struct::{PF_EXITING, TS_RESTORE_SIGMASK, TS_SIGSLEEP};
 use crate::uapi::{SIG_BLOCK, SIG_SETMASK, SIG_UNBLOCK, SI_TKILL};
 
@@ -273,11 +273,12 @@ impl Kernel {
         if !(0..=64).contains(&sig) {
             return Err(Errno::EINVAL);
         }
-        if !self.may_kill(&self.killer(cur), p, sig) {
+        let who = self.killer(cur);
+        if !self.may_kill(&who, p, sig) {
             return Err(Errno::EPERM);
         }
         let info = SigInfo { signo: sig, ..info };
-        self.send_signal_locked(p, sig, SendInfo::Info(info), ty, false)
+        self.send_user_signal(&who, p, sig, ty, Some(info))
     }
 
     /// `rt_sigtimedwait(set, info, timeout)`: takes a signal of `set`

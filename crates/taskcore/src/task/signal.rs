@@ -33,6 +33,8 @@ pub(crate) struct Killer {
     /// The sender's tgid in its own namespace (`task_tgid_vnr(current)`),
     /// what `si_pid` says unless the target cannot see the sender.
     tgid_vnr: i32,
+    /// The sender's pid numbers: whether the target's namespace sees it.
+    numbers: Numbers,
 }
 
 impl Kernel {
@@ -66,7 +68,6 @@ impl Kernel {
     fn do_sys_kill(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
         let cur = self.current(current)?;
         let ns = self.ns_of(cur);
-        let sender = self.pids[self.tasks[cur].pid].numbers.clone();
         let who = self.killer(cur);
         let target = match pid {
             i32::MIN => return Err(Errno::ESRCH),
@@ -88,7 +89,7 @@ impl Kernel {
                 if !self.may_kill(&who, t, sig) {
                     return Err(Errno::EPERM);
                 }
-                self.send_user_signal(&sender, &who, t, sig, PidType::Tgid)?;
+                self.send_user_signal(&who, t, sig, PidType::Tgid, None)?;
                 Ok(())
             }
             KillTarget::Pgrp(pgrp) => {
@@ -115,7 +116,7 @@ impl Kernel {
                     let leader = grp.leader;
                     if self.may_kill(&who, leader, sig) {
                         sent = true;
-                        self.send_user_signal(&sender, &who, leader, sig, PidType::Tgid)?;
+                        self.send_user_signal(&who, leader, sig, PidType::Tgid, None)?;
                     }
                 }
                 if sent {
@@ -143,7 +144,7 @@ impl Kernel {
                 // kill(-1) ignores EPERM (it counts the process anyway).
                 for t in targets {
                     if self.tasks.get(t).is_some() && self.may_kill(&who, t, sig) {
-                        self.send_user_signal(&sender, &who, t, sig, PidType::Tgid)?;
+                        self.send_user_signal(&who, t, sig, PidType::Tgid, None)?;
                     }
                 }
                 Ok(())
@@ -209,7 +210,6 @@ impl Kernel {
     fn do_tkill(&mut self, current: TaskId, tgid: i32, tid: i32, sig: i32) -> Result<()> {
         let cur = self.current(current)?;
         let ns = self.ns_of(cur);
-        let sender = self.pids[self.tasks[cur].pid].numbers.clone();
         let t = self.find_task(ns, tid).ok_or(Errno::ESRCH)?;
         if tgid > 0 && self.pid_nr_ns(self.tasks[self.leader_of(t)].pid, ns) != tgid {
             return Err(Errno::ESRCH);
@@ -224,7 +224,7 @@ impl Kernel {
         // do_send_specific(): queued on the thread itself (PIDTYPE_PID). An
         // exiting thread never takes it (wants_signal()), SIGKILL included;
         // only prepare_signal()'s group-wide effect of SIGCONT remains.
-        let r = self.send_user_signal(&sender, &who, t, sig, PidType::Pid);
+        let r = self.send_user_signal(&who, t, sig, PidType::Pid, None);
         self.run_deferred();
         r
     }
@@ -301,6 +301,7 @@ impl Kernel {
             group: g,
             session: self.groups[g].session,
             tgid_vnr: self.pid_nr_ns(self.tasks[self.groups[g].leader].pid, self.ns_of(cur)),
+            numbers: self.pids[self.tasks[cur].pid].numbers.clone(),
         }
     }
 
@@ -317,20 +318,24 @@ impl Kernel {
             })
     }
 
-    /// Sends `sig` from the user task `who` (pid numbers `sender`) to task
-    /// `t`, queued on the thread (`PidType::Pid`, `tkill`) or its process
-    /// (`kill`), with the siginfo `prepare_kill_siginfo()` builds.
+    /// Sends `sig` from the user task `who` to task `t`, queued on the
+    /// thread (`PidType::Pid`, `tkill`) or its process (`kill`), with the
+    /// caller's own siginfo (`sigqueue`-style, `pidfd_send_signal`) or the
+    /// one `prepare_kill_siginfo()` builds.
     ///
-    /// `sender` and `who` are taken before the first delivery: a `kill(0,
-    /// ...)` may kill and reap the sender itself half-way through its
-    /// process group, and Linux goes on signalling the rest.
-    fn send_user_signal(
+    /// `who` is taken before the first delivery: a `kill(0, ...)` may kill
+    /// and reap the sender itself half-way through its process group, and
+    /// Linux goes on signalling the rest.
+    ///
+    /// # Errors
+    /// `EAGAIN` as [`Kernel::send_signal_locked`].
+    pub(crate) fn send_user_signal(
         &mut self,
-        sender: &Numbers,
         who: &Killer,
         t: u32,
         sig: i32,
         ty: PidType,
+        own: Option<SigInfo>,
     ) -> Result<()> {
         if sig == 0 {
             return Ok(());
@@ -339,19 +344,22 @@ impl Kernel {
         // namespace (an ancestor namespace) is shown as pid 0, and its
         // SIGKILL/SIGSTOP reach a namespace init.
         let ns = self.ns_of(t);
-        let force = sender.nr_in(ns, self.nss[ns].level).is_none();
-        let info = SigInfo {
+        let force = who.numbers.nr_in(ns, self.nss[ns].level).is_none();
+        let mut info = own.unwrap_or(SigInfo {
             signo: sig,
             code: if ty == PidType::Pid {
                 SI_TKILL
             } else {
                 SI_USER
             },
-            pid: if force { 0 } else { who.tgid_vnr },
+            pid: who.tgid_vnr,
             uid: who.cred.uid,
             status: 0,
             value: 0,
-        };
+        });
+        if force {
+            info.pid = 0;
+        }
         self.send_signal_locked(t, sig, SendInfo::Info(info), ty, force)
     }
 }
