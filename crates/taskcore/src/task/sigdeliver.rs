@@ -256,25 +256,18 @@ impl Kernel {
     /// [`SignalDelivery::Immediate`]: `t` takes every signal it can now;
     /// handlers run and return at once.
     fn get_signal_immediate(&mut self, t: u32) {
-        loop {
-            match self.get_signal_step(t) {
-                Step::Again => continue,
-                Step::Nothing => {
-                    self.restore_saved_sigmask(t);
-                    return;
-                }
-                Step::Stopped | Step::Exit => return,
-                Step::Handler(sig, info, _) => {
-                    // The handler ran; its sigreturn restored the mask the
-                    // frame saved.
-                    if self.tasks[t].flags & TS_RESTORE_SIGMASK != 0 {
-                        self.tasks[t].flags &= !TS_RESTORE_SIGMASK;
-                        self.tasks[t].blocked = self.take_saved_sigmask(t);
-                    }
-                    let task = self.handle_unchecked(t);
-                    self.notify(Notification::Handler { task, sig, info });
-                }
-            }
+        while let SignalAction::Handler {
+            sig,
+            info,
+            old_mask,
+            ..
+        } = self.get_signal_one(t)
+        {
+            // The handler ran at once; its sigreturn gave back the mask
+            // its frame saved.
+            self.tasks[t].blocked = old_mask;
+            let task = self.handle_unchecked(t);
+            self.notify(Notification::Handler { task, sig, info });
         }
     }
 
