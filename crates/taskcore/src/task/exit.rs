@@ -521,10 +521,7 @@ impl Kernel {
             self.put_pid(pid);
             // __exit_signal(): its pending signals go with it.
             self.flush_task_pending(p, u64::MAX);
-            self.resume_signals.remove(&p);
-            self.trap_info.remove(&p);
-            self.sigsave.remove(&p);
-            self.ptrace_messages.remove(&p);
+            self.forget_side_state(p);
             debug_assert!(self.tasks[p].children.is_empty());
             debug_assert!(self.tasks[p].ptraced.is_empty());
             self.tasks.remove(p);

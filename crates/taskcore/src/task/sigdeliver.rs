@@ -186,6 +186,24 @@ impl Kernel {
         }
     }
 
+    /// Drops what the side tables keep for released task `t` (its resume
+    /// signal, last siginfo, saved masks, ptrace event message); they are
+    /// empty for almost every task, so an exit pays no hashing for them.
+    pub(crate) fn forget_side_state(&mut self, t: u32) {
+        if !self.resume_signals.is_empty() {
+            self.resume_signals.remove(&t);
+        }
+        if !self.trap_info.is_empty() {
+            self.trap_info.remove(&t);
+        }
+        if !self.sigsave.is_empty() {
+            self.sigsave.remove(&t);
+        }
+        if !self.ptrace_messages.is_empty() {
+            self.ptrace_messages.remove(&t);
+        }
+    }
+
     /// `restore_saved_sigmask()`.
     fn restore_saved_sigmask(&mut self, t: u32) {
         if self.tasks[t].flags & TS_RESTORE_SIGMASK != 0 {
@@ -291,7 +309,7 @@ impl Kernel {
         }
         // The signal its tracer resumed it with: taken on the way out of
         // the ptrace stop, before anything else (even in a stopped group).
-        if task.flags & PF_TRACED_STOP == 0 {
+        if task.flags & PF_TRACED_STOP == 0 && !self.resume_signals.is_empty() {
             if let Some(info) = self.resume_signals.remove(&t) {
                 return self.act_on_signal(t, info.signo, info);
             }
