@@ -179,9 +179,16 @@ impl Kernel {
             if self.probes.cache.is_some() && (state >> 32) as u32 != self.probes.gen as u32 {
                 self.probes.release_stale((state >> 32) as u32);
             }
-            return body(self);
+            let r = body(self);
+            // The end of the operation: its marked wait edges are synced.
+            self.flush_wait_edges();
+            return r;
         }
-        self.probed_slow(op, current, body)
+        self.probed_slow(op, current, |k| {
+            let r = body(k);
+            k.flush_wait_edges();
+            r
+        })
     }
 
     /// The armed path of [`probed`](Self::probed).

@@ -281,7 +281,7 @@ impl Kernel {
             }
             if parent != NONE {
                 self.link_child(parent, g);
-                self.sync_child(g);
+                self.mark_group(g);
             }
         }
         if flags & CLONE_VFORK != 0 {
@@ -333,6 +333,6 @@ impl Kernel {
         let mut head = self.tasks[tracer].ptraced;
         list::push_front(&mut head, &mut self.tasks, t, |t| &mut t.ptrace_entry);
         self.tasks[tracer].ptraced = head;
-        self.sync_task(t);
+        self.mark_task(t);
     }
 }

@@ -56,8 +56,7 @@ impl Kernel {
         // domain", the parent gets SIGCHLD and a clone child becomes an
         // ordinary one for __WCLONE.
         if self.groups[g].exit_signal != SIGCHLD {
-            self.groups[g].exit_signal = SIGCHLD;
-            self.sync_child(g);
+            self.set_exit_signal(g, SIGCHLD);
         }
         self.mm_release(t);
         let old_mm = core::mem::replace(&mut self.tasks[t].mm, new_mm);
@@ -136,9 +135,10 @@ impl Kernel {
         self.pids[tp].task = leader;
         self.tasks[t].start_time = self.tasks[leader].start_time;
         self.groups[g].leader = t;
-        self.groups[g].exit_signal = SIGCHLD;
+        self.set_exit_signal(g, SIGCHLD);
+        // The old leader's edges left the index above; it is released below.
         self.tasks[leader].flags &= !PF_TRACED_STOP;
-        self.sync_task(t);
+        self.mark_task(t);
         // The old leader is released as an ordinary dead thread.
         self.release_task(leader);
         let _ = NONE;

@@ -86,7 +86,7 @@ impl Kernel {
             // another process still shows them to its real parent).
             exit_code
         } else {
-            self.groups[g].group_exit_code = exit_code;
+            self.set_group_exit_code(g, exit_code);
             // Linux assigns the flags word: stop and continue state go.
             self.set_group_flags(g, SIGNAL_GROUP_EXIT);
             exit_code
@@ -116,7 +116,7 @@ impl Kernel {
         if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
             return;
         }
-        self.groups[g].group_exit_code = code;
+        self.set_group_exit_code(g, code);
         self.set_group_flags(g, SIGNAL_GROUP_EXIT);
         self.zap_other_threads(g, code);
     }
@@ -148,8 +148,10 @@ impl Kernel {
         debug_assert_eq!(self.tasks[t].flags & PF_EXITING, 0);
         let g = self.tasks[t].group;
         self.tasks[t].flags |= PF_EXITING;
-        self.tasks[t].flags &= !PF_TRACED_STOP;
-        self.tasks[t].trap_code = 0;
+        // Its ptrace stop (if any) ends.
+        if self.tasks[t].flags & PF_TRACED_STOP != 0 || self.tasks[t].trap_code != 0 {
+            self.set_traced_stop(t, false, 0);
+        }
         self.tasks[t].exit_code = code;
         self.groups[g].live -= 1;
         let group_dead = self.groups[g].live == 0;
@@ -183,8 +185,6 @@ impl Kernel {
             // goes on from here then (`put_pid`).
             let ns = self.ns_of(t);
             self.nss[ns].zap_waiter = Some((t, group_dead));
-            // Its ptrace stop ended (do_exit()).
-            self.sync_task(t);
             return;
         }
         self.exit_notify_tail(t, group_dead, dead);
@@ -196,7 +196,7 @@ impl Kernel {
             let g = self.tasks[t].group;
             self.kill_orphaned_pgrp(g, NONE);
         }
-        self.tasks[t].exit_state = ExitState::Zombie;
+        self.set_exit_state(t, ExitState::Zombie);
         let g = self.tasks[t].group;
         let autoreap = if self.tasks[t].ptrace != 0 {
             let sig = if self.is_leader(t) && self.group_empty(g) && !self.ptrace_reparented(t) {
@@ -210,7 +210,6 @@ impl Kernel {
         } else {
             true
         };
-        self.sync_task(t);
         // `t` last, after the children reaped on the way, without pushing it
         // onto `dead` (an allocation per exiting thread).
         for p in dead {
@@ -286,6 +285,9 @@ impl Kernel {
     /// does not reach a namespace init that has not asked for it (the
     /// orphaned-pgrp SIGHUP/SIGCONT are forced, `SEND_SIG_PRIV`, but force
     /// only matters for SIGKILL and SIGSTOP).
+    ///
+    /// The end of an operation: the wait edges marked on the way are
+    /// flushed last ([`Self::flush_wait_edges`]).
     pub(crate) fn run_deferred(&mut self) {
         while let Some(d) = self.deferred.pop_front() {
             if self.tasks.get(d.task).is_some() && self.gens[d.task as usize] == d.gen {
@@ -302,6 +304,7 @@ impl Kernel {
                 }
             }
         }
+        self.flush_wait_edges();
     }
 
     /// `find_alive_thread()`: the first thread of `t`'s group not exiting.
@@ -374,12 +377,12 @@ impl Kernel {
             self.unlink_child(g);
             if !threaded {
                 // We don't want people slaying init.
-                self.groups[g].exit_signal = SIGCHLD;
+                self.set_exit_signal(g, SIGCHLD);
             }
             if reaper != NONE {
                 self.link_child(reaper, g);
             }
-            self.sync_group(g);
+            self.mark_group(g);
             self.send_pdeath_signals(father, g);
             if !threaded && reaper != NONE {
                 self.reparent_leader(father, g, dead);
@@ -531,13 +534,16 @@ impl Kernel {
                 self.groups.remove(g);
                 return;
             }
+            // One thread fewer: a zombie leader may become reapable
+            // (delay_group_leader()).
+            self.mark_task(leader);
             // The leader was waiting for its last thread: notify now.
-            if self.group_empty(g) && self.tasks[leader].exit_state == ExitState::Zombie {
-                self.sync_task(leader);
-                if self.do_notify_parent(leader, self.groups[g].exit_signal) {
-                    p = leader;
-                    continue;
-                }
+            if self.group_empty(g)
+                && self.tasks[leader].exit_state == ExitState::Zombie
+                && self.do_notify_parent(leader, self.groups[g].exit_signal)
+            {
+                p = leader;
+                continue;
             }
             return;
         }

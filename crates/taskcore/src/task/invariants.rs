@@ -258,6 +258,11 @@ impl Kernel {
     }
 
     fn check_wait_index(&self) {
+        assert!(
+            self.wait_dirty.is_empty(),
+            "wait edges marked but not flushed at the end of an operation: {:?}",
+            self.wait_dirty
+        );
         let mut rebuilt = WaitIndex::default();
         for (g, grp) in self.groups.iter() {
             match self.child_edge_pos(g) {

@@ -89,7 +89,7 @@ impl Kernel {
             // A tracee resumed while its group is stopped may start another
             // group stop; the group's code stays the first one's.
             if self.groups[g].flags & SIGNAL_STOP_STOPPED == 0 {
-                self.groups[g].group_exit_code = sig;
+                self.set_group_exit_code(g, sig);
             }
             self.groups[g].stop_sig = sig as u8;
             let gstop = sig as u32 | JOBCTL_STOP_PENDING | JOBCTL_STOP_CONSUME;
@@ -251,7 +251,7 @@ impl Kernel {
         };
         if why != 0 {
             self.groups[g].group_stop_count = 0;
-            self.groups[g].group_exit_code = 0;
+            self.set_group_exit_code(g, 0);
             // A continued group's parent learns it from the group's first
             // thread to run get_signal() (SIGNAL_CLD_CONTINUED), not from
             // the sender.

@@ -254,6 +254,9 @@ pub struct Kernel {
     pub(crate) wait_index: WaitIndex,
     pub(crate) notes: Vec<Notification>,
     pub(crate) deferred: VecDeque<Deferred>,
+    /// Wait edges marked by the readiness setters, synced by
+    /// `flush_wait_edges` at the end of the operation (task/readiness.rs).
+    pub(crate) wait_dirty: Vec<crate::task::readiness::Dirty>,
     /// Source of list position keys.
     pub(crate) seq: u64,
     /// The caller-supplied current time in nanoseconds.
@@ -307,6 +310,7 @@ impl Kernel {
             wait_index: WaitIndex::default(),
             notes: Vec::new(),
             deferred: VecDeque::new(),
+            wait_dirty: Vec::new(),
             seq: 0,
             now: 0,
             config,
@@ -358,6 +362,7 @@ impl Kernel {
             wait_index: self.wait_index.clone(),
             notes: self.notes.clone(),
             deferred: self.deferred.clone(),
+            wait_dirty: self.wait_dirty.clone(),
             seq: self.seq,
             now: self.now,
             config: self.config,
@@ -821,26 +826,6 @@ impl Kernel {
         if session != pgrp {
             self.put_pid(session);
         }
-    }
-
-    /// Sets group `g`'s `SIGNAL_*` flags, keeping the process group's count
-    /// of stopped members and the wait index in step.
-    pub(crate) fn set_group_flags(&mut self, g: u32, flags: u32) {
-        let old = self.groups[g].flags;
-        self.groups[g].flags = flags;
-        let (was, is) = (
-            old & SIGNAL_STOP_STOPPED != 0,
-            flags & SIGNAL_STOP_STOPPED != 0,
-        );
-        if was != is {
-            let pgrp = self.groups[g].pgrp;
-            if is {
-                self.pids[pgrp].pgrp_nr_stopped += 1;
-            } else {
-                self.pids[pgrp].pgrp_nr_stopped -= 1;
-            }
-        }
-        self.sync_group(g);
     }
 
     /// Appends group `g` to thread `parent`'s children with a fresh position.

@@ -25,6 +25,7 @@ mod prctl;
 mod procinfo;
 mod ptrace;
 pub mod ptrace_event;
+pub(crate) mod readiness;
 mod restart;
 pub mod rlimit;
 mod sigaction;

@@ -95,7 +95,7 @@ impl Kernel {
         self.attach_pgrp(g, pgrp);
         self.put_pid(old);
         if rekey {
-            self.sync_group(g);
+            self.mark_group(g);
         }
     }
 
@@ -144,7 +144,7 @@ impl Kernel {
         let old_pgrp = self.detach_pgrp(g);
         self.attach_pgrp(g, sid);
         self.put_pid(old_pgrp);
-        self.sync_group(g);
+        self.mark_group(g);
         Ok(self.pid_nr_ns(sid, self.ns_of(cur)))
     }
 

@@ -221,8 +221,8 @@ impl Kernel {
             let task = &mut self.tasks[t];
             task.jobctl = (task.jobctl & !JOBCTL_STOP_SIGMASK) | sig | JOBCTL_STOP_PENDING;
         }
-        if self.is_leader(t) {
-            self.sync_child(g);
-        }
+        // Its ptrace edge left the index above; a leader's child edge loses
+        // ptrace semantics.
+        self.mark_task(t);
     }
 }

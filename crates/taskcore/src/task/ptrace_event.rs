@@ -141,10 +141,9 @@ impl Kernel {
             self.tasks[t].jobctl & JOBCTL_STOP_PENDING != 0 && self.task_participate_group_stop(t);
         let task = &mut self.tasks[t];
         task.jobctl &= !(JOBCTL_TRAP_STOP | JOBCTL_TRAP_NOTIFY | JOBCTL_LISTENING | JOBCTL_STOPPED);
-        task.flags |= PF_TRACED_STOP;
-        task.trap_code = code;
         task.trap_kind = kind as u8;
         let tracer = task.parent;
+        self.set_traced_stop(t, true, code);
         if kind == TrapKind::Group && self.tasks[t].ptrace & PT_SEIZED == 0 {
             // do_jobctl_trap() of a tracee that was not seized:
             // ptrace_stop() without a siginfo (PTRACE_GETSIGINFO: EINVAL,
@@ -162,7 +161,6 @@ impl Kernel {
             };
             self.trap_info.insert(t, info);
         }
-        self.sync_task(t);
         let info = SigInfo {
             signo: SIGCHLD,
             code: why,
@@ -267,15 +265,13 @@ impl Kernel {
         let task = &mut self.tasks[t];
         let kind = task.trap_kind;
         let stopped_with = task.trap_code & 0x7f;
-        task.flags &= !PF_TRACED_STOP;
-        task.trap_code = 0;
         task.jobctl &= !JOBCTL_LISTENING;
         if syscall {
             task.jobctl |= TIF_SYSCALL_TRACE;
         } else {
             task.jobctl &= !TIF_SYSCALL_TRACE;
         }
-        self.sync_task(t);
+        self.set_traced_stop(t, false, 0);
         let handle = self.handle_unchecked(t);
         self.notify(Notification::PtraceResumed {
             task: handle,

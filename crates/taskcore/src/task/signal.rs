@@ -251,7 +251,7 @@ impl Kernel {
         }
         let g = self.tasks[t].group;
         if self.groups[g].flags & SIGNAL_GROUP_EXIT == 0 {
-            self.groups[g].group_exit_code = sig | if core_dumped { 0x80 } else { 0 };
+            self.set_group_exit_code(g, sig | if core_dumped { 0x80 } else { 0 });
             self.set_group_flags(g, SIGNAL_GROUP_EXIT);
         }
         let code = self.groups[g].group_exit_code;

@@ -251,6 +251,9 @@ impl Kernel {
         filter: WaitFilter,
         flags: i32,
     ) -> Result<WaitOutcome> {
+        // Operations flush their marks when they end; this makes the
+        // index's answer right even for a caller in the middle of one.
+        self.flush_wait_edges();
         let wo = WaitOpts { cur, filter, flags };
         if let WaitFilter::Pgid(p) = filter {
             if p == NONE || self.pids[p].pgrp_members.is_empty() {
@@ -526,12 +529,10 @@ impl Kernel {
             match kind {
                 READY_EXIT => self.reap_zombie(t),
                 READY_TRAP => {
-                    self.tasks[t].trap_code = 0;
-                    self.sync_task(t);
+                    self.set_trap_code(t, 0);
                 }
                 READY_STOP => {
-                    self.groups[g].group_exit_code = 0;
-                    self.sync_group(g);
+                    self.set_group_exit_code(g, 0);
                 }
                 _ => {
                     let f = self.groups[g].flags & !crate::task::task_struct::SIGNAL_STOP_CONTINUED;

@@ -1,0 +1,139 @@
+//! Readiness setters: every write of a field that `edge_state` reads goes
+//! through a setter here, which marks the wait edges that depend on it
+//! dirty; [`Kernel::flush_wait_edges`] brings the marked edges up to date in
+//! the wait index once, at the end of the operation.
+//!
+//! The fields are the task's `exit_state`, its `PF_TRACED_STOP` flag and
+//! `trap_code`, and the group's `SIGNAL_*` flags, `group_exit_code`,
+//! `exit_signal` and thread count (`delay_group_leader`). Changes of an
+//! edge's *position* (its waiter, list or process group) still take the edge
+//! out of the index first ([`Kernel::unindex_child`],
+//! [`Kernel::unindex_ptrace`]) and mark it after.
+//!
+//! A write that bypasses these setters leaves its edge stale until the next
+//! mark of that edge: [`Kernel::check_invariants`] compares every
+//! registered edge with `edge_state` and fails the tests on it.
+//!
+//! # Complexity
+//! A mark is a push onto a vector that keeps its capacity (no allocation
+//! once warm); the flush is O(marked edges) index updates.
+//!
+//! # Linux
+//! No Linux analogue: Linux has no index to keep in step (`do_wait` walks
+//! the lists and reads these fields directly).
+
+use crate::task::kernel::Kernel;
+use crate::task::task_struct::{ExitState, PF_TRACED_STOP, SIGNAL_STOP_STOPPED};
+
+/// A wait edge marked for re-registration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dirty {
+    /// Both edges that lead to a task (as `Kernel::sync_task`).
+    Task(u32),
+    /// Every edge that depends on a group's state (as `Kernel::sync_group`).
+    Group(u32),
+}
+
+impl Kernel {
+    /// Marks the edges that lead to task `t` (its ptrace edge, and its
+    /// group's child edge when it is the leader) for the next flush.
+    #[inline]
+    pub(crate) fn mark_task(&mut self, t: u32) {
+        self.push_dirty(Dirty::Task(t));
+    }
+
+    /// Marks the edges that depend on group `g` (its child edge and the
+    /// ptrace edges of its traced threads) for the next flush.
+    #[inline]
+    pub(crate) fn mark_group(&mut self, g: u32) {
+        self.push_dirty(Dirty::Group(g));
+    }
+
+    #[inline]
+    fn push_dirty(&mut self, d: Dirty) {
+        if self.wait_dirty.last() != Some(&d) {
+            self.wait_dirty.push(d);
+        }
+    }
+
+    /// Brings every marked edge up to date in the wait index. Entries whose
+    /// task or group was released since are skipped (their edges left the
+    /// index on release); a reused slot is synced from its current state,
+    /// which is harmless.
+    pub(crate) fn flush_wait_edges(&mut self) {
+        let mut i = 0;
+        while i < self.wait_dirty.len() {
+            match self.wait_dirty[i] {
+                Dirty::Task(t) => {
+                    if self.tasks.get(t).is_some() {
+                        self.sync_task(t);
+                    }
+                }
+                Dirty::Group(g) => {
+                    if self.groups.get(g).is_some() {
+                        self.sync_group(g);
+                    }
+                }
+            }
+            i += 1;
+        }
+        self.wait_dirty.clear();
+    }
+
+    /// Sets task `t`'s `exit_state`.
+    pub(crate) fn set_exit_state(&mut self, t: u32, s: ExitState) {
+        self.tasks[t].exit_state = s;
+        self.mark_task(t);
+    }
+
+    /// Sets or clears task `t`'s `PF_TRACED_STOP` and sets its `trap_code`
+    /// (the ptrace stop's wait status; 0 once reported or ended).
+    pub(crate) fn set_traced_stop(&mut self, t: u32, stopped: bool, code: i32) {
+        let task = &mut self.tasks[t];
+        if stopped {
+            task.flags |= PF_TRACED_STOP;
+        } else {
+            task.flags &= !PF_TRACED_STOP;
+        }
+        task.trap_code = code;
+        self.mark_task(t);
+    }
+
+    /// Sets task `t`'s `trap_code` alone (0: the stop was reported).
+    pub(crate) fn set_trap_code(&mut self, t: u32, code: i32) {
+        self.tasks[t].trap_code = code;
+        self.mark_task(t);
+    }
+
+    /// Sets group `g`'s `exit_signal` (the child edge's `__WCLONE` class).
+    pub(crate) fn set_exit_signal(&mut self, g: u32, sig: i32) {
+        self.groups[g].exit_signal = sig;
+        self.mark_group(g);
+    }
+
+    /// Sets group `g`'s `group_exit_code` (a group stop's reported signal).
+    pub(crate) fn set_group_exit_code(&mut self, g: u32, code: i32) {
+        self.groups[g].group_exit_code = code;
+        self.mark_group(g);
+    }
+
+    /// Sets group `g`'s `SIGNAL_*` flags, keeping the process group's count
+    /// of stopped members in step, and marks the group's edges.
+    pub(crate) fn set_group_flags(&mut self, g: u32, flags: u32) {
+        let old = self.groups[g].flags;
+        self.groups[g].flags = flags;
+        let (was, is) = (
+            old & SIGNAL_STOP_STOPPED != 0,
+            flags & SIGNAL_STOP_STOPPED != 0,
+        );
+        if was != is {
+            let pgrp = self.groups[g].pgrp;
+            if is {
+                self.pids[pgrp].pgrp_nr_stopped += 1;
+            } else {
+                self.pids[pgrp].pgrp_nr_stopped -= 1;
+            }
+        }
+        self.mark_group(g);
+    }
+}
