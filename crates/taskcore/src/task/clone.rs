@@ -281,7 +281,9 @@ impl Kernel {
             }
             if parent != NONE {
                 self.link_child(parent, g);
-                self.mark_group(g);
+                // A new edge: registered at once in its current state (a
+                // position change, not a readiness write).
+                self.sync_child(g);
             }
         }
         if flags & CLONE_VFORK != 0 {

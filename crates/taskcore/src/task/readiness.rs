@@ -59,8 +59,17 @@ impl Kernel {
     /// Brings every marked edge up to date in the wait index. Entries whose
     /// task or group was released since are skipped (their edges left the
     /// index on release); a reused slot is synced from its current state,
-    /// which is harmless.
+    /// which is harmless. Called at the end of every operation: with
+    /// nothing marked it is one length test.
+    #[inline(always)]
     pub(crate) fn flush_wait_edges(&mut self) {
+        if !self.wait_dirty.is_empty() {
+            self.flush_wait_edges_slow();
+        }
+    }
+
+    #[inline(never)]
+    fn flush_wait_edges_slow(&mut self) {
         let mut i = 0;
         while i < self.wait_dirty.len() {
             match self.wait_dirty[i] {
