@@ -1,9 +1,15 @@
-//! A typed arena with `u32` indices and a free list.
+//! A typed arena with 4-byte indices and a free list.
 //!
-//! The process core stores tasks, thread groups and `struct pid`s in slabs
-//! and links them with `u32` indices instead of pointers: the structures stay
-//! small (4-byte links), freed slots are reused in O(1), and no unsafe code or
-//! reference counting is needed.
+//! The process core stores tasks, thread groups, `struct pid`s and pid
+//! namespaces in slabs and links them with indices instead of pointers: the
+//! structures stay small (4-byte links), freed slots are reused in O(1), and
+//! no unsafe code or reference counting is needed.
+//!
+//! Each slab has its own index type ([`SlabIx`], declared with
+//! [`slab_index!`]), so that an index into one slab cannot be passed where
+//! an index into another is meant. A typed index holds slot + 1 in a
+//! `NonZeroU32`: `Option<Ix>` is 4 bytes and `None` replaces the old `NONE`
+//! sentinel, and the `- 1` folds into the address arithmetic of an access.
 //!
 //! # Invariants
 //! 1. `free` lists exactly the vacant slots, each once.
@@ -12,6 +18,62 @@
 /// The index value that means "no entry" in links and heads.
 pub(crate) const NONE: u32 = u32::MAX;
 
+/// A slab index type: converts to and from a slot number (`< u32::MAX`).
+pub(crate) trait SlabIx: Copy + Eq + core::fmt::Debug {
+    /// The index of slot `slot`.
+    fn from_slot(slot: u32) -> Self;
+    /// The slot this index names.
+    fn slot(self) -> usize;
+}
+
+impl SlabIx for u32 {
+    #[inline(always)]
+    fn from_slot(slot: u32) -> Self {
+        slot
+    }
+    #[inline(always)]
+    fn slot(self) -> usize {
+        self as usize
+    }
+}
+
+/// Declares a slab index type: a `NonZeroU32` holding slot + 1, so that
+/// `Option<$name>` is 4 bytes. Its `Debug` and `Display` show the slot.
+macro_rules! slab_index {
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub(crate) struct $name(core::num::NonZeroU32);
+
+        impl $crate::slab::SlabIx for $name {
+            #[inline(always)]
+            fn from_slot(slot: u32) -> Self {
+                match core::num::NonZeroU32::new(slot.wrapping_add(1)) {
+                    Some(n) => $name(n),
+                    None => unreachable!("slab slot u32::MAX is never used"),
+                }
+            }
+            #[inline(always)]
+            fn slot(self) -> usize {
+                (self.0.get() - 1) as usize
+            }
+        }
+
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                write!(f, "{}({})", stringify!($name), self.0.get() - 1)
+            }
+        }
+
+        impl core::fmt::Display for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                write!(f, "{}", self.0.get() - 1)
+            }
+        }
+    };
+}
+pub(crate) use slab_index;
+
 /// One slot: an occupied value or a link in the free list.
 #[derive(Clone, Debug)]
 enum Slot<T> {
@@ -19,27 +81,29 @@ enum Slot<T> {
     Vacant { next_free: u32 },
 }
 
-/// A growable arena of `T` addressed by `u32`.
+/// A growable arena of `T` addressed by index type `I`.
 #[derive(Clone, Debug)]
-pub(crate) struct Slab<T> {
+pub(crate) struct Slab<T, I = u32> {
     slots: Vec<Slot<T>>,
     free_head: u32,
     len: usize,
+    _ix: core::marker::PhantomData<fn(I) -> I>,
 }
 
-impl<T> Slab<T> {
+impl<T, I: SlabIx> Slab<T, I> {
     pub(crate) const fn new() -> Self {
         Slab {
             slots: Vec::new(),
             free_head: NONE,
             len: 0,
+            _ix: core::marker::PhantomData,
         }
     }
 
     /// Stores `value` and returns its index; `None` when 2^32 - 1 slots are in
     /// use (the caller maps that to `EAGAIN` or `ENOMEM`).
-    pub(crate) fn insert(&mut self, value: T) -> Option<u32> {
-        let idx = self.vacant_key()?;
+    pub(crate) fn insert(&mut self, value: T) -> Option<I> {
+        let idx = self.vacant_slot()?;
         if idx as usize == self.slots.len() {
             self.slots.push(Slot::Occupied(value));
         } else {
@@ -51,11 +115,15 @@ impl<T> Slab<T> {
             *slot = Slot::Occupied(value);
         }
         self.len += 1;
-        Some(idx)
+        Some(I::from_slot(idx))
     }
 
     /// The index the next `insert` will use.
-    pub(crate) fn vacant_key(&self) -> Option<u32> {
+    pub(crate) fn vacant_key(&self) -> Option<I> {
+        self.vacant_slot().map(I::from_slot)
+    }
+
+    fn vacant_slot(&self) -> Option<u32> {
         if self.free_head != NONE {
             Some(self.free_head)
         } else if self.slots.len() < NONE as usize {
@@ -66,8 +134,8 @@ impl<T> Slab<T> {
     }
 
     /// Removes and returns the value at `idx`, if occupied.
-    pub(crate) fn remove(&mut self, idx: u32) -> Option<T> {
-        let slot = self.slots.get_mut(idx as usize)?;
+    pub(crate) fn remove(&mut self, idx: I) -> Option<T> {
+        let slot = self.slots.get_mut(idx.slot())?;
         if matches!(slot, Slot::Vacant { .. }) {
             return None;
         }
@@ -77,7 +145,7 @@ impl<T> Slab<T> {
                 next_free: self.free_head,
             },
         );
-        self.free_head = idx;
+        self.free_head = idx.slot() as u32;
         self.len -= 1;
         match old {
             Slot::Occupied(v) => Some(v),
@@ -85,15 +153,17 @@ impl<T> Slab<T> {
         }
     }
 
-    pub(crate) fn get(&self, idx: u32) -> Option<&T> {
-        match self.slots.get(idx as usize) {
+    #[inline]
+    pub(crate) fn get(&self, idx: I) -> Option<&T> {
+        match self.slots.get(idx.slot()) {
             Some(Slot::Occupied(v)) => Some(v),
             _ => None,
         }
     }
 
-    pub(crate) fn get_mut(&mut self, idx: u32) -> Option<&mut T> {
-        match self.slots.get_mut(idx as usize) {
+    #[inline]
+    pub(crate) fn get_mut(&mut self, idx: I) -> Option<&mut T> {
+        match self.slots.get_mut(idx.slot()) {
             Some(Slot::Occupied(v)) => Some(v),
             _ => None,
         }
@@ -105,23 +175,25 @@ impl<T> Slab<T> {
 
     /// Occupied `(index, value)` pairs in index order (for
     /// `Kernel::check_invariants`).
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, &T)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (I, &T)> {
         self.slots.iter().enumerate().filter_map(|(i, s)| match s {
-            Slot::Occupied(v) => Some((i as u32, v)),
+            Slot::Occupied(v) => Some((I::from_slot(i as u32), v)),
             Slot::Vacant { .. } => None,
         })
     }
 }
 
-impl<T> core::ops::Index<u32> for Slab<T> {
+impl<T, I: SlabIx> core::ops::Index<I> for Slab<T, I> {
     type Output = T;
-    fn index(&self, idx: u32) -> &T {
+    #[inline]
+    fn index(&self, idx: I) -> &T {
         self.get(idx).expect("slab index names a vacant slot")
     }
 }
 
-impl<T> core::ops::IndexMut<u32> for Slab<T> {
-    fn index_mut(&mut self, idx: u32) -> &mut T {
+impl<T, I: SlabIx> core::ops::IndexMut<I> for Slab<T, I> {
+    #[inline]
+    fn index_mut(&mut self, idx: I) -> &mut T {
         self.get_mut(idx).expect("slab index names a vacant slot")
     }
 }
@@ -132,7 +204,7 @@ mod tests {
 
     #[test]
     fn reuses_freed_slots_lifo() {
-        let mut s = Slab::new();
+        let mut s: Slab<char> = Slab::new();
         let a = s.insert('a').unwrap();
         let b = s.insert('b').unwrap();
         let c = s.insert('c').unwrap();
@@ -145,5 +217,23 @@ mod tests {
         assert_eq!(s[1], 'd');
         assert_eq!((s[0], s[1], s[2]), ('a', 'd', 'c'));
         assert_eq!(s.get(7), None);
+    }
+
+    slab_index!(
+        /// A test index.
+        TestIx
+    );
+
+    #[test]
+    fn typed_index_has_a_niche_and_names_its_slot() {
+        assert_eq!(core::mem::size_of::<Option<TestIx>>(), 4);
+        let mut s: Slab<char, TestIx> = Slab::new();
+        let a = s.insert('a').unwrap();
+        let b = s.insert('b').unwrap();
+        assert_eq!((a.slot(), b.slot()), (0, 1));
+        assert_eq!(s[b], 'b');
+        assert_eq!(s.remove(a), Some('a'));
+        assert_eq!(s.vacant_key(), Some(a));
+        assert_eq!(format!("{b} {b:?}"), "1 TestIx(1)");
     }
 }

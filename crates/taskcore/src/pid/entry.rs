@@ -14,7 +14,7 @@ use crate::slab::NONE;
 /// One number of a pid: the namespace (slab index) and the number in it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Upid {
-    pub(crate) ns: u32,
+    pub(crate) ns: crate::pid::ns::NsIx,
     pub(crate) nr: u32,
 }
 
@@ -109,7 +109,7 @@ impl Numbers {
 
     /// The number at `level` if it belongs to namespace `ns`, else `None`
     /// (`pid_nr_ns`).
-    pub(crate) fn nr_in(&self, ns: u32, level: usize) -> Option<u32> {
+    pub(crate) fn nr_in(&self, ns: crate::pid::ns::NsIx, level: usize) -> Option<u32> {
         self.as_slice()
             .get(level)
             .filter(|u| u.ns == ns)

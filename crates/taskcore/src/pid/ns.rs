@@ -28,8 +28,19 @@ use crate::uapi::RESERVED_PIDS;
 /// in it, a child namespace, an nsproxy, an [`crate::pid::NsRef`]); a
 /// namespace nothing holds is freed and its slot reused. Hold an
 /// [`crate::pid::NsRef`] to keep one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NsId(pub(crate) u32);
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NsId(pub(crate) NsIx);
+
+impl core::fmt::Debug for NsId {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "NsId({})", self.0)
+    }
+}
+
+crate::slab::slab_index!(
+    /// Index of a pid namespace in the kernel's namespace slab.
+    NsIx
+);
 
 /// A pid namespace (`struct pid_namespace`).
 #[derive(Clone, Debug)]
@@ -39,7 +50,7 @@ pub(crate) struct PidNamespace {
     /// Depth: 0 for the root namespace.
     pub(crate) level: usize,
     /// The parent namespace's slab index, or `NONE` for the root.
-    pub(crate) parent: u32,
+    pub(crate) parent: Option<NsIx>,
     /// Numbers are allocated below this (`pid_max`, per namespace since
     /// Linux 6.14).
     pub(crate) pid_max: u32,
@@ -66,7 +77,7 @@ pub(crate) struct PidNamespace {
 }
 
 impl PidNamespace {
-    pub(crate) fn new(level: usize, parent: u32, pid_max: u32) -> PidNamespace {
+    pub(crate) fn new(level: usize, parent: Option<NsIx>, pid_max: u32) -> PidNamespace {
         PidNamespace {
             idr: Idr::new(),
             level,
@@ -152,7 +163,7 @@ mod tests {
 
     #[test]
     fn first_pid_is_one_and_allocation_is_cyclic() {
-        let mut ns = PidNamespace::new(0, NONE, 400);
+        let mut ns = PidNamespace::new(0, None, 400);
         let got = fill(&mut ns, 3);
         assert_eq!(got, vec![1, 2, 3]);
         ns.idr.remove(2);
@@ -162,7 +173,7 @@ mod tests {
 
     #[test]
     fn wrap_restarts_at_reserved_pids() {
-        let mut ns = PidNamespace::new(0, NONE, 400);
+        let mut ns = PidNamespace::new(0, None, 400);
         let got = fill(&mut ns, 399);
         assert_eq!(got.last(), Some(&399));
         assert_eq!(ns.peek_nr(None), Err(Errno::EAGAIN));
@@ -176,7 +187,7 @@ mod tests {
 
     #[test]
     fn wrap_before_reserved_restarts_at_one() {
-        let mut ns = PidNamespace::new(0, NONE, 400);
+        let mut ns = PidNamespace::new(0, None, 400);
         fill(&mut ns, 3);
         ns.idr.remove(1);
         ns.cursor = 200;
@@ -188,7 +199,7 @@ mod tests {
 
     #[test]
     fn set_tid_rules() {
-        let mut ns = PidNamespace::new(1, 0, 400);
+        let mut ns = PidNamespace::new(1, Some(crate::slab::SlabIx::from_slot(0)), 400);
         assert_eq!(ns.peek_nr(Some(5)), Err(Errno::EINVAL));
         assert_eq!(ns.peek_nr(Some(1)), Ok(1));
         ns.idr.insert(1, 0).unwrap();
@@ -201,7 +212,7 @@ mod tests {
 
     #[test]
     fn default_pid_max() {
-        let ns = PidNamespace::new(0, NONE, PID_MAX_DEFAULT);
+        let ns = PidNamespace::new(0, None, PID_MAX_DEFAULT);
         assert_eq!(ns.pid_max, 32768);
     }
 }

@@ -15,6 +15,8 @@
 //! (kernel/pid_namespace.c), `ns_get_path` (fs/nsfs.c).
 
 use crate::errno::{Errno, Result};
+use crate::pid::ns::NsIx;
+use crate::slab::SlabIx;
 use crate::slab::{Slab, NONE};
 use crate::task::kernel::{Kernel, TaskId};
 
@@ -51,7 +53,7 @@ pub(crate) struct ExtRefs {
     /// Generation of each `struct pid` slot, bumped when the entry is freed.
     pub(crate) pid_gens: Vec<u32>,
     /// Open namespace files: the namespace each holds.
-    pub(crate) ns_files: Slab<u32>,
+    pub(crate) ns_files: Slab<NsIx>,
     pub(crate) ns_file_gens: Vec<u32>,
     /// Open pidfds.
     pub(crate) pidfds: Slab<crate::task::pidfd::PidFdFile>,
@@ -179,16 +181,16 @@ impl Kernel {
     // ------------------------------------------------------------ namespaces
 
     /// Takes a reference on namespace `ns` (`get_pid_ns`).
-    pub(crate) fn get_ns(&mut self, ns: u32) {
+    pub(crate) fn get_ns(&mut self, ns: NsIx) {
         self.nss[ns].refs += 1;
     }
 
     /// Drops a reference on namespace `ns`, freeing it (and dropping its
     /// reference on its parent, and so on up) when it was the last
     /// (`put_pid_ns`). Iterative: no recursion however deep the nesting.
-    pub(crate) fn put_ns(&mut self, ns: u32) {
-        let mut ns = ns;
-        while ns != NONE {
+    pub(crate) fn put_ns(&mut self, ns: NsIx) {
+        let mut next = Some(ns);
+        while let Some(ns) = next {
             let n = &mut self.nss[ns];
             n.refs -= 1;
             if n.refs > 0 {
@@ -197,7 +199,7 @@ impl Kernel {
             debug_assert_eq!(n.idr.len(), 0, "a freed namespace has no numbers");
             let parent = n.parent;
             self.nss.remove(ns);
-            ns = parent;
+            next = parent;
         }
     }
 
@@ -207,13 +209,14 @@ impl Kernel {
     /// # Errors
     /// `ENOSPC` past [`crate::uapi::MAX_PID_NS_LEVEL`] levels; `ENOMEM` if
     /// no slot is left.
-    pub(crate) fn create_pid_namespace(&mut self, parent: u32) -> Result<u32> {
+    pub(crate) fn create_pid_namespace(&mut self, parent: NsIx) -> Result<NsIx> {
         let level = self.nss[parent].level + 1;
         if level > crate::uapi::MAX_PID_NS_LEVEL {
             return Err(Errno::ENOSPC);
         }
         // A nested namespace starts with its parent's pid_max.
-        let mut ns = crate::pid::ns::PidNamespace::new(level, parent, self.nss[parent].pid_max);
+        let mut ns =
+            crate::pid::ns::PidNamespace::new(level, Some(parent), self.nss[parent].pid_max);
         ns.refs = 1;
         let ns = self.nss.insert(ns).ok_or(Errno::ENOMEM)?;
         self.get_ns(parent);
@@ -224,11 +227,11 @@ impl Kernel {
     /// the root namespace, a number from [`PROC_DYNAMIC_FIRST`] up for the
     /// others, stable for the namespace's life (a freed namespace's number
     /// may be given to a later one, as Linux's IDA does).
-    pub(crate) fn ns_inum_of(&self, ns: u32) -> u64 {
+    pub(crate) fn ns_inum_of(&self, ns: NsIx) -> u64 {
         if ns == self.root_ns {
             PROC_PID_INIT_INO
         } else {
-            PROC_DYNAMIC_FIRST + u64::from(ns)
+            PROC_DYNAMIC_FIRST + ns.slot() as u64
         }
     }
 
@@ -248,7 +251,7 @@ impl Kernel {
     }
 
     /// Opens a namespace file on namespace `ns` (a reference for it).
-    pub(crate) fn ns_file_open(&mut self, ns: u32) -> Result<NsRef> {
+    pub(crate) fn ns_file_open(&mut self, ns: NsIx) -> Result<NsRef> {
         let idx = self.ext.ns_files.insert(ns).ok_or(Errno::EMFILE)?;
         self.get_ns(ns);
         self.nss[ns].file_refs += 1;
@@ -262,7 +265,7 @@ impl Kernel {
     ///
     /// # Errors
     /// `EBADF` if `f` was closed.
-    pub(crate) fn ns_file(&self, f: NsRef) -> Result<u32> {
+    pub(crate) fn ns_file(&self, f: NsRef) -> Result<NsIx> {
         match self.ext.ns_files.get(f.idx) {
             Some(&ns) if gen_of(&self.ext.ns_file_gens, f.idx) == f.gen => Ok(ns),
             _ => Err(Errno::EBADF),

@@ -8,6 +8,7 @@
 //! task making the call.
 
 use crate::errno::{Errno, Result};
+use crate::pid::ns::NsIx;
 use crate::pid::NsId;
 use crate::procfs::system::SystemInfo;
 use crate::slab::NONE;
@@ -79,7 +80,7 @@ impl ProcClock {
 pub struct ProcFs<'k> {
     pub(crate) k: &'k Kernel,
     /// Slab index of the mount's pid namespace.
-    pub(crate) ns: u32,
+    pub(crate) ns: NsIx,
     /// Slab index of the reading task, `NONE` for a reader outside the
     /// emulated process table.
     pub(crate) current: u32,
@@ -201,7 +202,7 @@ mod tests {
     #[test]
     fn unknown_namespace_is_einval() {
         let k = Kernel::new(Config::default()).unwrap();
-        let bad = NsId(77);
+        let bad = NsId(crate::slab::SlabIx::from_slot(77));
         assert_eq!(
             ProcFs::new(&k, bad, ProcClock::default()).err(),
             Some(Errno::EINVAL)

@@ -14,6 +14,7 @@
 //! fs/proc/array.c `task_state_array`, `get_task_state()`,
 //! include/linux/sched.h `task_state_index()`, `PF_*`.
 
+use crate::pid::ns::NsIx;
 use crate::procfs::fs::ProcFs;
 use crate::slab::NONE;
 use crate::task::task_struct::{ExitState, PF_EXITING, PF_FORKNOEXEC, PF_TRACED_STOP, TS_RUNNING};
@@ -120,19 +121,19 @@ impl ProcFs<'_> {
 
     /// `t`'s process group id in namespace slab `ns`
     /// (`task_pgrp_nr_ns`).
-    pub(crate) fn pgrp_nr_in(&self, t: u32, ns: u32) -> u32 {
+    pub(crate) fn pgrp_nr_in(&self, t: u32, ns: NsIx) -> u32 {
         let pgrp = self.k.groups[self.k.tasks[t].group].pgrp;
         self.k.pid_nr_ns(pgrp, ns).max(0) as u32
     }
 
     /// `t`'s session id in namespace slab `ns` (`task_session_nr_ns`).
-    pub(crate) fn session_nr_in(&self, t: u32, ns: u32) -> u32 {
+    pub(crate) fn session_nr_in(&self, t: u32, ns: NsIx) -> u32 {
         let sid = self.k.groups[self.k.tasks[t].group].session;
         self.k.pid_nr_ns(sid, ns).max(0) as u32
     }
 
     /// `t`'s tgid in namespace slab `ns` (`task_tgid_nr_ns`).
-    pub(crate) fn tgid_nr_in(&self, t: u32, ns: u32) -> u32 {
+    pub(crate) fn tgid_nr_in(&self, t: u32, ns: NsIx) -> u32 {
         let leader = self.k.leader_of(t);
         self.k.pid_nr_ns(self.k.tasks[leader].pid, ns).max(0) as u32
     }

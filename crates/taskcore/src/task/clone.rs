@@ -177,17 +177,21 @@ impl Kernel {
         // Children get their pids in the caller's pid_for_children, which a
         // thread must share and a new namespace must start from.
         let active_ns = self.ns_of(cur);
-        let for_children = self.tasks[cur].nsproxy.pid_ns_for_children;
+        let for_children = self.tasks[cur]
+            .nsproxy
+            .pid_ns_for_children
+            .ok_or(Errno::ESRCH)?;
         if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 && for_children != active_ns {
             return Err(Errno::EINVAL);
         }
-        let mut new_ns = NONE;
+        let mut new_ns = None;
         let pid = if flags & CLONE_NEWPID != 0 {
-            new_ns = self.create_pid_namespace(for_children)?;
-            match self.alloc_pid(new_ns, set_tid, true) {
+            let ns = self.create_pid_namespace(for_children)?;
+            new_ns = Some(ns);
+            match self.alloc_pid(ns, set_tid, true) {
                 Ok(pid) => pid,
                 Err(e) => {
-                    self.put_ns(new_ns);
+                    self.put_ns(ns);
                     return Err(e);
                 }
             }
@@ -197,8 +201,8 @@ impl Kernel {
         // Undoes the pid and the new namespace on a later failure.
         let undo = |k: &mut Kernel| {
             k.put_pid(pid);
-            if new_ns != NONE {
-                k.put_ns(new_ns);
+            if let Some(ns) = new_ns {
+                k.put_ns(ns);
             }
         };
         let comm = self.tasks[cur].comm;
@@ -223,7 +227,7 @@ impl Kernel {
         self.tasks[child].blocked = self.tasks[cur].blocked;
         // copy_namespaces(): the new namespace's creation reference becomes
         // the child's nsproxy's.
-        if new_ns != NONE {
+        if new_ns.is_some() {
             self.tasks[child].nsproxy.pid_ns_for_children = new_ns;
         } else {
             self.set_nsproxy(child, for_children);

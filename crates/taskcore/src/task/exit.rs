@@ -20,6 +20,7 @@
 
 use crate::errno::Result;
 use crate::list;
+use crate::pid::ns::NsIx;
 use crate::slab::NONE;
 use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, TaskId};
 use crate::task::sigsend::{PidType, SendInfo};
@@ -632,7 +633,7 @@ impl Kernel {
     /// whether the namespace is now empty but for init; if not (tasks traced
     /// from outside stay until their tracer reaps them), Linux sleeps until
     /// it is, and `init`'s exit is put off until then.
-    fn zap_pid_ns_processes(&mut self, ns: u32, init: u32) -> bool {
+    fn zap_pid_ns_processes(&mut self, ns: NsIx, init: u32) -> bool {
         self.nss[ns].adding = false;
         let init_group = self.tasks[init].group;
         // Ignore SIGCHLD so that children exiting from now on are reaped at

@@ -12,6 +12,7 @@
 
 use crate::list::{self, Link, ListHead};
 use crate::pid::TAG_TGID;
+use crate::slab::SlabIx;
 use crate::slab::{Slab, NONE};
 use crate::task::kernel::Kernel;
 use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_STOP_STOPPED};
@@ -169,7 +170,7 @@ impl Kernel {
             0u32;
             self.nss
                 .iter()
-                .map(|(n, _)| n as usize + 1)
+                .map(|(n, _)| n.slot() + 1)
                 .max()
                 .unwrap_or(0)
         ];
@@ -178,7 +179,7 @@ impl Kernel {
             *pid_refs.entry(f.pid).or_insert(0u32) += 1;
         }
         for (p, pid) in self.pids.iter() {
-            ns_refs[pid.numbers.last().ns as usize] += 1;
+            ns_refs[pid.numbers.last().ns.slot()] += 1;
             assert!(
                 pid.refs >= pid_refs.get(&p).copied().unwrap_or(0),
                 "pid {p}: fewer references than pidfds"
@@ -224,26 +225,26 @@ impl Kernel {
             }
         }
         for (_, ns) in self.nss.iter() {
-            if ns.parent != NONE {
-                ns_refs[ns.parent as usize] += 1;
+            if let Some(parent) = ns.parent {
+                ns_refs[parent.slot()] += 1;
             }
         }
         for (t, task) in self.tasks.iter() {
             let ns = task.nsproxy.pid_ns_for_children;
-            if ns != NONE {
+            if let Some(ns) = ns {
                 assert!(
                     self.nss.get(ns).is_some(),
                     "task {t}: nsproxy names a freed namespace"
                 );
-                ns_refs[ns as usize] += 1;
+                ns_refs[ns.slot()] += 1;
             }
         }
         for (_, &ns) in self.ext.ns_files.iter() {
-            ns_refs[ns as usize] += 1;
+            ns_refs[ns.slot()] += 1;
         }
-        ns_refs[self.root_ns as usize] += 1;
+        ns_refs[self.root_ns.slot()] += 1;
         for (n, ns) in self.nss.iter() {
-            assert_eq!(ns.refs, ns_refs[n as usize], "ns {n}: reference count");
+            assert_eq!(ns.refs, ns_refs[n.slot()], "ns {n}: reference count");
             for (nr, p) in ns.idr.iter() {
                 let pid = self.pids.get(p).expect("idr names a live pid");
                 assert!(

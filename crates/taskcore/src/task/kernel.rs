@@ -13,6 +13,7 @@
 //! when the target next runs. This keeps each exit step free of re-entrant
 //! exits.
 
+use crate::pid::ns::NsIx;
 use std::collections::VecDeque;
 
 use crate::errno::{Errno, Result};
@@ -247,9 +248,9 @@ pub struct Kernel {
     pub(crate) gens: Vec<u32>,
     pub(crate) groups: Slab<ThreadGroup>,
     pub(crate) pids: Slab<Pid>,
-    pub(crate) nss: Slab<PidNamespace>,
+    pub(crate) nss: Slab<PidNamespace, NsIx>,
     pub(crate) mms: Slab<crate::task::mm::MmEntry>,
-    pub(crate) root_ns: u32,
+    pub(crate) root_ns: NsIx,
     pub(crate) init: u32,
     pub(crate) wait_index: WaitIndex,
     pub(crate) notes: Vec<Notification>,
@@ -305,7 +306,7 @@ impl Kernel {
             pids: Slab::new(),
             nss: Slab::new(),
             mms: Slab::new(),
-            root_ns: 0,
+            root_ns: crate::slab::SlabIx::from_slot(0),
             init: NONE,
             wait_index: WaitIndex::default(),
             notes: Vec::new(),
@@ -323,7 +324,7 @@ impl Kernel {
             ptrace_messages: Default::default(),
             ext: Default::default(),
         };
-        let mut root_ns = PidNamespace::new(0, NONE, config.pid_max);
+        let mut root_ns = PidNamespace::new(0, None, config.pid_max);
         // The initial namespace is never freed (`init_pid_ns` is static).
         root_ns.refs = 1;
         k.root_ns = k.nss.insert(root_ns).ok_or(Errno::ENOMEM)?;
@@ -510,13 +511,13 @@ impl Kernel {
     // ------------------------------------------------------------ pids
 
     /// The namespace a task's pid belongs to (`task_active_pid_ns`).
-    pub(crate) fn ns_of(&self, t: u32) -> u32 {
+    pub(crate) fn ns_of(&self, t: u32) -> NsIx {
         self.pids[self.tasks[t].pid].numbers.last().ns
     }
 
     /// The number of `struct pid` `pid` in namespace `ns`, or 0 if it has
     /// none there (`pid_nr_ns`).
-    pub(crate) fn pid_nr_ns(&self, pid: u32, ns: u32) -> i32 {
+    pub(crate) fn pid_nr_ns(&self, pid: u32, ns: NsIx) -> i32 {
         let level = self.nss[ns].level;
         self.pids[pid]
             .numbers
@@ -525,7 +526,7 @@ impl Kernel {
     }
 
     /// The `struct pid` numbered `nr` in namespace `ns` (`find_pid_ns`).
-    pub(crate) fn find_pid(&self, ns: u32, nr: i32) -> Option<u32> {
+    pub(crate) fn find_pid(&self, ns: NsIx, nr: i32) -> Option<u32> {
         if nr <= 0 {
             return None;
         }
@@ -533,7 +534,7 @@ impl Kernel {
     }
 
     /// The task numbered `nr` in namespace `ns` (`find_task_by_pid_ns`).
-    pub(crate) fn find_task(&self, ns: u32, nr: i32) -> Option<u32> {
+    pub(crate) fn find_task(&self, ns: NsIx, nr: i32) -> Option<u32> {
         let t = self.pids[self.find_pid(ns, nr)?].task;
         (t != NONE).then_some(t)
     }
@@ -592,14 +593,19 @@ impl Kernel {
     /// # Linux
     /// `alloc_pid()` (kernel/pid.c). Divergence: Linux advances the cursors
     /// of the levels it allocated before failing; we leave them untouched.
-    pub(crate) fn alloc_pid(&mut self, ns: u32, set_tid: &[i32], new_ns_init: bool) -> Result<u32> {
+    pub(crate) fn alloc_pid(
+        &mut self,
+        ns: NsIx,
+        set_tid: &[i32],
+        new_ns_init: bool,
+    ) -> Result<u32> {
         let level = self.nss[ns].level;
         if set_tid.len() > level + 1 {
             return Err(Errno::EINVAL);
         }
         // On the stack: a fork must not pay two heap round trips for its
         // numbers (the common single-level pid is stored inline).
-        let mut buf = [Upid { ns: 0, nr: 0 }; crate::uapi::MAX_PID_NS_LEVEL + 1];
+        let mut buf = [Upid { ns, nr: 0 }; crate::uapi::MAX_PID_NS_LEVEL + 1];
         let numbers = &mut buf[..=level];
         let mut cur = ns;
         for l in (0..=level).rev() {
@@ -613,7 +619,9 @@ impl Kernel {
                 self.nss[cur].peek_nr(tid)?
             };
             numbers[l] = Upid { ns: cur, nr };
-            cur = self.nss[cur].parent;
+            if let Some(parent) = self.nss[cur].parent {
+                cur = parent;
+            }
         }
         if !self.nss[ns].adding {
             // A fork into a namespace whose init has exited (PIDNS_ADDING

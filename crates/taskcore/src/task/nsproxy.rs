@@ -16,6 +16,7 @@
 //! `pidns_install`, `pidns_for_children_get`).
 
 use crate::errno::{Errno, Result};
+use crate::pid::ns::NsIx;
 use crate::pid::refs::NsRef;
 use crate::pid::NsId;
 use crate::slab::NONE;
@@ -42,13 +43,13 @@ const CLONE_NEW_ANY: u64 = CLONE_NEWNS
 pub(crate) struct NsProxy {
     /// Slab index of `pid_ns_for_children` (holding a reference), or `NONE`
     /// once the task has exited (`exit_task_namespaces`).
-    pub(crate) pid_ns_for_children: u32,
+    pub(crate) pid_ns_for_children: Option<NsIx>,
 }
 
 impl NsProxy {
     /// No nsproxy (an exited task).
     pub(crate) const NONE: NsProxy = NsProxy {
-        pid_ns_for_children: NONE,
+        pid_ns_for_children: None,
     };
 }
 
@@ -73,26 +74,29 @@ pub enum SetnsFd {
 impl Kernel {
     /// Gives task `t` (without an nsproxy) `ns` as `pid_ns_for_children`,
     /// taking a reference.
-    pub(crate) fn set_nsproxy(&mut self, t: u32, ns: u32) {
+    pub(crate) fn set_nsproxy(&mut self, t: u32, ns: NsIx) {
         debug_assert_eq!(self.tasks[t].nsproxy, NsProxy::NONE);
         self.get_ns(ns);
-        self.tasks[t].nsproxy.pid_ns_for_children = ns;
+        self.tasks[t].nsproxy.pid_ns_for_children = Some(ns);
     }
 
     /// Drops task `t`'s nsproxy (`exit_task_namespaces`), at its exit.
     pub(crate) fn exit_task_namespaces(&mut self, t: u32) {
         let ns = core::mem::replace(&mut self.tasks[t].nsproxy, NsProxy::NONE).pid_ns_for_children;
-        if ns != NONE {
+        if let Some(ns) = ns {
             self.put_ns(ns);
         }
     }
 
     /// Whether `ns` is `ancestor` or one of its descendants.
-    pub(crate) fn ns_within(&self, ns: u32, ancestor: u32) -> bool {
+    pub(crate) fn ns_within(&self, ns: NsIx, ancestor: NsIx) -> bool {
         let want = self.nss[ancestor].level;
         let mut n = ns;
         while self.nss[n].level > want {
-            n = self.nss[n].parent;
+            match self.nss[n].parent {
+                Some(p) => n = p,
+                None => return false,
+            }
         }
         n == ancestor
     }
@@ -161,13 +165,13 @@ impl Kernel {
         }
         let active = self.ns_of(cur);
         let old = self.tasks[cur].nsproxy.pid_ns_for_children;
-        if old != active {
+        if old != Some(active) {
             return Err(Errno::EINVAL);
         }
-        let ns = self.create_pid_namespace(old)?;
+        let ns = self.create_pid_namespace(active)?;
         // The creation reference becomes the nsproxy's.
-        self.tasks[cur].nsproxy.pid_ns_for_children = ns;
-        self.put_ns(old);
+        self.tasks[cur].nsproxy.pid_ns_for_children = Some(ns);
+        self.put_ns(active);
         Ok(())
     }
 
@@ -229,13 +233,15 @@ impl Kernel {
             return Err(Errno::EINVAL);
         }
         self.get_ns(target);
-        let old = core::mem::replace(&mut self.tasks[cur].nsproxy.pid_ns_for_children, target);
-        self.put_ns(old);
+        let old = self.tasks[cur].nsproxy.pid_ns_for_children.replace(target);
+        if let Some(old) = old {
+            self.put_ns(old);
+        }
         Ok(())
     }
 
     /// The namespace a `/proc/PID/ns` link of `task` names.
-    fn ns_link_target(&self, task: TaskId, kind: NsKind) -> Result<u32> {
+    fn ns_link_target(&self, task: TaskId, kind: NsKind) -> Result<NsIx> {
         let t = self.task_idx(task)?;
         match kind {
             NsKind::Pid => Ok(self.ns_of(t)),
@@ -243,10 +249,9 @@ impl Kernel {
                 let ns = self.tasks[t].nsproxy.pid_ns_for_children;
                 // pidns_for_children_get(): none after exit, and none until
                 // the namespace has its init.
-                if ns == NONE || self.nss[ns].child_reaper == NONE {
-                    Err(Errno::ENOENT)
-                } else {
-                    Ok(ns)
+                match ns {
+                    Some(ns) if self.nss[ns].child_reaper != NONE => Ok(ns),
+                    _ => Err(Errno::ENOENT),
                 }
             }
         }
