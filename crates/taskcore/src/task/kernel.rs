@@ -603,6 +603,11 @@ impl Kernel {
         if set_tid.len() > level + 1 {
             return Err(Errno::EINVAL);
         }
+        if level == 0 && set_tid.is_empty() && !new_ns_init {
+            // The common case: one number, no buffer to fill.
+            let nr = self.nss[ns].peek_nr(None)?;
+            return self.register_pid(ns, &[Upid { ns, nr }], set_tid);
+        }
         // On the stack: a fork must not pay two heap round trips for its
         // numbers (the common single-level pid is stored inline).
         let mut buf = [Upid { ns, nr: 0 }; crate::uapi::MAX_PID_NS_LEVEL + 1];
@@ -623,6 +628,14 @@ impl Kernel {
                 cur = parent;
             }
         }
+        self.register_pid(ns, numbers, set_tid)
+    }
+
+    /// `alloc_pid()`'s second half: stores a `struct pid` with `numbers`
+    /// (found free by `peek_nr`, innermost level last) and registers each
+    /// number in its namespace.
+    fn register_pid(&mut self, ns: NsIx, numbers: &[Upid], set_tid: &[i32]) -> Result<u32> {
+        let level = numbers.len() - 1;
         if !self.nss[ns].adding {
             // A fork into a namespace whose init has exited (PIDNS_ADDING
             // cleared) fails with ENOMEM.
