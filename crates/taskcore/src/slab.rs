@@ -59,6 +59,21 @@ macro_rules! slab_index {
             }
         }
 
+        impl $name {
+            /// A plain key for this index or none (slot + 1, and 0 for
+            /// `None`): what hashed and ordered keys store, where an
+            /// `Option`'s derived `Hash` and `Ord` would cost a
+            /// discriminant.
+            #[allow(dead_code)]
+            #[inline(always)]
+            pub(crate) fn opt_key(o: Option<$name>) -> u32 {
+                match o {
+                    Some(x) => x.0.get(),
+                    None => 0,
+                }
+            }
+        }
+
         impl core::fmt::Debug for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 write!(f, "{}({})", stringify!($name), self.0.get() - 1)

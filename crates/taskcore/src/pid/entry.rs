@@ -11,7 +11,27 @@
 use crate::list::ListHead;
 use crate::slab::NONE;
 
-/// One number of a pid: the namespace (slab index) and the number in it.
+crate::slab::slab_index!(
+    /// Index of a `struct pid` in the kernel's pid slab.
+    PidIx
+);
+
+impl PidIx {
+    /// The pid an [`crate::pid::idr::Idr`] value names (the idr stores
+    /// slot numbers).
+    #[inline]
+    pub(crate) fn from_idr(v: u32) -> PidIx {
+        crate::slab::SlabIx::from_slot(v)
+    }
+
+    /// The value an idr stores for this pid.
+    #[inline]
+    pub(crate) fn idr_value(self) -> u32 {
+        crate::slab::SlabIx::slot(self) as u32
+    }
+}
+
+/// One number of a pid: the namespace and the number in it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Upid {
     pub(crate) ns: crate::pid::ns::NsIx,

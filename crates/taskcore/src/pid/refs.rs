@@ -15,6 +15,7 @@
 //! (kernel/pid_namespace.c), `ns_get_path` (fs/nsfs.c).
 
 use crate::errno::{Errno, Result};
+use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
 use crate::slab::SlabIx;
 use crate::slab::{Slab, NONE};
@@ -89,11 +90,11 @@ impl Kernel {
     // ------------------------------------------------------------ pids
 
     /// Takes an external reference on `struct pid` `pid` (`get_pid`).
-    pub(crate) fn get_pid_idx(&mut self, pid: u32) -> PidRef {
+    pub(crate) fn get_pid_idx(&mut self, pid: PidIx) -> PidRef {
         self.pids[pid].refs += 1;
         PidRef {
-            idx: pid,
-            gen: gen_of(&self.ext.pid_gens, pid),
+            idx: pid.idr_value(),
+            gen: gen_of(&self.ext.pid_gens, pid.idr_value()),
         }
     }
 
@@ -101,16 +102,17 @@ impl Kernel {
     ///
     /// # Errors
     /// `ESRCH` if the reference was dropped and its slot reused or freed.
-    pub(crate) fn pid_ref_idx(&self, r: PidRef) -> Result<u32> {
-        match self.pids.get(r.idx) {
-            Some(p) if p.refs > 0 && gen_of(&self.ext.pid_gens, r.idx) == r.gen => Ok(r.idx),
+    pub(crate) fn pid_ref_idx(&self, r: PidRef) -> Result<PidIx> {
+        let idx = PidIx::from_idr(r.idx);
+        match self.pids.get(idx) {
+            Some(p) if p.refs > 0 && gen_of(&self.ext.pid_gens, r.idx) == r.gen => Ok(idx),
             _ => Err(Errno::ESRCH),
         }
     }
 
     /// Drops an external reference on `struct pid` `pid`, freeing the
     /// entry if it was the last thing keeping it.
-    pub(crate) fn put_pid_idx(&mut self, pid: u32) {
+    pub(crate) fn put_pid_idx(&mut self, pid: PidIx) {
         let p = &mut self.pids[pid];
         p.refs -= 1;
         if p.refs == 0 && p.freed {
@@ -120,9 +122,9 @@ impl Kernel {
 
     /// Removes `struct pid` `pid`, whose numbers are already released, and
     /// drops its namespace reference (`delayed_put_pid`).
-    pub(crate) fn free_pid_entry(&mut self, pid: u32) {
+    pub(crate) fn free_pid_entry(&mut self, pid: PidIx) {
         let p = self.pids.remove(pid).expect("live pid");
-        bump_gen(&mut self.ext.pid_gens, pid);
+        bump_gen(&mut self.ext.pid_gens, pid.idr_value());
         self.put_ns(p.numbers.last().ns);
     }
 

@@ -8,6 +8,7 @@
 //! task making the call.
 
 use crate::errno::{Errno, Result};
+use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
 use crate::pid::NsId;
 use crate::procfs::system::SystemInfo;
@@ -150,7 +151,7 @@ impl<'k> ProcFs<'k> {
 
     /// The number `pid` (a `struct pid` slab index) has in the mount's
     /// namespace, 0 if none (`pid_nr_ns`).
-    pub(crate) fn nr(&self, pid: u32) -> u32 {
+    pub(crate) fn nr(&self, pid: PidIx) -> u32 {
         self.k.pid_nr_ns(pid, self.ns).max(0) as u32
     }
 

@@ -35,6 +35,7 @@
 //! `next_tgid()`; the tagged walk is seed 003's "proc: use idr tgid tag
 //! hint to iterate pids in readdir".
 
+use crate::pid::entry::PidIx;
 use crate::pid::TAG_TGID;
 use crate::procfs::dirent::{DType, DirContext, DirCursor};
 use crate::procfs::fs::ProcFs;
@@ -124,7 +125,7 @@ impl ProcFs<'_> {
                 let mut nr = start;
                 loop {
                     let (found, pid) = idr.next_used(nr)?;
-                    if self.k.pids[pid].tgid_group != NONE {
+                    if self.k.pids[PidIx::from_idr(pid)].tgid_group != NONE {
                         return Some(found);
                     }
                     nr = found.checked_add(1)?;
@@ -223,7 +224,11 @@ impl ProcFs<'_> {
                 // scans each leaf's tag bitmap once.
                 let idr = &self.k.nss[self.ns].idr;
                 for (nr, _pid) in idr.iter_tagged_from(tgid, TAG_TGID) {
-                    debug_assert_ne!(self.k.pids[_pid].tgid_group, NONE, "tag on a non-TGID");
+                    debug_assert_ne!(
+                        self.k.pids[PidIx::from_idr(_pid)].tgid_group,
+                        NONE,
+                        "tag on a non-TGID"
+                    );
                     if let Some(stop) = emit(nr) {
                         return stop;
                     }

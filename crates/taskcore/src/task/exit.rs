@@ -20,6 +20,7 @@
 
 use crate::errno::Result;
 use crate::list;
+use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
 use crate::slab::NONE;
 use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, TaskId};
@@ -601,7 +602,7 @@ impl Kernel {
 
     /// `will_become_orphaned_pgrp()`: no member other than `ignored` has a
     /// parent in another process group of the same session.
-    pub(crate) fn will_become_orphaned_pgrp(&self, pgrp: u32, ignored: u32) -> bool {
+    pub(crate) fn will_become_orphaned_pgrp(&self, pgrp: PidIx, ignored: u32) -> bool {
         let mut cur = self.pids[pgrp].pgrp_members.first;
         while cur != NONE {
             let grp = &self.groups[cur];
@@ -646,7 +647,7 @@ impl Kernel {
         let mut nr = 2;
         while let Some((found, pid)) = self.nss[ns].idr.next_used(nr) {
             nr = found + 1;
-            let t = self.pids[pid].task;
+            let t = self.pids[PidIx::from_idr(pid)].task;
             // A group whose threads have all exited takes no signal
             // (complete_signal() finds no thread): its zombie keeps its
             // own exit status.

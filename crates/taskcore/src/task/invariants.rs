@@ -11,6 +11,7 @@
 //! keep in step).
 
 use crate::list::{self, Link, ListHead};
+use crate::pid::entry::PidIx;
 use crate::pid::TAG_TGID;
 use crate::slab::SlabIx;
 use crate::slab::{Slab, NONE};
@@ -188,7 +189,10 @@ impl Kernel {
                 assert!(pid.unused(), "pid {p}: freed yet used");
                 assert!(pid.refs > 0, "pid {p}: freed entry kept without references");
                 for u in pid.numbers.as_slice() {
-                    assert_ne!(self.nss.get(u.ns).and_then(|n| n.idr.get(u.nr)), Some(p));
+                    assert_ne!(
+                        self.nss.get(u.ns).and_then(|n| n.idr.get(u.nr)),
+                        Some(p.idr_value())
+                    );
                 }
                 continue;
             }
@@ -196,7 +200,7 @@ impl Kernel {
             for u in pid.numbers.as_slice() {
                 assert_eq!(
                     self.nss[u.ns].idr.get(u.nr),
-                    Some(p),
+                    Some(p.idr_value()),
                     "pid {p}: number {}",
                     u.nr
                 );
@@ -246,6 +250,7 @@ impl Kernel {
         for (n, ns) in self.nss.iter() {
             assert_eq!(ns.refs, ns_refs[n.slot()], "ns {n}: reference count");
             for (nr, p) in ns.idr.iter() {
+                let p = PidIx::from_idr(p);
                 let pid = self.pids.get(p).expect("idr names a live pid");
                 assert!(
                     pid.numbers

@@ -13,6 +13,7 @@
 //! when the target next runs. This keeps each exit step free of re-entrant
 //! exits.
 
+use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
 use std::collections::VecDeque;
 
@@ -247,7 +248,7 @@ pub struct Kernel {
     /// Generation of each task slot (bumped when a task is released).
     pub(crate) gens: Vec<u32>,
     pub(crate) groups: Slab<ThreadGroup>,
-    pub(crate) pids: Slab<Pid>,
+    pub(crate) pids: Slab<Pid, PidIx>,
     pub(crate) nss: Slab<PidNamespace, NsIx>,
     pub(crate) mms: Slab<crate::task::mm::MmEntry>,
     pub(crate) root_ns: NsIx,
@@ -517,7 +518,7 @@ impl Kernel {
 
     /// The number of `struct pid` `pid` in namespace `ns`, or 0 if it has
     /// none there (`pid_nr_ns`).
-    pub(crate) fn pid_nr_ns(&self, pid: u32, ns: NsIx) -> i32 {
+    pub(crate) fn pid_nr_ns(&self, pid: PidIx, ns: NsIx) -> i32 {
         let level = self.nss[ns].level;
         self.pids[pid]
             .numbers
@@ -526,11 +527,11 @@ impl Kernel {
     }
 
     /// The `struct pid` numbered `nr` in namespace `ns` (`find_pid_ns`).
-    pub(crate) fn find_pid(&self, ns: NsIx, nr: i32) -> Option<u32> {
+    pub(crate) fn find_pid(&self, ns: NsIx, nr: i32) -> Option<PidIx> {
         if nr <= 0 {
             return None;
         }
-        self.nss[ns].idr.get(nr as u32)
+        self.nss[ns].idr.get(nr as u32).map(PidIx::from_idr)
     }
 
     /// The task numbered `nr` in namespace `ns` (`find_task_by_pid_ns`).
@@ -598,7 +599,7 @@ impl Kernel {
         ns: NsIx,
         set_tid: &[i32],
         new_ns_init: bool,
-    ) -> Result<u32> {
+    ) -> Result<PidIx> {
         let level = self.nss[ns].level;
         if set_tid.len() > level + 1 {
             return Err(Errno::EINVAL);
@@ -634,7 +635,7 @@ impl Kernel {
     /// `alloc_pid()`'s second half: stores a `struct pid` with `numbers`
     /// (found free by `peek_nr`, innermost level last) and registers each
     /// number in its namespace.
-    fn register_pid(&mut self, ns: NsIx, numbers: &[Upid], set_tid: &[i32]) -> Result<u32> {
+    fn register_pid(&mut self, ns: NsIx, numbers: &[Upid], set_tid: &[i32]) -> Result<PidIx> {
         let level = numbers.len() - 1;
         if !self.nss[ns].adding {
             // A fork into a namespace whose init has exited (PIDNS_ADDING
@@ -650,7 +651,7 @@ impl Kernel {
         for (l, u) in numbers.iter().enumerate() {
             let ns = &mut self.nss[u.ns];
             ns.idr
-                .insert(u.nr, idx)
+                .insert(u.nr, idx.idr_value())
                 .expect("number found free by peek_nr");
             // Only idr_alloc_cyclic() moves the cursor: a set_tid number is
             // taken with idr_alloc(), which leaves it alone.
@@ -663,7 +664,7 @@ impl Kernel {
 
     /// Frees `pid`'s numbers if nothing uses it any more (`put_pid` +
     /// `free_pid`).
-    pub(crate) fn put_pid(&mut self, pid: u32) {
+    pub(crate) fn put_pid(&mut self, pid: PidIx) {
         if !self.pids[pid].unused() || self.pids[pid].freed {
             return;
         }
@@ -693,7 +694,7 @@ impl Kernel {
         }
     }
 
-    fn set_tgid_tag(&mut self, pid: u32, on: bool) {
+    fn set_tgid_tag(&mut self, pid: PidIx, on: bool) {
         let n = self.pids[pid].numbers.len();
         for level in 0..n {
             let u = self.pids[pid].numbers.as_slice()[level];
@@ -717,7 +718,7 @@ impl Kernel {
     /// Stores a new task using `pid` (attached as its PIDTYPE_PID).
     pub(crate) fn new_task(
         &mut self,
-        pid: u32,
+        pid: PidIx,
         group: u32,
         comm: [u8; TASK_COMM_LEN],
         cred: std::sync::Arc<crate::task::cred::Cred>,
@@ -766,8 +767,8 @@ impl Kernel {
     pub(crate) fn new_group(
         &mut self,
         leader: u32,
-        pgrp: u32,
-        session: u32,
+        pgrp: PidIx,
+        session: PidIx,
         sighand: SigHand,
         rlim: crate::task::rlimit::Rlimits,
     ) -> Result<u32> {
@@ -802,7 +803,7 @@ impl Kernel {
         self.pids[session].session_members = head;
     }
 
-    pub(crate) fn attach_pgrp(&mut self, g: u32, pgrp: u32) {
+    pub(crate) fn attach_pgrp(&mut self, g: u32, pgrp: PidIx) {
         self.groups[g].pgrp = pgrp;
         let mut head = self.pids[pgrp].pgrp_members;
         list::push_back(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
@@ -813,7 +814,7 @@ impl Kernel {
     }
 
     /// Unlinks group `g` from its process group; the caller puts the pid.
-    pub(crate) fn detach_pgrp(&mut self, g: u32) -> u32 {
+    pub(crate) fn detach_pgrp(&mut self, g: u32) -> PidIx {
         let pgrp = self.groups[g].pgrp;
         let mut head = self.pids[pgrp].pgrp_members;
         list::unlink(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
@@ -824,7 +825,7 @@ impl Kernel {
         pgrp
     }
 
-    pub(crate) fn detach_session(&mut self, g: u32) -> u32 {
+    pub(crate) fn detach_session(&mut self, g: u32) -> PidIx {
         let session = self.groups[g].session;
         let mut head = self.pids[session].session_members;
         list::unlink(&mut head, &mut self.groups, g, |g| &mut g.session_node);

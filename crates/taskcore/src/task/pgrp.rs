@@ -6,6 +6,7 @@
 //! `getppid`, `prctl(PR_SET_CHILD_SUBREAPER)`.
 
 use crate::errno::{Errno, Result};
+use crate::pid::entry::PidIx;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::task_struct::PF_FORKNOEXEC;
@@ -83,7 +84,7 @@ impl Kernel {
 
     /// Moves group `g` to process group `pgrp` (`change_pid(PIDTYPE_PGID)`),
     /// keeping the wait index keyed by process group in step.
-    fn change_pgrp(&mut self, g: u32, pgrp: u32) {
+    fn change_pgrp(&mut self, g: u32, pgrp: PidIx) {
         // The wait index keys an edge by its target's process group only
         // under a waiter that keeps per-process-group entries (a waiter
         // that made a P_PGID wait): only then must the edges move.

@@ -21,6 +21,7 @@
 
 use crate::errno::{Errno, Result};
 use crate::list;
+use crate::pid::entry::PidIx;
 use crate::pid::refs::{bump_gen, gen_of};
 use crate::slab::NONE;
 use crate::task::clone3::Clone3Args;
@@ -62,7 +63,7 @@ pub struct PidFd {
 /// An open pidfd's state: its `struct pid` (referenced) and flags.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PidFdFile {
-    pub(crate) pid: u32,
+    pub(crate) pid: PidIx,
     pub(crate) flags: u32,
 }
 
@@ -79,7 +80,7 @@ pub struct PidFdInfo {
 
 impl Kernel {
     /// Opens a pidfd on `struct pid` `pid` with `flags`.
-    fn pidfd_create(&mut self, pid: u32, flags: u32) -> Result<PidFd> {
+    fn pidfd_create(&mut self, pid: PidIx, flags: u32) -> Result<PidFd> {
         let idx = self
             .ext
             .pidfds
@@ -100,7 +101,7 @@ impl Kernel {
     }
 
     /// The `struct pid` a pidfd holds (`pidfd_pid`).
-    pub(crate) fn pidfd_pid(&self, fd: PidFd) -> Result<u32> {
+    pub(crate) fn pidfd_pid(&self, fd: PidFd) -> Result<PidIx> {
         self.pidfd_file(fd).map(|f| f.pid)
     }
 
@@ -388,7 +389,7 @@ impl Kernel {
         let cur = self.current(current)?;
         let nonblock = file.flags & PIDFD_NONBLOCK != 0;
         let flags = if nonblock { options | WNOHANG } else { options };
-        let r = self.do_wait(cur, WaitFilter::Pid(file.pid), flags);
+        let r = self.do_wait(cur, WaitFilter::Pid(Some(file.pid)), flags);
         self.run_deferred();
         match r {
             Ok(WaitOutcome::NothingYet) if nonblock && options & WNOHANG == 0 => Err(Errno::EAGAIN),

@@ -12,6 +12,7 @@
 use crate::errno::{Errno, Result};
 use crate::list;
 use crate::pid::entry::Numbers;
+use crate::pid::entry::PidIx;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
 use crate::task::sigsend::{PidType, SendInfo};
@@ -21,7 +22,7 @@ use crate::uapi::{valid_signal, SIGCONT, SI_TKILL, SI_USER};
 /// Where a `kill` is aimed, resolved.
 enum KillTarget {
     Group(u32),
-    Pgrp(u32),
+    Pgrp(PidIx),
     All,
 }
 
@@ -29,7 +30,7 @@ enum KillTarget {
 pub(crate) struct Killer {
     cred: std::sync::Arc<crate::task::cred::Cred>,
     group: u32,
-    session: u32,
+    session: PidIx,
     /// The sender's tgid in its own namespace (`task_tgid_vnr(current)`),
     /// what `si_pid` says unless the target cannot see the sender.
     tgid_vnr: i32,
@@ -132,7 +133,7 @@ impl Kernel {
                 while let Some((found, p)) = self.nss[ns].idr.next_tagged(nr, crate::pid::TAG_TGID)
                 {
                     nr = found + 1;
-                    let g = self.pids[p].tgid_group;
+                    let g = self.pids[PidIx::from_idr(p)].tgid_group;
                     if g != NONE && g != cur_group {
                         targets.push(self.groups[g].leader);
                     }
@@ -312,10 +313,7 @@ impl Kernel {
         let g = self.tasks[t].group;
         g == who.group
             || who.cred.may_signal(&self.tasks[t].cred)
-            || (sig == SIGCONT && {
-                let sid = self.groups[g].session;
-                sid == NONE || sid == who.session
-            })
+            || (sig == SIGCONT && { self.groups[g].session == who.session })
     }
 
     /// Sends `sig` from the user task `who` to task `t`, queued on the

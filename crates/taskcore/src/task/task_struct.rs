@@ -7,6 +7,7 @@
 //! on every thread: in Linux only the leader's copy of those fields matters.
 
 use crate::list::{Link, ListHead};
+use crate::pid::entry::PidIx;
 use crate::slab::NONE;
 use crate::task::sigpending::SigPending;
 use crate::uapi::{NSIG, SA_NOCLDSTOP, SA_NOCLDWAIT, TASK_COMM_LEN};
@@ -70,7 +71,7 @@ pub(crate) const PT_SEIZED: u8 = 0x02;
 #[derive(Clone, Debug)]
 pub(crate) struct Task {
     /// Slab index of its `struct pid`.
-    pub(crate) pid: u32,
+    pub(crate) pid: PidIx,
     /// Slab index of its thread group.
     pub(crate) group: u32,
     /// The tracer thread, or `NONE` when not traced (then the ptrace parent
@@ -222,9 +223,9 @@ pub(crate) struct ThreadGroup {
     /// (`curr_target`): the search for a taker starts there.
     pub(crate) curr_target: u32,
     /// Slab index of the process group's `struct pid`.
-    pub(crate) pgrp: u32,
+    pub(crate) pgrp: PidIx,
     /// Slab index of the session's `struct pid`.
-    pub(crate) session: u32,
+    pub(crate) session: PidIx,
     pub(crate) pgrp_node: Link,
     pub(crate) session_node: Link,
     pub(crate) sighand: SigHand,
@@ -252,8 +253,8 @@ pub(crate) struct ThreadGroup {
 impl ThreadGroup {
     pub(crate) fn new(
         leader: u32,
-        pgrp: u32,
-        session: u32,
+        pgrp: PidIx,
+        session: PidIx,
         sighand: SigHand,
         rlim: crate::task::rlimit::Rlimits,
     ) -> ThreadGroup {

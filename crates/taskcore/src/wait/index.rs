@@ -41,7 +41,7 @@ use core::ops::{Bound, ControlFlow};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
-use crate::slab::NONE;
+use crate::pid::entry::PidIx;
 
 /// Registration byte value for an edge not in the index.
 pub(crate) const UNREGISTERED: u8 = 0xff;
@@ -135,8 +135,8 @@ pub(crate) struct EdgePos {
     /// 0 = children list, 1 = ptraced list.
     pub(crate) list: u8,
     pub(crate) seq: u64,
-    /// The target's process group (`struct pid` index).
-    pub(crate) pgrp: u32,
+    /// The target's process group.
+    pub(crate) pgrp: PidIx,
     /// Whether the waiter group keeps per-process-group entries.
     pub(crate) by_pgrp: bool,
     /// Whether the waiter thread keeps its own counts.
@@ -148,6 +148,7 @@ pub(crate) struct EdgePos {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct ReadyKey {
     pub(crate) group: u32,
+    /// A process group's [`PidIx::opt_key`] (0: all).
     pub(crate) pgrp: u32,
     pub(crate) bucket: u8,
     pub(crate) thread_seq: u32,
@@ -159,6 +160,7 @@ pub(crate) struct ReadyKey {
 struct CountKey {
     /// Thread index, or group index with the top bit set.
     waiter: u32,
+    /// A process group's [`PidIx::opt_key`] (0: all).
     pgrp: u32,
     class: Class,
 }
@@ -236,17 +238,17 @@ impl WaitIndex {
             class,
         };
         let g = pos.group | GROUP_BIT;
-        let mut keys = [k(g, NONE); 4];
+        let mut keys = [k(g, 0); 4];
         let mut len = 1;
         if pos.by_pgrp {
-            keys[len] = k(g, pos.pgrp);
+            keys[len] = k(g, PidIx::opt_key(Some(pos.pgrp)));
             len += 1;
         }
         if pos.by_thread {
-            keys[len] = k(pos.waiter, NONE);
+            keys[len] = k(pos.waiter, 0);
             len += 1;
             if pos.by_pgrp {
-                keys[len] = k(pos.waiter, pos.pgrp);
+                keys[len] = k(pos.waiter, PidIx::opt_key(Some(pos.pgrp)));
                 len += 1;
             }
         }
@@ -264,7 +266,7 @@ impl WaitIndex {
             bits &= bits - 1;
             let key = ReadyKey {
                 group: pos.group,
-                pgrp: NONE,
+                pgrp: 0,
                 bucket: bucket(kind, st.class),
                 thread_seq: pos.thread_seq,
                 list: pos.list,
@@ -273,7 +275,7 @@ impl WaitIndex {
             f(key);
             if pos.by_pgrp {
                 f(ReadyKey {
-                    pgrp: pos.pgrp,
+                    pgrp: PidIx::opt_key(Some(pos.pgrp)),
                     ..key
                 });
             }
@@ -356,13 +358,19 @@ impl WaitIndex {
     }
 
     /// The counts of `waiter` (a thread, or with `is_group` a thread group)
-    /// for process group `pgrp` (`NONE` for all) and `class`.
-    pub(crate) fn counts(&self, waiter: u32, is_group: bool, pgrp: u32, class: Class) -> Counts {
+    /// for process group `pgrp` (`None` for all) and `class`.
+    pub(crate) fn counts(
+        &self,
+        waiter: u32,
+        is_group: bool,
+        pgrp: Option<PidIx>,
+        class: Class,
+    ) -> Counts {
         let waiter = if is_group { waiter | GROUP_BIT } else { waiter };
         self.counts
             .get(&CountKey {
                 waiter,
-                pgrp,
+                pgrp: PidIx::opt_key(pgrp),
                 class,
             })
             .copied()
@@ -372,7 +380,12 @@ impl WaitIndex {
     /// The `(kind, class)` buckets of waiter group `group` for `pgrp` that
     /// `allowed` accepts and whose ready count is not zero, kinds outer,
     /// classes inner: one counts lookup per class with an allowed kind.
-    fn buckets(&self, group: u32, pgrp: u32, allowed: impl Fn(u8, Class) -> bool) -> Buckets {
+    fn buckets(
+        &self,
+        group: u32,
+        pgrp: Option<PidIx>,
+        allowed: impl Fn(u8, Class) -> bool,
+    ) -> Buckets {
         let mut counts = [Counts::default(); 3];
         for class in CLASSES {
             if KINDS.iter().any(|&kind| allowed(kind, class)) {
@@ -402,12 +415,13 @@ impl WaitIndex {
     fn bucket_range(
         &self,
         group: u32,
-        pgrp: u32,
+        pgrp: Option<PidIx>,
         bucket: u8,
         from: Option<(u32, u8, u64)>,
         lo: u32,
         hi: u32,
     ) -> impl Iterator<Item = (&ReadyKey, &u32)> + '_ {
+        let pgrp = PidIx::opt_key(pgrp);
         let key = |thread_seq, list, seq| ReadyKey {
             group,
             pgrp,
@@ -428,7 +442,7 @@ impl WaitIndex {
     }
 
     /// Calls `visit(key, task)` for each ready edge of waiter group `group`
-    /// for `pgrp` (`NONE` for all) with `thread_seq` in `[lo, hi]`, among
+    /// for `pgrp` (`None` for all) with `thread_seq` in `[lo, hi]`, among
     /// the `(kind, class)` buckets `allowed` accepts, in walk order (an edge
     /// ready for several kinds once), until `visit` breaks. Each step takes
     /// the smallest of each bucket's next entry: O(B log R) for B buckets
@@ -437,7 +451,7 @@ impl WaitIndex {
     pub(crate) fn walk_ready(
         &self,
         group: u32,
-        pgrp: u32,
+        pgrp: Option<PidIx>,
         lo: u32,
         hi: u32,
         allowed: impl Fn(u8, Class) -> bool,
@@ -469,7 +483,7 @@ impl WaitIndex {
     pub(crate) fn first_ready(
         &self,
         group: u32,
-        pgrp: u32,
+        pgrp: Option<PidIx>,
         lo: u32,
         hi: u32,
         allowed: impl Fn(u8, Class) -> bool,
@@ -492,6 +506,10 @@ fn walk_order(k: &ReadyKey) -> (u32, u8, u64) {
 mod tests {
     use super::*;
 
+    fn pg(slot: u32) -> Option<PidIx> {
+        Some(crate::slab::SlabIx::from_slot(slot))
+    }
+
     fn pos(waiter: u32, seq: u64, pgrp: u32) -> EdgePos {
         EdgePos {
             waiter,
@@ -499,7 +517,7 @@ mod tests {
             thread_seq: waiter,
             list: 0,
             seq,
-            pgrp,
+            pgrp: crate::slab::SlabIx::from_slot(pgrp),
             by_pgrp: true,
             by_thread: true,
         }
@@ -544,7 +562,7 @@ mod tests {
         let all = |_, _| true;
         let walk = |lo, hi, limit: usize| {
             let mut seen = Vec::new();
-            let _ = ix.walk_ready(7, NONE, lo, hi, all, |_, t| {
+            let _ = ix.walk_ready(7, None, lo, hi, all, |_, t| {
                 seen.push(t);
                 if seen.len() == limit {
                     ControlFlow::Break(())
@@ -560,7 +578,7 @@ mod tests {
         assert_eq!(walk(0, u32::MAX, 2), vec![101, 100]);
         let only_stop = |k, _| k == READY_STOP;
         let mut seen = Vec::new();
-        let _ = ix.walk_ready(7, NONE, 0, u32::MAX, only_stop, |_, t| {
+        let _ = ix.walk_ready(7, None, 0, u32::MAX, only_stop, |_, t| {
             seen.push(t);
             ControlFlow::Continue(())
         });
@@ -584,18 +602,18 @@ mod tests {
         ix.add(&pos(1, 10, 6), stopped, 101);
         ix.add(&pos(2, 5, 5), zombie, 102);
         let all = |_, _| true;
-        assert_eq!(ix.first_ready(7, NONE, 0, u32::MAX, all).unwrap().1, 101);
+        assert_eq!(ix.first_ready(7, None, 0, u32::MAX, all).unwrap().1, 101);
         let only_exit = |k, _| k == READY_EXIT;
         assert_eq!(
-            ix.first_ready(7, NONE, 0, u32::MAX, only_exit).unwrap().1,
+            ix.first_ready(7, None, 0, u32::MAX, only_exit).unwrap().1,
             100
         );
-        assert_eq!(ix.first_ready(7, 5, 2, 2, all).unwrap().1, 102);
-        assert_eq!(ix.first_ready(7, 6, 2, u32::MAX, all), None);
-        assert_eq!(ix.first_ready(8, NONE, 0, u32::MAX, all), None);
-        let c = ix.counts(7, true, NONE, Class::Normal);
+        assert_eq!(ix.first_ready(7, pg(5), 2, 2, all).unwrap().1, 102);
+        assert_eq!(ix.first_ready(7, pg(6), 2, u32::MAX, all), None);
+        assert_eq!(ix.first_ready(8, None, 0, u32::MAX, all), None);
+        let c = ix.counts(7, true, None, Class::Normal);
         assert_eq!((c.n, c.zr), (2, 2));
-        assert_eq!(ix.counts(1, false, 6, Class::Clone).n, 1);
+        assert_eq!(ix.counts(1, false, pg(6), Class::Clone).n, 1);
         ix.remove(&pos(1, 20, 5), zombie);
         ix.remove(&pos(1, 10, 6), stopped);
         ix.remove(&pos(2, 5, 5), zombie);

@@ -15,6 +15,7 @@
 pub(crate) mod index;
 
 use crate::errno::{Errno, Result};
+use crate::pid::entry::PidIx;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
 use crate::task::task_struct::SIGNAL_GROUP_EXIT;
@@ -68,9 +69,9 @@ pub(crate) enum WaitFilter {
     All,
     /// The child with this `struct pid` (`PIDTYPE_PID`); `NONE` for a
     /// number that names no pid.
-    Pid(u32),
+    Pid(Option<PidIx>),
     /// Children in this process group (`PIDTYPE_PGID`); `NONE` as above.
-    Pgid(u32),
+    Pgid(Option<PidIx>),
 }
 
 /// A decoded wait: Linux's `struct wait_opts` as `kernel_waitid_prepare()`
@@ -144,9 +145,9 @@ impl Kernel {
         let ns = self.ns_of(cur);
         let filter = match pid {
             -1 => WaitFilter::All,
-            p if p < 0 => WaitFilter::Pgid(self.find_pid(ns, -p).unwrap_or(NONE)),
-            0 => WaitFilter::Pgid(self.groups[self.tasks[cur].group].pgrp),
-            p => WaitFilter::Pid(self.find_pid(ns, p).unwrap_or(NONE)),
+            p if p < 0 => WaitFilter::Pgid(self.find_pid(ns, -p)),
+            0 => WaitFilter::Pgid(Some(self.groups[self.tasks[cur].group].pgrp)),
+            p => WaitFilter::Pid(self.find_pid(ns, p)),
         };
         Ok(WaitOpts {
             cur,
@@ -236,9 +237,9 @@ impl Kernel {
         let ns = self.ns_of(cur);
         Ok(match idtype {
             P_ALL => WaitFilter::All,
-            P_PID if id > 0 => WaitFilter::Pid(self.find_pid(ns, id).unwrap_or(NONE)),
-            P_PGID if id == 0 => WaitFilter::Pgid(self.groups[self.tasks[cur].group].pgrp),
-            P_PGID if id > 0 => WaitFilter::Pgid(self.find_pid(ns, id).unwrap_or(NONE)),
+            P_PID if id > 0 => WaitFilter::Pid(self.find_pid(ns, id)),
+            P_PGID if id == 0 => WaitFilter::Pgid(Some(self.groups[self.tasks[cur].group].pgrp)),
+            P_PGID if id > 0 => WaitFilter::Pgid(self.find_pid(ns, id)),
             _ => return Err(Errno::EINVAL),
         })
     }
@@ -256,7 +257,7 @@ impl Kernel {
         self.flush_wait_edges();
         let wo = WaitOpts { cur, filter, flags };
         if let WaitFilter::Pgid(p) = filter {
-            if p == NONE || self.pids[p].pgrp_members.is_empty() {
+            if p.is_none_or(|p| self.pids[p].pgrp_members.is_empty()) {
                 return Err(Errno::ECHILD);
             }
         }
@@ -282,7 +283,7 @@ impl Kernel {
         let clears = match (walked, filter) {
             (Some(clears), WaitFilter::Pid(_)) => clears,
             (_, WaitFilter::Pgid(p)) => self.any_could_report(cur, p, flags),
-            _ => self.any_could_report(cur, NONE, flags),
+            _ => self.any_could_report(cur, None, flags),
         };
         if !clears {
             return Err(Errno::ECHILD);
@@ -318,11 +319,7 @@ impl Kernel {
         let pgrp = match wo.filter {
             WaitFilter::Pid(pid) => {
                 let mut clears = false;
-                let t = if pid == NONE {
-                    NONE
-                } else {
-                    self.pids[pid].task
-                };
+                let t = pid.map_or(NONE, |pid| self.pids[pid].task);
                 if t == NONE {
                     return Some(false);
                 }
@@ -353,9 +350,9 @@ impl Kernel {
                 }
                 return Some(clears);
             }
-            WaitFilter::Pgid(NONE) => return Some(false),
+            WaitFilter::Pgid(None) => return Some(false),
             WaitFilter::Pgid(p) => p,
-            WaitFilter::All => NONE,
+            WaitFilter::All => None,
         };
         let group = self.tasks[cur].group;
         let ts = self.tasks[cur].thread_seq;
@@ -363,12 +360,12 @@ impl Kernel {
         // Without a per-process-group index yet, the group's entries,
         // filtered.
         let (key, only) = if self.groups[group].wait_by_pgrp {
-            (pgrp, NONE)
+            (pgrp, None)
         } else {
-            (NONE, pgrp)
+            (None, pgrp)
         };
         let mut edge = |k: ReadyKey, t: u32| {
-            if only != NONE && self.groups[self.tasks[t].group].pgrp != only {
+            if only.is_some_and(|p| self.groups[self.tasks[t].group].pgrp != p) {
                 return ControlFlow::Continue(());
             }
             let ptrace_edge = k.list == 1;
@@ -426,7 +423,7 @@ impl Kernel {
 
     /// Whether some eligible edge would clear `notask_error` (the wait must
     /// block rather than fail with ECHILD), from the index's counts.
-    fn any_could_report(&self, cur: u32, pgrp: u32, flags: i32) -> bool {
+    fn any_could_report(&self, cur: u32, pgrp: Option<PidIx>, flags: i32) -> bool {
         let (waiter, is_group) = if flags & __WNOTHREAD != 0 {
             (cur, false)
         } else {
