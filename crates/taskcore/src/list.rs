@@ -2,7 +2,7 @@
 //!
 //! Linux links tasks into several lists at once (`children`/`sibling`,
 //! `ptraced`/`ptrace_entry`, `thread_head`/`thread_node`, and the per-`struct
-//! pid` task lists). We do the same with `u32` slab indices: a [`ListHead`]
+//! pid` task lists). We do the same with slab indices: a [`ListHead`]
 //! lives in the owner, a [`Link`] in each member, and an accessor function
 //! picks which link of the member a list uses. Every operation is O(1).
 //!
@@ -10,111 +10,143 @@
 //! head and its children's `sibling` links): callers copy the head out,
 //! operate, and store it back, so no two mutable borrows overlap.
 
-use crate::slab::{Slab, NONE};
+use crate::slab::{Slab, SlabIx, NONE};
 
-/// A member's link: the neighbours' indices, or [`NONE`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Link {
-    pub(crate) prev: u32,
-    pub(crate) next: u32,
+/// A slab index that can be a list link: `Opt` is "an index or none" in 4
+/// bytes (`Option<Ix>` for a typed index, `u32` with [`NONE`] for a plain
+/// one).
+pub(crate) trait ListIx: SlabIx {
+    type Opt: Copy + Eq + core::fmt::Debug;
+    const NIL: Self::Opt;
+    fn some(self) -> Self::Opt;
+    fn get(o: Self::Opt) -> Option<Self>;
 }
 
-impl Link {
-    pub(crate) const UNLINKED: Link = Link {
-        prev: NONE,
-        next: NONE,
+impl ListIx for u32 {
+    type Opt = u32;
+    const NIL: u32 = NONE;
+    #[inline(always)]
+    fn some(self) -> u32 {
+        self
+    }
+    #[inline(always)]
+    fn get(o: u32) -> Option<u32> {
+        (o != NONE).then_some(o)
+    }
+}
+
+/// A member's link: the neighbours' indices, or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Link<I: ListIx = u32> {
+    pub(crate) prev: I::Opt,
+    pub(crate) next: I::Opt,
+}
+
+impl<I: ListIx> Link<I> {
+    pub(crate) const UNLINKED: Link<I> = Link {
+        prev: I::NIL,
+        next: I::NIL,
     };
 }
 
-/// A list head: first and last member, or [`NONE`] when empty.
+/// A list head: first and last member, or none when empty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ListHead {
-    pub(crate) first: u32,
-    pub(crate) last: u32,
+pub(crate) struct ListHead<I: ListIx = u32> {
+    pub(crate) first: I::Opt,
+    pub(crate) last: I::Opt,
 }
 
-impl ListHead {
-    pub(crate) const EMPTY: ListHead = ListHead {
-        first: NONE,
-        last: NONE,
+impl<I: ListIx> ListHead<I> {
+    pub(crate) const EMPTY: ListHead<I> = ListHead {
+        first: I::NIL,
+        last: I::NIL,
     };
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.first == NONE
+        self.first == I::NIL
+    }
+
+    /// The first member.
+    pub(crate) fn first(&self) -> Option<I> {
+        I::get(self.first)
     }
 }
 
 /// Appends `idx` at the tail (`list_add_tail`).
-pub(crate) fn push_back<T>(
-    head: &mut ListHead,
-    slab: &mut Slab<T>,
-    idx: u32,
-    link: fn(&mut T) -> &mut Link,
+pub(crate) fn push_back<T, I: ListIx>(
+    head: &mut ListHead<I>,
+    slab: &mut Slab<T, I>,
+    idx: I,
+    link: fn(&mut T) -> &mut Link<I>,
 ) {
     let old_last = head.last;
     *link(&mut slab[idx]) = Link {
         prev: old_last,
-        next: NONE,
+        next: I::NIL,
     };
-    if old_last == NONE {
-        head.first = idx;
-    } else {
-        link(&mut slab[old_last]).next = idx;
+    match I::get(old_last) {
+        None => head.first = idx.some(),
+        Some(l) => link(&mut slab[l]).next = idx.some(),
     }
-    head.last = idx;
+    head.last = idx.some();
 }
 
 /// Inserts `idx` at the head (`list_add`).
-pub(crate) fn push_front<T>(
-    head: &mut ListHead,
-    slab: &mut Slab<T>,
-    idx: u32,
-    link: fn(&mut T) -> &mut Link,
+pub(crate) fn push_front<T, I: ListIx>(
+    head: &mut ListHead<I>,
+    slab: &mut Slab<T, I>,
+    idx: I,
+    link: fn(&mut T) -> &mut Link<I>,
 ) {
     let old_first = head.first;
     *link(&mut slab[idx]) = Link {
-        prev: NONE,
+        prev: I::NIL,
         next: old_first,
     };
-    if old_first == NONE {
-        head.last = idx;
-    } else {
-        link(&mut slab[old_first]).prev = idx;
+    match I::get(old_first) {
+        None => head.last = idx.some(),
+        Some(f) => link(&mut slab[f]).prev = idx.some(),
     }
-    head.first = idx;
+    head.first = idx.some();
 }
 
 /// Unlinks `idx`, which must be a member of the list `head` (`list_del`).
-pub(crate) fn unlink<T>(
-    head: &mut ListHead,
-    slab: &mut Slab<T>,
-    idx: u32,
-    link: fn(&mut T) -> &mut Link,
+pub(crate) fn unlink<T, I: ListIx>(
+    head: &mut ListHead<I>,
+    slab: &mut Slab<T, I>,
+    idx: I,
+    link: fn(&mut T) -> &mut Link<I>,
 ) {
     let Link { prev, next } = *link(&mut slab[idx]);
-    if prev == NONE {
-        debug_assert_eq!(head.first, idx);
-        head.first = next;
-    } else {
-        link(&mut slab[prev]).next = next;
+    match I::get(prev) {
+        None => {
+            debug_assert_eq!(head.first, idx.some());
+            head.first = next;
+        }
+        Some(p) => link(&mut slab[p]).next = next,
     }
-    if next == NONE {
-        debug_assert_eq!(head.last, idx);
-        head.last = prev;
-    } else {
-        link(&mut slab[next]).prev = prev;
+    match I::get(next) {
+        None => {
+            debug_assert_eq!(head.last, idx.some());
+            head.last = prev;
+        }
+        Some(n) => link(&mut slab[n]).prev = prev,
     }
     *link(&mut slab[idx]) = Link::UNLINKED;
 }
 
 /// The members in list order, collected (for the few O(list) walks that
 /// mutate the slab as they go, such as reparenting at exit).
-pub(crate) fn collect<T>(head: ListHead, slab: &Slab<T>, link: fn(&T) -> &Link) -> Vec<u32> {
+pub(crate) fn collect<T, I: ListIx>(
+    head: ListHead<I>,
+    slab: &Slab<T, I>,
+    link: fn(&T) -> &Link<I>,
+) -> Vec<I> {
     let mut out = Vec::new();
-    let mut cur = head.first;
-    while cur != NONE {
-        out.push(cur);
-        cur = link(&slab[cur]).next;
+    let mut cur = I::get(head.first);
+    while let Some(c) = cur {
+        out.push(c);
+        cur = I::get(link(&slab[c]).next);
     }
     out
 }
@@ -134,7 +166,7 @@ mod tests {
 
     #[test]
     fn push_back_front_unlink() {
-        let mut s = Slab::new();
+        let mut s: Slab<Node> = Slab::new();
         let ids: Vec<u32> = (0..4)
             .map(|_| s.insert(Node { l: Link::UNLINKED }).unwrap())
             .collect();

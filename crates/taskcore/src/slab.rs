@@ -60,10 +60,16 @@ macro_rules! slab_index {
         }
 
         impl $name {
-            /// A plain key for this index or none (slot + 1, and 0 for
-            /// `None`): what hashed and ordered keys store, where an
-            /// `Option`'s derived `Hash` and `Ord` would cost a
-            /// discriminant.
+            /// A plain nonzero key for this index (slot + 1): what hashed
+            /// and ordered keys store, where an `Option`'s derived `Hash`
+            /// and `Ord` would cost a discriminant.
+            #[allow(dead_code)]
+            #[inline(always)]
+            pub(crate) fn key(self) -> u32 {
+                self.0.get()
+            }
+
+            /// As [`Self::key`], with 0 for `None`.
             #[allow(dead_code)]
             #[inline(always)]
             pub(crate) fn opt_key(o: Option<$name>) -> u32 {
@@ -71,6 +77,19 @@ macro_rules! slab_index {
                     Some(x) => x.0.get(),
                     None => 0,
                 }
+            }
+        }
+
+        impl $crate::list::ListIx for $name {
+            type Opt = Option<$name>;
+            const NIL: Option<$name> = None;
+            #[inline(always)]
+            fn some(self) -> Option<$name> {
+                Some(self)
+            }
+            #[inline(always)]
+            fn get(o: Option<$name>) -> Option<$name> {
+                o
             }
         }
 

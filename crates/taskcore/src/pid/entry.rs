@@ -53,11 +53,11 @@ pub(crate) struct Pid {
     /// The task whose PID this is (`PIDTYPE_PID`), or `NONE`.
     pub(crate) task: u32,
     /// The thread group whose TGID this is (`PIDTYPE_TGID`), or `NONE`.
-    pub(crate) tgid_group: u32,
+    pub(crate) tgid_group: Option<crate::task::task_struct::GroupIx>,
     /// Thread groups whose process group this is (`PIDTYPE_PGID`).
-    pub(crate) pgrp_members: ListHead,
+    pub(crate) pgrp_members: ListHead<crate::task::task_struct::GroupIx>,
     /// Thread groups whose session this is (`PIDTYPE_SID`).
-    pub(crate) session_members: ListHead,
+    pub(crate) session_members: ListHead<crate::task::task_struct::GroupIx>,
     /// Members of `pgrp_members` that are group-stopped (`has_stopped_jobs`
     /// in O(1)).
     pub(crate) pgrp_nr_stopped: u32,
@@ -74,7 +74,7 @@ impl Pid {
         Pid {
             numbers,
             task: NONE,
-            tgid_group: NONE,
+            tgid_group: None,
             pgrp_members: ListHead::EMPTY,
             session_members: ListHead::EMPTY,
             pgrp_nr_stopped: 0,
@@ -86,7 +86,7 @@ impl Pid {
     /// Whether nothing uses this pid any more.
     pub(crate) fn unused(&self) -> bool {
         self.task == NONE
-            && self.tgid_group == NONE
+            && self.tgid_group.is_none()
             && self.pgrp_members.is_empty()
             && self.session_members.is_empty()
     }

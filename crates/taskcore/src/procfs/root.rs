@@ -40,7 +40,6 @@ use crate::pid::TAG_TGID;
 use crate::procfs::dirent::{DType, DirContext, DirCursor};
 use crate::procfs::fs::ProcFs;
 use crate::procfs::node::{Fixed, Node, PROC_ROOT_INO};
-use crate::slab::NONE;
 use crate::uapi::PID_MAX_LIMIT;
 
 /// Position of `self` in the root listing (`FIRST_PROCESS_ENTRY`).
@@ -125,7 +124,7 @@ impl ProcFs<'_> {
                 let mut nr = start;
                 loop {
                     let (found, pid) = idr.next_used(nr)?;
-                    if self.k.pids[PidIx::from_idr(pid)].tgid_group != NONE {
+                    if self.k.pids[PidIx::from_idr(pid)].tgid_group.is_some() {
                         return Some(found);
                     }
                     nr = found.checked_add(1)?;
@@ -224,9 +223,8 @@ impl ProcFs<'_> {
                 // scans each leaf's tag bitmap once.
                 let idr = &self.k.nss[self.ns].idr;
                 for (nr, _pid) in idr.iter_tagged_from(tgid, TAG_TGID) {
-                    debug_assert_ne!(
-                        self.k.pids[PidIx::from_idr(_pid)].tgid_group,
-                        NONE,
+                    debug_assert!(
+                        self.k.pids[PidIx::from_idr(_pid)].tgid_group.is_some(),
                         "tag on a non-TGID"
                     );
                     if let Some(stop) = emit(nr) {

@@ -214,7 +214,9 @@ impl Kernel {
             }
         };
         let cred = self.tasks[cur].cred.clone();
-        let child = match self.new_task(pid, NONE, comm, cred) {
+        // The group is provisional for a new process: set once it exists.
+        let group = self.groups.vacant_key().unwrap_or(cur_group);
+        let child = match self.new_task(pid, group, comm, cred) {
             Ok(t) => t,
             Err(e) => {
                 self.mmput(mm);

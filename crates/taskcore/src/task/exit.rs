@@ -25,6 +25,7 @@ use crate::pid::ns::NsIx;
 use crate::slab::NONE;
 use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, TaskId};
 use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::{ExitState, SigHand, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT};
 use crate::uapi::{
     valid_signal, __WALL, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL,
@@ -114,7 +115,7 @@ impl Kernel {
 
     /// Kills group `g` with status `code` (a fatal signal, `complete_signal`
     /// followed by each thread's `do_group_exit`).
-    pub(crate) fn kill_group(&mut self, g: u32, code: i32) {
+    pub(crate) fn kill_group(&mut self, g: GroupIx, code: i32) {
         if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
             return;
         }
@@ -125,14 +126,14 @@ impl Kernel {
 
     /// Makes every live thread of group `g` exit with `code`, in thread
     /// order.
-    pub(crate) fn zap_other_threads(&mut self, g: u32, code: i32) {
+    pub(crate) fn zap_other_threads(&mut self, g: GroupIx, code: i32) {
         let threads = self.threads(g);
         self.exit_threads(&threads, g, code);
     }
 
     /// Makes each of `threads` that is still a live thread of `g` exit.
     /// Exits of earlier threads may release later ones, or the group.
-    pub(crate) fn exit_threads(&mut self, threads: &[u32], g: u32, code: i32) {
+    pub(crate) fn exit_threads(&mut self, threads: &[u32], g: GroupIx, code: i32) {
         for &t in threads {
             if self
                 .tasks
@@ -397,7 +398,7 @@ impl Kernel {
     /// `father` is exiting (`PR_SET_PDEATHSIG`): sent to the thread's
     /// process, preferring the thread, as `kill` from `father` would
     /// (`SEND_SIG_NOINFO`), once this exit step is over.
-    fn send_pdeath_signals(&mut self, father: u32, g: u32) {
+    fn send_pdeath_signals(&mut self, father: u32, g: GroupIx) {
         let mut t = self.groups[g].threads.first;
         while t != NONE {
             let sig = self.tasks[t].pdeath_signal;
@@ -425,7 +426,7 @@ impl Kernel {
 
     /// `reparent_leader()`: re-notify the new parent of a zombie child and
     /// check for a newly orphaned process group.
-    fn reparent_leader(&mut self, father: u32, g: u32, dead: &mut Vec<u32>) {
+    fn reparent_leader(&mut self, father: u32, g: GroupIx, dead: &mut Vec<u32>) {
         let leader = self.groups[g].leader;
         if self.tasks[leader].ptrace == 0
             && self.tasks[leader].exit_state == ExitState::Zombie
@@ -569,12 +570,12 @@ impl Kernel {
     /// with stopped members, send it SIGHUP then SIGCONT. `parent` is the
     /// exiting parent when `g` is being reparented, or `NONE` when `g`
     /// itself exits.
-    pub(crate) fn kill_orphaned_pgrp(&mut self, g: u32, parent: u32) {
+    pub(crate) fn kill_orphaned_pgrp(&mut self, g: GroupIx, parent: u32) {
         let pgrp = self.groups[g].pgrp;
         let (parent, ignored) = if parent == NONE {
-            (self.groups[g].real_parent, g)
+            (self.groups[g].real_parent, Some(g))
         } else {
-            (parent, NONE)
+            (parent, None)
         };
         if parent == NONE {
             return;
@@ -602,22 +603,22 @@ impl Kernel {
 
     /// `will_become_orphaned_pgrp()`: no member other than `ignored` has a
     /// parent in another process group of the same session.
-    pub(crate) fn will_become_orphaned_pgrp(&self, pgrp: PidIx, ignored: u32) -> bool {
-        let mut cur = self.pids[pgrp].pgrp_members.first;
-        while cur != NONE {
+    pub(crate) fn will_become_orphaned_pgrp(&self, pgrp: PidIx, ignored: Option<GroupIx>) -> bool {
+        let mut next = self.pids[pgrp].pgrp_members.first;
+        while let Some(cur) = next {
             let grp = &self.groups[cur];
-            let next = grp.pgrp_node.next;
+            let after = grp.pgrp_node.next;
             let leader = grp.leader;
             let rp = grp.real_parent;
             let dead = self.tasks[leader].exit_state != ExitState::Alive && self.group_empty(cur);
             let parent_is_global_init = rp != NONE && self.is_global_init(rp);
-            if cur != ignored && !dead && rp != NONE && !parent_is_global_init {
+            if Some(cur) != ignored && !dead && rp != NONE && !parent_is_global_init {
                 let pg = &self.groups[self.tasks[rp].group];
                 if pg.pgrp != pgrp && pg.session == grp.session {
                     return false;
                 }
             }
-            cur = next;
+            next = after;
         }
         true
     }

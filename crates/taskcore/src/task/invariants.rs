@@ -10,7 +10,7 @@
 //! No Linux analogue (Linux's lists are the truth; there is no index to
 //! keep in step).
 
-use crate::list::{self, Link, ListHead};
+use crate::list::{self, Link, ListHead, ListIx};
 use crate::pid::entry::PidIx;
 use crate::pid::TAG_TGID;
 use crate::slab::SlabIx;
@@ -20,12 +20,17 @@ use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_STO
 use crate::wait::index::{Class, EdgeState, WaitIndex, UNREGISTERED};
 
 /// Walks a list forwards and backwards, checking the links agree.
-fn walk<T>(head: ListHead, slab: &Slab<T>, link: fn(&T) -> &Link, what: &str) -> Vec<u32> {
+fn walk<T, I: ListIx>(
+    head: ListHead<I>,
+    slab: &Slab<T, I>,
+    link: fn(&T) -> &Link<I>,
+    what: &str,
+) -> Vec<I> {
     let fwd = list::collect(head, slab, link);
-    let mut prev = NONE;
+    let mut prev = I::NIL;
     for &x in &fwd {
-        assert_eq!(link(&slab[x]).prev, prev, "{what}: prev link of {x}");
-        prev = x;
+        assert_eq!(link(&slab[x]).prev, prev, "{what}: prev link of {x:?}");
+        prev = x.some();
     }
     assert_eq!(head.last, prev, "{what}: tail");
     fwd
@@ -162,7 +167,7 @@ impl Kernel {
             );
             assert!(members.contains(&g), "group {g}: not in its session");
             let leader_pid = self.tasks[grp.leader].pid;
-            assert_eq!(self.pids[leader_pid].tgid_group, g, "group {g}: tgid");
+            assert_eq!(self.pids[leader_pid].tgid_group, Some(g), "group {g}: tgid");
         }
     }
 
@@ -205,7 +210,7 @@ impl Kernel {
                     u.nr
                 );
                 let tagged = self.nss[u.ns].idr.get_tag(u.nr, TAG_TGID);
-                assert_eq!(tagged, pid.tgid_group != NONE, "pid {p}: TGID tag");
+                assert_eq!(tagged, pid.tgid_group.is_some(), "pid {p}: TGID tag");
             }
             let members = walk(pid.pgrp_members, &self.groups, |x| &x.pgrp_node, "pgrp");
             let stopped = members

@@ -30,6 +30,7 @@
 use crate::task::kernel::{Kernel, Notification};
 use crate::task::ptrace::PTRACE_EVENT_STOP;
 use crate::task::sigdeliver::SignalDelivery;
+use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::{
     ExitState, PF_EXITING, PF_TRACED_STOP, PT_SEIZED, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
     SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
@@ -177,7 +178,7 @@ impl Kernel {
     /// The last thread took part: group `g` is stopped; the embedder is
     /// told, and the real parent unless `notify_parent` is false (the last
     /// thread reported to a tracer in the parent's own process).
-    pub(crate) fn group_stop_done(&mut self, g: u32, notify_parent: bool) {
+    pub(crate) fn group_stop_done(&mut self, g: GroupIx, notify_parent: bool) {
         self.set_group_flags(
             g,
             (self.groups[g].flags & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED,
@@ -240,7 +241,7 @@ impl Kernel {
     /// parent is told. Returns whether a stop ended (done or cut short):
     /// its threads are to be woken, to take what was kept pending
     /// (`prepare_signal()` wakes every stopped thread either way).
-    pub(crate) fn sigcont_resume(&mut self, g: u32) -> bool {
+    pub(crate) fn sigcont_resume(&mut self, g: GroupIx) -> bool {
         let flags = self.groups[g].flags;
         let why = if flags & SIGNAL_STOP_STOPPED != 0 {
             CLD_CONTINUED

@@ -15,6 +15,7 @@
 
 use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
+use crate::task::task_struct::GroupIx;
 use std::collections::VecDeque;
 
 use crate::errno::{Errno, Result};
@@ -247,7 +248,7 @@ pub struct Kernel {
     pub(crate) tasks: Slab<Task>,
     /// Generation of each task slot (bumped when a task is released).
     pub(crate) gens: Vec<u32>,
-    pub(crate) groups: Slab<ThreadGroup>,
+    pub(crate) groups: Slab<ThreadGroup, GroupIx>,
     pub(crate) pids: Slab<Pid, PidIx>,
     pub(crate) nss: Slab<PidNamespace, NsIx>,
     pub(crate) mms: Slab<crate::task::mm::MmEntry>,
@@ -331,7 +332,9 @@ impl Kernel {
         k.root_ns = k.nss.insert(root_ns).ok_or(Errno::ENOMEM)?;
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
         let root = std::sync::Arc::new(crate::task::cred::Cred::default());
-        let task = k.new_task(pid, NONE, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
+        // The group is provisional: set by new_group below.
+        let provisional = crate::slab::SlabIx::from_slot(0);
+        let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = k.mm_alloc()?;
         let rlim = crate::task::rlimit::init_rlimits(config.core_dumps);
         let g = k.new_group(task, pid, pid, SigHand::default(), rlim)?;
@@ -415,7 +418,7 @@ impl Kernel {
         self.config.core_dumps = on;
         let core = crate::uapi::RLIMIT_CORE as usize;
         let want = if on { crate::uapi::RLIM_INFINITY } else { 0 };
-        let groups: Vec<u32> = self.groups.iter().map(|(g, _)| g).collect();
+        let groups: Vec<GroupIx> = self.groups.iter().map(|(g, _)| g).collect();
         for g in groups {
             let r = std::sync::Arc::make_mut(&mut self.groups[g].rlim);
             r[core].cur = want;
@@ -549,7 +552,7 @@ impl Kernel {
     }
 
     /// `thread_group_empty()`: the group has a single task left.
-    pub(crate) fn group_empty(&self, g: u32) -> bool {
+    pub(crate) fn group_empty(&self, g: GroupIx) -> bool {
         self.groups[g].nr_threads == 1
     }
 
@@ -719,7 +722,7 @@ impl Kernel {
     pub(crate) fn new_task(
         &mut self,
         pid: PidIx,
-        group: u32,
+        group: GroupIx,
         comm: [u8; TASK_COMM_LEN],
         cred: std::sync::Arc<crate::task::cred::Cred>,
     ) -> Result<u32> {
@@ -771,7 +774,7 @@ impl Kernel {
         session: PidIx,
         sighand: SigHand,
         rlim: crate::task::rlimit::Rlimits,
-    ) -> Result<u32> {
+    ) -> Result<GroupIx> {
         self.groups
             .insert(ThreadGroup::new(leader, pgrp, session, sighand, rlim))
             .ok_or(Errno::EAGAIN)
@@ -779,7 +782,7 @@ impl Kernel {
 
     /// Appends `t` to group `g`'s thread list (`list_add_tail_rcu` on
     /// `thread_head`).
-    pub(crate) fn join_thread_list(&mut self, g: u32, t: u32) {
+    pub(crate) fn join_thread_list(&mut self, g: GroupIx, t: u32) {
         let grp = &mut self.groups[g];
         let seq = grp.next_thread_seq;
         grp.next_thread_seq += 1;
@@ -792,9 +795,9 @@ impl Kernel {
     }
 
     /// Attaches a new process's TGID, PGID and SID (`attach_pid` x 3).
-    pub(crate) fn attach_process_pids(&mut self, g: u32) {
+    pub(crate) fn attach_process_pids(&mut self, g: GroupIx) {
         let leader_pid = self.tasks[self.groups[g].leader].pid;
-        self.pids[leader_pid].tgid_group = g;
+        self.pids[leader_pid].tgid_group = Some(g);
         self.set_tgid_tag(leader_pid, true);
         let (pgrp, session) = (self.groups[g].pgrp, self.groups[g].session);
         self.attach_pgrp(g, pgrp);
@@ -803,7 +806,7 @@ impl Kernel {
         self.pids[session].session_members = head;
     }
 
-    pub(crate) fn attach_pgrp(&mut self, g: u32, pgrp: PidIx) {
+    pub(crate) fn attach_pgrp(&mut self, g: GroupIx, pgrp: PidIx) {
         self.groups[g].pgrp = pgrp;
         let mut head = self.pids[pgrp].pgrp_members;
         list::push_back(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
@@ -814,7 +817,7 @@ impl Kernel {
     }
 
     /// Unlinks group `g` from its process group; the caller puts the pid.
-    pub(crate) fn detach_pgrp(&mut self, g: u32) -> PidIx {
+    pub(crate) fn detach_pgrp(&mut self, g: GroupIx) -> PidIx {
         let pgrp = self.groups[g].pgrp;
         let mut head = self.pids[pgrp].pgrp_members;
         list::unlink(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
@@ -825,7 +828,7 @@ impl Kernel {
         pgrp
     }
 
-    pub(crate) fn detach_session(&mut self, g: u32) -> PidIx {
+    pub(crate) fn detach_session(&mut self, g: GroupIx) -> PidIx {
         let session = self.groups[g].session;
         let mut head = self.pids[session].session_members;
         list::unlink(&mut head, &mut self.groups, g, |g| &mut g.session_node);
@@ -835,9 +838,9 @@ impl Kernel {
 
     /// Detaches a released leader's TGID, PGID and SID and frees what is no
     /// longer used.
-    pub(crate) fn detach_process_pids(&mut self, g: u32) {
+    pub(crate) fn detach_process_pids(&mut self, g: GroupIx) {
         let leader_pid = self.tasks[self.groups[g].leader].pid;
-        self.pids[leader_pid].tgid_group = NONE;
+        self.pids[leader_pid].tgid_group = None;
         self.set_tgid_tag(leader_pid, false);
         let pgrp = self.detach_pgrp(g);
         let session = self.detach_session(g);
@@ -851,7 +854,7 @@ impl Kernel {
     }
 
     /// Appends group `g` to thread `parent`'s children with a fresh position.
-    pub(crate) fn link_child(&mut self, parent: u32, g: u32) {
+    pub(crate) fn link_child(&mut self, parent: u32, g: GroupIx) {
         let seq = self.next_seq();
         let grp = &mut self.groups[g];
         grp.real_parent = parent;
@@ -861,7 +864,7 @@ impl Kernel {
         self.tasks[parent].children = head;
     }
 
-    pub(crate) fn unlink_child(&mut self, g: u32) {
+    pub(crate) fn unlink_child(&mut self, g: GroupIx) {
         let parent = self.groups[g].real_parent;
         if parent == NONE {
             return;
@@ -887,7 +890,7 @@ impl Kernel {
 
     // ------------------------------------------------------------ wait index
 
-    fn edge_pos(&self, waiter: u32, list: u8, seq: u64, target_group: u32) -> EdgePos {
+    fn edge_pos(&self, waiter: u32, list: u8, seq: u64, target_group: GroupIx) -> EdgePos {
         let w = &self.tasks[waiter];
         EdgePos {
             waiter,
@@ -904,7 +907,12 @@ impl Kernel {
     /// Re-registers every edge whose waiter is a thread of group `g` (or,
     /// with `only`, that one thread) after `change` alters what those edges
     /// are indexed under. O(children + tracees of the waiter), once.
-    pub(crate) fn reindex_waiter(&mut self, g: u32, only: u32, change: impl FnOnce(&mut Kernel)) {
+    pub(crate) fn reindex_waiter(
+        &mut self,
+        g: GroupIx,
+        only: u32,
+        change: impl FnOnce(&mut Kernel),
+    ) {
         let waiters: Vec<u32> = if only != NONE {
             vec![only]
         } else {
@@ -935,7 +943,7 @@ impl Kernel {
         }
     }
 
-    pub(crate) fn child_edge_pos(&self, g: u32) -> Option<EdgePos> {
+    pub(crate) fn child_edge_pos(&self, g: GroupIx) -> Option<EdgePos> {
         let grp = &self.groups[g];
         (grp.real_parent != NONE).then(|| self.edge_pos(grp.real_parent, 0, grp.sibling_seq, g))
     }
@@ -983,7 +991,7 @@ impl Kernel {
         EdgeState { class, cat, ready }
     }
 
-    pub(crate) fn child_class(&self, g: u32) -> Class {
+    pub(crate) fn child_class(&self, g: GroupIx) -> Class {
         if self.groups[g].exit_signal == SIGCHLD {
             Class::Normal
         } else {
@@ -994,7 +1002,7 @@ impl Kernel {
     /// Brings group `g`'s child edge up to date in the wait index. The
     /// edge's position must not have changed since it was registered (use
     /// [`Self::unindex_child`] before changing it).
-    pub(crate) fn sync_child(&mut self, g: u32) {
+    pub(crate) fn sync_child(&mut self, g: GroupIx) {
         let Some(pos) = self.child_edge_pos(g) else {
             debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
             return;
@@ -1013,7 +1021,7 @@ impl Kernel {
     }
 
     /// Removes group `g`'s child edge from the wait index.
-    pub(crate) fn unindex_child(&mut self, g: u32) {
+    pub(crate) fn unindex_child(&mut self, g: GroupIx) {
         if let Some(o) = EdgeState::decode(self.groups[g].child_reg) {
             let pos = self
                 .child_edge_pos(g)
@@ -1062,7 +1070,7 @@ impl Kernel {
 
     /// Syncs every edge whose state depends on group `g`'s state: its child
     /// edge and the ptrace edges of its traced threads.
-    pub(crate) fn sync_group(&mut self, g: u32) {
+    pub(crate) fn sync_group(&mut self, g: GroupIx) {
         self.sync_child(g);
         if self.groups[g].nr_traced > 0 {
             for t in self.threads(g) {
@@ -1075,7 +1083,7 @@ impl Kernel {
 
     /// Removes every edge that depends on group `g`'s position keys (its
     /// child edge and the ptrace edges of its traced threads).
-    pub(crate) fn unindex_group(&mut self, g: u32) {
+    pub(crate) fn unindex_group(&mut self, g: GroupIx) {
         self.unindex_child(g);
         if self.groups[g].nr_traced > 0 {
             for t in self.threads(g) {
@@ -1085,7 +1093,7 @@ impl Kernel {
     }
 
     /// The threads of group `g` in list order.
-    pub(crate) fn threads(&self, g: u32) -> Vec<u32> {
+    pub(crate) fn threads(&self, g: GroupIx) -> Vec<u32> {
         list::collect(self.groups[g].threads, &self.tasks, |t| &t.thread_node)
     }
 }

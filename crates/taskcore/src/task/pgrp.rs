@@ -9,6 +9,7 @@ use crate::errno::{Errno, Result};
 use crate::pid::entry::PidIx;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::PF_FORKNOEXEC;
 
 impl Kernel {
@@ -66,10 +67,8 @@ impl Kernel {
         }
         let new_pgrp = if pgid != pid {
             let pgrp = self.find_pid(ns, pgid).ok_or(Errno::EPERM)?;
-            let first = self.pids[pgrp].pgrp_members.first;
-            if first == crate::slab::NONE
-                || self.groups[first].session != self.groups[my_group].session
-            {
+            let first = self.pids[pgrp].pgrp_members.first();
+            if first.is_none_or(|f| self.groups[f].session != self.groups[my_group].session) {
                 return Err(Errno::EPERM);
             }
             pgrp
@@ -84,7 +83,7 @@ impl Kernel {
 
     /// Moves group `g` to process group `pgrp` (`change_pid(PIDTYPE_PGID)`),
     /// keeping the wait index keyed by process group in step.
-    fn change_pgrp(&mut self, g: u32, pgrp: PidIx) {
+    fn change_pgrp(&mut self, g: GroupIx, pgrp: PidIx) {
         // The wait index keys an edge by its target's process group only
         // under a waiter that keeps per-process-group entries (a waiter
         // that made a P_PGID wait): only then must the edges move.
@@ -102,7 +101,7 @@ impl Kernel {
 
     /// Whether an edge to group `g` (its child edge, or a ptrace edge of
     /// one of its threads) is indexed under `g`'s process group.
-    fn edges_keyed_by_pgrp(&self, g: u32) -> bool {
+    fn edges_keyed_by_pgrp(&self, g: GroupIx) -> bool {
         let parent = self.groups[g].real_parent;
         self.groups[g].nr_traced > 0
             || (parent != NONE && self.groups[self.tasks[parent].group].wait_by_pgrp)

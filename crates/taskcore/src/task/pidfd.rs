@@ -130,7 +130,7 @@ impl Kernel {
         let has = if flags & PIDFD_THREAD != 0 {
             self.pids[p].task != NONE
         } else {
-            self.pids[p].tgid_group != NONE
+            self.pids[p].tgid_group.is_some()
         };
         if !has {
             return Err(Errno::ENOENT);

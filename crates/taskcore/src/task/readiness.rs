@@ -23,6 +23,7 @@
 //! the lists and reads these fields directly).
 
 use crate::task::kernel::Kernel;
+use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::{ExitState, PF_TRACED_STOP, SIGNAL_STOP_STOPPED};
 
 /// A wait edge marked for re-registration.
@@ -31,7 +32,7 @@ pub(crate) enum Dirty {
     /// Both edges that lead to a task (as `Kernel::sync_task`).
     Task(u32),
     /// Every edge that depends on a group's state (as `Kernel::sync_group`).
-    Group(u32),
+    Group(GroupIx),
 }
 
 impl Kernel {
@@ -45,7 +46,7 @@ impl Kernel {
     /// Marks the edges that depend on group `g` (its child edge and the
     /// ptrace edges of its traced threads) for the next flush.
     #[inline]
-    pub(crate) fn mark_group(&mut self, g: u32) {
+    pub(crate) fn mark_group(&mut self, g: GroupIx) {
         self.push_dirty(Dirty::Group(g));
     }
 
@@ -115,20 +116,20 @@ impl Kernel {
     }
 
     /// Sets group `g`'s `exit_signal` (the child edge's `__WCLONE` class).
-    pub(crate) fn set_exit_signal(&mut self, g: u32, sig: i32) {
+    pub(crate) fn set_exit_signal(&mut self, g: GroupIx, sig: i32) {
         self.groups[g].exit_signal = sig;
         self.mark_group(g);
     }
 
     /// Sets group `g`'s `group_exit_code` (a group stop's reported signal).
-    pub(crate) fn set_group_exit_code(&mut self, g: u32, code: i32) {
+    pub(crate) fn set_group_exit_code(&mut self, g: GroupIx, code: i32) {
         self.groups[g].group_exit_code = code;
         self.mark_group(g);
     }
 
     /// Sets group `g`'s `SIGNAL_*` flags, keeping the process group's count
     /// of stopped members in step, and marks the group's edges.
-    pub(crate) fn set_group_flags(&mut self, g: u32, flags: u32) {
+    pub(crate) fn set_group_flags(&mut self, g: GroupIx, flags: u32) {
         let old = self.groups[g].flags;
         self.groups[g].flags = flags;
         let (was, is) = (

@@ -12,6 +12,7 @@
 //! include/asm-generic/resource.h `INIT_RLIMITS`; kernel/fork.c
 //! `copy_process()` (`RLIMIT_NPROC`).
 
+use crate::task::task_struct::GroupIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
@@ -166,7 +167,7 @@ impl Kernel {
 
     /// Whether thread group `g` dumps core on a core-dumping signal (its
     /// `RLIMIT_CORE` soft limit is not 0).
-    pub(crate) fn dumps_core(&self, g: u32) -> bool {
+    pub(crate) fn dumps_core(&self, g: GroupIx) -> bool {
         self.groups[g].rlim[RLIMIT_CORE as usize].cur != 0
     }
 }

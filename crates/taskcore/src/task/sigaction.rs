@@ -10,6 +10,7 @@
 //! # Linux
 //! kernel/signal.c `do_sigaction()`, `flush_signal_handlers()`.
 
+use crate::task::task_struct::GroupIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
@@ -138,7 +139,7 @@ impl Kernel {
     }
 
     /// The action of `sig` in group `g`, as `rt_sigaction` reports it.
-    pub(crate) fn sigaction_of(&self, g: u32, sig: i32) -> SigAction {
+    pub(crate) fn sigaction_of(&self, g: GroupIx, sig: i32) -> SigAction {
         let grp = &self.groups[g];
         let sh = &grp.sighand;
         let handler = if sh.is_ignored(sig) {
@@ -164,7 +165,7 @@ impl Kernel {
 
     /// Installs action `a` for `sig` in group `g` (`*k = *act` of
     /// `do_sigaction()`), keeping the bit masks in step.
-    pub(crate) fn set_sigaction(&mut self, g: u32, sig: i32, a: SigAction) {
+    pub(crate) fn set_sigaction(&mut self, g: GroupIx, sig: i32, a: SigAction) {
         let bit = sigmask(sig);
         let flags = a.flags & UAPI_SA_FLAGS;
         let grp = &mut self.groups[g];
@@ -207,7 +208,7 @@ impl Kernel {
     /// `SA_RESETHAND` at delivery: `sig`'s handler becomes `SIG_DFL`
     /// (`sa_flags` keep their value but for the one-shot bit, as Linux's
     /// `ka->sa.sa_handler = SIG_DFL` leaves them).
-    pub(crate) fn reset_handler(&mut self, g: u32, sig: i32) {
+    pub(crate) fn reset_handler(&mut self, g: GroupIx, sig: i32) {
         let sh = &mut self.groups[g].sighand;
         sh.handled &= !sigmask(sig);
         sh.resethand &= !sigmask(sig);
@@ -219,7 +220,7 @@ impl Kernel {
     /// `flush_signal_handlers(t, 0)`: handlers back to `SIG_DFL`, `SIG_IGN`
     /// kept, every flag, mask and restorer cleared (exec,
     /// `CLONE_CLEAR_SIGHAND`).
-    pub(crate) fn flush_signal_handlers(&mut self, g: u32) {
+    pub(crate) fn flush_signal_handlers(&mut self, g: GroupIx) {
         let grp = &mut self.groups[g];
         grp.sighand.handled = 0;
         grp.sighand.resethand = 0;

@@ -28,6 +28,7 @@ use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
 use crate::task::sigaction::SigAction;
 use crate::task::sigpending::{next_signal, sigmask};
 use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::{
     ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
     SIGNAL_UNKILLABLE, TS_RESTORE_SIGMASK, TS_SIGSLEEP,
@@ -263,7 +264,7 @@ impl Kernel {
 
     /// Every thread of group `g` may have something to take (it was
     /// resumed).
-    pub(crate) fn wake_group(&mut self, g: u32) {
+    pub(crate) fn wake_group(&mut self, g: GroupIx) {
         for t in self.threads(g) {
             if self.tasks.get(t).is_some_and(|x| x.group == g) {
                 self.signal_wake_up(t);
@@ -372,9 +373,7 @@ impl Kernel {
         }
         if sig_kernel_stop(sig) {
             // Terminal stops are discarded in an orphaned process group.
-            if sig != SIGSTOP
-                && self.will_become_orphaned_pgrp(self.groups[g].pgrp, crate::slab::NONE)
-            {
+            if sig != SIGSTOP && self.will_become_orphaned_pgrp(self.groups[g].pgrp, None) {
                 return Step::Again;
             }
             if self.do_signal_stop(t, sig) {
@@ -429,7 +428,7 @@ impl Kernel {
 
     /// `do_notify_parent_cldstop(tsk, false, why)`: SIGCHLD (unless
     /// `SA_NOCLDSTOP` or ignored) and a wake-up to the real parent.
-    pub(crate) fn notify_parent_cldstop(&mut self, g: u32, why: i32) {
+    pub(crate) fn notify_parent_cldstop(&mut self, g: GroupIx, why: i32) {
         let parent = self.groups[g].real_parent;
         if parent == crate::slab::NONE {
             return;

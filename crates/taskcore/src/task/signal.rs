@@ -13,9 +13,9 @@ use crate::errno::{Errno, Result};
 use crate::list;
 use crate::pid::entry::Numbers;
 use crate::pid::entry::PidIx;
-use crate::slab::NONE;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
 use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::{ExitState, SIGNAL_GROUP_EXIT};
 use crate::uapi::{valid_signal, SIGCONT, SI_TKILL, SI_USER};
 
@@ -29,7 +29,7 @@ enum KillTarget {
 /// The sender of a user signal, as `check_kill_permission()` sees it.
 pub(crate) struct Killer {
     cred: std::sync::Arc<crate::task::cred::Cred>,
-    group: u32,
+    group: GroupIx,
     session: PidIx,
     /// The sender's tgid in its own namespace (`task_tgid_vnr(current)`),
     /// what `si_pid` says unless the target cannot see the sender.
@@ -134,7 +134,7 @@ impl Kernel {
                 {
                     nr = found + 1;
                     let g = self.pids[PidIx::from_idr(p)].tgid_group;
-                    if g != NONE && g != cur_group {
+                    if let Some(g) = g.filter(|&g| g != cur_group) {
                         targets.push(self.groups[g].leader);
                     }
                 }

@@ -23,6 +23,7 @@ use crate::errno::{Errno, Result};
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, SigInfo};
 use crate::task::sigpending::{sigmask, SigQueue};
+use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::{PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE};
 use crate::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, RLIMIT_SIGPENDING,
@@ -175,7 +176,7 @@ impl Kernel {
 
     /// `flush_sigqueue_mask()` on group `g`'s shared pending set and every
     /// thread's own.
-    pub(crate) fn flush_group_pending(&mut self, g: u32, mask: u64) {
+    pub(crate) fn flush_group_pending(&mut self, g: GroupIx, mask: u64) {
         let mut freed = Vec::new();
         self.groups[g]
             .shared_pending
@@ -261,7 +262,7 @@ impl Kernel {
 
     /// `sig_fatal()`: `sig`'s action in group `g` is the default one, and
     /// that kills.
-    pub(crate) fn sig_fatal(&self, g: u32, sig: i32) -> bool {
+    pub(crate) fn sig_fatal(&self, g: GroupIx, sig: i32) -> bool {
         let sh = self.groups[g].sighand;
         !sig_kernel_ignore(sig)
             && !sig_kernel_stop(sig)

@@ -60,6 +60,11 @@ pub(crate) const PT_PTRACED: u8 = 0x01;
 /// ptrace state: attached with `PTRACE_SEIZE` (`PT_SEIZED`).
 pub(crate) const PT_SEIZED: u8 = 0x02;
 
+crate::slab::slab_index!(
+    /// Index of a thread group in the kernel's group slab.
+    GroupIx
+);
+
 /// A task: one thread.
 ///
 /// # Invariants
@@ -73,12 +78,12 @@ pub(crate) struct Task {
     /// Slab index of its `struct pid`.
     pub(crate) pid: PidIx,
     /// Slab index of its thread group.
-    pub(crate) group: u32,
+    pub(crate) group: GroupIx,
     /// The tracer thread, or `NONE` when not traced (then the ptrace parent
     /// is the group's real parent).
     pub(crate) parent: u32,
     /// Thread groups whose real parent is this thread, in fork order.
-    pub(crate) children: ListHead,
+    pub(crate) children: ListHead<GroupIx>,
     /// Tasks this thread traces, newest first (Linux `list_add`).
     pub(crate) ptraced: ListHead,
     /// Link in the tracer's `ptraced` list.
@@ -193,7 +198,7 @@ pub(crate) struct ThreadGroup {
     /// The thread that forked the process, or its adopter (`real_parent`).
     pub(crate) real_parent: u32,
     /// Link in `real_parent`'s `children` list.
-    pub(crate) sibling: Link,
+    pub(crate) sibling: Link<GroupIx>,
     /// Order key in `real_parent`'s `children` list (increasing = later).
     pub(crate) sibling_seq: u64,
     /// Signal sent to the parent at exit (`exit_signal` of the leader).
@@ -226,8 +231,8 @@ pub(crate) struct ThreadGroup {
     pub(crate) pgrp: PidIx,
     /// Slab index of the session's `struct pid`.
     pub(crate) session: PidIx,
-    pub(crate) pgrp_node: Link,
-    pub(crate) session_node: Link,
+    pub(crate) pgrp_node: Link<GroupIx>,
+    pub(crate) session_node: Link<GroupIx>,
     pub(crate) sighand: SigHand,
     /// Flags, masks and addresses of the actions, shared copy-on-write;
     /// `None` while all are zero.

@@ -42,6 +42,7 @@ use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 use crate::pid::entry::PidIx;
+use crate::task::task_struct::GroupIx;
 
 /// Registration byte value for an edge not in the index.
 pub(crate) const UNREGISTERED: u8 = 0xff;
@@ -84,6 +85,14 @@ pub(crate) enum Cat {
     /// As `ZombieOther` but seen with ptrace semantics: clears
     /// `notask_error` only with `WEXITED` or `WCONTINUED`.
     ZombieOtherPtrace = 3,
+}
+
+/// Whose counts [`WaitIndex::counts`] reads: one waiter thread's (a
+/// `__WNOTHREAD` wait) or its whole group's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Waiter {
+    Thread(u32),
+    Group(GroupIx),
 }
 
 /// An edge's state: its registration byte, decoded.
@@ -130,7 +139,7 @@ pub(crate) struct EdgePos {
     /// The waiter thread (real parent or tracer).
     pub(crate) waiter: u32,
     /// The waiter's thread group.
-    pub(crate) group: u32,
+    pub(crate) group: GroupIx,
     pub(crate) thread_seq: u32,
     /// 0 = children list, 1 = ptraced list.
     pub(crate) list: u8,
@@ -148,7 +157,7 @@ pub(crate) struct EdgePos {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct ReadyKey {
     pub(crate) group: u32,
-    /// A process group's [`PidIx::opt_key`] (0: all).
+    /// A process group's [`pgrp_key`] ([`ALL_PGRPS`]: all).
     pub(crate) pgrp: u32,
     pub(crate) bucket: u8,
     pub(crate) thread_seq: u32,
@@ -160,7 +169,7 @@ pub(crate) struct ReadyKey {
 struct CountKey {
     /// Thread index, or group index with the top bit set.
     waiter: u32,
-    /// A process group's [`PidIx::opt_key`] (0: all).
+    /// A process group's [`pgrp_key`] ([`ALL_PGRPS`]: all).
     pgrp: u32,
     class: Class,
 }
@@ -192,6 +201,17 @@ impl Counts {
 }
 
 const GROUP_BIT: u32 = 1 << 31;
+
+/// The process-group part of a key meaning "all process groups" (never a
+/// [`PidIx::key`], which is a slot + 1).
+const ALL_PGRPS: u32 = 0;
+
+/// The process-group part of a key: `pgrp`'s [`PidIx::key`], or
+/// [`ALL_PGRPS`].
+#[inline(always)]
+fn pgrp_key(pgrp: Option<PidIx>) -> u32 {
+    pgrp.map_or(ALL_PGRPS, PidIx::key)
+}
 const KINDS: [u8; 4] = [READY_EXIT, READY_STOP, READY_TRAP, READY_CONT];
 const CLASSES: [Class; 3] = [Class::Normal, Class::Clone, Class::Ptrace];
 
@@ -237,18 +257,18 @@ impl WaitIndex {
             pgrp,
             class,
         };
-        let g = pos.group | GROUP_BIT;
-        let mut keys = [k(g, 0); 4];
+        let g = pos.group.key() | GROUP_BIT;
+        let mut keys = [k(g, ALL_PGRPS); 4];
         let mut len = 1;
         if pos.by_pgrp {
-            keys[len] = k(g, PidIx::opt_key(Some(pos.pgrp)));
+            keys[len] = k(g, pos.pgrp.key());
             len += 1;
         }
         if pos.by_thread {
-            keys[len] = k(pos.waiter, 0);
+            keys[len] = k(pos.waiter, ALL_PGRPS);
             len += 1;
             if pos.by_pgrp {
-                keys[len] = k(pos.waiter, PidIx::opt_key(Some(pos.pgrp)));
+                keys[len] = k(pos.waiter, pos.pgrp.key());
                 len += 1;
             }
         }
@@ -265,8 +285,8 @@ impl WaitIndex {
             let kind = bits & bits.wrapping_neg();
             bits &= bits - 1;
             let key = ReadyKey {
-                group: pos.group,
-                pgrp: 0,
+                group: pos.group.key(),
+                pgrp: ALL_PGRPS,
                 bucket: bucket(kind, st.class),
                 thread_seq: pos.thread_seq,
                 list: pos.list,
@@ -275,7 +295,7 @@ impl WaitIndex {
             f(key);
             if pos.by_pgrp {
                 f(ReadyKey {
-                    pgrp: PidIx::opt_key(Some(pos.pgrp)),
+                    pgrp: pos.pgrp.key(),
                     ..key
                 });
             }
@@ -357,20 +377,17 @@ impl WaitIndex {
         });
     }
 
-    /// The counts of `waiter` (a thread, or with `is_group` a thread group)
-    /// for process group `pgrp` (`None` for all) and `class`.
-    pub(crate) fn counts(
-        &self,
-        waiter: u32,
-        is_group: bool,
-        pgrp: Option<PidIx>,
-        class: Class,
-    ) -> Counts {
-        let waiter = if is_group { waiter | GROUP_BIT } else { waiter };
+    /// The counts of `waiter` for process group `pgrp` (`None` for all)
+    /// and `class`.
+    pub(crate) fn counts(&self, waiter: Waiter, pgrp: Option<PidIx>, class: Class) -> Counts {
+        let waiter = match waiter {
+            Waiter::Thread(t) => t,
+            Waiter::Group(g) => g.key() | GROUP_BIT,
+        };
         self.counts
             .get(&CountKey {
                 waiter,
-                pgrp: PidIx::opt_key(pgrp),
+                pgrp: pgrp_key(pgrp),
                 class,
             })
             .copied()
@@ -382,14 +399,14 @@ impl WaitIndex {
     /// classes inner: one counts lookup per class with an allowed kind.
     fn buckets(
         &self,
-        group: u32,
+        group: GroupIx,
         pgrp: Option<PidIx>,
         allowed: impl Fn(u8, Class) -> bool,
     ) -> Buckets {
         let mut counts = [Counts::default(); 3];
         for class in CLASSES {
             if KINDS.iter().any(|&kind| allowed(kind, class)) {
-                counts[class as usize] = self.counts(group, true, pgrp, class);
+                counts[class as usize] = self.counts(Waiter::Group(group), pgrp, class);
             }
         }
         let mut out = Buckets {
@@ -414,14 +431,15 @@ impl WaitIndex {
     /// iteration.
     fn bucket_range(
         &self,
-        group: u32,
+        group: GroupIx,
         pgrp: Option<PidIx>,
         bucket: u8,
         from: Option<(u32, u8, u64)>,
         lo: u32,
         hi: u32,
     ) -> impl Iterator<Item = (&ReadyKey, &u32)> + '_ {
-        let pgrp = PidIx::opt_key(pgrp);
+        let pgrp = pgrp_key(pgrp);
+        let group = group.key();
         let key = |thread_seq, list, seq| ReadyKey {
             group,
             pgrp,
@@ -450,7 +468,7 @@ impl WaitIndex {
     /// first costs, whatever comes after it.
     pub(crate) fn walk_ready(
         &self,
-        group: u32,
+        group: GroupIx,
         pgrp: Option<PidIx>,
         lo: u32,
         hi: u32,
@@ -482,7 +500,7 @@ impl WaitIndex {
     #[cfg(test)]
     pub(crate) fn first_ready(
         &self,
-        group: u32,
+        group: GroupIx,
         pgrp: Option<PidIx>,
         lo: u32,
         hi: u32,
@@ -506,6 +524,10 @@ fn walk_order(k: &ReadyKey) -> (u32, u8, u64) {
 mod tests {
     use super::*;
 
+    fn gr(slot: u32) -> GroupIx {
+        crate::slab::SlabIx::from_slot(slot)
+    }
+
     fn pg(slot: u32) -> Option<PidIx> {
         Some(crate::slab::SlabIx::from_slot(slot))
     }
@@ -513,7 +535,7 @@ mod tests {
     fn pos(waiter: u32, seq: u64, pgrp: u32) -> EdgePos {
         EdgePos {
             waiter,
-            group: 7,
+            group: gr(7),
             thread_seq: waiter,
             list: 0,
             seq,
@@ -562,7 +584,7 @@ mod tests {
         let all = |_, _| true;
         let walk = |lo, hi, limit: usize| {
             let mut seen = Vec::new();
-            let _ = ix.walk_ready(7, None, lo, hi, all, |_, t| {
+            let _ = ix.walk_ready(gr(7), None, lo, hi, all, |_, t| {
                 seen.push(t);
                 if seen.len() == limit {
                     ControlFlow::Break(())
@@ -578,7 +600,7 @@ mod tests {
         assert_eq!(walk(0, u32::MAX, 2), vec![101, 100]);
         let only_stop = |k, _| k == READY_STOP;
         let mut seen = Vec::new();
-        let _ = ix.walk_ready(7, None, 0, u32::MAX, only_stop, |_, t| {
+        let _ = ix.walk_ready(gr(7), None, 0, u32::MAX, only_stop, |_, t| {
             seen.push(t);
             ControlFlow::Continue(())
         });
@@ -602,18 +624,23 @@ mod tests {
         ix.add(&pos(1, 10, 6), stopped, 101);
         ix.add(&pos(2, 5, 5), zombie, 102);
         let all = |_, _| true;
-        assert_eq!(ix.first_ready(7, None, 0, u32::MAX, all).unwrap().1, 101);
+        assert_eq!(
+            ix.first_ready(gr(7), None, 0, u32::MAX, all).unwrap().1,
+            101
+        );
         let only_exit = |k, _| k == READY_EXIT;
         assert_eq!(
-            ix.first_ready(7, None, 0, u32::MAX, only_exit).unwrap().1,
+            ix.first_ready(gr(7), None, 0, u32::MAX, only_exit)
+                .unwrap()
+                .1,
             100
         );
-        assert_eq!(ix.first_ready(7, pg(5), 2, 2, all).unwrap().1, 102);
-        assert_eq!(ix.first_ready(7, pg(6), 2, u32::MAX, all), None);
-        assert_eq!(ix.first_ready(8, None, 0, u32::MAX, all), None);
-        let c = ix.counts(7, true, None, Class::Normal);
+        assert_eq!(ix.first_ready(gr(7), pg(5), 2, 2, all).unwrap().1, 102);
+        assert_eq!(ix.first_ready(gr(7), pg(6), 2, u32::MAX, all), None);
+        assert_eq!(ix.first_ready(gr(8), None, 0, u32::MAX, all), None);
+        let c = ix.counts(Waiter::Group(gr(7)), None, Class::Normal);
         assert_eq!((c.n, c.zr), (2, 2));
-        assert_eq!(ix.counts(1, false, pg(6), Class::Clone).n, 1);
+        assert_eq!(ix.counts(Waiter::Thread(1), pg(6), Class::Clone).n, 1);
         ix.remove(&pos(1, 20, 5), zombie);
         ix.remove(&pos(1, 10, 6), stopped);
         ix.remove(&pos(2, 5, 5), zombie);

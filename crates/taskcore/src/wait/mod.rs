@@ -25,7 +25,9 @@ use crate::uapi::{
     WSTOPPED, WUNTRACED,
 };
 use core::ops::ControlFlow;
-use index::{Cat, Class, EdgeState, ReadyKey, READY_CONT, READY_EXIT, READY_STOP, READY_TRAP};
+use index::{
+    Cat, Class, EdgeState, ReadyKey, Waiter, READY_CONT, READY_EXIT, READY_STOP, READY_TRAP,
+};
 
 /// What a child reported to `wait4`/`waitid`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -424,10 +426,10 @@ impl Kernel {
     /// Whether some eligible edge would clear `notask_error` (the wait must
     /// block rather than fail with ECHILD), from the index's counts.
     fn any_could_report(&self, cur: u32, pgrp: Option<PidIx>, flags: i32) -> bool {
-        let (waiter, is_group) = if flags & __WNOTHREAD != 0 {
-            (cur, false)
+        let waiter = if flags & __WNOTHREAD != 0 {
+            Waiter::Thread(cur)
         } else {
-            (self.tasks[cur].group, true)
+            Waiter::Group(self.tasks[cur].group)
         };
         [Class::Normal, Class::Clone, Class::Ptrace]
             .into_iter()
@@ -435,7 +437,7 @@ impl Kernel {
                 if !Self::class_allowed(class, flags) {
                     return false;
                 }
-                let c = self.wait_index.counts(waiter, is_group, pgrp, class);
+                let c = self.wait_index.counts(waiter, pgrp, class);
                 let mut n = c.n;
                 if flags & WEXITED == 0 {
                     n -= c.zr;
