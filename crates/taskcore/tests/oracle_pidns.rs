@@ -19,7 +19,6 @@ fn want(key: &str) -> &'static str {
     recorded::want(OUT, key)
 }
 
-
 fn check<T>(key: &str, r: Result<T, Errno>) {
     recorded::check(OUT, key, r)
 }
