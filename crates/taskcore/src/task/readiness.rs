@@ -147,3 +147,49 @@ impl Kernel {
         self.mark_group(g);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::task::task_struct::SIGNAL_STOP_CONTINUED;
+    use crate::{Config, Kernel};
+
+    /// A kernel with init and one child process; the child's group.
+    fn with_child() -> (Kernel, crate::task::task_struct::GroupIx) {
+        let mut k = Kernel::new(Config::default()).unwrap();
+        let init = k.init_task().unwrap();
+        let c = k.fork(init).unwrap();
+        let g = k.tasks[k.task_idx(c).unwrap()].group;
+        k.check_invariants();
+        (k, g)
+    }
+
+    #[test]
+    #[should_panic(expected = "child edge registered in a stale state")]
+    fn a_write_that_bypasses_its_setter_fails_the_invariants() {
+        let (mut k, g) = with_child();
+        k.groups[g].flags |= SIGNAL_STOP_CONTINUED;
+        k.check_invariants();
+    }
+
+    #[test]
+    #[should_panic(expected = "marked but not flushed")]
+    fn an_unflushed_mark_fails_the_invariants() {
+        let (mut k, g) = with_child();
+        let f = k.groups[g].flags | SIGNAL_STOP_CONTINUED;
+        k.set_group_flags(g, f);
+        k.check_invariants();
+    }
+
+    #[test]
+    fn a_setter_marks_and_the_flush_registers_the_new_state() {
+        let (mut k, g) = with_child();
+        let f = k.groups[g].flags | SIGNAL_STOP_CONTINUED;
+        k.set_group_flags(g, f);
+        k.set_group_exit_code(g, 0);
+        // Consecutive marks of one group are kept once.
+        assert_eq!(k.wait_dirty.len(), 1);
+        k.flush_wait_edges();
+        assert!(k.wait_dirty.is_empty());
+        k.check_invariants();
+    }
+}
