@@ -11,8 +11,10 @@ const PR_SET_NAME: i32 = 15;
 /// See [`PR_SET_PDEATHSIG`].
 const PR_GET_NAME: i32 = 16;
 
-use crate::op::{Event, Op, Outcome, RecHandler, RecInfo, RecSigInfo, Restart};
+use crate::op::{Event, Op, Outcome, Rec, RecHandler, RecInfo, RecSigInfo, Restart};
 use crate::procop::ProcOp;
+use taskcore::sys::Syscall;
+use taskcore::uapi::CLONE_THREAD;
 use taskcore_strace::{self as strace, Call, EventKind, Ret, SigCall, SigHandler, SigSetArg};
 
 /// Turns parsed strace events into the engine's, one at a time.
@@ -207,13 +209,13 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
                 }
                 _ => None,
             };
-            Op::Clone {
-                flags: c.flags,
-                exit_signal: c.exit_signal,
-                clone3: c.flavor == strace::CloneFlavor::Clone3,
-                pidfd: c.pidfd,
-                ns_nr,
-            }
+            sys(
+                clone_call(c),
+                Rec::Clone {
+                    pidfd: c.pidfd,
+                    ns_nr,
+                },
+            )
         }
         Call::ProcApi(p) => Op::ProcApi(ProcOp::Call(p.clone())),
         Call::Prctl {
@@ -221,12 +223,15 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
             name: Some(name),
             ..
         } if *option == PR_GET_NAME => Op::ProcApi(ProcOp::GetName { name: name.clone() }),
-        Call::Execve(x) => Op::Execve {
-            path: x.path.clone(),
-            argv: x.argv.clone(),
-        },
-        Call::Exit { code } => Op::Exit { code: *code },
-        Call::ExitGroup { code } => Op::ExitGroup { code: *code },
+        Call::Execve(x) => sys(
+            Syscall::Execve {
+                filename: x.path.clone(),
+                argv: Some(x.argv.iter().map(|a| a.as_bytes().to_vec()).collect()),
+            },
+            Rec::Ret,
+        ),
+        Call::Exit { code } => sys(Syscall::Exit { code: *code }, Rec::Ret),
+        Call::ExitGroup { code } => sys(Syscall::ExitGroup { code: *code }, Rec::Ret),
         Call::Wait4 {
             pid,
             status,
@@ -255,27 +260,39 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
             }),
             options: *options,
         },
-        Call::Setpgid { pid, pgid } => Op::Setpgid {
-            pid: *pid,
-            pgid: *pgid,
-        },
-        Call::Setsid => Op::Setsid,
-        Call::Getpgid { pid } => Op::Getpgid { pid: *pid },
-        Call::Getsid { pid } => Op::Getsid { pid: *pid },
-        Call::Getppid => Op::Getppid,
-        Call::Kill { pid, sig } => Op::Kill {
-            pid: *pid,
-            sig: *sig,
-        },
-        Call::Tgkill { tgid, tid, sig } => Op::Tgkill {
-            tgid: *tgid,
-            tid: *tid,
-            sig: *sig,
-        },
-        Call::Tkill { tid, sig } => Op::Tkill {
-            tid: *tid,
-            sig: *sig,
-        },
+        Call::Setpgid { pid, pgid } => sys(
+            Syscall::Setpgid {
+                pid: *pid,
+                pgid: *pgid,
+            },
+            Rec::Ret,
+        ),
+        Call::Setsid => sys(Syscall::Setsid, Rec::Ret),
+        Call::Getpgid { pid } => sys(Syscall::Getpgid { pid: *pid }, Rec::Ret),
+        Call::Getsid { pid } => sys(Syscall::Getsid { pid: *pid }, Rec::Ret),
+        Call::Getppid => sys(Syscall::Getppid, Rec::Ret),
+        Call::Kill { pid, sig } => sys(
+            Syscall::Kill {
+                pid: *pid,
+                sig: *sig,
+            },
+            Rec::Ret,
+        ),
+        Call::Tgkill { tgid, tid, sig } => sys(
+            Syscall::Tgkill {
+                tgid: *tgid,
+                tid: *tid,
+                sig: *sig,
+            },
+            Rec::Ret,
+        ),
+        Call::Tkill { tid, sig } => sys(
+            Syscall::Tkill {
+                tid: *tid,
+                sig: *sig,
+            },
+            Rec::Ret,
+        ),
         Call::RtSigaction { sig, act, oldact } => Op::RtSigaction {
             sig: *sig,
             act: act.as_ref().map(|a| (handler(a.handler), a.flags, a.mask)),
@@ -349,7 +366,7 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
     // A call cut short before strace printed its arguments: the decoder
     // filled them with defaults, which must not be applied as if recorded.
     // (A clone's child still exists: its flags come first and are kept.)
-    if !s.args_complete && !matches!(op, Op::Other { .. } | Op::Clone { .. }) {
+    if !s.args_complete && !matches!(op, Op::Other { .. }) && !op.is_clone() {
         return (
             Op::Unrecorded {
                 name: s.name.to_string(),
@@ -358,6 +375,40 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
         );
     }
     (op, ret)
+}
+
+/// A system call event.
+fn sys(call: Syscall, rec: Rec) -> Op {
+    Op::Sys { call, rec }
+}
+
+/// The call a recorded clone, clone3, fork or vfork is, as the kernel
+/// sees it. The exit signal is clone(2)'s low byte (0 with
+/// `CLONE_THREAD`, as glibc passes it); clone3's is its own field (a
+/// negative one cannot be printed, so it is 0).
+fn clone_call(c: &strace::CloneArgs) -> Syscall {
+    match c.flavor {
+        strace::CloneFlavor::Fork => Syscall::Fork,
+        strace::CloneFlavor::Vfork => Syscall::Vfork,
+        strace::CloneFlavor::Clone3 => Syscall::Clone3(taskcore::Clone3Args {
+            flags: c.flags,
+            exit_signal: c.exit_signal.max(0) as u64,
+            set_tid: None,
+            set_tid_size: 0,
+            cgroup: 0,
+            stack: 0,
+            stack_size: 0,
+        }),
+        _ => Syscall::Clone(taskcore::CloneArgs {
+            flags: c.flags,
+            exit_signal: if c.flags & CLONE_THREAD != 0 {
+                0
+            } else {
+                c.exit_signal
+            },
+            set_tid: Vec::new(),
+        }),
+    }
 }
 
 /// The engine's view of a recorded siginfo.

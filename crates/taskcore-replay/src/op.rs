@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use taskcore::sys::Syscall;
+
 /// A recorded syscall result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Outcome {
@@ -66,16 +68,15 @@ pub(crate) enum RecHandler {
     Handler,
 }
 
-/// One recorded event, in the replay's terms.
+/// What strace printed of a call beyond its return value (the outputs the
+/// engine compares with the dispatched result), and what the recording
+/// says of the call itself that the kernel does not see.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Op {
-    /// clone/clone3/fork/vfork: flags without the signal byte, and the exit
-    /// signal.
+pub(crate) enum Rec {
+    /// Nothing beyond the return value.
+    Ret,
+    /// clone, clone3, fork, vfork.
     Clone {
-        flags: u64,
-        exit_signal: i32,
-        /// `clone3` (its own argument rules) rather than clone/fork/vfork.
-        clone3: bool,
         /// With `CLONE_PIDFD`, the fd number the parent got.
         pidfd: Option<i32>,
         /// The child's number in the caller's pid namespace when strace
@@ -83,15 +84,17 @@ pub(crate) enum Op {
         /// */`); the event's result is then strace's number.
         ns_nr: Option<i32>,
     },
-    Execve {
-        path: String,
-        argv: Vec<String>,
-    },
-    Exit {
-        code: i32,
-    },
-    ExitGroup {
-        code: i32,
+}
+
+/// One recorded event, in the replay's terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Op {
+    /// A system call as the kernel sees it, with the numbers the trace
+    /// printed (pids, groups, fds: the engine maps them to the emulation's
+    /// before [`taskcore::sys::dispatch`]), and its recorded outputs.
+    Sys {
+        call: Syscall,
+        rec: Rec,
     },
     Wait4 {
         pid: i32,
@@ -103,31 +106,6 @@ pub(crate) enum Op {
         id: i32,
         info: Option<RecInfo>,
         options: i32,
-    },
-    Setpgid {
-        pid: i32,
-        pgid: i32,
-    },
-    Setsid,
-    Getpgid {
-        pid: i32,
-    },
-    Getsid {
-        pid: i32,
-    },
-    Getppid,
-    Kill {
-        pid: i32,
-        sig: i32,
-    },
-    Tgkill {
-        tgid: i32,
-        tid: i32,
-        sig: i32,
-    },
-    Tkill {
-        tid: i32,
-        sig: i32,
     },
     RtSigaction {
         sig: i32,
@@ -291,23 +269,42 @@ pub(crate) struct Event {
 }
 
 impl Op {
+    /// Whether `call` creates a task (clone, clone3, fork, vfork).
+    pub(crate) fn creates(call: &Syscall) -> bool {
+        matches!(
+            call,
+            Syscall::Clone(_) | Syscall::Clone3(_) | Syscall::Fork | Syscall::Vfork
+        )
+    }
+
+    /// Whether this is a call that creates a task.
+    pub(crate) fn is_clone(&self) -> bool {
+        matches!(self, Op::Sys { call, .. } if Op::creates(call))
+    }
+
+    /// The signal this event sends to another task (kill, tgkill, tkill,
+    /// rt_sig(tg)queueinfo), if it is such a call.
+    pub(crate) fn sent_signal(&self) -> Option<i32> {
+        match self {
+            Op::Sys {
+                call:
+                    Syscall::Kill { sig, .. } | Syscall::Tgkill { sig, .. } | Syscall::Tkill { sig, .. },
+                ..
+            } => Some(*sig),
+            Op::RtSigqueueinfo { sig, .. } => Some(*sig),
+            _ => None,
+        }
+    }
+
     /// The syscall or line kind, for counters and messages.
     pub(crate) fn name(&self) -> &str {
         match self {
-            Op::Clone { .. } => "clone",
-            Op::Execve { .. } => "execve",
-            Op::Exit { .. } => "exit",
-            Op::ExitGroup { .. } => "exit_group",
+            // fork and vfork count as clone, as the replay always counted
+            // them.
+            Op::Sys { call, .. } if Op::creates(call) => "clone",
+            Op::Sys { call, .. } => call.name(),
             Op::Wait4 { .. } => "wait4",
             Op::Waitid { .. } => "waitid",
-            Op::Setpgid { .. } => "setpgid",
-            Op::Setsid => "setsid",
-            Op::Getpgid { .. } => "getpgid",
-            Op::Getsid { .. } => "getsid",
-            Op::Getppid => "getppid",
-            Op::Kill { .. } => "kill",
-            Op::Tgkill { .. } => "tgkill",
-            Op::Tkill { .. } => "tkill",
             Op::RtSigaction { .. } => "rt_sigaction",
             Op::SetChildSubreaper { .. }
             | Op::GetChildSubreaper { .. }

@@ -75,7 +75,7 @@ pub(crate) fn candidates(slice: &[Arc<Event>], p: usize) -> Vec<Move> {
     // victim's `--- SIG` line): pulled to just before it.
     if let Some(k) = slice.get(p).map(|e| Engine::key(e)) {
         for (q, x) in slice.iter().enumerate().take(hi_pos + 1).skip(p + 1) {
-            if x.entry_line < k && k <= x.line && !matches!(x.op, Op::Clone { .. }) {
+            if x.entry_line < k && k <= x.line && !x.op.is_clone() {
                 out.push(Move { q, to: p });
             }
         }
@@ -145,7 +145,7 @@ pub(crate) fn targeted(
         .collect();
     // Deaths reparent and clones append: either may decide an order.
     let anchors: Vec<usize> = (0..p.min(slice.len()))
-        .filter(|&q| is_death(q) || matches!(slice[q].op, Op::Clone { .. }))
+        .filter(|&q| is_death(q) || slice[q].op.is_clone())
         .collect();
     let mut out = Vec::new();
     for &q in movable.iter().rev() {

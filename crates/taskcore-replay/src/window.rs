@@ -10,7 +10,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
-use crate::op::{Event, Op, Outcome};
+use crate::op::{Event, Outcome};
 
 /// Events in file order (non-decreasing `line`).
 #[derive(Debug, Default)]
@@ -75,7 +75,7 @@ impl Window {
             .events
             .iter()
             .filter_map(|e| match (&e.op, &e.ret) {
-                (Op::Clone { .. }, Outcome::Value(v)) => Some(*v as i32),
+                (op, Outcome::Value(v)) if op.is_clone() => Some(*v as i32),
                 _ => None,
             })
             .collect();

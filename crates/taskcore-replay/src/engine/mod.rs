@@ -14,6 +14,9 @@
 //! - [`report`]: counters, mismatches and the result checks;
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
 //! - [`pidns`]: callers in nested pid namespaces;
+//! - [`lifecycle`]: the recorded system calls, mapped to the emulation's
+//!   numbers and applied through [`taskcore::sys::dispatch`]: clone,
+//!   execve, exit, process groups and sessions, kill;
 //! - this module: dispatching one event.
 //!
 //! # Trace order is not kernel order
@@ -42,6 +45,7 @@
 //! [`pidmap::PidMap::sweep`]).
 
 mod deaths;
+mod lifecycle;
 mod memory;
 pub(crate) mod pidmap;
 mod pidns;
@@ -57,8 +61,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use taskcore::uapi::CLONE_THREAD;
-use taskcore::{CloneArgs, Config, Kernel, Notification, SigAction, SigHandler, TaskId};
+use taskcore::{Config, Kernel, Notification, SigAction, SigHandler, TaskId};
 
 use crate::op::{Event, Op, Outcome, RecHandler};
 use crate::window::Window;
@@ -228,9 +231,10 @@ impl Engine {
     /// (their result is known), everything else at the line that completed
     /// it. The default order sorts by `(key, seq)`.
     pub(crate) fn key(e: &Event) -> usize {
-        match e.op {
-            Op::Clone { .. } => e.entry_line,
-            _ => e.line,
+        if e.op.is_clone() {
+            e.entry_line
+        } else {
+            e.line
         }
     }
 
@@ -358,46 +362,7 @@ impl Engine {
 
     fn apply(&mut self, e: &Arc<Event>, cur: TaskId) {
         match &e.op {
-            Op::Clone {
-                flags,
-                exit_signal,
-                clone3,
-                pidfd,
-                ns_nr,
-            } => self.do_clone(e, cur, *flags, *exit_signal, *clone3, *pidfd, *ns_nr),
-            Op::Execve { .. } if e.ret == Outcome::Value(0) && self.superseded.remove(&e.pid) => {
-                // Applied at the `+++ superseded` line.
-            }
-            Op::Execve { path, argv } => {
-                if e.ret == Outcome::Value(0) {
-                    if let Ok(tgid) = self.k.getpid(cur) {
-                        self.brk_known.remove(&tgid);
-                        self.mm_touched.remove(&tgid);
-                    }
-                    let args: Vec<&[u8]> = argv.iter().map(|a| a.as_bytes()).collect();
-                    match self.k.execve_argv(cur, path, &args) {
-                        Ok(()) => {
-                            self.stats.applied += 1;
-                            self.procapi_after_exec(cur);
-                            self.record_exec(cur, argv);
-                        }
-                        Err(err) => self.mismatch(e, "execve", "0".into(), err.name().into()),
-                    }
-                    self.stats.checked += 1;
-                } else {
-                    self.unchecked(e);
-                }
-            }
-            Op::Exit { code } => {
-                self.pending_exit.insert(e.pid, *code);
-            }
-            Op::ExitGroup { code } => {
-                if let Ok(leader) = self.leader_of(cur) {
-                    self.pending_group_exit
-                        .entry(leader)
-                        .or_insert((e.pid, *code));
-                }
-            }
+            Op::Sys { call, rec } => self.apply_sys(e, cur, call, rec),
             Op::Die { code, sig } => self.die(e, *code, *sig),
             Op::Exited { code } => self.do_death(e, Some(*code), None),
             Op::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
@@ -437,73 +402,6 @@ impl Engine {
                 info,
                 options,
             } => self.do_waitid(e, cur, *idtype, *id, *info, *options),
-            Op::Setpgid { pid, pgid } => {
-                if self.outside_target(*pid) {
-                    self.unchecked_because(e, "a process outside the trace");
-                    return;
-                }
-                let p = self.arg_nr(*pid);
-                let g = if *pgid > 0 {
-                    self.group_arg(e, *pgid)
-                } else {
-                    *pgid
-                };
-                let r = self.k.setpgid(cur, p, g);
-                self.check_unit(e, r);
-            }
-            Op::Setsid => {
-                let r = self.k.setsid(cur);
-                self.check_id(e, cur, r);
-            }
-            Op::Getpgid { pid } => {
-                if self.outside_target(*pid) {
-                    self.unchecked_because(e, "a process outside the trace");
-                    return;
-                }
-                let r = self.k.getpgid(cur, self.arg_nr(*pid));
-                self.check_id(e, cur, r);
-            }
-            Op::Getsid { pid } => {
-                if self.outside_target(*pid) {
-                    self.unchecked_because(e, "a process outside the trace");
-                    return;
-                }
-                let r = self.k.getsid(cur, self.arg_nr(*pid));
-                self.check_id(e, cur, r);
-            }
-            Op::Getppid => {
-                let r = self.k.getppid(cur);
-                self.check_id(e, cur, r);
-            }
-            Op::Kill { pid, sig } => {
-                self.learn_core_dumps(e, *sig);
-                if self.outside_target(*pid) {
-                    self.unchecked_because(e, "a process outside the trace");
-                    return;
-                }
-                let r = self.k.kill(cur, self.arg_nr(*pid), *sig);
-                self.check_unit(e, r);
-            }
-            Op::Tgkill { tgid, tid, sig } => {
-                self.learn_core_dumps(e, *sig);
-                if self.outside_target(*tid) {
-                    self.unchecked_because(e, "a process outside the trace");
-                    return;
-                }
-                let r = self
-                    .k
-                    .tgkill(cur, self.arg_nr(*tgid), self.arg_nr(*tid), *sig);
-                self.check_unit(e, r);
-            }
-            Op::Tkill { tid, sig } => {
-                self.learn_core_dumps(e, *sig);
-                if self.outside_target(*tid) {
-                    self.unchecked_because(e, "a process outside the trace");
-                    return;
-                }
-                let r = self.k.tkill(cur, self.arg_nr(*tid), *sig);
-                self.check_unit(e, r);
-            }
             Op::RtSigaction { sig, act, old } => self.do_sigaction(e, cur, *sig, *act, *old),
             Op::SetChildSubreaper { on } => {
                 if e.ret == Outcome::Value(0) {
@@ -602,188 +500,6 @@ impl Engine {
             p if p > 0 => self.pids.map_nr(p),
             p => -self.pids.map_pgid(-p),
         }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn do_clone(
-        &mut self,
-        e: &Arc<Event>,
-        cur: TaskId,
-        flags: u64,
-        exit_signal: i32,
-        clone3: bool,
-        pidfd: Option<i32>,
-        ns_nr: Option<i32>,
-    ) {
-        let (child, check) = match (&e.ret, self.lost_clone_child(e)) {
-            (Outcome::Value(child), _) => (*child as i32, true),
-            (_, Some(child)) => {
-                // The child exists though its creator never saw the result.
-                self.unchecked(e);
-                (child, false)
-            }
-            (Outcome::Errno(err), _) => {
-                // A refused clone (EAGAIN over RLIMIT_NPROC, ...): the core
-                // must refuse it too.
-                let err = *err;
-                self.stats.checked += 1;
-                *self
-                    .stats
-                    .checked_calls
-                    .entry("clone refused".into())
-                    .or_default() += 1;
-                match self.core_clone(cur, flags, exit_signal, clone3) {
-                    Err(x) if x == err => {}
-                    other => {
-                        let got = other.map(|_| "a child");
-                        self.mismatch(e, "clone", err.name().into(), format!("{got:?}"));
-                    }
-                }
-                return;
-            }
-            _ => {
-                self.unchecked(e);
-                return;
-            }
-        };
-        // In a nested pid namespace the result is the caller's number: it
-        // is checked, and the child's lines are found by strace's number
-        // (see [`pidns`]).
-        let nested = check && self.nested(cur);
-        let (child, ns_nr) = match ns_nr {
-            None if nested => (
-                self.infer_ns_child(e.entry_line).unwrap_or(child),
-                Some(child),
-            ),
-            n => (child, n),
-        };
-        // Linux never hands out a number still in use: the previous holder
-        // of the recorded pid must be gone in the core too.
-        if let Some(old_nr) = self.pids.nr_of(child) {
-            if self.k.pid_in_use(self.init, old_nr).unwrap_or(false) {
-                self.mismatch(
-                    e,
-                    "pid reuse",
-                    format!("{child} reused"),
-                    format!("emulated {old_nr} still in use"),
-                );
-            }
-        }
-        self.stats.checked += u64::from(check);
-        match self.core_clone(cur, flags, exit_signal, clone3) {
-            Ok((t, fd)) => {
-                self.stats.applied += 1;
-                if flags & CLONE_THREAD == 0 {
-                    let (p, c) = (self.k.getpid(cur), self.k.getpid(t));
-                    if let (Ok(p), Ok(c)) = (p, c) {
-                        if self.brk_known.contains(&p) {
-                            self.brk_known.insert(c);
-                        } else {
-                            self.brk_known.remove(&c);
-                        }
-                        match self.mm_touched.get(&p).cloned() {
-                            Some(v) => self.mm_touched.insert(c, v),
-                            None => self.mm_touched.remove(&c),
-                        };
-                    }
-                }
-                if let (Some(nr), true) = (ns_nr, check) {
-                    let got = self.k.pid_vnr(cur, t);
-                    if got != Ok(nr) {
-                        self.mismatch(
-                            e,
-                            "pid in the caller's namespace",
-                            nr.to_string(),
-                            format!("{got:?}"),
-                        );
-                    }
-                }
-                let bound = match (pidfd, fd) {
-                    (Some(n), Some(fd)) => Some((n, fd)),
-                    (None, Some(fd)) => {
-                        let _ = self.k.pidfd_close(fd);
-                        None
-                    }
-                    _ => None,
-                };
-                if check && (ns_nr.is_some() || bound.is_some()) {
-                    let name = if bound.is_some() {
-                        if clone3 {
-                            "clone3(CLONE_PIDFD)"
-                        } else {
-                            "clone(CLONE_PIDFD)"
-                        }
-                    } else {
-                        "clone in a pid namespace"
-                    };
-                    *self.stats.checked_calls.entry(name.into()).or_default() += 1;
-                }
-                self.procapi_after_clone(cur, t, flags, bound);
-                self.adopt(child, t, Some(e));
-                self.drain();
-                if let Some(held) = self.held.remove(&child) {
-                    for h in held {
-                        self.dispatch(&h);
-                    }
-                }
-            }
-            Err(err) => self.mismatch(e, "clone", child.to_string(), err.name().into()),
-        }
-    }
-
-    /// The core's clone(2) or clone3(2) (with `CLONE_PIDFD`'s pidfd) for a
-    /// recorded clone.
-    fn core_clone(
-        &mut self,
-        cur: TaskId,
-        flags: u64,
-        exit_signal: i32,
-        clone3: bool,
-    ) -> taskcore::Result<(TaskId, Option<taskcore::PidFd>)> {
-        if clone3 {
-            let a3 = taskcore::Clone3Args {
-                flags,
-                exit_signal: exit_signal.max(0) as u64,
-                set_tid: None,
-                set_tid_size: 0,
-                cgroup: 0,
-                stack: 0,
-                stack_size: 0,
-            };
-            self.k.clone3_with_pidfd(cur, &a3)
-        } else {
-            let args = CloneArgs {
-                flags,
-                exit_signal: if flags & CLONE_THREAD != 0 {
-                    0
-                } else {
-                    exit_signal
-                },
-                set_tid: Vec::new(),
-            };
-            self.k.clone_with_pidfd(cur, &args)
-        }
-    }
-
-    /// The child of a clone whose creator died before it returned (`= ?`):
-    /// the first task of the lookahead, after the clone began, that no
-    /// clone created and no other lost clone claimed.
-    fn lost_clone_child(&mut self, e: &Event) -> Option<i32> {
-        if e.ret != Outcome::Died {
-            return None;
-        }
-        if let Some(&c) = self.inferred.get(&e.seq) {
-            return Some(c);
-        }
-        let claimed: HashSet<i32> = self.inferred.values().copied().collect();
-        let child = self
-            .look
-            .borrow()
-            .first_uncreated_after(e.entry_line, |pid| {
-                self.pids.task(pid).is_some_and(|t| !t.dead) || claimed.contains(&pid)
-            })?;
-        self.inferred.insert(e.seq, child);
-        Some(child)
     }
 
     fn do_sigaction(

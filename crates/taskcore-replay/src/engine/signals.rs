@@ -757,13 +757,7 @@ impl Engine {
         let next = {
             let look = self.look.borrow();
             look.find_event_after(e.line, |x| {
-                let sends = match x.op {
-                    Op::Kill { sig: s, .. }
-                    | Op::Tgkill { sig: s, .. }
-                    | Op::Tkill { sig: s, .. }
-                    | Op::RtSigqueueinfo { sig: s, .. } => s == sig,
-                    _ => false,
-                };
+                let sends = x.op.sent_signal() == Some(sig);
                 sends
                     && x.entry_line < e.line
                     && (x.pid == sender || self.tgid_of_rec(x.pid) == sender)
