@@ -236,30 +236,36 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
             pid,
             status,
             options,
-        } => Op::Wait4 {
-            pid: *pid,
-            status: *status,
-            options: *options,
-        },
+        } => sys(
+            Syscall::Wait4 {
+                pid: *pid,
+                options: *options,
+            },
+            Rec::Wait4 { status: *status },
+        ),
         Call::Waitid {
             idtype,
             id,
             info,
             options,
-        } => Op::Waitid {
-            idtype: *idtype,
-            id: *id,
-            info: info.as_ref().map(|i| RecInfo {
-                pid: if i.si_signo == 0 {
-                    0
-                } else {
-                    i.si_pid.unwrap_or(0)
-                },
-                code: i.si_code,
-                status: i.si_status.unwrap_or(0),
-            }),
-            options: *options,
-        },
+        } => sys(
+            Syscall::Waitid {
+                idtype: *idtype,
+                id: *id,
+                options: *options,
+            },
+            Rec::Waitid {
+                info: info.as_ref().map(|i| RecInfo {
+                    pid: if i.si_signo == 0 {
+                        0
+                    } else {
+                        i.si_pid.unwrap_or(0)
+                    },
+                    code: i.si_code,
+                    status: i.si_status.unwrap_or(0),
+                }),
+            },
+        ),
         Call::Setpgid { pid, pgid } => sys(
             Syscall::Setpgid {
                 pid: *pid,

@@ -84,6 +84,11 @@ pub(crate) enum Rec {
         /// */`); the event's result is then strace's number.
         ns_nr: Option<i32>,
     },
+    /// wait4: the status word strace printed (`None`: NULL, or not
+    /// printed).
+    Wait4 { status: Option<i32> },
+    /// waitid: the siginfo strace printed (`None`: not printed).
+    Waitid { info: Option<RecInfo> },
 }
 
 /// One recorded event, in the replay's terms.
@@ -95,17 +100,6 @@ pub(crate) enum Op {
     Sys {
         call: Syscall,
         rec: Rec,
-    },
-    Wait4 {
-        pid: i32,
-        status: Option<i32>,
-        options: i32,
-    },
-    Waitid {
-        idtype: i32,
-        id: i32,
-        info: Option<RecInfo>,
-        options: i32,
     },
     RtSigaction {
         sig: i32,
@@ -303,8 +297,6 @@ impl Op {
             // them.
             Op::Sys { call, .. } if Op::creates(call) => "clone",
             Op::Sys { call, .. } => call.name(),
-            Op::Wait4 { .. } => "wait4",
-            Op::Waitid { .. } => "waitid",
             Op::RtSigaction { .. } => "rt_sigaction",
             Op::SetChildSubreaper { .. }
             | Op::GetChildSubreaper { .. }

@@ -1,5 +1,5 @@
 //! The recorded system calls of the lifecycle (clone, clone3, fork, vfork,
-//! execve, exit, exit_group, setpgid, setsid, getpgid, getsid, getppid,
+//! execve, exit, exit_group, wait4 and waitid (checked in `waits`), setpgid, setsid, getpgid, getsid, getppid,
 //! kill, tgkill, tkill): each recorded call's numbers are mapped to the
 //! emulation's, the call is applied through [`taskcore::sys::dispatch`],
 //! and its result is compared with the recorded one.
@@ -26,6 +26,17 @@ impl Engine {
     pub(super) fn apply_sys(&mut self, e: &Arc<Event>, cur: TaskId, call: &Syscall, rec: &Rec) {
         match (call, rec) {
             (_, Rec::Clone { pidfd, ns_nr }) => self.do_clone(e, cur, call, *pidfd, *ns_nr),
+            (&Syscall::Wait4 { pid, options }, Rec::Wait4 { status }) => {
+                self.do_wait4(e, cur, pid, *status, options)
+            }
+            (
+                &Syscall::Waitid {
+                    idtype,
+                    id,
+                    options,
+                },
+                Rec::Waitid { info },
+            ) => self.do_waitid(e, cur, idtype, id, *info, options),
             (Syscall::Execve { .. }, _) => self.do_execve(e, cur, call),
             (Syscall::Exit { code }, _) => {
                 self.pending_exit.insert(e.pid, *code);

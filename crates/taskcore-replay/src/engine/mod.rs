@@ -391,17 +391,6 @@ impl Engine {
                     }
                 }
             }
-            Op::Wait4 {
-                pid,
-                status,
-                options,
-            } => self.do_wait4(e, cur, *pid, *status, *options),
-            Op::Waitid {
-                idtype,
-                id,
-                info,
-                options,
-            } => self.do_waitid(e, cur, *idtype, *id, *info, *options),
             Op::RtSigaction { sig, act, old } => self.do_sigaction(e, cur, *sig, *act, *old),
             Op::SetChildSubreaper { on } => {
                 if e.ret == Outcome::Value(0) {

@@ -425,14 +425,14 @@ impl Engine {
             .flatten()
             .and_then(|t| self.k.pid_vnr(cur, t).ok())
             .unwrap_or(super::pidmap::UNUSED_NR);
-        let call = move |k: &mut taskcore::Kernel, _: i32, _: i32| k.waitid_pidfd(cur, fd, options);
+        let call = move |_: i32, _: i32| taskcore::sys::Syscall::WaitidPidfd { fd, options };
         match &e.ret {
             Outcome::Interrupted | Outcome::Died => self.check_sleeping(e, cur, P_PID, nr, options),
             Outcome::Unknown => self.unchecked(e),
             Outcome::Errno(err) => {
                 let err = *err;
                 self.stats.checked += 1;
-                match call(&mut self.k, P_PID, nr) {
+                match self.sys_wait(cur, &call(P_PID, nr)) {
                     Err(x) if x == err => {}
                     other => self.mismatch(
                         e,
