@@ -50,7 +50,6 @@ pub(crate) mod engine;
 mod input;
 mod op;
 pub mod probe;
-mod procop;
 mod replayer;
 mod search;
 mod window;

@@ -89,6 +89,14 @@ pub(crate) enum Rec {
     Wait4 { status: Option<i32> },
     /// waitid: the siginfo strace printed (`None`: not printed).
     Waitid { info: Option<RecInfo> },
+    /// getresuid, getresgid: the ids strace printed.
+    Ids(Option<[u32; 3]>),
+    /// getrlimit, prlimit64, setrlimit: the old limits strace printed.
+    Rlimit(Option<taskcore::Rlimit>),
+    /// `prctl(PR_GET_NAME)`: the name strace printed.
+    Name(String),
+    /// `prctl(PR_GET_CHILD_SUBREAPER)`: the int strace printed.
+    Written(Option<u64>),
 }
 
 /// One recorded event, in the replay's terms.
@@ -97,30 +105,24 @@ pub(crate) enum Op {
     /// A system call as the kernel sees it, with the numbers the trace
     /// printed (pids, groups, fds: the engine maps them to the emulation's
     /// before [`taskcore::sys::dispatch`]), and its recorded outputs.
-    Sys {
-        call: Syscall,
-        rec: Rec,
+    Sys { call: Syscall, rec: Rec },
+    /// A call with an fd argument (pidfd_send_signal, setns), as the
+    /// kernel sees it: its number and argument registers, the fd as the
+    /// trace printed it, pointer arguments NULL (1 for a pointer strace
+    /// read). The engine decodes it with [`Syscall::from_raw_in`] through
+    /// the caller's fd table (`engine/procapi.rs`).
+    FdCall { nr: u64, args: [u64; 6] },
+    /// A modelled call whose recorded arguments cannot be applied (a
+    /// pointer strace did not read): counted as unchecked, with why.
+    Unchecked {
+        name: &'static str,
+        why: &'static str,
     },
     RtSigaction {
         sig: i32,
         /// Handler, `sa_flags`, `sa_mask`.
         act: Option<(RecHandler, u64, u64)>,
         old: Option<RecHandler>,
-    },
-    SetChildSubreaper {
-        on: bool,
-    },
-    /// `prctl(PR_SET_NAME, name)`.
-    SetName {
-        name: String,
-    },
-    /// `prctl(PR_SET_PDEATHSIG, sig)`.
-    SetPdeathsig {
-        sig: i32,
-    },
-    /// `prctl(PR_GET_CHILD_SUBREAPER, [v])`: the value written back.
-    GetChildSubreaper {
-        value: Option<u64>,
     },
     /// mmap(addr, len, prot, flags, fd, offset).
     Mmap {
@@ -132,16 +134,9 @@ pub(crate) enum Op {
         offset: u64,
     },
     /// munmap(addr, len).
-    Munmap {
-        addr: u64,
-        len: u64,
-    },
+    Munmap { addr: u64, len: u64 },
     /// mprotect(addr, len, prot).
-    Mprotect {
-        addr: u64,
-        len: u64,
-        prot: u32,
-    },
+    Mprotect { addr: u64, len: u64, prot: u32 },
     /// mremap(old, old_len, new_len, flags, new).
     Mremap {
         old: u64,
@@ -151,14 +146,9 @@ pub(crate) enum Op {
         new: u64,
     },
     /// brk(addr).
-    Brk {
-        addr: u64,
-    },
+    Brk { addr: u64 },
     /// `--- SIGx {...} ---`: a signal delivered to the task.
-    Signal {
-        sig: i32,
-        info: Option<RecSigInfo>,
-    },
+    Signal { sig: i32, info: Option<RecSigInfo> },
     /// rt_sigprocmask(how, set, oldset, sigsetsize): `None` for a set
     /// strace did not read (`NULL`, or a pointer of a failed call).
     RtSigprocmask {
@@ -169,10 +159,7 @@ pub(crate) enum Op {
         sigsetsize: u64,
     },
     /// rt_sigpending(set, sigsetsize).
-    RtSigpending {
-        set: Option<u64>,
-        sigsetsize: u64,
-    },
+    RtSigpending { set: Option<u64>, sigsetsize: u64 },
     /// rt_sigqueueinfo (`tid` None) / rt_tgsigqueueinfo.
     RtSigqueueinfo {
         tgid: i32,
@@ -194,20 +181,13 @@ pub(crate) enum Op {
         sigsetsize: u64,
     },
     /// rt_sigreturn({mask=...}).
-    RtSigreturn {
-        mask: Option<u64>,
-    },
+    RtSigreturn { mask: Option<u64> },
     /// restart_syscall(<... resuming interrupted NAME ...>).
     RestartSyscall,
     /// ptrace(request, pid, ...).
-    Ptrace {
-        request: i32,
-        pid: i32,
-    },
+    Ptrace { request: i32, pid: i32 },
     /// `--- stopped by SIGx ---`.
-    Stopped {
-        sig: i32,
-    },
+    Stopped { sig: i32 },
     /// The death behind a `+++` line (synthetic): the task ran `do_exit`
     /// somewhere between its last printed activity and that line.
     Die {
@@ -215,31 +195,17 @@ pub(crate) enum Op {
         sig: Option<(i32, bool)>,
     },
     /// `+++ exited with N +++`.
-    Exited {
-        code: i32,
-    },
+    Exited { code: i32 },
     /// `+++ killed by SIGx [(core dumped)] +++`.
-    Killed {
-        sig: i32,
-        core: bool,
-    },
+    Killed { sig: i32, core: bool },
     /// `+++ superseded by execve in pid N +++`: this thread exec'd and took
     /// pid N.
-    Superseded {
-        by: i32,
-    },
+    Superseded { by: i32 },
     /// A modelled call whose arguments strace never printed (the caller
     /// died inside it): neither applied nor checked.
-    Unrecorded {
-        name: String,
-    },
-    /// A pidfd, namespace, credential, resource-limit call or
-    /// prctl(PR_GET_NAME) (see `engine/procapi.rs`).
-    ProcApi(crate::procop::ProcOp),
+    Unrecorded { name: String },
     /// A line the replay does not model (counted per syscall name).
-    Other {
-        name: String,
-    },
+    Other { name: String },
 }
 
 /// One event of a trace file.
@@ -298,10 +264,6 @@ impl Op {
             Op::Sys { call, .. } if Op::creates(call) => "clone",
             Op::Sys { call, .. } => call.name(),
             Op::RtSigaction { .. } => "rt_sigaction",
-            Op::SetChildSubreaper { .. }
-            | Op::GetChildSubreaper { .. }
-            | Op::SetName { .. }
-            | Op::SetPdeathsig { .. } => "prctl",
             Op::Signal { .. } => "--- signal",
             Op::RtSigprocmask { .. } => "rt_sigprocmask",
             Op::RtSigpending { .. } => "rt_sigpending",
@@ -323,8 +285,18 @@ impl Op {
             Op::Mprotect { .. } => "mprotect",
             Op::Mremap { .. } => "mremap",
             Op::Brk { .. } => "brk",
-            Op::ProcApi(p) => p.name(),
+            Op::FdCall { nr, .. } => fd_call_name(*nr),
+            Op::Unchecked { name, .. } => name,
             Op::Unrecorded { name } | Op::Other { name } => name,
         }
+    }
+}
+
+/// The name of an [`Op::FdCall`].
+fn fd_call_name(nr: u64) -> &'static str {
+    match nr {
+        taskcore::sys::nr::PIDFD_SEND_SIGNAL => "pidfd_send_signal",
+        taskcore::sys::nr::SETNS => "setns",
+        _ => "fd call",
     }
 }

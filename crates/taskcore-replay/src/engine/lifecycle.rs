@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use taskcore::sys::{dispatch, SysResult, SysRet, Syscall};
+use taskcore::sys::{SysResult, SysRet, Syscall};
 use taskcore::uapi::{CLONE_THREAD, CLONE_VFORK, CLONE_VM};
 use taskcore::{Errno, PidFd, TaskId};
 
@@ -15,15 +15,16 @@ use super::Engine;
 use crate::op::{Event, Outcome, Rec};
 
 impl Engine {
-    /// `call` applied to the emulated kernel on behalf of `cur`.
-    pub(super) fn sys(&mut self, cur: TaskId, call: &Syscall) -> SysResult {
-        dispatch(&mut self.k, cur, call)
-    }
-
-    /// Applies the recorded system call of `e` (`call`, with the numbers
-    /// the trace printed; `rec`, its recorded outputs) and checks its
-    /// result.
-    pub(super) fn apply_sys(&mut self, e: &Arc<Event>, cur: TaskId, call: &Syscall, rec: &Rec) {
+    /// Applies the recorded lifecycle call of `e` (`call`, with the
+    /// numbers the trace printed; `rec`, its recorded outputs) and checks
+    /// its result.
+    pub(super) fn apply_lifecycle(
+        &mut self,
+        e: &Arc<Event>,
+        cur: TaskId,
+        call: &Syscall,
+        rec: &Rec,
+    ) {
         match (call, rec) {
             (_, Rec::Clone { pidfd, ns_nr }) => self.do_clone(e, cur, call, *pidfd, *ns_nr),
             (&Syscall::Wait4 { pid, options }, Rec::Wait4 { status }) => {

@@ -14,9 +14,11 @@
 //! - [`report`]: counters, mismatches and the result checks;
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
 //! - [`pidns`]: callers in nested pid namespaces;
-//! - [`lifecycle`]: the recorded system calls, mapped to the emulation's
-//!   numbers and applied through [`taskcore::sys::dispatch`]: clone,
-//!   execve, exit, process groups and sessions, kill;
+//! - [`calls`]: the recorded system calls, each handed to its family's
+//!   module, which maps its numbers to the emulation's and applies it
+//!   through [`taskcore::sys::dispatch`];
+//! - [`lifecycle`]: clone, execve, exit, process groups and sessions,
+//!   kill;
 //! - this module: dispatching one event.
 //!
 //! # Trace order is not kernel order
@@ -44,6 +46,7 @@
 //! reaped tasks whose numbers the emulation no longer uses are dropped (see
 //! [`pidmap::PidMap::sweep`]).
 
+mod calls;
 mod deaths;
 mod lifecycle;
 mod memory;
@@ -392,37 +395,13 @@ impl Engine {
                 }
             }
             Op::RtSigaction { sig, act, old } => self.do_sigaction(e, cur, *sig, *act, *old),
-            Op::SetChildSubreaper { on } => {
-                if e.ret == Outcome::Value(0) {
-                    let r = self.k.set_child_subreaper(cur, *on);
-                    self.check_unit(e, r);
-                } else {
-                    self.unchecked(e);
-                }
-            }
-            Op::GetChildSubreaper { value } => match (value, self.k.child_subreaper(cur)) {
-                (Some(v), Ok(on)) if e.ret == Outcome::Value(0) => {
-                    self.stats.checked += 1;
-                    if (*v != 0) != on {
-                        self.mismatch(e, "subreaper", v.to_string(), on.to_string());
-                    }
-                }
-                _ => self.unchecked(e),
-            },
-            Op::SetName { name } => {
-                let r = self.k.pr_set_name(cur, name.as_bytes());
-                self.check_unit(e, r);
-            }
-            Op::SetPdeathsig { sig } => {
-                let r = self.k.set_pdeathsig(cur, *sig);
-                self.check_unit(e, r);
-            }
             Op::Mmap { .. }
             | Op::Munmap { .. }
             | Op::Mprotect { .. }
             | Op::Mremap { .. }
             | Op::Brk { .. } => self.apply_memory(e, cur),
-            Op::ProcApi(p) => self.apply_procapi(e, cur, p),
+            Op::FdCall { nr, args } => self.apply_fd_call(e, cur, *nr, *args),
+            Op::Unchecked { why, .. } => self.unchecked_because(e, why),
             Op::Unrecorded { .. } => {
                 self.unchecked_because(e, "arguments not recorded: the caller died in the call")
             }

@@ -2,17 +2,9 @@
 
 use std::collections::HashMap;
 
-use taskcore::uapi::{PR_GET_CHILD_SUBREAPER, PR_SET_CHILD_SUBREAPER};
-
-/// `prctl` options (include/uapi/linux/prctl.h).
-const PR_SET_PDEATHSIG: i32 = 1;
-/// See [`PR_SET_PDEATHSIG`].
-const PR_SET_NAME: i32 = 15;
-/// See [`PR_SET_PDEATHSIG`].
-const PR_GET_NAME: i32 = 16;
+mod procapi;
 
 use crate::op::{Event, Op, Outcome, Rec, RecHandler, RecInfo, RecSigInfo, Restart};
-use crate::procop::ProcOp;
 use taskcore::sys::Syscall;
 use taskcore::uapi::CLONE_THREAD;
 use taskcore_strace::{self as strace, Call, EventKind, Ret, SigCall, SigHandler, SigSetArg};
@@ -217,12 +209,13 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
                 },
             )
         }
-        Call::ProcApi(p) => Op::ProcApi(ProcOp::Call(p.clone())),
-        Call::Prctl {
-            option,
-            name: Some(name),
-            ..
-        } if *option == PR_GET_NAME => Op::ProcApi(ProcOp::GetName { name: name.clone() }),
+        Call::ProcApi(p) => procapi::proc_call(p),
+        Call::Prctl { option, arg2, name } => match procapi::prctl(*option, *arg2, name.as_ref()) {
+            Some(op) => op,
+            None => Op::Other {
+                name: s.name.to_string(),
+            },
+        },
         Call::Execve(x) => sys(
             Syscall::Execve {
                 filename: x.path.clone(),
@@ -342,24 +335,6 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
             new: new_addr.unwrap_or(0),
         },
         Call::Brk { addr } => Op::Brk { addr: *addr },
-        Call::Prctl { option, arg2, .. } if *option == PR_SET_CHILD_SUBREAPER => {
-            Op::SetChildSubreaper {
-                on: arg2.unwrap_or(0) != 0,
-            }
-        }
-        Call::Prctl { option, arg2, .. } if *option == PR_GET_CHILD_SUBREAPER => {
-            Op::GetChildSubreaper { value: *arg2 }
-        }
-        Call::Prctl {
-            option,
-            name: Some(name),
-            ..
-        } if *option == PR_SET_NAME => Op::SetName { name: name.clone() },
-        Call::Prctl {
-            option,
-            arg2: Some(sig),
-            ..
-        } if *option == PR_SET_PDEATHSIG => Op::SetPdeathsig { sig: *sig as i32 },
         Call::Signal(c) => signal_op(c),
         Call::Ptrace { request, pid, .. } => Op::Ptrace {
             request: *request,

@@ -1,0 +1,161 @@
+//! The process-API calls of a trace as the kernel sees them: pidfds,
+//! namespaces, credentials, resource limits and the modelled prctl
+//! options.
+
+use taskcore::sys::{nr, Prctl, Syscall};
+use taskcore::uapi::{PR_GET_CHILD_SUBREAPER, PR_SET_CHILD_SUBREAPER};
+use taskcore::Rlimit;
+use taskcore_strace::{IdKind, ProcCall, RlimitArg};
+
+use crate::op::{Op, Rec};
+
+/// `prctl` options (include/uapi/linux/prctl.h).
+const PR_SET_PDEATHSIG: i32 = 1;
+/// See [`PR_SET_PDEATHSIG`].
+const PR_SET_NAME: i32 = 15;
+/// See [`PR_SET_PDEATHSIG`].
+const PR_GET_NAME: i32 = 16;
+
+fn rlimit(a: RlimitArg) -> Rlimit {
+    Rlimit {
+        cur: a.cur,
+        max: a.max,
+    }
+}
+
+fn sys(call: Syscall) -> Op {
+    Op::Sys {
+        call,
+        rec: Rec::Ret,
+    }
+}
+
+/// The call a recorded process-API call is.
+pub(super) fn proc_call(c: &ProcCall) -> Op {
+    match c {
+        ProcCall::PidfdOpen { pid, flags } => sys(Syscall::PidfdOpen {
+            pid: *pid,
+            flags: *flags,
+        }),
+        ProcCall::PidfdSendSignal {
+            pidfd,
+            sig,
+            info,
+            flags,
+        } => Op::FdCall {
+            nr: nr::PIDFD_SEND_SIGNAL,
+            // A siginfo strace read: a pointer the replay does not follow.
+            args: [
+                *pidfd as u64,
+                *sig as u64,
+                u64::from(info.is_some()),
+                u64::from(*flags),
+                0,
+                0,
+            ],
+        },
+        ProcCall::Unshare { flags } => sys(Syscall::Unshare { flags: *flags }),
+        ProcCall::Setns { fd, nstype } => Op::FdCall {
+            nr: nr::SETNS,
+            args: [*fd as u64, *nstype, 0, 0, 0, 0],
+        },
+        ProcCall::Setuid { uid } => sys(Syscall::Setuid { uid: *uid }),
+        ProcCall::Setgid { gid } => sys(Syscall::Setgid { gid: *gid }),
+        ProcCall::Setreuid { ruid, euid } => sys(Syscall::Setreuid {
+            ruid: *ruid,
+            euid: *euid,
+        }),
+        ProcCall::Setregid { rgid, egid } => sys(Syscall::Setregid {
+            rgid: *rgid,
+            egid: *egid,
+        }),
+        ProcCall::Setresuid { ids } => sys(Syscall::Setresuid {
+            ruid: ids[0],
+            euid: ids[1],
+            suid: ids[2],
+        }),
+        ProcCall::Setresgid { ids } => sys(Syscall::Setresgid {
+            rgid: ids[0],
+            egid: ids[1],
+            sgid: ids[2],
+        }),
+        ProcCall::Setfsuid { uid } => sys(Syscall::Setfsuid { uid: *uid }),
+        ProcCall::Setfsgid { gid } => sys(Syscall::Setfsgid { gid: *gid }),
+        ProcCall::Setgroups { size, groups } => match groups {
+            Some(g) if usize::try_from(*size).is_ok_and(|n| n == g.len()) => {
+                sys(Syscall::Setgroups { groups: g.clone() })
+            }
+            _ => Op::Unchecked {
+                name: "setgroups",
+                why: "a group list strace did not print",
+            },
+        },
+        ProcCall::GetId { which } => sys(match which {
+            IdKind::Uid => Syscall::Getuid,
+            IdKind::Euid => Syscall::Geteuid,
+            IdKind::Gid => Syscall::Getgid,
+            IdKind::Egid => Syscall::Getegid,
+        }),
+        ProcCall::Getresuid { ids } => Op::Sys {
+            call: Syscall::Getresuid,
+            rec: Rec::Ids(*ids),
+        },
+        ProcCall::Getresgid { ids } => Op::Sys {
+            call: Syscall::Getresgid,
+            rec: Rec::Ids(*ids),
+        },
+        ProcCall::Prlimit64 {
+            pid,
+            resource,
+            new,
+            old,
+        } => Op::Sys {
+            call: Syscall::Prlimit64 {
+                pid: *pid,
+                resource: *resource,
+                new: new.map(rlimit),
+            },
+            rec: Rec::Rlimit(old.map(rlimit)),
+        },
+        ProcCall::Setrlimit { resource, new } => match new {
+            Some(n) => Op::Sys {
+                call: Syscall::Setrlimit {
+                    resource: *resource,
+                    new: rlimit(*n),
+                },
+                rec: Rec::Rlimit(None),
+            },
+            None => Op::Unchecked {
+                name: "setrlimit",
+                why: "limits strace did not print",
+            },
+        },
+        ProcCall::Getrlimit { resource, old } => Op::Sys {
+            call: Syscall::Getrlimit {
+                resource: *resource,
+            },
+            rec: Rec::Rlimit(old.map(rlimit)),
+        },
+    }
+}
+
+/// The call a recorded prctl is, for the modelled options; `None` for the
+/// others (and for an argument strace did not print).
+pub(super) fn prctl(option: i32, arg2: Option<u64>, name: Option<&String>) -> Option<Op> {
+    let (call, rec) = match (option, arg2, name) {
+        (PR_GET_NAME, _, Some(name)) => (Prctl::GetName, Rec::Name(name.clone())),
+        (PR_SET_NAME, _, Some(name)) => (Prctl::SetName(name.clone().into_bytes()), Rec::Ret),
+        (PR_SET_PDEATHSIG, Some(sig), _) => (Prctl::SetPdeathsig(sig as i32), Rec::Ret),
+        (o, arg2, _) if o == PR_SET_CHILD_SUBREAPER => {
+            (Prctl::SetChildSubreaper(arg2.unwrap_or(0) != 0), Rec::Ret)
+        }
+        (o, arg2, _) if o == PR_GET_CHILD_SUBREAPER => {
+            (Prctl::GetChildSubreaper, Rec::Written(arg2))
+        }
+        _ => return None,
+    };
+    Some(Op::Sys {
+        call: Syscall::Prctl(call),
+        rec,
+    })
+}
