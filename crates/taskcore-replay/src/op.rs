@@ -97,6 +97,9 @@ pub(crate) enum Rec {
     Name(String),
     /// `prctl(PR_GET_CHILD_SUBREAPER)`: the int strace printed.
     Written(Option<u64>),
+    /// mmap: the fd argument as the trace printed it (the call's `file`
+    /// is `None` until the engine resolves it).
+    Mmap { fd: i32 },
 }
 
 /// One recorded event, in the replay's terms.
@@ -124,29 +127,6 @@ pub(crate) enum Op {
         act: Option<(RecHandler, u64, u64)>,
         old: Option<RecHandler>,
     },
-    /// mmap(addr, len, prot, flags, fd, offset).
-    Mmap {
-        addr: u64,
-        len: u64,
-        prot: u32,
-        flags: u32,
-        fd: i32,
-        offset: u64,
-    },
-    /// munmap(addr, len).
-    Munmap { addr: u64, len: u64 },
-    /// mprotect(addr, len, prot).
-    Mprotect { addr: u64, len: u64, prot: u32 },
-    /// mremap(old, old_len, new_len, flags, new).
-    Mremap {
-        old: u64,
-        old_len: u64,
-        new_len: u64,
-        flags: u32,
-        new: u64,
-    },
-    /// brk(addr).
-    Brk { addr: u64 },
     /// `--- SIGx {...} ---`: a signal delivered to the task.
     Signal { sig: i32, info: Option<RecSigInfo> },
     /// rt_sigprocmask(how, set, oldset, sigsetsize): `None` for a set
@@ -280,11 +260,6 @@ impl Op {
             Op::Exited { .. } => "+++ exited",
             Op::Killed { .. } => "+++ killed",
             Op::Superseded { .. } => "+++ superseded",
-            Op::Mmap { .. } => "mmap",
-            Op::Munmap { .. } => "munmap",
-            Op::Mprotect { .. } => "mprotect",
-            Op::Mremap { .. } => "mremap",
-            Op::Brk { .. } => "brk",
             Op::FdCall { nr, .. } => fd_call_name(*nr),
             Op::Unchecked { name, .. } => name,
             Op::Unrecorded { name } | Op::Other { name } => name,

@@ -4,6 +4,9 @@ use std::collections::HashMap;
 
 mod procapi;
 
+/// The page size mmap's byte offset is divided by (`pgoff`).
+const PAGE_SIZE: u64 = 4096;
+
 use crate::op::{Event, Op, Outcome, Rec, RecHandler, RecInfo, RecSigInfo, Restart};
 use taskcore::sys::Syscall;
 use taskcore::uapi::CLONE_THREAD;
@@ -304,37 +307,49 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
             flags,
             fd,
             offset,
-        } => Op::Mmap {
-            addr: *addr,
-            len: *len,
-            prot: *prot as u32,
-            flags: *flags as u32,
-            fd: *fd,
-            offset: *offset,
-        },
-        Call::Munmap { addr, len } => Op::Munmap {
-            addr: *addr,
-            len: *len,
-        },
-        Call::Mprotect { addr, len, prot } => Op::Mprotect {
-            addr: *addr,
-            len: *len,
-            prot: *prot as u32,
-        },
+        } => sys(
+            Syscall::Mmap {
+                addr: *addr,
+                len: *len,
+                prot: *prot as u32,
+                flags: *flags as u32,
+                file: None,
+                pgoff: offset / PAGE_SIZE,
+            },
+            Rec::Mmap { fd: *fd },
+        ),
+        Call::Munmap { addr, len } => sys(
+            Syscall::Munmap {
+                addr: *addr,
+                len: *len,
+            },
+            Rec::Ret,
+        ),
+        Call::Mprotect { addr, len, prot } => sys(
+            Syscall::Mprotect {
+                addr: *addr,
+                len: *len,
+                prot: *prot as u32,
+            },
+            Rec::Ret,
+        ),
         Call::Mremap {
             old_addr,
             old_len,
             new_len,
             flags,
             new_addr,
-        } => Op::Mremap {
-            old: *old_addr,
-            old_len: *old_len,
-            new_len: *new_len,
-            flags: *flags as u32,
-            new: new_addr.unwrap_or(0),
-        },
-        Call::Brk { addr } => Op::Brk { addr: *addr },
+        } => sys(
+            Syscall::Mremap {
+                old: *old_addr,
+                old_len: *old_len,
+                new_len: *new_len,
+                flags: *flags as u32,
+                new: new_addr.unwrap_or(0),
+            },
+            Rec::Ret,
+        ),
+        Call::Brk { addr } => sys(Syscall::Brk { addr: *addr }, Rec::Ret),
         Call::Signal(c) => signal_op(c),
         Call::Ptrace { request, pid, .. } => Op::Ptrace {
             request: *request,

@@ -45,6 +45,11 @@ impl Engine {
             | Syscall::Setrlimit { .. }
             | Syscall::Getrlimit { .. } => self.apply_procapi(e, cur, call, rec),
             Syscall::Prctl(p) => self.apply_prctl(e, cur, p, rec),
+            Syscall::Mmap { .. }
+            | Syscall::Munmap { .. }
+            | Syscall::Mprotect { .. }
+            | Syscall::Mremap { .. }
+            | Syscall::Brk { .. } => self.apply_memory(e, cur, call, rec),
             _ => self.apply_lifecycle(e, cur, call, rec),
         }
     }

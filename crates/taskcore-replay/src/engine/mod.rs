@@ -395,11 +395,6 @@ impl Engine {
                 }
             }
             Op::RtSigaction { sig, act, old } => self.do_sigaction(e, cur, *sig, *act, *old),
-            Op::Mmap { .. }
-            | Op::Munmap { .. }
-            | Op::Mprotect { .. }
-            | Op::Mremap { .. }
-            | Op::Brk { .. } => self.apply_memory(e, cur),
             Op::FdCall { nr, args } => self.apply_fd_call(e, cur, *nr, *args),
             Op::Unchecked { why, .. } => self.unchecked_because(e, why),
             Op::Unrecorded { .. } => {
