@@ -60,14 +60,6 @@ pub(crate) struct RecSigInfo {
     pub(crate) ptr: Option<u64>,
 }
 
-/// A recorded `rt_sigaction` handler.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RecHandler {
-    Dfl,
-    Ign,
-    Handler,
-}
-
 /// What strace printed of a call beyond its return value (the outputs the
 /// engine compares with the dispatched result), and what the recording
 /// says of the call itself that the kernel does not see.
@@ -100,6 +92,22 @@ pub(crate) enum Rec {
     /// mmap: the fd argument as the trace printed it (the call's `file`
     /// is `None` until the engine resolves it).
     Mmap { fd: i32 },
+    /// rt_sigaction: the old handler strace printed.
+    OldHandler(Option<taskcore::SigHandler>),
+    /// rt_sigprocmask: whether strace read the set (an unread pointer is
+    /// the call's `set` `None`, like NULL), and the old mask it printed.
+    Mask { read: bool, old: Option<u64> },
+    /// rt_sigpending: the set strace printed.
+    Sigset(Option<u64>),
+    /// rt_sigtimedwait (`read`: whether strace read the set) and
+    /// rt_sig(tg)queueinfo (`read` true): the siginfo strace printed.
+    Siginfo {
+        read: bool,
+        info: Option<RecSigInfo>,
+    },
+    /// rt_sigreturn: the mask strace printed (`{mask=...}`; the call's
+    /// `mask` is 0 without it).
+    Frame(Option<u64>),
 }
 
 /// One recorded event, in the replay's terms.
@@ -109,63 +117,33 @@ pub(crate) enum Op {
     /// printed (pids, groups, fds: the engine maps them to the emulation's
     /// before [`taskcore::sys::dispatch`]), and its recorded outputs.
     Sys { call: Syscall, rec: Rec },
-    /// A call with an fd argument (pidfd_send_signal, setns), as the
-    /// kernel sees it: its number and argument registers, the fd as the
-    /// trace printed it, pointer arguments NULL (1 for a pointer strace
-    /// read). The engine decodes it with [`Syscall::from_raw_in`] through
-    /// the caller's fd table (`engine/procapi.rs`).
-    FdCall { nr: u64, args: [u64; 6] },
+    /// A call kept as the kernel sees it in registers (its number and
+    /// arguments, pointers NULL, 1 for a pointer strace read), because
+    /// what an argument names is resolved when it is applied: the fd of
+    /// pidfd_send_signal and setns (decoded with
+    /// [`Syscall::from_raw_in`] through the caller's fd table,
+    /// `engine/procapi.rs`), and ptrace's request (any request: under
+    /// `strace -f` the answer is strace's rule, `engine/signals.rs`).
+    Raw { nr: u64, args: [u64; 6] },
+    /// A call the decoder refuses with `err` before the kernel sees it
+    /// (a `sigsetsize` other than 8): its recorded result is checked
+    /// against `err`.
+    Refused {
+        name: &'static str,
+        err: taskcore::Errno,
+    },
     /// A modelled call whose recorded arguments cannot be applied (a
     /// pointer strace did not read): counted as unchecked, with why.
     Unchecked {
         name: &'static str,
         why: &'static str,
     },
-    RtSigaction {
-        sig: i32,
-        /// Handler, `sa_flags`, `sa_mask`.
-        act: Option<(RecHandler, u64, u64)>,
-        old: Option<RecHandler>,
-    },
     /// `--- SIGx {...} ---`: a signal delivered to the task.
     Signal { sig: i32, info: Option<RecSigInfo> },
-    /// rt_sigprocmask(how, set, oldset, sigsetsize): `None` for a set
-    /// strace did not read (`NULL`, or a pointer of a failed call).
-    RtSigprocmask {
-        how: i32,
-        /// `Some(None)` is `NULL`; `None` an unread pointer.
-        set: Option<Option<u64>>,
-        old: Option<u64>,
-        sigsetsize: u64,
-    },
-    /// rt_sigpending(set, sigsetsize).
-    RtSigpending { set: Option<u64>, sigsetsize: u64 },
-    /// rt_sigqueueinfo (`tid` None) / rt_tgsigqueueinfo.
-    RtSigqueueinfo {
-        tgid: i32,
-        tid: Option<i32>,
-        sig: i32,
-        info: Option<RecSigInfo>,
-    },
-    /// rt_sigtimedwait(set, info, timeout, sigsetsize).
-    RtSigtimedwait {
-        set: Option<u64>,
-        info: Option<RecSigInfo>,
-        sigsetsize: u64,
-    },
-    /// rt_sigsuspend(mask, sigsetsize), or `pause` (`mask` None,
-    /// `sigsetsize` 8). A mask strace did not read is None.
-    SigSuspend {
-        mask: Option<u64>,
-        pause: bool,
-        sigsetsize: u64,
-    },
-    /// rt_sigreturn({mask=...}).
-    RtSigreturn { mask: Option<u64> },
-    /// restart_syscall(<... resuming interrupted NAME ...>).
+    /// restart_syscall(<... resuming interrupted NAME ...>): a call the
+    /// core does not model; the engine checks that the thread's last call
+    /// was interrupted.
     RestartSyscall,
-    /// ptrace(request, pid, ...).
-    Ptrace { request: i32, pid: i32 },
     /// `--- stopped by SIGx ---`.
     Stopped { sig: i32 },
     /// The death behind a `+++` line (synthetic): the task ran `do_exit`
@@ -228,12 +206,26 @@ impl Op {
         match self {
             Op::Sys {
                 call:
-                    Syscall::Kill { sig, .. } | Syscall::Tgkill { sig, .. } | Syscall::Tkill { sig, .. },
+                    Syscall::Kill { sig, .. }
+                    | Syscall::Tgkill { sig, .. }
+                    | Syscall::Tkill { sig, .. }
+                    | Syscall::RtSigqueueinfo { sig, .. }
+                    | Syscall::RtTgsigqueueinfo { sig, .. },
                 ..
             } => Some(*sig),
-            Op::RtSigqueueinfo { sig, .. } => Some(*sig),
             _ => None,
         }
+    }
+
+    /// Whether this is an rt_sigreturn.
+    pub(crate) fn is_sigreturn(&self) -> bool {
+        matches!(
+            self,
+            Op::Sys {
+                call: Syscall::RtSigreturn { .. },
+                ..
+            }
+        )
     }
 
     /// The syscall or line kind, for counters and messages.
@@ -243,35 +235,26 @@ impl Op {
             // them.
             Op::Sys { call, .. } if Op::creates(call) => "clone",
             Op::Sys { call, .. } => call.name(),
-            Op::RtSigaction { .. } => "rt_sigaction",
             Op::Signal { .. } => "--- signal",
-            Op::RtSigprocmask { .. } => "rt_sigprocmask",
-            Op::RtSigpending { .. } => "rt_sigpending",
-            Op::RtSigqueueinfo { tid: None, .. } => "rt_sigqueueinfo",
-            Op::RtSigqueueinfo { .. } => "rt_tgsigqueueinfo",
-            Op::RtSigtimedwait { .. } => "rt_sigtimedwait",
-            Op::SigSuspend { pause: true, .. } => "pause",
-            Op::SigSuspend { .. } => "rt_sigsuspend",
-            Op::RtSigreturn { .. } => "rt_sigreturn",
             Op::RestartSyscall => "restart_syscall",
-            Op::Ptrace { .. } => "ptrace",
             Op::Stopped { .. } => "--- stopped",
             Op::Die { .. } => "death",
             Op::Exited { .. } => "+++ exited",
             Op::Killed { .. } => "+++ killed",
             Op::Superseded { .. } => "+++ superseded",
-            Op::FdCall { nr, .. } => fd_call_name(*nr),
-            Op::Unchecked { name, .. } => name,
+            Op::Raw { nr, .. } => raw_name(*nr),
+            Op::Refused { name, .. } | Op::Unchecked { name, .. } => name,
             Op::Unrecorded { name } | Op::Other { name } => name,
         }
     }
 }
 
-/// The name of an [`Op::FdCall`].
-fn fd_call_name(nr: u64) -> &'static str {
+/// The name of an [`Op::Raw`] call.
+fn raw_name(nr: u64) -> &'static str {
     match nr {
         taskcore::sys::nr::PIDFD_SEND_SIGNAL => "pidfd_send_signal",
         taskcore::sys::nr::SETNS => "setns",
-        _ => "fd call",
+        taskcore::sys::nr::PTRACE => "ptrace",
+        _ => "raw call",
     }
 }

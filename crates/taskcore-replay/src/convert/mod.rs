@@ -3,14 +3,15 @@
 use std::collections::HashMap;
 
 mod procapi;
+mod signal;
 
 /// The page size mmap's byte offset is divided by (`pgoff`).
 const PAGE_SIZE: u64 = 4096;
 
-use crate::op::{Event, Op, Outcome, Rec, RecHandler, RecInfo, RecSigInfo, Restart};
+use crate::op::{Event, Op, Outcome, Rec, RecInfo, RecSigInfo, Restart};
 use taskcore::sys::Syscall;
 use taskcore::uapi::CLONE_THREAD;
-use taskcore_strace::{self as strace, Call, EventKind, Ret, SigCall, SigHandler, SigSetArg};
+use taskcore_strace::{self as strace, Call, EventKind, Ret};
 
 /// Turns parsed strace events into the engine's, one at a time.
 ///
@@ -155,14 +156,6 @@ fn restart(r: &Ret) -> Option<Restart> {
     }
 }
 
-fn handler(h: SigHandler) -> RecHandler {
-    match h {
-        SigHandler::Dfl => RecHandler::Dfl,
-        SigHandler::Ign => RecHandler::Ign,
-        SigHandler::Handler(_) => RecHandler::Handler,
-    }
-}
-
 /// The engine's view of one parsed event.
 fn convert(e: &strace::Event) -> (Op, Outcome) {
     let s = match &e.kind {
@@ -295,11 +288,9 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
             },
             Rec::Ret,
         ),
-        Call::RtSigaction { sig, act, oldact } => Op::RtSigaction {
-            sig: *sig,
-            act: act.as_ref().map(|a| (handler(a.handler), a.flags, a.mask)),
-            old: oldact.as_ref().map(|a| handler(a.handler)),
-        },
+        Call::RtSigaction { sig, act, oldact } => {
+            signal::sigaction(*sig, act.as_ref(), oldact.as_ref())
+        }
         Call::Mmap {
             addr,
             len,
@@ -350,11 +341,8 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
             Rec::Ret,
         ),
         Call::Brk { addr } => sys(Syscall::Brk { addr: *addr }, Rec::Ret),
-        Call::Signal(c) => signal_op(c),
-        Call::Ptrace { request, pid, .. } => Op::Ptrace {
-            request: *request,
-            pid: *pid,
-        },
+        Call::Signal(c) => signal::signal_op(c),
+        Call::Ptrace { request, pid, .. } => signal::ptrace(*request, *pid),
         _ => Op::Other {
             name: s.name.to_string(),
         },
@@ -408,7 +396,7 @@ fn clone_call(c: &strace::CloneArgs) -> Syscall {
 }
 
 /// The engine's view of a recorded siginfo.
-fn rec_siginfo(i: &strace::SigInfo) -> RecSigInfo {
+pub(super) fn rec_siginfo(i: &strace::SigInfo) -> RecSigInfo {
     RecSigInfo {
         signo: i.si_signo,
         code: i.si_code,
@@ -417,70 +405,5 @@ fn rec_siginfo(i: &strace::SigInfo) -> RecSigInfo {
         status: i.si_status,
         int: i.si_int,
         ptr: i.si_ptr,
-    }
-}
-
-/// The signal-mask, pending-set and signal-wait calls.
-fn signal_op(c: &SigCall) -> Op {
-    let set = |a: &SigSetArg| match a {
-        SigSetArg::Null => Some(None),
-        SigSetArg::Set(m) => Some(Some(*m)),
-        SigSetArg::Addr(_) => None,
-    };
-    match c {
-        SigCall::RtSigprocmask {
-            how,
-            set: s,
-            oldset,
-            sigsetsize,
-        } => Op::RtSigprocmask {
-            how: *how,
-            set: set(s),
-            old: oldset.mask(),
-            sigsetsize: *sigsetsize,
-        },
-        SigCall::RtSigpending { set, sigsetsize } => Op::RtSigpending {
-            set: set.mask(),
-            sigsetsize: *sigsetsize,
-        },
-        SigCall::RtSigsuspend { mask, sigsetsize } => Op::SigSuspend {
-            mask: mask.mask(),
-            pause: false,
-            sigsetsize: *sigsetsize,
-        },
-        SigCall::Pause => Op::SigSuspend {
-            mask: None,
-            pause: true,
-            sigsetsize: 8,
-        },
-        SigCall::RtSigtimedwait {
-            set,
-            info,
-            sigsetsize,
-            ..
-        } => Op::RtSigtimedwait {
-            set: set.mask(),
-            info: info.as_ref().map(rec_siginfo),
-            sigsetsize: *sigsetsize,
-        },
-        SigCall::RtSigqueueinfo { tgid, sig, info } => Op::RtSigqueueinfo {
-            tgid: *tgid,
-            tid: None,
-            sig: *sig,
-            info: info.as_ref().map(rec_siginfo),
-        },
-        SigCall::RtTgsigqueueinfo {
-            tgid,
-            tid,
-            sig,
-            info,
-        } => Op::RtSigqueueinfo {
-            tgid: *tgid,
-            tid: Some(*tid),
-            sig: *sig,
-            info: info.as_ref().map(rec_siginfo),
-        },
-        SigCall::RtSigreturn { mask } => Op::RtSigreturn { mask: *mask },
-        SigCall::RestartSyscall { .. } => Op::RestartSyscall,
     }
 }

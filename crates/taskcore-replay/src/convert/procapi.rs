@@ -42,7 +42,7 @@ pub(super) fn proc_call(c: &ProcCall) -> Op {
             sig,
             info,
             flags,
-        } => Op::FdCall {
+        } => Op::Raw {
             nr: nr::PIDFD_SEND_SIGNAL,
             // A siginfo strace read: a pointer the replay does not follow.
             args: [
@@ -55,7 +55,7 @@ pub(super) fn proc_call(c: &ProcCall) -> Op {
             ],
         },
         ProcCall::Unshare { flags } => sys(Syscall::Unshare { flags: *flags }),
-        ProcCall::Setns { fd, nstype } => Op::FdCall {
+        ProcCall::Setns { fd, nstype } => Op::Raw {
             nr: nr::SETNS,
             args: [*fd as u64, *nstype, 0, 0, 0, 0],
         },

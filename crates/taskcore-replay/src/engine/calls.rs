@@ -45,6 +45,15 @@ impl Engine {
             | Syscall::Setrlimit { .. }
             | Syscall::Getrlimit { .. } => self.apply_procapi(e, cur, call, rec),
             Syscall::Prctl(p) => self.apply_prctl(e, cur, p, rec),
+            Syscall::RtSigaction { .. }
+            | Syscall::RtSigprocmask { .. }
+            | Syscall::RtSigpending
+            | Syscall::RtSigqueueinfo { .. }
+            | Syscall::RtTgsigqueueinfo { .. }
+            | Syscall::RtSigtimedwait { .. }
+            | Syscall::RtSigsuspend { .. }
+            | Syscall::Pause
+            | Syscall::RtSigreturn { .. } => self.apply_sigcall(e, cur, call, rec),
             Syscall::Mmap { .. }
             | Syscall::Munmap { .. }
             | Syscall::Mprotect { .. }

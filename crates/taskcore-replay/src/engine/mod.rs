@@ -11,6 +11,8 @@
 //! - [`signals`]: masks, pending sets, signal waits, handler frames, the
 //!   `--- SIGxxx` lines (delivered there with `get_signal`), ptrace under
 //!   strace;
+//! - [`sigcalls`]: the signal calls (rt_sigaction, masks, pending sets,
+//!   signal waits, rt_sigqueueinfo, rt_sigreturn);
 //! - [`report`]: counters, mismatches and the result checks;
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
 //! - [`pidns`]: callers in nested pid namespaces;
@@ -55,6 +57,7 @@ mod pidns;
 mod procapi;
 pub(crate) mod records;
 pub(crate) mod report;
+mod sigcalls;
 mod signals;
 mod waits;
 mod world;
@@ -64,9 +67,9 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use taskcore::{Config, Kernel, Notification, SigAction, SigHandler, TaskId};
+use taskcore::{Config, Kernel, Notification, TaskId};
 
-use crate::op::{Event, Op, Outcome, RecHandler};
+use crate::op::{Event, Op, Outcome};
 use crate::window::Window;
 use pidmap::PidMap;
 pub(crate) use report::{Mismatch, Stats};
@@ -370,15 +373,7 @@ impl Engine {
             Op::Exited { code } => self.do_death(e, Some(*code), None),
             Op::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
             Op::Stopped { sig } => self.stopped_line(cur, *sig),
-            Op::Signal { .. }
-            | Op::RtSigprocmask { .. }
-            | Op::RtSigpending { .. }
-            | Op::RtSigqueueinfo { .. }
-            | Op::RtSigtimedwait { .. }
-            | Op::SigSuspend { .. }
-            | Op::RtSigreturn { .. }
-            | Op::RestartSyscall
-            | Op::Ptrace { .. } => self.apply_signal(e, cur),
+            Op::Signal { .. } | Op::RestartSyscall => self.apply_signal(e, cur),
             Op::Superseded { by } => {
                 // Thread `by` exec'd and took over this leader's pid.
                 if let Some(t) = self.pids.task(*by).filter(|t| !t.dead) {
@@ -394,8 +389,11 @@ impl Engine {
                     }
                 }
             }
-            Op::RtSigaction { sig, act, old } => self.do_sigaction(e, cur, *sig, *act, *old),
-            Op::FdCall { nr, args } => self.apply_fd_call(e, cur, *nr, *args),
+            Op::Raw { nr, args } if *nr == taskcore::sys::nr::PTRACE => {
+                self.ptrace_under_strace(e, cur, args[0] as i32, args[1] as i32)
+            }
+            Op::Raw { nr, args } => self.apply_fd_call(e, cur, *nr, *args),
+            Op::Refused { name, err } => self.refused(e, name, *err),
             Op::Unchecked { why, .. } => self.unchecked_because(e, why),
             Op::Unrecorded { .. } => {
                 self.unchecked_because(e, "arguments not recorded: the caller died in the call")
@@ -462,51 +460,6 @@ impl Engine {
             0 | -1 | i32::MIN => pid,
             p if p > 0 => self.pids.map_nr(p),
             p => -self.pids.map_pgid(-p),
-        }
-    }
-
-    fn do_sigaction(
-        &mut self,
-        e: &Event,
-        cur: TaskId,
-        sig: i32,
-        act: Option<(RecHandler, u64, u64)>,
-        old: Option<RecHandler>,
-    ) {
-        let act = act.map(|(h, flags, mask)| {
-            let handler = match h {
-                RecHandler::Dfl => SigHandler::Default,
-                RecHandler::Ign => SigHandler::Ignore,
-                RecHandler::Handler => SigHandler::Handler,
-            };
-            SigAction {
-                mask,
-                ..SigAction::new(handler, flags)
-            }
-        });
-        let r = self.k.rt_sigaction(cur, sig, act);
-        self.stats.applied += 1;
-        match (&e.ret, &r) {
-            (Outcome::Unknown | Outcome::Interrupted | Outcome::Died, _) => self.unchecked(e),
-            (Outcome::Value(0), Ok(prev)) => {
-                self.stats.checked += 1;
-                if let Some(o) = old {
-                    let got = match prev.handler {
-                        SigHandler::Default => RecHandler::Dfl,
-                        SigHandler::Ignore => RecHandler::Ign,
-                        // A handler (and any kind a later core adds).
-                        _ => RecHandler::Handler,
-                    };
-                    if got != o {
-                        self.mismatch(e, "old action", format!("{o:?}"), format!("{got:?}"));
-                    }
-                }
-            }
-            (Outcome::Errno(a), Err(b)) if a == b => self.stats.checked += 1,
-            (rec, got) => {
-                self.stats.checked += 1;
-                self.mismatch(e, "result", report::fmt_outcome(rec), format!("{got:?}"));
-            }
         }
     }
 }

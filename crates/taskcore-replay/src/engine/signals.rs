@@ -41,6 +41,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use taskcore::sys::{Syscall, Timespec};
 use taskcore::uapi::{
     sig_kernel_ignore, sig_kernel_stop, CLD_STOPPED, SA_RESTART, SIGCHLD, SIGCONT, SIGKILL,
     SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU, SI_KERNEL, SI_USER,
@@ -70,7 +71,7 @@ struct Frame {
 pub(crate) struct SigState {
     /// The trace records the `%signal` class (a mask or signal-wait call
     /// was seen).
-    recorded: bool,
+    pub(super) recorded: bool,
     /// Open handler frames, innermost last, by emulated thread.
     frames: HashMap<TaskId, Vec<Frame>>,
     /// How the last call of each recorded thread was interrupted.
@@ -154,64 +155,17 @@ impl Engine {
     pub(super) fn note_call(&mut self, e: &Event) {
         if !matches!(
             e.op,
-            Op::Signal { .. } | Op::Stopped { .. } | Op::Die { .. } | Op::RtSigreturn { .. }
-        ) {
+            Op::Signal { .. } | Op::Stopped { .. } | Op::Die { .. }
+        ) && !e.op.is_sigreturn()
+        {
             self.sig.last_restart.insert(e.pid, e.restart);
         }
     }
 
-    /// Applies and checks one of the signal-mask, pending-set, signal-wait
-    /// or ptrace calls, or a `---` line.
+    /// Applies and checks a `---` line or a restart_syscall.
     pub(super) fn apply_signal(&mut self, e: &Arc<Event>, cur: TaskId) {
         match &e.op {
             Op::Signal { sig, info } => self.signal_line(e, cur, *sig, *info),
-            Op::RtSigprocmask {
-                how,
-                set,
-                old,
-                sigsetsize,
-            } => self.sigprocmask(e, cur, *how, *set, *old, *sigsetsize),
-            Op::RtSigpending { set, sigsetsize } => {
-                self.sig.recorded = true;
-                if *sigsetsize > 8 {
-                    return self.check_unit(e, Err(Errno::EINVAL));
-                }
-                let r = self.k.rt_sigpending(cur);
-                match (&e.ret, r, set) {
-                    (Outcome::Value(0), Ok(got), Some(want)) => {
-                        self.stats.checked += 1;
-                        if got != *want {
-                            self.mismatch(e, "pending", sigset(*want), sigset(got));
-                        }
-                    }
-                    (_, r, _) => self.check_unit(e, r.map(|_| ())),
-                }
-            }
-            Op::RtSigqueueinfo {
-                tgid,
-                tid,
-                sig,
-                info,
-            } => self.sigqueueinfo(e, cur, *tgid, *tid, *sig, *info),
-            Op::RtSigtimedwait {
-                set,
-                info,
-                sigsetsize,
-            } => self.sigtimedwait(e, cur, *set, *info, *sigsetsize),
-            Op::SigSuspend {
-                mask,
-                pause,
-                sigsetsize,
-            } => {
-                if *sigsetsize != 8 {
-                    self.check_unit(e, Err(Errno::EINVAL))
-                } else if mask.is_none() && !pause {
-                    self.unchecked_because(e, "mask not read")
-                } else {
-                    self.sigsuspend(e, cur, *mask)
-                }
-            }
-            Op::RtSigreturn { mask } => self.sigreturn(e, cur, *mask),
             Op::RestartSyscall => {
                 // The kernel resumed a call a stop or an ignored signal
                 // interrupted: only right if the thread's last call was
@@ -227,31 +181,26 @@ impl Engine {
                     );
                 }
             }
-            Op::Ptrace { request, pid } => self.ptrace_under_strace(e, cur, *request, *pid),
             _ => {}
         }
     }
 
-    fn sigprocmask(
+    pub(super) fn sigprocmask(
         &mut self,
         e: &Event,
         cur: TaskId,
         how: i32,
         set: Option<Option<u64>>,
         old: Option<u64>,
-        sigsetsize: u64,
     ) {
         self.sig.recorded = true;
         if matches!(e.ret, Outcome::Unknown | Outcome::Died) {
             return self.unchecked(e);
         }
-        if sigsetsize != 8 {
-            return self.check_unit(e, Err(Errno::EINVAL));
-        }
         let Some(set) = set else {
             return self.unchecked_because(e, "set not read");
         };
-        let r = self.k.rt_sigprocmask(cur, how, set);
+        let r = self.sys_sigset(cur, &Syscall::RtSigprocmask { how, set });
         self.stats.applied += u64::from(r.is_ok());
         match (&e.ret, r) {
             (Outcome::Value(0), Ok(prev)) => {
@@ -285,30 +234,54 @@ impl Engine {
         }
     }
 
-    fn sigqueueinfo(
+    /// rt_sigqueueinfo / rt_tgsigqueueinfo (`call`, with the recorded
+    /// numbers; `info` the siginfo strace printed).
+    pub(super) fn sigqueueinfo(
         &mut self,
         e: &Event,
         cur: TaskId,
-        tgid: i32,
-        tid: Option<i32>,
-        sig: i32,
+        call: &Syscall,
         info: Option<RecSigInfo>,
     ) {
+        let (tgid, tid, sig, given) = match *call {
+            Syscall::RtSigqueueinfo { tgid, sig, info } => (tgid, None, sig, info),
+            Syscall::RtTgsigqueueinfo {
+                tgid,
+                tid,
+                sig,
+                info,
+            } => (tgid, Some(tid), sig, info),
+            _ => return self.unchecked(e),
+        };
         if self.outside_target(tgid) || tid.is_some_and(|t| self.outside_target(t)) {
             return self.unchecked_because(e, "a process outside the trace");
         }
-        let Some(i) = info.filter(|i| i.signo != 0 || sig == 0 && i.code != 0) else {
+        if info
+            .filter(|i| i.signo != 0 || sig == 0 && i.code != 0)
+            .is_none()
+        {
             return self.unchecked_because(e, "siginfo not read");
+        }
+        // The sender's pid, as the emulation numbers it.
+        let pid = match given.pid {
+            p if p > 0 && !self.pids.is_outside(p) => self.pids.map_nr(p),
+            p => p,
         };
-        let si = self.given_info(sig, &i);
+        let info = SigInfo { pid, ..given };
         let nr = |x: i32| if x > 0 { self.arg_nr(x) } else { x };
-        let (g, t) = (nr(tgid), tid.map(nr));
-        let r = match t {
-            None => self.k.rt_sigqueueinfo(cur, g, sig, si),
-            Some(t) => self.k.rt_tgsigqueueinfo(cur, g, t, sig, si),
+        let tgid = nr(tgid);
+        let mapped = match tid.map(nr) {
+            None => Syscall::RtSigqueueinfo { tgid, sig, info },
+            Some(tid) => Syscall::RtTgsigqueueinfo {
+                tgid,
+                tid,
+                sig,
+                info,
+            },
         };
+        let r = self.sys(cur, &mapped);
         self.stats.applied += u64::from(r.is_ok());
-        self.check_unit(e, r);
+        self.check_unit(e, r.map(drop));
     }
 
     /// Whether `t` has something it would take now, with `blocked` as its
@@ -377,18 +350,14 @@ impl Engine {
         }
     }
 
-    fn sigtimedwait(
+    pub(super) fn sigtimedwait(
         &mut self,
         e: &Event,
         cur: TaskId,
         set: Option<u64>,
         info: Option<RecSigInfo>,
-        sigsetsize: u64,
     ) {
         self.sig.recorded = true;
-        if sigsetsize != 8 {
-            return self.check_unit(e, Err(Errno::EINVAL));
-        }
         let Some(set) = set else {
             return self.unchecked_because(e, "set not read");
         };
@@ -403,7 +372,7 @@ impl Engine {
                         self.pull_cause(e, *n as i32, Some(i));
                     }
                 }
-                let r = self.k.rt_sigtimedwait(cur, set, true);
+                let r = self.sys_sigwait(cur, &timedwait(set, true));
                 self.stats.checked += 1;
                 match (&e.ret, r) {
                     (Outcome::Value(n), Ok(SigWait::Signal(got))) if *n == got.signo as i64 => {
@@ -436,7 +405,7 @@ impl Engine {
                         Waker::Ignored => {}
                         Waker::Outside => {
                             // It sleeps until the signal is sent at its line.
-                            let r = self.k.rt_sigtimedwait(cur, set, false);
+                            let r = self.sys_sigwait(cur, &timedwait(set, false));
                             if r == Ok(SigWait::WouldBlock) {
                                 self.sig.sleeping.insert(cur, Sleep::Timedwait(set));
                             }
@@ -452,7 +421,7 @@ impl Engine {
     }
 
     /// rt_sigsuspend (`mask`) and pause (`None`).
-    fn sigsuspend(&mut self, e: &Event, cur: TaskId, mask: Option<u64>) {
+    pub(super) fn sigsuspend(&mut self, e: &Event, cur: TaskId, mask: Option<u64>) {
         self.sig.recorded |= mask.is_some();
         if e.ret != Outcome::Interrupted {
             return self.unchecked(e);
@@ -469,10 +438,7 @@ impl Engine {
                 Waker::Ignored => {}
                 Waker::Outside => {
                     // It sleeps until the signal is sent at its line.
-                    let r = match mask {
-                        Some(m) => self.k.rt_sigsuspend(cur, m),
-                        None => self.k.pause(cur),
-                    };
+                    let r = self.sys_sigwait(cur, &suspend(mask));
                     self.stats.applied += 1;
                     if r == Ok(SigWait::WouldBlock) {
                         self.sig.sleeping.insert(cur, Sleep::Suspend(mask));
@@ -484,24 +450,21 @@ impl Engine {
             }
             return;
         }
-        let r = match mask {
-            Some(m) => self.k.rt_sigsuspend(cur, m),
-            None => self.k.pause(cur),
-        };
+        let r = self.sys_sigwait(cur, &suspend(mask));
         self.stats.applied += 1;
         if r != Err(Errno::EINTR) {
             self.mismatch(e, "result", "interrupted".into(), format!("{r:?}"));
         }
     }
 
-    fn sigreturn(&mut self, e: &Event, cur: TaskId, mask: Option<u64>) {
+    pub(super) fn sigreturn(&mut self, e: &Event, cur: TaskId, mask: Option<u64>) {
         self.sig.recorded = true;
         let frame = self.sig.frames.get_mut(&cur).and_then(|f| f.pop());
         let Some(frame) = frame else {
             // A frame the replay did not see set up (a signal injected
             // before this trace's start): the recorded mask is applied.
             if let Some(m) = mask {
-                let _ = self.k.rt_sigreturn(cur, m);
+                let _ = self.sys(cur, &Syscall::RtSigreturn { mask: m });
             }
             return self.unchecked_because(e, "no handler frame");
         };
@@ -512,7 +475,10 @@ impl Engine {
             }
         }
         let restore = mask.unwrap_or(frame.old_mask);
-        if self.k.rt_sigreturn(cur, restore).is_ok() {
+        if self
+            .sys(cur, &Syscall::RtSigreturn { mask: restore })
+            .is_ok()
+        {
             self.stats.applied += 1;
         }
         let got_eintr = e.ret == Outcome::Interrupted;
@@ -889,14 +855,14 @@ impl Engine {
                 .look
                 .borrow()
                 .find_after(e.line, |x| {
-                    (x.pid == e.pid && matches!(x.op, Op::RtSigreturn { .. })).then_some(())
+                    (x.pid == e.pid && x.op.is_sigreturn()).then_some(())
                 })
                 .is_some()
     }
 
     /// A ptrace call of a traced program: under `strace -f` every task is
     /// already strace's tracee, and none is the program's.
-    fn ptrace_under_strace(&mut self, e: &Event, cur: TaskId, request: i32, pid: i32) {
+    pub(super) fn ptrace_under_strace(&mut self, e: &Event, cur: TaskId, request: i32, pid: i32) {
         let want = match request {
             PTRACE_TRACEME => Err(Errno::EPERM),
             PTRACE_ATTACH | PTRACE_SEIZE => {
@@ -919,8 +885,25 @@ impl Engine {
     }
 }
 
+/// rt_sigtimedwait on `set`, told that its timeout expired (`expired`:
+/// a zero timeout) or not (none: it waits).
+fn timedwait(set: u64, expired: bool) -> Syscall {
+    Syscall::RtSigtimedwait {
+        set,
+        timeout: expired.then_some(Timespec::ZERO),
+    }
+}
+
+/// rt_sigsuspend(`mask`), or pause (`None`).
+fn suspend(mask: Option<u64>) -> Syscall {
+    match mask {
+        Some(mask) => Syscall::RtSigsuspend { mask },
+        None => Syscall::Pause,
+    }
+}
+
 /// A mask as strace prints it, e.g. `[USR1 CHLD]`.
-fn sigset(m: u64) -> String {
+pub(super) fn sigset(m: u64) -> String {
     let names: Vec<String> = (1..=64)
         .filter(|s| m & bit(*s) != 0)
         .map(|s| signame(s).trim_start_matches("SIG").to_string())
