@@ -4,6 +4,8 @@ use std::collections::HashMap;
 
 mod procapi;
 mod signal;
+#[cfg(test)]
+mod tests;
 
 /// The page size mmap's byte offset is divided by (`pgoff`).
 const PAGE_SIZE: u64 = 4096;

@@ -23,27 +23,7 @@ impl Engine {
     /// result.
     pub(super) fn apply_sys(&mut self, e: &Arc<Event>, cur: TaskId, call: &Syscall, rec: &Rec) {
         match call {
-            Syscall::Prctl(Prctl::GetName)
-            | Syscall::PidfdOpen { .. }
-            | Syscall::Unshare { .. }
-            | Syscall::Setuid { .. }
-            | Syscall::Setgid { .. }
-            | Syscall::Setreuid { .. }
-            | Syscall::Setregid { .. }
-            | Syscall::Setresuid { .. }
-            | Syscall::Setresgid { .. }
-            | Syscall::Setfsuid { .. }
-            | Syscall::Setfsgid { .. }
-            | Syscall::Setgroups { .. }
-            | Syscall::Getuid
-            | Syscall::Geteuid
-            | Syscall::Getgid
-            | Syscall::Getegid
-            | Syscall::Getresuid
-            | Syscall::Getresgid
-            | Syscall::Prlimit64 { .. }
-            | Syscall::Setrlimit { .. }
-            | Syscall::Getrlimit { .. } => self.apply_procapi(e, cur, call, rec),
+            Syscall::Prctl(Prctl::GetName) => self.apply_procapi(e, cur, call, rec),
             Syscall::Prctl(p) => self.apply_prctl(e, cur, p, rec),
             Syscall::RtSigaction { .. }
             | Syscall::RtSigprocmask { .. }
@@ -59,6 +39,8 @@ impl Engine {
             | Syscall::Mprotect { .. }
             | Syscall::Mremap { .. }
             | Syscall::Brk { .. } => self.apply_memory(e, cur, call, rec),
+            // The lifecycle calls; it hands the rest (credentials, limits,
+            // pidfd_open, unshare) to the process-API checks.
             _ => self.apply_lifecycle(e, cur, call, rec),
         }
     }

@@ -17,7 +17,7 @@ use crate::op::{Event, Outcome, Rec};
 impl Engine {
     /// Applies the recorded lifecycle call of `e` (`call`, with the
     /// numbers the trace printed; `rec`, its recorded outputs) and checks
-    /// its result.
+    /// its result; any other call is a process-API call.
     pub(super) fn apply_lifecycle(
         &mut self,
         e: &Arc<Event>,
@@ -110,10 +110,7 @@ impl Engine {
                 let r = self.sys(cur, &Syscall::Tkill { tid, sig });
                 self.check_unit(e, r.map(drop));
             }
-            _ => {
-                let name = e.op.name().to_string();
-                *self.stats.skipped.entry(name).or_default() += 1;
-            }
+            _ => self.apply_procapi(e, cur, call, rec),
         }
     }
 
