@@ -47,8 +47,8 @@
 
 mod convert;
 pub(crate) mod engine;
+mod event;
 mod input;
-mod op;
 pub mod probe;
 mod replayer;
 mod search;

@@ -10,7 +10,7 @@ mod tests;
 /// The page size mmap's byte offset is divided by (`pgoff`).
 const PAGE_SIZE: u64 = 4096;
 
-use crate::op::{Event, Op, Outcome, Rec, RecInfo, RecSigInfo, Restart};
+use crate::event::{Event, Kind, Outcome, Rec, RecInfo, RecSigInfo, Restart};
 use taskcore::sys::Syscall;
 use taskcore::uapi::CLONE_THREAD;
 use taskcore_strace::{self as strace, Call, EventKind, Ret};
@@ -21,7 +21,7 @@ use taskcore_strace::{self as strace, Call, EventKind, Ret};
 /// every task is traced: a task's `do_exit` (its children reparented, its
 /// tracer told) happens after its last printed activity, and its parent can
 /// see it only once strace has reaped it and printed `+++`. A synthetic
-/// [`Op::Die`] event, whose window spans from the task's last activity to
+/// [`Kind::Die`] event, whose window spans from the task's last activity to
 /// the `+++` line, stands for the first moment; the `+++` event for the
 /// second. The converter keeps the last activity line of each task until
 /// its `+++` (memory: live tasks).
@@ -79,28 +79,28 @@ impl Converter {
                 EventKind::Syscall(s) => restart(&s.ret),
                 _ => None,
             },
-            op,
+            kind: op,
             ret,
         };
-        let prev = match ev.op {
-            Op::Exited { .. } | Op::Killed { .. } => self.prev_line.remove(&ev.pid),
+        let prev = match ev.kind {
+            Kind::Exited { .. } | Kind::Killed { .. } => self.prev_line.remove(&ev.pid),
             _ => self.prev_line.insert(ev.pid, ev.line),
         };
-        match (&ev.op, prev) {
+        match (&ev.kind, prev) {
             // Dequeued after the thread's previous line; strace prints it
             // when it gets to the signal-delivery-stop.
-            (Op::Signal { sig, .. }, Some(prev)) if !stop_signal(*sig) && prev < ev.line => {
+            (Kind::Signal { sig, .. }, Some(prev)) if !stop_signal(*sig) && prev < ev.line => {
                 ev.entry_line = prev;
             }
             // The thread stopped after its previous line; strace prints it
             // when it gets to the stop.
-            (Op::Stopped { .. }, Some(prev)) if prev < ev.line => ev.entry_line = prev,
+            (Kind::Stopped { .. }, Some(prev)) if prev < ev.line => ev.entry_line = prev,
             _ => {}
         }
-        let (code, sig) = match ev.op {
-            Op::Exited { code } => (Some(code), None),
-            Op::Killed { sig, core } => (None, Some((sig, core))),
-            Op::Signal { sig, .. } if stop_signal(sig) => {
+        let (code, sig) = match ev.kind {
+            Kind::Exited { code } => (Some(code), None),
+            Kind::Killed { sig, core } => (None, Some((sig, core))),
+            Kind::Signal { sig, .. } if stop_signal(sig) => {
                 self.last.insert(ev.pid, ev.entry_line);
                 self.held_stop.insert(ev.pid, ev);
                 return;
@@ -116,7 +116,7 @@ impl Converter {
         let die = Event {
             seq: self.next_seq(),
             entry_line: from,
-            op: Op::Die { code, sig },
+            kind: Kind::Die { code, sig },
             ret: Outcome::Unknown,
             ..ev.clone()
         };
@@ -159,23 +159,23 @@ fn restart(r: &Ret) -> Option<Restart> {
 }
 
 /// The engine's view of one parsed event.
-fn convert(e: &strace::Event) -> (Op, Outcome) {
+fn convert(e: &strace::Event) -> (Kind, Outcome) {
     let s = match &e.kind {
         EventKind::Syscall(s) => s,
         EventKind::Signal { sig, info } => {
             return (
-                Op::Signal {
+                Kind::Signal {
                     sig: *sig,
                     info: info.as_ref().map(rec_siginfo),
                 },
                 Outcome::Unknown,
             )
         }
-        EventKind::Stopped { sig } => return (Op::Stopped { sig: *sig }, Outcome::Unknown),
-        EventKind::Exited { code } => return (Op::Exited { code: *code }, Outcome::Unknown),
+        EventKind::Stopped { sig } => return (Kind::Stopped { sig: *sig }, Outcome::Unknown),
+        EventKind::Exited { code } => return (Kind::Exited { code: *code }, Outcome::Unknown),
         EventKind::Killed { sig, core_dumped } => {
             return (
-                Op::Killed {
+                Kind::Killed {
                     sig: *sig,
                     core: *core_dumped,
                 },
@@ -183,7 +183,7 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
             )
         }
         EventKind::Superseded { by_pid } => {
-            return (Op::Superseded { by: *by_pid }, Outcome::Unknown)
+            return (Kind::Superseded { by: *by_pid }, Outcome::Unknown)
         }
     };
     let mut ret = outcome(&s.ret);
@@ -210,7 +210,7 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
         Call::ProcApi(p) => procapi::proc_call(p),
         Call::Prctl { option, arg2, name } => match procapi::prctl(*option, *arg2, name.as_ref()) {
             Some(op) => op,
-            None => Op::Other {
+            None => Kind::Other {
                 name: s.name.to_string(),
             },
         },
@@ -345,16 +345,16 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
         Call::Brk { addr } => sys(Syscall::Brk { addr: *addr }, Rec::Ret),
         Call::Signal(c) => signal::signal_op(c),
         Call::Ptrace { request, pid, .. } => signal::ptrace(*request, *pid),
-        _ => Op::Other {
+        _ => Kind::Other {
             name: s.name.to_string(),
         },
     };
     // A call cut short before strace printed its arguments: the decoder
     // filled them with defaults, which must not be applied as if recorded.
     // (A clone's child still exists: its flags come first and are kept.)
-    if !s.args_complete && !matches!(op, Op::Other { .. }) && !op.is_clone() {
+    if !s.args_complete && !matches!(op, Kind::Other { .. }) && !op.is_clone() {
         return (
-            Op::Unrecorded {
+            Kind::Unrecorded {
                 name: s.name.to_string(),
             },
             ret,
@@ -364,8 +364,8 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
 }
 
 /// A system call event.
-fn sys(call: Syscall, rec: Rec) -> Op {
-    Op::Sys { call, rec }
+fn sys(call: Syscall, rec: Rec) -> Kind {
+    Kind::Sys { call, rec }
 }
 
 /// The call a recorded clone, clone3, fork or vfork is, as the kernel

@@ -7,7 +7,7 @@ use taskcore::uapi::{PR_GET_CHILD_SUBREAPER, PR_SET_CHILD_SUBREAPER};
 use taskcore::Rlimit;
 use taskcore_strace::{IdKind, ProcCall, RlimitArg};
 
-use crate::op::{Op, Rec};
+use crate::event::{Kind, Rec};
 
 /// `prctl` options (include/uapi/linux/prctl.h).
 const PR_SET_PDEATHSIG: i32 = 1;
@@ -23,15 +23,15 @@ fn rlimit(a: RlimitArg) -> Rlimit {
     }
 }
 
-fn sys(call: Syscall) -> Op {
-    Op::Sys {
+fn sys(call: Syscall) -> Kind {
+    Kind::Sys {
         call,
         rec: Rec::Ret,
     }
 }
 
 /// The call a recorded process-API call is.
-pub(super) fn proc_call(c: &ProcCall) -> Op {
+pub(super) fn proc_call(c: &ProcCall) -> Kind {
     match c {
         ProcCall::PidfdOpen { pid, flags } => sys(Syscall::PidfdOpen {
             pid: *pid,
@@ -42,7 +42,7 @@ pub(super) fn proc_call(c: &ProcCall) -> Op {
             sig,
             info,
             flags,
-        } => Op::Raw {
+        } => Kind::Raw {
             nr: nr::PIDFD_SEND_SIGNAL,
             // A siginfo strace read: a pointer the replay does not follow.
             args: [
@@ -55,7 +55,7 @@ pub(super) fn proc_call(c: &ProcCall) -> Op {
             ],
         },
         ProcCall::Unshare { flags } => sys(Syscall::Unshare { flags: *flags }),
-        ProcCall::Setns { fd, nstype } => Op::Raw {
+        ProcCall::Setns { fd, nstype } => Kind::Raw {
             nr: nr::SETNS,
             args: [*fd as u64, *nstype, 0, 0, 0, 0],
         },
@@ -85,7 +85,7 @@ pub(super) fn proc_call(c: &ProcCall) -> Op {
             Some(g) if usize::try_from(*size).is_ok_and(|n| n == g.len()) => {
                 sys(Syscall::Setgroups { groups: g.clone() })
             }
-            _ => Op::Unchecked {
+            _ => Kind::Unchecked {
                 name: "setgroups",
                 why: "a group list strace did not print",
             },
@@ -96,11 +96,11 @@ pub(super) fn proc_call(c: &ProcCall) -> Op {
             IdKind::Gid => Syscall::Getgid,
             IdKind::Egid => Syscall::Getegid,
         }),
-        ProcCall::Getresuid { ids } => Op::Sys {
+        ProcCall::Getresuid { ids } => Kind::Sys {
             call: Syscall::Getresuid,
             rec: Rec::Ids(*ids),
         },
-        ProcCall::Getresgid { ids } => Op::Sys {
+        ProcCall::Getresgid { ids } => Kind::Sys {
             call: Syscall::Getresgid,
             rec: Rec::Ids(*ids),
         },
@@ -109,7 +109,7 @@ pub(super) fn proc_call(c: &ProcCall) -> Op {
             resource,
             new,
             old,
-        } => Op::Sys {
+        } => Kind::Sys {
             call: Syscall::Prlimit64 {
                 pid: *pid,
                 resource: *resource,
@@ -118,19 +118,19 @@ pub(super) fn proc_call(c: &ProcCall) -> Op {
             rec: Rec::Rlimit(old.map(rlimit)),
         },
         ProcCall::Setrlimit { resource, new } => match new {
-            Some(n) => Op::Sys {
+            Some(n) => Kind::Sys {
                 call: Syscall::Setrlimit {
                     resource: *resource,
                     new: rlimit(*n),
                 },
                 rec: Rec::Rlimit(None),
             },
-            None => Op::Unchecked {
+            None => Kind::Unchecked {
                 name: "setrlimit",
                 why: "limits strace did not print",
             },
         },
-        ProcCall::Getrlimit { resource, old } => Op::Sys {
+        ProcCall::Getrlimit { resource, old } => Kind::Sys {
             call: Syscall::Getrlimit {
                 resource: *resource,
             },
@@ -141,7 +141,7 @@ pub(super) fn proc_call(c: &ProcCall) -> Op {
 
 /// The call a recorded prctl is, for the modelled options; `None` for the
 /// others (and for an argument strace did not print).
-pub(super) fn prctl(option: i32, arg2: Option<u64>, name: Option<&String>) -> Option<Op> {
+pub(super) fn prctl(option: i32, arg2: Option<u64>, name: Option<&String>) -> Option<Kind> {
     let (call, rec) = match (option, arg2, name) {
         (PR_GET_NAME, _, Some(name)) => (Prctl::GetName, Rec::Name(name.clone())),
         (PR_SET_NAME, _, Some(name)) => (Prctl::SetName(name.clone().into_bytes()), Rec::Ret),
@@ -154,7 +154,7 @@ pub(super) fn prctl(option: i32, arg2: Option<u64>, name: Option<&String>) -> Op
         }
         _ => return None,
     };
-    Some(Op::Sys {
+    Some(Kind::Sys {
         call: Syscall::Prctl(call),
         rec,
     })

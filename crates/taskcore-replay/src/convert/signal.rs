@@ -7,7 +7,7 @@ use taskcore::{Errno, SigAction, SigHandler, SigInfo};
 use taskcore_strace::{self as strace, SigCall, SigSetArg};
 
 use super::rec_siginfo;
-use crate::op::{Op, Rec};
+use crate::event::{Kind, Rec};
 
 /// The `sa_handler` value strace printed.
 fn sa_handler(h: strace::SigHandler) -> u64 {
@@ -24,8 +24,8 @@ pub(super) fn sigaction(
     sig: i32,
     act: Option<&strace::SigAct>,
     oldact: Option<&strace::SigAct>,
-) -> Op {
-    Op::Sys {
+) -> Kind {
+    Kind::Sys {
         call: Syscall::RtSigaction {
             sig,
             act: act.map(|a| {
@@ -43,8 +43,8 @@ pub(super) fn sigaction(
 
 /// ptrace(request, pid, ...): kept raw, as the engine answers any request
 /// (see `engine/signals.rs`).
-pub(super) fn ptrace(request: i32, pid: i32) -> Op {
-    Op::Raw {
+pub(super) fn ptrace(request: i32, pid: i32) -> Kind {
+    Kind::Raw {
         nr: nr::PTRACE,
         args: [request as u64, pid as u64, 0, 0, 0, 0],
     }
@@ -69,16 +69,16 @@ fn given_info(sig: i32, i: Option<&strace::SigInfo>) -> SigInfo {
 
 /// A call the decoder refuses: a `sigsetsize` other than the kernel's
 /// (8 bytes) is `EINVAL` (`kernel/signal.c`).
-fn refused(name: &'static str) -> Op {
-    Op::Refused {
+fn refused(name: &'static str) -> Kind {
+    Kind::Refused {
         name,
         err: Errno::EINVAL,
     }
 }
 
 /// The signal-mask, pending-set and signal-wait calls.
-pub(super) fn signal_op(c: &SigCall) -> Op {
-    let sys = |call, rec| Op::Sys { call, rec };
+pub(super) fn signal_op(c: &SigCall) -> Kind {
+    let sys = |call, rec| Kind::Sys { call, rec };
     match c {
         SigCall::RtSigprocmask { sigsetsize, .. } if *sigsetsize != 8 => refused("rt_sigprocmask"),
         SigCall::RtSigprocmask {
@@ -98,7 +98,7 @@ pub(super) fn signal_op(c: &SigCall) -> Op {
         SigCall::RtSigsuspend { sigsetsize, .. } if *sigsetsize != 8 => refused("rt_sigsuspend"),
         SigCall::RtSigsuspend { mask, .. } => match mask.mask() {
             Some(mask) => sys(Syscall::RtSigsuspend { mask }, Rec::Ret),
-            None => Op::Unchecked {
+            None => Kind::Unchecked {
                 name: "rt_sigsuspend",
                 why: "mask not read",
             },
@@ -156,6 +156,6 @@ pub(super) fn signal_op(c: &SigCall) -> Op {
             },
             Rec::Frame(*mask),
         ),
-        SigCall::RestartSyscall { .. } => Op::RestartSyscall,
+        SigCall::RestartSyscall { .. } => Kind::RestartSyscall,
     }
 }

@@ -6,10 +6,10 @@ use taskcore::uapi::{CLONE_THREAD, CLONE_VM, SIGCHLD};
 use taskcore::{Errno, SigHandler};
 
 use super::convert;
-use crate::op::{Op, Outcome, Rec};
+use crate::event::{Kind, Outcome, Rec};
 
 /// The op and outcome of the one event of `line`.
-fn one(line: &str) -> (Op, Outcome) {
+fn one(line: &str) -> (Kind, Outcome) {
     let parsed = taskcore_strace::parse_str("t", &format!("{line}\n"));
     assert_eq!(parsed.events.len(), 1, "{line}");
     convert(&parsed.events[0])
@@ -17,7 +17,7 @@ fn one(line: &str) -> (Op, Outcome) {
 
 fn call(line: &str) -> Syscall {
     match one(line).0 {
-        Op::Sys { call, .. } => call,
+        Kind::Sys { call, .. } => call,
         other => panic!("{line}: {other:?}"),
     }
 }
@@ -51,7 +51,7 @@ fn lifecycle_calls_become_syscalls_with_the_recorded_numbers() {
         one("100 1.0 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], WNOHANG, NULL) = 101");
     assert_eq!(
         op,
-        Op::Sys {
+        Kind::Sys {
             call: Syscall::Wait4 {
                 pid: -1,
                 options: 1
@@ -67,7 +67,7 @@ fn lifecycle_calls_become_syscalls_with_the_recorded_numbers() {
 #[test]
 fn signal_calls_keep_what_strace_printed_beside_the_call() {
     let (op, _) = one("100 1.0 rt_sigaction(SIGUSR1, {sa_handler=0x1000, sa_mask=[USR2], sa_flags=SA_RESTORER, sa_restorer=0x2000}, {sa_handler=SIG_IGN, sa_mask=[], sa_flags=0}, 8) = 0");
-    let Op::Sys {
+    let Kind::Sys {
         call: Syscall::RtSigaction {
             sig: 10,
             act: Some(act),
@@ -84,7 +84,7 @@ fn signal_calls_keep_what_strace_printed_beside_the_call() {
     assert_eq!(old, Some(SigHandler::Ignore));
     assert_eq!(
         one("100 1.0 rt_sigprocmask(SIG_BLOCK, [RT_2], [HUP], 8) = 0").0,
-        Op::Sys {
+        Kind::Sys {
             call: Syscall::RtSigprocmask {
                 how: 0,
                 set: Some(1 << 33)
@@ -98,7 +98,7 @@ fn signal_calls_keep_what_strace_printed_beside_the_call() {
     // A sigsetsize the kernel refuses before the call: EINVAL.
     assert_eq!(
         one("100 1.0 rt_sigprocmask(SIG_BLOCK, [HUP], NULL, 4) = -1 EINVAL (Invalid argument)").0,
-        Op::Refused {
+        Kind::Refused {
             name: "rt_sigprocmask",
             err: Errno::EINVAL
         }
@@ -109,7 +109,7 @@ fn signal_calls_keep_what_strace_printed_beside_the_call() {
 fn fd_calls_stay_raw_for_the_callers_fd_table() {
     assert_eq!(
         one("100 1.0 pidfd_send_signal(3, SIGTERM, NULL, 0) = 0").0,
-        Op::Raw {
+        Kind::Raw {
             nr: nr::PIDFD_SEND_SIGNAL,
             args: [3, 15, 0, 0, 0, 0]
         }

@@ -10,7 +10,7 @@ use taskcore::sys::{dispatch, Prctl, SysResult, SysRet, Syscall};
 use taskcore::TaskId;
 
 use super::Engine;
-use crate::op::{Event, Outcome, Rec};
+use crate::event::{Event, Outcome, Rec};
 
 impl Engine {
     /// `call` applied to the emulated kernel on behalf of `cur`.

@@ -1,6 +1,6 @@
 //! Deaths under strace are two moments. A task's `do_exit` (its children
 //! reparented, its tracer told) happens somewhere after its last printed
-//! activity ([`Op::Die`](crate::op::Op::Die), a synthetic event whose
+//! activity ([`Kind::Die`](crate::event::Kind::Die), a synthetic event whose
 //! window ends at the `+++` line); its parent can see it only once strace
 //! has reaped it and printed `+++`. The emulated strace therefore seizes a
 //! dying process's leader before its `do_exit` and reaps it at the `+++`
@@ -10,7 +10,7 @@ use taskcore::uapi::{__WALL, P_PID, WEXITED, WNOHANG};
 use taskcore::{TaskId, WaitOutcome};
 
 use super::Engine;
-use crate::op::Event;
+use crate::event::Event;
 
 impl Engine {
     /// The `do_exit` of the event's task: the process's leader, when the

@@ -12,7 +12,7 @@ use taskcore::uapi::{CLONE_THREAD, CLONE_VFORK, CLONE_VM};
 use taskcore::{Errno, PidFd, TaskId};
 
 use super::Engine;
-use crate::op::{Event, Outcome, Rec};
+use crate::event::{Event, Outcome, Rec};
 
 impl Engine {
     /// Applies the recorded lifecycle call of `e` (`call`, with the

@@ -23,7 +23,7 @@ use taskcore::sys::{SysRet, Syscall};
 use taskcore::{Errno, TaskId};
 
 use super::Engine;
-use crate::op::{Event, Outcome, Rec};
+use crate::event::{Event, Outcome, Rec};
 
 const PAGE: u64 = 4096;
 

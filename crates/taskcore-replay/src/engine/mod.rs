@@ -69,7 +69,7 @@ use std::sync::Arc;
 
 use taskcore::{Config, Kernel, Notification, TaskId};
 
-use crate::op::{Event, Op, Outcome};
+use crate::event::{Event, Kind, Outcome};
 use crate::window::Window;
 use pidmap::PidMap;
 pub(crate) use report::{Mismatch, Stats};
@@ -237,7 +237,7 @@ impl Engine {
     /// (their result is known), everything else at the line that completed
     /// it. The default order sorts by `(key, seq)`.
     pub(crate) fn key(e: &Event) -> usize {
-        if e.op.is_clone() {
+        if e.kind.is_clone() {
             e.entry_line
         } else {
             e.line
@@ -257,7 +257,7 @@ impl Engine {
             }
         }
         // Synthetic death events are not lines of the trace.
-        if !matches!(ev.op, Op::Die { .. }) {
+        if !matches!(ev.kind, Kind::Die { .. }) {
             self.stats.events += 1;
         }
         if !self.consumed.remove(&ev.seq) {
@@ -272,7 +272,7 @@ impl Engine {
     pub(crate) fn finish(&mut self) {
         for held in self.held.values() {
             for e in held {
-                let name = format!("{} (task never created)", e.op.name());
+                let name = format!("{} (task never created)", e.kind.name());
                 *self.stats.unchecked.entry(name).or_default() += 1;
             }
         }
@@ -311,7 +311,7 @@ impl Engine {
         if debug_enabled() {
             eprintln!(
                 "[pos {}] line {} pid {} {:?} = {:?}",
-                self.pos, e.line, e.pid, e.op, e.ret
+                self.pos, e.line, e.pid, e.kind, e.ret
             );
         }
         let Some(tr) = self.pids.task(e.pid) else {
@@ -320,12 +320,12 @@ impl Engine {
         };
         if tr.dead
             && !matches!(
-                e.op,
-                Op::Die { .. }
-                    | Op::Exited { .. }
-                    | Op::Killed { .. }
-                    | Op::Signal { .. }
-                    | Op::Stopped { .. }
+                e.kind,
+                Kind::Die { .. }
+                    | Kind::Exited { .. }
+                    | Kind::Killed { .. }
+                    | Kind::Signal { .. }
+                    | Kind::Stopped { .. }
             )
         {
             // Lines a task prints between its death in the core (a kill
@@ -333,7 +333,7 @@ impl Engine {
             *self
                 .stats
                 .unchecked
-                .entry(format!("{} (after death)", e.op.name()))
+                .entry(format!("{} (after death)", e.kind.name()))
                 .or_default() += 1;
             return;
         }
@@ -367,14 +367,14 @@ impl Engine {
     }
 
     fn apply(&mut self, e: &Arc<Event>, cur: TaskId) {
-        match &e.op {
-            Op::Sys { call, rec } => self.apply_sys(e, cur, call, rec),
-            Op::Die { code, sig } => self.die(e, *code, *sig),
-            Op::Exited { code } => self.do_death(e, Some(*code), None),
-            Op::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
-            Op::Stopped { sig } => self.stopped_line(cur, *sig),
-            Op::Signal { .. } | Op::RestartSyscall => self.apply_signal(e, cur),
-            Op::Superseded { by } => {
+        match &e.kind {
+            Kind::Sys { call, rec } => self.apply_sys(e, cur, call, rec),
+            Kind::Die { code, sig } => self.die(e, *code, *sig),
+            Kind::Exited { code } => self.do_death(e, Some(*code), None),
+            Kind::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
+            Kind::Stopped { sig } => self.stopped_line(cur, *sig),
+            Kind::Signal { .. } | Kind::RestartSyscall => self.apply_signal(e, cur),
+            Kind::Superseded { by } => {
                 // Thread `by` exec'd and took over this leader's pid.
                 if let Some(t) = self.pids.task(*by).filter(|t| !t.dead) {
                     self.stats.checked += 1;
@@ -389,16 +389,16 @@ impl Engine {
                     }
                 }
             }
-            Op::Raw { nr, args } if *nr == taskcore::sys::nr::PTRACE => {
+            Kind::Raw { nr, args } if *nr == taskcore::sys::nr::PTRACE => {
                 self.ptrace_under_strace(e, cur, args[0] as i32, args[1] as i32)
             }
-            Op::Raw { nr, args } => self.apply_fd_call(e, cur, *nr, *args),
-            Op::Refused { name, err } => self.refused(e, name, *err),
-            Op::Unchecked { why, .. } => self.unchecked_because(e, why),
-            Op::Unrecorded { .. } => {
+            Kind::Raw { nr, args } => self.apply_fd_call(e, cur, *nr, *args),
+            Kind::Refused { name, err } => self.refused(e, name, *err),
+            Kind::Unchecked { why, .. } => self.unchecked_because(e, why),
+            Kind::Unrecorded { .. } => {
                 self.unchecked_because(e, "arguments not recorded: the caller died in the call")
             }
-            Op::Other { name } => {
+            Kind::Other { name } => {
                 self.note_skipped(e, name);
                 *self.stats.skipped.entry(name.clone()).or_default() += 1;
             }
@@ -417,8 +417,8 @@ impl Engine {
         if !taskcore::uapi::sig_kernel_coredump(sig) {
             return;
         }
-        let next = self.look.borrow().find_after(e.line, |x| match x.op {
-            Op::Killed { sig: s, core } if s == sig => Some(core),
+        let next = self.look.borrow().find_after(e.line, |x| match x.kind {
+            Kind::Killed { sig: s, core } if s == sig => Some(core),
             _ => None,
         });
         if let Some(core) = next {

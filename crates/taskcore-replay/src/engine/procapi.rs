@@ -27,7 +27,7 @@ use taskcore::uapi::CLONE_THREAD;
 use taskcore::{Errno, PidFd, Rlimit, SetnsFd, TaskId};
 
 use super::Engine;
-use crate::op::{Event, Outcome, Rec, RecInfo};
+use crate::event::{Event, Outcome, Rec, RecInfo};
 
 /// Clones between two drops of the fd tables of reaped processes.
 const PURGE_EVERY: u64 = 64;
@@ -132,7 +132,7 @@ impl Engine {
             *self
                 .stats
                 .checked_calls
-                .entry(e.op.name().to_string())
+                .entry(e.kind.name().to_string())
                 .or_default() += 1;
         }
     }

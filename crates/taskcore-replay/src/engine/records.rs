@@ -6,7 +6,7 @@
 use taskcore::TaskId;
 
 use super::Engine;
-use crate::op::Event;
+use crate::event::Event;
 
 /// One process of a trace, in the recording's numbers.
 #[derive(Debug, Clone, PartialEq)]

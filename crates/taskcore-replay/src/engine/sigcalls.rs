@@ -9,7 +9,7 @@ use taskcore::{Errno, SigHandler, SigWait, TaskId};
 
 use super::signals::sigset;
 use super::Engine;
-use crate::op::{Event, Outcome, Rec};
+use crate::event::{Event, Outcome, Rec};
 
 impl Engine {
     /// A call returning a signal set (rt_sigprocmask's old mask,
@@ -72,7 +72,7 @@ impl Engine {
         }
     }
 
-    /// A call the decoder refuses with `err` (`Op::Refused`): the
+    /// A call the decoder refuses with `err` (`Kind::Refused`): the
     /// recorded result must be that errno. The signal calls among them
     /// still show that the trace records the `%signal` class.
     pub(super) fn refused(&mut self, e: &Event, name: &str, err: Errno) {

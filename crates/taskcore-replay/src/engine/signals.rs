@@ -49,7 +49,7 @@ use taskcore::uapi::{
 use taskcore::{Errno, SigHandler, SigInfo, SigWait, SignalAction, TaskId};
 
 use super::Engine;
-use crate::op::{Event, Op, Outcome, RecSigInfo, Restart};
+use crate::event::{Event, Kind, Outcome, RecSigInfo, Restart};
 
 /// `PTRACE_TRACEME`, `PTRACE_ATTACH`, `PTRACE_SEIZE`.
 const PTRACE_TRACEME: i32 = 0;
@@ -154,9 +154,9 @@ impl Engine {
     /// handler ends it).
     pub(super) fn note_call(&mut self, e: &Event) {
         if !matches!(
-            e.op,
-            Op::Signal { .. } | Op::Stopped { .. } | Op::Die { .. }
-        ) && !e.op.is_sigreturn()
+            e.kind,
+            Kind::Signal { .. } | Kind::Stopped { .. } | Kind::Die { .. }
+        ) && !e.kind.is_sigreturn()
         {
             self.sig.last_restart.insert(e.pid, e.restart);
         }
@@ -164,9 +164,9 @@ impl Engine {
 
     /// Applies and checks a `---` line or a restart_syscall.
     pub(super) fn apply_signal(&mut self, e: &Arc<Event>, cur: TaskId) {
-        match &e.op {
-            Op::Signal { sig, info } => self.signal_line(e, cur, *sig, *info),
-            Op::RestartSyscall => {
+        match &e.kind {
+            Kind::Signal { sig, info } => self.signal_line(e, cur, *sig, *info),
+            Kind::RestartSyscall => {
                 // The kernel resumed a call a stop or an ignored signal
                 // interrupted: only right if the thread's last call was
                 // interrupted (and did not run a handler since).
@@ -299,8 +299,8 @@ impl Engine {
             if x.pid != e.pid {
                 return None;
             }
-            Some(match x.op {
-                Op::Signal { sig, info } => Some((sig, info)),
+            Some(match x.kind {
+                Kind::Signal { sig, info } => Some((sig, info)),
                 _ => None,
             })
         });
@@ -325,7 +325,7 @@ impl Engine {
         let hit = {
             let look = self.look.borrow();
             look.find_after(e.entry_line, |x| {
-                (matches!(x.op, Op::Signal { sig: SIGCONT, .. })
+                (matches!(x.kind, Kind::Signal { sig: SIGCONT, .. })
                     && x.entry_line <= e.line
                     && self.tgid_of_rec(x.pid) == tgid)
                     .then_some(x.pid)
@@ -697,7 +697,7 @@ impl Engine {
             let next = {
                 let look = self.look.borrow();
                 look.find_event_after(e.line, |x| {
-                    matches!(x.op, Op::Stopped { .. })
+                    matches!(x.kind, Kind::Stopped { .. })
                         && x.entry_line < e.line
                         && self.tgid_of_rec(x.pid) == child
                         && !self.consumed.contains(&x.seq)
@@ -723,7 +723,7 @@ impl Engine {
         let next = {
             let look = self.look.borrow();
             look.find_event_after(e.line, |x| {
-                let sends = x.op.sent_signal() == Some(sig);
+                let sends = x.kind.sent_signal() == Some(sig);
                 sends
                     && x.entry_line < e.line
                     && (x.pid == sender || self.tgid_of_rec(x.pid) == sender)
@@ -855,7 +855,7 @@ impl Engine {
                 .look
                 .borrow()
                 .find_after(e.line, |x| {
-                    (x.pid == e.pid && x.op.is_sigreturn()).then_some(())
+                    (x.pid == e.pid && x.kind.is_sigreturn()).then_some(())
                 })
                 .is_some()
     }

@@ -9,7 +9,7 @@ use taskcore::uapi::{P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT};
 use taskcore::{Errno, TaskId, WaitOutcome, WaitReport};
 
 use super::Engine;
-use crate::op::{Event, Op, Outcome, RecInfo};
+use crate::event::{Event, Kind, Outcome, RecInfo};
 
 /// The wait call to apply for a candidate `(idtype, id)`: the recorded
 /// call with its numbers mapped, or (`P_PID`) the one child it reaps.
@@ -45,8 +45,8 @@ impl Engine {
             look.find_event_after(after, |x| {
                 x.pid == rec
                     && matches!(
-                        x.op,
-                        Op::Exited { .. } | Op::Killed { .. } | Op::Stopped { .. }
+                        x.kind,
+                        Kind::Exited { .. } | Kind::Killed { .. } | Kind::Stopped { .. }
                     )
                     && !self.consumed.contains(&x.seq)
             })

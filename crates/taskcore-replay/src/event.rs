@@ -110,9 +110,13 @@ pub(crate) enum Rec {
     Frame(Option<u64>),
 }
 
-/// One recorded event, in the replay's terms.
+/// What one recorded event is: a system call as the kernel sees it
+/// ([`Kind::Sys`], or [`Kind::Raw`] until its fd or request is resolved,
+/// [`Kind::Refused`] when the decoder refuses it), or a line of strace's
+/// own (`---`, `+++`) and the replay's synthetic deaths. There is no call
+/// type of the replay's own: calls are [`taskcore::sys::Syscall`] values.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Op {
+pub(crate) enum Kind {
     /// A system call as the kernel sees it, with the numbers the trace
     /// printed (pids, groups, fds: the engine maps them to the emulation's
     /// before [`taskcore::sys::dispatch`]), and its recorded outputs.
@@ -180,13 +184,14 @@ pub(crate) struct Event {
     pub(crate) pid: i32,
     /// Seconds (strace `-ttt`) of the completing line; 0 without timestamps.
     pub(crate) ts: f64,
-    pub(crate) op: Op,
+    /// What the event is.
+    pub(crate) kind: Kind,
     pub(crate) ret: Outcome,
     /// For an interrupted call, how it was interrupted.
     pub(crate) restart: Option<Restart>,
 }
 
-impl Op {
+impl Kind {
     /// Whether `call` creates a task (clone, clone3, fork, vfork).
     pub(crate) fn creates(call: &Syscall) -> bool {
         matches!(
@@ -197,14 +202,14 @@ impl Op {
 
     /// Whether this is a call that creates a task.
     pub(crate) fn is_clone(&self) -> bool {
-        matches!(self, Op::Sys { call, .. } if Op::creates(call))
+        matches!(self, Kind::Sys { call, .. } if Kind::creates(call))
     }
 
     /// The signal this event sends to another task (kill, tgkill, tkill,
     /// rt_sig(tg)queueinfo), if it is such a call.
     pub(crate) fn sent_signal(&self) -> Option<i32> {
         match self {
-            Op::Sys {
+            Kind::Sys {
                 call:
                     Syscall::Kill { sig, .. }
                     | Syscall::Tgkill { sig, .. }
@@ -221,7 +226,7 @@ impl Op {
     pub(crate) fn is_sigreturn(&self) -> bool {
         matches!(
             self,
-            Op::Sys {
+            Kind::Sys {
                 call: Syscall::RtSigreturn { .. },
                 ..
             }
@@ -233,23 +238,23 @@ impl Op {
         match self {
             // fork and vfork count as clone, as the replay always counted
             // them.
-            Op::Sys { call, .. } if Op::creates(call) => "clone",
-            Op::Sys { call, .. } => call.name(),
-            Op::Signal { .. } => "--- signal",
-            Op::RestartSyscall => "restart_syscall",
-            Op::Stopped { .. } => "--- stopped",
-            Op::Die { .. } => "death",
-            Op::Exited { .. } => "+++ exited",
-            Op::Killed { .. } => "+++ killed",
-            Op::Superseded { .. } => "+++ superseded",
-            Op::Raw { nr, .. } => raw_name(*nr),
-            Op::Refused { name, .. } | Op::Unchecked { name, .. } => name,
-            Op::Unrecorded { name } | Op::Other { name } => name,
+            Kind::Sys { call, .. } if Kind::creates(call) => "clone",
+            Kind::Sys { call, .. } => call.name(),
+            Kind::Signal { .. } => "--- signal",
+            Kind::RestartSyscall => "restart_syscall",
+            Kind::Stopped { .. } => "--- stopped",
+            Kind::Die { .. } => "death",
+            Kind::Exited { .. } => "+++ exited",
+            Kind::Killed { .. } => "+++ killed",
+            Kind::Superseded { .. } => "+++ superseded",
+            Kind::Raw { nr, .. } => raw_name(*nr),
+            Kind::Refused { name, .. } | Kind::Unchecked { name, .. } => name,
+            Kind::Unrecorded { name } | Kind::Other { name } => name,
         }
     }
 }
 
-/// The name of an [`Op::Raw`] call.
+/// The name of a [`Kind::Raw`] call.
 fn raw_name(nr: u64) -> &'static str {
     match nr {
         taskcore::sys::nr::PIDFD_SEND_SIGNAL => "pidfd_send_signal",
