@@ -6,6 +6,7 @@
 //! dying process's leader before its `do_exit` and reaps it at the `+++`
 //! line.
 
+use taskcore::sys::Syscall;
 use taskcore::uapi::{__WALL, P_PID, WEXITED, WNOHANG};
 use taskcore::{TaskId, WaitOutcome};
 
@@ -57,13 +58,13 @@ impl Engine {
                 .task(caller)
                 .filter(|t| !t.dead)
                 .map_or(task, |t| t.task);
-            self.k.exit_group(who, c)
+            self.sys(who, &Syscall::ExitGroup { code: c }).map(drop)
         } else if let Some((s, core)) = sig {
             self.k.force_fatal_signal(task, s, core)
-        } else if let Some(c) = self.pending_exit.remove(&e.pid) {
-            self.k.exit(task, c)
         } else {
-            self.k.exit(task, code.unwrap_or(0))
+            // The recorded exit(2), or the status of the `+++` line.
+            let code = self.pending_exit.remove(&e.pid).or(code).unwrap_or(0);
+            self.sys(task, &Syscall::Exit { code }).map(drop)
         };
         if let Err(err) = r {
             self.mismatch(e, "death", "task alive".into(), err.name().into());

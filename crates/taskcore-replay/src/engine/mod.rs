@@ -378,8 +378,12 @@ impl Engine {
                 // Thread `by` exec'd and took over this leader's pid.
                 if let Some(t) = self.pids.task(*by).filter(|t| !t.dead) {
                     self.stats.checked += 1;
-                    match self.k.execve(t.task, "") {
-                        Ok(()) => {
+                    let exec = taskcore::sys::Syscall::Execve {
+                        filename: String::new(),
+                        argv: None,
+                    };
+                    match self.sys(t.task, &exec) {
+                        Ok(_) => {
                             self.pids.supersede(*by, e.pid);
                             self.superseded.insert(e.pid);
                         }

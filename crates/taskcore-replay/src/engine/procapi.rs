@@ -197,7 +197,11 @@ impl Engine {
             return;
         }
         let nr = if pid > 0 { self.nr_for(cur, pid) } else { pid };
-        let r = self.k.pidfd_open(cur, nr, flags);
+        let r = match self.sys(cur, &Syscall::PidfdOpen { pid: nr, flags }) {
+            Ok(SysRet::PidFd(fd)) => Ok(fd),
+            Ok(_) => Err(Errno::ENOSYS),
+            Err(err) => Err(err),
+        };
         match (&e.ret, r) {
             (Outcome::Value(v), Ok(fd)) => {
                 self.stats.checked += 1;

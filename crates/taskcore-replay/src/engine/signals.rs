@@ -654,11 +654,11 @@ impl Engine {
         }
         if let Some(w) = self.sig.sleeping.remove(&cur) {
             // The signal ends the wait: the call is retried and fails.
-            let r = match w {
-                Sleep::Suspend(Some(m)) => self.k.rt_sigsuspend(cur, m).map(|_| ()),
-                Sleep::Suspend(None) => self.k.pause(cur).map(|_| ()),
-                Sleep::Timedwait(set) => self.k.rt_sigtimedwait(cur, set, true).map(|_| ()),
+            let call = match w {
+                Sleep::Suspend(mask) => suspend(mask),
+                Sleep::Timedwait(set) => timedwait(set, true),
             };
+            let r = self.sys_sigwait(cur, &call).map(drop);
             if r != Err(Errno::EINTR) {
                 self.mismatch(e, "interrupted wait", "EINTR".into(), format!("{r:?}"));
             }
