@@ -8,11 +8,12 @@
 //! - [`deaths`]: the two moments of a death under strace;
 //! - [`waits`]: wait results, allowing for timing strace cannot show;
 //! - [`memory`]: the memory syscalls;
-//! - [`signals`]: masks, pending sets, signal waits, handler frames, the
-//!   `--- SIGxxx` lines (delivered there with `get_signal`), ptrace under
-//!   strace;
+//! - [`signals`]: the signal state (masks seen, handler frames, sleeping
+//!   waits) and the `--- SIGxxx` lines (delivered there with
+//!   `get_signal`);
 //! - [`sigcalls`]: the signal calls (rt_sigaction, masks, pending sets,
-//!   signal waits, rt_sigqueueinfo, rt_sigreturn);
+//!   signal waits, rt_sig(tg)queueinfo, rt_sigreturn), ptrace under
+//!   strace;
 //! - [`report`]: counters, mismatches and the result checks;
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
 //! - [`pidns`]: callers in nested pid namespaces;

@@ -1,5 +1,6 @@
-//! The signal path: masks, pending sets, signal waits, handler frames and
-//! the `--- SIGxxx {...} ---` lines.
+//! The signal path: the signal state (handler frames, sleeping waits) and
+//! the `--- SIGxxx {...} ---` lines; the signal calls that act on it are
+//! in [`sigcalls`](super::sigcalls).
 //!
 //! # Delivery happens at the `---` lines
 //! The replay's kernel runs in [`SignalDelivery::OnGetSignal`]: a signal
@@ -41,29 +42,24 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use taskcore::sys::{Syscall, Timespec};
 use taskcore::uapi::{
     sig_kernel_ignore, sig_kernel_stop, CLD_STOPPED, SA_RESTART, SIGCHLD, SIGCONT, SIGKILL,
     SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU, SI_KERNEL, SI_USER,
 };
 use taskcore::{Errno, SigHandler, SigInfo, SigWait, SignalAction, TaskId};
 
+use super::sigcalls::{suspend, timedwait};
 use super::Engine;
 use crate::event::{Event, Kind, Outcome, RecSigInfo, Restart};
 
-/// `PTRACE_TRACEME`, `PTRACE_ATTACH`, `PTRACE_SEIZE`.
-const PTRACE_TRACEME: i32 = 0;
-const PTRACE_ATTACH: i32 = 16;
-const PTRACE_SEIZE: i32 = 0x4206;
-
 /// A handler frame set up at a `---` line, until its `rt_sigreturn`.
 #[derive(Clone, Copy, Debug)]
-struct Frame {
+pub(super) struct Frame {
     /// The mask the frame saved.
-    old_mask: u64,
+    pub(super) old_mask: u64,
     /// Whether `rt_sigreturn` must give EINTR (`Some(true)`), restart the
     /// call (`Some(false)`), or return what the call returned (`None`).
-    eintr: Option<bool>,
+    pub(super) eintr: Option<bool>,
 }
 
 /// The engine's signal state (cloned with the engine for checkpoints).
@@ -73,7 +69,7 @@ pub(crate) struct SigState {
     /// was seen).
     pub(super) recorded: bool,
     /// Open handler frames, innermost last, by emulated thread.
-    frames: HashMap<TaskId, Vec<Frame>>,
+    pub(super) frames: HashMap<TaskId, Vec<Frame>>,
     /// How the last call of each recorded thread was interrupted.
     last_restart: HashMap<i32, Option<Restart>>,
     /// Signal-sending calls the replay does not apply, per recorded
@@ -81,12 +77,12 @@ pub(crate) struct SigState {
     unapplied_sends: HashMap<i32, u32>,
     /// Threads asleep in a signal wait until a signal from outside the
     /// replay is sent at their `---` line.
-    sleeping: HashMap<TaskId, Sleep>,
+    pub(super) sleeping: HashMap<TaskId, Sleep>,
 }
 
 /// A signal wait a thread sleeps in.
 #[derive(Clone, Copy, Debug)]
-enum Sleep {
+pub(super) enum Sleep {
     /// rt_sigsuspend(mask), or pause (`None`).
     Suspend(Option<u64>),
     /// rt_sigtimedwait(set).
@@ -94,7 +90,7 @@ enum Sleep {
 }
 
 /// What woke a thread from a signal wait.
-enum Waker {
+pub(super) enum Waker {
     /// A signal it ignores.
     Ignored,
     /// A signal from outside the replay.
@@ -104,7 +100,7 @@ enum Waker {
 }
 
 /// Bit of signal `sig` in a mask.
-fn bit(sig: i32) -> u64 {
+pub(super) fn bit(sig: i32) -> u64 {
     if (1..=64).contains(&sig) {
         1 << (sig - 1)
     } else {
@@ -185,38 +181,8 @@ impl Engine {
         }
     }
 
-    pub(super) fn sigprocmask(
-        &mut self,
-        e: &Event,
-        cur: TaskId,
-        how: i32,
-        set: Option<Option<u64>>,
-        old: Option<u64>,
-    ) {
-        self.sig.recorded = true;
-        if matches!(e.ret, Outcome::Unknown | Outcome::Died) {
-            return self.unchecked(e);
-        }
-        let Some(set) = set else {
-            return self.unchecked_because(e, "set not read");
-        };
-        let r = self.sys_sigset(cur, &Syscall::RtSigprocmask { how, set });
-        self.stats.applied += u64::from(r.is_ok());
-        match (&e.ret, r) {
-            (Outcome::Value(0), Ok(prev)) => {
-                self.stats.checked += 1;
-                if let Some(o) = old {
-                    if o != prev {
-                        self.mismatch(e, "old mask", sigset(o), sigset(prev));
-                    }
-                }
-            }
-            (_, r) => self.check_unit(e, r.map(|_| ())),
-        }
-    }
-
     /// The core's siginfo for a recorded one given by the caller.
-    fn given_info(&self, sig: i32, i: &RecSigInfo) -> SigInfo {
+    pub(super) fn given_info(&self, sig: i32, i: &RecSigInfo) -> SigInfo {
         let pid = match i.pid {
             Some(p) if p > 0 && !self.pids.is_outside(p) => self.pids.map_nr(p),
             Some(p) => p,
@@ -234,59 +200,9 @@ impl Engine {
         }
     }
 
-    /// rt_sigqueueinfo / rt_tgsigqueueinfo (`call`, with the recorded
-    /// numbers; `info` the siginfo strace printed).
-    pub(super) fn sigqueueinfo(
-        &mut self,
-        e: &Event,
-        cur: TaskId,
-        call: &Syscall,
-        info: Option<RecSigInfo>,
-    ) {
-        let (tgid, tid, sig, given) = match *call {
-            Syscall::RtSigqueueinfo { tgid, sig, info } => (tgid, None, sig, info),
-            Syscall::RtTgsigqueueinfo {
-                tgid,
-                tid,
-                sig,
-                info,
-            } => (tgid, Some(tid), sig, info),
-            _ => return self.unchecked(e),
-        };
-        if self.outside_target(tgid) || tid.is_some_and(|t| self.outside_target(t)) {
-            return self.unchecked_because(e, "a process outside the trace");
-        }
-        if info
-            .filter(|i| i.signo != 0 || sig == 0 && i.code != 0)
-            .is_none()
-        {
-            return self.unchecked_because(e, "siginfo not read");
-        }
-        // The sender's pid, as the emulation numbers it.
-        let pid = match given.pid {
-            p if p > 0 && !self.pids.is_outside(p) => self.pids.map_nr(p),
-            p => p,
-        };
-        let info = SigInfo { pid, ..given };
-        let nr = |x: i32| if x > 0 { self.arg_nr(x) } else { x };
-        let tgid = nr(tgid);
-        let mapped = match tid.map(nr) {
-            None => Syscall::RtSigqueueinfo { tgid, sig, info },
-            Some(tid) => Syscall::RtTgsigqueueinfo {
-                tgid,
-                tid,
-                sig,
-                info,
-            },
-        };
-        let r = self.sys(cur, &mapped);
-        self.stats.applied += u64::from(r.is_ok());
-        self.check_unit(e, r.map(drop));
-    }
-
     /// Whether `t` has something it would take now, with `blocked` as its
     /// mask.
-    fn deliverable(&self, t: TaskId, blocked: u64) -> bool {
+    pub(super) fn deliverable(&self, t: TaskId, blocked: u64) -> bool {
         let (p, s) = self.k.pending_signals(t).unwrap_or((0, 0));
         (p | s) & !(blocked & !UNBLOCKABLE) != 0
     }
@@ -294,7 +210,7 @@ impl Engine {
     /// What can have woken thread `cur` from the wait of `e` when the
     /// emulation holds nothing it would take: the signal of its next
     /// `---` line, if the emulation cannot hold it (see the module docs).
-    fn next_waker(&mut self, e: &Event, cur: TaskId) -> Waker {
+    pub(super) fn next_waker(&mut self, e: &Event, cur: TaskId) -> Waker {
         let next = self.look.borrow().find_after(e.line, |x| {
             if x.pid != e.pid {
                 return None;
@@ -350,149 +266,8 @@ impl Engine {
         }
     }
 
-    pub(super) fn sigtimedwait(
-        &mut self,
-        e: &Event,
-        cur: TaskId,
-        set: Option<u64>,
-        info: Option<RecSigInfo>,
-    ) {
-        self.sig.recorded = true;
-        let Some(set) = set else {
-            return self.unchecked_because(e, "set not read");
-        };
-        match e.ret {
-            Outcome::Value(_) | Outcome::Errno(Errno::EAGAIN) => {
-                // The call completed: what it returns is pending now (a
-                // timeout, if it expired, is over), its cause perhaps
-                // printed later.
-                if let (Outcome::Value(n), Some(i)) = (&e.ret, info) {
-                    let (p, s) = self.k.pending_signals(cur).unwrap_or((0, 0));
-                    if (p | s) & bit(*n as i32) == 0 {
-                        self.pull_cause(e, *n as i32, Some(i));
-                    }
-                }
-                let r = self.sys_sigwait(cur, &timedwait(set, true));
-                self.stats.checked += 1;
-                match (&e.ret, r) {
-                    (Outcome::Value(n), Ok(SigWait::Signal(got))) if *n == got.signo as i64 => {
-                        self.stats.applied += 1;
-                        if let Some(i) = info {
-                            self.compare_info(e, &i, &got);
-                        }
-                    }
-                    (Outcome::Errno(Errno::EAGAIN), Err(Errno::EAGAIN)) => {}
-                    (rec, got) => {
-                        let emu = match got {
-                            Ok(SigWait::Signal(i)) => i.signo.to_string(),
-                            Ok(w) => format!("{w:?}"),
-                            Err(x) => x.name().into(),
-                        };
-                        self.mismatch(e, "result", super::report::fmt_outcome(rec), emu);
-                    }
-                }
-            }
-            Outcome::Interrupted => {
-                // Woken by a signal outside the set, which it then takes.
-                self.stats.checked += 1;
-                let blocked = self.k.sigmask(cur).unwrap_or(0) & !set;
-                let (p, s) = self.k.pending_signals(cur).unwrap_or((0, 0));
-                if (p | s) & set != 0 {
-                    let pend = sigset((p | s) & set);
-                    self.mismatch(e, "result", "interrupted".into(), format!("{pend} pending"));
-                } else if !self.deliverable(cur, blocked | set) {
-                    match self.next_waker(e, cur) {
-                        Waker::Ignored => {}
-                        Waker::Outside => {
-                            // It sleeps until the signal is sent at its line.
-                            let r = self.sys_sigwait(cur, &timedwait(set, false));
-                            if r == Ok(SigWait::WouldBlock) {
-                                self.sig.sleeping.insert(cur, Sleep::Timedwait(set));
-                            }
-                        }
-                        Waker::Nothing => {
-                            self.mismatch(e, "result", "interrupted".into(), "would sleep".into())
-                        }
-                    }
-                }
-            }
-            _ => self.unchecked(e),
-        }
-    }
-
-    /// rt_sigsuspend (`mask`) and pause (`None`).
-    pub(super) fn sigsuspend(&mut self, e: &Event, cur: TaskId, mask: Option<u64>) {
-        self.sig.recorded |= mask.is_some();
-        if e.ret != Outcome::Interrupted {
-            return self.unchecked(e);
-        }
-        self.stats.checked += 1;
-        let blocked = match mask {
-            Some(m) => m,
-            None => self.k.sigmask(cur).unwrap_or(0),
-        };
-        if !self.deliverable(cur, blocked) {
-            match self.next_waker(e, cur) {
-                // A signal it ignores woke it (kept by strace's tracing);
-                // the mask of rt_sigsuspend comes back with no handler run.
-                Waker::Ignored => {}
-                Waker::Outside => {
-                    // It sleeps until the signal is sent at its line.
-                    let r = self.sys_sigwait(cur, &suspend(mask));
-                    self.stats.applied += 1;
-                    if r == Ok(SigWait::WouldBlock) {
-                        self.sig.sleeping.insert(cur, Sleep::Suspend(mask));
-                    }
-                }
-                Waker::Nothing => {
-                    self.mismatch(e, "result", "interrupted".into(), "would sleep".into())
-                }
-            }
-            return;
-        }
-        let r = self.sys_sigwait(cur, &suspend(mask));
-        self.stats.applied += 1;
-        if r != Err(Errno::EINTR) {
-            self.mismatch(e, "result", "interrupted".into(), format!("{r:?}"));
-        }
-    }
-
-    pub(super) fn sigreturn(&mut self, e: &Event, cur: TaskId, mask: Option<u64>) {
-        self.sig.recorded = true;
-        let frame = self.sig.frames.get_mut(&cur).and_then(|f| f.pop());
-        let Some(frame) = frame else {
-            // A frame the replay did not see set up (a signal injected
-            // before this trace's start): the recorded mask is applied.
-            if let Some(m) = mask {
-                let _ = self.sys(cur, &Syscall::RtSigreturn { mask: m });
-            }
-            return self.unchecked_because(e, "no handler frame");
-        };
-        self.stats.checked += 1;
-        if let Some(m) = mask {
-            if m != frame.old_mask {
-                self.mismatch(e, "restored mask", sigset(m), sigset(frame.old_mask));
-            }
-        }
-        let restore = mask.unwrap_or(frame.old_mask);
-        if self
-            .sys(cur, &Syscall::RtSigreturn { mask: restore })
-            .is_ok()
-        {
-            self.stats.applied += 1;
-        }
-        let got_eintr = e.ret == Outcome::Interrupted;
-        match frame.eintr {
-            Some(want) if want != got_eintr => {
-                let s = |b: bool| if b { "EINTR" } else { "restarted" };
-                self.mismatch(e, "interrupted call", s(got_eintr).into(), s(want).into());
-            }
-            _ => {}
-        }
-    }
-
     /// Compares a recorded siginfo with the core's.
-    fn compare_info(&mut self, e: &Event, want: &RecSigInfo, got: &SigInfo) {
+    pub(super) fn compare_info(&mut self, e: &Event, want: &RecSigInfo, got: &SigInfo) {
         let mut diffs = Vec::new();
         if want.signo != got.signo {
             diffs.push(format!("si_signo {} vs {}", want.signo, got.signo));
@@ -682,7 +457,7 @@ impl Engine {
     /// at `e` may be printed later: [`Engine::pull_sender`], or the
     /// `--- stopped by` lines of the threads of a child whose CLD_STOPPED
     /// SIGCHLD it is (the group stop completes with its last thread).
-    fn pull_cause(&mut self, e: &Event, sig: i32, info: Option<RecSigInfo>) -> bool {
+    pub(super) fn pull_cause(&mut self, e: &Event, sig: i32, info: Option<RecSigInfo>) -> bool {
         if self.pull_sender(e, sig, info) {
             return true;
         }
@@ -858,47 +633,6 @@ impl Engine {
                     (x.pid == e.pid && x.kind.is_sigreturn()).then_some(())
                 })
                 .is_some()
-    }
-
-    /// A ptrace call of a traced program: under `strace -f` every task is
-    /// already strace's tracee, and none is the program's.
-    pub(super) fn ptrace_under_strace(&mut self, e: &Event, cur: TaskId, request: i32, pid: i32) {
-        let want = match request {
-            PTRACE_TRACEME => Err(Errno::EPERM),
-            PTRACE_ATTACH | PTRACE_SEIZE => {
-                if pid > 0 && self.outside_target(pid) {
-                    return self.unchecked_because(e, "a process outside the trace");
-                }
-                let nr = if pid > 0 { self.arg_nr(pid) } else { pid };
-                match self.k.find_task_by_vpid(cur, nr) {
-                    // ptrace_attach(): the same thread group, or already
-                    // traced: EPERM either way.
-                    Ok(_) => Err(Errno::EPERM),
-                    Err(x) => Err(x),
-                }
-            }
-            // ptrace_check_attach(): not a tracee of the caller.
-            _ => Err(Errno::ESRCH),
-        };
-        let _ = cur;
-        self.check_unit(e, want);
-    }
-}
-
-/// rt_sigtimedwait on `set`, told that its timeout expired (`expired`:
-/// a zero timeout) or not (none: it waits).
-fn timedwait(set: u64, expired: bool) -> Syscall {
-    Syscall::RtSigtimedwait {
-        set,
-        timeout: expired.then_some(Timespec::ZERO),
-    }
-}
-
-/// rt_sigsuspend(`mask`), or pause (`None`).
-fn suspend(mask: Option<u64>) -> Syscall {
-    match mask {
-        Some(mask) => Syscall::RtSigsuspend { mask },
-        None => Syscall::Pause,
     }
 }
 
