@@ -384,6 +384,15 @@ impl Kernel {
         }
         let core = sig_kernel_coredump(sig) && self.dumps_core(g);
         self.kill_group(g, sig | if core { 0x80 } else { 0 });
+        // do_group_exit() -> do_exit(): traced with PTRACE_O_TRACEEXIT,
+        // the thread is in its PTRACE_EVENT_EXIT stop first.
+        if self
+            .tasks
+            .get(t)
+            .is_some_and(|x| x.flags & PF_TRACED_STOP != 0)
+        {
+            return Step::Stopped;
+        }
         Step::Exit
     }
 
