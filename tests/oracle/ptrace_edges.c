@@ -8,6 +8,10 @@
  *   (PTRACE_EVENT_STOP of PTRACE_INTERRUPT and of a new child, FORK,
  *   VFORK_DONE, EXEC, EXIT) and in a syscall-entry/-exit stop. The tracee's
  *   handler sets a bit per signal it ran for and exits with that mask.
+ * - zombie_status: a traced thread that ended with exit(0), reaped by its
+ *   tracer only after another thread's exit_group(173): wait_task_zombie()
+ *   reports the group's exit code (what strace prints as `+++ exited with
+ *   173 +++` for that thread).
  * Lines: "<case> ptrace <REQ> pid=<name> data=<d> ret=<r> errno=<e>",
  * "<case> wait pid=<name> ret=<name|none> status=0x<hex>",
  * "<case> eventmsg pid=<name> msg=<name or 0x hex>", "<case> kill ...".
@@ -82,9 +86,9 @@ static int Wt(pid_t p, int ms) {
     if (WIFSTOPPED(st) && ev && ev != 0x80) {
         unsigned long msg = 0;
         ptrace(PTRACE_GETEVENTMSG, r, 0, &msg);
-        if (ev == 1) {
+        if (ev == 1 || ev == 3) {
             char n[32];
-            snprintf(n, sizeof n, "%s.fork", pn(r));
+            snprintf(n, sizeof n, "%s.%s", pn(r), ev == 1 ? "fork" : "clone");
             name((pid_t)msg, n);
         }
         if (ev == 6)
@@ -343,6 +347,44 @@ static void case_resume_syscall(void) {
     W(c);
 }
 
+static void *exit0(void *a) {
+    (void)a;
+    syscall(SYS_exit, 0);
+    return NULL;
+}
+
+static void case_zombie_status(void) {
+    cs = "zombie_status";
+    int go[2], tidp[2];
+    if (pipe(go) || pipe(tidp)) exit(1);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        char b;
+        if (read(go[0], &b, 1) != 1) _exit(9);
+        pthread_t t;
+        pthread_create(&t, NULL, exit0, NULL);
+        /* CLONE_CHILD_CLEARTID wakes the join once the thread's mm is
+         * released in do_exit() */
+        pthread_join(t, NULL);
+        usleep(100000);
+        syscall(SYS_exit_group, 173);
+    }
+    name(c, "tracee");
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACECLONE);
+    if (write(go[1], "g", 1) != 1) exit(1);
+    W(c); /* clone event */
+    pid_t t = 0;
+    for (int i = 0; i < nnames; i++)
+        if (!strcmp(names[i].name, "tracee.clone")) t = names[i].pid;
+    PT(PTRACE_CONT, c, 0);
+    W(t); /* the thread's PTRACE_EVENT_STOP */
+    PT(PTRACE_CONT, t, 0);
+    usleep(300000); /* the thread exited, then the group */
+    W(t);
+    W(c);
+}
+
 int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "exitmask")) return 16 * atoi(argv[2]) + 5;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -358,5 +400,6 @@ int main(int argc, char **argv) {
     case_exit(2, 0, "");
     case_resume_events();
     case_resume_syscall();
+    case_zombie_status();
     return 0;
 }

@@ -10,6 +10,10 @@
 //! - `resume_*`: the restart signal of an event stop is ignored, that of a
 //!   syscall stop is sent (`ptrace_report_syscall()`).
 //!
+//! - `zombie_status`: a traced thread that ended with `exit(0)`, reaped
+//!   after another thread's `exit_group(173)`, reports the group's code
+//!   (`wait_task_zombie()`).
+//!
 //! Not expressible here: the tracer's timing (`usleep`, polled waits).
 
 use std::collections::HashMap;
@@ -152,8 +156,13 @@ impl Run {
                 let ev = (st >> 16) & 0xff;
                 if st & 0x7f == 0x7f && ev != 0 && ev != 0x80 {
                     let msg = self.k.ptrace_geteventmsg(self.tracer, r.pid).unwrap();
-                    if ev == PTRACE_EVENT_FORK {
-                        self.names.push((msg as i32, format!("{rn}.fork")));
+                    if ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_CLONE {
+                        let sfx = if ev == PTRACE_EVENT_FORK {
+                            "fork"
+                        } else {
+                            "clone"
+                        };
+                        self.names.push((msg as i32, format!("{rn}.{sfx}")));
                     }
                     let m = if ev == PTRACE_EVENT_EXIT {
                         format!("{msg:#x}")
@@ -487,6 +496,26 @@ fn restart_signal_of_syscall_stops_is_sent_as_linux() {
         }
     }
     r.k.exit_group(c, mask).unwrap();
+    r.wait(cp);
+    r.done();
+    r.k.check_invariants();
+}
+
+#[test]
+fn a_zombie_thread_reaped_after_a_group_exit_reports_the_group_code_as_linux() {
+    let mut r = Run::new("zombie_status", SignalDelivery::Immediate);
+    let c = r.k.fork(r.tracer).unwrap();
+    let cp = r.name(c, "tracee");
+    r.seize(cp, PTRACE_O_TRACECLONE);
+    let t = r.k.clone(c, &CloneArgs::thread()).unwrap();
+    r.wait(cp); // clone event
+    r.cont(cp, 0);
+    let tp = r.pid(t);
+    r.wait(tp);
+    r.cont(tp, 0);
+    r.k.exit(t, 0).unwrap();
+    r.k.exit_group(c, 173).unwrap();
+    r.wait(tp);
     r.wait(cp);
     r.done();
     r.k.check_invariants();
