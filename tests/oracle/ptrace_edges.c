@@ -12,6 +12,10 @@
  *   tracer only after another thread's exit_group(173): wait_task_zombie()
  *   reports the group's exit code (what strace prints as `+++ exited with
  *   173 +++` for that thread).
+ * - sigstop_cancelled*: SIGSTOP dequeued (signal-delivery-stop), then
+ *   SIGCONT sent, then the tracer resumes with SIGSTOP: prepare_signal()
+ *   cleared JOBCTL_STOP_DEQUEUED, so do_signal_stop() gives the stop up
+ *   (what strace shows as `--- SIGSTOP` then `--- SIGCONT`, no stop).
  * Lines: "<case> ptrace <REQ> pid=<name> data=<d> ret=<r> errno=<e>",
  * "<case> wait pid=<name> ret=<name|none> status=0x<hex>",
  * "<case> eventmsg pid=<name> msg=<name or 0x hex>", "<case> kill ...".
@@ -385,6 +389,30 @@ static void case_zombie_status(void) {
     W(c);
 }
 
+static void case_sigstop_cancelled(int seize) {
+    cs = seize ? "sigstop_cancelled_seized" : "sigstop_cancelled";
+    pid_t t;
+    pid_t c = spawn(1, &t, -1);
+    if (seize) {
+        PT(PTRACE_SEIZE, c, 0);
+    } else {
+        PT(PTRACE_ATTACH, c, 0);
+        W(c);
+        PT(PTRACE_CONT, c, 0);
+    }
+    K(c, SIGSTOP, "SIGSTOP");
+    W(c); /* signal-delivery-stop */
+    K(c, SIGCONT, "SIGCONT");
+    PT(PTRACE_CONT, c, SIGSTOP);
+    W(c);
+    PT(PTRACE_CONT, c, 0);
+    W(c);
+    PT(PTRACE_CONT, c, 0);
+    Wq(c);
+    K(c, SIGKILL, "SIGKILL");
+    W(c);
+}
+
 int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "exitmask")) return 16 * atoi(argv[2]) + 5;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -401,5 +429,7 @@ int main(int argc, char **argv) {
     case_resume_events();
     case_resume_syscall();
     case_zombie_status();
+    case_sigstop_cancelled(0);
+    case_sigstop_cancelled(1);
     return 0;
 }

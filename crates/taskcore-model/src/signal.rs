@@ -316,6 +316,7 @@ impl Model {
                 let task = self.task_mut(th);
                 task.stop_pending = false;
                 task.stop_consume = false;
+                task.stop_dequeued = false;
                 if task.ptrace & PT_SEIZED == 0 {
                     task.stopped = false;
                 } else if !task.exiting {
@@ -458,6 +459,7 @@ impl Model {
     /// its tracer (`ptrace_signal`), else the disposition applies.
     fn dequeue_one(&mut self, t: usize, sig: i32) {
         if self.task(t).ptrace != 0 && sig != SIGKILL {
+            self.task_mut(t).stop_dequeued = true;
             self.ptrace_trap(t, sig);
             return;
         }

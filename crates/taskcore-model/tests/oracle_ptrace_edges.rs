@@ -1,9 +1,12 @@
-//! The reference model against the `sigcont*` cases of
+//! The reference model against the `sigcont*` and `sigstop_cancelled*`
+//! cases of
 //! tests/oracle/ptrace_edges.out (a C tracer run without strace; re-record
 //! with tests/oracle/record.sh): SIGCONT to a seized tracee makes every
 //! seized thread re-trap (`PTRACE_EVENT_STOP`, `prepare_signal()` ->
 //! `ptrace_trap_notify()`) whether a group stop was in effect or not,
 //! before the SIGCONT is dequeued; an attached tracee only sees the signal.
+//! A SIGCONT during a SIGSTOP signal-delivery-stop makes the resumed
+//! SIGSTOP stop nothing (`JOBCTL_STOP_DEQUEUED` cleared).
 //! Every line of those cases is compared. The other cases need ptrace
 //! options, which the model does not have (the core's
 //! crates/taskcore/tests/oracle_ptrace_edges.rs covers them).
@@ -186,4 +189,40 @@ fn sigcont_retraps_every_seized_thread_as_linux() {
     r.wait(tp);
     r.wait(cp);
     r.done();
+}
+
+fn sigstop_cancelled(seize: bool) {
+    let mut r = Run::new(if seize {
+        "sigstop_cancelled_seized"
+    } else {
+        "sigstop_cancelled"
+    });
+    let (cp, _) = r.spawn(1);
+    r.attach(cp, seize);
+    if !seize {
+        r.wait(cp);
+        r.cont(cp, 0);
+    }
+    r.kill(cp, SIGSTOP, "SIGSTOP");
+    r.wait(cp);
+    r.kill(cp, SIGCONT, "SIGCONT");
+    r.cont(cp, SIGSTOP);
+    r.wait(cp);
+    r.cont(cp, 0);
+    r.wait(cp);
+    r.cont(cp, 0);
+    r.wait(cp);
+    r.kill(cp, SIGKILL, "SIGKILL");
+    r.wait(cp);
+    r.done();
+}
+
+#[test]
+fn sigcont_during_a_sigstop_delivery_stop_cancels_the_stop_as_linux() {
+    sigstop_cancelled(false);
+}
+
+#[test]
+fn sigcont_during_a_sigstop_delivery_stop_of_a_seized_tracee_as_linux() {
+    sigstop_cancelled(true);
 }

@@ -520,3 +520,61 @@ fn a_zombie_thread_reaped_after_a_group_exit_reports_the_group_code_as_linux() {
     r.done();
     r.k.check_invariants();
 }
+
+/// SIGSTOP dequeued into a signal-delivery-stop, then SIGCONT sent, then
+/// the tracer resumes with SIGSTOP: no stop (`do_signal_stop()` finds
+/// `JOBCTL_STOP_DEQUEUED` cleared); the SIGCONT is delivered next.
+fn sigstop_cancelled(seize: bool) {
+    let case = if seize {
+        "sigstop_cancelled_seized"
+    } else {
+        "sigstop_cancelled"
+    };
+    for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
+        let mut r = Run::new(case, delivery);
+        let (c, cp, _) = r.spawn(1);
+        let user = |r: &mut Run| {
+            if delivery == SignalDelivery::OnGetSignal {
+                let _ = r.k.get_signal(c);
+            }
+        };
+        if seize {
+            r.seize(cp, 0);
+        } else {
+            let res = r.k.ptrace_attach(r.tracer, cp, false);
+            r.req("PTRACE_ATTACH", cp, 0, res);
+            user(&mut r);
+            r.wait(cp);
+            r.cont(cp, 0);
+            user(&mut r);
+        }
+        r.kill(cp, SIGSTOP, "SIGSTOP");
+        user(&mut r);
+        r.wait(cp);
+        r.kill(cp, SIGCONT, "SIGCONT");
+        r.cont(cp, SIGSTOP);
+        user(&mut r);
+        r.wait(cp);
+        r.cont(cp, 0);
+        user(&mut r);
+        r.wait(cp);
+        r.cont(cp, 0);
+        user(&mut r);
+        r.wait(cp);
+        r.kill(cp, SIGKILL, "SIGKILL");
+        user(&mut r);
+        r.wait(cp);
+        r.done();
+        r.k.check_invariants();
+    }
+}
+
+#[test]
+fn sigcont_during_a_sigstop_delivery_stop_cancels_the_stop_as_linux() {
+    sigstop_cancelled(false);
+}
+
+#[test]
+fn sigcont_during_a_sigstop_delivery_stop_of_a_seized_tracee_as_linux() {
+    sigstop_cancelled(true);
+}

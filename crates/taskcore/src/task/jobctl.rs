@@ -38,6 +38,10 @@ use crate::uapi::{CLD_CONTINUED, CLD_STOPPED, SIGTRAP};
 
 /// The stop signal of the group stop a thread takes part in.
 pub(crate) const JOBCTL_STOP_SIGMASK: u32 = 0xffff;
+/// A signal was dequeued for a signal-delivery-stop and no SIGCONT came
+/// since: a stop signal the tracer resumes the thread with still stops it
+/// (`do_signal_stop()`; `prepare_signal()`'s SIGCONT clears it).
+pub(crate) const JOBCTL_STOP_DEQUEUED: u32 = 1 << 16;
 /// The thread has yet to take part in a group stop.
 pub(crate) const JOBCTL_STOP_PENDING: u32 = 1 << 17;
 /// Its part counts in `group_stop_count`.
@@ -71,7 +75,7 @@ impl Kernel {
     /// `task_clear_jobctl_pending()`.
     pub(crate) fn task_clear_jobctl_pending(&mut self, t: u32, mut mask: u32) {
         if mask & JOBCTL_STOP_PENDING != 0 {
-            mask |= JOBCTL_STOP_CONSUME;
+            mask |= JOBCTL_STOP_CONSUME | JOBCTL_STOP_DEQUEUED;
         }
         self.tasks[t].jobctl &= !mask;
     }
