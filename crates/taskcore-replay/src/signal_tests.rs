@@ -175,3 +175,28 @@ fn a_thread_reaped_after_its_group_exit_began_shows_the_group_code() {
     let (_, _, bad) = replay(&wrong);
     assert!(!bad.is_empty());
 }
+
+/// SIGSTOP dequeued (strace's `--- SIGSTOP` line, the signal-delivery-stop)
+/// and a SIGCONT sent before strace resumed the child: the stop is given up
+/// (tests/oracle/ptrace_edges.out, case sigstop_cancelled), no `--- stopped`
+/// line follows, the SIGCONT is delivered next and no WCONTINUED report
+/// comes of it.
+const SIGSTOP_CANCELLED: &str = "\
+100 1.00 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.01 kill(101, SIGSTOP) = 0
+101 1.02 --- SIGSTOP {si_signo=SIGSTOP, si_code=SI_USER, si_pid=100, si_uid=0} ---
+100 1.03 kill(101, SIGCONT) = 0
+101 1.04 --- SIGCONT {si_signo=SIGCONT, si_code=SI_USER, si_pid=100, si_uid=0} ---
+100 1.045 wait4(101, 0x7ffc, WNOHANG|WCONTINUED, NULL) = 0
+101 1.05 exit_group(3) = ?
+101 1.06 +++ exited with 3 +++
+100 1.07 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=101, si_uid=0, si_status=3, si_utime=0, si_stime=0} ---
+100 1.08 wait4(101, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = 101
+";
+
+#[test]
+fn a_sigcont_during_a_sigstop_delivery_stop_cancels_the_stop() {
+    let (_, signals, bad) = replay(SIGSTOP_CANCELLED);
+    assert!(bad.is_empty(), "{bad:?}");
+    assert_eq!(signals, 3);
+}
