@@ -16,6 +16,8 @@
  *   SIGCONT sent, then the tracer resumes with SIGSTOP: prepare_signal()
  *   cleared JOBCTL_STOP_DEQUEUED, so do_signal_stop() gives the stop up
  *   (what strace shows as `--- SIGSTOP` then `--- SIGCONT`, no stop).
+ * - exit_in_stop: SIGKILL to a tracee (PTRACE_O_TRACEEXIT) waiting in a
+ *   signal-delivery-stop: it leaves the stop for its PTRACE_EVENT_EXIT stop.
  * Lines: "<case> ptrace <REQ> pid=<name> data=<d> ret=<r> errno=<e>",
  * "<case> wait pid=<name> ret=<name|none> status=0x<hex>",
  * "<case> eventmsg pid=<name> msg=<name or 0x hex>", "<case> kill ...".
@@ -413,6 +415,19 @@ static void case_sigstop_cancelled(int seize) {
     W(c);
 }
 
+static void case_exit_in_stop(void) {
+    cs = "exit_in_stop";
+    pid_t t;
+    pid_t c = spawn(1, &t, -1);
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACEEXIT);
+    K(c, SIGUSR1, "SIGUSR1");
+    W(c); /* signal-delivery-stop */
+    K(c, SIGKILL, "SIGKILL");
+    W(c);
+    PT(PTRACE_CONT, c, 0);
+    W(c);
+}
+
 int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "exitmask")) return 16 * atoi(argv[2]) + 5;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -431,5 +446,6 @@ int main(int argc, char **argv) {
     case_zombie_status();
     case_sigstop_cancelled(0);
     case_sigstop_cancelled(1);
+    case_exit_in_stop();
     return 0;
 }

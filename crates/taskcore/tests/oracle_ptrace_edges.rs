@@ -6,7 +6,8 @@
 //!   even when no group stop is in effect, before the SIGCONT is dequeued;
 //! - `exit_*`: every thread traced with `PTRACE_O_TRACEEXIT` takes its
 //!   `PTRACE_EVENT_EXIT` stop when the group dies (SIGTERM, SIGKILL,
-//!   `exit_group` of another thread), the group's exit code as message;
+//!   `exit_group` of another thread), the group's exit code as message,
+//!   also when SIGKILL finds it in a signal-delivery-stop;
 //! - `resume_*`: the restart signal of an event stop is ignored, that of a
 //!   syscall stop is sent (`ptrace_report_syscall()`).
 //!
@@ -577,4 +578,24 @@ fn sigcont_during_a_sigstop_delivery_stop_cancels_the_stop_as_linux() {
 #[test]
 fn sigcont_during_a_sigstop_delivery_stop_of_a_seized_tracee_as_linux() {
     sigstop_cancelled(true);
+}
+
+#[test]
+fn sigkill_in_a_signal_delivery_stop_moves_to_the_exit_event_as_linux() {
+    for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
+        let mut r = Run::new("exit_in_stop", delivery);
+        let (c, cp, _) = r.spawn(1);
+        r.seize(cp, PTRACE_O_TRACEEXIT);
+        r.kill(cp, SIGUSR1, "SIGUSR1");
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(c);
+        }
+        r.wait(cp);
+        r.kill(cp, SIGKILL, "SIGKILL");
+        r.wait(cp);
+        r.cont(cp, 0);
+        r.wait(cp);
+        r.done();
+        r.k.check_invariants();
+    }
 }
