@@ -56,13 +56,16 @@ impl Kernel {
     /// `exit_group(code)`: every thread of the caller's group exits; the
     /// group's status is `(code & 0xff) << 8` unless the group was already
     /// exiting. The caller exits first, then the other threads in thread
-    /// order.
+    /// order. A thread traced with `PTRACE_O_TRACEEXIT` (the caller or
+    /// another) first stops in its `PTRACE_EVENT_EXIT` stop, the group's
+    /// status as event message, and exits when its tracer resumes it.
     ///
     /// # Errors
     /// `ESRCH` if `current` is stale or already exiting.
     ///
     /// # Linux
-    /// `do_group_exit()` (kernel/exit.c).
+    /// `do_group_exit()` (kernel/exit.c); `zap_other_threads()`, then each
+    /// thread's `do_exit()` -> `ptrace_event(PTRACE_EVENT_EXIT)`.
     pub fn exit_group(&mut self, current: TaskId, code: i32) -> Result<()> {
         self.probed(crate::probe::Op::ExitGroup, current, |k| {
             k.do_sys_exit_group(current, code)
