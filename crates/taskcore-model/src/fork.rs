@@ -189,6 +189,7 @@ impl Model {
             stop_consume: false,
             jobctl_sig: 0,
             trap_notify: false,
+            stop_dequeued: false,
             vfork_parent: if flags & CLONE_VFORK != 0 {
                 Some(cur)
             } else {

@@ -253,6 +253,10 @@ pub(crate) struct Task {
     /// Seized and sent SIGCONT: owes its tracer a `PTRACE_EVENT_STOP`
     /// re-trap (`JOBCTL_TRAP_NOTIFY`, set by `ptrace_trap_notify()`).
     pub(crate) trap_notify: bool,
+    /// Stopped for a signal it dequeued, and no SIGCONT since
+    /// (`JOBCTL_STOP_DEQUEUED`): a stop signal its tracer resumes it with
+    /// still stops it.
+    pub(crate) stop_dequeued: bool,
     /// The thread blocked in `vfork` until this task execs or exits
     /// (`vfork_done`).
     pub(crate) vfork_parent: Option<usize>,
@@ -416,6 +420,7 @@ impl Model {
             stop_consume: false,
             jobctl_sig: 0,
             trap_notify: false,
+            stop_dequeued: false,
             vfork_parent: None,
             cred: Cred::default(),
             pending: 0,

@@ -127,6 +127,16 @@ impl Model {
     /// by its disposition, then a group stop it has to take part in, then
     /// whatever is pending.
     fn resume_with(&mut self, t: usize, sig: i32) {
+        // do_signal_stop(): a stop signal after a SIGCONT that came during
+        // the signal-delivery-stop (JOBCTL_STOP_DEQUEUED cleared) stops
+        // nothing (tests/oracle/ptrace_edges.out, sigstop_cancelled*).
+        let dequeued = std::mem::take(&mut self.task_mut(t).stop_dequeued);
+        let blocked = sig != 0 && self.task(t).blocked & crate::sigbit(sig) != 0;
+        let sig = if taskcore::uapi::sig_kernel_stop(sig) && !dequeued && !blocked {
+            0
+        } else {
+            sig
+        };
         if sig != 0 && self.task(t).blocked & crate::sigbit(sig) != 0 {
             // ptrace_signal(): a blocked signal is sent again, to the
             // thread (with prepare_signal()'s flushes).

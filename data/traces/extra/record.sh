@@ -39,6 +39,13 @@ for seed in 2 4 7 8 9 13 15 23; do
     sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/randscen-sig-$seed.strace" | gzip -9n > "$out/randscen-sig-$seed.strace.gz"
 done
 
+# fresh seeds (issue 10), the same command
+for seed in 307 308 309 310 311 312 313; do
+    timeout -k 5 300 strace -f -q -ttt -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
+        -o "$work/randscen-sig-$seed.strace" "$py" data/randscen.py "$seed" 40 > /dev/null
+    sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/randscen-sig-$seed.strace" | gzip -9n > "$out/randscen-sig-$seed.strace.gz"
+done
+
 cp -r "$src/." "$work/"
 cd "$work" || exit 1
 gcc -O0 -o segv segv.c

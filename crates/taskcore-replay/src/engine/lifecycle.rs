@@ -47,6 +47,9 @@ impl Engine {
                     self.pending_group_exit
                         .entry(leader)
                         .or_insert((e.pid, *code));
+                    self.group_status
+                        .entry(leader)
+                        .or_insert((*code & 0xff) << 8);
                 }
             }
             (&Syscall::Setpgid { pid, pgid }, _) => {

@@ -111,6 +111,12 @@ pub(crate) struct Engine {
     /// Pending `exit_group(code)` by a recorded tid, keyed by its leader
     /// task.
     pending_group_exit: HashMap<TaskId, (i32, i32)>,
+    /// The status word of each group (leader task) whose exit began
+    /// (`exit_group` entered, or a fatal signal applied): what `wait`
+    /// reports for any of its zombies from then on.
+    group_status: HashMap<TaskId, i32>,
+    /// The leader of each task that died in the core, until its `+++` line.
+    death_leader: HashMap<TaskId, TaskId>,
     /// Tasks dead in the core whose `+++` line has not been seen.
     unconfirmed_dead: HashSet<TaskId>,
     /// Groups (leader tasks) stopped by a kill whose `--- stopped` line has
@@ -178,6 +184,8 @@ impl Engine {
             exit_codes: HashMap::new(),
             pending_exit: HashMap::new(),
             pending_group_exit: HashMap::new(),
+            group_status: HashMap::new(),
+            death_leader: HashMap::new(),
             unconfirmed_dead: HashSet::new(),
             unconfirmed_stop: HashSet::new(),
             held: HashMap::new(),
@@ -217,6 +225,8 @@ impl Engine {
             exit_codes: self.exit_codes.clone(),
             pending_exit: self.pending_exit.clone(),
             pending_group_exit: self.pending_group_exit.clone(),
+            group_status: self.group_status.clone(),
+            death_leader: self.death_leader.clone(),
             unconfirmed_dead: self.unconfirmed_dead.clone(),
             unconfirmed_stop: self.unconfirmed_stop.clone(),
             held: self.held.clone(),
@@ -290,6 +300,9 @@ impl Engine {
         }
         let k = &self.k;
         self.pending_group_exit.retain(|l, _| k.getpid(*l).is_ok());
+        self.group_status.retain(|l, _| k.getpid(*l).is_ok());
+        let unconfirmed = &self.unconfirmed_dead;
+        self.death_leader.retain(|t, _| unconfirmed.contains(t));
         let pids = &self.pids;
         self.pending_exit.retain(|rec, _| pids.is_live(*rec));
         self.sweep_signals();
