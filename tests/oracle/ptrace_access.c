@@ -1,7 +1,8 @@
 /* Records __ptrace_may_access() as PTRACE_ATTACH, PTRACE_SEIZE (real ids,
  * PTRACE_MODE_ATTACH_REALCREDS) and opening /proc/PID/maps (fs ids,
  * PTRACE_MODE_READ_FSCREDS) and reading /proc/PID/stat (startcode and
- * endcode show 1 to a reader not permitted) see it, and
+ * endcode show 1 to a reader not permitted) and readlink of
+ * /proc/PID/ns/pid see it, and
  * prctl(PR_SET_DUMPABLE / PR_GET_DUMPABLE). For each target (a child of root that set its ids and
  * dumpability, then waits) and each caller (another child of root that set
  * its ids), a fresh pair tries one operation and prints its errno (0 for
@@ -55,7 +56,7 @@ static void set_ids(const struct ids *c) {
     if (c->fsuid >= 0) setfsuid(c->fsuid);
 }
 
-static const char *ops[] = {"attach", "seize", "maps", "stat_code_hidden"};
+static const char *ops[] = {"attach", "seize", "maps", "stat_code_hidden", "ns_readlink"};
 
 /* 1 if fields 26 and 27 (startcode, endcode) of /proc/PID/stat read 1,
  * as do_task_stat() shows them to a reader it does not permit. */
@@ -84,6 +85,12 @@ static int try_op(int op, pid_t t) {
     case 0: r = ptrace(PTRACE_ATTACH, t, 0, 0); break;
     case 1: r = ptrace(PTRACE_SEIZE, t, 0, 0); break;
     case 3: return stat_code_hidden(t);
+    case 4: {
+        char link[64];
+        snprintf(path, sizeof path, "/proc/%d/ns/pid", t);
+        r = readlink(path, link, sizeof link);
+        break;
+    }
     default:
         snprintf(path, sizeof path, "/proc/%d/maps", t);
         r = open(path, O_RDONLY);
@@ -159,7 +166,7 @@ static void dumpable_rules(void) {
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     dumpable_rules();
-    for (int op = 0; op < 4; op++)
+    for (int op = 0; op < 5; op++)
         for (size_t i = 0; i < sizeof targets / sizeof *targets; i++)
             for (size_t j = 0; j < sizeof callers / sizeof *callers; j++)
                 pair(&targets[i], &callers[j], op);

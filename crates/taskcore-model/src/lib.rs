@@ -82,6 +82,7 @@
 #[doc = include_str!("../../../docs/embedding.md")]
 pub struct GuideExamples;
 
+mod access;
 mod clone3;
 mod cred;
 mod exec;
@@ -259,6 +260,9 @@ pub(crate) struct Task {
     /// Per-thread pending signals (`pending`), bit `sig - 1`.
     /// Credentials (uids, gids, groups).
     pub(crate) cred: Cred,
+    /// Its address space, an index into [`Model::mms`]; `None` once it has
+    /// exited (`exit_mm()`).
+    pub(crate) mm: Option<usize>,
     pub(crate) pending: u64,
     /// Blocked signals (`blocked`), bit `sig - 1`; never SIGKILL/SIGSTOP.
     pub(crate) blocked: u64,
@@ -341,6 +345,9 @@ pub struct Model {
     /// `nsproxy->pid_ns_for_children` of the tasks where it differs from
     /// their active namespace (after `unshare(CLONE_NEWPID)`).
     pub(crate) pid_for_children: std::collections::BTreeMap<usize, usize>,
+    /// The dumpable flag of each address space ever created (`mm->flags`
+    /// `SUID_DUMP_USER`), indexed by [`Task::mm`]; never shrinks.
+    pub(crate) mms: Vec<bool>,
 }
 
 impl Model {
@@ -371,6 +378,7 @@ impl Model {
             seq: 0,
             deferred: VecDeque::new(),
             pid_for_children: Default::default(),
+            mms: vec![true],
         };
         let pid = m.alloc_pid(0, &[])?;
         let seq = m.next_seq();
@@ -418,6 +426,7 @@ impl Model {
             trap_notify: false,
             vfork_parent: None,
             cred: Cred::default(),
+            mm: Some(0),
             pending: 0,
             blocked: 0,
             rt_queue: Vec::new(),

@@ -7,6 +7,10 @@ use taskcore::uapi::{PR_GET_CHILD_SUBREAPER, PR_SET_CHILD_SUBREAPER};
 /// `prctl` options (include/uapi/linux/prctl.h).
 const PR_SET_PDEATHSIG: i32 = 1;
 /// See [`PR_SET_PDEATHSIG`].
+const PR_GET_DUMPABLE: i32 = 3;
+/// See [`PR_SET_PDEATHSIG`].
+const PR_SET_DUMPABLE: i32 = 4;
+/// See [`PR_SET_PDEATHSIG`].
 const PR_SET_NAME: i32 = 15;
 /// See [`PR_SET_PDEATHSIG`].
 const PR_GET_NAME: i32 = 16;
@@ -337,6 +341,12 @@ fn convert(e: &strace::Event) -> (Op, Outcome) {
             arg2: Some(sig),
             ..
         } if *option == PR_SET_PDEATHSIG => Op::SetPdeathsig { sig: *sig as i32 },
+        Call::Prctl {
+            option,
+            arg2: Some(arg),
+            ..
+        } if *option == PR_SET_DUMPABLE => Op::SetDumpable { arg: *arg },
+        Call::Prctl { option, .. } if *option == PR_GET_DUMPABLE => Op::GetDumpable,
         Call::Signal(c) => signal_op(c),
         Call::Ptrace { request, pid, .. } => Op::Ptrace {
             request: *request,

@@ -150,6 +150,12 @@ pub(crate) enum Op {
     GetChildSubreaper {
         value: Option<u64>,
     },
+    /// `prctl(PR_SET_DUMPABLE, arg)` (`SUID_DUMP_*` as a number).
+    SetDumpable {
+        arg: u64,
+    },
+    /// `prctl(PR_GET_DUMPABLE)`: the flag is the return value.
+    GetDumpable,
     /// mmap(addr, len, prot, flags, fd, offset).
     Mmap {
         addr: u64,
@@ -312,6 +318,8 @@ impl Op {
             Op::SetChildSubreaper { .. }
             | Op::GetChildSubreaper { .. }
             | Op::SetName { .. }
+            | Op::SetDumpable { .. }
+            | Op::GetDumpable
             | Op::SetPdeathsig { .. } => "prctl",
             Op::Signal { .. } => "--- signal",
             Op::RtSigprocmask { .. } => "rt_sigprocmask",

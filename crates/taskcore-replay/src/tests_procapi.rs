@@ -189,3 +189,62 @@ fn credentials_and_limits_are_checked() {
     let s = summary(&CREDS.replace("= -1 EAGAIN (Resource temporarily unavailable)", "= 402"));
     assert!(!bad_lines(&s).is_empty());
 }
+
+/// prctl(PR_SET_DUMPABLE/PR_GET_DUMPABLE) and a PTRACE_ATTACH refused by
+/// a non-dumpable target, recorded here with the command of
+/// data/traces/README.md (a C program: the parent clears and sets its flag
+/// and tries 2; a child's id change clears its flag; a sibling with the
+/// same ids tries to attach to it).
+const DUMPABLE: &str = "\
+1487  1795608467.770137 execve(\"./d\", [\"./d\"], 0x7ffe0bc26bf8 /* 35 vars */) = 0
+1487  1795608467.771316 prctl(PR_GET_DUMPABLE) = 1 (SUID_DUMP_USER)
+1487  1795608467.771330 prctl(PR_SET_DUMPABLE, SUID_DUMP_DISABLE) = 0
+1487  1795608467.771339 prctl(PR_GET_DUMPABLE) = 0 (SUID_DUMP_DISABLE)
+1487  1795608467.771347 prctl(PR_SET_DUMPABLE, SUID_DUMP_USER) = 0
+1487  1795608467.771356 prctl(PR_SET_DUMPABLE, SUID_DUMP_ROOT) = -1 EINVAL (Invalid argument)
+1487  1795608467.771393 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f92a2a12a10) = 1488
+1488  1795608467.771675 prctl(PR_GET_DUMPABLE) = 1 (SUID_DUMP_USER)
+1488  1795608467.771790 setresgid(2000, 2000, 2000) = 0
+1488  1795608467.771877 setresuid(1000, 1000, 1000) = 0
+1488  1795608467.771959 prctl(PR_GET_DUMPABLE) = 0 (SUID_DUMP_DISABLE)
+1487  1795608467.772158 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>
+1488  1795608467.772223 pause( <unfinished ...>
+1489  1795608467.772295 setresgid(2000, 2000, 2000 <unfinished ...>
+1487  1795608467.772302 <... clone resumed>, child_tidptr=0x7f92a2a12a10) = 1489
+1487  1795608467.772313 wait4(1489,  <unfinished ...>
+1489  1795608467.772323 <... setresgid resumed>) = 0
+1489  1795608467.772331 setresuid(1000, 1000, 1000) = 0
+1489  1795608467.772344 ptrace(PTRACE_ATTACH, 1488) = -1 EPERM (Operation not permitted)
+1489  1795608467.772358 exit_group(0)   = ?
+1489  1795608467.772407 +++ exited with 0 +++
+1487  1795608467.772410 <... wait4 resumed>NULL, 0, NULL) = 1489
+1487  1795608467.772416 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=1489, si_uid=1000, si_status=0, si_utime=0, si_stime=0} ---
+1487  1795608467.772426 kill(1488, SIGKILL) = 0
+1488  1795608467.772483 <... pause resumed>) = ?
+1487  1795608467.772501 wait4(1488,  <unfinished ...>
+1488  1795608467.772590 +++ killed by SIGKILL +++
+1487  1795608467.772598 <... wait4 resumed>NULL, 0, NULL) = 1488
+1487  1795608467.772603 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_KILLED, si_pid=1488, si_uid=1000, si_status=SIGKILL, si_utime=0, si_stime=0} ---
+1487  1795608467.772618 exit_group(0)   = ?
+1487  1795608467.772685 +++ exited with 0 +++
+";
+
+#[test]
+fn dumpable_prctls_are_checked() {
+    let s = summary(DUMPABLE);
+    assert_eq!(bad_lines(&s), Vec::<usize>::new());
+    assert_eq!(checked(&s, "prctl(PR_GET_DUMPABLE)"), 4);
+    assert_eq!(checked(&s, "prctl(PR_SET_DUMPABLE)"), 3);
+    // The child's id change clears its flag: a recorded 1 is wrong.
+    let s = summary(&DUMPABLE.replace(
+        "1488  1795608467.771959 prctl(PR_GET_DUMPABLE) = 0 (SUID_DUMP_DISABLE)",
+        "1488  1795608467.771959 prctl(PR_GET_DUMPABLE) = 1 (SUID_DUMP_USER)",
+    ));
+    assert_eq!(bad_lines(&s), vec![11]);
+    // SUID_DUMP_ROOT is refused.
+    let s = summary(&DUMPABLE.replace(
+        "prctl(PR_SET_DUMPABLE, SUID_DUMP_ROOT) = -1 EINVAL (Invalid argument)",
+        "prctl(PR_SET_DUMPABLE, SUID_DUMP_ROOT) = 0",
+    ));
+    assert_eq!(bad_lines(&s), vec![6]);
+}

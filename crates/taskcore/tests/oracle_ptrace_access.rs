@@ -2,7 +2,8 @@
 //! (tests/oracle/ptrace_access.c, .out; re-record with
 //! tests/oracle/record.sh): `PTRACE_ATTACH` and `PTRACE_SEIZE` judge the
 //! caller's real ids, opening `/proc/PID/maps` and the code bounds of
-//! `/proc/PID/stat` its fs ids; a target that is
+//! `/proc/PID/stat` and `readlink(/proc/PID/ns/pid)` its fs ids; a target
+//! that is
 //! not dumpable is refused to every caller but one with euid 0;
 //! `PR_SET_DUMPABLE` takes 0 and 1 only. The same scenario is replayed on
 //! the core (prctl through `sys::dispatch` from raw registers) and compared
@@ -11,7 +12,7 @@
 use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::sys::{dispatch, nr, SysRet, Syscall};
 use taskcore::task::cred::ID_UNCHANGED;
-use taskcore::{Config, Errno, Kernel, TaskId};
+use taskcore::{Config, Errno, Kernel, NsKind, TaskId};
 
 const ORACLE: &str = include_str!("oracle/ptrace_access.out");
 
@@ -154,7 +155,12 @@ fn pair(k: &mut Kernel, root: TaskId, tg: &Ids, cl: &Ids, op: usize) -> String {
                 .unwrap()
                 .with_current(c)
                 .unwrap();
-            if op == 2 {
+            if op == 4 {
+                match k.ns_readlink_as(c, t, NsKind::Pid) {
+                    Ok(_) => 0,
+                    Err(e) => e as i32,
+                }
+            } else if op == 2 {
                 let node = fs.resolve(format!("{pid}/maps").as_bytes()).unwrap();
                 errno(fs.read(node).map(drop))
             } else {
@@ -173,7 +179,7 @@ fn pair(k: &mut Kernel, root: TaskId, tg: &Ids, cl: &Ids, op: usize) -> String {
     k.kill(root, tp, 9).unwrap();
     k.exit_group(t, 128 + 9).unwrap_or(());
     k.wait4(root, tp, 0).unwrap();
-    let name = ["attach", "seize", "maps", "stat_code_hidden"][op];
+    let name = ["attach", "seize", "maps", "stat_code_hidden", "ns_readlink"][op];
     format!("{name} {} {} {e}\n", tg.name, cl.name)
 }
 
@@ -183,7 +189,7 @@ fn ptrace_access_and_dumpable_as_linux() {
     let init = k.init_task().unwrap();
     let root = k.fork(init).unwrap();
     let mut out = dumpable_rules(&mut k, root);
-    for op in 0..4 {
+    for op in 0..5 {
         for tg in &TARGETS {
             for cl in &CALLERS {
                 out += &pair(&mut k, root, tg, cl, op);

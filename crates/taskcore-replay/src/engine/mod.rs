@@ -530,6 +530,18 @@ impl Engine {
                 let r = self.k.set_pdeathsig(cur, *sig);
                 self.check_unit(e, r);
             }
+            Op::SetDumpable { arg } => {
+                let before = self.stats.checked;
+                let r = self.k.pr_set_dumpable(cur, *arg);
+                self.check_unit(e, r);
+                self.count_checked(before, "prctl(PR_SET_DUMPABLE)");
+            }
+            Op::GetDumpable => {
+                let before = self.stats.checked;
+                let r = self.k.pr_get_dumpable(cur).map(i64::from);
+                self.check_value(e, r);
+                self.count_checked(before, "prctl(PR_GET_DUMPABLE)");
+            }
             Op::Mmap { .. }
             | Op::Munmap { .. }
             | Op::Mprotect { .. }
@@ -543,6 +555,14 @@ impl Engine {
                 self.note_skipped(e, name);
                 *self.stats.skipped.entry(name.clone()).or_default() += 1;
             }
+        }
+    }
+
+    /// Counts `name` in [`Stats::checked_calls`] if a check happened since
+    /// `checked` was `before`.
+    fn count_checked(&mut self, before: u64, name: &str) {
+        if self.stats.checked > before {
+            *self.stats.checked_calls.entry(name.into()).or_default() += 1;
         }
     }
 

@@ -200,7 +200,7 @@ impl Engine {
     }
 
     /// Checks a non-negative value result.
-    fn check_value(&mut self, e: &Event, r: taskcore::Result<i64>) {
+    pub(super) fn check_value(&mut self, e: &Event, r: taskcore::Result<i64>) {
         match (&e.ret, r) {
             (Outcome::Value(a), Ok(b)) => {
                 self.stats.checked += 1;

@@ -99,4 +99,58 @@ impl Kernel {
             Err(Errno::EPERM)
         }
     }
+
+    /// `ptrace_may_access(target, PTRACE_MODE_READ_FSCREDS)` by `reader`,
+    /// as `/proc` asks it: `EACCES` when refused.
+    fn proc_access(&self, reader: TaskId, target: TaskId) -> Result<()> {
+        let r = self.task_idx(reader)?;
+        let t = self.task_idx(target)?;
+        if self.may_access(r, t, PtraceMode::ReadFsCreds) {
+            Ok(())
+        } else {
+            Err(Errno::EACCES)
+        }
+    }
+
+    /// [`Kernel::ns_readlink`] done by task `reader`: Linux serves the link
+    /// only to a reader that may `ptrace_may_access` the task with
+    /// `PTRACE_MODE_READ_FSCREDS`.
+    ///
+    /// # Errors
+    /// - `ESRCH`: `reader` or `task` stale.
+    /// - `EACCES`: the access check refuses (before any `ENOENT`).
+    /// - otherwise as [`Kernel::ns_readlink`].
+    ///
+    /// # Linux
+    /// `proc_ns_readlink()` (fs/proc/namespaces.c);
+    /// tests/oracle/ptrace_access.c.
+    pub fn ns_readlink_as(
+        &self,
+        reader: TaskId,
+        task: TaskId,
+        kind: crate::task::NsKind,
+    ) -> Result<String> {
+        self.proc_access(reader, task)?;
+        self.ns_readlink(task, kind)
+    }
+
+    /// [`Kernel::ns_open`] done by task `reader` (opening or following the
+    /// link), with the access check of [`Kernel::ns_readlink_as`].
+    ///
+    /// # Errors
+    /// - `ESRCH`: `reader` or `task` stale.
+    /// - `EACCES`: the access check refuses.
+    /// - otherwise as [`Kernel::ns_open`].
+    ///
+    /// # Linux
+    /// `proc_ns_get_link()` (fs/proc/namespaces.c).
+    pub fn ns_open_as(
+        &mut self,
+        reader: TaskId,
+        task: TaskId,
+        kind: crate::task::NsKind,
+    ) -> Result<crate::pid::NsRef> {
+        self.proc_access(reader, task)?;
+        self.ns_open(task, kind)
+    }
 }
