@@ -90,6 +90,7 @@ mod exit;
 mod fork;
 mod nsproxy;
 mod pid;
+mod pidfd;
 mod ptrace;
 mod rlimit;
 mod sigmask;
@@ -106,6 +107,7 @@ pub use taskcore::{
 };
 
 use pid::{Ns, PidStruct};
+pub use pidfd::PidFd;
 
 // The lifecycle API shared with `taskcore::Kernel`: one scenario written
 // against `taskcore::sys::TaskApi` drives both.
@@ -348,6 +350,8 @@ pub struct Model {
     /// The dumpable flag of each address space ever created (`mm->flags`
     /// `SUID_DUMP_USER`), indexed by [`Task::mm`]; never shrinks.
     pub(crate) mms: Vec<bool>,
+    /// Open pidfds by [`PidFd`] index; `None` once closed.
+    pub(crate) pidfds: Vec<Option<pidfd::PidFdFile>>,
 }
 
 impl Model {
@@ -379,6 +383,7 @@ impl Model {
             deferred: VecDeque::new(),
             pid_for_children: Default::default(),
             mms: vec![true],
+            pidfds: Vec::new(),
         };
         let pid = m.alloc_pid(0, &[])?;
         let seq = m.next_seq();
