@@ -23,6 +23,7 @@ use taskcore::uapi::{
 };
 use taskcore::WaitOutcome;
 
+use crate::cred::Sender;
 use crate::wait::WaitType;
 use crate::{Errno, ExitState, Model, Result, Tid};
 
@@ -145,23 +146,33 @@ impl Model {
             _ => file.flags & PIDFD_THREAD != 0,
         };
         let t = self.pid_task(file.pid).ok_or(Errno::ESRCH)?;
-        let r = self.pidfd_send_to(cur, t, sig, thread);
+        let (sender, who) = (self.pid_numbers(self.task(cur).pid), self.sender(cur));
+        let r = self.pidfd_send_to(&sender, &who, t, sig, thread);
         self.run_deferred();
         r
     }
 
-    /// `group_send_sig_info(sig, info, t, type)` from `cur`: the checks,
-    /// then the signal to the thread (`PIDTYPE_PID`) or its group.
-    fn pidfd_send_to(&mut self, cur: usize, t: usize, sig: i32, thread: bool) -> Result<()> {
+    /// `group_send_sig_info(sig, info, t, type)` from the sender `who`
+    /// with pid numbers `sender` (both taken before any delivery: a
+    /// process-group signal may kill and release its sender half-way):
+    /// the checks, then the signal to the thread (`PIDTYPE_PID`) or its
+    /// group.
+    fn pidfd_send_to(
+        &mut self,
+        sender: &[(usize, u32)],
+        who: &Sender,
+        t: usize,
+        sig: i32,
+        thread: bool,
+    ) -> Result<()> {
         if !(0..=NSIG).contains(&sig) {
             return Err(Errno::EINVAL);
         }
-        if !self.may_kill(&self.sender(cur), t, sig) {
+        if !self.may_kill(who, t, sig) {
             return Err(Errno::EPERM);
         }
         if sig != 0 {
-            let sender = self.pid_numbers(self.task(cur).pid);
-            let force = self.sent_from_ancestor_ns(&sender, t);
+            let force = self.sent_from_ancestor_ns(sender, t);
             self.send_signal(t, sig, force, thread);
         }
         Ok(())
@@ -175,11 +186,12 @@ impl Model {
         } else {
             Vec::new()
         };
+        let (sender, who) = (self.pid_numbers(self.task(cur).pid), self.sender(cur));
         let mut ret = Err(Errno::ESRCH);
         let mut success = false;
         for p in members {
             let r = if self.exists(p) {
-                self.pidfd_send_to(cur, p, sig, false)
+                self.pidfd_send_to(&sender, &who, p, sig, false)
             } else {
                 Ok(())
             };
