@@ -438,70 +438,85 @@ impl Engine {
                 options,
             } => self.do_waitid(e, cur, *idtype, *id, *info, *options),
             Op::Setpgid { pid, pgid } => {
-                if self.outside_target(*pid) {
+                let before = self.stats.checked;
+                let nested = self.nested(cur);
+                if self.outside_target(cur, *pid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
                 }
-                let p = self.arg_nr(*pid);
+                let p = self.arg_nr(cur, *pid);
                 let g = if *pgid > 0 {
-                    self.group_arg(e, *pgid)
+                    self.group_arg(e, cur, *pgid)
                 } else {
                     *pgid
                 };
                 let r = self.k.setpgid(cur, p, g);
                 self.check_unit(e, r);
+                self.count_nested(nested, before, "setpgid");
             }
             Op::Setsid => {
                 let r = self.k.setsid(cur);
                 self.check_id(e, cur, r);
             }
             Op::Getpgid { pid } => {
-                if self.outside_target(*pid) {
+                let before = self.stats.checked;
+                let nested = self.nested(cur);
+                if self.outside_target(cur, *pid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
                 }
-                let r = self.k.getpgid(cur, self.arg_nr(*pid));
+                let r = self.k.getpgid(cur, self.arg_nr(cur, *pid));
                 self.check_id(e, cur, r);
+                self.count_nested(nested, before, "getpgid");
             }
             Op::Getsid { pid } => {
-                if self.outside_target(*pid) {
+                let before = self.stats.checked;
+                let nested = self.nested(cur);
+                if self.outside_target(cur, *pid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
                 }
-                let r = self.k.getsid(cur, self.arg_nr(*pid));
+                let r = self.k.getsid(cur, self.arg_nr(cur, *pid));
                 self.check_id(e, cur, r);
+                self.count_nested(nested, before, "getsid");
             }
             Op::Getppid => {
+                let before = self.stats.checked;
+                let nested = self.nested(cur);
                 let r = self.k.getppid(cur);
                 self.check_id(e, cur, r);
+                self.count_nested(nested, before, "getppid");
             }
             Op::Kill { pid, sig } => {
+                let before = self.stats.checked;
+                let nested = self.nested(cur);
                 self.learn_core_dumps(e, *sig);
-                if self.outside_target(*pid) {
+                if self.outside_target(cur, *pid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
                 }
-                let r = self.k.kill(cur, self.arg_nr(*pid), *sig);
+                let r = self.k.kill(cur, self.arg_nr(cur, *pid), *sig);
                 self.check_unit(e, r);
+                self.count_nested(nested, before, "kill");
             }
             Op::Tgkill { tgid, tid, sig } => {
                 self.learn_core_dumps(e, *sig);
-                if self.outside_target(*tid) {
+                if self.outside_target(cur, *tid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
                 }
                 let r = self
                     .k
-                    .tgkill(cur, self.arg_nr(*tgid), self.arg_nr(*tid), *sig);
+                    .tgkill(cur, self.arg_nr(cur, *tgid), self.arg_nr(cur, *tid), *sig);
                 self.check_unit(e, r);
             }
             Op::Tkill { tid, sig } => {
                 self.learn_core_dumps(e, *sig);
-                if self.outside_target(*tid) {
+                if self.outside_target(cur, *tid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
                 }
-                let r = self.k.tkill(cur, self.arg_nr(*tid), *sig);
+                let r = self.k.tkill(cur, self.arg_nr(cur, *tid), *sig);
                 self.check_unit(e, r);
             }
             Op::RtSigaction { sig, act, old } => self.do_sigaction(e, cur, *sig, *act, *old),
@@ -558,6 +573,15 @@ impl Engine {
         }
     }
 
+    /// Counts `name in a pid namespace` in [`Stats::checked_calls`] for a
+    /// caller in a nested pid namespace (`nested`) whose call was checked
+    /// since `checked` was `before`.
+    fn count_nested(&mut self, nested: bool, before: u64, name: &str) {
+        if nested {
+            self.count_checked(before, &format!("{name} in a pid namespace"));
+        }
+    }
+
     /// Counts `name` in [`Stats::checked_calls`] if a check happened since
     /// `checked` was `before`.
     fn count_checked(&mut self, before: u64, name: &str) {
@@ -591,9 +615,13 @@ impl Engine {
     /// number the trace never created and that is not the traced root's
     /// inherited group or session. Its result depends on processes the
     /// recording does not show.
-    fn outside_target(&self, pid: i32) -> bool {
+    ///
+    /// A caller in a nested pid namespace names only tasks of its
+    /// namespace, which the trace created: never outside.
+    fn outside_target(&self, cur: TaskId, pid: i32) -> bool {
         match pid {
             0 | -1 | i32::MIN => false,
+            _ if self.nested(cur) => false,
             p => self.pids.is_outside(p.abs()),
         }
     }
@@ -604,7 +632,13 @@ impl Engine {
     /// succeeded, which proves the group existed in the caller's session
     /// (then it is learned); otherwise it stands for no group at all, so
     /// that `setpgid(0, 424242) = -1 EPERM` is checked as such.
-    fn group_arg(&mut self, e: &Event, rec: i32) -> i32 {
+    ///
+    /// A caller in a nested pid namespace passes its namespace's numbers,
+    /// which are the emulated ones (see [`pidns`]): taken as they are.
+    fn group_arg(&mut self, e: &Event, cur: TaskId, rec: i32) -> i32 {
+        if self.nested(cur) {
+            return rec;
+        }
         if !self.pids.is_outside(rec) {
             return self.pids.map_pgid(rec);
         }
@@ -615,10 +649,13 @@ impl Engine {
         pidmap::UNUSED_NR
     }
 
-    /// Translates a pid argument (with kill/wait4 sign encodings).
-    fn arg_nr(&self, pid: i32) -> i32 {
+    /// Translates a pid argument (with kill/wait4 sign encodings) of a
+    /// call by `cur`; a caller in a nested pid namespace passes emulated
+    /// numbers already (see [`pidns`]).
+    fn arg_nr(&self, cur: TaskId, pid: i32) -> i32 {
         match pid {
             0 | -1 | i32::MIN => pid,
+            _ if self.nested(cur) => pid,
             p if p > 0 => self.pids.map_nr(p),
             p => -self.pids.map_pgid(-p),
         }

@@ -294,14 +294,14 @@ impl Engine {
         sig: i32,
         info: Option<RecSigInfo>,
     ) {
-        if self.outside_target(tgid) || tid.is_some_and(|t| self.outside_target(t)) {
+        if self.outside_target(cur, tgid) || tid.is_some_and(|t| self.outside_target(cur, t)) {
             return self.unchecked_because(e, "a process outside the trace");
         }
         let Some(i) = info.filter(|i| i.signo != 0 || sig == 0 && i.code != 0) else {
             return self.unchecked_because(e, "siginfo not read");
         };
         let si = self.given_info(sig, &i);
-        let nr = |x: i32| if x > 0 { self.arg_nr(x) } else { x };
+        let nr = |x: i32| if x > 0 { self.arg_nr(cur, x) } else { x };
         let (g, t) = (nr(tgid), tid.map(nr));
         let r = match t {
             None => self.k.rt_sigqueueinfo(cur, g, sig, si),
@@ -409,7 +409,7 @@ impl Engine {
                     (Outcome::Value(n), Ok(SigWait::Signal(got))) if *n == got.signo as i64 => {
                         self.stats.applied += 1;
                         if let Some(i) = info {
-                            self.compare_info(e, &i, &got);
+                            self.compare_info(e, cur, &i, &got);
                         }
                     }
                     (Outcome::Errno(Errno::EAGAIN), Err(Errno::EAGAIN)) => {}
@@ -525,8 +525,11 @@ impl Engine {
         }
     }
 
-    /// Compares a recorded siginfo with the core's.
-    fn compare_info(&mut self, e: &Event, want: &RecSigInfo, got: &SigInfo) {
+    /// Compares a recorded siginfo with the core's, as received by `cur`
+    /// (in a nested pid namespace, `si_pid` is its namespace's number,
+    /// compared as it is).
+    fn compare_info(&mut self, e: &Event, cur: TaskId, want: &RecSigInfo, got: &SigInfo) {
+        let nested = self.nested(cur);
         let mut diffs = Vec::new();
         if want.signo != got.signo {
             diffs.push(format!("si_signo {} vs {}", want.signo, got.signo));
@@ -537,7 +540,10 @@ impl Engine {
         if let Some(p) = want.pid {
             let released_same =
                 || self.pids.nr_of(p).is_none() && self.pids.was(p) == Some(got.pid);
-            if !self.pids.same_id(p, got.pid, &self.outside) && !released_same() {
+            let same = (nested && p == got.pid)
+                || self.pids.same_id(p, got.pid, &self.outside)
+                || released_same();
+            if !same {
                 diffs.push(format!("si_pid {p} vs emulated {}", got.pid));
             }
         }
@@ -702,7 +708,7 @@ impl Engine {
             match self.k.rt_sigtimedwait(cur, bit(sig), true) {
                 Ok(SigWait::Signal(got)) => {
                     if let Some(i) = info {
-                        self.compare_info(e, &i, &got);
+                        self.compare_info(e, cur, &i, &got);
                     }
                 }
                 r => self.mismatch(e, "signal", signame(sig), format!("{r:?}")),
@@ -846,7 +852,7 @@ impl Engine {
                 if got != sig {
                     self.mismatch(e, "signal", signame(sig), signame(got));
                 } else if let Some(i) = info {
-                    self.compare_info(e, &i, &gi);
+                    self.compare_info(e, cur, &i, &gi);
                 }
                 let eintr = match self.sig.last_restart.get(&e.pid).copied().flatten() {
                     Some(Restart::Sys) => Some(action.flags & SA_RESTART == 0),
@@ -906,10 +912,10 @@ impl Engine {
         let want = match request {
             PTRACE_TRACEME => Err(Errno::EPERM),
             PTRACE_ATTACH | PTRACE_SEIZE => {
-                if pid > 0 && self.outside_target(pid) {
+                if pid > 0 && self.outside_target(cur, pid) {
                     return self.unchecked_because(e, "a process outside the trace");
                 }
-                let nr = if pid > 0 { self.arg_nr(pid) } else { pid };
+                let nr = if pid > 0 { self.arg_nr(cur, pid) } else { pid };
                 match self.k.find_task_by_vpid(cur, nr) {
                     // ptrace_attach(): the same thread group, or already
                     // traced: EPERM either way.
