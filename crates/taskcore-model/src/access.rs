@@ -1,4 +1,5 @@
-//! Address spaces (only their dumpable flag) and `ptrace_may_access`.
+//! Address spaces (only their dumpable flag, with `PR_SET_DUMPABLE` and
+//! `PR_GET_DUMPABLE`) and `ptrace_may_access`.
 //!
 //! A task may trace another of its own thread group; otherwise its real
 //! uid must be the target's real, effective and saved uid, and its real
@@ -10,7 +11,7 @@
 //! kernel/ptrace.c `__ptrace_may_access()` with
 //! `PTRACE_MODE_ATTACH_REALCREDS`; `set_dumpable()`/`get_dumpable()`.
 
-use crate::Model;
+use crate::{Errno, Model, Result, Tid};
 
 impl Model {
     /// A new address space with dumpable flag `dumpable`; its index.
@@ -36,5 +37,31 @@ impl Model {
             Some(m) => self.mms[m] || root,
             None => true,
         }
+    }
+
+    /// `prctl(PR_SET_DUMPABLE, arg)`: 0 or 1 sets the flag of the caller's
+    /// address space.
+    ///
+    /// # Errors
+    /// `ESRCH` stale caller; `EINVAL` for any other `arg`.
+    pub fn pr_set_dumpable(&mut self, current: Tid, arg: u64) -> Result<()> {
+        let cur = self.current(current)?;
+        if arg > 1 {
+            return Err(Errno::EINVAL);
+        }
+        if let Some(m) = self.task(cur).mm {
+            self.mms[m] = arg == 1;
+        }
+        Ok(())
+    }
+
+    /// `prctl(PR_GET_DUMPABLE)`: 1 if the caller's address space is
+    /// dumpable, else 0.
+    ///
+    /// # Errors
+    /// `ESRCH` if the handle is stale.
+    pub fn pr_get_dumpable(&self, current: Tid) -> Result<i32> {
+        let t = self.task_idx(current)?;
+        Ok(self.task(t).mm.map_or(0, |m| i32::from(self.mms[m])))
     }
 }

@@ -7,7 +7,8 @@
 //! refusals), ptrace attach/seize/traceme/cont/
 //! detach, wait4/waitid with random and invalid options, pidfds
 //! (pidfd_open with its flags, pidfd_send_signal in each scope, waitid
-//! with `P_PIDFD`, setns to a pidfd's pid namespace, close), and "churn" runs
+//! with `P_PIDFD`, setns to a pidfd's pid namespace, close),
+//! PR_SET_DUMPABLE/PR_GET_DUMPABLE (which ptrace attach checks), and "churn" runs
 //! of fork+exit+wait that move the pid cursor around a small `pid_max`) are
 //! applied to both implementations. The caller of each call is picked among
 //! the tasks the model says could be running (alive, not stopped, not in a
@@ -144,6 +145,8 @@ enum Op {
     SetnsPidfd(usize, usize, u64),
     /// Closes a kept pidfd (its slot stays: later uses are `EBADF`).
     PidfdClose(usize),
+    /// `prctl(PR_SET_DUMPABLE, arg)`, then `prctl(PR_GET_DUMPABLE)`.
+    Dumpable(usize, u64),
 }
 
 /// A signal set drawn from the signals the other ops send.
@@ -428,6 +431,8 @@ fn op() -> impl Strategy<Value = Op> {
                 1 => Just(CLONE_VM),
             ]).prop_map(|(c, f, t)| Op::SetnsPidfd(c, f, t)),
         1 => sel().prop_map(Op::PidfdClose),
+        2 => (sel(), prop_oneof![Just(0u64), Just(1), Just(1), Just(2)])
+            .prop_map(|(c, a)| Op::Dumpable(c, a)),
     ]
 }
 
@@ -668,7 +673,8 @@ impl Pair {
             | Op::PidfdSignal(c, ..)
             | Op::WaitidPidfd(c, ..)
             | Op::SetnsPidfd(c, ..)
-            | Op::PidfdClose(c) => *c,
+            | Op::PidfdClose(c)
+            | Op::Dumpable(c, _) => *c,
         };
         let Some(c) = self.caller(caller) else {
             return Ok(());
@@ -938,6 +944,15 @@ impl Pair {
                 let a = self.k.setns(kc, taskcore::SetnsFd::PidFd(kf), *nstype);
                 let b = self.m.setns_pidfd(c, mf, *nstype);
                 self.cmp(format!("{who} = setns(#{}, {nstype:#x})", mf.0), a, b)
+            }
+            Op::Dumpable(_, arg) => {
+                let (a, b) = (
+                    self.k.pr_set_dumpable(kc, *arg),
+                    self.m.pr_set_dumpable(c, *arg),
+                );
+                self.cmp(format!("{who} = prctl(PR_SET_DUMPABLE, {arg})"), a, b)?;
+                let (a, b) = (self.k.pr_get_dumpable(kc), self.m.pr_get_dumpable(c));
+                self.cmp(format!("{who} = prctl(PR_GET_DUMPABLE)"), a, b)
             }
             Op::PidfdClose(f) => {
                 let Some(&(kf, mf)) = self.fd(*f) else {
