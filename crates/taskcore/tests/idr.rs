@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use taskcore::pid::{Idr, IDR_MAX, IDR_TAGS};
+use taskcore::pid::{next_cyclic, Idr, IDR_MAX, IDR_TAGS};
+use taskcore::uapi::RESERVED_PIDS;
 use taskcore::Errno;
 
 /// Slot boundaries of the 64-way tree (64^1, 64^2, 64^3, ...) and the top
@@ -251,5 +252,27 @@ proptest! {
         prop_assert_eq!(idr.find_free(c, hi), model.find_free(c, hi));
         prop_assert_eq!(idr.find_free(lo, c), model.find_free(lo, c));
         prop_assert_eq!(idr.find_free(lo, hi), model.find_free(lo, hi));
+    }
+
+    /// Cyclic pid allocation (`alloc_pid()`'s choice): the lowest free
+    /// number at or after the cursor below pid_max, else after a wrap the
+    /// lowest from 1 (or from RESERVED_PIDS once the cursor passed it),
+    /// compared with a plain scan, around a cursor that is free, taken, at
+    /// pid_max or past it.
+    #[test]
+    fn next_cyclic_matches_a_scan(
+        used in prop::collection::btree_set(1u32..700, 0..600),
+        cursor in prop_oneof![0u32..720, 60u32..68, 296u32..306, 696u32..704],
+        pid_max in prop_oneof![Just(64u32), Just(301u32), Just(700u32), Just(4096u32)],
+    ) {
+        let mut idr = Idr::new();
+        for &id in &used {
+            idr.insert(id, id).unwrap();
+        }
+        let min = if cursor > RESERVED_PIDS { RESERVED_PIDS } else { 1 };
+        let start = cursor.max(min);
+        let scan = |from: u32| (from..pid_max).find(|n| !used.contains(n));
+        let want = scan(start).or_else(|| if start > min { scan(min) } else { None });
+        prop_assert_eq!(next_cyclic(&idr, cursor, pid_max), want);
     }
 }

@@ -3,6 +3,9 @@
 //! tests/oracle/record.sh): per thread, creation order, zombies listed,
 //! orphans adopted at the tail.
 
+#[path = "common/recorded.rs"]
+mod recorded;
+
 use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::uapi::SIGKILL;
 use taskcore::{CloneArgs, Config, Kernel};
@@ -10,10 +13,7 @@ use taskcore::{CloneArgs, Config, Kernel};
 const CHILDREN: &str = include_str!("oracle/children.out");
 
 fn want(key: &str) -> &'static str {
-    CHILDREN
-        .lines()
-        .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
-        .unwrap_or_else(|| panic!("{key} not recorded"))
+    recorded::want(CHILDREN, key)
 }
 
 fn raw(k: &Kernel, tgid: i32, tid: i32) -> String {

@@ -8,15 +8,16 @@
 //! Not expressed here: the procfs signal lines (SigQ...: other tests), the
 //! orphaned-pgrp and PDEATHSIG cases (the lead's and other tests).
 
+#[path = "common/recorded.rs"]
+mod recorded;
+
 use taskcore::uapi::*;
 use taskcore::{Config, Kernel, SigWait, SignalAction, SignalDelivery, TaskId, WaitOutcome};
 
 const OUT: &str = include_str!("oracle/jobctl_rules.out");
 
 fn want(key: &str) -> &'static str {
-    OUT.lines()
-        .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
-        .unwrap_or_else(|| panic!("{key} not recorded"))
+    recorded::want(OUT, key)
 }
 
 struct Setup {

@@ -3,6 +3,9 @@
 //! pidfd_open, CLONE_PIDFD in clone and clone3, pidfd_send_signal,
 //! waitid(P_PIDFD), poll readiness and fdinfo's Pid/NSpid.
 
+#[path = "common/recorded.rs"]
+mod recorded;
+
 use taskcore::task::pidfd::{
     PIDFD_NONBLOCK, PIDFD_SIGNAL_PROCESS_GROUP, PIDFD_SIGNAL_THREAD, PIDFD_SIGNAL_THREAD_GROUP,
     PIDFD_THREAD, POLLHUP, POLLIN,
@@ -19,20 +22,11 @@ use taskcore::{
 const OUT: &str = include_str!("oracle/pidfd_rules.out");
 
 fn want(key: &str) -> &'static str {
-    OUT.lines()
-        .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
-        .unwrap_or_else(|| panic!("{key} not recorded"))
-}
-
-fn ans<T>(r: Result<T, Errno>) -> String {
-    match r {
-        Ok(_) => "ok".into(),
-        Err(e) => format!("{e:?}"),
-    }
+    recorded::want(OUT, key)
 }
 
 fn check<T>(key: &str, r: Result<T, Errno>) {
-    assert_eq!(ans(r), want(key), "{key}");
+    recorded::check(OUT, key, r)
 }
 
 fn ignore(k: &mut Kernel, t: TaskId, sig: i32) {

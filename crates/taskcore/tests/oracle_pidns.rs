@@ -4,6 +4,9 @@
 //! tests/oracle/record.sh). Inode numbers are compared by name (ROOT, NS1,
 //! NS2 in order of first sight), as the recording prints them.
 
+#[path = "common/recorded.rs"]
+mod recorded;
+
 use std::collections::HashMap;
 
 use taskcore::procfs::{ProcClock, ProcFs};
@@ -13,20 +16,11 @@ use taskcore::{CloneArgs, Config, Errno, Kernel, NsKind, SetnsFd, TaskId};
 const OUT: &str = include_str!("oracle/pidns_rules.out");
 
 fn want(key: &str) -> &'static str {
-    OUT.lines()
-        .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
-        .unwrap_or_else(|| panic!("{key} not recorded"))
-}
-
-fn ans<T>(r: Result<T, Errno>) -> String {
-    match r {
-        Ok(_) => "ok".into(),
-        Err(e) => format!("{e:?}"),
-    }
+    recorded::want(OUT, key)
 }
 
 fn check<T>(key: &str, r: Result<T, Errno>) {
-    assert_eq!(ans(r), want(key), "{key}");
+    recorded::check(OUT, key, r)
 }
 
 /// Names inode numbers as the recording does.

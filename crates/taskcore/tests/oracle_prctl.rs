@@ -2,16 +2,16 @@
 //! name in `/proc`, compared with answers recorded from real Linux by
 //! tests/oracle/prctl_rules.c (re-record with tests/oracle/record.sh).
 
+#[path = "common/recorded.rs"]
+mod recorded;
+
 use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::{Config, Errno, Kernel};
 
 const PRCTL_RULES: &str = include_str!("oracle/prctl_rules.out");
 
 fn want(key: &str) -> &'static str {
-    PRCTL_RULES
-        .lines()
-        .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
-        .unwrap_or_else(|| panic!("{key} not recorded"))
+    recorded::want(PRCTL_RULES, key)
 }
 
 fn read(k: &Kernel, path: &str) -> String {

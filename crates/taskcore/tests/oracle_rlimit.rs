@@ -3,6 +3,9 @@
 //! answers recorded from real Linux by tests/oracle/rlimit_rules.c
 //! (re-record with tests/oracle/record.sh).
 
+#[path = "common/recorded.rs"]
+mod recorded;
+
 use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::uapi::*;
 use taskcore::{Errno, Kernel, Rlimit, TaskId};
@@ -10,10 +13,7 @@ use taskcore::{Errno, Kernel, Rlimit, TaskId};
 const RLIMIT_RULES: &str = include_str!("oracle/rlimit_rules.out");
 
 fn want(key: &str) -> &'static str {
-    RLIMIT_RULES
-        .lines()
-        .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
-        .unwrap_or_else(|| panic!("{key} not recorded"))
+    recorded::want(RLIMIT_RULES, key)
 }
 
 fn outcome<T>(r: Result<T, Errno>) -> String {

@@ -131,6 +131,11 @@ pub fn next_cyclic(idr: &Idr, cursor: u32, pid_max: u32) -> Option<u32> {
         1
     };
     let start = cursor.max(min);
+    // The usual case: the number after the last one handed out is free.
+    // One lookup answers it without the free-bitmap search.
+    if start < pid_max.min(crate::pid::IDR_MAX) && !idr.contains(start) {
+        return Some(start);
+    }
     idr.find_free(start, pid_max)
         .or_else(|| (start > min).then(|| idr.find_free(min, pid_max)).flatten())
 }

@@ -68,7 +68,6 @@ impl Kernel {
     fn do_sys_kill(&mut self, current: TaskId, pid: i32, sig: i32) -> Result<()> {
         let cur = self.current(current)?;
         let ns = self.ns_of(cur);
-        let who = self.killer(cur);
         let target = match pid {
             i32::MIN => return Err(Errno::ESRCH),
             p if p > 0 => KillTarget::Group(self.find_task(ns, p).ok_or(Errno::ESRCH)?),
@@ -86,13 +85,19 @@ impl Kernel {
         let r = match target {
             KillTarget::Group(t) => {
                 check(sig)?;
-                if !self.may_kill(&who, t, sig) {
+                if !self.may_kill_by(cur, t, sig) {
                     return Err(Errno::EPERM);
                 }
-                self.send_user_signal(&who, t, sig, PidType::Tgid, None)?;
+                // One target: nothing runs between the check and the send,
+                // so the sender's identity is taken only for a real signal.
+                if sig != 0 {
+                    let who = self.killer(cur);
+                    self.send_user_signal(&who, t, sig, PidType::Tgid, None)?;
+                }
                 Ok(())
             }
             KillTarget::Pgrp(pgrp) => {
+                let who = self.killer(cur);
                 let members =
                     list::collect(self.pids[pgrp].pgrp_members, &self.groups, |g| &g.pgrp_node);
                 if members.is_empty() {
@@ -126,6 +131,7 @@ impl Kernel {
                 }
             }
             KillTarget::All => {
+                let who = self.killer(cur);
                 let cur_group = self.tasks[cur].group;
                 let mut targets = Vec::new();
                 let mut nr = 2;
@@ -217,14 +223,18 @@ impl Kernel {
         if !(0..=64).contains(&sig) {
             return Err(Errno::EINVAL);
         }
-        let who = self.killer(cur);
-        if !self.may_kill(&who, t, sig) {
+        if !self.may_kill_by(cur, t, sig) {
             return Err(Errno::EPERM);
         }
         // do_send_specific(): queued on the thread itself (PIDTYPE_PID). An
         // exiting thread never takes it (wants_signal()), SIGKILL included;
         // only prepare_signal()'s group-wide effect of SIGCONT remains.
-        let r = self.send_user_signal(&who, t, sig, PidType::Pid, None);
+        let r = if sig == 0 {
+            Ok(())
+        } else {
+            let who = self.killer(cur);
+            self.send_user_signal(&who, t, sig, PidType::Pid, None)
+        };
         self.run_deferred();
         r
     }
@@ -309,12 +319,30 @@ impl Kernel {
     /// thread group, `kill_ok_by_cred()`, or SIGCONT within the sender's
     /// session.
     pub(crate) fn may_kill(&self, who: &Killer, t: u32, sig: i32) -> bool {
+        self.may_kill_as(who.group, who.session, &who.cred, t, sig)
+    }
+
+    /// [`Self::may_kill`] for live sender thread `cur`, read in place (no
+    /// [`Killer`] taken: for a single target, checked just before the send).
+    pub(crate) fn may_kill_by(&self, cur: u32, t: u32, sig: i32) -> bool {
+        let g = self.tasks[cur].group;
+        self.may_kill_as(g, self.groups[g].session, &self.tasks[cur].cred, t, sig)
+    }
+
+    fn may_kill_as(
+        &self,
+        group: u32,
+        session: u32,
+        cred: &crate::task::cred::Cred,
+        t: u32,
+        sig: i32,
+    ) -> bool {
         let g = self.tasks[t].group;
-        g == who.group
-            || who.cred.may_signal(&self.tasks[t].cred)
+        g == group
+            || cred.may_signal(&self.tasks[t].cred)
             || (sig == SIGCONT && {
                 let sid = self.groups[g].session;
-                sid == NONE || sid == who.session
+                sid == NONE || sid == session
             })
     }
 
