@@ -12,7 +12,7 @@
 use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::sys::{dispatch, nr, SysRet, Syscall};
 use taskcore::task::cred::ID_UNCHANGED;
-use taskcore::{Config, Errno, Kernel, NsKind, TaskId};
+use taskcore::{Config, Errno, Kernel, NsKind, PtraceMode, TaskId};
 
 const ORACLE: &str = include_str!("oracle/ptrace_access.out");
 
@@ -147,6 +147,12 @@ fn pair(k: &mut Kernel, root: TaskId, tg: &Ids, cl: &Ids, op: usize) -> String {
     let c = k.fork(root).unwrap();
     set_ids(k, c, cl);
     let pid = k.pid_vnr(c, t).unwrap();
+    // The public check agrees with each gated operation.
+    let mode = match op {
+        0 | 1 => PtraceMode::AttachRealCreds,
+        _ => PtraceMode::ReadFsCreds,
+    };
+    let may = k.ptrace_may_access(c, t, mode).is_ok();
     let e = match op {
         0 => errno(k.ptrace_attach(c, pid, false)),
         1 => errno(k.ptrace_seize(c, pid, 0)),
@@ -172,6 +178,8 @@ fn pair(k: &mut Kernel, root: TaskId, tg: &Ids, cl: &Ids, op: usize) -> String {
             }
         }
     };
+    let refused = if op == 3 { e == 1 } else { e != 0 };
+    assert_eq!(may, !refused, "ptrace_may_access({mode:?}) vs op {op}");
     k.exit_group(c, 0).unwrap();
     let cp = k.pid_vnr(root, c).unwrap();
     k.wait4(root, cp, 0).unwrap();
