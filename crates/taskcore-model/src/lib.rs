@@ -106,6 +106,7 @@ pub use taskcore::{
     WaitOutcome, WaitReport,
 };
 
+pub use nsproxy::NsFile;
 use pid::{Ns, PidStruct};
 pub use pidfd::PidFd;
 
@@ -352,6 +353,9 @@ pub struct Model {
     pub(crate) mms: Vec<bool>,
     /// Open pidfds by [`PidFd`] index; `None` once closed.
     pub(crate) pidfds: Vec<Option<pidfd::PidFdFile>>,
+    /// Open namespace files by [`NsFile`] index: the namespace; `None`
+    /// once closed.
+    pub(crate) ns_files: Vec<Option<usize>>,
 }
 
 impl Model {
@@ -384,6 +388,7 @@ impl Model {
             pid_for_children: Default::default(),
             mms: vec![true],
             pidfds: Vec::new(),
+            ns_files: Vec::new(),
         };
         let pid = m.alloc_pid(0, &[])?;
         let seq = m.next_seq();

@@ -7,7 +7,8 @@
 //! refusals), ptrace attach/seize/traceme/cont/
 //! detach, wait4/waitid with random and invalid options, pidfds
 //! (pidfd_open with its flags, pidfd_send_signal in each scope, waitid
-//! with `P_PIDFD`, setns to a pidfd's pid namespace, close),
+//! with `P_PIDFD`, setns to a pidfd's pid namespace, close), namespace
+//! files (`/proc/PID/ns/pid` and `pid_for_children` opened, setns, closed),
 //! PR_SET_DUMPABLE/PR_GET_DUMPABLE (which ptrace attach checks), and "churn" runs
 //! of fork+exit+wait that move the pid cursor around a small `pid_max`) are
 //! applied to both implementations. The caller of each call is picked among
@@ -147,6 +148,13 @@ enum Op {
     PidfdClose(usize),
     /// `prctl(PR_SET_DUMPABLE, arg)`, then `prctl(PR_GET_DUMPABLE)`.
     Dumpable(usize, u64),
+    /// Opens `/proc/PID/ns/pid` (false) or `pid_for_children` (true) of
+    /// the `n`-th created task; a file both sides open is kept.
+    NsOpen(usize, bool),
+    /// `setns(fd, nstype)` with a kept namespace file.
+    SetnsFile(usize, usize, u64),
+    /// Closes a kept namespace file.
+    NsClose(usize),
 }
 
 /// A signal set drawn from the signals the other ops send.
@@ -433,6 +441,10 @@ fn op() -> impl Strategy<Value = Op> {
         1 => sel().prop_map(Op::PidfdClose),
         2 => (sel(), prop_oneof![Just(0u64), Just(1), Just(1), Just(2)])
             .prop_map(|(c, a)| Op::Dumpable(c, a)),
+        2 => (sel(), any::<bool>()).prop_map(|(t, k)| Op::NsOpen(t, k)),
+        2 => (sel(), sel(), prop_oneof![3 => Just(CLONE_NEWPID), 2 => Just(0u64), 1 => Just(CLONE_NEWUTS)])
+            .prop_map(|(c, f, t)| Op::SetnsFile(c, f, t)),
+        1 => sel().prop_map(Op::NsClose),
     ]
 }
 
@@ -452,6 +464,8 @@ struct Pair {
     pid_scan: i32,
     /// Pidfds opened on both sides, in opening order (closed ones stay).
     fds: Vec<(taskcore::PidFd, taskcore_model::PidFd)>,
+    /// Namespace files opened on both sides, in opening order.
+    nsfiles: Vec<(taskcore::NsRef, taskcore_model::NsFile)>,
 }
 
 type Check = std::result::Result<(), String>;
@@ -469,6 +483,7 @@ impl Pair {
             log: Vec::new(),
             pid_scan: config.pid_max.min(1024) as i32,
             fds: Vec::new(),
+            nsfiles: Vec::new(),
         }
     }
 
@@ -674,7 +689,10 @@ impl Pair {
             | Op::WaitidPidfd(c, ..)
             | Op::SetnsPidfd(c, ..)
             | Op::PidfdClose(c)
-            | Op::Dumpable(c, _) => *c,
+            | Op::Dumpable(c, _)
+            | Op::NsOpen(c, _)
+            | Op::SetnsFile(c, ..)
+            | Op::NsClose(c) => *c,
         };
         let Some(c) = self.caller(caller) else {
             return Ok(());
@@ -953,6 +971,38 @@ impl Pair {
                 self.cmp(format!("{who} = prctl(PR_SET_DUMPABLE, {arg})"), a, b)?;
                 let (a, b) = (self.k.pr_get_dumpable(kc), self.m.pr_get_dumpable(c));
                 self.cmp(format!("{who} = prctl(PR_GET_DUMPABLE)"), a, b)
+            }
+            Op::NsOpen(t, for_children) => {
+                let t = Tid(t % self.n());
+                let kind = if *for_children {
+                    taskcore::NsKind::PidForChildren
+                } else {
+                    taskcore::NsKind::Pid
+                };
+                let (a, b) = (self.k.ns_open(self.kt(t), kind), self.m.ns_open(t, kind));
+                let (ra, rb) = (a.map(|_| ()), b.map(|_| ()));
+                self.cmp(format!("ns_open(task {}, {kind:?})", t.0), ra, rb)?;
+                if let (Ok(a), Ok(b)) = (a, b) {
+                    self.nsfiles.push((a, b));
+                }
+                Ok(())
+            }
+            Op::SetnsFile(_, f, nstype) => {
+                if self.nsfiles.is_empty() {
+                    return Ok(());
+                }
+                let (kf, mf) = self.nsfiles[f % self.nsfiles.len()];
+                let a = self.k.setns(kc, taskcore::SetnsFd::Ns(kf), *nstype);
+                let b = self.m.setns_file(c, mf, *nstype);
+                self.cmp(format!("{who} = setns(ns#{}, {nstype:#x})", mf.0), a, b)
+            }
+            Op::NsClose(f) => {
+                if self.nsfiles.is_empty() {
+                    return Ok(());
+                }
+                let (kf, mf) = self.nsfiles[f % self.nsfiles.len()];
+                let (a, b) = (self.k.ns_close(kf), self.m.ns_close(mf));
+                self.cmp(format!("ns_close(ns#{})", mf.0), a, b)
             }
             Op::PidfdClose(f) => {
                 let Some(&(kf, mf)) = self.fd(*f) else {
