@@ -1,16 +1,17 @@
 //! Deaths under strace are two moments. A task's `do_exit` (its children
 //! reparented, its tracer told) happens somewhere after its last printed
-//! activity ([`Op::Die`](crate::op::Op::Die), a synthetic event whose
+//! activity ([`Kind::Die`](crate::event::Kind::Die), a synthetic event whose
 //! window ends at the `+++` line); its parent can see it only once strace
 //! has reaped it and printed `+++`. The emulated strace therefore seizes a
 //! dying process's leader before its `do_exit` and reaps it at the `+++`
 //! line.
 
+use taskcore::sys::Syscall;
 use taskcore::uapi::{__WALL, P_PID, WEXITED, WNOHANG};
 use taskcore::{TaskId, WaitOutcome};
 
 use super::Engine;
-use crate::op::Event;
+use crate::event::Event;
 
 impl Engine {
     /// The `do_exit` of the event's task: the process's leader, when the
@@ -57,13 +58,13 @@ impl Engine {
                 .task(caller)
                 .filter(|t| !t.dead)
                 .map_or(task, |t| t.task);
-            self.k.exit_group(who, c)
+            self.sys(who, &Syscall::ExitGroup { code: c }).map(drop)
         } else if let Some((s, core)) = sig {
             self.k.force_fatal_signal(task, s, core)
-        } else if let Some(c) = self.pending_exit.remove(&e.pid) {
-            self.k.exit(task, c)
         } else {
-            self.k.exit(task, code.unwrap_or(0))
+            // The recorded exit(2), or the status of the `+++` line.
+            let code = self.pending_exit.remove(&e.pid).or(code).unwrap_or(0);
+            self.sys(task, &Syscall::Exit { code }).map(drop)
         };
         if let Err(err) = r {
             self.mismatch(e, "death", "task alive".into(), err.name().into());

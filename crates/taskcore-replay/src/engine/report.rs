@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use taskcore::TaskId;
 
 use super::Engine;
-use crate::op::{Event, Outcome};
+use crate::event::{Event, Outcome};
 
 /// One difference between the recording and the emulation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,19 +85,19 @@ impl Engine {
             involved: Vec::new(),
             file: e.file.to_string(),
             line: e.line,
-            what: format!("{} by {}: {}", e.op.name(), e.pid, what),
+            what: format!("{} by {}: {}", e.kind.name(), e.pid, what),
             recorded,
             emulated,
         });
     }
 
     pub(crate) fn unchecked(&mut self, e: &Event) {
-        let name = e.op.name().to_string();
+        let name = e.kind.name().to_string();
         *self.stats.unchecked.entry(name).or_default() += 1;
     }
 
     pub(crate) fn unchecked_because(&mut self, e: &Event, why: &str) {
-        let name = format!("{} ({why})", e.op.name());
+        let name = format!("{} ({why})", e.kind.name());
         *self.stats.unchecked.entry(name).or_default() += 1;
     }
 

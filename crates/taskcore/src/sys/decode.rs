@@ -345,6 +345,10 @@ impl Syscall {
             },
             nr::SETFSUID => Syscall::Setfsuid { uid: a[0] as u32 },
             nr::SETFSGID => Syscall::Setfsgid { gid: a[0] as u32 },
+            nr::GETUID => Syscall::Getuid,
+            nr::GETEUID => Syscall::Geteuid,
+            nr::GETGID => Syscall::Getgid,
+            nr::GETEGID => Syscall::Getegid,
             nr::GETRESUID => Syscall::Getresuid,
             nr::GETRESGID => Syscall::Getresgid,
             nr::SETGROUPS => {
