@@ -17,7 +17,10 @@ impl Model {
     ///
     /// # Errors
     /// `ESRCH`: stale caller, no task `pid`. `EPERM`: `pid` is in the
-    /// caller's thread group, has exited, or is already traced.
+    /// caller's thread group, has exited, or is already traced; or the
+    /// caller may not trace it (its real ids are not all of the target's,
+    /// or the target is not dumpable, and its euid is not 0; see
+    /// `access.rs`).
     ///
     /// # Linux
     /// `ptrace_attach()`; `ptrace_set_stopped()` sends SIGSTOP
@@ -25,7 +28,7 @@ impl Model {
     pub fn ptrace_attach(&mut self, current: Tid, pid: i32, seize: bool) -> Result<()> {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
-        if self.same_thread_group(t, cur) {
+        if self.same_thread_group(t, cur) || !self.may_attach(cur, t) {
             return Err(Errno::EPERM);
         }
         if self.task(t).exit_state != ExitState::Running || self.task(t).ptrace != 0 {

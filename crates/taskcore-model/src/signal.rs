@@ -214,7 +214,7 @@ impl Model {
 
     /// `send_signal_locked()`'s `force` for a user signal: the sender has no
     /// number in the target's pid namespace.
-    fn sent_from_ancestor_ns(&self, sender: &[(usize, u32)], p: usize) -> bool {
+    pub(crate) fn sent_from_ancestor_ns(&self, sender: &[(usize, u32)], p: usize) -> bool {
         let ns = self.ns_of(p);
         sender.get(self.nss[ns].level).is_none_or(|&(n, _)| n != ns)
     }

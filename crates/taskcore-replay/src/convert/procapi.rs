@@ -12,6 +12,10 @@ use crate::event::{Kind, Rec};
 /// `prctl` options (include/uapi/linux/prctl.h).
 const PR_SET_PDEATHSIG: i32 = 1;
 /// See [`PR_SET_PDEATHSIG`].
+const PR_GET_DUMPABLE: i32 = 3;
+/// See [`PR_SET_PDEATHSIG`].
+const PR_SET_DUMPABLE: i32 = 4;
+/// See [`PR_SET_PDEATHSIG`].
 const PR_SET_NAME: i32 = 15;
 /// See [`PR_SET_PDEATHSIG`].
 const PR_GET_NAME: i32 = 16;
@@ -146,6 +150,10 @@ pub(super) fn prctl(option: i32, arg2: Option<u64>, name: Option<&String>) -> Op
         (PR_GET_NAME, _, Some(name)) => (Prctl::GetName, Rec::Name(name.clone())),
         (PR_SET_NAME, _, Some(name)) => (Prctl::SetName(name.clone().into_bytes()), Rec::Ret),
         (PR_SET_PDEATHSIG, Some(sig), _) => (Prctl::SetPdeathsig(sig as i32), Rec::Ret),
+        // strace names the argument (SUID_DUMP_USER...); the result of
+        // PR_GET_DUMPABLE is the return value.
+        (PR_SET_DUMPABLE, Some(arg), _) => (Prctl::SetDumpable(arg), Rec::Ret),
+        (PR_GET_DUMPABLE, _, _) => (Prctl::GetDumpable, Rec::Ret),
         (o, arg2, _) if o == PR_SET_CHILD_SUBREAPER => {
             (Prctl::SetChildSubreaper(arg2.unwrap_or(0) != 0), Rec::Ret)
         }

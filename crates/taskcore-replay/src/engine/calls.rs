@@ -23,7 +23,11 @@ impl Engine {
     /// result.
     pub(super) fn apply_sys(&mut self, e: &Arc<Event>, cur: TaskId, call: &Syscall, rec: &Rec) {
         match call {
-            Syscall::Prctl(Prctl::GetName) => self.apply_procapi(e, cur, call, rec),
+            // The name and the dumpable flag are process state the
+            // process-API checks count.
+            Syscall::Prctl(Prctl::GetName | Prctl::GetDumpable | Prctl::SetDumpable(_)) => {
+                self.apply_procapi(e, cur, call, rec)
+            }
             Syscall::Prctl(p) => self.apply_prctl(e, cur, p, rec),
             Syscall::RtSigaction { .. }
             | Syscall::RtSigprocmask { .. }

@@ -53,63 +53,73 @@ impl Engine {
                 }
             }
             (&Syscall::Setpgid { pid, pgid }, _) => {
-                if self.outside_target(pid) {
+                let (before, nested) = (self.stats.checked, self.nested(cur));
+                if self.outside_target(cur, pid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
                 }
-                let pid = self.arg_nr(pid);
+                let pid = self.arg_nr(cur, pid);
                 let pgid = if pgid > 0 {
-                    self.group_arg(e, pgid)
+                    self.group_arg(e, cur, pgid)
                 } else {
                     pgid
                 };
                 let r = self.sys(cur, &Syscall::Setpgid { pid, pgid });
                 self.check_unit(e, r.map(drop));
+                self.count_nested(nested, before, "setpgid");
             }
             (Syscall::Setsid | Syscall::Getppid, _) => {
+                let (before, nested) = (self.stats.checked, self.nested(cur));
                 let r = self.sys(cur, call);
                 self.check_id(e, cur, value(r));
+                if matches!(call, Syscall::Getppid) {
+                    self.count_nested(nested, before, "getppid");
+                }
             }
             (&Syscall::Getpgid { pid }, _) | (&Syscall::Getsid { pid }, _) => {
-                if self.outside_target(pid) {
+                let (before, nested) = (self.stats.checked, self.nested(cur));
+                if self.outside_target(cur, pid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
                 }
-                let pid = self.arg_nr(pid);
-                let mapped = match call {
-                    Syscall::Getpgid { .. } => Syscall::Getpgid { pid },
-                    _ => Syscall::Getsid { pid },
+                let pid = self.arg_nr(cur, pid);
+                let (mapped, name) = match call {
+                    Syscall::Getpgid { .. } => (Syscall::Getpgid { pid }, "getpgid"),
+                    _ => (Syscall::Getsid { pid }, "getsid"),
                 };
                 let r = self.sys(cur, &mapped);
                 self.check_id(e, cur, value(r));
+                self.count_nested(nested, before, name);
             }
             (&Syscall::Kill { pid, sig }, _) => {
+                let (before, nested) = (self.stats.checked, self.nested(cur));
                 self.learn_core_dumps(e, sig);
-                if self.outside_target(pid) {
+                if self.outside_target(cur, pid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
                 }
-                let pid = self.arg_nr(pid);
+                let pid = self.arg_nr(cur, pid);
                 let r = self.sys(cur, &Syscall::Kill { pid, sig });
                 self.check_unit(e, r.map(drop));
+                self.count_nested(nested, before, "kill");
             }
             (&Syscall::Tgkill { tgid, tid, sig }, _) => {
                 self.learn_core_dumps(e, sig);
-                if self.outside_target(tid) {
+                if self.outside_target(cur, tid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
                 }
-                let (tgid, tid) = (self.arg_nr(tgid), self.arg_nr(tid));
+                let (tgid, tid) = (self.arg_nr(cur, tgid), self.arg_nr(cur, tid));
                 let r = self.sys(cur, &Syscall::Tgkill { tgid, tid, sig });
                 self.check_unit(e, r.map(drop));
             }
             (&Syscall::Tkill { tid, sig }, _) => {
                 self.learn_core_dumps(e, sig);
-                if self.outside_target(tid) {
+                if self.outside_target(cur, tid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
                 }
-                let tid = self.arg_nr(tid);
+                let tid = self.arg_nr(cur, tid);
                 let r = self.sys(cur, &Syscall::Tkill { tid, sig });
                 self.check_unit(e, r.map(drop));
             }

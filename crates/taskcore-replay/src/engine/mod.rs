@@ -423,6 +423,16 @@ impl Engine {
         }
     }
 
+    /// Counts `name in a pid namespace` in [`Stats::checked_calls`] for a
+    /// caller in a nested pid namespace (`nested`) whose call was checked
+    /// since `checked` was `before`.
+    pub(super) fn count_nested(&mut self, nested: bool, before: u64, name: &str) {
+        if nested && self.stats.checked > before {
+            let name = format!("{name} in a pid namespace");
+            *self.stats.checked_calls.entry(name).or_default() += 1;
+        }
+    }
+
     fn leader_of(&self, t: TaskId) -> taskcore::Result<TaskId> {
         let pid = self.k.getpid(t)?;
         self.k.find_task_by_vpid(t, pid)
@@ -448,9 +458,13 @@ impl Engine {
     /// number the trace never created and that is not the traced root's
     /// inherited group or session. Its result depends on processes the
     /// recording does not show.
-    fn outside_target(&self, pid: i32) -> bool {
+    ///
+    /// A caller in a nested pid namespace names only tasks of its
+    /// namespace, which the trace created: never outside.
+    fn outside_target(&self, cur: TaskId, pid: i32) -> bool {
         match pid {
             0 | -1 | i32::MIN => false,
+            _ if self.nested(cur) => false,
             p => self.pids.is_outside(p.abs()),
         }
     }
@@ -461,7 +475,13 @@ impl Engine {
     /// succeeded, which proves the group existed in the caller's session
     /// (then it is learned); otherwise it stands for no group at all, so
     /// that `setpgid(0, 424242) = -1 EPERM` is checked as such.
-    fn group_arg(&mut self, e: &Event, rec: i32) -> i32 {
+    ///
+    /// A caller in a nested pid namespace passes its namespace's numbers,
+    /// which are the emulated ones (see [`pidns`]): taken as they are.
+    fn group_arg(&mut self, e: &Event, cur: TaskId, rec: i32) -> i32 {
+        if self.nested(cur) {
+            return rec;
+        }
         if !self.pids.is_outside(rec) {
             return self.pids.map_pgid(rec);
         }
@@ -472,10 +492,13 @@ impl Engine {
         pidmap::UNUSED_NR
     }
 
-    /// Translates a pid argument (with kill/wait4 sign encodings).
-    fn arg_nr(&self, pid: i32) -> i32 {
+    /// Translates a pid argument (with kill/wait4 sign encodings) of a
+    /// call by `cur`; a caller in a nested pid namespace passes emulated
+    /// numbers already (see [`pidns`]).
+    fn arg_nr(&self, cur: TaskId, pid: i32) -> i32 {
         match pid {
             0 | -1 | i32::MIN => pid,
+            _ if self.nested(cur) => pid,
             p if p > 0 => self.pids.map_nr(p),
             p => -self.pids.map_pgid(-p),
         }

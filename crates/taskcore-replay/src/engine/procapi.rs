@@ -1,6 +1,7 @@
 //! The process-API calls: pidfds (`pidfd_open`, `CLONE_PIDFD`,
 //! `pidfd_send_signal`, `waitid(P_PIDFD)`), `unshare`/`setns`, the
-//! credential calls, resource limits and `prctl(PR_GET_NAME)`.
+//! credential calls, resource limits, `prctl(PR_GET_NAME)` and
+//! `prctl(PR_GET_DUMPABLE)` (its result is the return value).
 //!
 //! # pidfds and fd numbers
 //! The trace shows fd numbers, the core hands out [`PidFd`] handles. Each
@@ -77,6 +78,10 @@ impl Engine {
                 _ => self.unchecked(e),
             },
             (&Syscall::PidfdOpen { pid, flags }, _) => self.do_pidfd_open(e, cur, pid, flags),
+            (Syscall::Prctl(Prctl::GetDumpable), _) => {
+                let r = self.sys(cur, call);
+                self.check_value(e, r.map(|v| v.raw()));
+            }
             (
                 Syscall::Setfsuid { .. }
                 | Syscall::Setfsgid { .. }
@@ -173,7 +178,7 @@ impl Engine {
     }
 
     /// Checks a non-negative value result.
-    fn check_value(&mut self, e: &Event, r: taskcore::Result<i64>) {
+    pub(super) fn check_value(&mut self, e: &Event, r: taskcore::Result<i64>) {
         match (&e.ret, r) {
             (Outcome::Value(a), Ok(b)) => {
                 self.stats.checked += 1;

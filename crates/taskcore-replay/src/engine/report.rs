@@ -116,9 +116,15 @@ impl Engine {
 
     /// Checks a pid-valued result. A recorded number of the world outside
     /// the trace that the emulation's outside processes match is learned.
-    pub(crate) fn check_id(&mut self, e: &Event, _cur: TaskId, r: taskcore::Result<i32>) {
+    /// A caller in a nested pid namespace gets its namespace's numbers,
+    /// compared as they are (0 for a parent outside the namespace).
+    pub(crate) fn check_id(&mut self, e: &Event, cur: TaskId, r: taskcore::Result<i32>) {
+        let nested = self.nested(cur);
         match (&e.ret, &r) {
             (Outcome::Unknown | Outcome::Interrupted | Outcome::Died, _) => self.unchecked(e),
+            (Outcome::Value(v), Ok(nr)) if nested && *v == i64::from(*nr) => {
+                self.stats.checked += 1
+            }
             (Outcome::Value(v), Ok(nr)) if self.pids.same_id(*v as i32, *nr, &self.outside) => {
                 if self.pids.is_outside(*v as i32) && *v > 0 {
                     self.pids.learn_outside(*v as i32, *nr);

@@ -179,7 +179,7 @@ impl Engine {
             } => (tgid, Some(tid), sig, info),
             _ => return self.unchecked(e),
         };
-        if self.outside_target(tgid) || tid.is_some_and(|t| self.outside_target(t)) {
+        if self.outside_target(cur, tgid) || tid.is_some_and(|t| self.outside_target(cur, t)) {
             return self.unchecked_because(e, "a process outside the trace");
         }
         if info
@@ -194,7 +194,7 @@ impl Engine {
             p => p,
         };
         let info = SigInfo { pid, ..given };
-        let nr = |x: i32| if x > 0 { self.arg_nr(x) } else { x };
+        let nr = |x: i32| if x > 0 { self.arg_nr(cur, x) } else { x };
         let tgid = nr(tgid);
         let mapped = match tid.map(nr) {
             None => Syscall::RtSigqueueinfo { tgid, sig, info },
@@ -238,7 +238,7 @@ impl Engine {
                     (Outcome::Value(n), Ok(SigWait::Signal(got))) if *n == got.signo as i64 => {
                         self.stats.applied += 1;
                         if let Some(i) = info {
-                            self.compare_info(e, &i, &got);
+                            self.compare_info(e, cur, &i, &got);
                         }
                     }
                     (Outcome::Errno(Errno::EAGAIN), Err(Errno::EAGAIN)) => {}
@@ -357,10 +357,10 @@ impl Engine {
         let want = match request {
             PTRACE_TRACEME => Err(Errno::EPERM),
             PTRACE_ATTACH | PTRACE_SEIZE => {
-                if pid > 0 && self.outside_target(pid) {
+                if pid > 0 && self.outside_target(cur, pid) {
                     return self.unchecked_because(e, "a process outside the trace");
                 }
-                let nr = if pid > 0 { self.arg_nr(pid) } else { pid };
+                let nr = if pid > 0 { self.arg_nr(cur, pid) } else { pid };
                 match self.k.find_task_by_vpid(cur, nr) {
                     // ptrace_attach(): the same thread group, or already
                     // traced: EPERM either way.

@@ -277,7 +277,17 @@ impl Engine {
     }
 
     /// Compares a recorded siginfo with the core's.
-    pub(super) fn compare_info(&mut self, e: &Event, want: &RecSigInfo, got: &SigInfo) {
+    ///
+    /// As received by `cur`: in a nested pid namespace, `si_pid` is its
+    /// namespace's number, compared as it is.
+    pub(super) fn compare_info(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        want: &RecSigInfo,
+        got: &SigInfo,
+    ) {
+        let nested = self.nested(cur);
         let mut diffs = Vec::new();
         if want.signo != got.signo {
             diffs.push(format!("si_signo {} vs {}", want.signo, got.signo));
@@ -288,7 +298,10 @@ impl Engine {
         if let Some(p) = want.pid {
             let released_same =
                 || self.pids.nr_of(p).is_none() && self.pids.was(p) == Some(got.pid);
-            if !self.pids.same_id(p, got.pid, &self.outside) && !released_same() {
+            let same = (nested && p == got.pid)
+                || self.pids.same_id(p, got.pid, &self.outside)
+                || released_same();
+            if !same {
                 diffs.push(format!("si_pid {p} vs emulated {}", got.pid));
             }
         }
@@ -462,7 +475,7 @@ impl Engine {
             match self.k.rt_sigtimedwait(cur, bit(sig), true) {
                 Ok(SigWait::Signal(got)) => {
                     if let Some(i) = info {
-                        self.compare_info(e, &i, &got);
+                        self.compare_info(e, cur, &i, &got);
                     }
                 }
                 r => self.mismatch(e, "signal", signame(sig), format!("{r:?}")),
@@ -600,7 +613,7 @@ impl Engine {
                 if got != sig {
                     self.mismatch(e, "signal", signame(sig), signame(got));
                 } else if let Some(i) = info {
-                    self.compare_info(e, &i, &gi);
+                    self.compare_info(e, cur, &i, &gi);
                 }
                 let eintr = match self.sig.last_restart.get(&e.pid).copied().flatten() {
                     Some(Restart::Sys) => Some(action.flags & SA_RESTART == 0),

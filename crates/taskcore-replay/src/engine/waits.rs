@@ -205,12 +205,12 @@ impl Engine {
             .any(|&t| self.k.getppid(t).is_ok_and(|p| p == me))
     }
 
-    pub(super) fn wait4_to_waitid(&mut self, e: &Event, pid: i32) -> (i32, i32) {
+    pub(super) fn wait4_to_waitid(&mut self, e: &Event, cur: TaskId, pid: i32) -> (i32, i32) {
         match pid {
             -1 => (P_ALL, 0),
             0 => (P_PGID, 0),
-            p if p < 0 => (P_PGID, self.group_arg(e, -p)),
-            p => (P_PID, self.pids.map_nr(p)),
+            p if p < 0 => (P_PGID, self.group_arg(e, cur, -p)),
+            p => (P_PID, self.nr_for(cur, p)),
         }
     }
 
@@ -223,7 +223,7 @@ impl Engine {
         options: i32,
     ) {
         let ret = &e.ret;
-        let (idtype, id) = self.wait4_to_waitid(e, pid);
+        let (idtype, id) = self.wait4_to_waitid(e, cur, pid);
         let recorded = match ret {
             Outcome::Interrupted | Outcome::Died => {
                 self.check_sleeping(e, cur, idtype, id, options | WEXITED);
@@ -311,8 +311,8 @@ impl Engine {
             (idtype, _) => (idtype, id),
         };
         let mapped_id = match idtype {
-            P_PID if id > 0 => self.pids.map_nr(id),
-            P_PGID if id > 0 => self.group_arg(e, id),
+            P_PID if id > 0 => self.nr_for(cur, id),
+            P_PGID if id > 0 => self.group_arg(e, cur, id),
             _ => id,
         };
         let call = move |idt: i32, idv: i32| {

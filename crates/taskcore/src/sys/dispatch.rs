@@ -171,6 +171,8 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             Prctl::GetChildSubreaper => k
                 .child_subreaper(current)
                 .map(|on| SysRet::Written(on.into())),
+            Prctl::SetDumpable(arg) => unit(k.pr_set_dumpable(current, *arg)),
+            Prctl::GetDumpable => k.pr_get_dumpable(current).map(|d| SysRet::Value(d.into())),
         },
         Syscall::Ptrace(p) => match *p {
             Ptrace::Traceme => unit(k.ptrace_traceme(current)),

@@ -67,6 +67,8 @@ pub const CLONE3: u64 = 435;
 // prctl(2) options (<linux/prctl.h>).
 pub const PR_SET_PDEATHSIG: u64 = 1;
 pub const PR_GET_PDEATHSIG: u64 = 2;
+pub const PR_GET_DUMPABLE: u64 = 3;
+pub const PR_SET_DUMPABLE: u64 = 4;
 pub const PR_SET_NAME: u64 = 15;
 pub const PR_GET_NAME: u64 = 16;
 pub const PR_SET_CHILD_SUBREAPER: u64 = 36;

@@ -418,6 +418,10 @@ pub enum Prctl {
     SetChildSubreaper(bool),
     /// `PR_GET_CHILD_SUBREAPER`.
     GetChildSubreaper,
+    /// `PR_SET_DUMPABLE`: the argument as passed (0 and 1 valid).
+    SetDumpable(u64),
+    /// `PR_GET_DUMPABLE`: returns 0 or 1.
+    GetDumpable,
 }
 
 /// The modelled ptrace(2) requests.
