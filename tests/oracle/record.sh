@@ -12,6 +12,10 @@ for c in *.c; do
     "$tmp/$name" >"$name.out"
     echo "recorded $name.out ($(wc -l <"$name.out") lines, kernel $(uname -r))"
 done
+# ptrace_access.c needs root in the initial user namespace and no Yama
+# ptrace_scope restriction (its callers attach to siblings).
 # pidfd_rules.c and pidns_rules.c need root (setresuid, unshare, setns,
 # mounting a procfs in a private mount namespace) and the initial pid
 # namespace; pthreads come with glibc 2.34+.
+# ptrace_edges.c (like ptrace_tracer.c and ptrace_gstop.c) must run without
+# strace: it is a tracer itself.

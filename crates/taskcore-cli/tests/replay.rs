@@ -105,7 +105,8 @@ fn held_out_traces_replay_without_mismatch() {
 }
 
 /// The process-API recordings of `data/traces/extra` (Python's and Go's
-/// pidfds, `unshare --pid --fork` under `--decode-pids=pidns`, setpriv
+/// pidfds, `unshare --pid --fork` under `--decode-pids=pidns` (a shell as
+/// the namespace's init using its numbers in kill, setpgid and getppid), setpriv
 /// between uids and a shell forking past `ulimit -u`): zero mismatches,
 /// and each of their process-API calls counted as checked.
 #[test]
@@ -116,10 +117,16 @@ fn process_api_traces_check_every_listed_call() {
     ) else {
         return;
     };
-    let files: Vec<PathBuf> = ["python-pidfd", "go-exec", "unshare-pidns", "setpriv-ulimit"]
-        .iter()
-        .map(|n| dir.join(format!("{n}.strace.gz")))
-        .collect();
+    let files: Vec<PathBuf> = [
+        "python-pidfd",
+        "go-exec",
+        "unshare-pidns",
+        "unshare-pidns-shell",
+        "setpriv-ulimit",
+    ]
+    .iter()
+    .map(|n| dir.join(format!("{n}.strace.gz")))
+    .collect();
     let v = replay(&files);
     assert_eq!(v["mismatches"].as_u64(), Some(0), "{v}");
     let checked = v["checked_calls"].as_object().unwrap();
@@ -129,6 +136,9 @@ fn process_api_traces_check_every_listed_call() {
         "waitid(P_PIDFD)",
         "clone(CLONE_PIDFD)",
         "clone in a pid namespace",
+        "kill in a pid namespace",
+        "setpgid in a pid namespace",
+        "getppid in a pid namespace",
         "unshare",
         "setresuid",
         "setresgid",

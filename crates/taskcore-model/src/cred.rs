@@ -28,7 +28,16 @@ impl Model {
         Ok(self.task(i).cred.clone())
     }
 
+    /// `commit_creds()`: a change of effective or fs uid or gid makes the
+    /// address space not dumpable (`suid_dumpable` is 0).
     fn commit(&mut self, cur: usize, new: Cred) {
+        let old = &self.task(cur).cred;
+        let key = |c: &Cred| [c.euid, c.egid, c.fsuid, c.fsgid];
+        if key(old) != key(&new) {
+            if let Some(m) = self.task(cur).mm {
+                self.mms[m] = false;
+            }
+        }
         self.task_mut(cur).cred = new;
     }
 

@@ -38,6 +38,12 @@ impl Model {
         let task = self.task_mut(t);
         task.forknoexec = false;
         task.self_exec_id += 1;
+        // A new address space, dumpable unless the effective ids differ
+        // from the real ones (begin_new_exec()).
+        let c = &self.task(t).cred;
+        let dumpable = c.euid == c.uid && c.egid == c.gid;
+        let mm = self.new_mm(dumpable);
+        self.task_mut(t).mm = Some(mm);
         // The new image's creds (no set-id binaries): saved and fs ids take
         // the effective ones.
         let c = &mut self.task_mut(t).cred;

@@ -106,6 +106,8 @@ impl Model {
         s.live -= 1;
         let group_dead = s.live == 0;
         self.mm_release(t);
+        // exit_mm()
+        self.task_mut(t).mm = None;
         self.exit_notify(t, group_dead);
     }
 

@@ -165,6 +165,13 @@ impl Model {
             self.signals.push(Some(s));
             self.signals.len() - 1
         };
+        // copy_mm(): CLONE_VM shares the caller's address space, else the
+        // child gets a copy (with its dumpable flag).
+        let mm = match ct.mm {
+            Some(m) if flags & CLONE_VM != 0 => Some(m),
+            Some(m) => Some(self.new_mm(self.mms[m])),
+            None => None,
+        };
         self.tasks.push(Some(Task {
             pid,
             group_leader: if thread { ct.group_leader } else { child },
@@ -189,6 +196,7 @@ impl Model {
             stop_consume: false,
             jobctl_sig: 0,
             trap_notify: false,
+            stop_dequeued: false,
             vfork_parent: if flags & CLONE_VFORK != 0 {
                 Some(cur)
             } else {
@@ -198,6 +206,7 @@ impl Model {
             blocked: ct.blocked,
             rt_queue: Vec::new(),
             cred: ct.cred.clone(),
+            mm,
         }));
         self.pids[pid].as_mut().expect("new pid").task = Some(child);
         // ptrace_init_task(): the caller's tracer traces a CLONE_PTRACE

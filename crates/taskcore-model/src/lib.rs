@@ -82,6 +82,7 @@
 #[doc = include_str!("../../../docs/embedding.md")]
 pub struct GuideExamples;
 
+mod access;
 mod clone3;
 mod cred;
 mod exec;
@@ -89,6 +90,7 @@ mod exit;
 mod fork;
 mod nsproxy;
 mod pid;
+mod pidfd;
 mod ptrace;
 mod rlimit;
 mod sigmask;
@@ -104,7 +106,9 @@ pub use taskcore::{
     WaitOutcome, WaitReport,
 };
 
+pub use nsproxy::NsFile;
 use pid::{Ns, PidStruct};
+pub use pidfd::PidFd;
 
 // The lifecycle API shared with `taskcore::Kernel`: one scenario written
 // against `taskcore::sys::TaskApi` drives both.
@@ -253,12 +257,19 @@ pub(crate) struct Task {
     /// Seized and sent SIGCONT: owes its tracer a `PTRACE_EVENT_STOP`
     /// re-trap (`JOBCTL_TRAP_NOTIFY`, set by `ptrace_trap_notify()`).
     pub(crate) trap_notify: bool,
+    /// Stopped for a signal it dequeued, and no SIGCONT since
+    /// (`JOBCTL_STOP_DEQUEUED`): a stop signal its tracer resumes it with
+    /// still stops it.
+    pub(crate) stop_dequeued: bool,
     /// The thread blocked in `vfork` until this task execs or exits
     /// (`vfork_done`).
     pub(crate) vfork_parent: Option<usize>,
     /// Per-thread pending signals (`pending`), bit `sig - 1`.
     /// Credentials (uids, gids, groups).
     pub(crate) cred: Cred,
+    /// Its address space, an index into [`Model::mms`]; `None` once it has
+    /// exited (`exit_mm()`).
+    pub(crate) mm: Option<usize>,
     pub(crate) pending: u64,
     /// Blocked signals (`blocked`), bit `sig - 1`; never SIGKILL/SIGSTOP.
     pub(crate) blocked: u64,
@@ -341,6 +352,14 @@ pub struct Model {
     /// `nsproxy->pid_ns_for_children` of the tasks where it differs from
     /// their active namespace (after `unshare(CLONE_NEWPID)`).
     pub(crate) pid_for_children: std::collections::BTreeMap<usize, usize>,
+    /// The dumpable flag of each address space ever created (`mm->flags`
+    /// `SUID_DUMP_USER`), indexed by [`Task::mm`]; never shrinks.
+    pub(crate) mms: Vec<bool>,
+    /// Open pidfds by [`PidFd`] index; `None` once closed.
+    pub(crate) pidfds: Vec<Option<pidfd::PidFdFile>>,
+    /// Open namespace files by [`NsFile`] index: the namespace; `None`
+    /// once closed.
+    pub(crate) ns_files: Vec<Option<usize>>,
 }
 
 impl Model {
@@ -371,6 +390,9 @@ impl Model {
             seq: 0,
             deferred: VecDeque::new(),
             pid_for_children: Default::default(),
+            mms: vec![true],
+            pidfds: Vec::new(),
+            ns_files: Vec::new(),
         };
         let pid = m.alloc_pid(0, &[])?;
         let seq = m.next_seq();
@@ -416,8 +438,10 @@ impl Model {
             stop_consume: false,
             jobctl_sig: 0,
             trap_notify: false,
+            stop_dequeued: false,
             vfork_parent: None,
             cred: Cred::default(),
+            mm: Some(0),
             pending: 0,
             blocked: 0,
             rt_queue: Vec::new(),

@@ -1,4 +1,5 @@
-//! `unshare(2)`: the caller's `pid_for_children`, in plain code.
+//! `unshare(2)` and `setns(2)` with a namespace file: the caller's
+//! `pid_for_children`, in plain code.
 //!
 //! A task's children get their pids in its `pid_for_children`, which is
 //! its active namespace until `unshare(CLONE_NEWPID)` makes a new child
@@ -9,7 +10,7 @@ use taskcore::uapi::{
     CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS, CLONE_SIGHAND, CLONE_SYSVSEM, CLONE_THREAD,
     CLONE_VM, MAX_PID_NS_LEVEL,
 };
-use taskcore::{Errno, Result};
+use taskcore::{Errno, NsKind, Result};
 
 use crate::pid::Ns;
 use crate::{Model, Tid};
@@ -97,6 +98,99 @@ impl Model {
         let pid_max = self.nss[active].pid_max;
         self.nss.push(Ns::new(level, Some(active), pid_max));
         self.pid_for_children.insert(cur, self.nss.len() - 1);
+        Ok(())
+    }
+}
+
+/// A model namespace file (an open `/proc/PID/ns/pid` or
+/// `pid_for_children`): the model's open namespace files numbered in
+/// opening order (never reused; a closed one gives `EBADF`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NsFile(pub usize);
+
+impl Model {
+    /// Opens `/proc/PID/ns/pid` (`kind` [`NsKind::Pid`]: the task's
+    /// active namespace) or `pid_for_children` of `task`.
+    ///
+    /// # Errors
+    /// - `ESRCH`: `task` released.
+    /// - `ENOENT`: `pid_for_children` of a task that has exited, or whose
+    ///   `pid_for_children` has no init yet.
+    ///
+    /// # Linux
+    /// `proc_ns_get_link()`, `pidns_get()`, `pidns_for_children_get()`.
+    pub fn ns_open(&mut self, task: Tid, kind: NsKind) -> Result<NsFile> {
+        let t = self.task_idx(task)?;
+        let ns = match kind {
+            NsKind::Pid => self.ns_of(t),
+            _ => {
+                if self.task(t).exiting {
+                    return Err(Errno::ENOENT);
+                }
+                let ns = self.pid_ns_for_children(t);
+                if self.nss[ns].child_reaper.is_none() {
+                    return Err(Errno::ENOENT);
+                }
+                ns
+            }
+        };
+        self.ns_files.push(Some(ns));
+        Ok(NsFile(self.ns_files.len() - 1))
+    }
+
+    /// Closes a namespace file.
+    ///
+    /// # Errors
+    /// `EBADF` if it is closed already.
+    pub fn ns_close(&mut self, f: NsFile) -> Result<()> {
+        match self.ns_files.get_mut(f.0) {
+            Some(slot @ Some(_)) => {
+                *slot = None;
+                Ok(())
+            }
+            _ => Err(Errno::EBADF),
+        }
+    }
+
+    /// `setns(fd, nstype)` with a namespace file by `current`: its
+    /// namespace becomes the caller's `pid_for_children`.
+    ///
+    /// # Errors
+    /// - `ESRCH`: stale caller.
+    /// - `EBADF`: `f` closed.
+    /// - `EINVAL`: `nstype` neither 0 nor `CLONE_NEWPID`; the namespace is
+    ///   neither the caller's active one nor below it.
+    /// - `EPERM`: euid not 0.
+    ///
+    /// # Linux
+    /// `setns()`, `pidns_install()`.
+    pub fn setns_file(&mut self, current: Tid, f: NsFile, nstype: u64) -> Result<()> {
+        let cur = self.current(current)?;
+        let target = self
+            .ns_files
+            .get(f.0)
+            .copied()
+            .flatten()
+            .ok_or(Errno::EBADF)?;
+        if nstype != 0 && nstype != CLONE_NEWPID {
+            return Err(Errno::EINVAL);
+        }
+        if self.task(cur).cred.euid != 0 {
+            return Err(Errno::EPERM);
+        }
+        let active = self.ns_of(cur);
+        let mut n = Some(target);
+        while n.is_some_and(|x| x != active) {
+            n = self.nss[n.expect("checked")].parent;
+        }
+        if n.is_none() {
+            return Err(Errno::EINVAL);
+        }
+        if target == active {
+            self.pid_for_children.remove(&cur);
+        } else {
+            self.pid_for_children.insert(cur, target);
+        }
         Ok(())
     }
 }

@@ -17,7 +17,10 @@ impl Model {
     ///
     /// # Errors
     /// `ESRCH`: stale caller, no task `pid`. `EPERM`: `pid` is in the
-    /// caller's thread group, has exited, or is already traced.
+    /// caller's thread group, has exited, or is already traced; or the
+    /// caller may not trace it (its real ids are not all of the target's,
+    /// or the target is not dumpable, and its euid is not 0; see
+    /// `access.rs`).
     ///
     /// # Linux
     /// `ptrace_attach()`; `ptrace_set_stopped()` sends SIGSTOP
@@ -25,7 +28,7 @@ impl Model {
     pub fn ptrace_attach(&mut self, current: Tid, pid: i32, seize: bool) -> Result<()> {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
-        if self.same_thread_group(t, cur) {
+        if self.same_thread_group(t, cur) || !self.may_attach(cur, t) {
             return Err(Errno::EPERM);
         }
         if self.task(t).exit_state != ExitState::Running || self.task(t).ptrace != 0 {
@@ -127,6 +130,16 @@ impl Model {
     /// by its disposition, then a group stop it has to take part in, then
     /// whatever is pending.
     fn resume_with(&mut self, t: usize, sig: i32) {
+        // do_signal_stop(): a stop signal after a SIGCONT that came during
+        // the signal-delivery-stop (JOBCTL_STOP_DEQUEUED cleared) stops
+        // nothing (tests/oracle/ptrace_edges.out, sigstop_cancelled*).
+        let dequeued = std::mem::take(&mut self.task_mut(t).stop_dequeued);
+        let blocked = sig != 0 && self.task(t).blocked & crate::sigbit(sig) != 0;
+        let sig = if taskcore::uapi::sig_kernel_stop(sig) && !dequeued && !blocked {
+            0
+        } else {
+            sig
+        };
         if sig != 0 && self.task(t).blocked & crate::sigbit(sig) != 0 {
             // ptrace_signal(): a blocked signal is sent again, to the
             // thread (with prepare_signal()'s flushes).

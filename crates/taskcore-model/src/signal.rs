@@ -214,7 +214,7 @@ impl Model {
 
     /// `send_signal_locked()`'s `force` for a user signal: the sender has no
     /// number in the target's pid namespace.
-    fn sent_from_ancestor_ns(&self, sender: &[(usize, u32)], p: usize) -> bool {
+    pub(crate) fn sent_from_ancestor_ns(&self, sender: &[(usize, u32)], p: usize) -> bool {
         let ns = self.ns_of(p);
         sender.get(self.nss[ns].level).is_none_or(|&(n, _)| n != ns)
     }
@@ -294,15 +294,17 @@ impl Model {
             return;
         }
         let mut continued = false;
+        let mut retrap = false;
         if sig_kernel_stop(sig) {
             self.flush_pending(p, sigbit(SIGCONT));
         } else if sig == SIGCONT {
             self.flush_pending(p, stop_mask());
             // A stop done (CLD_CONTINUED) or in progress (CLD_STOPPED) ends;
             // every thread's part in it is dropped and the stopped ones
-            // run; a seized one re-traps (ptrace_trap_notify(): a
-            // PTRACE_EVENT_STOP at its next get_signal(), before the
-            // SIGCONT; done here when a stop ended, as the core does).
+            // run; every seized one re-traps, stop or not
+            // (ptrace_trap_notify(): a PTRACE_EVENT_STOP at its next
+            // get_signal(), before the SIGCONT;
+            // tests/oracle/ptrace_edges.out, cases sigcont*).
             let why = if self.sig(p).flags & SIGNAL_STOP_STOPPED != 0 {
                 CLD_CONTINUED
             } else if self.sig(p).group_stop_count > 0 {
@@ -314,10 +316,12 @@ impl Model {
                 let task = self.task_mut(th);
                 task.stop_pending = false;
                 task.stop_consume = false;
+                task.stop_dequeued = false;
                 if task.ptrace & PT_SEIZED == 0 {
                     task.stopped = false;
-                } else if why != 0 && !task.exiting {
+                } else if !task.exiting {
                     task.trap_notify = true;
+                    retrap = true;
                 }
             }
             if why != 0 {
@@ -341,8 +345,9 @@ impl Model {
         if !self.sig_ignored(p, sig, force) && !queued {
             self.complete_signal(p, sig, to_thread);
         }
-        if continued && self.exists(p) {
-            // The woken threads dequeue what was pending while stopped.
+        if (continued || retrap) && self.exists(p) {
+            // The woken threads dequeue what was pending while stopped, or
+            // take their re-trap.
             for th in self.sig(p).threads.clone() {
                 self.dequeue_pending(th);
             }
@@ -454,6 +459,7 @@ impl Model {
     /// its tracer (`ptrace_signal`), else the disposition applies.
     fn dequeue_one(&mut self, t: usize, sig: i32) {
         if self.task(t).ptrace != 0 && sig != SIGKILL {
+            self.task_mut(t).stop_dequeued = true;
             self.ptrace_trap(t, sig);
             return;
         }

@@ -5,21 +5,30 @@
 //! exit_group, execve, setpgid/setsid and the id queries, kill/tgkill/tkill,
 //! rt_sigaction, PR_SET_CHILD_SUBREAPER, unshare (CLONE_NEWPID and its
 //! refusals), ptrace attach/seize/traceme/cont/
-//! detach, wait4/waitid with random and invalid options, and "churn" runs
+//! detach, wait4/waitid with random and invalid options, pidfds
+//! (pidfd_open with its flags, pidfd_send_signal in each scope, waitid
+//! with `P_PIDFD`, setns to a pidfd's pid namespace, close), namespace
+//! files (`/proc/PID/ns/pid` and `pid_for_children` opened, setns, closed),
+//! PR_SET_DUMPABLE/PR_GET_DUMPABLE (which ptrace attach checks), and "churn" runs
 //! of fork+exit+wait that move the pid cursor around a small `pid_max`) are
 //! applied to both implementations. The caller of each call is picked among
 //! the tasks the model says could be running (alive, not stopped, not in a
 //! ptrace stop, not blocked in vfork). Every result is compared exactly
 //! (task handles by creation order, errnos, wait reports with siginfo), and
 //! after every step a snapshot of every task ever created: pid, tid, ppid,
-//! pgid, sid, root-namespace pid, whether exiting; the task and process
-//! counts; which pid numbers are in use. `Kernel::check_invariants` runs
+//! pgid, sid, root-namespace pid, whether exiting; the poll readiness of
+//! every pidfd opened; the task and process counts; which pid numbers are
+//! in use. `Kernel::check_invariants` runs
 //! after every step.
 //!
 //! `PROPTEST_CASES` raises the number of cases (default 48).
 
 use proptest::prelude::*;
 use taskcore::sys::{dispatch_api, ApiRet, Prctl, Ptrace, SysRet, Syscall};
+use taskcore::task::pidfd::{
+    PIDFD_NONBLOCK, PIDFD_SIGNAL_PROCESS_GROUP, PIDFD_SIGNAL_THREAD, PIDFD_SIGNAL_THREAD_GROUP,
+    PIDFD_THREAD,
+};
 use taskcore::uapi::*;
 use taskcore::{Clone3Args, CloneArgs, Config, Kernel, SigAction, SigHandler, TaskId};
 use taskcore_model::{Compat, Model, ModelOptions, Tid};
@@ -127,6 +136,25 @@ enum Op {
     Sigpending(usize),
     /// `rt_sigtimedwait(set, NULL, {0, 0})`.
     Sigtimedwait(usize, u64),
+    /// `pidfd_open(pid, flags)`; a pidfd both sides open is kept.
+    PidfdOpen(usize, PidArg, u32),
+    /// `pidfd_send_signal(fd, sig, NULL, flags)` on a kept pidfd (modulo).
+    PidfdSignal(usize, usize, i32, u32),
+    /// `waitid(P_PIDFD, fd, options)`.
+    WaitidPidfd(usize, usize, i32),
+    /// `setns(fd, nstype)` with a kept pidfd.
+    SetnsPidfd(usize, usize, u64),
+    /// Closes a kept pidfd (its slot stays: later uses are `EBADF`).
+    PidfdClose(usize),
+    /// `prctl(PR_SET_DUMPABLE, arg)`, then `prctl(PR_GET_DUMPABLE)`.
+    Dumpable(usize, u64),
+    /// Opens `/proc/PID/ns/pid` (false) or `pid_for_children` (true) of
+    /// the `n`-th created task; a file both sides open is kept.
+    NsOpen(usize, bool),
+    /// `setns(fd, nstype)` with a kept namespace file.
+    SetnsFile(usize, usize, u64),
+    /// Closes a kept namespace file.
+    NsClose(usize),
 }
 
 /// A signal set drawn from the signals the other ops send.
@@ -387,6 +415,36 @@ fn op() -> impl Strategy<Value = Op> {
         4 => (sel(), sel().prop_map(KillArg::Child), wait4_options())
             .prop_map(|(c, a, o)| Op::Wait4(c, a, o | WUNTRACED | WCONTINUED)),
         1 => (sel(), 50u16..600).prop_map(|(c, n)| Op::Fill(c, n)),
+        4 => (sel(), pid_arg(), prop_oneof![
+                4 => Just(0u32),
+                2 => Just(PIDFD_NONBLOCK),
+                2 => Just(PIDFD_THREAD),
+                1 => Just(PIDFD_NONBLOCK | PIDFD_THREAD),
+                1 => Just(1u32),
+            ]).prop_map(|(c, a, f)| Op::PidfdOpen(c, a, f)),
+        4 => (sel(), sel(), signal(), prop_oneof![
+                6 => Just(0u32),
+                2 => Just(PIDFD_SIGNAL_THREAD),
+                2 => Just(PIDFD_SIGNAL_THREAD_GROUP),
+                2 => Just(PIDFD_SIGNAL_PROCESS_GROUP),
+                1 => Just(PIDFD_SIGNAL_THREAD | PIDFD_SIGNAL_THREAD_GROUP),
+                1 => Just(8u32),
+            ]).prop_map(|(c, f, s, fl)| Op::PidfdSignal(c, f, s, fl)),
+        4 => (sel(), sel(), waitid_options()).prop_map(|(c, f, o)| Op::WaitidPidfd(c, f, o)),
+        2 => (sel(), sel(), prop_oneof![
+                4 => Just(CLONE_NEWPID),
+                1 => Just(0u64),
+                1 => Just(CLONE_NEWPID | CLONE_NEWUTS),
+                1 => Just(CLONE_NEWUTS),
+                1 => Just(CLONE_VM),
+            ]).prop_map(|(c, f, t)| Op::SetnsPidfd(c, f, t)),
+        1 => sel().prop_map(Op::PidfdClose),
+        2 => (sel(), prop_oneof![Just(0u64), Just(1), Just(1), Just(2)])
+            .prop_map(|(c, a)| Op::Dumpable(c, a)),
+        2 => (sel(), any::<bool>()).prop_map(|(t, k)| Op::NsOpen(t, k)),
+        2 => (sel(), sel(), prop_oneof![3 => Just(CLONE_NEWPID), 2 => Just(0u64), 1 => Just(CLONE_NEWUTS)])
+            .prop_map(|(c, f, t)| Op::SetnsFile(c, f, t)),
+        1 => sel().prop_map(Op::NsClose),
     ]
 }
 
@@ -404,6 +462,10 @@ struct Pair {
     root_nr: Vec<i32>,
     log: Vec<String>,
     pid_scan: i32,
+    /// Pidfds opened on both sides, in opening order (closed ones stay).
+    fds: Vec<(taskcore::PidFd, taskcore_model::PidFd)>,
+    /// Namespace files opened on both sides, in opening order.
+    nsfiles: Vec<(taskcore::NsRef, taskcore_model::NsFile)>,
 }
 
 type Check = std::result::Result<(), String>;
@@ -420,6 +482,8 @@ impl Pair {
             root_nr: vec![1],
             log: Vec::new(),
             pid_scan: config.pid_max.min(1024) as i32,
+            fds: Vec::new(),
+            nsfiles: Vec::new(),
         }
     }
 
@@ -543,6 +607,11 @@ impl Pair {
         self.h[t.0]
     }
 
+    /// A kept pidfd pair (modulo), if any was opened.
+    fn fd(&self, s: usize) -> Option<&(taskcore::PidFd, taskcore_model::PidFd)> {
+        (!self.fds.is_empty()).then(|| &self.fds[s % self.fds.len()])
+    }
+
     /// `call` by `c` on both sides, through the one [`Syscall`] type and
     /// [`dispatch_api`], compared.
     fn sys(&mut self, c: Tid, who: String, call: Syscall) -> Check {
@@ -614,7 +683,16 @@ impl Pair {
             | Op::Unshare(c, _)
             | Op::Sigprocmask(c, ..)
             | Op::Sigpending(c)
-            | Op::Sigtimedwait(c, _) => *c,
+            | Op::Sigtimedwait(c, _)
+            | Op::PidfdOpen(c, ..)
+            | Op::PidfdSignal(c, ..)
+            | Op::WaitidPidfd(c, ..)
+            | Op::SetnsPidfd(c, ..)
+            | Op::PidfdClose(c)
+            | Op::Dumpable(c, _)
+            | Op::NsOpen(c, _)
+            | Op::SetnsFile(c, ..)
+            | Op::NsClose(c) => *c,
         };
         let Some(c) = self.caller(caller) else {
             return Ok(());
@@ -842,6 +920,97 @@ impl Pair {
                 };
                 self.sys(c, format!("{who} = waitid({idtype}, {id}, {o:#x})"), call)
             }
+            Op::PidfdOpen(_, p, flags) => {
+                let p = self.pid_arg(c, p);
+                let (a, b) = (
+                    self.k.pidfd_open(kc, p, *flags),
+                    self.m.pidfd_open(c, p, *flags),
+                );
+                let (ra, rb) = (a.map(|_| ()), b.map(|_| ()));
+                self.cmp(format!("{who} = pidfd_open({p}, {flags:#o})"), ra, rb)?;
+                if let (Ok(a), Ok(b)) = (a, b) {
+                    self.fds.push((a, b));
+                }
+                Ok(())
+            }
+            Op::PidfdSignal(_, f, sig, flags) => {
+                let Some(&(kf, mf)) = self.fd(*f) else {
+                    return Ok(());
+                };
+                let a = self.k.pidfd_send_signal(kc, kf, *sig, None, *flags);
+                let b = self.m.pidfd_send_signal(c, mf, *sig, *flags);
+                self.cmp(
+                    format!("{who} = pidfd_send_signal(#{}, {sig}, {flags})", mf.0),
+                    a,
+                    b,
+                )
+            }
+            Op::WaitidPidfd(_, f, o) => {
+                let Some(&(kf, mf)) = self.fd(*f) else {
+                    return Ok(());
+                };
+                let (a, b) = (
+                    self.k.waitid_pidfd(kc, kf, *o),
+                    self.m.waitid_pidfd(c, mf, *o),
+                );
+                self.cmp(format!("{who} = waitid(P_PIDFD, #{}, {o:#x})", mf.0), a, b)
+            }
+            Op::SetnsPidfd(_, f, nstype) => {
+                let Some(&(kf, mf)) = self.fd(*f) else {
+                    return Ok(());
+                };
+                let a = self.k.setns(kc, taskcore::SetnsFd::PidFd(kf), *nstype);
+                let b = self.m.setns_pidfd(c, mf, *nstype);
+                self.cmp(format!("{who} = setns(#{}, {nstype:#x})", mf.0), a, b)
+            }
+            Op::Dumpable(_, arg) => {
+                let (a, b) = (
+                    self.k.pr_set_dumpable(kc, *arg),
+                    self.m.pr_set_dumpable(c, *arg),
+                );
+                self.cmp(format!("{who} = prctl(PR_SET_DUMPABLE, {arg})"), a, b)?;
+                let (a, b) = (self.k.pr_get_dumpable(kc), self.m.pr_get_dumpable(c));
+                self.cmp(format!("{who} = prctl(PR_GET_DUMPABLE)"), a, b)
+            }
+            Op::NsOpen(t, for_children) => {
+                let t = Tid(t % self.n());
+                let kind = if *for_children {
+                    taskcore::NsKind::PidForChildren
+                } else {
+                    taskcore::NsKind::Pid
+                };
+                let (a, b) = (self.k.ns_open(self.kt(t), kind), self.m.ns_open(t, kind));
+                let (ra, rb) = (a.map(|_| ()), b.map(|_| ()));
+                self.cmp(format!("ns_open(task {}, {kind:?})", t.0), ra, rb)?;
+                if let (Ok(a), Ok(b)) = (a, b) {
+                    self.nsfiles.push((a, b));
+                }
+                Ok(())
+            }
+            Op::SetnsFile(_, f, nstype) => {
+                if self.nsfiles.is_empty() {
+                    return Ok(());
+                }
+                let (kf, mf) = self.nsfiles[f % self.nsfiles.len()];
+                let a = self.k.setns(kc, taskcore::SetnsFd::Ns(kf), *nstype);
+                let b = self.m.setns_file(c, mf, *nstype);
+                self.cmp(format!("{who} = setns(ns#{}, {nstype:#x})", mf.0), a, b)
+            }
+            Op::NsClose(f) => {
+                if self.nsfiles.is_empty() {
+                    return Ok(());
+                }
+                let (kf, mf) = self.nsfiles[f % self.nsfiles.len()];
+                let (a, b) = (self.k.ns_close(kf), self.m.ns_close(mf));
+                self.cmp(format!("ns_close(ns#{})", mf.0), a, b)
+            }
+            Op::PidfdClose(f) => {
+                let Some(&(kf, mf)) = self.fd(*f) else {
+                    return Ok(());
+                };
+                let (a, b) = (self.k.pidfd_close(kf), self.m.pidfd_close(mf));
+                self.cmp(format!("close(#{})", mf.0), a, b)
+            }
             Op::Fill(_, n) => {
                 if self.pid_scan > 1000 {
                     // Only worth it with a small pid_max.
@@ -921,6 +1090,15 @@ impl Pair {
             }
             if let Ok(nr) = model.5 {
                 self.root_nr[i] = nr;
+            }
+        }
+        for i in 0..self.fds.len() {
+            let (kf, mf) = self.fds[i];
+            let (a, b) = (self.k.pidfd_poll(kf), self.m.pidfd_poll(mf));
+            if a != b {
+                return Err(self.fail(format!(
+                    "PIDFD POLL MISMATCH for #{i}: core {a:?} model {b:?}"
+                )));
             }
         }
         let counts = (

@@ -47,10 +47,9 @@
 
 mod convert;
 pub(crate) mod engine;
+mod event;
 mod input;
-mod op;
 pub mod probe;
-mod procop;
 mod replayer;
 mod search;
 mod window;

@@ -22,7 +22,7 @@ use taskcore::Kernel;
 use crate::convert::Converter;
 use crate::engine::records::ProcessRecord;
 use crate::engine::{Engine, Mismatch, Stats};
-use crate::op::Event;
+use crate::event::Event;
 use crate::search::{self, Move, HORIZON, LOOK_BACK, MAX_FULL_RUNS, VERIFY};
 use crate::window::Window;
 

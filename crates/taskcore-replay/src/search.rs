@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use crate::engine::pidmap::PidMap;
 use crate::engine::Engine;
-use crate::op::{Event, Op};
+use crate::event::{Event, Kind};
 
 /// How far back from a mismatch to look for an event to move.
 pub(crate) const LOOK_BACK: u64 = 64;
@@ -75,7 +75,7 @@ pub(crate) fn candidates(slice: &[Arc<Event>], p: usize) -> Vec<Move> {
     // victim's `--- SIG` line): pulled to just before it.
     if let Some(k) = slice.get(p).map(|e| Engine::key(e)) {
         for (q, x) in slice.iter().enumerate().take(hi_pos + 1).skip(p + 1) {
-            if x.entry_line < k && k <= x.line && !matches!(x.op, Op::Clone { .. }) {
+            if x.entry_line < k && k <= x.line && !x.kind.is_clone() {
                 out.push(Move { q, to: p });
             }
         }
@@ -136,7 +136,7 @@ pub(crate) fn targeted(
             cur = pids.creator(c);
         }
     }
-    let is_death = |q: usize| matches!(slice[q].op, Op::Die { .. });
+    let is_death = |q: usize| matches!(slice[q].kind, Kind::Die { .. });
     let movable: Vec<usize> = (0..p.min(slice.len()))
         .filter(|&q| {
             let e = &slice[q];
@@ -145,7 +145,7 @@ pub(crate) fn targeted(
         .collect();
     // Deaths reparent and clones append: either may decide an order.
     let anchors: Vec<usize> = (0..p.min(slice.len()))
-        .filter(|&q| is_death(q) || matches!(slice[q].op, Op::Clone { .. }))
+        .filter(|&q| is_death(q) || slice[q].kind.is_clone())
         .collect();
     let mut out = Vec::new();
     for &q in movable.iter().rev() {

@@ -137,3 +137,66 @@ fn ptrace_under_strace_is_refused() {
     assert!(bad.is_empty(), "{bad:?}");
     assert!(checks >= 3, "{checks}");
 }
+
+/// Thread 101 ends with `exit(0)`, its child's pdeath signal says it died
+/// before its process's `exit_group(173)`; strace reaped it only after the
+/// group exit began, so `wait_task_zombie()` gave the group's code
+/// (tests/oracle/ptrace_edges.out, case zombie_status).
+const THREAD_EXIT_THEN_GROUP_EXIT: &str = "\
+100 1.00 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f90, parent_tid=0x7f90, exit_signal=0, stack=0x7f00, stack_size=0x7fff80, tls=0x7f60} => {parent_tid=[101]}, 88) = 101
+101 1.01 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f90) = 102
+102 1.02 rt_sigaction(SIGUSR1, {sa_handler=0x1000, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x2000}, NULL, 8) = 0
+102 1.03 prctl(PR_SET_PDEATHSIG, SIGUSR1) = 0
+101 1.04 exit(0) = ?
+102 1.05 --- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_USER, si_pid=100, si_uid=0} ---
+102 1.06 rt_sigreturn({mask=[]}) = 0
+100 1.07 exit_group(173) = ?
+101 1.08 +++ exited with 173 +++
+100 1.09 +++ exited with 173 +++
+102 1.10 exit_group(0) = ?
+102 1.11 +++ exited with 0 +++
+";
+
+#[test]
+fn a_thread_reaped_after_its_group_exit_began_shows_the_group_code() {
+    let (_, signals, bad) = replay(THREAD_EXIT_THEN_GROUP_EXIT);
+    assert!(bad.is_empty(), "{bad:?}");
+    assert_eq!(signals, 1);
+    // Its own code is what strace shows when it reaped it first.
+    let own = THREAD_EXIT_THEN_GROUP_EXIT
+        .replace("101 1.08 +++ exited with 173", "101 1.08 +++ exited with 0");
+    let (_, _, bad) = replay(&own);
+    assert!(bad.is_empty(), "{bad:?}");
+    // Neither its code nor its group's.
+    let wrong = THREAD_EXIT_THEN_GROUP_EXIT.replace(
+        "101 1.08 +++ exited with 173",
+        "101 1.08 +++ exited with 174",
+    );
+    let (_, _, bad) = replay(&wrong);
+    assert!(!bad.is_empty());
+}
+
+/// SIGSTOP dequeued (strace's `--- SIGSTOP` line, the signal-delivery-stop)
+/// and a SIGCONT sent before strace resumed the child: the stop is given up
+/// (tests/oracle/ptrace_edges.out, case sigstop_cancelled), no `--- stopped`
+/// line follows, the SIGCONT is delivered next and no WCONTINUED report
+/// comes of it.
+const SIGSTOP_CANCELLED: &str = "\
+100 1.00 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.01 kill(101, SIGSTOP) = 0
+101 1.02 --- SIGSTOP {si_signo=SIGSTOP, si_code=SI_USER, si_pid=100, si_uid=0} ---
+100 1.03 kill(101, SIGCONT) = 0
+101 1.04 --- SIGCONT {si_signo=SIGCONT, si_code=SI_USER, si_pid=100, si_uid=0} ---
+100 1.045 wait4(101, 0x7ffc, WNOHANG|WCONTINUED, NULL) = 0
+101 1.05 exit_group(3) = ?
+101 1.06 +++ exited with 3 +++
+100 1.07 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=101, si_uid=0, si_status=3, si_utime=0, si_stime=0} ---
+100 1.08 wait4(101, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = 101
+";
+
+#[test]
+fn a_sigcont_during_a_sigstop_delivery_stop_cancels_the_stop() {
+    let (_, signals, bad) = replay(SIGSTOP_CANCELLED);
+    assert!(bad.is_empty(), "{bad:?}");
+    assert_eq!(signals, 3);
+}

@@ -144,6 +144,63 @@ fn without_decode_pids_the_child_is_inferred_from_the_lookahead() {
         .all(|k| !k.contains("never created")));
 }
 
+/// A shell as init of a new pid namespace, its jobs in their own process
+/// groups (`set -m`), `kill` and `getppid` with the namespace's numbers
+/// (data/traces/extra/unshare-pidns-shell, recorded with getppid added to
+/// the wider command; cut down and renumbered).
+const PIDNS_SHELL: &str = "\
+500 1.0 unshare(CLONE_NEWPID) = 0
+500 1.1 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f3c0b385a10) = 501
+500 1.2 wait4(501,  <unfinished ...>
+501 1.3 getppid()       = 0
+501 1.4 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f87113dfa10) = 2 /* 502 in strace's PID NS */
+501 1.5 setpgid(2 /* 502 in strace's PID NS */, 2) = 0
+502 1.6 setpgid(2 /* 502 in strace's PID NS */, 2 /* 502 in strace's PID NS */) = 0
+501 1.7 kill(2 /* 502 in strace's PID NS */, SIGTERM) = 0
+501 1.8 wait4(-1,  <unfinished ...>
+502 1.9 --- SIGTERM {si_signo=SIGTERM, si_code=SI_USER, si_pid=1 /* 501 in strace's PID NS */, si_uid=0} ---
+502 2.0 +++ killed by SIGTERM +++
+501 2.1 <... wait4 resumed>[{WIFSIGNALED(s) && WTERMSIG(s) == SIGTERM}], WSTOPPED|WCONTINUED, NULL) = 2
+501 2.2 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_KILLED, si_pid=2, si_uid=0, si_status=SIGTERM, si_utime=0, si_stime=0} ---
+501 2.3 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f87113dfa10) = 3 /* 503 in strace's PID NS */
+501 2.4 setpgid(3 /* 503 in strace's PID NS */, 3) = 0
+501 2.5 wait4(-1,  <unfinished ...>
+503 2.6 setpgid(3 /* 503 in strace's PID NS */, 3 /* 503 in strace's PID NS */) = 0
+503 2.7 getppid()       = 1 /* 501 in strace's PID NS */
+503 2.8 kill(1 /* 501 in strace's PID NS */, 0) = 0
+503 2.9 exit_group(0)   = ?
+503 3.0 +++ exited with 0 +++
+501 3.1 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], WSTOPPED|WCONTINUED, NULL) = 3
+501 3.2 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=3, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---
+501 3.3 kill(1 /* 501 in strace's PID NS */, SIGCONT) = 0
+501 3.4 --- SIGCONT {si_signo=SIGCONT, si_code=SI_USER, si_pid=1 /* 501 in strace's PID NS */, si_uid=0} ---
+501 3.5 exit_group(0)   = ?
+501 3.6 +++ exited with 0 +++
+500 3.7 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 501
+";
+
+#[test]
+fn kill_setpgid_and_getppid_in_a_pid_namespace_use_its_numbers() {
+    let s = summary(PIDNS_SHELL);
+    assert_eq!(bad_lines(&s), Vec::<usize>::new(), "{:?}", s.mismatches);
+    assert_eq!(checked(&s, "kill in a pid namespace"), 3);
+    assert_eq!(checked(&s, "setpgid in a pid namespace"), 4);
+    assert_eq!(checked(&s, "getppid in a pid namespace"), 2);
+    // The numbers are the namespace's: init's parent is 0 there, and a
+    // child's parent is 1.
+    let s = summary(&PIDNS_SHELL.replace(
+        "503 2.7 getppid()       = 1 /* 501 in strace's PID NS */",
+        "503 2.7 getppid()       = 501",
+    ));
+    assert_eq!(bad_lines(&s), vec![18]);
+    // kill(1, 0) names the namespace's init, which exists.
+    let s = summary(&PIDNS_SHELL.replace(
+        "503 2.8 kill(1 /* 501 in strace's PID NS */, 0) = 0",
+        "503 2.8 kill(1 /* 501 in strace's PID NS */, 0) = -1 ESRCH (No such process)",
+    ));
+    assert_eq!(bad_lines(&s), vec![19]);
+}
+
 /// The shapes of setpriv's calls and of a shell lowering `ulimit -u`
 /// and forking past it (data/traces/extra/setpriv-ulimit), on one process
 /// with a limit of 2: its own process and one child fit, a second child
@@ -188,4 +245,63 @@ fn credentials_and_limits_are_checked() {
     // The fork past RLIMIT_NPROC is refused in the core too.
     let s = summary(&CREDS.replace("= -1 EAGAIN (Resource temporarily unavailable)", "= 402"));
     assert!(!bad_lines(&s).is_empty());
+}
+
+/// prctl(PR_SET_DUMPABLE/PR_GET_DUMPABLE) and a PTRACE_ATTACH refused by
+/// a non-dumpable target, recorded here with the command of
+/// data/traces/README.md (a C program: the parent clears and sets its flag
+/// and tries 2; a child's id change clears its flag; a sibling with the
+/// same ids tries to attach to it).
+const DUMPABLE: &str = "\
+1487  1795608467.770137 execve(\"./d\", [\"./d\"], 0x7ffe0bc26bf8 /* 35 vars */) = 0
+1487  1795608467.771316 prctl(PR_GET_DUMPABLE) = 1 (SUID_DUMP_USER)
+1487  1795608467.771330 prctl(PR_SET_DUMPABLE, SUID_DUMP_DISABLE) = 0
+1487  1795608467.771339 prctl(PR_GET_DUMPABLE) = 0 (SUID_DUMP_DISABLE)
+1487  1795608467.771347 prctl(PR_SET_DUMPABLE, SUID_DUMP_USER) = 0
+1487  1795608467.771356 prctl(PR_SET_DUMPABLE, SUID_DUMP_ROOT) = -1 EINVAL (Invalid argument)
+1487  1795608467.771393 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f92a2a12a10) = 1488
+1488  1795608467.771675 prctl(PR_GET_DUMPABLE) = 1 (SUID_DUMP_USER)
+1488  1795608467.771790 setresgid(2000, 2000, 2000) = 0
+1488  1795608467.771877 setresuid(1000, 1000, 1000) = 0
+1488  1795608467.771959 prctl(PR_GET_DUMPABLE) = 0 (SUID_DUMP_DISABLE)
+1487  1795608467.772158 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>
+1488  1795608467.772223 pause( <unfinished ...>
+1489  1795608467.772295 setresgid(2000, 2000, 2000 <unfinished ...>
+1487  1795608467.772302 <... clone resumed>, child_tidptr=0x7f92a2a12a10) = 1489
+1487  1795608467.772313 wait4(1489,  <unfinished ...>
+1489  1795608467.772323 <... setresgid resumed>) = 0
+1489  1795608467.772331 setresuid(1000, 1000, 1000) = 0
+1489  1795608467.772344 ptrace(PTRACE_ATTACH, 1488) = -1 EPERM (Operation not permitted)
+1489  1795608467.772358 exit_group(0)   = ?
+1489  1795608467.772407 +++ exited with 0 +++
+1487  1795608467.772410 <... wait4 resumed>NULL, 0, NULL) = 1489
+1487  1795608467.772416 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=1489, si_uid=1000, si_status=0, si_utime=0, si_stime=0} ---
+1487  1795608467.772426 kill(1488, SIGKILL) = 0
+1488  1795608467.772483 <... pause resumed>) = ?
+1487  1795608467.772501 wait4(1488,  <unfinished ...>
+1488  1795608467.772590 +++ killed by SIGKILL +++
+1487  1795608467.772598 <... wait4 resumed>NULL, 0, NULL) = 1488
+1487  1795608467.772603 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_KILLED, si_pid=1488, si_uid=1000, si_status=SIGKILL, si_utime=0, si_stime=0} ---
+1487  1795608467.772618 exit_group(0)   = ?
+1487  1795608467.772685 +++ exited with 0 +++
+";
+
+#[test]
+fn dumpable_prctls_are_checked() {
+    let s = summary(DUMPABLE);
+    assert_eq!(bad_lines(&s), Vec::<usize>::new());
+    // The 4 PR_GET_DUMPABLE and 3 PR_SET_DUMPABLE lines.
+    assert_eq!(checked(&s, "prctl"), 7);
+    // The child's id change clears its flag: a recorded 1 is wrong.
+    let s = summary(&DUMPABLE.replace(
+        "1488  1795608467.771959 prctl(PR_GET_DUMPABLE) = 0 (SUID_DUMP_DISABLE)",
+        "1488  1795608467.771959 prctl(PR_GET_DUMPABLE) = 1 (SUID_DUMP_USER)",
+    ));
+    assert_eq!(bad_lines(&s), vec![11]);
+    // SUID_DUMP_ROOT is refused.
+    let s = summary(&DUMPABLE.replace(
+        "prctl(PR_SET_DUMPABLE, SUID_DUMP_ROOT) = -1 EINVAL (Invalid argument)",
+        "prctl(PR_SET_DUMPABLE, SUID_DUMP_ROOT) = 0",
+    ));
+    assert_eq!(bad_lines(&s), vec![6]);
 }

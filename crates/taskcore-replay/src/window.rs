@@ -10,7 +10,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
-use crate::op::{Event, Op, Outcome};
+use crate::event::{Event, Outcome};
 
 /// Events in file order (non-decreasing `line`).
 #[derive(Debug, Default)]
@@ -74,8 +74,8 @@ impl Window {
         let created: HashSet<i32> = self
             .events
             .iter()
-            .filter_map(|e| match (&e.op, &e.ret) {
-                (Op::Clone { .. }, Outcome::Value(v)) => Some(*v as i32),
+            .filter_map(|e| match (&e.kind, &e.ret) {
+                (op, Outcome::Value(v)) if op.is_clone() => Some(*v as i32),
                 _ => None,
             })
             .collect();

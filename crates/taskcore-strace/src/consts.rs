@@ -412,6 +412,14 @@ pub(crate) fn si_code(name: &str) -> Option<i64> {
 }
 
 /// prctl() options (`include/uapi/linux/prctl.h`).
+/// `prctl(PR_SET_DUMPABLE)`'s argument as strace names it
+/// (include/linux/sched/coredump.h `SUID_DUMP_*`).
+pub(crate) const SUID_DUMP: &[(&str, u64)] = &[
+    ("SUID_DUMP_DISABLE", 0),
+    ("SUID_DUMP_USER", 1),
+    ("SUID_DUMP_ROOT", 2),
+];
+
 pub(crate) const PRCTL_OPTIONS: &[(&str, u64)] = &[
     ("PR_SET_PDEATHSIG", 1),
     ("PR_GET_PDEATHSIG", 2),

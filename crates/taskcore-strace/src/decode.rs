@@ -661,7 +661,12 @@ fn prctl(a: &Args<'_>) -> Res<Call> {
     };
     let (arg2, name) = match a.vals.get(1) {
         Some(Value::Str { text, .. }) => (None, Some(text.clone())),
-        Some(Value::Sym(s)) => (signal_number(s).map(|n| n as u64), None),
+        Some(Value::Sym(s)) => (
+            signal_number(s)
+                .map(|n| n as u64)
+                .or_else(|| lookup(consts::SUID_DUMP, s)),
+            None,
+        ),
         Some(v @ Value::Array { .. }) => (out_int(v).map(|n| n as u32 as u64), None),
         Some(v) => (v.as_u64(), None),
         None => (None, None),

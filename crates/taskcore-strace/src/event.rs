@@ -453,6 +453,7 @@ pub enum Call {
         option: i32,
         /// The second argument as a number: a signal for
         /// `PR_SET_PDEATHSIG`, the flag for `PR_SET_CHILD_SUBREAPER`, the
+        /// `SUID_DUMP_*` value for `PR_SET_DUMPABLE`, the
         /// value written back (`[1]`) for `PR_GET_*` calls that return
         /// through a pointer; `None` if it is a string or absent.
         arg2: Option<u64>,

@@ -109,8 +109,8 @@ pub use errno::{Errno, Result};
 pub use pid::{NsRef, PidRef};
 pub use task::{
     Clone3Args, CloneArgs, Config, Cred, ForkMm, Kernel, Notification, NsKind, PidFd, PidFdInfo,
-    Restart, Restarted, Rlimit, SetnsFd, SigAction, SigHandler, SigInfo, SigWait, SignalAction,
-    SignalDelivery, TaskId,
+    PtraceMode, Restart, Restarted, Rlimit, SetnsFd, SigAction, SigHandler, SigInfo, SigWait,
+    SignalAction, SignalDelivery, TaskId,
 };
 pub use types::{Signal, WaitOptions};
 pub use wait::{WaitOutcome, WaitReport};

@@ -49,6 +49,10 @@ fn numbers_are_linuxs() {
         Syscall::Getppid,
         Syscall::Getpid,
         Syscall::Gettid,
+        Syscall::Getuid,
+        Syscall::Geteuid,
+        Syscall::Getgid,
+        Syscall::Getegid,
         Syscall::Getresuid,
         Syscall::Getresgid,
         Syscall::Exit { code: 0 },
@@ -295,6 +299,23 @@ fn dispatch_gives_the_kernels_results() {
         call(&mut k, init, nr::WAIT4, [u64::MAX, 0, 0, 0, 0, 0]),
         Err(Errno::ECHILD)
     );
+}
+
+/// getuid, geteuid, getgid, getegid read the real and effective ids that
+/// setresuid/setresgid set (kernel/sys.c: `current_uid()`,
+/// `current_euid()`, ...), decoded from their numbers.
+#[test]
+fn getuid_and_friends_read_the_real_and_effective_ids() {
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let call = |k: &mut Kernel, nr, a| dispatch(k, init, &Syscall::from_raw(nr, a).unwrap());
+    let ok = Ok(SysRet::Value(0));
+    assert_eq!(call(&mut k, nr::SETRESGID, [4, 5, 6, 0, 0, 0]), ok);
+    assert_eq!(call(&mut k, nr::SETRESUID, [1000, 2000, 3000, 0, 0, 0]), ok);
+    assert_eq!(call(&mut k, nr::GETUID, [0; 6]), Ok(SysRet::Value(1000)));
+    assert_eq!(call(&mut k, nr::GETEUID, [0; 6]), Ok(SysRet::Value(2000)));
+    assert_eq!(call(&mut k, nr::GETGID, [0; 6]), Ok(SysRet::Value(4)));
+    assert_eq!(call(&mut k, nr::GETEGID, [0; 6]), Ok(SysRet::Value(5)));
 }
 
 /// The recording program's fds (tests/oracle/sys_decode_rules.c): 3 is

@@ -39,6 +39,13 @@ for seed in 2 4 7 8 9 13 15 23; do
     sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/randscen-sig-$seed.strace" | gzip -9n > "$out/randscen-sig-$seed.strace.gz"
 done
 
+# fresh seeds (issue 10), the same command
+for seed in 307 308 309 310 311 312 313; do
+    timeout -k 5 300 strace -f -q -ttt -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
+        -o "$work/randscen-sig-$seed.strace" "$py" data/randscen.py "$seed" 40 > /dev/null
+    sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/randscen-sig-$seed.strace" | gzip -9n > "$out/randscen-sig-$seed.strace.gz"
+done
+
 cp -r "$src/." "$work/"
 cd "$work" || exit 1
 gcc -O0 -o segv segv.c
@@ -56,6 +63,13 @@ trace_api python-pidfd -- "$py" pidfd.py
 (cd goexec && GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPROXY=off go build -o goexec .)
 trace_api go-exec -- ./goexec/goexec
 trace_api unshare-pidns --decode-pids=pidns -- unshare --pid --fork sh -c '/bin/true; /bin/true & wait'
+# a shell as the namespace's init: setpgid of its jobs (set -m), kill and
+# getppid with the namespace's numbers (getppid added to the wider command)
+timeout -k 5 300 strace -f -q -ttt --decode-pids=pidns \
+    -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,getppid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
+    -o "$work/unshare-pidns-shell.strace" unshare --pid --fork bash -c \
+    'set -m; /bin/sleep 5 & kill $!; wait; /bin/true & wait; bash -c "kill -0 \$PPID; /bin/true"; kill -0 $$; kill -CONT 1'
+sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/unshare-pidns-shell.strace" | gzip -9n > "$out/unshare-pidns-shell.strace.gz"
 # gid and groups first, then uid (one setpriv doing both keeps CAP_SETGID
 # through PR_SET_KEEPCAPS, which the core's "euid 0" privilege does not
 # model); bash lowers RLIMIT_NPROC as uid 65534 and forks past it (EAGAIN,

@@ -19,30 +19,46 @@ use taskcore::mm::flags::{
     MREMAP_MAYMOVE, PROT_READ,
 };
 use taskcore::mm::{FileId, MmLayout, MmStruct, MmapFile};
+use taskcore::sys::{SysRet, Syscall};
 use taskcore::{Errno, TaskId};
 
 use super::Engine;
-use crate::op::{Event, Op, Outcome};
+use crate::event::{Event, Outcome, Rec};
 
 const PAGE: u64 = 4096;
 
 impl Engine {
-    /// Applies and checks memory syscall `ev` by `cur`.
-    pub(super) fn apply_memory(&mut self, ev: &Event, cur: TaskId) {
+    /// A memory call applied through [`taskcore::sys::dispatch`]: the
+    /// address it returned (0 for munmap and mprotect).
+    fn mem_sys(&mut self, cur: TaskId, call: Syscall) -> taskcore::Result<u64> {
+        self.sys(cur, &call).map(|r| match r {
+            SysRet::Addr(a) => a,
+            _ => 0,
+        })
+    }
+
+    /// Applies and checks memory syscall `ev` by `cur` (`call` as
+    /// recorded, `rec` its recorded fd for mmap).
+    pub(super) fn apply_memory(&mut self, ev: &Event, cur: TaskId, call: &Syscall, rec: &Rec) {
         let Ok(tgid) = self.k.getpid(cur) else { return };
         let i = ev;
-        match (ev.op.clone(), ev.ret.clone()) {
+        match (call.clone(), ev.ret.clone()) {
             (
-                Op::Mmap {
+                Syscall::Mmap {
                     addr,
                     len,
                     prot,
                     flags,
-                    fd,
-                    offset,
+                    pgoff,
+                    ..
                 },
                 ret,
             ) => {
+                let fd = match rec {
+                    Rec::Mmap { fd } => *fd,
+                    _ => -1,
+                };
+                // The replay's file table: each (process, fd) one file.
                 let file = (flags & MAP_ANONYMOUS == 0 && fd >= 0).then(|| MmapFile {
                     id: FileId {
                         major: 0,
@@ -61,49 +77,65 @@ impl Engine {
                         } else {
                             flags | MAP_FIXED_NOREPLACE
                         };
-                        let r = self
-                            .k
-                            .mmap(cur, at, len, prot, f, file.as_ref(), offset / PAGE);
+                        let r = self.mem_sys(
+                            cur,
+                            Syscall::Mmap {
+                                addr: at,
+                                len,
+                                prot,
+                                flags: f,
+                                file,
+                                pgoff,
+                            },
+                        );
                         self.touch(tgid, at, len);
                         self.check_addr(i, r, at);
                     }
                     Outcome::Errno(err @ (Errno::EEXIST | Errno::EINVAL)) => {
-                        let r =
-                            self.k
-                                .mmap(cur, addr, len, prot, flags, file.as_ref(), offset / PAGE);
+                        let r = self.mem_sys(
+                            cur,
+                            Syscall::Mmap {
+                                addr,
+                                len,
+                                prot,
+                                flags,
+                                file,
+                                pgoff,
+                            },
+                        );
                         self.check_err(i, r.map(|_| ()), err);
                     }
                     _ => self.unchecked(i),
                 }
             }
-            (Op::Munmap { addr, len }, Outcome::Value(0)) => {
-                let r = self.k.munmap(cur, addr, len);
+            (Syscall::Munmap { addr, len }, Outcome::Value(0)) => {
+                let r = self.mem_sys(cur, Syscall::Munmap { addr, len });
                 self.touch(tgid, addr, len);
-                self.check_ok(i, r);
+                self.check_ok(i, r.map(drop));
             }
-            (Op::Munmap { addr, len }, Outcome::Errno(err)) => {
-                let r = self.k.munmap(cur, addr, len);
-                self.check_err(i, r, err);
+            (Syscall::Munmap { addr, len }, Outcome::Errno(err)) => {
+                let r = self.mem_sys(cur, Syscall::Munmap { addr, len });
+                self.check_err(i, r.map(drop), err);
             }
-            (Op::Mprotect { addr, len, prot }, Outcome::Value(0)) => {
-                match self.k.mprotect(cur, addr, len, prot) {
-                    Ok(()) => self.check_ok(i, Ok(())),
+            (Syscall::Mprotect { addr, len, prot }, Outcome::Value(0)) => {
+                match self.mem_sys(cur, Syscall::Mprotect { addr, len, prot }) {
+                    Ok(_) => self.check_ok(i, Ok(())),
                     Err(Errno::ENOMEM) if !self.is_touched(tgid, addr, len) => {
                         // Memory mapped before the trace (exec, the
                         // loader): learn it.
                         self.learn_range(cur, addr, len);
-                        let _ = self.k.mprotect(cur, addr, len, prot);
+                        let _ = self.mem_sys(cur, Syscall::Mprotect { addr, len, prot });
                         self.unchecked_because(i, "memory mapped before the trace, learned");
                     }
                     Err(err) => self.check_ok(i, Err(err)),
                 }
             }
-            (Op::Mprotect { addr, len, prot }, Outcome::Errno(err)) => {
-                let r = self.k.mprotect(cur, addr, len, prot);
-                self.check_err(i, r, err);
+            (Syscall::Mprotect { addr, len, prot }, Outcome::Errno(err)) => {
+                let r = self.mem_sys(cur, Syscall::Mprotect { addr, len, prot });
+                self.check_err(i, r.map(drop), err);
             }
             (
-                Op::Mremap {
+                Syscall::Mremap {
                     old,
                     old_len,
                     new_len,
@@ -123,14 +155,21 @@ impl Engine {
                 // strace does not print it, so the result is not checkable
                 // (the recorded move is still applied).
                 let unrecorded_arg = flags & MREMAP_DONTUNMAP != 0 && flags & MREMAP_FIXED == 0;
-                let r = self.k.mremap(cur, old, old_len, new_len, f, n);
+                let moved = Syscall::Mremap {
+                    old,
+                    old_len,
+                    new_len,
+                    flags: f,
+                    new: n,
+                };
+                let r = self.mem_sys(cur, moved.clone());
                 self.touch(tgid, old, old_len.max(PAGE));
                 self.touch(tgid, to, new_len);
                 if matches!(r, Err(Errno::EFAULT)) && !self.is_touched(tgid, old, old_len.max(PAGE))
                 {
                     // Memory mapped before the trace: learn it, then move.
                     self.learn_range(cur, old, old_len.max(PAGE));
-                    let _ = self.k.mremap(cur, old, old_len, new_len, f, n);
+                    let _ = self.mem_sys(cur, moved);
                     self.unchecked_because(i, "memory mapped before the trace, learned");
                     return;
                 }
@@ -140,25 +179,16 @@ impl Engine {
                 }
                 self.check_addr(i, r, to);
             }
-            (
-                Op::Mremap {
-                    old,
-                    old_len,
-                    new_len,
-                    flags,
-                    new,
-                },
-                Outcome::Errno(err),
-            ) => {
+            (call @ Syscall::Mremap { flags, .. }, Outcome::Errno(err)) => {
                 if flags & MREMAP_DONTUNMAP != 0 && flags & MREMAP_FIXED == 0 {
                     // The failure may come from the unrecorded new address.
                     self.unchecked_because(i, "new address not recorded");
                     return;
                 }
-                let r = self.k.mremap(cur, old, old_len, new_len, flags, new);
+                let r = self.mem_sys(cur, call);
                 self.check_err(i, r.map(|_| ()), err);
             }
-            (Op::Brk { addr }, Outcome::Value(got)) => {
+            (Syscall::Brk { addr }, Outcome::Value(got)) => {
                 let got = got as u64;
                 if self.brk_known.insert(tgid) {
                     // The image's randomised break, seen for the first time.
@@ -168,7 +198,7 @@ impl Engine {
                         return;
                     }
                 }
-                let r = self.k.brk(cur, addr);
+                let r = self.mem_sys(cur, Syscall::Brk { addr });
                 self.check_addr(i, r, got);
             }
             _ => self.unchecked(i),

@@ -8,12 +8,20 @@
 //! - [`deaths`]: the two moments of a death under strace;
 //! - [`waits`]: wait results, allowing for timing strace cannot show;
 //! - [`memory`]: the memory syscalls;
-//! - [`signals`]: masks, pending sets, signal waits, handler frames, the
-//!   `--- SIGxxx` lines (delivered there with `get_signal`), ptrace under
+//! - [`signals`]: the signal state (masks seen, handler frames, sleeping
+//!   waits) and the `--- SIGxxx` lines (delivered there with
+//!   `get_signal`);
+//! - [`sigcalls`]: the signal calls (rt_sigaction, masks, pending sets,
+//!   signal waits, rt_sig(tg)queueinfo, rt_sigreturn), ptrace under
 //!   strace;
 //! - [`report`]: counters, mismatches and the result checks;
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
 //! - [`pidns`]: callers in nested pid namespaces;
+//! - [`calls`]: the recorded system calls, each handed to its family's
+//!   module, which maps its numbers to the emulation's and applies it
+//!   through [`taskcore::sys::dispatch`];
+//! - [`lifecycle`]: clone, execve, exit, process groups and sessions,
+//!   kill;
 //! - this module: dispatching one event.
 //!
 //! # Trace order is not kernel order
@@ -41,13 +49,16 @@
 //! reaped tasks whose numbers the emulation no longer uses are dropped (see
 //! [`pidmap::PidMap::sweep`]).
 
+mod calls;
 mod deaths;
+mod lifecycle;
 mod memory;
 pub(crate) mod pidmap;
 mod pidns;
 mod procapi;
 pub(crate) mod records;
 pub(crate) mod report;
+mod sigcalls;
 mod signals;
 mod waits;
 mod world;
@@ -57,10 +68,9 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use taskcore::uapi::CLONE_THREAD;
-use taskcore::{CloneArgs, Config, Kernel, Notification, SigAction, SigHandler, TaskId};
+use taskcore::{Config, Kernel, Notification, TaskId};
 
-use crate::op::{Event, Op, Outcome, RecHandler};
+use crate::event::{Event, Kind, Outcome};
 use crate::window::Window;
 use pidmap::PidMap;
 pub(crate) use report::{Mismatch, Stats};
@@ -101,6 +111,12 @@ pub(crate) struct Engine {
     /// Pending `exit_group(code)` by a recorded tid, keyed by its leader
     /// task.
     pending_group_exit: HashMap<TaskId, (i32, i32)>,
+    /// The status word of each group (leader task) whose exit began
+    /// (`exit_group` entered, or a fatal signal applied): what `wait`
+    /// reports for any of its zombies from then on.
+    group_status: HashMap<TaskId, i32>,
+    /// The leader of each task that died in the core, until its `+++` line.
+    death_leader: HashMap<TaskId, TaskId>,
     /// Tasks dead in the core whose `+++` line has not been seen.
     unconfirmed_dead: HashSet<TaskId>,
     /// Groups (leader tasks) stopped by a kill whose `--- stopped` line has
@@ -168,6 +184,8 @@ impl Engine {
             exit_codes: HashMap::new(),
             pending_exit: HashMap::new(),
             pending_group_exit: HashMap::new(),
+            group_status: HashMap::new(),
+            death_leader: HashMap::new(),
             unconfirmed_dead: HashSet::new(),
             unconfirmed_stop: HashSet::new(),
             held: HashMap::new(),
@@ -207,6 +225,8 @@ impl Engine {
             exit_codes: self.exit_codes.clone(),
             pending_exit: self.pending_exit.clone(),
             pending_group_exit: self.pending_group_exit.clone(),
+            group_status: self.group_status.clone(),
+            death_leader: self.death_leader.clone(),
             unconfirmed_dead: self.unconfirmed_dead.clone(),
             unconfirmed_stop: self.unconfirmed_stop.clone(),
             held: self.held.clone(),
@@ -228,9 +248,10 @@ impl Engine {
     /// (their result is known), everything else at the line that completed
     /// it. The default order sorts by `(key, seq)`.
     pub(crate) fn key(e: &Event) -> usize {
-        match e.op {
-            Op::Clone { .. } => e.entry_line,
-            _ => e.line,
+        if e.kind.is_clone() {
+            e.entry_line
+        } else {
+            e.line
         }
     }
 
@@ -247,7 +268,7 @@ impl Engine {
             }
         }
         // Synthetic death events are not lines of the trace.
-        if !matches!(ev.op, Op::Die { .. }) {
+        if !matches!(ev.kind, Kind::Die { .. }) {
             self.stats.events += 1;
         }
         if !self.consumed.remove(&ev.seq) {
@@ -262,7 +283,7 @@ impl Engine {
     pub(crate) fn finish(&mut self) {
         for held in self.held.values() {
             for e in held {
-                let name = format!("{} (task never created)", e.op.name());
+                let name = format!("{} (task never created)", e.kind.name());
                 *self.stats.unchecked.entry(name).or_default() += 1;
             }
         }
@@ -279,6 +300,9 @@ impl Engine {
         }
         let k = &self.k;
         self.pending_group_exit.retain(|l, _| k.getpid(*l).is_ok());
+        self.group_status.retain(|l, _| k.getpid(*l).is_ok());
+        let unconfirmed = &self.unconfirmed_dead;
+        self.death_leader.retain(|t, _| unconfirmed.contains(t));
         let pids = &self.pids;
         self.pending_exit.retain(|rec, _| pids.is_live(*rec));
         self.sweep_signals();
@@ -301,7 +325,7 @@ impl Engine {
         if debug_enabled() {
             eprintln!(
                 "[pos {}] line {} pid {} {:?} = {:?}",
-                self.pos, e.line, e.pid, e.op, e.ret
+                self.pos, e.line, e.pid, e.kind, e.ret
             );
         }
         let Some(tr) = self.pids.task(e.pid) else {
@@ -310,12 +334,12 @@ impl Engine {
         };
         if tr.dead
             && !matches!(
-                e.op,
-                Op::Die { .. }
-                    | Op::Exited { .. }
-                    | Op::Killed { .. }
-                    | Op::Signal { .. }
-                    | Op::Stopped { .. }
+                e.kind,
+                Kind::Die { .. }
+                    | Kind::Exited { .. }
+                    | Kind::Killed { .. }
+                    | Kind::Signal { .. }
+                    | Kind::Stopped { .. }
             )
         {
             // Lines a task prints between its death in the core (a kill
@@ -323,7 +347,7 @@ impl Engine {
             *self
                 .stats
                 .unchecked
-                .entry(format!("{} (after death)", e.op.name()))
+                .entry(format!("{} (after death)", e.kind.name()))
                 .or_default() += 1;
             return;
         }
@@ -357,66 +381,23 @@ impl Engine {
     }
 
     fn apply(&mut self, e: &Arc<Event>, cur: TaskId) {
-        match &e.op {
-            Op::Clone {
-                flags,
-                exit_signal,
-                clone3,
-                pidfd,
-                ns_nr,
-            } => self.do_clone(e, cur, *flags, *exit_signal, *clone3, *pidfd, *ns_nr),
-            Op::Execve { .. } if e.ret == Outcome::Value(0) && self.superseded.remove(&e.pid) => {
-                // Applied at the `+++ superseded` line.
-            }
-            Op::Execve { path, argv } => {
-                if e.ret == Outcome::Value(0) {
-                    if let Ok(tgid) = self.k.getpid(cur) {
-                        self.brk_known.remove(&tgid);
-                        self.mm_touched.remove(&tgid);
-                    }
-                    let args: Vec<&[u8]> = argv.iter().map(|a| a.as_bytes()).collect();
-                    match self.k.execve_argv(cur, path, &args) {
-                        Ok(()) => {
-                            self.stats.applied += 1;
-                            self.procapi_after_exec(cur);
-                            self.record_exec(cur, argv);
-                        }
-                        Err(err) => self.mismatch(e, "execve", "0".into(), err.name().into()),
-                    }
-                    self.stats.checked += 1;
-                } else {
-                    self.unchecked(e);
-                }
-            }
-            Op::Exit { code } => {
-                self.pending_exit.insert(e.pid, *code);
-            }
-            Op::ExitGroup { code } => {
-                if let Ok(leader) = self.leader_of(cur) {
-                    self.pending_group_exit
-                        .entry(leader)
-                        .or_insert((e.pid, *code));
-                }
-            }
-            Op::Die { code, sig } => self.die(e, *code, *sig),
-            Op::Exited { code } => self.do_death(e, Some(*code), None),
-            Op::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
-            Op::Stopped { sig } => self.stopped_line(cur, *sig),
-            Op::Signal { .. }
-            | Op::RtSigprocmask { .. }
-            | Op::RtSigpending { .. }
-            | Op::RtSigqueueinfo { .. }
-            | Op::RtSigtimedwait { .. }
-            | Op::SigSuspend { .. }
-            | Op::RtSigreturn { .. }
-            | Op::RestartSyscall
-            | Op::Ptrace { .. } => self.apply_signal(e, cur),
-            Op::Superseded { by } => {
+        match &e.kind {
+            Kind::Sys { call, rec } => self.apply_sys(e, cur, call, rec),
+            Kind::Die { code, sig } => self.die(e, *code, *sig),
+            Kind::Exited { code } => self.do_death(e, Some(*code), None),
+            Kind::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
+            Kind::Stopped { sig } => self.stopped_line(cur, *sig),
+            Kind::Signal { .. } | Kind::RestartSyscall => self.apply_signal(e, cur),
+            Kind::Superseded { by } => {
                 // Thread `by` exec'd and took over this leader's pid.
                 if let Some(t) = self.pids.task(*by).filter(|t| !t.dead) {
                     self.stats.checked += 1;
-                    match self.k.execve(t.task, "") {
-                        Ok(()) => {
+                    let exec = taskcore::sys::Syscall::Execve {
+                        filename: String::new(),
+                        argv: None,
+                    };
+                    match self.sys(t.task, &exec) {
+                        Ok(_) => {
                             self.pids.supersede(*by, e.pid);
                             self.superseded.insert(e.pid);
                         }
@@ -426,123 +407,29 @@ impl Engine {
                     }
                 }
             }
-            Op::Wait4 {
-                pid,
-                status,
-                options,
-            } => self.do_wait4(e, cur, *pid, *status, *options),
-            Op::Waitid {
-                idtype,
-                id,
-                info,
-                options,
-            } => self.do_waitid(e, cur, *idtype, *id, *info, *options),
-            Op::Setpgid { pid, pgid } => {
-                if self.outside_target(*pid) {
-                    self.unchecked_because(e, "a process outside the trace");
-                    return;
-                }
-                let p = self.arg_nr(*pid);
-                let g = if *pgid > 0 {
-                    self.group_arg(e, *pgid)
-                } else {
-                    *pgid
-                };
-                let r = self.k.setpgid(cur, p, g);
-                self.check_unit(e, r);
+            Kind::Raw { nr, args } if *nr == taskcore::sys::nr::PTRACE => {
+                self.ptrace_under_strace(e, cur, args[0] as i32, args[1] as i32)
             }
-            Op::Setsid => {
-                let r = self.k.setsid(cur);
-                self.check_id(e, cur, r);
-            }
-            Op::Getpgid { pid } => {
-                if self.outside_target(*pid) {
-                    self.unchecked_because(e, "a process outside the trace");
-                    return;
-                }
-                let r = self.k.getpgid(cur, self.arg_nr(*pid));
-                self.check_id(e, cur, r);
-            }
-            Op::Getsid { pid } => {
-                if self.outside_target(*pid) {
-                    self.unchecked_because(e, "a process outside the trace");
-                    return;
-                }
-                let r = self.k.getsid(cur, self.arg_nr(*pid));
-                self.check_id(e, cur, r);
-            }
-            Op::Getppid => {
-                let r = self.k.getppid(cur);
-                self.check_id(e, cur, r);
-            }
-            Op::Kill { pid, sig } => {
-                self.learn_core_dumps(e, *sig);
-                if self.outside_target(*pid) {
-                    self.unchecked_because(e, "a process outside the trace");
-                    return;
-                }
-                let r = self.k.kill(cur, self.arg_nr(*pid), *sig);
-                self.check_unit(e, r);
-            }
-            Op::Tgkill { tgid, tid, sig } => {
-                self.learn_core_dumps(e, *sig);
-                if self.outside_target(*tid) {
-                    self.unchecked_because(e, "a process outside the trace");
-                    return;
-                }
-                let r = self
-                    .k
-                    .tgkill(cur, self.arg_nr(*tgid), self.arg_nr(*tid), *sig);
-                self.check_unit(e, r);
-            }
-            Op::Tkill { tid, sig } => {
-                self.learn_core_dumps(e, *sig);
-                if self.outside_target(*tid) {
-                    self.unchecked_because(e, "a process outside the trace");
-                    return;
-                }
-                let r = self.k.tkill(cur, self.arg_nr(*tid), *sig);
-                self.check_unit(e, r);
-            }
-            Op::RtSigaction { sig, act, old } => self.do_sigaction(e, cur, *sig, *act, *old),
-            Op::SetChildSubreaper { on } => {
-                if e.ret == Outcome::Value(0) {
-                    let r = self.k.set_child_subreaper(cur, *on);
-                    self.check_unit(e, r);
-                } else {
-                    self.unchecked(e);
-                }
-            }
-            Op::GetChildSubreaper { value } => match (value, self.k.child_subreaper(cur)) {
-                (Some(v), Ok(on)) if e.ret == Outcome::Value(0) => {
-                    self.stats.checked += 1;
-                    if (*v != 0) != on {
-                        self.mismatch(e, "subreaper", v.to_string(), on.to_string());
-                    }
-                }
-                _ => self.unchecked(e),
-            },
-            Op::SetName { name } => {
-                let r = self.k.pr_set_name(cur, name.as_bytes());
-                self.check_unit(e, r);
-            }
-            Op::SetPdeathsig { sig } => {
-                let r = self.k.set_pdeathsig(cur, *sig);
-                self.check_unit(e, r);
-            }
-            Op::Mmap { .. }
-            | Op::Munmap { .. }
-            | Op::Mprotect { .. }
-            | Op::Mremap { .. }
-            | Op::Brk { .. } => self.apply_memory(e, cur),
-            Op::ProcApi(p) => self.apply_procapi(e, cur, p),
-            Op::Unrecorded { .. } => {
+            Kind::Raw { nr, args } => self.apply_fd_call(e, cur, *nr, *args),
+            Kind::Refused { name, err } => self.refused(e, name, *err),
+            Kind::Unchecked { why, .. } => self.unchecked_because(e, why),
+            Kind::Unrecorded { .. } => {
                 self.unchecked_because(e, "arguments not recorded: the caller died in the call")
             }
-            Op::Other { name } => {
+            Kind::Other { name } => {
                 self.note_skipped(e, name);
                 *self.stats.skipped.entry(name.clone()).or_default() += 1;
             }
+        }
+    }
+
+    /// Counts `name in a pid namespace` in [`Stats::checked_calls`] for a
+    /// caller in a nested pid namespace (`nested`) whose call was checked
+    /// since `checked` was `before`.
+    pub(super) fn count_nested(&mut self, nested: bool, before: u64, name: &str) {
+        if nested && self.stats.checked > before {
+            let name = format!("{name} in a pid namespace");
+            *self.stats.checked_calls.entry(name).or_default() += 1;
         }
     }
 
@@ -558,8 +445,8 @@ impl Engine {
         if !taskcore::uapi::sig_kernel_coredump(sig) {
             return;
         }
-        let next = self.look.borrow().find_after(e.line, |x| match x.op {
-            Op::Killed { sig: s, core } if s == sig => Some(core),
+        let next = self.look.borrow().find_after(e.line, |x| match x.kind {
+            Kind::Killed { sig: s, core } if s == sig => Some(core),
             _ => None,
         });
         if let Some(core) = next {
@@ -571,9 +458,13 @@ impl Engine {
     /// number the trace never created and that is not the traced root's
     /// inherited group or session. Its result depends on processes the
     /// recording does not show.
-    fn outside_target(&self, pid: i32) -> bool {
+    ///
+    /// A caller in a nested pid namespace names only tasks of its
+    /// namespace, which the trace created: never outside.
+    fn outside_target(&self, cur: TaskId, pid: i32) -> bool {
         match pid {
             0 | -1 | i32::MIN => false,
+            _ if self.nested(cur) => false,
             p => self.pids.is_outside(p.abs()),
         }
     }
@@ -584,7 +475,13 @@ impl Engine {
     /// succeeded, which proves the group existed in the caller's session
     /// (then it is learned); otherwise it stands for no group at all, so
     /// that `setpgid(0, 424242) = -1 EPERM` is checked as such.
-    fn group_arg(&mut self, e: &Event, rec: i32) -> i32 {
+    ///
+    /// A caller in a nested pid namespace passes its namespace's numbers,
+    /// which are the emulated ones (see [`pidns`]): taken as they are.
+    fn group_arg(&mut self, e: &Event, cur: TaskId, rec: i32) -> i32 {
+        if self.nested(cur) {
+            return rec;
+        }
         if !self.pids.is_outside(rec) {
             return self.pids.map_pgid(rec);
         }
@@ -595,239 +492,15 @@ impl Engine {
         pidmap::UNUSED_NR
     }
 
-    /// Translates a pid argument (with kill/wait4 sign encodings).
-    fn arg_nr(&self, pid: i32) -> i32 {
+    /// Translates a pid argument (with kill/wait4 sign encodings) of a
+    /// call by `cur`; a caller in a nested pid namespace passes emulated
+    /// numbers already (see [`pidns`]).
+    fn arg_nr(&self, cur: TaskId, pid: i32) -> i32 {
         match pid {
             0 | -1 | i32::MIN => pid,
+            _ if self.nested(cur) => pid,
             p if p > 0 => self.pids.map_nr(p),
             p => -self.pids.map_pgid(-p),
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn do_clone(
-        &mut self,
-        e: &Arc<Event>,
-        cur: TaskId,
-        flags: u64,
-        exit_signal: i32,
-        clone3: bool,
-        pidfd: Option<i32>,
-        ns_nr: Option<i32>,
-    ) {
-        let (child, check) = match (&e.ret, self.lost_clone_child(e)) {
-            (Outcome::Value(child), _) => (*child as i32, true),
-            (_, Some(child)) => {
-                // The child exists though its creator never saw the result.
-                self.unchecked(e);
-                (child, false)
-            }
-            (Outcome::Errno(err), _) => {
-                // A refused clone (EAGAIN over RLIMIT_NPROC, ...): the core
-                // must refuse it too.
-                let err = *err;
-                self.stats.checked += 1;
-                *self
-                    .stats
-                    .checked_calls
-                    .entry("clone refused".into())
-                    .or_default() += 1;
-                match self.core_clone(cur, flags, exit_signal, clone3) {
-                    Err(x) if x == err => {}
-                    other => {
-                        let got = other.map(|_| "a child");
-                        self.mismatch(e, "clone", err.name().into(), format!("{got:?}"));
-                    }
-                }
-                return;
-            }
-            _ => {
-                self.unchecked(e);
-                return;
-            }
-        };
-        // In a nested pid namespace the result is the caller's number: it
-        // is checked, and the child's lines are found by strace's number
-        // (see [`pidns`]).
-        let nested = check && self.nested(cur);
-        let (child, ns_nr) = match ns_nr {
-            None if nested => (
-                self.infer_ns_child(e.entry_line).unwrap_or(child),
-                Some(child),
-            ),
-            n => (child, n),
-        };
-        // Linux never hands out a number still in use: the previous holder
-        // of the recorded pid must be gone in the core too.
-        if let Some(old_nr) = self.pids.nr_of(child) {
-            if self.k.pid_in_use(self.init, old_nr).unwrap_or(false) {
-                self.mismatch(
-                    e,
-                    "pid reuse",
-                    format!("{child} reused"),
-                    format!("emulated {old_nr} still in use"),
-                );
-            }
-        }
-        self.stats.checked += u64::from(check);
-        match self.core_clone(cur, flags, exit_signal, clone3) {
-            Ok((t, fd)) => {
-                self.stats.applied += 1;
-                if flags & CLONE_THREAD == 0 {
-                    let (p, c) = (self.k.getpid(cur), self.k.getpid(t));
-                    if let (Ok(p), Ok(c)) = (p, c) {
-                        if self.brk_known.contains(&p) {
-                            self.brk_known.insert(c);
-                        } else {
-                            self.brk_known.remove(&c);
-                        }
-                        match self.mm_touched.get(&p).cloned() {
-                            Some(v) => self.mm_touched.insert(c, v),
-                            None => self.mm_touched.remove(&c),
-                        };
-                    }
-                }
-                if let (Some(nr), true) = (ns_nr, check) {
-                    let got = self.k.pid_vnr(cur, t);
-                    if got != Ok(nr) {
-                        self.mismatch(
-                            e,
-                            "pid in the caller's namespace",
-                            nr.to_string(),
-                            format!("{got:?}"),
-                        );
-                    }
-                }
-                let bound = match (pidfd, fd) {
-                    (Some(n), Some(fd)) => Some((n, fd)),
-                    (None, Some(fd)) => {
-                        let _ = self.k.pidfd_close(fd);
-                        None
-                    }
-                    _ => None,
-                };
-                if check && (ns_nr.is_some() || bound.is_some()) {
-                    let name = if bound.is_some() {
-                        if clone3 {
-                            "clone3(CLONE_PIDFD)"
-                        } else {
-                            "clone(CLONE_PIDFD)"
-                        }
-                    } else {
-                        "clone in a pid namespace"
-                    };
-                    *self.stats.checked_calls.entry(name.into()).or_default() += 1;
-                }
-                self.procapi_after_clone(cur, t, flags, bound);
-                self.adopt(child, t, Some(e));
-                self.drain();
-                if let Some(held) = self.held.remove(&child) {
-                    for h in held {
-                        self.dispatch(&h);
-                    }
-                }
-            }
-            Err(err) => self.mismatch(e, "clone", child.to_string(), err.name().into()),
-        }
-    }
-
-    /// The core's clone(2) or clone3(2) (with `CLONE_PIDFD`'s pidfd) for a
-    /// recorded clone.
-    fn core_clone(
-        &mut self,
-        cur: TaskId,
-        flags: u64,
-        exit_signal: i32,
-        clone3: bool,
-    ) -> taskcore::Result<(TaskId, Option<taskcore::PidFd>)> {
-        if clone3 {
-            let a3 = taskcore::Clone3Args {
-                flags,
-                exit_signal: exit_signal.max(0) as u64,
-                set_tid: None,
-                set_tid_size: 0,
-                cgroup: 0,
-                stack: 0,
-                stack_size: 0,
-            };
-            self.k.clone3_with_pidfd(cur, &a3)
-        } else {
-            let args = CloneArgs {
-                flags,
-                exit_signal: if flags & CLONE_THREAD != 0 {
-                    0
-                } else {
-                    exit_signal
-                },
-                set_tid: Vec::new(),
-            };
-            self.k.clone_with_pidfd(cur, &args)
-        }
-    }
-
-    /// The child of a clone whose creator died before it returned (`= ?`):
-    /// the first task of the lookahead, after the clone began, that no
-    /// clone created and no other lost clone claimed.
-    fn lost_clone_child(&mut self, e: &Event) -> Option<i32> {
-        if e.ret != Outcome::Died {
-            return None;
-        }
-        if let Some(&c) = self.inferred.get(&e.seq) {
-            return Some(c);
-        }
-        let claimed: HashSet<i32> = self.inferred.values().copied().collect();
-        let child = self
-            .look
-            .borrow()
-            .first_uncreated_after(e.entry_line, |pid| {
-                self.pids.task(pid).is_some_and(|t| !t.dead) || claimed.contains(&pid)
-            })?;
-        self.inferred.insert(e.seq, child);
-        Some(child)
-    }
-
-    fn do_sigaction(
-        &mut self,
-        e: &Event,
-        cur: TaskId,
-        sig: i32,
-        act: Option<(RecHandler, u64, u64)>,
-        old: Option<RecHandler>,
-    ) {
-        let act = act.map(|(h, flags, mask)| {
-            let handler = match h {
-                RecHandler::Dfl => SigHandler::Default,
-                RecHandler::Ign => SigHandler::Ignore,
-                RecHandler::Handler => SigHandler::Handler,
-            };
-            SigAction {
-                mask,
-                ..SigAction::new(handler, flags)
-            }
-        });
-        let r = self.k.rt_sigaction(cur, sig, act);
-        self.stats.applied += 1;
-        match (&e.ret, &r) {
-            (Outcome::Unknown | Outcome::Interrupted | Outcome::Died, _) => self.unchecked(e),
-            (Outcome::Value(0), Ok(prev)) => {
-                self.stats.checked += 1;
-                if let Some(o) = old {
-                    let got = match prev.handler {
-                        SigHandler::Default => RecHandler::Dfl,
-                        SigHandler::Ignore => RecHandler::Ign,
-                        // A handler (and any kind a later core adds).
-                        _ => RecHandler::Handler,
-                    };
-                    if got != o {
-                        self.mismatch(e, "old action", format!("{o:?}"), format!("{got:?}"));
-                    }
-                }
-            }
-            (Outcome::Errno(a), Err(b)) if a == b => self.stats.checked += 1,
-            (rec, got) => {
-                self.stats.checked += 1;
-                self.mismatch(e, "result", report::fmt_outcome(rec), format!("{got:?}"));
-            }
         }
     }
 }

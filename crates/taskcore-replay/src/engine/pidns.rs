@@ -7,7 +7,12 @@
 //! replay links the child's lines through strace's number). Since every
 //! clone in the namespace is checked to give the caller the recorded
 //! number, pid values in a nested caller's arguments and results are the
-//! emulated ones too and need no mapping.
+//! emulated ones too and need no mapping: kill, tgkill, tkill, setpgid,
+//! getpgid, getsid, wait4 and waitid take them as they are, getppid's
+//! result (0 for the namespace's init) and a nested receiver's `si_pid`
+//! are compared as they are, and such a caller never names a process
+//! outside the trace. Their checks are counted apart (`kill in a pid
+//! namespace`, ...).
 //!
 //! Without `--decode-pids=pidns` the result is only the namespace's number
 //! and nothing names the child's lines: the replay still checks that

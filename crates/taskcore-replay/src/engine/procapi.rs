@@ -1,6 +1,7 @@
 //! The process-API calls: pidfds (`pidfd_open`, `CLONE_PIDFD`,
 //! `pidfd_send_signal`, `waitid(P_PIDFD)`), `unshare`/`setns`, the
-//! credential calls, resource limits and `prctl(PR_GET_NAME)`.
+//! credential calls, resource limits, `prctl(PR_GET_NAME)` and
+//! `prctl(PR_GET_DUMPABLE)` (its result is the return value).
 //!
 //! # pidfds and fd numbers
 //! The trace shows fd numbers, the core hands out [`PidFd`] handles. Each
@@ -22,13 +23,12 @@
 
 use std::collections::HashMap;
 
+use taskcore::sys::{nr as sysnr, FdTable, NoMemory, Prctl, SysRet, Syscall};
 use taskcore::uapi::CLONE_THREAD;
-use taskcore::{PidFd, Rlimit, SetnsFd, TaskId};
-use taskcore_strace::{IdKind, ProcCall, RlimitArg};
+use taskcore::{Errno, PidFd, Rlimit, SetnsFd, TaskId};
 
 use super::Engine;
-use crate::op::{Event, Outcome, RecInfo};
-use crate::procop::ProcOp;
+use crate::event::{Event, Outcome, Rec, RecInfo};
 
 /// Clones between two drops of the fd tables of reaped processes.
 const PURGE_EVERY: u64 = 64;
@@ -46,20 +46,28 @@ pub(crate) struct ProcState {
     clones: u64,
 }
 
-fn rlimit(a: RlimitArg) -> Rlimit {
-    Rlimit {
-        cur: a.cur,
-        max: a.max,
+/// A process's fd table as the decoder sees it: its pidfds by recorded
+/// number (the replay models no other open file).
+pub(super) struct PidFds<'a>(Option<&'a HashMap<i32, PidFd>>);
+
+impl FdTable for PidFds<'_> {
+    fn pidfd(&self, fd: i32) -> taskcore::Result<PidFd> {
+        self.0.and_then(|t| t.get(&fd)).copied().ok_or(Errno::EBADF)
+    }
+
+    fn setns_fd(&self, fd: i32) -> taskcore::Result<SetnsFd> {
+        self.pidfd(fd).map(SetnsFd::PidFd)
     }
 }
 
 impl Engine {
-    /// Applies and checks process-API event `e` by `cur`.
-    pub(super) fn apply_procapi(&mut self, e: &Event, cur: TaskId, op: &ProcOp) {
+    /// Applies and checks the process-API call of `e` by `cur` (`call`
+    /// with the numbers the trace printed, `rec` its recorded outputs).
+    pub(super) fn apply_procapi(&mut self, e: &Event, cur: TaskId, call: &Syscall, rec: &Rec) {
         let before = self.stats.checked;
-        match op {
-            ProcOp::GetName { name } => match self.k.pr_get_name(cur) {
-                Ok(comm) if e.ret == Outcome::Value(0) => {
+        match (call, rec) {
+            (Syscall::Prctl(Prctl::GetName), Rec::Name(name)) => match self.sys(cur, call) {
+                Ok(SysRet::Name(comm)) if e.ret == Outcome::Value(0) => {
                     self.stats.checked += 1;
                     let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
                     let got = String::from_utf8_lossy(&comm[..len]).into_owned();
@@ -69,107 +77,26 @@ impl Engine {
                 }
                 _ => self.unchecked(e),
             },
-            ProcOp::Call(c) => self.apply_call(e, cur, c),
-        }
-        if self.stats.checked > before {
-            *self
-                .stats
-                .checked_calls
-                .entry(op.name().to_string())
-                .or_default() += 1;
-        }
-    }
-
-    fn apply_call(&mut self, e: &Event, cur: TaskId, c: &ProcCall) {
-        match c {
-            ProcCall::PidfdOpen { pid, flags } => self.do_pidfd_open(e, cur, *pid, *flags),
-            ProcCall::PidfdSendSignal {
-                pidfd,
-                sig,
-                info,
-                flags,
-            } => {
-                let Some(fd) = self.pidfd_of(cur, *pidfd) else {
-                    self.unchecked_because(e, "an fd the trace did not open as a pidfd");
-                    return;
-                };
-                if info.is_some() {
-                    self.unchecked_because(e, "a siginfo argument");
-                    return;
-                }
-                self.learn_core_dumps(e, *sig);
-                let r = self.k.pidfd_send_signal(cur, fd, *sig, None, *flags);
-                self.check_unit(e, r);
+            (&Syscall::PidfdOpen { pid, flags }, _) => self.do_pidfd_open(e, cur, pid, flags),
+            (Syscall::Prctl(Prctl::GetDumpable), _) => {
+                let r = self.sys(cur, call);
+                self.check_value(e, r.map(|v| v.raw()));
             }
-            ProcCall::Unshare { flags } => {
-                let r = self.k.unshare(cur, *flags);
-                self.check_unit(e, r);
+            (
+                Syscall::Setfsuid { .. }
+                | Syscall::Setfsgid { .. }
+                | Syscall::Getuid
+                | Syscall::Geteuid
+                | Syscall::Getgid
+                | Syscall::Getegid,
+                _,
+            ) => {
+                let r = self.sys(cur, call);
+                self.check_value(e, r.map(|v| v.raw()));
             }
-            ProcCall::Setns { fd, nstype } => {
-                let Some(pfd) = self.pidfd_of(cur, *fd) else {
-                    self.unchecked_because(e, "a namespace fd the trace did not open");
-                    return;
-                };
-                let r = self.k.setns(cur, SetnsFd::PidFd(pfd), *nstype);
-                self.check_unit(e, r);
-            }
-            ProcCall::Setuid { uid } => {
-                let r = self.k.setuid(cur, *uid);
-                self.check_unit(e, r);
-            }
-            ProcCall::Setgid { gid } => {
-                let r = self.k.setgid(cur, *gid);
-                self.check_unit(e, r);
-            }
-            ProcCall::Setreuid { ruid, euid } => {
-                let r = self.k.setreuid(cur, *ruid, *euid);
-                self.check_unit(e, r);
-            }
-            ProcCall::Setregid { rgid, egid } => {
-                let r = self.k.setregid(cur, *rgid, *egid);
-                self.check_unit(e, r);
-            }
-            ProcCall::Setresuid { ids } => {
-                let r = self.k.setresuid(cur, ids[0], ids[1], ids[2]);
-                self.check_unit(e, r);
-            }
-            ProcCall::Setresgid { ids } => {
-                let r = self.k.setresgid(cur, ids[0], ids[1], ids[2]);
-                self.check_unit(e, r);
-            }
-            ProcCall::Setfsuid { uid } => {
-                let r = self.k.setfsuid(cur, *uid);
-                self.check_value(e, r.map(i64::from));
-            }
-            ProcCall::Setfsgid { gid } => {
-                let r = self.k.setfsgid(cur, *gid);
-                self.check_value(e, r.map(i64::from));
-            }
-            ProcCall::Setgroups { size, groups } => match groups {
-                Some(g) if usize::try_from(*size).is_ok_and(|n| n == g.len()) => {
-                    let r = self.k.setgroups(cur, g);
-                    self.check_unit(e, r);
-                }
-                _ => self.unchecked_because(e, "a group list strace did not print"),
-            },
-            ProcCall::GetId { which } => {
-                let r = self.k.cred(cur).map(|c| match which {
-                    IdKind::Uid => c.uid,
-                    IdKind::Euid => c.euid,
-                    IdKind::Gid => c.gid,
-                    IdKind::Egid => c.egid,
-                });
-                self.check_value(e, r.map(i64::from));
-            }
-            ProcCall::Getresuid { ids } | ProcCall::Getresgid { ids } => {
-                let uid = matches!(c, ProcCall::Getresuid { .. });
-                let got = if uid {
-                    self.k.getresuid(cur)
-                } else {
-                    self.k.getresgid(cur)
-                };
-                match (ids, got) {
-                    (Some(rec), Ok((r, ef, s))) if e.ret == Outcome::Value(0) => {
+            (Syscall::Getresuid | Syscall::Getresgid, Rec::Ids(ids)) => {
+                match (ids, self.sys(cur, call)) {
+                    (Some(rec), Ok(SysRet::Ids(r, ef, s))) if e.ret == Outcome::Value(0) => {
                         self.stats.checked += 1;
                         if *rec != [r, ef, s] {
                             self.mismatch(
@@ -183,24 +110,75 @@ impl Engine {
                     _ => self.unchecked(e),
                 }
             }
-            ProcCall::Prlimit64 {
-                pid,
-                resource,
-                new,
-                old,
-            } => self.do_prlimit(e, cur, *pid, *resource, *new, *old),
-            ProcCall::Setrlimit { resource, new } => match new {
-                Some(n) => self.do_prlimit(e, cur, 0, *resource, Some(*n), None),
-                None => self.unchecked_because(e, "limits strace did not print"),
-            },
-            ProcCall::Getrlimit { resource, old } => {
-                self.do_prlimit(e, cur, 0, *resource, None, *old)
+            (
+                &Syscall::Prlimit64 {
+                    pid, resource, new, ..
+                },
+                Rec::Rlimit(old),
+            ) => self.do_prlimit(e, cur, call, pid, resource, new, *old),
+            (&Syscall::Setrlimit { resource, new }, Rec::Rlimit(old)) => {
+                self.do_prlimit(e, cur, call, 0, resource, Some(new), *old)
             }
+            (&Syscall::Getrlimit { resource }, Rec::Rlimit(old)) => {
+                self.do_prlimit(e, cur, call, 0, resource, None, *old)
+            }
+            _ => {
+                let r = self.sys(cur, call);
+                self.check_unit(e, r.map(drop));
+            }
+        }
+        self.count_procapi(e, before);
+    }
+
+    /// Counts `e` among the checked process-API calls if it was checked
+    /// (`before`: the checked count before it).
+    fn count_procapi(&mut self, e: &Event, before: u64) {
+        if self.stats.checked > before {
+            *self
+                .stats
+                .checked_calls
+                .entry(e.kind.name().to_string())
+                .or_default() += 1;
         }
     }
 
+    /// The fd table of `cur`'s process, as [`Syscall::from_raw_in`]
+    /// resolves fd arguments through it.
+    pub(super) fn fd_table(&self, cur: TaskId) -> PidFds<'_> {
+        PidFds(self.leader_of(cur).ok().and_then(|g| self.proc.fds.get(&g)))
+    }
+
+    /// A call with an fd argument (pidfd_send_signal, setns; `nr` and
+    /// `args` as the trace printed them): decoded through the caller's fd
+    /// table, applied and checked. A number the trace never bound to a
+    /// pidfd is not checkable.
+    pub(super) fn apply_fd_call(&mut self, e: &Event, cur: TaskId, nr: u64, args: [u64; 6]) {
+        let before = self.stats.checked;
+        let fds = self.fd_table(cur);
+        if fds.pidfd(args[0] as i32).is_err() {
+            return self.unchecked_because(
+                e,
+                if nr == sysnr::SETNS {
+                    "a namespace fd the trace did not open"
+                } else {
+                    "an fd the trace did not open as a pidfd"
+                },
+            );
+        }
+        let call = Syscall::from_raw_in(nr, args, &NoMemory, &fds);
+        if nr == sysnr::PIDFD_SEND_SIGNAL {
+            if args[2] != 0 {
+                return self.unchecked_because(e, "a siginfo argument");
+            }
+            self.learn_core_dumps(e, args[1] as i32);
+        }
+        let r = call.and_then(|c| self.sys(cur, &c));
+        self.check_unit(e, r.map(drop));
+        self.count_procapi(e, before);
+    }
+
     /// Checks a non-negative value result.
-    fn check_value(&mut self, e: &Event, r: taskcore::Result<i64>) {
+    pub(super) fn check_value(&mut self, e: &Event, r: taskcore::Result<i64>) {
         match (&e.ret, r) {
             (Outcome::Value(a), Ok(b)) => {
                 self.stats.checked += 1;
@@ -224,7 +202,11 @@ impl Engine {
             return;
         }
         let nr = if pid > 0 { self.nr_for(cur, pid) } else { pid };
-        let r = self.k.pidfd_open(cur, nr, flags);
+        let r = match self.sys(cur, &Syscall::PidfdOpen { pid: nr, flags }) {
+            Ok(SysRet::PidFd(fd)) => Ok(fd),
+            Ok(_) => Err(Errno::ENOSYS),
+            Err(err) => Err(err),
+        };
         match (&e.ret, r) {
             (Outcome::Value(v), Ok(fd)) => {
                 self.stats.checked += 1;
@@ -251,14 +233,16 @@ impl Engine {
     /// `prlimit64(pid, resource, new, old)` (and setrlimit/getrlimit as
     /// `pid` 0 with one of `new`/`old`), with the learning rule of the
     /// module docs.
+    #[allow(clippy::too_many_arguments)]
     fn do_prlimit(
         &mut self,
         e: &Event,
         cur: TaskId,
+        call: &Syscall,
         pid: i32,
         resource: u32,
-        new: Option<RlimitArg>,
-        old: Option<RlimitArg>,
+        new: Option<Rlimit>,
+        old: Option<Rlimit>,
     ) {
         let target = if pid == 0 {
             Some(cur)
@@ -283,25 +267,35 @@ impl Engine {
             if let (Some(o), Outcome::Value(0)) = (old, &e.ret) {
                 // Learn what the world outside the trace gave.
                 if let Ok(nr) = self.k.pid_vnr(self.init, target) {
-                    let _ = self.k.prlimit64(self.init, nr, resource, Some(rlimit(o)));
+                    let _ = self.k.prlimit64(self.init, nr, resource, Some(o));
                 }
             }
         }
-        let nr = if pid == 0 { 0 } else { self.nr_for(cur, pid) };
-        let r = self.k.prlimit64(cur, nr, resource, new.map(rlimit));
+        let mapped = match call {
+            Syscall::Prlimit64 { .. } if pid != 0 => Syscall::Prlimit64 {
+                pid: self.nr_for(cur, pid),
+                resource,
+                new,
+            },
+            _ => call.clone(),
+        };
+        let r = self.sys(cur, &mapped).map(|r| match r {
+            SysRet::Rlimit(got) => Some(got),
+            _ => None,
+        });
         match (&e.ret, r) {
             (Outcome::Value(0), Ok(got)) => {
                 if new.is_some() {
                     *self.proc.known_limits.entry(group).or_default() |= bit;
                 }
-                match old {
-                    Some(o) if known => {
+                match (old, got) {
+                    (Some(o), Some(got)) if known => {
                         self.stats.checked += 1;
-                        if rlimit(o) != got {
+                        if o != got {
                             self.mismatch(e, "old limits", format!("{o:?}"), format!("{got:?}"));
                         }
                     }
-                    Some(_) if new.is_none() => {
+                    (Some(_), _) if new.is_none() => {
                         self.unchecked_because(e, "limits inherited from outside the trace")
                     }
                     _ => self.stats.checked += 1,
@@ -319,8 +313,7 @@ impl Engine {
 
     /// The pidfd recorded fd `fd` of `cur`'s process stands for.
     pub(super) fn pidfd_of(&self, cur: TaskId, fd: i32) -> Option<PidFd> {
-        let group = self.leader_of(cur).ok()?;
-        self.proc.fds.get(&group)?.get(&fd).copied()
+        self.fd_table(cur).pidfd(fd).ok()
     }
 
     /// Binds recorded fd `fd` of `cur`'s process to `pidfd`.
@@ -425,14 +418,14 @@ impl Engine {
             .flatten()
             .and_then(|t| self.k.pid_vnr(cur, t).ok())
             .unwrap_or(super::pidmap::UNUSED_NR);
-        let call = move |k: &mut taskcore::Kernel, _: i32, _: i32| k.waitid_pidfd(cur, fd, options);
+        let call = move |_: i32, _: i32| taskcore::sys::Syscall::WaitidPidfd { fd, options };
         match &e.ret {
             Outcome::Interrupted | Outcome::Died => self.check_sleeping(e, cur, P_PID, nr, options),
             Outcome::Unknown => self.unchecked(e),
             Outcome::Errno(err) => {
                 let err = *err;
                 self.stats.checked += 1;
-                match call(&mut self.k, P_PID, nr) {
+                match self.sys_wait(cur, &call(P_PID, nr)) {
                     Err(x) if x == err => {}
                     other => self.mismatch(
                         e,

@@ -6,7 +6,7 @@
 use taskcore::TaskId;
 
 use super::Engine;
-use crate::op::Event;
+use crate::event::Event;
 
 /// One process of a trace, in the recording's numbers.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,14 +70,17 @@ impl Engine {
     }
 
     /// A successful execve by `cur`: its process's program.
-    pub(super) fn record_exec(&mut self, cur: TaskId, argv: &[String]) {
+    pub(super) fn record_exec(&mut self, cur: TaskId, argv: &[Vec<u8>]) {
         let tgid = self.k.getpid(cur);
         if let Some(r) = tgid
             .ok()
             .and_then(|n| self.pids.rec_of(n))
             .and_then(|p| self.records.get_mut(&p))
         {
-            r.argv = argv.to_vec();
+            r.argv = argv
+                .iter()
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect();
         }
     }
 

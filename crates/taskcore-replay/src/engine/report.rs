@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use taskcore::TaskId;
 
 use super::Engine;
-use crate::op::{Event, Outcome};
+use crate::event::{Event, Outcome};
 
 /// One difference between the recording and the emulation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,19 +85,19 @@ impl Engine {
             involved: Vec::new(),
             file: e.file.to_string(),
             line: e.line,
-            what: format!("{} by {}: {}", e.op.name(), e.pid, what),
+            what: format!("{} by {}: {}", e.kind.name(), e.pid, what),
             recorded,
             emulated,
         });
     }
 
     pub(crate) fn unchecked(&mut self, e: &Event) {
-        let name = e.op.name().to_string();
+        let name = e.kind.name().to_string();
         *self.stats.unchecked.entry(name).or_default() += 1;
     }
 
     pub(crate) fn unchecked_because(&mut self, e: &Event, why: &str) {
-        let name = format!("{} ({why})", e.op.name());
+        let name = format!("{} ({why})", e.kind.name());
         *self.stats.unchecked.entry(name).or_default() += 1;
     }
 
@@ -116,9 +116,15 @@ impl Engine {
 
     /// Checks a pid-valued result. A recorded number of the world outside
     /// the trace that the emulation's outside processes match is learned.
-    pub(crate) fn check_id(&mut self, e: &Event, _cur: TaskId, r: taskcore::Result<i32>) {
+    /// A caller in a nested pid namespace gets its namespace's numbers,
+    /// compared as they are (0 for a parent outside the namespace).
+    pub(crate) fn check_id(&mut self, e: &Event, cur: TaskId, r: taskcore::Result<i32>) {
+        let nested = self.nested(cur);
         match (&e.ret, &r) {
             (Outcome::Unknown | Outcome::Interrupted | Outcome::Died, _) => self.unchecked(e),
+            (Outcome::Value(v), Ok(nr)) if nested && *v == i64::from(*nr) => {
+                self.stats.checked += 1
+            }
             (Outcome::Value(v), Ok(nr)) if self.pids.same_id(*v as i32, *nr, &self.outside) => {
                 if self.pids.is_outside(*v as i32) && *v > 0 {
                     self.pids.learn_outside(*v as i32, *nr);

@@ -4,13 +4,32 @@
 //! prints later is pulled forward, a blocking wait that was interrupted was
 //! sleeping).
 
+use taskcore::sys::{SysRet, Syscall};
 use taskcore::uapi::{P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT};
-use taskcore::{Errno, Kernel, TaskId, WaitOutcome, WaitReport};
+use taskcore::{Errno, TaskId, WaitOutcome, WaitReport};
 
 use super::Engine;
-use crate::op::{Event, Op, Outcome, RecInfo};
+use crate::event::{Event, Kind, Outcome, RecInfo};
+
+/// The wait call to apply for a candidate `(idtype, id)`: the recorded
+/// call with its numbers mapped, or (`P_PID`) the one child it reaps.
+pub(super) type WaitCall<'a> = &'a dyn Fn(i32, i32) -> Syscall;
 
 impl Engine {
+    /// A wait call (wait4, waitid, waitid with `P_PIDFD`) applied through
+    /// [`taskcore::sys::dispatch`]: what it reported.
+    pub(super) fn sys_wait(
+        &mut self,
+        cur: TaskId,
+        call: &Syscall,
+    ) -> taskcore::Result<WaitOutcome> {
+        match self.sys(cur, call)? {
+            SysRet::Wait(w) | SysRet::Waitid(w) => Ok(w),
+            // Only wait calls reach here.
+            _ => Err(Errno::ENOSYS),
+        }
+    }
+
     fn is_uncertain(&self, r: &WaitReport, cur: TaskId) -> bool {
         let Ok(t) = self.k.find_task_by_vpid(cur, r.pid) else {
             return false;
@@ -26,8 +45,8 @@ impl Engine {
             look.find_event_after(after, |x| {
                 x.pid == rec
                     && matches!(
-                        x.op,
-                        Op::Exited { .. } | Op::Killed { .. } | Op::Stopped { .. }
+                        x.kind,
+                        Kind::Exited { .. } | Kind::Killed { .. } | Kind::Stopped { .. }
                     )
                     && !self.consumed.contains(&x.seq)
             })
@@ -50,11 +69,11 @@ impl Engine {
         options: i32,
         recorded: Option<(i32, Option<i32>)>,
         rec_errno: Option<Errno>,
-        do_call: &dyn Fn(&mut Kernel, i32, i32) -> taskcore::Result<WaitOutcome>,
+        do_call: WaitCall,
     ) {
         self.stats.checked += 1;
         if let Some(err) = rec_errno {
-            let r = do_call(&mut self.k, idtype, id);
+            let r = self.sys_wait(cur, &do_call(idtype, id));
             match r {
                 Err(e) if e == err => {}
                 other => self.mismatch(e, "wait", err.name().into(), format!("{other:?}")),
@@ -68,7 +87,7 @@ impl Engine {
             let peek = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
             if let Ok(WaitOutcome::Reported(first)) = peek {
                 if first.pid == want && status.is_none_or(|s| s == first.status) {
-                    let r = do_call(&mut self.k, P_PID, want);
+                    let r = self.sys_wait(cur, &do_call(P_PID, want));
                     if !matches!(r, Ok(WaitOutcome::Reported(rep)) if rep.pid == want) {
                         self.mismatch(e, "wait", format!("pid {rpid}"), format!("{r:?}"));
                     }
@@ -121,7 +140,7 @@ impl Engine {
                     // cascade into every later wait.
                 }
                 // Reap (or consume) exactly that child.
-                let r = do_call(&mut self.k, P_PID, want);
+                let r = self.sys_wait(cur, &do_call(P_PID, want));
                 if !matches!(r, Ok(WaitOutcome::Reported(rep)) if rep.pid == want) {
                     self.mismatch(e, "wait", format!("pid {rpid}"), format!("{r:?}"));
                 }
@@ -186,12 +205,12 @@ impl Engine {
             .any(|&t| self.k.getppid(t).is_ok_and(|p| p == me))
     }
 
-    pub(super) fn wait4_to_waitid(&mut self, e: &Event, pid: i32) -> (i32, i32) {
+    pub(super) fn wait4_to_waitid(&mut self, e: &Event, cur: TaskId, pid: i32) -> (i32, i32) {
         match pid {
             -1 => (P_ALL, 0),
             0 => (P_PGID, 0),
-            p if p < 0 => (P_PGID, self.group_arg(e, -p)),
-            p => (P_PID, self.pids.map_nr(p)),
+            p if p < 0 => (P_PGID, self.group_arg(e, cur, -p)),
+            p => (P_PID, self.nr_for(cur, p)),
         }
     }
 
@@ -204,7 +223,7 @@ impl Engine {
         options: i32,
     ) {
         let ret = &e.ret;
-        let (idtype, id) = self.wait4_to_waitid(e, pid);
+        let (idtype, id) = self.wait4_to_waitid(e, cur, pid);
         let recorded = match ret {
             Outcome::Interrupted | Outcome::Died => {
                 self.check_sleeping(e, cur, idtype, id, options | WEXITED);
@@ -216,8 +235,9 @@ impl Engine {
             }
             Outcome::Errno(err) => {
                 let err = *err;
-                let call = move |k: &mut Kernel, _: i32, _: i32| {
-                    k.wait4(cur, Self::wait4_pid(idtype, id, pid), options)
+                let call = move |_: i32, _: i32| Syscall::Wait4 {
+                    pid: Self::wait4_pid(idtype, id, pid),
+                    options,
                 };
                 self.check_wait(
                     e,
@@ -233,13 +253,13 @@ impl Engine {
             }
             Outcome::Value(v) => (*v as i32, status),
         };
-        let call = move |k: &mut Kernel, idt: i32, idv: i32| {
-            let p = if idt == P_PID {
+        let call = move |idt: i32, idv: i32| Syscall::Wait4 {
+            pid: if idt == P_PID {
                 idv
             } else {
                 Self::wait4_pid(idtype, id, pid)
-            };
-            k.wait4(cur, p, options)
+            },
+            options,
         };
         self.check_wait(
             e,
@@ -291,15 +311,20 @@ impl Engine {
             (idtype, _) => (idtype, id),
         };
         let mapped_id = match idtype {
-            P_PID if id > 0 => self.pids.map_nr(id),
-            P_PGID if id > 0 => self.group_arg(e, id),
+            P_PID if id > 0 => self.nr_for(cur, id),
+            P_PGID if id > 0 => self.group_arg(e, cur, id),
             _ => id,
         };
-        let call = move |k: &mut Kernel, idt: i32, idv: i32| {
-            if idt == P_PID {
-                k.waitid(cur, P_PID, idv, options)
+        let call = move |idt: i32, idv: i32| {
+            let (idtype, id) = if idt == P_PID {
+                (P_PID, idv)
             } else {
-                k.waitid(cur, idtype, mapped_id, options)
+                (idtype, mapped_id)
+            };
+            Syscall::Waitid {
+                idtype,
+                id,
+                options,
             }
         };
         match ret {

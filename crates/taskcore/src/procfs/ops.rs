@@ -22,6 +22,10 @@ use crate::procfs::dirent::{DirContext, DirCursor, Getdents64};
 use crate::procfs::fs::ProcFs;
 use crate::procfs::node::{s_ifmt, Attr, Fixed, Node, PidEntry, TGID_ENTRIES, TID_ENTRIES};
 use crate::procfs::root::{RootWalk, ROOT_FIXED};
+use crate::slab::NONE;
+use crate::task::ptrace_access::PtraceMode;
+#[cfg(doc)]
+use crate::Kernel;
 
 /// The number a directory name stands for: decimal digits without a
 /// leading zero (except "0"), below `u32::MAX / 10`; `None` otherwise.
@@ -44,6 +48,21 @@ pub fn name_to_int(name: &[u8]) -> Option<u32> {
 }
 
 impl ProcFs<'_> {
+    /// `ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS)` for the reader; a
+    /// reader outside the emulated table is treated as permitted.
+    pub(crate) fn permitted(&self, t: u32) -> bool {
+        self.current == NONE || self.k.may_access(self.current, t, PtraceMode::ReadFsCreds)
+    }
+
+    /// `mm_access(t, PTRACE_MODE_READ_FSCREDS)` succeeds: `t` has no
+    /// address space, shares the reader's, or [`ProcFs::permitted`].
+    fn may_read_mm(&self, t: u32) -> bool {
+        let mm = self.k.tasks[t].mm;
+        mm == NONE
+            || (self.current != NONE && self.k.tasks[self.current].mm == mm)
+            || self.permitted(t)
+    }
+
     /// The task a pid node names, if it still exists in the mount's
     /// namespace.
     fn node_task(&self, node: Node) -> Option<u32> {
@@ -270,10 +289,15 @@ impl ProcFs<'_> {
     ///
     /// # Errors
     /// `EISDIR` for a directory; `EINVAL` for a link; `ESRCH` for a file of
-    /// a task that is gone; `EIO` if the address space cannot be rendered.
+    /// a task that is gone; `EIO` if the address space cannot be rendered;
+    /// `EACCES` for `maps` of another address space when the reader may
+    /// not access the task ([`Kernel::ptrace_may_access`] in
+    /// [`PtraceMode::ReadFsCreds`](crate::PtraceMode::ReadFsCreds)).
     ///
     /// # Linux
-    /// `proc_single_show()` and the per-file show functions.
+    /// `proc_single_show()` and the per-file show functions; `maps` opens
+    /// through `proc_mem_open()`/`mm_access()`
+    /// (tests/oracle/ptrace_access.c).
     pub fn read(&self, node: Node) -> Result<Vec<u8>> {
         match node {
             Node::Root | Node::Fixed(Fixed::Sys | Fixed::SysKernel) => Err(Errno::EISDIR),
@@ -302,7 +326,12 @@ impl ProcFs<'_> {
                     PidEntry::Statm => self.render_statm(t),
                     PidEntry::Cmdline => self.render_cmdline(t),
                     PidEntry::Comm => self.render_comm(t),
-                    PidEntry::Maps => self.render_maps(t)?,
+                    PidEntry::Maps => {
+                        if !self.may_read_mm(t) {
+                            return Err(Errno::EACCES);
+                        }
+                        self.render_maps(t)?
+                    }
                     PidEntry::Limits => self.render_limits(t),
                     PidEntry::Children => self.render_children(t),
                     PidEntry::Task => return Err(Errno::EISDIR),

@@ -32,8 +32,11 @@
 //!
 //! # Linux
 //! fs/proc/array.c `do_task_stat()` (`whole` = 1 for `/proc/PID/stat`,
-//! 0 for `task/TID/stat`), as of Linux 6.x; the reader is treated as
-//! permitted (`ptrace_may_access` succeeds, as for root).
+//! 0 for `task/TID/stat`), as of Linux 6.x. A reader that may not
+//! `ptrace_may_access(PTRACE_MODE_READ_FSCREDS)` the task sees 0 for
+//! wchan, 1 for startcode and endcode, 0 for startstack, fields 45-51 and
+//! exit_code; a reader outside the emulated table is treated as
+//! permitted.
 
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
@@ -59,7 +62,11 @@ impl ProcFs<'_> {
         let num_threads = g.nr_threads as i64;
         let mask31 = |m: u64| m & 0x7fff_ffff;
 
-        let wchan = if !whole || num_threads < 2 {
+        // do_task_stat(): a reader that may not ptrace_may_access() the
+        // task (PTRACE_MODE_READ_FSCREDS) sees no wchan, code bounds of 1,
+        // and zeros for the stack, data, argument bounds and exit code.
+        let permitted = self.permitted(t);
+        let wchan = if permitted && (!whole || num_threads < 2) {
             u64::from(state != crate::procfs::TaskState::Running)
         } else {
             0
@@ -100,9 +107,21 @@ impl ProcFs<'_> {
         m.put_decimal_ull(" ", c.vsize());
         m.put_decimal_ull(" ", 0); // rss
         m.put_decimal_ull(" ", RLIM_INFINITY);
-        m.put_decimal_ull(" ", if has_mm { c.start_code } else { 0 });
-        m.put_decimal_ull(" ", if has_mm { c.end_code } else { 0 });
-        m.put_decimal_ull(" ", if has_mm { c.start_stack } else { 0 });
+        let code = |v: u64| match (has_mm, permitted) {
+            (false, _) => 0,
+            (true, false) => 1,
+            (true, true) => v,
+        };
+        m.put_decimal_ull(" ", code(c.start_code));
+        m.put_decimal_ull(" ", code(c.end_code));
+        m.put_decimal_ull(
+            " ",
+            if has_mm && permitted {
+                c.start_stack
+            } else {
+                0
+            },
+        );
         m.put_decimal_ull(" ", 0); // esp
         m.put_decimal_ull(" ", 0); // eip
                                    // The obsolete decimal signal fields: the thread's own pending set
@@ -121,7 +140,7 @@ impl ProcFs<'_> {
         m.put_decimal_ull(" ", 0); // delayacct_blkio_ticks
         m.put_decimal_ull(" ", 0); // guest_time
         m.put_decimal_ll(" ", 0); // cguest_time
-        if has_mm {
+        if has_mm && permitted {
             m.put_decimal_ull(" ", 0); // start_data
             m.put_decimal_ull(" ", 0); // end_data
             m.put_decimal_ull(" ", c.start_brk);
@@ -131,7 +150,7 @@ impl ProcFs<'_> {
         } else {
             m.puts(" 0 0 0 0 0 0 0");
         }
-        m.put_decimal_ll(" ", i64::from(exit_code));
+        m.put_decimal_ll(" ", if permitted { i64::from(exit_code) } else { 0 });
         m.putc(b'\n');
         m.into_bytes()
     }

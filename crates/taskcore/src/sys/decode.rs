@@ -345,6 +345,10 @@ impl Syscall {
             },
             nr::SETFSUID => Syscall::Setfsuid { uid: a[0] as u32 },
             nr::SETFSGID => Syscall::Setfsgid { gid: a[0] as u32 },
+            nr::GETUID => Syscall::Getuid,
+            nr::GETEUID => Syscall::Geteuid,
+            nr::GETGID => Syscall::Getgid,
+            nr::GETEGID => Syscall::Getegid,
             nr::GETRESUID => Syscall::Getresuid,
             nr::GETRESGID => Syscall::Getresgid,
             nr::SETGROUPS => {
@@ -519,6 +523,9 @@ fn prctl(mem: &dyn UserMemory, option: u64, arg2: u64) -> Result<Prctl> {
         nr::PR_GET_NAME => Prctl::GetName,
         nr::PR_SET_CHILD_SUBREAPER => Prctl::SetChildSubreaper(arg2 != 0),
         nr::PR_GET_CHILD_SUBREAPER => Prctl::GetChildSubreaper,
+        // Checked by the Kernel (prctl() itself: EINVAL above 1).
+        nr::PR_SET_DUMPABLE => Prctl::SetDumpable(arg2),
+        nr::PR_GET_DUMPABLE => Prctl::GetDumpable,
         _ => return Err(Errno::EINVAL),
     })
 }

@@ -171,6 +171,8 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             Prctl::GetChildSubreaper => k
                 .child_subreaper(current)
                 .map(|on| SysRet::Written(on.into())),
+            Prctl::SetDumpable(arg) => unit(k.pr_set_dumpable(current, *arg)),
+            Prctl::GetDumpable => k.pr_get_dumpable(current).map(|d| SysRet::Value(d.into())),
         },
         Syscall::Ptrace(p) => match *p {
             Ptrace::Traceme => unit(k.ptrace_traceme(current)),
@@ -197,6 +199,10 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
         Syscall::Setfsgid { gid } => k
             .setfsgid(current, *gid)
             .map(|old| SysRet::Value(old.into())),
+        Syscall::Getuid => k.cred(current).map(|c| SysRet::Value(c.uid.into())),
+        Syscall::Geteuid => k.cred(current).map(|c| SysRet::Value(c.euid.into())),
+        Syscall::Getgid => k.cred(current).map(|c| SysRet::Value(c.gid.into())),
+        Syscall::Getegid => k.cred(current).map(|c| SysRet::Value(c.egid.into())),
         Syscall::Getresuid => k.getresuid(current).map(|(r, e, s)| SysRet::Ids(r, e, s)),
         Syscall::Getresgid => k.getresgid(current).map(|(r, e, s)| SysRet::Ids(r, e, s)),
         Syscall::Setgroups { groups } => unit(k.setgroups(current, groups)),

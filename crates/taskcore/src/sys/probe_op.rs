@@ -83,6 +83,10 @@ impl Syscall {
             | Syscall::Setresgid { .. }
             | Syscall::Setfsuid { .. }
             | Syscall::Setfsgid { .. }
+            | Syscall::Getuid
+            | Syscall::Geteuid
+            | Syscall::Getgid
+            | Syscall::Getegid
             | Syscall::Getresuid
             | Syscall::Getresgid
             | Syscall::Setgroups { .. }

@@ -177,6 +177,22 @@ pub enum Syscall {
         /// The fs gid.
         gid: u32,
     },
+    /// getuid(2): the real uid (as the caller's user namespace maps it).
+    /// No errno of its own. [`Kernel::cred`](crate::Kernel::cred)`.uid`.
+    /// Linux: kernel/sys.c `SYSCALL_DEFINE0(getuid)`.
+    Getuid,
+    /// geteuid(2): the effective uid; no errno of its own.
+    /// [`Kernel::cred`](crate::Kernel::cred)`.euid`.
+    /// Linux: kernel/sys.c `SYSCALL_DEFINE0(geteuid)`.
+    Geteuid,
+    /// getgid(2): the real gid; no errno of its own.
+    /// [`Kernel::cred`](crate::Kernel::cred)`.gid`.
+    /// Linux: kernel/sys.c `SYSCALL_DEFINE0(getgid)`.
+    Getgid,
+    /// getegid(2): the effective gid; no errno of its own.
+    /// [`Kernel::cred`](crate::Kernel::cred)`.egid`.
+    /// Linux: kernel/sys.c `SYSCALL_DEFINE0(getegid)`.
+    Getegid,
     /// getresuid(2) (the three pointers are outputs).
     Getresuid,
     /// getresgid(2) (the three pointers are outputs).
@@ -402,6 +418,10 @@ pub enum Prctl {
     SetChildSubreaper(bool),
     /// `PR_GET_CHILD_SUBREAPER`.
     GetChildSubreaper,
+    /// `PR_SET_DUMPABLE`: the argument as passed (0 and 1 valid).
+    SetDumpable(u64),
+    /// `PR_GET_DUMPABLE`: returns 0 or 1.
+    GetDumpable,
 }
 
 /// The modelled ptrace(2) requests.
@@ -520,6 +540,10 @@ impl Syscall {
             Syscall::Setresgid { .. } => "setresgid",
             Syscall::Setfsuid { .. } => "setfsuid",
             Syscall::Setfsgid { .. } => "setfsgid",
+            Syscall::Getuid => "getuid",
+            Syscall::Geteuid => "geteuid",
+            Syscall::Getgid => "getgid",
+            Syscall::Getegid => "getegid",
             Syscall::Getresuid => "getresuid",
             Syscall::Getresgid => "getresgid",
             Syscall::Setgroups { .. } => "setgroups",
@@ -585,6 +609,10 @@ impl Syscall {
             Syscall::Setresgid { .. } => nr::SETRESGID,
             Syscall::Setfsuid { .. } => nr::SETFSUID,
             Syscall::Setfsgid { .. } => nr::SETFSGID,
+            Syscall::Getuid => nr::GETUID,
+            Syscall::Geteuid => nr::GETEUID,
+            Syscall::Getgid => nr::GETGID,
+            Syscall::Getegid => nr::GETEGID,
             Syscall::Getresuid => nr::GETRESUID,
             Syscall::Getresgid => nr::GETRESGID,
             Syscall::Setgroups { .. } => nr::SETGROUPS,

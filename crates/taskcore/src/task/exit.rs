@@ -59,13 +59,16 @@ impl Kernel {
     /// `exit_group(code)`: every thread of the caller's group exits; the
     /// group's status is `(code & 0xff) << 8` unless the group was already
     /// exiting. The caller exits first, then the other threads in thread
-    /// order.
+    /// order. A thread traced with `PTRACE_O_TRACEEXIT` (the caller or
+    /// another) first stops in its `PTRACE_EVENT_EXIT` stop, the group's
+    /// status as event message, and exits when its tracer resumes it.
     ///
     /// # Errors
     /// `ESRCH` if `current` is stale or already exiting.
     ///
     /// # Linux
-    /// `do_group_exit()` (kernel/exit.c).
+    /// `do_group_exit()` (kernel/exit.c); `zap_other_threads()`, then each
+    /// thread's `do_exit()` -> `ptrace_event(PTRACE_EVENT_EXIT)`.
     pub fn exit_group(&mut self, current: TaskId, code: i32) -> Result<()> {
         self.probed(crate::probe::Op::ExitGroup, current, |k| {
             k.do_sys_exit_group(current, code)
@@ -131,14 +134,24 @@ impl Kernel {
         self.exit_threads(&threads, g, code);
     }
 
-    /// Makes each of `threads` that is still a live thread of `g` exit.
-    /// Exits of earlier threads may release later ones, or the group.
+    /// Makes each of `threads` that is still a live thread of `g` exit;
+    /// one traced with `PTRACE_O_TRACEEXIT` takes its `PTRACE_EVENT_EXIT`
+    /// stop first and exits when resumed. Exits of earlier threads may
+    /// release later ones, or the group.
+    ///
+    /// # Linux
+    /// Each thread killed by `zap_other_threads()`' SIGKILL runs
+    /// `get_signal()` -> `do_group_exit()` -> `do_exit()` ->
+    /// `ptrace_event(PTRACE_EVENT_EXIT)`; Linux 6.18 stops every such
+    /// thread, SIGKILL or not, with the group's exit code as message
+    /// (tests/oracle/ptrace_edges.out, cases exit_*).
     pub(crate) fn exit_threads(&mut self, threads: &[u32], g: GroupIx, code: i32) {
         for &t in threads {
             if self
                 .tasks
                 .get(t)
                 .is_some_and(|x| x.flags & PF_EXITING == 0 && x.group == g)
+                && !self.ptrace_exit_event(t, code)
             {
                 self.do_exit(t, code);
             }

@@ -39,6 +39,10 @@ use crate::uapi::{CLD_CONTINUED, CLD_STOPPED, SIGTRAP};
 
 /// The stop signal of the group stop a thread takes part in.
 pub(crate) const JOBCTL_STOP_SIGMASK: u32 = 0xffff;
+/// A signal was dequeued for a signal-delivery-stop and no SIGCONT came
+/// since: a stop signal the tracer resumes the thread with still stops it
+/// (`do_signal_stop()`; `prepare_signal()`'s SIGCONT clears it).
+pub(crate) const JOBCTL_STOP_DEQUEUED: u32 = 1 << 16;
 /// The thread has yet to take part in a group stop.
 pub(crate) const JOBCTL_STOP_PENDING: u32 = 1 << 17;
 /// Its part counts in `group_stop_count`.
@@ -72,7 +76,7 @@ impl Kernel {
     /// `task_clear_jobctl_pending()`.
     pub(crate) fn task_clear_jobctl_pending(&mut self, t: u32, mut mask: u32) {
         if mask & JOBCTL_STOP_PENDING != 0 {
-            mask |= JOBCTL_STOP_CONSUME;
+            mask |= JOBCTL_STOP_CONSUME | JOBCTL_STOP_DEQUEUED;
         }
         self.tasks[t].jobctl &= !mask;
     }
@@ -238,7 +242,9 @@ impl Kernel {
 
     /// The SIGCONT half of `prepare_signal()` for group `g`: the group stop
     /// (done or in progress) ends, its stopped threads are woken and the
-    /// parent is told. Returns whether a stop ended (done or cut short):
+    /// parent is told; every seized thread is made to re-trap
+    /// (`ptrace_trap_notify()`), whether a stop was in effect or not.
+    /// Returns whether a stop ended (done or cut short):
     /// its threads are to be woken, to take what was kept pending
     /// (`prepare_signal()` wakes every stopped thread either way).
     pub(crate) fn sigcont_resume(&mut self, g: GroupIx) -> bool {
@@ -266,8 +272,10 @@ impl Kernel {
                 (flags & !SIGNAL_STOP_STOPPED) | SIGNAL_STOP_CONTINUED | cld,
             );
         }
-        // The threads run once the group's state says so: a seized one
-        // re-traps (PTRACE_EVENT_STOP with SIGTRAP).
+        // The threads run once the group's state says so: every seized
+        // one re-traps (PTRACE_EVENT_STOP with SIGTRAP), stop in effect or
+        // not, before it takes the SIGCONT (tests/oracle/ptrace_edges.out,
+        // cases sigcont*).
         for u in self.threads(g) {
             self.task_clear_jobctl_pending(u, JOBCTL_STOP_PENDING);
             if self.tasks[u].ptrace & PT_SEIZED == 0 {
@@ -275,10 +283,7 @@ impl Kernel {
                     self.tasks[u].jobctl &= !JOBCTL_STOPPED;
                     self.notify_task_stop(u, false);
                 }
-            } else if why != 0 {
-                // Linux also re-traps a seized thread when no group stop
-                // was in effect; not modelled (the reference model and
-                // the oracles do not cover it).
+            } else {
                 self.ptrace_trap_notify(u);
             }
         }

@@ -278,8 +278,8 @@ impl Kernel {
     ///
     /// # Linux
     /// `proc_ns_readlink()` (fs/proc/namespaces.c), `ns_get_name()`,
-    /// `pidns_get()`, `pidns_for_children_get()`. The reader's
-    /// `ptrace_may_access` check is not modelled.
+    /// `pidns_get()`, `pidns_for_children_get()`. Without the reader's
+    /// `ptrace_may_access` check: [`Kernel::ns_readlink_as`] makes it.
     pub fn ns_readlink(&self, task: TaskId, kind: NsKind) -> Result<String> {
         let ns = self.ns_link_target(task, kind)?;
         Ok(format!("pid:[{}]", self.ns_inum_of(ns)))

@@ -243,7 +243,8 @@ impl Kernel {
     /// [`PIDFD_SIGNAL_PROCESS_GROUP`] (the process group the pid leads). A
     /// zombie takes a signal and ignores it. Delivery is the one of
     /// [`Kernel::kill`] (and [`Kernel::tkill`] for a thread); the siginfo's
-    /// contents are not kept.
+    /// contents are not kept. A process whose leader has exited while other
+    /// threads run takes a group-scope signal as `kill` gives it.
     ///
     /// # Errors
     /// - `EINVAL`: unknown `flags` bits or more than one scope;
@@ -340,9 +341,12 @@ impl Kernel {
         if !may(self, t) {
             return Err(Errno::EPERM);
         }
+        // A zombie leader whose other threads run still takes a signal for
+        // its group, as kill(2) delivers it (tests/oracle/pidfd_leader.c);
+        // one aimed at the zombie thread itself has no effect.
         let alive = self.tasks[t].exit_state == ExitState::Alive;
         let mut r = Ok(());
-        if sig != 0 && alive {
+        if sig != 0 && (alive || scope != Scope::Thread) {
             let ty = if scope == Scope::Thread {
                 PidType::Pid
             } else {

@@ -1,5 +1,5 @@
-//! The prctl options of the process table: the thread's name and the
-//! parent-death signal (`PR_SET_CHILD_SUBREAPER` lives with the process
+//! The prctl options of the process table: the thread's name, the
+//! parent-death signal, the dumpable flag (`PR_SET_CHILD_SUBREAPER` lives with the process
 //! groups, [`Kernel::set_child_subreaper`]).
 //!
 //! # Linux
@@ -58,5 +58,47 @@ impl Kernel {
     pub fn pdeathsig(&self, current: TaskId) -> Result<i32> {
         let t = self.task_idx(current)?;
         Ok(self.tasks[t].pdeath_signal)
+    }
+
+    /// `prctl(PR_SET_DUMPABLE, arg)`: sets the dumpable flag of the
+    /// caller's address space (shared by the threads and `CLONE_VM`
+    /// children using it, copied by fork): `0` (`SUID_DUMP_DISABLE`) or
+    /// `1` (`SUID_DUMP_USER`). While clear, [`Kernel::ptrace_may_access`]
+    /// refuses unprivileged callers and the process's `/proc` files belong
+    /// to root. A change of effective or fs ids clears it, an exec with
+    /// equal real and effective ids sets it.
+    ///
+    /// # Errors
+    /// - `ESRCH`: `current` stale.
+    /// - `EINVAL`: `arg` neither 0 nor 1 (2, `SUID_DUMP_ROOT`, is only for
+    ///   the `suid_dumpable` sysctl).
+    ///
+    /// # Linux
+    /// `prctl()` PR_SET_DUMPABLE, `set_dumpable()` (kernel/sys.c,
+    /// fs/exec.c); tests/oracle/ptrace_access.c.
+    pub fn pr_set_dumpable(&mut self, current: TaskId, arg: u64) -> Result<()> {
+        let t = self.current(current)?;
+        if arg > 1 {
+            return Err(Errno::EINVAL);
+        }
+        let mm = self.tasks[t].mm;
+        if mm != crate::slab::NONE {
+            self.mms[mm].dumpable = arg == 1;
+        }
+        Ok(())
+    }
+
+    /// `prctl(PR_GET_DUMPABLE)`: the dumpable flag of the caller's address
+    /// space, 0 or 1 (the return value).
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale.
+    ///
+    /// # Linux
+    /// `prctl()` PR_GET_DUMPABLE, `get_dumpable()`.
+    pub fn pr_get_dumpable(&self, current: TaskId) -> Result<i32> {
+        let t = self.task_idx(current)?;
+        let mm = self.tasks[t].mm;
+        Ok(i32::from(mm != crate::slab::NONE && self.mms[mm].dumpable))
     }
 }

@@ -20,6 +20,7 @@ use crate::task::jobctl::{
     JOBCTL_TRAP_STOP,
 };
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::ptrace_access::PtraceMode;
 use crate::task::ptrace_event::TIF_SYSCALL_TRACE;
 use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::PF_EXITING;
@@ -41,7 +42,10 @@ impl Kernel {
     /// # Errors
     /// - `ESRCH`: `current` stale; no task `pid`.
     /// - `EPERM`: `pid` is in the caller's thread group, already traced, or
-    ///   a zombie.
+    ///   a zombie; or [`Kernel::ptrace_may_access`] refuses it in
+    ///   [`PtraceMode::AttachRealCreds`] (the caller's real uid and gid are
+    ///   not all of the target's, or the target is not dumpable, and the
+    ///   caller's euid is not 0).
     ///
     /// # Linux
     /// `ptrace_attach()` (kernel/ptrace.c).
@@ -61,7 +65,10 @@ impl Kernel {
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         // Linux checks exit_state only: a namespace's init still waiting
         // for its namespace to empty (PF_EXITING) can be attached.
+        // __ptrace_may_access(PTRACE_MODE_ATTACH_REALCREDS) refuses with
+        // EPERM too (tests/oracle/ptrace_access.c).
         if self.same_group(t, cur)
+            || !self.may_access(cur, t, PtraceMode::AttachRealCreds)
             || self.tasks[t].ptrace != 0
             || self.tasks[t].exit_state != ExitState::Alive
         {

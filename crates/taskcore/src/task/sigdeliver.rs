@@ -24,6 +24,7 @@
 //! `arch_do_signal_or_restart()`.
 
 use crate::errno::Result;
+use crate::task::jobctl::JOBCTL_STOP_DEQUEUED;
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
 use crate::task::sigaction::SigAction;
 use crate::task::sigpending::{next_signal, sigmask};
@@ -312,6 +313,14 @@ impl Kernel {
         // the ptrace stop, before anything else (even in a stopped group).
         if task.flags & PF_TRACED_STOP == 0 && !self.resume_signals.is_empty() {
             if let Some(info) = self.resume_signals.remove(&t) {
+                // do_signal_stop() gives a stop signal up when a SIGCONT
+                // came during the signal-delivery-stop
+                // (tests/oracle/ptrace_edges.out, sigstop_cancelled*).
+                let dequeued = self.tasks[t].jobctl & JOBCTL_STOP_DEQUEUED != 0;
+                self.tasks[t].jobctl &= !JOBCTL_STOP_DEQUEUED;
+                if sig_kernel_stop(info.signo) && !dequeued {
+                    return Step::Again;
+                }
                 return self.act_on_signal(t, info.signo, info);
             }
         }
@@ -325,6 +334,7 @@ impl Kernel {
         };
         if self.tasks[t].ptrace != 0 && sig != SIGKILL {
             // ptrace_signal(): the tracer decides when it resumes us.
+            self.tasks[t].jobctl |= JOBCTL_STOP_DEQUEUED;
             self.trap_info.insert(t, info);
             self.ptrace_trap(t, sig);
             return Step::Stopped;
@@ -383,6 +393,15 @@ impl Kernel {
         }
         let core = sig_kernel_coredump(sig) && self.dumps_core(g);
         self.kill_group(g, sig | if core { 0x80 } else { 0 });
+        // do_group_exit() -> do_exit(): traced with PTRACE_O_TRACEEXIT,
+        // the thread is in its PTRACE_EVENT_EXIT stop first.
+        if self
+            .tasks
+            .get(t)
+            .is_some_and(|x| x.flags & PF_TRACED_STOP != 0)
+        {
+            return Step::Stopped;
+        }
         Step::Exit
     }
 

@@ -267,7 +267,9 @@ impl Kernel {
         }
         let code = self.groups[g].group_exit_code;
         let others = self.threads(g);
-        self.do_exit(t, code);
+        if !self.ptrace_exit_event(t, code) {
+            self.do_exit(t, code);
+        }
         self.exit_threads(&others, g, code);
         self.run_deferred();
         Ok(())

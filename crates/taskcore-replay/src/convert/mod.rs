@@ -1,0 +1,411 @@
+//! From parsed strace events to the replay engine's [`Event`]s.
+
+use std::collections::HashMap;
+
+mod procapi;
+mod signal;
+#[cfg(test)]
+mod tests;
+
+/// The page size mmap's byte offset is divided by (`pgoff`).
+const PAGE_SIZE: u64 = 4096;
+
+use crate::event::{Event, Kind, Outcome, Rec, RecInfo, RecSigInfo, Restart};
+use taskcore::sys::Syscall;
+use taskcore::uapi::CLONE_THREAD;
+use taskcore_strace::{self as strace, Call, EventKind, Ret};
+
+/// Turns parsed strace events into the engine's, one at a time.
+///
+/// Each `+++ exited`/`+++ killed` line becomes two events. Under strace
+/// every task is traced: a task's `do_exit` (its children reparented, its
+/// tracer told) happens after its last printed activity, and its parent can
+/// see it only once strace has reaped it and printed `+++`. A synthetic
+/// [`Kind::Die`] event, whose window spans from the task's last activity to
+/// the `+++` line, stands for the first moment; the `+++` event for the
+/// second. The converter keeps the last activity line of each task until
+/// its `+++` (memory: live tasks).
+///
+/// A `--- SIGSTOP` (or SIGTSTP, SIGTTIN, SIGTTOU) line is printed at the
+/// signal-delivery-stop, before the thread acts on the signal; the stop
+/// itself (and the parent's SIGCHLD) comes before its `--- stopped by`
+/// line. Such a line is held until the thread's next line and becomes an
+/// event whose window spans both (memory: one event per such thread).
+#[derive(Debug, Default)]
+pub(crate) struct Converter {
+    /// Entry line of the last event of each task not yet ended.
+    last: HashMap<i32, usize>,
+    /// Sequence number of the next event.
+    seq: u64,
+    /// Held stop-signal lines, by task.
+    held_stop: HashMap<i32, Event>,
+    /// Completing line of the last event of each task not yet ended.
+    prev_line: HashMap<i32, usize>,
+}
+
+/// Whether `sig` is one of the stop signals.
+fn stop_signal(sig: i32) -> bool {
+    taskcore::uapi::sig_kernel_stop(sig)
+}
+
+impl Converter {
+    /// Hands out every held event (end of input).
+    pub(crate) fn flush(&mut self, mut out: impl FnMut(Event)) {
+        let mut held: Vec<Event> = self.held_stop.drain().map(|(_, e)| e).collect();
+        held.sort_by_key(|e| e.line);
+        for mut h in held {
+            h.seq = self.next_seq();
+            out(h);
+        }
+    }
+
+    /// Converts `e`, handing the resulting events to `out`.
+    pub(crate) fn push(&mut self, e: &strace::Event, mut out: impl FnMut(Event)) {
+        if let Some(mut h) = self.held_stop.remove(&e.pid) {
+            // The stop took effect between its line and this one.
+            h.line = e.line;
+            h.seq = self.next_seq();
+            out(h);
+        }
+        let (op, ret) = convert(e);
+        let mut ev = Event {
+            seq: 0,
+            file: e.file.clone(),
+            line: e.line,
+            entry_line: e.entry_line,
+            pid: e.pid,
+            ts: e.ts,
+            restart: match &e.kind {
+                EventKind::Syscall(s) => restart(&s.ret),
+                _ => None,
+            },
+            kind: op,
+            ret,
+        };
+        let prev = match ev.kind {
+            Kind::Exited { .. } | Kind::Killed { .. } => self.prev_line.remove(&ev.pid),
+            _ => self.prev_line.insert(ev.pid, ev.line),
+        };
+        match (&ev.kind, prev) {
+            // Dequeued after the thread's previous line; strace prints it
+            // when it gets to the signal-delivery-stop.
+            (Kind::Signal { sig, .. }, Some(prev)) if !stop_signal(*sig) && prev < ev.line => {
+                ev.entry_line = prev;
+            }
+            // The thread stopped after its previous line; strace prints it
+            // when it gets to the stop.
+            (Kind::Stopped { .. }, Some(prev)) if prev < ev.line => ev.entry_line = prev,
+            _ => {}
+        }
+        let (code, sig) = match ev.kind {
+            Kind::Exited { code } => (Some(code), None),
+            Kind::Killed { sig, core } => (None, Some((sig, core))),
+            Kind::Signal { sig, .. } if stop_signal(sig) => {
+                self.last.insert(ev.pid, ev.entry_line);
+                self.held_stop.insert(ev.pid, ev);
+                return;
+            }
+            _ => {
+                self.last.insert(ev.pid, ev.entry_line);
+                ev.seq = self.next_seq();
+                out(ev);
+                return;
+            }
+        };
+        let from = self.last.remove(&ev.pid).unwrap_or(ev.line).min(ev.line);
+        let die = Event {
+            seq: self.next_seq(),
+            entry_line: from,
+            kind: Kind::Die { code, sig },
+            ret: Outcome::Unknown,
+            ..ev.clone()
+        };
+        out(die);
+        ev.seq = self.next_seq();
+        out(ev);
+    }
+
+    fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq - 1
+    }
+}
+
+fn outcome(r: &Ret) -> Outcome {
+    match r {
+        Ret::Val(v) => Outcome::Value(*v),
+        Ret::Err(e) if e.name.starts_with("ERESTART") || &*e.name == "EINTR" => {
+            Outcome::Interrupted
+        }
+        Ret::Err(e) => match e.num.and_then(taskcore::Errno::from_i32) {
+            None => Outcome::Unknown,
+            Some(err) => Outcome::Errno(err),
+        },
+        Ret::Unknown => Outcome::Died,
+    }
+}
+
+fn restart(r: &Ret) -> Option<Restart> {
+    match r {
+        Ret::Err(e) => match &*e.name {
+            "ERESTARTSYS" => Some(Restart::Sys),
+            "ERESTARTNOINTR" => Some(Restart::NoIntr),
+            "ERESTARTNOHAND" | "ERESTART_RESTARTBLOCK" => Some(Restart::NoHand),
+            "EINTR" => Some(Restart::Eintr),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The engine's view of one parsed event.
+fn convert(e: &strace::Event) -> (Kind, Outcome) {
+    let s = match &e.kind {
+        EventKind::Syscall(s) => s,
+        EventKind::Signal { sig, info } => {
+            return (
+                Kind::Signal {
+                    sig: *sig,
+                    info: info.as_ref().map(rec_siginfo),
+                },
+                Outcome::Unknown,
+            )
+        }
+        EventKind::Stopped { sig } => return (Kind::Stopped { sig: *sig }, Outcome::Unknown),
+        EventKind::Exited { code } => return (Kind::Exited { code: *code }, Outcome::Unknown),
+        EventKind::Killed { sig, core_dumped } => {
+            return (
+                Kind::Killed {
+                    sig: *sig,
+                    core: *core_dumped,
+                },
+                Outcome::Unknown,
+            )
+        }
+        EventKind::Superseded { by_pid } => {
+            return (Kind::Superseded { by: *by_pid }, Outcome::Unknown)
+        }
+    };
+    let mut ret = outcome(&s.ret);
+    let op = match &s.call {
+        Call::Clone(c) => {
+            // Under `--decode-pids=pidns`, the line labels and this result
+            // carry strace's number; the caller's is kept for the check.
+            let ns_nr = match (&ret, s.ret_host_pid) {
+                (Outcome::Value(v), Some(host)) => {
+                    let nr = *v as i32;
+                    ret = Outcome::Value(i64::from(host));
+                    Some(nr)
+                }
+                _ => None,
+            };
+            sys(
+                clone_call(c),
+                Rec::Clone {
+                    pidfd: c.pidfd,
+                    ns_nr,
+                },
+            )
+        }
+        Call::ProcApi(p) => procapi::proc_call(p),
+        Call::Prctl { option, arg2, name } => match procapi::prctl(*option, *arg2, name.as_ref()) {
+            Some(op) => op,
+            None => Kind::Other {
+                name: s.name.to_string(),
+            },
+        },
+        Call::Execve(x) => sys(
+            Syscall::Execve {
+                filename: x.path.clone(),
+                argv: Some(x.argv.iter().map(|a| a.as_bytes().to_vec()).collect()),
+            },
+            Rec::Ret,
+        ),
+        Call::Exit { code } => sys(Syscall::Exit { code: *code }, Rec::Ret),
+        Call::ExitGroup { code } => sys(Syscall::ExitGroup { code: *code }, Rec::Ret),
+        Call::Wait4 {
+            pid,
+            status,
+            options,
+        } => sys(
+            Syscall::Wait4 {
+                pid: *pid,
+                options: *options,
+            },
+            Rec::Wait4 { status: *status },
+        ),
+        Call::Waitid {
+            idtype,
+            id,
+            info,
+            options,
+        } => sys(
+            Syscall::Waitid {
+                idtype: *idtype,
+                id: *id,
+                options: *options,
+            },
+            Rec::Waitid {
+                info: info.as_ref().map(|i| RecInfo {
+                    pid: if i.si_signo == 0 {
+                        0
+                    } else {
+                        i.si_pid.unwrap_or(0)
+                    },
+                    code: i.si_code,
+                    status: i.si_status.unwrap_or(0),
+                }),
+            },
+        ),
+        Call::Setpgid { pid, pgid } => sys(
+            Syscall::Setpgid {
+                pid: *pid,
+                pgid: *pgid,
+            },
+            Rec::Ret,
+        ),
+        Call::Setsid => sys(Syscall::Setsid, Rec::Ret),
+        Call::Getpgid { pid } => sys(Syscall::Getpgid { pid: *pid }, Rec::Ret),
+        Call::Getsid { pid } => sys(Syscall::Getsid { pid: *pid }, Rec::Ret),
+        Call::Getppid => sys(Syscall::Getppid, Rec::Ret),
+        Call::Kill { pid, sig } => sys(
+            Syscall::Kill {
+                pid: *pid,
+                sig: *sig,
+            },
+            Rec::Ret,
+        ),
+        Call::Tgkill { tgid, tid, sig } => sys(
+            Syscall::Tgkill {
+                tgid: *tgid,
+                tid: *tid,
+                sig: *sig,
+            },
+            Rec::Ret,
+        ),
+        Call::Tkill { tid, sig } => sys(
+            Syscall::Tkill {
+                tid: *tid,
+                sig: *sig,
+            },
+            Rec::Ret,
+        ),
+        Call::RtSigaction { sig, act, oldact } => {
+            signal::sigaction(*sig, act.as_ref(), oldact.as_ref())
+        }
+        Call::Mmap {
+            addr,
+            len,
+            prot,
+            flags,
+            fd,
+            offset,
+        } => sys(
+            Syscall::Mmap {
+                addr: *addr,
+                len: *len,
+                prot: *prot as u32,
+                flags: *flags as u32,
+                file: None,
+                pgoff: offset / PAGE_SIZE,
+            },
+            Rec::Mmap { fd: *fd },
+        ),
+        Call::Munmap { addr, len } => sys(
+            Syscall::Munmap {
+                addr: *addr,
+                len: *len,
+            },
+            Rec::Ret,
+        ),
+        Call::Mprotect { addr, len, prot } => sys(
+            Syscall::Mprotect {
+                addr: *addr,
+                len: *len,
+                prot: *prot as u32,
+            },
+            Rec::Ret,
+        ),
+        Call::Mremap {
+            old_addr,
+            old_len,
+            new_len,
+            flags,
+            new_addr,
+        } => sys(
+            Syscall::Mremap {
+                old: *old_addr,
+                old_len: *old_len,
+                new_len: *new_len,
+                flags: *flags as u32,
+                new: new_addr.unwrap_or(0),
+            },
+            Rec::Ret,
+        ),
+        Call::Brk { addr } => sys(Syscall::Brk { addr: *addr }, Rec::Ret),
+        Call::Signal(c) => signal::signal_op(c),
+        Call::Ptrace { request, pid, .. } => signal::ptrace(*request, *pid),
+        _ => Kind::Other {
+            name: s.name.to_string(),
+        },
+    };
+    // A call cut short before strace printed its arguments: the decoder
+    // filled them with defaults, which must not be applied as if recorded.
+    // (A clone's child still exists: its flags come first and are kept.)
+    if !s.args_complete && !matches!(op, Kind::Other { .. }) && !op.is_clone() {
+        return (
+            Kind::Unrecorded {
+                name: s.name.to_string(),
+            },
+            ret,
+        );
+    }
+    (op, ret)
+}
+
+/// A system call event.
+fn sys(call: Syscall, rec: Rec) -> Kind {
+    Kind::Sys { call, rec }
+}
+
+/// The call a recorded clone, clone3, fork or vfork is, as the kernel
+/// sees it. The exit signal is clone(2)'s low byte (0 with
+/// `CLONE_THREAD`, as glibc passes it); clone3's is its own field (a
+/// negative one cannot be printed, so it is 0).
+fn clone_call(c: &strace::CloneArgs) -> Syscall {
+    match c.flavor {
+        strace::CloneFlavor::Fork => Syscall::Fork,
+        strace::CloneFlavor::Vfork => Syscall::Vfork,
+        strace::CloneFlavor::Clone3 => Syscall::Clone3(taskcore::Clone3Args {
+            flags: c.flags,
+            exit_signal: c.exit_signal.max(0) as u64,
+            set_tid: None,
+            set_tid_size: 0,
+            cgroup: 0,
+            stack: 0,
+            stack_size: 0,
+        }),
+        _ => Syscall::Clone(taskcore::CloneArgs {
+            flags: c.flags,
+            exit_signal: if c.flags & CLONE_THREAD != 0 {
+                0
+            } else {
+                c.exit_signal
+            },
+            set_tid: Vec::new(),
+        }),
+    }
+}
+
+/// The engine's view of a recorded siginfo.
+pub(super) fn rec_siginfo(i: &strace::SigInfo) -> RecSigInfo {
+    RecSigInfo {
+        signo: i.si_signo,
+        code: i.si_code,
+        pid: i.si_pid,
+        uid: i.si_uid,
+        status: i.si_status,
+        int: i.si_int,
+        ptr: i.si_ptr,
+    }
+}

@@ -1,0 +1,78 @@
+//! The recorded system calls: each is a [`Syscall`] with the numbers the
+//! trace printed, handed to the module of its family, which maps its
+//! numbers to the emulation's, applies it through
+//! [`taskcore::sys::dispatch`] and compares the result with the recorded
+//! one.
+
+use std::sync::Arc;
+
+use taskcore::sys::{dispatch, Prctl, SysResult, SysRet, Syscall};
+use taskcore::TaskId;
+
+use super::Engine;
+use crate::event::{Event, Outcome, Rec};
+
+impl Engine {
+    /// `call` applied to the emulated kernel on behalf of `cur`.
+    pub(super) fn sys(&mut self, cur: TaskId, call: &Syscall) -> SysResult {
+        dispatch(&mut self.k, cur, call)
+    }
+
+    /// Applies the recorded system call of `e` (`call`, with the numbers
+    /// the trace printed; `rec`, its recorded outputs) and checks its
+    /// result.
+    pub(super) fn apply_sys(&mut self, e: &Arc<Event>, cur: TaskId, call: &Syscall, rec: &Rec) {
+        match call {
+            // The name and the dumpable flag are process state the
+            // process-API checks count.
+            Syscall::Prctl(Prctl::GetName | Prctl::GetDumpable | Prctl::SetDumpable(_)) => {
+                self.apply_procapi(e, cur, call, rec)
+            }
+            Syscall::Prctl(p) => self.apply_prctl(e, cur, p, rec),
+            Syscall::RtSigaction { .. }
+            | Syscall::RtSigprocmask { .. }
+            | Syscall::RtSigpending
+            | Syscall::RtSigqueueinfo { .. }
+            | Syscall::RtTgsigqueueinfo { .. }
+            | Syscall::RtSigtimedwait { .. }
+            | Syscall::RtSigsuspend { .. }
+            | Syscall::Pause
+            | Syscall::RtSigreturn { .. } => self.apply_sigcall(e, cur, call, rec),
+            Syscall::Mmap { .. }
+            | Syscall::Munmap { .. }
+            | Syscall::Mprotect { .. }
+            | Syscall::Mremap { .. }
+            | Syscall::Brk { .. } => self.apply_memory(e, cur, call, rec),
+            // The lifecycle calls; it hands the rest (credentials, limits,
+            // pidfd_open, unshare) to the process-API checks.
+            _ => self.apply_lifecycle(e, cur, call, rec),
+        }
+    }
+
+    /// The prctl options other than `PR_GET_NAME` (a process-API call).
+    fn apply_prctl(&mut self, e: &Event, cur: TaskId, p: &Prctl, rec: &Rec) {
+        let call = Syscall::Prctl(p.clone());
+        match (p, rec) {
+            (Prctl::SetChildSubreaper(_), _) if e.ret != Outcome::Value(0) => self.unchecked(e),
+            (Prctl::GetChildSubreaper, Rec::Written(value)) => {
+                if e.ret != Outcome::Value(0) {
+                    return self.unchecked(e);
+                }
+                match (value, self.sys(cur, &call)) {
+                    (Some(v), Ok(SysRet::Written(on))) => {
+                        self.stats.checked += 1;
+                        let on = on != 0;
+                        if (*v != 0) != on {
+                            self.mismatch(e, "subreaper", v.to_string(), on.to_string());
+                        }
+                    }
+                    _ => self.unchecked(e),
+                }
+            }
+            _ => {
+                let r = self.sys(cur, &call);
+                self.check_unit(e, r.map(drop));
+            }
+        }
+    }
+}

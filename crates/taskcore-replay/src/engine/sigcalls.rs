@@ -1,0 +1,394 @@
+//! The recorded signal calls: rt_sigaction, rt_sigprocmask,
+//! rt_sigpending, rt_sig(tg)queueinfo, rt_sigtimedwait, rt_sigsuspend,
+//! pause and rt_sigreturn (applied through [`taskcore::sys::dispatch`],
+//! checked against the recording and the state of
+//! [`signals`](super::signals)), ptrace under strace, and the calls the
+//! decoder refuses.
+
+use taskcore::sys::Timespec;
+use taskcore::sys::{SysRet, Syscall};
+use taskcore::{Errno, SigHandler, SigInfo, SigWait, TaskId};
+
+/// `PTRACE_TRACEME`, `PTRACE_ATTACH`, `PTRACE_SEIZE`.
+const PTRACE_TRACEME: i32 = 0;
+const PTRACE_ATTACH: i32 = 16;
+const PTRACE_SEIZE: i32 = 0x4206;
+
+use super::signals::{bit, sigset, Sleep, Waker};
+use super::Engine;
+use crate::event::{Event, Outcome, Rec, RecSigInfo};
+
+impl Engine {
+    /// A call returning a signal set (rt_sigprocmask's old mask,
+    /// rt_sigpending's set) applied through [`taskcore::sys::dispatch`].
+    pub(super) fn sys_sigset(&mut self, cur: TaskId, call: &Syscall) -> taskcore::Result<u64> {
+        match self.sys(cur, call)? {
+            SysRet::Sigset(s) => Ok(s),
+            // Only those calls reach here.
+            _ => Err(Errno::ENOSYS),
+        }
+    }
+
+    /// A signal wait (rt_sigtimedwait, rt_sigsuspend, pause) applied
+    /// through [`taskcore::sys::dispatch`].
+    pub(super) fn sys_sigwait(&mut self, cur: TaskId, call: &Syscall) -> taskcore::Result<SigWait> {
+        match self.sys(cur, call)? {
+            SysRet::SigWait(w) => Ok(w),
+            // Only those calls reach here.
+            _ => Err(Errno::ENOSYS),
+        }
+    }
+
+    /// Applies and checks the recorded signal call of `e` (`call` with
+    /// the recorded numbers, `rec` its recorded outputs).
+    pub(super) fn apply_sigcall(&mut self, e: &Event, cur: TaskId, call: &Syscall, rec: &Rec) {
+        match (call, rec) {
+            (&Syscall::RtSigaction { sig, act }, Rec::OldHandler(old)) => {
+                self.do_sigaction(e, cur, sig, act, *old)
+            }
+            (&Syscall::RtSigprocmask { how, set }, &Rec::Mask { read, old }) => {
+                self.sigprocmask(e, cur, how, read.then_some(set), old)
+            }
+            (Syscall::RtSigpending, &Rec::Sigset(set)) => {
+                self.sig.recorded = true;
+                let r = self.sys_sigset(cur, call);
+                match (&e.ret, r, set) {
+                    (Outcome::Value(0), Ok(got), Some(want)) => {
+                        self.stats.checked += 1;
+                        if got != want {
+                            self.mismatch(e, "pending", sigset(want), sigset(got));
+                        }
+                    }
+                    (_, r, _) => self.check_unit(e, r.map(drop)),
+                }
+            }
+            (Syscall::RtSigqueueinfo { .. } | Syscall::RtTgsigqueueinfo { .. }, rec) => {
+                let info = match rec {
+                    Rec::Siginfo { info, .. } => *info,
+                    _ => None,
+                };
+                self.sigqueueinfo(e, cur, call, info)
+            }
+            (&Syscall::RtSigtimedwait { set, .. }, &Rec::Siginfo { read, info }) => {
+                self.sigtimedwait(e, cur, read.then_some(set), info)
+            }
+            (&Syscall::RtSigsuspend { mask }, _) => self.sigsuspend(e, cur, Some(mask)),
+            (Syscall::Pause, _) => self.sigsuspend(e, cur, None),
+            (Syscall::RtSigreturn { .. }, &Rec::Frame(mask)) => self.sigreturn(e, cur, mask),
+            _ => self.unchecked(e),
+        }
+    }
+
+    /// A call the decoder refuses with `err` (`Kind::Refused`): the
+    /// recorded result must be that errno. The signal calls among them
+    /// still show that the trace records the `%signal` class.
+    pub(super) fn refused(&mut self, e: &Event, name: &str, err: Errno) {
+        if name.starts_with("rt_sig") {
+            self.sig.recorded = true;
+        }
+        self.check_unit(e, Err(err));
+    }
+
+    /// rt_sigaction: applied, and the old handler strace printed compared
+    /// with the core's.
+    fn do_sigaction(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        sig: i32,
+        act: Option<taskcore::SigAction>,
+        old: Option<SigHandler>,
+    ) {
+        let r = self.sys(cur, &Syscall::RtSigaction { sig, act });
+        self.stats.applied += 1;
+        match (&e.ret, &r) {
+            (Outcome::Unknown | Outcome::Interrupted | Outcome::Died, _) => self.unchecked(e),
+            (Outcome::Value(0), Ok(SysRet::SigAction(prev))) => {
+                self.stats.checked += 1;
+                if let Some(o) = old {
+                    if prev.handler != o {
+                        let kind = |h: SigHandler| match h {
+                            SigHandler::Default => "Dfl",
+                            SigHandler::Ignore => "Ign",
+                            // A handler (and any kind a later core adds).
+                            _ => "Handler",
+                        };
+                        self.mismatch(e, "old action", kind(o).into(), kind(prev.handler).into());
+                    }
+                }
+            }
+            (Outcome::Errno(a), Err(b)) if a == b => self.stats.checked += 1,
+            (rec, got) => {
+                self.stats.checked += 1;
+                self.mismatch(
+                    e,
+                    "result",
+                    super::report::fmt_outcome(rec),
+                    format!("{got:?}"),
+                );
+            }
+        }
+    }
+
+    pub(super) fn sigprocmask(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        how: i32,
+        set: Option<Option<u64>>,
+        old: Option<u64>,
+    ) {
+        self.sig.recorded = true;
+        if matches!(e.ret, Outcome::Unknown | Outcome::Died) {
+            return self.unchecked(e);
+        }
+        let Some(set) = set else {
+            return self.unchecked_because(e, "set not read");
+        };
+        let r = self.sys_sigset(cur, &Syscall::RtSigprocmask { how, set });
+        self.stats.applied += u64::from(r.is_ok());
+        match (&e.ret, r) {
+            (Outcome::Value(0), Ok(prev)) => {
+                self.stats.checked += 1;
+                if let Some(o) = old {
+                    if o != prev {
+                        self.mismatch(e, "old mask", sigset(o), sigset(prev));
+                    }
+                }
+            }
+            (_, r) => self.check_unit(e, r.map(|_| ())),
+        }
+    }
+
+    /// rt_sigqueueinfo / rt_tgsigqueueinfo (`call`, with the recorded
+    /// numbers; `info` the siginfo strace printed).
+    pub(super) fn sigqueueinfo(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        call: &Syscall,
+        info: Option<RecSigInfo>,
+    ) {
+        let (tgid, tid, sig, given) = match *call {
+            Syscall::RtSigqueueinfo { tgid, sig, info } => (tgid, None, sig, info),
+            Syscall::RtTgsigqueueinfo {
+                tgid,
+                tid,
+                sig,
+                info,
+            } => (tgid, Some(tid), sig, info),
+            _ => return self.unchecked(e),
+        };
+        if self.outside_target(cur, tgid) || tid.is_some_and(|t| self.outside_target(cur, t)) {
+            return self.unchecked_because(e, "a process outside the trace");
+        }
+        if info
+            .filter(|i| i.signo != 0 || sig == 0 && i.code != 0)
+            .is_none()
+        {
+            return self.unchecked_because(e, "siginfo not read");
+        }
+        // The sender's pid, as the emulation numbers it.
+        let pid = match given.pid {
+            p if p > 0 && !self.pids.is_outside(p) => self.pids.map_nr(p),
+            p => p,
+        };
+        let info = SigInfo { pid, ..given };
+        let nr = |x: i32| if x > 0 { self.arg_nr(cur, x) } else { x };
+        let tgid = nr(tgid);
+        let mapped = match tid.map(nr) {
+            None => Syscall::RtSigqueueinfo { tgid, sig, info },
+            Some(tid) => Syscall::RtTgsigqueueinfo {
+                tgid,
+                tid,
+                sig,
+                info,
+            },
+        };
+        let r = self.sys(cur, &mapped);
+        self.stats.applied += u64::from(r.is_ok());
+        self.check_unit(e, r.map(drop));
+    }
+
+    pub(super) fn sigtimedwait(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        set: Option<u64>,
+        info: Option<RecSigInfo>,
+    ) {
+        self.sig.recorded = true;
+        let Some(set) = set else {
+            return self.unchecked_because(e, "set not read");
+        };
+        match e.ret {
+            Outcome::Value(_) | Outcome::Errno(Errno::EAGAIN) => {
+                // The call completed: what it returns is pending now (a
+                // timeout, if it expired, is over), its cause perhaps
+                // printed later.
+                if let (Outcome::Value(n), Some(i)) = (&e.ret, info) {
+                    let (p, s) = self.k.pending_signals(cur).unwrap_or((0, 0));
+                    if (p | s) & bit(*n as i32) == 0 {
+                        self.pull_cause(e, *n as i32, Some(i));
+                    }
+                }
+                let r = self.sys_sigwait(cur, &timedwait(set, true));
+                self.stats.checked += 1;
+                match (&e.ret, r) {
+                    (Outcome::Value(n), Ok(SigWait::Signal(got))) if *n == got.signo as i64 => {
+                        self.stats.applied += 1;
+                        if let Some(i) = info {
+                            self.compare_info(e, cur, &i, &got);
+                        }
+                    }
+                    (Outcome::Errno(Errno::EAGAIN), Err(Errno::EAGAIN)) => {}
+                    (rec, got) => {
+                        let emu = match got {
+                            Ok(SigWait::Signal(i)) => i.signo.to_string(),
+                            Ok(w) => format!("{w:?}"),
+                            Err(x) => x.name().into(),
+                        };
+                        self.mismatch(e, "result", super::report::fmt_outcome(rec), emu);
+                    }
+                }
+            }
+            Outcome::Interrupted => {
+                // Woken by a signal outside the set, which it then takes.
+                self.stats.checked += 1;
+                let blocked = self.k.sigmask(cur).unwrap_or(0) & !set;
+                let (p, s) = self.k.pending_signals(cur).unwrap_or((0, 0));
+                if (p | s) & set != 0 {
+                    let pend = sigset((p | s) & set);
+                    self.mismatch(e, "result", "interrupted".into(), format!("{pend} pending"));
+                } else if !self.deliverable(cur, blocked | set) {
+                    match self.next_waker(e, cur) {
+                        Waker::Ignored => {}
+                        Waker::Outside => {
+                            // It sleeps until the signal is sent at its line.
+                            let r = self.sys_sigwait(cur, &timedwait(set, false));
+                            if r == Ok(SigWait::WouldBlock) {
+                                self.sig.sleeping.insert(cur, Sleep::Timedwait(set));
+                            }
+                        }
+                        Waker::Nothing => {
+                            self.mismatch(e, "result", "interrupted".into(), "would sleep".into())
+                        }
+                    }
+                }
+            }
+            _ => self.unchecked(e),
+        }
+    }
+
+    /// rt_sigsuspend (`mask`) and pause (`None`).
+    pub(super) fn sigsuspend(&mut self, e: &Event, cur: TaskId, mask: Option<u64>) {
+        self.sig.recorded |= mask.is_some();
+        if e.ret != Outcome::Interrupted {
+            return self.unchecked(e);
+        }
+        self.stats.checked += 1;
+        let blocked = match mask {
+            Some(m) => m,
+            None => self.k.sigmask(cur).unwrap_or(0),
+        };
+        if !self.deliverable(cur, blocked) {
+            match self.next_waker(e, cur) {
+                // A signal it ignores woke it (kept by strace's tracing);
+                // the mask of rt_sigsuspend comes back with no handler run.
+                Waker::Ignored => {}
+                Waker::Outside => {
+                    // It sleeps until the signal is sent at its line.
+                    let r = self.sys_sigwait(cur, &suspend(mask));
+                    self.stats.applied += 1;
+                    if r == Ok(SigWait::WouldBlock) {
+                        self.sig.sleeping.insert(cur, Sleep::Suspend(mask));
+                    }
+                }
+                Waker::Nothing => {
+                    self.mismatch(e, "result", "interrupted".into(), "would sleep".into())
+                }
+            }
+            return;
+        }
+        let r = self.sys_sigwait(cur, &suspend(mask));
+        self.stats.applied += 1;
+        if r != Err(Errno::EINTR) {
+            self.mismatch(e, "result", "interrupted".into(), format!("{r:?}"));
+        }
+    }
+
+    pub(super) fn sigreturn(&mut self, e: &Event, cur: TaskId, mask: Option<u64>) {
+        self.sig.recorded = true;
+        let frame = self.sig.frames.get_mut(&cur).and_then(|f| f.pop());
+        let Some(frame) = frame else {
+            // A frame the replay did not see set up (a signal injected
+            // before this trace's start): the recorded mask is applied.
+            if let Some(m) = mask {
+                let _ = self.sys(cur, &Syscall::RtSigreturn { mask: m });
+            }
+            return self.unchecked_because(e, "no handler frame");
+        };
+        self.stats.checked += 1;
+        if let Some(m) = mask {
+            if m != frame.old_mask {
+                self.mismatch(e, "restored mask", sigset(m), sigset(frame.old_mask));
+            }
+        }
+        let restore = mask.unwrap_or(frame.old_mask);
+        if self
+            .sys(cur, &Syscall::RtSigreturn { mask: restore })
+            .is_ok()
+        {
+            self.stats.applied += 1;
+        }
+        let got_eintr = e.ret == Outcome::Interrupted;
+        match frame.eintr {
+            Some(want) if want != got_eintr => {
+                let s = |b: bool| if b { "EINTR" } else { "restarted" };
+                self.mismatch(e, "interrupted call", s(got_eintr).into(), s(want).into());
+            }
+            _ => {}
+        }
+    }
+
+    /// A ptrace call of a traced program: under `strace -f` every task is
+    /// already strace's tracee, and none is the program's.
+    pub(super) fn ptrace_under_strace(&mut self, e: &Event, cur: TaskId, request: i32, pid: i32) {
+        let want = match request {
+            PTRACE_TRACEME => Err(Errno::EPERM),
+            PTRACE_ATTACH | PTRACE_SEIZE => {
+                if pid > 0 && self.outside_target(cur, pid) {
+                    return self.unchecked_because(e, "a process outside the trace");
+                }
+                let nr = if pid > 0 { self.arg_nr(cur, pid) } else { pid };
+                match self.k.find_task_by_vpid(cur, nr) {
+                    // ptrace_attach(): the same thread group, or already
+                    // traced: EPERM either way.
+                    Ok(_) => Err(Errno::EPERM),
+                    Err(x) => Err(x),
+                }
+            }
+            // ptrace_check_attach(): not a tracee of the caller.
+            _ => Err(Errno::ESRCH),
+        };
+        let _ = cur;
+        self.check_unit(e, want);
+    }
+}
+
+/// rt_sigtimedwait on `set`, told that its timeout expired (`expired`:
+/// a zero timeout) or not (none: it waits).
+pub(super) fn timedwait(set: u64, expired: bool) -> Syscall {
+    Syscall::RtSigtimedwait {
+        set,
+        timeout: expired.then_some(Timespec::ZERO),
+    }
+}
+
+/// rt_sigsuspend(`mask`), or pause (`None`).
+pub(super) fn suspend(mask: Option<u64>) -> Syscall {
+    match mask {
+        Some(mask) => Syscall::RtSigsuspend { mask },
+        None => Syscall::Pause,
+    }
+}

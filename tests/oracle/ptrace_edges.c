@@ -1,0 +1,451 @@
+/* Edges of ptrace stops (issue 10), run WITHOUT strace, as root:
+ * - sigcont*: SIGCONT to a seized tracee when no group stop is in effect
+ *   (prepare_signal() calls ptrace_trap_notify() for every PT_SEIZED
+ *   thread: a PTRACE_EVENT_STOP before the SIGCONT is dequeued);
+ * - exit_*: which threads take a PTRACE_EVENT_EXIT stop when the group dies
+ *   of SIGTERM, of SIGKILL, or by exit_group() of one thread;
+ * - resume_*: the signal given to PTRACE_CONT in an event stop
+ *   (PTRACE_EVENT_STOP of PTRACE_INTERRUPT and of a new child, FORK,
+ *   VFORK_DONE, EXEC, EXIT) and in a syscall-entry/-exit stop. The tracee's
+ *   handler sets a bit per signal it ran for and exits with that mask.
+ * - zombie_status: a traced thread that ended with exit(0), reaped by its
+ *   tracer only after another thread's exit_group(173): wait_task_zombie()
+ *   reports the group's exit code (what strace prints as `+++ exited with
+ *   173 +++` for that thread).
+ * - sigstop_cancelled*: SIGSTOP dequeued (signal-delivery-stop), then
+ *   SIGCONT sent, then the tracer resumes with SIGSTOP: prepare_signal()
+ *   cleared JOBCTL_STOP_DEQUEUED, so do_signal_stop() gives the stop up
+ *   (what strace shows as `--- SIGSTOP` then `--- SIGCONT`, no stop).
+ * - exit_in_stop: SIGKILL to a tracee (PTRACE_O_TRACEEXIT) waiting in a
+ *   signal-delivery-stop: it leaves the stop for its PTRACE_EVENT_EXIT stop.
+ * Lines: "<case> ptrace <REQ> pid=<name> data=<d> ret=<r> errno=<e>",
+ * "<case> wait pid=<name> ret=<name|none> status=0x<hex>",
+ * "<case> eventmsg pid=<name> msg=<name or 0x hex>", "<case> kill ...".
+ * Re-record with tests/oracle/record.sh. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct {
+    pid_t pid;
+    char name[32];
+} names[32];
+static int nnames;
+
+static void name(pid_t p, const char *n) {
+    if (nnames < 32) {
+        names[nnames].pid = p;
+        snprintf(names[nnames].name, sizeof names[nnames].name, "%s", n);
+        nnames++;
+    }
+}
+
+static const char *pn(pid_t p) {
+    for (int i = nnames - 1; i >= 0; i--)
+        if (names[i].pid == p) return names[i].name;
+    return "unknown";
+}
+
+static const char *en(int e) {
+    switch (e) {
+    case ESRCH: return "ESRCH";
+    case EIO: return "EIO";
+    case EPERM: return "EPERM";
+    default: return "OTHER";
+    }
+}
+
+static const char *cs = "";
+
+static long P(enum __ptrace_request req, const char *rn, pid_t p, long data) {
+    errno = 0;
+    long r = ptrace(req, p, 0, data);
+    printf("%s ptrace %s pid=%s data=0x%lx ret=%ld errno=%s\n", cs, rn, pn(p), data, r,
+           r < 0 ? en(errno) : "none");
+    return r;
+}
+#define PT(req, p, data) P(req, #req, p, data)
+
+/* waitpid(p, __WALL | WNOHANG) polled for up to `ms` milliseconds; logs the
+ * status and an event stop's message. */
+static int Wt(pid_t p, int ms) {
+    int st = 0;
+    pid_t r = 0;
+    for (int i = 0; i <= ms / 5 && r == 0; i++) {
+        r = waitpid(p, &st, __WALL | WNOHANG);
+        if (r == 0) usleep(5000);
+    }
+    if (r <= 0) {
+        printf("%s wait pid=%s ret=none\n", cs, pn(p));
+        return -2;
+    }
+    printf("%s wait pid=%s ret=%s status=0x%x\n", cs, pn(p), pn(r), st);
+    int ev = (st >> 16) & 0xff;
+    if (WIFSTOPPED(st) && ev && ev != 0x80) {
+        unsigned long msg = 0;
+        ptrace(PTRACE_GETEVENTMSG, r, 0, &msg);
+        if (ev == 1 || ev == 3) {
+            char n[32];
+            snprintf(n, sizeof n, "%s.%s", pn(r), ev == 1 ? "fork" : "clone");
+            name((pid_t)msg, n);
+        }
+        if (ev == 6)
+            printf("%s eventmsg pid=%s msg=0x%lx\n", cs, pn(r), msg);
+        else
+            printf("%s eventmsg pid=%s msg=%s\n", cs, pn(r), msg ? pn((pid_t)msg) : "0");
+    }
+    return st;
+}
+static int W(pid_t p) { return Wt(p, 2000); }
+/* A report that should not come: a short poll. */
+static int Wq(pid_t p) { return Wt(p, 200); }
+
+static void K(pid_t p, int sig, const char *sn) {
+    printf("%s kill %s ret=%d\n", cs, sn, kill(p, sig));
+}
+
+static char *self_exe;
+static volatile int mask;
+static void h(int s) {
+    mask |= s == SIGUSR1 ? 1 : s == SIGUSR2 ? 2 : s == SIGHUP ? 4 : s == SIGURG ? 8 : 16;
+}
+
+static int tidpipe[2];
+static void *thread_main(void *a) {
+    pid_t tid = syscall(SYS_gettid);
+    if (write(tidpipe[1], &tid, sizeof tid) != sizeof tid) _exit(3);
+    char b;
+    /* exit_group case: the thread calls exit_group(3) when told */
+    if (read((int)(long)a, &b, 1) == 1) syscall(SYS_exit_group, 3);
+    for (;;) pause();
+}
+
+/* Forks a tracee that runs `threads` threads (1 or 2), all in pause();
+ * names them tracee and tracee.thread. The thread reads `go` (exit_group). */
+static pid_t spawn(int threads, pid_t *tid, int go) {
+    if (pipe(tidpipe)) exit(1);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        signal(SIGUSR1, h);
+        if (threads > 1) {
+            pthread_t t;
+            pthread_create(&t, NULL, thread_main, (void *)(long)go);
+        }
+        for (;;) pause();
+    }
+    name(c, "tracee");
+    *tid = 0;
+    if (threads > 1) {
+        if (read(tidpipe[0], tid, sizeof *tid) != sizeof *tid) exit(1);
+        name(*tid, "tracee.thread");
+    }
+    close(tidpipe[0]);
+    close(tidpipe[1]);
+    usleep(50000);
+    return c;
+}
+
+static void case_sigcont(void) {
+    cs = "sigcont";
+    pid_t t;
+    pid_t c = spawn(1, &t, -1);
+    PT(PTRACE_SEIZE, c, 0);
+    K(c, SIGCONT, "SIGCONT");
+    W(c); /* PTRACE_EVENT_STOP? */
+    PT(PTRACE_CONT, c, 0);
+    W(c); /* SIGCONT signal-delivery-stop */
+    PT(PTRACE_CONT, c, SIGCONT);
+    Wq(c);
+    /* SIGCONT while in a signal-delivery-stop */
+    K(c, SIGUSR1, "SIGUSR1");
+    W(c);
+    K(c, SIGCONT, "SIGCONT");
+    PT(PTRACE_CONT, c, 0); /* suppress SIGUSR1 */
+    W(c);
+    PT(PTRACE_CONT, c, 0);
+    W(c);
+    PT(PTRACE_CONT, c, SIGCONT);
+    Wq(c);
+    K(c, SIGKILL, "SIGKILL");
+    W(c);
+    /* an attached (not seized) tracee, for contrast */
+    cs = "sigcont_attached";
+    c = spawn(1, &t, -1);
+    PT(PTRACE_ATTACH, c, 0);
+    W(c);
+    PT(PTRACE_CONT, c, 0);
+    K(c, SIGCONT, "SIGCONT");
+    W(c);
+    PT(PTRACE_CONT, c, SIGCONT);
+    Wq(c);
+    K(c, SIGKILL, "SIGKILL");
+    W(c);
+}
+
+static void case_sigcont_threads(void) {
+    cs = "sigcont_threads";
+    pid_t t;
+    pid_t c = spawn(2, &t, -1);
+    PT(PTRACE_SEIZE, c, 0);
+    PT(PTRACE_SEIZE, t, 0);
+    K(c, SIGCONT, "SIGCONT");
+    W(c);
+    W(t);
+    PT(PTRACE_CONT, c, 0);
+    W(c);
+    PT(PTRACE_CONT, t, 0);
+    Wq(t);
+    PT(PTRACE_CONT, c, SIGCONT);
+    Wq(c);
+    K(c, SIGKILL, "SIGKILL");
+    W(t);
+    W(c);
+}
+
+/* Resumes every stop of the listed tasks with signal 0 (a signal-delivery
+ * stop with its own signal) until each has exited; a fixed order per
+ * round, settling first. */
+static void drain(pid_t *p, int n) {
+    int alive = n;
+    int done[4] = {0};
+    for (int round = 0; round < 6 && alive; round++) {
+        int st[4];
+        usleep(100000);
+        for (int i = 0; i < n; i++) {
+            st[i] = -2;
+            if (done[i]) continue;
+            st[i] = Wq(p[i]);
+            if (st[i] >= 0 && !WIFSTOPPED(st[i])) {
+                done[i] = 1;
+                alive--;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (st[i] < 0 || !WIFSTOPPED(st[i])) continue;
+            int ev = (st[i] >> 16) & 0xff;
+            PT(PTRACE_CONT, p[i], ev ? 0 : WSTOPSIG(st[i]));
+        }
+    }
+}
+
+static void case_exit(int threads, int sig, const char *sn) {
+    static char buf[64];
+    snprintf(buf, sizeof buf, "exit_%s_%s", threads > 1 ? "threads" : "single",
+             sig ? sn : "exit_group");
+    cs = buf;
+    int go[2];
+    if (pipe(go)) exit(1);
+    pid_t t;
+    pid_t c = spawn(threads, &t, go[0]);
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACEEXIT);
+    if (threads > 1) PT(PTRACE_SEIZE, t, PTRACE_O_TRACEEXIT);
+    if (sig)
+        K(c, sig, sn);
+    else if (write(go[1], "x", 1) != 1)
+        exit(1);
+    pid_t all[2] = {c, t};
+    drain(all, threads);
+    close(go[0]);
+    close(go[1]);
+}
+
+static void resume_tracee(int go) {
+    signal(SIGUSR1, h);
+    signal(SIGUSR2, h);
+    signal(SIGHUP, h);
+    signal(SIGURG, h);
+    char b;
+    if (read(go, &b, 1) != 1) _exit(9);
+    pid_t f = fork();
+    if (f == 0) _exit(mask);
+    waitpid(f, NULL, 0);
+    pid_t v = vfork();
+    if (v == 0) _exit(0);
+    waitpid(v, NULL, 0);
+    char m[16];
+    snprintf(m, sizeof m, "%d", mask);
+    char *argv[] = {self_exe, "exitmask", m, NULL};
+    execv("/proc/self/exe", argv);
+    _exit(99);
+}
+
+/* Event stops: the restart signal of each is SIGUSR1/USR2/HUP/URG (bits 1,
+ * 2, 4, 8 of the exit status of the image that ran the handler). */
+static void case_resume_events(void) {
+    cs = "resume_events";
+    int go[2];
+    if (pipe(go)) exit(1);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) resume_tracee(go[0]);
+    name(c, "tracee");
+    usleep(50000);
+    PT(PTRACE_SEIZE, c,
+       PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORKDONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT);
+    PT(PTRACE_INTERRUPT, c, 0);
+    W(c);                        /* PTRACE_EVENT_STOP */
+    PT(PTRACE_CONT, c, SIGUSR1); /* bit 1 */
+    Wq(c);
+    if (write(go[1], "g", 1) != 1) exit(1);
+    W(c); /* fork event */
+    pid_t f = 0;
+    for (int i = 0; i < nnames; i++)
+        if (!strcmp(names[i].name, "tracee.fork")) f = names[i].pid;
+    W(f);                        /* the new child's PTRACE_EVENT_STOP */
+    PT(PTRACE_CONT, f, SIGHUP);  /* bit 4, in the child */
+    W(f);                        /* the child's exit event (options inherited) */
+    PT(PTRACE_CONT, f, 0);
+    W(f); /* the child's exit: its mask */
+    PT(PTRACE_CONT, c, SIGUSR2); /* bit 2 */
+    W(c);                        /* SIGCHLD */
+    PT(PTRACE_CONT, c, 0);
+    W(c);                       /* vfork done */
+    PT(PTRACE_CONT, c, SIGURG); /* bit 8 */
+    W(c);                       /* SIGCHLD */
+    PT(PTRACE_CONT, c, 0);
+    W(c);                        /* exec event */
+    PT(PTRACE_CONT, c, SIGUSR1); /* the new image has SIGUSR1 at SIG_DFL */
+    W(c);                        /* exit event */
+    PT(PTRACE_CONT, c, SIGUSR1);
+    W(c);
+}
+
+/* Syscall stops: PTRACE_CONT with SIGUSR1 from a syscall-entry stop and
+ * from a syscall-exit stop. */
+static void case_resume_syscall(void) {
+    cs = "resume_syscall";
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        signal(SIGUSR1, h);
+        ptrace(PTRACE_TRACEME, 0, 0, 0);
+        syscall(SYS_kill, syscall(SYS_getpid), SIGSTOP);
+        syscall(SYS_getppid);
+        mask <<= 4;
+        syscall(SYS_kill, syscall(SYS_getpid), SIGSTOP);
+        syscall(SYS_getppid);
+        _exit(mask);
+    }
+    name(c, "tracee");
+    W(c); /* SIGSTOP */
+    PT(PTRACE_SYSCALL, c, 0);
+    W(c); /* getppid entry */
+    PT(PTRACE_CONT, c, SIGUSR1);
+    W(c); /* SIGUSR1 signal-delivery-stop, if it was sent */
+    PT(PTRACE_CONT, c, SIGUSR1);
+    W(c); /* SIGSTOP */
+    PT(PTRACE_SYSCALL, c, 0);
+    W(c); /* getppid entry */
+    PT(PTRACE_SYSCALL, c, 0);
+    W(c); /* getppid exit */
+    PT(PTRACE_CONT, c, SIGUSR1);
+    W(c);
+    PT(PTRACE_CONT, c, SIGUSR1);
+    W(c);
+}
+
+static void *exit0(void *a) {
+    (void)a;
+    syscall(SYS_exit, 0);
+    return NULL;
+}
+
+static void case_zombie_status(void) {
+    cs = "zombie_status";
+    int go[2], tidp[2];
+    if (pipe(go) || pipe(tidp)) exit(1);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        char b;
+        if (read(go[0], &b, 1) != 1) _exit(9);
+        pthread_t t;
+        pthread_create(&t, NULL, exit0, NULL);
+        /* CLONE_CHILD_CLEARTID wakes the join once the thread's mm is
+         * released in do_exit() */
+        pthread_join(t, NULL);
+        usleep(100000);
+        syscall(SYS_exit_group, 173);
+    }
+    name(c, "tracee");
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACECLONE);
+    if (write(go[1], "g", 1) != 1) exit(1);
+    W(c); /* clone event */
+    pid_t t = 0;
+    for (int i = 0; i < nnames; i++)
+        if (!strcmp(names[i].name, "tracee.clone")) t = names[i].pid;
+    PT(PTRACE_CONT, c, 0);
+    W(t); /* the thread's PTRACE_EVENT_STOP */
+    PT(PTRACE_CONT, t, 0);
+    usleep(300000); /* the thread exited, then the group */
+    W(t);
+    W(c);
+}
+
+static void case_sigstop_cancelled(int seize) {
+    cs = seize ? "sigstop_cancelled_seized" : "sigstop_cancelled";
+    pid_t t;
+    pid_t c = spawn(1, &t, -1);
+    if (seize) {
+        PT(PTRACE_SEIZE, c, 0);
+    } else {
+        PT(PTRACE_ATTACH, c, 0);
+        W(c);
+        PT(PTRACE_CONT, c, 0);
+    }
+    K(c, SIGSTOP, "SIGSTOP");
+    W(c); /* signal-delivery-stop */
+    K(c, SIGCONT, "SIGCONT");
+    PT(PTRACE_CONT, c, SIGSTOP);
+    W(c);
+    PT(PTRACE_CONT, c, 0);
+    W(c);
+    PT(PTRACE_CONT, c, 0);
+    Wq(c);
+    K(c, SIGKILL, "SIGKILL");
+    W(c);
+}
+
+static void case_exit_in_stop(void) {
+    cs = "exit_in_stop";
+    pid_t t;
+    pid_t c = spawn(1, &t, -1);
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACEEXIT);
+    K(c, SIGUSR1, "SIGUSR1");
+    W(c); /* signal-delivery-stop */
+    K(c, SIGKILL, "SIGKILL");
+    W(c);
+    PT(PTRACE_CONT, c, 0);
+    W(c);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 2 && !strcmp(argv[1], "exitmask")) return 16 * atoi(argv[2]) + 5;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    self_exe = argv[0];
+    name(getpid(), "tracer");
+    alarm(60);
+    case_sigcont();
+    case_sigcont_threads();
+    case_exit(1, SIGTERM, "SIGTERM");
+    case_exit(1, SIGKILL, "SIGKILL");
+    case_exit(2, SIGTERM, "SIGTERM");
+    case_exit(2, SIGKILL, "SIGKILL");
+    case_exit(2, 0, "");
+    case_resume_events();
+    case_resume_syscall();
+    case_zombie_status();
+    case_sigstop_cancelled(0);
+    case_sigstop_cancelled(1);
+    case_exit_in_stop();
+    return 0;
+}
