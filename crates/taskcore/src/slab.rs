@@ -7,9 +7,10 @@
 //!
 //! Each slab has its own index type ([`SlabIx`], declared with
 //! [`slab_index!`]), so that an index into one slab cannot be passed where
-//! an index into another is meant. A typed index holds slot + 1 in a
-//! `NonZeroU32`: `Option<Ix>` is 4 bytes and `None` replaces the old `NONE`
-//! sentinel, and the `- 1` folds into the address arithmetic of an access.
+//! an index into another is meant. A typed index holds its slot number in a
+//! `NonZeroU32` (a typed slab never uses slot 0, which stays a vacant
+//! placeholder): `Option<Ix>` is 4 bytes, `None` replaces the old `NONE`
+//! sentinel, and an access costs no more than with a plain `u32`.
 //!
 //! # Invariants
 //! 1. `free` lists exactly the vacant slots, each once.
@@ -20,13 +21,16 @@ pub(crate) const NONE: u32 = u32::MAX;
 
 /// A slab index type: converts to and from a slot number (`< u32::MAX`).
 pub(crate) trait SlabIx: Copy + Eq + core::fmt::Debug {
-    /// The index of slot `slot`.
+    /// The first slot the slab uses (slots below it stay vacant).
+    const BASE: u32;
+    /// The index of slot `slot` (`>= BASE`).
     fn from_slot(slot: u32) -> Self;
     /// The slot this index names.
     fn slot(self) -> usize;
 }
 
 impl SlabIx for u32 {
+    const BASE: u32 = 0;
     #[inline(always)]
     fn from_slot(slot: u32) -> Self {
         slot
@@ -37,8 +41,9 @@ impl SlabIx for u32 {
     }
 }
 
-/// Declares a slab index type: a `NonZeroU32` holding slot + 1, so that
-/// `Option<$name>` is 4 bytes. Its `Debug` and `Display` show the slot.
+/// Declares a slab index type: a `NonZeroU32` holding the slot number (its
+/// slab starts at slot 1), so that `Option<$name>` is 4 bytes. Its `Debug`
+/// and `Display` show the ordinal (slot - 1).
 macro_rules! slab_index {
     ($(#[$m:meta])* $name:ident) => {
         $(#[$m])*
@@ -46,21 +51,22 @@ macro_rules! slab_index {
         pub(crate) struct $name(core::num::NonZeroU32);
 
         impl $crate::slab::SlabIx for $name {
+            const BASE: u32 = 1;
             #[inline(always)]
             fn from_slot(slot: u32) -> Self {
-                match core::num::NonZeroU32::new(slot.wrapping_add(1)) {
+                match core::num::NonZeroU32::new(slot) {
                     Some(n) => $name(n),
-                    None => unreachable!("slab slot u32::MAX is never used"),
+                    None => unreachable!("a typed slab never uses slot 0"),
                 }
             }
             #[inline(always)]
             fn slot(self) -> usize {
-                (self.0.get() - 1) as usize
+                self.0.get() as usize
             }
         }
 
         impl $name {
-            /// A plain nonzero key for this index (slot + 1): what hashed
+            /// A plain nonzero key for this index (its slot): what hashed
             /// and ordered keys store, where an `Option`'s derived `Hash`
             /// and `Ord` would cost a discriminant.
             #[allow(dead_code)]
@@ -138,7 +144,11 @@ impl<T, I: SlabIx> Slab<T, I> {
     /// use (the caller maps that to `EAGAIN` or `ENOMEM`).
     pub(crate) fn insert(&mut self, value: T) -> Option<I> {
         let idx = self.vacant_slot()?;
-        if idx as usize == self.slots.len() {
+        if idx as usize >= self.slots.len() {
+            // The slots below BASE, once: vacant, on no free list.
+            while self.slots.len() < idx as usize {
+                self.slots.push(Slot::Vacant { next_free: NONE });
+            }
             self.slots.push(Slot::Occupied(value));
         } else {
             let slot = &mut self.slots[idx as usize];
@@ -160,10 +170,9 @@ impl<T, I: SlabIx> Slab<T, I> {
     fn vacant_slot(&self) -> Option<u32> {
         if self.free_head != NONE {
             Some(self.free_head)
-        } else if self.slots.len() < NONE as usize {
-            Some(self.slots.len() as u32)
         } else {
-            None
+            let n = self.slots.len().max(I::BASE as usize);
+            (n < NONE as usize).then_some(n as u32)
         }
     }
 
@@ -264,10 +273,14 @@ mod tests {
         let mut s: Slab<char, TestIx> = Slab::new();
         let a = s.insert('a').unwrap();
         let b = s.insert('b').unwrap();
-        assert_eq!((a.slot(), b.slot()), (0, 1));
+        assert_eq!((a.slot(), b.slot()), (1, 2));
         assert_eq!(s[b], 'b');
+        assert_eq!(s.iter().map(|(i, _)| i).collect::<Vec<_>>(), vec![a, b]);
         assert_eq!(s.remove(a), Some('a'));
+        assert_eq!(s.len(), 1);
         assert_eq!(s.vacant_key(), Some(a));
+        assert_eq!(s.insert('c'), Some(a));
+        assert_eq!(s.insert('d').map(|i| i.slot()), Some(3));
         assert_eq!(format!("{b} {b:?}"), "1 TestIx(1)");
     }
 }

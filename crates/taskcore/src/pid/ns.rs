@@ -204,7 +204,7 @@ mod tests {
 
     #[test]
     fn set_tid_rules() {
-        let mut ns = PidNamespace::new(1, Some(crate::slab::SlabIx::from_slot(0)), 400);
+        let mut ns = PidNamespace::new(1, Some(crate::slab::SlabIx::from_slot(1)), 400);
         assert_eq!(ns.peek_nr(Some(5)), Err(Errno::EINVAL));
         assert_eq!(ns.peek_nr(Some(1)), Ok(1));
         ns.idr.insert(1, 0).unwrap();

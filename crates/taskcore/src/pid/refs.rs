@@ -233,7 +233,7 @@ impl Kernel {
         if ns == self.root_ns {
             PROC_PID_INIT_INO
         } else {
-            PROC_DYNAMIC_FIRST + ns.slot() as u64
+            PROC_DYNAMIC_FIRST + (ns.slot() - NsIx::BASE as usize) as u64
         }
     }
 

@@ -308,7 +308,7 @@ impl Kernel {
             pids: Slab::new(),
             nss: Slab::new(),
             mms: Slab::new(),
-            root_ns: crate::slab::SlabIx::from_slot(0),
+            root_ns: crate::slab::SlabIx::from_slot(1),
             init: NONE,
             wait_index: WaitIndex::default(),
             notes: Vec::new(),
@@ -333,7 +333,7 @@ impl Kernel {
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
         let root = std::sync::Arc::new(crate::task::cred::Cred::default());
         // The group is provisional: set by new_group below.
-        let provisional = crate::slab::SlabIx::from_slot(0);
+        let provisional = crate::slab::SlabIx::from_slot(1);
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = k.mm_alloc()?;
         let rlim = crate::task::rlimit::init_rlimits(config.core_dumps);
