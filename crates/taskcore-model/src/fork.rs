@@ -6,9 +6,9 @@
 //! `ptrace_init_task`.
 
 use taskcore::uapi::{
-    CLONE_CLEAR_SIGHAND, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PARENT_SETTID,
-    CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM,
-    MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
+    CLONE_CLEAR_SIGHAND, CLONE_DETACHED, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT,
+    CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK,
+    CLONE_VM, MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
 };
 
 use crate::pid::Ns;
@@ -22,15 +22,16 @@ impl Model {
     /// Legacy `clone(2)` by `current`; returns the new task. Only the low
     /// 32 bits of the flags count; the exit signal is ignored with
     /// `CLONE_THREAD`/`CLONE_PARENT`, and one above 64 is accepted (no
-    /// signal at exit).
+    /// signal at exit). `CLONE_PIDFD` is checked but makes no pidfd here:
+    /// [`Model::clone_with_pidfd`] returns it.
     ///
     /// # Errors
     /// - `ESRCH`: `current` is stale or exiting.
     /// - `EINVAL`: exit signal outside 0..=255; `CLONE_PIDFD` with
-    ///   `CLONE_PARENT_SETTID`; `CLONE_THREAD` without `CLONE_SIGHAND`;
-    ///   `CLONE_SIGHAND` without `CLONE_VM`; `CLONE_PARENT` from a namespace
-    ///   init; `CLONE_THREAD` with `CLONE_NEWPID`/`CLONE_NEWUSER`; bad
-    ///   `set_tid`.
+    ///   `CLONE_PARENT_SETTID` or `CLONE_DETACHED`; `CLONE_THREAD` without
+    ///   `CLONE_SIGHAND`; `CLONE_SIGHAND` without `CLONE_VM`;
+    ///   `CLONE_PARENT` from a namespace init; `CLONE_THREAD` with
+    ///   `CLONE_NEWPID`/`CLONE_NEWUSER`; bad `set_tid`.
     /// - `ENOSPC`: more than 32 nested pid namespaces.
     /// - `EEXIST`, `EAGAIN`, `ENOMEM`: from `alloc_pid`.
     ///
@@ -65,6 +66,10 @@ impl Model {
             return Err(Errno::EINVAL);
         }
         if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
+            return Err(Errno::EINVAL);
+        }
+        // CLONE_DETACHED is kept for CLONE_PIDFD's future use.
+        if flags & CLONE_PIDFD != 0 && flags & CLONE_DETACHED != 0 {
             return Err(Errno::EINVAL);
         }
         Ok(())
