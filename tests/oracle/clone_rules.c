@@ -110,6 +110,24 @@ int main(void) {
     report("cl_thread_nosighand", cl(CLONE_THREAD | CLONE_VM));
     report("cl_sighand_novm", cl(CLONE_SIGHAND | SIGCHLD));
 
+    /* New namespaces need CAP_SYS_ADMIN (copy_namespaces()), unless
+     * CLONE_NEWUSER gives it in the new user namespace: asked by a child
+     * that dropped root. */
+    fflush(stdout);
+    pid_t u = fork();
+    if (u == 0) {
+        if (setresuid(1000, 1000, 1000)) _exit(1);
+        report("cl_newpid_unprivileged", cl(CLONE_NEWPID | SIGCHLD));
+        report("cl_newuts_unprivileged", cl(CLONE_NEWUTS | SIGCHLD));
+        report("c3_newpid_unprivileged", c3(CLONE_NEWPID, SIGCHLD, 0, 0, 0, 0, 0));
+        report("c3_newpid_pidfd_unprivileged",
+               c3(CLONE_NEWPID | CLONE_PIDFD, SIGCHLD, 0, 0, 0, 0, 0));
+        report("c3_newpid_newuser_unprivileged",
+               c3(CLONE_NEWPID | CLONE_NEWUSER, SIGCHLD, 0, 0, 0, 0, 0));
+        _exit(0);
+    }
+    waitpid(u, NULL, 0);
+
     /* CLONE_CLEAR_SIGHAND: handlers reset to SIG_DFL, SIG_IGN kept. */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -6,9 +6,10 @@
 //! `ptrace_init_task`.
 
 use taskcore::uapi::{
-    CLONE_CLEAR_SIGHAND, CLONE_DETACHED, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT,
-    CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK,
-    CLONE_VM, MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
+    CLONE_CLEAR_SIGHAND, CLONE_DETACHED, CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS,
+    CLONE_NEWPID, CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS, CLONE_PARENT, CLONE_PARENT_SETTID,
+    CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM,
+    MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
 };
 
 use crate::pid::Ns;
@@ -32,6 +33,7 @@ impl Model {
     ///   `CLONE_SIGHAND`; `CLONE_SIGHAND` without `CLONE_VM`;
     ///   `CLONE_PARENT` from a namespace init; `CLONE_THREAD` with
     ///   `CLONE_NEWPID`/`CLONE_NEWUSER`; bad `set_tid`.
+    /// - `EPERM`: a `CLONE_NEW*` bit without `CLONE_NEWUSER`, euid not 0.
     /// - `ENOSPC`: more than 32 nested pid namespaces.
     /// - `EEXIST`, `EAGAIN`, `ENOMEM`: from `alloc_pid`.
     ///
@@ -88,6 +90,18 @@ impl Model {
         self.clone_flags_valid(cur, flags)?;
         if !self.nproc_allows(cur) {
             return Err(Errno::EAGAIN);
+        }
+        // copy_namespaces(): new namespaces need CAP_SYS_ADMIN (euid 0),
+        // unless CLONE_NEWUSER makes one where the child has it.
+        let new_ns = CLONE_NEWNS
+            | CLONE_NEWUTS
+            | CLONE_NEWIPC
+            | CLONE_NEWNET
+            | CLONE_NEWPID
+            | CLONE_NEWCGROUP
+            | CLONE_NEWTIME;
+        if flags & new_ns != 0 && flags & CLONE_NEWUSER == 0 && self.task(cur).cred.euid != 0 {
+            return Err(Errno::EPERM);
         }
         // Children get their pids in the caller's pid_for_children, which a
         // thread must share and a new namespace must start from.

@@ -37,6 +37,16 @@ fn runner() -> (Model, Tid) {
     (m, p)
 }
 
+/// [`runner`], whose process drops root (`setresuid(1000, 1000, 1000)`)
+/// for the `*_unprivileged` cases, as clone_rules.c's child does.
+fn runner_for(key: &str) -> (Model, Tid) {
+    let (mut m, p) = runner();
+    if key.ends_with("_unprivileged") {
+        m.setresuid(p, 1000, 1000, 1000).unwrap();
+    }
+    (m, p)
+}
+
 fn c3(flags: u64, exit_signal: u64) -> Clone3Args {
     Clone3Args {
         flags,
@@ -104,14 +114,24 @@ fn clone3_args_valid_rules() {
         ("c3_thread_nosighand", c3(CLONE_THREAD | CLONE_VM, 0)),
         ("c3_sighand_novm", c3(CLONE_SIGHAND, sig)),
         ("c3_thread_newpid", c3(tvm | CLONE_NEWPID, 0)),
+        // Asked by a process that dropped root.
+        ("c3_newpid_unprivileged", c3(CLONE_NEWPID, sig)),
+        (
+            "c3_newpid_pidfd_unprivileged",
+            c3(CLONE_NEWPID | CLONE_PIDFD, sig),
+        ),
+        (
+            "c3_newpid_newuser_unprivileged",
+            c3(CLONE_NEWPID | CLONE_NEWUSER, sig),
+        ),
     ];
     for (key, args) in cases {
-        let (mut m, p) = runner();
+        let (mut m, p) = runner_for(key);
         let before = m.nr_tasks();
         let r = m.clone3(p, &args);
         assert_eq!(ans(&r), want(CLONE_RULES, key), "{key}");
         // The CLONE_PIDFD entry gives the same answer.
-        let (mut m2, p2) = runner();
+        let (mut m2, p2) = runner_for(key);
         let r2 = m2.clone3_with_pidfd(p2, &args);
         assert_eq!(
             ans(&r2),
@@ -142,12 +162,14 @@ fn legacy_clone_rules() {
         ("cl_detached", CLONE_DETACHED | SIGCHLD as u64),
         ("cl_thread_nosighand", CLONE_THREAD | CLONE_VM),
         ("cl_sighand_novm", CLONE_SIGHAND | SIGCHLD as u64),
+        ("cl_newpid_unprivileged", CLONE_NEWPID | SIGCHLD as u64),
+        ("cl_newuts_unprivileged", CLONE_NEWUTS | SIGCHLD as u64),
     ];
     for (key, flags) in cases {
         let args = CloneArgs::from_clone_flags(flags);
-        let (mut m, p) = runner();
+        let (mut m, p) = runner_for(key);
         assert_eq!(ans(&m.clone(p, &args)), want(CLONE_RULES, key), "{key}");
-        let (mut m, p) = runner();
+        let (mut m, p) = runner_for(key);
         let r = m.clone_with_pidfd(p, &args);
         assert_eq!(ans(&r), want(CLONE_RULES, key), "{key} (clone_with_pidfd)");
     }

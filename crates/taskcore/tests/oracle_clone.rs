@@ -137,7 +137,24 @@ fn cases() -> Vec<(&'static str, Call)> {
         ("cl_detached", Clone(cl(CLONE_DETACHED | sig))),
         ("cl_thread_nosighand", Clone(cl(CLONE_THREAD | CLONE_VM))),
         ("cl_sighand_novm", Clone(cl(CLONE_SIGHAND | sig))),
+        // Asked by a process that dropped root (see `unprivileged`).
+        ("cl_newpid_unprivileged", Clone(cl(CLONE_NEWPID | sig))),
+        ("cl_newuts_unprivileged", Clone(cl(CLONE_NEWUTS | sig))),
+        ("c3_newpid_unprivileged", Clone3(c3(CLONE_NEWPID, sig))),
+        (
+            "c3_newpid_pidfd_unprivileged",
+            Clone3(c3(CLONE_NEWPID | CLONE_PIDFD, sig)),
+        ),
+        (
+            "c3_newpid_newuser_unprivileged",
+            Clone3(c3(CLONE_NEWPID | CLONE_NEWUSER, sig)),
+        ),
     ]
+}
+
+/// Whether a recorded case was asked after `setresuid(1000, 1000, 1000)`.
+fn unprivileged(name: &str) -> bool {
+    name.ends_with("_unprivileged")
 }
 
 #[test]
@@ -147,6 +164,9 @@ fn clone_and_clone3_answer_as_linux() {
     assert_eq!(cases.len() + 1, want.len(), "a recorded case is not driven");
     for (name, call) in cases {
         let (mut k, p) = runner();
+        if unprivileged(name) {
+            k.setresuid(p, 1000, 1000, 1000).unwrap();
+        }
         let got = match &call {
             Call::Clone3(a) => answer(k.clone3(p, a)),
             Call::Clone(a) => answer(k.clone(p, a)),

@@ -7,6 +7,7 @@ use crate::errno::{Errno, Result};
 use crate::list;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::nsproxy::CLONE_NEW_ANY;
 use crate::task::task_struct::SIGNAL_UNKILLABLE;
 use crate::uapi::{
     CLONE_CLEAR_SIGHAND, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PARENT_SETTID,
@@ -100,6 +101,9 @@ impl Kernel {
     ///   `CLONE_PARENT_SETTID` (clone(2) passes both through one pointer);
     ///   bad `set_tid` (longer than the levels, a number out of range, or not
     ///   1 for a new namespace).
+    /// - `EPERM`: a `CLONE_NEW*` namespace bit without `CLONE_NEWUSER`
+    ///   and the caller's euid is not 0 (`CAP_SYS_ADMIN`; user namespaces
+    ///   are not modelled).
     /// - `ENOSPC`: `CLONE_NEWPID` past 32 nested levels.
     /// - `EEXIST`: a `set_tid` number is taken.
     /// - `EAGAIN`: the caller's real user has `RLIMIT_NPROC` tasks already
@@ -172,6 +176,14 @@ impl Kernel {
         self.clone_flags_valid(cur, flags)?;
         if !self.nproc_ok(cur) {
             return Err(Errno::EAGAIN);
+        }
+        // copy_namespaces(): a new namespace needs CAP_SYS_ADMIN, which
+        // CLONE_NEWUSER gives in the new user namespace.
+        if flags & CLONE_NEW_ANY != 0
+            && flags & CLONE_NEWUSER == 0
+            && !self.tasks[cur].cred.privileged()
+        {
+            return Err(Errno::EPERM);
         }
         let cur_group = self.tasks[cur].group;
         // Children get their pids in the caller's pid_for_children, which a
