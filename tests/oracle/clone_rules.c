@@ -97,6 +97,10 @@ int main(void) {
            c3(CLONE_INTO_CGROUP, SIGCHLD, 0, 0, 1ULL << 32, 0, 0));
     report("c3_cgroup_bad_fd", c3(CLONE_INTO_CGROUP, SIGCHLD, 0, 0, 999, 0, 0));
     report("c3_stack0_size", c3(0, SIGCHLD, 0, 0, 0, 0, 4096));
+    /* The cgroup fd is looked at last (cgroup_can_fork(), after alloc_pid()). */
+    report("c3_cgroup_bad_fd_settid_taken", c3(CLONE_INTO_CGROUP, SIGCHLD, one, 1, 999, 0, 0));
+    report("c3_cgroup_bad_fd_thread_nosighand",
+           c3(CLONE_INTO_CGROUP | CLONE_THREAD | CLONE_VM, 0, 0, 0, 999, 0, 0));
     report("c3_thread_nosighand", c3(CLONE_THREAD | CLONE_VM, 0, 0, 0, 0, 0, 0));
     report("c3_sighand_novm", c3(CLONE_SIGHAND, SIGCHLD, 0, 0, 0, 0, 0));
     report("c3_thread_newpid",
@@ -122,6 +126,8 @@ int main(void) {
         report("c3_newpid_unprivileged", c3(CLONE_NEWPID, SIGCHLD, 0, 0, 0, 0, 0));
         report("c3_newpid_pidfd_unprivileged",
                c3(CLONE_NEWPID | CLONE_PIDFD, SIGCHLD, 0, 0, 0, 0, 0));
+        report("c3_cgroup_bad_fd_newpid_unprivileged",
+               c3(CLONE_INTO_CGROUP | CLONE_NEWPID, SIGCHLD, 0, 0, 999, 0, 0));
         report("c3_newpid_newuser_unprivileged",
                c3(CLONE_NEWPID | CLONE_NEWUSER, SIGCHLD, 0, 0, 0, 0, 0));
         _exit(0);

@@ -6,10 +6,10 @@
 //! `ptrace_init_task`.
 
 use taskcore::uapi::{
-    CLONE_CLEAR_SIGHAND, CLONE_DETACHED, CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS,
-    CLONE_NEWPID, CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS, CLONE_PARENT, CLONE_PARENT_SETTID,
-    CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM,
-    MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
+    CLONE_CLEAR_SIGHAND, CLONE_DETACHED, CLONE_INTO_CGROUP, CLONE_NEWCGROUP, CLONE_NEWIPC,
+    CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS,
+    CLONE_PARENT, CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD,
+    CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
 };
 
 use crate::pid::Ns;
@@ -109,6 +109,13 @@ impl Model {
         if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 && cur_ns != self.ns_of(cur) {
             return Err(Errno::EINVAL);
         }
+        // CLONE_INTO_CGROUP fails after alloc_pid: the cursors it moved.
+        let mut cursors = Vec::new();
+        let mut n = Some(cur_ns).filter(|_| flags & CLONE_INTO_CGROUP != 0);
+        while let Some(x) = n {
+            cursors.push((x, self.nss[x].cursor));
+            n = self.nss[x].parent;
+        }
         let ns = if flags & CLONE_NEWPID != 0 {
             let level = self.nss[cur_ns].level + 1;
             if level > MAX_PID_NS_LEVEL {
@@ -129,6 +136,22 @@ impl Model {
                 return Err(e);
             }
         };
+        // cgroup_can_fork(): no fd names a cgroup here (clone3 only); the
+        // pid allocated is freed again (cursors: as a failing alloc_pid).
+        if flags & CLONE_INTO_CGROUP != 0 {
+            self.get_pid(pid, 1);
+            self.put_pid(pid);
+            if ns != cur_ns {
+                self.nss.pop();
+            }
+            // Linux frees the numbers without restoring the cursors.
+            if self.opts.compat.pid_cursor_untouched_on_failure {
+                for (n, cursor) in cursors {
+                    self.nss[n].cursor = cursor;
+                }
+            }
+            return Err(Errno::EBADF);
+        }
         let child = self.tasks.len();
         let ct = self.task(cur).clone();
         let thread = flags & CLONE_THREAD != 0;

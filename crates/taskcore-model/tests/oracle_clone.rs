@@ -105,6 +105,28 @@ fn clone3_args_valid_rules() {
             },
         ),
         (
+            "c3_cgroup_bad_fd_settid_taken",
+            Clone3Args {
+                flags: CLONE_INTO_CGROUP,
+                cgroup: 999,
+                ..with_tid(Some(vec![1]), 1)
+            },
+        ),
+        (
+            "c3_cgroup_bad_fd_thread_nosighand",
+            Clone3Args {
+                cgroup: 999,
+                ..c3(CLONE_INTO_CGROUP | CLONE_THREAD | CLONE_VM, 0)
+            },
+        ),
+        (
+            "c3_cgroup_bad_fd_newpid_unprivileged",
+            Clone3Args {
+                cgroup: 999,
+                ..c3(CLONE_INTO_CGROUP | CLONE_NEWPID, sig)
+            },
+        ),
+        (
             "c3_stack0_size",
             Clone3Args {
                 stack_size: 4096,

@@ -114,6 +114,28 @@ fn cases() -> Vec<(&'static str, Call)> {
             }),
         ),
         (
+            "c3_cgroup_bad_fd_settid_taken",
+            Clone3(Clone3Args {
+                flags: CLONE_INTO_CGROUP,
+                cgroup: 999,
+                ..with_tid(sig, Some(vec![1]), 1)
+            }),
+        ),
+        (
+            "c3_cgroup_bad_fd_thread_nosighand",
+            Clone3(Clone3Args {
+                cgroup: 999,
+                ..c3(CLONE_INTO_CGROUP | CLONE_THREAD | CLONE_VM, 0)
+            }),
+        ),
+        (
+            "c3_cgroup_bad_fd_newpid_unprivileged",
+            Clone3(Clone3Args {
+                cgroup: 999,
+                ..c3(CLONE_INTO_CGROUP | CLONE_NEWPID, sig)
+            }),
+        ),
+        (
             "c3_stack0_size",
             Clone3(Clone3Args {
                 stack_size: 4096,
@@ -206,6 +228,28 @@ fn clone3_clear_sighand_resets_handlers_as_linux() {
     assert_eq!(got, want);
     // The parent keeps its handler.
     assert_eq!(disposition(&mut k, p, SIGUSR1), "handler");
+}
+
+#[test]
+fn clone3_into_cgroup_fails_last_and_changes_nothing() {
+    // Linux looks at the cgroup fd after alloc_pid() (recorded above:
+    // EEXIST, EINVAL and EPERM come first). The pid it took is freed and,
+    // as for a failing alloc_pid() (taskcore's documented divergence), the
+    // cursor is put back: the next fork gets the number it would have got.
+    let (mut k, p) = runner();
+    let a = k.fork(p).unwrap();
+    let a_nr = k.pid_vnr(p, a).unwrap();
+    let cg = Clone3Args {
+        cgroup: 999,
+        ..c3(CLONE_INTO_CGROUP, SIGCHLD as u64)
+    };
+    let tasks = k.nr_tasks();
+    assert_eq!(k.clone3(p, &cg), Err(Errno::EBADF));
+    assert_eq!(k.nr_tasks(), tasks);
+    assert_eq!(k.pid_in_use(p, a_nr + 1), Ok(false));
+    let b = k.fork(p).unwrap();
+    assert_eq!(k.pid_vnr(p, b), Ok(a_nr + 1));
+    k.check_invariants();
 }
 
 #[test]

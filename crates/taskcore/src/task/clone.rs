@@ -10,8 +10,8 @@ use crate::task::kernel::{Kernel, TaskId};
 use crate::task::nsproxy::CLONE_NEW_ANY;
 use crate::task::task_struct::SIGNAL_UNKILLABLE;
 use crate::uapi::{
-    CLONE_CLEAR_SIGHAND, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PARENT_SETTID,
-    CLONE_PIDFD, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM, SIGCHLD,
+    CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT,
+    CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM, SIGCHLD,
 };
 
 /// Arguments of `clone`/`clone3`.
@@ -193,6 +193,16 @@ impl Kernel {
         if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 && for_children != active_ns {
             return Err(Errno::EINVAL);
         }
+        // CLONE_INTO_CGROUP fails after alloc_pid(): its cursors are put
+        // back then, as for a failing alloc_pid() (see its divergence).
+        let mut cursors = Vec::new();
+        if flags & CLONE_INTO_CGROUP != 0 {
+            let mut n = for_children;
+            while n != NONE {
+                cursors.push((n, self.nss[n].cursor));
+                n = self.nss[n].parent;
+            }
+        }
         let mut new_ns = NONE;
         let pid = if flags & CLONE_NEWPID != 0 {
             new_ns = self.create_pid_namespace(for_children)?;
@@ -213,6 +223,14 @@ impl Kernel {
                 k.put_ns(new_ns);
             }
         };
+        // cgroup_can_fork(): no fd names a cgroup here (clone3 only).
+        if flags & CLONE_INTO_CGROUP != 0 {
+            undo(self);
+            for (n, cursor) in cursors {
+                self.nss[n].cursor = cursor;
+            }
+            return Err(Errno::EBADF);
+        }
         let comm = self.tasks[cur].comm;
         let mm = match self.copy_mm(cur, flags) {
             Ok(mm) => mm,
