@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -130,6 +131,22 @@ int main(void) {
                c3(CLONE_INTO_CGROUP | CLONE_NEWPID, SIGCHLD, 0, 0, 999, 0, 0));
         report("c3_newpid_newuser_unprivileged",
                c3(CLONE_NEWPID | CLONE_NEWUSER, SIGCHLD, 0, 0, 0, 0, 0));
+        _exit(0);
+    }
+    waitpid(u, NULL, 0);
+
+    /* A thread after unshare(CLONE_NEWPID) is refused (EINVAL) before the
+     * RLIMIT_NPROC check (EAGAIN) that refuses a fork there. */
+    fflush(stdout);
+    u = fork();
+    if (u == 0) {
+        if (unshare(CLONE_NEWPID)) _exit(2);
+        if (setresuid(1000, 1000, 1000)) _exit(1);
+        struct rlimit rl = {1, 1};
+        if (setrlimit(RLIMIT_NPROC, &rl)) _exit(3);
+        report("cl_thread_newpid_for_children_over_nproc",
+               cl(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM));
+        report("cl_fork_newpid_for_children_over_nproc", cl(SIGCHLD));
         _exit(0);
     }
     waitpid(u, NULL, 0);

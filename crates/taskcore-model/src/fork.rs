@@ -70,6 +70,10 @@ impl Model {
         if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
             return Err(Errno::EINVAL);
         }
+        // task_active_pid_ns(current) != pid_ns_for_children, for a thread.
+        if flags & CLONE_THREAD != 0 && self.pid_ns_for_children(cur) != self.ns_of(cur) {
+            return Err(Errno::EINVAL);
+        }
         // CLONE_DETACHED is kept for CLONE_PIDFD's future use.
         if flags & CLONE_PIDFD != 0 && flags & CLONE_DETACHED != 0 {
             return Err(Errno::EINVAL);

@@ -318,3 +318,22 @@ fn clone3_pidfd_rules() {
     let fd = r.unwrap().1.expect("a pidfd");
     assert_eq!(m.pidfd_flags(fd), Ok(PIDFD_THREAD));
 }
+
+#[test]
+fn thread_with_new_pid_for_children_is_einval_before_nproc() {
+    let (mut m, p) = runner();
+    m.unshare(p, CLONE_NEWPID).unwrap();
+    m.setresuid(p, 1000, 1000, 1000).unwrap();
+    let one = taskcore::Rlimit { cur: 1, max: 1 };
+    m.prlimit64(p, 0, RLIMIT_NPROC, Some(one)).unwrap();
+    let thread = CloneArgs::from_clone_flags(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM);
+    assert_eq!(
+        ans(&m.clone(p, &thread)),
+        want(CLONE_RULES, "cl_thread_newpid_for_children_over_nproc")
+    );
+    let fork = CloneArgs::from_clone_flags(SIGCHLD as u64);
+    assert_eq!(
+        ans(&m.clone(p, &fork)),
+        want(CLONE_RULES, "cl_fork_newpid_for_children_over_nproc")
+    );
+}

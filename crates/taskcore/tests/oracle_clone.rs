@@ -183,7 +183,9 @@ fn unprivileged(name: &str) -> bool {
 fn clone_and_clone3_answer_as_linux() {
     let want = fixture(CLONE_RULES);
     let cases = cases();
-    assert_eq!(cases.len() + 1, want.len(), "a recorded case is not driven");
+    // clear_sighand_child and the two *_newpid_for_children_over_nproc
+    // cases have their own tests.
+    assert_eq!(cases.len() + 3, want.len(), "a recorded case is not driven");
     for (name, call) in cases {
         let (mut k, p) = runner();
         if unprivileged(name) {
@@ -228,6 +230,27 @@ fn clone3_clear_sighand_resets_handlers_as_linux() {
     assert_eq!(got, want);
     // The parent keeps its handler.
     assert_eq!(disposition(&mut k, p, SIGUSR1), "handler");
+}
+
+#[test]
+fn thread_with_new_pid_for_children_is_einval_before_nproc() {
+    // copy_process() refuses a thread whose pid_for_children is not its
+    // active namespace among its first checks, before RLIMIT_NPROC.
+    let want = fixture(CLONE_RULES);
+    let (mut k, p) = runner();
+    k.unshare(p, CLONE_NEWPID).unwrap();
+    k.setresuid(p, 1000, 1000, 1000).unwrap();
+    let one = taskcore::Rlimit { cur: 1, max: 1 };
+    k.prlimit64(p, 0, RLIMIT_NPROC, Some(one)).unwrap();
+    let thread = cl(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM);
+    assert_eq!(
+        answer(k.clone(p, &thread)),
+        want["cl_thread_newpid_for_children_over_nproc"]
+    );
+    assert_eq!(
+        answer(k.clone(p, &cl(SIGCHLD as u64))),
+        want["cl_fork_newpid_for_children_over_nproc"]
+    );
 }
 
 #[test]

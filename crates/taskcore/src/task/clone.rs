@@ -155,6 +155,13 @@ impl Kernel {
         if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
             return Err(Errno::EINVAL);
         }
+        // A thread shares its group's namespace: not after
+        // unshare(CLONE_NEWPID) or setns() (checked before RLIMIT_NPROC).
+        if flags & CLONE_THREAD != 0
+            && self.tasks[cur].nsproxy.pid_ns_for_children != self.ns_of(cur)
+        {
+            return Err(Errno::EINVAL);
+        }
         // CLONE_DETACHED is kept for CLONE_PIDFD's future use.
         if flags & CLONE_PIDFD != 0 && flags & crate::uapi::CLONE_DETACHED != 0 {
             return Err(Errno::EINVAL);
