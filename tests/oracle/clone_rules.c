@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -97,6 +98,10 @@ int main(void) {
            c3(CLONE_INTO_CGROUP, SIGCHLD, 0, 0, 1ULL << 32, 0, 0));
     report("c3_cgroup_bad_fd", c3(CLONE_INTO_CGROUP, SIGCHLD, 0, 0, 999, 0, 0));
     report("c3_stack0_size", c3(0, SIGCHLD, 0, 0, 0, 0, 4096));
+    /* The cgroup fd is looked at last (cgroup_can_fork(), after alloc_pid()). */
+    report("c3_cgroup_bad_fd_settid_taken", c3(CLONE_INTO_CGROUP, SIGCHLD, one, 1, 999, 0, 0));
+    report("c3_cgroup_bad_fd_thread_nosighand",
+           c3(CLONE_INTO_CGROUP | CLONE_THREAD | CLONE_VM, 0, 0, 0, 999, 0, 0));
     report("c3_thread_nosighand", c3(CLONE_THREAD | CLONE_VM, 0, 0, 0, 0, 0, 0));
     report("c3_sighand_novm", c3(CLONE_SIGHAND, SIGCHLD, 0, 0, 0, 0, 0));
     report("c3_thread_newpid",
@@ -109,6 +114,42 @@ int main(void) {
     report("cl_detached", cl(CLONE_DETACHED | SIGCHLD));
     report("cl_thread_nosighand", cl(CLONE_THREAD | CLONE_VM));
     report("cl_sighand_novm", cl(CLONE_SIGHAND | SIGCHLD));
+
+    /* New namespaces need CAP_SYS_ADMIN (copy_namespaces()), unless
+     * CLONE_NEWUSER gives it in the new user namespace: asked by a child
+     * that dropped root. */
+    fflush(stdout);
+    pid_t u = fork();
+    if (u == 0) {
+        if (setresuid(1000, 1000, 1000)) _exit(1);
+        report("cl_newpid_unprivileged", cl(CLONE_NEWPID | SIGCHLD));
+        report("cl_newuts_unprivileged", cl(CLONE_NEWUTS | SIGCHLD));
+        report("c3_newpid_unprivileged", c3(CLONE_NEWPID, SIGCHLD, 0, 0, 0, 0, 0));
+        report("c3_newpid_pidfd_unprivileged",
+               c3(CLONE_NEWPID | CLONE_PIDFD, SIGCHLD, 0, 0, 0, 0, 0));
+        report("c3_cgroup_bad_fd_newpid_unprivileged",
+               c3(CLONE_INTO_CGROUP | CLONE_NEWPID, SIGCHLD, 0, 0, 999, 0, 0));
+        report("c3_newpid_newuser_unprivileged",
+               c3(CLONE_NEWPID | CLONE_NEWUSER, SIGCHLD, 0, 0, 0, 0, 0));
+        _exit(0);
+    }
+    waitpid(u, NULL, 0);
+
+    /* A thread after unshare(CLONE_NEWPID) is refused (EINVAL) before the
+     * RLIMIT_NPROC check (EAGAIN) that refuses a fork there. */
+    fflush(stdout);
+    u = fork();
+    if (u == 0) {
+        if (unshare(CLONE_NEWPID)) _exit(2);
+        if (setresuid(1000, 1000, 1000)) _exit(1);
+        struct rlimit rl = {1, 1};
+        if (setrlimit(RLIMIT_NPROC, &rl)) _exit(3);
+        report("cl_thread_newpid_for_children_over_nproc",
+               cl(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM));
+        report("cl_fork_newpid_for_children_over_nproc", cl(SIGCHLD));
+        _exit(0);
+    }
+    waitpid(u, NULL, 0);
 
     /* CLONE_CLEAR_SIGHAND: handlers reset to SIG_DFL, SIG_IGN kept. */
     struct sigaction sa;

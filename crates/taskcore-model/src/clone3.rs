@@ -23,9 +23,10 @@ impl Model {
     /// byte bits other than `CLONE_NEWTIME`, `CLONE_SIGHAND` with
     /// `CLONE_CLEAR_SIGHAND`, an exit signal with `CLONE_THREAD` or
     /// `CLONE_PARENT`, a half-given stack; then `copy_process`'s errors,
-    /// with `EBADF` for `CLONE_INTO_CGROUP` (no cgroups here).
+    /// with `EBADF` for `CLONE_INTO_CGROUP` (no cgroups here) last, after
+    /// `alloc_pid` (Linux's `cgroup_can_fork`).
     pub fn clone3(&mut self, current: Tid, args: &Clone3Args) -> Result<Tid> {
-        let cur = self.current(current)?;
+        self.current(current)?;
         let size = args.set_tid_size;
         let null = args.set_tid.is_none();
         if size > MAX_PID_NS_LEVEL as u64 || (null && size > 0) || (!null && size == 0) {
@@ -55,10 +56,6 @@ impl Model {
         }
         if (args.stack == 0) != (args.stack_size == 0) {
             return Err(Errno::EINVAL);
-        }
-        if flags & CLONE_INTO_CGROUP != 0 {
-            self.clone_flags_valid(cur, flags)?;
-            return Err(Errno::EBADF);
         }
         self.copy_process(current, flags, args.exit_signal as i32, set_tid)
     }

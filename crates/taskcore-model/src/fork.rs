@@ -6,9 +6,10 @@
 //! `ptrace_init_task`.
 
 use taskcore::uapi::{
-    CLONE_CLEAR_SIGHAND, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PARENT_SETTID,
-    CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM,
-    MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
+    CLONE_CLEAR_SIGHAND, CLONE_DETACHED, CLONE_INTO_CGROUP, CLONE_NEWCGROUP, CLONE_NEWIPC,
+    CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS,
+    CLONE_PARENT, CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD,
+    CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
 };
 
 use crate::pid::Ns;
@@ -22,15 +23,17 @@ impl Model {
     /// Legacy `clone(2)` by `current`; returns the new task. Only the low
     /// 32 bits of the flags count; the exit signal is ignored with
     /// `CLONE_THREAD`/`CLONE_PARENT`, and one above 64 is accepted (no
-    /// signal at exit).
+    /// signal at exit). `CLONE_PIDFD` is checked but makes no pidfd here:
+    /// [`Model::clone_with_pidfd`] returns it.
     ///
     /// # Errors
     /// - `ESRCH`: `current` is stale or exiting.
     /// - `EINVAL`: exit signal outside 0..=255; `CLONE_PIDFD` with
-    ///   `CLONE_PARENT_SETTID`; `CLONE_THREAD` without `CLONE_SIGHAND`;
-    ///   `CLONE_SIGHAND` without `CLONE_VM`; `CLONE_PARENT` from a namespace
-    ///   init; `CLONE_THREAD` with `CLONE_NEWPID`/`CLONE_NEWUSER`; bad
-    ///   `set_tid`.
+    ///   `CLONE_PARENT_SETTID` or `CLONE_DETACHED`; `CLONE_THREAD` without
+    ///   `CLONE_SIGHAND`; `CLONE_SIGHAND` without `CLONE_VM`;
+    ///   `CLONE_PARENT` from a namespace init; `CLONE_THREAD` with
+    ///   `CLONE_NEWPID`/`CLONE_NEWUSER`; bad `set_tid`.
+    /// - `EPERM`: a `CLONE_NEW*` bit without `CLONE_NEWUSER`, euid not 0.
     /// - `ENOSPC`: more than 32 nested pid namespaces.
     /// - `EEXIST`, `EAGAIN`, `ENOMEM`: from `alloc_pid`.
     ///
@@ -67,6 +70,14 @@ impl Model {
         if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
             return Err(Errno::EINVAL);
         }
+        // task_active_pid_ns(current) != pid_ns_for_children, for a thread.
+        if flags & CLONE_THREAD != 0 && self.pid_ns_for_children(cur) != self.ns_of(cur) {
+            return Err(Errno::EINVAL);
+        }
+        // CLONE_DETACHED is kept for CLONE_PIDFD's future use.
+        if flags & CLONE_PIDFD != 0 && flags & CLONE_DETACHED != 0 {
+            return Err(Errno::EINVAL);
+        }
         Ok(())
     }
 
@@ -84,11 +95,30 @@ impl Model {
         if !self.nproc_allows(cur) {
             return Err(Errno::EAGAIN);
         }
+        // copy_namespaces(): new namespaces need CAP_SYS_ADMIN (euid 0),
+        // unless CLONE_NEWUSER makes one where the child has it.
+        let new_ns = CLONE_NEWNS
+            | CLONE_NEWUTS
+            | CLONE_NEWIPC
+            | CLONE_NEWNET
+            | CLONE_NEWPID
+            | CLONE_NEWCGROUP
+            | CLONE_NEWTIME;
+        if flags & new_ns != 0 && flags & CLONE_NEWUSER == 0 && self.task(cur).cred.euid != 0 {
+            return Err(Errno::EPERM);
+        }
         // Children get their pids in the caller's pid_for_children, which a
         // thread must share and a new namespace must start from.
         let cur_ns = self.pid_ns_for_children(cur);
         if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 && cur_ns != self.ns_of(cur) {
             return Err(Errno::EINVAL);
+        }
+        // CLONE_INTO_CGROUP fails after alloc_pid: the cursors it moved.
+        let mut cursors = Vec::new();
+        let mut n = Some(cur_ns).filter(|_| flags & CLONE_INTO_CGROUP != 0);
+        while let Some(x) = n {
+            cursors.push((x, self.nss[x].cursor));
+            n = self.nss[x].parent;
         }
         let ns = if flags & CLONE_NEWPID != 0 {
             let level = self.nss[cur_ns].level + 1;
@@ -110,6 +140,22 @@ impl Model {
                 return Err(e);
             }
         };
+        // cgroup_can_fork(): no fd names a cgroup here (clone3 only); the
+        // pid allocated is freed again (cursors: as a failing alloc_pid).
+        if flags & CLONE_INTO_CGROUP != 0 {
+            self.get_pid(pid, 1);
+            self.put_pid(pid);
+            if ns != cur_ns {
+                self.nss.pop();
+            }
+            // Linux frees the numbers without restoring the cursors.
+            if self.opts.compat.pid_cursor_untouched_on_failure {
+                for (n, cursor) in cursors {
+                    self.nss[n].cursor = cursor;
+                }
+            }
+            return Err(Errno::EBADF);
+        }
         let child = self.tasks.len();
         let ct = self.task(cur).clone();
         let thread = flags & CLONE_THREAD != 0;

@@ -84,6 +84,7 @@ pub struct GuideExamples;
 
 mod access;
 mod clone3;
+mod clone_pidfd;
 mod cred;
 mod exec;
 mod exit;

@@ -45,7 +45,7 @@ pub(crate) struct PidFdFile {
 }
 
 impl Model {
-    fn pidfd_file(&self, fd: PidFd) -> Result<PidFdFile> {
+    pub(crate) fn pidfd_file(&self, fd: PidFd) -> Result<PidFdFile> {
         self.pidfds.get(fd.0).copied().flatten().ok_or(Errno::EBADF)
     }
 

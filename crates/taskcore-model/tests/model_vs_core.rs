@@ -9,7 +9,9 @@
 //! (pidfd_open with its flags, pidfd_send_signal in each scope, waitid
 //! with `P_PIDFD`, setns to a pidfd's pid namespace, close), namespace
 //! files (`/proc/PID/ns/pid` and `pid_for_children` opened, setns, closed),
-//! PR_SET_DUMPABLE/PR_GET_DUMPABLE (which ptrace attach checks), and "churn" runs
+//! PR_SET_DUMPABLE/PR_GET_DUMPABLE (which ptrace attach checks), clone and
+//! clone3 with `CLONE_PIDFD` (its refused combinations too; the pidfds they
+//! return join the pidfd ops, and their flags are compared), and "churn" runs
 //! of fork+exit+wait that move the pid cursor around a small `pid_max`) are
 //! applied to both implementations. The caller of each call is picked among
 //! the tasks the model says could be running (alive, not stopped, not in a
@@ -155,6 +157,67 @@ enum Op {
     SetnsFile(usize, usize, u64),
     /// Closes a kept namespace file.
     NsClose(usize),
+    // --- CLONE_PIDFD (keep these together) ---
+    /// clone or clone3 through their `CLONE_PIDFD` entries; the pidfd both
+    /// sides return is kept for the pidfd ops.
+    ClonePidfd(usize, PidfdClone),
+}
+
+/// A clone step with `CLONE_PIDFD` (mostly), and its refusals.
+#[derive(Clone, Debug)]
+enum PidfdClone {
+    /// Legacy clone: flags, exit signal.
+    Legacy(u64, i32),
+    /// clone3.
+    V3(Clone3Args),
+}
+
+/// `CLONE_PIDFD` clones: each child kind, with the combinations Linux
+/// refuses (tests/oracle/pidfd_rules.out: `CLONE_PARENT_SETTID` and
+/// `CLONE_DETACHED` in legacy clone; clone3 takes `CLONE_PARENT_SETTID`).
+fn pidfd_clone() -> impl Strategy<Value = PidfdClone> {
+    let kind = || {
+        prop_oneof![
+            6 => Just(0u64),
+            4 => Just(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM),
+            1 => Just(CLONE_VFORK | CLONE_VM),
+            2 => Just(CLONE_PARENT),
+            1 => Just(CLONE_NEWPID),
+            1 => Just(CLONE_PTRACE),
+            1 => Just(CLONE_THREAD | CLONE_VM),
+        ]
+    };
+    let extra = prop_oneof![
+        10 => Just(CLONE_PIDFD),
+        2 => Just(CLONE_PIDFD | CLONE_PARENT_SETTID),
+        2 => Just(CLONE_PIDFD | CLONE_DETACHED),
+        1 => Just(CLONE_PIDFD | CLONE_DETACHED | CLONE_PARENT_SETTID),
+        1 => Just(CLONE_DETACHED),
+        1 => Just(0u64),
+    ];
+    let legacy = (
+        kind(),
+        extra,
+        prop_oneof![4 => Just(SIGCHLD), 1 => Just(0), 1 => Just(SIGUSR1)],
+    )
+        .prop_map(|(k, e, sig)| PidfdClone::Legacy(k | e, sig));
+    let v3_extra = prop_oneof![
+        6 => Just(CLONE_PIDFD),
+        2 => Just(CLONE_PIDFD | CLONE_PARENT_SETTID),
+        1 => Just(CLONE_PIDFD | CLONE_DETACHED),
+    ];
+    let v3 = prop_oneof![
+        3 => (kind(), v3_extra.clone(), prop_oneof![3 => Just(SIGCHLD as u64), 2 => Just(0u64)])
+            .prop_map(|(k, e, sig)| {
+                let exit_signal = if k & (CLONE_THREAD | CLONE_PARENT) != 0 { 0 } else { sig };
+                Clone3Args { flags: k | e, exit_signal, ..Clone3Args::default() }
+            }),
+        1 => (clone3_args(), v3_extra).prop_map(|(mut a, e)| {
+            a.flags |= e;
+            a
+        }),
+    ];
+    prop_oneof![3 => legacy, 2 => v3.prop_map(PidfdClone::V3)]
 }
 
 /// A signal set drawn from the signals the other ops send.
@@ -445,6 +508,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (sel(), sel(), prop_oneof![3 => Just(CLONE_NEWPID), 2 => Just(0u64), 1 => Just(CLONE_NEWUTS)])
             .prop_map(|(c, f, t)| Op::SetnsFile(c, f, t)),
         1 => sel().prop_map(Op::NsClose),
+        6 => (sel(), pidfd_clone()).prop_map(|(c, k)| Op::ClonePidfd(c, k)),
     ]
 }
 
@@ -653,6 +717,52 @@ impl Pair {
         }
     }
 
+    /// A clone through the `CLONE_PIDFD` entries of both sides: the
+    /// results, the pidfds' flags, then both pidfds are kept.
+    fn clone_pidfd_op(&mut self, c: Tid, how: &PidfdClone, what: String) -> Check {
+        let kc = self.kt(c);
+        let (rk, rm) = match how {
+            PidfdClone::Legacy(flags, sig) => {
+                let args = CloneArgs {
+                    flags: *flags,
+                    exit_signal: *sig,
+                    set_tid: vec![],
+                };
+                (
+                    self.k.clone_with_pidfd(kc, &args),
+                    self.m.clone_with_pidfd(c, &args),
+                )
+            }
+            PidfdClone::V3(a) => (
+                self.k.clone3_with_pidfd(kc, a),
+                self.m.clone3_with_pidfd(c, a),
+            ),
+        };
+        let ck = rk.as_ref().map(|(_, f)| f.map(|f| self.k.pidfd_flags(f)));
+        let cm = rm
+            .as_ref()
+            .map(|(t, f)| (t.0, f.map(|f| self.m.pidfd_flags(f))));
+        self.log.push(format!("{what} -> {cm:?}"));
+        match (rk, rm) {
+            (Ok((kt, kf)), Ok((mt, mf))) if ck.as_ref().ok() == cm.as_ref().ok().map(|x| &x.1) => {
+                if mt.0 != self.h.len() {
+                    return Err(self.fail(format!("model handle {mt:?} out of order")));
+                }
+                self.h.push(kt);
+                let nr = self.m.pid_vnr(self.root(), mt).unwrap_or(0);
+                self.root_nr.push(nr);
+                if let (Some(kf), Some(mf)) = (kf, mf) {
+                    self.fds.push((kf, mf));
+                }
+                Ok(())
+            }
+            (Err(a), Err(b)) if a == b => Ok(()),
+            _ => Err(self.fail(format!(
+                "MISMATCH at {what}\n  core:  {ck:?}\n  model: {cm:?}"
+            ))),
+        }
+    }
+
     fn apply(&mut self, op: &Op) -> Check {
         let caller = match op {
             Op::Nop => return Ok(()),
@@ -692,7 +802,8 @@ impl Pair {
             | Op::Dumpable(c, _)
             | Op::NsOpen(c, _)
             | Op::SetnsFile(c, ..)
-            | Op::NsClose(c) => *c,
+            | Op::NsClose(c)
+            | Op::ClonePidfd(c, _) => *c,
         };
         let Some(c) = self.caller(caller) else {
             return Ok(());
@@ -1004,6 +1115,7 @@ impl Pair {
                 let (a, b) = (self.k.ns_close(kf), self.m.ns_close(mf));
                 self.cmp(format!("ns_close(ns#{})", mf.0), a, b)
             }
+            Op::ClonePidfd(_, how) => self.clone_pidfd_op(c, how, who),
             Op::PidfdClose(f) => {
                 let Some(&(kf, mf)) = self.fd(*f) else {
                     return Ok(());

@@ -114,6 +114,28 @@ fn cases() -> Vec<(&'static str, Call)> {
             }),
         ),
         (
+            "c3_cgroup_bad_fd_settid_taken",
+            Clone3(Clone3Args {
+                flags: CLONE_INTO_CGROUP,
+                cgroup: 999,
+                ..with_tid(sig, Some(vec![1]), 1)
+            }),
+        ),
+        (
+            "c3_cgroup_bad_fd_thread_nosighand",
+            Clone3(Clone3Args {
+                cgroup: 999,
+                ..c3(CLONE_INTO_CGROUP | CLONE_THREAD | CLONE_VM, 0)
+            }),
+        ),
+        (
+            "c3_cgroup_bad_fd_newpid_unprivileged",
+            Clone3(Clone3Args {
+                cgroup: 999,
+                ..c3(CLONE_INTO_CGROUP | CLONE_NEWPID, sig)
+            }),
+        ),
+        (
             "c3_stack0_size",
             Clone3(Clone3Args {
                 stack_size: 4096,
@@ -137,16 +159,38 @@ fn cases() -> Vec<(&'static str, Call)> {
         ("cl_detached", Clone(cl(CLONE_DETACHED | sig))),
         ("cl_thread_nosighand", Clone(cl(CLONE_THREAD | CLONE_VM))),
         ("cl_sighand_novm", Clone(cl(CLONE_SIGHAND | sig))),
+        // Asked by a process that dropped root (see `unprivileged`).
+        ("cl_newpid_unprivileged", Clone(cl(CLONE_NEWPID | sig))),
+        ("cl_newuts_unprivileged", Clone(cl(CLONE_NEWUTS | sig))),
+        ("c3_newpid_unprivileged", Clone3(c3(CLONE_NEWPID, sig))),
+        (
+            "c3_newpid_pidfd_unprivileged",
+            Clone3(c3(CLONE_NEWPID | CLONE_PIDFD, sig)),
+        ),
+        (
+            "c3_newpid_newuser_unprivileged",
+            Clone3(c3(CLONE_NEWPID | CLONE_NEWUSER, sig)),
+        ),
     ]
+}
+
+/// Whether a recorded case was asked after `setresuid(1000, 1000, 1000)`.
+fn unprivileged(name: &str) -> bool {
+    name.ends_with("_unprivileged")
 }
 
 #[test]
 fn clone_and_clone3_answer_as_linux() {
     let want = fixture(CLONE_RULES);
     let cases = cases();
-    assert_eq!(cases.len() + 1, want.len(), "a recorded case is not driven");
+    // clear_sighand_child and the two *_newpid_for_children_over_nproc
+    // cases have their own tests.
+    assert_eq!(cases.len() + 3, want.len(), "a recorded case is not driven");
     for (name, call) in cases {
         let (mut k, p) = runner();
+        if unprivileged(name) {
+            k.setresuid(p, 1000, 1000, 1000).unwrap();
+        }
         let got = match &call {
             Call::Clone3(a) => answer(k.clone3(p, a)),
             Call::Clone(a) => answer(k.clone(p, a)),
@@ -186,6 +230,49 @@ fn clone3_clear_sighand_resets_handlers_as_linux() {
     assert_eq!(got, want);
     // The parent keeps its handler.
     assert_eq!(disposition(&mut k, p, SIGUSR1), "handler");
+}
+
+#[test]
+fn thread_with_new_pid_for_children_is_einval_before_nproc() {
+    // copy_process() refuses a thread whose pid_for_children is not its
+    // active namespace among its first checks, before RLIMIT_NPROC.
+    let want = fixture(CLONE_RULES);
+    let (mut k, p) = runner();
+    k.unshare(p, CLONE_NEWPID).unwrap();
+    k.setresuid(p, 1000, 1000, 1000).unwrap();
+    let one = taskcore::Rlimit { cur: 1, max: 1 };
+    k.prlimit64(p, 0, RLIMIT_NPROC, Some(one)).unwrap();
+    let thread = cl(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM);
+    assert_eq!(
+        answer(k.clone(p, &thread)),
+        want["cl_thread_newpid_for_children_over_nproc"]
+    );
+    assert_eq!(
+        answer(k.clone(p, &cl(SIGCHLD as u64))),
+        want["cl_fork_newpid_for_children_over_nproc"]
+    );
+}
+
+#[test]
+fn clone3_into_cgroup_fails_last_and_changes_nothing() {
+    // Linux looks at the cgroup fd after alloc_pid() (recorded above:
+    // EEXIST, EINVAL and EPERM come first). The pid it took is freed and,
+    // as for a failing alloc_pid() (taskcore's documented divergence), the
+    // cursor is put back: the next fork gets the number it would have got.
+    let (mut k, p) = runner();
+    let a = k.fork(p).unwrap();
+    let a_nr = k.pid_vnr(p, a).unwrap();
+    let cg = Clone3Args {
+        cgroup: 999,
+        ..c3(CLONE_INTO_CGROUP, SIGCHLD as u64)
+    };
+    let tasks = k.nr_tasks();
+    assert_eq!(k.clone3(p, &cg), Err(Errno::EBADF));
+    assert_eq!(k.nr_tasks(), tasks);
+    assert_eq!(k.pid_in_use(p, a_nr + 1), Ok(false));
+    let b = k.fork(p).unwrap();
+    assert_eq!(k.pid_vnr(p, b), Ok(a_nr + 1));
+    k.check_invariants();
 }
 
 #[test]

@@ -7,10 +7,11 @@ use crate::errno::{Errno, Result};
 use crate::list;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::nsproxy::CLONE_NEW_ANY;
 use crate::task::task_struct::SIGNAL_UNKILLABLE;
 use crate::uapi::{
-    CLONE_CLEAR_SIGHAND, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PARENT_SETTID,
-    CLONE_PIDFD, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM, SIGCHLD,
+    CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT,
+    CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM, SIGCHLD,
 };
 
 /// Arguments of `clone`/`clone3`.
@@ -100,6 +101,9 @@ impl Kernel {
     ///   `CLONE_PARENT_SETTID` (clone(2) passes both through one pointer);
     ///   bad `set_tid` (longer than the levels, a number out of range, or not
     ///   1 for a new namespace).
+    /// - `EPERM`: a `CLONE_NEW*` namespace bit without `CLONE_NEWUSER`
+    ///   and the caller's euid is not 0 (`CAP_SYS_ADMIN`; user namespaces
+    ///   are not modelled).
     /// - `ENOSPC`: `CLONE_NEWPID` past 32 nested levels.
     /// - `EEXIST`: a `set_tid` number is taken.
     /// - `EAGAIN`: the caller's real user has `RLIMIT_NPROC` tasks already
@@ -151,6 +155,13 @@ impl Kernel {
         if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
             return Err(Errno::EINVAL);
         }
+        // A thread shares its group's namespace: not after
+        // unshare(CLONE_NEWPID) or setns() (checked before RLIMIT_NPROC).
+        if flags & CLONE_THREAD != 0
+            && self.tasks[cur].nsproxy.pid_ns_for_children != Some(self.ns_of(cur))
+        {
+            return Err(Errno::EINVAL);
+        }
         // CLONE_DETACHED is kept for CLONE_PIDFD's future use.
         if flags & CLONE_PIDFD != 0 && flags & crate::uapi::CLONE_DETACHED != 0 {
             return Err(Errno::EINVAL);
@@ -173,6 +184,14 @@ impl Kernel {
         if !self.nproc_ok(cur) {
             return Err(Errno::EAGAIN);
         }
+        // copy_namespaces(): a new namespace needs CAP_SYS_ADMIN, which
+        // CLONE_NEWUSER gives in the new user namespace.
+        if flags & CLONE_NEW_ANY != 0
+            && flags & CLONE_NEWUSER == 0
+            && !self.tasks[cur].cred.privileged()
+        {
+            return Err(Errno::EPERM);
+        }
         let cur_group = self.tasks[cur].group;
         // Children get their pids in the caller's pid_for_children, which a
         // thread must share and a new namespace must start from.
@@ -183,6 +202,16 @@ impl Kernel {
             .ok_or(Errno::ESRCH)?;
         if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 && for_children != active_ns {
             return Err(Errno::EINVAL);
+        }
+        // CLONE_INTO_CGROUP fails after alloc_pid(): its cursors are put
+        // back then, as for a failing alloc_pid() (see its divergence).
+        let mut cursors = Vec::new();
+        if flags & CLONE_INTO_CGROUP != 0 {
+            let mut n = Some(for_children);
+            while let Some(ns) = n {
+                cursors.push((ns, self.nss[ns].cursor));
+                n = self.nss[ns].parent;
+            }
         }
         let mut new_ns = None;
         let pid = if flags & CLONE_NEWPID != 0 {
@@ -205,6 +234,14 @@ impl Kernel {
                 k.put_ns(ns);
             }
         };
+        // cgroup_can_fork(): no fd names a cgroup here (clone3 only).
+        if flags & CLONE_INTO_CGROUP != 0 {
+            undo(self);
+            for (n, cursor) in cursors {
+                self.nss[n].cursor = cursor;
+            }
+            return Err(Errno::EBADF);
+        }
         let comm = self.tasks[cur].comm;
         let mm = match self.copy_mm(cur, flags) {
             Ok(mm) => mm,

@@ -56,7 +56,9 @@ impl Kernel {
     ///   of [`Kernel::clone`].
     /// - `EFAULT`: `set_tid` holds fewer than `set_tid_size` entries (Linux
     ///   would read past the array).
-    /// - `EBADF`: `CLONE_INTO_CGROUP` (after every other argument check).
+    /// - `EBADF`: `CLONE_INTO_CGROUP`, after every other check, those of
+    ///   [`Kernel::clone`] included (`EAGAIN`, `EPERM`, `EEXIST`...), as
+    ///   Linux looks at the cgroup fd after `alloc_pid()`.
     /// - Otherwise as [`Kernel::clone`].
     ///
     /// Nothing changes when an error is returned.
@@ -72,7 +74,7 @@ impl Kernel {
     }
 
     fn do_sys_clone3(&mut self, current: TaskId, args: &Clone3Args) -> Result<TaskId> {
-        let cur = self.current(current)?;
+        self.current(current)?;
         // copy_clone_args_from_user().
         if args.set_tid_size > MAX_PID_NS_LEVEL as u64 {
             return Err(Errno::EINVAL);
@@ -110,11 +112,8 @@ impl Kernel {
         if (args.stack == 0) != (args.stack_size == 0) {
             return Err(Errno::EINVAL);
         }
-        if flags & CLONE_INTO_CGROUP != 0 {
-            // copy_process()'s own checks come first, then the cgroup fd.
-            self.clone_flags_valid(cur, flags)?;
-            return Err(Errno::EBADF);
-        }
+        // copy_process() refuses CLONE_INTO_CGROUP (EBADF) once all its
+        // other checks have passed.
         self.copy_process(current, flags, exit_signal, set_tid)
     }
 }

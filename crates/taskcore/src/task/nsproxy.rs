@@ -29,7 +29,7 @@ use crate::uapi::{
 };
 
 /// Every `CLONE_NEW*` namespace bit.
-const CLONE_NEW_ANY: u64 = CLONE_NEWNS
+pub(crate) const CLONE_NEW_ANY: u64 = CLONE_NEWNS
     | CLONE_NEWUTS
     | CLONE_NEWIPC
     | CLONE_NEWNET
