@@ -551,8 +551,11 @@ impl Kernel {
                 return;
             }
             // One thread fewer: a zombie leader may become reapable
-            // (delay_group_leader()).
-            self.mark_task(leader);
+            // (delay_group_leader(), which edge_state reads only for a
+            // zombie leader: a live one's edges do not change).
+            if self.tasks[leader].exit_state == ExitState::Zombie {
+                self.mark_task(leader);
+            }
             // The leader was waiting for its last thread: notify now.
             if self.group_empty(g)
                 && self.tasks[leader].exit_state == ExitState::Zombie
