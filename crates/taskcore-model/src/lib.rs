@@ -92,6 +92,7 @@ mod nsproxy;
 mod pid;
 mod pidfd;
 mod ptrace;
+pub mod ptrace_event;
 mod rlimit;
 mod sigmask;
 mod signal;
@@ -261,6 +262,18 @@ pub(crate) struct Task {
     /// (`JOBCTL_STOP_DEQUEUED`): a stop signal its tracer resumes it with
     /// still stops it.
     pub(crate) stop_dequeued: bool,
+    /// `PTRACE_O_*` options (Linux keeps them in `ptrace`).
+    pub(crate) ptrace_opts: u32,
+    /// The message of its last event stop (`ptrace_message`).
+    pub(crate) ptrace_message: u64,
+    /// The ptrace stop is an event stop: the restart's signal is ignored.
+    pub(crate) trap_event: bool,
+    /// Stopped in its `PTRACE_EVENT_EXIT` stop: it exits with this status
+    /// word when it runs again (Linux goes on in `do_exit()`).
+    pub(crate) exit_pending: Option<i32>,
+    /// Its vfork child released it during a ptrace stop: it takes its
+    /// `PTRACE_EVENT_VFORK_DONE` stop once resumed.
+    pub(crate) vfork_done_pending: bool,
     /// The thread blocked in `vfork` until this task execs or exits
     /// (`vfork_done`).
     pub(crate) vfork_parent: Option<usize>,
@@ -439,6 +452,11 @@ impl Model {
             jobctl_sig: 0,
             trap_notify: false,
             stop_dequeued: false,
+            ptrace_opts: 0,
+            ptrace_message: 0,
+            trap_event: false,
+            exit_pending: None,
+            vfork_done_pending: false,
             vfork_parent: None,
             cred: Cred::default(),
             mm: Some(0),

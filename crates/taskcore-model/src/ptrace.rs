@@ -96,10 +96,15 @@ impl Model {
             return Err(Errno::EIO);
         }
         let task = self.task_mut(t);
-        let sig = if task.trap_group { 0 } else { sig };
+        let sig = if task.trap_group || task.trap_event {
+            0
+        } else {
+            sig
+        };
         task.traced_stop = false;
         task.trap_code = 0;
         task.trap_group = false;
+        task.trap_event = false;
         self.resume_with(t, sig);
         self.run_deferred();
         Ok(())
@@ -118,7 +123,11 @@ impl Model {
         if !(0..=NSIG).contains(&sig) {
             return Err(Errno::EIO);
         }
-        let sig = if self.task(t).trap_group { 0 } else { sig };
+        let sig = if self.task(t).trap_group || self.task(t).trap_event {
+            0
+        } else {
+            sig
+        };
         self.ptrace_unlink(t);
         self.resume_with(t, sig);
         self.run_deferred();
@@ -147,6 +156,15 @@ impl Model {
         } else if sig != 0 {
             self.handle_signal(t, sig);
         }
+        // An exit or vfork-done stop left pending comes next (not if the
+        // signal stopped it again).
+        if self.exists(t)
+            && !self.task(t).exiting
+            && !self.task(t).traced_stop
+            && self.resume_pending_event(t)
+        {
+            return;
+        }
         if self.exists(t) {
             self.dequeue_pending(t);
         }
@@ -154,7 +172,7 @@ impl Model {
 
     /// `ptrace_check_attach()`: `pid` is traced by the calling thread and in
     /// a ptrace stop.
-    fn stopped_tracee(&self, current: Tid, pid: i32) -> Result<usize> {
+    pub(crate) fn stopped_tracee(&self, current: Tid, pid: i32) -> Result<usize> {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         let task = self.task(t);
@@ -174,7 +192,9 @@ impl Model {
         task.traced_stop = false;
         task.trap_code = 0;
         task.trap_group = false;
+        task.trap_event = false;
         task.trap_notify = false;
+        task.ptrace_opts = 0;
         self.task_mut(tracer).ptraced.retain(|&u| u != t);
         // A thread of a stopped (or stopping) group goes back into the
         // group stop (JOBCTL_STOP_PENDING reinstated, uncounted).

@@ -5,7 +5,10 @@
 //! exit_group, execve, setpgid/setsid and the id queries, kill/tgkill/tkill,
 //! rt_sigaction, PR_SET_CHILD_SUBREAPER, unshare (CLONE_NEWPID and its
 //! refusals), ptrace attach/seize/traceme/cont/
-//! detach, wait4/waitid with random and invalid options, pidfds
+//! detach, PTRACE_SEIZE with options, PTRACE_SETOPTIONS (random subsets
+//! of the options, sometimes an invalid bit) and PTRACE_GETEVENTMSG (so
+//! clone, exec and exit raise event stops and auto-attach children), ptrace
+//! requests and waits by tracers on their own tracees, wait4/waitid with random and invalid options, pidfds
 //! (pidfd_open with its flags, pidfd_send_signal in each scope, waitid
 //! with `P_PIDFD`, setns to a pidfd's pid namespace, close), namespace
 //! files (`/proc/PID/ns/pid` and `pid_for_children` opened, setns, closed),
@@ -155,6 +158,49 @@ enum Op {
     SetnsFile(usize, usize, u64),
     /// Closes a kept namespace file.
     NsClose(usize),
+    /// `PTRACE_SEIZE` with options (sometimes invalid ones).
+    Seize(usize, PidArg, u32),
+    /// A ptrace request by a tracer (the `n`-th runnable task that traces
+    /// any, or any runnable task if none does) to its `m`-th tracee.
+    Tracer(usize, usize, TraceReq),
+}
+
+/// A request of [`Op::Tracer`].
+#[derive(Clone, Debug)]
+enum TraceReq {
+    /// `PTRACE_SETOPTIONS`.
+    Setoptions(u32),
+    /// `PTRACE_GETEVENTMSG`.
+    Geteventmsg,
+    /// `PTRACE_CONT` with a signal (ignored in event stops).
+    Cont(i32),
+    /// `PTRACE_DETACH` with a signal.
+    Detach(i32),
+    /// `wait4(tracee, options)`.
+    Wait(i32),
+}
+
+/// `PTRACE_O_*` options: mostly a random subset of the valid ones that
+/// matter here, sometimes with an invalid bit.
+fn ptrace_options() -> impl Strategy<Value = u32> {
+    use taskcore_model::ptrace_event::{PTRACE_O_EXITKILL, PTRACE_O_TRACESECCOMP};
+    prop_oneof![
+        2 => Just(0u32),
+        8 => (0u32..0x80, any::<bool>(), prop::bool::weighted(0.1)).prop_map(|(b, kill, sec)| {
+            b | if kill { PTRACE_O_EXITKILL } else { 0 } | if sec { PTRACE_O_TRACESECCOMP } else { 0 }
+        }),
+        1 => prop_oneof![Just(1u32 << 8), Just(1 << 19), Just(1 << 22), Just(1 << 31), Just(0x4e | 1 << 12)],
+    ]
+}
+
+fn trace_req() -> impl Strategy<Value = TraceReq> {
+    prop_oneof![
+        4 => ptrace_options().prop_map(TraceReq::Setoptions),
+        3 => Just(TraceReq::Geteventmsg),
+        5 => signal().prop_map(TraceReq::Cont),
+        1 => signal().prop_map(TraceReq::Detach),
+        5 => wait4_options().prop_map(TraceReq::Wait),
+    ]
 }
 
 /// A signal set drawn from the signals the other ops send.
@@ -445,6 +491,8 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (sel(), sel(), prop_oneof![3 => Just(CLONE_NEWPID), 2 => Just(0u64), 1 => Just(CLONE_NEWUTS)])
             .prop_map(|(c, f, t)| Op::SetnsFile(c, f, t)),
         1 => sel().prop_map(Op::NsClose),
+        2 => (sel(), pid_arg(), ptrace_options()).prop_map(|(c, a, o)| Op::Seize(c, a, o)),
+        14 => (sel(), sel(), trace_req()).prop_map(|(c, t, r)| Op::Tracer(c, t, r)),
     ]
 }
 
@@ -603,6 +651,79 @@ impl Pair {
         self.m.tgid_vnr(self.root(), t) == Ok(1)
     }
 
+    /// Whether resuming tracee `t` with `sig` would kill a thread of the
+    /// global init (Linux panics): SIGKILL passed on, or out of its
+    /// `PTRACE_EVENT_EXIT` stop.
+    fn init_dies_of(&self, t: Tid, sig: i32) -> bool {
+        self.in_root_init_group(t) && (sig == SIGKILL || self.m.in_exit_stop(t))
+    }
+
+    /// Options as given to a tracee: `PTRACE_O_EXITKILL` is left out for
+    /// the global init (its tracer's exit would kill it: Linux panics).
+    fn options_for(&self, t: Option<Tid>, o: u32) -> u32 {
+        use taskcore_model::ptrace_event::PTRACE_O_EXITKILL;
+        if t.is_some_and(|t| self.in_root_init_group(t)) {
+            o & !PTRACE_O_EXITKILL
+        } else {
+            o
+        }
+    }
+
+    /// [`Op::Tracer`]: the caller is picked among the runnable tracers.
+    fn tracer_op(&mut self, op: &Op, s: usize) -> Check {
+        let Op::Tracer(_, n, req) = op else {
+            unreachable!("only Op::Tracer")
+        };
+        let tracers: Vec<Tid> = self
+            .runnable()
+            .into_iter()
+            .filter(|&t| !self.m.tracees(t).is_empty())
+            .collect();
+        let (c, pid, tracee) = if tracers.is_empty() {
+            let Some(c) = self.caller(s) else {
+                return Ok(());
+            };
+            (c, self.nr_of(c, *n), None)
+        } else {
+            let c = tracers[s % tracers.len()];
+            let list = self.m.tracees(c);
+            let t = list[n % list.len()];
+            (c, self.nr_of(c, t.0), Some(t))
+        };
+        let kc = self.kt(c);
+        let who = format!("[{}] {:?} (pid {pid})", c.0, req);
+        match *req {
+            TraceReq::Setoptions(o) => {
+                let o = self.options_for(tracee, o);
+                let a = self.k.ptrace_setoptions(kc, pid, o);
+                let b = self.m.ptrace_setoptions(c, pid, o);
+                self.cmp(format!("{who} = setoptions({o:#x})"), a, b)
+            }
+            TraceReq::Geteventmsg => {
+                let a = self.k.ptrace_geteventmsg(kc, pid);
+                let b = self.m.ptrace_geteventmsg(c, pid);
+                self.cmp(format!("{who} = geteventmsg"), a, b)
+            }
+            TraceReq::Cont(sig) | TraceReq::Detach(sig)
+                if tracee.is_some_and(|t| self.init_dies_of(t, sig)) =>
+            {
+                Ok(())
+            }
+            TraceReq::Cont(sig) => {
+                let call = Syscall::Ptrace(Ptrace::Cont { pid, sig });
+                self.sys(c, format!("{who} = cont"), call)
+            }
+            TraceReq::Detach(sig) => {
+                let call = Syscall::Ptrace(Ptrace::Detach { pid, sig });
+                self.sys(c, format!("{who} = detach"), call)
+            }
+            TraceReq::Wait(options) => {
+                let call = Syscall::Wait4 { pid, options };
+                self.sys(c, format!("{who} = wait4({options:#x})"), call)
+            }
+        }
+    }
+
     fn kt(&self, t: Tid) -> TaskId {
         self.h[t.0]
     }
@@ -692,7 +813,9 @@ impl Pair {
             | Op::Dumpable(c, _)
             | Op::NsOpen(c, _)
             | Op::SetnsFile(c, ..)
-            | Op::NsClose(c) => *c,
+            | Op::NsClose(c)
+            | Op::Seize(c, ..) => *c,
+            Op::Tracer(c, ..) => return self.tracer_op(op, *c),
         };
         let Some(c) = self.caller(caller) else {
             return Ok(());
@@ -701,6 +824,7 @@ impl Pair {
         let who = format!("[{}] {:?}", c.0, op);
         match op {
             Op::Nop => Ok(()),
+            Op::Tracer(..) => unreachable!("handled by tracer_op"),
             Op::Clone(_, kind) => {
                 let args = match kind {
                     CloneKind::Fork => CloneArgs::fork(),
@@ -875,12 +999,19 @@ impl Pair {
                 self.sys(c, format!("{who} = attach({p})"), call)
             }
             Op::Traceme(_) => self.sys(c, who, Syscall::Ptrace(Ptrace::Traceme)),
+            Op::Seize(_, p, o) => {
+                let p = self.pid_arg(c, p);
+                let t = self.m.find_task_by_vpid(c, p).ok();
+                let o = self.options_for(t, *o);
+                let (a, b) = (self.k.ptrace_seize(kc, p, o), self.m.ptrace_seize(c, p, o));
+                self.cmp(format!("{who} = seize({p}, {o:#x})"), a, b)
+            }
             Op::Cont(_, p, s) | Op::Detach(_, p, s)
-                if *s == SIGKILL && {
+                if {
                     let p = self.pid_arg(c, p);
                     self.m
                         .find_task_by_vpid(c, p)
-                        .is_ok_and(|t| self.in_root_init_group(t))
+                        .is_ok_and(|t| self.init_dies_of(t, *s))
                 } =>
             {
                 // Linux panics when the global init dies of the SIGKILL
