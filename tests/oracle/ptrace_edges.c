@@ -18,6 +18,9 @@
  *   (what strace shows as `--- SIGSTOP` then `--- SIGCONT`, no stop).
  * - exit_in_stop: SIGKILL to a tracee (PTRACE_O_TRACEEXIT) waiting in a
  *   signal-delivery-stop: it leaves the stop for its PTRACE_EVENT_EXIT stop.
+ * - exit_tracer_gone: a tracee waits in its PTRACE_EVENT_EXIT stop when its
+ *   tracer (a sibling process) exits: untraced, it goes on exiting, and
+ *   its real parent reaps it.
  * Lines: "<case> ptrace <REQ> pid=<name> data=<d> ret=<r> errno=<e>",
  * "<case> wait pid=<name> ret=<name|none> status=0x<hex>",
  * "<case> eventmsg pid=<name> msg=<name or 0x hex>", "<case> kill ...".
@@ -428,6 +431,24 @@ static void case_exit_in_stop(void) {
     W(c);
 }
 
+static void case_exit_tracer_gone(void) {
+    cs = "exit_tracer_gone";
+    pid_t t;
+    pid_t c = spawn(1, &t, -1);
+    fflush(stdout);
+    pid_t r = fork();
+    if (r == 0) {
+        PT(PTRACE_SEIZE, c, PTRACE_O_TRACEEXIT);
+        K(c, SIGKILL, "SIGKILL");
+        W(c); /* PTRACE_EVENT_EXIT */
+        fflush(stdout);
+        _exit(0);
+    }
+    name(r, "subtracer");
+    W(r);
+    W(c); /* reaped by its real parent once the tracer is gone */
+}
+
 int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "exitmask")) return 16 * atoi(argv[2]) + 5;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -447,5 +468,6 @@ int main(int argc, char **argv) {
     case_sigstop_cancelled(0);
     case_sigstop_cancelled(1);
     case_exit_in_stop();
+    case_exit_tracer_gone();
     return 0;
 }

@@ -15,6 +15,9 @@
 //!   after another thread's `exit_group(173)`, reports the group's code
 //!   (`wait_task_zombie()`).
 //!
+//! - `exit_tracer_gone`: a tracee waiting in its `PTRACE_EVENT_EXIT` stop
+//!   when its tracer exits goes on exiting, and its real parent reaps it.
+//!
 //! Not expressible here: the tracer's timing (`usleep`, polled waits).
 
 use std::collections::HashMap;
@@ -594,6 +597,31 @@ fn sigkill_in_a_signal_delivery_stop_moves_to_the_exit_event_as_linux() {
         r.kill(cp, SIGKILL, "SIGKILL");
         r.wait(cp);
         r.cont(cp, 0);
+        r.wait(cp);
+        r.done();
+        r.k.check_invariants();
+    }
+}
+
+#[test]
+fn a_tracee_in_its_exit_stop_exits_when_its_tracer_is_gone_as_linux() {
+    for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
+        let mut r = Run::new("exit_tracer_gone", delivery);
+        let (c, cp, _) = r.spawn(1);
+        let parent = r.tracer;
+        let sub = r.k.fork(parent).unwrap();
+        let sp = r.name(sub, "subtracer");
+        // The sibling traces the tracee.
+        r.tracer = sub;
+        r.seize(cp, PTRACE_O_TRACEEXIT);
+        r.kill(cp, SIGKILL, "SIGKILL");
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(c);
+        }
+        r.wait(cp);
+        r.k.exit_group(sub, 0).unwrap();
+        r.tracer = parent;
+        r.wait(sp);
         r.wait(cp);
         r.done();
         r.k.check_invariants();

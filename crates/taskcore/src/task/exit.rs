@@ -311,7 +311,23 @@ impl Kernel {
                     Deferral::ResumeExit { group_dead } => {
                         self.exit_notify_tail(d.task, group_dead, Vec::new())
                     }
-                    Deferral::Dequeue => self.signal_wake_up(d.task),
+                    Deferral::Dequeue => {
+                        use crate::task::ptrace_event::JOBCTL_EXIT_PENDING;
+                        let t = d.task;
+                        if self.tasks[t].jobctl & JOBCTL_EXIT_PENDING != 0 {
+                            // Out of its PTRACE_EVENT_EXIT stop, the
+                            // untraced thread goes on in do_exit()
+                            // (tests/oracle/ptrace_edges.out,
+                            // exit_tracer_gone).
+                            self.tasks[t].jobctl &= !JOBCTL_EXIT_PENDING;
+                            if self.tasks[t].flags & PF_EXITING == 0 {
+                                let code = self.ptrace_message(t) as i32;
+                                self.do_exit(t, code);
+                            }
+                        } else {
+                            self.signal_wake_up(t);
+                        }
+                    }
                 }
             }
         }
