@@ -21,6 +21,11 @@
  * - exit_tracer_gone: a tracee waits in its PTRACE_EVENT_EXIT stop when its
  *   tracer (a sibling process) exits: untraced, it goes on exiting, and
  *   its real parent reaps it.
+ * - exit_stop_killed: SIGKILL to a tracee waiting in its PTRACE_EVENT_EXIT
+ *   stop of a fatal SIGTERM (SIGNAL_GROUP_EXIT set: do_group_exit()) is
+ *   dropped: it stays in the stop until resumed.
+ * - exit_stop_killed_exit: the same after the tracee's own exit(0) (no
+ *   group exit): the SIGKILL wakes it and it goes on exiting.
  * Lines: "<case> ptrace <REQ> pid=<name> data=<d> ret=<r> errno=<e>",
  * "<case> wait pid=<name> ret=<name|none> status=0x<hex>",
  * "<case> eventmsg pid=<name> msg=<name or 0x hex>", "<case> kill ...".
@@ -449,6 +454,42 @@ static void case_exit_tracer_gone(void) {
     W(c); /* reaped by its real parent once the tracer is gone */
 }
 
+static void case_exit_stop_killed(void) {
+    cs = "exit_stop_killed";
+    pid_t t;
+    pid_t c = spawn(1, &t, -1);
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACEEXIT);
+    K(c, SIGTERM, "SIGTERM");
+    W(c); /* signal-delivery-stop */
+    PT(PTRACE_CONT, c, SIGTERM);
+    W(c); /* PTRACE_EVENT_EXIT */
+    K(c, SIGKILL, "SIGKILL");
+    Wq(c);
+    PT(PTRACE_CONT, c, 0);
+    W(c);
+}
+
+static void case_exit_stop_killed_exit(void) {
+    cs = "exit_stop_killed_exit";
+    int go[2];
+    if (pipe(go)) exit(1);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        char b;
+        if (read(go[0], &b, 1) != 1) _exit(9);
+        syscall(SYS_exit, 5);
+    }
+    name(c, "tracee");
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACEEXIT);
+    if (write(go[1], "x", 1) != 1) exit(1);
+    W(c); /* PTRACE_EVENT_EXIT */
+    K(c, SIGKILL, "SIGKILL");
+    W(c);
+    close(go[0]);
+    close(go[1]);
+}
+
 int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "exitmask")) return 16 * atoi(argv[2]) + 5;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -469,5 +510,7 @@ int main(int argc, char **argv) {
     case_sigstop_cancelled(1);
     case_exit_in_stop();
     case_exit_tracer_gone();
+    case_exit_stop_killed();
+    case_exit_stop_killed_exit();
     return 0;
 }

@@ -54,6 +54,14 @@
 //!   tracee's unreported stop signal through; neither is modelled (the
 //!   attach to a stopped task and the first stop of a seized `CLONE_PTRACE`
 //!   child do report `PTRACE_EVENT_STOP`, as Linux).
+//! - ptrace options and event stops (module `ptrace_event`): the stops of
+//!   `PTRACE_O_TRACEFORK`/`VFORK`/`CLONE`/`EXEC`/`VFORKDONE`/`EXIT`
+//!   (restart signal ignored), auto-attach of new children, `EXITKILL`.
+//!   When a group dies, the threads traced with `TRACEEXIT` stop in thread
+//!   order, the caller of `exit_group` last (Linux: concurrently).
+//!   `PTRACE_LISTEN` and syscall stops are not
+//!   modelled; `PTRACE_O_SUSPEND_SECCOMP` is accepted without its
+//!   `CAP_SYS_ADMIN` check.
 //! - An exec completes at once even where Linux would wait for traced
 //!   zombie threads to be reaped (`de_thread`). A namespace init's exit is
 //!   put off until its namespace is empty, as Linux sleeps in

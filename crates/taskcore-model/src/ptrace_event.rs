@@ -110,6 +110,38 @@ impl Model {
         Ok(self.task(t).ptrace_message)
     }
 
+    /// `PTRACE_INTERRUPT`: seized tracee `pid` enters a group-stop trap
+    /// (`PTRACE_EVENT_STOP`; SIGTRAP unless its group is stopped): at once
+    /// if it is running, when resumed if it is in a ptrace stop.
+    ///
+    /// # Errors
+    /// `ESRCH`: stale caller; `pid` is not traced by the calling thread or
+    /// has exited. `EIO`: it was attached with `PTRACE_ATTACH`.
+    ///
+    /// # Linux
+    /// `ptrace_request()` PTRACE_INTERRUPT: `JOBCTL_TRAP_STOP` and
+    /// `ptrace_signal_wake_up()`; the trap is `do_jobctl_trap()`.
+    pub fn ptrace_interrupt(&mut self, current: Tid, pid: i32) -> Result<()> {
+        let cur = self.current(current)?;
+        let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
+        let task = self.task(t);
+        if task.ptrace == 0 || task.parent != Some(cur) || task.exit_state != ExitState::Running {
+            return Err(Errno::ESRCH);
+        }
+        if task.ptrace & crate::PT_SEIZED == 0 {
+            return Err(Errno::EIO);
+        }
+        if !task.exiting {
+            if task.traced_stop {
+                self.task_mut(t).trap_notify = true;
+            } else {
+                self.group_stop_trap(t);
+            }
+        }
+        self.run_deferred();
+        Ok(())
+    }
+
     /// `ptrace_event_enabled()`: `t` is traced with the option of `event`.
     pub(crate) fn ptrace_event_enabled(&self, t: usize, event: i32) -> bool {
         let task = self.task(t);
@@ -241,6 +273,21 @@ impl Model {
     pub(crate) fn exit_event(&mut self, t: usize, code: i32) -> bool {
         if self.task(t).exiting || !self.ptrace_event_enabled(t, PTRACE_EVENT_EXIT) {
             return false;
+        }
+        // synchronize_group_exit(): the group's last thread to enter
+        // do_exit() marks the group exiting, so signals sent while it
+        // waits in its exit stop are dropped (prepare_signal();
+        // tests/oracle/ptrace_edges.out, exit_stop_killed*).
+        let last = self
+            .sig(t)
+            .threads
+            .iter()
+            .all(|&u| u == t || self.task(u).exiting || self.task(u).exit_pending.is_some());
+        if last && self.sig(t).flags & crate::SIGNAL_GROUP_EXIT == 0 {
+            let s = self.sig_mut(t);
+            s.flags = crate::SIGNAL_GROUP_EXIT;
+            s.group_exit_code = code;
+            s.group_stop_count = 0;
         }
         self.task_mut(t).exit_pending = Some(code);
         self.ptrace_event(t, PTRACE_EVENT_EXIT, code as u32 as u64);

@@ -6,7 +6,8 @@
 //! rt_sigaction, PR_SET_CHILD_SUBREAPER, unshare (CLONE_NEWPID and its
 //! refusals), ptrace attach/seize/traceme/cont/
 //! detach, PTRACE_SEIZE with options, PTRACE_SETOPTIONS (random subsets
-//! of the options, sometimes an invalid bit) and PTRACE_GETEVENTMSG (so
+//! of the options, sometimes an invalid bit), PTRACE_INTERRUPT and
+//! PTRACE_GETEVENTMSG (so
 //! clone, exec and exit raise event stops and auto-attach children), ptrace
 //! requests and waits by tracers on their own tracees, wait4/waitid with random and invalid options, pidfds
 //! (pidfd_open with its flags, pidfd_send_signal in each scope, waitid
@@ -178,6 +179,8 @@ enum TraceReq {
     Detach(i32),
     /// `wait4(tracee, options)`.
     Wait(i32),
+    /// `PTRACE_INTERRUPT`.
+    Interrupt,
 }
 
 /// `PTRACE_O_*` options: mostly a random subset of the valid ones that
@@ -200,6 +203,7 @@ fn trace_req() -> impl Strategy<Value = TraceReq> {
         5 => signal().prop_map(TraceReq::Cont),
         1 => signal().prop_map(TraceReq::Detach),
         5 => wait4_options().prop_map(TraceReq::Wait),
+        2 => Just(TraceReq::Interrupt),
     ]
 }
 
@@ -716,6 +720,11 @@ impl Pair {
             TraceReq::Detach(sig) => {
                 let call = Syscall::Ptrace(Ptrace::Detach { pid, sig });
                 self.sys(c, format!("{who} = detach"), call)
+            }
+            TraceReq::Interrupt => {
+                let a = self.k.ptrace_interrupt(kc, pid);
+                let b = self.m.ptrace_interrupt(c, pid);
+                self.cmp(format!("{who} = interrupt"), a, b)
             }
             TraceReq::Wait(options) => {
                 let call = Syscall::Wait4 { pid, options };

@@ -7,7 +7,8 @@
 //! before the SIGCONT is dequeued; an attached tracee only sees the signal.
 //! A SIGCONT during a SIGSTOP signal-delivery-stop makes the resumed
 //! SIGSTOP stop nothing (`JOBCTL_STOP_DEQUEUED` cleared).
-//! The `exit_*`, `exit_in_stop`, `exit_tracer_gone` and `zombie_status` cases check the
+//! The `exit_*` (`exit_in_stop`, `exit_tracer_gone`, `exit_stop_killed*`)
+//! and `zombie_status` cases check the
 //! model's event stops: `PTRACE_EVENT_EXIT` for every traced thread of a
 //! dying group (message: the group's exit code), a SIGKILL that takes a
 //! tracee out of a signal-delivery-stop into its exit stop, and a clone
@@ -376,6 +377,32 @@ fn a_tracee_in_its_exit_stop_exits_when_its_tracer_is_gone_as_linux() {
     r.m.exit_group(sub, 0).unwrap();
     r.tracer = parent;
     r.wait_ev(sp, false);
+    r.wait_ev(cp, false);
+    r.done();
+}
+
+#[test]
+fn sigkill_to_a_tracee_in_its_exit_stop_is_dropped_as_linux() {
+    let mut r = Run::new("exit_stop_killed");
+    let (cp, _) = r.spawn(1);
+    r.seize(cp, taskcore_model::ptrace_event::PTRACE_O_TRACEEXIT);
+    r.kill(cp, SIGTERM, "SIGTERM");
+    r.wait_ev(cp, false);
+    r.cont(cp, SIGTERM);
+    r.wait_ev(cp, false);
+    r.kill(cp, SIGKILL, "SIGKILL");
+    r.wait_ev(cp, false);
+    r.cont(cp, 0);
+    r.wait_ev(cp, false);
+    r.done();
+
+    let mut r = Run::new("exit_stop_killed_exit");
+    let c = r.m.fork(r.tracer).unwrap();
+    let cp = r.name(c, "tracee");
+    r.seize(cp, taskcore_model::ptrace_event::PTRACE_O_TRACEEXIT);
+    r.m.exit(c, 5).unwrap();
+    r.wait_ev(cp, false);
+    r.kill(cp, SIGKILL, "SIGKILL");
     r.wait_ev(cp, false);
     r.done();
 }

@@ -627,3 +627,39 @@ fn a_tracee_in_its_exit_stop_exits_when_its_tracer_is_gone_as_linux() {
         r.k.check_invariants();
     }
 }
+
+#[test]
+fn sigkill_to_a_tracee_in_its_exit_stop_is_dropped_as_linux() {
+    for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
+        let mut r = Run::new("exit_stop_killed", delivery);
+        let (c, cp, _) = r.spawn(1);
+        r.seize(cp, PTRACE_O_TRACEEXIT);
+        r.kill(cp, SIGTERM, "SIGTERM");
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(c);
+        }
+        r.wait(cp);
+        r.cont(cp, SIGTERM);
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(c);
+        }
+        r.wait(cp);
+        r.kill(cp, SIGKILL, "SIGKILL");
+        r.wait(cp);
+        r.cont(cp, 0);
+        r.wait(cp);
+        r.done();
+        r.k.check_invariants();
+
+        let mut r = Run::new("exit_stop_killed_exit", delivery);
+        let c = r.k.fork(r.tracer).unwrap();
+        let cp = r.name(c, "tracee");
+        r.seize(cp, PTRACE_O_TRACEEXIT);
+        r.k.exit(c, 5).unwrap();
+        r.wait(cp);
+        r.kill(cp, SIGKILL, "SIGKILL");
+        r.wait(cp);
+        r.done();
+        r.k.check_invariants();
+    }
+}

@@ -347,6 +347,21 @@ impl Kernel {
         {
             return false;
         }
+        // synchronize_group_exit(): the group's last thread to enter
+        // do_exit() marks the group exiting, so that signals sent while it
+        // waits in this stop are dropped (tests/oracle/ptrace_edges.out,
+        // exit_stop_killed_exit).
+        let g = self.tasks[t].group;
+        let last = self.threads(g).into_iter().all(|u| {
+            u == t
+                || self.tasks[u].flags & PF_EXITING != 0
+                || self.tasks[u].jobctl & JOBCTL_EXIT_PENDING != 0
+        });
+        if last && self.groups[g].flags & crate::task::task_struct::SIGNAL_GROUP_EXIT == 0 {
+            self.groups[g].group_exit_code = code;
+            self.groups[g].group_stop_count = 0;
+            self.set_group_flags(g, crate::task::task_struct::SIGNAL_GROUP_EXIT);
+        }
         self.tasks[t].jobctl |= JOBCTL_EXIT_PENDING;
         self.ptrace_event(t, PTRACE_EVENT_EXIT, code as u32 as u64);
         true
