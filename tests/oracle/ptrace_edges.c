@@ -26,6 +26,12 @@
  *   dropped: it stays in the stop until resumed.
  * - exit_stop_killed_exit: the same after the tracee's own exit(0) (no
  *   group exit): the SIGKILL wakes it and it goes on exiting.
+ * - exit_stop_zapped: the leader waits in its PTRACE_EVENT_EXIT stop of
+ *   exit(5) while another (untraced) thread runs; SIGTERM kills the group:
+ *   the leader goes on exiting, no second exit stop.
+ * - stop_undequeued: PTRACE_DETACH with SIGSTOP from the signal-delivery-
+ *   stop of a SIGTERM (no stop signal dequeued: JOBCTL_STOP_DEQUEUED clear)
+ *   and from that of a SIGSTOP.
  * Lines: "<case> ptrace <REQ> pid=<name> data=<d> ret=<r> errno=<e>",
  * "<case> wait pid=<name> ret=<name|none> status=0x<hex>",
  * "<case> eventmsg pid=<name> msg=<name or 0x hex>", "<case> kill ...".
@@ -490,6 +496,60 @@ static void case_exit_stop_killed_exit(void) {
     close(go[1]);
 }
 
+static void *pause_forever(void *a) {
+    (void)a;
+    for (;;) pause();
+    return NULL;
+}
+
+static void case_exit_stop_zapped(void) {
+    cs = "exit_stop_zapped";
+    int go[2];
+    if (pipe(go)) exit(1);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        pthread_t t;
+        pthread_create(&t, NULL, pause_forever, NULL);
+        char b;
+        if (read(go[0], &b, 1) != 1) _exit(9);
+        syscall(SYS_exit, 5);
+    }
+    name(c, "tracee");
+    usleep(50000);
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACEEXIT);
+    if (write(go[1], "x", 1) != 1) exit(1);
+    W(c); /* PTRACE_EVENT_EXIT */
+    K(c, SIGTERM, "SIGTERM");
+    W(c);
+    Wq(c);
+    close(go[0]);
+    close(go[1]);
+}
+
+static void case_stop_undequeued(int first) {
+    static char buf[64];
+    snprintf(buf, sizeof buf, "stop_undequeued_%s", first == SIGSTOP ? "SIGSTOP" : "SIGTERM");
+    cs = buf;
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        for (;;) pause();
+    }
+    name(c, "tracee");
+    usleep(50000);
+    PT(PTRACE_SEIZE, c, 0);
+    K(c, first, first == SIGSTOP ? "SIGSTOP" : "SIGTERM");
+    W(c);
+    PT(PTRACE_DETACH, c, SIGSTOP);
+    usleep(100000);
+    int st = 0;
+    pid_t r = waitpid(c, &st, WUNTRACED | WNOHANG);
+    printf("%s waitpid WUNTRACED ret=%s status=0x%x\n", cs, r > 0 ? pn(r) : "none", r > 0 ? st : 0);
+    K(c, SIGKILL, "SIGKILL");
+    W(c);
+}
+
 int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "exitmask")) return 16 * atoi(argv[2]) + 5;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -512,5 +572,8 @@ int main(int argc, char **argv) {
     case_exit_tracer_gone();
     case_exit_stop_killed();
     case_exit_stop_killed_exit();
+    case_exit_stop_zapped();
+    case_stop_undequeued(SIGTERM);
+    case_stop_undequeued(SIGSTOP);
     return 0;
 }

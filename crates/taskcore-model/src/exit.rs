@@ -121,6 +121,7 @@ impl Model {
             task.trap_code = 0;
             task.trap_group = false;
             task.trap_event = false;
+            task.trap_syscall = false;
             task.exit_pending = None;
             task.vfork_done_pending = false;
             task.stopped = false;

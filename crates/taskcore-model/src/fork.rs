@@ -203,6 +203,8 @@ impl Model {
             ptrace_opts: 0,
             ptrace_message: 0,
             trap_event: false,
+            trap_syscall: false,
+            syscall_trace: false,
             exit_pending: None,
             vfork_done_pending: false,
             vfork_parent: if flags & CLONE_VFORK != 0 {

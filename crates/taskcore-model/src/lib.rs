@@ -276,6 +276,11 @@ pub(crate) struct Task {
     pub(crate) ptrace_message: u64,
     /// The ptrace stop is an event stop: the restart's signal is ignored.
     pub(crate) trap_event: bool,
+    /// The ptrace stop is a syscall stop: the restart's signal is sent.
+    pub(crate) trap_syscall: bool,
+    /// Resumed with `PTRACE_SYSCALL`: stops at its next syscall entry or
+    /// exit (`TIF_SYSCALL_TRACE`).
+    pub(crate) syscall_trace: bool,
     /// Stopped in its `PTRACE_EVENT_EXIT` stop: it exits with this status
     /// word when it runs again (Linux goes on in `do_exit()`).
     pub(crate) exit_pending: Option<i32>,
@@ -463,6 +468,8 @@ impl Model {
             ptrace_opts: 0,
             ptrace_message: 0,
             trap_event: false,
+            trap_syscall: false,
+            syscall_trace: false,
             exit_pending: None,
             vfork_done_pending: false,
             vfork_parent: None,

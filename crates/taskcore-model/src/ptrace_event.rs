@@ -142,6 +142,65 @@ impl Model {
         Ok(())
     }
 
+    /// `PTRACE_SYSCALL`: as [`Model::ptrace_cont`], and the tracee stops at
+    /// its next syscall entry or exit ([`Model::ptrace_syscall_enter`],
+    /// [`Model::ptrace_syscall_exit`]).
+    ///
+    /// # Errors
+    /// As [`Model::ptrace_cont`].
+    ///
+    /// # Linux
+    /// `ptrace_resume()` with PTRACE_SYSCALL (`TIF_SYSCALL_TRACE`).
+    pub fn ptrace_syscall(&mut self, current: Tid, pid: i32, sig: i32) -> Result<()> {
+        self.ptrace_resume(current, pid, sig, true)
+    }
+
+    /// Thread `current` enters a system call: if its tracer resumed it with
+    /// [`Model::ptrace_syscall`], it stops in a syscall-entry-stop
+    /// (`SIGTRAP`, `| 0x80` under `PTRACE_O_TRACESYSGOOD`; message 1) and
+    /// this returns true.
+    ///
+    /// # Errors
+    /// `ESRCH`: stale or exiting caller.
+    ///
+    /// # Linux
+    /// `ptrace_report_syscall_entry()`.
+    pub fn ptrace_syscall_enter(&mut self, current: Tid) -> Result<bool> {
+        self.report_syscall(current, 1)
+    }
+
+    /// As [`Model::ptrace_syscall_enter`], for the syscall-exit-stop
+    /// (message 2).
+    ///
+    /// # Errors
+    /// As [`Model::ptrace_syscall_enter`].
+    ///
+    /// # Linux
+    /// `ptrace_report_syscall_exit()`.
+    pub fn ptrace_syscall_exit(&mut self, current: Tid) -> Result<bool> {
+        self.report_syscall(current, 2)
+    }
+
+    fn report_syscall(&mut self, current: Tid, message: u64) -> Result<bool> {
+        let t = self.current(current)?;
+        let task = self.task(t);
+        if task.ptrace == 0 || !task.syscall_trace || task.traced_stop {
+            return Ok(false);
+        }
+        let good = if task.ptrace_opts & PTRACE_O_TRACESYSGOOD != 0 {
+            0x80
+        } else {
+            0
+        };
+        self.task_mut(t).ptrace_message = message;
+        self.event_trap(t, SIGTRAP | good);
+        let task = self.task_mut(t);
+        task.trap_event = false;
+        task.trap_syscall = true;
+        self.run_deferred();
+        Ok(true)
+    }
+
     /// `ptrace_event_enabled()`: `t` is traced with the option of `event`.
     pub(crate) fn ptrace_event_enabled(&self, t: usize, event: i32) -> bool {
         let task = self.task(t);

@@ -711,6 +711,7 @@ impl Model {
         task.trap_code = sig;
         task.trap_group = false;
         task.trap_event = false;
+        task.trap_syscall = false;
         // Any ptrace stop takes the owed re-trap's place (as the core's
         // ptrace_stop()).
         task.trap_notify = false;

@@ -229,6 +229,11 @@ impl Model {
         self.task(t.0).ptraced.iter().copied().map(Tid).collect()
     }
 
+    /// Whether `t` is traced; a helper for test drivers.
+    pub fn is_traced(&self, t: Tid) -> bool {
+        self.exists(t.0) && self.task(t.0).ptrace != 0
+    }
+
     /// Whether `t` is stopped in its `PTRACE_EVENT_EXIT` stop (it exits
     /// when resumed); a helper for test drivers.
     pub fn in_exit_stop(&self, t: Tid) -> bool {

@@ -6,7 +6,8 @@
 //! rt_sigaction, PR_SET_CHILD_SUBREAPER, unshare (CLONE_NEWPID and its
 //! refusals), ptrace attach/seize/traceme/cont/
 //! detach, PTRACE_SEIZE with options, PTRACE_SETOPTIONS (random subsets
-//! of the options, sometimes an invalid bit), PTRACE_INTERRUPT and
+//! of the options, sometimes an invalid bit), PTRACE_INTERRUPT,
+//! PTRACE_SYSCALL with syscall entry/exit reports, and
 //! PTRACE_GETEVENTMSG (so
 //! clone, exec and exit raise event stops and auto-attach children), ptrace
 //! requests and waits by tracers on their own tracees, wait4/waitid with random and invalid options, pidfds
@@ -25,7 +26,8 @@
 //! in use. `Kernel::check_invariants` runs
 //! after every step.
 //!
-//! `PROPTEST_CASES` raises the number of cases (default 48).
+//! `PROPTEST_CASES` raises the number of cases (default 48); with
+//! `MODEL_TRACE` set, every compared step is printed (`--nocapture`).
 
 use proptest::prelude::*;
 use taskcore::sys::{dispatch_api, ApiRet, Prctl, Ptrace, SysRet, Syscall};
@@ -159,8 +161,16 @@ enum Op {
     SetnsFile(usize, usize, u64),
     /// Closes a kept namespace file.
     NsClose(usize),
-    /// `PTRACE_SEIZE` with options (sometimes invalid ones).
-    Seize(usize, PidArg, u32),
+    /// `PTRACE_SEIZE` with options (sometimes invalid ones), mostly of a
+    /// child of the caller.
+    Seize(usize, KillArg, u32),
+    /// The caller enters (false) or leaves (true) a system call: a tracee
+    /// resumed with `PTRACE_SYSCALL` stops there.
+    SyscallReport(usize, bool),
+    /// `op` (a clone, exec, exit or syscall report) by a runnable traced
+    /// task (the `n`-th), or by any runnable task if none is traced: the
+    /// event and syscall stops.
+    ByTracee(usize, Box<Op>),
     /// A ptrace request by a tracer (the `n`-th runnable task that traces
     /// any, or any runnable task if none does) to its `m`-th tracee.
     Tracer(usize, usize, TraceReq),
@@ -181,6 +191,8 @@ enum TraceReq {
     Wait(i32),
     /// `PTRACE_INTERRUPT`.
     Interrupt,
+    /// `PTRACE_SYSCALL` with a signal (sent from a syscall stop).
+    Syscall(i32),
 }
 
 /// `PTRACE_O_*` options: mostly a random subset of the valid ones that
@@ -204,6 +216,7 @@ fn trace_req() -> impl Strategy<Value = TraceReq> {
         1 => signal().prop_map(TraceReq::Detach),
         5 => wait4_options().prop_map(TraceReq::Wait),
         2 => Just(TraceReq::Interrupt),
+        3 => signal().prop_map(TraceReq::Syscall),
     ]
 }
 
@@ -495,8 +508,19 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (sel(), sel(), prop_oneof![3 => Just(CLONE_NEWPID), 2 => Just(0u64), 1 => Just(CLONE_NEWUTS)])
             .prop_map(|(c, f, t)| Op::SetnsFile(c, f, t)),
         1 => sel().prop_map(Op::NsClose),
-        2 => (sel(), pid_arg(), ptrace_options()).prop_map(|(c, a, o)| Op::Seize(c, a, o)),
-        14 => (sel(), sel(), trace_req()).prop_map(|(c, t, r)| Op::Tracer(c, t, r)),
+        6 => (sel(), prop_oneof![
+                3 => sel().prop_map(KillArg::Child),
+                1 => pid_arg().prop_map(KillArg::Pid),
+            ], ptrace_options()).prop_map(|(c, a, o)| Op::Seize(c, a, o)),
+        20 => (sel(), sel(), trace_req()).prop_map(|(c, t, r)| Op::Tracer(c, t, r)),
+        4 => (sel(), any::<bool>()).prop_map(|(c, x)| Op::SyscallReport(c, x)),
+        24 => (sel(), prop_oneof![
+                4 => clone_kind().prop_map(|k| Op::Clone(0, k)),
+                2 => Just(Op::Exec(0)),
+                1 => (0i32..300).prop_map(|x| Op::Exit(0, x)),
+                1 => (0i32..300).prop_map(|x| Op::ExitGroup(0, x)),
+                5 => any::<bool>().prop_map(|x| Op::SyscallReport(0, x)),
+            ]).prop_map(|(c, op)| Op::ByTracee(c, Box::new(op))),
     ]
 }
 
@@ -565,6 +589,10 @@ impl Pair {
 
     fn cmp<T: PartialEq + std::fmt::Debug>(&mut self, what: String, core: T, model: T) -> Check {
         self.log.push(format!("{what} -> {model:?}"));
+        if std::env::var_os("MODEL_TRACE").is_some() {
+            // Every step, for coverage counts (run with --nocapture).
+            eprintln!("STEP {}", self.log.last().expect("just pushed"));
+        }
         if core == model {
             Ok(())
         } else {
@@ -708,7 +736,7 @@ impl Pair {
                 let b = self.m.ptrace_geteventmsg(c, pid);
                 self.cmp(format!("{who} = geteventmsg"), a, b)
             }
-            TraceReq::Cont(sig) | TraceReq::Detach(sig)
+            TraceReq::Cont(sig) | TraceReq::Detach(sig) | TraceReq::Syscall(sig)
                 if tracee.is_some_and(|t| self.init_dies_of(t, sig)) =>
             {
                 Ok(())
@@ -725,6 +753,11 @@ impl Pair {
                 let a = self.k.ptrace_interrupt(kc, pid);
                 let b = self.m.ptrace_interrupt(c, pid);
                 self.cmp(format!("{who} = interrupt"), a, b)
+            }
+            TraceReq::Syscall(sig) => {
+                let a = self.k.ptrace_syscall(kc, pid, sig);
+                let b = self.m.ptrace_syscall(c, pid, sig);
+                self.cmp(format!("{who} = syscall"), a, b)
             }
             TraceReq::Wait(options) => {
                 let call = Syscall::Wait4 { pid, options };
@@ -823,8 +856,33 @@ impl Pair {
             | Op::NsOpen(c, _)
             | Op::SetnsFile(c, ..)
             | Op::NsClose(c)
-            | Op::Seize(c, ..) => *c,
+            | Op::Seize(c, ..)
+            | Op::SyscallReport(c, _) => *c,
             Op::Tracer(c, ..) => return self.tracer_op(op, *c),
+            Op::ByTracee(n, inner) => {
+                let traced: Vec<Tid> = self
+                    .runnable()
+                    .into_iter()
+                    .filter(|&t| self.m.is_traced(t))
+                    .collect();
+                // The inner op's selector picks among the runnable tasks:
+                // aim it at the chosen tracee.
+                let Some(&t) = traced.get(n % traced.len().max(1)) else {
+                    return self.apply(inner);
+                };
+                let r = self.runnable();
+                let at = r.iter().position(|&u| u == t).expect("runnable");
+                let mut inner = (**inner).clone();
+                match &mut inner {
+                    Op::Clone(c, _)
+                    | Op::Exec(c)
+                    | Op::Exit(c, _)
+                    | Op::ExitGroup(c, _)
+                    | Op::SyscallReport(c, _) => *c = at,
+                    _ => unreachable!("ByTracee holds only these"),
+                }
+                return self.apply(&inner);
+            }
         };
         let Some(c) = self.caller(caller) else {
             return Ok(());
@@ -833,7 +891,7 @@ impl Pair {
         let who = format!("[{}] {:?}", c.0, op);
         match op {
             Op::Nop => Ok(()),
-            Op::Tracer(..) => unreachable!("handled by tracer_op"),
+            Op::Tracer(..) | Op::ByTracee(..) => unreachable!("handled above"),
             Op::Clone(_, kind) => {
                 let args = match kind {
                     CloneKind::Fork => CloneArgs::fork(),
@@ -1008,8 +1066,22 @@ impl Pair {
                 self.sys(c, format!("{who} = attach({p})"), call)
             }
             Op::Traceme(_) => self.sys(c, who, Syscall::Ptrace(Ptrace::Traceme)),
+            Op::SyscallReport(_, exit) => {
+                let (a, b) = if *exit {
+                    (
+                        self.k.ptrace_syscall_exit(kc),
+                        self.m.ptrace_syscall_exit(c),
+                    )
+                } else {
+                    (
+                        self.k.ptrace_syscall_enter(kc, 39),
+                        self.m.ptrace_syscall_enter(c),
+                    )
+                };
+                self.cmp(who, a, b)
+            }
             Op::Seize(_, p, o) => {
-                let p = self.pid_arg(c, p);
+                let p = self.kill_arg(c, p);
                 let t = self.m.find_task_by_vpid(c, p).ok();
                 let o = self.options_for(t, *o);
                 let (a, b) = (self.k.ptrace_seize(kc, p, o), self.m.ptrace_seize(c, p, o));

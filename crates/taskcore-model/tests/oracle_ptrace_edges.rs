@@ -406,3 +406,88 @@ fn sigkill_to_a_tracee_in_its_exit_stop_is_dropped_as_linux() {
     r.wait_ev(cp, false);
     r.done();
 }
+
+#[test]
+fn the_signal_of_a_syscall_stop_restart_is_sent_as_linux() {
+    let mut r = Run::new("resume_syscall");
+    let c = r.m.fork(r.tracer).unwrap();
+    let a = SigAction {
+        addr: 0x1000,
+        ..SigAction::new(SigHandler::Handler, 0)
+    };
+    r.m.rt_sigaction(c, SIGUSR1, Some(a)).unwrap();
+    let cp = r.name(c, "tracee");
+    r.m.ptrace_traceme(c).unwrap();
+    r.m.kill(c, cp, SIGSTOP).unwrap();
+    r.wait_ev(cp, false);
+    let s = r.m.ptrace_syscall(r.tracer, cp, 0);
+    r.req("PTRACE_SYSCALL", cp, 0, s);
+    assert!(r.m.ptrace_syscall_enter(c).unwrap());
+    r.wait_ev(cp, false);
+    r.cont(cp, SIGUSR1);
+    r.wait_ev(cp, false);
+    r.cont(cp, SIGUSR1);
+    assert!(!r.m.ptrace_syscall_exit(c).unwrap());
+    r.m.kill(c, cp, SIGSTOP).unwrap();
+    r.wait_ev(cp, false);
+    let s = r.m.ptrace_syscall(r.tracer, cp, 0);
+    r.req("PTRACE_SYSCALL", cp, 0, s);
+    assert!(r.m.ptrace_syscall_enter(c).unwrap());
+    r.wait_ev(cp, false);
+    let s = r.m.ptrace_syscall(r.tracer, cp, 0);
+    r.req("PTRACE_SYSCALL", cp, 0, s);
+    assert!(r.m.ptrace_syscall_exit(c).unwrap());
+    r.wait_ev(cp, false);
+    r.cont(cp, SIGUSR1);
+    r.wait_ev(cp, false);
+    r.cont(cp, SIGUSR1);
+    // The handler ran twice, once per round: the C tracee's mask.
+    r.m.exit(c, 0x11).unwrap();
+    r.wait_ev(cp, false);
+    r.done();
+}
+
+#[test]
+fn a_group_exit_takes_a_thread_out_of_its_exit_stop_as_linux() {
+    let mut r = Run::new("exit_stop_zapped");
+    let c = r.m.fork(r.tracer).unwrap();
+    let cp = r.name(c, "tracee");
+    r.m.clone(c, &CloneArgs::thread()).unwrap();
+    r.seize(cp, taskcore_model::ptrace_event::PTRACE_O_TRACEEXIT);
+    r.m.exit(c, 5).unwrap();
+    r.wait_ev(cp, false);
+    r.kill(cp, SIGTERM, "SIGTERM");
+    r.wait_ev(cp, false);
+    // Reaped: waitpid() fails (ECHILD), which the tracer logs as none.
+    assert!(r.m.wait4(r.tracer, cp, __WALL | WNOHANG).is_err());
+    r.check("wait pid=tracee ret=none".into());
+    r.done();
+}
+
+#[test]
+fn a_stop_signal_given_to_detach_stops_as_linux() {
+    for (first, sn) in [(SIGTERM, "SIGTERM"), (SIGSTOP, "SIGSTOP")] {
+        let mut r = Run::new(Box::leak(format!("stop_undequeued_{sn}").into_boxed_str()));
+        let c = r.m.fork(r.tracer).unwrap();
+        let cp = r.name(c, "tracee");
+        r.seize(cp, 0);
+        r.kill(cp, first, sn);
+        r.wait_ev(cp, false);
+        let d = r.m.ptrace_detach(r.tracer, cp, SIGSTOP);
+        r.req("PTRACE_DETACH", cp, SIGSTOP, d);
+        let line = match r.m.wait4(r.tracer, cp, WUNTRACED | WNOHANG).unwrap() {
+            WaitOutcome::Reported(w) => {
+                format!(
+                    "waitpid WUNTRACED ret={} status={:#x}",
+                    r.name_of(w.pid),
+                    w.status
+                )
+            }
+            _ => "waitpid WUNTRACED ret=none status=0x0".into(),
+        };
+        r.check(line);
+        r.kill(cp, SIGKILL, "SIGKILL");
+        r.wait_ev(cp, false);
+        r.done();
+    }
+}

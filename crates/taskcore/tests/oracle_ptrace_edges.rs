@@ -663,3 +663,26 @@ fn sigkill_to_a_tracee_in_its_exit_stop_is_dropped_as_linux() {
         r.k.check_invariants();
     }
 }
+
+#[test]
+fn a_group_exit_takes_a_thread_out_of_its_exit_stop_as_linux() {
+    for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
+        let mut r = Run::new("exit_stop_zapped", delivery);
+        let c = r.k.fork(r.tracer).unwrap();
+        let cp = r.name(c, "tracee");
+        let t = r.k.clone(c, &CloneArgs::thread()).unwrap();
+        r.seize(cp, PTRACE_O_TRACEEXIT);
+        r.k.exit(c, 5).unwrap();
+        r.wait(cp);
+        r.kill(cp, SIGTERM, "SIGTERM");
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(t);
+        }
+        r.wait(cp);
+        // Reaped: waitpid() fails (ECHILD), which the tracer logs as none.
+        assert!(r.k.wait4(r.tracer, cp, __WALL | WNOHANG).is_err());
+        r.check("wait pid=tracee ret=none".into());
+        r.done();
+        r.k.check_invariants();
+    }
+}

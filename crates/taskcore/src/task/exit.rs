@@ -143,13 +143,24 @@ impl Kernel {
     /// thread, SIGKILL or not, with the group's exit code as message
     /// (tests/oracle/ptrace_edges.out, cases exit_*).
     pub(crate) fn exit_threads(&mut self, threads: &[u32], g: u32, code: i32) {
+        use crate::task::ptrace_event::JOBCTL_EXIT_PENDING;
         for &t in threads {
-            if self
+            if !self
                 .tasks
                 .get(t)
                 .is_some_and(|x| x.flags & PF_EXITING == 0 && x.group == g)
-                && !self.ptrace_exit_event(t, code)
             {
+                continue;
+            }
+            if self.tasks[t].jobctl & JOBCTL_EXIT_PENDING != 0 {
+                // Already in its exit stop: the group's SIGKILL wakes it
+                // and it goes on exiting with its own code, without a
+                // second stop (tests/oracle/ptrace_edges.out,
+                // exit_stop_zapped).
+                self.tasks[t].jobctl &= !JOBCTL_EXIT_PENDING;
+                let own = self.ptrace_message(t) as i32;
+                self.do_exit(t, own);
+            } else if !self.ptrace_exit_event(t, code) {
                 self.do_exit(t, code);
             }
         }
@@ -181,7 +192,11 @@ impl Kernel {
     /// (`mm_release` -> `complete_vfork_done`).
     pub(crate) fn mm_release(&mut self, t: u32) {
         let vp = core::mem::replace(&mut self.tasks[t].vfork_parent, NONE);
-        if vp != NONE && self.tasks.get(vp).is_some() {
+        // Not a task that took the slot of a released vfork parent.
+        if vp != NONE
+            && self.tasks.get(vp).is_some()
+            && self.gens[vp as usize] == self.tasks[t].vfork_parent_gen
+        {
             let parent = self.handle_unchecked(vp);
             self.notify(Notification::VforkDone { parent });
             self.ptrace_vfork_done(vp, t);

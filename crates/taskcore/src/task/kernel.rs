@@ -716,6 +716,7 @@ impl Kernel {
                 ptrace_reg: UNREGISTERED,
                 wait_counted: false,
                 vfork_parent: NONE,
+                vfork_parent_gen: 0,
                 self_exec_id: 0,
                 comm,
                 cred,
