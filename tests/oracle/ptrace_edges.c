@@ -32,6 +32,9 @@
  * - stop_undequeued: PTRACE_DETACH with SIGSTOP from the signal-delivery-
  *   stop of a SIGTERM (no stop signal dequeued: JOBCTL_STOP_DEQUEUED clear)
  *   and from that of a SIGSTOP.
+ * - clone_ptrace_stop: a CLONE_PTRACE child starts with SIGSTOP pending and
+ *   stops for it (signal-delivery-stop); resumed with that SIGSTOP, it
+ *   stops again (do_signal_stop(), then a group-stop trap).
  * Lines: "<case> ptrace <REQ> pid=<name> data=<d> ret=<r> errno=<e>",
  * "<case> wait pid=<name> ret=<name|none> status=0x<hex>",
  * "<case> eventmsg pid=<name> msg=<name or 0x hex>", "<case> kill ...".
@@ -550,6 +553,40 @@ static void case_stop_undequeued(int first) {
     W(c);
 }
 
+static void case_clone_ptrace_stop(void) {
+    cs = "clone_ptrace_stop";
+    int gp[2];
+    if (pipe(gp)) exit(1);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        ptrace(PTRACE_TRACEME, 0, 0, 0);
+        kill(getpid(), SIGSTOP);
+        long g = syscall(SYS_clone, CLONE_PTRACE | SIGCHLD, 0, 0, 0, 0);
+        if (g == 0) {
+            for (;;) pause();
+        }
+        pid_t gg = (pid_t)g;
+        if (write(gp[1], &gg, sizeof gg) != sizeof gg) _exit(3);
+        for (;;) pause();
+    }
+    name(c, "tracee");
+    W(c);
+    PT(PTRACE_CONT, c, 0);
+    pid_t g = 0;
+    if (read(gp[0], &g, sizeof g) != sizeof g) exit(1);
+    name(g, "tracee.child");
+    W(g);
+    PT(PTRACE_CONT, g, SIGSTOP);
+    W(g);
+    kill(g, SIGKILL);
+    W(g);
+    kill(c, SIGKILL);
+    W(c);
+    close(gp[0]);
+    close(gp[1]);
+}
+
 int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "exitmask")) return 16 * atoi(argv[2]) + 5;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -575,5 +612,6 @@ int main(int argc, char **argv) {
     case_exit_stop_zapped();
     case_stop_undequeued(SIGTERM);
     case_stop_undequeued(SIGSTOP);
+    case_clone_ptrace_stop();
     return 0;
 }

@@ -491,3 +491,29 @@ fn a_stop_signal_given_to_detach_stops_as_linux() {
         r.done();
     }
 }
+
+#[test]
+fn a_clone_ptrace_child_resumed_with_its_sigstop_stops_again_as_linux() {
+    let mut r = Run::new("clone_ptrace_stop");
+    let c = r.m.fork(r.tracer).unwrap();
+    let cp = r.name(c, "tracee");
+    r.m.ptrace_traceme(c).unwrap();
+    r.m.kill(c, cp, SIGSTOP).unwrap();
+    r.wait_ev(cp, false);
+    r.cont(cp, 0);
+    let args = CloneArgs {
+        flags: CLONE_PTRACE,
+        exit_signal: SIGCHLD,
+        set_tid: vec![],
+    };
+    let g = r.m.clone(c, &args).unwrap();
+    let gp = r.name(g, "tracee.child");
+    r.wait_ev(gp, false);
+    r.cont(gp, SIGSTOP);
+    r.wait_ev(gp, false);
+    r.m.kill(r.tracer, gp, SIGKILL).unwrap();
+    r.wait_ev(gp, false);
+    r.m.kill(r.tracer, cp, SIGKILL).unwrap();
+    r.wait_ev(cp, false);
+    r.done();
+}

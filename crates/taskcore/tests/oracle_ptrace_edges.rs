@@ -686,3 +686,41 @@ fn a_group_exit_takes_a_thread_out_of_its_exit_stop_as_linux() {
         r.k.check_invariants();
     }
 }
+
+#[test]
+fn a_clone_ptrace_child_resumed_with_its_sigstop_stops_again_as_linux() {
+    for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
+        let mut r = Run::new("clone_ptrace_stop", delivery);
+        let c = r.k.fork(r.tracer).unwrap();
+        let cp = r.name(c, "tracee");
+        r.k.ptrace_traceme(c).unwrap();
+        r.k.kill(c, cp, SIGSTOP).unwrap();
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(c);
+        }
+        r.wait(cp);
+        r.cont(cp, 0);
+        let args = CloneArgs {
+            flags: CLONE_PTRACE,
+            exit_signal: SIGCHLD,
+            set_tid: vec![],
+        };
+        let g = r.k.clone(c, &args).unwrap();
+        let gp = r.name(g, "tracee.child");
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(g);
+        }
+        r.wait(gp);
+        r.cont(gp, SIGSTOP);
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(g);
+        }
+        r.wait(gp);
+        r.k.kill(r.tracer, gp, SIGKILL).unwrap();
+        r.wait(gp);
+        r.k.kill(r.tracer, cp, SIGKILL).unwrap();
+        r.wait(cp);
+        r.done();
+        r.k.check_invariants();
+    }
+}

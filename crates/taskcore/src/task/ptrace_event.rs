@@ -633,6 +633,11 @@ impl Kernel {
             self.tasks[child].jobctl |= JOBCTL_TRAP_STOP;
             self.do_jobctl_trap(child);
         } else {
+            // The child dequeues the SIGSTOP it starts with: ptrace_signal()
+            // marks it JOBCTL_STOP_DEQUEUED, so that resumed with SIGSTOP
+            // it stops again (tests/oracle/ptrace_edges.out,
+            // clone_ptrace_stop).
+            self.tasks[child].jobctl |= crate::task::jobctl::JOBCTL_STOP_DEQUEUED;
             self.ptrace_trap(child, SIGSTOP);
         }
         event
