@@ -192,11 +192,12 @@ impl Kernel {
     /// (`mm_release` -> `complete_vfork_done`).
     pub(crate) fn mm_release(&mut self, t: u32) {
         let vp = core::mem::replace(&mut self.tasks[t].vfork_parent, NONE);
+        if vp == NONE {
+            return;
+        }
+        let gen = self.vfork_parent_gens.remove(&t);
         // Not a task that took the slot of a released vfork parent.
-        if vp != NONE
-            && self.tasks.get(vp).is_some()
-            && self.gens[vp as usize] == self.tasks[t].vfork_parent_gen
-        {
+        if self.tasks.get(vp).is_some() && gen == Some(self.gens[vp as usize]) {
             let parent = self.handle_unchecked(vp);
             self.notify(Notification::VforkDone { parent });
             self.ptrace_vfork_done(vp, t);

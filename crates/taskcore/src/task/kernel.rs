@@ -278,6 +278,11 @@ pub struct Kernel {
     /// Each tracee's `ptrace_message` (what `PTRACE_GETEVENTMSG` reads):
     /// kept aside, not in every task; absent means 0.
     pub(crate) ptrace_messages: rustc_hash::FxHashMap<u32, u64>,
+    /// Each vfork child's parent slot generation at the vfork (kept
+    /// aside, not in every task): once that parent is released (killed
+    /// while waiting: Linux clears the child's `vfork_done`), its slot may
+    /// hold another task.
+    pub(crate) vfork_parent_gens: rustc_hash::FxHashMap<u32, u32>,
     /// External references: pid references, pidfds, namespace files.
     pub(crate) ext: crate::pid::refs::ExtRefs,
 }
@@ -317,6 +322,7 @@ impl Kernel {
             trap_info: Default::default(),
             sigsave: Default::default(),
             ptrace_messages: Default::default(),
+            vfork_parent_gens: Default::default(),
             ext: Default::default(),
         };
         let mut root_ns = PidNamespace::new(0, NONE, config.pid_max);
@@ -368,6 +374,7 @@ impl Kernel {
             trap_info: self.trap_info.clone(),
             sigsave: self.sigsave.clone(),
             ptrace_messages: self.ptrace_messages.clone(),
+            vfork_parent_gens: self.vfork_parent_gens.clone(),
             ext: self.ext.clone(),
         }
     }
@@ -716,7 +723,6 @@ impl Kernel {
                 ptrace_reg: UNREGISTERED,
                 wait_counted: false,
                 vfork_parent: NONE,
-                vfork_parent_gen: 0,
                 self_exec_id: 0,
                 comm,
                 cred,

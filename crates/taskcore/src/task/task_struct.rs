@@ -105,10 +105,6 @@ pub(crate) struct Task {
     pub(crate) wait_counted: bool,
     /// Thread that vforked this task and waits for it to exec or exit.
     pub(crate) vfork_parent: u32,
-    /// Generation of [`Task::vfork_parent`]'s slot at the vfork: once that
-    /// thread is released (it was killed while waiting: Linux clears the
-    /// child's `vfork_done`), the slot may hold another task.
-    pub(crate) vfork_parent_gen: u32,
     /// Bumped at each exec (`self_exec_id`).
     pub(crate) self_exec_id: u32,
     /// Command name, NUL-padded (`comm`).
