@@ -229,6 +229,15 @@ impl Model {
         self.task(t.0).ptraced.iter().copied().map(Tid).collect()
     }
 
+    /// Whether `t` waits for a vfork child to exec or exit; a helper for
+    /// test drivers.
+    pub fn in_vfork_wait(&self, t: Tid) -> bool {
+        self.tasks
+            .iter()
+            .flatten()
+            .any(|u| u.vfork_parent == Some(t.0))
+    }
+
     /// Whether `t` is traced; a helper for test drivers.
     pub fn is_traced(&self, t: Tid) -> bool {
         self.exists(t.0) && self.task(t.0).ptrace != 0
