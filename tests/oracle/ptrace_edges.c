@@ -35,6 +35,9 @@
  * - clone_ptrace_stop: a CLONE_PTRACE child starts with SIGSTOP pending and
  *   stops for it (signal-delivery-stop); resumed with that SIGSTOP, it
  *   stops again (do_signal_stop(), then a group-stop trap).
+ * - syscall_kill: PTRACE_SYSCALL with SIGKILL from a syscall-entry-stop of
+ *   a tracee with PTRACE_O_TRACEEXIT: the SIGKILL is sent, and the tracee
+ *   stops in its PTRACE_EVENT_EXIT stop first.
  * Lines: "<case> ptrace <REQ> pid=<name> data=<d> ret=<r> errno=<e>",
  * "<case> wait pid=<name> ret=<name|none> status=0x<hex>",
  * "<case> eventmsg pid=<name> msg=<name or 0x hex>", "<case> kill ...".
@@ -587,6 +590,26 @@ static void case_clone_ptrace_stop(void) {
     close(gp[1]);
 }
 
+static void case_syscall_kill(void) {
+    cs = "syscall_kill";
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        ptrace(PTRACE_TRACEME, 0, 0, 0);
+        kill(getpid(), SIGSTOP);
+        for (;;) syscall(SYS_getppid);
+    }
+    name(c, "tracee");
+    W(c);
+    PT(PTRACE_SETOPTIONS, c, PTRACE_O_TRACEEXIT | PTRACE_O_TRACESYSGOOD);
+    PT(PTRACE_SYSCALL, c, 0);
+    W(c);
+    PT(PTRACE_SYSCALL, c, SIGKILL);
+    W(c);
+    PT(PTRACE_CONT, c, 0);
+    W(c);
+}
+
 int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "exitmask")) return 16 * atoi(argv[2]) + 5;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -613,5 +636,6 @@ int main(int argc, char **argv) {
     case_stop_undequeued(SIGTERM);
     case_stop_undequeued(SIGSTOP);
     case_clone_ptrace_stop();
+    case_syscall_kill();
     return 0;
 }

@@ -122,8 +122,9 @@ impl Model {
         task.trap_event = false;
         if syscall_stop && sig != 0 {
             // ptrace_report_syscall(): the restart's signal is sent, to the
-            // thread (it is dequeued like any other).
-            self.send_signal(t, sig, false, true);
+            // thread, privileged (send_sig(.., 1): forced), and dequeued like
+            // any other.
+            self.send_signal(t, sig, true, true);
             if self.exists(t) && self.task(t).traced_stop {
                 // It stopped again for that signal.
                 self.run_deferred();
@@ -160,7 +161,7 @@ impl Model {
         let sent = if syscall_stop { sig_in } else { 0 };
         self.ptrace_unlink(t);
         if sent != 0 {
-            self.send_signal(t, sent, false, true);
+            self.send_signal(t, sent, true, true);
         }
         self.resume_with(t, sig);
         self.run_deferred();

@@ -517,3 +517,27 @@ fn a_clone_ptrace_child_resumed_with_its_sigstop_stops_again_as_linux() {
     r.wait_ev(cp, false);
     r.done();
 }
+
+#[test]
+fn sigkill_from_a_syscall_stop_leads_to_the_exit_event_as_linux() {
+    use taskcore_model::ptrace_event::{PTRACE_O_TRACEEXIT, PTRACE_O_TRACESYSGOOD};
+    let mut r = Run::new("syscall_kill");
+    let c = r.m.fork(r.tracer).unwrap();
+    let cp = r.name(c, "tracee");
+    r.m.ptrace_traceme(c).unwrap();
+    r.m.kill(c, cp, SIGSTOP).unwrap();
+    r.wait_ev(cp, false);
+    let o = PTRACE_O_TRACEEXIT | PTRACE_O_TRACESYSGOOD;
+    let s = r.m.ptrace_setoptions(r.tracer, cp, o);
+    r.req("PTRACE_SETOPTIONS", cp, o as i32, s);
+    let s = r.m.ptrace_syscall(r.tracer, cp, 0);
+    r.req("PTRACE_SYSCALL", cp, 0, s);
+    assert!(r.m.ptrace_syscall_enter(c).unwrap());
+    r.wait_ev(cp, false);
+    let s = r.m.ptrace_syscall(r.tracer, cp, SIGKILL);
+    r.req("PTRACE_SYSCALL", cp, SIGKILL, s);
+    r.wait_ev(cp, false);
+    r.cont(cp, 0);
+    r.wait_ev(cp, false);
+    r.done();
+}

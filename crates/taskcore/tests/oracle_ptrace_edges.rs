@@ -724,3 +724,26 @@ fn a_clone_ptrace_child_resumed_with_its_sigstop_stops_again_as_linux() {
         r.k.check_invariants();
     }
 }
+
+#[test]
+fn sigkill_from_a_syscall_stop_leads_to_the_exit_event_as_linux() {
+    let mut r = Run::new("syscall_kill", SignalDelivery::Immediate);
+    let c = r.k.fork(r.tracer).unwrap();
+    let cp = r.name(c, "tracee");
+    r.k.ptrace_traceme(c).unwrap();
+    r.k.kill(c, cp, SIGSTOP).unwrap();
+    r.wait(cp);
+    let o = PTRACE_O_TRACEEXIT | PTRACE_O_TRACESYSGOOD;
+    let s = r.k.ptrace_setoptions(r.tracer, cp, o);
+    r.req("PTRACE_SETOPTIONS", cp, o.into(), s);
+    r.syscall(cp);
+    assert!(r.k.ptrace_syscall_enter(c, 110).unwrap());
+    r.wait(cp);
+    let s = r.k.ptrace_syscall(r.tracer, cp, SIGKILL);
+    r.req("PTRACE_SYSCALL", cp, SIGKILL as u64, s);
+    r.wait(cp);
+    r.cont(cp, 0);
+    r.wait(cp);
+    r.done();
+    r.k.check_invariants();
+}

@@ -299,6 +299,16 @@ impl Kernel {
                 let _ = self.send_signal_locked(t, sig, SendInfo::Priv, PidType::Pid, false);
             }
         }
+        if self
+            .tasks
+            .get(t)
+            .is_none_or(|x| x.flags & PF_TRACED_STOP != 0)
+        {
+            // The signal sent from a syscall stop stopped it again (its
+            // PTRACE_EVENT_EXIT stop: tests/oracle/ptrace_edges.out,
+            // syscall_kill).
+            return;
+        }
         let jobctl = self.tasks[t].jobctl;
         if jobctl & JOBCTL_EXIT_PENDING != 0 {
             self.tasks[t].jobctl &= !JOBCTL_EXIT_PENDING;
