@@ -125,7 +125,7 @@ impl Model {
             // thread, privileged (send_sig(.., 1): forced), and dequeued like
             // any other.
             self.send_signal(t, sig, true, true);
-            if self.exists(t) && self.task(t).traced_stop {
+            if !self.exists(t) || self.task(t).traced_stop {
                 // It stopped again for that signal.
                 self.run_deferred();
                 return Ok(());
@@ -162,6 +162,11 @@ impl Model {
         self.ptrace_unlink(t);
         if sent != 0 {
             self.send_signal(t, sent, true, true);
+            if !self.exists(t) {
+                // Killed by it and reaped at once.
+                self.run_deferred();
+                return Ok(());
+            }
         }
         self.resume_with(t, sig);
         self.run_deferred();
