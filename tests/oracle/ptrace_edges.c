@@ -18,6 +18,26 @@
  *   (what strace shows as `--- SIGSTOP` then `--- SIGCONT`, no stop).
  * - exit_in_stop: SIGKILL to a tracee (PTRACE_O_TRACEEXIT) waiting in a
  *   signal-delivery-stop: it leaves the stop for its PTRACE_EVENT_EXIT stop.
+ * - exit_tracer_gone: a tracee waits in its PTRACE_EVENT_EXIT stop when its
+ *   tracer (a sibling process) exits: untraced, it goes on exiting, and
+ *   its real parent reaps it.
+ * - exit_stop_killed: SIGKILL to a tracee waiting in its PTRACE_EVENT_EXIT
+ *   stop of a fatal SIGTERM (SIGNAL_GROUP_EXIT set: do_group_exit()) is
+ *   dropped: it stays in the stop until resumed.
+ * - exit_stop_killed_exit: the same after the tracee's own exit(0) (no
+ *   group exit): the SIGKILL wakes it and it goes on exiting.
+ * - exit_stop_zapped: the leader waits in its PTRACE_EVENT_EXIT stop of
+ *   exit(5) while another (untraced) thread runs; SIGTERM kills the group:
+ *   the leader goes on exiting, no second exit stop.
+ * - stop_undequeued: PTRACE_DETACH with SIGSTOP from the signal-delivery-
+ *   stop of a SIGTERM (no stop signal dequeued: JOBCTL_STOP_DEQUEUED clear)
+ *   and from that of a SIGSTOP.
+ * - clone_ptrace_stop: a CLONE_PTRACE child starts with SIGSTOP pending and
+ *   stops for it (signal-delivery-stop); resumed with that SIGSTOP, it
+ *   stops again (do_signal_stop(), then a group-stop trap).
+ * - syscall_kill: PTRACE_SYSCALL with SIGKILL from a syscall-entry-stop of
+ *   a tracee with PTRACE_O_TRACEEXIT: the SIGKILL is sent, and the tracee
+ *   stops in its PTRACE_EVENT_EXIT stop first.
  * Lines: "<case> ptrace <REQ> pid=<name> data=<d> ret=<r> errno=<e>",
  * "<case> wait pid=<name> ret=<name|none> status=0x<hex>",
  * "<case> eventmsg pid=<name> msg=<name or 0x hex>", "<case> kill ...".
@@ -428,6 +448,168 @@ static void case_exit_in_stop(void) {
     W(c);
 }
 
+static void case_exit_tracer_gone(void) {
+    cs = "exit_tracer_gone";
+    pid_t t;
+    pid_t c = spawn(1, &t, -1);
+    fflush(stdout);
+    pid_t r = fork();
+    if (r == 0) {
+        PT(PTRACE_SEIZE, c, PTRACE_O_TRACEEXIT);
+        K(c, SIGKILL, "SIGKILL");
+        W(c); /* PTRACE_EVENT_EXIT */
+        fflush(stdout);
+        _exit(0);
+    }
+    name(r, "subtracer");
+    W(r);
+    W(c); /* reaped by its real parent once the tracer is gone */
+}
+
+static void case_exit_stop_killed(void) {
+    cs = "exit_stop_killed";
+    pid_t t;
+    pid_t c = spawn(1, &t, -1);
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACEEXIT);
+    K(c, SIGTERM, "SIGTERM");
+    W(c); /* signal-delivery-stop */
+    PT(PTRACE_CONT, c, SIGTERM);
+    W(c); /* PTRACE_EVENT_EXIT */
+    K(c, SIGKILL, "SIGKILL");
+    Wq(c);
+    PT(PTRACE_CONT, c, 0);
+    W(c);
+}
+
+static void case_exit_stop_killed_exit(void) {
+    cs = "exit_stop_killed_exit";
+    int go[2];
+    if (pipe(go)) exit(1);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        char b;
+        if (read(go[0], &b, 1) != 1) _exit(9);
+        syscall(SYS_exit, 5);
+    }
+    name(c, "tracee");
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACEEXIT);
+    if (write(go[1], "x", 1) != 1) exit(1);
+    W(c); /* PTRACE_EVENT_EXIT */
+    K(c, SIGKILL, "SIGKILL");
+    W(c);
+    close(go[0]);
+    close(go[1]);
+}
+
+static void *pause_forever(void *a) {
+    (void)a;
+    for (;;) pause();
+    return NULL;
+}
+
+static void case_exit_stop_zapped(void) {
+    cs = "exit_stop_zapped";
+    int go[2];
+    if (pipe(go)) exit(1);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        pthread_t t;
+        pthread_create(&t, NULL, pause_forever, NULL);
+        char b;
+        if (read(go[0], &b, 1) != 1) _exit(9);
+        syscall(SYS_exit, 5);
+    }
+    name(c, "tracee");
+    usleep(50000);
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACEEXIT);
+    if (write(go[1], "x", 1) != 1) exit(1);
+    W(c); /* PTRACE_EVENT_EXIT */
+    K(c, SIGTERM, "SIGTERM");
+    W(c);
+    Wq(c);
+    close(go[0]);
+    close(go[1]);
+}
+
+static void case_stop_undequeued(int first) {
+    static char buf[64];
+    snprintf(buf, sizeof buf, "stop_undequeued_%s", first == SIGSTOP ? "SIGSTOP" : "SIGTERM");
+    cs = buf;
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        for (;;) pause();
+    }
+    name(c, "tracee");
+    usleep(50000);
+    PT(PTRACE_SEIZE, c, 0);
+    K(c, first, first == SIGSTOP ? "SIGSTOP" : "SIGTERM");
+    W(c);
+    PT(PTRACE_DETACH, c, SIGSTOP);
+    usleep(100000);
+    int st = 0;
+    pid_t r = waitpid(c, &st, WUNTRACED | WNOHANG);
+    printf("%s waitpid WUNTRACED ret=%s status=0x%x\n", cs, r > 0 ? pn(r) : "none", r > 0 ? st : 0);
+    K(c, SIGKILL, "SIGKILL");
+    W(c);
+}
+
+static void case_clone_ptrace_stop(void) {
+    cs = "clone_ptrace_stop";
+    int gp[2];
+    if (pipe(gp)) exit(1);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        ptrace(PTRACE_TRACEME, 0, 0, 0);
+        kill(getpid(), SIGSTOP);
+        long g = syscall(SYS_clone, CLONE_PTRACE | SIGCHLD, 0, 0, 0, 0);
+        if (g == 0) {
+            for (;;) pause();
+        }
+        pid_t gg = (pid_t)g;
+        if (write(gp[1], &gg, sizeof gg) != sizeof gg) _exit(3);
+        for (;;) pause();
+    }
+    name(c, "tracee");
+    W(c);
+    PT(PTRACE_CONT, c, 0);
+    pid_t g = 0;
+    if (read(gp[0], &g, sizeof g) != sizeof g) exit(1);
+    name(g, "tracee.child");
+    W(g);
+    PT(PTRACE_CONT, g, SIGSTOP);
+    W(g);
+    kill(g, SIGKILL);
+    W(g);
+    kill(c, SIGKILL);
+    W(c);
+    close(gp[0]);
+    close(gp[1]);
+}
+
+static void case_syscall_kill(void) {
+    cs = "syscall_kill";
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        ptrace(PTRACE_TRACEME, 0, 0, 0);
+        kill(getpid(), SIGSTOP);
+        for (;;) syscall(SYS_getppid);
+    }
+    name(c, "tracee");
+    W(c);
+    PT(PTRACE_SETOPTIONS, c, PTRACE_O_TRACEEXIT | PTRACE_O_TRACESYSGOOD);
+    PT(PTRACE_SYSCALL, c, 0);
+    W(c);
+    PT(PTRACE_SYSCALL, c, SIGKILL);
+    W(c);
+    PT(PTRACE_CONT, c, 0);
+    W(c);
+}
+
 int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "exitmask")) return 16 * atoi(argv[2]) + 5;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -447,5 +629,13 @@ int main(int argc, char **argv) {
     case_sigstop_cancelled(0);
     case_sigstop_cancelled(1);
     case_exit_in_stop();
+    case_exit_tracer_gone();
+    case_exit_stop_killed();
+    case_exit_stop_killed_exit();
+    case_exit_stop_zapped();
+    case_stop_undequeued(SIGTERM);
+    case_stop_undequeued(SIGSTOP);
+    case_clone_ptrace_stop();
+    case_syscall_kill();
     return 0;
 }

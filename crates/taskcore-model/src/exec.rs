@@ -23,11 +23,16 @@ impl Model {
     /// every exec resets `exit_signal` to SIGCHLD ("we have changed execution
     /// domain"). Then `self_exec_id` is bumped, handlers revert to SIG_DFL
     /// (ignored signals stay ignored) with every `sa_flags` cleared, a vfork
-    /// parent is released, and a tracee attached without `PTRACE_SEIZE` gets
-    /// SIGTRAP.
+    /// parent is released, and a tracee traced with `PTRACE_O_TRACEEXEC`
+    /// stops in its `PTRACE_EVENT_EXEC` stop (message: its thread id before
+    /// the exec, as its tracer sees it), else one attached without
+    /// `PTRACE_SEIZE` gets SIGTRAP.
     pub fn execve(&mut self, current: Tid, filename: &str) -> Result<()> {
         let _ = filename;
         let t = self.current(current)?;
+        // PTRACE_EVENT_EXEC's message: the caller's tid before de_thread(),
+        // as its tracer sees it.
+        let old_vpid = self.pid_for_tracer(t, t);
         if !self.thread_group_empty(t) {
             self.de_thread(t);
         }
@@ -60,7 +65,10 @@ impl Model {
             };
             *a = Action { handler, flags: 0 };
         }
-        if self.task(t).ptrace & (PT_PTRACED | PT_SEIZED) == PT_PTRACED {
+        let event = crate::ptrace_event::PTRACE_EVENT_EXEC;
+        if self.ptrace_event(t, event, old_vpid) {
+            // exec_binprm(): the event stop replaces the legacy SIGTRAP.
+        } else if self.task(t).ptrace & (PT_PTRACED | PT_SEIZED) == PT_PTRACED {
             // Legacy exec report: send_sig(SIGTRAP, current, 0).
             self.send_signal(t, SIGTRAP, false, true);
         }

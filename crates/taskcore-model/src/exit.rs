@@ -27,7 +27,9 @@ impl Model {
     /// `SYSCALL_DEFINE1(exit)` -> `do_exit()`.
     pub fn exit(&mut self, current: Tid, code: i32) -> Result<()> {
         let t = self.current(current)?;
-        self.do_exit(t, (code & 0xff) << 8);
+        if !self.exit_event(t, (code & 0xff) << 8) {
+            self.do_exit(t, (code & 0xff) << 8);
+        }
         self.run_deferred();
         Ok(())
     }
@@ -61,16 +63,35 @@ impl Model {
         }
         let others = self.sig(t).threads.clone();
         let signal = self.task(t).signal;
+        if self.ptrace_event_enabled(t, crate::ptrace_event::PTRACE_EVENT_EXIT) {
+            // The caller stops in its exit event: the others go first (a
+            // modelling choice shared with taskcore; in Linux they die
+            // concurrently).
+            let others: Vec<usize> = others.into_iter().filter(|&u| u != t).collect();
+            self.exit_threads(&others, signal, code);
+            if self.exists(t) && !self.task(t).exiting && !self.exit_event(t, code) {
+                self.do_exit(t, code);
+            }
+            return;
+        }
         self.do_exit(t, code);
         self.exit_threads(&others, signal, code);
     }
 
     /// Each of `threads` still alive in thread group `signal` exits with
-    /// `code`, in order (an exit may release later threads).
+    /// `code`, in order (an exit may release later threads): one traced
+    /// with `PTRACE_O_TRACEEXIT` stops in its exit event first (the group's
+    /// code as message; tests/oracle/ptrace_edges.out, exit_*), one
+    /// already stopped there is woken by the SIGKILL and goes on exiting
+    /// with its own code.
     fn exit_threads(&mut self, threads: &[usize], signal: usize, code: i32) {
         for &u in threads {
             if self.exists(u) && self.task(u).signal == signal && !self.task(u).exiting {
-                self.do_exit(u, code);
+                if let Some(own) = self.task_mut(u).exit_pending.take() {
+                    self.do_exit(u, own);
+                } else if !self.exit_event(u, code) {
+                    self.do_exit(u, code);
+                }
             }
         }
     }
@@ -99,6 +120,10 @@ impl Model {
             task.traced_stop = false;
             task.trap_code = 0;
             task.trap_group = false;
+            task.trap_event = false;
+            task.trap_syscall = false;
+            task.exit_pending = None;
+            task.vfork_done_pending = false;
             task.stopped = false;
             task.exit_code = code;
         }
@@ -113,7 +138,9 @@ impl Model {
 
     /// `mm_release()` -> `complete_vfork_done()`.
     pub(crate) fn mm_release(&mut self, t: usize) {
-        self.task_mut(t).vfork_parent = None;
+        if let Some(parent) = self.task_mut(t).vfork_parent.take() {
+            self.vfork_done(parent, t);
+        }
     }
 
     fn exit_notify(&mut self, t: usize, group_dead: bool) {
@@ -252,6 +279,7 @@ impl Model {
 
     fn exit_ptrace(&mut self, tracer: usize, dead: &mut Vec<usize>) {
         for p in self.task(tracer).ptraced.clone() {
+            self.exitkill(p);
             if self.ptrace_detach_dead(tracer, p) {
                 dead.insert(0, p);
             } else {

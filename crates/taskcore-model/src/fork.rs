@@ -8,8 +8,8 @@
 use taskcore::uapi::{
     CLONE_CLEAR_SIGHAND, CLONE_DETACHED, CLONE_INTO_CGROUP, CLONE_NEWCGROUP, CLONE_NEWIPC,
     CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS,
-    CLONE_PARENT, CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_PTRACE, CLONE_SIGHAND, CLONE_THREAD,
-    CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
+    CLONE_PARENT, CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK,
+    CLONE_VM, MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
 };
 
 use crate::pid::Ns;
@@ -159,6 +159,9 @@ impl Model {
         let child = self.tasks.len();
         let ct = self.task(cur).clone();
         let thread = flags & CLONE_THREAD != 0;
+        // kernel_clone() picks the ptrace event by the clone's own exit
+        // signal (a thread's is 0: PTRACE_EVENT_CLONE).
+        let clone_exit_sig = exit_signal;
         let (real_parent, parent_exec_id, exit_signal) =
             if flags & (CLONE_PARENT | CLONE_THREAD) != 0 {
                 let es = if thread {
@@ -243,6 +246,13 @@ impl Model {
             jobctl_sig: 0,
             trap_notify: false,
             stop_dequeued: false,
+            ptrace_opts: 0,
+            ptrace_message: 0,
+            trap_event: false,
+            trap_syscall: false,
+            syscall_trace: false,
+            exit_pending: None,
+            vfork_done_pending: false,
             vfork_parent: if flags & CLONE_VFORK != 0 {
                 Some(cur)
             } else {
@@ -256,14 +266,9 @@ impl Model {
         }));
         self.pids[pid].as_mut().expect("new pid").task = Some(child);
         // ptrace_init_task(): the caller's tracer traces a CLONE_PTRACE
-        // child too, with the caller's ptrace mode.
-        if flags & CLONE_PTRACE != 0 && ct.ptrace != 0 {
-            let tracer = ct.parent.expect("a traced task has a tracer");
-            let c = self.task_mut(child);
-            c.ptrace = ct.ptrace;
-            c.parent = Some(tracer);
-            self.task_mut(tracer).ptraced.insert(0, child);
-        }
+        // child, or one its option for this kind of clone asks for, with
+        // the caller's ptrace mode and options.
+        let event = self.clone_trace(cur, child, flags, clone_exit_sig);
         {
             let s = self.signals[signal].as_mut().expect("live signal");
             s.threads.push(child);
@@ -306,6 +311,7 @@ impl Model {
         if thread && self.exists(child) {
             self.task_join_group_stop(child);
         }
+        self.clone_event(cur, child, event);
         self.run_deferred();
         Ok(Tid(child))
     }

@@ -54,6 +54,14 @@
 //!   tracee's unreported stop signal through; neither is modelled (the
 //!   attach to a stopped task and the first stop of a seized `CLONE_PTRACE`
 //!   child do report `PTRACE_EVENT_STOP`, as Linux).
+//! - ptrace options and event stops (module `ptrace_event`): the stops of
+//!   `PTRACE_O_TRACEFORK`/`VFORK`/`CLONE`/`EXEC`/`VFORKDONE`/`EXIT`
+//!   (restart signal ignored), auto-attach of new children, `EXITKILL`.
+//!   When a group dies, the threads traced with `TRACEEXIT` stop in thread
+//!   order, the caller of `exit_group` last (Linux: concurrently).
+//!   `PTRACE_LISTEN` and syscall stops are not
+//!   modelled; `PTRACE_O_SUSPEND_SECCOMP` is accepted without its
+//!   `CAP_SYS_ADMIN` check.
 //! - An exec completes at once even where Linux would wait for traced
 //!   zombie threads to be reaped (`de_thread`). A namespace init's exit is
 //!   put off until its namespace is empty, as Linux sleeps in
@@ -93,6 +101,7 @@ mod nsproxy;
 mod pid;
 mod pidfd;
 mod ptrace;
+pub mod ptrace_event;
 mod rlimit;
 mod sigmask;
 mod signal;
@@ -262,6 +271,23 @@ pub(crate) struct Task {
     /// (`JOBCTL_STOP_DEQUEUED`): a stop signal its tracer resumes it with
     /// still stops it.
     pub(crate) stop_dequeued: bool,
+    /// `PTRACE_O_*` options (Linux keeps them in `ptrace`).
+    pub(crate) ptrace_opts: u32,
+    /// The message of its last event stop (`ptrace_message`).
+    pub(crate) ptrace_message: u64,
+    /// The ptrace stop is an event stop: the restart's signal is ignored.
+    pub(crate) trap_event: bool,
+    /// The ptrace stop is a syscall stop: the restart's signal is sent.
+    pub(crate) trap_syscall: bool,
+    /// Resumed with `PTRACE_SYSCALL`: stops at its next syscall entry or
+    /// exit (`TIF_SYSCALL_TRACE`).
+    pub(crate) syscall_trace: bool,
+    /// Stopped in its `PTRACE_EVENT_EXIT` stop: it exits with this status
+    /// word when it runs again (Linux goes on in `do_exit()`).
+    pub(crate) exit_pending: Option<i32>,
+    /// Its vfork child released it during a ptrace stop: it takes its
+    /// `PTRACE_EVENT_VFORK_DONE` stop once resumed.
+    pub(crate) vfork_done_pending: bool,
     /// The thread blocked in `vfork` until this task execs or exits
     /// (`vfork_done`).
     pub(crate) vfork_parent: Option<usize>,
@@ -440,6 +466,13 @@ impl Model {
             jobctl_sig: 0,
             trap_notify: false,
             stop_dequeued: false,
+            ptrace_opts: 0,
+            ptrace_message: 0,
+            trap_event: false,
+            trap_syscall: false,
+            syscall_trace: false,
+            exit_pending: None,
+            vfork_done_pending: false,
             vfork_parent: None,
             cred: Cred::default(),
             mm: Some(0),

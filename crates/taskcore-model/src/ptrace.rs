@@ -91,15 +91,47 @@ impl Model {
     /// `ptrace_check_attach()` then `ptrace_resume()`: the tracee acts on
     /// `sig` as if it had dequeued it, then on its pending signals.
     pub fn ptrace_cont(&mut self, current: Tid, pid: i32, sig: i32) -> Result<()> {
+        self.ptrace_resume(current, pid, sig, false)
+    }
+
+    /// `ptrace_resume()`: out of its stop, the tracee gets `sig` (delivered
+    /// for a signal-delivery-stop, sent for a syscall stop, ignored
+    /// otherwise); `syscall`: it stops at its next syscall entry or exit.
+    pub(crate) fn ptrace_resume(
+        &mut self,
+        current: Tid,
+        pid: i32,
+        sig: i32,
+        syscall: bool,
+    ) -> Result<()> {
         let t = self.stopped_tracee(current, pid)?;
         if !(0..=NSIG).contains(&sig) {
             return Err(Errno::EIO);
         }
         let task = self.task_mut(t);
-        let sig = if task.trap_group { 0 } else { sig };
+        let syscall_stop = std::mem::take(&mut task.trap_syscall);
+        let delivered = if task.trap_group || task.trap_event || syscall_stop {
+            0
+        } else {
+            sig
+        };
+        task.syscall_trace = syscall;
         task.traced_stop = false;
         task.trap_code = 0;
         task.trap_group = false;
+        task.trap_event = false;
+        if syscall_stop && sig != 0 {
+            // ptrace_report_syscall(): the restart's signal is sent, to the
+            // thread, privileged (send_sig(.., 1): forced), and dequeued like
+            // any other.
+            self.send_signal(t, sig, true, true);
+            if !self.exists(t) || self.task(t).traced_stop {
+                // It stopped again for that signal.
+                self.run_deferred();
+                return Ok(());
+            }
+        }
+        let sig = delivered;
         self.resume_with(t, sig);
         self.run_deferred();
         Ok(())
@@ -114,12 +146,28 @@ impl Model {
     /// `ptrace_detach()` -> `__ptrace_detach()`; a group stop in effect
     /// stops the detached task again.
     pub fn ptrace_detach(&mut self, current: Tid, pid: i32, sig: i32) -> Result<()> {
+        let sig_in = sig;
         let t = self.stopped_tracee(current, pid)?;
         if !(0..=NSIG).contains(&sig) {
             return Err(Errno::EIO);
         }
-        let sig = if self.task(t).trap_group { 0 } else { sig };
+        let task = self.task(t);
+        let syscall_stop = task.trap_syscall;
+        let sig = if task.trap_group || task.trap_event || syscall_stop {
+            0
+        } else {
+            sig
+        };
+        let sent = if syscall_stop { sig_in } else { 0 };
         self.ptrace_unlink(t);
+        if sent != 0 {
+            self.send_signal(t, sent, true, true);
+            if !self.exists(t) {
+                // Killed by it and reaped at once.
+                self.run_deferred();
+                return Ok(());
+            }
+        }
         self.resume_with(t, sig);
         self.run_deferred();
         Ok(())
@@ -147,6 +195,15 @@ impl Model {
         } else if sig != 0 {
             self.handle_signal(t, sig);
         }
+        // An exit or vfork-done stop left pending comes next (not if the
+        // signal stopped it again).
+        if self.exists(t)
+            && !self.task(t).exiting
+            && !self.task(t).traced_stop
+            && self.resume_pending_event(t)
+        {
+            return;
+        }
         if self.exists(t) {
             self.dequeue_pending(t);
         }
@@ -154,7 +211,7 @@ impl Model {
 
     /// `ptrace_check_attach()`: `pid` is traced by the calling thread and in
     /// a ptrace stop.
-    fn stopped_tracee(&self, current: Tid, pid: i32) -> Result<usize> {
+    pub(crate) fn stopped_tracee(&self, current: Tid, pid: i32) -> Result<usize> {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         let task = self.task(t);
@@ -174,7 +231,11 @@ impl Model {
         task.traced_stop = false;
         task.trap_code = 0;
         task.trap_group = false;
+        task.trap_event = false;
+        task.trap_syscall = false;
+        task.syscall_trace = false;
         task.trap_notify = false;
+        task.ptrace_opts = 0;
         self.task_mut(tracer).ptraced.retain(|&u| u != t);
         // A thread of a stopped (or stopping) group goes back into the
         // group stop (JOBCTL_STOP_PENDING reinstated, uncounted).

@@ -609,7 +609,7 @@ impl Model {
 
     /// `task_participate_group_stop()`: true if `t` was the last thread of
     /// a group stop (the group is now stopped).
-    fn task_participate_group_stop(&mut self, t: usize) -> bool {
+    pub(crate) fn task_participate_group_stop(&mut self, t: usize) -> bool {
         let task = self.task_mut(t);
         let consume = task.stop_consume;
         task.stop_pending = false;
@@ -624,7 +624,7 @@ impl Model {
 
     /// The group of `t` is stopped (`SIGNAL_STOP_STOPPED`); the real
     /// parent is told if `notify_parent`.
-    fn group_stop_done(&mut self, t: usize, notify_parent: bool) {
+    pub(crate) fn group_stop_done(&mut self, t: usize, notify_parent: bool) {
         let s = self.sig_mut(t);
         s.flags = (s.flags & !(SIGNAL_STOP_STOPPED | SIGNAL_STOP_CONTINUED)) | SIGNAL_STOP_STOPPED;
         if notify_parent {
@@ -710,6 +710,8 @@ impl Model {
         task.traced_stop = true;
         task.trap_code = sig;
         task.trap_group = false;
+        task.trap_event = false;
+        task.trap_syscall = false;
         // Any ptrace stop takes the owed re-trap's place (as the core's
         // ptrace_stop()).
         task.trap_notify = false;
@@ -731,6 +733,14 @@ impl Model {
                     self.exit_notify_tail(task, group_dead, Vec::new());
                 }
                 Deferred::Dequeue { task } => {
+                    if self.exists(task) && !self.task(task).exiting {
+                        // Out of a PTRACE_EVENT_EXIT stop, it goes on
+                        // exiting.
+                        if let Some(code) = self.task_mut(task).exit_pending.take() {
+                            self.do_exit(task, code);
+                            continue;
+                        }
+                    }
                     if self.exists(task) {
                         self.dequeue_pending(task);
                     }

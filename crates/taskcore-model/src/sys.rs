@@ -220,6 +220,35 @@ impl Model {
             .collect()
     }
 
+    /// The tasks thread `t` traces, newest first (its `ptraced` list); a
+    /// helper for test drivers.
+    pub fn tracees(&self, t: Tid) -> Vec<Tid> {
+        if !self.exists(t.0) {
+            return Vec::new();
+        }
+        self.task(t.0).ptraced.iter().copied().map(Tid).collect()
+    }
+
+    /// Whether `t` waits for a vfork child to exec or exit; a helper for
+    /// test drivers.
+    pub fn in_vfork_wait(&self, t: Tid) -> bool {
+        self.tasks
+            .iter()
+            .flatten()
+            .any(|u| u.vfork_parent == Some(t.0))
+    }
+
+    /// Whether `t` is traced; a helper for test drivers.
+    pub fn is_traced(&self, t: Tid) -> bool {
+        self.exists(t.0) && self.task(t.0).ptrace != 0
+    }
+
+    /// Whether `t` is stopped in its `PTRACE_EVENT_EXIT` stop (it exits
+    /// when resumed); a helper for test drivers.
+    pub fn in_exit_stop(&self, t: Tid) -> bool {
+        self.exists(t.0) && self.task(t.0).exit_pending.is_some()
+    }
+
     /// The task holding pid 1 of the root namespace (the global init, or
     /// the thread that took its pid by exec), if any; a helper for test
     /// drivers.

@@ -5,7 +5,12 @@
 //! exit_group, execve, setpgid/setsid and the id queries, kill/tgkill/tkill,
 //! rt_sigaction, PR_SET_CHILD_SUBREAPER, unshare (CLONE_NEWPID and its
 //! refusals), ptrace attach/seize/traceme/cont/
-//! detach, wait4/waitid with random and invalid options, pidfds
+//! detach, PTRACE_SEIZE with options, PTRACE_SETOPTIONS (random subsets
+//! of the options, sometimes an invalid bit), PTRACE_INTERRUPT,
+//! PTRACE_SYSCALL with syscall entry/exit reports, and
+//! PTRACE_GETEVENTMSG (so
+//! clone, exec and exit raise event stops and auto-attach children), ptrace
+//! requests and waits by tracers on their own tracees, wait4/waitid with random and invalid options, pidfds
 //! (pidfd_open with its flags, pidfd_send_signal in each scope, waitid
 //! with `P_PIDFD`, setns to a pidfd's pid namespace, close), namespace
 //! files (`/proc/PID/ns/pid` and `pid_for_children` opened, setns, closed),
@@ -23,7 +28,8 @@
 //! in use. `Kernel::check_invariants` runs
 //! after every step.
 //!
-//! `PROPTEST_CASES` raises the number of cases (default 48).
+//! `PROPTEST_CASES` raises the number of cases (default 48); with
+//! `MODEL_TRACE` set, every compared step is printed (`--nocapture`).
 
 use proptest::prelude::*;
 use taskcore::sys::{dispatch_api, ApiRet, Prctl, Ptrace, SysRet, Syscall};
@@ -161,6 +167,63 @@ enum Op {
     /// clone or clone3 through their `CLONE_PIDFD` entries; the pidfd both
     /// sides return is kept for the pidfd ops.
     ClonePidfd(usize, PidfdClone),
+    /// `PTRACE_SEIZE` with options (sometimes invalid ones), mostly of a
+    /// child of the caller.
+    Seize(usize, KillArg, u32),
+    /// The caller enters (false) or leaves (true) a system call: a tracee
+    /// resumed with `PTRACE_SYSCALL` stops there.
+    SyscallReport(usize, bool),
+    /// `op` (a clone, exec, exit or syscall report) by a runnable traced
+    /// task (the `n`-th), or by any runnable task if none is traced: the
+    /// event and syscall stops.
+    ByTracee(usize, Box<Op>),
+    /// A ptrace request by a tracer (the `n`-th runnable task that traces
+    /// any, or any runnable task if none does) to its `m`-th tracee.
+    Tracer(usize, usize, TraceReq),
+}
+
+/// A request of [`Op::Tracer`].
+#[derive(Clone, Debug)]
+enum TraceReq {
+    /// `PTRACE_SETOPTIONS`.
+    Setoptions(u32),
+    /// `PTRACE_GETEVENTMSG`.
+    Geteventmsg,
+    /// `PTRACE_CONT` with a signal (ignored in event stops).
+    Cont(i32),
+    /// `PTRACE_DETACH` with a signal.
+    Detach(i32),
+    /// `wait4(tracee, options)`.
+    Wait(i32),
+    /// `PTRACE_INTERRUPT`.
+    Interrupt,
+    /// `PTRACE_SYSCALL` with a signal (sent from a syscall stop).
+    Syscall(i32),
+}
+
+/// `PTRACE_O_*` options: mostly a random subset of the valid ones that
+/// matter here, sometimes with an invalid bit.
+fn ptrace_options() -> impl Strategy<Value = u32> {
+    use taskcore_model::ptrace_event::{PTRACE_O_EXITKILL, PTRACE_O_TRACESECCOMP};
+    prop_oneof![
+        2 => Just(0u32),
+        8 => (0u32..0x80, any::<bool>(), prop::bool::weighted(0.1)).prop_map(|(b, kill, sec)| {
+            b | if kill { PTRACE_O_EXITKILL } else { 0 } | if sec { PTRACE_O_TRACESECCOMP } else { 0 }
+        }),
+        1 => prop_oneof![Just(1u32 << 8), Just(1 << 19), Just(1 << 22), Just(1 << 31), Just(0x4e | 1 << 12)],
+    ]
+}
+
+fn trace_req() -> impl Strategy<Value = TraceReq> {
+    prop_oneof![
+        4 => ptrace_options().prop_map(TraceReq::Setoptions),
+        3 => Just(TraceReq::Geteventmsg),
+        5 => signal().prop_map(TraceReq::Cont),
+        1 => signal().prop_map(TraceReq::Detach),
+        5 => wait4_options().prop_map(TraceReq::Wait),
+        2 => Just(TraceReq::Interrupt),
+        3 => signal().prop_map(TraceReq::Syscall),
+    ]
 }
 
 /// A clone step with `CLONE_PIDFD` (mostly), and its refusals.
@@ -509,6 +572,19 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(c, f, t)| Op::SetnsFile(c, f, t)),
         1 => sel().prop_map(Op::NsClose),
         6 => (sel(), pidfd_clone()).prop_map(|(c, k)| Op::ClonePidfd(c, k)),
+        6 => (sel(), prop_oneof![
+                3 => sel().prop_map(KillArg::Child),
+                1 => pid_arg().prop_map(KillArg::Pid),
+            ], ptrace_options()).prop_map(|(c, a, o)| Op::Seize(c, a, o)),
+        20 => (sel(), sel(), trace_req()).prop_map(|(c, t, r)| Op::Tracer(c, t, r)),
+        4 => (sel(), any::<bool>()).prop_map(|(c, x)| Op::SyscallReport(c, x)),
+        24 => (sel(), prop_oneof![
+                4 => clone_kind().prop_map(|k| Op::Clone(0, k)),
+                2 => Just(Op::Exec(0)),
+                1 => (0i32..300).prop_map(|x| Op::Exit(0, x)),
+                1 => (0i32..300).prop_map(|x| Op::ExitGroup(0, x)),
+                5 => any::<bool>().prop_map(|x| Op::SyscallReport(0, x)),
+            ]).prop_map(|(c, op)| Op::ByTracee(c, Box::new(op))),
     ]
 }
 
@@ -577,6 +653,10 @@ impl Pair {
 
     fn cmp<T: PartialEq + std::fmt::Debug>(&mut self, what: String, core: T, model: T) -> Check {
         self.log.push(format!("{what} -> {model:?}"));
+        if std::env::var_os("MODEL_TRACE").is_some() {
+            // Every step, for coverage counts (run with --nocapture).
+            eprintln!("STEP {}", self.log.last().expect("just pushed"));
+        }
         if core == model {
             Ok(())
         } else {
@@ -665,6 +745,100 @@ impl Pair {
 
     fn in_root_init_group(&self, t: Tid) -> bool {
         self.m.tgid_vnr(self.root(), t) == Ok(1)
+    }
+
+    /// Whether resuming tracee `t` with `sig` would kill a thread of the
+    /// global init (Linux panics): SIGKILL passed on, or out of its
+    /// `PTRACE_EVENT_EXIT` stop.
+    fn init_dies_of(&self, t: Tid, sig: i32) -> bool {
+        self.in_root_init_group(t) && (sig == SIGKILL || self.m.in_exit_stop(t))
+    }
+
+    /// A known divergence left out: a tracee waiting in vfork stops for
+    /// signals in both implementations (Linux: it sleeps killable in
+    /// `wait_for_vfork_done()` and takes no signal-delivery-stop), and
+    /// the signal a restart then gives it is acted on at once by the model
+    /// but held until the vfork completes by the core.
+    fn vfork_waiter_resumed_with_signal(&self, t: Tid, sig: i32) -> bool {
+        sig != 0 && self.m.in_vfork_wait(t)
+    }
+
+    /// Options as given to a tracee: `PTRACE_O_EXITKILL` is left out for
+    /// the global init (its tracer's exit would kill it: Linux panics).
+    fn options_for(&self, t: Option<Tid>, o: u32) -> u32 {
+        use taskcore_model::ptrace_event::PTRACE_O_EXITKILL;
+        if t.is_some_and(|t| self.in_root_init_group(t)) {
+            o & !PTRACE_O_EXITKILL
+        } else {
+            o
+        }
+    }
+
+    /// [`Op::Tracer`]: the caller is picked among the runnable tracers.
+    fn tracer_op(&mut self, op: &Op, s: usize) -> Check {
+        let Op::Tracer(_, n, req) = op else {
+            unreachable!("only Op::Tracer")
+        };
+        let tracers: Vec<Tid> = self
+            .runnable()
+            .into_iter()
+            .filter(|&t| !self.m.tracees(t).is_empty())
+            .collect();
+        let (c, pid, tracee) = if tracers.is_empty() {
+            let Some(c) = self.caller(s) else {
+                return Ok(());
+            };
+            (c, self.nr_of(c, *n), None)
+        } else {
+            let c = tracers[s % tracers.len()];
+            let list = self.m.tracees(c);
+            let t = list[n % list.len()];
+            (c, self.nr_of(c, t.0), Some(t))
+        };
+        let kc = self.kt(c);
+        let who = format!("[{}] {:?} (pid {pid})", c.0, req);
+        match *req {
+            TraceReq::Setoptions(o) => {
+                let o = self.options_for(tracee, o);
+                let a = self.k.ptrace_setoptions(kc, pid, o);
+                let b = self.m.ptrace_setoptions(c, pid, o);
+                self.cmp(format!("{who} = setoptions({o:#x})"), a, b)
+            }
+            TraceReq::Geteventmsg => {
+                let a = self.k.ptrace_geteventmsg(kc, pid);
+                let b = self.m.ptrace_geteventmsg(c, pid);
+                self.cmp(format!("{who} = geteventmsg"), a, b)
+            }
+            TraceReq::Cont(sig) | TraceReq::Detach(sig) | TraceReq::Syscall(sig)
+                if tracee.is_some_and(|t| {
+                    self.init_dies_of(t, sig) || self.vfork_waiter_resumed_with_signal(t, sig)
+                }) =>
+            {
+                Ok(())
+            }
+            TraceReq::Cont(sig) => {
+                let call = Syscall::Ptrace(Ptrace::Cont { pid, sig });
+                self.sys(c, format!("{who} = cont"), call)
+            }
+            TraceReq::Detach(sig) => {
+                let call = Syscall::Ptrace(Ptrace::Detach { pid, sig });
+                self.sys(c, format!("{who} = detach"), call)
+            }
+            TraceReq::Interrupt => {
+                let a = self.k.ptrace_interrupt(kc, pid);
+                let b = self.m.ptrace_interrupt(c, pid);
+                self.cmp(format!("{who} = interrupt"), a, b)
+            }
+            TraceReq::Syscall(sig) => {
+                let a = self.k.ptrace_syscall(kc, pid, sig);
+                let b = self.m.ptrace_syscall(c, pid, sig);
+                self.cmp(format!("{who} = syscall"), a, b)
+            }
+            TraceReq::Wait(options) => {
+                let call = Syscall::Wait4 { pid, options };
+                self.sys(c, format!("{who} = wait4({options:#x})"), call)
+            }
+        }
     }
 
     fn kt(&self, t: Tid) -> TaskId {
@@ -803,7 +977,34 @@ impl Pair {
             | Op::NsOpen(c, _)
             | Op::SetnsFile(c, ..)
             | Op::NsClose(c)
-            | Op::ClonePidfd(c, _) => *c,
+            | Op::ClonePidfd(c, _)
+            | Op::Seize(c, ..)
+            | Op::SyscallReport(c, _) => *c,
+            Op::Tracer(c, ..) => return self.tracer_op(op, *c),
+            Op::ByTracee(n, inner) => {
+                let traced: Vec<Tid> = self
+                    .runnable()
+                    .into_iter()
+                    .filter(|&t| self.m.is_traced(t))
+                    .collect();
+                // The inner op's selector picks among the runnable tasks:
+                // aim it at the chosen tracee.
+                let Some(&t) = traced.get(n % traced.len().max(1)) else {
+                    return self.apply(inner);
+                };
+                let r = self.runnable();
+                let at = r.iter().position(|&u| u == t).expect("runnable");
+                let mut inner = (**inner).clone();
+                match &mut inner {
+                    Op::Clone(c, _)
+                    | Op::Exec(c)
+                    | Op::Exit(c, _)
+                    | Op::ExitGroup(c, _)
+                    | Op::SyscallReport(c, _) => *c = at,
+                    _ => unreachable!("ByTracee holds only these"),
+                }
+                return self.apply(&inner);
+            }
         };
         let Some(c) = self.caller(caller) else {
             return Ok(());
@@ -812,6 +1013,7 @@ impl Pair {
         let who = format!("[{}] {:?}", c.0, op);
         match op {
             Op::Nop => Ok(()),
+            Op::Tracer(..) | Op::ByTracee(..) => unreachable!("handled above"),
             Op::Clone(_, kind) => {
                 let args = match kind {
                     CloneKind::Fork => CloneArgs::fork(),
@@ -986,12 +1188,33 @@ impl Pair {
                 self.sys(c, format!("{who} = attach({p})"), call)
             }
             Op::Traceme(_) => self.sys(c, who, Syscall::Ptrace(Ptrace::Traceme)),
+            Op::SyscallReport(_, exit) => {
+                let (a, b) = if *exit {
+                    (
+                        self.k.ptrace_syscall_exit(kc),
+                        self.m.ptrace_syscall_exit(c),
+                    )
+                } else {
+                    (
+                        self.k.ptrace_syscall_enter(kc, 39),
+                        self.m.ptrace_syscall_enter(c),
+                    )
+                };
+                self.cmp(who, a, b)
+            }
+            Op::Seize(_, p, o) => {
+                let p = self.kill_arg(c, p);
+                let t = self.m.find_task_by_vpid(c, p).ok();
+                let o = self.options_for(t, *o);
+                let (a, b) = (self.k.ptrace_seize(kc, p, o), self.m.ptrace_seize(c, p, o));
+                self.cmp(format!("{who} = seize({p}, {o:#x})"), a, b)
+            }
             Op::Cont(_, p, s) | Op::Detach(_, p, s)
-                if *s == SIGKILL && {
+                if {
                     let p = self.pid_arg(c, p);
-                    self.m
-                        .find_task_by_vpid(c, p)
-                        .is_ok_and(|t| self.in_root_init_group(t))
+                    self.m.find_task_by_vpid(c, p).is_ok_and(|t| {
+                        self.init_dies_of(t, *s) || self.vfork_waiter_resumed_with_signal(t, *s)
+                    })
                 } =>
             {
                 // Linux panics when the global init dies of the SIGKILL

@@ -92,3 +92,28 @@ fn typed_signals_and_options_mean_the_raw_numbers() {
     assert!(matches!(k.waitid(init, 0, 0, o), Ok(WaitOutcome::Reported(r)) if r.status == 9));
     assert_eq!(i32::from(Signal::rt(1)), 33);
 }
+
+/// A vfork parent killed while waiting no longer waits (Linux clears the
+/// child's `vfork_done`): once it is reaped and its slot holds another
+/// task, the child's exit must not report that task as released from a
+/// vfork (nor give a traced one a `PTRACE_EVENT_VFORK_DONE`).
+#[test]
+fn a_reaped_vfork_parent_is_not_confused_with_the_next_task() {
+    use taskcore::uapi::{SIGKILL, WNOHANG};
+    use taskcore::Notification;
+    let (mut k, init) = kernel();
+    let p = k.fork(init).unwrap();
+    let child = k.vfork(p).unwrap();
+    let pp = k.pid_vnr(init, p).unwrap();
+    k.kill(init, pp, SIGKILL).unwrap();
+    k.wait4(init, pp, WNOHANG).unwrap();
+    let others: Vec<TaskId> = (0..4).map(|_| k.fork(init).unwrap()).collect();
+    k.take_notifications();
+    k.exit(child, 0).unwrap();
+    let stale: Vec<_> = k
+        .take_notifications()
+        .into_iter()
+        .filter(|n| matches!(n, Notification::VforkDone { .. }))
+        .collect();
+    assert!(stale.is_empty(), "{stale:?} (new tasks {others:?})");
+}

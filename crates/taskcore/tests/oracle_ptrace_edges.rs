@@ -15,6 +15,9 @@
 //!   after another thread's `exit_group(173)`, reports the group's code
 //!   (`wait_task_zombie()`).
 //!
+//! - `exit_tracer_gone`: a tracee waiting in its `PTRACE_EVENT_EXIT` stop
+//!   when its tracer exits goes on exiting, and its real parent reaps it.
+//!
 //! Not expressible here: the tracer's timing (`usleep`, polled waits).
 
 use std::collections::HashMap;
@@ -598,4 +601,149 @@ fn sigkill_in_a_signal_delivery_stop_moves_to_the_exit_event_as_linux() {
         r.done();
         r.k.check_invariants();
     }
+}
+
+#[test]
+fn a_tracee_in_its_exit_stop_exits_when_its_tracer_is_gone_as_linux() {
+    for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
+        let mut r = Run::new("exit_tracer_gone", delivery);
+        let (c, cp, _) = r.spawn(1);
+        let parent = r.tracer;
+        let sub = r.k.fork(parent).unwrap();
+        let sp = r.name(sub, "subtracer");
+        // The sibling traces the tracee.
+        r.tracer = sub;
+        r.seize(cp, PTRACE_O_TRACEEXIT);
+        r.kill(cp, SIGKILL, "SIGKILL");
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(c);
+        }
+        r.wait(cp);
+        r.k.exit_group(sub, 0).unwrap();
+        r.tracer = parent;
+        r.wait(sp);
+        r.wait(cp);
+        r.done();
+        r.k.check_invariants();
+    }
+}
+
+#[test]
+fn sigkill_to_a_tracee_in_its_exit_stop_is_dropped_as_linux() {
+    for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
+        let mut r = Run::new("exit_stop_killed", delivery);
+        let (c, cp, _) = r.spawn(1);
+        r.seize(cp, PTRACE_O_TRACEEXIT);
+        r.kill(cp, SIGTERM, "SIGTERM");
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(c);
+        }
+        r.wait(cp);
+        r.cont(cp, SIGTERM);
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(c);
+        }
+        r.wait(cp);
+        r.kill(cp, SIGKILL, "SIGKILL");
+        r.wait(cp);
+        r.cont(cp, 0);
+        r.wait(cp);
+        r.done();
+        r.k.check_invariants();
+
+        let mut r = Run::new("exit_stop_killed_exit", delivery);
+        let c = r.k.fork(r.tracer).unwrap();
+        let cp = r.name(c, "tracee");
+        r.seize(cp, PTRACE_O_TRACEEXIT);
+        r.k.exit(c, 5).unwrap();
+        r.wait(cp);
+        r.kill(cp, SIGKILL, "SIGKILL");
+        r.wait(cp);
+        r.done();
+        r.k.check_invariants();
+    }
+}
+
+#[test]
+fn a_group_exit_takes_a_thread_out_of_its_exit_stop_as_linux() {
+    for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
+        let mut r = Run::new("exit_stop_zapped", delivery);
+        let c = r.k.fork(r.tracer).unwrap();
+        let cp = r.name(c, "tracee");
+        let t = r.k.clone(c, &CloneArgs::thread()).unwrap();
+        r.seize(cp, PTRACE_O_TRACEEXIT);
+        r.k.exit(c, 5).unwrap();
+        r.wait(cp);
+        r.kill(cp, SIGTERM, "SIGTERM");
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(t);
+        }
+        r.wait(cp);
+        // Reaped: waitpid() fails (ECHILD), which the tracer logs as none.
+        assert!(r.k.wait4(r.tracer, cp, __WALL | WNOHANG).is_err());
+        r.check("wait pid=tracee ret=none".into());
+        r.done();
+        r.k.check_invariants();
+    }
+}
+
+#[test]
+fn a_clone_ptrace_child_resumed_with_its_sigstop_stops_again_as_linux() {
+    for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
+        let mut r = Run::new("clone_ptrace_stop", delivery);
+        let c = r.k.fork(r.tracer).unwrap();
+        let cp = r.name(c, "tracee");
+        r.k.ptrace_traceme(c).unwrap();
+        r.k.kill(c, cp, SIGSTOP).unwrap();
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(c);
+        }
+        r.wait(cp);
+        r.cont(cp, 0);
+        let args = CloneArgs {
+            flags: CLONE_PTRACE,
+            exit_signal: SIGCHLD,
+            set_tid: vec![],
+        };
+        let g = r.k.clone(c, &args).unwrap();
+        let gp = r.name(g, "tracee.child");
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(g);
+        }
+        r.wait(gp);
+        r.cont(gp, SIGSTOP);
+        if delivery == SignalDelivery::OnGetSignal {
+            let _ = r.k.get_signal(g);
+        }
+        r.wait(gp);
+        r.k.kill(r.tracer, gp, SIGKILL).unwrap();
+        r.wait(gp);
+        r.k.kill(r.tracer, cp, SIGKILL).unwrap();
+        r.wait(cp);
+        r.done();
+        r.k.check_invariants();
+    }
+}
+
+#[test]
+fn sigkill_from_a_syscall_stop_leads_to_the_exit_event_as_linux() {
+    let mut r = Run::new("syscall_kill", SignalDelivery::Immediate);
+    let c = r.k.fork(r.tracer).unwrap();
+    let cp = r.name(c, "tracee");
+    r.k.ptrace_traceme(c).unwrap();
+    r.k.kill(c, cp, SIGSTOP).unwrap();
+    r.wait(cp);
+    let o = PTRACE_O_TRACEEXIT | PTRACE_O_TRACESYSGOOD;
+    let s = r.k.ptrace_setoptions(r.tracer, cp, o);
+    r.req("PTRACE_SETOPTIONS", cp, o.into(), s);
+    r.syscall(cp);
+    assert!(r.k.ptrace_syscall_enter(c, 110).unwrap());
+    r.wait(cp);
+    let s = r.k.ptrace_syscall(r.tracer, cp, SIGKILL);
+    r.req("PTRACE_SYSCALL", cp, SIGKILL as u64, s);
+    r.wait(cp);
+    r.cont(cp, 0);
+    r.wait(cp);
+    r.done();
+    r.k.check_invariants();
 }

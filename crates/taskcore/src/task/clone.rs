@@ -331,6 +331,8 @@ impl Kernel {
         }
         if flags & CLONE_VFORK != 0 {
             self.tasks[child].vfork_parent = cur;
+            self.vfork_parent_gens
+                .insert(child, self.gens[cur as usize]);
         }
         let event = self.ptrace_init_task(cur, child, flags, exit_signal);
         if flags & CLONE_THREAD != 0 {

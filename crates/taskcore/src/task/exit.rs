@@ -146,13 +146,24 @@ impl Kernel {
     /// thread, SIGKILL or not, with the group's exit code as message
     /// (tests/oracle/ptrace_edges.out, cases exit_*).
     pub(crate) fn exit_threads(&mut self, threads: &[u32], g: GroupIx, code: i32) {
+        use crate::task::ptrace_event::JOBCTL_EXIT_PENDING;
         for &t in threads {
-            if self
+            if !self
                 .tasks
                 .get(t)
                 .is_some_and(|x| x.flags & PF_EXITING == 0 && x.group == g)
-                && !self.ptrace_exit_event(t, code)
             {
+                continue;
+            }
+            if self.tasks[t].jobctl & JOBCTL_EXIT_PENDING != 0 {
+                // Already in its exit stop: the group's SIGKILL wakes it
+                // and it goes on exiting with its own code, without a
+                // second stop (tests/oracle/ptrace_edges.out,
+                // exit_stop_zapped).
+                self.tasks[t].jobctl &= !JOBCTL_EXIT_PENDING;
+                let own = self.ptrace_message(t) as i32;
+                self.do_exit(t, own);
+            } else if !self.ptrace_exit_event(t, code) {
                 self.do_exit(t, code);
             }
         }
@@ -186,7 +197,12 @@ impl Kernel {
     /// (`mm_release` -> `complete_vfork_done`).
     pub(crate) fn mm_release(&mut self, t: u32) {
         let vp = core::mem::replace(&mut self.tasks[t].vfork_parent, NONE);
-        if vp != NONE && self.tasks.get(vp).is_some() {
+        if vp == NONE {
+            return;
+        }
+        let gen = self.vfork_parent_gens.remove(&t);
+        // Not a task that took the slot of a released vfork parent.
+        if self.tasks.get(vp).is_some() && gen == Some(self.gens[vp as usize]) {
             let parent = self.handle_unchecked(vp);
             self.notify(Notification::VforkDone { parent });
             self.ptrace_vfork_done(vp, t);
@@ -316,7 +332,23 @@ impl Kernel {
                     Deferral::ResumeExit { group_dead } => {
                         self.exit_notify_tail(d.task, group_dead, Vec::new())
                     }
-                    Deferral::Dequeue => self.signal_wake_up(d.task),
+                    Deferral::Dequeue => {
+                        use crate::task::ptrace_event::JOBCTL_EXIT_PENDING;
+                        let t = d.task;
+                        if self.tasks[t].jobctl & JOBCTL_EXIT_PENDING != 0 {
+                            // Out of its PTRACE_EVENT_EXIT stop, the
+                            // untraced thread goes on in do_exit()
+                            // (tests/oracle/ptrace_edges.out,
+                            // exit_tracer_gone).
+                            self.tasks[t].jobctl &= !JOBCTL_EXIT_PENDING;
+                            if self.tasks[t].flags & PF_EXITING == 0 {
+                                let code = self.ptrace_message(t) as i32;
+                                self.do_exit(t, code);
+                            }
+                        } else {
+                            self.signal_wake_up(t);
+                        }
+                    }
                 }
             }
         }

@@ -284,6 +284,11 @@ pub struct Kernel {
     /// Each tracee's `ptrace_message` (what `PTRACE_GETEVENTMSG` reads):
     /// kept aside, not in every task; absent means 0.
     pub(crate) ptrace_messages: rustc_hash::FxHashMap<u32, u64>,
+    /// Each vfork child's parent slot generation at the vfork (kept
+    /// aside, not in every task): once that parent is released (killed
+    /// while waiting: Linux clears the child's `vfork_done`), its slot may
+    /// hold another task.
+    pub(crate) vfork_parent_gens: rustc_hash::FxHashMap<u32, u32>,
     /// External references: pid references, pidfds, namespace files.
     pub(crate) ext: crate::pid::refs::ExtRefs,
 }
@@ -324,6 +329,7 @@ impl Kernel {
             trap_info: Default::default(),
             sigsave: Default::default(),
             ptrace_messages: Default::default(),
+            vfork_parent_gens: Default::default(),
             ext: Default::default(),
         };
         let mut root_ns = PidNamespace::new(0, None, config.pid_max);
@@ -378,6 +384,7 @@ impl Kernel {
             trap_info: self.trap_info.clone(),
             sigsave: self.sigsave.clone(),
             ptrace_messages: self.ptrace_messages.clone(),
+            vfork_parent_gens: self.vfork_parent_gens.clone(),
             ext: self.ext.clone(),
         }
     }

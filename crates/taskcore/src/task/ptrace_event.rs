@@ -295,6 +295,16 @@ impl Kernel {
                 let _ = self.send_signal_locked(t, sig, SendInfo::Priv, PidType::Pid, false);
             }
         }
+        if self
+            .tasks
+            .get(t)
+            .is_none_or(|x| x.flags & PF_TRACED_STOP != 0)
+        {
+            // The signal sent from a syscall stop stopped it again (its
+            // PTRACE_EVENT_EXIT stop: tests/oracle/ptrace_edges.out,
+            // syscall_kill).
+            return;
+        }
         let jobctl = self.tasks[t].jobctl;
         if jobctl & JOBCTL_EXIT_PENDING != 0 {
             self.tasks[t].jobctl &= !JOBCTL_EXIT_PENDING;
@@ -342,6 +352,21 @@ impl Kernel {
         if self.tasks[t].flags & PF_EXITING != 0 || !self.ptrace_event_enabled(t, PTRACE_EVENT_EXIT)
         {
             return false;
+        }
+        // synchronize_group_exit(): the group's last thread to enter
+        // do_exit() marks the group exiting, so that signals sent while it
+        // waits in this stop are dropped (tests/oracle/ptrace_edges.out,
+        // exit_stop_killed_exit).
+        let g = self.tasks[t].group;
+        let last = self.threads(g).into_iter().all(|u| {
+            u == t
+                || self.tasks[u].flags & PF_EXITING != 0
+                || self.tasks[u].jobctl & JOBCTL_EXIT_PENDING != 0
+        });
+        if last && self.groups[g].flags & crate::task::task_struct::SIGNAL_GROUP_EXIT == 0 {
+            self.groups[g].group_exit_code = code;
+            self.groups[g].group_stop_count = 0;
+            self.set_group_flags(g, crate::task::task_struct::SIGNAL_GROUP_EXIT);
         }
         self.tasks[t].jobctl |= JOBCTL_EXIT_PENDING;
         self.ptrace_event(t, PTRACE_EVENT_EXIT, code as u32 as u64);
@@ -614,6 +639,11 @@ impl Kernel {
             self.tasks[child].jobctl |= JOBCTL_TRAP_STOP;
             self.do_jobctl_trap(child);
         } else {
+            // The child dequeues the SIGSTOP it starts with: ptrace_signal()
+            // marks it JOBCTL_STOP_DEQUEUED, so that resumed with SIGSTOP
+            // it stops again (tests/oracle/ptrace_edges.out,
+            // clone_ptrace_stop).
+            self.tasks[child].jobctl |= crate::task::jobctl::JOBCTL_STOP_DEQUEUED;
             self.ptrace_trap(child, SIGSTOP);
         }
         event
