@@ -47,26 +47,15 @@ impl Model {
     /// # Errors
     /// `ESRCH` stale caller; `EPERM`.
     pub fn setresuid(&mut self, current: Tid, r: u32, e: u32, s: u32) -> Result<()> {
-        let cur = self.current(current)?;
-        let mut c = self.task(cur).cred.clone();
-        let old = [c.uid, c.euid, c.suid];
-        for x in [r, e, s] {
-            if x != KEEP && !old.contains(&x) && c.euid != 0 {
-                return Err(Errno::EPERM);
-            }
-        }
-        if r != KEEP {
-            c.uid = r;
-        }
-        if e != KEEP {
-            c.euid = e;
-        }
-        if s != KEEP {
-            c.suid = s;
-        }
-        c.fsuid = c.euid;
-        self.commit(cur, c);
-        Ok(())
+        self.set_res(current, Ids::User, [r, e, s])
+    }
+
+    /// `setresgid(r, e, s)`: as [`Model::setresuid`] for gids.
+    ///
+    /// # Errors
+    /// `ESRCH` stale caller; `EPERM`.
+    pub fn setresgid(&mut self, current: Tid, r: u32, e: u32, s: u32) -> Result<()> {
+        self.set_res(current, Ids::Group, [r, e, s])
     }
 
     /// `setuid(uid)`: privileged sets all four uids; otherwise euid and
@@ -75,19 +64,15 @@ impl Model {
     /// # Errors
     /// `ESRCH` stale caller; `EINVAL` for -1; `EPERM`.
     pub fn setuid(&mut self, current: Tid, uid: u32) -> Result<()> {
-        let cur = self.current(current)?;
-        if uid == KEEP {
-            return Err(Errno::EINVAL);
-        }
-        let mut c = self.task(cur).cred.clone();
-        if c.euid == 0 {
-            (c.uid, c.suid) = (uid, uid);
-        } else if uid != c.uid && uid != c.suid {
-            return Err(Errno::EPERM);
-        }
-        (c.euid, c.fsuid) = (uid, uid);
-        self.commit(cur, c);
-        Ok(())
+        self.set_one(current, Ids::User, uid)
+    }
+
+    /// `setgid(gid)`: as [`Model::setuid`] for gids.
+    ///
+    /// # Errors
+    /// `ESRCH` stale caller; `EINVAL` for -1; `EPERM`.
+    pub fn setgid(&mut self, current: Tid, gid: u32) -> Result<()> {
+        self.set_one(current, Ids::Group, gid)
     }
 
     /// `setreuid(r, e)`: see the core's `Kernel::setreuid`.
@@ -95,28 +80,134 @@ impl Model {
     /// # Errors
     /// `ESRCH` stale caller; `EPERM`.
     pub fn setreuid(&mut self, current: Tid, r: u32, e: u32) -> Result<()> {
+        self.set_re(current, Ids::User, r, e)
+    }
+
+    /// `setregid(r, e)`: as [`Model::setreuid`] for gids.
+    ///
+    /// # Errors
+    /// `ESRCH` stale caller; `EPERM`.
+    pub fn setregid(&mut self, current: Tid, r: u32, e: u32) -> Result<()> {
+        self.set_re(current, Ids::Group, r, e)
+    }
+
+    /// `setfsuid(uid)`: the old fsuid; it becomes `uid` when privileged or
+    /// `uid` is one of the real, effective, saved and fs uids (-1 only
+    /// asks).
+    ///
+    /// # Errors
+    /// `ESRCH` stale caller.
+    pub fn setfsuid(&mut self, current: Tid, uid: u32) -> Result<u32> {
+        self.set_fs(current, Ids::User, uid)
+    }
+
+    /// `setfsgid(gid)`: as [`Model::setfsuid`] for the fs gid.
+    ///
+    /// # Errors
+    /// `ESRCH` stale caller.
+    pub fn setfsgid(&mut self, current: Tid, gid: u32) -> Result<u32> {
+        self.set_fs(current, Ids::Group, gid)
+    }
+
+    /// `setgroups(list)`: privileged only; at most 65,536 groups, none -1;
+    /// kept sorted.
+    ///
+    /// # Errors
+    /// `ESRCH` stale caller; `EPERM` unprivileged (checked first);
+    /// `EINVAL`.
+    pub fn setgroups(&mut self, current: Tid, groups: &[u32]) -> Result<()> {
+        let cur = self.current(current)?;
+        let mut c = self.task(cur).cred.clone();
+        if c.euid != 0 {
+            return Err(Errno::EPERM);
+        }
+        if groups.len() > 65_536 || groups.contains(&KEEP) {
+            return Err(Errno::EINVAL);
+        }
+        let mut g = groups.to_vec();
+        g.sort();
+        c.groups = g.into();
+        self.commit(cur, c);
+        Ok(())
+    }
+
+    fn set_res(&mut self, current: Tid, k: Ids, new: [u32; 3]) -> Result<()> {
+        let cur = self.current(current)?;
+        let mut c = self.task(cur).cred.clone();
+        let mut ids = k.get(&c);
+        let old = [ids[0], ids[1], ids[2]];
+        for x in new {
+            if x != KEEP && !old.contains(&x) && c.euid != 0 {
+                return Err(Errno::EPERM);
+            }
+        }
+        for (slot, x) in ids.iter_mut().zip(new) {
+            if x != KEEP {
+                *slot = x;
+            }
+        }
+        ids[3] = ids[1];
+        k.put(&mut c, ids);
+        self.commit(cur, c);
+        Ok(())
+    }
+
+    fn set_one(&mut self, current: Tid, k: Ids, id: u32) -> Result<()> {
+        let cur = self.current(current)?;
+        if id == KEEP {
+            return Err(Errno::EINVAL);
+        }
+        let mut c = self.task(cur).cred.clone();
+        let mut ids = k.get(&c);
+        if c.euid == 0 {
+            (ids[0], ids[2]) = (id, id);
+        } else if id != ids[0] && id != ids[2] {
+            return Err(Errno::EPERM);
+        }
+        (ids[1], ids[3]) = (id, id);
+        k.put(&mut c, ids);
+        self.commit(cur, c);
+        Ok(())
+    }
+
+    fn set_re(&mut self, current: Tid, k: Ids, r: u32, e: u32) -> Result<()> {
         let cur = self.current(current)?;
         let mut c = self.task(cur).cred.clone();
         let priv_ = c.euid == 0;
-        let old = c.clone();
-        if r != KEEP && !priv_ && r != old.uid && r != old.euid {
+        let old = k.get(&c);
+        if r != KEEP && !priv_ && r != old[0] && r != old[1] {
             return Err(Errno::EPERM);
         }
-        if e != KEEP && !priv_ && ![old.uid, old.euid, old.suid].contains(&e) {
+        if e != KEEP && !priv_ && !old[..3].contains(&e) {
             return Err(Errno::EPERM);
         }
+        let mut ids = old;
         if r != KEEP {
-            c.uid = r;
+            ids[0] = r;
         }
         if e != KEEP {
-            c.euid = e;
+            ids[1] = e;
         }
-        if r != KEEP || (e != KEEP && e != old.uid) {
-            c.suid = c.euid;
+        if r != KEEP || (e != KEEP && e != old[0]) {
+            ids[2] = ids[1];
         }
-        c.fsuid = c.euid;
+        ids[3] = ids[1];
+        k.put(&mut c, ids);
         self.commit(cur, c);
         Ok(())
+    }
+
+    fn set_fs(&mut self, current: Tid, k: Ids, id: u32) -> Result<u32> {
+        let cur = self.current(current)?;
+        let mut c = self.task(cur).cred.clone();
+        let mut ids = k.get(&c);
+        let old = ids[3];
+        if id != KEEP && (c.euid == 0 || ids.contains(&id)) {
+            ids[3] = id;
+            k.put(&mut c, ids);
+            self.commit(cur, c);
+        }
+        Ok(old)
     }
 
     /// The sender snapshot of task `cur`.
@@ -140,5 +231,28 @@ impl Model {
             .iter()
             .any(|&u| u == tc.suid || u == tc.uid);
         by_cred || (sig == taskcore::uapi::SIGCONT && self.sig(p).session == s.session)
+    }
+}
+
+/// Which four ids a call changes: (real, effective, saved, fs).
+#[derive(Clone, Copy)]
+enum Ids {
+    User,
+    Group,
+}
+
+impl Ids {
+    fn get(self, c: &Cred) -> [u32; 4] {
+        match self {
+            Ids::User => [c.uid, c.euid, c.suid, c.fsuid],
+            Ids::Group => [c.gid, c.egid, c.sgid, c.fsgid],
+        }
+    }
+
+    fn put(self, c: &mut Cred, [r, e, s, f]: [u32; 4]) {
+        match self {
+            Ids::User => (c.uid, c.euid, c.suid, c.fsuid) = (r, e, s, f),
+            Ids::Group => (c.gid, c.egid, c.sgid, c.fsgid) = (r, e, s, f),
+        }
     }
 }
