@@ -208,27 +208,7 @@ impl Run {
     /// order, until it exited), then a restart of each one that stopped
     /// (with its signal for a signal-delivery-stop).
     fn drain(&mut self, pids: &[i32]) {
-        let mut done = vec![false; pids.len()];
-        for _ in 0..6 {
-            if done.iter().all(|&d| d) {
-                break;
-            }
-            let mut st = vec![-2; pids.len()];
-            for (i, &p) in pids.iter().enumerate() {
-                if !done[i] {
-                    st[i] = self.wait(p);
-                    if st[i] >= 0 && st[i] & 0x7f != 0x7f {
-                        done[i] = true;
-                    }
-                }
-            }
-            for (i, &p) in pids.iter().enumerate() {
-                if st[i] >= 0 && st[i] & 0x7f == 0x7f {
-                    let ev = (st[i] >> 16) & 0xff;
-                    self.cont(p, if ev != 0 { 0 } else { (st[i] >> 8) & 0xff });
-                }
-            }
-        }
+        self.drain_tasks(pids, &[]);
     }
 
     fn done(&self) {
@@ -345,6 +325,12 @@ impl Run {
         if delivery == SignalDelivery::Immediate {
             return self.drain(pids);
         }
+        self.drain_tasks(pids, tasks);
+    }
+
+    /// The drain loop; after each restart, thread `tasks[i]` (when given)
+    /// runs `get_signal()`.
+    fn drain_tasks(&mut self, pids: &[i32], tasks: &[Option<TaskId>]) {
         let mut done = vec![false; pids.len()];
         for _ in 0..6 {
             if done.iter().all(|&d| d) {
@@ -363,7 +349,7 @@ impl Run {
                 if st[i] >= 0 && st[i] & 0x7f == 0x7f {
                     let ev = (st[i] >> 16) & 0xff;
                     self.cont(p, if ev != 0 { 0 } else { (st[i] >> 8) & 0xff });
-                    if let Some(u) = tasks[i] {
+                    if let Some(&Some(u)) = tasks.get(i) {
                         let _ = self.k.get_signal(u);
                     }
                 }
