@@ -10,8 +10,8 @@ use taskcore::uapi::{SIGCHLD, SIGTRAP};
 use crate::{Action, ExitState, Model, Result, SigHandler, Tid, PT_PTRACED, PT_SEIZED};
 
 impl Model {
-    /// A successful `execve` by `current` (`filename` is not used: `comm` is
-    /// not modelled).
+    /// A successful `execve` by `current`; its `comm` becomes the last
+    /// component of `filename`, at most 15 bytes.
     ///
     /// # Errors
     /// `ESRCH`: stale or exiting caller.
@@ -28,7 +28,6 @@ impl Model {
     /// the exec, as its tracer sees it), else one attached without
     /// `PTRACE_SEIZE` gets SIGTRAP.
     pub fn execve(&mut self, current: Tid, filename: &str) -> Result<()> {
-        let _ = filename;
         let t = self.current(current)?;
         // PTRACE_EVENT_EXEC's message: the caller's tid before de_thread(),
         // as its tracer sees it.
@@ -41,6 +40,8 @@ impl Model {
         // exec_mmap() -> mm_release(): the vfork parent may run.
         self.mm_release(t);
         let task = self.task_mut(t);
+        task.comm =
+            crate::prctl::comm_of(filename.rsplit('/').next().unwrap_or(filename).as_bytes());
         task.forknoexec = false;
         task.self_exec_id += 1;
         // A new address space, dumpable unless the effective ids differ

@@ -262,6 +262,7 @@ impl Model {
             blocked: ct.blocked,
             rt_queue: Vec::new(),
             cred: ct.cred.clone(),
+            comm: ct.comm,
             mm,
         }));
         self.pids[pid].as_mut().expect("new pid").task = Some(child);

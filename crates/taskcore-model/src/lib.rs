@@ -100,6 +100,7 @@ mod fork;
 mod nsproxy;
 mod pid;
 mod pidfd;
+mod prctl;
 mod ptrace;
 pub mod ptrace_event;
 mod rlimit;
@@ -294,6 +295,8 @@ pub(crate) struct Task {
     /// Per-thread pending signals (`pending`), bit `sig - 1`.
     /// Credentials (uids, gids, groups).
     pub(crate) cred: Cred,
+    /// The thread's name (`comm`): at most 15 bytes, NUL-padded.
+    pub(crate) comm: [u8; 16],
     /// Its address space, an index into [`Model::mms`]; `None` once it has
     /// exited (`exit_mm()`).
     pub(crate) mm: Option<usize>,
@@ -475,6 +478,7 @@ impl Model {
             vfork_done_pending: false,
             vfork_parent: None,
             cred: Cred::default(),
+            comm: *b"init\0\0\0\0\0\0\0\0\0\0\0\0",
             mm: Some(0),
             pending: 0,
             blocked: 0,

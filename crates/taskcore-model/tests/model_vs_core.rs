@@ -168,6 +168,9 @@ enum Op {
     PidfdClose(usize),
     /// `prctl(PR_SET_DUMPABLE, arg)`, then `prctl(PR_GET_DUMPABLE)`.
     Dumpable(usize, u64),
+    /// `prctl(PR_SET_NAME, name)` (when given), then `prctl(PR_GET_NAME)`:
+    /// names set, inherited by clones and replaced by exec.
+    Name(usize, Option<Vec<u8>>),
     /// Opens `/proc/PID/ns/pid` (false) or `pid_for_children` (true) of
     /// the `n`-th created task; a file both sides open is kept.
     NsOpen(usize, bool),
@@ -579,6 +582,13 @@ fn op() -> impl Strategy<Value = Op> {
         1 => sel().prop_map(Op::PidfdClose),
         2 => (sel(), prop_oneof![Just(0u64), Just(1), Just(1), Just(2)])
             .prop_map(|(c, a)| Op::Dumpable(c, a)),
+        2 => (sel(), prop_oneof![
+                2 => Just(None),
+                1 => Just(Some(b"worker".to_vec())),
+                1 => Just(Some(b"a-name-longer-than-15".to_vec())),
+                1 => Just(Some(b"nul\0after".to_vec())),
+                1 => Just(Some(Vec::new())),
+            ]).prop_map(|(c, n)| Op::Name(c, n)),
         2 => (sel(), any::<bool>()).prop_map(|(t, k)| Op::NsOpen(t, k)),
         2 => (sel(), sel(), prop_oneof![3 => Just(CLONE_NEWPID), 2 => Just(0u64), 1 => Just(CLONE_NEWUTS)])
             .prop_map(|(c, f, t)| Op::SetnsFile(c, f, t)),
@@ -1012,6 +1022,7 @@ impl Pair {
             | Op::SetnsPidfd(c, ..)
             | Op::PidfdClose(c)
             | Op::Dumpable(c, _)
+            | Op::Name(c, _)
             | Op::NsOpen(c, _)
             | Op::SetnsFile(c, ..)
             | Op::NsClose(c)
@@ -1360,6 +1371,14 @@ impl Pair {
                 let a = self.k.setns(kc, taskcore::SetnsFd::PidFd(kf), *nstype);
                 let b = self.m.setns_pidfd(c, mf, *nstype);
                 self.cmp(format!("{who} = setns(#{}, {nstype:#x})", mf.0), a, b)
+            }
+            Op::Name(_, name) => {
+                if let Some(n) = name {
+                    let (a, b) = (self.k.pr_set_name(kc, n), self.m.pr_set_name(c, n));
+                    self.cmp(format!("{who} = prctl(PR_SET_NAME)"), a, b)?;
+                }
+                let (a, b) = (self.k.pr_get_name(kc), self.m.pr_get_name(c));
+                self.cmp(format!("{who} = prctl(PR_GET_NAME)"), a, b)
             }
             Op::Dumpable(_, arg) => {
                 let (a, b) = (
