@@ -15,7 +15,7 @@ use taskcore::uapi::{
 use crate::pid::Ns;
 use crate::ptrace::PTRACE_EVENT_STOP;
 use crate::{
-    Action, CloneArgs, Errno, ExitState, Model, Result, SigHandler, Signal, Task, Tid, PT_SEIZED,
+    Action, CloneArgs, Errno, Model, Result, SigHandler, Signal, Task, Tid, PT_SEIZED,
     SIGNAL_STOP_STOPPED, SIGNAL_UNKILLABLE,
 };
 
@@ -222,48 +222,24 @@ impl Model {
             None => None,
         };
         self.tasks.push(Some(Task {
-            pid,
-            group_leader: if thread { ct.group_leader } else { child },
-            signal,
-            real_parent,
-            parent: real_parent,
-            children: Vec::new(),
-            ptraced: Vec::new(),
-            ptrace: 0,
-            exit_state: ExitState::Running,
-            exit_code: 0,
-            exit_signal,
-            exiting: false,
-            forknoexec: true,
             self_exec_id: ct.self_exec_id,
             parent_exec_id,
-            traced_stop: false,
-            trap_code: 0,
-            trap_group: false,
-            stopped: false,
-            stop_pending: false,
-            stop_consume: false,
-            jobctl_sig: 0,
-            trap_notify: false,
-            stop_dequeued: false,
-            ptrace_opts: 0,
-            ptrace_message: 0,
-            trap_event: false,
-            trap_syscall: false,
-            syscall_trace: false,
-            exit_pending: None,
-            vfork_done_pending: false,
             vfork_parent: if flags & CLONE_VFORK != 0 {
                 Some(cur)
             } else {
                 None
             },
-            pending: 0,
             blocked: ct.blocked,
-            rt_queue: Vec::new(),
             cred: ct.cred.clone(),
             comm: ct.comm,
             mm,
+            ..Task::fresh(
+                pid,
+                if thread { ct.group_leader } else { child },
+                signal,
+                real_parent,
+                exit_signal,
+            )
         }));
         self.pids[pid].as_mut().expect("new pid").task = Some(child);
         // ptrace_init_task(): the caller's tracer traces a CLONE_PTRACE

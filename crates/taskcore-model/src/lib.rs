@@ -308,6 +308,60 @@ pub(crate) struct Task {
     pub(crate) rt_queue: Vec<i32>,
 }
 
+impl Task {
+    /// A task as `copy_process()` starts it, before the creator's state
+    /// (credentials, name, mask, address space, exec ids) is copied in:
+    /// running, untraced, in no stop, with nothing pending.
+    pub(crate) fn fresh(
+        pid: usize,
+        group_leader: usize,
+        signal: usize,
+        real_parent: Option<usize>,
+        exit_signal: i32,
+    ) -> Task {
+        Task {
+            pid,
+            group_leader,
+            signal,
+            real_parent,
+            parent: real_parent,
+            children: Vec::new(),
+            ptraced: Vec::new(),
+            ptrace: 0,
+            exit_state: ExitState::Running,
+            exit_code: 0,
+            exit_signal,
+            exiting: false,
+            forknoexec: true,
+            self_exec_id: 0,
+            parent_exec_id: 0,
+            traced_stop: false,
+            trap_code: 0,
+            trap_group: false,
+            stopped: false,
+            stop_pending: false,
+            stop_consume: false,
+            jobctl_sig: 0,
+            trap_notify: false,
+            stop_dequeued: false,
+            ptrace_opts: 0,
+            ptrace_message: 0,
+            trap_event: false,
+            trap_syscall: false,
+            syscall_trace: false,
+            exit_pending: None,
+            vfork_done_pending: false,
+            vfork_parent: None,
+            cred: Cred::default(),
+            comm: [0; 16],
+            mm: None,
+            pending: 0,
+            blocked: 0,
+            rt_queue: Vec::new(),
+        }
+    }
+}
+
 /// A thread group (`struct signal_struct` and `struct sighand_struct`).
 #[derive(Clone, Debug)]
 pub(crate) struct Signal {
@@ -445,44 +499,10 @@ impl Model {
             rlim: rlimit::init(config.core_dumps),
         }));
         m.tasks.push(Some(Task {
-            pid,
-            group_leader: 0,
-            signal: 0,
-            real_parent: None,
-            parent: None,
-            children: Vec::new(),
-            ptraced: Vec::new(),
-            ptrace: 0,
-            exit_state: ExitState::Running,
-            exit_code: 0,
-            exit_signal: SIGCHLD,
-            exiting: false,
-            forknoexec: true,
-            self_exec_id: 0,
-            parent_exec_id: 0,
-            traced_stop: false,
-            trap_code: 0,
-            trap_group: false,
-            stopped: false,
-            stop_pending: false,
-            stop_consume: false,
-            jobctl_sig: 0,
-            trap_notify: false,
-            stop_dequeued: false,
-            ptrace_opts: 0,
-            ptrace_message: 0,
-            trap_event: false,
-            trap_syscall: false,
-            syscall_trace: false,
-            exit_pending: None,
-            vfork_done_pending: false,
-            vfork_parent: None,
             cred: Cred::default(),
             comm: *b"init\0\0\0\0\0\0\0\0\0\0\0\0",
             mm: Some(0),
-            pending: 0,
-            blocked: 0,
-            rt_queue: Vec::new(),
+            ..Task::fresh(pid, 0, 0, None, SIGCHLD)
         }));
         // PID, TGID, PGID and SID of init.
         m.get_pid(pid, 4);
