@@ -546,7 +546,7 @@ pub(crate) fn process_group_and_per_thread_waits_built_lazily_see_earlier_childr
 }
 
 // ------------------------------------------------------------------------
-// Regressions found by the model-vs-core property test (tests/model_vs_core.rs
+// Regressions found by the model-vs-core property test (tests/model_vs_core/
 // against crates/taskcore-model). Each names the Linux behaviour it checks.
 
 /// Not exiting (can still make system calls): `rt_sigaction` as a probe.
