@@ -38,9 +38,8 @@
  * - syscall_kill: PTRACE_SYSCALL with SIGKILL from a syscall-entry-stop of
  *   a tracee with PTRACE_O_TRACEEXIT: the SIGKILL is sent, and the tracee
  *   stops in its PTRACE_EVENT_EXIT stop first.
- * Lines: "<case> ptrace <REQ> pid=<name> data=<d> ret=<r> errno=<e>",
- * "<case> wait pid=<name> ret=<name|none> status=0x<hex>",
- * "<case> eventmsg pid=<name> msg=<name or 0x hex>", "<case> kill ...".
+ * Lines: as tracer_log.h prints them (ptrace calls, wait status words,
+ * event messages, kills), pids by name.
  * Re-record with tests/oracle/record.sh. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -54,83 +53,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static struct {
-    pid_t pid;
-    char name[32];
-} names[32];
-static int nnames;
-
-static void name(pid_t p, const char *n) {
-    if (nnames < 32) {
-        names[nnames].pid = p;
-        snprintf(names[nnames].name, sizeof names[nnames].name, "%s", n);
-        nnames++;
-    }
-}
-
-static const char *pn(pid_t p) {
-    for (int i = nnames - 1; i >= 0; i--)
-        if (names[i].pid == p) return names[i].name;
-    return "unknown";
-}
-
-static const char *en(int e) {
-    switch (e) {
-    case ESRCH: return "ESRCH";
-    case EIO: return "EIO";
-    case EPERM: return "EPERM";
-    default: return "OTHER";
-    }
-}
-
-static const char *cs = "";
-
-static long P(enum __ptrace_request req, const char *rn, pid_t p, long data) {
-    errno = 0;
-    long r = ptrace(req, p, 0, data);
-    printf("%s ptrace %s pid=%s data=0x%lx ret=%ld errno=%s\n", cs, rn, pn(p), data, r,
-           r < 0 ? en(errno) : "none");
-    return r;
-}
-#define PT(req, p, data) P(req, #req, p, data)
-
-/* waitpid(p, __WALL | WNOHANG) polled for up to `ms` milliseconds; logs the
- * status and an event stop's message. */
-static int Wt(pid_t p, int ms) {
-    int st = 0;
-    pid_t r = 0;
-    for (int i = 0; i <= ms / 5 && r == 0; i++) {
-        r = waitpid(p, &st, __WALL | WNOHANG);
-        if (r == 0) usleep(5000);
-    }
-    if (r <= 0) {
-        printf("%s wait pid=%s ret=none\n", cs, pn(p));
-        return -2;
-    }
-    printf("%s wait pid=%s ret=%s status=0x%x\n", cs, pn(p), pn(r), st);
-    int ev = (st >> 16) & 0xff;
-    if (WIFSTOPPED(st) && ev && ev != 0x80) {
-        unsigned long msg = 0;
-        ptrace(PTRACE_GETEVENTMSG, r, 0, &msg);
-        if (ev == 1 || ev == 3) {
-            char n[32];
-            snprintf(n, sizeof n, "%s.%s", pn(r), ev == 1 ? "fork" : "clone");
-            name((pid_t)msg, n);
-        }
-        if (ev == 6)
-            printf("%s eventmsg pid=%s msg=0x%lx\n", cs, pn(r), msg);
-        else
-            printf("%s eventmsg pid=%s msg=%s\n", cs, pn(r), msg ? pn((pid_t)msg) : "0");
-    }
-    return st;
-}
-static int W(pid_t p) { return Wt(p, 2000); }
-/* A report that should not come: a short poll. */
-static int Wq(pid_t p) { return Wt(p, 200); }
-
-static void K(pid_t p, int sig, const char *sn) {
-    printf("%s kill %s ret=%d\n", cs, sn, kill(p, sig));
-}
+#include "tracer_log.h"
 
 static char *self_exe;
 static volatile int mask;
