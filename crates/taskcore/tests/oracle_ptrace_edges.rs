@@ -20,22 +20,19 @@
 //!
 //! Not expressible here: the tracer's timing (`usleep`, polled waits).
 
-use std::collections::HashMap;
-
 use taskcore::task::ptrace_event::*;
 use taskcore::uapi::*;
-use taskcore::{
-    CloneArgs, Config, Errno, Kernel, Notification, SigAction, SigHandler, SignalAction,
-    SignalDelivery, TaskId, WaitOutcome,
-};
+use taskcore::{CloneArgs, SigAction, SigHandler, SignalAction, SignalDelivery, TaskId};
+
+#[path = "common/tracer_log.rs"]
+mod tracer_log;
+use tracer_log::Run;
 
 const OUT: &str = include_str!("oracle/ptrace_edges.out");
 
-/// The recorded lines of case `case`, without the case name.
-fn lines(case: &str) -> Vec<&'static str> {
-    OUT.lines()
-        .filter_map(|l| l.strip_prefix(case).and_then(|r| r.strip_prefix(' ')))
-        .collect()
+/// Case `case` of the recording; the tracee's handlers set [`bit`]s.
+fn run(case: &str, delivery: SignalDelivery) -> Run {
+    Run::new(OUT, case, delivery).collecting_handlers(bit)
 }
 
 /// The bit the tracee's handler sets for `sig`.
@@ -49,143 +46,7 @@ fn bit(sig: i32) -> i32 {
     }
 }
 
-/// Replays one case line by line.
-struct Run {
-    k: Kernel,
-    tracer: TaskId,
-    names: Vec<(i32, String)>,
-    want: Vec<&'static str>,
-    at: usize,
-    /// The handler mask of each tracee (`mask` in the C program).
-    masks: HashMap<TaskId, i32>,
-}
-
 impl Run {
-    fn new(case: &str, delivery: SignalDelivery) -> Run {
-        let mut k = Kernel::new(Config::default()).unwrap();
-        k.set_signal_delivery(delivery);
-        let init = k.init_task().unwrap();
-        let tracer = k.fork(init).unwrap();
-        let p = k.pid_vnr(tracer, tracer).unwrap();
-        Run {
-            k,
-            tracer,
-            names: vec![(p, "tracer".into())],
-            want: lines(case),
-            at: 0,
-            masks: HashMap::new(),
-        }
-    }
-
-    fn pid(&self, t: TaskId) -> i32 {
-        self.k.pid_vnr(self.tracer, t).unwrap()
-    }
-
-    fn name_of(&self, pid: i32) -> String {
-        self.names
-            .iter()
-            .rev()
-            .find(|(p, _)| *p == pid)
-            .map_or_else(|| "unknown".into(), |(_, n)| n.clone())
-    }
-
-    fn name(&mut self, t: TaskId, n: &str) -> i32 {
-        let p = self.pid(t);
-        self.names.push((p, n.into()));
-        p
-    }
-
-    fn check(&mut self, got: String) {
-        self.collect_handlers();
-        let want = self.want.get(self.at).copied().unwrap_or("<end>");
-        assert_eq!(got, want, "line {} of the case", self.at);
-        self.at += 1;
-    }
-
-    /// Handlers that ran (with [`SignalDelivery::Immediate`]) set their bit.
-    fn collect_handlers(&mut self) {
-        for n in self.k.take_notifications() {
-            if let Notification::Handler { task, sig, .. } = n {
-                *self.masks.entry(task).or_default() |= bit(sig);
-            }
-        }
-    }
-
-    fn mask(&mut self, t: TaskId) -> i32 {
-        self.collect_handlers();
-        self.masks.get(&t).copied().unwrap_or(0)
-    }
-
-    fn req(&mut self, req: &str, pid: i32, data: u64, r: Result<(), Errno>) {
-        let (ret, e) = match r {
-            Ok(()) => ("0".to_string(), "none".to_string()),
-            Err(e) => ("-1".to_string(), format!("{e:?}")),
-        };
-        let line = format!(
-            "ptrace {req} pid={} data={data:#x} ret={ret} errno={e}",
-            self.name_of(pid)
-        );
-        self.check(line);
-    }
-
-    fn seize(&mut self, pid: i32, opts: u32) {
-        let r = self.k.ptrace_seize(self.tracer, pid, opts);
-        self.req("PTRACE_SEIZE", pid, opts.into(), r);
-    }
-
-    fn cont(&mut self, pid: i32, sig: i32) {
-        let r = self.k.ptrace_cont(self.tracer, pid, sig);
-        self.req("PTRACE_CONT", pid, sig as u64, r);
-    }
-
-    fn syscall(&mut self, pid: i32) {
-        let r = self.k.ptrace_syscall(self.tracer, pid, 0);
-        self.req("PTRACE_SYSCALL", pid, 0, r);
-    }
-
-    fn kill(&mut self, pid: i32, sig: i32, name: &str) {
-        let r = self.k.kill(self.tracer, pid, sig).map_or(-1, |_| 0);
-        self.check(format!("kill {name} ret={r}"));
-    }
-
-    /// `waitpid(pid, __WALL | WNOHANG)` and an event stop's message; the
-    /// status, or -2 for none.
-    fn wait(&mut self, pid: i32) -> i32 {
-        let n = self.name_of(pid);
-        match self.k.wait4(self.tracer, pid, __WALL | WNOHANG).unwrap() {
-            WaitOutcome::Reported(r) => {
-                let st = r.status;
-                let rn = self.name_of(r.pid);
-                self.check(format!("wait pid={n} ret={rn} status={st:#x}"));
-                let ev = (st >> 16) & 0xff;
-                if st & 0x7f == 0x7f && ev != 0 && ev != 0x80 {
-                    let msg = self.k.ptrace_geteventmsg(self.tracer, r.pid).unwrap();
-                    if ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_CLONE {
-                        let sfx = if ev == PTRACE_EVENT_FORK {
-                            "fork"
-                        } else {
-                            "clone"
-                        };
-                        self.names.push((msg as i32, format!("{rn}.{sfx}")));
-                    }
-                    let m = if ev == PTRACE_EVENT_EXIT {
-                        format!("{msg:#x}")
-                    } else if msg == 0 {
-                        "0".into()
-                    } else {
-                        self.name_of(msg as i32)
-                    };
-                    self.check(format!("eventmsg pid={rn} msg={m}"));
-                }
-                st
-            }
-            _ => {
-                self.check(format!("wait pid={n} ret=none"));
-                -2
-            }
-        }
-    }
-
     /// The C program's `spawn()`: a tracee with a SIGUSR1 handler and
     /// `threads` threads.
     fn spawn(&mut self, threads: usize) -> (TaskId, i32, Option<(TaskId, i32)>) {
@@ -210,15 +71,11 @@ impl Run {
     fn drain(&mut self, pids: &[i32]) {
         self.drain_tasks(pids, &[]);
     }
-
-    fn done(&self) {
-        assert_eq!(self.at, self.want.len(), "lines left unchecked");
-    }
 }
 
 #[test]
 fn sigcont_retraps_a_seized_tracee_with_no_stop_in_effect_as_linux() {
-    let mut r = Run::new("sigcont", SignalDelivery::Immediate);
+    let mut r = run("sigcont", SignalDelivery::Immediate);
     let (_, cp, _) = r.spawn(1);
     r.seize(cp, 0);
     r.kill(cp, SIGCONT, "SIGCONT");
@@ -246,7 +103,7 @@ fn sigcont_retraps_a_seized_tracee_with_no_stop_in_effect_as_linux() {
 
 #[test]
 fn sigcont_to_an_attached_tracee_is_only_a_signal_as_linux() {
-    let mut r = Run::new("sigcont_attached", SignalDelivery::Immediate);
+    let mut r = run("sigcont_attached", SignalDelivery::Immediate);
     let (_, cp, _) = r.spawn(1);
     let res = r.k.ptrace_attach(r.tracer, cp, false);
     r.req("PTRACE_ATTACH", cp, 0, res);
@@ -263,7 +120,7 @@ fn sigcont_to_an_attached_tracee_is_only_a_signal_as_linux() {
 
 #[test]
 fn sigcont_retraps_every_seized_thread_as_linux() {
-    let mut r = Run::new("sigcont_threads", SignalDelivery::Immediate);
+    let mut r = run("sigcont_threads", SignalDelivery::Immediate);
     let (_, cp, t) = r.spawn(2);
     let (_, tp) = t.unwrap();
     r.seize(cp, 0);
@@ -293,7 +150,7 @@ fn exit_case(threads: usize, sig: i32, name: &str) {
         if sig != 0 { name } else { "exit_group" }
     );
     for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
-        let mut r = Run::new(&case, delivery);
+        let mut r = run(&case, delivery);
         let (c, cp, t) = r.spawn(threads);
         r.seize(cp, PTRACE_O_TRACEEXIT);
         if let Some((_, tp)) = t {
@@ -385,7 +242,7 @@ fn exit_group_of_a_thread_stops_every_thread_in_exit_event_as_linux() {
 
 #[test]
 fn restart_signal_of_event_stops_is_ignored_as_linux() {
-    let mut r = Run::new("resume_events", SignalDelivery::Immediate);
+    let mut r = run("resume_events", SignalDelivery::Immediate);
     let c = r.k.fork(r.tracer).unwrap();
     let cp = r.name(c, "tracee");
     for sig in [SIGUSR1, SIGUSR2, SIGHUP, SIGURG] {
@@ -406,7 +263,7 @@ fn restart_signal_of_event_stops_is_ignored_as_linux() {
     r.wait(cp);
     let f = r.k.fork(c).unwrap();
     let at_fork = r.mask(c);
-    r.masks.insert(f, at_fork);
+    r.set_mask(f, at_fork);
     r.wait(cp); // fork event
     let fp = r.pid(f);
     r.wait(fp); // the child's PTRACE_EVENT_STOP
@@ -443,7 +300,7 @@ fn restart_signal_of_event_stops_is_ignored_as_linux() {
 
 #[test]
 fn restart_signal_of_syscall_stops_is_sent_as_linux() {
-    let mut r = Run::new("resume_syscall", SignalDelivery::OnGetSignal);
+    let mut r = run("resume_syscall", SignalDelivery::OnGetSignal);
     let c = r.k.fork(r.tracer).unwrap();
     let cp = r.name(c, "tracee");
     let a = SigAction {
@@ -493,7 +350,7 @@ fn restart_signal_of_syscall_stops_is_sent_as_linux() {
 
 #[test]
 fn a_zombie_thread_reaped_after_a_group_exit_reports_the_group_code_as_linux() {
-    let mut r = Run::new("zombie_status", SignalDelivery::Immediate);
+    let mut r = run("zombie_status", SignalDelivery::Immediate);
     let c = r.k.fork(r.tracer).unwrap();
     let cp = r.name(c, "tracee");
     r.seize(cp, PTRACE_O_TRACECLONE);
@@ -521,7 +378,7 @@ fn sigstop_cancelled(seize: bool) {
         "sigstop_cancelled"
     };
     for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
-        let mut r = Run::new(case, delivery);
+        let mut r = run(case, delivery);
         let (c, cp, _) = r.spawn(1);
         let user = |r: &mut Run| {
             if delivery == SignalDelivery::OnGetSignal {
@@ -572,7 +429,7 @@ fn sigcont_during_a_sigstop_delivery_stop_of_a_seized_tracee_as_linux() {
 #[test]
 fn sigkill_in_a_signal_delivery_stop_moves_to_the_exit_event_as_linux() {
     for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
-        let mut r = Run::new("exit_in_stop", delivery);
+        let mut r = run("exit_in_stop", delivery);
         let (c, cp, _) = r.spawn(1);
         r.seize(cp, PTRACE_O_TRACEEXIT);
         r.kill(cp, SIGUSR1, "SIGUSR1");
@@ -592,7 +449,7 @@ fn sigkill_in_a_signal_delivery_stop_moves_to_the_exit_event_as_linux() {
 #[test]
 fn a_tracee_in_its_exit_stop_exits_when_its_tracer_is_gone_as_linux() {
     for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
-        let mut r = Run::new("exit_tracer_gone", delivery);
+        let mut r = run("exit_tracer_gone", delivery);
         let (c, cp, _) = r.spawn(1);
         let parent = r.tracer;
         let sub = r.k.fork(parent).unwrap();
@@ -617,7 +474,7 @@ fn a_tracee_in_its_exit_stop_exits_when_its_tracer_is_gone_as_linux() {
 #[test]
 fn sigkill_to_a_tracee_in_its_exit_stop_is_dropped_as_linux() {
     for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
-        let mut r = Run::new("exit_stop_killed", delivery);
+        let mut r = run("exit_stop_killed", delivery);
         let (c, cp, _) = r.spawn(1);
         r.seize(cp, PTRACE_O_TRACEEXIT);
         r.kill(cp, SIGTERM, "SIGTERM");
@@ -637,7 +494,7 @@ fn sigkill_to_a_tracee_in_its_exit_stop_is_dropped_as_linux() {
         r.done();
         r.k.check_invariants();
 
-        let mut r = Run::new("exit_stop_killed_exit", delivery);
+        let mut r = run("exit_stop_killed_exit", delivery);
         let c = r.k.fork(r.tracer).unwrap();
         let cp = r.name(c, "tracee");
         r.seize(cp, PTRACE_O_TRACEEXIT);
@@ -653,7 +510,7 @@ fn sigkill_to_a_tracee_in_its_exit_stop_is_dropped_as_linux() {
 #[test]
 fn a_group_exit_takes_a_thread_out_of_its_exit_stop_as_linux() {
     for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
-        let mut r = Run::new("exit_stop_zapped", delivery);
+        let mut r = run("exit_stop_zapped", delivery);
         let c = r.k.fork(r.tracer).unwrap();
         let cp = r.name(c, "tracee");
         let t = r.k.clone(c, &CloneArgs::thread()).unwrap();
@@ -665,9 +522,7 @@ fn a_group_exit_takes_a_thread_out_of_its_exit_stop_as_linux() {
             let _ = r.k.get_signal(t);
         }
         r.wait(cp);
-        // Reaped: waitpid() fails.
-        let e = r.k.wait4(r.tracer, cp, __WALL | WNOHANG).unwrap_err();
-        r.check(format!("wait pid=tracee ret=-1 errno={e:?}"));
+        r.wait(cp); // reaped: waitpid() fails
         r.done();
         r.k.check_invariants();
     }
@@ -676,7 +531,7 @@ fn a_group_exit_takes_a_thread_out_of_its_exit_stop_as_linux() {
 #[test]
 fn a_clone_ptrace_child_resumed_with_its_sigstop_stops_again_as_linux() {
     for delivery in [SignalDelivery::Immediate, SignalDelivery::OnGetSignal] {
-        let mut r = Run::new("clone_ptrace_stop", delivery);
+        let mut r = run("clone_ptrace_stop", delivery);
         let c = r.k.fork(r.tracer).unwrap();
         let cp = r.name(c, "tracee");
         r.k.ptrace_traceme(c).unwrap();
@@ -713,7 +568,7 @@ fn a_clone_ptrace_child_resumed_with_its_sigstop_stops_again_as_linux() {
 
 #[test]
 fn sigkill_from_a_syscall_stop_leads_to_the_exit_event_as_linux() {
-    let mut r = Run::new("syscall_kill", SignalDelivery::Immediate);
+    let mut r = run("syscall_kill", SignalDelivery::Immediate);
     let c = r.k.fork(r.tracer).unwrap();
     let cp = r.name(c, "tracee");
     r.k.ptrace_traceme(c).unwrap();

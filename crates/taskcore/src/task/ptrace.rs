@@ -30,7 +30,7 @@ use crate::task::task_struct::{
 use crate::uapi::SIGSTOP;
 
 /// `PTRACE_EVENT_STOP`: the event of a seized tracee's group-stop trap.
-pub(crate) const PTRACE_EVENT_STOP: i32 = 128;
+pub const PTRACE_EVENT_STOP: i32 = 128;
 
 impl Kernel {
     /// `PTRACE_ATTACH` (`seize == false`: the tracee is sent SIGSTOP and

@@ -24,7 +24,7 @@ use crate::task::jobctl::{
     JOBCTL_TRAP_STOP,
 };
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
-use crate::task::ptrace::PTRACE_EVENT_STOP;
+pub use crate::task::ptrace::PTRACE_EVENT_STOP;
 use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, PT_SEIZED};
 use crate::uapi::{valid_signal, CLD_TRAPPED, SIGCHLD, SIGTRAP};
