@@ -359,3 +359,25 @@ fn prctl_set_name_and_pdeathsig_are_applied_and_checked() {
     let s = summary(text);
     assert_eq!((s.stats.checked, s.mismatches.len()), (3, 0), "{s:?}");
 }
+
+#[test]
+fn pr_get_pdeathsig_is_checked_and_a_fork_child_starts_without_one() {
+    let ok = "\
+100 1.0 prctl(PR_SET_PDEATHSIG, SIGUSR2) = 0
+100 1.1 prctl(PR_GET_PDEATHSIG, [SIGUSR2]) = 0
+100 1.2 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0) = 101
+101 1.3 prctl(PR_GET_PDEATHSIG, [0]) = 0
+";
+    let s = summary(ok);
+    assert_eq!(s.mismatches.len(), 0, "{s:?}");
+    assert_eq!(s.stats.checked, 4, "{s:?}");
+    // Linux clears the pdeath signal at fork: a child claiming to have
+    // inherited it is a mismatch, and so is a wrong value in the parent.
+    let inherited = ok.replace(
+        "101 1.3 prctl(PR_GET_PDEATHSIG, [0])",
+        "101 1.3 prctl(PR_GET_PDEATHSIG, [SIGUSR2])",
+    );
+    assert_eq!(summary(&inherited).mismatches.len(), 1);
+    let wrong = ok.replace("[SIGUSR2]) = 0", "[SIGTERM]) = 0");
+    assert_eq!(summary(&wrong).mismatches.len(), 1);
+}

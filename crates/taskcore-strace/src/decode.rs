@@ -224,6 +224,17 @@ fn out_int(v: &Value) -> Option<i32> {
     }
 }
 
+/// A one-item array holding a signal name (`[SIGUSR2]`): its number.
+fn out_signal(v: &Value) -> Option<i32> {
+    match v.unnamed() {
+        Value::Array { items, .. } if items.len() == 1 => match &items[0] {
+            Value::Sym(s) => signal_number(s),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// fork() and vfork() as clone arguments.
 fn fork_like(flavor: CloneFlavor) -> Call {
     let flags = if flavor == CloneFlavor::Vfork {
@@ -667,7 +678,13 @@ fn prctl(a: &Args<'_>) -> Res<Call> {
                 .or_else(|| lookup(consts::SUID_DUMP, s)),
             None,
         ),
-        Some(v @ Value::Array { .. }) => (out_int(v).map(|n| n as u32 as u64), None),
+        // A value written back: `[1]`, or a signal (`PR_GET_PDEATHSIG, [SIGUSR2]`).
+        Some(v @ Value::Array { .. }) => (
+            out_int(v)
+                .map(|n| n as u32 as u64)
+                .or_else(|| out_signal(v).map(|n| n as u64)),
+            None,
+        ),
         Some(v) => (v.as_u64(), None),
         None => (None, None),
     };
@@ -1070,6 +1087,22 @@ mod tests {
             Call::Prctl {
                 option: 1,
                 arg2: Some(15),
+                name: None
+            }
+        );
+        assert_eq!(
+            ok("prctl", "PR_GET_PDEATHSIG, [SIGUSR2]"),
+            Call::Prctl {
+                option: 2,
+                arg2: Some(12),
+                name: None
+            }
+        );
+        assert_eq!(
+            ok("prctl", "PR_GET_PDEATHSIG, [0]"),
+            Call::Prctl {
+                option: 2,
+                arg2: Some(0),
                 name: None
             }
         );

@@ -52,6 +52,8 @@ gcc -O0 -o segv segv.c
 gcc -O1 -Wall -pthread -o procmix procmix.c
 trace jobctl ./jobctl.sh
 trace procmix ./procmix
+gcc -O1 -Wall -pthread -o vforksig vforksig.c
+trace_api vforksig -- ./vforksig
 trace oneliners ./oneliners.sh
 (cd mk && trace make-j2 make -j2)
 echo "// recorded $(date +%s)" >> goapp/main.go # force a compile of the main package

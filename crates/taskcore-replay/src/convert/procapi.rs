@@ -3,22 +3,10 @@
 //! options.
 
 use taskcore::sys::{nr, Prctl, Syscall};
-use taskcore::uapi::{PR_GET_CHILD_SUBREAPER, PR_SET_CHILD_SUBREAPER};
 use taskcore::Rlimit;
 use taskcore_strace::{IdKind, ProcCall, RlimitArg};
 
 use crate::event::{Kind, Rec};
-
-/// `prctl` options (include/uapi/linux/prctl.h).
-const PR_SET_PDEATHSIG: i32 = 1;
-/// See [`PR_SET_PDEATHSIG`].
-const PR_GET_DUMPABLE: i32 = 3;
-/// See [`PR_SET_PDEATHSIG`].
-const PR_SET_DUMPABLE: i32 = 4;
-/// See [`PR_SET_PDEATHSIG`].
-const PR_SET_NAME: i32 = 15;
-/// See [`PR_SET_PDEATHSIG`].
-const PR_GET_NAME: i32 = 16;
 
 fn rlimit(a: RlimitArg) -> Rlimit {
     Rlimit {
@@ -146,20 +134,21 @@ pub(super) fn proc_call(c: &ProcCall) -> Kind {
 /// The call a recorded prctl is, for the modelled options; `None` for the
 /// others (and for an argument strace did not print).
 pub(super) fn prctl(option: i32, arg2: Option<u64>, name: Option<&String>) -> Option<Kind> {
-    let (call, rec) = match (option, arg2, name) {
+    use nr::*;
+    let (call, rec) = match (option as u64, arg2, name) {
         (PR_GET_NAME, _, Some(name)) => (Prctl::GetName, Rec::Name(name.clone())),
         (PR_SET_NAME, _, Some(name)) => (Prctl::SetName(name.clone().into_bytes()), Rec::Ret),
         (PR_SET_PDEATHSIG, Some(sig), _) => (Prctl::SetPdeathsig(sig as i32), Rec::Ret),
+        // strace prints the signal written (`[SIGUSR2]`, `[0]`).
+        (PR_GET_PDEATHSIG, arg2, _) => (Prctl::GetPdeathsig, Rec::Written(arg2)),
         // strace names the argument (SUID_DUMP_USER...); the result of
         // PR_GET_DUMPABLE is the return value.
         (PR_SET_DUMPABLE, Some(arg), _) => (Prctl::SetDumpable(arg), Rec::Ret),
         (PR_GET_DUMPABLE, _, _) => (Prctl::GetDumpable, Rec::Ret),
-        (o, arg2, _) if o == PR_SET_CHILD_SUBREAPER => {
+        (PR_SET_CHILD_SUBREAPER, arg2, _) => {
             (Prctl::SetChildSubreaper(arg2.unwrap_or(0) != 0), Rec::Ret)
         }
-        (o, arg2, _) if o == PR_GET_CHILD_SUBREAPER => {
-            (Prctl::GetChildSubreaper, Rec::Written(arg2))
-        }
+        (PR_GET_CHILD_SUBREAPER, arg2, _) => (Prctl::GetChildSubreaper, Rec::Written(arg2)),
         _ => return None,
     };
     Some(Kind::Sys {

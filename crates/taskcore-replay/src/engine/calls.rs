@@ -54,16 +54,20 @@ impl Engine {
         let call = Syscall::Prctl(p.clone());
         match (p, rec) {
             (Prctl::SetChildSubreaper(_), _) if e.ret != Outcome::Value(0) => self.unchecked(e),
-            (Prctl::GetChildSubreaper, Rec::Written(value)) => {
+            (Prctl::GetChildSubreaper | Prctl::GetPdeathsig, Rec::Written(value)) => {
                 if e.ret != Outcome::Value(0) {
                     return self.unchecked(e);
                 }
                 match (value, self.sys(cur, &call)) {
-                    (Some(v), Ok(SysRet::Written(on))) => {
+                    (Some(v), Ok(SysRet::Written(got))) => {
                         self.stats.checked += 1;
-                        let on = on != 0;
-                        if (*v != 0) != on {
-                            self.mismatch(e, "subreaper", v.to_string(), on.to_string());
+                        if matches!(p, Prctl::GetChildSubreaper) {
+                            if (*v != 0) != (got != 0) {
+                                let (v, got) = (*v != 0, got != 0);
+                                self.mismatch(e, "subreaper", v.to_string(), got.to_string());
+                            }
+                        } else if *v != got as u64 {
+                            self.mismatch(e, "pdeath signal", v.to_string(), got.to_string());
                         }
                     }
                     _ => self.unchecked(e),
