@@ -5,7 +5,11 @@
 //!   read; Linux's errnos are raised as `OSError` with the right `errno`
 //!   (so `ChildProcessError` for ECHILD, `ProcessLookupError` for ESRCH, …);
 //!   and `Kernel.syscall(task, nr, args)`, any call of `taskcore::sys`
-//!   from its raw x86_64 number and registers ([`raw_syscall`]);
+//!   from its raw x86_64 number and registers ([`raw_syscall`]); the
+//!   signal path for a caller that delivers signals itself
+//!   (`signal_delivery="on_get_signal"`: `sigaction`, `sigprocmask`,
+//!   `get_signal`, `rt_sigreturn`, `take_notifications`, and
+//!   `taskcore.resolve_restart` for an interrupted call);
 //! - `taskcore.replay(path)`: an iterator over the per-process records of
 //!   a `strace -f` recording (pid, ppid, pgid, sid, argv, start, end, exit
 //!   status), with the replay's summary and mismatches once it is done.
@@ -23,6 +27,8 @@ use taskcore_strace::TraceReader;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_signal;
 mod syscall;
 
 pub use syscall::{raw_syscall, PidFds, RangeMemory, Raw};

@@ -3,13 +3,14 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use pyo3::exceptions::{PyBlockingIOError, PyOSError, PyValueError};
+use pyo3::exceptions::{PyBlockingIOError, PyInterruptedError, PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::{CloneArgs, Config, Errno, TaskId, WaitOutcome};
 
+use crate::python_signal as sig;
 use crate::{os_message, raw_syscall, PidFds, RangeMemory, Raw, RecordStream};
 
 /// Linux's errno as `OSError(errno, strerror)` (Python picks the subclass:
@@ -56,13 +57,18 @@ fn register(v: &Bound<'_, PyAny>) -> PyResult<u64> {
 
 #[pymethods]
 impl Kernel {
+    /// `Kernel(pid_max=32768, signal_delivery="immediate")`: with
+    /// `"on_get_signal"` the caller delivers signals itself through
+    /// `get_signal` (see `take_notifications`).
     #[new]
-    #[pyo3(signature = (pid_max = 32768))]
-    fn new(pid_max: u32) -> PyResult<Kernel> {
-        let k = res(taskcore::Kernel::new(Config {
+    #[pyo3(signature = (pid_max = 32768, signal_delivery = "immediate"))]
+    fn new(pid_max: u32, signal_delivery: &str) -> PyResult<Kernel> {
+        let mode = sig::delivery(signal_delivery)?;
+        let mut k = res(taskcore::Kernel::new(Config {
             pid_max,
             ..Config::default()
         }))?;
+        k.set_signal_delivery(mode);
         Ok(Kernel {
             k,
             fds: PidFds::default(),
@@ -102,12 +108,16 @@ impl Kernel {
 
     /// `wait4(pid, options)`: `(pid, status)`, `None` under WNOHANG when
     /// nothing is ready; raises `BlockingIOError` when the wait would
-    /// sleep (retry after a child event).
+    /// sleep (retry after a child event), and `InterruptedError` with
+    /// errno 512 (`ERESTARTSYS`) when a signal interrupted it: take the
+    /// signals (`get_signal`), then `resolve_restart` says whether the
+    /// wait is made again or fails with `EINTR`.
     #[pyo3(signature = (current, pid, options = 0))]
     fn wait4(&mut self, current: &Task, pid: i32, options: i32) -> PyResult<Option<(i32, i32)>> {
         match res(self.k.wait4(current.0, pid, options))? {
             WaitOutcome::Reported(r) => Ok(Some((r.pid, r.status))),
             WaitOutcome::NothingYet => Ok(None),
+            WaitOutcome::Interrupted => Err(interrupted()),
             _ => Err(PyBlockingIOError::new_err("the wait would sleep")),
         }
     }
@@ -115,7 +125,8 @@ impl Kernel {
     /// `waitid(idtype, id, options)`: a dict of the siginfo (`pid`,
     /// `code`, `status`, and `wstatus`, the equivalent wait4 status), or
     /// `None` under WNOHANG when nothing is ready; raises
-    /// `BlockingIOError` when the wait would sleep.
+    /// `BlockingIOError` when the wait would sleep, `InterruptedError`
+    /// (errno 512) as `wait4` does.
     fn waitid<'py>(
         &mut self,
         py: Python<'py>,
@@ -134,6 +145,7 @@ impl Kernel {
                 Ok(Some(d))
             }
             WaitOutcome::NothingYet => Ok(None),
+            WaitOutcome::Interrupted => Err(interrupted()),
             _ => Err(PyBlockingIOError::new_err("the wait would sleep")),
         }
     }
@@ -253,6 +265,90 @@ impl Kernel {
     fn nr_tasks(&self) -> usize {
         self.k.nr_tasks()
     }
+
+    /// `rt_sigaction(sig, act)`: with `handler` (`"default"`, `"ignore"`
+    /// or a handler address), `flags` (`SA_*`) and `mask`, sets the
+    /// action; without, only reads it. Returns the old action as
+    /// `{"handler", "flags", "mask"}`. Raises `OSError(EINVAL)` for a bad
+    /// signal, or a change to SIGKILL/SIGSTOP.
+    #[pyo3(signature = (current, signo, handler = None, flags = 0, mask = 0))]
+    fn sigaction<'py>(
+        &mut self,
+        py: Python<'py>,
+        current: &Task,
+        signo: i32,
+        handler: Option<Bound<'py, PyAny>>,
+        flags: u64,
+        mask: u64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let act = handler.map(|h| sig::action(&h, flags, mask)).transpose()?;
+        let old = res(self.k.rt_sigaction(current.0, signo, act))?;
+        sig::action_dict(py, &old)
+    }
+
+    /// `rt_sigprocmask(how, set)`: the old mask (bit `n - 1` for signal
+    /// `n`); without `set`, only reads it. SIGKILL and SIGSTOP are never
+    /// blocked. Raises `OSError(EINVAL)` for a bad `how`.
+    #[pyo3(signature = (current, how, set = None))]
+    fn sigprocmask(&mut self, current: &Task, how: i32, set: Option<u64>) -> PyResult<u64> {
+        res(self.k.rt_sigprocmask(current.0, how, set))
+    }
+
+    /// `get_signal()`, on `current`'s way back to user space: `None` when
+    /// there is nothing to deliver, else a dict whose `"action"` is
+    /// `"handler"` (run the handler at `"handler"` for `"sig"` with
+    /// `"info"`, then call `rt_sigreturn(current, old_mask)`),
+    /// `"stopped"` (the task must not run until resumed) or `"exit"` (a
+    /// signal killed its group).
+    fn get_signal<'py>(
+        &mut self,
+        py: Python<'py>,
+        current: &Task,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let a = res(self.k.get_signal(current.0))?;
+        sig::signal_action(py, &a)
+    }
+
+    /// `rt_sigreturn()`: a handler returned; restores the mask it saved.
+    fn rt_sigreturn(&mut self, current: &Task, mask: u64) -> PyResult<()> {
+        res(self.k.rt_sigreturn(current.0, mask))
+    }
+
+    /// What the caller must act on since the last call, in order, as
+    /// dicts with a `"kind"` (`"sig_pending"`: wake `"task"` and call
+    /// `get_signal`; `"wake_chldexit"`: retry the waits of `"group"`;
+    /// `"task_stopped"`, `"task_resumed"`, `"ptrace_stopped"`,
+    /// `"ptrace_resumed"`, `"vfork_done"`, `"exited"`, `"signal"`,
+    /// `"stopped"`, `"continued"`, `"handler"`).
+    fn take_notifications<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for n in self.k.take_notifications() {
+            if let Some(d) = sig::notification(py, &n, Task)? {
+                out.append(d)?;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A call interrupted by a signal: `InterruptedError(512, ...)`, the
+/// kernel's `ERESTARTSYS`.
+fn interrupted() -> PyErr {
+    PyInterruptedError::new_err((512, "interrupted by a signal (ERESTARTSYS)"))
+}
+
+/// `resolve_restart(code, flags=None)`: what an interrupted call with
+/// restart code `code` (512 `ERESTARTSYS`, 513, 514, 516) becomes when
+/// the thread returns to user space: `"restart"`, `"eintr"` or
+/// `"restart_syscall"`. `flags` are the `SA_*` flags of the handler that
+/// ran, `None` if none did (Linux's `handle_signal()` and
+/// `arch_do_signal_or_restart()`).
+#[pyfunction]
+#[pyo3(signature = (code, flags = None))]
+fn resolve_restart(code: i32, flags: Option<u64>) -> PyResult<&'static str> {
+    let r = sig::restart_code(code)?;
+    let a = flags.map(|f| taskcore::SigAction::new(taskcore::SigHandler::Handler, f));
+    Ok(sig::restarted_name(r.resolve(a.as_ref())))
 }
 
 /// The records of one replay, as an iterator of dicts (`pid`, `ppid`,
@@ -377,6 +473,7 @@ fn py_taskcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Task>()?;
     m.add_class::<Replay>()?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve_restart, m)?)?;
     m.add("WNOHANG", taskcore::uapi::WNOHANG)?;
     m.add("WEXITED", taskcore::uapi::WEXITED)?;
     m.add("WNOWAIT", taskcore::uapi::WNOWAIT)?;
@@ -386,7 +483,16 @@ fn py_taskcore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("P_PIDFD", taskcore::uapi::P_PIDFD)?;
     m.add("CLONE_PIDFD", taskcore::uapi::CLONE_PIDFD)?;
     m.add("SIGUSR1", taskcore::uapi::SIGUSR1)?;
+    m.add("SIGUSR2", taskcore::uapi::SIGUSR2)?;
+    m.add("SIGSTOP", taskcore::uapi::SIGSTOP)?;
+    m.add("SIGCONT", taskcore::uapi::SIGCONT)?;
     m.add("SIG_BLOCK", taskcore::uapi::SIG_BLOCK)?;
+    m.add("SIG_UNBLOCK", taskcore::uapi::SIG_UNBLOCK)?;
+    m.add("SIG_SETMASK", taskcore::uapi::SIG_SETMASK)?;
+    m.add("SA_RESTART", taskcore::uapi::SA_RESTART)?;
+    m.add("SA_NODEFER", taskcore::uapi::SA_NODEFER)?;
+    m.add("SA_RESETHAND", taskcore::uapi::SA_RESETHAND)?;
+    m.add("SA_SIGINFO", taskcore::uapi::SA_SIGINFO)?;
     // x86_64 syscall numbers of the calls `Kernel.syscall` decodes.
     let nr = PyModule::new(m.py(), "nr")?;
     for (name, v) in SYSCALL_NRS {

@@ -76,8 +76,8 @@ def test_readme_examples_run():
 
     readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
-    # A scenario, raw system calls, a trace analysis.
-    assert len(blocks) == 3
+    # A scenario, raw system calls, delivering signals, a trace analysis.
+    assert len(blocks) == 4
     cwd = os.getcwd()
     os.chdir(DATA.parents[1])
     try:
@@ -126,3 +126,91 @@ def test_raw_syscalls_decode_and_dispatch():
     assert e.value.errno == errno.ENOSYS
     with pytest.raises(ValueError):
         k.syscall(init, nr.GETPID, [0] * 7)
+
+
+def test_signal_masks_actions_and_delivery():
+    k = taskcore.Kernel(signal_delivery="on_get_signal")
+    init = k.init_task()
+    child = k.fork(init)
+    pid = k.pid(init, child)
+    bit = lambda s: 1 << (s - 1)
+    old = k.sigaction(child, taskcore.SIGUSR1, 0x401000, taskcore.SA_RESTART, bit(taskcore.SIGUSR2))
+    assert old == {"handler": "default", "flags": 0, "mask": 0}
+    assert k.sigaction(child, taskcore.SIGUSR1)["handler"] == 0x401000
+    with pytest.raises(OSError) as e:
+        k.sigaction(child, taskcore.SIGKILL, "ignore")
+    assert e.value.errno == errno.EINVAL
+    # Blocked: pending, no wake-up; unblocked: the task must take it.
+    assert k.sigprocmask(child, taskcore.SIG_BLOCK, bit(taskcore.SIGUSR1)) == 0
+    k.take_notifications()
+    k.kill(init, pid, taskcore.SIGUSR1)
+    assert [n for n in k.take_notifications() if n["kind"] == "sig_pending"] == []
+    assert k.get_signal(child) is None
+    k.sigprocmask(child, taskcore.SIG_UNBLOCK, bit(taskcore.SIGUSR1))
+    assert {"kind": "sig_pending", "task": child} in k.take_notifications()
+    a = k.get_signal(child)
+    assert a["action"] == "handler" and a["sig"] == taskcore.SIGUSR1
+    assert a["handler"] == 0x401000 and a["flags"] & taskcore.SA_RESTART
+    assert a["info"]["signo"] == taskcore.SIGUSR1 and a["info"]["pid"] == 1
+    # The handler runs with its mask and the signal itself blocked.
+    running = k.sigprocmask(child, taskcore.SIG_BLOCK)
+    assert running == bit(taskcore.SIGUSR1) | bit(taskcore.SIGUSR2)
+    k.rt_sigreturn(child, a["old_mask"])
+    assert k.sigprocmask(child, taskcore.SIG_BLOCK) == 0
+    assert k.get_signal(child) is None
+    # A stop signal stops it; SIGKILL makes it exit.
+    k.kill(init, pid, taskcore.SIGSTOP)
+    assert k.get_signal(child) == {"action": "stopped"}
+    k.kill(init, pid, taskcore.SIGKILL)
+    assert k.wait4(init, pid) == (pid, taskcore.SIGKILL)
+    with pytest.raises(ValueError):
+        taskcore.Kernel(signal_delivery="later")
+
+
+def test_a_kernel_loop_restarts_or_fails_an_interrupted_wait():
+    """The loop of examples/signal_loop.rs: a shell handles SIGUSR1 with
+    SA_RESTART and SIGUSR2 without, and waits for any child; its first
+    child's SIGUSR1 restarts the wait, its second's SIGUSR2 fails it with
+    EINTR (Linux's rule for ERESTARTSYS)."""
+    k = taskcore.Kernel(signal_delivery="on_get_signal")
+    init = k.init_task()
+    shell = k.fork(init)
+    k.sigaction(shell, taskcore.SIGUSR1, 0x40100A, taskcore.SA_RESTART)
+    k.sigaction(shell, taskcore.SIGUSR2, 0x40100C, 0)
+    log = []
+
+    def wait_and_signal(sig, code):
+        child = k.fork(shell)
+        with pytest.raises(BlockingIOError):
+            k.wait4(shell, -1)  # asleep until a notification wakes it
+        k.take_notifications()
+        k.kill(child, k.getpid(shell), sig)
+        woken = [n for n in k.take_notifications() if n["kind"] == "sig_pending"]
+        assert woken == [{"kind": "sig_pending", "task": shell}]
+        with pytest.raises(InterruptedError) as e:
+            k.wait4(shell, -1)
+        assert e.value.errno == 512
+        flags = None
+        while (a := k.get_signal(shell)) is not None:
+            log.append(f"handler {a['handler']:#x} for {a['sig']}")
+            k.rt_sigreturn(shell, a["old_mask"])
+            flags = a["flags"]
+        outcome = taskcore.resolve_restart(e.value.errno, flags)
+        log.append(outcome)
+        k.exit_group(child, code)
+        log.append(k.wait4(shell, -1))
+
+    wait_and_signal(taskcore.SIGUSR1, 2)
+    wait_and_signal(taskcore.SIGUSR2, 1)
+    assert log == [
+        "handler 0x40100a for 10",
+        "restart",
+        (3, 0x200),
+        "handler 0x40100c for 12",
+        "eintr",
+        (4, 0x100),
+    ]
+    assert taskcore.resolve_restart(514) == "restart"
+    assert taskcore.resolve_restart(516, 0) == "eintr"
+    with pytest.raises(ValueError):
+        taskcore.resolve_restart(4)

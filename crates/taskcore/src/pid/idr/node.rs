@@ -524,4 +524,3 @@ impl<C: Spare> Node for Interior<C> {
         }
     }
 }
-
