@@ -109,6 +109,11 @@ proptest! {
     #![proptest_config(ProptestConfig {
         cases: env_or("PROPTEST_CASES", 512),
         max_shrink_iters: env_or("PROPTEST_MAX_SHRINK_ITERS", 20000),
+        // main.proptest-regressions, beside this file (the default would
+        // look in tests/proptest-regressions/, as for a crate's main.rs).
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+        )),
         ..ProptestConfig::default()
     })]
 
