@@ -265,9 +265,15 @@ pub(crate) struct Task {
     pub(crate) stop_consume: bool,
     /// The stop signal of its group stop (`JOBCTL_STOP_SIGMASK`).
     pub(crate) jobctl_sig: i32,
-    /// Seized and sent SIGCONT: owes its tracer a `PTRACE_EVENT_STOP`
-    /// re-trap (`JOBCTL_TRAP_NOTIFY`, set by `ptrace_trap_notify()`).
+    /// Seized and sent SIGCONT, or marked for a group stop another thread
+    /// started: owes its tracer a `PTRACE_EVENT_STOP` re-trap
+    /// (`JOBCTL_TRAP_NOTIFY`, set by `ptrace_trap_notify()`); a listener
+    /// takes it at once.
     pub(crate) trap_notify: bool,
+    /// Told `PTRACE_INTERRUPT` while in a ptrace stop: owes its tracer a
+    /// group-stop trap once resumed (`JOBCTL_TRAP_STOP`). Unlike
+    /// `trap_notify`, it does not wake a listener.
+    pub(crate) trap_stop: bool,
     /// Stopped for a signal it dequeued, and no SIGCONT since
     /// (`JOBCTL_STOP_DEQUEUED`): a stop signal its tracer resumes it with
     /// still stops it.
@@ -292,6 +298,13 @@ pub(crate) struct Task {
     /// The thread blocked in `vfork` until this task execs or exits
     /// (`vfork_done`).
     pub(crate) vfork_parent: Option<usize>,
+    /// The signal sent to its process when its parent thread exits
+    /// (`pdeath_signal`, `PR_SET_PDEATHSIG`); 0 for none.
+    pub(crate) pdeath_signal: i32,
+    /// Told `PTRACE_LISTEN` in its group-stop trap (`JOBCTL_LISTENING`):
+    /// still stopped, but no longer in a ptrace stop for `wait` and the
+    /// tracer's requests.
+    pub(crate) listening: bool,
     /// Per-thread pending signals (`pending`), bit `sig - 1`.
     /// Credentials (uids, gids, groups).
     pub(crate) cred: Cred,
@@ -343,6 +356,7 @@ impl Task {
             stop_consume: false,
             jobctl_sig: 0,
             trap_notify: false,
+            trap_stop: false,
             stop_dequeued: false,
             ptrace_opts: 0,
             ptrace_message: 0,
@@ -352,6 +366,8 @@ impl Task {
             exit_pending: None,
             vfork_done_pending: false,
             vfork_parent: None,
+            pdeath_signal: 0,
+            listening: false,
             cred: Cred::default(),
             comm: [0; 16],
             mm: None,

@@ -40,6 +40,8 @@ impl Pair {
             | Op::SetnsPidfd(c, ..)
             | Op::PidfdClose(c)
             | Op::Dumpable(c, _)
+            | Op::Pdeathsig(c, _)
+            | Op::PdeathExit { caller: c, .. }
             | Op::Name(c, _)
             | Op::NsOpen(c, _)
             | Op::SetnsFile(c, ..)
@@ -316,6 +318,21 @@ impl Pair {
                 let (a, b) = (self.k.pr_get_dumpable(kc), self.m.pr_get_dumpable(c));
                 self.cmp(format!("{who} = prctl(PR_GET_DUMPABLE)"), a, b)
             }
+            Op::Pdeathsig(_, sig) => {
+                if let Some(sig) = *sig {
+                    let (a, b) = (self.k.set_pdeathsig(kc, sig), self.m.set_pdeathsig(c, sig));
+                    self.cmp(format!("{who} = prctl(PR_SET_PDEATHSIG, {sig})"), a, b)?;
+                }
+                let (a, b) = (self.k.pdeathsig(kc), self.m.pdeathsig(c));
+                self.cmp(format!("{who} = prctl(PR_GET_PDEATHSIG)"), a, b)
+            }
+            Op::PdeathExit {
+                sig,
+                thread,
+                grandchild,
+                group,
+                ..
+            } => self.pdeath_exit(c, *sig, *thread, *grandchild, *group, who),
             Op::ClonePidfd(_, how) => self.clone_pidfd_op(c, how, who),
             Op::Fill(_, n) => {
                 if self.pid_scan > 1000 {

@@ -53,6 +53,7 @@ mod clone;
 mod fds;
 mod ops;
 mod pair;
+mod pdeath;
 mod ptrace;
 mod snapshot;
 

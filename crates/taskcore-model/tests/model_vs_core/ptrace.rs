@@ -107,6 +107,11 @@ impl Pair {
                 let b = self.m.ptrace_syscall(c, pid, sig);
                 self.cmp(format!("{who} = syscall"), a, b)
             }
+            TraceReq::Listen => {
+                let a = self.k.ptrace_listen(kc, pid);
+                let b = self.m.ptrace_listen(c, pid);
+                self.cmp(format!("{who} = listen"), a, b)
+            }
             TraceReq::Wait(options) => {
                 let call = Syscall::Wait4 { pid, options };
                 self.sys(c, format!("{who} = wait4({options:#x})"), call)

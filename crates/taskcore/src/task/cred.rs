@@ -147,7 +147,7 @@ impl Kernel {
 
     /// `commit_creds()`: installs `new`; a change of effective or fs id
     /// clears the parent-death signal.
-    fn commit_creds(&mut self, cur: u32, new: Cred) {
+    pub(crate) fn commit_creds(&mut self, cur: u32, new: Cred) {
         let old = &self.tasks[cur].cred;
         let key = |c: &Cred| (c.euid, c.egid, c.fsuid, c.fsgid);
         if key(old) != key(&new) {
