@@ -42,6 +42,7 @@ impl Pair {
             | Op::Dumpable(c, _)
             | Op::Pdeathsig(c, _)
             | Op::PdeathExit { caller: c, .. }
+            | Op::SeizeListen(c, ..)
             | Op::Name(c, _)
             | Op::NsOpen(c, _)
             | Op::SetnsFile(c, ..)
@@ -326,13 +327,8 @@ impl Pair {
                 let (a, b) = (self.k.pdeathsig(kc), self.m.pdeathsig(c));
                 self.cmp(format!("{who} = prctl(PR_GET_PDEATHSIG)"), a, b)
             }
-            Op::PdeathExit {
-                sig,
-                thread,
-                grandchild,
-                group,
-                ..
-            } => self.pdeath_exit(c, *sig, *thread, *grandchild, *group, who),
+            Op::PdeathExit { .. } => self.pdeath_exit(c, op, who),
+            Op::SeizeListen(_, n, interrupt) => self.seize_listen(c, *n, *interrupt, who),
             Op::ClonePidfd(_, how) => self.clone_pidfd_op(c, how, who),
             Op::Fill(_, n) => {
                 if self.pid_scan > 1000 {

@@ -133,16 +133,27 @@ pub(crate) enum Op {
     /// The parent-death signal of a parent *thread*: the caller (if
     /// `thread`, a new thread of it) forks a child, which sets `sig` as its
     /// parent-death signal (and, if `grandchild`, forks a child that sets
-    /// it too); then that parent thread exits (`exit`) or its whole
-    /// process does (`exit_group`, if `group`). The children's pending
-    /// signals and parent-death signals are compared after.
+    /// it too; if `block`, the children block it, to keep it pending);
+    /// then that parent thread exits (`exit`) or its whole process does
+    /// (`exit_group`, if `group`), after giving up its root ids if
+    /// `drop_ids` (the signal then needs `kill()`'s permission). The
+    /// children's pending signals and parent-death signals are compared
+    /// after.
     PdeathExit {
         caller: usize,
         sig: i32,
         thread: bool,
         grandchild: bool,
         group: bool,
+        block: bool,
+        drop_ids: bool,
     },
+    /// A seized tracee in a group stop, listening: the caller seizes a
+    /// child of its own (the `n`-th, modulo; a new one if it has none),
+    /// stops it with SIGSTOP (or `PTRACE_INTERRUPT` if `interrupt`), waits
+    /// for its stop and tells it `PTRACE_LISTEN`; the later random steps
+    /// (SIGCONT, SIGKILL, interrupts, waits) act on the listener.
+    SeizeListen(usize, usize, bool),
     /// `prctl(PR_SET_NAME, name)` (when given), then `prctl(PR_GET_NAME)`:
     /// names set, inherited by clones and replaced by exec.
     Name(usize, Option<Vec<u8>>),
@@ -587,10 +598,12 @@ pub(crate) fn op() -> impl Strategy<Value = Op> {
             ]).prop_map(|(c, n)| Op::Name(c, n)),
         3 => (sel(), prop::option::weighted(0.8, pdeath_signal()))
             .prop_map(|(c, s)| Op::Pdeathsig(c, s)),
-        4 => (sel(), pdeath_signal(), any::<bool>(), prop::bool::weighted(0.3), prop::bool::weighted(0.3))
-            .prop_map(|(caller, sig, thread, grandchild, group)| Op::PdeathExit {
-                caller, sig, thread, grandchild, group,
+        4 => (sel(), pdeath_signal(), any::<bool>(), prop::bool::weighted(0.3), prop::bool::weighted(0.3),
+              prop::bool::weighted(0.3), prop::bool::weighted(0.2))
+            .prop_map(|(caller, sig, thread, grandchild, group, block, drop_ids)| Op::PdeathExit {
+                caller, sig, thread, grandchild, group, block, drop_ids,
             }),
+        3 => (sel(), sel(), prop::bool::weighted(0.3)).prop_map(|(c, n, i)| Op::SeizeListen(c, n, i)),
         2 => (sel(), any::<bool>()).prop_map(|(t, k)| Op::NsOpen(t, k)),
         2 => (sel(), sel(), prop_oneof![3 => Just(CLONE_NEWPID), 2 => Just(0u64), 1 => Just(CLONE_NEWUTS)])
             .prop_map(|(c, f, t)| Op::SetnsFile(c, f, t)),
