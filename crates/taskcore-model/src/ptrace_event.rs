@@ -134,7 +134,9 @@ impl Model {
             return Err(Errno::EIO);
         }
         if !task.exiting {
-            if task.traced_stop && !task.listening {
+            // In a stop (not listening), or asleep in vfork: it traps
+            // once it runs again.
+            if (task.traced_stop && !task.listening) || self.in_vfork_wait(Tid(t)) {
                 self.task_mut(t).trap_stop = true;
             } else {
                 // Running, or listening: ptrace_signal_wake_up(child,

@@ -434,15 +434,18 @@ impl Model {
             return;
         };
         // The fast path of a fatal signal aimed at an untraced task; a core
-        // dumping one only once dequeued, which a traced taker reports and
-        // a taker with a group stop to take part in first stops for.
+        // dumping one only once dequeued, which a traced taker reports, a
+        // taker with a group stop to take part in first stops for, and a
+        // taker asleep in vfork does only once the vfork completes.
         // Not for a namespace's init: its taker drops what it does not
         // handle (tests/oracle/init_blocked_thread).
         if self.sig_fatal(p, sig)
             && (sig == SIGKILL || self.sig(p).flags & SIGNAL_UNKILLABLE == 0)
             && (sig == SIGKILL || self.task(p).ptrace == 0)
             && (!sig_kernel_coredump(sig)
-                || (self.task(t).ptrace == 0 && !self.task(t).stop_pending))
+                || (self.task(t).ptrace == 0
+                    && !self.task(t).stop_pending
+                    && !self.in_vfork_wait(Tid(t))))
         {
             let code = self.fatal_code(sig);
             self.kill_group(p, code);
@@ -515,6 +518,11 @@ impl Model {
             if !self.exists(t) || !(self.wants_signal(0, t) || kill) {
                 return;
             }
+            // Asleep in wait_for_vfork_done() (TASK_KILLABLE): only SIGKILL
+            // wakes it; the rest waits until the vfork completes.
+            if !kill && self.in_vfork_wait(Tid(t)) {
+                return;
+            }
             if self.sig(t).flags & SIGNAL_GROUP_EXIT != 0 {
                 return;
             }
@@ -579,10 +587,11 @@ impl Model {
             for th in others {
                 // A listening tracee is woken to take part
                 // (ptrace_trap_notify()); others in a ptrace stop do when
-                // resumed.
+                // resumed, a vfork waiter once its vfork is done.
                 if self.exists(th)
                     && self.task(th).stop_pending
                     && (!self.task(th).traced_stop || self.task(th).listening)
+                    && !self.in_vfork_wait(Tid(th))
                 {
                     self.participate(th);
                 }

@@ -126,8 +126,8 @@ impl Pair {
         } else {
             kids[n % kids.len()]
         };
-        if self.m.in_vfork_wait(t) || !self.m.is_runnable(c) {
-            return Ok(()); // see traced_vfork()
+        if !self.m.is_runnable(c) {
+            return Ok(());
         }
         let kc = self.kt(c);
         let Ok(pid) = self.m.pid_vnr(c, t) else {
