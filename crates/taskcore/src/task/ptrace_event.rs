@@ -328,11 +328,15 @@ impl Kernel {
     /// parent traced with `PTRACE_O_TRACEVFORKDONE` stops for it, at once or
     /// when its tracer resumes it.
     pub(crate) fn ptrace_vfork_done(&mut self, parent: u32, child: u32) {
-        if self
-            .tasks
-            .get(parent)
-            .is_none_or(|p| p.exit_state != ExitState::Alive)
-            || !self.ptrace_event_enabled(parent, PTRACE_EVENT_VFORK_DONE)
+        // A parent killed while it waited (exiting, or stopped in its
+        // PTRACE_EVENT_EXIT stop) was no longer waiting:
+        // wait_for_vfork_done() returned -EINTR and there is no event (nor
+        // a message overwriting its exit stop's).
+        if self.tasks.get(parent).is_none_or(|p| {
+            p.exit_state != ExitState::Alive
+                || p.flags & PF_EXITING != 0
+                || p.jobctl & JOBCTL_EXIT_PENDING != 0
+        }) || !self.ptrace_event_enabled(parent, PTRACE_EVENT_VFORK_DONE)
         {
             return;
         }
