@@ -162,17 +162,9 @@ impl Pair {
                 self.cmp(who, a, b)
             }
             Op::Exit(_, code) => {
-                if self.in_root_init_group(c) {
-                    let live = self
-                        .m
-                        .task_ids()
-                        .into_iter()
-                        .filter(|&t| self.m.is_alive(t) && self.in_root_init_group(t))
-                        .count();
-                    if live <= 1 {
-                        // Linux panics when the global init's last thread exits.
-                        return Ok(());
-                    }
+                if self.in_root_init_group(c) && self.init_threads_left() <= 1 {
+                    // Linux panics when the global init's last thread exits.
+                    return Ok(());
                 }
                 self.sys(c, who, Syscall::Exit { code: *code })
             }

@@ -45,16 +45,8 @@ impl Pair {
         if !self.m.is_runnable(t) {
             return Ok(());
         }
-        if self.in_root_init_group(t) {
-            let live = self
-                .m
-                .task_ids()
-                .into_iter()
-                .filter(|&u| self.m.is_alive(u) && self.in_root_init_group(u))
-                .count();
-            if group || live <= 1 {
-                return Ok(());
-            }
+        if self.in_root_init_group(t) && (group || self.init_threads_left() <= 1) {
+            return Ok(());
         }
         let call = if group {
             Syscall::ExitGroup { code: 0 }
