@@ -17,5 +17,5 @@ done
 # pidfd_rules.c and pidns_rules.c need root (setresuid, unshare, setns,
 # mounting a procfs in a private mount namespace) and the initial pid
 # namespace; pthreads come with glibc 2.34+.
-# ptrace_edges.c (like ptrace_tracer.c and ptrace_gstop.c) must run without
+# ptrace_edges.c (like ptrace_tracer.c, ptrace_gstop.c and vfork_wait.c) must run without
 # strace: it is a tracer itself.

@@ -140,6 +140,13 @@ impl Model {
     pub(crate) fn mm_release(&mut self, t: usize) {
         if let Some(parent) = self.task_mut(t).vfork_parent.take() {
             self.vfork_done(parent, t);
+            // Back from wait_for_vfork_done() (and a
+            // PTRACE_EVENT_VFORK_DONE stop, if it took one), the parent
+            // takes what was kept pending once this operation is over.
+            if self.exists(parent) && !self.task(parent).exiting && !self.task(parent).traced_stop {
+                self.deferred
+                    .push_back(crate::Deferred::Dequeue { task: parent });
+            }
         }
     }
 

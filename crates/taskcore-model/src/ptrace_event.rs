@@ -132,7 +132,8 @@ impl Model {
             return Err(Errno::EIO);
         }
         if !task.exiting {
-            if task.traced_stop {
+            // In a stop, or asleep in vfork: it traps once it runs again.
+            if task.traced_stop || self.in_vfork_wait(Tid(t)) {
                 self.task_mut(t).trap_notify = true;
             } else {
                 self.group_stop_trap(t);

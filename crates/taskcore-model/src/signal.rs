@@ -434,15 +434,18 @@ impl Model {
             return;
         };
         // The fast path of a fatal signal aimed at an untraced task; a core
-        // dumping one only once dequeued, which a traced taker reports and
-        // a taker with a group stop to take part in first stops for.
+        // dumping one only once dequeued, which a traced taker reports, a
+        // taker with a group stop to take part in first stops for, and a
+        // taker asleep in vfork does only once the vfork completes.
         // Not for a namespace's init: its taker drops what it does not
         // handle (tests/oracle/init_blocked_thread).
         if self.sig_fatal(p, sig)
             && (sig == SIGKILL || self.sig(p).flags & SIGNAL_UNKILLABLE == 0)
             && (sig == SIGKILL || self.task(p).ptrace == 0)
             && (!sig_kernel_coredump(sig)
-                || (self.task(t).ptrace == 0 && !self.task(t).stop_pending))
+                || (self.task(t).ptrace == 0
+                    && !self.task(t).stop_pending
+                    && !self.in_vfork_wait(Tid(t))))
         {
             let code = self.fatal_code(sig);
             self.kill_group(p, code);
@@ -512,6 +515,11 @@ impl Model {
             if !self.exists(t) || !(self.wants_signal(0, t) || kill) {
                 return;
             }
+            // Asleep in wait_for_vfork_done() (TASK_KILLABLE): only SIGKILL
+            // wakes it; the rest waits until the vfork completes.
+            if !kill && self.in_vfork_wait(Tid(t)) {
+                return;
+            }
             if self.sig(t).flags & SIGNAL_GROUP_EXIT != 0 {
                 return;
             }
@@ -569,7 +577,11 @@ impl Model {
             self.sig_mut(t).group_stop_count = count;
             self.participate(t);
             for th in others {
-                if self.exists(th) && self.task(th).stop_pending && !self.task(th).traced_stop {
+                if self.exists(th)
+                    && self.task(th).stop_pending
+                    && !self.task(th).traced_stop
+                    && !self.in_vfork_wait(Tid(th))
+                {
                     self.participate(th);
                 }
             }

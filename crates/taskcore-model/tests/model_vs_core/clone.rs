@@ -4,13 +4,6 @@ use super::*;
 
 impl Pair {
     pub(crate) fn clone_op(&mut self, c: Tid, args: CloneCall, what: String) -> Check {
-        let flags = match &args {
-            CloneCall::Legacy(a) => a.flags,
-            CloneCall::V3(a) => a.flags,
-        };
-        if self.traced_vfork(c, flags) {
-            return Ok(());
-        }
         let kc = self.kt(c);
         let (rk, rm) = match &args {
             CloneCall::Legacy(a) => (self.k.clone(kc, a), self.m.clone(c, a)),
@@ -38,13 +31,6 @@ impl Pair {
     /// A clone through the `CLONE_PIDFD` entries of both sides: the
     /// results, the pidfds' flags, then both pidfds are kept.
     pub(crate) fn clone_pidfd_op(&mut self, c: Tid, how: &PidfdClone, what: String) -> Check {
-        let flags = match how {
-            PidfdClone::Legacy(flags, _) => *flags,
-            PidfdClone::V3(a) => a.flags,
-        };
-        if self.traced_vfork(c, flags) {
-            return Ok(());
-        }
         let kc = self.kt(c);
         let (rk, rm) = match how {
             PidfdClone::Legacy(flags, sig) => {

@@ -20,7 +20,7 @@
 //! of fork+exit+wait that move the pid cursor around a small `pid_max`) are
 //! applied to both implementations. The caller of each call is picked among
 //! the tasks the model says could be running (alive, not stopped, not in a
-//! ptrace stop, not blocked in vfork). Every result is compared exactly
+//! ptrace stop, not asleep in vfork). Every result is compared exactly
 //! (task handles by creation order, errnos, wait reports with siginfo), and
 //! after every step a snapshot of every task ever created: pid, tid, ppid,
 //! pgid, sid, root-namespace pid, whether exiting; the poll readiness of
@@ -34,9 +34,9 @@
 //! Where things are: `ops` (the random operations and their strategies),
 //! `pair` (both implementations, argument mapping, compare-and-log),
 //! `apply` (one step: caller, dispatch), `clone`, `ptrace` and `fds` (the
-//! steps of those families and the cases kept out), `snapshot` (the
+//! steps of those families and the case kept out), `snapshot` (the
 //! after-step comparison of every task). Failing seeds are replayed from
-//! `main.proptest-regressions`; `open-seeds` keeps known-failing ones out.
+//! `main.proptest-regressions`.
 
 use proptest::prelude::*;
 use taskcore::sys::{dispatch_api, ApiRet, Prctl, Ptrace, SysRet, Syscall};

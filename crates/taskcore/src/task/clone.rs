@@ -9,7 +9,7 @@ use crate::slab::SlabIx;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::nsproxy::CLONE_NEW_ANY;
 use crate::task::task_struct::TaskIx;
-use crate::task::task_struct::SIGNAL_UNKILLABLE;
+use crate::task::task_struct::{SIGNAL_UNKILLABLE, TS_VFORK_WAIT};
 use crate::uapi::{
     CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT,
     CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM, SIGCHLD,
@@ -331,6 +331,10 @@ impl Kernel {
             }
         }
         if flags & CLONE_VFORK != 0 {
+            // The caller sleeps in wait_for_vfork_done() (after its
+            // PTRACE_EVENT_VFORK stop, if any) until the child execs or
+            // exits.
+            self.tasks[cur].flags |= TS_VFORK_WAIT;
             self.tasks[child].vfork_parent = Some(cur);
             self.vfork_parent_gens.insert(child, self.gens[cur.slot()]);
         }

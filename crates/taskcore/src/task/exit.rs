@@ -27,7 +27,9 @@ use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, Tas
 use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::TaskIx;
-use crate::task::task_struct::{ExitState, SigHand, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT};
+use crate::task::task_struct::{
+    ExitState, SigHand, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, TS_VFORK_WAIT,
+};
 use crate::uapi::{
     valid_signal, __WALL, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL,
     WEXITED, WNOHANG,
@@ -203,9 +205,20 @@ impl Kernel {
         let gen = self.vfork_parent_gens.remove(&t);
         // Not a task that took the slot of a released vfork parent.
         if self.tasks.get(vp).is_some() && gen == Some(self.gens[vp.slot()]) {
+            self.tasks[vp].flags &= !TS_VFORK_WAIT;
             let parent = self.handle_unchecked(vp);
             self.notify(Notification::VforkDone { parent });
             self.ptrace_vfork_done(vp, t);
+            // Back from wait_for_vfork_done() (and a PTRACE_EVENT_VFORK_DONE
+            // stop, if it took one), it takes what was kept pending once
+            // this operation is over.
+            if self.tasks[vp].flags & (PF_TRACED_STOP | PF_EXITING) == 0 {
+                self.deferred.push_back(Deferred {
+                    task: vp,
+                    gen: self.gens[vp.slot()],
+                    what: Deferral::Dequeue,
+                });
+            }
         }
     }
 

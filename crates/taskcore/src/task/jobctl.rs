@@ -136,7 +136,7 @@ impl Kernel {
         }
         match self.delivery {
             SignalDelivery::Immediate => {
-                if self.tasks[u].flags & PF_TRACED_STOP == 0 {
+                if self.tasks[u].flags & PF_TRACED_STOP == 0 && !self.held_in_vfork(u) {
                     self.participate(u);
                 }
             }

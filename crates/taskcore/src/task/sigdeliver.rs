@@ -33,7 +33,7 @@ use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{
     ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
-    SIGNAL_UNKILLABLE, TS_RESTORE_SIGMASK, TS_SIGSLEEP,
+    SIGNAL_UNKILLABLE, TS_RESTORE_SIGMASK, TS_SIGSLEEP, TS_VFORK_WAIT,
 };
 use crate::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, CLD_CONTINUED,
@@ -136,7 +136,11 @@ impl Kernel {
     /// again after a handler frame is set up while it returns
     /// [`SignalAction::Handler`] if the embedder nests frames, or once per
     /// return to user space otherwise. With no signal to deliver, a mask
-    /// saved by `rt_sigsuspend` is restored.
+    /// saved by `rt_sigsuspend` is restored. A thread still waiting in
+    /// vfork (no [`crate::Notification::VforkDone`] yet, no SIGKILL
+    /// pending) is not on its way back: it takes nothing
+    /// ([`SignalAction::None`]), and what it was sent waits for the
+    /// vfork to complete, after which a `SigPending` says so.
     ///
     /// # Errors
     /// `ESRCH` if `current` is stale or exiting.
@@ -156,6 +160,9 @@ impl Kernel {
     /// The `get_signal()` loop until it delivers something or finds
     /// nothing; a handler's mask is applied.
     fn get_signal_one(&mut self, t: TaskIx) -> SignalAction {
+        if self.held_in_vfork(t) {
+            return SignalAction::None;
+        }
         loop {
             match self.get_signal_step(t) {
                 Step::Again => continue,
@@ -219,9 +226,15 @@ impl Kernel {
     /// Thread `t` may have a deliverable signal: [`SignalDelivery`] says
     /// what happens (`signal_wake_up()`).
     pub(crate) fn signal_wake_up(&mut self, t: TaskIx) {
-        let Some(task) = self.tasks.get(t) else {
+        if self.tasks.get(t).is_none() {
             return;
-        };
+        }
+        if self.held_in_vfork(t) {
+            // It takes what is pending once its vfork completes
+            // (mm_release()).
+            return;
+        }
+        let task = &self.tasks[t];
         if task.flags & TS_SIGSLEEP != 0 {
             // It takes its signal when its call is retried.
             if self.has_deliverable(t) {
@@ -241,10 +254,19 @@ impl Kernel {
         if self.delivery == SignalDelivery::OnGetSignal
             && self.has_deliverable(t)
             && !self.task_is_stopped_or_traced(t)
+            && !self.held_in_vfork(t)
         {
             let task = self.handle_unchecked(t);
             self.notify(Notification::SigPending { task });
         }
+    }
+
+    /// Thread `t` sleeps in `wait_for_vfork_done()` and nothing wakes it:
+    /// the sleep is `TASK_KILLABLE`, so only a pending SIGKILL ends it
+    /// early. What it is sent meanwhile stays pending (signals, a group
+    /// stop to take part in, ptrace traps).
+    pub(crate) fn held_in_vfork(&self, t: TaskIx) -> bool {
+        self.tasks[t].flags & TS_VFORK_WAIT != 0 && !self.sigkill_pending(t)
     }
 
     /// SIGKILL is pending for `t` or its process (`fatal_signal_pending()`).

@@ -41,6 +41,12 @@ pub(crate) const TS_RESTORE_SIGMASK: u8 = 0x10;
 /// until a signal comes.
 pub(crate) const TS_SIGSLEEP: u8 = 0x20;
 
+/// Task flag: waiting in vfork for the child to exec or exit
+/// (`wait_for_vfork_done()`, a `TASK_KILLABLE` sleep): signals, group
+/// stops and ptrace traps stay pending until the vfork completes; only a
+/// pending SIGKILL wakes it.
+pub(crate) const TS_VFORK_WAIT: u8 = 0x40;
+
 /// Group flag: the group is exiting (`SIGNAL_GROUP_EXIT`).
 pub(crate) const SIGNAL_GROUP_EXIT: u32 = 0x04;
 /// Group flag: job control stop in effect (`SIGNAL_STOP_STOPPED`).

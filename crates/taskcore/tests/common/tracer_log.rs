@@ -148,6 +148,29 @@ impl Run {
         self.check(format!("kill {name} ret={r}"));
     }
 
+    /// `waitpid(pid, __WALL | WNOHANG | WUNTRACED | WCONTINUED)`, logged
+    /// as a `waitu` line (`vfork_wait.c`'s `Wut()`). The status; -2 when
+    /// nothing was reported, -1 on an error.
+    pub(crate) fn waitu(&mut self, pid: i32) -> i32 {
+        let n = self.name_of(pid);
+        let opts = __WALL | WNOHANG | WUNTRACED | WCONTINUED;
+        match self.k.wait4(self.tracer, pid, opts) {
+            Ok(WaitOutcome::Reported(r)) => {
+                let rn = self.name_of(r.pid);
+                self.check(format!("waitu pid={n} ret={rn} status={:#x}", r.status));
+                r.status
+            }
+            Ok(_) => {
+                self.check(format!("waitu pid={n} ret=none"));
+                -2
+            }
+            Err(e) => {
+                self.check(format!("waitu pid={n} ret=-1 errno={e:?}"));
+                -1
+            }
+        }
+    }
+
     /// `waitpid(pid, __WALL | WNOHANG)` as `tracer_log.h`'s `Wt()` logs it,
     /// with an event stop's message, naming a new child as the tracer
     /// does. The status; -2 when nothing was reported, -1 on an error.
