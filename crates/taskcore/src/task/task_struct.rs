@@ -2,9 +2,11 @@
 //! signal_struct` with the process-level fields Linux keeps on the leader).
 //!
 //! Both live in slabs inside [`crate::Kernel`] and refer to each other by
-//! typed slab index ([`TaskIx`], [`GroupIx`]). Process-level state (parent, place among siblings, process
-//! group, session, dispositions) is stored once per thread group rather than
-//! on every thread: in Linux only the leader's copy of those fields matters.
+//! typed slab index ([`TaskIx`], [`GroupIx`]; `Option` where a link may be
+//! absent). Process-level state (parent, place among siblings, process
+//! group, session, dispositions) is stored once per thread group rather
+//! than on every thread: in Linux only the leader's copy of those fields
+//! matters.
 
 use crate::list::{Link, ListHead};
 use crate::pid::entry::PidIx;
