@@ -19,6 +19,10 @@
  *   SIGCHLD not blocked, which stop comes first is a race: the waiter
  *   wakes in the child's mm_release(), before the child's exit_notify()
  *   sends SIGCHLD.)
+ * - killed_traced: SIGKILL to a seized waiter (PTRACE_O_TRACEVFORKDONE |
+ *   PTRACE_O_TRACEEXIT) ends its wait: its PTRACE_EVENT_EXIT stop at once;
+ *   its child's exit then completes nothing (no PTRACE_EVENT_VFORK_DONE,
+ *   the event message stays the exit code);
  * - attach: PTRACE_ATTACH to a waiter: its SIGSTOP stop comes after the
  *   vfork, before SIGCHLD (the attach's SIGSTOP is pending on the thread,
  *   which is dequeued before the process's).
@@ -236,6 +240,25 @@ static void case_traced_stop(void) {
     close_case();
 }
 
+static void case_killed_traced(void) {
+    cs = "killed_traced";
+    pid_t v;
+    pid_t c = spawn(0);
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACEVFORKDONE | PTRACE_O_TRACEEXIT);
+    start_vfork(&v);
+    K(c, SIGKILL, "SIGKILL");
+    W(c); /* PTRACE_EVENT_EXIT */
+    release();
+    Wq(c);
+    unsigned long msg = 0;
+    errno = 0;
+    long r = ptrace(PTRACE_GETEVENTMSG, c, 0, &msg);
+    printf("%s geteventmsg pid=%s ret=%ld msg=0x%lx\n", cs, pn(c), r, msg);
+    PT(PTRACE_CONT, c, 0);
+    W(c);
+    close_case();
+}
+
 static void case_attach(void) {
     cs = "attach";
     pid_t v;
@@ -262,6 +285,7 @@ int main(void) {
     case_core();
     case_traced();
     case_traced_stop();
+    case_killed_traced();
     case_attach();
     return 0;
 }

@@ -9,7 +9,7 @@
 //! ([`SignalDelivery::OnGetSignal`], driven by the notifications), and
 //! compares every line.
 
-use taskcore::task::ptrace_event::PTRACE_O_TRACEVFORKDONE;
+use taskcore::task::ptrace_event::{PTRACE_O_TRACEEXIT, PTRACE_O_TRACEVFORKDONE};
 use taskcore::uapi::*;
 use taskcore::{Notification, SigAction, SigHandler, SignalAction, SignalDelivery, TaskId};
 
@@ -235,6 +235,30 @@ fn a_seized_vfork_waiter_stops_for_sigstop_after_the_vfork_as_linux() {
         c.cont(SIGSTOP);
         c.r.wait(cp); // group-stop trap
         c.kill(SIGKILL, "SIGKILL");
+        c.r.wait(cp);
+        c.r.done();
+        c.r.k.check_invariants();
+    });
+}
+
+#[test]
+fn a_vfork_waiter_killed_in_its_exit_stop_gets_no_vfork_done_as_linux() {
+    both(|d| {
+        let mut c = Case::spawn("killed_traced", d, false);
+        let cp = c.cp;
+        c.r.seize(cp, PTRACE_O_TRACEVFORKDONE | PTRACE_O_TRACEEXIT);
+        c.start_vfork();
+        c.kill(SIGKILL, "SIGKILL");
+        c.r.wait(cp); // PTRACE_EVENT_EXIT
+        c.release();
+        c.r.wait(cp);
+        let msg = c.r.k.ptrace_geteventmsg(c.r.tracer, cp);
+        let line = match msg {
+            Ok(m) => format!("geteventmsg pid=tracee ret=0 msg={m:#x}"),
+            Err(e) => format!("geteventmsg pid=tracee ret=-1 errno={e:?}"),
+        };
+        c.r.check(line);
+        c.cont(0);
         c.r.wait(cp);
         c.r.done();
         c.r.k.check_invariants();

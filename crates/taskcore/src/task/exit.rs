@@ -206,13 +206,24 @@ impl Kernel {
         // Not a task that took the slot of a released vfork parent.
         if self.tasks.get(vp).is_some() && gen == Some(self.gens[vp as usize]) {
             self.tasks[vp].flags &= !TS_VFORK_WAIT;
+            // A parent killed while it waited left wait_for_vfork_done()
+            // and cleared the child's vfork_done: nothing to complete, no
+            // PTRACE_EVENT_VFORK_DONE (even from its PTRACE_EVENT_EXIT
+            // stop).
+            let p = &self.tasks[vp];
+            if p.flags & PF_EXITING != 0
+                || p.exit_state != ExitState::Alive
+                || p.jobctl & crate::task::ptrace_event::JOBCTL_EXIT_PENDING != 0
+            {
+                return;
+            }
             let parent = self.handle_unchecked(vp);
             self.notify(Notification::VforkDone { parent });
             self.ptrace_vfork_done(vp, t);
             // Back from wait_for_vfork_done() (and a PTRACE_EVENT_VFORK_DONE
             // stop, if it took one), it takes what was kept pending once
             // this operation is over.
-            if self.tasks[vp].flags & (PF_TRACED_STOP | PF_EXITING) == 0 {
+            if self.tasks[vp].flags & PF_TRACED_STOP == 0 {
                 self.deferred.push_back(Deferred {
                     task: vp,
                     gen: self.gens[vp as usize],
