@@ -5,7 +5,10 @@
  * PIDFD_THREAD says); POLLHUP joins once reaped. pidfd_send_signal: a
  * group-scope signal goes to the thread group as kill(2) sends it (a
  * fatal one kills the remaining thread); one aimed at the zombie leader
- * thread does nothing. Re-record with tests/oracle/record.sh. */
+ * thread does nothing. tgkill(2) to the zombie leader thread does nothing
+ * either, not even SIGCONT's group-wide continue of a stopped group
+ * (kill(2) of the same SIGCONT continues it). Re-record with
+ * tests/oracle/record.sh. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
@@ -64,6 +67,24 @@ static void report(const char *tag, pid_t c, int fd, int sig, unsigned flags) {
     }
 }
 
+/* A zombie-leader child stopped by SIGSTOP, then sent SIGCONT by
+ * tgkill(c, c) (the zombie thread) or kill(c): whether it continued. */
+static void cont(const char *tag, int by_tgkill) {
+    pid_t c = zombie_leader();
+    int st;
+    kill(c, SIGSTOP);
+    pid_t w = waitpid(c, &st, WUNTRACED);
+    int stopped = w == c && WIFSTOPPED(st);
+    long r = by_tgkill ? syscall(SYS_tgkill, c, c, SIGCONT) : kill(c, SIGCONT);
+    int e = r < 0 ? errno : 0;
+    usleep(100000);
+    w = waitpid(c, &st, WCONTINUED | WNOHANG);
+    printf("%s stopped=%d ret=%ld errno=%d continued=%d\n", tag, stopped, r, e,
+           w == c && WIFCONTINUED(st));
+    kill(c, SIGKILL);
+    waitpid(c, NULL, 0);
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (pipe(pfd)) return 1;
@@ -85,5 +106,7 @@ int main(void) {
     report("signal_thread_scope", c, syscall(SYS_pidfd_open, c, 0), SIGTERM, PIDFD_SIGNAL_THREAD);
     c = zombie_leader();
     report("signal_0", c, syscall(SYS_pidfd_open, c, 0), 0, 0);
+    cont("tgkill_sigcont_zombie_leader", 1);
+    cont("kill_sigcont_zombie_leader", 0);
     return 0;
 }

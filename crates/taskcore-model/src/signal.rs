@@ -263,7 +263,10 @@ impl Model {
         if !self.may_kill(&self.sender(cur), p, sig) {
             return Err(Errno::EPERM);
         }
-        if sig != 0 {
+        // A zombie thread (an exited leader whose threads run) takes
+        // nothing, not even SIGCONT's group-wide continue
+        // (tests/oracle/pidfd_leader.out, tgkill_sigcont_zombie_leader).
+        if sig != 0 && !self.is_zombie(Tid(p)) {
             let sender = self.pid_numbers(self.task(cur).pid);
             let force = self.sent_from_ancestor_ns(&sender, p);
             self.send_signal(p, sig, force, true);

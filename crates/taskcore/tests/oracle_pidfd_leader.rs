@@ -8,7 +8,7 @@
 //! thread does nothing.
 
 use taskcore::task::pidfd::{PIDFD_SIGNAL_THREAD, PIDFD_THREAD, POLLHUP, POLLIN};
-use taskcore::uapi::{SIGTERM, WNOHANG};
+use taskcore::uapi::{SIGCONT, SIGKILL, SIGSTOP, SIGTERM, WCONTINUED, WNOHANG, WUNTRACED};
 use taskcore::{CloneArgs, Config, Kernel, PidFd, TaskId, WaitOutcome};
 
 const OUT: &str = include_str!("oracle/pidfd_leader.out");
@@ -53,6 +53,34 @@ fn report(k: &mut Kernel, parent: TaskId, tag: &str, open: u32, sig: i32, flags:
     format!("{tag} ret={ret} errno={errno} reaped={reaped} termsig={termsig}\n")
 }
 
+/// The C program's `cont()`: a zombie-leader child stopped by SIGSTOP, then
+/// sent SIGCONT with tgkill to the zombie thread, or with kill.
+fn cont(k: &mut Kernel, parent: TaskId, tag: &str, by_tgkill: bool) -> String {
+    let (pid, worker) = zombie_leader(k, parent);
+    k.kill(parent, pid, SIGSTOP).unwrap();
+    let stopped = match k.wait4(parent, pid, WUNTRACED).unwrap() {
+        WaitOutcome::Reported(r) => i32::from(r.status & 0xff == 0x7f),
+        _ => 0,
+    };
+    let r = if by_tgkill {
+        k.tgkill(parent, pid, pid, SIGCONT)
+    } else {
+        k.kill(parent, pid, SIGCONT)
+    };
+    let (ret, errno) = match r {
+        Ok(()) => (0, 0),
+        Err(e) => (-1, e as i32),
+    };
+    let continued = match k.wait4(parent, pid, WCONTINUED | WNOHANG).unwrap() {
+        WaitOutcome::Reported(r) => i32::from(r.status == 0xffff),
+        _ => 0,
+    };
+    k.kill(parent, pid, SIGKILL).unwrap();
+    k.wait4(parent, pid, 0).unwrap();
+    let _ = worker;
+    format!("{tag} stopped={stopped} ret={ret} errno={errno} continued={continued}\n")
+}
+
 #[test]
 fn pidfds_on_a_leader_that_exited_before_its_threads_as_linux() {
     let mut k = Kernel::new(Config::default()).unwrap();
@@ -78,5 +106,7 @@ fn pidfds_on_a_leader_that_exited_before_its_threads_as_linux() {
     let scope = PIDFD_SIGNAL_THREAD;
     out += &report(&mut k, parent, "signal_thread_scope", 0, SIGTERM, scope);
     out += &report(&mut k, parent, "signal_0", 0, 0, 0);
+    out += &cont(&mut k, parent, "tgkill_sigcont_zombie_leader", true);
+    out += &cont(&mut k, parent, "kill_sigcont_zombie_leader", false);
     assert_eq!(out, OUT);
 }

@@ -230,8 +230,11 @@ impl Kernel {
         }
         // do_send_specific(): queued on the thread itself (PIDTYPE_PID). An
         // exiting thread never takes it (wants_signal()), SIGKILL included;
-        // only prepare_signal()'s group-wide effect of SIGCONT remains.
-        let r = if sig == 0 {
+        // only prepare_signal()'s group-wide effect of SIGCONT remains. A
+        // zombie thread (a leader that exited while other threads run)
+        // takes nothing at all, SIGCONT's effect included
+        // (tests/oracle/pidfd_leader.out, tgkill_sigcont_zombie_leader).
+        let r = if sig == 0 || self.tasks[t].exit_state != ExitState::Alive {
             Ok(())
         } else {
             let who = self.killer(cur);
