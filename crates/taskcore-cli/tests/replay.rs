@@ -219,7 +219,13 @@ fn wide_traces_replay_without_mismatch() {
     assert!(v["signals_checked"].as_u64().unwrap() > 4000);
     assert!(v["tasks"].as_u64().unwrap() >= 4900);
     let skipped = v["skipped"].as_object().unwrap();
-    for name in ["rt_sigprocmask", "rt_sigreturn", "rt_sigaction", "wait4", "clone3"] {
+    for name in [
+        "rt_sigprocmask",
+        "rt_sigreturn",
+        "rt_sigaction",
+        "wait4",
+        "clone3",
+    ] {
         assert!(!skipped.contains_key(name), "{name} skipped: {skipped:?}");
     }
 }
@@ -228,8 +234,10 @@ fn wide_traces_replay_without_mismatch() {
 /// with the wide command): every `--- SIGxxx` line checked or counted apart.
 #[test]
 fn held_out_sig_recordings_check_every_signal_line() {
-    let Some(files) = data("traces/extra", "held_out_sig_recordings_check_every_signal_line")
-    else {
+    let Some(files) = data(
+        "traces/extra",
+        "held_out_sig_recordings_check_every_signal_line",
+    ) else {
         return;
     };
     let files: Vec<PathBuf> = files

@@ -198,9 +198,7 @@ impl Engine {
         let tgid = self.tgid_of_rec(e.pid);
         let lost = self.sig.kernel_sent.get(&leader).and_then(|v| {
             v.iter()
-                .filter(|k| {
-                    k.sig == sig && k.line > prev && k.line <= e.line && k.child.is_some()
-                })
+                .filter(|k| k.sig == sig && k.line > prev && k.line <= e.line && k.child.is_some())
                 .find(|k| {
                     k.child != taken && {
                         let look = self.look.borrow();
