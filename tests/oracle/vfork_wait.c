@@ -19,6 +19,16 @@
  *   SIGCHLD not blocked, which stop comes first is a race: the waiter
  *   wakes in the child's mm_release(), before the child's exit_notify()
  *   sends SIGCHLD.)
+ * - killed_traced: SIGKILL to a seized waiter (PTRACE_O_TRACEVFORKDONE |
+ *   PTRACE_O_TRACEEXIT) ends its wait: its PTRACE_EVENT_EXIT stop at once;
+ *   its child's exit then completes nothing (no PTRACE_EVENT_VFORK_DONE,
+ *   the event message stays the exit code);
+ * - sibling_wait: SIGCHLD for a child of a thread asleep in vfork goes to
+ *   that thread (complete_signal(): it wants the signal), which alone gets
+ *   TIF_SIGPENDING: a sibling thread blocked in waitpid() for another
+ *   child is not interrupted (no EINTR), and that other child's SIGCHLD,
+ *   coalesced with the pending one, changes nothing; the handler runs in
+ *   the vfork caller once its vfork completes;
  * - attach: PTRACE_ATTACH to a waiter: its SIGSTOP stop comes after the
  *   vfork, before SIGCHLD (the attach's SIGSTOP is pending on the thread,
  *   which is dequeued before the process's).
@@ -29,12 +39,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -236,6 +248,109 @@ static void case_traced_stop(void) {
     close_case();
 }
 
+static void case_killed_traced(void) {
+    cs = "killed_traced";
+    pid_t v;
+    pid_t c = spawn(0);
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACEVFORKDONE | PTRACE_O_TRACEEXIT);
+    start_vfork(&v);
+    K(c, SIGKILL, "SIGKILL");
+    W(c); /* PTRACE_EVENT_EXIT */
+    release();
+    Wq(c);
+    unsigned long msg = 0;
+    errno = 0;
+    long r = ptrace(PTRACE_GETEVENTMSG, c, 0, &msg);
+    printf("%s geteventmsg pid=%s ret=%ld msg=0x%lx\n", cs, pn(c), r, msg);
+    PT(PTRACE_CONT, c, 0);
+    W(c);
+    close_case();
+}
+
+/* sibling_wait: the SIGCHLD handler writes the tid that ran it. */
+static int tpipe[2];
+static void tid_handler(int s) {
+    (void)s;
+    pid_t t = syscall(SYS_gettid);
+    if (write(tpipe[1], &t, sizeof t) != sizeof t) _exit(3);
+}
+
+/* The vforking thread: forks X (exits after 100 ms), then vforks V
+ * (reports its pid on ready, exits(7) when told on go). */
+static void *vforker(void *a) {
+    (void)a;
+    pid_t me = syscall(SYS_gettid);
+    if (write(ready[1], &me, sizeof me) != sizeof me) _exit(2);
+    pid_t x = fork();
+    if (x == 0) {
+        usleep(100000);
+        _exit(0);
+    }
+    if (write(ready[1], &x, sizeof x) != sizeof x) _exit(2);
+    pid_t v = vfork();
+    if (v == 0) {
+        pid_t vp = getpid();
+        char b;
+        if (write(ready[1], &vp, sizeof vp) != sizeof vp) _exit(2);
+        if (read(go[0], &b, 1) != 1) _exit(2);
+        _exit(7);
+    }
+    for (;;) pause();
+    return NULL;
+}
+
+static void case_sibling_wait(void) {
+    cs = "sibling_wait";
+    if (pipe(go) || pipe(ready) || pipe(tpipe)) exit(1);
+    fcntl(tpipe[0], F_SETFL, O_NONBLOCK);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        /* the tracee: main thread B, thread A (vforker) */
+        struct sigaction sa = {0};
+        sa.sa_handler = tid_handler; /* no SA_RESTART */
+        sigaction(SIGCHLD, &sa, NULL);
+        pid_t y = fork();
+        if (y == 0) {
+            usleep(400000);
+            _exit(0);
+        }
+        pthread_t t;
+        pthread_create(&t, NULL, vforker, NULL);
+        pid_t a, x, v;
+        if (read(ready[0], &a, sizeof a) != sizeof a) _exit(2);
+        if (read(ready[0], &x, sizeof x) != sizeof x) _exit(2);
+        if (read(ready[0], &v, sizeof v) != sizeof v) _exit(2);
+        name(a, "tracee.vforker");
+        name(y, "tracee.y");
+        name(x, "tracee.vforker.x");
+        name(v, "tracee.vforker.vfork");
+        int st = 0;
+        errno = 0;
+        pid_t r = waitpid(y, &st, 0);
+        printf("%s waitpid pid=%s ret=%s errno=%s\n", cs, pn(y), pn(r), r < 0 ? (errno == EINTR ? "EINTR" : "OTHER") : "none");
+        pid_t h;
+        usleep(100000);
+        printf("%s handler ran in=%s\n", cs, read(tpipe[0], &h, sizeof h) == sizeof h ? pn(h) : "none");
+        if (write(go[1], "g", 1) != 1) _exit(2);
+        for (int i = 0; i < 400 && read(tpipe[0], &h, sizeof h) != sizeof h; i++) {
+            h = 0;
+            usleep(5000);
+        }
+        printf("%s handler ran in=%s\n", cs, h ? pn(h) : "none");
+        fflush(stdout);
+        _exit(0);
+    }
+    int st;
+    waitpid(c, &st, 0);
+    close(go[0]);
+    close(go[1]);
+    close(ready[0]);
+    close(ready[1]);
+    close(tpipe[0]);
+    close(tpipe[1]);
+}
+
 static void case_attach(void) {
     cs = "attach";
     pid_t v;
@@ -262,6 +377,8 @@ int main(void) {
     case_core();
     case_traced();
     case_traced_stop();
+    case_killed_traced();
+    case_sibling_wait();
     case_attach();
     return 0;
 }

@@ -79,11 +79,13 @@ impl Model {
 
     fn de_thread(&mut self, t: usize) {
         // zap_other_threads(): the others die (exit code 0: group_exec_task).
+        self.group_exec_task = Some(t);
         for u in self.sig(t).threads.clone() {
             if u != t && self.exists(u) && !self.task(u).exiting {
                 self.do_exit(u, 0);
             }
         }
+        self.group_exec_task = None;
         let leader = self.leader(t);
         if leader == t {
             return;

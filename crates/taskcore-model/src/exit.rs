@@ -114,6 +114,9 @@ impl Model {
     /// `do_exit()` of live task `t` with status word `code`.
     pub(crate) fn do_exit(&mut self, t: usize, code: i32) {
         debug_assert!(!self.task(t).exiting);
+        if self.in_vfork_wait(crate::Tid(t)) {
+            self.retarget_shared_pending(t);
+        }
         {
             let task = self.task_mut(t);
             task.exiting = true;
@@ -134,6 +137,38 @@ impl Model {
         // exit_mm()
         self.task_mut(t).mm = None;
         self.exit_notify(t, group_dead);
+    }
+
+    /// `exit_signals()` -> `retarget_shared_pending()` for `t`, killed
+    /// asleep in vfork (so it took none of its process's pending signals):
+    /// the other threads, in thread order after `t`, each take (once this
+    /// operation is over) those of the signals it does not block, until
+    /// none is left (during an exec, the exec'ing thread). Not when the
+    /// whole group is exiting.
+    fn retarget_shared_pending(&mut self, t: usize) {
+        if self.sig(t).flags & crate::SIGNAL_GROUP_EXIT != 0 {
+            return;
+        }
+        let mut retarget = self.sig(t).shared_pending & !self.task(t).blocked;
+        // During an exec the others die too, passing the signals on as they
+        // exit, until the exec'ing thread has them.
+        let threads = match self.group_exec_task {
+            Some(e) if self.same_thread_group(e, t) => vec![t, e],
+            _ => self.sig(t).threads.clone(),
+        };
+        let at = threads.iter().position(|&u| u == t).unwrap_or(0);
+        for &u in threads[at + 1..].iter().chain(&threads[..at]) {
+            if retarget == 0 {
+                break;
+            }
+            let blocked = self.task(u).blocked;
+            if self.task(u).exiting || retarget & !blocked == 0 {
+                continue;
+            }
+            retarget &= blocked;
+            self.deferred
+                .push_back(crate::Deferred::Dequeue { task: u });
+        }
     }
 
     /// `mm_release()` -> `complete_vfork_done()`.

@@ -433,6 +433,9 @@ pub struct Model {
     pub(crate) opts: ModelOptions,
     pub(crate) seq: u64,
     pub(crate) deferred: VecDeque<Deferred>,
+    /// The thread whose exec is killing the other threads of its group,
+    /// while `de_thread()` runs (`signal->group_exec_task`).
+    pub(crate) group_exec_task: Option<usize>,
     /// `nsproxy->pid_ns_for_children` of the tasks where it differs from
     /// their active namespace (after `unshare(CLONE_NEWPID)`).
     pub(crate) pid_for_children: std::collections::BTreeMap<usize, usize>,
@@ -473,6 +476,7 @@ impl Model {
             opts,
             seq: 0,
             deferred: VecDeque::new(),
+            group_exec_task: None,
             pid_for_children: Default::default(),
             mms: vec![true],
             pidfds: Vec::new(),

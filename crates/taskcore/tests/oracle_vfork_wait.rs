@@ -9,9 +9,12 @@
 //! ([`SignalDelivery::OnGetSignal`], driven by the notifications), and
 //! compares every line.
 
-use taskcore::task::ptrace_event::PTRACE_O_TRACEVFORKDONE;
+use taskcore::task::ptrace_event::{PTRACE_O_TRACEEXIT, PTRACE_O_TRACEVFORKDONE};
 use taskcore::uapi::*;
-use taskcore::{Notification, SigAction, SigHandler, SignalAction, SignalDelivery, TaskId};
+use taskcore::{
+    CloneArgs, Notification, SigAction, SigHandler, SignalAction, SignalDelivery, TaskId,
+    WaitOutcome,
+};
 
 #[path = "common/tracer_log.rs"]
 mod tracer_log;
@@ -25,8 +28,8 @@ struct Case {
     c: TaskId,
     cp: i32,
     v: Option<TaskId>,
-    /// The tracee ran its handler since [`Case::handler_ran`] last looked.
-    ran: bool,
+    /// The threads that ran a handler, in order, since last looked at.
+    ran: Vec<TaskId>,
 }
 
 impl Case {
@@ -50,7 +53,7 @@ impl Case {
             c,
             cp,
             v: None,
-            ran: false,
+            ran: Vec::new(),
         }
     }
 
@@ -73,7 +76,8 @@ impl Case {
     /// the last look.
     fn handler_ran(&mut self) {
         self.pump();
-        let ran = if std::mem::take(&mut self.ran) {
+        let c = self.c;
+        let ran = if std::mem::take(&mut self.ran).contains(&c) {
             "yes"
         } else {
             "no"
@@ -103,7 +107,7 @@ impl Case {
             let mut woken = Vec::new();
             for n in self.r.k.take_notifications() {
                 match n {
-                    Notification::Handler { task, .. } if task == self.c => self.ran = true,
+                    Notification::Handler { task, .. } => self.ran.push(task),
                     Notification::SigPending { task }
                     | Notification::TaskResumed { task }
                     | Notification::PtraceResumed { task, .. }
@@ -119,7 +123,7 @@ impl Case {
             }
             for t in woken {
                 while let Ok(SignalAction::Handler { old_mask, .. }) = self.r.k.get_signal(t) {
-                    self.ran |= t == self.c;
+                    self.ran.push(t);
                     self.r.k.rt_sigreturn(t, old_mask).unwrap();
                 }
             }
@@ -236,6 +240,89 @@ fn a_seized_vfork_waiter_stops_for_sigstop_after_the_vfork_as_linux() {
         c.r.wait(cp); // group-stop trap
         c.kill(SIGKILL, "SIGKILL");
         c.r.wait(cp);
+        c.r.done();
+        c.r.k.check_invariants();
+    });
+}
+
+#[test]
+fn a_vfork_waiter_killed_in_its_exit_stop_gets_no_vfork_done_as_linux() {
+    both(|d| {
+        let mut c = Case::spawn("killed_traced", d, false);
+        let cp = c.cp;
+        c.r.seize(cp, PTRACE_O_TRACEVFORKDONE | PTRACE_O_TRACEEXIT);
+        c.start_vfork();
+        c.kill(SIGKILL, "SIGKILL");
+        c.r.wait(cp); // PTRACE_EVENT_EXIT
+        c.release();
+        c.r.wait(cp);
+        let msg = c.r.k.ptrace_geteventmsg(c.r.tracer, cp);
+        let line = match msg {
+            Ok(m) => format!("geteventmsg pid=tracee ret=0 msg={m:#x}"),
+            Err(e) => format!("geteventmsg pid=tracee ret=-1 errno={e:?}"),
+        };
+        c.r.check(line);
+        c.cont(0);
+        c.r.wait(cp);
+        c.r.done();
+        c.r.k.check_invariants();
+    });
+}
+
+#[test]
+fn a_sibling_of_a_vfork_waiter_is_not_interrupted_by_its_sigchld_as_linux() {
+    both(|d| {
+        let mut c = Case::spawn("sibling_wait", d, false);
+        let b = c.c;
+        let a = SigAction {
+            addr: 0x2000,
+            ..SigAction::new(SigHandler::Handler, 0)
+        };
+        c.r.k.rt_sigaction(b, SIGCHLD, Some(a)).unwrap();
+        let y = c.r.k.fork(b).unwrap();
+        let vforker = c.r.k.clone(b, &CloneArgs::thread()).unwrap();
+        let x = c.r.k.fork(vforker).unwrap();
+        let v = c.r.k.vfork(vforker).unwrap();
+        c.r.name(vforker, "tracee.vforker");
+        let yp = c.r.name(y, "tracee.y");
+        c.r.name(x, "tracee.vforker.x");
+        c.r.name(v, "tracee.vforker.vfork");
+        c.pump();
+        // B blocks in waitpid(y, 0); x exits (SIGCHLD to the vforker), then
+        // y; B retries after each wake-up.
+        let ypid_b = c.r.k.pid_vnr(b, y).unwrap();
+        let mut outcome = c.r.k.wait4(b, ypid_b, 0).unwrap();
+        for dying in [x, y] {
+            assert!(matches!(outcome, WaitOutcome::WouldBlock), "{outcome:?}");
+            c.r.k.exit_group(dying, 0).unwrap();
+            c.pump();
+            outcome = c.r.k.wait4(b, ypid_b, 0).unwrap();
+            if matches!(outcome, WaitOutcome::Interrupted) {
+                break;
+            }
+        }
+        let line = match outcome {
+            WaitOutcome::Reported(rep) => format!(
+                "waitpid pid=tracee.y ret={} errno=none",
+                c.r.name_of(if rep.pid == ypid_b { yp } else { -2 })
+            ),
+            WaitOutcome::Interrupted => "waitpid pid=tracee.y ret=-1 errno=EINTR".into(),
+            o => format!("waitpid pid=tracee.y {o:?}"),
+        };
+        c.r.check(line);
+        let ran_in = |c: &mut Case| {
+            c.pump();
+            let by = std::mem::take(&mut c.ran).first().copied();
+            let n = by.map_or("none".into(), |t| {
+                let p = c.r.pid(t);
+                c.r.name_of(p)
+            });
+            c.r.check(format!("handler ran in={n}"));
+        };
+        ran_in(&mut c);
+        c.v = Some(v);
+        c.release();
+        ran_in(&mut c);
         c.r.done();
         c.r.k.check_invariants();
     });

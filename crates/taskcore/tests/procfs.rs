@@ -297,6 +297,32 @@ fn status_of_zombie_and_traced() {
     assert!(read(&fs, "6/status").contains("\nState:\tT (stopped)\n"));
 }
 
+/// A vfork caller waits in `D (disk sleep)` until its child execs or
+/// exits (this machine's kernel shows `D` for `wait_for_vfork_done()`'s
+/// `TASK_KILLABLE` sleep), then sleeps as usual.
+#[test]
+fn a_vfork_waiter_is_in_disk_sleep() {
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let p = k.fork(init).unwrap();
+    let c = k.vfork(p).unwrap();
+    let pid = k.pid_vnr(init, p).unwrap();
+    let state = |k: &Kernel| {
+        let f = fs(k);
+        let stat = read(&f, &format!("{pid}/stat"));
+        let status = read(&f, &format!("{pid}/status"));
+        let line = status
+            .lines()
+            .find(|l| l.starts_with("State:"))
+            .unwrap()
+            .to_string();
+        (stat.split(' ').nth(2).unwrap().to_string(), line)
+    };
+    assert_eq!(state(&k), ("D".into(), "State:\tD (disk sleep)".into()));
+    k.exit(c, 0).unwrap();
+    assert_eq!(state(&k), ("S".into(), "State:\tS (sleeping)".into()));
+}
+
 // ------------------------------------------------------------------ others
 
 #[test]

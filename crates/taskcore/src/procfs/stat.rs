@@ -22,7 +22,7 @@
 //! | 25 | rsslim | `RLIM_INFINITY` |
 //! | 26-28 | startcode endcode startstack | from the address space |
 //! | 29-30 | kstkesp kstkeip | 0 (Linux zeroes them too) |
-//! | 31-34 | signal blocked sigignore sigcatch | pending/blocked 0; dispositions modelled |
+//! | 31-34 | signal blocked sigignore sigcatch | the thread's pending set and mask, the group's ignored and caught signals (first 31) |
 //! | 35 | wchan | 1 if not running (single-threaded or per-thread view) |
 //! | 36-37 | nswap cnswap | 0 |
 //! | 38 | exit_signal | the group's (leader), -1 (other threads) |

@@ -7,6 +7,7 @@
 //! | `Z (zombie)` | exited, not yet reaped |
 //! | `t (tracing stop)` | in a ptrace stop |
 //! | `T (stopped)` | its thread group is stopped by job control |
+//! | `D (disk sleep)` | waiting in vfork for its child to exec or exit (`TASK_KILLABLE`) |
 //! | `R (running)` | the caller said it runs ([`Kernel::set_running`](crate::Kernel::set_running)) |
 //! | `S (sleeping)` | otherwise |
 //!
@@ -17,7 +18,9 @@
 use crate::pid::ns::NsIx;
 use crate::procfs::fs::ProcFs;
 use crate::slab::NONE;
-use crate::task::task_struct::{ExitState, PF_EXITING, PF_FORKNOEXEC, PF_TRACED_STOP, TS_RUNNING};
+use crate::task::task_struct::{
+    ExitState, PF_EXITING, PF_FORKNOEXEC, PF_TRACED_STOP, TS_RUNNING, TS_VFORK_WAIT,
+};
 
 /// `PF_EXITING` as Linux numbers it (`/proc/PID/stat` field 9).
 pub const LINUX_PF_EXITING: u32 = 0x0000_0004;
@@ -35,6 +38,9 @@ pub enum TaskState {
     Running,
     /// `S (sleeping)`.
     Sleeping,
+    /// `D (disk sleep)`: an uninterruptible sleep; here only the wait of a
+    /// vfork caller for its child (`wait_for_vfork_done()`, `TASK_KILLABLE`).
+    DiskSleep,
     /// `T (stopped)`.
     Stopped,
     /// `t (tracing stop)`.
@@ -49,6 +55,7 @@ impl TaskState {
         match self {
             TaskState::Running => 'R',
             TaskState::Sleeping => 'S',
+            TaskState::DiskSleep => 'D',
             TaskState::Stopped => 'T',
             TaskState::TracingStop => 't',
             TaskState::Zombie => 'Z',
@@ -60,6 +67,7 @@ impl TaskState {
         match self {
             TaskState::Running => "R (running)",
             TaskState::Sleeping => "S (sleeping)",
+            TaskState::DiskSleep => "D (disk sleep)",
             TaskState::Stopped => "T (stopped)",
             TaskState::TracingStop => "t (tracing stop)",
             TaskState::Zombie => "Z (zombie)",
@@ -77,6 +85,8 @@ impl ProcFs<'_> {
             TaskState::TracingStop
         } else if task.jobctl & crate::task::jobctl::JOBCTL_STOPPED != 0 {
             TaskState::Stopped
+        } else if task.flags & TS_VFORK_WAIT != 0 {
+            TaskState::DiskSleep
         } else if task.flags & TS_RUNNING != 0 {
             TaskState::Running
         } else {

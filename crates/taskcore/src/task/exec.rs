@@ -106,6 +106,7 @@ impl Kernel {
     /// Returns `t` (whose handle stays valid).
     fn de_thread(&mut self, t: u32) -> u32 {
         let g = self.tasks[t].group;
+        self.group_exec_task = Some(t);
         for u in self.threads(g) {
             if u != t
                 && self
@@ -118,6 +119,7 @@ impl Kernel {
                 self.do_exit(u, 0);
             }
         }
+        self.group_exec_task = None;
         let leader = self.groups[g].leader;
         if leader == t {
             return t;

@@ -176,6 +176,9 @@ impl Kernel {
     pub(crate) fn do_exit(&mut self, t: u32, code: i32) {
         debug_assert_eq!(self.tasks[t].flags & PF_EXITING, 0);
         let g = self.tasks[t].group;
+        if self.tasks[t].flags & TS_VFORK_WAIT != 0 {
+            self.retarget_vfork_waiter_signals(t);
+        }
         self.tasks[t].flags |= PF_EXITING;
         // Its ptrace stop (if any) ends.
         if self.tasks[t].flags & PF_TRACED_STOP != 0 || self.tasks[t].trap_code != 0 {
@@ -195,6 +198,47 @@ impl Kernel {
         self.exit_notify(t, group_dead);
     }
 
+    /// `exit_signals()` -> `retarget_shared_pending()` for thread `t`,
+    /// killed while asleep in vfork: the process-wide signals it could
+    /// take and had not (it alone was told of those `complete_signal()`
+    /// gave it) go to the other threads, each waking (once this operation
+    /// is over) for those it does not block, in thread order after `t`
+    /// (during an exec, only the exec'ing thread, where the chain of
+    /// retargets through the dying threads ends). Not when the whole group
+    /// is exiting.
+    fn retarget_vfork_waiter_signals(&mut self, t: u32) {
+        if !self.vfork_claims.is_empty() {
+            self.vfork_claims.remove(&t);
+        }
+        let g = self.tasks[t].group;
+        if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
+            return;
+        }
+        let mut retarget = self.groups[g].shared_pending.signal & !self.tasks[t].blocked;
+        // The threads an exec kills pass what they are given on as they
+        // exit, until it reaches the exec'ing thread, the one left.
+        let threads = match self.group_exec_task {
+            Some(e) if self.tasks[e].group == g => vec![t, e],
+            _ => self.threads(g),
+        };
+        let at = threads.iter().position(|&u| u == t).unwrap_or(0);
+        for &u in threads[at + 1..].iter().chain(&threads[..at]) {
+            if retarget == 0 {
+                break;
+            }
+            let blocked = self.tasks[u].blocked;
+            if self.tasks[u].flags & PF_EXITING != 0 || retarget & !blocked == 0 {
+                continue;
+            }
+            retarget &= blocked;
+            self.deferred.push_back(Deferred {
+                task: u,
+                gen: self.gens[u as usize],
+                what: Deferral::Dequeue,
+            });
+        }
+    }
+
     /// Completes a vfork: the vfork parent may run again
     /// (`mm_release` -> `complete_vfork_done`).
     pub(crate) fn mm_release(&mut self, t: u32) {
@@ -206,13 +250,28 @@ impl Kernel {
         // Not a task that took the slot of a released vfork parent.
         if self.tasks.get(vp).is_some() && gen == Some(self.gens[vp as usize]) {
             self.tasks[vp].flags &= !TS_VFORK_WAIT;
+            // Awake, it takes what it was given (or exits).
+            if !self.vfork_claims.is_empty() {
+                self.vfork_claims.remove(&vp);
+            }
+            // A parent killed while it waited left wait_for_vfork_done()
+            // and cleared the child's vfork_done: nothing to complete, no
+            // PTRACE_EVENT_VFORK_DONE (even from its PTRACE_EVENT_EXIT
+            // stop).
+            let p = &self.tasks[vp];
+            if p.flags & PF_EXITING != 0
+                || p.exit_state != ExitState::Alive
+                || p.jobctl & crate::task::ptrace_event::JOBCTL_EXIT_PENDING != 0
+            {
+                return;
+            }
             let parent = self.handle_unchecked(vp);
             self.notify(Notification::VforkDone { parent });
             self.ptrace_vfork_done(vp, t);
             // Back from wait_for_vfork_done() (and a PTRACE_EVENT_VFORK_DONE
             // stop, if it took one), it takes what was kept pending once
             // this operation is over.
-            if self.tasks[vp].flags & (PF_TRACED_STOP | PF_EXITING) == 0 {
+            if self.tasks[vp].flags & PF_TRACED_STOP == 0 {
                 self.deferred.push_back(Deferred {
                     task: vp,
                     gen: self.gens[vp as usize],

@@ -257,6 +257,9 @@ pub struct Kernel {
     pub(crate) wait_index: WaitIndex,
     pub(crate) notes: Vec<Notification>,
     pub(crate) deferred: VecDeque<Deferred>,
+    /// The thread whose exec is killing the other threads of its group,
+    /// while `de_thread()` runs (`signal->group_exec_task`).
+    pub(crate) group_exec_task: Option<u32>,
     /// Wait edges marked by the readiness setters, synced by
     /// `flush_wait_edges` at the end of the operation (task/readiness.rs).
     pub(crate) wait_dirty: Vec<crate::task::readiness::Dirty>,
@@ -289,6 +292,11 @@ pub struct Kernel {
     /// while waiting: Linux clears the child's `vfork_done`), its slot may
     /// hold another task.
     pub(crate) vfork_parent_gens: rustc_hash::FxHashMap<u32, u32>,
+    /// The process-wide signals `complete_signal()` gave to a thread asleep
+    /// in vfork (per such thread; kept aside, almost always empty): only
+    /// that thread has `TIF_SIGPENDING` for them, so the other threads of
+    /// its group do not see them pending until it takes them.
+    pub(crate) vfork_claims: rustc_hash::FxHashMap<u32, u64>,
     /// External references: pid references, pidfds, namespace files.
     pub(crate) ext: crate::pid::refs::ExtRefs,
 }
@@ -318,6 +326,7 @@ impl Kernel {
             wait_index: WaitIndex::default(),
             notes: Vec::new(),
             deferred: VecDeque::new(),
+            group_exec_task: None,
             wait_dirty: Vec::new(),
             seq: 0,
             now: 0,
@@ -330,6 +339,7 @@ impl Kernel {
             sigsave: Default::default(),
             ptrace_messages: Default::default(),
             vfork_parent_gens: Default::default(),
+            vfork_claims: Default::default(),
             ext: Default::default(),
         };
         let mut root_ns = PidNamespace::new(0, None, config.pid_max);
@@ -373,6 +383,7 @@ impl Kernel {
             wait_index: self.wait_index.clone(),
             notes: self.notes.clone(),
             deferred: self.deferred.clone(),
+            group_exec_task: self.group_exec_task,
             wait_dirty: self.wait_dirty.clone(),
             seq: self.seq,
             now: self.now,
@@ -385,6 +396,7 @@ impl Kernel {
             sigsave: self.sigsave.clone(),
             ptrace_messages: self.ptrace_messages.clone(),
             vfork_parent_gens: self.vfork_parent_gens.clone(),
+            vfork_claims: self.vfork_claims.clone(),
             ext: self.ext.clone(),
         }
     }

@@ -199,6 +199,9 @@ impl Kernel {
     /// signal, last siginfo, saved masks, ptrace event message); they are
     /// empty for almost every task, so an exit pays no hashing for them.
     pub(crate) fn forget_side_state(&mut self, t: u32) {
+        if !self.vfork_claims.is_empty() {
+            self.vfork_claims.remove(&t);
+        }
         if !self.resume_signals.is_empty() {
             self.resume_signals.remove(&t);
         }
@@ -279,10 +282,25 @@ impl Kernel {
     /// blocked.
     pub(crate) fn has_deliverable(&self, t: u32) -> bool {
         let task = &self.tasks[t];
-        (task.pending.signal | self.groups[task.group].shared_pending.signal) & !task.blocked != 0
+        let shared = self.groups[task.group].shared_pending.signal & !self.claimed_by_others(t);
+        (task.pending.signal | shared) & !task.blocked != 0
             || self.resume_signals.contains_key(&t)
             || task.jobctl & crate::task::jobctl::JOBCTL_PENDING_MASK != 0
             || self.groups[task.group].flags & SIGNAL_CLD_CONTINUED != 0
+    }
+
+    /// The process-wide signals that `complete_signal()` gave to another
+    /// thread of `t`'s group asleep in vfork: `t` has no `TIF_SIGPENDING`
+    /// for them (the `vfork_claims` side table).
+    fn claimed_by_others(&self, t: u32) -> u64 {
+        if self.vfork_claims.is_empty() {
+            return 0;
+        }
+        let g = self.tasks[t].group;
+        self.vfork_claims
+            .iter()
+            .filter(|&(&u, _)| u != t && self.tasks.get(u).is_some_and(|x| x.group == g))
+            .fold(0, |m, (_, &s)| m | s)
     }
 
     /// Every thread of group `g` may have something to take (it was
