@@ -75,26 +75,26 @@ static inline const char *event_child_suffix(int ev) {
     }
 }
 
-/* waitpid(p, __WALL | WNOHANG) polled for up to `ms` milliseconds (so that
- * a missing report is recorded, not a hang); logs the status and, for an
- * event stop, its message (naming a new child). Returns the status, -2 if
- * none came, -1 on an error. */
-static inline int Wt(pid_t p, int ms) {
+/* waitpid(p, __WALL | WNOHANG | opts) polled for up to `ms` milliseconds
+ * (so that a missing report is recorded, not a hang); logs the status under
+ * `what` and, for an event stop, its message (naming a new child). Returns
+ * the status, -2 if none came, -1 on an error. */
+static inline int Wx(pid_t p, int ms, int opts, const char *what) {
     int st = 0;
     pid_t r = 0;
     for (int i = 0; i <= ms / 5 && r == 0; i++) {
-        r = waitpid(p, &st, __WALL | WNOHANG);
+        r = waitpid(p, &st, __WALL | WNOHANG | opts);
         if (r == 0) usleep(5000);
     }
     if (r == 0) {
-        printf("%s wait pid=%s ret=none\n", cs, pn(p));
+        printf("%s %s pid=%s ret=none\n", cs, what, pn(p));
         return -2;
     }
     if (r < 0) {
-        printf("%s wait pid=%s ret=-1 errno=%s\n", cs, pn(p), en(errno));
+        printf("%s %s pid=%s ret=-1 errno=%s\n", cs, what, pn(p), en(errno));
         return -1;
     }
-    printf("%s wait pid=%s ret=%s status=0x%x\n", cs, pn(p), pn(r), st);
+    printf("%s %s pid=%s ret=%s status=0x%x\n", cs, what, pn(p), pn(r), st);
     int ev = (st >> 16) & 0xff;
     if (WIFSTOPPED(st) && ev && ev != PTRACE_EVENT_STOP) {
         unsigned long msg = 0;
@@ -112,6 +112,9 @@ static inline int Wt(pid_t p, int ms) {
     }
     return st;
 }
+
+/* Wx() for ptrace stops and exits: a "wait" line. */
+static inline int Wt(pid_t p, int ms) { return Wx(p, ms, 0, "wait"); }
 
 /* A report that should come: up to 2 s. */
 static inline int W(pid_t p) { return Wt(p, 2000); }

@@ -122,25 +122,8 @@ static void close_case(void) {
 }
 
 /* waitpid(p, __WALL | WNOHANG | WUNTRACED | WCONTINUED), polled up to ms
- * milliseconds, logged. */
-static int Wut(pid_t p, int ms) {
-    int st = 0;
-    pid_t r = 0;
-    for (int i = 0; i <= ms / 5 && r == 0; i++) {
-        r = waitpid(p, &st, __WALL | WNOHANG | WUNTRACED | WCONTINUED);
-        if (r == 0) usleep(5000);
-    }
-    if (r == 0) {
-        printf("%s waitu pid=%s ret=none\n", cs, pn(p));
-        return -2;
-    }
-    if (r < 0) {
-        printf("%s waitu pid=%s ret=-1 errno=%s\n", cs, pn(p), en(errno));
-        return -1;
-    }
-    printf("%s waitu pid=%s ret=%s status=0x%x\n", cs, pn(p), pn(r), st);
-    return st;
-}
+ * milliseconds, logged as a "waitu" line. */
+static int Wut(pid_t p, int ms) { return Wx(p, ms, WUNTRACED | WCONTINUED, "waitu"); }
 
 /* Whether the tracee's handler ran (within ms milliseconds), logged. */
 static void handler_ran(int ms) {

@@ -10,11 +10,11 @@
 //! head and its children's `sibling` links): callers copy the head out,
 //! operate, and store it back, so no two mutable borrows overlap.
 
-use crate::slab::{Slab, SlabIx, NONE};
+use crate::slab::{Slab, SlabIx};
 
 /// A slab index that can be a list link: `Opt` is "an index or none" in 4
-/// bytes (`Option<Ix>` for a typed index, `u32` with [`NONE`] for a plain
-/// one).
+/// bytes (`Option<Ix>` for a typed index declared with
+/// [`crate::slab::slab_index!`]).
 pub(crate) trait ListIx: SlabIx {
     type Opt: Copy + Eq + core::fmt::Debug;
     const NIL: Self::Opt;
@@ -22,22 +22,9 @@ pub(crate) trait ListIx: SlabIx {
     fn get(o: Self::Opt) -> Option<Self>;
 }
 
-impl ListIx for u32 {
-    type Opt = u32;
-    const NIL: u32 = NONE;
-    #[inline(always)]
-    fn some(self) -> u32 {
-        self
-    }
-    #[inline(always)]
-    fn get(o: u32) -> Option<u32> {
-        (o != NONE).then_some(o)
-    }
-}
-
 /// A member's link: the neighbours' indices, or none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Link<I: ListIx = u32> {
+pub(crate) struct Link<I: ListIx> {
     pub(crate) prev: I::Opt,
     pub(crate) next: I::Opt,
 }
@@ -51,7 +38,7 @@ impl<I: ListIx> Link<I> {
 
 /// A list head: first and last member, or none when empty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ListHead<I: ListIx = u32> {
+pub(crate) struct ListHead<I: ListIx> {
     pub(crate) first: I::Opt,
     pub(crate) last: I::Opt,
 }
@@ -155,32 +142,43 @@ pub(crate) fn collect<T, I: ListIx>(
 mod tests {
     use super::*;
 
+    crate::slab::slab_index!(
+        /// A test index.
+        NodeIx
+    );
+
     #[derive(Debug)]
     struct Node {
-        l: Link,
+        l: Link<NodeIx>,
     }
 
-    fn l(n: &mut Node) -> &mut Link {
+    fn l(n: &mut Node) -> &mut Link<NodeIx> {
         &mut n.l
     }
 
     #[test]
     fn push_back_front_unlink() {
-        let mut s: Slab<Node> = Slab::new();
-        let ids: Vec<u32> = (0..4)
+        let mut s: Slab<Node, NodeIx> = Slab::new();
+        let ids: Vec<NodeIx> = (0..4)
             .map(|_| s.insert(Node { l: Link::UNLINKED }).unwrap())
             .collect();
+        let order = |h: ListHead<NodeIx>, s: &Slab<Node, NodeIx>| -> Vec<usize> {
+            let c = collect(h, s, |n| &n.l);
+            c.iter()
+                .map(|x| ids.iter().position(|i| i == x).unwrap())
+                .collect()
+        };
         let mut h = ListHead::EMPTY;
         for &i in &ids[..3] {
             push_back(&mut h, &mut s, i, l);
         }
-        assert_eq!(collect(h, &s, |n| &n.l), vec![0, 1, 2]);
-        unlink(&mut h, &mut s, 1, l);
-        assert_eq!(collect(h, &s, |n| &n.l), vec![0, 2]);
-        push_front(&mut h, &mut s, 3, l);
-        assert_eq!(collect(h, &s, |n| &n.l), vec![3, 0, 2]);
+        assert_eq!(order(h, &s), vec![0, 1, 2]);
+        unlink(&mut h, &mut s, ids[1], l);
+        assert_eq!(order(h, &s), vec![0, 2]);
+        push_front(&mut h, &mut s, ids[3], l);
+        assert_eq!(order(h, &s), vec![3, 0, 2]);
         for i in [2, 0, 3] {
-            unlink(&mut h, &mut s, i, l);
+            unlink(&mut h, &mut s, ids[i], l);
         }
         assert!(h.is_empty());
     }

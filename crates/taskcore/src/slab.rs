@@ -5,18 +5,23 @@
 //! structures stay small (4-byte links), freed slots are reused in O(1), and
 //! no unsafe code or reference counting is needed.
 //!
-//! Each slab has its own index type ([`SlabIx`], declared with
-//! [`slab_index!`]), so that an index into one slab cannot be passed where
-//! an index into another is meant. A typed index holds its slot number in a
-//! `NonZeroU32` (a typed slab never uses slot 0, which stays a vacant
-//! placeholder): `Option<Ix>` is 4 bytes, `None` replaces the old `NONE`
-//! sentinel, and an access costs no more than with a plain `u32`.
+//! Tasks, thread groups, `struct pid`s and pid namespaces each have their
+//! own index type (`TaskIx`, `GroupIx`, `PidIx`, `NsIx`: a [`SlabIx`]
+//! declared with [`slab_index!`]), so that an index into one slab cannot be
+//! passed where an index into another is meant. A typed index holds its
+//! slot number in a `NonZeroU32` (a typed slab never uses slot 0, which
+//! stays a vacant placeholder): `Option<Ix>` is 4 bytes, `None` means "no
+//! link" (there is no sentinel value), and an access costs no more than
+//! with a plain `u32`. The small side slabs (address spaces, pidfds,
+//! namespace files) still use plain `u32` indices, with [`NONE`] where a
+//! link may be absent.
 //!
 //! # Invariants
 //! 1. `free` lists exactly the vacant slots, each once.
 //! 2. `len` equals the number of occupied slots.
 
-/// The index value that means "no entry" in links and heads.
+/// The plain `u32` index value that means "no entry" (a task's address
+/// space once it exited; the slab's own free list).
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// A slab index type: converts to and from a slot number (`< u32::MAX`).

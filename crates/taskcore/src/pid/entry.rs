@@ -9,7 +9,6 @@
 //! keep the entry, without its numbers, until the last one is dropped.
 
 use crate::list::ListHead;
-use crate::slab::NONE;
 
 crate::slab::slab_index!(
     /// Index of a `struct pid` in the kernel's pid slab.
@@ -50,9 +49,9 @@ pub(crate) struct Upid {
 pub(crate) struct Pid {
     /// Numbers from the root namespace (index 0) down to the owner's.
     pub(crate) numbers: Numbers,
-    /// The task whose PID this is (`PIDTYPE_PID`), or `NONE`.
-    pub(crate) task: u32,
-    /// The thread group whose TGID this is (`PIDTYPE_TGID`), or `NONE`.
+    /// The task whose PID this is (`PIDTYPE_PID`), or `None`.
+    pub(crate) task: Option<crate::task::task_struct::TaskIx>,
+    /// The thread group whose TGID this is (`PIDTYPE_TGID`), or `None`.
     pub(crate) tgid_group: Option<crate::task::task_struct::GroupIx>,
     /// Thread groups whose process group this is (`PIDTYPE_PGID`).
     pub(crate) pgrp_members: ListHead<crate::task::task_struct::GroupIx>,
@@ -73,7 +72,7 @@ impl Pid {
     pub(crate) fn new(numbers: Numbers) -> Pid {
         Pid {
             numbers,
-            task: NONE,
+            task: None,
             tgid_group: None,
             pgrp_members: ListHead::EMPTY,
             session_members: ListHead::EMPTY,
@@ -85,7 +84,7 @@ impl Pid {
 
     /// Whether nothing uses this pid any more.
     pub(crate) fn unused(&self) -> bool {
-        self.task == NONE
+        self.task.is_none()
             && self.tgid_group.is_none()
             && self.pgrp_members.is_empty()
             && self.session_members.is_empty()

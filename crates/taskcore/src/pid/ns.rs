@@ -17,7 +17,7 @@
 
 use super::idr::Idr;
 use crate::errno::{Errno, Result};
-use crate::slab::NONE;
+use crate::task::task_struct::TaskIx;
 #[cfg(test)]
 use crate::uapi::PID_MAX_DEFAULT;
 use crate::uapi::RESERVED_PIDS;
@@ -49,16 +49,16 @@ pub(crate) struct PidNamespace {
     pub(crate) idr: Idr,
     /// Depth: 0 for the root namespace.
     pub(crate) level: usize,
-    /// The parent namespace's slab index, or `NONE` for the root.
+    /// The parent namespace's slab index, or `None` for the root.
     pub(crate) parent: Option<NsIx>,
     /// Numbers are allocated below this (`pid_max`, per namespace since
     /// Linux 6.14).
     pub(crate) pid_max: u32,
     /// Where the next cyclic search starts (`idr_next`).
     pub(crate) cursor: u32,
-    /// The task that reaps orphans (`child_reaper`), or `NONE` before init
+    /// The task that reaps orphans (`child_reaper`), or `None` before init
     /// exists.
-    pub(crate) child_reaper: u32,
+    pub(crate) child_reaper: Option<TaskIx>,
     /// Whether forks into the namespace are allowed (`PIDNS_ADDING`); cleared
     /// when init exits.
     pub(crate) adding: bool,
@@ -66,7 +66,7 @@ pub(crate) struct PidNamespace {
     /// `zap_pid_ns_processes()` until the namespace is empty (tasks traced
     /// from outside outlive the SIGKILL until their tracer reaps them), and
     /// whether its group is dead. `put_pid` resumes it.
-    pub(crate) zap_waiter: Option<(u32, bool)>,
+    pub(crate) zap_waiter: Option<(TaskIx, bool)>,
     /// References (`ns.count`): `struct pid`s whose deepest level this is,
     /// child namespaces, nsproxies (`pid_ns_for_children`), open namespace
     /// files ([`crate::pid::NsRef`]), and one for the root namespace.
@@ -84,7 +84,7 @@ impl PidNamespace {
             parent,
             pid_max,
             cursor: 0,
-            child_reaper: NONE,
+            child_reaper: None,
             adding: true,
             zap_waiter: None,
             refs: 0,
@@ -110,7 +110,7 @@ impl PidNamespace {
                 return Err(Errno::EINVAL);
             }
             // Also fail if a PID != 1 is requested and no PID 1 exists.
-            if tid != 1 && self.child_reaper == NONE {
+            if tid != 1 && self.child_reaper.is_none() {
                 return Err(Errno::EINVAL);
             }
             // Linux maps the idr's ENOSPC for a taken set_tid to EEXIST.
@@ -208,7 +208,7 @@ mod tests {
         assert_eq!(ns.peek_nr(Some(5)), Err(Errno::EINVAL));
         assert_eq!(ns.peek_nr(Some(1)), Ok(1));
         ns.idr.insert(1, 0).unwrap();
-        ns.child_reaper = 0;
+        ns.child_reaper = Some(crate::slab::SlabIx::from_slot(1));
         assert_eq!(ns.peek_nr(Some(1)), Err(Errno::EEXIST));
         assert_eq!(ns.peek_nr(Some(0)), Err(Errno::EINVAL));
         assert_eq!(ns.peek_nr(Some(400)), Err(Errno::EINVAL));

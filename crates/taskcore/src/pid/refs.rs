@@ -17,8 +17,8 @@
 use crate::errno::{Errno, Result};
 use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
+use crate::slab::Slab;
 use crate::slab::SlabIx;
-use crate::slab::{Slab, NONE};
 use crate::task::kernel::{Kernel, TaskId};
 
 /// An external reference to a `struct pid` (Linux's `get_pid()`): keeps the
@@ -164,8 +164,7 @@ impl Kernel {
     /// `ESRCH` if `r` is stale.
     pub fn pid_ref_task(&self, r: PidRef) -> Result<Option<TaskId>> {
         let pid = self.pid_ref_idx(r)?;
-        let t = self.pids[pid].task;
-        Ok((t != NONE).then(|| self.handle_unchecked(t)))
+        Ok(self.pids[pid].task.map(|t| self.handle_unchecked(t)))
     }
 
     /// The referenced pid's number in namespace `ns` (`pid_nr_ns`): 0 if it

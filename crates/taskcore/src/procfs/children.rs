@@ -9,10 +9,11 @@
 use crate::list;
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
+use crate::task::task_struct::TaskIx;
 
 impl ProcFs<'_> {
     /// Renders `children_seq_show()` for thread `t`.
-    pub(crate) fn render_children(&self, t: u32) -> Vec<u8> {
+    pub(crate) fn render_children(&self, t: TaskIx) -> Vec<u8> {
         let k = self.k;
         let mut m = SeqBuf::new();
         for g in list::collect(k.tasks[t].children, &k.groups, |g| &g.sibling) {

@@ -14,15 +14,16 @@
 //! `comm_show()` (`proc_task_name(m, p, false)`, `"%.64s"`, unescaped).
 
 use crate::procfs::fs::ProcFs;
+use crate::task::task_struct::TaskIx;
 
 impl ProcFs<'_> {
     /// `/proc/PID/cmdline` of task `t`.
-    pub(crate) fn render_cmdline(&self, t: u32) -> Vec<u8> {
+    pub(crate) fn render_cmdline(&self, t: TaskIx) -> Vec<u8> {
         self.k.cmdline_of(t).to_vec()
     }
 
     /// `/proc/PID/comm` of task `t`.
-    pub(crate) fn render_comm(&self, t: u32) -> Vec<u8> {
+    pub(crate) fn render_comm(&self, t: TaskIx) -> Vec<u8> {
         let mut v = self.k.comm_of(t).to_vec();
         v.push(b'\n');
         v

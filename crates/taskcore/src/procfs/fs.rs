@@ -12,8 +12,8 @@ use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
 use crate::pid::NsId;
 use crate::procfs::system::SystemInfo;
-use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::task_struct::TaskIx;
 
 /// Clock ticks per second as user space sees them (`USER_HZ`): start times
 /// in `/proc/PID/stat` and the times of `/proc/stat` count in these.
@@ -82,9 +82,9 @@ pub struct ProcFs<'k> {
     pub(crate) k: &'k Kernel,
     /// Slab index of the mount's pid namespace.
     pub(crate) ns: NsIx,
-    /// Slab index of the reading task, `NONE` for a reader outside the
+    /// Slab index of the reading task, `None` for a reader outside the
     /// emulated process table.
-    pub(crate) current: u32,
+    pub(crate) current: Option<TaskIx>,
     pub(crate) clock: ProcClock,
     pub(crate) sys: SystemInfo,
 }
@@ -106,7 +106,7 @@ impl<'k> ProcFs<'k> {
         Ok(ProcFs {
             k: kernel,
             ns: ns.0,
-            current: NONE,
+            current: None,
             clock,
             sys: SystemInfo::default(),
         })
@@ -119,7 +119,7 @@ impl<'k> ProcFs<'k> {
     /// # Errors
     /// `ESRCH` if `current` is stale.
     pub fn with_current(mut self, current: TaskId) -> Result<ProcFs<'k>> {
-        self.current = self.k.task_idx(current)?;
+        self.current = Some(self.k.task_idx(current)?);
         Ok(self)
     }
 
@@ -156,18 +156,18 @@ impl<'k> ProcFs<'k> {
     }
 
     /// Task `t`'s thread id in the mount's namespace, 0 if invisible.
-    pub(crate) fn tid_nr(&self, t: u32) -> u32 {
+    pub(crate) fn tid_nr(&self, t: TaskIx) -> u32 {
         self.nr(self.k.tasks[t].pid)
     }
 
     /// Task `t`'s thread-group id in the mount's namespace, 0 if invisible.
-    pub(crate) fn tgid_nr(&self, t: u32) -> u32 {
+    pub(crate) fn tgid_nr(&self, t: TaskIx) -> u32 {
         self.tid_nr(self.k.leader_of(t))
     }
 
     /// The task numbered `nr` in the mount's namespace
     /// (`find_task_by_pid_ns`).
-    pub(crate) fn find_task(&self, nr: u32) -> Option<u32> {
+    pub(crate) fn find_task(&self, nr: u32) -> Option<TaskIx> {
         if nr == 0 || nr > i32::MAX as u32 {
             return None;
         }
@@ -175,11 +175,9 @@ impl<'k> ProcFs<'k> {
     }
 
     /// The reading task if it is visible in the mount's namespace.
-    pub(crate) fn current_visible(&self) -> Option<u32> {
-        (self.current != NONE
-            && self.k.tasks.get(self.current).is_some()
-            && self.tid_nr(self.current) != 0)
-            .then_some(self.current)
+    pub(crate) fn current_visible(&self) -> Option<TaskIx> {
+        self.current
+            .filter(|&t| self.k.tasks.get(t).is_some() && self.tid_nr(t) != 0)
     }
 }
 

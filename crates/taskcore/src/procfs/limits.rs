@@ -8,6 +8,7 @@
 
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
+use crate::task::task_struct::TaskIx;
 use crate::uapi::{RLIM_INFINITY, RLIM_NLIMITS};
 
 /// Resource names and units, in `RLIMIT_*` order.
@@ -40,7 +41,7 @@ fn pad(m: &mut SeqBuf, s: &str, width: usize) {
 
 impl ProcFs<'_> {
     /// Renders `proc_pid_limits()` for task `t`'s thread group.
-    pub(crate) fn render_limits(&self, t: u32) -> Vec<u8> {
+    pub(crate) fn render_limits(&self, t: TaskIx) -> Vec<u8> {
         let rlim = &self.k.groups[self.k.tasks[t].group].rlim;
         let mut m = SeqBuf::new();
         for (s, w) in [("Limit", 25), ("Soft Limit", 20), ("Hard Limit", 20)] {

@@ -28,6 +28,7 @@ use crate::mm::MmStruct;
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
 use crate::slab::NONE;
+use crate::task::task_struct::TaskIx;
 
 /// `VM_STACK` on x86_64 (`VM_GROWSDOWN`).
 const VM_STACK: u64 = VM_GROWSDOWN;
@@ -112,7 +113,7 @@ impl MmCounters {
 impl ProcFs<'_> {
     /// The address space of task `t`: `None` for a task without one (a
     /// zombie), `Some(None)` for an address space with no mapping yet.
-    pub(crate) fn task_mm(&self, t: u32) -> Option<Option<&MmStruct>> {
+    pub(crate) fn task_mm(&self, t: TaskIx) -> Option<Option<&MmStruct>> {
         let mm = self.k.tasks[t].mm;
         if mm == NONE {
             None
@@ -122,7 +123,7 @@ impl ProcFs<'_> {
     }
 
     /// The counters of task `t`'s address space, `None` if it has none.
-    pub(crate) fn task_counters(&self, t: u32) -> Option<MmCounters> {
+    pub(crate) fn task_counters(&self, t: TaskIx) -> Option<MmCounters> {
         self.task_mm(t)
             .map(|mm| mm.map(MmCounters::of).unwrap_or_default())
     }
@@ -131,7 +132,7 @@ impl ProcFs<'_> {
     ///
     /// # Linux
     /// `proc_pid_statm()`: `"0 0 0 0 0 0 0\n"` without an address space.
-    pub(crate) fn render_statm(&self, t: u32) -> Vec<u8> {
+    pub(crate) fn render_statm(&self, t: TaskIx) -> Vec<u8> {
         let mut m = SeqBuf::new();
         match self.task_counters(t) {
             None => m.puts("0 0 0 0 0 0 0\n"),
@@ -158,7 +159,7 @@ impl ProcFs<'_> {
     /// # Linux
     /// `show_map()` (fs/proc/task_mmu.c) via
     /// [`MmStruct::render_maps`].
-    pub(crate) fn render_maps(&self, t: u32) -> Result<Vec<u8>> {
+    pub(crate) fn render_maps(&self, t: TaskIx) -> Result<Vec<u8>> {
         let mut m = SeqBuf::new();
         if let Some(Some(mm)) = self.task_mm(t) {
             mm.render_maps(&mut m).map_err(|_| Errno::EIO)?;

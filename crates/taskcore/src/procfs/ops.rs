@@ -22,8 +22,8 @@ use crate::procfs::dirent::{DirContext, DirCursor, Getdents64};
 use crate::procfs::fs::ProcFs;
 use crate::procfs::node::{s_ifmt, Attr, Fixed, Node, PidEntry, TGID_ENTRIES, TID_ENTRIES};
 use crate::procfs::root::{RootWalk, ROOT_FIXED};
-use crate::slab::NONE;
 use crate::task::ptrace_access::PtraceMode;
+use crate::task::task_struct::TaskIx;
 #[cfg(doc)]
 use crate::Kernel;
 
@@ -50,22 +50,23 @@ pub fn name_to_int(name: &[u8]) -> Option<u32> {
 impl ProcFs<'_> {
     /// `ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS)` for the reader; a
     /// reader outside the emulated table is treated as permitted.
-    pub(crate) fn permitted(&self, t: u32) -> bool {
-        self.current == NONE || self.k.may_access(self.current, t, PtraceMode::ReadFsCreds)
+    pub(crate) fn permitted(&self, t: TaskIx) -> bool {
+        self.current
+            .is_none_or(|cur| self.k.may_access(cur, t, PtraceMode::ReadFsCreds))
     }
 
     /// `mm_access(t, PTRACE_MODE_READ_FSCREDS)` succeeds: `t` has no
     /// address space, shares the reader's, or [`ProcFs::permitted`].
-    fn may_read_mm(&self, t: u32) -> bool {
+    fn may_read_mm(&self, t: TaskIx) -> bool {
         let mm = self.k.tasks[t].mm;
-        mm == NONE
-            || (self.current != NONE && self.k.tasks[self.current].mm == mm)
+        mm == crate::slab::NONE
+            || self.current.is_some_and(|cur| self.k.tasks[cur].mm == mm)
             || self.permitted(t)
     }
 
     /// The task a pid node names, if it still exists in the mount's
     /// namespace.
-    fn node_task(&self, node: Node) -> Option<u32> {
+    fn node_task(&self, node: Node) -> Option<TaskIx> {
         match node {
             Node::Pid { nr, .. } | Node::Tid { nr, .. } => self.find_task(nr),
             _ => None,
@@ -118,7 +119,7 @@ impl ProcFs<'_> {
                 let t = self.find_task(nr).ok_or(Errno::ENOENT)?;
                 let tid = name_to_int(name).ok_or(Errno::ENOENT)?;
                 let th = self.find_task(tid).ok_or(Errno::ENOENT)?;
-                if !self.k.same_group(t, th) {
+                if !self.k.same_group(Some(t), Some(th)) {
                     return Err(Errno::ENOENT);
                 }
                 Ok(Node::Tid {

@@ -18,7 +18,7 @@ use crate::procfs::dirent::{DType, DirContext, DirCursor};
 use crate::procfs::fs::ProcFs;
 use crate::procfs::node::{Node, PidEntry, TGID_ENTRIES, TID_ENTRIES};
 use crate::procfs::root::{decimal, emit_list};
-use crate::slab::NONE;
+use crate::task::task_struct::TaskIx;
 
 impl ProcFs<'_> {
     /// Lists the entries of process directory `/proc/NR` (`thread` false)
@@ -28,7 +28,7 @@ impl ProcFs<'_> {
     /// `proc_tgid_base_readdir()` / `proc_tid_base_readdir()`.
     pub(crate) fn pident_readdir<C: DirContext + ?Sized>(
         &self,
-        t: u32,
+        t: TaskIx,
         nr: u32,
         thread: bool,
         cursor: &mut DirCursor,
@@ -61,22 +61,22 @@ impl ProcFs<'_> {
 
     /// `first_tid()`: the thread to list at task-directory position
     /// `cursor.pos` of task `t`'s group, using the cursor's hint.
-    fn first_tid(&self, t: u32, cursor: &DirCursor) -> u32 {
+    fn first_tid(&self, t: TaskIx, cursor: &DirCursor) -> Option<TaskIx> {
         let nr = cursor.pos - 2;
         if cursor.tid_hint != 0 && nr != 0 {
             if let Some(pos) = self.find_task(cursor.tid_hint) {
-                if self.k.same_group(pos, t) {
-                    return pos;
+                if self.k.same_group(Some(pos), Some(t)) {
+                    return Some(pos);
                 }
             }
         }
         let g = self.k.tasks[t].group;
         if nr >= u64::from(self.k.groups[g].nr_threads) {
-            return NONE;
+            return None;
         }
         let mut cur = self.k.groups[g].threads.first;
         for _ in 0..nr {
-            cur = self.k.tasks[cur].thread_node.next;
+            cur = cur.and_then(|c| self.k.tasks[c].thread_node.next);
         }
         cur
     }
@@ -87,7 +87,7 @@ impl ProcFs<'_> {
     /// `proc_task_readdir()`.
     pub(crate) fn task_readdir<C: DirContext + ?Sized>(
         &self,
-        t: u32,
+        t: TaskIx,
         nr: u32,
         cursor: &mut DirCursor,
         ctx: &mut C,
@@ -106,10 +106,10 @@ impl ProcFs<'_> {
                 return;
             }
         }
-        let mut cur = self.first_tid(t, cursor);
+        let mut next = self.first_tid(t, cursor);
         cursor.tid_hint = 0;
         let mut name = [0u8; 10];
-        while cur != NONE {
+        while let Some(cur) = next {
             let tid = self.tid_nr(cur);
             if tid != 0 {
                 let node = Node::Tid {
@@ -122,7 +122,7 @@ impl ProcFs<'_> {
                     break;
                 }
             }
-            cur = self.k.tasks[cur].thread_node.next;
+            next = self.k.tasks[cur].thread_node.next;
             cursor.pos += 1;
         }
         ctx.finish(cursor.pos);

@@ -40,6 +40,7 @@
 
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_STOPPED};
 
 /// `RLIM_INFINITY` as `/proc/PID/stat` prints `rsslim`.
@@ -51,7 +52,7 @@ const DEFAULT_PRIO: i64 = 20;
 impl ProcFs<'_> {
     /// Renders `do_task_stat()` for task `t`; `whole` sums the thread
     /// group (`/proc/PID/stat`) rather than one thread.
-    pub(crate) fn render_stat(&self, t: u32, whole: bool) -> Vec<u8> {
+    pub(crate) fn render_stat(&self, t: TaskIx, whole: bool) -> Vec<u8> {
         let k = self.k;
         let task = &k.tasks[t];
         let g = &k.groups[task.group];

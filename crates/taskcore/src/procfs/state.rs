@@ -17,7 +17,7 @@
 
 use crate::pid::ns::NsIx;
 use crate::procfs::fs::ProcFs;
-use crate::slab::NONE;
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{
     ExitState, PF_EXITING, PF_FORKNOEXEC, PF_TRACED_STOP, TS_RUNNING, TS_VFORK_WAIT,
 };
@@ -77,7 +77,7 @@ impl TaskState {
 
 impl ProcFs<'_> {
     /// `get_task_state()` for task `t`.
-    pub(crate) fn task_state(&self, t: u32) -> TaskState {
+    pub(crate) fn task_state(&self, t: TaskIx) -> TaskState {
         let task = &self.k.tasks[t];
         if task.exit_state == ExitState::Zombie {
             TaskState::Zombie
@@ -95,7 +95,7 @@ impl ProcFs<'_> {
     }
 
     /// `task->flags` in Linux's `PF_*` numbering.
-    pub(crate) fn linux_task_flags(&self, t: u32) -> u32 {
+    pub(crate) fn linux_task_flags(&self, t: TaskIx) -> u32 {
         let f = self.k.tasks[t].flags;
         let mut out = LINUX_PF_RANDOMIZE;
         if f & PF_EXITING != 0 || self.k.tasks[t].exit_state == ExitState::Zombie {
@@ -109,41 +109,35 @@ impl ProcFs<'_> {
 
     /// The tgid of `t`'s real parent in the mount's namespace, 0 for none
     /// or invisible (`task_tgid_nr_ns(task->real_parent, ns)`).
-    pub(crate) fn ppid_nr(&self, t: u32) -> u32 {
-        let rp = self.k.real_parent(t);
-        if rp == NONE {
-            0
-        } else {
-            self.tgid_nr(rp)
-        }
+    pub(crate) fn ppid_nr(&self, t: TaskIx) -> u32 {
+        self.k.real_parent(t).map_or(0, |rp| self.tgid_nr(rp))
     }
 
     /// The thread id of `t`'s tracer in the mount's namespace, 0 if
     /// untraced (`task_pid_nr_ns(ptrace_parent(p), ns)`).
-    pub(crate) fn tracer_nr(&self, t: u32) -> u32 {
+    pub(crate) fn tracer_nr(&self, t: TaskIx) -> u32 {
         let task = &self.k.tasks[t];
-        if task.ptrace == 0 || task.parent == NONE {
-            0
-        } else {
-            self.tid_nr(task.parent)
+        match task.parent {
+            Some(tracer) if task.ptrace != 0 => self.tid_nr(tracer),
+            _ => 0,
         }
     }
 
     /// `t`'s process group id in namespace slab `ns`
     /// (`task_pgrp_nr_ns`).
-    pub(crate) fn pgrp_nr_in(&self, t: u32, ns: NsIx) -> u32 {
+    pub(crate) fn pgrp_nr_in(&self, t: TaskIx, ns: NsIx) -> u32 {
         let pgrp = self.k.groups[self.k.tasks[t].group].pgrp;
         self.k.pid_nr_ns(pgrp, ns).max(0) as u32
     }
 
     /// `t`'s session id in namespace slab `ns` (`task_session_nr_ns`).
-    pub(crate) fn session_nr_in(&self, t: u32, ns: NsIx) -> u32 {
+    pub(crate) fn session_nr_in(&self, t: TaskIx, ns: NsIx) -> u32 {
         let sid = self.k.groups[self.k.tasks[t].group].session;
         self.k.pid_nr_ns(sid, ns).max(0) as u32
     }
 
     /// `t`'s tgid in namespace slab `ns` (`task_tgid_nr_ns`).
-    pub(crate) fn tgid_nr_in(&self, t: u32, ns: NsIx) -> u32 {
+    pub(crate) fn tgid_nr_in(&self, t: TaskIx, ns: NsIx) -> u32 {
         let leader = self.k.leader_of(t);
         self.k.pid_nr_ns(self.k.tasks[leader].pid, ns).max(0) as u32
     }
@@ -151,7 +145,7 @@ impl ProcFs<'_> {
     /// `t`'s exit signal as `/proc/PID/stat` shows it: the group's for
     /// the leader, -1 for other threads (`CLONE_THREAD` sets
     /// `exit_signal = -1`).
-    pub(crate) fn exit_signal(&self, t: u32) -> i32 {
+    pub(crate) fn exit_signal(&self, t: TaskIx) -> i32 {
         if self.k.is_leader(t) {
             self.k.groups[self.k.tasks[t].group].exit_signal
         } else {

@@ -24,6 +24,7 @@ use crate::procfs::seq::SeqBuf;
 use crate::procfs::state::TaskState;
 use crate::procfs::system::{put_bitmap, put_bitmap_list};
 use crate::task::task_struct::ExitState;
+use crate::task::task_struct::TaskIx;
 
 /// The capability mask of root on Linux 6.x: bits 0 to `CAP_LAST_CAP`
 /// (40).
@@ -34,7 +35,7 @@ const NR_OPEN_DEFAULT: u64 = 64;
 
 impl ProcFs<'_> {
     /// Renders `proc_pid_status()` for task `t`.
-    pub(crate) fn render_status(&self, t: u32) -> Vec<u8> {
+    pub(crate) fn render_status(&self, t: TaskIx) -> Vec<u8> {
         let k = self.k;
         let task = &k.tasks[t];
         let g = &k.groups[task.group];

@@ -5,9 +5,10 @@
 
 use crate::errno::{Errno, Result};
 use crate::list;
-use crate::slab::NONE;
+use crate::slab::SlabIx;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::nsproxy::CLONE_NEW_ANY;
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{SIGNAL_UNKILLABLE, TS_VFORK_WAIT};
 use crate::uapi::{
     CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT,
@@ -140,7 +141,7 @@ impl Kernel {
 
     /// The flag combinations `copy_process()` refuses (EINVAL), for task
     /// slab index `cur`.
-    pub(crate) fn clone_flags_valid(&self, cur: u32, flags: u64) -> Result<()> {
+    pub(crate) fn clone_flags_valid(&self, cur: TaskIx, flags: u64) -> Result<()> {
         if flags & CLONE_THREAD != 0 && flags & CLONE_SIGHAND == 0 {
             return Err(Errno::EINVAL);
         }
@@ -281,7 +282,7 @@ impl Kernel {
             let parent = if flags & CLONE_PARENT != 0 {
                 self.groups[cur_group].real_parent
             } else {
-                cur
+                Some(cur)
             };
             let exit_signal = if flags & CLONE_PARENT != 0 {
                 self.groups[cur_group].exit_signal
@@ -295,7 +296,7 @@ impl Kernel {
                 Ok(g) => g,
                 Err(e) => {
                     self.exit_task_namespaces(child);
-                    self.pids[pid].task = NONE;
+                    self.pids[pid].task = None;
                     self.tasks.remove(child);
                     self.mmput(mm);
                     self.put_pid(pid);
@@ -319,10 +320,10 @@ impl Kernel {
             self.attach_process_pids(g);
             if self.pids[pid].numbers.last().nr == 1 {
                 let ns = self.pids[pid].numbers.last().ns;
-                self.nss[ns].child_reaper = child;
+                self.nss[ns].child_reaper = Some(child);
                 self.groups[g].flags |= SIGNAL_UNKILLABLE;
             }
-            if parent != NONE {
+            if let Some(parent) = parent {
                 self.link_child(parent, g);
                 // A new edge: registered at once in its current state (a
                 // position change, not a readiness write).
@@ -334,9 +335,8 @@ impl Kernel {
             // PTRACE_EVENT_VFORK stop, if any) until the child execs or
             // exits.
             self.tasks[cur].flags |= TS_VFORK_WAIT;
-            self.tasks[child].vfork_parent = cur;
-            self.vfork_parent_gens
-                .insert(child, self.gens[cur as usize]);
+            self.tasks[child].vfork_parent = Some(cur);
+            self.vfork_parent_gens.insert(child, self.gens[cur.slot()]);
         }
         let event = self.ptrace_init_task(cur, child, flags, exit_signal);
         if flags & CLONE_THREAD != 0 {
@@ -372,12 +372,12 @@ impl Kernel {
 
     /// Makes `tracer` trace `t` (`__ptrace_link`): `t` joins the head of
     /// the tracer's `ptraced` list.
-    pub(crate) fn ptrace_link(&mut self, t: u32, tracer: u32, mode: u8) {
+    pub(crate) fn ptrace_link(&mut self, t: TaskIx, tracer: TaskIx, mode: u8) {
         // Newest first: Linux adds tracees at the head of `ptraced`.
         let seq = u64::MAX - self.next_seq();
         let task = &mut self.tasks[t];
         task.ptrace = mode;
-        task.parent = tracer;
+        task.parent = Some(tracer);
         task.ptrace_seq = seq;
         let g = task.group;
         self.groups[g].nr_traced += 1;

@@ -10,6 +10,7 @@
 //! include/linux/cred.h `struct cred`; kernel/sys.c `__sys_setuid()` and
 //! siblings; kernel/groups.c `setgroups`/`getgroups`.
 
+use crate::task::task_struct::TaskIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
@@ -147,7 +148,7 @@ impl Kernel {
 
     /// `commit_creds()`: installs `new`; a change of effective or fs id
     /// clears the parent-death signal.
-    fn commit_creds(&mut self, cur: u32, new: Cred) {
+    fn commit_creds(&mut self, cur: TaskIx, new: Cred) {
         let old = &self.tasks[cur].cred;
         let key = |c: &Cred| (c.euid, c.egid, c.fsuid, c.fsgid);
         if key(old) != key(&new) {

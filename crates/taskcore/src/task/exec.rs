@@ -5,8 +5,8 @@
 //! (kernel/signal.c), `__set_task_comm()`.
 
 use crate::errno::Result;
-use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, PF_FORKNOEXEC, PF_TRACED_STOP, PT_SEIZED};
 use crate::uapi::{SIGCHLD, SIGTRAP, TASK_COMM_LEN};
 
@@ -104,7 +104,7 @@ impl Kernel {
     /// `de_thread()`: kill the other threads of `t`'s group; if `t` is not
     /// the leader, it takes the leader's pid and the old leader is released.
     /// Returns `t` (whose handle stays valid).
-    fn de_thread(&mut self, t: u32) -> u32 {
+    fn de_thread(&mut self, t: TaskIx) -> TaskIx {
         let g = self.tasks[t].group;
         self.group_exec_task = Some(t);
         for u in self.threads(g) {
@@ -133,8 +133,8 @@ impl Kernel {
         // Exchange pids: the exec'ing thread becomes the tgid.
         self.tasks[t].pid = lp;
         self.tasks[leader].pid = tp;
-        self.pids[lp].task = t;
-        self.pids[tp].task = leader;
+        self.pids[lp].task = Some(t);
+        self.pids[tp].task = Some(leader);
         self.tasks[t].start_time = self.tasks[leader].start_time;
         self.groups[g].leader = t;
         self.set_exit_signal(g, SIGCHLD);
@@ -143,7 +143,6 @@ impl Kernel {
         self.mark_task(t);
         // The old leader is released as an ordinary dead thread.
         self.release_task(leader);
-        let _ = NONE;
         t
     }
 }

@@ -22,10 +22,11 @@ use crate::errno::Result;
 use crate::list;
 use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
-use crate::slab::NONE;
+use crate::slab::SlabIx;
 use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, TaskId};
 use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::GroupIx;
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{
     ExitState, SigHand, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, TS_VFORK_WAIT,
 };
@@ -84,7 +85,7 @@ impl Kernel {
         Ok(())
     }
 
-    pub(crate) fn do_group_exit(&mut self, t: u32, exit_code: i32) {
+    pub(crate) fn do_group_exit(&mut self, t: TaskIx, exit_code: i32) {
         let g = self.tasks[t].group;
         let code = if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
             self.groups[g].group_exit_code
@@ -107,7 +108,7 @@ impl Kernel {
         };
         if self.ptrace_event_enabled(t, crate::task::ptrace_event::PTRACE_EVENT_EXIT) {
             // The other threads go first; the caller stops before exiting.
-            let others: Vec<u32> = others.into_iter().filter(|&u| u != t).collect();
+            let others: Vec<TaskIx> = others.into_iter().filter(|&u| u != t).collect();
             self.exit_threads(&others, g, code);
             if !self.ptrace_exit_event(t, code) {
                 self.do_exit(t, code);
@@ -147,7 +148,7 @@ impl Kernel {
     /// `ptrace_event(PTRACE_EVENT_EXIT)`; Linux 6.18 stops every such
     /// thread, SIGKILL or not, with the group's exit code as message
     /// (tests/oracle/ptrace_edges.out, cases exit_*).
-    pub(crate) fn exit_threads(&mut self, threads: &[u32], g: GroupIx, code: i32) {
+    pub(crate) fn exit_threads(&mut self, threads: &[TaskIx], g: GroupIx, code: i32) {
         use crate::task::ptrace_event::JOBCTL_EXIT_PENDING;
         for &t in threads {
             if !self
@@ -173,7 +174,7 @@ impl Kernel {
 
     /// `do_exit()`: task `t`, which must be alive, exits with status word
     /// `code`.
-    pub(crate) fn do_exit(&mut self, t: u32, code: i32) {
+    pub(crate) fn do_exit(&mut self, t: TaskIx, code: i32) {
         debug_assert_eq!(self.tasks[t].flags & PF_EXITING, 0);
         let g = self.tasks[t].group;
         if self.tasks[t].flags & TS_VFORK_WAIT != 0 {
@@ -206,7 +207,7 @@ impl Kernel {
     /// (during an exec, only the exec'ing thread, where the chain of
     /// retargets through the dying threads ends). Not when the whole group
     /// is exiting.
-    fn retarget_vfork_waiter_signals(&mut self, t: u32) {
+    fn retarget_vfork_waiter_signals(&mut self, t: TaskIx) {
         if !self.vfork_claims.is_empty() {
             self.vfork_claims.remove(&t);
         }
@@ -233,7 +234,7 @@ impl Kernel {
             retarget &= blocked;
             self.deferred.push_back(Deferred {
                 task: u,
-                gen: self.gens[u as usize],
+                gen: self.gens[u.slot()],
                 what: Deferral::Dequeue,
             });
         }
@@ -241,14 +242,13 @@ impl Kernel {
 
     /// Completes a vfork: the vfork parent may run again
     /// (`mm_release` -> `complete_vfork_done`).
-    pub(crate) fn mm_release(&mut self, t: u32) {
-        let vp = core::mem::replace(&mut self.tasks[t].vfork_parent, NONE);
-        if vp == NONE {
+    pub(crate) fn mm_release(&mut self, t: TaskIx) {
+        let Some(vp) = self.tasks[t].vfork_parent.take() else {
             return;
-        }
+        };
         let gen = self.vfork_parent_gens.remove(&t);
         // Not a task that took the slot of a released vfork parent.
-        if self.tasks.get(vp).is_some() && gen == Some(self.gens[vp as usize]) {
+        if self.tasks.get(vp).is_some() && gen == Some(self.gens[vp.slot()]) {
             self.tasks[vp].flags &= !TS_VFORK_WAIT;
             // Awake, it takes what it was given (or exits).
             if !self.vfork_claims.is_empty() {
@@ -274,14 +274,14 @@ impl Kernel {
             if self.tasks[vp].flags & PF_TRACED_STOP == 0 {
                 self.deferred.push_back(Deferred {
                     task: vp,
-                    gen: self.gens[vp as usize],
+                    gen: self.gens[vp.slot()],
                     what: Deferral::Dequeue,
                 });
             }
         }
     }
 
-    fn exit_notify(&mut self, t: u32, group_dead: bool) {
+    fn exit_notify(&mut self, t: TaskIx, group_dead: bool) {
         let mut dead = Vec::new();
         if !self.forget_original_parent(t, &mut dead) {
             // The namespace's last init thread sleeps in
@@ -295,10 +295,10 @@ impl Kernel {
     }
 
     /// The rest of `exit_notify()`, once `t`'s children are settled.
-    pub(crate) fn exit_notify_tail(&mut self, t: u32, group_dead: bool, dead: Vec<u32>) {
+    pub(crate) fn exit_notify_tail(&mut self, t: TaskIx, group_dead: bool, dead: Vec<TaskIx>) {
         if group_dead {
             let g = self.tasks[t].group;
-            self.kill_orphaned_pgrp(g, NONE);
+            self.kill_orphaned_pgrp(g, None);
         }
         self.set_exit_state(t, ExitState::Zombie);
         let g = self.tasks[t].group;
@@ -327,12 +327,11 @@ impl Kernel {
     /// `do_notify_parent()`: tells `t`'s parent (its tracer, if traced)
     /// that `t` died, with signal `sig`. Returns whether `t` should be
     /// reaped at once (the parent ignores its children).
-    pub(crate) fn do_notify_parent(&mut self, t: u32, sig: i32) -> bool {
-        let parent = self.ptrace_parent(t);
-        if parent == NONE {
+    pub(crate) fn do_notify_parent(&mut self, t: TaskIx, sig: i32) -> bool {
+        let Some(parent) = self.ptrace_parent(t) else {
             // Pid 1 of the root namespace has no parent to tell.
             return true;
-        }
+        };
         let g = self.tasks[t].group;
         let mut sig = sig;
         // A parent that exec'd since the fork gets plain SIGCHLD.
@@ -372,12 +371,12 @@ impl Kernel {
 
     /// Queues a kernel-generated signal to `target`'s thread group, reported
     /// as a notification and delivered when the current operation ends.
-    pub(crate) fn send_kernel_signal(&mut self, target: u32, sig: i32, info: SigInfo) {
+    pub(crate) fn send_kernel_signal(&mut self, target: TaskIx, sig: i32, info: SigInfo) {
         let group = self.handle_unchecked(self.leader_of(target));
         self.notify(Notification::Signal { group, sig, info });
         self.deferred.push_back(Deferred {
             task: target,
-            gen: self.gens[target as usize],
+            gen: self.gens[target.slot()],
             what: Deferral::Signal(sig, Some(info), false),
         });
     }
@@ -394,7 +393,7 @@ impl Kernel {
     /// flushed last ([`Self::flush_wait_edges`]).
     pub(crate) fn run_deferred(&mut self) {
         while let Some(d) = self.deferred.pop_front() {
-            if self.tasks.get(d.task).is_some() && self.gens[d.task as usize] == d.gen {
+            if self.tasks.get(d.task).is_some() && self.gens[d.task.slot()] == d.gen {
                 match d.what {
                     Deferral::Signal(sig, info, force) => {
                         let info = info.map_or(SendInfo::Priv, SendInfo::Info);
@@ -428,28 +427,29 @@ impl Kernel {
     }
 
     /// `find_alive_thread()`: the first thread of `t`'s group not exiting.
-    pub(crate) fn find_alive_thread(&self, t: u32) -> u32 {
-        let mut cur = self.groups[self.tasks[t].group].threads.first;
-        while cur != NONE {
+    pub(crate) fn find_alive_thread(&self, t: TaskIx) -> Option<TaskIx> {
+        let mut next = self.groups[self.tasks[t].group].threads.first;
+        while let Some(cur) = next {
             if self.tasks[cur].flags & PF_EXITING == 0 {
-                return cur;
+                return Some(cur);
             }
-            cur = self.tasks[cur].thread_node.next;
+            next = self.tasks[cur].thread_node.next;
         }
-        NONE
+        None
     }
 
     /// `None` when `father`, the namespace's last init thread, must wait
     /// in `zap_pid_ns_processes()` for the namespace to empty.
-    fn find_child_reaper(&mut self, father: u32, dead: &mut Vec<u32>) -> Option<u32> {
+    fn find_child_reaper(&mut self, father: TaskIx, dead: &mut Vec<TaskIx>) -> Option<TaskIx> {
         let ns = self.ns_of(father);
-        let reaper = self.nss[ns].child_reaper;
+        let reaper = self.nss[ns]
+            .child_reaper
+            .expect("a namespace with tasks has its init");
         if reaper != father {
             return Some(reaper);
         }
-        let alive = self.find_alive_thread(father);
-        if alive != NONE {
-            self.nss[ns].child_reaper = alive;
+        if let Some(alive) = self.find_alive_thread(father) {
+            self.nss[ns].child_reaper = Some(alive);
             return Some(alive);
         }
         for p in dead.drain(..) {
@@ -459,27 +459,28 @@ impl Kernel {
     }
 
     /// `find_new_reaper()`: who adopts `father`'s children.
-    fn find_new_reaper(&self, father: u32, child_reaper: u32) -> u32 {
-        let alive = self.find_alive_thread(father);
-        if alive != NONE {
+    fn find_new_reaper(&self, father: TaskIx, child_reaper: TaskIx) -> TaskIx {
+        if let Some(alive) = self.find_alive_thread(father) {
             return alive;
         }
         let level = self.pids[self.tasks[father].pid].level();
-        let mut reaper = self.real_parent(father);
-        while reaper != NONE && self.pids[self.tasks[reaper].pid].level() == level {
+        let mut next = self.real_parent(father);
+        while let Some(reaper) = next {
+            if self.pids[self.tasks[reaper].pid].level() != level {
+                break;
+            }
             if self.groups[self.tasks[reaper].group].is_child_subreaper {
-                let alive = self.find_alive_thread(reaper);
-                if alive != NONE {
+                if let Some(alive) = self.find_alive_thread(reaper) {
                     return alive;
                 }
             }
-            reaper = self.real_parent(reaper);
+            next = self.real_parent(reaper);
         }
         child_reaper
     }
 
     /// Returns false when `father` has to wait for its namespace to empty.
-    fn forget_original_parent(&mut self, father: u32, dead: &mut Vec<u32>) -> bool {
+    fn forget_original_parent(&mut self, father: TaskIx, dead: &mut Vec<TaskIx>) -> bool {
         if !self.tasks[father].ptraced.is_empty() {
             self.exit_ptrace(father, dead);
         }
@@ -491,7 +492,7 @@ impl Kernel {
         }
         let reaper = self.find_new_reaper(father, child_reaper);
         let children = list::collect(self.tasks[father].children, &self.groups, |g| &g.sibling);
-        let threaded = self.same_group(reaper, father);
+        let threaded = self.same_group(Some(reaper), Some(father));
         for g in children {
             self.unindex_group(g);
             self.unlink_child(g);
@@ -499,12 +500,10 @@ impl Kernel {
                 // We don't want people slaying init.
                 self.set_exit_signal(g, SIGCHLD);
             }
-            if reaper != NONE {
-                self.link_child(reaper, g);
-            }
+            self.link_child(reaper, g);
             self.mark_group(g);
             self.send_pdeath_signals(father, g);
-            if !threaded && reaper != NONE {
+            if !threaded {
                 self.reparent_leader(father, g, dead);
             }
         }
@@ -515,9 +514,9 @@ impl Kernel {
     /// `father` is exiting (`PR_SET_PDEATHSIG`): sent to the thread's
     /// process, preferring the thread, as `kill` from `father` would
     /// (`SEND_SIG_NOINFO`), once this exit step is over.
-    fn send_pdeath_signals(&mut self, father: u32, g: GroupIx) {
-        let mut t = self.groups[g].threads.first;
-        while t != NONE {
+    fn send_pdeath_signals(&mut self, father: TaskIx, g: GroupIx) {
+        let mut next = self.groups[g].threads.first;
+        while let Some(t) = next {
             let sig = self.tasks[t].pdeath_signal;
             if sig != 0 {
                 let nr = self.pid_nr_ns(self.tasks[self.leader_of(father)].pid, self.ns_of(t));
@@ -531,19 +530,19 @@ impl Kernel {
                 };
                 self.deferred.push_back(Deferred {
                     task: t,
-                    gen: self.gens[t as usize],
+                    gen: self.gens[t.slot()],
                     // Forced when the father has no number in t's
                     // namespace (it lives in an ancestor one).
                     what: Deferral::Signal(sig, Some(info), nr == 0),
                 });
             }
-            t = self.tasks[t].thread_node.next;
+            next = self.tasks[t].thread_node.next;
         }
     }
 
     /// `reparent_leader()`: re-notify the new parent of a zombie child and
     /// check for a newly orphaned process group.
-    fn reparent_leader(&mut self, father: u32, g: GroupIx, dead: &mut Vec<u32>) {
+    fn reparent_leader(&mut self, father: TaskIx, g: GroupIx, dead: &mut Vec<TaskIx>) {
         let leader = self.groups[g].leader;
         if self.tasks[leader].ptrace == 0
             && self.tasks[leader].exit_state == ExitState::Zombie
@@ -553,11 +552,11 @@ impl Kernel {
         {
             dead.push(leader);
         }
-        self.kill_orphaned_pgrp(g, father);
+        self.kill_orphaned_pgrp(g, Some(father));
     }
 
     /// `exit_ptrace()`: the exiting tracer detaches from all its tracees.
-    fn exit_ptrace(&mut self, tracer: u32, dead: &mut Vec<u32>) {
+    fn exit_ptrace(&mut self, tracer: TaskIx, dead: &mut Vec<TaskIx>) {
         let tracees = list::collect(self.tasks[tracer].ptraced, &self.tasks, |t| &t.ptrace_entry);
         for p in tracees {
             if self.ptrace_options(p) & crate::task::ptrace_event::PTRACE_O_EXITKILL != 0
@@ -567,7 +566,7 @@ impl Kernel {
                 // the detach.
                 self.deferred.push_back(Deferred {
                     task: p,
-                    gen: self.gens[p as usize],
+                    gen: self.gens[p.slot()],
                     what: Deferral::Signal(crate::uapi::SIGKILL, None, true),
                 });
             }
@@ -578,7 +577,7 @@ impl Kernel {
                 // takes what was kept pending for it.
                 self.deferred.push_back(Deferred {
                     task: p,
-                    gen: self.gens[p as usize],
+                    gen: self.gens[p.slot()],
                     what: Deferral::Dequeue,
                 });
             }
@@ -587,7 +586,7 @@ impl Kernel {
 
     /// `__ptrace_detach()`: unlink `p` from `tracer`; returns whether the
     /// now untraced zombie should be released.
-    pub(crate) fn ptrace_detach_dead(&mut self, tracer: u32, p: u32) -> bool {
+    pub(crate) fn ptrace_detach_dead(&mut self, tracer: TaskIx, p: TaskIx) -> bool {
         self.ptrace_unlink(p);
         if self.tasks[p].exit_state != ExitState::Zombie {
             return false;
@@ -595,7 +594,7 @@ impl Kernel {
         let mut dead = !self.is_leader(p);
         let g = self.tasks[p].group;
         if !dead && self.group_empty(g) {
-            if !self.same_group(self.groups[g].real_parent, tracer) {
+            if !self.same_group(self.groups[g].real_parent, Some(tracer)) {
                 dead = self.do_notify_parent(p, self.groups[g].exit_signal);
             } else if self.groups[self.tasks[tracer].group]
                 .sighand
@@ -610,7 +609,7 @@ impl Kernel {
 
     /// `release_task()`: frees a reaped task, and its leader too if the
     /// leader was a zombie waiting for this last thread and is autoreaped.
-    pub(crate) fn release_task(&mut self, p: u32) {
+    pub(crate) fn release_task(&mut self, p: TaskIx) {
         let mut p = p;
         loop {
             if self.tasks[p].ptrace != 0 {
@@ -628,11 +627,9 @@ impl Kernel {
             // search for a taker.
             if self.groups[g].curr_target == p {
                 let next = self.tasks[p].thread_node.next;
-                self.groups[g].curr_target = if next != NONE {
-                    next
-                } else {
-                    self.groups[g].threads.first
-                };
+                if let Some(next) = next.or(self.groups[g].threads.first) {
+                    self.groups[g].curr_target = next;
+                }
             }
             // __unhash_process: off the thread list, PID detached.
             let mut head = self.groups[g].threads;
@@ -640,7 +637,7 @@ impl Kernel {
             self.groups[g].threads = head;
             self.groups[g].nr_threads -= 1;
             let pid = self.tasks[p].pid;
-            self.pids[pid].task = NONE;
+            self.pids[pid].task = None;
             self.put_pid(pid);
             // __exit_signal(): its pending signals go with it.
             self.flush_task_pending(p, u64::MAX);
@@ -648,7 +645,7 @@ impl Kernel {
             debug_assert!(self.tasks[p].children.is_empty());
             debug_assert!(self.tasks[p].ptraced.is_empty());
             self.tasks.remove(p);
-            self.gens[p as usize] = self.gens[p as usize].wrapping_add(1);
+            self.gens[p.slot()] = self.gens[p.slot()].wrapping_add(1);
             if group_dead {
                 self.flush_group_pending(g, u64::MAX);
                 self.groups.remove(g);
@@ -674,7 +671,7 @@ impl Kernel {
 
     /// Reaps `p` for a waiter (the `EXIT_DEAD`/`EXIT_TRACE` part of
     /// `wait_task_zombie()`).
-    pub(crate) fn reap_zombie(&mut self, p: u32) {
+    pub(crate) fn reap_zombie(&mut self, p: TaskIx) {
         if self.ptrace_reparented(p) && self.is_leader(p) {
             // EXIT_TRACE: the tracer reaped it; now the real parent's turn.
             self.ptrace_unlink(p);
@@ -688,18 +685,17 @@ impl Kernel {
 
     /// `kill_orphaned_pgrp()`: if group `g`'s process group becomes orphaned
     /// with stopped members, send it SIGHUP then SIGCONT. `parent` is the
-    /// exiting parent when `g` is being reparented, or `NONE` when `g`
+    /// exiting parent when `g` is being reparented, or `None` when `g`
     /// itself exits.
-    pub(crate) fn kill_orphaned_pgrp(&mut self, g: GroupIx, parent: u32) {
+    pub(crate) fn kill_orphaned_pgrp(&mut self, g: GroupIx, parent: Option<TaskIx>) {
         let pgrp = self.groups[g].pgrp;
-        let (parent, ignored) = if parent == NONE {
-            (self.groups[g].real_parent, Some(g))
-        } else {
-            (parent, None)
+        let (parent, ignored) = match parent {
+            None => (self.groups[g].real_parent, Some(g)),
+            Some(p) => (Some(p), None),
         };
-        if parent == NONE {
+        let Some(parent) = parent else {
             return;
-        }
+        };
         let pg = &self.groups[self.tasks[parent].group];
         if pg.pgrp != pgrp
             && pg.session == self.groups[g].session
@@ -713,7 +709,7 @@ impl Kernel {
                     let leader = self.groups[m].leader;
                     self.deferred.push_back(Deferred {
                         task: leader,
-                        gen: self.gens[leader as usize],
+                        gen: self.gens[leader.slot()],
                         what: Deferral::Signal(sig, None, true),
                     });
                 }
@@ -731,11 +727,12 @@ impl Kernel {
             let leader = grp.leader;
             let rp = grp.real_parent;
             let dead = self.tasks[leader].exit_state != ExitState::Alive && self.group_empty(cur);
-            let parent_is_global_init = rp != NONE && self.is_global_init(rp);
-            if Some(cur) != ignored && !dead && rp != NONE && !parent_is_global_init {
-                let pg = &self.groups[self.tasks[rp].group];
-                if pg.pgrp != pgrp && pg.session == grp.session {
-                    return false;
+            if let Some(rp) = rp {
+                if Some(cur) != ignored && !dead && !self.is_global_init(rp) {
+                    let pg = &self.groups[self.tasks[rp].group];
+                    if pg.pgrp != pgrp && pg.session == grp.session {
+                        return false;
+                    }
                 }
             }
             next = after;
@@ -746,7 +743,7 @@ impl Kernel {
     /// `is_global_init()`: `t` belongs to the thread group whose tgid is 1
     /// in the root namespace. By number, not by slot: the thread that takes
     /// pid 1 over by exec is init too.
-    pub(crate) fn is_global_init(&self, t: u32) -> bool {
+    pub(crate) fn is_global_init(&self, t: TaskIx) -> bool {
         self.pid_nr_ns(self.tasks[self.leader_of(t)].pid, self.root_ns) == 1
     }
 
@@ -755,7 +752,7 @@ impl Kernel {
     /// whether the namespace is now empty but for init; if not (tasks traced
     /// from outside stay until their tracer reaps them), Linux sleeps until
     /// it is, and `init`'s exit is put off until then.
-    fn zap_pid_ns_processes(&mut self, ns: NsIx, init: u32) -> bool {
+    fn zap_pid_ns_processes(&mut self, ns: NsIx, init: TaskIx) -> bool {
         self.nss[ns].adding = false;
         let init_group = self.tasks[init].group;
         // Ignore SIGCHLD so that children exiting from now on are reaped at
@@ -772,10 +769,8 @@ impl Kernel {
             // A group whose threads have all exited takes no signal
             // (complete_signal() finds no thread): its zombie keeps its
             // own exit status.
-            if t != NONE
-                && self.tasks[t].group != init_group
-                && self.groups[self.tasks[t].group].live > 0
-            {
+            let Some(t) = t else { continue };
+            if self.tasks[t].group != init_group && self.groups[self.tasks[t].group].live > 0 {
                 let g = self.tasks[t].group;
                 self.kill_group(g, SIGKILL);
             }

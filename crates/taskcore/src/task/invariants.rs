@@ -13,8 +13,8 @@
 use crate::list::{self, Link, ListHead, ListIx};
 use crate::pid::entry::PidIx;
 use crate::pid::TAG_TGID;
+use crate::slab::Slab;
 use crate::slab::SlabIx;
-use crate::slab::{Slab, NONE};
 use crate::task::kernel::Kernel;
 use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_STOP_STOPPED};
 use crate::wait::index::{Class, EdgeState, WaitIndex, UNREGISTERED};
@@ -54,7 +54,11 @@ impl Kernel {
 
     fn check_tasks_and_groups(&self) {
         for (t, task) in self.tasks.iter() {
-            assert_eq!(self.pids[task.pid].task, t, "task {t}: its pid names it");
+            assert_eq!(
+                self.pids[task.pid].task,
+                Some(t),
+                "task {t}: its pid names it"
+            );
             let exiting = task.flags & PF_EXITING != 0;
             let waits_in_zap = self
                 .nss
@@ -69,7 +73,9 @@ impl Kernel {
                 assert!(task.ptrace != 0, "task {t}: ptrace stop while untraced");
             }
             if task.ptrace != 0 {
-                let tracer = task.parent;
+                let tracer = task
+                    .parent
+                    .unwrap_or_else(|| panic!("task {t}: traced without a tracer"));
                 assert!(self.tasks.get(tracer).is_some(), "task {t}: tracer gone");
                 let l = walk(
                     self.tasks[tracer].ptraced,
@@ -79,7 +85,7 @@ impl Kernel {
                 );
                 assert!(l.contains(&t), "task {t}: not on its tracer's list");
             } else {
-                assert_eq!(task.parent, NONE, "task {t}: untraced with a tracer");
+                assert_eq!(task.parent, None, "task {t}: untraced with a tracer");
                 assert_eq!(
                     task.ptrace_reg, UNREGISTERED,
                     "task {t}: ptrace edge registered"
@@ -88,7 +94,7 @@ impl Kernel {
             let kids = walk(task.children, &self.groups, |g| &g.sibling, "children");
             let mut last = 0;
             for g in kids {
-                assert_eq!(self.groups[g].real_parent, t, "child {g} of task {t}");
+                assert_eq!(self.groups[g].real_parent, Some(t), "child {g} of task {t}");
                 assert!(
                     self.groups[g].sibling_seq > last,
                     "children of {t} out of order"
@@ -98,7 +104,7 @@ impl Kernel {
             let traced = walk(task.ptraced, &self.tasks, |x| &x.ptrace_entry, "ptraced");
             let mut last = 0;
             for (i, u) in traced.into_iter().enumerate() {
-                assert_eq!(self.tasks[u].parent, t, "tracee {u} of task {t}");
+                assert_eq!(self.tasks[u].parent, Some(t), "tracee {u} of task {t}");
                 assert!(self.tasks[u].ptrace != 0, "tracee {u} untraced");
                 assert!(
                     i == 0 || self.tasks[u].ptrace_seq > last,
@@ -138,8 +144,7 @@ impl Kernel {
                 );
                 last = Some(seq);
             }
-            if grp.real_parent != NONE {
-                let p = grp.real_parent;
+            if let Some(p) = grp.real_parent {
                 assert!(self.tasks.get(p).is_some(), "group {g}: real parent gone");
                 let kids = list::collect(self.tasks[p].children, &self.groups, |x| &x.sibling);
                 assert!(

@@ -31,6 +31,7 @@ use crate::task::kernel::{Kernel, Notification};
 use crate::task::ptrace::PTRACE_EVENT_STOP;
 use crate::task::sigdeliver::SignalDelivery;
 use crate::task::task_struct::GroupIx;
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{
     ExitState, PF_EXITING, PF_TRACED_STOP, PT_SEIZED, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
     SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
@@ -61,7 +62,7 @@ pub(crate) const JOBCTL_PENDING_MASK: u32 =
 
 impl Kernel {
     /// `task_set_jobctl_pending()`: false for a thread that is exiting.
-    fn task_set_jobctl_pending(&mut self, t: u32, mask: u32) -> bool {
+    fn task_set_jobctl_pending(&mut self, t: TaskIx, mask: u32) -> bool {
         let task = &mut self.tasks[t];
         if task.flags & PF_EXITING != 0 || task.exit_state != ExitState::Alive {
             return false;
@@ -74,7 +75,7 @@ impl Kernel {
     }
 
     /// `task_clear_jobctl_pending()`.
-    pub(crate) fn task_clear_jobctl_pending(&mut self, t: u32, mut mask: u32) {
+    pub(crate) fn task_clear_jobctl_pending(&mut self, t: TaskIx, mut mask: u32) {
         if mask & JOBCTL_STOP_PENDING != 0 {
             mask |= JOBCTL_STOP_CONSUME | JOBCTL_STOP_DEQUEUED;
         }
@@ -85,7 +86,7 @@ impl Kernel {
     /// part in a group stop already in progress). Starts the group stop if
     /// none is in progress, then `t` takes part. Returns false if `t` does
     /// not stop (its group is exiting).
-    pub(crate) fn do_signal_stop(&mut self, t: u32, sig: i32) -> bool {
+    pub(crate) fn do_signal_stop(&mut self, t: TaskIx, sig: i32) -> bool {
         let g = self.tasks[t].group;
         if self.tasks[t].jobctl & JOBCTL_STOP_PENDING == 0 {
             if sig == 0 || self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
@@ -125,7 +126,7 @@ impl Kernel {
 
     /// Thread `u` has a group stop to take part in: at once
     /// ([`SignalDelivery::Immediate`]), or in its next `get_signal()`.
-    fn join_stop_now_or_later(&mut self, u: u32) {
+    fn join_stop_now_or_later(&mut self, u: TaskIx) {
         if self
             .tasks
             .get(u)
@@ -151,7 +152,7 @@ impl Kernel {
 
     /// Thread `t`, with `JOBCTL_STOP_PENDING` (or a trap pending), stops:
     /// untraced, in the group stop; traced, in a group-stop trap.
-    pub(crate) fn participate(&mut self, t: u32) {
+    pub(crate) fn participate(&mut self, t: TaskIx) {
         if self.tasks[t].ptrace != 0 {
             self.tasks[t].jobctl |= JOBCTL_TRAP_STOP;
             self.do_jobctl_trap(t);
@@ -167,7 +168,7 @@ impl Kernel {
 
     /// `task_participate_group_stop()`: `t`'s part is done; true if it was
     /// the last one of a fresh group stop (the group is now stopped).
-    pub(crate) fn task_participate_group_stop(&mut self, t: u32) -> bool {
+    pub(crate) fn task_participate_group_stop(&mut self, t: TaskIx) -> bool {
         let consume = self.tasks[t].jobctl & JOBCTL_STOP_CONSUME != 0;
         self.task_clear_jobctl_pending(t, JOBCTL_STOP_PENDING);
         if !consume {
@@ -198,7 +199,7 @@ impl Kernel {
     /// `do_jobctl_trap()`: traced thread `t` enters its group-stop trap (a
     /// seized one reports `PTRACE_EVENT_STOP`, with SIGTRAP when no group
     /// stop is in effect: `PTRACE_INTERRUPT`, a re-trap after SIGCONT).
-    pub(crate) fn do_jobctl_trap(&mut self, t: u32) {
+    pub(crate) fn do_jobctl_trap(&mut self, t: TaskIx) {
         let g = self.tasks[t].group;
         let mut sig = (self.tasks[t].jobctl & JOBCTL_STOP_SIGMASK) as i32;
         let code = if self.tasks[t].ptrace & PT_SEIZED != 0 {
@@ -227,7 +228,7 @@ impl Kernel {
 
     /// `task_join_group_stop()`: new thread `t` of a stopping or stopped
     /// group takes part in its stop (counted if the stop is in progress).
-    pub(crate) fn task_join_group_stop(&mut self, t: u32) {
+    pub(crate) fn task_join_group_stop(&mut self, t: TaskIx) {
         let g = self.tasks[t].group;
         let mut mask = u32::from(self.groups[g].stop_sig) & JOBCTL_STOP_SIGMASK;
         if self.groups[g].group_stop_count > 0 {
@@ -303,7 +304,7 @@ impl Kernel {
     /// stop ([`SignalDelivery::OnGetSignal`] only: with
     /// [`SignalDelivery::Immediate`], [`Notification::Stopped`] and
     /// [`Notification::Continued`] say it for the group).
-    pub(crate) fn notify_task_stop(&mut self, t: u32, stopped: bool) {
+    pub(crate) fn notify_task_stop(&mut self, t: TaskIx, stopped: bool) {
         if self.delivery == SignalDelivery::Immediate {
             return;
         }

@@ -15,7 +15,7 @@
 
 use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
-use crate::task::task_struct::GroupIx;
+use crate::task::task_struct::{GroupIx, TaskIx};
 use std::collections::VecDeque;
 
 use crate::errno::{Errno, Result};
@@ -23,7 +23,7 @@ use crate::list::{self, Link, ListHead};
 use crate::pid::entry::{Numbers, Pid, Upid};
 use crate::pid::ns::{NsId, PidNamespace};
 use crate::pid::TAG_TGID;
-use crate::slab::{Slab, NONE};
+use crate::slab::{Slab, SlabIx};
 use crate::task::task_struct::{
     ExitState, SigHand, Task, ThreadGroup, PF_FORKNOEXEC, PF_TRACED_STOP, SIGNAL_STOP_CONTINUED,
     SIGNAL_STOP_STOPPED,
@@ -41,6 +41,7 @@ use crate::wait::index::{
 /// the slot is reused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TaskId {
+    /// The task's slot ordinal ([`TaskIx::ordinal`]).
     pub(crate) idx: u32,
     pub(crate) gen: u32,
 }
@@ -216,7 +217,7 @@ pub enum Notification {
 /// Work raised inside an operation and done when it ends, in order.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Deferred {
-    pub(crate) task: u32,
+    pub(crate) task: TaskIx,
     pub(crate) gen: u32,
     pub(crate) what: Deferral,
 }
@@ -245,21 +246,22 @@ pub(crate) enum Deferral {
 /// the indices that make every operation O(1) or O(log n).
 #[derive(Debug)]
 pub struct Kernel {
-    pub(crate) tasks: Slab<Task>,
-    /// Generation of each task slot (bumped when a task is released).
+    pub(crate) tasks: Slab<Task, TaskIx>,
+    /// Generation of each task slot (bumped when a task is released),
+    /// indexed by [`TaskIx::slot`] (slot 0 unused).
     pub(crate) gens: Vec<u32>,
     pub(crate) groups: Slab<ThreadGroup, GroupIx>,
     pub(crate) pids: Slab<Pid, PidIx>,
     pub(crate) nss: Slab<PidNamespace, NsIx>,
     pub(crate) mms: Slab<crate::task::mm::MmEntry>,
     pub(crate) root_ns: NsIx,
-    pub(crate) init: u32,
+    pub(crate) init: TaskIx,
     pub(crate) wait_index: WaitIndex,
     pub(crate) notes: Vec<Notification>,
     pub(crate) deferred: VecDeque<Deferred>,
     /// The thread whose exec is killing the other threads of its group,
     /// while `de_thread()` runs (`signal->group_exec_task`).
-    pub(crate) group_exec_task: Option<u32>,
+    pub(crate) group_exec_task: Option<TaskIx>,
     /// Wait edges marked by the readiness setters, synced by
     /// `flush_wait_edges` at the end of the operation (task/readiness.rs).
     pub(crate) wait_dirty: Vec<crate::task::readiness::Dirty>,
@@ -276,27 +278,27 @@ pub struct Kernel {
     /// When threads take their signals.
     pub(crate) delivery: crate::task::sigdeliver::SignalDelivery,
     /// Signals a tracer resumed a thread with, for its next `get_signal()`.
-    pub(crate) resume_signals: rustc_hash::FxHashMap<u32, SigInfo>,
+    pub(crate) resume_signals: rustc_hash::FxHashMap<TaskIx, SigInfo>,
     /// The siginfo of the signal a thread in signal-delivery-stop stopped
     /// with (`last_siginfo`, what `PTRACE_GETSIGINFO` reads).
-    pub(crate) trap_info: rustc_hash::FxHashMap<u32, SigInfo>,
+    pub(crate) trap_info: rustc_hash::FxHashMap<TaskIx, SigInfo>,
     /// The masks of the few threads in `rt_sigtimedwait` or
     /// `rt_sigsuspend` (`real_blocked`, `saved_sigmask`): kept aside, not
     /// in every task.
-    pub(crate) sigsave: rustc_hash::FxHashMap<u32, crate::task::task_struct::SigSave>,
+    pub(crate) sigsave: rustc_hash::FxHashMap<TaskIx, crate::task::task_struct::SigSave>,
     /// Each tracee's `ptrace_message` (what `PTRACE_GETEVENTMSG` reads):
     /// kept aside, not in every task; absent means 0.
-    pub(crate) ptrace_messages: rustc_hash::FxHashMap<u32, u64>,
+    pub(crate) ptrace_messages: rustc_hash::FxHashMap<TaskIx, u64>,
     /// Each vfork child's parent slot generation at the vfork (kept
     /// aside, not in every task): once that parent is released (killed
     /// while waiting: Linux clears the child's `vfork_done`), its slot may
     /// hold another task.
-    pub(crate) vfork_parent_gens: rustc_hash::FxHashMap<u32, u32>,
+    pub(crate) vfork_parent_gens: rustc_hash::FxHashMap<TaskIx, u32>,
     /// The process-wide signals `complete_signal()` gave to a thread asleep
     /// in vfork (per such thread; kept aside, almost always empty): only
     /// that thread has `TIF_SIGPENDING` for them, so the other threads of
     /// its group do not see them pending until it takes them.
-    pub(crate) vfork_claims: rustc_hash::FxHashMap<u32, u64>,
+    pub(crate) vfork_claims: rustc_hash::FxHashMap<TaskIx, u64>,
     /// External references: pid references, pidfds, namespace files.
     pub(crate) ext: crate::pid::refs::ExtRefs,
 }
@@ -321,8 +323,9 @@ impl Kernel {
             pids: Slab::new(),
             nss: Slab::new(),
             mms: Slab::new(),
-            root_ns: crate::slab::SlabIx::from_slot(1),
-            init: NONE,
+            root_ns: SlabIx::from_slot(1),
+            // Set once init exists, below.
+            init: SlabIx::from_slot(1),
             wait_index: WaitIndex::default(),
             notes: Vec::new(),
             deferred: VecDeque::new(),
@@ -349,7 +352,7 @@ impl Kernel {
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
         let root = std::sync::Arc::new(crate::task::cred::Cred::default());
         // The group is provisional: set by new_group below.
-        let provisional = crate::slab::SlabIx::from_slot(1);
+        let provisional = SlabIx::from_slot(1);
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = k.mm_alloc()?;
         let rlim = crate::task::rlimit::init_rlimits(config.core_dumps);
@@ -361,7 +364,7 @@ impl Kernel {
         k.groups[g].exit_signal = SIGCHLD;
         k.init = task;
         k.set_nsproxy(task, k.root_ns);
-        k.nss[k.root_ns].child_reaper = task;
+        k.nss[k.root_ns].child_reaper = Some(task);
         k.groups[g].flags |= crate::task::task_struct::SIGNAL_UNKILLABLE;
         Ok(k)
     }
@@ -490,20 +493,17 @@ impl Kernel {
 
     // ------------------------------------------------------------ handles
 
-    pub(crate) fn handle(&self, idx: u32) -> Result<TaskId> {
+    pub(crate) fn handle(&self, idx: TaskIx) -> Result<TaskId> {
         if self.tasks.get(idx).is_none() {
             return Err(Errno::ESRCH);
         }
-        Ok(TaskId {
-            idx,
-            gen: self.gens[idx as usize],
-        })
+        Ok(self.handle_unchecked(idx))
     }
 
-    pub(crate) fn handle_unchecked(&self, idx: u32) -> TaskId {
+    pub(crate) fn handle_unchecked(&self, idx: TaskIx) -> TaskId {
         TaskId {
-            idx,
-            gen: self.gens[idx as usize],
+            idx: idx.ordinal(),
+            gen: self.gens[idx.slot()],
         }
     }
 
@@ -511,9 +511,10 @@ impl Kernel {
     ///
     /// # Errors
     /// `ESRCH` if the handle is stale (the task was released).
-    pub(crate) fn task_idx(&self, id: TaskId) -> Result<u32> {
-        match (self.tasks.get(id.idx), self.gens.get(id.idx as usize)) {
-            (Some(_), Some(&g)) if g == id.gen => Ok(id.idx),
+    pub(crate) fn task_idx(&self, id: TaskId) -> Result<TaskIx> {
+        let t = TaskIx::from_ordinal(id.idx).ok_or(Errno::ESRCH)?;
+        match (self.tasks.get(t), self.gens.get(t.slot())) {
+            (Some(_), Some(&g)) if g == id.gen => Ok(t),
             _ => Err(Errno::ESRCH),
         }
     }
@@ -523,7 +524,7 @@ impl Kernel {
     ///
     /// # Errors
     /// `ESRCH` if stale, exited or exiting.
-    pub(crate) fn current(&self, id: TaskId) -> Result<u32> {
+    pub(crate) fn current(&self, id: TaskId) -> Result<TaskIx> {
         let t = self.task_idx(id)?;
         if self.tasks[t].flags & crate::task::task_struct::PF_EXITING != 0 {
             return Err(Errno::ESRCH);
@@ -534,7 +535,7 @@ impl Kernel {
     // ------------------------------------------------------------ pids
 
     /// The namespace a task's pid belongs to (`task_active_pid_ns`).
-    pub(crate) fn ns_of(&self, t: u32) -> NsIx {
+    pub(crate) fn ns_of(&self, t: TaskIx) -> NsIx {
         self.pids[self.tasks[t].pid].numbers.last().ns
     }
 
@@ -557,16 +558,15 @@ impl Kernel {
     }
 
     /// The task numbered `nr` in namespace `ns` (`find_task_by_pid_ns`).
-    pub(crate) fn find_task(&self, ns: NsIx, nr: i32) -> Option<u32> {
-        let t = self.pids[self.find_pid(ns, nr)?].task;
-        (t != NONE).then_some(t)
+    pub(crate) fn find_task(&self, ns: NsIx, nr: i32) -> Option<TaskIx> {
+        self.pids[self.find_pid(ns, nr)?].task
     }
 
-    pub(crate) fn leader_of(&self, t: u32) -> u32 {
+    pub(crate) fn leader_of(&self, t: TaskIx) -> TaskIx {
         self.groups[self.tasks[t].group].leader
     }
 
-    pub(crate) fn is_leader(&self, t: u32) -> bool {
+    pub(crate) fn is_leader(&self, t: TaskIx) -> bool {
         self.leader_of(t) == t
     }
 
@@ -576,17 +576,18 @@ impl Kernel {
     }
 
     /// `delay_group_leader()`: a leader whose group still has other tasks.
-    pub(crate) fn delay_group_leader(&self, t: u32) -> bool {
+    pub(crate) fn delay_group_leader(&self, t: TaskIx) -> bool {
         self.is_leader(t) && !self.group_empty(self.tasks[t].group)
     }
 
-    /// The thread group's real parent thread (`real_parent` of the task).
-    pub(crate) fn real_parent(&self, t: u32) -> u32 {
+    /// The thread group's real parent thread (`real_parent` of the task),
+    /// `None` when it has none (init).
+    pub(crate) fn real_parent(&self, t: TaskIx) -> Option<TaskIx> {
         self.groups[self.tasks[t].group].real_parent
     }
 
     /// `parent`: the tracer if traced, else the real parent.
-    pub(crate) fn ptrace_parent(&self, t: u32) -> u32 {
+    pub(crate) fn ptrace_parent(&self, t: TaskIx) -> Option<TaskIx> {
         let task = &self.tasks[t];
         if task.ptrace != 0 {
             task.parent
@@ -595,13 +596,22 @@ impl Kernel {
         }
     }
 
-    pub(crate) fn same_group(&self, a: u32, b: u32) -> bool {
-        a != NONE && b != NONE && self.tasks[a].group == self.tasks[b].group
+    /// The tracer of traced task `t` (`parent` while `ptrace != 0`).
+    pub(crate) fn tracer_of(&self, t: TaskIx) -> TaskIx {
+        self.tasks[t].parent.expect("a traced task has a tracer")
+    }
+
+    /// Both tasks exist and are threads of one group.
+    pub(crate) fn same_group(&self, a: Option<TaskIx>, b: Option<TaskIx>) -> bool {
+        match (a, b) {
+            (Some(a), Some(b)) => self.tasks[a].group == self.tasks[b].group,
+            _ => false,
+        }
     }
 
     /// `ptrace_reparented()`: traced by a thread outside the real parent's
     /// group.
-    pub(crate) fn ptrace_reparented(&self, t: u32) -> bool {
+    pub(crate) fn ptrace_reparented(&self, t: TaskIx) -> bool {
         self.tasks[t].ptrace != 0 && !self.same_group(self.real_parent(t), self.tasks[t].parent)
     }
 
@@ -702,7 +712,7 @@ impl Kernel {
                     self.nss[u.ns].zap_waiter = None;
                     self.deferred.push_back(Deferred {
                         task: w,
-                        gen: self.gens[w as usize],
+                        gen: self.gens[w.slot()],
                         what: Deferral::ResumeExit { group_dead },
                     });
                 }
@@ -744,13 +754,13 @@ impl Kernel {
         group: GroupIx,
         comm: [u8; TASK_COMM_LEN],
         cred: std::sync::Arc<crate::task::cred::Cred>,
-    ) -> Result<u32> {
+    ) -> Result<TaskIx> {
         let t = self
             .tasks
             .insert(Task {
                 pid,
                 group,
-                parent: NONE,
+                parent: None,
                 children: ListHead::EMPTY,
                 ptraced: ListHead::EMPTY,
                 ptrace_entry: Link::UNLINKED,
@@ -764,7 +774,7 @@ impl Kernel {
                 flags: PF_FORKNOEXEC,
                 ptrace_reg: UNREGISTERED,
                 wait_counted: false,
-                vfork_parent: NONE,
+                vfork_parent: None,
                 self_exec_id: 0,
                 comm,
                 cred,
@@ -773,22 +783,22 @@ impl Kernel {
                 start_time: self.now,
                 pending: Default::default(),
                 blocked: 0,
-                mm: NONE,
+                mm: crate::slab::NONE,
                 jobctl: 0,
                 ptrace_opts: 0,
                 trap_kind: 0,
             })
             .ok_or(Errno::EAGAIN)?;
-        if self.gens.len() <= t as usize {
-            self.gens.resize(t as usize + 1, 0);
+        if self.gens.len() <= t.slot() {
+            self.gens.resize(t.slot() + 1, 0);
         }
-        self.pids[pid].task = t;
+        self.pids[pid].task = Some(t);
         Ok(t)
     }
 
     pub(crate) fn new_group(
         &mut self,
-        leader: u32,
+        leader: TaskIx,
         pgrp: PidIx,
         session: PidIx,
         sighand: SigHand,
@@ -801,7 +811,7 @@ impl Kernel {
 
     /// Appends `t` to group `g`'s thread list (`list_add_tail_rcu` on
     /// `thread_head`).
-    pub(crate) fn join_thread_list(&mut self, g: GroupIx, t: u32) {
+    pub(crate) fn join_thread_list(&mut self, g: GroupIx, t: TaskIx) {
         let grp = &mut self.groups[g];
         let seq = grp.next_thread_seq;
         grp.next_thread_seq += 1;
@@ -873,10 +883,10 @@ impl Kernel {
     }
 
     /// Appends group `g` to thread `parent`'s children with a fresh position.
-    pub(crate) fn link_child(&mut self, parent: u32, g: GroupIx) {
+    pub(crate) fn link_child(&mut self, parent: TaskIx, g: GroupIx) {
         let seq = self.next_seq();
         let grp = &mut self.groups[g];
-        grp.real_parent = parent;
+        grp.real_parent = Some(parent);
         grp.sibling_seq = seq;
         let mut head = self.tasks[parent].children;
         list::push_back(&mut head, &mut self.groups, g, |g| &mut g.sibling);
@@ -884,14 +894,13 @@ impl Kernel {
     }
 
     pub(crate) fn unlink_child(&mut self, g: GroupIx) {
-        let parent = self.groups[g].real_parent;
-        if parent == NONE {
+        let Some(parent) = self.groups[g].real_parent else {
             return;
-        }
+        };
         let mut head = self.tasks[parent].children;
         list::unlink(&mut head, &mut self.groups, g, |g| &mut g.sibling);
         self.tasks[parent].children = head;
-        self.groups[g].real_parent = NONE;
+        self.groups[g].real_parent = None;
     }
 
     pub(crate) fn notify(&mut self, n: Notification) {
@@ -899,7 +908,7 @@ impl Kernel {
     }
 
     /// `__wake_up_parent`: wake the waiters of `parent`'s thread group.
-    pub(crate) fn wake_parent(&mut self, parent: u32) {
+    pub(crate) fn wake_parent(&mut self, parent: TaskIx) {
         let leader = self.leader_of(parent);
         let g = self.tasks[leader].group;
         self.groups[g].chld_events = self.groups[g].chld_events.wrapping_add(1);
@@ -909,7 +918,7 @@ impl Kernel {
 
     // ------------------------------------------------------------ wait index
 
-    fn edge_pos(&self, waiter: u32, list: u8, seq: u64, target_group: GroupIx) -> EdgePos {
+    fn edge_pos(&self, waiter: TaskIx, list: u8, seq: u64, target_group: GroupIx) -> EdgePos {
         let w = &self.tasks[waiter];
         EdgePos {
             waiter,
@@ -929,13 +938,12 @@ impl Kernel {
     pub(crate) fn reindex_waiter(
         &mut self,
         g: GroupIx,
-        only: u32,
+        only: Option<TaskIx>,
         change: impl FnOnce(&mut Kernel),
     ) {
-        let waiters: Vec<u32> = if only != NONE {
-            vec![only]
-        } else {
-            self.threads(g)
+        let waiters: Vec<TaskIx> = match only {
+            Some(t) => vec![t],
+            None => self.threads(g),
         };
         let mut kids = Vec::new();
         let mut tracees = Vec::new();
@@ -964,17 +972,21 @@ impl Kernel {
 
     pub(crate) fn child_edge_pos(&self, g: GroupIx) -> Option<EdgePos> {
         let grp = &self.groups[g];
-        (grp.real_parent != NONE).then(|| self.edge_pos(grp.real_parent, 0, grp.sibling_seq, g))
+        grp.real_parent
+            .map(|p| self.edge_pos(p, 0, grp.sibling_seq, g))
     }
 
-    pub(crate) fn ptrace_edge_pos(&self, t: u32) -> Option<EdgePos> {
+    pub(crate) fn ptrace_edge_pos(&self, t: TaskIx) -> Option<EdgePos> {
         let task = &self.tasks[t];
-        (task.ptrace != 0).then(|| self.edge_pos(task.parent, 1, task.ptrace_seq, task.group))
+        (task.ptrace != 0).then(|| {
+            let tracer = task.parent.expect("a traced task has a tracer");
+            self.edge_pos(tracer, 1, task.ptrace_seq, task.group)
+        })
     }
 
     /// What `wait_consider_task(wo, ptrace_edge, t)` would see, as an edge
     /// state of class `class`.
-    pub(crate) fn edge_state(&self, t: u32, ptrace_edge: bool, class: Class) -> EdgeState {
+    pub(crate) fn edge_state(&self, t: TaskIx, ptrace_edge: bool, class: Class) -> EdgeState {
         let task = &self.tasks[t];
         let grp = &self.groups[task.group];
         // A child traced by its real parent's own group is seen with ptrace
@@ -1051,7 +1063,7 @@ impl Kernel {
     }
 
     /// Brings task `t`'s ptrace edge up to date in the wait index.
-    pub(crate) fn sync_ptrace(&mut self, t: u32) {
+    pub(crate) fn sync_ptrace(&mut self, t: TaskIx) {
         let Some(pos) = self.ptrace_edge_pos(t) else {
             debug_assert_eq!(self.tasks[t].ptrace_reg, UNREGISTERED);
             return;
@@ -1069,7 +1081,7 @@ impl Kernel {
     }
 
     /// Removes task `t`'s ptrace edge from the wait index.
-    pub(crate) fn unindex_ptrace(&mut self, t: u32) {
+    pub(crate) fn unindex_ptrace(&mut self, t: TaskIx) {
         if let Some(o) = EdgeState::decode(self.tasks[t].ptrace_reg) {
             let pos = self.ptrace_edge_pos(t).expect("registered edge is traced");
             self.wait_index.remove(&pos, o);
@@ -1078,7 +1090,7 @@ impl Kernel {
     }
 
     /// Syncs both edges that lead to task `t`.
-    pub(crate) fn sync_task(&mut self, t: u32) {
+    pub(crate) fn sync_task(&mut self, t: TaskIx) {
         if self.tasks[t].ptrace != 0 {
             self.sync_ptrace(t);
         }
@@ -1112,7 +1124,7 @@ impl Kernel {
     }
 
     /// The threads of group `g` in list order.
-    pub(crate) fn threads(&self, g: GroupIx) -> Vec<u32> {
+    pub(crate) fn threads(&self, g: GroupIx) -> Vec<TaskIx> {
         list::collect(self.groups[g].threads, &self.tasks, |t| &t.thread_node)
     }
 }

@@ -14,6 +14,7 @@ use crate::errno::{Errno, Result};
 use crate::mm::{MmStruct, MmapFile};
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::task_struct::TaskIx;
 use crate::uapi::CLONE_VM;
 
 /// How fork duplicates an address space.
@@ -65,7 +66,7 @@ impl Kernel {
     ///
     /// # Errors
     /// `ENOMEM` if the copy fails.
-    pub(crate) fn copy_mm(&mut self, cur: u32, flags: u64) -> Result<u32> {
+    pub(crate) fn copy_mm(&mut self, cur: TaskIx, flags: u64) -> Result<u32> {
         let mm = self.tasks[cur].mm;
         if flags & CLONE_VM != 0 {
             self.mms[mm].users += 1;
@@ -104,7 +105,7 @@ impl Kernel {
     }
 
     /// `exit_mm()`: the exiting task gives up its address space.
-    pub(crate) fn exit_mm(&mut self, t: u32) {
+    pub(crate) fn exit_mm(&mut self, t: TaskIx) {
         let mm = core::mem::replace(&mut self.tasks[t].mm, NONE);
         self.mmput(mm);
     }

@@ -19,9 +19,9 @@ use crate::errno::{Errno, Result};
 use crate::pid::ns::NsIx;
 use crate::pid::refs::NsRef;
 use crate::pid::NsId;
-use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::pidfd::PidFd;
+use crate::task::task_struct::TaskIx;
 use crate::uapi::{
     CLONE_FILES, CLONE_FS, CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID,
     CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS, CLONE_SIGHAND, CLONE_SYSVSEM, CLONE_THREAD,
@@ -41,7 +41,7 @@ pub(crate) const CLONE_NEW_ANY: u64 = CLONE_NEWNS
 /// A task's namespaces for its children (`struct nsproxy`, the pid part).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct NsProxy {
-    /// Slab index of `pid_ns_for_children` (holding a reference), or `NONE`
+    /// Slab index of `pid_ns_for_children` (holding a reference), or `None`
     /// once the task has exited (`exit_task_namespaces`).
     pub(crate) pid_ns_for_children: Option<NsIx>,
 }
@@ -74,14 +74,14 @@ pub enum SetnsFd {
 impl Kernel {
     /// Gives task `t` (without an nsproxy) `ns` as `pid_ns_for_children`,
     /// taking a reference.
-    pub(crate) fn set_nsproxy(&mut self, t: u32, ns: NsIx) {
+    pub(crate) fn set_nsproxy(&mut self, t: TaskIx, ns: NsIx) {
         debug_assert_eq!(self.tasks[t].nsproxy, NsProxy::NONE);
         self.get_ns(ns);
         self.tasks[t].nsproxy.pid_ns_for_children = Some(ns);
     }
 
     /// Drops task `t`'s nsproxy (`exit_task_namespaces`), at its exit.
-    pub(crate) fn exit_task_namespaces(&mut self, t: u32) {
+    pub(crate) fn exit_task_namespaces(&mut self, t: TaskIx) {
         let ns = core::mem::replace(&mut self.tasks[t].nsproxy, NsProxy::NONE).pid_ns_for_children;
         if let Some(ns) = ns {
             self.put_ns(ns);
@@ -213,8 +213,10 @@ impl Kernel {
                 if nstype == 0 || nstype & !CLONE_NEW_ANY != 0 {
                     return Err(Errno::EINVAL);
                 }
-                let t = self.pids[pid].task;
-                if t == NONE || self.tasks[t].nsproxy == NsProxy::NONE {
+                let Some(t) = self.pids[pid].task else {
+                    return Err(Errno::ESRCH);
+                };
+                if self.tasks[t].nsproxy == NsProxy::NONE {
                     return Err(Errno::ESRCH);
                 }
                 if !self.tasks[cur].cred.privileged() {
@@ -250,7 +252,7 @@ impl Kernel {
                 // pidns_for_children_get(): none after exit, and none until
                 // the namespace has its init.
                 match ns {
-                    Some(ns) if self.nss[ns].child_reaper != NONE => Ok(ns),
+                    Some(ns) if self.nss[ns].child_reaper.is_some() => Ok(ns),
                     _ => Err(Errno::ENOENT),
                 }
             }

@@ -7,7 +7,6 @@
 
 use crate::errno::{Errno, Result};
 use crate::pid::entry::PidIx;
-use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::PF_FORKNOEXEC;
@@ -52,7 +51,7 @@ impl Kernel {
             return Err(Errno::EINVAL);
         }
         let g = self.tasks[p].group;
-        if self.same_group(self.groups[g].real_parent, my_leader) {
+        if self.same_group(self.groups[g].real_parent, Some(my_leader)) {
             if self.groups[g].session != self.groups[my_group].session {
                 return Err(Errno::EPERM);
             }
@@ -104,7 +103,7 @@ impl Kernel {
     fn edges_keyed_by_pgrp(&self, g: GroupIx) -> bool {
         let parent = self.groups[g].real_parent;
         self.groups[g].nr_traced > 0
-            || (parent != NONE && self.groups[self.tasks[parent].group].wait_by_pgrp)
+            || parent.is_some_and(|p| self.groups[self.tasks[p].group].wait_by_pgrp)
     }
 
     /// `setsid()`: the caller's process becomes leader of a new session and
@@ -195,10 +194,9 @@ impl Kernel {
     /// `getppid()` (kernel/sys.c): `task_tgid_vnr(current->real_parent)`.
     pub fn getppid(&self, current: TaskId) -> Result<i32> {
         let cur = self.task_idx(current)?;
-        let rp = self.real_parent(cur);
-        if rp == crate::slab::NONE {
+        let Some(rp) = self.real_parent(cur) else {
             return Ok(0);
-        }
+        };
         Ok(self.pid_nr_ns(self.tasks[self.leader_of(rp)].pid, self.ns_of(cur)))
     }
 

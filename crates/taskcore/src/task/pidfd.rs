@@ -23,10 +23,10 @@ use crate::errno::{Errno, Result};
 use crate::list;
 use crate::pid::entry::PidIx;
 use crate::pid::refs::{bump_gen, gen_of};
-use crate::slab::NONE;
 use crate::task::clone3::Clone3Args;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
 use crate::task::sigsend::PidType;
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, PF_EXITING};
 use crate::task::CloneArgs;
 use crate::uapi::{
@@ -128,7 +128,7 @@ impl Kernel {
         let cur = self.current(current)?;
         let p = self.find_pid(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         let has = if flags & PIDFD_THREAD != 0 {
-            self.pids[p].task != NONE
+            self.pids[p].task.is_some()
         } else {
             self.pids[p].tgid_group.is_some()
         };
@@ -169,7 +169,7 @@ impl Kernel {
     /// `EBADF` if closed.
     pub fn pidfd_task(&self, fd: PidFd) -> Result<Option<TaskId>> {
         let t = self.pids[self.pidfd_pid(fd)?].task;
-        Ok((t != NONE).then(|| self.handle_unchecked(t)))
+        Ok(t.map(|t| self.handle_unchecked(t)))
     }
 
     /// `clone(2)` with `CLONE_PIDFD` support: as [`Kernel::clone`], and with
@@ -307,7 +307,7 @@ impl Kernel {
             }
         }
         let who = self.killer(cur);
-        let may = |k: &Kernel, t: u32| k.may_kill(&who, t, sig);
+        let may = |k: &Kernel, t: TaskIx| k.may_kill(&who, t, sig);
         if scope == Scope::Pgrp {
             let members =
                 list::collect(self.pids[pid].pgrp_members, &self.groups, |g| &g.pgrp_node);
@@ -317,7 +317,7 @@ impl Kernel {
             if !(0..=64).contains(&sig) {
                 return Err(Errno::EINVAL);
             }
-            let leaders: Vec<u32> = members.iter().map(|&g| self.groups[g].leader).collect();
+            let leaders: Vec<TaskIx> = members.iter().map(|&g| self.groups[g].leader).collect();
             if !leaders.iter().any(|&t| may(self, t)) {
                 return Err(Errno::EPERM);
             }
@@ -331,10 +331,9 @@ impl Kernel {
             self.run_deferred();
             return Ok(());
         }
-        let t = self.pids[pid].task;
-        if t == NONE {
+        let Some(t) = self.pids[pid].task else {
             return Err(Errno::ESRCH);
-        }
+        };
         if !(0..=64).contains(&sig) {
             return Err(Errno::EINVAL);
         }
@@ -413,13 +412,14 @@ impl Kernel {
     /// `pidfd_poll()` (fs/pidfs.c).
     pub fn pidfd_poll(&self, fd: PidFd) -> Result<u32> {
         let pid = self.pidfd_pid(fd)?;
-        let t = self.pids[pid].task;
-        Ok(if t == NONE {
-            POLLIN | POLLRDNORM | POLLHUP
-        } else if self.tasks[t].exit_state != ExitState::Alive && !self.delay_group_leader(t) {
-            POLLIN | POLLRDNORM
-        } else {
-            0
+        Ok(match self.pids[pid].task {
+            None => POLLIN | POLLRDNORM | POLLHUP,
+            Some(t)
+                if self.tasks[t].exit_state != ExitState::Alive && !self.delay_group_leader(t) =>
+            {
+                POLLIN | POLLRDNORM
+            }
+            Some(_) => 0,
         })
     }
 
@@ -435,7 +435,7 @@ impl Kernel {
     pub fn pidfd_fdinfo(&self, fd: PidFd, ns: crate::pid::NsId) -> Result<PidFdInfo> {
         let pid = self.pidfd_pid(fd)?;
         let level = self.nss.get(ns.0).ok_or(Errno::EINVAL)?.level;
-        if self.pids[pid].task == NONE {
+        if self.pids[pid].task.is_none() {
             return Ok(PidFdInfo {
                 pid: -1,
                 nspid: vec![-1],

@@ -9,6 +9,7 @@
 //! `mm->arg_start..arg_end`), kernel/sys.c `prctl(PR_SET_NAME)`
 //! (`__set_task_comm`), `task_struct::__state`.
 
+use crate::task::task_struct::TaskIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
@@ -69,7 +70,7 @@ impl Kernel {
         Ok(self.cmdline_of(t))
     }
 
-    pub(crate) fn cmdline_of(&self, t: u32) -> &[u8] {
+    pub(crate) fn cmdline_of(&self, t: TaskIx) -> &[u8] {
         let mm = self.tasks[t].mm;
         if mm == NONE {
             return &[];
@@ -150,7 +151,7 @@ impl Kernel {
         Ok(self.comm_of(t))
     }
 
-    pub(crate) fn comm_of(&self, t: u32) -> &[u8] {
+    pub(crate) fn comm_of(&self, t: TaskIx) -> &[u8] {
         let c = &self.tasks[t].comm;
         let n = c.iter().position(|&b| b == 0).unwrap_or(c.len());
         &c[..n]

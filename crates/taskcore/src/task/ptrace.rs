@@ -13,7 +13,6 @@
 
 use crate::errno::{Errno, Result};
 use crate::list;
-use crate::slab::NONE;
 use crate::task::jobctl::JOBCTL_STOPPED;
 use crate::task::jobctl::{
     JOBCTL_LISTENING, JOBCTL_STOP_PENDING, JOBCTL_STOP_SIGMASK, JOBCTL_TRAP_NOTIFY,
@@ -23,6 +22,7 @@ use crate::task::kernel::{Kernel, TaskId};
 use crate::task::ptrace_access::PtraceMode;
 use crate::task::ptrace_event::TIF_SYSCALL_TRACE;
 use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::PF_EXITING;
 use crate::task::task_struct::{
     ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED, SIGNAL_STOP_STOPPED,
@@ -67,7 +67,7 @@ impl Kernel {
         // for its namespace to empty (PF_EXITING) can be attached.
         // __ptrace_may_access(PTRACE_MODE_ATTACH_REALCREDS) refuses with
         // EPERM too (tests/oracle/ptrace_access.c).
-        if self.same_group(t, cur)
+        if self.same_group(Some(t), Some(cur))
             || !self.may_access(cur, t, PtraceMode::AttachRealCreds)
             || self.tasks[t].ptrace != 0
             || self.tasks[t].exit_state != ExitState::Alive
@@ -123,9 +123,9 @@ impl Kernel {
     fn do_sys_ptrace_traceme(&mut self, current: TaskId) -> Result<()> {
         let cur = self.current(current)?;
         let parent = self.real_parent(cur);
-        if self.tasks[cur].ptrace != 0 || parent == NONE {
+        let Some(parent) = parent.filter(|_| self.tasks[cur].ptrace == 0) else {
             return Err(Errno::EPERM);
-        }
+        };
         self.ptrace_link(cur, parent, PT_PTRACED);
         Ok(())
     }
@@ -183,12 +183,12 @@ impl Kernel {
 
     /// `ptrace_check_attach()`: `pid` is a tracee of the calling thread in
     /// a ptrace stop (not listening).
-    pub(crate) fn stopped_tracee(&self, current: TaskId, pid: i32) -> Result<u32> {
+    pub(crate) fn stopped_tracee(&self, current: TaskId, pid: i32) -> Result<TaskIx> {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         let task = &self.tasks[t];
         if task.ptrace == 0
-            || task.parent != cur
+            || task.parent != Some(cur)
             || task.flags & PF_TRACED_STOP == 0
             || task.jobctl & JOBCTL_LISTENING != 0
         {
@@ -198,18 +198,18 @@ impl Kernel {
     }
 
     /// `__ptrace_unlink()`: `t` is no longer traced; a ptrace stop ends.
-    pub(crate) fn ptrace_unlink(&mut self, t: u32) {
+    pub(crate) fn ptrace_unlink(&mut self, t: TaskIx) {
         if self.tasks[t].ptrace == 0 {
             return;
         }
         self.unindex_ptrace(t);
-        let tracer = self.tasks[t].parent;
+        let tracer = self.tracer_of(t);
         let mut head = self.tasks[tracer].ptraced;
         list::unlink(&mut head, &mut self.tasks, t, |t| &mut t.ptrace_entry);
         self.tasks[tracer].ptraced = head;
         let task = &mut self.tasks[t];
         task.ptrace = 0;
-        task.parent = NONE;
+        task.parent = None;
         task.flags &= !PF_TRACED_STOP;
         task.trap_code = 0;
         task.ptrace_opts = 0;

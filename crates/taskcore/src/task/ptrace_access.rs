@@ -27,6 +27,7 @@
 use crate::errno::{Errno, Result};
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::task_struct::TaskIx;
 
 /// What the access is for, and whose ids the caller is judged by
 /// (`PTRACE_MODE_READ`/`PTRACE_MODE_ATTACH` with `PTRACE_MODE_FSCREDS` or
@@ -55,8 +56,8 @@ impl PtraceMode {
 impl Kernel {
     /// Whether task `cur` may access task `t` in `mode` (slab indices of
     /// live table entries).
-    pub(crate) fn may_access(&self, cur: u32, t: u32, mode: PtraceMode) -> bool {
-        if self.same_group(cur, t) {
+    pub(crate) fn may_access(&self, cur: TaskIx, t: TaskIx, mode: PtraceMode) -> bool {
+        if self.same_group(Some(cur), Some(t)) {
             return true;
         }
         let c = &self.tasks[cur].cred;

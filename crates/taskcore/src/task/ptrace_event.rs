@@ -26,6 +26,7 @@ use crate::task::jobctl::{
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
 pub use crate::task::ptrace::PTRACE_EVENT_STOP;
 use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, PT_SEIZED};
 use crate::uapi::{valid_signal, CLD_TRAPPED, SIGCHLD, SIGTRAP};
 
@@ -113,17 +114,17 @@ pub(crate) fn unpack_options(packed: u16) -> u32 {
 
 impl Kernel {
     /// Thread `t`'s `PTRACE_O_*` options.
-    pub(crate) fn ptrace_options(&self, t: u32) -> u32 {
+    pub(crate) fn ptrace_options(&self, t: TaskIx) -> u32 {
         unpack_options(self.tasks[t].ptrace_opts)
     }
 
     /// Thread `t`'s `ptrace_message` (0 when never set).
-    pub(crate) fn ptrace_message(&self, t: u32) -> u64 {
+    pub(crate) fn ptrace_message(&self, t: TaskIx) -> u64 {
         self.ptrace_messages.get(&t).copied().unwrap_or(0)
     }
 
     /// Sets thread `t`'s `ptrace_message` (0 frees its entry).
-    pub(crate) fn set_ptrace_message(&mut self, t: u32, message: u64) {
+    pub(crate) fn set_ptrace_message(&mut self, t: TaskIx, message: u64) {
         if message == 0 {
             self.ptrace_messages.remove(&t);
         } else {
@@ -135,14 +136,14 @@ impl Kernel {
     /// which gets SIGCHLD with `si_code` `why`. A group stop in progress
     /// counts it in; if it was the last, the real parent is told too (when
     /// the tracer is elsewhere).
-    pub(crate) fn ptrace_stop(&mut self, t: u32, code: i32, why: i32, kind: TrapKind) {
+    pub(crate) fn ptrace_stop(&mut self, t: TaskIx, code: i32, why: i32, kind: TrapKind) {
         let g = self.tasks[t].group;
         let gstop_done =
             self.tasks[t].jobctl & JOBCTL_STOP_PENDING != 0 && self.task_participate_group_stop(t);
         let task = &mut self.tasks[t];
         task.jobctl &= !(JOBCTL_TRAP_STOP | JOBCTL_TRAP_NOTIFY | JOBCTL_LISTENING | JOBCTL_STOPPED);
         task.trap_kind = kind as u8;
-        let tracer = task.parent;
+        let tracer = task.parent.expect("a traced task has a tracer");
         self.set_traced_stop(t, true, code);
         if kind == TrapKind::Group && self.tasks[t].ptrace & PT_SEIZED == 0 {
             // do_jobctl_trap() of a tracee that was not seized:
@@ -184,7 +185,7 @@ impl Kernel {
 
     /// `ptrace_event(event, message)`: `t` stops for `event` if its tracer
     /// asked for it. Returns whether it stopped.
-    pub(crate) fn ptrace_event(&mut self, t: u32, event: i32, message: u64) -> bool {
+    pub(crate) fn ptrace_event(&mut self, t: TaskIx, event: i32, message: u64) -> bool {
         if !self.ptrace_event_enabled(t, event) {
             return false;
         }
@@ -194,27 +195,22 @@ impl Kernel {
     }
 
     /// `ptrace_event_enabled()`: `t` is traced with the option of `event`.
-    pub(crate) fn ptrace_event_enabled(&self, t: u32, event: i32) -> bool {
+    pub(crate) fn ptrace_event_enabled(&self, t: TaskIx, event: i32) -> bool {
         let task = &self.tasks[t];
         task.ptrace != 0 && unpack_options(task.ptrace_opts) & (1 << event) != 0
     }
 
     /// The pid number of `t` in the namespace of the tracer of `of`
     /// (`ptrace_event_pid()`'s message).
-    pub(crate) fn pid_for_tracer(&self, of: u32, t: u32) -> u64 {
-        let tracer = self.tasks[of].parent;
-        let ns = self.ns_of(if tracer == crate::slab::NONE {
-            of
-        } else {
-            tracer
-        });
+    pub(crate) fn pid_for_tracer(&self, of: TaskIx, t: TaskIx) -> u64 {
+        let ns = self.ns_of(self.tasks[of].parent.unwrap_or(of));
         self.pid_nr_ns(self.tasks[t].pid, ns).max(0) as u64
     }
 
     /// `ptrace_trap_notify()`: seized `t` must re-trap to report a change
     /// of its group's stop state: at once if it listens, else when it next
     /// takes its signals.
-    pub(crate) fn ptrace_trap_notify(&mut self, t: u32) {
+    pub(crate) fn ptrace_trap_notify(&mut self, t: TaskIx) {
         if self.tasks[t].flags & PF_EXITING != 0 || self.tasks[t].exit_state != ExitState::Alive {
             return;
         }
@@ -225,7 +221,7 @@ impl Kernel {
     /// `ptrace_signal_wake_up(t, listening)`: a listening tracee leaves its
     /// stop and re-traps at once; a running one takes its pending trap in
     /// its next `get_signal()`; one in any other stop keeps it for later.
-    fn ptrace_signal_wake_up(&mut self, t: u32) {
+    fn ptrace_signal_wake_up(&mut self, t: TaskIx) {
         let task = &self.tasks[t];
         if task.flags & PF_TRACED_STOP != 0 {
             if task.jobctl & JOBCTL_LISTENING != 0 {
@@ -239,7 +235,7 @@ impl Kernel {
     /// The `get_signal()` step for job control: a pending group stop or
     /// trap is taken (`do_signal_stop(0)`, `do_jobctl_trap()`). Returns
     /// whether `t` stopped.
-    pub(crate) fn jobctl_step(&mut self, t: u32) -> bool {
+    pub(crate) fn jobctl_step(&mut self, t: TaskIx) -> bool {
         let task = &self.tasks[t];
         if task.flags & PF_TRACED_STOP != 0 || task.jobctl & JOBCTL_PENDING_MASK == 0 {
             return false;
@@ -261,7 +257,7 @@ impl Kernel {
     /// stop and ignored otherwise; `syscall` makes it stop at its next
     /// syscall entry or exit. A deferred vfork-done stop or exit is taken
     /// now.
-    pub(crate) fn ptrace_resume(&mut self, t: u32, sig: i32, syscall: bool) {
+    pub(crate) fn ptrace_resume(&mut self, t: TaskIx, sig: i32, syscall: bool) {
         let task = &mut self.tasks[t];
         let kind = task.trap_kind;
         let stopped_with = task.trap_code & 0x7f;
@@ -282,7 +278,7 @@ impl Kernel {
 
     /// The rest of a resume (also after `PTRACE_DETACH`): the signal, then
     /// what `t` does next.
-    pub(crate) fn resume_with(&mut self, t: u32, sig: i32, kind: u8, stopped_with: i32) {
+    pub(crate) fn resume_with(&mut self, t: TaskIx, sig: i32, kind: u8, stopped_with: i32) {
         if kind == TrapKind::Signal as u8 && valid_signal(sig) {
             let info = self
                 .trap_info
@@ -327,7 +323,7 @@ impl Kernel {
     /// The vfork child `child` of `parent` released it (exec or exit): a
     /// parent traced with `PTRACE_O_TRACEVFORKDONE` stops for it, at once or
     /// when its tracer resumes it.
-    pub(crate) fn ptrace_vfork_done(&mut self, parent: u32, child: u32) {
+    pub(crate) fn ptrace_vfork_done(&mut self, parent: TaskIx, child: TaskIx) {
         if self
             .tasks
             .get(parent)
@@ -348,7 +344,7 @@ impl Kernel {
     /// A thread about to exit with status word `code`: traced with
     /// `PTRACE_O_TRACEEXIT`, it stops first and exits when resumed
     /// (returns true); else the caller goes on exiting.
-    pub(crate) fn ptrace_exit_event(&mut self, t: u32, code: i32) -> bool {
+    pub(crate) fn ptrace_exit_event(&mut self, t: TaskIx, code: i32) -> bool {
         if self.tasks[t].flags & PF_EXITING != 0 || !self.ptrace_event_enabled(t, PTRACE_EVENT_EXIT)
         {
             return false;
@@ -581,11 +577,11 @@ impl Kernel {
     }
 
     /// `current` traces `pid` (in any state).
-    fn tracee(&self, current: TaskId, pid: i32) -> Result<u32> {
+    fn tracee(&self, current: TaskId, pid: i32) -> Result<TaskIx> {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         let task = &self.tasks[t];
-        if task.ptrace == 0 || task.parent != cur || task.exit_state != ExitState::Alive {
+        if task.ptrace == 0 || task.parent != Some(cur) || task.exit_state != ExitState::Alive {
             return Err(Errno::ESRCH);
         }
         Ok(t)
@@ -602,8 +598,8 @@ impl Kernel {
     /// (0: none).
     pub(crate) fn ptrace_init_task(
         &mut self,
-        cur: u32,
-        child: u32,
+        cur: TaskIx,
+        child: TaskIx,
         flags: u64,
         exit_signal: i32,
     ) -> i32 {
@@ -624,7 +620,7 @@ impl Kernel {
         if flags & CLONE_PTRACE == 0 && event == 0 {
             return 0;
         }
-        let tracer = self.tasks[cur].parent;
+        let tracer = self.tracer_of(cur);
         let mode = self.tasks[cur].ptrace;
         self.ptrace_link(child, tracer, mode);
         self.tasks[child].ptrace_opts = self.tasks[cur].ptrace_opts;

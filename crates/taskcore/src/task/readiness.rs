@@ -24,13 +24,14 @@
 
 use crate::task::kernel::Kernel;
 use crate::task::task_struct::GroupIx;
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, PF_TRACED_STOP, SIGNAL_STOP_STOPPED};
 
 /// A wait edge marked for re-registration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dirty {
     /// Both edges that lead to a task (as `Kernel::sync_task`).
-    Task(u32),
+    Task(TaskIx),
     /// Every edge that depends on a group's state (as `Kernel::sync_group`).
     Group(GroupIx),
 }
@@ -39,7 +40,7 @@ impl Kernel {
     /// Marks the edges that lead to task `t` (its ptrace edge, and its
     /// group's child edge when it is the leader) for the next flush.
     #[inline]
-    pub(crate) fn mark_task(&mut self, t: u32) {
+    pub(crate) fn mark_task(&mut self, t: TaskIx) {
         self.push_dirty(Dirty::Task(t));
     }
 
@@ -91,14 +92,14 @@ impl Kernel {
     }
 
     /// Sets task `t`'s `exit_state`.
-    pub(crate) fn set_exit_state(&mut self, t: u32, s: ExitState) {
+    pub(crate) fn set_exit_state(&mut self, t: TaskIx, s: ExitState) {
         self.tasks[t].exit_state = s;
         self.mark_task(t);
     }
 
     /// Sets or clears task `t`'s `PF_TRACED_STOP` and sets its `trap_code`
     /// (the ptrace stop's wait status; 0 once reported or ended).
-    pub(crate) fn set_traced_stop(&mut self, t: u32, stopped: bool, code: i32) {
+    pub(crate) fn set_traced_stop(&mut self, t: TaskIx, stopped: bool, code: i32) {
         let task = &mut self.tasks[t];
         if stopped {
             task.flags |= PF_TRACED_STOP;
@@ -110,7 +111,7 @@ impl Kernel {
     }
 
     /// Sets task `t`'s `trap_code` alone (0: the stop was reported).
-    pub(crate) fn set_trap_code(&mut self, t: u32, code: i32) {
+    pub(crate) fn set_trap_code(&mut self, t: TaskIx, code: i32) {
         self.tasks[t].trap_code = code;
         self.mark_task(t);
     }

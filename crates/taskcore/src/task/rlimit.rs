@@ -13,6 +13,7 @@
 //! `copy_process()` (`RLIMIT_NPROC`).
 
 use crate::task::task_struct::GroupIx;
+use crate::task::task_struct::TaskIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
@@ -149,7 +150,7 @@ impl Kernel {
     /// `cur` (`copy_process()`'s `RLIMIT_NPROC` check): the tasks whose
     /// real uid is `uid`, zombies included, plus the new one, within the
     /// caller's soft limit; root and privileged callers are exempt.
-    pub(crate) fn nproc_ok(&self, cur: u32) -> bool {
+    pub(crate) fn nproc_ok(&self, cur: TaskIx) -> bool {
         let c = &self.tasks[cur].cred;
         let limit = self.groups[self.tasks[cur].group].rlim[RLIMIT_NPROC as usize].cur;
         if c.uid == 0 || c.privileged() || limit == RLIM_INFINITY {

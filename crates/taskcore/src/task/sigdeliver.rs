@@ -30,6 +30,7 @@ use crate::task::sigaction::SigAction;
 use crate::task::sigpending::{next_signal, sigmask};
 use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::GroupIx;
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{
     ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
     SIGNAL_UNKILLABLE, TS_RESTORE_SIGMASK, TS_SIGSLEEP, TS_VFORK_WAIT,
@@ -122,7 +123,7 @@ impl Kernel {
     pub fn set_signal_delivery(&mut self, mode: SignalDelivery) {
         self.delivery = mode;
         if mode == SignalDelivery::Immediate {
-            let all: Vec<u32> = self.tasks.iter().map(|(t, _)| t).collect();
+            let all: Vec<TaskIx> = self.tasks.iter().map(|(t, _)| t).collect();
             for t in all {
                 self.signal_wake_up(t);
             }
@@ -158,7 +159,7 @@ impl Kernel {
 
     /// The `get_signal()` loop until it delivers something or finds
     /// nothing; a handler's mask is applied.
-    fn get_signal_one(&mut self, t: u32) -> SignalAction {
+    fn get_signal_one(&mut self, t: TaskIx) -> SignalAction {
         if self.held_in_vfork(t) {
             return SignalAction::None;
         }
@@ -198,7 +199,7 @@ impl Kernel {
     /// Drops what the side tables keep for released task `t` (its resume
     /// signal, last siginfo, saved masks, ptrace event message); they are
     /// empty for almost every task, so an exit pays no hashing for them.
-    pub(crate) fn forget_side_state(&mut self, t: u32) {
+    pub(crate) fn forget_side_state(&mut self, t: TaskIx) {
         if !self.vfork_claims.is_empty() {
             self.vfork_claims.remove(&t);
         }
@@ -217,7 +218,7 @@ impl Kernel {
     }
 
     /// `restore_saved_sigmask()`.
-    fn restore_saved_sigmask(&mut self, t: u32) {
+    fn restore_saved_sigmask(&mut self, t: TaskIx) {
         if self.tasks[t].flags & TS_RESTORE_SIGMASK != 0 {
             self.tasks[t].flags &= !TS_RESTORE_SIGMASK;
             self.tasks[t].blocked = self.take_saved_sigmask(t);
@@ -227,7 +228,7 @@ impl Kernel {
 
     /// Thread `t` may have a deliverable signal: [`SignalDelivery`] says
     /// what happens (`signal_wake_up()`).
-    pub(crate) fn signal_wake_up(&mut self, t: u32) {
+    pub(crate) fn signal_wake_up(&mut self, t: TaskIx) {
         if self.tasks.get(t).is_none() {
             return;
         }
@@ -252,7 +253,7 @@ impl Kernel {
 
     /// `recalc_sigpending()` + `signal_wake_up()`: tells the embedder that
     /// `t` has a signal to take ([`SignalDelivery::OnGetSignal`]).
-    pub(crate) fn recalc_sigpending(&mut self, t: u32) {
+    pub(crate) fn recalc_sigpending(&mut self, t: TaskIx) {
         if self.delivery == SignalDelivery::OnGetSignal
             && self.has_deliverable(t)
             && !self.task_is_stopped_or_traced(t)
@@ -267,12 +268,12 @@ impl Kernel {
     /// the sleep is `TASK_KILLABLE`, so only a pending SIGKILL ends it
     /// early. What it is sent meanwhile stays pending (signals, a group
     /// stop to take part in, ptrace traps).
-    pub(crate) fn held_in_vfork(&self, t: u32) -> bool {
+    pub(crate) fn held_in_vfork(&self, t: TaskIx) -> bool {
         self.tasks[t].flags & TS_VFORK_WAIT != 0 && !self.sigkill_pending(t)
     }
 
     /// SIGKILL is pending for `t` or its process (`fatal_signal_pending()`).
-    pub(crate) fn sigkill_pending(&self, t: u32) -> bool {
+    pub(crate) fn sigkill_pending(&self, t: TaskIx) -> bool {
         let task = &self.tasks[t];
         (task.pending.signal | self.groups[task.group].shared_pending.signal) & sigmask(SIGKILL)
             != 0
@@ -280,7 +281,7 @@ impl Kernel {
 
     /// Some signal pending for `t`, on itself or its process, is not
     /// blocked.
-    pub(crate) fn has_deliverable(&self, t: u32) -> bool {
+    pub(crate) fn has_deliverable(&self, t: TaskIx) -> bool {
         let task = &self.tasks[t];
         let shared = self.groups[task.group].shared_pending.signal & !self.claimed_by_others(t);
         (task.pending.signal | shared) & !task.blocked != 0
@@ -292,7 +293,7 @@ impl Kernel {
     /// The process-wide signals that `complete_signal()` gave to another
     /// thread of `t`'s group asleep in vfork: `t` has no `TIF_SIGPENDING`
     /// for them (the `vfork_claims` side table).
-    fn claimed_by_others(&self, t: u32) -> u64 {
+    fn claimed_by_others(&self, t: TaskIx) -> u64 {
         if self.vfork_claims.is_empty() {
             return 0;
         }
@@ -315,7 +316,7 @@ impl Kernel {
 
     /// [`SignalDelivery::Immediate`]: `t` takes every signal it can now;
     /// handlers run and return at once.
-    fn get_signal_immediate(&mut self, t: u32) {
+    fn get_signal_immediate(&mut self, t: TaskIx) {
         while let SignalAction::Handler {
             sig,
             info,
@@ -332,7 +333,7 @@ impl Kernel {
     }
 
     /// One turn of `get_signal()`'s loop for thread `t`.
-    fn get_signal_step(&mut self, t: u32) -> Step {
+    fn get_signal_step(&mut self, t: TaskIx) -> Step {
         let Some(task) = self.tasks.get(t) else {
             return Step::Exit;
         };
@@ -384,7 +385,7 @@ impl Kernel {
 
     /// `dequeue_signal()`: the next signal of `t`'s own pending set, else
     /// of its process's, among those in `mask`, with its siginfo.
-    pub(crate) fn dequeue_signal(&mut self, t: u32, mask: u64) -> Option<(i32, SigInfo)> {
+    pub(crate) fn dequeue_signal(&mut self, t: TaskIx, mask: u64) -> Option<(i32, SigInfo)> {
         let g = self.tasks[t].group;
         let (info, uid) = if let Some(sig) = next_signal(self.tasks[t].pending.signal & mask) {
             self.tasks[t].pending.collect(sig)
@@ -400,7 +401,7 @@ impl Kernel {
 
     /// The part of `get_signal()` after `ptrace_signal()`: `t` acts on
     /// `sig` by its group's action.
-    fn act_on_signal(&mut self, t: u32, sig: i32, info: SigInfo) -> Step {
+    fn act_on_signal(&mut self, t: TaskIx, sig: i32, info: SigInfo) -> Step {
         let g = self.tasks[t].group;
         let sh = self.groups[g].sighand;
         if sh.is_ignored(sig) {
@@ -449,15 +450,14 @@ impl Kernel {
     /// goes on after `ptrace_stop()`. A signal other than the one `t`
     /// stopped with is sent "by the tracer" (`SI_USER`); one `t` blocks is
     /// queued on it again.
-    pub(crate) fn ptrace_resume_signal(&mut self, t: u32, sig: i32, info: Option<SigInfo>) {
+    pub(crate) fn ptrace_resume_signal(&mut self, t: TaskIx, sig: i32, info: Option<SigInfo>) {
         if sig == 0 {
             return;
         }
         let info = match info {
             Some(i) if i.signo == sig => i,
             _ => {
-                let tracer = self.tasks[t].parent;
-                let (pid, uid) = if tracer != crate::slab::NONE {
+                let (pid, uid) = if let Some(tracer) = self.tasks[t].parent {
                     (
                         self.pid_nr_ns(self.tasks[tracer].pid, self.ns_of(t)),
                         self.tasks[tracer].cred.uid,
@@ -488,10 +488,9 @@ impl Kernel {
     /// `do_notify_parent_cldstop(tsk, false, why)`: SIGCHLD (unless
     /// `SA_NOCLDSTOP` or ignored) and a wake-up to the real parent.
     pub(crate) fn notify_parent_cldstop(&mut self, g: GroupIx, why: i32) {
-        let parent = self.groups[g].real_parent;
-        if parent == crate::slab::NONE {
+        let Some(parent) = self.groups[g].real_parent else {
             return;
-        }
+        };
         let leader = self.groups[g].leader;
         let status = if why == CLD_CONTINUED {
             SIGCONT
@@ -515,7 +514,7 @@ impl Kernel {
 
     /// Puts traced task `t` in a signal-delivery-stop reporting `sig` to
     /// its tracer (`ptrace_stop(sig, CLD_TRAPPED)`, `task/ptrace_event.rs`).
-    pub(crate) fn ptrace_trap(&mut self, t: u32, sig: i32) {
+    pub(crate) fn ptrace_trap(&mut self, t: TaskIx, sig: i32) {
         self.ptrace_stop(
             t,
             sig,

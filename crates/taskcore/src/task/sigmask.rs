@@ -22,6 +22,7 @@ use crate::errno::{Errno, Result};
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
 use crate::task::sigdeliver::UNBLOCKABLE;
 use crate::task::sigsend::PidType;
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{PF_EXITING, TS_RESTORE_SIGMASK, TS_SIGSLEEP};
 use crate::uapi::{SIG_BLOCK, SIG_SETMASK, SIG_UNBLOCK, SI_TKILL};
 
@@ -78,7 +79,7 @@ impl Kernel {
     }
 
     /// `__set_current_blocked()`: the mask of `t` becomes `new`.
-    pub(crate) fn set_current_blocked(&mut self, t: u32, new: u64) {
+    pub(crate) fn set_current_blocked(&mut self, t: TaskIx, new: u64) {
         let new = new & !UNBLOCKABLE;
         let old = self.tasks[t].blocked;
         if self.groups[self.tasks[t].group].nr_threads > 1 {
@@ -92,7 +93,7 @@ impl Kernel {
 
     /// `retarget_shared_pending()`: signals pending for `t`'s process that
     /// `t` starts to block (`which`) wake other threads that can take them.
-    fn retarget_shared_pending(&mut self, t: u32, which: u64) {
+    fn retarget_shared_pending(&mut self, t: TaskIx, which: u64) {
         let g = self.tasks[t].group;
         let mut retarget = self.groups[g].shared_pending.signal & which;
         if retarget == 0 {
@@ -264,8 +265,8 @@ impl Kernel {
     /// The checks and send shared by the two `sigqueueinfo` calls.
     fn queue_user_info(
         &mut self,
-        cur: u32,
-        p: u32,
+        cur: TaskIx,
+        p: TaskIx,
         sig: i32,
         info: SigInfo,
         ty: PidType,
@@ -373,7 +374,7 @@ impl Kernel {
         })
     }
 
-    fn suspend(&mut self, t: u32, mask: Option<u64>) -> Result<SigWait> {
+    fn suspend(&mut self, t: TaskIx, mask: Option<u64>) -> Result<SigWait> {
         if self.tasks[t].flags & TS_SIGSLEEP == 0 {
             if let Some(mask) = mask {
                 let blocked = self.tasks[t].blocked;
@@ -395,7 +396,7 @@ impl Kernel {
 
     /// `real_blocked`: the mask `rt_sigtimedwait` replaced while it sleeps,
     /// 0 otherwise.
-    pub(crate) fn real_blocked(&self, t: u32) -> u64 {
+    pub(crate) fn real_blocked(&self, t: TaskIx) -> u64 {
         if self.tasks[t].flags & TS_SIGSLEEP == 0 {
             return 0;
         }
@@ -403,7 +404,7 @@ impl Kernel {
     }
 
     /// Takes `real_blocked` back (the sleep is over).
-    fn take_real_blocked(&mut self, t: u32) -> u64 {
+    fn take_real_blocked(&mut self, t: TaskIx) -> u64 {
         let Some(s) = self.sigsave.get_mut(&t) else {
             return self.tasks[t].blocked;
         };
@@ -415,7 +416,7 @@ impl Kernel {
     }
 
     /// Takes `saved_sigmask` back (`TS_RESTORE_SIGMASK` was set).
-    pub(crate) fn take_saved_sigmask(&mut self, t: u32) -> u64 {
+    pub(crate) fn take_saved_sigmask(&mut self, t: TaskIx) -> u64 {
         let Some(s) = self.sigsave.get_mut(&t) else {
             return self.tasks[t].blocked;
         };
@@ -428,7 +429,7 @@ impl Kernel {
 
     /// A thread sleeping in `rt_sigtimedwait`/`rt_sigsuspend`/`pause` has
     /// a signal to take: the embedder retries its call.
-    pub(crate) fn wake_sleeper(&mut self, t: u32) {
+    pub(crate) fn wake_sleeper(&mut self, t: TaskIx) {
         let task = self.handle_unchecked(t);
         self.notify(Notification::SigPending { task });
     }

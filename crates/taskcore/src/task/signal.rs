@@ -16,12 +16,13 @@ use crate::pid::entry::PidIx;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
 use crate::task::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::GroupIx;
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, SIGNAL_GROUP_EXIT};
 use crate::uapi::{valid_signal, SIGCONT, SI_TKILL, SI_USER};
 
 /// Where a `kill` is aimed, resolved.
 enum KillTarget {
-    Group(u32),
+    Group(TaskIx),
     Pgrp(PidIx),
     All,
 }
@@ -307,7 +308,7 @@ impl Kernel {
 
     /// What `check_kill_permission()` needs of the sender, taken before the
     /// first delivery (the sender may die half-way through a group).
-    pub(crate) fn killer(&self, cur: u32) -> Killer {
+    pub(crate) fn killer(&self, cur: TaskIx) -> Killer {
         let g = self.tasks[cur].group;
         Killer {
             cred: self.tasks[cur].cred.clone(),
@@ -321,13 +322,13 @@ impl Kernel {
     /// `check_kill_permission()` for a valid `sig` from a user: the same
     /// thread group, `kill_ok_by_cred()`, or SIGCONT within the sender's
     /// session.
-    pub(crate) fn may_kill(&self, who: &Killer, t: u32, sig: i32) -> bool {
+    pub(crate) fn may_kill(&self, who: &Killer, t: TaskIx, sig: i32) -> bool {
         self.may_kill_as(who.group, who.session, &who.cred, t, sig)
     }
 
     /// [`Self::may_kill`] for live sender thread `cur`, read in place (no
     /// [`Killer`] taken: for a single target, checked just before the send).
-    pub(crate) fn may_kill_by(&self, cur: u32, t: u32, sig: i32) -> bool {
+    pub(crate) fn may_kill_by(&self, cur: TaskIx, t: TaskIx, sig: i32) -> bool {
         let g = self.tasks[cur].group;
         self.may_kill_as(g, self.groups[g].session, &self.tasks[cur].cred, t, sig)
     }
@@ -337,7 +338,7 @@ impl Kernel {
         group: GroupIx,
         session: PidIx,
         cred: &crate::task::cred::Cred,
-        t: u32,
+        t: TaskIx,
         sig: i32,
     ) -> bool {
         let g = self.tasks[t].group;
@@ -360,7 +361,7 @@ impl Kernel {
     pub(crate) fn send_user_signal(
         &mut self,
         who: &Killer,
-        t: u32,
+        t: TaskIx,
         sig: i32,
         ty: PidType,
         own: Option<SigInfo>,

@@ -128,11 +128,18 @@ impl SigPending {
     }
 
     /// `flush_sigqueue_mask()`: removes the signals of `mask`, calling
-    /// `uncharge` with each freed entry's accounting uid.
-    pub(crate) fn flush_mask(&mut self, mask: u64, mut uncharge: impl FnMut(u32)) {
-        if self.signal & mask == 0 {
-            return;
+    /// `uncharge` with each freed entry's accounting uid. The common case,
+    /// nothing of `mask` pending (every exit flushes), is one test inlined
+    /// at the caller.
+    #[inline(always)]
+    pub(crate) fn flush_mask(&mut self, mask: u64, uncharge: impl FnMut(u32)) {
+        if self.signal & mask != 0 {
+            self.flush_mask_slow(mask, uncharge);
         }
+    }
+
+    #[inline(never)]
+    fn flush_mask_slow(&mut self, mask: u64, mut uncharge: impl FnMut(u32)) {
         self.signal &= !mask;
         if let Some(list) = self.list.as_deref_mut() {
             list.retain(|q| {

@@ -20,10 +20,10 @@
 //! `wants_signal()`, `complete_signal()`, `__sigqueue_alloc()`.
 
 use crate::errno::{Errno, Result};
-use crate::slab::NONE;
 use crate::task::kernel::{Kernel, SigInfo};
 use crate::task::sigpending::{sigmask, SigQueue};
 use crate::task::task_struct::GroupIx;
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE};
 use crate::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, RLIMIT_SIGPENDING,
@@ -64,7 +64,7 @@ impl Kernel {
     /// `RLIMIT_SIGPENDING`; nothing was sent.
     pub(crate) fn send_signal_locked(
         &mut self,
-        t: u32,
+        t: TaskIx,
         sig: i32,
         info: SendInfo,
         ty: PidType,
@@ -90,7 +90,7 @@ impl Kernel {
 
     /// The queueing half of `__send_signal_locked()`, then
     /// `complete_signal()`.
-    fn queue_signal(&mut self, t: u32, sig: i32, info: SendInfo, ty: PidType) -> Result<()> {
+    fn queue_signal(&mut self, t: TaskIx, sig: i32, info: SendInfo, ty: PidType) -> Result<()> {
         let g = self.tasks[t].group;
         let pending = match ty {
             PidType::Pid => &self.tasks[t].pending,
@@ -136,7 +136,7 @@ impl Kernel {
     /// `__sigqueue_alloc()`'s accounting: one more pending entry for the
     /// real uid of `t`, refused over `t`'s soft `RLIMIT_SIGPENDING` unless
     /// `override_rlimit`. Returns the uid charged.
-    fn sigqueue_charge(&mut self, t: u32, override_rlimit: bool) -> Option<u32> {
+    fn sigqueue_charge(&mut self, t: TaskIx, override_rlimit: bool) -> Option<u32> {
         let uid = self.tasks[t].cred.uid;
         let limit = self.groups[self.tasks[t].group].rlim[RLIMIT_SIGPENDING as usize].cur;
         let count = self.sigpending_users.entry(uid).or_insert(0);
@@ -164,7 +164,7 @@ impl Kernel {
     }
 
     /// Removes the signals of `mask` from task `t`'s own pending set.
-    pub(crate) fn flush_task_pending(&mut self, t: u32, mask: u64) {
+    pub(crate) fn flush_task_pending(&mut self, t: TaskIx, mask: u64) {
         let mut freed = Vec::new();
         self.tasks[t]
             .pending
@@ -184,19 +184,19 @@ impl Kernel {
         for uid in freed {
             self.sigqueue_uncharge(uid);
         }
-        let mut cur = self.groups[g].threads.first;
-        while cur != NONE {
+        let mut next = self.groups[g].threads.first;
+        while let Some(cur) = next {
             if self.tasks[cur].pending.signal & mask != 0 {
                 self.flush_task_pending(cur, mask);
             }
-            cur = self.tasks[cur].thread_node.next;
+            next = self.tasks[cur].thread_node.next;
         }
     }
 
     /// `prepare_signal()`: the side effects of sending `sig` to `t` that
     /// come before queueing it. Returns whether it is queued at all, and
     /// whether it ended a group stop (done or in progress).
-    fn prepare_signal(&mut self, t: u32, sig: i32, force: bool) -> (bool, bool) {
+    fn prepare_signal(&mut self, t: TaskIx, sig: i32, force: bool) -> (bool, bool) {
         let g = self.tasks[t].group;
         if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
             // The process is in the middle of dying: drop the signal.
@@ -215,7 +215,7 @@ impl Kernel {
     /// `sig_ignored()`: `sig` would be discarded by `t`. Blocked signals
     /// never are (the action may change before they are unblocked), nor
     /// are signals to a tracee (its tracer may want them), SIGKILL aside.
-    fn sig_ignored(&self, t: u32, sig: i32, force: bool) -> bool {
+    fn sig_ignored(&self, t: TaskIx, sig: i32, force: bool) -> bool {
         let task = &self.tasks[t];
         if (task.blocked | self.real_blocked(t)) & sigmask(sig) != 0 {
             return false;
@@ -229,7 +229,7 @@ impl Kernel {
     /// `sig_task_ignored()`: init takes neither SIGKILL nor SIGSTOP; a
     /// namespace init only signals it handles (or SIGKILL/SIGSTOP from an
     /// ancestor namespace); then the action decides.
-    fn sig_task_ignored(&self, t: u32, sig: i32, force: bool) -> bool {
+    fn sig_task_ignored(&self, t: TaskIx, sig: i32, force: bool) -> bool {
         let g = self.tasks[t].group;
         let sh = self.groups[g].sighand;
         let dfl = !sh.is_ignored(sig) && !sh.is_handled(sig);
@@ -245,7 +245,7 @@ impl Kernel {
 
     /// `wants_signal()`: thread `t` can take `sig` now: it does not block
     /// it, is not exiting, and (but for SIGKILL) is not stopped.
-    pub(crate) fn wants_signal(&self, sig: i32, t: u32) -> bool {
+    pub(crate) fn wants_signal(&self, sig: i32, t: TaskIx) -> bool {
         let task = &self.tasks[t];
         if task.blocked & sigmask(sig) != 0 || task.flags & PF_EXITING != 0 {
             return false;
@@ -255,7 +255,7 @@ impl Kernel {
 
     /// `task_is_stopped_or_traced()`: in a ptrace stop, or stopped by a
     /// group stop (`JOBCTL_STOPPED`).
-    pub(crate) fn task_is_stopped_or_traced(&self, t: u32) -> bool {
+    pub(crate) fn task_is_stopped_or_traced(&self, t: TaskIx) -> bool {
         let task = &self.tasks[t];
         task.flags & PF_TRACED_STOP != 0 || task.jobctl & crate::task::jobctl::JOBCTL_STOPPED != 0
     }
@@ -274,7 +274,7 @@ impl Kernel {
     /// `p` (or its process): `p` if it wants it, else (for a process) the
     /// first thread that does, from the last one chosen on. A fatal signal
     /// kills the whole group at once; any other wakes the taker.
-    fn complete_signal(&mut self, sig: i32, p: u32, ty: PidType) {
+    fn complete_signal(&mut self, sig: i32, p: TaskIx, ty: PidType) {
         let g = self.tasks[p].group;
         let t = if self.wants_signal(sig, p) {
             p
@@ -282,18 +282,16 @@ impl Kernel {
             return;
         } else {
             let mut start = self.groups[g].curr_target;
+            let first = self.groups[g].threads.first.expect("a group has threads");
             if self.tasks.get(start).is_none_or(|x| x.group != g) {
-                start = self.groups[g].threads.first;
+                start = first;
             }
             let mut t = start;
             loop {
                 if self.wants_signal(sig, t) {
                     break;
                 }
-                t = self.tasks[t].thread_node.next;
-                if t == NONE {
-                    t = self.groups[g].threads.first;
-                }
+                t = self.tasks[t].thread_node.next.unwrap_or(first);
                 if t == start {
                     return;
                 }

@@ -2,13 +2,14 @@
 //! signal_struct` with the process-level fields Linux keeps on the leader).
 //!
 //! Both live in slabs inside [`crate::Kernel`] and refer to each other by
-//! `u32` index. Process-level state (parent, place among siblings, process
-//! group, session, dispositions) is stored once per thread group rather than
-//! on every thread: in Linux only the leader's copy of those fields matters.
+//! typed slab index ([`TaskIx`], [`GroupIx`]; `Option` where a link may be
+//! absent). Process-level state (parent, place among siblings, process
+//! group, session, dispositions) is stored once per thread group rather
+//! than on every thread: in Linux only the leader's copy of those fields
+//! matters.
 
 use crate::list::{Link, ListHead};
 use crate::pid::entry::PidIx;
-use crate::slab::NONE;
 use crate::task::sigpending::SigPending;
 use crate::uapi::{NSIG, SA_NOCLDSTOP, SA_NOCLDWAIT, TASK_COMM_LEN};
 
@@ -71,13 +72,34 @@ crate::slab::slab_index!(
     GroupIx
 );
 
+crate::slab::slab_index!(
+    /// Index of a task (a thread) in the kernel's task slab.
+    TaskIx
+);
+
+impl TaskIx {
+    /// The 0-based ordinal a [`crate::TaskId`] carries (slot - 1, as
+    /// `Display` shows it): handles and their raw form stay what they were
+    /// when the task slab used slot 0.
+    #[inline(always)]
+    pub(crate) fn ordinal(self) -> u32 {
+        self.key() - 1
+    }
+
+    /// The index of ordinal `n`; `None` for `u32::MAX`, which names no slot.
+    #[inline(always)]
+    pub(crate) fn from_ordinal(n: u32) -> Option<TaskIx> {
+        core::num::NonZeroU32::new(n.wrapping_add(1)).map(TaskIx)
+    }
+}
+
 /// A task: one thread.
 ///
 /// # Invariants
 /// 1. `pid` names a live `struct pid` whose `task` is this task.
 /// 2. The task is on its group's thread list, in creation order
 ///    (`thread_seq` increasing).
-/// 3. `parent != NONE` iff `ptrace != 0`, and then the task is on
+/// 3. `parent` is `Some` iff `ptrace != 0`, and then the task is on
 ///    `parent`'s `ptraced` list.
 #[derive(Clone, Debug)]
 pub(crate) struct Task {
@@ -85,17 +107,17 @@ pub(crate) struct Task {
     pub(crate) pid: PidIx,
     /// Slab index of its thread group.
     pub(crate) group: GroupIx,
-    /// The tracer thread, or `NONE` when not traced (then the ptrace parent
+    /// The tracer thread, or `None` when not traced (then the ptrace parent
     /// is the group's real parent).
-    pub(crate) parent: u32,
+    pub(crate) parent: Option<TaskIx>,
     /// Thread groups whose real parent is this thread, in fork order.
     pub(crate) children: ListHead<GroupIx>,
     /// Tasks this thread traces, newest first (Linux `list_add`).
-    pub(crate) ptraced: ListHead,
+    pub(crate) ptraced: ListHead<TaskIx>,
     /// Link in the tracer's `ptraced` list.
-    pub(crate) ptrace_entry: Link,
+    pub(crate) ptrace_entry: Link<TaskIx>,
     /// Link in the group's thread list.
-    pub(crate) thread_node: Link,
+    pub(crate) thread_node: Link<TaskIx>,
     /// Order key in the tracer's `ptraced` list (decreasing = later).
     pub(crate) ptrace_seq: u64,
     /// Order key in the group's thread list.
@@ -116,7 +138,7 @@ pub(crate) struct Task {
     /// also counted per thread (built at its first `__WNOTHREAD` wait).
     pub(crate) wait_counted: bool,
     /// Thread that vforked this task and waits for it to exec or exit.
-    pub(crate) vfork_parent: u32,
+    pub(crate) vfork_parent: Option<TaskIx>,
     /// Bumped at each exec (`self_exec_id`).
     pub(crate) self_exec_id: u32,
     /// Command name, NUL-padded (`comm`).
@@ -193,16 +215,17 @@ impl SigHand {
 /// # Invariants
 /// 1. `leader` is on `threads`; `nr_threads` counts `threads`.
 /// 2. `live` counts threads without `PF_EXITING`.
-/// 3. If `real_parent != NONE`, the group is on `real_parent`'s `children`
+/// 3. If `real_parent` is `Some`, the group is on `real_parent`'s `children`
 ///    list at key `sibling_seq`.
 /// 4. The group is on the `pgrp_members` list of `pgrp` and the
 ///    `session_members` list of `session`.
 #[derive(Clone, Debug)]
 pub(crate) struct ThreadGroup {
     /// The group leader task (its pid is the tgid).
-    pub(crate) leader: u32,
-    /// The thread that forked the process, or its adopter (`real_parent`).
-    pub(crate) real_parent: u32,
+    pub(crate) leader: TaskIx,
+    /// The thread that forked the process, or its adopter (`real_parent`);
+    /// `None` when on no children list (init; a group being released).
+    pub(crate) real_parent: Option<TaskIx>,
     /// Link in `real_parent`'s `children` list.
     pub(crate) sibling: Link<GroupIx>,
     /// Order key in `real_parent`'s `children` list (increasing = later).
@@ -212,7 +235,7 @@ pub(crate) struct ThreadGroup {
     /// The parent's `self_exec_id` at fork (`parent_exec_id`).
     pub(crate) parent_exec_id: u32,
     /// The threads, in creation order.
-    pub(crate) threads: ListHead,
+    pub(crate) threads: ListHead<TaskIx>,
     pub(crate) nr_threads: u32,
     pub(crate) live: u32,
     pub(crate) next_thread_seq: u32,
@@ -232,7 +255,7 @@ pub(crate) struct ThreadGroup {
     pub(crate) shared_pending: SigPending,
     /// The thread a process-directed signal was last given to
     /// (`curr_target`): the search for a taker starts there.
-    pub(crate) curr_target: u32,
+    pub(crate) curr_target: TaskIx,
     /// Slab index of the process group's `struct pid`.
     pub(crate) pgrp: PidIx,
     /// Slab index of the session's `struct pid`.
@@ -263,7 +286,7 @@ pub(crate) struct ThreadGroup {
 
 impl ThreadGroup {
     pub(crate) fn new(
-        leader: u32,
+        leader: TaskIx,
         pgrp: PidIx,
         session: PidIx,
         sighand: SigHand,
@@ -271,7 +294,7 @@ impl ThreadGroup {
     ) -> ThreadGroup {
         ThreadGroup {
             leader,
-            real_parent: NONE,
+            real_parent: None,
             sibling: Link::UNLINKED,
             sibling_seq: 0,
             exit_signal: 0,

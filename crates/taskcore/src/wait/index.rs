@@ -42,7 +42,7 @@ use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 use crate::pid::entry::PidIx;
-use crate::task::task_struct::GroupIx;
+use crate::task::task_struct::{GroupIx, TaskIx};
 
 /// Registration byte value for an edge not in the index.
 pub(crate) const UNREGISTERED: u8 = 0xff;
@@ -91,7 +91,7 @@ pub(crate) enum Cat {
 /// `__WNOTHREAD` wait) or its whole group's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Waiter {
-    Thread(u32),
+    Thread(TaskIx),
     Group(GroupIx),
 }
 
@@ -137,7 +137,7 @@ impl EdgeState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct EdgePos {
     /// The waiter thread (real parent or tracer).
-    pub(crate) waiter: u32,
+    pub(crate) waiter: TaskIx,
     /// The waiter's thread group.
     pub(crate) group: GroupIx,
     pub(crate) thread_seq: u32,
@@ -167,7 +167,7 @@ pub(crate) struct ReadyKey {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct CountKey {
-    /// Thread index, or group index with the top bit set.
+    /// Thread key ([`TaskIx::key`]), or group key with the top bit set.
     waiter: u32,
     /// A process group's [`pgrp_key`] ([`ALL_PGRPS`]: all).
     pgrp: u32,
@@ -223,7 +223,7 @@ fn bucket(kind: u8, class: Class) -> u8 {
 /// The index itself.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct WaitIndex {
-    ready: BTreeMap<ReadyKey, u32>,
+    ready: BTreeMap<ReadyKey, TaskIx>,
     counts: FxHashMap<CountKey, Counts>,
 }
 
@@ -265,10 +265,10 @@ impl WaitIndex {
             len += 1;
         }
         if pos.by_thread {
-            keys[len] = k(pos.waiter, ALL_PGRPS);
+            keys[len] = k(pos.waiter.key(), ALL_PGRPS);
             len += 1;
             if pos.by_pgrp {
-                keys[len] = k(pos.waiter, pos.pgrp.key());
+                keys[len] = k(pos.waiter.key(), pos.pgrp.key());
                 len += 1;
             }
         }
@@ -303,7 +303,7 @@ impl WaitIndex {
     }
 
     /// Adds the edge `pos -> task` in state `st`.
-    pub(crate) fn add(&mut self, pos: &EdgePos, st: EdgeState, task: u32) {
+    pub(crate) fn add(&mut self, pos: &EdgePos, st: EdgeState, task: TaskIx) {
         for &key in Self::count_keys(pos, st.class).as_slice() {
             let c = self.counts.entry(key).or_default();
             c.n += 1;
@@ -320,7 +320,7 @@ impl WaitIndex {
 
     /// Changes the edge at `pos` to `task` from state `old` to `new`,
     /// touching only the counters and ready entries that differ.
-    pub(crate) fn update(&mut self, pos: &EdgePos, old: EdgeState, new: EdgeState, task: u32) {
+    pub(crate) fn update(&mut self, pos: &EdgePos, old: EdgeState, new: EdgeState, task: TaskIx) {
         if old.class != new.class {
             self.remove(pos, old);
             self.add(pos, new, task);
@@ -381,7 +381,7 @@ impl WaitIndex {
     /// and `class`.
     pub(crate) fn counts(&self, waiter: Waiter, pgrp: Option<PidIx>, class: Class) -> Counts {
         let waiter = match waiter {
-            Waiter::Thread(t) => t,
+            Waiter::Thread(t) => t.key(),
             Waiter::Group(g) => g.key() | GROUP_BIT,
         };
         self.counts
@@ -437,7 +437,7 @@ impl WaitIndex {
         from: Option<(u32, u8, u64)>,
         lo: u32,
         hi: u32,
-    ) -> impl Iterator<Item = (&ReadyKey, &u32)> + '_ {
+    ) -> impl Iterator<Item = (&ReadyKey, &TaskIx)> + '_ {
         let pgrp = pgrp_key(pgrp);
         let group = group.key();
         let key = |thread_seq, list, seq| ReadyKey {
@@ -473,13 +473,13 @@ impl WaitIndex {
         lo: u32,
         hi: u32,
         allowed: impl Fn(u8, Class) -> bool,
-        mut visit: impl FnMut(ReadyKey, u32) -> ControlFlow<()>,
+        mut visit: impl FnMut(ReadyKey, TaskIx) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let b = self.buckets(group, pgrp, allowed);
         let buckets = &b.buckets[..b.len];
         let mut after = None;
         loop {
-            let mut best: Option<(ReadyKey, u32)> = None;
+            let mut best: Option<(ReadyKey, TaskIx)> = None;
             for &bucket in buckets {
                 if let Some((k, &t)) = self.bucket_range(group, pgrp, bucket, after, lo, hi).next()
                 {
@@ -505,7 +505,7 @@ impl WaitIndex {
         lo: u32,
         hi: u32,
         allowed: impl Fn(u8, Class) -> bool,
-    ) -> Option<(ReadyKey, u32)> {
+    ) -> Option<(ReadyKey, TaskIx)> {
         let mut first = None;
         let _ = self.walk_ready(group, pgrp, lo, hi, allowed, |k, t| {
             first = Some((k, t));
@@ -532,9 +532,13 @@ mod tests {
         Some(crate::slab::SlabIx::from_slot(slot))
     }
 
+    fn tk(slot: u32) -> TaskIx {
+        crate::slab::SlabIx::from_slot(slot)
+    }
+
     fn pos(waiter: u32, seq: u64, pgrp: u32) -> EdgePos {
         EdgePos {
-            waiter,
+            waiter: tk(waiter),
             group: gr(7),
             thread_seq: waiter,
             list: 0,
@@ -577,15 +581,15 @@ mod tests {
             cat: Cat::Alive,
             ready: READY_CONT,
         };
-        ix.add(&pos(1, 30, 5), stop_cont, 100);
-        ix.add(&pos(1, 10, 5), cont, 101);
-        ix.add(&pos(2, 20, 5), stop_cont, 102);
-        ix.add(&pos(3, 5, 5), cont, 103);
+        ix.add(&pos(1, 30, 5), stop_cont, tk(100));
+        ix.add(&pos(1, 10, 5), cont, tk(101));
+        ix.add(&pos(2, 20, 5), stop_cont, tk(102));
+        ix.add(&pos(3, 5, 5), cont, tk(103));
         let all = |_, _| true;
         let walk = |lo, hi, limit: usize| {
             let mut seen = Vec::new();
             let _ = ix.walk_ready(gr(7), None, lo, hi, all, |_, t| {
-                seen.push(t);
+                seen.push(t.key());
                 if seen.len() == limit {
                     ControlFlow::Break(())
                 } else {
@@ -601,7 +605,7 @@ mod tests {
         let only_stop = |k, _| k == READY_STOP;
         let mut seen = Vec::new();
         let _ = ix.walk_ready(gr(7), None, 0, u32::MAX, only_stop, |_, t| {
-            seen.push(t);
+            seen.push(t.key());
             ControlFlow::Continue(())
         });
         assert_eq!(seen, vec![100, 102]);
@@ -620,27 +624,27 @@ mod tests {
             cat: Cat::Alive,
             ready: READY_STOP,
         };
-        ix.add(&pos(1, 20, 5), zombie, 100);
-        ix.add(&pos(1, 10, 6), stopped, 101);
-        ix.add(&pos(2, 5, 5), zombie, 102);
+        ix.add(&pos(1, 20, 5), zombie, tk(100));
+        ix.add(&pos(1, 10, 6), stopped, tk(101));
+        ix.add(&pos(2, 5, 5), zombie, tk(102));
         let all = |_, _| true;
         assert_eq!(
             ix.first_ready(gr(7), None, 0, u32::MAX, all).unwrap().1,
-            101
+            tk(101)
         );
         let only_exit = |k, _| k == READY_EXIT;
         assert_eq!(
             ix.first_ready(gr(7), None, 0, u32::MAX, only_exit)
                 .unwrap()
                 .1,
-            100
+            tk(100)
         );
-        assert_eq!(ix.first_ready(gr(7), pg(5), 2, 2, all).unwrap().1, 102);
+        assert_eq!(ix.first_ready(gr(7), pg(5), 2, 2, all).unwrap().1, tk(102));
         assert_eq!(ix.first_ready(gr(7), pg(6), 2, u32::MAX, all), None);
         assert_eq!(ix.first_ready(gr(8), None, 0, u32::MAX, all), None);
         let c = ix.counts(Waiter::Group(gr(7)), None, Class::Normal);
         assert_eq!((c.n, c.zr), (2, 2));
-        assert_eq!(ix.counts(Waiter::Thread(1), pg(6), Class::Clone).n, 1);
+        assert_eq!(ix.counts(Waiter::Thread(tk(1)), pg(6), Class::Clone).n, 1);
         ix.remove(&pos(1, 20, 5), zombie);
         ix.remove(&pos(1, 10, 6), stopped);
         ix.remove(&pos(2, 5, 5), zombie);

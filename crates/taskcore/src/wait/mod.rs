@@ -16,8 +16,8 @@ pub(crate) mod index;
 
 use crate::errno::{Errno, Result};
 use crate::pid::entry::PidIx;
-use crate::slab::NONE;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
+use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::SIGNAL_GROUP_EXIT;
 use crate::uapi::{
     __WALL, __WCLONE, __WNOTHREAD, CLD_CONTINUED, CLD_DUMPED, CLD_EXITED, CLD_KILLED, CLD_STOPPED,
@@ -69,10 +69,10 @@ pub enum WaitOutcome {
 pub(crate) enum WaitFilter {
     /// Any child (`PIDTYPE_MAX`).
     All,
-    /// The child with this `struct pid` (`PIDTYPE_PID`); `NONE` for a
+    /// The child with this `struct pid` (`PIDTYPE_PID`); `None` for a
     /// number that names no pid.
     Pid(Option<PidIx>),
-    /// Children in this process group (`PIDTYPE_PGID`); `NONE` as above.
+    /// Children in this process group (`PIDTYPE_PGID`); `None` as above.
     Pgid(Option<PidIx>),
 }
 
@@ -81,7 +81,7 @@ pub(crate) enum WaitFilter {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct WaitOpts {
     /// The waiting thread (`current`).
-    cur: u32,
+    cur: TaskIx,
     /// `wo_type` and `wo_pid`.
     filter: WaitFilter,
     /// `wo_flags`.
@@ -235,7 +235,7 @@ impl Kernel {
     /// # Errors
     /// `EINVAL`: an unknown idtype (`P_PIDFD` included), `P_PID` with
     /// `id <= 0`, `P_PGID` with `id < 0`.
-    fn waitid_target(&self, cur: u32, idtype: i32, id: i32) -> Result<WaitFilter> {
+    fn waitid_target(&self, cur: TaskIx, idtype: i32, id: i32) -> Result<WaitFilter> {
         let ns = self.ns_of(cur);
         Ok(match idtype {
             P_ALL => WaitFilter::All,
@@ -250,7 +250,7 @@ impl Kernel {
     /// namespace while it dies).
     pub(crate) fn do_wait(
         &mut self,
-        cur: u32,
+        cur: TaskIx,
         filter: WaitFilter,
         flags: i32,
     ) -> Result<WaitOutcome> {
@@ -268,10 +268,10 @@ impl Kernel {
             // the first wait that needs them.
             let group = self.tasks[cur].group;
             if matches!(filter, WaitFilter::Pgid(_)) && !self.groups[group].wait_by_pgrp {
-                self.reindex_waiter(group, NONE, |k| k.groups[group].wait_by_pgrp = true);
+                self.reindex_waiter(group, None, |k| k.groups[group].wait_by_pgrp = true);
             }
             if flags & __WNOTHREAD != 0 && !self.tasks[cur].wait_counted {
-                self.reindex_waiter(group, cur, |k| k.tasks[cur].wait_counted = true);
+                self.reindex_waiter(group, Some(cur), |k| k.tasks[cur].wait_counted = true);
             }
         }
         let mut found = None;
@@ -315,16 +315,15 @@ impl Kernel {
     fn wait_walk(
         &self,
         wo: &WaitOpts,
-        mut visit: impl FnMut(u32, u8) -> ControlFlow<()>,
+        mut visit: impl FnMut(TaskIx, u8) -> ControlFlow<()>,
     ) -> Option<bool> {
         let (cur, flags) = (wo.cur, wo.flags);
         let pgrp = match wo.filter {
             WaitFilter::Pid(pid) => {
                 let mut clears = false;
-                let t = pid.map_or(NONE, |pid| self.pids[pid].task);
-                if t == NONE {
+                let Some(t) = pid.and_then(|pid| self.pids[pid].task) else {
                     return Some(false);
-                }
+                };
                 if self.is_leader(t) && self.is_effectively_child(cur, self.real_parent(t), flags) {
                     let class = self.child_class(self.tasks[t].group);
                     if Self::class_allowed(class, flags) {
@@ -366,7 +365,7 @@ impl Kernel {
         } else {
             (None, pgrp)
         };
-        let mut edge = |k: ReadyKey, t: u32| {
+        let mut edge = |k: ReadyKey, t: TaskIx| {
             if only.is_some_and(|p| self.groups[self.tasks[t].group].pgrp != p) {
                 return ControlFlow::Continue(());
             }
@@ -409,8 +408,8 @@ impl Kernel {
 
     /// `is_effectively_child()`: `parent` is the caller or, without
     /// `__WNOTHREAD`, a thread of the caller's group.
-    fn is_effectively_child(&self, cur: u32, parent: u32, flags: i32) -> bool {
-        cur == parent || (flags & __WNOTHREAD == 0 && self.same_group(cur, parent))
+    fn is_effectively_child(&self, cur: TaskIx, parent: Option<TaskIx>, flags: i32) -> bool {
+        parent == Some(cur) || (flags & __WNOTHREAD == 0 && self.same_group(Some(cur), parent))
     }
 
     /// `eligible_child()`'s clone filter for a child edge of `class`.
@@ -425,7 +424,7 @@ impl Kernel {
 
     /// Whether some eligible edge would clear `notask_error` (the wait must
     /// block rather than fail with ECHILD), from the index's counts.
-    fn any_could_report(&self, cur: u32, pgrp: Option<PidIx>, flags: i32) -> bool {
+    fn any_could_report(&self, cur: TaskIx, pgrp: Option<PidIx>, flags: i32) -> bool {
         let waiter = if flags & __WNOTHREAD != 0 {
             Waiter::Thread(cur)
         } else {
@@ -450,7 +449,7 @@ impl Kernel {
     }
 
     /// `wait_consider_task()` on an eligible edge, without side effects.
-    fn consider(&self, t: u32, ptrace_edge: bool, class: Class, flags: i32) -> Consider {
+    fn consider(&self, t: TaskIx, ptrace_edge: bool, class: Class, flags: i32) -> Consider {
         let st: EdgeState = self.edge_state(t, ptrace_edge, class);
         if st.ready & READY_EXIT != 0 {
             return if flags & WEXITED != 0 {
@@ -477,7 +476,7 @@ impl Kernel {
     }
 
     /// What reporting state change `kind` of task `t` to `cur` returns.
-    fn peek_report(&self, cur: u32, t: u32, kind: u8) -> WaitReport {
+    fn peek_report(&self, cur: TaskIx, t: TaskIx, kind: u8) -> WaitReport {
         let pid = self.pid_nr_ns(self.tasks[t].pid, self.ns_of(cur));
         let g = self.tasks[t].group;
         let (status, code, si_status) = match kind {
@@ -521,7 +520,7 @@ impl Kernel {
     }
 
     /// Reports and, without `WNOWAIT`, consumes state change `kind` of `t`.
-    fn report(&mut self, cur: u32, t: u32, kind: u8, flags: i32) -> WaitOutcome {
+    fn report(&mut self, cur: TaskIx, t: TaskIx, kind: u8, flags: i32) -> WaitOutcome {
         let r = self.peek_report(cur, t, kind);
         if flags & WNOWAIT == 0 {
             let g = self.tasks[t].group;
