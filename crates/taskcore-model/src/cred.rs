@@ -29,14 +29,16 @@ impl Model {
     }
 
     /// `commit_creds()`: a change of effective or fs uid or gid makes the
-    /// address space not dumpable (`suid_dumpable` is 0).
-    fn commit(&mut self, cur: usize, new: Cred) {
+    /// address space not dumpable (`suid_dumpable` is 0) and clears the
+    /// parent-death signal.
+    pub(crate) fn commit(&mut self, cur: usize, new: Cred) {
         let old = &self.task(cur).cred;
         let key = |c: &Cred| [c.euid, c.egid, c.fsuid, c.fsgid];
         if key(old) != key(&new) {
             if let Some(m) = self.task(cur).mm {
                 self.mms[m] = false;
             }
+            self.task_mut(cur).pdeath_signal = 0;
         }
         self.task_mut(cur).cred = new;
     }

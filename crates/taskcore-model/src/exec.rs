@@ -26,7 +26,12 @@ impl Model {
     /// parent is released, and a tracee traced with `PTRACE_O_TRACEEXEC`
     /// stops in its `PTRACE_EVENT_EXEC` stop (message: its thread id before
     /// the exec, as its tracer sees it), else one attached without
-    /// `PTRACE_SEIZE` gets SIGTRAP.
+    /// `PTRACE_SEIZE` gets SIGTRAP. No binary is set-id: the ids stay but
+    /// for the saved and fs ones, which take the effective ones
+    /// (`cap_bprm_creds_from_file()`, `commit_creds()`: if that changes
+    /// the fs ids the process is not dumpable and loses its parent-death
+    /// signal); an exec with effective ids other than the real ones is a
+    /// `secureexec` and loses the parent-death signal too.
     pub fn execve(&mut self, current: Tid, filename: &str) -> Result<()> {
         let t = self.current(current)?;
         // PTRACE_EVENT_EXEC's message: the caller's tid before de_thread(),
@@ -50,13 +55,21 @@ impl Model {
         let dumpable = c.euid == c.uid && c.egid == c.gid;
         let mm = self.new_mm(dumpable);
         self.task_mut(t).mm = Some(mm);
+        // bprm->secureexec (cap_bprm_creds_from_file(): effective ids other
+        // than the real ones): the parent may no longer signal it.
+        if !dumpable {
+            self.task_mut(t).pdeath_signal = 0;
+        }
         // The new image's creds (no set-id binaries): saved and fs ids take
-        // the effective ones.
-        let c = &mut self.task_mut(t).cred;
+        // the effective ones, committed with commit_creds(), which clears
+        // the dumpable flag and the parent-death signal if that changes
+        // the fs ids.
+        let mut c = self.task(t).cred.clone();
         c.suid = c.euid;
         c.fsuid = c.euid;
         c.sgid = c.egid;
         c.fsgid = c.egid;
+        self.commit(t, c);
         // flush_signal_handlers(current, 0)
         for a in self.sig_mut(t).actions.iter_mut() {
             let handler = if a.handler == SigHandler::Ignore {

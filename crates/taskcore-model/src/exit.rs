@@ -6,7 +6,8 @@
 //! `reparent_leader`, `release_task`, `kill_orphaned_pgrp`,
 //! `will_become_orphaned_pgrp`, `has_stopped_jobs`; kernel/signal.c
 //! `do_notify_parent`; kernel/ptrace.c `exit_ptrace`, `__ptrace_detach`;
-//! kernel/pid_namespace.c `zap_pid_ns_processes`.
+//! kernel/pid_namespace.c `zap_pid_ns_processes`; the parent-death
+//! signal (`PR_SET_PDEATHSIG`) of `forget_original_parent`.
 
 use taskcore::uapi::{
     valid_signal, __WALL, SA_NOCLDWAIT, SIGCHLD, SIGCONT, SIGHUP, SIGKILL, WEXITED, WNOHANG,
@@ -240,6 +241,9 @@ impl Model {
         }
         let reaper = self.find_new_reaper(father, child_reaper);
         let children = self.task(father).children.clone();
+        // The father's own numbers and credentials, for its kills.
+        let sender = self.pid_numbers(self.task(father).pid);
+        let who = self.sender(father);
         for &p in &children {
             for th in self.sig(p).threads.clone() {
                 let task = self.task_mut(th);
@@ -247,6 +251,7 @@ impl Model {
                 if task.ptrace == 0 {
                     task.parent = Some(reaper);
                 }
+                self.send_pdeath_signal(&sender, &who, th);
             }
             if !self.same_thread_group(reaper, father) {
                 self.reparent_leader(father, p, dead);
@@ -256,6 +261,30 @@ impl Model {
         let moved = std::mem::take(&mut self.task_mut(father).children);
         self.task_mut(reaper).children.extend(moved);
         true
+    }
+
+    /// The parent-death signal of thread `th`, whose parent thread is
+    /// exiting: `group_send_sig_info(pdeath_signal, SEND_SIG_NOINFO, th,
+    /// PIDTYPE_TGID)` from the exiting thread (`sender`, `who`): its
+    /// process is sent the signal as by `kill()` (refused without
+    /// `kill()`'s permission; forced when the father has no number in
+    /// `th`'s namespace), `th` preferred, when the operation ends.
+    fn send_pdeath_signal(
+        &mut self,
+        sender: &[(usize, u32)],
+        who: &crate::cred::Sender,
+        th: usize,
+    ) {
+        let sig = self.task(th).pdeath_signal;
+        if sig == 0 || !self.may_kill(who, th, sig) {
+            return;
+        }
+        let force = self.sent_from_ancestor_ns(sender, th);
+        self.deferred.push_back(Deferred::Signal {
+            task: th,
+            sig,
+            force,
+        });
     }
 
     /// `None` when `father`, the namespace's last init thread, has to wait

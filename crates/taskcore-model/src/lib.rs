@@ -38,37 +38,48 @@
 //! - A signal's default action takes effect when it is sent (Linux: when
 //!   the target next runs). Kernel-generated signals (SIGCHLD and the exit
 //!   signal to a parent, SIGHUP/SIGCONT to an orphaned process group, the
-//!   tracer's SIGCHLD for a ptrace stop) are queued and delivered, in order,
-//!   when the public operation ends.
+//!   tracer's SIGCHLD for a ptrace stop, the parent-death signal of
+//!   `PR_SET_PDEATHSIG`) are queued and delivered, in order, when the
+//!   public operation ends. Signals carry no siginfo here.
 //! - `exit_group`: the caller exits first, then the other threads in thread
 //!   list order; a fatal signal makes the threads exit in thread order.
 //!   Killed processes act in process-group order (pgrp) or pid order
 //!   (`kill(-1)`); in Linux they die asynchronously, so no order is defined.
-//! - ptrace stops are of one kind: a traced task stops for any signal but
-//!   SIGKILL it dequeues, and traced threads stop when their group stops,
-//!   reported to the tracer as `CLD_TRAPPED`, status `code << 8 | 0x7f`;
-//!   `PTRACE_CONT` and `PTRACE_DETACH` deliver their signal by its
-//!   disposition. Linux distinguishes signal-delivery-stops from group-stop
-//!   traps (`do_jobctl_trap`: the resume signal is ignored, and a seized
-//!   tracee reports `PTRACE_EVENT_STOP`), and a tracer's exit lets a
-//!   tracee's unreported stop signal through; neither is modelled (the
-//!   attach to a stopped task and the first stop of a seized `CLONE_PTRACE`
-//!   child do report `PTRACE_EVENT_STOP`, as Linux).
+//! - ptrace stops come in Linux's kinds, each reported to the tracer as
+//!   `CLD_TRAPPED`, status `code << 8 | 0x7f`: a traced task stops for any
+//!   signal but SIGKILL it dequeues (signal-delivery-stop: `PTRACE_CONT`
+//!   and `PTRACE_DETACH` deliver their signal by its disposition); traced
+//!   threads take part in their group's stop in a group-stop trap
+//!   (`do_jobctl_trap`: the restart's signal is ignored; a seized tracee
+//!   reports `PTRACE_EVENT_STOP`, as do the attach to a stopped task, the
+//!   first stop of a seized `CLONE_PTRACE` child, `PTRACE_INTERRUPT` and
+//!   the re-trap a seized tracee owes after SIGCONT); event stops and
+//!   syscall stops (below). A tracer's exit does not let a tracee's
+//!   unreported stop signal through (Linux does, from `exit_code`).
 //! - ptrace options and event stops (module `ptrace_event`): the stops of
 //!   `PTRACE_O_TRACEFORK`/`VFORK`/`CLONE`/`EXEC`/`VFORKDONE`/`EXIT`
 //!   (restart signal ignored), auto-attach of new children, `EXITKILL`.
 //!   When a group dies, the threads traced with `TRACEEXIT` stop in thread
 //!   order, the caller of `exit_group` last (Linux: concurrently).
-//!   `PTRACE_LISTEN` and syscall stops are not
-//!   modelled; `PTRACE_O_SUSPEND_SECCOMP` is accepted without its
-//!   `CAP_SYS_ADMIN` check.
+//!   Syscall stops (`PTRACE_SYSCALL`; the caller reports its syscall entry
+//!   and exit, [`Model::ptrace_syscall_enter`]; the restart's signal is
+//!   sent), `PTRACE_INTERRUPT` and `PTRACE_LISTEN` (a listener is out of
+//!   reach of `wait` and the tracer's requests until SIGCONT, a new group
+//!   stop or an interrupt makes it re-trap, at once) are modelled;
+//!   `PTRACE_O_SUSPEND_SECCOMP` is accepted without its `CAP_SYS_ADMIN`
+//!   check. A tracee's owed re-trap is dropped by any ptrace stop (Linux:
+//!   `JOBCTL_TRAP_NOTIFY` only by a `PTRACE_EVENT_STOP` one), as in
+//!   `taskcore`.
 //! - An exec completes at once even where Linux would wait for traced
 //!   zombie threads to be reaped (`de_thread`). A namespace init's exit is
 //!   put off until its namespace is empty, as Linux sleeps in
-//!   `zap_pid_ns_processes`.
+//!   `zap_pid_ns_processes`. No binary is set-id: an exec keeps the ids
+//!   but for the saved and fs ones, which take the effective ones.
 //! - Handlers do not run; a handled signal only resets an `SA_RESETHAND`
 //!   handler. `rt_sigaction` reports only the flags that have an effect
-//!   here (see [`Model::rt_sigaction`]). Signal masks are not modelled.
+//!   here (see [`Model::rt_sigaction`]). Signal masks are modelled
+//!   (module `sigmask`: `rt_sigprocmask`, `rt_sigpending`, a zero-timeout
+//!   `rt_sigtimedwait`): a blocked signal stays pending.
 //!
 //! Everything else is derived from Linux (kernel/exit.c, kernel/fork.c,
 //! kernel/signal.c, kernel/sys.c, kernel/ptrace.c, kernel/pid.c,
@@ -265,9 +276,15 @@ pub(crate) struct Task {
     pub(crate) stop_consume: bool,
     /// The stop signal of its group stop (`JOBCTL_STOP_SIGMASK`).
     pub(crate) jobctl_sig: i32,
-    /// Seized and sent SIGCONT: owes its tracer a `PTRACE_EVENT_STOP`
-    /// re-trap (`JOBCTL_TRAP_NOTIFY`, set by `ptrace_trap_notify()`).
+    /// Seized and sent SIGCONT, or marked for a group stop another thread
+    /// started: owes its tracer a `PTRACE_EVENT_STOP` re-trap
+    /// (`JOBCTL_TRAP_NOTIFY`, set by `ptrace_trap_notify()`); a listener
+    /// takes it at once.
     pub(crate) trap_notify: bool,
+    /// Told `PTRACE_INTERRUPT` while in a ptrace stop: owes its tracer a
+    /// group-stop trap once resumed (`JOBCTL_TRAP_STOP`). Unlike
+    /// `trap_notify`, it does not wake a listener.
+    pub(crate) trap_stop: bool,
     /// Stopped for a signal it dequeued, and no SIGCONT since
     /// (`JOBCTL_STOP_DEQUEUED`): a stop signal its tracer resumes it with
     /// still stops it.
@@ -292,6 +309,13 @@ pub(crate) struct Task {
     /// The thread blocked in `vfork` until this task execs or exits
     /// (`vfork_done`).
     pub(crate) vfork_parent: Option<usize>,
+    /// The signal sent to its process when its parent thread exits
+    /// (`pdeath_signal`, `PR_SET_PDEATHSIG`); 0 for none.
+    pub(crate) pdeath_signal: i32,
+    /// Told `PTRACE_LISTEN` in its group-stop trap (`JOBCTL_LISTENING`):
+    /// still stopped, but no longer in a ptrace stop for `wait` and the
+    /// tracer's requests.
+    pub(crate) listening: bool,
     /// Per-thread pending signals (`pending`), bit `sig - 1`.
     /// Credentials (uids, gids, groups).
     pub(crate) cred: Cred,
@@ -343,6 +367,7 @@ impl Task {
             stop_consume: false,
             jobctl_sig: 0,
             trap_notify: false,
+            trap_stop: false,
             stop_dequeued: false,
             ptrace_opts: 0,
             ptrace_message: 0,
@@ -352,6 +377,8 @@ impl Task {
             exit_pending: None,
             vfork_done_pending: false,
             vfork_parent: None,
+            pdeath_signal: 0,
+            listening: false,
             cred: Cred::default(),
             comm: [0; 16],
             mm: None,

@@ -156,7 +156,9 @@ impl Model {
     /// with pid numbers `sender` (both taken before any delivery: a
     /// process-group signal may kill and release its sender half-way):
     /// the checks, then the signal to the thread (`PIDTYPE_PID`) or its
-    /// group.
+    /// group. One aimed at a thread that has exited (a zombie leader whose
+    /// other threads run) is dropped, SIGCONT's group-wide effect included
+    /// (Linux 6.18: a stopped group stays stopped; as `taskcore`).
     fn pidfd_send_to(
         &mut self,
         sender: &[(usize, u32)],
@@ -171,7 +173,7 @@ impl Model {
         if !self.may_kill(who, t, sig) {
             return Err(Errno::EPERM);
         }
-        if sig != 0 {
+        if sig != 0 && !(thread && self.task(t).exiting) {
             let force = self.sent_from_ancestor_ns(sender, t);
             self.send_signal(t, sig, force, thread);
         }

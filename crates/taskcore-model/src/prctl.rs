@@ -1,10 +1,16 @@
-//! `prctl(PR_SET_NAME)` and `prctl(PR_GET_NAME)`: a thread's name.
+//! `prctl(PR_SET_NAME)` and `prctl(PR_GET_NAME)`: a thread's name;
+//! `prctl(PR_SET_PDEATHSIG)` and `prctl(PR_GET_PDEATHSIG)`: the signal a
+//! thread's process gets when its parent thread exits (sent by
+//! `forget_original_parent()`, module `exit`; cleared by a credential
+//! change, module `cred`, and by a privileged exec, module `exec`).
 //!
 //! # Linux
 //! kernel/sys.c `prctl()`, `__set_task_comm()`; fs/exec.c sets the name
 //! of an exec'd image from its path's last component.
 
-use crate::{Model, Result, Tid};
+use taskcore::uapi::valid_signal;
+
+use crate::{Errno, Model, Result, Tid};
 
 /// A name as `comm` keeps it: up to the first NUL, at most 15 bytes, the
 /// rest of the 16 NUL.
@@ -38,5 +44,41 @@ impl Model {
     pub fn pr_get_name(&self, current: Tid) -> Result<[u8; 16]> {
         let t = self.task_idx(current)?;
         Ok(self.task(t).comm)
+    }
+
+    /// `prctl(PR_SET_PDEATHSIG, sig)`: the signal (0 for none) the calling
+    /// thread's process is sent, as by `kill()` from the parent thread
+    /// (`SI_USER`, with `kill()`'s permission check), when the thread that
+    /// created it (its `real_parent`) exits, even if that thread's process
+    /// lives on. A new task starts with none; a change of effective or fs
+    /// uid or gid clears it, and so does an exec whose effective ids differ
+    /// from the real ones (`secureexec`) or that resets the fs ids.
+    ///
+    /// # Errors
+    /// `ESRCH`: stale or exiting caller. `EINVAL`: `sig` outside 0..=64
+    /// (`valid_signal()`).
+    ///
+    /// # Linux
+    /// `prctl()` PR_SET_PDEATHSIG (kernel/sys.c).
+    pub fn set_pdeathsig(&mut self, current: Tid, sig: i32) -> Result<()> {
+        let t = self.current(current)?;
+        if sig != 0 && !valid_signal(sig) {
+            return Err(Errno::EINVAL);
+        }
+        self.task_mut(t).pdeath_signal = sig;
+        Ok(())
+    }
+
+    /// `prctl(PR_GET_PDEATHSIG, &sig)`: the calling thread's parent-death
+    /// signal, 0 for none.
+    ///
+    /// # Errors
+    /// `ESRCH`: stale caller.
+    ///
+    /// # Linux
+    /// `prctl()` PR_GET_PDEATHSIG (kernel/sys.c).
+    pub fn pdeathsig(&self, current: Tid) -> Result<i32> {
+        let t = self.task_idx(current)?;
+        Ok(self.task(t).pdeath_signal)
     }
 }

@@ -210,12 +210,12 @@ impl Model {
     }
 
     /// `ptrace_check_attach()`: `pid` is traced by the calling thread and in
-    /// a ptrace stop.
+    /// a ptrace stop, not listening (`ptrace_freeze_traced()`).
     pub(crate) fn stopped_tracee(&self, current: Tid, pid: i32) -> Result<usize> {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         let task = self.task(t);
-        if task.ptrace == 0 || task.parent != Some(cur) || !task.traced_stop {
+        if task.ptrace == 0 || task.parent != Some(cur) || !task.traced_stop || task.listening {
             return Err(Errno::ESRCH);
         }
         Ok(t)
@@ -235,6 +235,8 @@ impl Model {
         task.trap_syscall = false;
         task.syscall_trace = false;
         task.trap_notify = false;
+        task.trap_stop = false;
+        task.listening = false;
         task.ptrace_opts = 0;
         self.task_mut(tracer).ptraced.retain(|&u| u != t);
         // A thread of a stopped (or stopping) group goes back into the

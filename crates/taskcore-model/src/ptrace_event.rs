@@ -2,7 +2,9 @@
 //! of `PTRACE_SEIZE`), the stops of `PTRACE_O_TRACEFORK`, `TRACEVFORK`,
 //! `TRACECLONE`, `TRACEEXEC`, `TRACEVFORKDONE` and `TRACEEXIT` with their
 //! messages (`PTRACE_GETEVENTMSG`), the auto-attach of new children and
-//! `PTRACE_O_EXITKILL`.
+//! `PTRACE_O_EXITKILL`; the group-stop traps a seized tracee is put in
+//! (`PTRACE_INTERRUPT`) or made to wait in for its group's next change
+//! (`PTRACE_LISTEN`).
 //!
 //! An event stop reports `SIGTRAP | event << 8` (wait status
 //! `(SIGTRAP | event << 8) << 8 | 0x7f`); the restart's signal is ignored
@@ -132,15 +134,70 @@ impl Model {
             return Err(Errno::EIO);
         }
         if !task.exiting {
-            // In a stop, or asleep in vfork: it traps once it runs again.
-            if task.traced_stop || self.in_vfork_wait(Tid(t)) {
-                self.task_mut(t).trap_notify = true;
+            // In a stop (not listening), or asleep in vfork: it traps
+            // once it runs again.
+            if (task.traced_stop && !task.listening) || self.in_vfork_wait(Tid(t)) {
+                self.task_mut(t).trap_stop = true;
             } else {
+                // Running, or listening: ptrace_signal_wake_up(child,
+                // listening) takes a listener out of its stop at once.
                 self.group_stop_trap(t);
             }
         }
         self.run_deferred();
         Ok(())
+    }
+
+    /// `PTRACE_LISTEN`: seized tracee `pid`, in a `PTRACE_EVENT_STOP` stop
+    /// (a group-stop trap, a `PTRACE_INTERRUPT` trap or a re-trap after
+    /// SIGCONT), stays stopped but "listens": until it traps again it is
+    /// not in a ptrace stop for `wait` (nothing to report) or for the
+    /// tracer's requests (`ESRCH`). It re-traps (a new `PTRACE_EVENT_STOP`,
+    /// reported to the tracer) at once when its group's stop state changes
+    /// (SIGCONT, a new group stop), when [`Model::ptrace_interrupt`]
+    /// interrupts it, or now if such a change came since its trap; other
+    /// signals stay pending, SIGKILL kills it.
+    ///
+    /// # Errors
+    /// `ESRCH`: stale caller; `pid` is not traced by the calling thread or
+    /// not in a ptrace stop (running, or already listening). `EIO`: it was
+    /// attached with `PTRACE_ATTACH`, or its stop is not a
+    /// `PTRACE_EVENT_STOP` (a signal-delivery, event or syscall stop).
+    ///
+    /// # Linux
+    /// `ptrace_check_attach()` (`ptrace_freeze_traced()` refuses a
+    /// listener), then `ptrace_request()` PTRACE_LISTEN: `last_siginfo`'s
+    /// `si_code >> 8` must be `PTRACE_EVENT_STOP`; `JOBCTL_LISTENING`, and
+    /// `ptrace_signal_wake_up(child, true)` if `JOBCTL_TRAP_NOTIFY` is set.
+    /// A listener is woken by `ptrace_trap_notify()` (kernel/signal.c,
+    /// from `prepare_signal()`'s SIGCONT and `do_signal_stop()`); wait skips
+    /// it (`task_stopped_code()`); tests/oracle/ptrace_tracer.out, `listen`.
+    pub fn ptrace_listen(&mut self, current: Tid, pid: i32) -> Result<()> {
+        let t = self.stopped_tracee(current, pid)?;
+        let task = self.task(t);
+        if task.ptrace & crate::PT_SEIZED == 0 || !task.trap_group {
+            return Err(Errno::EIO);
+        }
+        self.task_mut(t).listening = true;
+        self.wake_listener(t);
+        self.run_deferred();
+        Ok(())
+    }
+
+    /// `ptrace_trap_notify()` on a listener: listening tracee `t` owing its
+    /// tracer a re-trap (`JOBCTL_TRAP_NOTIFY`: SIGCONT came, or a group
+    /// stop to take part in) leaves its stop and traps again now. Returns
+    /// whether it did.
+    pub(crate) fn wake_listener(&mut self, t: usize) -> bool {
+        let task = self.task(t);
+        if !task.listening || !task.traced_stop || task.exiting {
+            return false;
+        }
+        if task.trap_notify {
+            self.group_stop_trap(t);
+            return true;
+        }
+        false
     }
 
     /// `PTRACE_SYSCALL`: as [`Model::ptrace_cont`], and the tracee stops at

@@ -507,6 +507,9 @@ impl Model {
     /// Thread `t`, running again, dequeues its own then the shared pending
     /// signals, in `next_signal()` order, until it stops or dies.
     pub(crate) fn dequeue_pending(&mut self, t: usize) {
+        if self.exists(t) && self.wake_listener(t) {
+            return;
+        }
         loop {
             // A stop ends for a pending SIGKILL (TASK_WAKEKILL).
             let kill = self.exists(t)
@@ -529,7 +532,7 @@ impl Model {
                 return;
             }
             // do_jobctl_trap(): a re-trap owed to the tracer.
-            if self.task(t).trap_notify && self.task(t).ptrace != 0 {
+            if (self.task(t).trap_notify || self.task(t).trap_stop) && self.task(t).ptrace != 0 {
                 self.group_stop_trap(t);
                 return;
             }
@@ -572,14 +575,22 @@ impl Model {
                 if th != t && !self.task(th).stopped && self.set_stop_pending(th, sig, true) {
                     count += 1;
                     others.push(th);
+                    if self.task(th).ptrace & PT_SEIZED != 0 {
+                        // ptrace_trap_notify(): a seized thread owes its
+                        // tracer a re-trap (a listener takes it at once).
+                        self.task_mut(th).trap_notify = true;
+                    }
                 }
             }
             self.sig_mut(t).group_stop_count = count;
             self.participate(t);
             for th in others {
+                // A listening tracee is woken to take part
+                // (ptrace_trap_notify()); others in a ptrace stop do when
+                // resumed, a vfork waiter once its vfork is done.
                 if self.exists(th)
                     && self.task(th).stop_pending
-                    && !self.task(th).traced_stop
+                    && (!self.task(th).traced_stop || self.task(th).listening)
                     && !self.in_vfork_wait(Tid(th))
                 {
                     self.participate(th);
@@ -725,8 +736,10 @@ impl Model {
         task.trap_event = false;
         task.trap_syscall = false;
         // Any ptrace stop takes the owed re-trap's place (as the core's
-        // ptrace_stop()).
+        // ptrace_stop()), and ends listening.
         task.trap_notify = false;
+        task.trap_stop = false;
+        task.listening = false;
         let tracer = task.parent.expect("a traced task has a tracer");
         self.chld_to(tracer);
     }

@@ -357,7 +357,8 @@ impl Model {
             return None;
         }
         let code = if ptrace {
-            if self.task(p).traced_stop {
+            // task_stopped_code(): a listening tracee has nothing to report.
+            if self.task(p).traced_stop && !self.task(p).listening {
                 self.task(p).trap_code
             } else {
                 0

@@ -40,6 +40,9 @@ impl Pair {
             | Op::SetnsPidfd(c, ..)
             | Op::PidfdClose(c)
             | Op::Dumpable(c, _)
+            | Op::Pdeathsig(c, _)
+            | Op::PdeathExit { caller: c, .. }
+            | Op::SeizeListen(c, ..)
             | Op::Name(c, _)
             | Op::NsOpen(c, _)
             | Op::SetnsFile(c, ..)
@@ -159,17 +162,9 @@ impl Pair {
                 self.cmp(who, a, b)
             }
             Op::Exit(_, code) => {
-                if self.in_root_init_group(c) {
-                    let live = self
-                        .m
-                        .task_ids()
-                        .into_iter()
-                        .filter(|&t| self.m.is_alive(t) && self.in_root_init_group(t))
-                        .count();
-                    if live <= 1 {
-                        // Linux panics when the global init's last thread exits.
-                        return Ok(());
-                    }
+                if self.in_root_init_group(c) && self.init_threads_left() <= 1 {
+                    // Linux panics when the global init's last thread exits.
+                    return Ok(());
                 }
                 self.sys(c, who, Syscall::Exit { code: *code })
             }
@@ -316,6 +311,16 @@ impl Pair {
                 let (a, b) = (self.k.pr_get_dumpable(kc), self.m.pr_get_dumpable(c));
                 self.cmp(format!("{who} = prctl(PR_GET_DUMPABLE)"), a, b)
             }
+            Op::Pdeathsig(_, sig) => {
+                if let Some(sig) = *sig {
+                    let (a, b) = (self.k.set_pdeathsig(kc, sig), self.m.set_pdeathsig(c, sig));
+                    self.cmp(format!("{who} = prctl(PR_SET_PDEATHSIG, {sig})"), a, b)?;
+                }
+                let (a, b) = (self.k.pdeathsig(kc), self.m.pdeathsig(c));
+                self.cmp(format!("{who} = prctl(PR_GET_PDEATHSIG)"), a, b)
+            }
+            Op::PdeathExit { .. } => self.pdeath_exit(c, op, who),
+            Op::SeizeListen(_, n, interrupt) => self.seize_listen(c, *n, *interrupt, who),
             Op::ClonePidfd(_, how) => self.clone_pidfd_op(c, how, who),
             Op::Fill(_, n) => {
                 if self.pid_scan > 1000 {

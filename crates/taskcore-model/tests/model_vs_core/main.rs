@@ -7,6 +7,8 @@
 //! refusals), ptrace attach/seize/traceme/cont/
 //! detach, PTRACE_SEIZE with options, PTRACE_SETOPTIONS (random subsets
 //! of the options, sometimes an invalid bit), PTRACE_INTERRUPT,
+//! PTRACE_LISTEN (also set up on purpose: a seized child stopped, waited
+//! for and told to listen, for the later steps to meet),
 //! PTRACE_SYSCALL with syscall entry/exit reports, and
 //! PTRACE_GETEVENTMSG (so
 //! clone, exec and exit raise event stops and auto-attach children), ptrace
@@ -14,7 +16,10 @@
 //! (pidfd_open with its flags, pidfd_send_signal in each scope, waitid
 //! with `P_PIDFD`, setns to a pidfd's pid namespace, close), namespace
 //! files (`/proc/PID/ns/pid` and `pid_for_children` opened, setns, closed),
-//! PR_SET_DUMPABLE/PR_GET_DUMPABLE (which ptrace attach checks), clone and
+//! PR_SET_DUMPABLE/PR_GET_DUMPABLE (which ptrace attach checks),
+//! PR_SET_PDEATHSIG/PR_GET_PDEATHSIG (valid and invalid signals) and
+//! parent threads exiting with children (and grandchildren) that set one,
+//! some blocking it, some parents dropping their ids first, clone and
 //! clone3 with `CLONE_PIDFD` (its refused combinations too; the pidfds they
 //! return join the pidfd ops, and their flags are compared), and "churn" runs
 //! of fork+exit+wait that move the pid cursor around a small `pid_max`) are
@@ -23,7 +28,8 @@
 //! ptrace stop, not asleep in vfork). Every result is compared exactly
 //! (task handles by creation order, errnos, wait reports with siginfo), and
 //! after every step a snapshot of every task ever created: pid, tid, ppid,
-//! pgid, sid, root-namespace pid, whether exiting; the poll readiness of
+//! pgid, sid, root-namespace pid, whether exiting, parent-death signal; the
+//! poll readiness of
 //! every pidfd opened; the task and process counts; which pid numbers are
 //! in use. `Kernel::check_invariants` runs
 //! after every step.
@@ -33,8 +39,9 @@
 //!
 //! Where things are: `ops` (the random operations and their strategies),
 //! `pair` (both implementations, argument mapping, compare-and-log),
-//! `apply` (one step: caller, dispatch), `clone`, `ptrace` and `fds` (the
-//! steps of those families and the case kept out), `snapshot` (the
+//! `apply` (one step: caller, dispatch), `clone`, `ptrace`, `fds` and
+//! `pdeath` (the steps of those families, the case kept out, and the
+//! parent-death and listen set-ups), `snapshot` (the
 //! after-step comparison of every task). Failing seeds are replayed from
 //! `main.proptest-regressions`.
 
@@ -53,6 +60,7 @@ mod clone;
 mod fds;
 mod ops;
 mod pair;
+mod pdeath;
 mod ptrace;
 mod snapshot;
 

@@ -127,6 +127,33 @@ pub(crate) enum Op {
     PidfdClose(usize),
     /// `prctl(PR_SET_DUMPABLE, arg)`, then `prctl(PR_GET_DUMPABLE)`.
     Dumpable(usize, u64),
+    /// `prctl(PR_SET_PDEATHSIG, sig)` (when given; sometimes an invalid
+    /// signal), then `prctl(PR_GET_PDEATHSIG)`.
+    Pdeathsig(usize, Option<i32>),
+    /// The parent-death signal of a parent *thread*: the caller (if
+    /// `thread`, a new thread of it) forks a child, which sets `sig` as its
+    /// parent-death signal (and, if `grandchild`, forks a child that sets
+    /// it too; if `block`, the children block it, to keep it pending);
+    /// then that parent thread exits (`exit`) or its whole process does
+    /// (`exit_group`, if `group`), after giving up its root ids if
+    /// `drop_ids` (the signal then needs `kill()`'s permission). The
+    /// children's pending signals and parent-death signals are compared
+    /// after.
+    PdeathExit {
+        caller: usize,
+        sig: i32,
+        thread: bool,
+        grandchild: bool,
+        group: bool,
+        block: bool,
+        drop_ids: bool,
+    },
+    /// A seized tracee in a group stop, listening: the caller seizes a
+    /// child of its own (the `n`-th, modulo; a new one if it has none),
+    /// stops it with SIGSTOP (or `PTRACE_INTERRUPT` if `interrupt`), waits
+    /// for its stop and tells it `PTRACE_LISTEN`; the later random steps
+    /// (SIGCONT, SIGKILL, interrupts, waits) act on the listener.
+    SeizeListen(usize, usize, bool),
     /// `prctl(PR_SET_NAME, name)` (when given), then `prctl(PR_GET_NAME)`:
     /// names set, inherited by clones and replaced by exec.
     Name(usize, Option<Vec<u8>>),
@@ -173,6 +200,8 @@ pub(crate) enum TraceReq {
     Interrupt,
     /// `PTRACE_SYSCALL` with a signal (sent from a syscall stop).
     Syscall(i32),
+    /// `PTRACE_LISTEN`.
+    Listen,
 }
 
 /// `PTRACE_O_*` options: mostly a random subset of the valid ones that
@@ -197,6 +226,7 @@ pub(crate) fn trace_req() -> impl Strategy<Value = TraceReq> {
         5 => wait4_options().prop_map(TraceReq::Wait),
         2 => Just(TraceReq::Interrupt),
         3 => signal().prop_map(TraceReq::Syscall),
+        3 => Just(TraceReq::Listen),
     ]
 }
 
@@ -302,6 +332,24 @@ pub(crate) fn signal() -> impl Strategy<Value = i32> {
         1 => Just(SIGCHLD),
         1 => Just(65),
         1 => Just(-1),
+    ]
+}
+
+/// A parent-death signal: mostly valid ones (their default actions
+/// differ), 0, and some `PR_SET_PDEATHSIG` refuses.
+pub(crate) fn pdeath_signal() -> impl Strategy<Value = i32> {
+    prop_oneof![
+        1 => Just(0),
+        3 => Just(SIGUSR1),
+        2 => Just(SIGTERM),
+        2 => Just(SIGKILL),
+        2 => Just(SIGHUP),
+        1 => Just(SIGCONT),
+        1 => Just(SIGSTOP),
+        1 => Just(SIGCHLD),
+        1 => Just(40),
+        1 => Just(64),
+        1 => prop_oneof![Just(65), Just(-1), Just(1000), Just(i32::MIN)],
     ]
 }
 
@@ -548,6 +596,14 @@ pub(crate) fn op() -> impl Strategy<Value = Op> {
                 1 => Just(Some(b"nul\0after".to_vec())),
                 1 => Just(Some(Vec::new())),
             ]).prop_map(|(c, n)| Op::Name(c, n)),
+        3 => (sel(), prop::option::weighted(0.8, pdeath_signal()))
+            .prop_map(|(c, s)| Op::Pdeathsig(c, s)),
+        4 => (sel(), pdeath_signal(), any::<bool>(), prop::bool::weighted(0.3), prop::bool::weighted(0.3),
+              prop::bool::weighted(0.3), prop::bool::weighted(0.2))
+            .prop_map(|(caller, sig, thread, grandchild, group, block, drop_ids)| Op::PdeathExit {
+                caller, sig, thread, grandchild, group, block, drop_ids,
+            }),
+        3 => (sel(), sel(), prop::bool::weighted(0.3)).prop_map(|(c, n, i)| Op::SeizeListen(c, n, i)),
         2 => (sel(), any::<bool>()).prop_map(|(t, k)| Op::NsOpen(t, k)),
         2 => (sel(), sel(), prop_oneof![3 => Just(CLONE_NEWPID), 2 => Just(0u64), 1 => Just(CLONE_NEWUTS)])
             .prop_map(|(c, f, t)| Op::SetnsFile(c, f, t)),

@@ -8,6 +8,19 @@ impl Pair {
         self.m.tgid_vnr(self.root(), t) == Ok(1)
     }
 
+    /// The global init's threads that are neither exiting nor in their
+    /// `PTRACE_EVENT_EXIT` stop (which leads to their exit, at the latest
+    /// when their tracer goes): when the last one exits, Linux panics.
+    pub(crate) fn init_threads_left(&self) -> usize {
+        self.m
+            .task_ids()
+            .into_iter()
+            .filter(|&u| {
+                self.m.is_alive(u) && !self.m.in_exit_stop(u) && self.in_root_init_group(u)
+            })
+            .count()
+    }
+
     /// Whether resuming tracee `t` with `sig` would kill a thread of the
     /// global init (Linux panics): SIGKILL passed on, or out of its
     /// `PTRACE_EVENT_EXIT` stop.
@@ -83,6 +96,11 @@ impl Pair {
                 let a = self.k.ptrace_syscall(kc, pid, sig);
                 let b = self.m.ptrace_syscall(c, pid, sig);
                 self.cmp(format!("{who} = syscall"), a, b)
+            }
+            TraceReq::Listen => {
+                let a = self.k.ptrace_listen(kc, pid);
+                let b = self.m.ptrace_listen(c, pid);
+                self.cmp(format!("{who} = listen"), a, b)
             }
             TraceReq::Wait(options) => {
                 let call = Syscall::Wait4 { pid, options };

@@ -17,6 +17,7 @@ impl Pair {
                 self.k.getsid(kt, 0),
                 self.k.pid_vnr(kroot, kt),
                 self.k.rt_sigaction(kt, SIGKILL, None).map(|_| ()),
+                self.k.pdeathsig(kt),
             );
             let model = (
                 self.m.getpid(mt),
@@ -26,10 +27,11 @@ impl Pair {
                 self.m.getsid(mt, 0),
                 self.m.pid_vnr(root, mt),
                 self.m.rt_sigaction(mt, SIGKILL, None).map(|_| ()),
+                self.m.pdeathsig(mt),
             );
             if core != model {
                 return Err(self.fail(format!(
-                    "SNAPSHOT MISMATCH for task #{i} (pid, tid, ppid, pgid, sid, root pid, alive)\n  core:  {core:?}\n  model: {model:?}"
+                    "SNAPSHOT MISMATCH for task #{i} (pid, tid, ppid, pgid, sid, root pid, alive, pdeath signal)\n  core:  {core:?}\n  model: {model:?}"
                 )));
             }
             if let Ok(nr) = model.5 {

@@ -25,6 +25,10 @@ impl Kernel {
     ///   every `sa_flags` is cleared (so `SA_NOCLDWAIT` goes);
     /// - `comm` becomes the last path component of `filename`, truncated to
     ///   15 bytes;
+    /// - the saved and fs ids take the effective ones (no binary is
+    ///   set-id); the address space is dumpable unless the effective ids
+    ///   differ from the real ones or the fs ids changed, and in those cases
+    ///   the parent-death signal is cleared;
     /// - a vfork parent is released ([`crate::Notification::VforkDone`]);
     /// - a traced caller stops in its `PTRACE_EVENT_EXEC` stop under
     ///   `PTRACE_O_TRACEEXEC` (message: its former thread id), else,
@@ -67,13 +71,21 @@ impl Kernel {
         // begin_new_exec(): dumpable unless the ids differ.
         let c = &task.cred;
         let dumpable = c.euid == c.uid && c.egid == c.gid;
+        if !dumpable {
+            // bprm->secureexec (cap_bprm_creds_from_file(): effective ids
+            // other than the real ones): the parent may not signal it.
+            task.pdeath_signal = 0;
+        }
         task.comm = comm_from_path(filename);
-        // The new image's creds (no set-id binaries): saved and fs ids
-        // follow the effective ones (cap_bprm_creds_from_file()).
-        let c = std::sync::Arc::make_mut(&mut task.cred);
-        (c.suid, c.fsuid, c.sgid, c.fsgid) = (c.euid, c.euid, c.egid, c.egid);
         let mm = self.tasks[t].mm;
         self.mms[mm].dumpable = dumpable;
+        // The new image's creds (no set-id binaries): saved and fs ids
+        // follow the effective ones (cap_bprm_creds_from_file()), committed
+        // by commit_creds(), which clears the dumpable flag and the
+        // parent-death signal if the fs ids change.
+        let mut c = crate::task::cred::Cred::clone(&self.tasks[t].cred);
+        (c.suid, c.fsuid, c.sgid, c.fsgid) = (c.euid, c.euid, c.egid, c.egid);
+        self.commit_creds(t, c);
         // The mask and pending signals stay.
         self.flush_signal_handlers(g);
         if !self.ptrace_event(t, crate::task::ptrace_event::PTRACE_EVENT_EXEC, old_vpid)

@@ -513,12 +513,15 @@ impl Kernel {
     /// The parent-death signals of the threads of `g`, whose parent thread
     /// `father` is exiting (`PR_SET_PDEATHSIG`): sent to the thread's
     /// process, preferring the thread, as `kill` from `father` would
-    /// (`SEND_SIG_NOINFO`), once this exit step is over.
+    /// (`SEND_SIG_NOINFO`, so only with `kill`'s permission), once this
+    /// exit step is over.
     fn send_pdeath_signals(&mut self, father: TaskIx, g: GroupIx) {
         let mut next = self.groups[g].threads.first;
         while let Some(t) = next {
             let sig = self.tasks[t].pdeath_signal;
-            if sig != 0 {
+            // group_send_sig_info() checks kill()'s permission: a father
+            // that changed its ids may no longer signal its child.
+            if sig != 0 && self.may_kill_by(father, t, sig) {
                 let nr = self.pid_nr_ns(self.tasks[self.leader_of(father)].pid, self.ns_of(t));
                 let info = SigInfo {
                     signo: sig,

@@ -138,6 +138,12 @@ impl Kernel {
             SignalDelivery::Immediate => {
                 if self.tasks[u].flags & PF_TRACED_STOP == 0 && !self.held_in_vfork(u) {
                     self.participate(u);
+                } else if self.tasks[u].ptrace & PT_SEIZED != 0 {
+                    // ptrace_trap_notify(): a seized thread in a ptrace stop
+                    // re-traps at once if it listens (PTRACE_LISTEN), else
+                    // when resumed or told to listen; one held in vfork
+                    // once its vfork is done.
+                    self.ptrace_trap_notify(u);
                 }
             }
             _ => {

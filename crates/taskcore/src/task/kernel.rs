@@ -1010,7 +1010,12 @@ impl Kernel {
         };
         let mut ready = 0;
         if ptrace {
-            if task.flags & PF_TRACED_STOP != 0 && task.trap_code != 0 {
+            // task_stopped_code(): a listening tracee (PTRACE_LISTEN) has
+            // nothing to report, even a stop not reported yet.
+            if task.flags & PF_TRACED_STOP != 0
+                && task.trap_code != 0
+                && task.jobctl & crate::task::jobctl::JOBCTL_LISTENING == 0
+            {
                 ready |= READY_TRAP;
             }
         } else if grp.flags & SIGNAL_STOP_STOPPED != 0 && grp.group_exit_code != 0 {

@@ -33,9 +33,11 @@ impl Kernel {
     /// when its parent *thread* exits (0 for none), even if the parent's
     /// process lives on: sent to the thread's process as `kill` from the
     /// exiting thread would (`SI_USER`, `si_pid` its tgid), preferring this
-    /// thread. A child starts with none, and a change of effective or fs
-    /// uid or gid clears it (`commit_creds()`); so would the exec of a
-    /// set-id binary, which is not modelled (execs never change ids here).
+    /// thread, and only with `kill`'s permission. A child starts with none,
+    /// and a change of effective or fs uid or gid clears it
+    /// (`commit_creds()`, also at an exec that resets the fs ids to the
+    /// effective ones), as does an exec with effective ids other than the
+    /// real ones (`secureexec`; there are no set-id binaries here).
     ///
     /// # Linux
     /// `prctl()` PR_SET_PDEATHSIG; `forget_original_parent()` sends it.

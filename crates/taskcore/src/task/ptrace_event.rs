@@ -475,8 +475,9 @@ impl Kernel {
     }
 
     /// `PTRACE_LISTEN`: seized tracee `pid`, in a `PTRACE_EVENT_STOP` stop,
-    /// stays stopped but is no longer in a ptrace stop for `wait` and the
-    /// other requests (`ESRCH`) until a change of its group's stop state or
+    /// stays stopped but is no longer in a ptrace stop for `wait` (not even
+    /// a stop not yet reported: `task_stopped_code()`) and the other
+    /// requests (`ESRCH`) until a change of its group's stop state or
     /// [`Kernel::ptrace_interrupt`] makes it re-trap.
     ///
     /// # Errors
@@ -496,6 +497,8 @@ impl Kernel {
                 return Err(Errno::EIO);
             }
             k.tasks[t].jobctl |= JOBCTL_LISTENING;
+            // Its stop, reported or not, is no longer one for wait.
+            k.mark_task(t);
             if k.tasks[t].jobctl & JOBCTL_TRAP_NOTIFY != 0 {
                 k.do_jobctl_trap(t);
             }

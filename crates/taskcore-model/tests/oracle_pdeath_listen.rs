@@ -1,0 +1,173 @@
+//! The reference model against two real-Linux recordings (re-record with
+//! tests/oracle/record.sh):
+//! - the `listen` case of tests/oracle/ptrace_tracer.out (a C tracer):
+//!   `PTRACE_LISTEN` refused for a running tracee (`ESRCH`), accepted in a
+//!   `PTRACE_INTERRUPT` trap, the listener out of reach of `PTRACE_CONT`
+//!   and `wait` until interrupted, and re-trapping on SIGCONT after a
+//!   group stop; every line is compared.
+//! - the `pdeath_*` lines of tests/oracle/jobctl_rules.out: a forked child
+//!   does not inherit the parent-death signal, which comes when the parent
+//!   *thread* exits while its process lives on (the model keeps no
+//!   siginfo: `si_code` and `si_pid` are the core's to check, in
+//!   crates/taskcore/tests/oracle_signals.rs).
+
+use taskcore::uapi::*;
+use taskcore_model::{CloneArgs, Config, Errno, Model, Tid, WaitOutcome};
+
+struct Run {
+    m: Model,
+    tracer: Tid,
+    names: Vec<(i32, String)>,
+    want: Vec<&'static str>,
+    at: usize,
+}
+
+impl Run {
+    fn new(out: &'static str, case: &str) -> Run {
+        let mut m = Model::new(Config::default()).unwrap();
+        let init = m.init_task().unwrap();
+        let tracer = m.fork(init).unwrap();
+        let want = out
+            .lines()
+            .filter_map(|l| l.strip_prefix(case).and_then(|r| r.strip_prefix(' ')))
+            .collect();
+        Run {
+            m,
+            tracer,
+            names: Vec::new(),
+            want,
+            at: 0,
+        }
+    }
+
+    fn name_of(&self, pid: i32) -> String {
+        self.names
+            .iter()
+            .rev()
+            .find(|(p, _)| *p == pid)
+            .map_or_else(|| "unknown".into(), |(_, n)| n.clone())
+    }
+
+    fn check(&mut self, got: String) {
+        let want = self.want.get(self.at).copied().unwrap_or("<end>");
+        assert_eq!(got, want, "line {} of the case", self.at);
+        self.at += 1;
+    }
+
+    fn req(&mut self, req: &str, pid: i32, data: i32, r: Result<(), Errno>) {
+        let (ret, e) = match r {
+            Ok(()) => ("0".to_string(), "none".to_string()),
+            Err(e) => ("-1".to_string(), format!("{e:?}")),
+        };
+        let n = self.name_of(pid);
+        self.check(format!(
+            "ptrace {req} pid={n} data={data:#x} ret={ret} errno={e}"
+        ));
+    }
+
+    fn wait(&mut self, pid: i32) {
+        let n = self.name_of(pid);
+        let line = match self.m.wait4(self.tracer, pid, __WALL | WNOHANG).unwrap() {
+            WaitOutcome::Reported(r) => format!(
+                "wait pid={n} ret={} status={:#x}",
+                self.name_of(r.pid),
+                r.status
+            ),
+            _ => format!("wait pid={n} ret=none"),
+        };
+        self.check(line);
+    }
+
+    fn cont(&mut self, pid: i32, sig: i32) {
+        let r = self.m.ptrace_cont(self.tracer, pid, sig);
+        self.req("PTRACE_CONT", pid, sig, r);
+    }
+
+    fn listen(&mut self, pid: i32) {
+        let r = self.m.ptrace_listen(self.tracer, pid);
+        self.req("PTRACE_LISTEN", pid, 0, r);
+    }
+
+    fn interrupt(&mut self, pid: i32) {
+        let r = self.m.ptrace_interrupt(self.tracer, pid);
+        self.req("PTRACE_INTERRUPT", pid, 0, r);
+    }
+
+    fn kill(&mut self, pid: i32, sig: i32, name: &str) {
+        let r = self.m.kill(self.tracer, pid, sig).map_or(-1, |_| 0);
+        self.check(format!("kill {name} ret={r}"));
+    }
+
+    fn done(&self) {
+        assert_eq!(self.at, self.want.len(), "lines left unchecked");
+    }
+}
+
+#[test]
+fn interrupt_and_listen_as_linux() {
+    let mut r = Run::new(
+        include_str!("../../../tests/oracle/ptrace_tracer.out"),
+        "listen",
+    );
+    let c = r.m.fork(r.tracer).unwrap();
+    let cp = r.m.pid_vnr(r.tracer, c).unwrap();
+    r.names.push((cp, "tracee".into()));
+    let s = r.m.ptrace_seize(r.tracer, cp, 0);
+    r.req("PTRACE_SEIZE", cp, 0, s);
+    r.listen(cp); // running: not in a stop
+    r.interrupt(cp);
+    r.wait(cp); // PTRACE_EVENT_STOP
+    r.listen(cp); // a PTRACE_EVENT_STOP of an interrupt will do
+    r.cont(cp, 0); // listening: not in a ptrace stop
+    r.wait(cp);
+    r.interrupt(cp);
+    r.wait(cp);
+    r.cont(cp, 0);
+    r.kill(cp, SIGSTOP, "SIGSTOP");
+    r.wait(cp); // signal-delivery-stop
+    r.cont(cp, SIGSTOP);
+    r.wait(cp); // group stop
+    r.listen(cp);
+    let ret = match r.m.wait4(r.tracer, cp, __WALL | WNOHANG).unwrap() {
+        WaitOutcome::Reported(w) => r.name_of(w.pid),
+        _ => "0".into(),
+    };
+    r.check(format!("wait_wnohang_while_listening ret={ret}"));
+    r.kill(cp, SIGCONT, "SIGCONT");
+    r.wait(cp); // the listener's re-trap
+    r.cont(cp, 0);
+    r.wait(cp); // SIGCONT's signal-delivery-stop
+    r.cont(cp, SIGCONT);
+    r.kill(cp, SIGKILL, "SIGKILL");
+    r.wait(cp);
+    r.done();
+}
+
+#[test]
+fn pdeath_signal_follows_the_parent_thread_as_linux() {
+    let out = include_str!("../../../tests/oracle/jobctl_rules.out");
+    let mut r = Run::new(out, "pdeath_fork_child");
+    let p = r.tracer;
+    let parent = r.m.getpid(p).unwrap();
+    let t = r.m.clone(p, &CloneArgs::thread()).unwrap();
+    let c = r.m.fork(t).unwrap();
+    let usr1 = 1u64 << (SIGUSR1 - 1);
+    r.m.rt_sigprocmask(c, SIG_SETMASK, Some(usr1)).unwrap();
+    r.m.set_pdeathsig(c, SIGUSR1).unwrap();
+    let d = r.m.fork(c).unwrap();
+    let got = r.m.pdeathsig(d).unwrap();
+    r.check(format!("get={got}"));
+    r.done();
+    assert_eq!(r.m.rt_sigtimedwait_now(c, usr1), Err(Errno::EAGAIN));
+    r.m.exit(t, 0).unwrap();
+    let sig = r.m.rt_sigtimedwait_now(c, usr1).unwrap();
+    let ppid = if r.m.getppid(c).unwrap() == parent {
+        "parent"
+    } else {
+        "other"
+    };
+    // The model keeps no siginfo: the line's si_code and si_pid are
+    // Linux's SI_USER and the parent's tgid.
+    let line = format!("pdeath_thread_exit sig={sig} si_code=0 si_pid=parent ppid_after={ppid}");
+    assert!(out.lines().any(|l| l == line), "{line}");
+}

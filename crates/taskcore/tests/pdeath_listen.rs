@@ -1,0 +1,125 @@
+//! Regressions for the parent-death signal and `PTRACE_LISTEN`, found by
+//! the model_vs_core property test (crates/taskcore-model) and checked
+//! against Linux 6.18 with small C programs (as root):
+//! - a listening tracee's stop is not reported by `wait`, even if it was
+//!   not reported before the `PTRACE_LISTEN` (`task_stopped_code()`);
+//! - a seized thread in a ptrace stop is notified of a group stop another
+//!   thread starts (`ptrace_trap_notify()`): at once if it listens, at its
+//!   `PTRACE_LISTEN` otherwise;
+//! - the parent-death signal needs `kill()`'s permission
+//!   (`group_send_sig_info()`);
+//! - an exec with effective ids other than the real ones (`secureexec`),
+//!   or one that resets changed fs ids (`commit_creds()`), clears the
+//!   parent-death signal (and the second, the dumpable flag).
+
+use taskcore::task::ptrace_event::PTRACE_EVENT_STOP;
+use taskcore::uapi::*;
+use taskcore::{CloneArgs, Config, Kernel, TaskId, WaitOutcome};
+
+fn kernel() -> (Kernel, TaskId) {
+    let k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    (k, init)
+}
+
+fn stop_status(sig: i32) -> i32 {
+    ((sig | PTRACE_EVENT_STOP << 8) << 8) | 0x7f
+}
+
+fn waited(k: &mut Kernel, cur: TaskId, pid: i32) -> Option<i32> {
+    match k.wait4(cur, pid, WNOHANG | __WALL).unwrap() {
+        WaitOutcome::Reported(r) => Some(r.status),
+        _ => None,
+    }
+}
+
+/// Seize a stopped child (its attach trap is not reported yet), listen:
+/// `wait` has nothing; `PTRACE_INTERRUPT` re-traps it.
+#[test]
+fn a_listening_tracee_has_nothing_for_wait() {
+    let (mut k, init) = kernel();
+    let c = k.fork(init).unwrap();
+    let cp = k.pid_vnr(init, c).unwrap();
+    k.kill(init, cp, SIGSTOP).unwrap();
+    k.ptrace_seize(init, cp, 0).unwrap();
+    k.ptrace_listen(init, cp).unwrap();
+    assert_eq!(waited(&mut k, init, cp), None);
+    k.ptrace_interrupt(init, cp).unwrap();
+    assert_eq!(waited(&mut k, init, cp), Some(stop_status(SIGSTOP)));
+}
+
+/// A two-thread child whose leader alone is seized, in an interrupt trap;
+/// SIGSTOP goes to the other thread, which starts a group stop.
+fn seized_leader_and_sigstop(listen_first: bool) -> Vec<Option<i32>> {
+    let (mut k, init) = kernel();
+    let c = k.fork(init).unwrap();
+    let cp = k.pid_vnr(init, c).unwrap();
+    k.clone(c, &CloneArgs::thread()).unwrap();
+    k.ptrace_seize(init, cp, 0).unwrap();
+    k.ptrace_interrupt(init, cp).unwrap();
+    let mut seen = vec![waited(&mut k, init, cp)];
+    if listen_first {
+        k.ptrace_listen(init, cp).unwrap();
+    }
+    k.kill(init, cp, SIGSTOP).unwrap();
+    seen.push(waited(&mut k, init, cp));
+    if !listen_first {
+        k.ptrace_listen(init, cp).unwrap();
+        seen.push(waited(&mut k, init, cp));
+    }
+    seen
+}
+
+#[test]
+fn a_listener_rejoins_a_group_stop_another_thread_starts() {
+    let trap = Some(stop_status(SIGTRAP));
+    let stop = Some(stop_status(SIGSTOP));
+    assert_eq!(seized_leader_and_sigstop(true), vec![trap, stop]);
+    assert_eq!(seized_leader_and_sigstop(false), vec![trap, None, stop]);
+}
+
+/// The child blocks SIGUSR1, its parent-death signal; whether it is
+/// pending after the parent drops its root ids (or not) and exits.
+fn pdeath_after_parent_becomes(uid: Option<u32>) -> u64 {
+    let (mut k, init) = kernel();
+    let p = k.fork(init).unwrap();
+    let c = k.fork(p).unwrap();
+    k.set_pdeathsig(c, SIGUSR1).unwrap();
+    k.rt_sigprocmask(c, SIG_BLOCK, Some(1 << (SIGUSR1 - 1)))
+        .unwrap();
+    if let Some(u) = uid {
+        k.setresuid(p, u, u, u).unwrap();
+    }
+    k.exit(p, 0).unwrap();
+    k.rt_sigpending(c).unwrap()
+}
+
+#[test]
+fn the_parent_death_signal_needs_kill_permission() {
+    assert_eq!(pdeath_after_parent_becomes(None), 1 << (SIGUSR1 - 1));
+    assert_eq!(pdeath_after_parent_becomes(Some(1000)), 0);
+}
+
+/// The parent-death signal and dumpable flag after an exec by a child with
+/// real, effective and fs uids `r`, `e`, `fs`.
+fn after_exec(r: u32, e: u32, fs: Option<u32>) -> (i32, i32) {
+    let (mut k, init) = kernel();
+    let c = k.fork(init).unwrap();
+    k.setresuid(c, r, e, 0).unwrap();
+    if let Some(fs) = fs {
+        k.setfsuid(c, fs).unwrap();
+    }
+    k.set_pdeathsig(c, SIGUSR1).unwrap();
+    k.execve(c, "/bin/get").unwrap();
+    (k.pdeathsig(c).unwrap(), k.pr_get_dumpable(c).unwrap())
+}
+
+#[test]
+fn exec_clears_the_parent_death_signal_as_linux() {
+    assert_eq!(after_exec(0, 0, None), (SIGUSR1, 1));
+    assert_eq!(after_exec(1000, 1000, None), (SIGUSR1, 1));
+    assert_eq!(after_exec(0, 1000, None), (0, 0));
+    assert_eq!(after_exec(1000, 0, None), (0, 0));
+    assert_eq!(after_exec(0, 0, Some(1000)), (0, 0));
+    assert_eq!(after_exec(1000, 1000, Some(0)), (0, 0));
+}
