@@ -173,17 +173,9 @@ fn memory_traces_replay_without_mismatch() {
     }
 }
 
-/// The signal recordings (`data/traces/signal`, the wider `%signal`
-/// command) replay with zero mismatches, and every `--- SIGxxx` line is
-/// checked or (a sender the replay does not model) counted apart.
-#[test]
-fn signal_traces_replay_without_mismatch() {
-    let Some(files) = data("traces/signal", "signal_traces_replay_without_mismatch") else {
-        return;
-    };
-    assert_eq!(files.len(), 8, "{files:?}");
-    let v = replay(&files);
-    let lines: u64 = files
+/// The `--- SIG` lines of `files`.
+fn signal_lines(files: &[PathBuf]) -> u64 {
+    files
         .iter()
         .map(|f| {
             let mut text = String::new();
@@ -194,7 +186,12 @@ fn signal_traces_replay_without_mismatch() {
             .unwrap();
             text.lines().filter(|l| l.contains(" --- SIG")).count() as u64
         })
-        .sum();
+        .sum()
+}
+
+/// Every `--- SIG` line of `files` was checked, or (a sender the replay
+/// does not model) counted apart.
+fn every_signal_line_counted(files: &[PathBuf], v: &serde_json::Value) {
     let unchecked = v["unchecked"].as_object().unwrap();
     let apart: u64 = unchecked
         .iter()
@@ -203,9 +200,67 @@ fn signal_traces_replay_without_mismatch() {
         .sum();
     assert_eq!(
         v["signals_checked"].as_u64().unwrap() + apart,
-        lines,
+        signal_lines(files),
         "{unchecked:?}"
     );
+}
+
+/// The bundled workloads recorded again with the wide `%signal` command
+/// (`data/traces/wide`): zero mismatches, every `--- SIGxxx` line checked,
+/// and no mask or handler-frame call skipped.
+#[test]
+fn wide_traces_replay_without_mismatch() {
+    let Some(files) = data("traces/wide", "wide_traces_replay_without_mismatch") else {
+        return;
+    };
+    assert_eq!(files.len(), 3, "{files:?}");
+    let v = replay(&files);
+    every_signal_line_counted(&files, &v);
+    assert!(v["signals_checked"].as_u64().unwrap() > 4000);
+    assert!(v["tasks"].as_u64().unwrap() >= 4900);
+    let skipped = v["skipped"].as_object().unwrap();
+    for name in [
+        "rt_sigprocmask",
+        "rt_sigreturn",
+        "rt_sigaction",
+        "wait4",
+        "clone3",
+    ] {
+        assert!(!skipped.contains_key(name), "{name} skipped: {skipped:?}");
+    }
+}
+
+/// The `-sig` re-recordings of `data/traces/extra` (the held-out workloads
+/// with the wide command): every `--- SIGxxx` line checked or counted apart.
+#[test]
+fn held_out_sig_recordings_check_every_signal_line() {
+    let Some(files) = data(
+        "traces/extra",
+        "held_out_sig_recordings_check_every_signal_line",
+    ) else {
+        return;
+    };
+    let files: Vec<PathBuf> = files
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with("-sig.strace.gz"))
+        .collect();
+    assert_eq!(files.len(), 6, "{files:?}");
+    let v = replay(&files);
+    every_signal_line_counted(&files, &v);
+    assert!(v["signals_checked"].as_u64().unwrap() > 2500);
+}
+
+/// The signal recordings (`data/traces/signal`, the wider `%signal`
+/// command) replay with zero mismatches, and every `--- SIGxxx` line is
+/// checked or (a sender the replay does not model) counted apart.
+#[test]
+fn signal_traces_replay_without_mismatch() {
+    let Some(files) = data("traces/signal", "signal_traces_replay_without_mismatch") else {
+        return;
+    };
+    assert_eq!(files.len(), 8, "{files:?}");
+    let v = replay(&files);
+    every_signal_line_counted(&files, &v);
     assert!(v["signals_checked"].as_u64().unwrap() >= 70);
     let skipped = v["skipped"].as_object().unwrap();
     for name in [

@@ -200,3 +200,118 @@ fn a_sigcont_during_a_sigstop_delivery_stop_cancels_the_stop() {
     assert!(bad.is_empty(), "{bad:?}");
     assert_eq!(signals, 3);
 }
+
+/// GNU make waits for SIGCHLD in pselect6 with an empty mask while its
+/// mask blocks SIGCHLD; pselect6 is not in strace's `%signal` class, so
+/// the trace shows a blocked SIGCHLD taken, and the handler frame's mask
+/// is the one pselect6 saved (data/traces/extra/make-j2-sig).
+const TAKEN_IN_PSELECT: &str = "\
+100 1.00 rt_sigaction(SIGCHLD, {sa_handler=0x1000, sa_mask=[], sa_flags=SA_RESTORER|SA_RESTART, sa_restorer=0x2000}, NULL, 8) = 0
+100 1.01 rt_sigprocmask(SIG_BLOCK, [CHLD], [], 8) = 0
+100 1.02 clone(child_stack=NULL, flags=SIGCHLD) = 101
+101 1.03 exit_group(0) = ?
+101 1.04 +++ exited with 0 +++
+100 1.05 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=101, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---
+100 1.06 rt_sigreturn({mask=[CHLD]}) = -1 EINTR (Interrupted system call)
+100 1.07 rt_sigprocmask(SIG_BLOCK, NULL, [CHLD], 8) = 0
+100 1.08 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], WNOHANG, NULL) = 101
+";
+
+#[test]
+fn a_blocked_signal_taken_in_an_unrecorded_temporary_mask_restores_the_saved_one() {
+    let (_, signals, bad) = replay(TAKEN_IN_PSELECT);
+    assert!(bad.is_empty(), "{bad:?}");
+    assert_eq!(signals, 1);
+    let s = summary(TAKEN_IN_PSELECT);
+    assert_eq!(
+        s.stats.checked_calls.get("--- signal in a temporary mask"),
+        Some(&1)
+    );
+    // The frame saved the blocking mask: strace showing another is wrong.
+    let (_, _, bad) = replay(&TAKEN_IN_PSELECT.replace("{mask=[CHLD]}", "{mask=[]}"));
+    assert_eq!(bad.first(), Some(&7), "{bad:?}");
+    // A signal nobody sent is still a mismatch, blocked or not.
+    let (_, _, bad) = replay(&TAKEN_IN_PSELECT.replace("--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=101, si_uid=0, si_status=0, si_utime=0, si_stime=0}", "--- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_USER, si_pid=100, si_uid=0}"));
+    assert!(bad.contains(&6), "{bad:?}");
+}
+
+/// Process 101's leader dies with its thread 102; strace reaps the leader
+/// (and its parent is sent SIGCHLD) only at the leader's own `+++` line,
+/// after the parent took the SIGCHLD of its other child 103: two SIGCHLDs,
+/// not one coalesced (data/traces/extra/go-build-cold-sig).
+const LEADER_REAPED_AT_ITS_LINE: &str = "\
+100 1.00 rt_sigaction(SIGCHLD, {sa_handler=0x1000, sa_mask=[], sa_flags=SA_RESTORER|SA_RESTART, sa_restorer=0x2000}, NULL, 8) = 0
+100 1.01 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.02 clone(child_stack=NULL, flags=SIGCHLD) = 103
+101 1.03 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f90, parent_tid=0x7f90, exit_signal=0, stack=0x7f00, stack_size=0x7fff80, tls=0x7f60} => {parent_tid=[102]}, 88) = 102
+103 1.04 exit_group(0) = ?
+103 1.05 +++ exited with 0 +++
+101 1.06 exit_group(0) = ?
+102 1.07 +++ exited with 0 +++
+100 1.08 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=103, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---
+101 1.09 +++ exited with 0 +++
+100 1.10 rt_sigreturn({mask=[]}) = 0
+FILLER
+100 1.11 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=101, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---
+100 1.12 rt_sigreturn({mask=[]}) = 0
+100 1.13 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101
+100 1.14 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 103
+";
+
+/// `n` lines of thread `pid` reading its mask `mask` between two lines:
+/// more events than the order search looks back over, so that a mismatch
+/// after them cannot be mended by moving an event before them.
+fn filler(text: &str, pid: i32, mask: &str, n: usize) -> String {
+    let lines: Vec<String> = (0..n)
+        .map(|i| format!("{pid} 1.10{i:04} rt_sigprocmask(SIG_BLOCK, NULL, {mask}, 8) = 0"))
+        .collect();
+    text.replace("FILLER", &lines.join("\n"))
+}
+
+#[test]
+fn a_dying_leader_is_reaped_by_strace_at_its_own_exit_line() {
+    let text = filler(LEADER_REAPED_AT_ITS_LINE, 100, "[]", 100);
+    let (_, signals, bad) = replay(&text);
+    assert!(bad.is_empty(), "{bad:?}");
+    assert_eq!(signals, 2);
+}
+
+/// Two children's SIGCHLDs while the parent blocks SIGCHLD: in the
+/// emulation the second is lost to the first, still pending. strace
+/// printed the second child's `+++` line (after the parent was sent its
+/// SIGCHLD) before the parent's `---` line (after the dequeue), but a
+/// later `---` line names that child: Linux sent it after the dequeue
+/// (data/traces/wide/hello-build-sig, make).
+const SENT_AFTER_THE_DEQUEUE: &str = "\
+100 1.00 rt_sigaction(SIGCHLD, {sa_handler=0x1000, sa_mask=[], sa_flags=SA_RESTORER|SA_RESTART, sa_restorer=0x2000}, NULL, 8) = 0
+100 1.01 rt_sigprocmask(SIG_BLOCK, [CHLD], [], 8) = 0
+100 1.02 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.03 clone(child_stack=NULL, flags=SIGCHLD) = 102
+101 1.04 exit_group(0) = ?
+101 1.05 +++ exited with 0 +++
+102 1.06 exit_group(0) = ?
+102 1.07 +++ exited with 0 +++
+100 1.08 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=101, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---
+100 1.09 rt_sigreturn({mask=[CHLD]}) = -1 EINTR (Interrupted system call)
+100 1.10 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], WNOHANG, NULL) = 101
+100 1.11 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], WNOHANG, NULL) = 102
+FILLER
+100 1.12 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=102, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---
+100 1.13 rt_sigreturn({mask=[CHLD]}) = -1 EINTR (Interrupted system call)
+";
+
+#[test]
+fn a_childs_signal_lost_only_in_the_emulations_order_is_sent_after_the_dequeue() {
+    let text = filler(SENT_AFTER_THE_DEQUEUE, 100, "[CHLD]", 100);
+    let (_, signals, bad) = replay(&text);
+    assert!(bad.is_empty(), "{bad:?}");
+    assert_eq!(signals, 2);
+    // A line of the parent after the second child's `+++` line: the
+    // SIGCHLD was sent before the dequeue and lost; a second one is wrong.
+    let before = text.replace(
+        "102 1.07 +++ exited with 0 +++\n",
+        "102 1.07 +++ exited with 0 +++\n100 1.075 rt_sigprocmask(SIG_BLOCK, NULL, [CHLD], 8) = 0\n",
+    );
+    let (_, _, bad) = replay(&before);
+    assert_eq!(bad, vec![114], "{bad:?}");
+}

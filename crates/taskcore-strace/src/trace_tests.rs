@@ -1,5 +1,6 @@
 //! Whole-trace tests over the recorded traces in `data/traces/` (bundled)
-//! and `data/traces/extra/` (held-out recordings, see its README.md).
+//! and `data/traces/extra/` (held-out recordings, see its README.md), and
+//! `data/traces/wide/` (the bundled workloads with the wide command).
 //!
 //! Every expectation is computed independently from the raw text with plain
 //! string operations (no use of the parser's lexer), then compared with the
@@ -39,6 +40,14 @@ fn all_traces(test: &str) -> Option<Vec<PathBuf>> {
     extra.sort();
     assert!(extra.len() >= 13, "held-out traces missing: {extra:?}");
     v.extend(extra);
+    // The bundled workloads recorded again with the wide command.
+    let mut wide: Vec<PathBuf> = std::fs::read_dir(dir.join("wide"))
+        .expect("data/traces/wide exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".strace.gz"))
+        .collect();
+    wide.sort();
+    v.extend(wide);
     Some(v)
 }
 

@@ -1,7 +1,16 @@
 #!/bin/bash
 # Re-record the held-out traces of this directory (see README.md).
-# usage: data/traces/extra/record.sh   (from the repository root; needs strace, gcc, go, perl, python3)
+# usage: data/traces/extra/record.sh [NAME...]   (from the repository root; needs strace, gcc, go, perl, python3)
+# With NAMEs (e.g. jobctl-sig procmix-sig), only those recordings are made;
+# without, every one.
 set -u
+only=("$@")
+want() { # want NAME: was NAME asked for (or nothing named)?
+    [ ${#only[@]} -eq 0 ] && return 0
+    local n
+    for n in "${only[@]}"; do [ "$n" = "$1" ] && return 0; done
+    return 1
+}
 root=$(pwd)
 out=$root/data/traces/extra
 src=$out/src
@@ -9,6 +18,7 @@ work=$(mktemp -d /tmp/taskcore-rec.XXXXXX)
 py=$(python3 -c 'import sys; print(sys.executable)')
 trace() { # trace NAME COMMAND...: record, rewrite paths, gzip
     local name=$1; shift
+    want "$name" || return 0
     timeout -k 5 300 strace -f -q -ttt -e trace=%process,setpgid,setsid,getpgid,getsid,kill,tgkill,tkill,prctl,rt_sigaction,ptrace \
         -o "$work/$name.strace" "$@"
     echo "$name: exit $?" >&2
@@ -19,6 +29,7 @@ trace() { # trace NAME COMMAND...: record, rewrite paths, gzip
 # (%signal, %creds, pidfds, namespaces, limits); extra strace options first.
 trace_api() { # trace_api NAME [STRACE-OPTION...] -- COMMAND...
     local name=$1; shift
+    want "$name" || return 0
     local opts=()
     while [ "$1" != "--" ]; do opts+=("$1"); shift; done
     shift
@@ -34,6 +45,7 @@ for seed in 2 4 7 8 9 13 15 23; do
 done
 # the same seeds with the wider command (../README.md): masks, signal waits
 for seed in 2 4 7 8 9 13 15 23; do
+    want "randscen-sig-$seed" || continue
     timeout -k 5 300 strace -f -q -ttt -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
         -o "$work/randscen-sig-$seed.strace" "$py" data/randscen.py "$seed" 40 > /dev/null
     sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/randscen-sig-$seed.strace" | gzip -9n > "$out/randscen-sig-$seed.strace.gz"
@@ -41,6 +53,7 @@ done
 
 # fresh seeds (issue 10), the same command
 for seed in 307 308 309 310 311 312 313; do
+    want "randscen-sig-$seed" || continue
     timeout -k 5 300 strace -f -q -ttt -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
         -o "$work/randscen-sig-$seed.strace" "$py" data/randscen.py "$seed" 40 > /dev/null
     sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/randscen-sig-$seed.strace" | gzip -9n > "$out/randscen-sig-$seed.strace.gz"
@@ -67,16 +80,36 @@ trace_api go-exec -- ./goexec/goexec
 trace_api unshare-pidns --decode-pids=pidns -- unshare --pid --fork sh -c '/bin/true; /bin/true & wait'
 # a shell as the namespace's init: setpgid of its jobs (set -m), kill and
 # getppid with the namespace's numbers (getppid added to the wider command)
+if want unshare-pidns-shell; then
 timeout -k 5 300 strace -f -q -ttt --decode-pids=pidns \
     -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,getppid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
     -o "$work/unshare-pidns-shell.strace" unshare --pid --fork bash -c \
     'set -m; /bin/sleep 5 & kill $!; wait; /bin/true & wait; bash -c "kill -0 \$PPID; /bin/true"; kill -0 $$; kill -CONT 1'
 sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/unshare-pidns-shell.strace" | gzip -9n > "$out/unshare-pidns-shell.strace.gz"
+fi
 # gid and groups first, then uid (one setpriv doing both keeps CAP_SETGID
 # through PR_SET_KEEPCAPS, which the core's "euid 0" privilege does not
 # model); bash lowers RLIMIT_NPROC as uid 65534 and forks past it (EAGAIN,
 # then its retry after the first children exit)
 trace_api setpriv-ulimit -- setpriv --regid=65534 --clear-groups setpriv --reuid=65534 \
     bash -c 'ulimit -u 3; for i in 1 2 3 4; do /bin/sleep 0.2 & done; wait; ulimit -u'
+
+# The workloads above that were recorded with the old command, again with
+# the wider one (issue 10): NAME-sig, masks and every `--- SIG` line
+# checkable. Each starts from the same state as its old recording.
+trace_api jobctl-sig -- ./jobctl.sh
+trace_api procmix-sig -- ./procmix
+trace_api oneliners-sig -- ./oneliners.sh
+if want make-j2-sig; then
+    (cd mk && make clean > /dev/null && trace_api make-j2-sig -- make -j2)
+fi
+if want go-build-run-sig; then
+    echo "// recorded again $(date +%s)" >> goapp/main.go # recompile the main package
+    (cd goapp && GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPROXY=off trace_api go-build-run-sig -- sh -c 'go build -o spawner . && ./spawner')
+fi
+if want go-build-cold-sig; then
+    rm -rf "$work/gocache-sig"
+    (cd goapp && GOCACHE="$work/gocache-sig" GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPROXY=off trace_api go-build-cold-sig -- go build -o spawner-cold .)
+fi
 rm -rf "$work"
 ls -l "$out"/*.strace.gz

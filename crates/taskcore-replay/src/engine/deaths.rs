@@ -11,7 +11,7 @@ use taskcore::uapi::{__WALL, P_PID, WEXITED, WNOHANG};
 use taskcore::{TaskId, WaitOutcome};
 
 use super::Engine;
-use crate::event::Event;
+use crate::event::{Event, Kind};
 
 impl Engine {
     /// The `do_exit` of the event's task: the process's leader, when the
@@ -79,6 +79,20 @@ impl Engine {
         }
     }
 
+    /// Whether recorded task `rec`'s `+++` line is in the lookahead after
+    /// line `after`, not yet applied.
+    fn death_line_ahead(&self, rec: i32, after: usize) -> bool {
+        self.look
+            .borrow()
+            .find_after(after, |x| {
+                (x.pid == rec
+                    && matches!(x.kind, Kind::Exited { .. } | Kind::Killed { .. })
+                    && !self.consumed.contains(&x.seq))
+                .then_some(())
+            })
+            .is_some()
+    }
+
     /// A `+++` line: the death is applied if it was not yet, strace reaps
     /// the process's zombie so that its parent sees it, and the status is
     /// checked.
@@ -92,12 +106,22 @@ impl Engine {
             self.apply_death(e, tr.task, leader, code, sig);
             self.drain();
         }
-        // strace reaps what it seized: now, or (a leader waiting for its
-        // threads) at a later `+++` line.
+        // strace reaps what it seized at the leader's own `+++` line: a
+        // zombie leader is reaped only once its threads are gone
+        // (delay_group_leader()), and its real parent is told then
+        // (wait_task_zombie() -> do_notify_parent()), not at the `+++` line
+        // of the thread that died first or last. A leader whose `+++` line
+        // the lookahead does not hold is reaped at the first line that can.
         let seized: Vec<(i32, i32)> = self.dying_leader.iter().map(|(&r, &n)| (r, n)).collect();
         for (r, nr) in seized {
-            if r != rec && self.pids.is_live(r) {
-                continue;
+            let leader_rec = self.pids.rec_of(nr);
+            if leader_rec != Some(rec) {
+                if r != rec && self.pids.is_live(r) {
+                    continue;
+                }
+                if leader_rec.is_some_and(|l| self.death_line_ahead(l, e.line)) {
+                    continue;
+                }
             }
             let w = self
                 .k

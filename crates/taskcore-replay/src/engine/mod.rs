@@ -351,9 +351,11 @@ impl Engine {
                 .or_default() += 1;
             return;
         }
+        self.sig.cur_line = e.line;
         self.apply(e, tr.task);
         self.note_call(e);
         self.drain();
+        self.note_line(e.pid, e.line);
     }
 
     /// Processes notifications raised by the last core call.
@@ -374,6 +376,9 @@ impl Engine {
                     self.exit_codes.insert(task, exit_code);
                     self.pids.mark_dead(task);
                     self.unconfirmed_dead.insert(task);
+                }
+                Notification::Signal { group, sig, info } => {
+                    self.note_kernel_signal(group, sig, info);
                 }
                 _ => {}
             }

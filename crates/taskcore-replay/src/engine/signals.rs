@@ -39,7 +39,7 @@
 //! under `SA_RESTART`, else EINTR). A trace without `%signal` records no
 //! `rt_sigreturn` and no mask: there the handler returns at once.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use taskcore::uapi::{
@@ -78,7 +78,28 @@ pub(crate) struct SigState {
     /// Threads asleep in a signal wait until a signal from outside the
     /// replay is sent at their `---` line.
     pub(super) sleeping: HashMap<TaskId, Sleep>,
+    /// The line of the event being applied.
+    pub(super) cur_line: usize,
+    /// The line of each recorded thread's last applied event.
+    prev_line: HashMap<i32, usize>,
+    /// The last kernel signals (a child's SIGCHLD) sent to each process,
+    /// by its leader, with the line they were sent at: one sent while the
+    /// same signal was pending was lost to it in the emulation.
+    kernel_sent: HashMap<TaskId, VecDeque<KernelSent>>,
 }
+
+/// A kernel signal sent to a process ([`SigState::kernel_sent`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct KernelSent {
+    sig: i32,
+    info: SigInfo,
+    /// The recorded pid of the child it names.
+    child: Option<i32>,
+    line: usize,
+}
+
+/// How many kernel signals [`SigState::kernel_sent`] keeps per process.
+const KERNEL_SENT_KEPT: usize = 16;
 
 /// A signal wait a thread sleeps in.
 #[derive(Clone, Copy, Debug)]
@@ -122,6 +143,100 @@ impl Engine {
             .unapplied_sends
             .retain(|rec, n| *n > 0 && pids.is_live(*rec));
         self.sig.last_restart.retain(|rec, _| pids.is_live(*rec));
+        self.sig.prev_line.retain(|rec, _| pids.is_live(*rec));
+        self.sig.kernel_sent.retain(|g, _| k.getpid(*g).is_ok());
+    }
+
+    /// Notes a kernel signal sent to process `group` (a notification).
+    pub(super) fn note_kernel_signal(&mut self, group: TaskId, sig: i32, info: SigInfo) {
+        if !(1..32).contains(&sig) {
+            return; // real-time signals queue, they are never lost
+        }
+        let child = self.pids.rec_of(info.pid);
+        let line = self.sig.cur_line;
+        let v = self.sig.kernel_sent.entry(group).or_default();
+        if v.len() == KERNEL_SENT_KEPT {
+            v.pop_front();
+        }
+        v.push_back(KernelSent {
+            sig,
+            info,
+            child,
+            line,
+        });
+    }
+
+    /// Notes that recorded thread `rec` printed line `line`.
+    pub(super) fn note_line(&mut self, rec: i32, line: usize) {
+        self.sig.prev_line.insert(rec, line);
+    }
+
+    /// After thread `cur` took `sig` at its `---` line `e`: a child's
+    /// signal the kernel sent its process after the thread's previous line,
+    /// which the emulation lost because `sig` was pending then, came after
+    /// the dequeue in Linux when a later `---` line of the process names
+    /// that child. strace prints the `---` line once the thread is in its
+    /// signal-delivery-stop, after the dequeue, and a `+++` line once it
+    /// reaped the child, after the parent was sent SIGCHLD: the two lines
+    /// can show them in either order. The lost signal is queued again now.
+    fn requeue_lost(&mut self, e: &Event, cur: TaskId, sig: i32, info: Option<RecSigInfo>) {
+        let Ok(leader) = self.leader_of(cur) else {
+            return;
+        };
+        let prev = self.sig.prev_line.get(&e.pid).copied().unwrap_or(0);
+        let taken = info.and_then(|i| i.pid);
+        if let Some(v) = self.sig.kernel_sent.get_mut(&leader) {
+            // The one taken now is no longer a candidate.
+            v.retain(|k| k.sig != sig || k.child != taken);
+        }
+        let Ok((p, s)) = self.k.pending_signals(cur) else {
+            return;
+        };
+        if (p | s) & bit(sig) != 0 {
+            return; // nothing was lost: the later one is still pending
+        }
+        let tgid = self.tgid_of_rec(e.pid);
+        let lost = self.sig.kernel_sent.get(&leader).and_then(|v| {
+            v.iter()
+                .filter(|k| k.sig == sig && k.line > prev && k.line <= e.line && k.child.is_some())
+                .find(|k| {
+                    k.child != taken && {
+                        let look = self.look.borrow();
+                        look.find_after(e.line, |x| {
+                            let named = matches!(x.kind, Kind::Signal { sig: s2, info: Some(i) }
+                                if s2 == sig && i.pid == k.child && i.code == k.info.code);
+                            (named
+                                && !self.consumed.contains(&x.seq)
+                                && self.tgid_of_rec(x.pid) == tgid)
+                                .then_some(())
+                        })
+                        .is_some()
+                    }
+                })
+                .copied()
+        });
+        let Some(lost) = lost else {
+            return;
+        };
+        let own = self.k.getpid(cur).unwrap_or(0);
+        let sent = self
+            .k
+            .rt_sigqueueinfo(leader, own, sig, lost.info)
+            .or_else(|_| {
+                let tid = self.k.pid_vnr(cur, cur).unwrap_or(0);
+                self.k.rt_tgsigqueueinfo(cur, own, tid, sig, lost.info)
+            });
+        self.drain();
+        if sent.is_ok() {
+            *self
+                .stats
+                .checked_calls
+                .entry("--- signal sent after the dequeue of the same signal".into())
+                .or_default() += 1;
+            if let Some(v) = self.sig.kernel_sent.get_mut(&leader) {
+                v.retain(|k| k.line != lost.line || k.child != lost.child);
+            }
+        }
     }
 
     /// A call the replay skips: one that sends a signal is remembered, so
@@ -483,6 +598,7 @@ impl Engine {
             return;
         }
         self.deliver(e, cur, sig, info);
+        self.requeue_lost(e, cur, sig, info);
     }
 
     /// What caused signal `sig` (siginfo `info`) that thread `e.pid` takes
@@ -582,12 +698,30 @@ impl Engine {
                 Ok(SigHandler::Default)
             );
         let saved = self.k.sigmask(cur).unwrap_or(0);
+        // A signal the thread's recorded mask blocks was taken inside a
+        // call that swaps in a temporary mask and is not in strace's
+        // `%signal` class (pselect6, ppoll, epoll_pwait: GNU make waits
+        // for SIGCHLD in pselect). set_user_sigmask() saved the mask, and
+        // the handler frame saves that one (sigmask_to_save()), which
+        // rt_sigreturn restores; without a handler the call's return
+        // restores it. The temporary mask is not recorded: taken to be the
+        // saved one less the signal.
+        let swapped = self.sig.recorded && saved & bit(sig) & !UNBLOCKABLE != 0;
         if alone {
             let _ = self.k.rt_sigprocmask(cur, 2, Some(!bit(sig)));
+        } else if swapped {
+            let _ = self.k.rt_sigprocmask(cur, 2, Some(saved & !bit(sig)));
         }
         let mut r = self.k.get_signal(cur);
-        if alone {
+        if alone || swapped && !matches!(r, Ok(SignalAction::Handler { .. })) {
             let _ = self.k.rt_sigprocmask(cur, 2, Some(saved));
+        }
+        if swapped {
+            *self
+                .stats
+                .checked_calls
+                .entry("--- signal in a temporary mask".into())
+                .or_default() += 1;
         }
         if r == Ok(SignalAction::Stopped) && !sig_kernel_stop(sig) {
             // A stopped thread dequeues nothing: Linux shows it did, so
@@ -610,6 +744,7 @@ impl Engine {
                 action,
                 old_mask,
             }) => {
+                let old_mask = if swapped { saved } else { old_mask };
                 if got != sig {
                     self.mismatch(e, "signal", signame(sig), signame(got));
                 } else if let Some(i) = info {
