@@ -38,6 +38,10 @@
  * - syscall_kill: PTRACE_SYSCALL with SIGKILL from a syscall-entry-stop of
  *   a tracee with PTRACE_O_TRACEEXIT: the SIGKILL is sent, and the tracee
  *   stops in its PTRACE_EVENT_EXIT stop first.
+ * - sigcont_syscall: SIGCONT to a seized tracee in a syscall-entry-stop:
+ *   its re-trap (JOBCTL_TRAP_NOTIFY) survives the syscall-exit stop (only
+ *   a PTRACE_EVENT_STOP trap clears it, ptrace_stop()) and comes once
+ *   the tracee is resumed from there, before the SIGCONT itself.
  * Lines: as tracer_log.h prints them (ptrace calls, wait status words,
  * event messages, kills), pids by name.
  * Re-record with tests/oracle/record.sh. */
@@ -533,6 +537,41 @@ static void case_syscall_kill(void) {
     W(c);
 }
 
+static void case_sigcont_syscall(void) {
+    cs = "sigcont_syscall";
+    int go[2];
+    if (pipe(go)) exit(1);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        char b;
+        if (read(go[0], &b, 1) != 1) _exit(2);
+        syscall(SYS_kill, syscall(SYS_getpid), SIGSTOP);
+        syscall(SYS_getppid);
+        for (;;) pause();
+    }
+    name(c, "tracee");
+    PT(PTRACE_SEIZE, c, 0);
+    if (write(go[1], "g", 1) != 1) exit(1);
+    W(c); /* SIGSTOP signal-delivery-stop */
+    PT(PTRACE_SYSCALL, c, 0);
+    W(c); /* getppid entry */
+    K(c, SIGCONT, "SIGCONT");
+    Wq(c);
+    PT(PTRACE_SYSCALL, c, 0);
+    W(c); /* getppid exit */
+    PT(PTRACE_CONT, c, 0);
+    W(c); /* PTRACE_EVENT_STOP: the re-trap */
+    PT(PTRACE_CONT, c, 0);
+    W(c); /* SIGCONT signal-delivery-stop */
+    PT(PTRACE_CONT, c, 0);
+    Wq(c);
+    K(c, SIGKILL, "SIGKILL");
+    W(c);
+    close(go[0]);
+    close(go[1]);
+}
+
 int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "exitmask")) return 16 * atoi(argv[2]) + 5;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -560,5 +599,6 @@ int main(int argc, char **argv) {
     case_stop_undequeued(SIGSTOP);
     case_clone_ptrace_stop();
     case_syscall_kill();
+    case_sigcont_syscall();
     return 0;
 }

@@ -67,9 +67,9 @@
 //!   reach of `wait` and the tracer's requests until SIGCONT, a new group
 //!   stop or an interrupt makes it re-trap, at once) are modelled;
 //!   `PTRACE_O_SUSPEND_SECCOMP` is accepted without its `CAP_SYS_ADMIN`
-//!   check. A tracee's owed re-trap is dropped by any ptrace stop (Linux:
-//!   `JOBCTL_TRAP_NOTIFY` only by a `PTRACE_EVENT_STOP` one), as in
-//!   `taskcore`.
+//!   check. A pending `PTRACE_INTERRUPT` trap is taken over by any ptrace
+//!   stop, a SIGCONT's owed re-trap (`JOBCTL_TRAP_NOTIFY`) only by a
+//!   `PTRACE_EVENT_STOP` one, as Linux's `ptrace_stop()`.
 //! - An exec completes at once even where Linux would wait for traced
 //!   zombie threads to be reaped (`de_thread`). A namespace init's exit is
 //!   put off until its namespace is empty, as Linux sleeps in

@@ -738,9 +738,13 @@ impl Model {
         task.trap_group = false;
         task.trap_event = false;
         task.trap_syscall = false;
-        // Any ptrace stop takes the owed re-trap's place (as the core's
-        // ptrace_stop()), and ends listening.
-        task.trap_notify = false;
+        // Any ptrace stop takes the place of an owed PTRACE_INTERRUPT trap,
+        // only a PTRACE_EVENT_STOP trap that of a SIGCONT's re-trap
+        // (ptrace_stop(); tests/oracle/ptrace_edges.out, sigcont_syscall),
+        // and any ends listening.
+        if sig >> 8 == PTRACE_EVENT_STOP {
+            task.trap_notify = false;
+        }
         task.trap_stop = false;
         task.listening = false;
         let tracer = task.parent.expect("a traced task has a tracer");

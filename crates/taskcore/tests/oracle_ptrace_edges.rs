@@ -588,3 +588,42 @@ fn sigkill_from_a_syscall_stop_leads_to_the_exit_event_as_linux() {
     r.done();
     r.k.check_invariants();
 }
+
+#[test]
+fn a_sigcont_retrap_survives_a_syscall_exit_stop_as_linux() {
+    // Resumed from a syscall-entry stop, the tracee runs its syscall to
+    // the exit stop before it looks at signals: the embedder calls
+    // get_signal only on its way back to user space (OnGetSignal), as in
+    // restart_signal_of_syscall_stops_is_sent_as_linux.
+    {
+        let mut r = run("sigcont_syscall", SignalDelivery::OnGetSignal);
+        let c = r.k.fork(r.tracer).unwrap();
+        let cp = r.name(c, "tracee");
+        r.seize(cp, 0);
+        // The tracee stops itself, then makes getppid().
+        r.k.kill(c, cp, SIGSTOP).unwrap();
+        let _ = r.k.get_signal(c);
+        r.wait(cp); // SIGSTOP
+        r.syscall(cp);
+        assert!(r.k.ptrace_syscall_enter(c, 110).unwrap());
+        r.wait(cp); // getppid entry
+        r.kill(cp, SIGCONT, "SIGCONT");
+        r.wait(cp);
+        r.syscall(cp);
+        assert!(r.k.ptrace_syscall_exit(c).unwrap());
+        r.wait(cp); // getppid exit
+        r.cont(cp, 0);
+        let _ = r.k.get_signal(c);
+        r.wait(cp); // the re-trap
+        r.cont(cp, 0);
+        let _ = r.k.get_signal(c);
+        r.wait(cp); // SIGCONT
+        r.cont(cp, 0);
+        let _ = r.k.get_signal(c);
+        r.wait(cp);
+        r.kill(cp, SIGKILL, "SIGKILL");
+        r.wait(cp);
+        r.done();
+        r.k.check_invariants();
+    }
+}

@@ -141,7 +141,14 @@ impl Kernel {
         let gstop_done =
             self.tasks[t].jobctl & JOBCTL_STOP_PENDING != 0 && self.task_participate_group_stop(t);
         let task = &mut self.tasks[t];
-        task.jobctl &= !(JOBCTL_TRAP_STOP | JOBCTL_TRAP_NOTIFY | JOBCTL_LISTENING | JOBCTL_STOPPED);
+        // Any trap takes the place of a pending PTRACE_INTERRUPT's; only a
+        // PTRACE_EVENT_STOP trap that of a SIGCONT's re-trap
+        // (tests/oracle/ptrace_edges.out, sigcont_syscall).
+        let mut clear = JOBCTL_TRAP_STOP | JOBCTL_LISTENING | JOBCTL_STOPPED;
+        if code >> 8 == PTRACE_EVENT_STOP {
+            clear |= JOBCTL_TRAP_NOTIFY;
+        }
+        task.jobctl &= !clear;
         task.trap_kind = kind as u8;
         let tracer = task.parent.expect("a traced task has a tracer");
         self.set_traced_stop(t, true, code);
