@@ -12,77 +12,13 @@
 //!   crates/taskcore/tests/oracle_signals.rs).
 
 use taskcore::uapi::*;
-use taskcore_model::{CloneArgs, Config, Errno, Model, Tid, WaitOutcome};
+use taskcore_model::{CloneArgs, Errno, WaitOutcome};
 
-struct Run {
-    m: Model,
-    tracer: Tid,
-    names: Vec<(i32, String)>,
-    want: Vec<&'static str>,
-    at: usize,
-}
+#[path = "common/model_log.rs"]
+mod model_log;
+use model_log::Run;
 
 impl Run {
-    fn new(out: &'static str, case: &str) -> Run {
-        let mut m = Model::new(Config::default()).unwrap();
-        let init = m.init_task().unwrap();
-        let tracer = m.fork(init).unwrap();
-        let want = out
-            .lines()
-            .filter_map(|l| l.strip_prefix(case).and_then(|r| r.strip_prefix(' ')))
-            .collect();
-        Run {
-            m,
-            tracer,
-            names: Vec::new(),
-            want,
-            at: 0,
-        }
-    }
-
-    fn name_of(&self, pid: i32) -> String {
-        self.names
-            .iter()
-            .rev()
-            .find(|(p, _)| *p == pid)
-            .map_or_else(|| "unknown".into(), |(_, n)| n.clone())
-    }
-
-    fn check(&mut self, got: String) {
-        let want = self.want.get(self.at).copied().unwrap_or("<end>");
-        assert_eq!(got, want, "line {} of the case", self.at);
-        self.at += 1;
-    }
-
-    fn req(&mut self, req: &str, pid: i32, data: i32, r: Result<(), Errno>) {
-        let (ret, e) = match r {
-            Ok(()) => ("0".to_string(), "none".to_string()),
-            Err(e) => ("-1".to_string(), format!("{e:?}")),
-        };
-        let n = self.name_of(pid);
-        self.check(format!(
-            "ptrace {req} pid={n} data={data:#x} ret={ret} errno={e}"
-        ));
-    }
-
-    fn wait(&mut self, pid: i32) {
-        let n = self.name_of(pid);
-        let line = match self.m.wait4(self.tracer, pid, __WALL | WNOHANG).unwrap() {
-            WaitOutcome::Reported(r) => format!(
-                "wait pid={n} ret={} status={:#x}",
-                self.name_of(r.pid),
-                r.status
-            ),
-            _ => format!("wait pid={n} ret=none"),
-        };
-        self.check(line);
-    }
-
-    fn cont(&mut self, pid: i32, sig: i32) {
-        let r = self.m.ptrace_cont(self.tracer, pid, sig);
-        self.req("PTRACE_CONT", pid, sig, r);
-    }
-
     fn listen(&mut self, pid: i32) {
         let r = self.m.ptrace_listen(self.tracer, pid);
         self.req("PTRACE_LISTEN", pid, 0, r);
@@ -91,15 +27,6 @@ impl Run {
     fn interrupt(&mut self, pid: i32) {
         let r = self.m.ptrace_interrupt(self.tracer, pid);
         self.req("PTRACE_INTERRUPT", pid, 0, r);
-    }
-
-    fn kill(&mut self, pid: i32, sig: i32, name: &str) {
-        let r = self.m.kill(self.tracer, pid, sig).map_or(-1, |_| 0);
-        self.check(format!("kill {name} ret={r}"));
-    }
-
-    fn done(&self) {
-        assert_eq!(self.at, self.want.len(), "lines left unchecked");
     }
 }
 

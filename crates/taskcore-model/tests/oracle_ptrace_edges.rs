@@ -18,68 +18,15 @@
 //! (the core's crates/taskcore/tests/oracle_ptrace_edges.rs covers them).
 
 use taskcore::uapi::*;
-use taskcore_model::{CloneArgs, Config, Errno, Model, SigAction, SigHandler, Tid, WaitOutcome};
+use taskcore_model::{CloneArgs, SigAction, SigHandler, WaitOutcome};
+
+#[path = "common/model_log.rs"]
+mod model_log;
+use model_log::Run;
 
 const OUT: &str = include_str!("../../../tests/oracle/ptrace_edges.out");
 
-struct Run {
-    m: Model,
-    tracer: Tid,
-    names: Vec<(i32, String)>,
-    want: Vec<&'static str>,
-    at: usize,
-}
-
 impl Run {
-    fn new(case: &str) -> Run {
-        let mut m = Model::new(Config::default()).unwrap();
-        let init = m.init_task().unwrap();
-        let tracer = m.fork(init).unwrap();
-        let p = m.pid_vnr(tracer, tracer).unwrap();
-        let want = OUT
-            .lines()
-            .filter_map(|l| l.strip_prefix(case).and_then(|r| r.strip_prefix(' ')))
-            .collect();
-        Run {
-            m,
-            tracer,
-            names: vec![(p, "tracer".into())],
-            want,
-            at: 0,
-        }
-    }
-
-    fn name_of(&self, pid: i32) -> String {
-        self.names
-            .iter()
-            .rev()
-            .find(|(p, _)| *p == pid)
-            .map_or_else(|| "unknown".into(), |(_, n)| n.clone())
-    }
-
-    fn name(&mut self, t: Tid, n: &str) -> i32 {
-        let p = self.m.pid_vnr(self.tracer, t).unwrap();
-        self.names.push((p, n.into()));
-        p
-    }
-
-    fn check(&mut self, got: String) {
-        let want = self.want.get(self.at).copied().unwrap_or("<end>");
-        assert_eq!(got, want, "line {} of the case", self.at);
-        self.at += 1;
-    }
-
-    fn req(&mut self, req: &str, pid: i32, data: i32, r: Result<(), Errno>) {
-        let (ret, e) = match r {
-            Ok(()) => ("0".to_string(), "none".to_string()),
-            Err(e) => ("-1".to_string(), format!("{e:?}")),
-        };
-        let n = self.name_of(pid);
-        self.check(format!(
-            "ptrace {req} pid={n} data={data:#x} ret={ret} errno={e}"
-        ));
-    }
-
     fn attach(&mut self, pid: i32, seize: bool) {
         let r = self.m.ptrace_attach(self.tracer, pid, seize);
         let req = if seize {
@@ -125,29 +72,6 @@ impl Run {
         }
     }
 
-    fn cont(&mut self, pid: i32, sig: i32) {
-        let r = self.m.ptrace_cont(self.tracer, pid, sig);
-        self.req("PTRACE_CONT", pid, sig, r);
-    }
-
-    fn kill(&mut self, pid: i32, sig: i32, name: &str) {
-        let r = self.m.kill(self.tracer, pid, sig).map_or(-1, |_| 0);
-        self.check(format!("kill {name} ret={r}"));
-    }
-
-    fn wait(&mut self, pid: i32) {
-        let n = self.name_of(pid);
-        let line = match self.m.wait4(self.tracer, pid, __WALL | WNOHANG).unwrap() {
-            WaitOutcome::Reported(r) => format!(
-                "wait pid={n} ret={} status={:#x}",
-                self.name_of(r.pid),
-                r.status
-            ),
-            _ => format!("wait pid={n} ret=none"),
-        };
-        self.check(line);
-    }
-
     /// A tracee with a SIGUSR1 handler and `threads` threads; their pids.
     fn spawn(&mut self, threads: usize) -> (i32, Option<i32>) {
         let c = self.m.fork(self.tracer).unwrap();
@@ -163,15 +87,11 @@ impl Run {
         });
         (cp, tp)
     }
-
-    fn done(&self) {
-        assert_eq!(self.at, self.want.len(), "lines left unchecked");
-    }
 }
 
 #[test]
 fn sigcont_retraps_a_seized_tracee_with_no_stop_in_effect_as_linux() {
-    let mut r = Run::new("sigcont");
+    let mut r = Run::new(OUT, "sigcont");
     let (cp, _) = r.spawn(1);
     r.attach(cp, true);
     r.kill(cp, SIGCONT, "SIGCONT");
@@ -196,7 +116,7 @@ fn sigcont_retraps_a_seized_tracee_with_no_stop_in_effect_as_linux() {
 
 #[test]
 fn sigcont_to_an_attached_tracee_is_only_a_signal_as_linux() {
-    let mut r = Run::new("sigcont_attached");
+    let mut r = Run::new(OUT, "sigcont_attached");
     let (cp, _) = r.spawn(1);
     r.attach(cp, false);
     r.wait(cp);
@@ -212,7 +132,7 @@ fn sigcont_to_an_attached_tracee_is_only_a_signal_as_linux() {
 
 #[test]
 fn sigcont_retraps_every_seized_thread_as_linux() {
-    let mut r = Run::new("sigcont_threads");
+    let mut r = Run::new(OUT, "sigcont_threads");
     let (cp, tp) = r.spawn(2);
     let tp = tp.unwrap();
     r.attach(cp, true);
@@ -233,11 +153,14 @@ fn sigcont_retraps_every_seized_thread_as_linux() {
 }
 
 fn sigstop_cancelled(seize: bool) {
-    let mut r = Run::new(if seize {
-        "sigstop_cancelled_seized"
-    } else {
-        "sigstop_cancelled"
-    });
+    let mut r = Run::new(
+        OUT,
+        if seize {
+            "sigstop_cancelled_seized"
+        } else {
+            "sigstop_cancelled"
+        },
+    );
     let (cp, _) = r.spawn(1);
     r.attach(cp, seize);
     if !seize {
@@ -303,7 +226,7 @@ fn exit_case(threads: usize, sig: i32, sn: &str) {
         if threads > 1 { "threads" } else { "single" },
         if sig != 0 { sn } else { "exit_group" }
     );
-    let mut r = Run::new(Box::leak(case.into_boxed_str()));
+    let mut r = Run::new(OUT, Box::leak(case.into_boxed_str()));
     let (cp, tp) = r.spawn(threads);
     r.seize(cp, taskcore_model::ptrace_event::PTRACE_O_TRACEEXIT);
     if let Some(tp) = tp {
@@ -331,7 +254,7 @@ fn every_traced_thread_of_a_dying_group_stops_in_its_exit_event_as_linux() {
 
 #[test]
 fn sigkill_in_a_signal_delivery_stop_leads_to_the_exit_event_as_linux() {
-    let mut r = Run::new("exit_in_stop");
+    let mut r = Run::new(OUT, "exit_in_stop");
     let (cp, _) = r.spawn(1);
     r.seize(cp, taskcore_model::ptrace_event::PTRACE_O_TRACEEXIT);
     r.kill(cp, SIGUSR1, "SIGUSR1");
@@ -345,7 +268,7 @@ fn sigkill_in_a_signal_delivery_stop_leads_to_the_exit_event_as_linux() {
 
 #[test]
 fn a_clone_event_auto_attaches_the_new_thread_as_linux() {
-    let mut r = Run::new("zombie_status");
+    let mut r = Run::new(OUT, "zombie_status");
     let c = r.m.fork(r.tracer).unwrap();
     let cp = r.name(c, "tracee");
     r.seize(cp, taskcore_model::ptrace_event::PTRACE_O_TRACECLONE);
@@ -365,7 +288,7 @@ fn a_clone_event_auto_attaches_the_new_thread_as_linux() {
 
 #[test]
 fn a_tracee_in_its_exit_stop_exits_when_its_tracer_is_gone_as_linux() {
-    let mut r = Run::new("exit_tracer_gone");
+    let mut r = Run::new(OUT, "exit_tracer_gone");
     let (cp, _) = r.spawn(1);
     let parent = r.tracer;
     let sub = r.m.fork(parent).unwrap();
@@ -383,7 +306,7 @@ fn a_tracee_in_its_exit_stop_exits_when_its_tracer_is_gone_as_linux() {
 
 #[test]
 fn sigkill_to_a_tracee_in_its_exit_stop_is_dropped_as_linux() {
-    let mut r = Run::new("exit_stop_killed");
+    let mut r = Run::new(OUT, "exit_stop_killed");
     let (cp, _) = r.spawn(1);
     r.seize(cp, taskcore_model::ptrace_event::PTRACE_O_TRACEEXIT);
     r.kill(cp, SIGTERM, "SIGTERM");
@@ -396,7 +319,7 @@ fn sigkill_to_a_tracee_in_its_exit_stop_is_dropped_as_linux() {
     r.wait_ev(cp, false);
     r.done();
 
-    let mut r = Run::new("exit_stop_killed_exit");
+    let mut r = Run::new(OUT, "exit_stop_killed_exit");
     let c = r.m.fork(r.tracer).unwrap();
     let cp = r.name(c, "tracee");
     r.seize(cp, taskcore_model::ptrace_event::PTRACE_O_TRACEEXIT);
@@ -409,7 +332,7 @@ fn sigkill_to_a_tracee_in_its_exit_stop_is_dropped_as_linux() {
 
 #[test]
 fn the_signal_of_a_syscall_stop_restart_is_sent_as_linux() {
-    let mut r = Run::new("resume_syscall");
+    let mut r = Run::new(OUT, "resume_syscall");
     let c = r.m.fork(r.tracer).unwrap();
     let a = SigAction {
         addr: 0x1000,
@@ -449,7 +372,7 @@ fn the_signal_of_a_syscall_stop_restart_is_sent_as_linux() {
 
 #[test]
 fn a_group_exit_takes_a_thread_out_of_its_exit_stop_as_linux() {
-    let mut r = Run::new("exit_stop_zapped");
+    let mut r = Run::new(OUT, "exit_stop_zapped");
     let c = r.m.fork(r.tracer).unwrap();
     let cp = r.name(c, "tracee");
     r.m.clone(c, &CloneArgs::thread()).unwrap();
@@ -467,7 +390,10 @@ fn a_group_exit_takes_a_thread_out_of_its_exit_stop_as_linux() {
 #[test]
 fn a_stop_signal_given_to_detach_stops_as_linux() {
     for (first, sn) in [(SIGTERM, "SIGTERM"), (SIGSTOP, "SIGSTOP")] {
-        let mut r = Run::new(Box::leak(format!("stop_undequeued_{sn}").into_boxed_str()));
+        let mut r = Run::new(
+            OUT,
+            Box::leak(format!("stop_undequeued_{sn}").into_boxed_str()),
+        );
         let c = r.m.fork(r.tracer).unwrap();
         let cp = r.name(c, "tracee");
         r.seize(cp, 0);
@@ -494,7 +420,7 @@ fn a_stop_signal_given_to_detach_stops_as_linux() {
 
 #[test]
 fn a_clone_ptrace_child_resumed_with_its_sigstop_stops_again_as_linux() {
-    let mut r = Run::new("clone_ptrace_stop");
+    let mut r = Run::new(OUT, "clone_ptrace_stop");
     let c = r.m.fork(r.tracer).unwrap();
     let cp = r.name(c, "tracee");
     r.m.ptrace_traceme(c).unwrap();
@@ -521,7 +447,7 @@ fn a_clone_ptrace_child_resumed_with_its_sigstop_stops_again_as_linux() {
 #[test]
 fn sigkill_from_a_syscall_stop_leads_to_the_exit_event_as_linux() {
     use taskcore_model::ptrace_event::{PTRACE_O_TRACEEXIT, PTRACE_O_TRACESYSGOOD};
-    let mut r = Run::new("syscall_kill");
+    let mut r = Run::new(OUT, "syscall_kill");
     let c = r.m.fork(r.tracer).unwrap();
     let cp = r.name(c, "tracee");
     r.m.ptrace_traceme(c).unwrap();
