@@ -355,7 +355,6 @@ impl Engine {
         self.apply(e, tr.task);
         self.note_call(e);
         self.drain();
-        self.note_line(e.pid, e.line);
     }
 
     /// Processes notifications raised by the last core call.

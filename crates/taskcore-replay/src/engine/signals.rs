@@ -80,8 +80,6 @@ pub(crate) struct SigState {
     pub(super) sleeping: HashMap<TaskId, Sleep>,
     /// The line of the event being applied.
     pub(super) cur_line: usize,
-    /// The line of each recorded thread's last applied event.
-    prev_line: HashMap<i32, usize>,
     /// The last kernel signals (a child's SIGCHLD) sent to each process,
     /// by its leader, with the line they were sent at: one sent while the
     /// same signal was pending was lost to it in the emulation.
@@ -143,7 +141,6 @@ impl Engine {
             .unapplied_sends
             .retain(|rec, n| *n > 0 && pids.is_live(*rec));
         self.sig.last_restart.retain(|rec, _| pids.is_live(*rec));
-        self.sig.prev_line.retain(|rec, _| pids.is_live(*rec));
         self.sig.kernel_sent.retain(|g, _| k.getpid(*g).is_ok());
     }
 
@@ -166,11 +163,6 @@ impl Engine {
         });
     }
 
-    /// Notes that recorded thread `rec` printed line `line`.
-    pub(super) fn note_line(&mut self, rec: i32, line: usize) {
-        self.sig.prev_line.insert(rec, line);
-    }
-
     /// After thread `cur` took `sig` at its `---` line `e`: a child's
     /// signal the kernel sent its process after the thread's previous line,
     /// which the emulation lost because `sig` was pending then, came after
@@ -183,7 +175,13 @@ impl Engine {
         let Ok(leader) = self.leader_of(cur) else {
             return;
         };
-        let prev = self.sig.prev_line.get(&e.pid).copied().unwrap_or(0);
+        // The thread's previous line: where the converter opened the `---`
+        // line's window (none: since the thread began).
+        let prev = if e.entry_line < e.line {
+            e.entry_line
+        } else {
+            0
+        };
         let taken = info.and_then(|i| i.pid);
         if let Some(v) = self.sig.kernel_sent.get_mut(&leader) {
             // The one taken now is no longer a candidate.
