@@ -4,40 +4,21 @@
 # With NAMEs (e.g. jobctl-sig procmix-sig), only those recordings are made;
 # without, every one.
 set -u
-only=("$@")
-want() { # want NAME: was NAME asked for (or nothing named)?
-    [ ${#only[@]} -eq 0 ] && return 0
-    local n
-    for n in "${only[@]}"; do [ "$n" = "$1" ] && return 0; done
-    return 1
-}
 root=$(pwd)
 out=$root/data/traces/extra
 src=$out/src
 work=$(mktemp -d /tmp/taskcore-rec.XXXXXX)
 py=$(python3 -c 'import sys; print(sys.executable)')
-trace() { # trace NAME COMMAND...: record, rewrite paths, gzip
+. "$root/data/traces/record-lib.sh"
+trace() { # trace NAME COMMAND...: the old command
     local name=$1; shift
-    want "$name" || return 0
-    timeout -k 5 300 strace -f -q -ttt -e trace=%process,setpgid,setsid,getpgid,getsid,kill,tgkill,tkill,prctl,rt_sigaction,ptrace \
-        -o "$work/$name.strace" "$@"
-    echo "$name: exit $?" >&2
-    sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/$name.strace" | gzip -9n > "$out/$name.strace.gz"
+    record "$name" 300 "$TRACE_OLD" -- "$@"
 }
-
 # The process-API recordings use the wider command of data/traces/README.md
 # (%signal, %creds, pidfds, namespaces, limits); extra strace options first.
 trace_api() { # trace_api NAME [STRACE-OPTION...] -- COMMAND...
     local name=$1; shift
-    want "$name" || return 0
-    local opts=()
-    while [ "$1" != "--" ]; do opts+=("$1"); shift; done
-    shift
-    timeout -k 5 300 strace -f -q -ttt "${opts[@]}" \
-        -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
-        -o "$work/$name.strace" "$@"
-    echo "$name: exit $?" >&2
-    sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/$name.strace" | gzip -9n > "$out/$name.strace.gz"
+    record "$name" 300 "$TRACE_WIDE" "$@"
 }
 
 for seed in 2 4 7 8 9 13 15 23; do
@@ -45,18 +26,12 @@ for seed in 2 4 7 8 9 13 15 23; do
 done
 # the same seeds with the wider command (../README.md): masks, signal waits
 for seed in 2 4 7 8 9 13 15 23; do
-    want "randscen-sig-$seed" || continue
-    timeout -k 5 300 strace -f -q -ttt -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
-        -o "$work/randscen-sig-$seed.strace" "$py" data/randscen.py "$seed" 40 > /dev/null
-    sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/randscen-sig-$seed.strace" | gzip -9n > "$out/randscen-sig-$seed.strace.gz"
+    trace_api "randscen-sig-$seed" -- "$py" data/randscen.py "$seed" 40 > /dev/null
 done
 
 # fresh seeds (issue 10), the same command
 for seed in 307 308 309 310 311 312 313; do
-    want "randscen-sig-$seed" || continue
-    timeout -k 5 300 strace -f -q -ttt -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
-        -o "$work/randscen-sig-$seed.strace" "$py" data/randscen.py "$seed" 40 > /dev/null
-    sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/randscen-sig-$seed.strace" | gzip -9n > "$out/randscen-sig-$seed.strace.gz"
+    trace_api "randscen-sig-$seed" -- "$py" data/randscen.py "$seed" 40 > /dev/null
 done
 
 cp -r "$src/." "$work/"
@@ -80,13 +55,9 @@ trace_api go-exec -- ./goexec/goexec
 trace_api unshare-pidns --decode-pids=pidns -- unshare --pid --fork sh -c '/bin/true; /bin/true & wait'
 # a shell as the namespace's init: setpgid of its jobs (set -m), kill and
 # getppid with the namespace's numbers (getppid added to the wider command)
-if want unshare-pidns-shell; then
-timeout -k 5 300 strace -f -q -ttt --decode-pids=pidns \
-    -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,getppid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
-    -o "$work/unshare-pidns-shell.strace" unshare --pid --fork bash -c \
+record unshare-pidns-shell 300 "${TRACE_WIDE/getsid,prctl/getsid,getppid,prctl}" --decode-pids=pidns -- \
+    unshare --pid --fork bash -c \
     'set -m; /bin/sleep 5 & kill $!; wait; /bin/true & wait; bash -c "kill -0 \$PPID; /bin/true"; kill -0 $$; kill -CONT 1'
-sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/unshare-pidns-shell.strace" | gzip -9n > "$out/unshare-pidns-shell.strace.gz"
-fi
 # gid and groups first, then uid (one setpriv doing both keeps CAP_SETGID
 # through PR_SET_KEEPCAPS, which the core's "euid 0" privilege does not
 # model); bash lowers RLIMIT_NPROC as uid 65534 and forks past it (EAGAIN,

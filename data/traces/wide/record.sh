@@ -10,26 +10,17 @@
 # apt-get source (a deb-src line for the Debian suite in
 # /etc/apt/sources.list.d) for GNU hello.
 set -u
-only=("$@")
-want() { # want NAME: was NAME asked for (or nothing named)?
-    [ ${#only[@]} -eq 0 ] && return 0
-    local n
-    for n in "${only[@]}"; do [ "$n" = "$1" ] && return 0; done
-    return 1
-}
 root=$(pwd)
 out=$root/data/traces/wide
 src=$out/src
 work=$(mktemp -d /tmp/taskcore-rec.XXXXXX)
 py=$(python3 -c 'import sys; print(sys.executable)')
 exec 3>&2 # the recordings' status lines, whatever the workload's output goes to
-trace() { # trace NAME COMMAND...: record with the wide command, rewrite paths, gzip
+status_fd=3
+. "$root/data/traces/record-lib.sh"
+trace() { # trace NAME COMMAND...: record with the wide command
     local name=$1; shift
-    timeout -k 5 1800 strace -f -q -ttt \
-        -e trace=%process,%signal,%creds,setpgid,setsid,getpgid,getsid,prctl,ptrace,pidfd_open,pidfd_send_signal,unshare,setns,prlimit64,setrlimit,getrlimit \
-        -o "$work/$name.strace" "$@"
-    echo "$name: exit $?" >&3
-    sed -e "s#$work#/build#g" -e "s#/root#/home/builder#g" "$work/$name.strace" | gzip -9n > "$out/$name.strace.gz"
+    record "$name" 1800 "$TRACE_WIDE" -- "$@"
 }
 
 cp -r "$src/." "$work/"
