@@ -1,5 +1,6 @@
 //! The `taskcore` command: `replay` checks the process core against real
-//! `strace -f` recordings; `bench` runs the experiments of the seed patches.
+//! `strace -f` recordings; `run` serves a live program's pid namespace;
+//! `bench` runs the experiments of the seed patches.
 //!
 //! All I/O, printing and exit codes live here; the library does none.
 
@@ -10,6 +11,7 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod proc;
 mod replay;
+mod run;
 
 /// Linux-compatible process-management core: replay, benchmarks, /proc.
 #[derive(Debug, Parser)]
@@ -31,6 +33,10 @@ enum Command {
     /// The emulated /proc: `export DIR` writes it, `mount DIR` serves it
     /// through FUSE.
     Proc(proc::Args),
+    /// Run a program in a private pid namespace served by the core, every
+    /// process-management answer checked against the real kernel as it
+    /// runs (ptrace + seccomp; see docs/run.md).
+    Run(run::Args),
 }
 
 fn main() -> ExitCode {
@@ -39,5 +45,6 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Proc(args) => proc::run(args),
+        Command::Run(args) => run::run(args),
     }
 }

@@ -1,0 +1,70 @@
+//! `taskcore run`: a program in a private pid namespace served by the
+//! core, checked live against the kernel (crate `taskcore-run`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use taskcore_run::{run as run_program, Options, RunError};
+
+/// Arguments of `taskcore run`.
+#[derive(Debug, Parser)]
+pub(crate) struct Args {
+    /// `pid_max` of the virtual pid namespace (301..=4194304).
+    #[arg(long, default_value_t = 32768)]
+    pid_max: u32,
+    /// The virtual pid the command gets (init, the supervisor, is 1).
+    #[arg(long, default_value_t = 2)]
+    first_pid: i32,
+    /// Serve the namespace without comparing the core's answers with the
+    /// kernel's.
+    #[arg(long)]
+    no_check: bool,
+    /// Write a JSON summary (calls served, checked, divergences, tasks
+    /// created) to FILE.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Print the summary on stderr at the end.
+    #[arg(long, short)]
+    verbose: bool,
+    /// The command and its arguments.
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    command: Vec<String>,
+}
+
+/// Runs the command; exits with its status (128 + signal if killed), or
+/// 125 when it could not be run (as `env`, `timeout` and `unshare` do).
+pub(crate) fn run(args: Args) -> ExitCode {
+    let mut opts = Options::new(args.command);
+    opts.pid_max = args.pid_max;
+    opts.first_pid = args.first_pid;
+    opts.check = !args.no_check;
+    let report = match run_program(&opts) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("taskcore run: {e}");
+            return ExitCode::from(match e {
+                RunError::NoCommand | RunError::BadOption(_) => 2,
+                _ => 125,
+            });
+        }
+    };
+    if args.verbose || !report.divergences.is_empty() {
+        eprintln!(
+            "taskcore run: {} calls served, {} answers checked, {} divergences, {} tasks, {:.3} s",
+            report.calls_served,
+            report.checked,
+            report.divergences.len(),
+            report.tasks_created,
+            report.elapsed_s
+        );
+    }
+    if let Some(path) = &args.report {
+        let json = serde_json::to_string_pretty(&report).expect("a report serializes");
+        if let Err(e) = std::fs::write(path, json + "\n") {
+            eprintln!("taskcore run: cannot write {}: {e}", path.display());
+            return ExitCode::from(125);
+        }
+    }
+    ExitCode::from(report.exit_status.clamp(0, 255) as u8)
+}

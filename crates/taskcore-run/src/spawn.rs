@@ -1,0 +1,132 @@
+//! Starting the command: a child that waits until it is seized, joins a
+//! process group of its own (taking the terminal's foreground if the
+//! supervisor had it), installs the seccomp filter and execs.
+
+use std::ffi::CString;
+use std::os::fd::{AsRawFd, OwnedFd};
+
+use nix::sys::ptrace::{self, Options as PtraceOptions};
+use nix::unistd::{fork, pipe, ForkResult, Pid};
+use seccompiler::BpfProgram;
+
+use crate::RunError;
+
+/// The ptrace options every traced task has (inherited by the tasks it
+/// creates): stops at clone/fork/vfork, exec and exit, at seccomp's
+/// `SECCOMP_RET_TRACE`, syscall stops marked with 0x80, and death of
+/// every tracee with the supervisor.
+pub(crate) fn ptrace_options() -> PtraceOptions {
+    PtraceOptions::PTRACE_O_TRACECLONE
+        | PtraceOptions::PTRACE_O_TRACEFORK
+        | PtraceOptions::PTRACE_O_TRACEVFORK
+        | PtraceOptions::PTRACE_O_TRACEEXEC
+        | PtraceOptions::PTRACE_O_TRACEEXIT
+        | PtraceOptions::PTRACE_O_TRACESECCOMP
+        | PtraceOptions::PTRACE_O_TRACESYSGOOD
+        | PtraceOptions::PTRACE_O_EXITKILL
+}
+
+/// The started command.
+#[derive(Debug)]
+pub(crate) struct Spawned {
+    /// Its real pid.
+    pub(crate) pid: i32,
+    /// Whether it was given the terminal's foreground.
+    pub(crate) took_terminal: bool,
+}
+
+fn os(what: &'static str) -> impl Fn(nix::Error) -> RunError {
+    move |err| RunError::Os { what, err }
+}
+
+/// Forks, seizes and releases the command `argv` with `filter`.
+///
+/// # Errors
+/// [`RunError::Ptrace`] when the seize is refused; [`RunError::Os`] when
+/// fork or pipe fail. A command that cannot be executed is not an error
+/// here: the child exits 127 (not found) or 126 (not executable).
+pub(crate) fn spawn(argv: &[String], filter: &BpfProgram) -> Result<Spawned, RunError> {
+    let cargs: Vec<CString> = argv
+        .iter()
+        .map(|a| {
+            CString::new(a.as_bytes())
+                .map_err(|_| RunError::BadOption(format!("argument {a:?} holds a NUL byte")))
+        })
+        .collect::<Result<_, _>>()?;
+    // SAFETY: isatty/tcgetpgrp/getpgrp only read the process's state.
+    let fg = unsafe { libc::isatty(0) == 1 && libc::tcgetpgrp(0) == libc::getpgrp() };
+    let mut ptrs: Vec<*const libc::c_char> = cargs.iter().map(|c| c.as_ptr()).collect();
+    ptrs.push(std::ptr::null());
+    let (rd, wr): (OwnedFd, OwnedFd) = pipe().map_err(os("pipe"))?;
+    // SAFETY: the child only makes async-signal-safe calls (read, setpgid,
+    // tcsetpgrp, signal, prctl, seccomp, execvp, _exit) on memory
+    // prepared before the fork.
+    match unsafe { fork() }.map_err(os("fork"))? {
+        ForkResult::Child => {
+            drop(wr);
+            let mut b = [0u8; 1];
+            // SAFETY: reading one byte into a local buffer.
+            let n = unsafe { libc::read(rd.as_raw_fd(), b.as_mut_ptr().cast(), 1) };
+            if n != 1 {
+                // The supervisor failed to seize: do not run untraced.
+                // SAFETY: _exit is async-signal-safe.
+                unsafe { libc::_exit(125) };
+            }
+            drop(rd);
+            // SAFETY: process-group and terminal calls on this process.
+            unsafe {
+                libc::setpgid(0, 0);
+                if fg {
+                    libc::signal(libc::SIGTTOU, libc::SIG_IGN);
+                    libc::tcsetpgrp(0, libc::getpid());
+                    libc::signal(libc::SIGTTOU, libc::SIG_DFL);
+                }
+            }
+            if seccompiler::apply_filter(filter).is_err() {
+                // SAFETY: _exit is async-signal-safe.
+                unsafe { libc::_exit(125) };
+            }
+            // SAFETY: a NULL-terminated argv of live CStrings.
+            unsafe { libc::execvp(ptrs[0], ptrs.as_ptr()) };
+            let code = if nix::errno::Errno::last() == nix::errno::Errno::ENOENT {
+                127
+            } else {
+                126
+            };
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(code) };
+        }
+        ForkResult::Parent { child } => {
+            drop(rd);
+            if let Err(e) = ptrace::seize(child, ptrace_options()) {
+                let _ = nix::sys::signal::kill(child, nix::sys::signal::Signal::SIGKILL);
+                let _ = nix::sys::wait::waitpid(child, None);
+                return Err(RunError::Ptrace(e));
+            }
+            // SAFETY: writing one byte from a local buffer.
+            let n = unsafe { libc::write(wr.as_raw_fd(), b"g".as_ptr().cast(), 1) };
+            if n != 1 {
+                return Err(os("write to the command's start pipe")(nix::Error::last()));
+            }
+            Ok(Spawned {
+                pid: child.as_raw(),
+                took_terminal: fg,
+            })
+        }
+    }
+}
+
+/// Gives the terminal's foreground back to the supervisor's group.
+pub(crate) fn restore_terminal() {
+    // SAFETY: terminal calls on this process; SIGTTOU ignored around them.
+    unsafe {
+        let old = libc::signal(libc::SIGTTOU, libc::SIG_IGN);
+        libc::tcsetpgrp(0, libc::getpgrp());
+        libc::signal(libc::SIGTTOU, old);
+    }
+}
+
+/// `Pid` of a raw number.
+pub(crate) fn pid(p: i32) -> Pid {
+    Pid::from_raw(p)
+}

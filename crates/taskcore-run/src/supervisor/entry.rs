@@ -1,0 +1,247 @@
+//! The seccomp stop: a trapped call is about to run. Its pid arguments
+//! are renumbered for the real kernel; calls whose effect another task
+//! may observe before this one's syscall exit (signals, exit) are applied
+//! to the core here; calls the namespace confines are answered here.
+
+use taskcore::sys::{dispatch, Syscall};
+use taskcore::Errno;
+
+use super::{InCall, Supervisor};
+use crate::calls::{self, Arg, Translate};
+use crate::pidmap::NOPID;
+use crate::tracee::{Memory, Regs};
+
+/// What a pid argument becomes.
+enum Target {
+    /// This real value.
+    Real(u64),
+    /// A target the namespace confines (every process, or init): the call
+    /// is answered by the supervisor, not run.
+    Confine,
+}
+
+/// The kill family: calls that send a signal.
+fn sends_signal(nr: i64) -> bool {
+    matches!(
+        nr,
+        libc::SYS_kill
+            | libc::SYS_tgkill
+            | libc::SYS_tkill
+            | libc::SYS_rt_sigqueueinfo
+            | libc::SYS_rt_tgsigqueueinfo
+    )
+}
+
+/// `rt_sigreturn`'s saved mask: `uc_sigmask` of the `rt_sigframe` at the
+/// stack pointer less 8 (its `pretcode` was popped by the handler's `ret`):
+/// 8 (pretcode) + 8 (uc_flags) + 8 (uc_link) + 24 (uc_stack) + 256
+/// (uc_mcontext) bytes in, arch/x86/include/asm/sigframe.h.
+const UC_SIGMASK_FROM_SP: u64 = 296;
+
+impl Supervisor {
+    /// A seccomp stop of thread `tid`.
+    pub(super) fn on_entry(&mut self, tid: i32) {
+        let Ok(mut regs) = Regs::get(tid) else {
+            return;
+        };
+        let nr = regs.nr();
+        let Some(c) = calls::lookup(nr) else {
+            self.resume(tid, 0);
+            return;
+        };
+        self.report.calls_served += 1;
+        *self.report.calls.entry(c.name).or_default() += 1;
+        let Some(task) = self.map.task(tid) else {
+            self.resume(tid, 0);
+            return;
+        };
+        let vargs = regs.args();
+        let mut confine = false;
+        match c.translate {
+            Translate::Eperm => {
+                *self.report.refused.entry(c.name).or_default() += 1;
+                regs.skip_with(-(libc::EPERM as i64));
+                let _ = regs.set(tid);
+                self.resume(tid, 0);
+                return;
+            }
+            Translate::Refuse(idx) => {
+                if idx.iter().any(|&i| vargs[i] as i32 != 0) {
+                    *self.report.refused.entry(c.name).or_default() += 1;
+                    let msg = format!(
+                        "{}() with a pid other than the caller's is not translated; refused with ENOSYS",
+                        c.name
+                    );
+                    self.warn_once(c.name, &msg);
+                    regs.skip_with(-(libc::ENOSYS as i64));
+                    let _ = regs.set(tid);
+                }
+                self.resume(tid, 0);
+                return;
+            }
+            Translate::Args(list) => {
+                for &(i, kind) in list {
+                    match self.translate(task, kind, &vargs, i) {
+                        Target::Real(r) => regs.set_arg(i, r),
+                        Target::Confine => confine = true,
+                    }
+                }
+            }
+            Translate::None => {}
+        }
+        let mem = Memory(tid);
+        let call = match nr {
+            libc::SYS_execveat => Ok(Syscall::Execve {
+                filename: String::new(),
+                argv: None,
+            }),
+            _ => Syscall::from_raw_with(nr as u64, vargs, &mem),
+        };
+        let alive = self.alive(task);
+        match nr {
+            libc::SYS_exit | libc::SYS_exit_group => {
+                if alive {
+                    if let Ok(call) = &call {
+                        self.seize_dying(task);
+                        let _ = dispatch(&mut self.k, task, call);
+                    }
+                }
+                self.resume(tid, 0);
+                return;
+            }
+            libc::SYS_rt_sigreturn => {
+                if alive {
+                    let sp = regs.0.rsp;
+                    if let Ok(mask) = mem.read_u64(sp.wrapping_add(UC_SIGMASK_FROM_SP)) {
+                        let _ = self.k.rt_sigreturn(task, mask);
+                    }
+                }
+                self.resume(tid, 0);
+                return;
+            }
+            _ => {}
+        }
+        let mut early = None;
+        if sends_signal(nr) && alive {
+            if let Ok(call) = &call {
+                early = Some(dispatch(&mut self.k, task, call));
+            }
+        }
+        if confine {
+            // Answered by the core; what `kill(-1)` reaches is sent by the
+            // supervisor, to the namespace's processes only.
+            let r = early.clone().unwrap_or(Err(Errno::ESRCH)).map(|r| r.raw());
+            if let (Ok(_), Ok(Syscall::Kill { pid: -1, sig })) = (&r, &call) {
+                self.kill_all_but(task, *sig);
+            }
+            self.report.checked += 1;
+            regs.skip_with(match r {
+                Ok(v) => v,
+                Err(e) => -(e.as_i32() as i64),
+            });
+            let _ = regs.set(tid);
+            self.resume(tid, 0);
+            return;
+        }
+        if regs.args() != vargs {
+            let _ = regs.set(tid);
+        }
+        if let Some(t) = self.threads.get_mut(&tid) {
+            t.in_call = Some(InCall {
+                nr,
+                name: c.name,
+                args: vargs,
+                call,
+                early,
+                child: None,
+                refused: None,
+            });
+        }
+        self.resume(tid, 0);
+    }
+
+    /// Before `task` exits: the supervisor is its real tracer, so its
+    /// parent sees the zombie only once the supervisor has seen the death
+    /// (`wait_consider_task()` hides a traced zombie from a parent that is
+    /// not its tracer). The core's init seizes the process's leader, and
+    /// reaps it as its tracer at the real death report, which then hands
+    /// the zombie to the parent (`__ptrace_detach()`, `do_notify_parent()`).
+    fn seize_dying(&mut self, task: taskcore::TaskId) {
+        let Ok(tgid) = self.k.getpid(task) else {
+            return;
+        };
+        let Ok(leader) = self.k.find_task_by_vpid(self.init, tgid) else {
+            return;
+        };
+        if self.k.getppid(leader).is_ok_and(|p| p != 1) {
+            // EPERM when the program traces it itself: then unseized.
+            let _ = self.k.ptrace_attach(self.init, tgid, true);
+        }
+    }
+
+    /// The real value of pid argument `i` of kind `kind`, as `task` sees
+    /// the virtual numbers.
+    fn translate(&self, task: taskcore::TaskId, kind: Arg, a: &[u64; 6], i: usize) -> Target {
+        let v = a[i] as i32;
+        let pid = |v: i32| -> i32 {
+            if v == 1 {
+                self.sup_pid
+            } else {
+                self.map.to_real(&self.k, task, v).unwrap_or(NOPID)
+            }
+        };
+        let real = |r: i32| Target::Real(r as i64 as u64);
+        match kind {
+            Arg::Pid | Arg::Pgid if v <= 0 => Target::Real(a[i]),
+            Arg::Pid | Arg::Pgid => real(pid(v)),
+            Arg::KillTarget => match v {
+                -1 | 1 => Target::Confine,
+                0 => Target::Real(0),
+                v if v > 0 => real(pid(v)),
+                // kill(INT_MIN) is ESRCH in Linux: -INT_MIN overflows.
+                i32::MIN => real(i32::MIN),
+                v => match pid(-v) {
+                    p if p == self.sup_pid => Target::Confine,
+                    p => real(-p),
+                },
+            },
+            Arg::WaitSelector => match v {
+                -1 | 0 | i32::MIN => Target::Real(a[i]),
+                v if v > 0 => real(pid(v)),
+                v => real(-pid(-v)),
+            },
+            Arg::WaitidId => match a[0] as u32 {
+                libc::P_PID | libc::P_PGID if v > 0 => real(pid(v)),
+                _ => Target::Real(a[i]),
+            },
+            Arg::PrioWho => match a[0] as i32 {
+                0 | 1 if v > 0 => real(pid(v)), // PRIO_PROCESS, PRIO_PGRP
+                _ => Target::Real(a[i]),
+            },
+            Arg::IoprioWho => match a[0] as i32 {
+                1 | 2 if v > 0 => real(pid(v)), // IOPRIO_WHO_PROCESS, _PGRP
+                _ => Target::Real(a[i]),
+            },
+        }
+    }
+
+    /// `kill(-1, sig)` from `task`: every process of the namespace but
+    /// init and the caller's own, sent for real by the supervisor.
+    fn kill_all_but(&mut self, task: taskcore::TaskId, sig: i32) {
+        if sig == 0 {
+            return;
+        }
+        let own = self.k.getpid(task).ok();
+        let mut targets: Vec<i32> = Vec::new();
+        for (tid, t) in self.map.threads() {
+            let Ok(tgid) = self.k.getpid(t) else { continue };
+            if Some(tgid) != own && self.k.gettid(t).ok() == Some(tgid) {
+                targets.push(tid);
+            }
+        }
+        for tid in targets {
+            // SAFETY: kill of a traced process of the namespace.
+            unsafe { libc::kill(tid, sig) };
+        }
+    }
+}

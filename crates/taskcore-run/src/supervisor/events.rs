@@ -1,0 +1,176 @@
+//! The ptrace events: a clone/fork/vfork made a child (the core creates
+//! and numbers it), an exec completed (the core execs, renumbering a
+//! non-leader), a thread is about to exit (a death the core has not seen
+//! is applied).
+
+use nix::sys::ptrace;
+use taskcore::sys::{dispatch, SysRet};
+
+use super::{Newborn, Supervisor, Thread};
+use crate::spawn::pid;
+use crate::tracee::{self, Memory};
+
+/// `struct clone_args` offsets (include/uapi/linux/sched.h).
+const CLONE3_CHILD_TID: u64 = 16;
+const CLONE3_PARENT_TID: u64 = 24;
+
+impl Supervisor {
+    /// `PTRACE_EVENT_FORK`/`VFORK`/`CLONE` of thread `tid`: its call made
+    /// a child. The core makes the same child; its number is written where
+    /// `CLONE_PARENT_SETTID` points now and where `CLONE_CHILD_SETTID`
+    /// points at the child's first stop.
+    pub(super) fn on_clone_event(&mut self, tid: i32) {
+        let Ok(child) = ptrace::getevent(pid(tid)) else {
+            self.resume(tid, 0);
+            return;
+        };
+        let child = child as i32;
+        let task = self.map.task(tid);
+        let Some(ic) = self.threads.get_mut(&tid).and_then(|t| t.in_call.as_mut()) else {
+            self.resume(tid, 0);
+            return;
+        };
+        let (nr, args) = (ic.nr, ic.args);
+        let r = match (&ic.call, task) {
+            (Ok(call), Some(task)) => dispatch(&mut self.k, task, call),
+            (Err(e), _) => Err(*e),
+            (_, None) => Err(taskcore::Errno::ESRCH),
+        };
+        match r {
+            Ok(SysRet::Child {
+                task: ct, pid: v, ..
+            }) => {
+                ic.child = Some(v);
+                self.map.insert_task(child, ct, v);
+                self.report.tasks_created += 1;
+                let mem = Memory(tid);
+                let (flags, parent_tid, child_tid) = match nr {
+                    libc::SYS_clone => (args[0], args[2], args[3]),
+                    libc::SYS_clone3 => (
+                        mem.read_u64(args[0]).unwrap_or(0),
+                        mem.read_u64(args[0] + CLONE3_PARENT_TID).unwrap_or(0),
+                        mem.read_u64(args[0] + CLONE3_CHILD_TID).unwrap_or(0),
+                    ),
+                    _ => (0, 0, 0),
+                };
+                if flags & libc::CLONE_PARENT_SETTID as u64 != 0 && parent_tid != 0 {
+                    let _ = mem.write_i32(parent_tid, v);
+                }
+                let nb = Newborn {
+                    vtid: v,
+                    child_tid: (flags & libc::CLONE_CHILD_SETTID as u64 != 0 && child_tid != 0)
+                        .then_some(child_tid),
+                };
+                if self.parked.remove(&child) {
+                    self.first_stop(child, nb);
+                } else {
+                    self.newborn.insert(child, nb);
+                }
+            }
+            other => {
+                let e = other.err().unwrap_or(taskcore::Errno::EINVAL);
+                ic.refused = Some(e);
+                let name = ic.name;
+                self.diverge(
+                    tid,
+                    format!("{name}()"),
+                    format!("= {child}"),
+                    format!("= -1 {}", e.name()),
+                );
+                // The core cannot number it: the child Linux made goes.
+                // SAFETY: kill of the new traced child.
+                unsafe { libc::kill(child, libc::SIGKILL) };
+            }
+        }
+        self.resume(tid, 0);
+    }
+
+    /// A new task's first stop: its tid is written where
+    /// `CLONE_CHILD_SETTID` asked, and it starts.
+    pub(super) fn first_stop(&mut self, tid: i32, nb: Newborn) {
+        if let Some(addr) = nb.child_tid {
+            let _ = Memory(tid).write_i32(addr, nb.vtid);
+        }
+        self.threads.insert(tid, Thread::default());
+        let _ = tracee::cont(tid, 0);
+    }
+
+    /// `PTRACE_EVENT_EXEC`: thread `tid` (after a non-leader's exec, the
+    /// leader's tid, which it took) completed an execve.
+    pub(super) fn on_exec_event(&mut self, tid: i32) {
+        let former = ptrace::getevent(pid(tid)).map_or(tid, |f| f as i32);
+        if former != tid {
+            // de_thread(): the old leader is gone; the exec'ing thread
+            // takes its tid.
+            self.map.remove_task(tid);
+            let t = self.threads.remove(&former).unwrap_or_default();
+            self.threads.insert(tid, t);
+            self.map.retid(former, tid);
+        }
+        let ic = self.threads.get_mut(&tid).and_then(|t| t.in_call.take());
+        if let (Some(task), Some(ic)) = (self.map.task(tid), ic) {
+            if let Ok(call) = &ic.call {
+                if self.alive(task) {
+                    let r = dispatch(&mut self.k, task, call);
+                    self.report.checked += 1;
+                    if let Err(e) = r {
+                        self.diverge(
+                            tid,
+                            "execve()".into(),
+                            "= 0".into(),
+                            format!("= -1 {}", e.name()),
+                        );
+                    }
+                }
+            }
+            if let Ok(v) = self.k.pid_vnr(self.init, task) {
+                self.map.insert_task(tid, task, v);
+            }
+        }
+        self.resume(tid, 0);
+    }
+
+    /// `PTRACE_EVENT_EXIT`: thread `tid` is exiting. A death the core has
+    /// not applied (a signal the core did not see kill it) is applied,
+    /// unless a thread of its group is in an execve, whose de_thread() the
+    /// core makes at the exec event.
+    pub(super) fn on_exit_event(&mut self, tid: i32) {
+        let status = ptrace::getevent(pid(tid)).map_or(0, |s| s as i32);
+        if let Some(task) = self.map.task(tid) {
+            if self.alive(task) && !self.group_in_exec(task) {
+                if libc::WIFSIGNALED(status) {
+                    let _ = self.k.force_fatal_signal(
+                        task,
+                        libc::WTERMSIG(status),
+                        libc::WCOREDUMP(status),
+                    );
+                    self.report
+                        .not_checked("death by a signal the core did not send");
+                } else {
+                    let _ = self.k.exit(task, libc::WEXITSTATUS(status));
+                    self.report.not_checked("exit not seen at a stop");
+                }
+            }
+        }
+        if let Some(t) = self.threads.get_mut(&tid) {
+            t.in_call = None;
+        }
+        self.resume(tid, 0);
+    }
+
+    /// Whether a thread of `task`'s group is inside an execve.
+    fn group_in_exec(&self, task: taskcore::TaskId) -> bool {
+        let Ok(tgid) = self.k.getpid(task) else {
+            return false;
+        };
+        self.threads.iter().any(|(&t, th)| {
+            th.in_call
+                .as_ref()
+                .is_some_and(|c| c.nr == libc::SYS_execve || c.nr == libc::SYS_execveat)
+                && self
+                    .map
+                    .task(t)
+                    .is_some_and(|x| self.k.getpid(x).ok() == Some(tgid))
+        })
+    }
+}

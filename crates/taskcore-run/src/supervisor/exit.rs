@@ -1,0 +1,339 @@
+//! The syscall-exit stop: the real result is known. It is renumbered for
+//! the program (the return value, and what the kernel wrote: waitid's
+//! siginfo), and the core applies the call and answers; the two answers
+//! are compared.
+
+use taskcore::sys::{dispatch, SysRet};
+use taskcore::WaitOutcome;
+
+use super::{InCall, Supervisor};
+use crate::check::{agrees, is_restart, show_core, show_ret};
+use crate::tracee::{Memory, Regs};
+
+/// Calls whose non-negative return value is a pid.
+fn returns_pid(nr: i64) -> bool {
+    matches!(
+        nr,
+        libc::SYS_getpid
+            | libc::SYS_gettid
+            | libc::SYS_getppid
+            | libc::SYS_getpgrp
+            | libc::SYS_getpgid
+            | libc::SYS_getsid
+            | libc::SYS_setsid
+            | libc::SYS_set_tid_address
+            | libc::SYS_wait4
+    )
+}
+
+fn is_clone(nr: i64) -> bool {
+    matches!(
+        nr,
+        libc::SYS_clone | libc::SYS_clone3 | libc::SYS_fork | libc::SYS_vfork
+    )
+}
+
+/// `si_pid`'s offset in `siginfo_t` (x86_64): after si_signo, si_errno,
+/// si_code and the padding of the union's alignment.
+pub(super) const SI_PID_OFFSET: u64 = 16;
+
+impl Supervisor {
+    /// The syscall-exit stop of thread `tid`.
+    pub(super) fn on_syscall_exit(&mut self, tid: i32) {
+        let ic = self.threads.get_mut(&tid).and_then(|t| t.in_call.take());
+        let (Some(ic), Ok(mut regs)) = (ic, Regs::get(tid)) else {
+            self.resume(tid, 0);
+            return;
+        };
+        let real = regs.ret();
+        let mut shown = real;
+        if is_clone(ic.nr) {
+            shown = self.clone_result(tid, &ic, real);
+        } else if returns_pid(ic.nr) && real > 0 {
+            shown = self.map.to_virtual(real as i32).into();
+        }
+        if ic.nr == libc::SYS_waitid && real == 0 && ic.args[2] != 0 {
+            self.renumber_si_pid(tid, ic.args[2]);
+        }
+        if shown != real {
+            regs.set_ret(shown);
+            let _ = regs.set(tid);
+        }
+        if self.opts.check && !is_clone(ic.nr) {
+            self.check(tid, ic, shown);
+        }
+        self.resume(tid, 0);
+    }
+
+    /// The clone family's return value for the program: the child's
+    /// virtual pid, or the core's refusal (the real child is killed: the
+    /// core could not number it).
+    fn clone_result(&mut self, tid: i32, ic: &InCall, real: i64) -> i64 {
+        if let Some(e) = ic.refused {
+            return -(e.as_i32() as i64);
+        }
+        if real >= 0 {
+            return ic.child.map_or(0, i64::from);
+        }
+        // No child: the core must refuse as well.
+        if let (Some(task), Ok(call)) = (self.map.task(tid), &ic.call) {
+            if self.opts.check && !is_restart(real) && self.alive(task) {
+                let r = dispatch(&mut self.k, task, call);
+                self.report.checked += 1;
+                if let Ok(SysRet::Child {
+                    task: phantom, pid, ..
+                }) = r
+                {
+                    self.diverge(
+                        tid,
+                        ic.name.to_string() + "()",
+                        show_ret(real),
+                        format!("= {pid}"),
+                    );
+                    // Undo: the child Linux did not make dies and is reaped.
+                    let _ = self.k.force_fatal_signal(phantom, libc::SIGKILL, false);
+                    let _ = self.k.wait4(task, pid, libc::__WALL);
+                } else if agrees(&r, real) == Some(false) {
+                    self.diverge(
+                        tid,
+                        ic.name.to_string() + "()",
+                        show_ret(real),
+                        show_core(&r),
+                    );
+                }
+            }
+        }
+        real
+    }
+
+    /// Rewrites the `si_pid` a waitid wrote at `infop` to the virtual pid.
+    fn renumber_si_pid(&mut self, tid: i32, infop: u64) {
+        let mem = Memory(tid);
+        if let Ok(p) = mem.read_i32(infop + SI_PID_OFFSET) {
+            if p > 0 {
+                let _ = mem.write_i32(infop + SI_PID_OFFSET, self.map.to_virtual(p));
+            }
+        }
+    }
+
+    /// Applies the call to the core (unless it was at the entry) and
+    /// compares the answers; `shown` is the real result, renumbered.
+    fn check(&mut self, tid: i32, ic: InCall, shown: i64) {
+        let Some(task) = self.map.task(tid) else {
+            return;
+        };
+        if ic.nr == libc::SYS_rt_sigsuspend {
+            // It only ends when a signal interrupts it: its temporary mask
+            // is what the delivery stop that follows takes the signal with.
+            if let (Ok(call), true) = (&ic.call, self.alive(task)) {
+                let _ = dispatch(&mut self.k, task, call);
+            }
+            self.report
+                .not_checked("rt_sigsuspend (ends with a signal)");
+            return;
+        }
+        if is_restart(shown) {
+            self.report.not_checked("interrupted by a signal");
+            return;
+        }
+        if matches!(ic.nr, libc::SYS_execve | libc::SYS_execveat) {
+            // A successful exec is applied at its event; a failed one
+            // failed on the file system, which the core does not model.
+            self.report.not_checked("execve failure (file system)");
+            return;
+        }
+        let r = match ic.early.clone() {
+            Some(r) => r,
+            None => {
+                let Ok(call) = &ic.call else {
+                    self.report.not_checked("call not modelled by the core");
+                    return;
+                };
+                if !self.alive(task) {
+                    self.report
+                        .not_checked("caller already exiting in the core");
+                    return;
+                }
+                dispatch(&mut self.k, task, call)
+            }
+        };
+        self.report.checked += 1;
+        let mut ok = agrees(&r, shown);
+        // wait4's status word.
+        if let (Some(true), Ok(SysRet::Wait(WaitOutcome::Reported(w)))) = (ok, &r) {
+            if ic.args[1] != 0 {
+                if let Ok(st) = Memory(tid).read_i32(ic.args[1]) {
+                    if st != w.status {
+                        ok = Some(false);
+                    }
+                }
+            }
+        }
+        // waitid's si_pid (already renumbered).
+        if let (Some(true), Ok(SysRet::Waitid(out))) = (ok, &r) {
+            if ic.args[2] != 0 {
+                let got = Memory(tid)
+                    .read_i32(ic.args[2] + SI_PID_OFFSET)
+                    .unwrap_or(0);
+                let want = match out {
+                    WaitOutcome::Reported(w) => w.pid,
+                    _ => 0,
+                };
+                if got != want {
+                    ok = Some(false);
+                }
+            }
+        }
+        match ok {
+            None => self.report.not_checked("result not comparable"),
+            Some(true) => {}
+            Some(false) => {
+                let call = format!("{}({})", ic.name, show_args(ic.nr, &ic.args));
+                let real = self.describe_real(tid, &ic, shown);
+                self.diverge(tid, call, real, describe_core(&r));
+            }
+        }
+    }
+
+    /// The real result in strace's notation, with the wait status.
+    fn describe_real(&self, tid: i32, ic: &InCall, shown: i64) -> String {
+        if ic.nr == libc::SYS_wait4 && shown > 0 && ic.args[1] != 0 {
+            if let Ok(st) = Memory(tid).read_i32(ic.args[1]) {
+                return format!("{} [{}]", show_ret(shown), show_status(st));
+            }
+        }
+        show_ret(shown)
+    }
+}
+
+/// The core's answer in strace's notation, with the wait status.
+fn describe_core(r: &taskcore::sys::SysResult) -> String {
+    match r {
+        Ok(SysRet::Wait(WaitOutcome::Reported(w))) => {
+            format!("= {} [{}]", w.pid, show_status(w.status))
+        }
+        Ok(SysRet::Waitid(WaitOutcome::Reported(w))) => format!("= 0 {{si_pid={}}}", w.pid),
+        r => show_core(r),
+    }
+}
+
+/// A wait status as strace prints it.
+pub(super) fn show_status(st: i32) -> String {
+    if libc::WIFEXITED(st) {
+        format!(
+            "{{WIFEXITED(s) && WEXITSTATUS(s) == {}}}",
+            libc::WEXITSTATUS(st)
+        )
+    } else if libc::WIFSIGNALED(st) {
+        format!(
+            "{{WIFSIGNALED(s) && WTERMSIG(s) == {}{}}}",
+            signame(libc::WTERMSIG(st)),
+            if libc::WCOREDUMP(st) {
+                " && WCOREDUMP(s)"
+            } else {
+                ""
+            }
+        )
+    } else if libc::WIFSTOPPED(st) {
+        format!(
+            "{{WIFSTOPPED(s) && WSTOPSIG(s) == {}}}",
+            signame(libc::WSTOPSIG(st))
+        )
+    } else if libc::WIFCONTINUED(st) {
+        "{WIFCONTINUED(s)}".to_string()
+    } else {
+        format!("{st:#x}")
+    }
+}
+
+/// A signal's name as strace prints it (`SIGRT_n` for real-time ones).
+pub(super) fn signame(sig: i32) -> String {
+    const NAMES: [&str; 32] = [
+        "0",
+        "SIGHUP",
+        "SIGINT",
+        "SIGQUIT",
+        "SIGILL",
+        "SIGTRAP",
+        "SIGABRT",
+        "SIGBUS",
+        "SIGFPE",
+        "SIGKILL",
+        "SIGUSR1",
+        "SIGSEGV",
+        "SIGUSR2",
+        "SIGPIPE",
+        "SIGALRM",
+        "SIGTERM",
+        "SIGSTKFLT",
+        "SIGCHLD",
+        "SIGCONT",
+        "SIGSTOP",
+        "SIGTSTP",
+        "SIGTTIN",
+        "SIGTTOU",
+        "SIGURG",
+        "SIGXCPU",
+        "SIGXFSZ",
+        "SIGVTALRM",
+        "SIGPROF",
+        "SIGWINCH",
+        "SIGIO",
+        "SIGPWR",
+        "SIGSYS",
+    ];
+    match sig {
+        0..=31 => NAMES[sig as usize].to_string(),
+        32..=64 => format!("SIGRT_{}", sig - 32),
+        _ => sig.to_string(),
+    }
+}
+
+/// The arguments that identify a call, in strace's style: pids and
+/// options as signed numbers, pointers omitted.
+fn show_args(nr: i64, a: &[u64; 6]) -> String {
+    let n = match nr {
+        libc::SYS_wait4 => return format!("{}, {}", a[0] as i32, options(a[2] as i32)),
+        libc::SYS_waitid => {
+            return format!("{}, {}, {}", a[0] as i32, a[1] as i32, options(a[3] as i32))
+        }
+        libc::SYS_kill | libc::SYS_tkill => {
+            return format!("{}, {}", a[0] as i32, signame(a[1] as i32))
+        }
+        libc::SYS_tgkill => {
+            return format!("{}, {}, {}", a[0] as i32, a[1] as i32, signame(a[2] as i32))
+        }
+        libc::SYS_getpgid | libc::SYS_getsid | libc::SYS_prctl => 1,
+        libc::SYS_setpgid => 2,
+        libc::SYS_rt_sigaction | libc::SYS_rt_sigprocmask => 1,
+        _ => 0,
+    };
+    a[..n]
+        .iter()
+        .map(|&x| (x as i32).to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Wait options as strace prints them.
+fn options(o: i32) -> String {
+    const NAMES: [(i32, &str); 7] = [
+        (libc::WNOHANG, "WNOHANG"),
+        (libc::WUNTRACED, "WSTOPPED"),
+        (libc::WEXITED, "WEXITED"),
+        (libc::WCONTINUED, "WCONTINUED"),
+        (libc::WNOWAIT, "WNOWAIT"),
+        (libc::__WCLONE, "__WCLONE"),
+        (libc::__WALL, "__WALL"),
+    ];
+    let names: Vec<&str> = NAMES
+        .iter()
+        .filter(|(b, _)| o & b != 0)
+        .map(|&(_, n)| n)
+        .collect();
+    if names.is_empty() {
+        "0".to_string()
+    } else {
+        names.join("|")
+    }
+}

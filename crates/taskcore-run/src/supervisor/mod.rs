@@ -1,0 +1,345 @@
+//! The supervisor: the state of one run and its event loop.
+//!
+//! Every traced thread stops at the points below, one at a time (the
+//! supervisor is single-threaded and each stop waits for it):
+//!
+//! | stop | module | what the core does |
+//! |---|---|---|
+//! | seccomp (`PTRACE_EVENT_SECCOMP`) | `entry` | kill family and exit applied; arguments renumbered |
+//! | clone / fork / vfork event | `events` | the child created and numbered |
+//! | exec event | `events` | execve applied (a non-leader's tid renumbered) |
+//! | exit event | `events` | a death the core has not seen applied |
+//! | syscall exit | `exit` | the call applied and compared; the result renumbered |
+//! | signal delivery | `signals` | `get_signal` takes the same signal |
+//! | gone (`WIFEXITED`/`WIFSIGNALED`) | here | init reaps what it is the parent of |
+
+mod entry;
+mod events;
+mod exit;
+mod signals;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::Instant;
+
+use taskcore::sys::{SysResult, Syscall};
+use taskcore::uapi::{__WALL, WNOHANG};
+use taskcore::{Config, Kernel, SignalDelivery, TaskId};
+
+use crate::check::Divergence;
+use crate::pidmap::PidMap;
+use crate::report::Report;
+use crate::spawn;
+use crate::tracee;
+use crate::{filter, Options, RunError};
+
+/// A trapped call between its seccomp stop and its syscall-exit stop.
+#[derive(Debug)]
+struct InCall {
+    nr: i64,
+    name: &'static str,
+    /// The program's (virtual) arguments.
+    args: [u64; 6],
+    /// The call decoded from them, for the core (`Err`: the core does not
+    /// model it, or could not read an argument).
+    call: Result<Syscall, taskcore::Errno>,
+    /// The core's answer when it was applied at the entry.
+    early: Option<SysResult>,
+    /// clone family: the child's virtual pid, once its event came.
+    child: Option<i32>,
+    /// clone family: the core refused the child the real kernel made.
+    refused: Option<taskcore::Errno>,
+}
+
+/// What the supervisor knows of one traced thread.
+#[derive(Debug, Default)]
+struct Thread {
+    in_call: Option<InCall>,
+}
+
+/// What to do at a new task's first stop.
+#[derive(Debug, Clone, Copy)]
+struct Newborn {
+    vtid: i32,
+    /// `CLONE_CHILD_SETTID`'s address, in the child's memory.
+    child_tid: Option<u64>,
+}
+
+/// The state of one run.
+struct Supervisor {
+    k: Kernel,
+    init: TaskId,
+    map: PidMap,
+    threads: HashMap<i32, Thread>,
+    /// New tasks whose first stop came before their parent's clone event.
+    parked: HashSet<i32>,
+    /// New tasks known from their parent's event, not yet stopped.
+    newborn: HashMap<i32, Newborn>,
+    sup_pid: i32,
+    command: i32,
+    command_status: Option<i32>,
+    opts: Options,
+    report: Report,
+    warned: HashSet<&'static str>,
+}
+
+/// The signal the supervisor was sent (INT, TERM, HUP), to forward.
+static FORWARD: AtomicI32 = AtomicI32::new(0);
+
+extern "C" fn on_forwarded(sig: libc::c_int) {
+    FORWARD.store(sig, Ordering::Relaxed);
+}
+
+fn install_forwarding() {
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: a handler that only stores to an atomic; no SA_RESTART,
+        // so the supervisor's waitpid returns EINTR and forwards.
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_forwarded as *const () as usize;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+}
+
+/// Runs `opts.argv` under the supervisor until every task of its namespace
+/// is gone; returns what it did and found.
+///
+/// The calling process becomes a child subreaper (`PR_SET_CHILD_SUBREAPER`)
+/// and the tracer of every task the command creates; its SIGINT, SIGTERM
+/// and SIGHUP handlers forward those signals to the command. Call it from
+/// a single-threaded process (it forks).
+///
+/// # Errors
+/// [`RunError`]: no command, an option out of range, ptrace or seccomp
+/// unavailable, or a failed system call of the supervisor's own. The
+/// program's failures are its exit status, not errors.
+///
+/// # Linux
+/// What `unshare --pid --fork` plus `strace -f` give together, with the
+/// core in the kernel's place for numbering.
+pub fn run(opts: &Options) -> Result<Report, RunError> {
+    if opts.argv.is_empty() {
+        return Err(RunError::NoCommand);
+    }
+    if opts.first_pid < 2 || opts.first_pid as i64 >= opts.pid_max as i64 {
+        return Err(RunError::BadOption(format!(
+            "--first-pid must be in 2..{} (pid 1 is the supervisor)",
+            opts.pid_max
+        )));
+    }
+    let filter = filter::compile()?;
+    let mut k = Kernel::new(Config {
+        pid_max: opts.pid_max,
+        ..Config::default()
+    })
+    .map_err(|e| RunError::BadOption(format!("--pid-max {}: {}", opts.pid_max, e.name())))?;
+    k.set_signal_delivery(SignalDelivery::OnGetSignal);
+    let init = k.init_task().map_err(RunError::Core)?;
+    // Linux's cyclic rule from `first_pid`: the numbers below it were used
+    // once and freed.
+    for _ in 2..opts.first_pid {
+        let t = k.fork(init).map_err(RunError::Core)?;
+        k.exit_group(t, 0).map_err(RunError::Core)?;
+        k.wait4(init, -1, 0).map_err(RunError::Core)?;
+    }
+    // SAFETY: prctl on this process.
+    if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } != 0 {
+        return Err(RunError::Os {
+            what: "prctl(PR_SET_CHILD_SUBREAPER)",
+            err: nix::Error::last(),
+        });
+    }
+    install_forwarding();
+    let start = Instant::now();
+    let cmd = k.fork(init).map_err(RunError::Core)?;
+    k.setpgid(cmd, 0, 0).map_err(RunError::Core)?;
+    let vcmd = k.pid_vnr(init, cmd).map_err(RunError::Core)?;
+    let sp = spawn::spawn(&opts.argv, &filter)?;
+    // SAFETY: getpid/getpgrp/getsid read this process's ids.
+    let (sup_pid, sup_pgid, sup_sid) =
+        unsafe { (libc::getpid(), libc::getpgrp(), libc::getsid(0)) };
+    let mut map = PidMap::default();
+    map.insert_number(1, sup_pid);
+    map.alias(sup_pgid, 1);
+    map.alias(sup_sid, 1);
+    map.insert_task(sp.pid, cmd, vcmd);
+    let mut s = Supervisor {
+        k,
+        init,
+        map,
+        threads: HashMap::from([(sp.pid, Thread::default())]),
+        parked: HashSet::new(),
+        newborn: HashMap::new(),
+        sup_pid,
+        command: sp.pid,
+        command_status: None,
+        opts: opts.clone(),
+        report: Report {
+            command_pid: vcmd,
+            tasks_created: 1,
+            ..Report::default()
+        },
+        warned: HashSet::new(),
+    };
+    s.event_loop();
+    if sp.took_terminal {
+        spawn::restore_terminal();
+    }
+    s.report.exit_status = s.command_status.unwrap_or(255);
+    s.report.elapsed_s = start.elapsed().as_secs_f64();
+    Ok(s.report)
+}
+
+impl Supervisor {
+    fn event_loop(&mut self) {
+        loop {
+            let mut st: libc::c_int = 0;
+            // SAFETY: waitpid writes the status to a local.
+            let tid = unsafe { libc::waitpid(-1, &mut st, libc::__WALL) };
+            if tid < 0 {
+                match nix::errno::Errno::last() {
+                    nix::errno::Errno::EINTR => {
+                        self.forward();
+                        continue;
+                    }
+                    _ => break,
+                }
+            }
+            self.on_status(tid, st);
+        }
+    }
+
+    /// Forwards a signal the supervisor was sent to the command.
+    fn forward(&mut self) {
+        let sig = FORWARD.swap(0, Ordering::Relaxed);
+        if sig != 0 && self.command_status.is_none() {
+            // SAFETY: kill of the command's real pid.
+            unsafe { libc::kill(self.command, sig) };
+        }
+    }
+
+    fn on_status(&mut self, tid: i32, st: i32) {
+        if libc::WIFEXITED(st) || libc::WIFSIGNALED(st) {
+            self.on_gone(tid, st);
+            return;
+        }
+        if !libc::WIFSTOPPED(st) {
+            return;
+        }
+        let sig = libc::WSTOPSIG(st);
+        let event = (st >> 16) & 0xff;
+        if !self.threads.contains_key(&tid) {
+            match self.newborn.remove(&tid) {
+                Some(nb) => self.first_stop(tid, nb),
+                None => {
+                    self.parked.insert(tid);
+                }
+            }
+            return;
+        }
+        match event {
+            libc::PTRACE_EVENT_SECCOMP => self.on_entry(tid),
+            libc::PTRACE_EVENT_FORK | libc::PTRACE_EVENT_VFORK | libc::PTRACE_EVENT_CLONE => {
+                self.on_clone_event(tid)
+            }
+            libc::PTRACE_EVENT_EXEC => self.on_exec_event(tid),
+            libc::PTRACE_EVENT_EXIT => self.on_exit_event(tid),
+            libc::PTRACE_EVENT_STOP => self.on_event_stop(tid, sig),
+            0 if sig == libc::SIGTRAP | 0x80 => self.on_syscall_exit(tid),
+            0 => self.on_signal(tid, sig),
+            _ => self.resume(tid, 0),
+        }
+    }
+
+    /// Restarts thread `tid` with `sig` injected: to its current call's
+    /// syscall-exit stop if one is awaited, else freely.
+    fn resume(&mut self, tid: i32, sig: i32) {
+        let awaiting = self.threads.get(&tid).is_some_and(|t| t.in_call.is_some());
+        let _ = if awaiting {
+            tracee::syscall(tid, sig)
+        } else {
+            tracee::cont(tid, sig)
+        };
+    }
+
+    /// A `PTRACE_EVENT_STOP`: a group stop (kept with `PTRACE_LISTEN`, so
+    /// that the real parent sees it and SIGCONT ends it), or the trap that
+    /// ends a listen.
+    fn on_event_stop(&mut self, tid: i32, sig: i32) {
+        let stop_sig = matches!(
+            sig,
+            libc::SIGSTOP | libc::SIGTSTP | libc::SIGTTIN | libc::SIGTTOU
+        );
+        let group_stop = stop_sig
+            && nix::sys::ptrace::getsiginfo(spawn::pid(tid)) == Err(nix::errno::Errno::EINVAL);
+        if group_stop {
+            let _ = tracee::listen(tid);
+        } else {
+            self.resume(tid, 0);
+        }
+    }
+
+    /// A thread is gone from the real kernel (for its tracer; for the
+    /// supervisor's own children, reaped).
+    fn on_gone(&mut self, tid: i32, st: i32) {
+        if tid == self.command {
+            self.command_status = Some(if libc::WIFSIGNALED(st) {
+                128 + libc::WTERMSIG(st)
+            } else {
+                libc::WEXITSTATUS(st)
+            });
+        }
+        self.parked.remove(&tid);
+        self.threads.remove(&tid);
+        let v = self.map.to_virtual(tid);
+        if let Some(task) = self.map.remove_task(tid) {
+            if self.alive(task) {
+                // A death no stop showed (a SIGKILL from outside).
+                let sig = if libc::WIFSIGNALED(st) {
+                    libc::WTERMSIG(st)
+                } else {
+                    libc::SIGKILL
+                };
+                let _ = self.k.force_fatal_signal(task, sig, libc::WCOREDUMP(st));
+                self.report.not_checked("death not seen at a stop");
+            }
+        }
+        self.reap_by_init(v);
+    }
+
+    /// The core's init reaps virtual `v` if it is its zombie child (the
+    /// supervisor, a real subreaper, reaped it for real).
+    fn reap_by_init(&mut self, v: i32) {
+        if v > 1 {
+            let _ = self.k.wait4(self.init, v, WNOHANG | __WALL);
+        }
+    }
+
+    /// Whether the core's `task` is alive (not exiting, not released).
+    fn alive(&self, task: TaskId) -> bool {
+        self.k.getpid(task).is_ok()
+    }
+
+    /// Records a disagreement, printing it unless told not to.
+    fn diverge(&mut self, tid: i32, call: String, real: String, core: String) {
+        let d = Divergence {
+            pid: self.map.to_virtual(tid),
+            call,
+            real,
+            core,
+        };
+        if self.opts.print_divergences {
+            eprintln!("taskcore run: DIVERGENCE {d}");
+        }
+        self.report.divergences.push(d);
+    }
+
+    /// Prints a warning once per key.
+    fn warn_once(&mut self, key: &'static str, msg: &str) {
+        if self.warned.insert(key) {
+            eprintln!("taskcore run: warning: {msg}");
+        }
+    }
+}

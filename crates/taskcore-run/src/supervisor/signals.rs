@@ -1,0 +1,135 @@
+//! Signal-delivery stops: the real kernel is about to deliver a signal.
+//! The core takes its next signal with `get_signal` and must name the
+//! same one; the siginfo's `si_pid` becomes the sender's virtual pid.
+//! A signal the core never saw sent (the terminal, a fault, a timer, an
+//! outside process) is sent to the core from outside first.
+
+use nix::sys::ptrace;
+use taskcore::uapi::{sig_kernel_ignore, sig_kernel_stop};
+use taskcore::{SigHandler, SignalAction, TaskId};
+
+use super::exit::{signame, SI_PID_OFFSET};
+use super::Supervisor;
+use crate::spawn::pid;
+use crate::tracee;
+
+/// Whether a siginfo with `si_code` `code` for `sig` carries a sender
+/// pid: sent by a process (`SI_USER`, `SI_QUEUE`, `SI_TKILL`: codes ≤ 0)
+/// or a child's state change (SIGCHLD's `CLD_*`).
+fn has_pid(sig: i32, code: i32) -> bool {
+    code <= 0 || (sig == libc::SIGCHLD && (1..=6).contains(&code))
+}
+
+impl Supervisor {
+    /// A signal-delivery stop of thread `tid` for `sig`.
+    pub(super) fn on_signal(&mut self, tid: i32, sig: i32) {
+        let Ok(mut info) = ptrace::getsiginfo(pid(tid)) else {
+            let _ = tracee::cont(tid, sig);
+            return;
+        };
+        let Some(task) = self.map.task(tid) else {
+            self.resume(tid, sig);
+            return;
+        };
+        let code = info.si_code;
+        // SAFETY: si_pid is read only for codes that carry a pid.
+        let real_sender = has_pid(sig, code).then(|| unsafe { info.si_pid() });
+        let vsender = real_sender.map(|p| self.map.to_virtual(p));
+        if self.alive(task) {
+            let virtual_pid = self.take_signal(tid, task, sig, code, vsender);
+            if let (Some(want), Some(got)) = (virtual_pid, vsender) {
+                if want != got {
+                    // SAFETY: si_pid lies at offset 16 of the 128-byte
+                    // siginfo_t, inside `info`.
+                    unsafe {
+                        let p = (&mut info as *mut libc::siginfo_t as *mut u8)
+                            .add(SI_PID_OFFSET as usize)
+                            as *mut i32;
+                        p.write_unaligned(want);
+                    }
+                    let _ = ptrace::setsiginfo(pid(tid), &info);
+                }
+            }
+        } else if let (Some(real), Some(v)) = (real_sender, vsender) {
+            if real != v {
+                // SAFETY: as above.
+                unsafe {
+                    let p = (&mut info as *mut libc::siginfo_t as *mut u8)
+                        .add(SI_PID_OFFSET as usize) as *mut i32;
+                    p.write_unaligned(v);
+                }
+                let _ = ptrace::setsiginfo(pid(tid), &info);
+            }
+        }
+        self.resume(tid, sig);
+    }
+
+    /// The core takes its next signal for `task`; returns the sender's
+    /// virtual pid the core recorded, if it delivered a handler's signal.
+    fn take_signal(
+        &mut self,
+        tid: i32,
+        task: TaskId,
+        sig: i32,
+        code: i32,
+        vsender: Option<i32>,
+    ) -> Option<i32> {
+        let bit = 1u64 << (sig - 1);
+        let (private, shared) = self.k.pending_signals(task).unwrap_or((0, 0));
+        if (private | shared) & bit == 0 {
+            let handler = self
+                .k
+                .rt_sigaction(task, sig, None)
+                .map(|a| a.handler)
+                .unwrap_or(SigHandler::Default);
+            let ignored = handler == SigHandler::Ignore
+                || (handler == SigHandler::Default && sig_kernel_ignore(sig));
+            if ignored {
+                // Linux queues an ignored signal for a traced task only
+                // (sig_ignored()'s ptrace exception); it is dropped after
+                // this stop, and the core dropped it at the send.
+                self.report
+                    .not_checked("ignored signal reported to the tracer");
+                return None;
+            }
+            let from_inside = code <= 0 && vsender.is_some_and(|v| v > 1);
+            if from_inside {
+                self.diverge(
+                    tid,
+                    format!("--- {} ---", signame(sig)),
+                    "delivered".into(),
+                    "not pending".into(),
+                );
+                return None;
+            }
+            self.report.external_signals += 1;
+            let _ = self.k.send_signal(task, sig);
+        }
+        self.report.checked += 1;
+        match self.k.get_signal(task) {
+            Ok(SignalAction::Handler { sig: s, info, .. }) => {
+                if s != sig {
+                    self.diverge(
+                        tid,
+                        "--- signal delivery ---".into(),
+                        signame(sig),
+                        signame(s),
+                    );
+                    return None;
+                }
+                vsender.map(|_| info.pid)
+            }
+            Ok(SignalAction::Stopped) if sig_kernel_stop(sig) => None,
+            Ok(SignalAction::Exit) | Err(_) => None,
+            Ok(other) => {
+                let core = match other {
+                    SignalAction::None => "nothing to deliver".to_string(),
+                    SignalAction::Stopped => "a stop".to_string(),
+                    _ => "another action".to_string(),
+                };
+                self.diverge(tid, "--- signal delivery ---".into(), signame(sig), core);
+                None
+            }
+        }
+    }
+}

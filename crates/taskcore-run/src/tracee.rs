@@ -1,0 +1,186 @@
+//! One stopped tracee's registers and memory: `PTRACE_GETREGS`/`SETREGS`
+//! and `process_vm_readv`/`process_vm_writev`, and the ptrace restarts
+//! that carry a raw signal number.
+//!
+//! nix's `Signal` cannot name the real-time signals (34..=64), which a
+//! tracer must be able to inject as it found them; the restarts here
+//! therefore call `ptrace(2)` with the raw number.
+
+use std::io::{IoSlice, IoSliceMut};
+
+use libc::user_regs_struct;
+use nix::sys::ptrace;
+use nix::sys::uio::{process_vm_readv, process_vm_writev, RemoteIoVec};
+use nix::unistd::Pid;
+use taskcore::sys::UserMemory;
+use taskcore::Errno;
+
+/// The registers of a system call (x86_64 calling convention).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Regs(pub(crate) user_regs_struct);
+
+impl Regs {
+    /// Reads thread `tid`'s registers (`PTRACE_GETREGS`).
+    pub(crate) fn get(tid: i32) -> nix::Result<Regs> {
+        ptrace::getregs(Pid::from_raw(tid)).map(Regs)
+    }
+
+    /// Writes them back (`PTRACE_SETREGS`).
+    pub(crate) fn set(&self, tid: i32) -> nix::Result<()> {
+        ptrace::setregs(Pid::from_raw(tid), self.0)
+    }
+
+    /// The system call number (`orig_rax`).
+    pub(crate) fn nr(&self) -> i64 {
+        self.0.orig_rax as i64
+    }
+
+    /// The six argument registers: rdi, rsi, rdx, r10, r8, r9.
+    pub(crate) fn args(&self) -> [u64; 6] {
+        let r = &self.0;
+        [r.rdi, r.rsi, r.rdx, r.r10, r.r8, r.r9]
+    }
+
+    /// Sets argument `i` (0..6).
+    pub(crate) fn set_arg(&mut self, i: usize, v: u64) {
+        let r = &mut self.0;
+        match i {
+            0 => r.rdi = v,
+            1 => r.rsi = v,
+            2 => r.rdx = v,
+            3 => r.r10 = v,
+            4 => r.r8 = v,
+            _ => r.r9 = v,
+        }
+    }
+
+    /// The return value (`rax`): a value, or `-errno`.
+    pub(crate) fn ret(&self) -> i64 {
+        self.0.rax as i64
+    }
+
+    /// Sets the return value.
+    pub(crate) fn set_ret(&mut self, v: i64) {
+        self.0.rax = v as u64;
+    }
+
+    /// Makes the kernel skip the call at a seccomp stop (`orig_rax = -1`),
+    /// returning `ret` (Linux ≥ 4.8 keeps the tracer's `rax`).
+    pub(crate) fn skip_with(&mut self, ret: i64) {
+        self.0.orig_rax = u64::MAX;
+        self.0.rax = ret as u64;
+    }
+}
+
+/// The memory of thread `tid` (`process_vm_readv`/`writev`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Memory(pub(crate) i32);
+
+impl Memory {
+    /// Writes `bytes` at `addr`.
+    ///
+    /// # Errors
+    /// `EFAULT` when the range is not writable in the tracee.
+    pub(crate) fn write(&self, addr: u64, bytes: &[u8]) -> Result<(), Errno> {
+        let local = [IoSlice::new(bytes)];
+        let remote = [RemoteIoVec {
+            base: addr as usize,
+            len: bytes.len(),
+        }];
+        match process_vm_writev(Pid::from_raw(self.0), &local, &remote) {
+            Ok(n) if n == bytes.len() => Ok(()),
+            _ => Err(Errno::EFAULT),
+        }
+    }
+
+    /// Reads a little-endian `i32` at `addr`.
+    ///
+    /// # Errors
+    /// `EFAULT` when it is not readable.
+    pub(crate) fn read_i32(&self, addr: u64) -> Result<i32, Errno> {
+        let mut b = [0u8; 4];
+        self.read(addr, &mut b)?;
+        Ok(i32::from_le_bytes(b))
+    }
+
+    /// Reads a little-endian `u64` at `addr`.
+    ///
+    /// # Errors
+    /// `EFAULT` when it is not readable.
+    pub(crate) fn read_u64(&self, addr: u64) -> Result<u64, Errno> {
+        let mut b = [0u8; 8];
+        self.read(addr, &mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    /// Writes `v` at `addr` as a little-endian `i32`.
+    ///
+    /// # Errors
+    /// `EFAULT` when it is not writable.
+    pub(crate) fn write_i32(&self, addr: u64, v: i32) -> Result<(), Errno> {
+        self.write(addr, &v.to_le_bytes())
+    }
+}
+
+impl UserMemory for Memory {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> taskcore::Result<()> {
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let len = buf.len();
+        let mut local = [IoSliceMut::new(buf)];
+        let remote = [RemoteIoVec {
+            base: addr as usize,
+            len,
+        }];
+        match process_vm_readv(Pid::from_raw(self.0), &mut local, &remote) {
+            Ok(n) if n == len => Ok(()),
+            _ => Err(Errno::EFAULT),
+        }
+    }
+}
+
+fn restart(req: libc::c_uint, tid: i32, sig: i32, data_is_sig: bool) -> nix::Result<()> {
+    let data = if data_is_sig { sig as usize } else { 0 };
+    // SAFETY: ptrace restart requests take no pointer: addr is unused and
+    // data is the signal number.
+    let r = unsafe {
+        libc::ptrace(
+            req,
+            tid as libc::pid_t,
+            std::ptr::null_mut::<libc::c_void>(),
+            data as *mut libc::c_void,
+        )
+    };
+    if r < 0 {
+        Err(nix::Error::last())
+    } else {
+        Ok(())
+    }
+}
+
+/// `PTRACE_CONT` with signal `sig` (0: none) injected.
+///
+/// # Errors
+/// `ESRCH` when the tracee is gone (killed meanwhile) or not stopped.
+pub(crate) fn cont(tid: i32, sig: i32) -> nix::Result<()> {
+    restart(libc::PTRACE_CONT, tid, sig, true)
+}
+
+/// `PTRACE_SYSCALL` with signal `sig` injected: stop at the next syscall
+/// exit (after a seccomp stop, the current call's exit).
+///
+/// # Errors
+/// As [`cont`].
+pub(crate) fn syscall(tid: i32, sig: i32) -> nix::Result<()> {
+    restart(libc::PTRACE_SYSCALL, tid, sig, true)
+}
+
+/// `PTRACE_LISTEN`: a seized tracee in a group stop stays stopped but
+/// reports the end of the stop (SIGCONT) with a new trap.
+///
+/// # Errors
+/// As [`cont`]; `EIO` when the stop is not a group stop.
+pub(crate) fn listen(tid: i32) -> nix::Result<()> {
+    restart(libc::PTRACE_LISTEN, tid, 0, false)
+}
