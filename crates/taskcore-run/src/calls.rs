@@ -195,10 +195,35 @@ pub const TRAPPED: &[Trapped] = &[
     t(libc::SYS_ptrace, "ptrace", Eperm),
 ];
 
+/// Waits that take a signal mask for their duration (x86_64 number, name,
+/// the argument holding the mask pointer): trapped only when that
+/// argument is not NULL. Interrupted, they leave their mask in force until
+/// the signal's handler returns, as rt_sigsuspend does
+/// (`set_user_sigmask()`, `restore_saved_sigmask_unless()`).
+pub const MASKED_WAITS: &[(c_long, &str, usize)] = &[
+    (libc::SYS_pselect6, "pselect6", 5),
+    (libc::SYS_ppoll, "ppoll", 3),
+    (libc::SYS_epoll_pwait, "epoll_pwait", 4),
+    (libc::SYS_epoll_pwait2, "epoll_pwait2", 4),
+];
+
 /// The entry of `nr` in [`TRAPPED`], if it is trapped.
 pub(crate) fn lookup(nr: c_long) -> Option<&'static Trapped> {
-    TRAPPED.iter().find(|c| c.nr == nr)
+    TRAPPED.iter().find(|c| c.nr == nr).or_else(|| {
+        MASKED_WAITS
+            .iter()
+            .position(|w| w.0 == nr)
+            .map(|i| &MASKED_TRAPPED[i])
+    })
 }
+
+/// [`MASKED_WAITS`] as [`Trapped`] entries.
+const MASKED_TRAPPED: [Trapped; 4] = [
+    t(libc::SYS_pselect6, "pselect6", Translate::None),
+    t(libc::SYS_ppoll, "ppoll", Translate::None),
+    t(libc::SYS_epoll_pwait, "epoll_pwait", Translate::None),
+    t(libc::SYS_epoll_pwait2, "epoll_pwait2", Translate::None),
+];
 
 #[cfg(test)]
 mod tests {

@@ -10,9 +10,12 @@
 
 use std::collections::BTreeMap;
 
-use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
+};
 
-use crate::calls::TRAPPED;
+use crate::calls::{MASKED_WAITS, TRAPPED};
 use crate::RunError;
 
 /// Compiles the filter for x86_64.
@@ -20,8 +23,15 @@ use crate::RunError;
 /// # Errors
 /// [`RunError::Seccomp`] if seccompiler refuses the rules.
 pub(crate) fn compile() -> Result<BpfProgram, RunError> {
-    let rules: BTreeMap<i64, Vec<seccompiler::SeccompRule>> =
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         TRAPPED.iter().map(|c| (c.nr, Vec::new())).collect();
+    for &(nr, _, arg) in MASKED_WAITS {
+        let non_null =
+            SeccompCondition::new(arg as u8, SeccompCmpArgLen::Qword, SeccompCmpOp::Ne, 0)
+                .and_then(|c| SeccompRule::new(vec![c]))
+                .map_err(|e| RunError::Seccomp(e.to_string()))?;
+        rules.insert(nr, vec![non_null]);
+    }
     let filter = SeccompFilter::new(
         rules,
         SeccompAction::Allow,

@@ -48,7 +48,7 @@ mod spawn;
 mod supervisor;
 mod tracee;
 
-pub use calls::{Arg, Translate, Trapped, TRAPPED};
+pub use calls::{Arg, Translate, Trapped, MASKED_WAITS, TRAPPED};
 pub use check::Divergence;
 pub use report::Report;
 pub use supervisor::run;

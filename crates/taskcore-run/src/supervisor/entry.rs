@@ -56,6 +56,9 @@ impl Supervisor {
             return;
         };
         let vargs = regs.args();
+        if self.debug {
+            eprintln!("[debug]   entry {} {:?}", c.name, &vargs[..3]);
+        }
         let mut confine = false;
         match c.translate {
             Translate::Eperm => {
@@ -155,6 +158,8 @@ impl Supervisor {
                 early,
                 child: None,
                 refused: None,
+                vfork_child: None,
+                applied: false,
             });
         }
         self.resume(tid, 0);

@@ -53,6 +53,9 @@ impl Supervisor {
                     ),
                     _ => (0, 0, 0),
                 };
+                if nr == libc::SYS_vfork || flags & libc::CLONE_VFORK as u64 != 0 {
+                    ic.vfork_child = Some(child);
+                }
                 if flags & libc::CLONE_PARENT_SETTID as u64 != 0 && parent_tid != 0 {
                     let _ = mem.write_i32(parent_tid, v);
                 }
@@ -108,8 +111,16 @@ impl Supervisor {
             self.map.retid(former, tid);
         }
         let ic = self.threads.get_mut(&tid).and_then(|t| t.in_call.take());
+        self.apply_exec(tid, ic);
+        self.resume(tid, 0);
+    }
+
+    /// The core execs thread `tid` with its pending execve `ic` (once:
+    /// at the exec event, or earlier when its vfork parent ran, which
+    /// proves the exec passed its point of no return).
+    pub(super) fn apply_exec(&mut self, tid: i32, ic: Option<super::InCall>) {
         if let (Some(task), Some(ic)) = (self.map.task(tid), ic) {
-            if let Ok(call) = &ic.call {
+            if let (Ok(call), false) = (&ic.call, ic.applied) {
                 if self.alive(task) {
                     let r = dispatch(&mut self.k, task, call);
                     self.report.checked += 1;
@@ -127,7 +138,6 @@ impl Supervisor {
                 self.map.insert_task(tid, task, v);
             }
         }
-        self.resume(tid, 0);
     }
 
     /// `PTRACE_EVENT_EXIT`: thread `tid` is exiting. A death the core has

@@ -47,6 +47,19 @@ impl Supervisor {
         };
         let real = regs.ret();
         let mut shown = real;
+        // The program's own arguments come back: a call the kernel
+        // restarts (-ERESTART*) re-enters with them, to be translated again.
+        let restore = regs.args() != ic.args;
+        if restore {
+            for (i, &a) in ic.args.iter().enumerate() {
+                regs.set_arg(i, a);
+            }
+        }
+        if let Some(child) = ic.vfork_child {
+            // The vfork parent runs again: its child's exec (if it is in
+            // one) is past mm_release(), whatever order the stops came in.
+            self.exec_before_vfork_release(child);
+        }
         if is_clone(ic.nr) {
             shown = self.clone_result(tid, &ic, real);
         } else if returns_pid(ic.nr) && real > 0 {
@@ -55,7 +68,7 @@ impl Supervisor {
         if ic.nr == libc::SYS_waitid && real == 0 && ic.args[2] != 0 {
             self.renumber_si_pid(tid, ic.args[2]);
         }
-        if shown != real {
+        if shown != real || restore {
             regs.set_ret(shown);
             let _ = regs.set(tid);
         }
@@ -106,6 +119,37 @@ impl Supervisor {
         real
     }
 
+    /// Applies the execve vfork child `child` is in, if any, now.
+    fn exec_before_vfork_release(&mut self, child: i32) {
+        let in_exec = self
+            .threads
+            .get(&child)
+            .and_then(|t| t.in_call.as_ref())
+            .is_some_and(|c| !c.applied && matches!(c.nr, libc::SYS_execve | libc::SYS_execveat));
+        if !in_exec {
+            return;
+        }
+        let ic = self.threads.get_mut(&child).and_then(|t| t.in_call.take());
+        let (nr, name, args) = ic
+            .as_ref()
+            .map(|c| (c.nr, c.name, c.args))
+            .unwrap_or((0, "", [0; 6]));
+        self.apply_exec(child, ic);
+        if let Some(t) = self.threads.get_mut(&child) {
+            t.in_call = Some(super::InCall {
+                nr,
+                name,
+                args,
+                call: Err(taskcore::Errno::ENOSYS),
+                early: None,
+                child: None,
+                refused: None,
+                vfork_child: None,
+                applied: true,
+            });
+        }
+    }
+
     /// Rewrites the `si_pid` a waitid wrote at `infop` to the virtual pid.
     fn renumber_si_pid(&mut self, tid: i32, infop: u64) {
         let mem = Memory(tid);
@@ -122,6 +166,24 @@ impl Supervisor {
         let Some(task) = self.map.task(tid) else {
             return;
         };
+        if let Some(&(_, _, arg)) = crate::calls::MASKED_WAITS.iter().find(|w| w.0 == ic.nr) {
+            // Interrupted, its mask stays until the signal is delivered:
+            // the core gets it as rt_sigsuspend's.
+            if is_restart(shown) && self.alive(task) {
+                let mem = Memory(tid);
+                let ptr = if ic.nr == libc::SYS_pselect6 {
+                    mem.read_u64(ic.args[arg]).unwrap_or(0)
+                } else {
+                    ic.args[arg]
+                };
+                if let (true, Ok(mask)) = (ptr != 0, mem.read_u64(ptr)) {
+                    let _ = self.k.rt_sigsuspend(task, mask);
+                }
+            }
+            self.report
+                .not_checked("wait with a signal mask (not modelled)");
+            return;
+        }
         if ic.nr == libc::SYS_rt_sigsuspend {
             // It only ends when a signal interrupts it: its temporary mask
             // is what the delivery stop that follows takes the signal with.

@@ -49,6 +49,10 @@ struct InCall {
     child: Option<i32>,
     /// clone family: the core refused the child the real kernel made.
     refused: Option<taskcore::Errno>,
+    /// clone family with `CLONE_VFORK`: the child's real tid.
+    vfork_child: Option<i32>,
+    /// execve: the core already applied it (its vfork parent ran first).
+    applied: bool,
 }
 
 /// What the supervisor knows of one traced thread.
@@ -81,6 +85,8 @@ struct Supervisor {
     opts: Options,
     report: Report,
     warned: HashSet<&'static str>,
+    /// `TASKCORE_RUN_DEBUG` is set: every stop is printed.
+    debug: bool,
 }
 
 /// The signal the supervisor was sent (INT, TERM, HUP), to forward.
@@ -182,6 +188,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
             ..Report::default()
         },
         warned: HashSet::new(),
+        debug: std::env::var_os("TASKCORE_RUN_DEBUG").is_some(),
     };
     s.event_loop();
     if sp.took_terminal {
@@ -221,6 +228,12 @@ impl Supervisor {
     }
 
     fn on_status(&mut self, tid: i32, st: i32) {
+        if self.debug {
+            eprintln!(
+                "[debug] tid {tid} status {st:#x} v{}",
+                self.map.to_virtual(tid)
+            );
+        }
         if libc::WIFEXITED(st) || libc::WIFSIGNALED(st) {
             self.on_gone(tid, st);
             return;

@@ -106,6 +106,14 @@ impl Supervisor {
             let _ = self.k.send_signal(task, sig);
         }
         self.report.checked += 1;
+        if self.debug {
+            let (p, sh) = self.k.pending_signals(task).unwrap_or((0, 0));
+            let m = self.k.sigmask(task).unwrap_or(0);
+            let h = self.k.rt_sigaction(task, sig, None).map(|a| a.handler);
+            eprintln!(
+                "[debug]   signal {sig}: pending {p:#x}/{sh:#x} blocked {m:#x} handler {h:?}"
+            );
+        }
         match self.k.get_signal(task) {
             Ok(SignalAction::Handler { sig: s, info, .. }) => {
                 if s != sig {
