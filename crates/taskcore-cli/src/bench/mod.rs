@@ -19,6 +19,7 @@
 //!   objpool.rs    seed 002: pop+push pairs vs threads; replay cost of probes
 //!   freelist.rs     baseline: Linux's CAS LIFO freelist (kretprobes < 6.7)
 //!   replay.rs     taskcore replay of loop traces, 5k..1M processes
+//!   run.rs        taskcore run vs native vs strace -f (true loop, make -j2)
 //! ```
 //!
 //! Adding an experiment (`readdir`, `fork`, `objpool`...): write
@@ -42,6 +43,7 @@ mod pidalloc;
 mod plot;
 mod readdir;
 mod replay;
+mod run;
 mod scale;
 mod wait;
 
@@ -51,7 +53,7 @@ use harness::{Experiment, Opts, Report};
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Experiment name (`wait`, `pidalloc`, `scale`, `fork`, `readdir`,
-    /// `objpool`, `replay`), or `all`.
+    /// `objpool`, `replay`, `run`), or `all`.
     pub(crate) experiment: String,
     /// Fewer sizes and repetitions (each series keeps its largest size), no
     /// real-kernel reference: under 30 s per experiment on 2 cores.
@@ -83,6 +85,7 @@ fn registry() -> Vec<Box<dyn Experiment>> {
         Box::new(readdir::Readdir),
         Box::new(objpool::Objpool),
         Box::new(replay::Replay),
+        Box::new(run::Run),
     ]
 }
 

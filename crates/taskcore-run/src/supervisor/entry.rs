@@ -127,7 +127,26 @@ impl Supervisor {
         let mut early = None;
         if sends_signal(nr) && alive {
             if let Ok(call) = &call {
-                early = Some(dispatch(&mut self.k, task, call));
+                // SIGKILL's deaths reach the core at the real death
+                // reports (the moment a parent can see them); here only
+                // its existence and permission checks (signal 0).
+                let probe = match *call {
+                    Syscall::Kill {
+                        pid,
+                        sig: libc::SIGKILL,
+                    } => Some(Syscall::Kill { pid, sig: 0 }),
+                    Syscall::Tgkill {
+                        tgid,
+                        tid,
+                        sig: libc::SIGKILL,
+                    } => Some(Syscall::Tgkill { tgid, tid, sig: 0 }),
+                    Syscall::Tkill {
+                        tid,
+                        sig: libc::SIGKILL,
+                    } => Some(Syscall::Tkill { tid, sig: 0 }),
+                    _ => None,
+                };
+                early = Some(dispatch(&mut self.k, task, probe.as_ref().unwrap_or(call)));
             }
         }
         if confine {

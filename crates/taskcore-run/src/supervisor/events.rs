@@ -147,7 +147,9 @@ impl Supervisor {
     pub(super) fn on_exit_event(&mut self, tid: i32) {
         let status = ptrace::getevent(pid(tid)).map_or(0, |s| s as i32);
         if let Some(task) = self.map.task(tid) {
-            if self.alive(task) && !self.group_in_exec(task) {
+            let sigkill = libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGKILL;
+            // A SIGKILL death is applied at the real death report.
+            if self.alive(task) && !sigkill && !self.group_in_exec(task) {
                 if libc::WIFSIGNALED(status) {
                     let _ = self.k.force_fatal_signal(
                         task,
