@@ -1016,3 +1016,65 @@ fn task_children_files_match_linux() {
     let tgid = k.getpid(main).unwrap();
     assert!(fs.resolve(format!("{tgid}/children").as_bytes()).is_err());
 }
+
+/// `Kernel::proc_read`: the reader's own view (its pid namespace, its
+/// `self`), byte for byte what a `ProcFs` over that mount reads, and the
+/// errno of each kind of bad path.
+#[test]
+fn proc_read_is_one_file_as_the_reader_sees_it() {
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let nsinit = k
+        .clone(
+            init,
+            &CloneArgs {
+                flags: CLONE_NEWPID,
+                ..CloneArgs::fork()
+            },
+        )
+        .unwrap();
+    let child = k.fork(nsinit).unwrap();
+    k.set_time(5_000_000_000);
+    let ns = k.task_active_pid_ns(nsinit).unwrap();
+    let clock = ProcClock::from_kernel(&k, 0);
+    let inner = ProcFs::new(&k, ns, clock)
+        .unwrap()
+        .with_current(child)
+        .unwrap();
+    let outer = ProcFs::new(&k, k.root_ns(), clock).unwrap();
+    // Inside the namespace, the child is pid 2 and `self`.
+    let own = k.proc_read(child, "self/status").unwrap();
+    assert_eq!(
+        own,
+        inner.read(inner.resolve(b"2/status").unwrap()).unwrap()
+    );
+    assert!(String::from_utf8_lossy(&own).contains("\nPid:\t2\n"));
+    assert_eq!(
+        k.proc_read(child, "/2/stat").unwrap(),
+        k.proc_read(child, "self/stat").unwrap()
+    );
+    // From the root namespace the same task is pid 3.
+    assert_eq!(
+        k.proc_read(init, "3/stat").unwrap(),
+        outer.read(outer.resolve(b"3/stat").unwrap()).unwrap()
+    );
+    assert!(k
+        .proc_read(init, "3/stat")
+        .unwrap()
+        .starts_with(b"3 (init) S 2 "));
+    assert_eq!(
+        k.proc_read(init, "uptime").unwrap(),
+        outer
+            .read(Node::Fixed(taskcore::procfs::Fixed::Uptime))
+            .unwrap()
+    );
+    // Errors: a pid outside the reader's namespace, a directory, the link
+    // itself, a file used as a directory, a stale reader.
+    assert_eq!(k.proc_read(child, "3/stat"), Err(Errno::ENOENT));
+    assert_eq!(k.proc_read(init, "1"), Err(Errno::EISDIR));
+    assert_eq!(k.proc_read(init, "self"), Err(Errno::EINVAL));
+    assert_eq!(k.proc_read(init, "1/stat/x"), Err(Errno::ENOTDIR));
+    k.exit_group(child, 0).unwrap();
+    k.wait4(nsinit, -1, 0).unwrap();
+    assert_eq!(k.proc_read(child, "self/stat"), Err(Errno::ESRCH));
+}
