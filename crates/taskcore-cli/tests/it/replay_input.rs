@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-
 use crate::common::repo;
 
 fn tmp(name: &str) -> PathBuf {
@@ -162,6 +161,20 @@ fn a_recording_that_stops_mid_call_is_unusable_but_reports_its_checks() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);
     assert!(checks > 300, "{stdout}");
+}
+
+#[test]
+fn a_binary_file_is_named_as_such() {
+    // An ELF header and some machine code: NUL bytes, no final newline.
+    let f = tmp("binary.strace");
+    let mut bytes = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0".to_vec();
+    bytes.extend_from_slice(b"\n\x48\x89\xe5\0\0\x0f\x05");
+    std::fs::write(&f, &bytes).unwrap();
+    let out = run(&[&f]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("binary.strace:1: binary file"), "{err}");
+    assert!(!err.contains("no newline"), "{err}");
 }
 
 #[test]
