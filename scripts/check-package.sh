@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packages each publishable crate (`cargo package`), unpacks the .crate
-# files outside the repository and runs each crate's tests from its packaged
+# files outside the workspace and runs each crate's tests from its packaged
 # sources only: what a user of the published crates would build. The
 # intra-workspace dependencies (taskcore-replay -> taskcore, ...) resolve to
 # the unpacked packages through `[patch.crates-io]`, since they are not on
@@ -8,44 +8,71 @@
 # data/mm-oracle) print "SKIPPED <test>: needs the repository's ..." there.
 #
 # Usage: scripts/check-package.sh [CRATE...]   (default: all publishable)
-# Builds in target/check-package (kept between runs); needs the crates.io
-# dependencies already fetched (`cargo fetch`), it runs with --offline.
+#
+# Honours CARGO_TARGET_DIR (default: ./target). The packages are unpacked
+# into TARGET/check-package/src, each as a workspace of its own that gets
+# the repository's Cargo.lock and [profile.*] settings, and they build in
+# TARGET itself: the crates.io dependencies compiled by `cargo test
+# --workspace` are reused, and only the four packaged crates compile again.
+# A file is rewritten there only when its content changed, so a second run
+# rebuilds nothing that did not change. Needs the crates.io dependencies
+# already fetched (`cargo fetch`); it runs with --offline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
+target=${CARGO_TARGET_DIR:-$repo/target}
+case "$target" in /*) ;; *) target="$repo/$target" ;; esac
 
+all=(taskcore taskcore-strace taskcore-replay taskcore-cli)
 crates=("$@")
 if [ ${#crates[@]} -eq 0 ]; then
-    crates=(taskcore taskcore-strace taskcore-replay taskcore-cli)
+    crates=("${all[@]}")
 fi
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 
 pkgargs=()
-for c in "${crates[@]}"; do pkgargs+=(-p "$c"); done
+for c in "${all[@]}"; do pkgargs+=(-p "$c"); done
+# All four are packaged (a crate's tests need its packaged dependencies).
 # --no-verify: the build below is the verification (with the tests).
 # --allow-dirty: check the work tree as it is, committed or not.
 cargo package "${pkgargs[@]}" --no-verify --allow-dirty --offline --quiet
 
-tmp=$(mktemp -d /tmp/taskcore-package.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-for c in taskcore taskcore-strace taskcore-replay taskcore-cli; do
-    f="target/package/$c-$version.crate"
-    [ -f "$f" ] && tar -xzf "$f" -C "$tmp"
+# The repository's profiles (opt-level, debug info) apply to the packaged
+# crates too, so that they share the dependencies' build with the workspace.
+profiles=$(awk '/^\[/{p = ($0 ~ /^\[profile\./)} p' Cargo.toml)
+
+stage=$(mktemp -d /tmp/taskcore-package.XXXXXX)
+trap 'rm -rf "$stage"' EXIT
+src="$target/check-package/src"
+mkdir -p "$src"
+for c in "${all[@]}"; do
+    tar -xzf "$target/package/$c-$version.crate" -C "$stage"
+    d="$stage/$c-$version"
+    cp Cargo.lock "$d/Cargo.lock"
+    # A workspace of its own (it may sit under the repository's target/).
+    printf '\n[workspace]\n\n%s\n' "$profiles" >>"$d/Cargo.toml"
 done
-# The .crate files carry fixed timestamps: fresh ones make cargo rebuild
-# the packaged crates instead of trusting an older build in the shared
-# target directory.
-find "$tmp" -type f -exec touch {} +
+# Copy into the kept tree only what changed: the .crate files carry fixed
+# timestamps, so an unchanged mtime must not hide a changed file from
+# cargo, and an unchanged file must not be rebuilt.
+(cd "$stage" && find . -type f) | while read -r f; do
+    if ! cmp -s "$stage/$f" "$src/$f"; then
+        mkdir -p "$(dirname "$src/$f")"
+        cp "$stage/$f" "$src/$f"
+    fi
+done
+(cd "$src" && find . -type f) | while read -r f; do
+    [ -e "$stage/$f" ] || rm -f "$src/$f"
+done
 
 patches=()
-for d in "$tmp"/*/; do
-    name=$(basename "$d" | sed "s/-$version\$//")
-    patches+=(--config "patch.crates-io.$name.path=\"$d\"")
+for c in "${all[@]}"; do
+    patches+=(--config "patch.crates-io.$c.path=\"$src/$c-$version\"")
 done
 
-export CARGO_TARGET_DIR="$repo/target/check-package"
+export CARGO_TARGET_DIR="$target"
 for c in "${crates[@]}"; do
-    echo "== $c: tests from the packaged sources ($tmp/$c-$version)"
-    (cd "$tmp/$c-$version" && cargo test --offline --quiet "${patches[@]}" -- --show-output 2>&1 | grep -E "^SKIPPED|^test result|FAILED|panicked|^error: (could not|test failed)" ; exit "${PIPESTATUS[0]}")
+    echo "== $c: tests from the packaged sources ($src/$c-$version)"
+    (cd "$src/$c-$version" && cargo test --offline --quiet "${patches[@]}" -- --show-output 2>&1 | grep -E "^SKIPPED|^test result|FAILED|panicked|^error(\[E[0-9]+\])?: " ; exit "${PIPESTATUS[0]}")
 done
 echo "check-package: ${crates[*]} pass from their packaged sources"

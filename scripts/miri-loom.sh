@@ -4,8 +4,8 @@
 #   1. miri: undefined behaviour, data races and weak-memory effects in the
 #      unit and stress tests (iteration counts shrink under cfg(miri)); the
 #      stress tests run again under several scheduler seeds.
-#   2. loom: exhaustive interleavings of small models (tests/objpool_loom.rs,
-#      and the blocking-wait protocol of taskcore::sync, tests/sync_loom.rs).
+#   2. loom: exhaustive interleavings of small models (tests/it/objpool_loom.rs,
+#      and the blocking-wait protocol of taskcore::sync, tests/it/sync_loom.rs).
 # Usage: scripts/miri-loom.sh [miri|loom]   (default: both)
 # Env: MIRI_SEEDS (default 4), LOOM_MAX_PREEMPTIONS (default: per model, 3).
 set -euo pipefail
@@ -23,18 +23,18 @@ run_miri() {
     local seeds="${MIRI_SEEDS:-4}"
     echo "== miri: stress tests under ${seeds} scheduler seeds"
     MIRIFLAGS="${MIRIFLAGS:-} -Zmiri-many-seeds=0..${seeds}" \
-        cargo +nightly miri test -p taskcore --test objpool_stress
+        cargo +nightly miri test -p taskcore --test it objpool_stress::
 }
 
 run_loom() {
-    echo "== loom: RUSTFLAGS=\"--cfg loom\" cargo test -p taskcore --test objpool_loom --release"
+    echo "== loom: RUSTFLAGS=\"--cfg loom\" cargo test -p taskcore --test it --release objpool_loom::"
     # A separate target dir keeps the --cfg loom build from invalidating the
     # normal one.
     RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/loom" \
-        cargo test -p taskcore --test objpool_loom --release
-    echo "== loom: the blocking-wait protocol of taskcore::sync (tests/sync_loom.rs)"
+        cargo test -p taskcore --test it --release objpool_loom::
+    echo "== loom: the blocking-wait protocol of taskcore::sync (tests/it/sync_loom.rs)"
     RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/loom" \
-        cargo test -p taskcore --test sync_loom --release
+        cargo test -p taskcore --test it --release sync_loom::
 }
 
 case "$what" in

@@ -1,5 +1,5 @@
 /* Random address-space operations on the real kernel, for differential
- * tests of taskcore's mm (crates/taskcore/tests/mm_oracle.rs).
+ * tests of taskcore's mm (crates/taskcore/tests/it/mm_oracle.rs).
  *
  * usage: mmgen SEED NOPS FILE
  * One process reserves a 16 MiB region (PROT_NONE) and performs NOPS random

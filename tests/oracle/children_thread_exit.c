@@ -4,7 +4,7 @@
  * stays a zombie child); a second thread forks t1. Prints the main
  * thread's and the second thread's children files, then the main
  * thread's again once the second thread has exited. The test
- * crates/taskcore/tests/procfs.rs builds the same scene in the core (oracle_children.rs covers the rest).
+ * crates/taskcore/tests/it/procfs.rs builds the same scene in the core (oracle_children.rs covers the rest).
  * Built and run by record.sh. */
 #define _GNU_SOURCE
 #include <pthread.h>

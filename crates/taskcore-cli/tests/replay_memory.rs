@@ -1,6 +1,11 @@
 //! Replay memory does not grow with the trace: peak RSS of `taskcore
 //! replay` on a generated loop trace 10x longer stays within a bound of the
 //! short one's.
+//!
+//! A test binary of its own (not a module of `tests/it`): the child's
+//! `ru_maxrss` includes its parent's peak RSS at the child's exec
+//! (`exec_mmap()` keeps the old mm's high-water mark), so the parent must be
+//! small and idle.
 
 use std::io::Write;
 use std::path::Path;

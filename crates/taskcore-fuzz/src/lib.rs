@@ -14,7 +14,7 @@
 //! - [`maps`]: the `/proc/PID/maps` parser (parse, render, parse again).
 //!
 //! `fuzz/` (cargo-fuzz, nightly) runs them with libFuzzer
-//! (`scripts/fuzz.sh TARGET SECONDS`); `tests/corpus.rs` replays the
+//! (`scripts/fuzz.sh TARGET SECONDS`); `tests/it/corpus.rs` replays the
 //! minimised corpora in `fuzz/corpus/TARGET/` as ordinary tests on stable.
 
 mod bytes;

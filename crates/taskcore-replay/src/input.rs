@@ -52,7 +52,8 @@ pub enum InputError {
         msg: String,
     },
     /// The recording is incomplete or not what the replay needs: it ends
-    /// mid-line or mid-call, or was recorded without `-f`.
+    /// mid-line or mid-call, was recorded without `-f`, or is a binary
+    /// file (a NUL byte, which strace never writes).
     Incomplete {
         /// The file.
         file: String,
@@ -189,6 +190,9 @@ pub fn replay_reader(
         let mut ready = std::collections::VecDeque::new();
         let mut batch = Vec::with_capacity(BATCH);
         let mut ended_mid_line = false;
+        // The first line with a NUL byte: strace writes text and escapes
+        // every unprintable byte (`\0`, `\x00`), so this is a binary file.
+        let mut binary_at = None;
         // Whether any line carried a pid, and whether a clone made a child.
         let (mut pids_seen, mut forked) = (false, false);
         loop {
@@ -202,6 +206,9 @@ pub fn replay_reader(
                 }
                 Ok(taskcore_strace::LineRead::Line) => {
                     ended_mid_line = buf.last() != Some(&b'\n');
+                    if binary_at.is_none() && buf.contains(&0) {
+                        binary_at = Some(parser.line() + 1);
+                    }
                     let text = String::from_utf8_lossy(&buf);
                     parser.feed(&text, &mut ready);
                     for e in &ready {
@@ -226,7 +233,13 @@ pub fn replay_reader(
             }
         }
         let open = parser.open_calls();
-        let cut = if forked && !pids_seen {
+        let cut = if binary_at.is_some() {
+            Some(
+                "binary file (a NUL byte on this line), not strace's text output: \
+                 record with `strace -f -ttt -o FILE COMMAND`"
+                    .to_string(),
+            )
+        } else if forked && !pids_seen {
             Some(
                 "no pid on any line though processes were created: recorded without -f? \
                  Record with `strace -f -ttt -o FILE COMMAND`"
@@ -245,7 +258,8 @@ pub fn replay_reader(
         batch.extend(ready.drain(..));
         let _ = tx.send(Msg::Batch(batch, usize::MAX));
         if let Some(msg) = cut {
-            let _ = tx.send(Msg::Cut(parser.line(), msg));
+            let line = binary_at.unwrap_or_else(|| parser.line());
+            let _ = tx.send(Msg::Cut(line, msg));
         }
         let _ = tx.send(Msg::End(Box::new(parser)));
     });

@@ -15,8 +15,8 @@
 //! section, and sleeps only while that number is unchanged. Every operation
 //! that wakes a group bumps the number inside the lock and then notifies
 //! the condition variable, so a wake-up between the check and the sleep
-//! cannot be lost (`tests/sync_loom.rs` checks every interleaving of a
-//! small model; `tests/sync_stress.rs` runs 8 threads).
+//! cannot be lost (`tests/it/sync_loom.rs` checks every interleaving of a
+//! small model; `tests/it/sync_stress.rs` runs 8 threads).
 //!
 //! Interruption by a signal comes with the signal path (a waiter is woken
 //! by [`SharedKernel::interrupt`] and its wait returns `EINTR`).

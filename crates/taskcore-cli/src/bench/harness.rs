@@ -26,7 +26,8 @@ use serde_json::{Map, Value};
 #[derive(Clone, Debug)]
 pub(crate) struct Opts {
     /// `--quick`: fewer sizes (the largest of each series kept), fewer
-    /// repetitions, no real-kernel reference; under 30 s per experiment.
+    /// repetitions, no real-kernel reference; under 30 s per experiment but
+    /// `replay` (which may first record its loop traces: about 80 s).
     pub(crate) quick: bool,
     /// Measure the real kernel's reference column where an experiment has
     /// one (`--no-linux` turns it off).

@@ -56,7 +56,9 @@ pub(crate) struct Args {
     /// `objpool`, `replay`, `run`), or `all`.
     pub(crate) experiment: String,
     /// Fewer sizes and repetitions (each series keeps its largest size), no
-    /// real-kernel reference: under 30 s per experiment on 2 cores.
+    /// real-kernel reference: under 30 s per experiment on 2 cores, except
+    /// `replay`, which first records its missing loop traces with strace
+    /// (25,000 processes, about a minute; 80 s in all measured).
     #[arg(long)]
     pub(crate) quick: bool,
     /// Print the report as one JSON object on the last line of stdout.

@@ -142,9 +142,9 @@
 //! # Checking
 //! - Unit tests: `cargo test -p taskcore objpool`.
 //! - Stress (8 threads, per-object "held" flags):
-//!   `cargo test -p taskcore --test objpool_stress`.
+//!   `cargo test -p taskcore --test it objpool_stress::`.
 //! - Model checking, every interleaving of small scenarios:
-//!   `LOOM_MAX_PREEMPTIONS=3 RUSTFLAGS="--cfg loom" cargo test -p taskcore --test objpool_loom --release`.
+//!   `LOOM_MAX_PREEMPTIONS=3 RUSTFLAGS="--cfg loom" cargo test -p taskcore --test it --release objpool_loom::`.
 //! - Undefined behaviour and weak-memory checks:
 //!   `cargo +nightly miri test -p taskcore objpool`.
 //!

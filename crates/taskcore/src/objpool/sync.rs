@@ -1,7 +1,7 @@
 //! Synchronisation shim: `std` normally, `loom` under `--cfg loom`.
 //!
 //! Everything the pool shares between threads goes through this module so
-//! that the loom model (`tests/objpool_loom.rs`) checks the very code that
+//! that the loom model (`tests/it/objpool_loom.rs`) checks the very code that
 //! ships. Three things differ between the two builds:
 //!
 //! * the atomics and [`Arc`] (`std::sync` or `loom::sync`);

@@ -86,6 +86,7 @@ pub(crate) fn bump_gen(gens: &mut Vec<u32>, idx: u32) {
     gens[idx as usize] = gens[idx as usize].wrapping_add(1);
 }
 
+/// # Process API: references held from outside (`get_pid`/`put_pid`, namespace files).
 impl Kernel {
     // ------------------------------------------------------------ pids
 

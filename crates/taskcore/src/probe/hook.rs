@@ -154,6 +154,7 @@ impl<'a> Active<'a> {
     }
 }
 
+/// # Probes: kretprobe-style return probes on every operation.
 impl Kernel {
     /// Runs `body`, the operation `op` called for `current`, with the
     /// probes of this kernel's set on `op` around it.

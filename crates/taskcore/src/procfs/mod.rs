@@ -44,11 +44,15 @@
 //! # What is modelled
 //! From the core: comm, cmdline (the argument area), state (`R`, `S`,
 //! `T`, `t`, `Z`), ids in every namespace level (tgid, pid, ppid, pgid,
-//! sid, tracer), thread counts, start times, signal dispositions, the
-//! address space (maps, sizes). Not modelled, given the values of a root
-//! task on an idle Linux system: credentials (0), terminals (none), CPU
-//! times and faults (0), resident memory (0), pending and blocked signals
-//! (none). Each renderer's documentation lists its fields.
+//! sid, tracer), credentials (the uid and gid sets, supplementary groups,
+//! capabilities as "euid 0 has them all"), thread counts, start times,
+//! signal dispositions, pending, shared-pending and blocked signals and
+//! the queued-siginfo count, resource limits, the address space (maps,
+//! sizes), the owner of each task's files (`task_dump_owner()`). Not
+//! modelled, given the values of a task on an idle Linux system:
+//! terminals (none), CPU times and faults (0), resident memory (0). Each
+//! renderer's documentation lists its fields. One file in one call:
+//! [`Kernel::proc_read`](crate::Kernel::proc_read).
 //!
 //! # Linux
 //! fs/proc/root.c, fs/proc/base.c, fs/proc/array.c, fs/proc/task_mmu.c,
@@ -65,6 +69,7 @@ mod mm;
 pub mod node;
 mod ops;
 mod piddir;
+mod read;
 pub mod root;
 mod seq;
 mod stat;

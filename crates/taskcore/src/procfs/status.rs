@@ -4,11 +4,11 @@
 //! # Lines
 //! In Linux 6.x order. Modelled: `Name`, `State`, `Tgid`, `Pid`, `PPid`,
 //! `TracerPid`, `Uid`, `Gid`, `Groups`, `NStgid`, `NSpid`, `NSpgid`,
-//! `NSsid`, the `Vm*` sizes, `Threads`, `SigIgn`, `SigCgt`, `CapPrm` and
-//! `CapEff` (full or empty, see [`crate::Cred`]). Not modelled, shown as
-//! for a task of a default system: `Umask` 0022, `Ngid` 0, `FDSize` 64,
-//! nothing pending or blocked, full bounding capabilities,
-//! no seccomp, every CPU and memory node allowed, no context switches.
+//! `NSsid`, the `Vm*` sizes, `Threads`, `SigQ`, `SigPnd`, `ShdPnd`,
+//! `SigBlk`, `SigIgn`, `SigCgt`, `CapPrm` and `CapEff` (full or empty, see
+//! [`crate::Cred`]). Not modelled, shown as for a task of a default system:
+//! `Umask` 0022, `Ngid` 0, `FDSize` 64, full bounding capabilities, no
+//! seccomp, every CPU and memory node allowed, no context switches.
 //!
 //! A zombie has no `fs`, `files` or `mm` any more: no `Umask` line,
 //! `FDSize` 0, and no memory lines, as on Linux.

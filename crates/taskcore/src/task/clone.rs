@@ -76,6 +76,7 @@ impl CloneArgs {
     }
 }
 
+/// # Lifecycle: fork, vfork and clone (`kernel/fork.c`).
 impl Kernel {
     /// Creates a task as legacy `clone(2)` (and fork/vfork) does, on behalf
     /// of `current`. [`Kernel::clone3`] is clone3(2), with its own argument

@@ -33,6 +33,7 @@ pub struct Clone3Args {
     pub stack_size: u64,
 }
 
+/// # Lifecycle: clone3 (`kernel/fork.c`).
 impl Kernel {
     /// Creates a task as clone3(2) does, on behalf of `current`: the
     /// argument checks of clone3, then the same creation as

@@ -108,6 +108,7 @@ fn store(c: &mut Cred, kind: Kind, n: &Ids) {
     }
 }
 
+/// # Process API: credentials, the set*id family (`kernel/sys.c`, `kernel/cred.c`).
 impl Kernel {
     /// The credentials of task `t`.
     ///

@@ -10,6 +10,7 @@ use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, PF_FORKNOEXEC, PF_TRACED_STOP, PT_SEIZED};
 use crate::uapi::{SIGCHLD, SIGTRAP, TASK_COMM_LEN};
 
+/// # Lifecycle: execve (`fs/exec.c`).
 impl Kernel {
     /// A successful `execve` by `current`, running `filename`.
     ///

@@ -35,6 +35,7 @@ use crate::uapi::{
     WEXITED, WNOHANG,
 };
 
+/// # Lifecycle: exit, exit_group and death by signal (`kernel/exit.c`).
 impl Kernel {
     /// `exit(code)`: the calling thread exits with status `(code & 0xff) <<
     /// 8`. Other threads of its group go on.

@@ -36,6 +36,7 @@ fn walk<T, I: ListIx>(
     fwd
 }
 
+/// # Debugging: the internal consistency check.
 impl Kernel {
     /// Panics if any internal invariant is broken: the wait index differs
     /// from one rebuilt from scratch, a list link or counter is wrong, a

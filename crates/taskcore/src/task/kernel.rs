@@ -244,6 +244,12 @@ pub(crate) enum Deferral {
 ///
 /// Owns tasks, thread groups, `struct pid`s and pid namespaces, and keeps
 /// the indices that make every operation O(1) or O(log n).
+///
+/// Its methods are grouped below by area, one heading per group: the
+/// kernel itself; lifecycle (fork, clone, exec, exit); process groups and
+/// sessions; wait; signals; ptrace; the process API (credentials, limits,
+/// prctl, pidfds, namespaces); memory; procfs
+/// ([`Kernel::proc_read`]); probes.
 #[derive(Debug)]
 pub struct Kernel {
     pub(crate) tasks: Slab<Task, TaskIx>,
@@ -303,6 +309,7 @@ pub struct Kernel {
     pub(crate) ext: crate::pid::refs::ExtRefs,
 }
 
+/// # The kernel: creation, configuration, time and notifications.
 impl Kernel {
     /// Creates a process table with a root pid namespace and its init task
     /// (pid 1, comm `"init"`, leader of its own session and process group).

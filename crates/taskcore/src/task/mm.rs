@@ -48,6 +48,7 @@ pub(crate) struct MmEntry {
     pub(crate) dumpable: bool,
 }
 
+/// # Memory: address spaces, the mmap family (`mm/`).
 impl Kernel {
     /// A new, empty address space with one user.
     pub(crate) fn mm_alloc(&mut self) -> Result<u32> {

@@ -71,6 +71,7 @@ pub enum SetnsFd {
     PidFd(PidFd),
 }
 
+/// # Process API: namespaces, unshare and setns (`kernel/nsproxy.c`).
 impl Kernel {
     /// Gives task `t` (without an nsproxy) `ns` as `pid_ns_for_children`,
     /// taking a reference.

@@ -11,6 +11,7 @@ use crate::task::kernel::{Kernel, TaskId};
 use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::PF_FORKNOEXEC;
 
+/// # Process groups and sessions: setpgid, setsid and the id lookups (`kernel/sys.c`).
 impl Kernel {
     /// `setpgid(pid, pgid)`: moves process `pid` (0 = the caller) into
     /// process group `pgid` (0 = `pid`).

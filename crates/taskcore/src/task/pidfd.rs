@@ -78,6 +78,7 @@ pub struct PidFdInfo {
     pub nspid: Vec<i32>,
 }
 
+/// # Process API: pidfds (`kernel/pid.c`, `kernel/fork.c`).
 impl Kernel {
     /// Opens a pidfd on `struct pid` `pid` with `flags`.
     fn pidfd_create(&mut self, pid: PidIx, flags: u32) -> Result<PidFd> {

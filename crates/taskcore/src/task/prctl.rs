@@ -9,6 +9,7 @@ use crate::errno::{Errno, Result};
 use crate::task::kernel::{Kernel, TaskId};
 use crate::uapi::{NSIG, TASK_COMM_LEN};
 
+/// # Process API: prctl (`kernel/sys.c`).
 impl Kernel {
     /// `prctl(PR_SET_NAME, name)`: [`Kernel::set_comm`] (15 bytes kept,
     /// up to a NUL; shown by `/proc` comm, stat and status).

@@ -23,6 +23,7 @@ use crate::uapi::TASK_COMM_LEN;
 /// from the default 8 MiB stack rlimit (a quarter of it, 2 MiB).
 pub const ARG_MAX: usize = 2 << 20;
 
+/// # Lifecycle: what a task shows of itself: comm, cmdline, running state, its pid namespace.
 impl Kernel {
     /// Sets the argument area of `task`'s address space to `argv`, each
     /// string NUL-terminated, as `/proc/PID/cmdline` shows it. Threads

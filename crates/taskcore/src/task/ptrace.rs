@@ -32,6 +32,7 @@ use crate::uapi::SIGSTOP;
 /// `PTRACE_EVENT_STOP`: the event of a seized tracee's group-stop trap.
 pub const PTRACE_EVENT_STOP: i32 = 128;
 
+/// # ptrace: attach, seize, traceme, resume and detach (`kernel/ptrace.c`).
 impl Kernel {
     /// `PTRACE_ATTACH` (`seize == false`: the tracee is sent SIGSTOP and
     /// stops, reported as `CLD_TRAPPED`) or `PTRACE_SEIZE` (no stop). A

@@ -53,6 +53,7 @@ impl PtraceMode {
     }
 }
 
+/// # ptrace: access checks (`ptrace_may_access()`) and dumpability.
 impl Kernel {
     /// Whether task `cur` may access task `t` in `mode` (slab indices of
     /// live table entries).

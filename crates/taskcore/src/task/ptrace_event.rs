@@ -112,6 +112,7 @@ pub(crate) fn unpack_options(packed: u16) -> u32 {
     (packed & 0xff) | ((packed & 0x300) << 12)
 }
 
+/// # ptrace: options, event and syscall stops, the state requests.
 impl Kernel {
     /// Thread `t`'s `PTRACE_O_*` options.
     pub(crate) fn ptrace_options(&self, t: TaskIx) -> u32 {

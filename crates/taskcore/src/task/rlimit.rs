@@ -63,6 +63,7 @@ pub(crate) fn init_rlimits(core_dumps: bool) -> Rlimits {
     ])
 }
 
+/// # Process API: resource limits (`kernel/sys.c`).
 impl Kernel {
     /// `getrlimit(resource)` (and `prlimit64(0, resource, NULL, old)`).
     ///

@@ -92,6 +92,7 @@ pub(crate) struct ActionDetail {
 /// The 64 actions' details, index `sig - 1`.
 pub(crate) type SigActions = Arc<[ActionDetail; 64]>;
 
+/// # Signals: actions (`rt_sigaction`, `kernel/signal.c`).
 impl Kernel {
     /// `rt_sigaction(sig, act, oldact)`: returns the old action of `sig` in
     /// `current`'s thread group and, with `act`, installs a new one.

@@ -111,6 +111,7 @@ enum Step {
     Handler(i32, SigInfo, SigAction),
 }
 
+/// # Signals: delivery (`get_signal()`) and return from handlers.
 impl Kernel {
     /// How signals reach threads ([`SignalDelivery::Immediate`] until set).
     pub fn signal_delivery(&self) -> SignalDelivery {

@@ -39,6 +39,7 @@ pub enum SigWait {
     WouldBlock,
 }
 
+/// # Signals: masks, pending sets and the signal waits (`kernel/signal.c`).
 impl Kernel {
     /// `rt_sigprocmask(how, set, oldset)`: returns the thread's mask before
     /// the call and, with `set`, changes it: `SIG_BLOCK` adds `set`,

@@ -39,6 +39,7 @@ pub(crate) struct Killer {
     numbers: Numbers,
 }
 
+/// # Signals: sending (kill, tgkill, tkill, sigqueue; `kernel/signal.c`).
 impl Kernel {
     /// `kill(pid, sig)`: `pid > 0` the process (thread group) of that pid
     /// (a thread id names its group); `0` the caller's process group; `-1`

@@ -94,6 +94,7 @@ enum Consider {
     Skip { clears: bool },
 }
 
+/// # Wait: wait4 and waitid (`kernel/exit.c` `do_wait()`).
 impl Kernel {
     /// `wait4(pid, &status, options, NULL)`: `pid > 0` that child, `0` any
     /// child in the caller's process group, `-1` any child, `< -1` any

@@ -1,8 +1,0 @@
-//! The process core's scenario tests (crates/taskcore/tests/lifecycle.rs),
-//! run against the reference model through the `TaskApi` trait: both must
-//! agree with Linux.
-
-#[path = "../../taskcore/tests/common/lifecycle_scenarios.rs"]
-mod scenarios;
-
-scenarios::lifecycle_tests!(taskcore_model::Model);
