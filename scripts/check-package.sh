@@ -23,7 +23,7 @@ repo=$(pwd)
 target=${CARGO_TARGET_DIR:-$repo/target}
 case "$target" in /*) ;; *) target="$repo/$target" ;; esac
 
-all=(taskcore taskcore-strace taskcore-replay taskcore-cli)
+all=(taskcore taskcore-strace taskcore-replay taskcore-run taskcore-cli)
 crates=("$@")
 if [ ${#crates[@]} -eq 0 ]; then
     crates=("${all[@]}")

@@ -69,6 +69,9 @@ fn time(argv: &[String], dir: &Path, prep: Option<&[&str]>) -> Result<f64, Strin
     Ok(s)
 }
 
+/// A workload: its name, its command, and an untimed preparation.
+type Workload<'a> = (&'a str, Vec<String>, Option<&'a [&'a str]>);
+
 fn strings(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
@@ -91,7 +94,7 @@ impl Experiment for Run {
         let reps = if opts.quick { 3 } else { 5 };
         let strace = have("strace");
         let loop_cmd = format!("i=0; while [ $i -lt {loops} ]; do /bin/true; i=$((i+1)); done");
-        let workloads: Vec<(&str, Vec<String>, Option<&[&str]>)> = vec![
+        let workloads: Vec<Workload> = vec![
             ("true-loop", strings(&["sh", "-c", &loop_cmd]), None),
             (
                 "make-j2",

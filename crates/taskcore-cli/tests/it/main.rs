@@ -24,3 +24,4 @@ mod proc_tools;
 mod replay;
 mod replay_input;
 mod replay_probe;
+mod run_live;
