@@ -288,7 +288,8 @@ impl Syscall {
                     act,
                 }
             }
-            nr::PRCTL => Syscall::Prctl(prctl(mem, a[0], a[1])?),
+            nr::PRCTL => Syscall::Prctl(prctl(mem, a)?),
+            nr::CAPGET | nr::CAPSET => capget_capset(mem, nr, a[0], a[1])?,
             nr::PTRACE => Syscall::Ptrace(match a[0] {
                 nr::PTRACE_TRACEME => Ptrace::Traceme,
                 nr::PTRACE_ATTACH => Ptrace::Attach {
@@ -495,8 +496,39 @@ impl Syscall {
     }
 }
 
+/// capget(hdr, data) / capset(hdr, data): `cap_validate_magic()` reads the
+/// version, then the pid is read only for a known version; capset's data
+/// entries are read last (`None` if unreadable: the Kernel answers
+/// `EFAULT` after its pid check).
+fn capget_capset(mem: &dyn UserMemory, nr: u64, hdr: u64, data: u64) -> Result<Syscall> {
+    let version = read_u32s(mem, hdr, 1)?[0];
+    let entries = crate::task::capability::cap_data_entries(version);
+    // capget with a NULL data pointer reads nothing more.
+    let pid = match entries {
+        Some(_) if nr == nr::CAPSET || data != 0 => {
+            read_u32s(mem, hdr.wrapping_add(4), 1)?[0] as i32
+        }
+        _ => 0,
+    };
+    if nr == nr::CAPGET {
+        return Ok(Syscall::Capget {
+            version,
+            pid,
+            data: data != 0,
+        });
+    }
+    let data = entries.and_then(|n| {
+        let raw = read_u32s(mem, data, 3 * n as u64).ok()?;
+        let e: Vec<[u32; 3]> = raw.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+        Some(crate::CapUserData::from_entries(&e))
+    });
+    Ok(Syscall::Capset { version, pid, data })
+}
+
 /// prctl(option, arg2, ...): the modelled options.
-fn prctl(mem: &dyn UserMemory, option: u64, arg2: u64) -> Result<Prctl> {
+fn prctl(mem: &dyn UserMemory, a: [u64; 6]) -> Result<Prctl> {
+    let (option, arg2) = (a[0], a[1]);
+    let rest = [a[1], a[2], a[3], a[4]];
     // The option is an int.
     Ok(match option as u32 as u64 {
         nr::PR_SET_PDEATHSIG => {
@@ -526,6 +558,15 @@ fn prctl(mem: &dyn UserMemory, option: u64, arg2: u64) -> Result<Prctl> {
         // Checked by the Kernel (prctl() itself: EINVAL above 1).
         nr::PR_SET_DUMPABLE => Prctl::SetDumpable(arg2),
         nr::PR_GET_DUMPABLE => Prctl::GetDumpable,
+        nr::PR_CAPBSET_READ => Prctl::CapbsetRead(arg2),
+        nr::PR_CAPBSET_DROP => Prctl::CapbsetDrop(arg2),
+        nr::PR_CAP_AMBIENT => Prctl::CapAmbient(crate::AmbientOp::from_arg(arg2), a[2], a[3], a[4]),
+        nr::PR_SET_SECUREBITS => Prctl::SetSecurebits(arg2),
+        nr::PR_GET_SECUREBITS => Prctl::GetSecurebits,
+        nr::PR_SET_KEEPCAPS => Prctl::SetKeepcaps(arg2),
+        nr::PR_GET_KEEPCAPS => Prctl::GetKeepcaps,
+        nr::PR_SET_NO_NEW_PRIVS => Prctl::SetNoNewPrivs(rest),
+        nr::PR_GET_NO_NEW_PRIVS => Prctl::GetNoNewPrivs(rest),
         _ => return Err(Errno::EINVAL),
     })
 }

@@ -103,12 +103,13 @@ impl Kernel {
     ///   bad `set_tid` (longer than the levels, a number out of range, or not
     ///   1 for a new namespace).
     /// - `EPERM`: a `CLONE_NEW*` namespace bit without `CLONE_NEWUSER`
-    ///   and the caller's euid is not 0 (`CAP_SYS_ADMIN`; user namespaces
-    ///   are not modelled).
+    ///   and the caller lacks `CAP_SYS_ADMIN` (user namespaces are not
+    ///   modelled).
     /// - `ENOSPC`: `CLONE_NEWPID` past 32 nested levels.
     /// - `EEXIST`: a `set_tid` number is taken.
     /// - `EAGAIN`: the caller's real user has `RLIMIT_NPROC` tasks already
-    ///   (zombies and threads count; root and euid 0 are exempt); no free
+    ///   (zombies and threads count; real uid 0 and callers with
+    ///   `CAP_SYS_RESOURCE` or `CAP_SYS_ADMIN` are exempt); no free
     ///   pid at some level (`pid_max` reached).
     /// - `ENOMEM`: the caller's pid namespace's init has exited.
     ///
@@ -189,7 +190,7 @@ impl Kernel {
         // CLONE_NEWUSER gives in the new user namespace.
         if flags & CLONE_NEW_ANY != 0
             && flags & CLONE_NEWUSER == 0
-            && !self.tasks[cur].cred.privileged()
+            && !self.has_cap(cur, crate::task::capability::CAP_SYS_ADMIN)
         {
             return Err(Errno::EPERM);
         }
@@ -275,6 +276,7 @@ impl Kernel {
         // dup_task_struct() copies the caller, self_exec_id included: a
         // thread or child created after an exec carries the new id.
         self.tasks[child].self_exec_id = self.tasks[cur].self_exec_id;
+        self.tasks[child].no_new_privs = self.tasks[cur].no_new_privs;
         if flags & CLONE_THREAD != 0 {
             self.tasks[child].group = cur_group;
             self.join_thread_list(cur_group, child);

@@ -45,7 +45,8 @@ impl Kernel {
     ///   a zombie; or [`Kernel::ptrace_may_access`] refuses it in
     ///   [`PtraceMode::AttachRealCreds`] (the caller's real uid and gid are
     ///   not all of the target's, or the target is not dumpable, and the
-    ///   caller's euid is not 0).
+    ///   caller lacks `CAP_SYS_PTRACE`; or the target's permitted
+    ///   capabilities exceed the caller's).
     ///
     /// # Linux
     /// `ptrace_attach()` (kernel/ptrace.c).

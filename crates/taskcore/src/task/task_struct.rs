@@ -149,6 +149,9 @@ pub(crate) struct Task {
     pub(crate) nsproxy: crate::task::nsproxy::NsProxy,
     /// Signal asked for at the parent's death (`pdeath_signal`), 0 none.
     pub(crate) pdeath_signal: i32,
+    /// `PFA_NO_NEW_PRIVS` of `atomic_flags`: set by `PR_SET_NO_NEW_PRIVS`,
+    /// inherited, never cleared.
+    pub(crate) no_new_privs: bool,
     /// Start time in caller-supplied nanoseconds.
     pub(crate) start_time: u64,
     /// Signals sent to this thread alone (`pending`): `tkill`, `tgkill`,
