@@ -276,7 +276,8 @@ impl Kernel {
         // dup_task_struct() copies the caller, self_exec_id included: a
         // thread or child created after an exec carries the new id.
         self.tasks[child].self_exec_id = self.tasks[cur].self_exec_id;
-        self.tasks[child].no_new_privs = self.tasks[cur].no_new_privs;
+        self.tasks[child].flags |=
+            self.tasks[cur].flags & crate::task::task_struct::PFA_NO_NEW_PRIVS;
         if flags & CLONE_THREAD != 0 {
             self.tasks[child].group = cur_group;
             self.join_thread_list(cur_group, child);

@@ -20,7 +20,7 @@ use crate::task::capability::{
 };
 use crate::task::cred::Cred;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task_struct::TaskIx;
+use crate::task::task_struct::{TaskIx, PFA_NO_NEW_PRIVS};
 
 /// `PR_CAP_AMBIENT`'s sub-commands (`arg2`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -380,7 +380,7 @@ impl Kernel {
         if args != [1, 0, 0, 0] {
             return Err(Errno::EINVAL);
         }
-        self.tasks[cur].no_new_privs = true;
+        self.tasks[cur].flags |= PFA_NO_NEW_PRIVS;
         Ok(())
     }
 
@@ -393,7 +393,7 @@ impl Kernel {
         if args != [0; 4] {
             return Err(Errno::EINVAL);
         }
-        Ok(i32::from(self.tasks[cur].no_new_privs))
+        Ok(i32::from(self.tasks[cur].flags & PFA_NO_NEW_PRIVS != 0))
     }
 
     /// Whether task `t`'s tracer, if any, has `CAP_SYS_PTRACE`

@@ -81,7 +81,7 @@ impl Kernel {
         let dumpable = c.euid == c.uid && c.egid == c.gid;
         // The new image's creds (cap_bprm_creds_from_file(), no set-id
         // binary, no file capabilities).
-        let nnp = task.no_new_privs;
+        let nnp = task.flags & crate::task::task_struct::PFA_NO_NEW_PRIVS != 0;
         let ptracer_capable = self.ptracer_capable(t);
         let task = &mut self.tasks[t];
         let (new_cred, secureexec) =

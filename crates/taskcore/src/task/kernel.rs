@@ -780,7 +780,6 @@ impl Kernel {
                 cred,
                 nsproxy: crate::task::nsproxy::NsProxy::NONE,
                 pdeath_signal: 0,
-                no_new_privs: false,
                 start_time: self.now,
                 pending: Default::default(),
                 blocked: 0,
