@@ -47,15 +47,26 @@ const CLONE_ARGS_SIZE_VER2: u64 = 88;
 /// Linux's `MAX_ARG_STRINGS`.
 const MAX_ARG_STRINGS: usize = 0x7FFF_FFFF;
 
+/// `copy_from_user()`: `access_ok()` first (a range reaching above
+/// `TASK_SIZE`, the kernel half, is `EFAULT` whatever `mem` holds), then
+/// `mem`.
+fn user_read(mem: &dyn UserMemory, addr: u64, buf: &mut [u8]) -> Result<()> {
+    let end = addr.checked_add(buf.len() as u64).ok_or(Errno::EFAULT)?;
+    if end > crate::mm::TASK_SIZE_X86_64 {
+        return Err(Errno::EFAULT);
+    }
+    mem.read(addr, buf)
+}
+
 fn read_u64(mem: &dyn UserMemory, addr: u64) -> Result<u64> {
     let mut b = [0u8; 8];
-    mem.read(addr, &mut b)?;
+    user_read(mem, addr, &mut b)?;
     Ok(u64::from_le_bytes(b))
 }
 
 fn read_u32s(mem: &dyn UserMemory, addr: u64, n: u64) -> Result<Vec<u32>> {
     let mut b = vec![0u8; (n as usize) * 4];
-    mem.read(addr, &mut b)?;
+    user_read(mem, addr, &mut b)?;
     Ok(b.chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect())
@@ -70,7 +81,7 @@ fn read_cstr(mem: &dyn UserMemory, addr: u64, max: usize, too_long: Errno) -> Re
             return Err(too_long);
         }
         let mut b = [0u8; 1];
-        mem.read(addr.wrapping_add(s.len() as u64), &mut b)?;
+        user_read(mem, addr.wrapping_add(s.len() as u64), &mut b)?;
         if b[0] == 0 {
             return Ok(s);
         }
@@ -97,7 +108,7 @@ const PIDFD_SEND_SIGNAL_FLAGS: u32 = 7;
 /// `si_code` and the `_rt` fields `si_pid`, `si_uid`, `si_value`.
 fn read_siginfo(mem: &dyn UserMemory, addr: u64) -> Result<SigInfo> {
     let mut b = [0u8; SIGINFO_SIZE];
-    mem.read(addr, &mut b)?;
+    user_read(mem, addr, &mut b)?;
     let i32_at = |o: usize| i32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
     let mut value = [0u8; 8];
     value.copy_from_slice(&b[24..32]);
@@ -161,7 +172,8 @@ impl Syscall {
     /// - `E2BIG`: clone3's `size` above a page, or non-zero bytes past the
     ///   fields known here; execve's argv with more than `MAX_ARG_STRINGS`.
     /// - `ENAMETOOLONG`: an execve path of `PATH_MAX` bytes or more.
-    /// - `EFAULT`: a pointer `mem` cannot read.
+    /// - `EFAULT`: a pointer `mem` cannot read, or one whose range reaches
+    ///   above `TASK_SIZE` (`access_ok()`: the kernel half).
     /// - `EBADF`: mmap of a file: the core has no fd table (build
     ///   [`Syscall::Mmap`] with the file instead).
     ///
@@ -544,7 +556,7 @@ fn prctl(mem: &dyn UserMemory, a: [u64; 6]) -> Result<Prctl> {
             let mut name = Vec::new();
             while name.len() < TASK_COMM_LEN - 1 {
                 let mut b = [0u8; 1];
-                mem.read(arg2.wrapping_add(name.len() as u64), &mut b)?;
+                user_read(mem, arg2.wrapping_add(name.len() as u64), &mut b)?;
                 if b[0] == 0 {
                     break;
                 }
@@ -602,7 +614,7 @@ fn clone3_args(mem: &dyn UserMemory, uargs: u64, size: u64) -> Result<Clone3Args
         return Err(Errno::EINVAL);
     }
     let mut raw = vec![0u8; size as usize];
-    mem.read(uargs, &mut raw)?;
+    user_read(mem, uargs, &mut raw)?;
     // copy_struct_from_user(): unknown trailing bytes must be zero.
     if raw
         .iter()

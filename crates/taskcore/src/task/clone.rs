@@ -95,7 +95,8 @@ impl Kernel {
     ///
     /// # Errors
     /// - `ESRCH`: `current` is stale or exiting.
-    /// - `EINVAL`: `CLONE_THREAD` without `CLONE_SIGHAND`; `CLONE_SIGHAND`
+    /// - `EINVAL`: `CLONE_NEWNS` or `CLONE_NEWUSER` with `CLONE_FS`
+    ///   (checked first); `CLONE_THREAD` without `CLONE_SIGHAND`; `CLONE_SIGHAND`
     ///   without `CLONE_VM`; `CLONE_PARENT` from a namespace init;
     ///   `CLONE_THREAD` with `CLONE_NEWPID` or `CLONE_NEWUSER`; exit signal
     ///   outside 0..=255 (clone(2) cannot pass one); `CLONE_PIDFD` with
@@ -143,6 +144,13 @@ impl Kernel {
     /// The flag combinations `copy_process()` refuses (EINVAL), for task
     /// slab index `cur`.
     pub(crate) fn clone_flags_valid(&self, cur: TaskIx, flags: u64) -> Result<()> {
+        use crate::uapi::{CLONE_FS, CLONE_NEWNS};
+        // A new mount or user namespace cannot share the fs_struct.
+        for ns in [CLONE_NEWNS, CLONE_NEWUSER] {
+            if flags & (ns | CLONE_FS) == ns | CLONE_FS {
+                return Err(Errno::EINVAL);
+            }
+        }
         if flags & CLONE_THREAD != 0 && flags & CLONE_SIGHAND == 0 {
             return Err(Errno::EINVAL);
         }
