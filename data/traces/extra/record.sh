@@ -74,6 +74,10 @@ TRACE_CAPS=$TRACE_WIDE,capget,capset
 record setpriv-id 60 "$TRACE_CAPS" -- setpriv --reuid=1000 --regid=1000 --clear-groups id
 gcc -O1 -Wall -o capdrop capdrop.c
 record capdrop 60 "$TRACE_CAPS" -- ./capdrop
+# a namespace's init signalling itself without a handler: traced (by
+# strace) the signal is still queued and reported (--- lines), then dropped
+record unshare-init-signal 60 "$TRACE_CAPS" --decode-pids=pidns -- \
+    unshare --pid --fork sh -c 'kill -TERM 1; kill -USR1 1; /bin/true; echo alive'
 
 # The workloads above that were recorded with the old command, again with
 # the wider one (issue 10): NAME-sig, masks and every `--- SIG` line

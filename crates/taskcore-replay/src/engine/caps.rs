@@ -236,7 +236,9 @@ impl Engine {
                     en.caps_learn(cur, |k| k.bset |= bit);
                 });
             }
-            Prctl::CapAmbient(Some(AmbientOp::IsSet), cap, 0, 0) if Cap::from_arg(cap).is_some() => {
+            Prctl::CapAmbient(Some(AmbientOp::IsSet), cap, 0, 0)
+                if Cap::from_arg(cap).is_some() =>
+            {
                 let bit = 1u64 << cap;
                 self.cap_value(e, cur, p, k.ambient & bit != 0, |en, v| {
                     let c = Cap(cap as u8);
@@ -308,7 +310,8 @@ impl Engine {
     fn force_cap_prctl(&mut self, cur: TaskId, p: &Prctl) {
         self.caps_write(cur, |c| match *p {
             Prctl::SetKeepcaps(a) => {
-                c.securebits = c.securebits & !SECBIT_KEEP_CAPS | if a == 1 { SECBIT_KEEP_CAPS } else { 0 }
+                c.securebits =
+                    c.securebits & !SECBIT_KEEP_CAPS | if a == 1 { SECBIT_KEEP_CAPS } else { 0 }
             }
             Prctl::SetSecurebits(b) => c.securebits = b as u32,
             Prctl::CapbsetDrop(cap) => {

@@ -545,7 +545,10 @@ mod cap_tests {
             other => panic!("prctl({args}) decoded as {other:?}"),
         };
         assert_eq!(p("PR_CAPBSET_READ, CAP_MAC_OVERRIDE"), (23, [32, 0, 0, 0]));
-        assert_eq!(p("PR_CAPBSET_READ, 0x30 /* CAP_??? */"), (23, [0x30, 0, 0, 0]));
+        assert_eq!(
+            p("PR_CAPBSET_READ, 0x30 /* CAP_??? */"),
+            (23, [0x30, 0, 0, 0])
+        );
         assert_eq!(
             p("PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, CAP_CHOWN, 0, 0"),
             (47, [1, 0, 0, 0])
