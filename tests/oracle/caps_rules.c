@@ -150,6 +150,31 @@ static int op(char **t, int nt, char *res, size_t n) {
         if (spawned == 0) { pause(); _exit(0); }
     } else if (!strcmp(o, "seize")) {
         r = ptrace(PTRACE_SEIZE, spawned, 0, 0);
+    } else if (!strcmp(o, "traceme_after_capset")) {
+        /* a child asks PTRACE_TRACEME once this process has run
+         * capset(E, P, I) */
+        int fd[2];
+        if (pipe(fd)) return 0;
+        pid_t ch = fork();
+        if (ch == 0) {
+            char x;
+            close(fd[1]);
+            if (read(fd[0], &x, 1) != 1) _exit(3);
+            _exit(ptrace(PTRACE_TRACEME, 0, 0, 0) == 0 ? 0 : errno == EPERM ? 1 : 2);
+        }
+        close(fd[0]);
+        struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+        struct __user_cap_data_struct dd[2] = {{a, b, c}, {a >> 32, b >> 32, c >> 32}};
+        long rc = syscall(SYS_capset, &h, dd);
+        int err = errno;
+        if (write(fd[1], "x", 1) != 1) return 0;
+        close(fd[1]);
+        int st;
+        waitpid(ch, &st, 0);
+        int code = WIFEXITED(st) ? WEXITSTATUS(st) : 9;
+        snprintf(res, n, "capset=%s traceme=%s", rc == 0 ? "ok" : ename(err),
+                 code == 0 ? "ok" : code == 1 ? "EPERM" : "OTHER");
+        return 0;
     } else if (!strcmp(o, "reap")) {
         kill(spawned, SIGKILL);
         waitpid(spawned, NULL, 0);
@@ -276,6 +301,8 @@ int main(int argc, char **argv) {
         {"nproc", "prctl 8 1 0 0 0; setresgid 4242 4242 4242; setresuid 4242 4242 4242; setrlimit 6 1 1; fork;"
                   " capset 0x200000 0x200000 0; fork; capset 0 0 0; fork; setrlimit 6 2 2; fork"},
         {"ptrace_caps", "spawn; seize; reap; spawn; capset 0x1fffef7ffff 0x1fffef7ffff 0; seize; reap; spawn; seize; reap"},
+        {"traceme_caps", "traceme_after_capset 0x1fffeffffff 0x1fffeffffff 0; traceme_after_capset 0x1fffef7ffff 0x1fffef7ffff 0;"
+                         " traceme_after_capset 0x80000 0x80000 0; traceme_after_capset 0 0 0"},
         {"ptrace_caps_user", "prctl 8 1 0 0 0; setresuid 1000 1000 1000; spawn; capset 0 0 0; seize; reap; spawn; seize; reap"},
     };
     for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) run(argv[0], cases[i][0], cases[i][1]);

@@ -260,6 +260,20 @@ impl Case {
                 let p = k.pid_vnr(t, c).unwrap();
                 unit(k.ptrace_seize(t, p, 0))
             }
+            "traceme_after_capset" => {
+                let c = k.fork(t).unwrap();
+                let d = CapUserData {
+                    effective: KernelCap::new(a[0] as u64),
+                    permitted: KernelCap::new(a[1] as u64),
+                    inheritable: KernelCap::new(a[2] as u64),
+                };
+                let r = unit(k.capset(t, LINUX_CAPABILITY_VERSION_3, 0, Some(d)));
+                let tr = unit(k.ptrace_traceme(c));
+                let p = k.pid_vnr(t, c).unwrap();
+                k.exit_group(c, 0).unwrap();
+                k.wait4(t, p, 0).unwrap();
+                format!("capset={r} traceme={tr}")
+            }
             "reap" => {
                 let c = self.spawned.take().unwrap();
                 let p = k.pid_vnr(t, c).unwrap();
