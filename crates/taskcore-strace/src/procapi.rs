@@ -169,6 +169,14 @@ pub enum ProcCall {
         /// The limits the kernel wrote (`None` if unread).
         old: Option<RlimitArg>,
     },
+    /// getgroups(size, list).
+    Getgroups {
+        /// The `size` argument (0: count only).
+        size: i32,
+        /// The groups the kernel wrote (`None`: `NULL`, not written or
+        /// elided).
+        groups: Option<Vec<u32>>,
+    },
     /// capget(hdr, data).
     Capget {
         /// `hdr->version` (`_LINUX_CAPABILITY_VERSION_3` = 0x20080522).

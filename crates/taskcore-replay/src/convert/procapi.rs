@@ -61,6 +61,10 @@ pub(super) fn proc_call(c: &ProcCall) -> Kind {
             },
             rec: Rec::Caps(data.map(cap_data)),
         },
+        ProcCall::Getgroups { size, groups } => Kind::Sys {
+            call: Syscall::Getgroups { size: *size },
+            rec: Rec::Groups(groups.clone()),
+        },
         &ProcCall::Capset { version, pid, data } => sys(Syscall::Capset {
             version,
             pid,

@@ -30,6 +30,8 @@ impl Engine {
             }
             Syscall::Capget { .. }
             | Syscall::Capset { .. }
+            | Syscall::Getgroups { .. }
+            | Syscall::Setgroups { .. }
             | Syscall::Prctl(
                 Prctl::CapbsetRead(_)
                 | Prctl::CapbsetDrop(_)

@@ -1,6 +1,7 @@
 //! Capabilities: `capget`, `capset` and the capability prctl options
 //! (`PR_CAPBSET_*`, `PR_CAP_AMBIENT`, `PR_*_KEEPCAPS`, `PR_*_SECUREBITS`,
-//! `PR_*_NO_NEW_PRIVS`).
+//! `PR_*_NO_NEW_PRIVS`); and the supplementary groups (`getgroups`,
+//! `setgroups`), also inherited from outside the trace.
 //!
 //! # What is known
 //! A trace's first processes get their capabilities from outside it
@@ -16,7 +17,9 @@
 //! known; an exec keeps the sets known only when its result depends on
 //! nothing unknown (the ambient set, the securebits, and for root the
 //! bounding set). A call whose answer depends on something unknown is not
-//! checkable; the state follows the recording then.
+//! checkable; the state follows the recording then. The groups are known
+//! once a `setgroups` succeeded in the process or an ancestor; until then
+//! a `getgroups` is learned.
 
 use std::collections::HashMap;
 
@@ -40,6 +43,8 @@ pub(crate) struct CapKnown {
     securebits: bool,
     /// The no_new_privs flag.
     nnp: bool,
+    /// The supplementary groups.
+    groups: bool,
 }
 
 /// Per thread group (its leader task), what is known.
@@ -83,9 +88,50 @@ impl Engine {
             }
             &Syscall::Capset { version, pid, data } => self.do_capset(e, cur, version, pid, data),
             Syscall::Prctl(p) => self.do_cap_prctl(e, cur, p),
+            Syscall::Setgroups { .. } => {
+                let r = self.sys(cur, call);
+                self.check_unit(e, r.map(drop));
+                if e.ret == Outcome::Value(0) {
+                    self.caps_learn(cur, |k| k.groups = true);
+                }
+            }
+            &Syscall::Getgroups { size } => {
+                let recorded = match rec {
+                    Rec::Groups(g) => g.clone(),
+                    _ => None,
+                };
+                self.do_getgroups(e, cur, size, recorded);
+            }
             _ => self.unchecked(e),
         }
         self.count_procapi(e, before);
+    }
+
+    /// getgroups(size, list): the count (the return value) and the list
+    /// written, checked once the groups are known, learned before.
+    fn do_getgroups(&mut self, e: &Event, cur: TaskId, size: i32, recorded: Option<Vec<u32>>) {
+        let r = self.sys(cur, &Syscall::Getgroups { size });
+        if !self.caps_known(cur).groups {
+            if let (Outcome::Value(n), Some(g)) = (&e.ret, &recorded) {
+                if *n as usize == g.len() {
+                    let g = g.clone();
+                    self.caps_write(cur, |c| c.groups = g.into());
+                    self.caps_learn(cur, |k| k.groups = true);
+                }
+            }
+            return self.unchecked_because(e, "groups from outside the trace, learned");
+        }
+        match (r, recorded) {
+            (Ok(SysRet::Groups(got)), Some(want)) if e.ret == Outcome::Value(want.len() as i64) => {
+                self.stats.checked += 1;
+                let mut want = want;
+                want.sort_unstable();
+                if got != want {
+                    self.mismatch(e, "groups", format!("{want:?}"), format!("{got:?}"));
+                }
+            }
+            (r, _) => self.check_value(e, r.map(|v| v.raw())),
+        }
     }
 
     /// The target of a capget/capset `pid` argument and the number the

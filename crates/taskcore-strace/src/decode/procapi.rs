@@ -260,6 +260,17 @@ pub(super) fn decode(name: &str, a: &Args<'_>) -> Option<Res<Call>> {
                 old: rlimit(a.get(1)?),
             })
         })(),
+        "getgroups" => (|| {
+            Ok(ProcCall::Getgroups {
+                size: a.int(0)?,
+                groups: match a.get(1)? {
+                    Some(Value::Array { items, more: false }) => {
+                        items.iter().map(|v| v.as_u64().map(|g| g as u32)).collect()
+                    }
+                    _ => None,
+                },
+            })
+        })(),
         "capget" => (|| {
             let (version, pid) = cap_header(a)?;
             let d = a.get(1)?;
@@ -536,6 +547,24 @@ mod cap_tests {
             ProcCall::Capget { data: Some(d), .. } => assert_eq!(d.effective, !0x20),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn getgroups_as_recorded() {
+        assert_eq!(
+            call("getgroups", "0, NULL"),
+            ProcCall::Getgroups {
+                size: 0,
+                groups: None
+            }
+        );
+        assert_eq!(
+            call("getgroups", "2, [27, 1000]"),
+            ProcCall::Getgroups {
+                size: 2,
+                groups: Some(vec![27, 1000])
+            }
+        );
     }
 
     #[test]
