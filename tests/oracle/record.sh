@@ -19,3 +19,9 @@ done
 # namespace; pthreads come with glibc 2.34+.
 # ptrace_edges.c (like ptrace_tracer.c, ptrace_gstop.c and vfork_wait.c) must run without
 # strace: it is a tracer itself.
+# caps_rules.c needs root with CAP_SETPCAP and CAP_SETUID/SETGID (its
+# "start" line records the machine's own sets, which the test starts from;
+# it uses uids 1000, 1001 and 4242, the last with no process of its own),
+# and re-executes itself through /proc/self/exe for its exec cases.
+# validation_rules.c and traced_init.c need root (clone3 with CLONE_NEWNS,
+# unshare(CLONE_NEWPID)) and, for traced_init.c, no tracer of its own.

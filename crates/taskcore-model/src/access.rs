@@ -3,15 +3,18 @@
 //!
 //! A task may trace another of its own thread group; otherwise its real
 //! uid must be the target's real, effective and saved uid, and its real
-//! gid the three gids, unless its effective uid is 0; and then the target
-//! must be dumpable unless the caller's effective uid is 0. A target that
-//! has given up its address space (exited) passes the dumpable test.
+//! gid the three gids, unless it has `CAP_SYS_PTRACE`; then the target
+//! must be dumpable unless it has `CAP_SYS_PTRACE` (a target that has
+//! given up its address space, exited, passes); then the target's
+//! permitted capabilities must be within the caller's permitted set unless
+//! it has `CAP_SYS_PTRACE` (`cap_ptrace_access_check()`).
 //!
 //! # Linux
 //! kernel/ptrace.c `__ptrace_may_access()` with
 //! `PTRACE_MODE_ATTACH_REALCREDS`; `set_dumpable()`/`get_dumpable()`.
 
 use crate::{Errno, Model, Result, Tid};
+use taskcore::task::capability::CAP_SYS_PTRACE;
 
 impl Model {
     /// A new address space with dumpable flag `dumpable`; its index.
@@ -27,16 +30,17 @@ impl Model {
         }
         let c = &self.task(cur).cred;
         let tc = &self.task(t).cred;
-        let root = c.euid == 0;
+        let root = c.cap_effective.has(CAP_SYS_PTRACE);
         let uids = c.uid == tc.uid && c.uid == tc.euid && c.uid == tc.suid;
         let gids = c.gid == tc.gid && c.gid == tc.egid && c.gid == tc.sgid;
         if !(root || uids && gids) {
             return false;
         }
-        match self.task(t).mm {
+        let dumpable = match self.task(t).mm {
             Some(m) => self.mms[m] || root,
             None => true,
-        }
+        };
+        dumpable && (root || tc.cap_permitted.is_subset(c.cap_permitted))
     }
 
     /// `prctl(PR_SET_DUMPABLE, arg)`: 0 or 1 sets the flag of the caller's

@@ -1,12 +1,19 @@
 //! Credentials: the set*id family and kill's permission check.
 //!
-//! "Privileged" is effective uid 0 (all capabilities), as in the core.
+//! "Privileged" is the capability Linux asks for in the effective set:
+//! `CAP_SETUID` for uids, `CAP_SETGID` for gids and groups, `CAP_KILL`
+//! for signals. A uid change moves the capabilities
+//! (`cap_emulate_setxuid()`, and the fs-uid rule of
+//! `cap_task_fix_setuid()`), unless `SECBIT_NO_SETUID_FIXUP`.
 //!
 //! # Linux
 //! kernel/sys.c `__sys_setuid()` and siblings; kernel/signal.c
 //! `kill_ok_by_cred()`, `check_kill_permission()`.
 
 use crate::{Cred, Errno, Model, Result, Tid};
+use taskcore::task::capability::{
+    Cap, KernelCap, CAP_KILL, CAP_SETGID, CAP_SETUID, SECBIT_KEEP_CAPS, SECBIT_NO_SETUID_FIXUP,
+};
 
 /// `(uid_t)-1`.
 const KEEP: u32 = u32::MAX;
@@ -28,13 +35,13 @@ impl Model {
         Ok(self.task(i).cred.clone())
     }
 
-    /// `commit_creds()`: a change of effective or fs uid or gid makes the
-    /// address space not dumpable (`suid_dumpable` is 0) and clears the
-    /// parent-death signal.
+    /// `commit_creds()`: a change of effective or fs uid or gid, or a
+    /// permitted set growing, makes the address space not dumpable
+    /// (`suid_dumpable` is 0) and clears the parent-death signal.
     pub(crate) fn commit(&mut self, cur: usize, new: Cred) {
         let old = &self.task(cur).cred;
         let key = |c: &Cred| [c.euid, c.egid, c.fsuid, c.fsgid];
-        if key(old) != key(&new) {
+        if key(old) != key(&new) || !new.cap_permitted.is_subset(old.cap_permitted) {
             if let Some(m) = self.task(cur).mm {
                 self.mms[m] = false;
             }
@@ -120,7 +127,7 @@ impl Model {
     pub fn setgroups(&mut self, current: Tid, groups: &[u32]) -> Result<()> {
         let cur = self.current(current)?;
         let mut c = self.task(cur).cred.clone();
-        if c.euid != 0 {
+        if !c.cap_effective.has(CAP_SETGID) {
             return Err(Errno::EPERM);
         }
         if groups.len() > 65_536 || groups.contains(&KEEP) {
@@ -138,8 +145,9 @@ impl Model {
         let mut c = self.task(cur).cred.clone();
         let mut ids = k.get(&c);
         let old = [ids[0], ids[1], ids[2]];
+        let before = c.clone();
         for x in new {
-            if x != KEEP && !old.contains(&x) && c.euid != 0 {
+            if x != KEEP && !old.contains(&x) && !c.cap_effective.has(k.cap()) {
                 return Err(Errno::EPERM);
             }
         }
@@ -150,6 +158,7 @@ impl Model {
         }
         ids[3] = ids[1];
         k.put(&mut c, ids);
+        k.fixup(&mut c, &before);
         self.commit(cur, c);
         Ok(())
     }
@@ -160,14 +169,16 @@ impl Model {
             return Err(Errno::EINVAL);
         }
         let mut c = self.task(cur).cred.clone();
+        let before = c.clone();
         let mut ids = k.get(&c);
-        if c.euid == 0 {
+        if c.cap_effective.has(k.cap()) {
             (ids[0], ids[2]) = (id, id);
         } else if id != ids[0] && id != ids[2] {
             return Err(Errno::EPERM);
         }
         (ids[1], ids[3]) = (id, id);
         k.put(&mut c, ids);
+        k.fixup(&mut c, &before);
         self.commit(cur, c);
         Ok(())
     }
@@ -175,7 +186,8 @@ impl Model {
     fn set_re(&mut self, current: Tid, k: Ids, r: u32, e: u32) -> Result<()> {
         let cur = self.current(current)?;
         let mut c = self.task(cur).cred.clone();
-        let priv_ = c.euid == 0;
+        let before = c.clone();
+        let priv_ = c.cap_effective.has(k.cap());
         let old = k.get(&c);
         if r != KEEP && !priv_ && r != old[0] && r != old[1] {
             return Err(Errno::EPERM);
@@ -195,6 +207,7 @@ impl Model {
         }
         ids[3] = ids[1];
         k.put(&mut c, ids);
+        k.fixup(&mut c, &before);
         self.commit(cur, c);
         Ok(())
     }
@@ -204,9 +217,13 @@ impl Model {
         let mut c = self.task(cur).cred.clone();
         let mut ids = k.get(&c);
         let old = ids[3];
-        if id != KEEP && (c.euid == 0 || ids.contains(&id)) {
+        if id != KEEP && (c.cap_effective.has(k.cap()) || ids.contains(&id)) {
+            let before = c.clone();
             ids[3] = id;
             k.put(&mut c, ids);
+            if let Ids::User = k {
+                fs_fixup(&mut c, &before);
+            }
             self.commit(cur, c);
         }
         Ok(old)
@@ -225,7 +242,7 @@ impl Model {
     /// `check_kill_permission()` for a valid signal from user space.
     pub(crate) fn may_kill(&self, s: &Sender, p: usize, sig: i32) -> bool {
         let t = self.task(p);
-        if t.signal == s.signal || s.cred.euid == 0 {
+        if t.signal == s.signal || s.cred.cap_effective.has(CAP_KILL) {
             return true;
         }
         let tc = &t.cred;
@@ -244,6 +261,40 @@ enum Ids {
 }
 
 impl Ids {
+    /// The capability that lifts the id rules.
+    fn cap(self) -> Cap {
+        match self {
+            Ids::User => CAP_SETUID,
+            Ids::Group => CAP_SETGID,
+        }
+    }
+
+    /// After a set*uid call (`before` its credentials): root lost from
+    /// every uid clears permitted and effective (unless keep-caps) and
+    /// ambient; effective uid leaving 0 clears effective, becoming 0 copies
+    /// permitted into it. Gid calls move nothing.
+    fn fixup(self, c: &mut Cred, before: &Cred) {
+        if let Ids::Group = self {
+            return;
+        }
+        if before.securebits & SECBIT_NO_SETUID_FIXUP != 0 {
+            return;
+        }
+        let root = |x: &Cred| x.uid == 0 || x.euid == 0 || x.suid == 0;
+        if root(before) && !root(c) {
+            c.cap_ambient = KernelCap::EMPTY;
+            if before.securebits & SECBIT_KEEP_CAPS == 0 {
+                c.cap_permitted = KernelCap::EMPTY;
+                c.cap_effective = KernelCap::EMPTY;
+            }
+        }
+        match (before.euid == 0, c.euid == 0) {
+            (true, false) => c.cap_effective = KernelCap::EMPTY,
+            (false, true) => c.cap_effective = c.cap_permitted,
+            _ => {}
+        }
+    }
+
     fn get(self, c: &Cred) -> [u32; 4] {
         match self {
             Ids::User => [c.uid, c.euid, c.suid, c.fsuid],
@@ -256,5 +307,19 @@ impl Ids {
             Ids::User => (c.uid, c.euid, c.suid, c.fsuid) = (r, e, s, f),
             Ids::Group => (c.gid, c.egid, c.sgid, c.fsgid) = (r, e, s, f),
         }
+    }
+}
+
+/// An fs uid leaving 0 drops the file-system capabilities from the
+/// effective set; one becoming 0 raises the permitted ones of them.
+fn fs_fixup(c: &mut Cred, before: &Cred) {
+    if before.securebits & SECBIT_NO_SETUID_FIXUP != 0 {
+        return;
+    }
+    let fs = KernelCap::FS_MASK;
+    if before.fsuid == 0 && c.fsuid != 0 {
+        c.cap_effective = KernelCap::new(c.cap_effective.bits() & !fs.bits());
+    } else if before.fsuid != 0 && c.fsuid == 0 {
+        c.cap_effective = c.cap_effective.union(c.cap_permitted.intersect(fs));
     }
 }

@@ -5,6 +5,8 @@
 //! kernel/signal.c `flush_signal_handlers`; include/linux/ptrace.h
 //! `ptrace_event(PTRACE_EVENT_EXEC)`.
 
+use crate::Cred;
+use taskcore::task::capability::{KernelCap, CAP_SYS_PTRACE, SECBIT_KEEP_CAPS, SECBIT_NOROOT};
 use taskcore::uapi::{SIGCHLD, SIGTRAP};
 
 use crate::{Action, ExitState, Model, Result, SigHandler, Tid, PT_PTRACED, PT_SEIZED};
@@ -55,20 +57,22 @@ impl Model {
         let dumpable = c.euid == c.uid && c.egid == c.gid;
         let mm = self.new_mm(dumpable);
         self.task_mut(t).mm = Some(mm);
-        // bprm->secureexec (cap_bprm_creds_from_file(): effective ids other
-        // than the real ones): the parent may no longer signal it.
-        if !dumpable {
+        // The new image's creds (no set-id binaries, no file capabilities):
+        // saved and fs ids take the effective ones; committed with
+        // commit_creds(), which clears the dumpable flag and the
+        // parent-death signal if that changes the fs ids or grows the
+        // permitted set.
+        let old = self.task(t).cred.clone();
+        let task = self.task(t);
+        let tracer_capable = task.ptrace == 0
+            || task
+                .parent
+                .is_none_or(|p| self.task(p).cred.cap_effective.has(CAP_SYS_PTRACE));
+        let (c, secureexec) = exec_creds(&old, tracer_capable);
+        // bprm->secureexec: the parent may no longer signal it.
+        if secureexec {
             self.task_mut(t).pdeath_signal = 0;
         }
-        // The new image's creds (no set-id binaries): saved and fs ids take
-        // the effective ones, committed with commit_creds(), which clears
-        // the dumpable flag and the parent-death signal if that changes
-        // the fs ids.
-        let mut c = self.task(t).cred.clone();
-        c.suid = c.euid;
-        c.fsuid = c.euid;
-        c.sgid = c.egid;
-        c.fsgid = c.egid;
         self.commit(t, c);
         // flush_signal_handlers(current, 0)
         for a in self.sig_mut(t).actions.iter_mut() {
@@ -127,4 +131,35 @@ impl Model {
         self.task_mut(leader).exit_state = ExitState::Dead;
         self.release_task(leader);
     }
+}
+
+/// `cap_bprm_creds_from_file()` for a plain binary: uid 0 (real or
+/// effective, unless `SECBIT_NOROOT`) gets bounding | inheritable as
+/// permitted, effective too when the effective uid is 0; anyone else only
+/// the ambient set. Capabilities gained under a tracer without
+/// `CAP_SYS_PTRACE` are cut back to the old permitted set. The second
+/// value is `secureexec`.
+fn exec_creds(old: &Cred, tracer_capable: bool) -> (Cred, bool) {
+    let mut c = old.clone();
+    let root_rules = old.securebits & SECBIT_NOROOT == 0;
+    let mut permitted = KernelCap::EMPTY;
+    if root_rules && (old.uid == 0 || old.euid == 0) {
+        permitted = old.cap_bset.union(old.cap_inheritable);
+    }
+    if !tracer_capable && !permitted.is_subset(old.cap_permitted) {
+        permitted = permitted.intersect(old.cap_permitted);
+    }
+    let effective = root_rules && old.euid == 0;
+    c.cap_permitted = permitted.union(old.cap_ambient);
+    c.cap_effective = if effective {
+        c.cap_permitted
+    } else {
+        old.cap_ambient
+    };
+    c.securebits &= !SECBIT_KEEP_CAPS;
+    (c.suid, c.fsuid, c.sgid, c.fsgid) = (c.euid, c.euid, c.egid, c.egid);
+    let beyond_ambient = !c.cap_permitted.is_subset(c.cap_ambient);
+    let secureexec =
+        c.euid != c.uid || c.egid != c.gid || (c.uid != 0 && (effective || beyond_ambient));
+    (c, secureexec)
 }

@@ -5,6 +5,7 @@
 //! kernel/pid_namespace.c `create_pid_namespace`; include/linux/ptrace.h
 //! `ptrace_init_task`.
 
+use taskcore::task::capability::CAP_SYS_ADMIN;
 use taskcore::uapi::{
     CLONE_CLEAR_SIGHAND, CLONE_DETACHED, CLONE_INTO_CGROUP, CLONE_NEWCGROUP, CLONE_NEWIPC,
     CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS,
@@ -33,7 +34,8 @@ impl Model {
     ///   `CLONE_SIGHAND`; `CLONE_SIGHAND` without `CLONE_VM`;
     ///   `CLONE_PARENT` from a namespace init; `CLONE_THREAD` with
     ///   `CLONE_NEWPID`/`CLONE_NEWUSER`; bad `set_tid`.
-    /// - `EPERM`: a `CLONE_NEW*` bit without `CLONE_NEWUSER`, euid not 0.
+    /// - `EPERM`: a `CLONE_NEW*` bit without `CLONE_NEWUSER`, no
+    ///   `CAP_SYS_ADMIN`.
     /// - `ENOSPC`: more than 32 nested pid namespaces.
     /// - `EEXIST`, `EAGAIN`, `ENOMEM`: from `alloc_pid`.
     ///
@@ -95,7 +97,7 @@ impl Model {
         if !self.nproc_allows(cur) {
             return Err(Errno::EAGAIN);
         }
-        // copy_namespaces(): new namespaces need CAP_SYS_ADMIN (euid 0),
+        // copy_namespaces(): new namespaces need CAP_SYS_ADMIN,
         // unless CLONE_NEWUSER makes one where the child has it.
         let new_ns = CLONE_NEWNS
             | CLONE_NEWUTS
@@ -104,7 +106,8 @@ impl Model {
             | CLONE_NEWPID
             | CLONE_NEWCGROUP
             | CLONE_NEWTIME;
-        if flags & new_ns != 0 && flags & CLONE_NEWUSER == 0 && self.task(cur).cred.euid != 0 {
+        let admin = self.task(cur).cred.cap_effective.has(CAP_SYS_ADMIN);
+        if flags & new_ns != 0 && flags & CLONE_NEWUSER == 0 && !admin {
             return Err(Errno::EPERM);
         }
         // Children get their pids in the caller's pid_for_children, which a

@@ -5,6 +5,7 @@
 //! its active namespace until `unshare(CLONE_NEWPID)` makes a new child
 //! namespace of it; the next child is then that namespace's init.
 
+use taskcore::task::capability::CAP_SYS_ADMIN;
 use taskcore::uapi::{
     CLONE_FILES, CLONE_FS, CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID,
     CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS, CLONE_SIGHAND, CLONE_SYSVSEM, CLONE_THREAD,
@@ -43,7 +44,7 @@ impl Model {
     ///   `CLONE_SIGHAND`, `CLONE_VM`, `CLONE_NEWUSER`) with other threads
     ///   in the group; `CLONE_NEWPID` when `pid_for_children` is already
     ///   another namespace than the active one.
-    /// - `EPERM`: a namespace bit without euid 0.
+    /// - `EPERM`: a namespace bit without `CAP_SYS_ADMIN`.
     /// - `ENOSPC`: more than 32 levels.
     ///
     /// # Linux
@@ -81,7 +82,7 @@ impl Model {
         if flags & CLONE_NEW_ANY == 0 {
             return Ok(());
         }
-        if self.task(cur).cred.euid != 0 {
+        if !self.task(cur).cred.cap_effective.has(CAP_SYS_ADMIN) {
             return Err(Errno::EPERM);
         }
         if flags & CLONE_NEWPID == 0 {
@@ -160,7 +161,7 @@ impl Model {
     /// - `EBADF`: `f` closed.
     /// - `EINVAL`: `nstype` neither 0 nor `CLONE_NEWPID`; the namespace is
     ///   neither the caller's active one nor below it.
-    /// - `EPERM`: euid not 0.
+    /// - `EPERM`: no `CAP_SYS_ADMIN`.
     ///
     /// # Linux
     /// `setns()`, `pidns_install()`.
@@ -175,7 +176,7 @@ impl Model {
         if nstype != 0 && nstype != CLONE_NEWPID {
             return Err(Errno::EINVAL);
         }
-        if self.task(cur).cred.euid != 0 {
+        if !self.task(cur).cred.cap_effective.has(CAP_SYS_ADMIN) {
             return Err(Errno::EPERM);
         }
         let active = self.ns_of(cur);

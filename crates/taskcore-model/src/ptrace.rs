@@ -59,13 +59,20 @@ impl Model {
     /// `PTRACE_TRACEME`: traced by the real parent.
     ///
     /// # Errors
-    /// `ESRCH`: stale caller. `EPERM`: already traced, or no parent.
+    /// `ESRCH`: stale caller. `EPERM`: already traced, or no parent; or
+    /// its permitted capabilities exceed the parent's and the parent lacks
+    /// `CAP_SYS_PTRACE` (`cap_ptrace_traceme()`).
     pub fn ptrace_traceme(&mut self, current: Tid) -> Result<()> {
         let cur = self.current(current)?;
         let Some(parent) = self.task(cur).real_parent else {
             return Err(Errno::EPERM);
         };
         if self.task(cur).ptrace != 0 {
+            return Err(Errno::EPERM);
+        }
+        let (pc, cc) = (&self.task(parent).cred, &self.task(cur).cred);
+        let ptrace_cap = taskcore::task::capability::CAP_SYS_PTRACE;
+        if !cc.cap_permitted.is_subset(pc.cap_permitted) && !pc.cap_effective.has(ptrace_cap) {
             return Err(Errno::EPERM);
         }
         self.ptrace_link(cur, parent, PT_PTRACED);

@@ -4,6 +4,7 @@
 //! # Linux
 //! kernel/sys.c `do_prlimit()`; kernel/fork.c `copy_process()`.
 
+use taskcore::task::capability::{CAP_SYS_ADMIN, CAP_SYS_RESOURCE};
 use taskcore::task::rlimit::INIT_NPROC;
 use taskcore::uapi::{NR_OPEN, RLIMIT_NOFILE, RLIMIT_NPROC, RLIM_INFINITY, RLIM_NLIMITS};
 
@@ -56,7 +57,8 @@ impl Model {
         let tc = self.task(t).cred.clone();
         let same_user = tc.uid == me.uid && tc.euid == me.uid && tc.suid == me.uid;
         let same_group = tc.gid == me.gid && tc.egid == me.gid && tc.sgid == me.gid;
-        if t != cur && !(same_user && same_group) && me.euid != 0 {
+        let resource_cap = me.cap_effective.has(CAP_SYS_RESOURCE);
+        if t != cur && !(same_user && same_group) && !resource_cap {
             return Err(Errno::EPERM);
         }
         let Some(old) = self.sig(t).rlim.get(resource as usize).copied() else {
@@ -69,7 +71,7 @@ impl Model {
             if resource == RLIMIT_NOFILE && n.max > NR_OPEN {
                 return Err(Errno::EPERM);
             }
-            if n.max > old.max && me.euid != 0 {
+            if n.max > old.max && !resource_cap {
                 return Err(Errno::EPERM);
             }
             let s = self.task(t).signal;
@@ -82,7 +84,8 @@ impl Model {
     pub(crate) fn nproc_allows(&self, cur: usize) -> bool {
         let c = &self.task(cur).cred;
         let limit = self.sig(cur).rlim[RLIMIT_NPROC as usize].cur;
-        if c.uid == 0 || c.euid == 0 {
+        let caps = c.cap_effective;
+        if c.uid == 0 || caps.has(CAP_SYS_RESOURCE) || caps.has(CAP_SYS_ADMIN) {
             return true;
         }
         let n = self

@@ -87,6 +87,10 @@ pub(crate) enum Rec {
     Rlimit(Option<taskcore::Rlimit>),
     /// `prctl(PR_GET_NAME)`: the name strace printed.
     Name(String),
+    /// getgroups: the groups strace printed (`None`: NULL or not printed).
+    Groups(Option<Vec<u32>>),
+    /// capget: the sets strace printed (`None`: NULL or not printed).
+    Caps(Option<taskcore::CapUserData>),
     /// `prctl(PR_GET_CHILD_SUBREAPER)`: the int strace printed.
     Written(Option<u64>),
     /// mmap: the fd argument as the trace printed it (the call's `file`

@@ -670,6 +670,9 @@ fn prctl(a: &Args<'_>) -> Res<Call> {
             as i32,
         Some(v) => int_of(v)?,
     };
+    if let Some(c) = procapi::cap_prctl(option as u32 as u64, a) {
+        return c;
+    }
     let (arg2, name) = match a.vals.get(1) {
         Some(Value::Str { text, .. }) => (None, Some(text.clone())),
         Some(Value::Sym(s)) => (

@@ -15,6 +15,19 @@ pub struct RlimitArg {
     pub max: u64,
 }
 
+/// The three capability sets of capget/capset's data as strace printed
+/// them (`{effective=1<<CAP_KILL|..., permitted=..., inheritable=0}`),
+/// bit `n` for capability `n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CapData {
+    /// `effective`.
+    pub effective: u64,
+    /// `permitted`.
+    pub permitted: u64,
+    /// `inheritable`.
+    pub inheritable: u64,
+}
+
 /// Which id a `get*id()` call returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IdKind {
@@ -155,5 +168,44 @@ pub enum ProcCall {
         resource: u32,
         /// The limits the kernel wrote (`None` if unread).
         old: Option<RlimitArg>,
+    },
+    /// getgroups(size, list).
+    Getgroups {
+        /// The `size` argument (0: count only).
+        size: i32,
+        /// The groups the kernel wrote (`None`: `NULL`, not written or
+        /// elided).
+        groups: Option<Vec<u32>>,
+    },
+    /// capget(hdr, data).
+    Capget {
+        /// `hdr->version` (`_LINUX_CAPABILITY_VERSION_3` = 0x20080522).
+        version: u32,
+        /// `hdr->pid`.
+        pid: i32,
+        /// Whether `data` is not `NULL`.
+        with_data: bool,
+        /// The sets the kernel wrote (`None`: `NULL`, not written, or not
+        /// readable as printed).
+        data: Option<CapData>,
+    },
+    /// capset(hdr, data).
+    Capset {
+        /// `hdr->version`.
+        version: u32,
+        /// `hdr->pid`.
+        pid: i32,
+        /// The sets asked for (`None` if not printed as sets).
+        data: Option<CapData>,
+    },
+    /// The capability prctl(2) options: `PR_CAPBSET_READ`/`DROP` (23,
+    /// 24), `PR_GET`/`SET_KEEPCAPS` (7, 8), `PR_GET`/`SET_SECUREBITS` (27,
+    /// 28), `PR_SET`/`GET_NO_NEW_PRIVS` (38, 39), `PR_CAP_AMBIENT` (47).
+    CapPrctl {
+        /// The option.
+        option: u32,
+        /// `arg2` to `arg5` (0 when not printed): capabilities, securebits
+        /// and `PR_CAP_AMBIENT_*` by name or number.
+        args: [u64; 4],
     },
 }

@@ -128,6 +128,8 @@ fn typed(name: &str, call: &Call) -> bool {
         ("setpgid", Call::Setpgid { .. }) | ("setsid", Call::Setsid) => true,
         ("getpgid", Call::Getpgid { .. }) | ("getsid", Call::Getsid { .. }) => true,
         ("rt_sigaction", Call::RtSigaction { .. }) | ("prctl", Call::Prctl { .. }) => true,
+        // The capability options are process-API calls.
+        ("prctl", Call::ProcApi(crate::ProcCall::CapPrctl { .. })) => true,
         ("ptrace", Call::Ptrace { .. }) => true,
         _ => false,
     }

@@ -65,6 +65,20 @@ record unshare-pidns-shell 300 "${TRACE_WIDE/getsid,prctl/getsid,getppid,prctl}"
 trace_api setpriv-ulimit -- setpriv --regid=65534 --clear-groups setpriv --reuid=65534 \
     bash -c 'ulimit -u 3; for i in 1 2 3 4; do /bin/sleep 0.2 & done; wait; ulimit -u'
 
+# capabilities (issue 23): the wider command plus capget,capset. setpriv
+# keeps CAP_SETGID through PR_SET_KEEPCAPS and capset around setresuid;
+# capdrop.c drops capabilities and tries what they gate (unshare, clone
+# with CLONE_NEWPID, kill, setresgid), and execs as uid 1000 with an
+# ambient capability and as root with a smaller bounding set
+TRACE_CAPS=$TRACE_WIDE,capget,capset
+record setpriv-id 60 "$TRACE_CAPS" -- setpriv --reuid=1000 --regid=1000 --clear-groups id
+gcc -O1 -Wall -o capdrop capdrop.c
+record capdrop 60 "$TRACE_CAPS" -- ./capdrop
+# a namespace's init signalling itself without a handler: traced (by
+# strace) the signal is still queued and reported (--- lines), then dropped
+record unshare-init-signal 60 "$TRACE_CAPS" --decode-pids=pidns -- \
+    unshare --pid --fork sh -c 'kill -TERM 1; kill -USR1 1; /bin/true; echo alive'
+
 # The workloads above that were recorded with the old command, again with
 # the wider one (issue 10): NAME-sig, masks and every `--- SIG` line
 # checkable. Each starts from the same state as its old recording.

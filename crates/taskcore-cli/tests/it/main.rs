@@ -22,6 +22,7 @@ mod mm_replay_oracle;
 mod proc_from_trace;
 mod proc_tools;
 mod replay;
+mod replay_caps;
 mod replay_input;
 mod replay_probe;
 mod run_live;

@@ -20,6 +20,7 @@ mod common {
 mod lifecycle;
 mod linux_only;
 mod model_vs_core;
+mod oracle_caps;
 mod oracle_clone;
 mod oracle_pdeath_listen;
 mod oracle_ptrace_edges;

@@ -3,8 +3,8 @@
 //! options.
 
 use taskcore::sys::{nr, Prctl, Syscall};
-use taskcore::Rlimit;
-use taskcore_strace::{IdKind, ProcCall, RlimitArg};
+use taskcore::{AmbientOp, CapUserData, KernelCap, Rlimit};
+use taskcore_strace::{CapData, IdKind, ProcCall, RlimitArg};
 
 use crate::event::{Kind, Rec};
 
@@ -22,9 +22,55 @@ fn sys(call: Syscall) -> Kind {
     }
 }
 
+fn cap_data(d: CapData) -> CapUserData {
+    CapUserData {
+        effective: KernelCap::new(d.effective),
+        permitted: KernelCap::new(d.permitted),
+        inheritable: KernelCap::new(d.inheritable),
+    }
+}
+
+/// A capability prctl (`option` and `arg2`..`arg5`) as the kernel takes it.
+fn cap_prctl(option: u32, a: [u64; 4]) -> Prctl {
+    match u64::from(option) {
+        nr::PR_CAPBSET_READ => Prctl::CapbsetRead(a[0]),
+        nr::PR_CAPBSET_DROP => Prctl::CapbsetDrop(a[0]),
+        nr::PR_GET_KEEPCAPS => Prctl::GetKeepcaps,
+        nr::PR_SET_KEEPCAPS => Prctl::SetKeepcaps(a[0]),
+        nr::PR_GET_SECUREBITS => Prctl::GetSecurebits,
+        nr::PR_SET_SECUREBITS => Prctl::SetSecurebits(a[0]),
+        nr::PR_SET_NO_NEW_PRIVS => Prctl::SetNoNewPrivs(a),
+        nr::PR_GET_NO_NEW_PRIVS => Prctl::GetNoNewPrivs(a),
+        _ => Prctl::CapAmbient(AmbientOp::from_arg(a[0]), a[1], a[2], a[3]),
+    }
+}
+
 /// The call a recorded process-API call is.
 pub(super) fn proc_call(c: &ProcCall) -> Kind {
     match c {
+        &ProcCall::Capget {
+            version,
+            pid,
+            with_data,
+            data,
+        } => Kind::Sys {
+            call: Syscall::Capget {
+                version,
+                pid,
+                data: with_data,
+            },
+            rec: Rec::Caps(data.map(cap_data)),
+        },
+        ProcCall::Getgroups { size, groups } => Kind::Sys {
+            call: Syscall::Getgroups { size: *size },
+            rec: Rec::Groups(groups.clone()),
+        },
+        &ProcCall::Capset { version, pid, data } => sys(Syscall::Capset {
+            version,
+            pid,
+            data: data.map(cap_data),
+        }),
+        &ProcCall::CapPrctl { option, args } => sys(Syscall::Prctl(cap_prctl(option, args))),
         ProcCall::PidfdOpen { pid, flags } => sys(Syscall::PidfdOpen {
             pid: *pid,
             flags: *flags,

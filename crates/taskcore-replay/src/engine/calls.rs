@@ -28,6 +28,21 @@ impl Engine {
             Syscall::Prctl(Prctl::GetName | Prctl::GetDumpable | Prctl::SetDumpable(_)) => {
                 self.apply_procapi(e, cur, call, rec)
             }
+            Syscall::Capget { .. }
+            | Syscall::Capset { .. }
+            | Syscall::Getgroups { .. }
+            | Syscall::Setgroups { .. }
+            | Syscall::Prctl(
+                Prctl::CapbsetRead(_)
+                | Prctl::CapbsetDrop(_)
+                | Prctl::CapAmbient(..)
+                | Prctl::GetKeepcaps
+                | Prctl::SetKeepcaps(_)
+                | Prctl::GetSecurebits
+                | Prctl::SetSecurebits(_)
+                | Prctl::GetNoNewPrivs(_)
+                | Prctl::SetNoNewPrivs(_),
+            ) => self.apply_caps(e, cur, call, rec),
             Syscall::Prctl(p) => self.apply_prctl(e, cur, p, rec),
             Syscall::RtSigaction { .. }
             | Syscall::RtSigprocmask { .. }

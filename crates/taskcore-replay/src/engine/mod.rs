@@ -50,6 +50,7 @@
 //! [`pidmap::PidMap::sweep`]).
 
 mod calls;
+mod caps;
 mod deaths;
 mod lifecycle;
 mod memory;

@@ -44,6 +44,8 @@ pub(crate) struct ProcState {
     known_limits: HashMap<TaskId, u32>,
     /// Clones since the last purge.
     clones: u64,
+    /// Per thread group, what the trace showed of its capabilities.
+    pub(super) caps: super::caps::CapsKnown,
 }
 
 /// A process's fd table as the decoder sees it: its pidfds by recorded
@@ -132,7 +134,7 @@ impl Engine {
 
     /// Counts `e` among the checked process-API calls if it was checked
     /// (`before`: the checked count before it).
-    fn count_procapi(&mut self, e: &Event, before: u64) {
+    pub(super) fn count_procapi(&mut self, e: &Event, before: u64) {
         if self.stats.checked > before {
             *self
                 .stats
@@ -369,6 +371,7 @@ impl Engine {
                     self.proc.known_limits.insert(child, m);
                 }
             }
+            self.caps_after_clone(parent, child);
         }
         if let Some((num, fd)) = pidfd {
             self.bind_pidfd(parent, num, fd);
@@ -380,12 +383,14 @@ impl Engine {
                 .fds
                 .keys()
                 .chain(self.proc.known_limits.keys())
+                .chain(self.proc.caps.keys())
                 .copied()
                 .filter(|&g| self.k.getpid(g).is_err())
                 .collect();
             for g in gone {
                 self.drop_fd_table(g);
                 self.proc.known_limits.remove(&g);
+                self.proc.caps.remove(&g);
             }
         }
     }
@@ -396,6 +401,7 @@ impl Engine {
         if let Ok(g) = self.leader_of(cur) {
             self.drop_fd_table(g);
         }
+        self.caps_after_exec(cur);
     }
 
     /// `waitid(P_PIDFD, fd, ...)` on a pidfd the trace opened.

@@ -377,12 +377,21 @@ impl Engine {
     }
 
     /// Whether `sig`'s action for `t` is to ignore it (`SIG_IGN`, or
-    /// `SIG_DFL` of a signal ignored by default).
+    /// `SIG_DFL` of a signal ignored by default), or `t` is a pid
+    /// namespace's init without a handler for it: Linux drops it at send
+    /// (`sig_task_ignored()`), for a tracee in `get_signal()` after the
+    /// signal-delivery-stop strace prints; SIGKILL and SIGSTOP aside.
     fn ignores(&mut self, t: TaskId, sig: i32) -> bool {
         match self.k.rt_sigaction(t, sig, None) {
             Ok(a) => match a.handler {
                 SigHandler::Ignore => true,
-                SigHandler::Default => sig_kernel_ignore(sig),
+                SigHandler::Default => {
+                    sig_kernel_ignore(sig)
+                        || (sig != SIGKILL
+                            && sig != SIGSTOP
+                            && t != self.init
+                            && self.k.getpid(t) == Ok(1))
+                }
                 _ => false,
             },
             Err(_) => false,

@@ -4,11 +4,10 @@
 //! # Lines
 //! In Linux 6.x order. Modelled: `Name`, `State`, `Tgid`, `Pid`, `PPid`,
 //! `TracerPid`, `Uid`, `Gid`, `Groups`, `NStgid`, `NSpid`, `NSpgid`,
-//! `NSsid`, the `Vm*` sizes, `Threads`, `SigQ`, `SigPnd`, `ShdPnd`,
-//! `SigBlk`, `SigIgn`, `SigCgt`, `CapPrm` and `CapEff` (full or empty, see
-//! [`crate::Cred`]). Not modelled, shown as for a task of a default system:
-//! `Umask` 0022, `Ngid` 0, `FDSize` 64, full bounding capabilities, no
-//! seccomp, every CPU and memory node allowed, no context switches.
+//! `NSsid`, the `Vm*` sizes, `Threads`, `SigIgn`, `SigCgt`, `SigPnd`,
+//! `ShdPnd`, `SigBlk`, the five `Cap*` sets and `NoNewPrivs`. Not
+//! modelled, shown as for a task of a default system: `Umask` 0022, `Ngid`
+//! 0, `FDSize` 64, no seccomp, every CPU and memory node allowed, no context switches.
 //!
 //! A zombie has no `fs`, `files` or `mm` any more: no `Umask` line,
 //! `FDSize` 0, and no memory lines, as on Linux.
@@ -25,10 +24,6 @@ use crate::procfs::state::TaskState;
 use crate::procfs::system::{put_bitmap, put_bitmap_list};
 use crate::task::task_struct::ExitState;
 use crate::task::task_struct::TaskIx;
-
-/// The capability mask of root on Linux 6.x: bits 0 to `CAP_LAST_CAP`
-/// (40).
-const CAP_FULL: u64 = (1 << 41) - 1;
 
 /// `max_fds` of a fresh file table (`NR_OPEN_DEFAULT` = `BITS_PER_LONG`).
 const NR_OPEN_DEFAULT: u64 = 64;
@@ -121,19 +116,17 @@ impl ProcFs<'_> {
         sigset(&mut m, "SigCgt:\t", g.sighand.handled);
 
         // task_cap()
-        sigset(&mut m, "CapInh:\t", 0);
-        // The simplified capabilities of crate::Cred: all with euid 0;
-        // the permitted set is lost once no uid is 0
-        // (cap_emulate_setxuid()).
         let c = &task.cred;
-        let prm = [c.uid, c.euid, c.suid].contains(&0);
-        sigset(&mut m, "CapPrm:\t", if prm { CAP_FULL } else { 0 });
-        sigset(&mut m, "CapEff:\t", if c.euid == 0 { CAP_FULL } else { 0 });
-        sigset(&mut m, "CapBnd:\t", CAP_FULL);
-        sigset(&mut m, "CapAmb:\t", 0);
+        sigset(&mut m, "CapInh:\t", c.cap_inheritable.bits());
+        sigset(&mut m, "CapPrm:\t", c.cap_permitted.bits());
+        sigset(&mut m, "CapEff:\t", c.cap_effective.bits());
+        sigset(&mut m, "CapBnd:\t", c.cap_bset.bits());
+        sigset(&mut m, "CapAmb:\t", c.cap_ambient.bits());
 
         // task_seccomp()
-        m.puts("NoNewPrivs:\t0\nSeccomp:\t0\nSeccomp_filters:\t0\n");
+        let nnp = task.flags & crate::task::task_struct::PFA_NO_NEW_PRIVS != 0;
+        m.put_decimal_ull("NoNewPrivs:\t", u64::from(nnp));
+        m.puts("\nSeccomp:\t0\nSeccomp_filters:\t0\n");
         m.puts("Speculation_Store_Bypass:\tthread vulnerable\n");
         m.puts("SpeculationIndirectBranch:\tconditional enabled\n");
 

@@ -47,15 +47,26 @@ const CLONE_ARGS_SIZE_VER2: u64 = 88;
 /// Linux's `MAX_ARG_STRINGS`.
 const MAX_ARG_STRINGS: usize = 0x7FFF_FFFF;
 
+/// `copy_from_user()`: `access_ok()` first (a range reaching above
+/// `TASK_SIZE`, the kernel half, is `EFAULT` whatever `mem` holds), then
+/// `mem`.
+fn user_read(mem: &dyn UserMemory, addr: u64, buf: &mut [u8]) -> Result<()> {
+    let end = addr.checked_add(buf.len() as u64).ok_or(Errno::EFAULT)?;
+    if end > crate::mm::TASK_SIZE_X86_64 {
+        return Err(Errno::EFAULT);
+    }
+    mem.read(addr, buf)
+}
+
 fn read_u64(mem: &dyn UserMemory, addr: u64) -> Result<u64> {
     let mut b = [0u8; 8];
-    mem.read(addr, &mut b)?;
+    user_read(mem, addr, &mut b)?;
     Ok(u64::from_le_bytes(b))
 }
 
 fn read_u32s(mem: &dyn UserMemory, addr: u64, n: u64) -> Result<Vec<u32>> {
     let mut b = vec![0u8; (n as usize) * 4];
-    mem.read(addr, &mut b)?;
+    user_read(mem, addr, &mut b)?;
     Ok(b.chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect())
@@ -70,7 +81,7 @@ fn read_cstr(mem: &dyn UserMemory, addr: u64, max: usize, too_long: Errno) -> Re
             return Err(too_long);
         }
         let mut b = [0u8; 1];
-        mem.read(addr.wrapping_add(s.len() as u64), &mut b)?;
+        user_read(mem, addr.wrapping_add(s.len() as u64), &mut b)?;
         if b[0] == 0 {
             return Ok(s);
         }
@@ -97,7 +108,7 @@ const PIDFD_SEND_SIGNAL_FLAGS: u32 = 7;
 /// `si_code` and the `_rt` fields `si_pid`, `si_uid`, `si_value`.
 fn read_siginfo(mem: &dyn UserMemory, addr: u64) -> Result<SigInfo> {
     let mut b = [0u8; SIGINFO_SIZE];
-    mem.read(addr, &mut b)?;
+    user_read(mem, addr, &mut b)?;
     let i32_at = |o: usize| i32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
     let mut value = [0u8; 8];
     value.copy_from_slice(&b[24..32]);
@@ -161,7 +172,8 @@ impl Syscall {
     /// - `E2BIG`: clone3's `size` above a page, or non-zero bytes past the
     ///   fields known here; execve's argv with more than `MAX_ARG_STRINGS`.
     /// - `ENAMETOOLONG`: an execve path of `PATH_MAX` bytes or more.
-    /// - `EFAULT`: a pointer `mem` cannot read.
+    /// - `EFAULT`: a pointer `mem` cannot read, or one whose range reaches
+    ///   above `TASK_SIZE` (`access_ok()`: the kernel half).
     /// - `EBADF`: mmap of a file: the core has no fd table (build
     ///   [`Syscall::Mmap`] with the file instead).
     ///
@@ -288,7 +300,8 @@ impl Syscall {
                     act,
                 }
             }
-            nr::PRCTL => Syscall::Prctl(prctl(mem, a[0], a[1])?),
+            nr::PRCTL => Syscall::Prctl(prctl(mem, a)?),
+            nr::CAPGET | nr::CAPSET => capget_capset(mem, nr, a[0], a[1])?,
             nr::PTRACE => Syscall::Ptrace(match a[0] {
                 nr::PTRACE_TRACEME => Ptrace::Traceme,
                 nr::PTRACE_ATTACH => Ptrace::Attach {
@@ -495,8 +508,39 @@ impl Syscall {
     }
 }
 
+/// capget(hdr, data) / capset(hdr, data): `cap_validate_magic()` reads the
+/// version, then the pid is read only for a known version; capset's data
+/// entries are read last (`None` if unreadable: the Kernel answers
+/// `EFAULT` after its pid check).
+fn capget_capset(mem: &dyn UserMemory, nr: u64, hdr: u64, data: u64) -> Result<Syscall> {
+    let version = read_u32s(mem, hdr, 1)?[0];
+    let entries = crate::task::capability::cap_data_entries(version);
+    // capget with a NULL data pointer reads nothing more.
+    let pid = match entries {
+        Some(_) if nr == nr::CAPSET || data != 0 => {
+            read_u32s(mem, hdr.wrapping_add(4), 1)?[0] as i32
+        }
+        _ => 0,
+    };
+    if nr == nr::CAPGET {
+        return Ok(Syscall::Capget {
+            version,
+            pid,
+            data: data != 0,
+        });
+    }
+    let data = entries.and_then(|n| {
+        let raw = read_u32s(mem, data, 3 * n as u64).ok()?;
+        let e: Vec<[u32; 3]> = raw.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+        Some(crate::CapUserData::from_entries(&e))
+    });
+    Ok(Syscall::Capset { version, pid, data })
+}
+
 /// prctl(option, arg2, ...): the modelled options.
-fn prctl(mem: &dyn UserMemory, option: u64, arg2: u64) -> Result<Prctl> {
+fn prctl(mem: &dyn UserMemory, a: [u64; 6]) -> Result<Prctl> {
+    let (option, arg2) = (a[0], a[1]);
+    let rest = [a[1], a[2], a[3], a[4]];
     // The option is an int.
     Ok(match option as u32 as u64 {
         nr::PR_SET_PDEATHSIG => {
@@ -512,7 +556,7 @@ fn prctl(mem: &dyn UserMemory, option: u64, arg2: u64) -> Result<Prctl> {
             let mut name = Vec::new();
             while name.len() < TASK_COMM_LEN - 1 {
                 let mut b = [0u8; 1];
-                mem.read(arg2.wrapping_add(name.len() as u64), &mut b)?;
+                user_read(mem, arg2.wrapping_add(name.len() as u64), &mut b)?;
                 if b[0] == 0 {
                     break;
                 }
@@ -526,6 +570,15 @@ fn prctl(mem: &dyn UserMemory, option: u64, arg2: u64) -> Result<Prctl> {
         // Checked by the Kernel (prctl() itself: EINVAL above 1).
         nr::PR_SET_DUMPABLE => Prctl::SetDumpable(arg2),
         nr::PR_GET_DUMPABLE => Prctl::GetDumpable,
+        nr::PR_CAPBSET_READ => Prctl::CapbsetRead(arg2),
+        nr::PR_CAPBSET_DROP => Prctl::CapbsetDrop(arg2),
+        nr::PR_CAP_AMBIENT => Prctl::CapAmbient(crate::AmbientOp::from_arg(arg2), a[2], a[3], a[4]),
+        nr::PR_SET_SECUREBITS => Prctl::SetSecurebits(arg2),
+        nr::PR_GET_SECUREBITS => Prctl::GetSecurebits,
+        nr::PR_SET_KEEPCAPS => Prctl::SetKeepcaps(arg2),
+        nr::PR_GET_KEEPCAPS => Prctl::GetKeepcaps,
+        nr::PR_SET_NO_NEW_PRIVS => Prctl::SetNoNewPrivs(rest),
+        nr::PR_GET_NO_NEW_PRIVS => Prctl::GetNoNewPrivs(rest),
         _ => return Err(Errno::EINVAL),
     })
 }
@@ -561,7 +614,7 @@ fn clone3_args(mem: &dyn UserMemory, uargs: u64, size: u64) -> Result<Clone3Args
         return Err(Errno::EINVAL);
     }
     let mut raw = vec![0u8; size as usize];
-    mem.read(uargs, &mut raw)?;
+    user_read(mem, uargs, &mut raw)?;
     // copy_struct_from_user(): unknown trailing bytes must be zero.
     if raw
         .iter()

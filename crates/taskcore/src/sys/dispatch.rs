@@ -62,6 +62,9 @@ pub enum SysRet {
     EventMsg(u64),
     /// `PTRACE_GETSIGINFO`: the siginfo written; returns 0.
     SigInfo(crate::task::kernel::SigInfo),
+    /// capget with a data pointer: the three sets written (the low 32
+    /// bits only for version 1); returns 0.
+    Caps(crate::CapUserData),
 }
 
 impl SysRet {
@@ -91,7 +94,8 @@ impl SysRet {
             | SysRet::Name(_)
             | SysRet::Written(_)
             | SysRet::EventMsg(_)
-            | SysRet::SigInfo(_) => 0,
+            | SysRet::SigInfo(_)
+            | SysRet::Caps(_) => 0,
         }
     }
 }
@@ -116,6 +120,7 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
     };
     let no_pidfd = |t: Result<TaskId>| t.map(|t| (t, None));
     let unit = |r: Result<()>| r.map(|()| SysRet::Value(0));
+    let value = |r: Result<i32>| r.map(|v| SysRet::Value(v.into()));
     match call {
         Syscall::Clone(args) => {
             let t = k.clone_with_pidfd(current, args);
@@ -173,7 +178,25 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
                 .map(|on| SysRet::Written(on.into())),
             Prctl::SetDumpable(arg) => unit(k.pr_set_dumpable(current, *arg)),
             Prctl::GetDumpable => k.pr_get_dumpable(current).map(|d| SysRet::Value(d.into())),
+            Prctl::CapbsetRead(cap) => value(k.pr_capbset_read(current, *cap)),
+            Prctl::CapbsetDrop(cap) => unit(k.pr_capbset_drop(current, *cap)),
+            Prctl::CapAmbient(op, a3, a4, a5) => {
+                value(k.pr_cap_ambient(current, *op, *a3, *a4, *a5))
+            }
+            Prctl::SetSecurebits(bits) => unit(k.pr_set_securebits(current, *bits)),
+            Prctl::GetSecurebits => value(k.pr_get_securebits(current)),
+            Prctl::SetKeepcaps(arg) => unit(k.pr_set_keepcaps(current, *arg)),
+            Prctl::GetKeepcaps => value(k.pr_get_keepcaps(current)),
+            Prctl::SetNoNewPrivs(args) => unit(k.pr_set_no_new_privs(current, *args)),
+            Prctl::GetNoNewPrivs(args) => value(k.pr_get_no_new_privs(current, *args)),
         },
+        Syscall::Capget { version, pid, data } => {
+            k.capget(current, *version, *pid, *data).map(|d| match d {
+                Some(d) => SysRet::Caps(d),
+                None => SysRet::Value(0),
+            })
+        }
+        Syscall::Capset { version, pid, data } => unit(k.capset(current, *version, *pid, *data)),
         Syscall::Ptrace(p) => match *p {
             Ptrace::Traceme => unit(k.ptrace_traceme(current)),
             Ptrace::Attach { pid, seize } => unit(k.ptrace_attach(current, pid, seize)),

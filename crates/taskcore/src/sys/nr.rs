@@ -45,6 +45,8 @@ pub const GETPGID: u64 = 121;
 pub const SETFSUID: u64 = 122;
 pub const SETFSGID: u64 = 123;
 pub const GETSID: u64 = 124;
+pub const CAPGET: u64 = 125;
+pub const CAPSET: u64 = 126;
 pub const RT_SIGPENDING: u64 = 127;
 pub const RT_SIGTIMEDWAIT: u64 = 128;
 pub const RT_SIGQUEUEINFO: u64 = 129;
@@ -71,7 +73,16 @@ pub const PR_GET_DUMPABLE: u64 = 3;
 pub const PR_SET_DUMPABLE: u64 = 4;
 pub const PR_SET_NAME: u64 = 15;
 pub const PR_GET_NAME: u64 = 16;
+pub const PR_GET_KEEPCAPS: u64 = 7;
+pub const PR_SET_KEEPCAPS: u64 = 8;
+pub const PR_CAPBSET_READ: u64 = 23;
+pub const PR_CAPBSET_DROP: u64 = 24;
+pub const PR_GET_SECUREBITS: u64 = 27;
+pub const PR_SET_SECUREBITS: u64 = 28;
 pub const PR_SET_CHILD_SUBREAPER: u64 = 36;
+pub const PR_SET_NO_NEW_PRIVS: u64 = 38;
+pub const PR_GET_NO_NEW_PRIVS: u64 = 39;
+pub const PR_CAP_AMBIENT: u64 = 47;
 pub const PR_GET_CHILD_SUBREAPER: u64 = 37;
 
 // ptrace(2) requests (<linux/ptrace.h>).

@@ -75,6 +75,8 @@ impl Syscall {
             | Syscall::Getpid
             | Syscall::Gettid
             | Syscall::Prctl(_)
+            | Syscall::Capget { .. }
+            | Syscall::Capset { .. }
             | Syscall::Setuid { .. }
             | Syscall::Setgid { .. }
             | Syscall::Setreuid { .. }

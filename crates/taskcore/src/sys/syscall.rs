@@ -123,6 +123,28 @@ pub enum Syscall {
     },
     /// prctl(2), the modelled options.
     Prctl(Prctl),
+    /// capget(2): `hdr` read (`version`, and `pid` when the version is
+    /// known); `data` false for a NULL data pointer.
+    /// [`Kernel::capget`](crate::Kernel::capget).
+    Capget {
+        /// `hdr->version`.
+        version: u32,
+        /// `hdr->pid` (0 when the version is unknown: not read).
+        pid: i32,
+        /// Whether the data pointer is not NULL.
+        data: bool,
+    },
+    /// capset(2): `hdr` and the data entries read (one for version 1, two
+    /// otherwise). [`Kernel::capset`](crate::Kernel::capset).
+    Capset {
+        /// `hdr->version`.
+        version: u32,
+        /// `hdr->pid` (0 when the version is unknown: not read).
+        pid: i32,
+        /// The three sets; `None` when the data could not be read
+        /// (`EFAULT`, after the version and pid checks).
+        data: Option<crate::CapUserData>,
+    },
     /// ptrace(2), the modelled requests.
     Ptrace(Ptrace),
     /// setuid(2).
@@ -422,6 +444,26 @@ pub enum Prctl {
     SetDumpable(u64),
     /// `PR_GET_DUMPABLE`: returns 0 or 1.
     GetDumpable,
+    /// `PR_CAPBSET_READ`: the capability as passed; returns 0 or 1.
+    CapbsetRead(u64),
+    /// `PR_CAPBSET_DROP`: the capability as passed.
+    CapbsetDrop(u64),
+    /// `PR_CAP_AMBIENT`: `arg2` (`None`: unknown), `arg3`, `arg4`,
+    /// `arg5`; returns 0, or 0 or 1 for `PR_CAP_AMBIENT_IS_SET`.
+    CapAmbient(Option<crate::AmbientOp>, u64, u64, u64),
+    /// `PR_SET_SECUREBITS`: the bits as passed.
+    SetSecurebits(u64),
+    /// `PR_GET_SECUREBITS`: returns the bits.
+    GetSecurebits,
+    /// `PR_SET_KEEPCAPS`: the argument as passed (0 and 1 valid).
+    SetKeepcaps(u64),
+    /// `PR_GET_KEEPCAPS`: returns 0 or 1.
+    GetKeepcaps,
+    /// `PR_SET_NO_NEW_PRIVS`: `arg2` to `arg5` (`[1, 0, 0, 0]` valid).
+    SetNoNewPrivs([u64; 4]),
+    /// `PR_GET_NO_NEW_PRIVS`: `arg2` to `arg5` (all 0 valid); returns 0
+    /// or 1.
+    GetNoNewPrivs([u64; 4]),
 }
 
 /// The modelled ptrace(2) requests.
@@ -531,6 +573,8 @@ impl Syscall {
             Syscall::Tkill { .. } => "tkill",
             Syscall::RtSigaction { .. } => "rt_sigaction",
             Syscall::Prctl(_) => "prctl",
+            Syscall::Capget { .. } => "capget",
+            Syscall::Capset { .. } => "capset",
             Syscall::Ptrace(_) => "ptrace",
             Syscall::Setuid { .. } => "setuid",
             Syscall::Setgid { .. } => "setgid",
@@ -600,6 +644,8 @@ impl Syscall {
             Syscall::Tkill { .. } => nr::TKILL,
             Syscall::RtSigaction { .. } => nr::RT_SIGACTION,
             Syscall::Prctl(_) => nr::PRCTL,
+            Syscall::Capget { .. } => nr::CAPGET,
+            Syscall::Capset { .. } => nr::CAPSET,
             Syscall::Ptrace(_) => nr::PTRACE,
             Syscall::Setuid { .. } => nr::SETUID,
             Syscall::Setgid { .. } => nr::SETGID,

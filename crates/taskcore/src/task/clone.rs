@@ -96,7 +96,8 @@ impl Kernel {
     ///
     /// # Errors
     /// - `ESRCH`: `current` is stale or exiting.
-    /// - `EINVAL`: `CLONE_THREAD` without `CLONE_SIGHAND`; `CLONE_SIGHAND`
+    /// - `EINVAL`: `CLONE_NEWNS` or `CLONE_NEWUSER` with `CLONE_FS`
+    ///   (checked first); `CLONE_THREAD` without `CLONE_SIGHAND`; `CLONE_SIGHAND`
     ///   without `CLONE_VM`; `CLONE_PARENT` from a namespace init;
     ///   `CLONE_THREAD` with `CLONE_NEWPID` or `CLONE_NEWUSER`; exit signal
     ///   outside 0..=255 (clone(2) cannot pass one); `CLONE_PIDFD` with
@@ -104,12 +105,13 @@ impl Kernel {
     ///   bad `set_tid` (longer than the levels, a number out of range, or not
     ///   1 for a new namespace).
     /// - `EPERM`: a `CLONE_NEW*` namespace bit without `CLONE_NEWUSER`
-    ///   and the caller's euid is not 0 (`CAP_SYS_ADMIN`; user namespaces
-    ///   are not modelled).
+    ///   and the caller lacks `CAP_SYS_ADMIN` (user namespaces are not
+    ///   modelled).
     /// - `ENOSPC`: `CLONE_NEWPID` past 32 nested levels.
     /// - `EEXIST`: a `set_tid` number is taken.
     /// - `EAGAIN`: the caller's real user has `RLIMIT_NPROC` tasks already
-    ///   (zombies and threads count; root and euid 0 are exempt); no free
+    ///   (zombies and threads count; real uid 0 and callers with
+    ///   `CAP_SYS_RESOURCE` or `CAP_SYS_ADMIN` are exempt); no free
     ///   pid at some level (`pid_max` reached).
     /// - `ENOMEM`: the caller's pid namespace's init has exited.
     ///
@@ -143,6 +145,13 @@ impl Kernel {
     /// The flag combinations `copy_process()` refuses (EINVAL), for task
     /// slab index `cur`.
     pub(crate) fn clone_flags_valid(&self, cur: TaskIx, flags: u64) -> Result<()> {
+        use crate::uapi::{CLONE_FS, CLONE_NEWNS};
+        // A new mount or user namespace cannot share the fs_struct.
+        for ns in [CLONE_NEWNS, CLONE_NEWUSER] {
+            if flags & (ns | CLONE_FS) == ns | CLONE_FS {
+                return Err(Errno::EINVAL);
+            }
+        }
         if flags & CLONE_THREAD != 0 && flags & CLONE_SIGHAND == 0 {
             return Err(Errno::EINVAL);
         }
@@ -190,7 +199,7 @@ impl Kernel {
         // CLONE_NEWUSER gives in the new user namespace.
         if flags & CLONE_NEW_ANY != 0
             && flags & CLONE_NEWUSER == 0
-            && !self.tasks[cur].cred.privileged()
+            && !self.has_cap(cur, crate::task::capability::CAP_SYS_ADMIN)
         {
             return Err(Errno::EPERM);
         }
@@ -276,6 +285,8 @@ impl Kernel {
         // dup_task_struct() copies the caller, self_exec_id included: a
         // thread or child created after an exec carries the new id.
         self.tasks[child].self_exec_id = self.tasks[cur].self_exec_id;
+        self.tasks[child].flags |=
+            self.tasks[cur].flags & crate::task::task_struct::PFA_NO_NEW_PRIVS;
         if flags & CLONE_THREAD != 0 {
             self.tasks[child].group = cur_group;
             self.join_thread_list(cur_group, child);

@@ -53,8 +53,9 @@ impl Kernel {
     ///   or a bit of the low byte other than `CLONE_NEWTIME`;
     ///   `CLONE_SIGHAND` with `CLONE_CLEAR_SIGHAND`; a non-zero
     ///   `exit_signal` with `CLONE_THREAD` or `CLONE_PARENT`; `stack` and
-    ///   `stack_size` not both zero or both non-zero; and every `EINVAL`
-    ///   of [`Kernel::clone`].
+    ///   `stack_size` not both zero or both non-zero, or a stack ending
+    ///   above `TASK_SIZE` (0x7ffffffff000); and every `EINVAL` of
+    ///   [`Kernel::clone`].
     /// - `EFAULT`: `set_tid` holds fewer than `set_tid_size` entries (Linux
     ///   would read past the array).
     /// - `EBADF`: `CLONE_INTO_CGROUP`, after every other check, those of
@@ -110,7 +111,17 @@ impl Kernel {
         if flags & (CLONE_THREAD | CLONE_PARENT) != 0 && exit_signal != 0 {
             return Err(Errno::EINVAL);
         }
+        // clone3_stack_valid(): both or neither, and the stack below
+        // TASK_SIZE (access_ok()).
         if (args.stack == 0) != (args.stack_size == 0) {
+            return Err(Errno::EINVAL);
+        }
+        if args.stack != 0
+            && args
+                .stack
+                .checked_add(args.stack_size)
+                .is_none_or(|end| end > crate::mm::TASK_SIZE_X86_64)
+        {
             return Err(Errno::EINVAL);
         }
         // copy_process() refuses CLONE_INTO_CGROUP (EBADF) once all its

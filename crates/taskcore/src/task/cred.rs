@@ -1,10 +1,12 @@
-//! Credentials: real, effective, saved and filesystem uid and gid, and
-//! supplementary groups, with the set*id family's rules.
+//! Credentials: real, effective, saved and filesystem uid and gid,
+//! supplementary groups and the capability sets, with the set*id family's
+//! rules.
 //!
-//! Capabilities are simplified: a task whose effective uid is 0 has them
-//! all (`CAP_SETUID`, `CAP_SETGID`, `CAP_KILL`, ...), any other has none.
-//! This is what Linux does for root without file capabilities, securebits
-//! or user namespaces (`cap_emulate_setxuid()`), which are not modelled.
+//! A permission check asks for one capability in the effective set
+//! ([`Cred::capable`]): `CAP_SETUID` for the set*uid family, `CAP_SETGID`
+//! for the set*gid family and `setgroups`. A change of uids moves the
+//! capabilities as `cap_task_fix_setuid()` does (security/commoncap.c).
+//! There is one user namespace, the initial one.
 //!
 //! # Linux
 //! include/linux/cred.h `struct cred`; kernel/sys.c `__sys_setuid()` and
@@ -14,6 +16,9 @@ use crate::task::task_struct::TaskIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
+use crate::task::capability::{
+    Cap, KernelCap, CAP_KILL, CAP_SETGID, CAP_SETUID, SECBIT_KEEP_CAPS, SECBIT_NO_SETUID_FIXUP,
+};
 use crate::task::kernel::{Kernel, TaskId};
 
 /// `(uid_t)-1`: "leave unchanged" for the set*id calls, never a valid id.
@@ -22,13 +27,16 @@ pub const ID_UNCHANGED: u32 = u32::MAX;
 /// Most supplementary groups a task can have (`NGROUPS_MAX`).
 pub const NGROUPS_MAX: usize = 65536;
 
-/// A task's credentials (`struct cred`, the id part). Ids are numbers in
-/// the initial user namespace.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A task's credentials (`struct cred`). Ids are numbers in the initial
+/// user namespace.
+///
+/// [`Cred::default`] is `init_cred`: every id 0, no groups, the
+/// permitted, effective and bounding sets full, no securebits.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cred {
     /// Real uid (`uid`).
     pub uid: u32,
-    /// Effective uid (`euid`): permission checks, and 0 means privileged.
+    /// Effective uid (`euid`).
     pub euid: u32,
     /// Saved set-user-id (`suid`).
     pub suid: u32,
@@ -45,21 +53,100 @@ pub struct Cred {
     /// Supplementary groups, sorted ascending as `groups_sort()` leaves
     /// them (shared between tasks, as Linux's `group_info`).
     pub groups: Arc<[u32]>,
+    /// Capabilities a program may keep across exec (`cap_inheritable`).
+    pub cap_inheritable: KernelCap,
+    /// Capabilities the task may make effective (`cap_permitted`).
+    pub cap_permitted: KernelCap,
+    /// Capabilities the permission checks see (`cap_effective`).
+    pub cap_effective: KernelCap,
+    /// The bounding set (`cap_bset`): the most an exec can give.
+    pub cap_bset: KernelCap,
+    /// The ambient set (`cap_ambient`): kept across a non-set-id exec;
+    /// always within permitted and inheritable.
+    pub cap_ambient: KernelCap,
+    /// The `SECBIT_*` bits (`securebits`).
+    pub securebits: u32,
+}
+
+impl Default for Cred {
+    fn default() -> Cred {
+        Cred {
+            uid: 0,
+            euid: 0,
+            suid: 0,
+            fsuid: 0,
+            gid: 0,
+            egid: 0,
+            sgid: 0,
+            fsgid: 0,
+            groups: Arc::from([]),
+            cap_inheritable: KernelCap::EMPTY,
+            cap_permitted: KernelCap::FULL,
+            cap_effective: KernelCap::FULL,
+            cap_bset: KernelCap::FULL,
+            cap_ambient: KernelCap::EMPTY,
+            securebits: 0,
+        }
+    }
 }
 
 impl Cred {
-    /// Whether the simplified capability set is full (euid 0).
-    pub fn privileged(&self) -> bool {
-        self.euid == 0
+    /// `capable(cap)` for a task with these credentials: `cap` is in the
+    /// effective set (`cap_capable()` in the initial user namespace).
+    pub fn capable(&self, cap: Cap) -> bool {
+        self.cap_effective.has(cap)
     }
 
-    /// `kill_ok_by_cred()` without the capability: the sender's real or
-    /// effective uid is the target's real or saved uid.
+    /// `kill_ok_by_cred()`: the sender's real or effective uid is the
+    /// target's real or saved uid, or the sender has `CAP_KILL`.
     pub(crate) fn may_signal(&self, target: &Cred) -> bool {
-        self.privileged()
-            || [self.uid, self.euid]
-                .iter()
-                .any(|&u| u == target.uid || u == target.suid)
+        [self.uid, self.euid]
+            .iter()
+            .any(|&u| u == target.uid || u == target.suid)
+            || self.capable(CAP_KILL)
+    }
+}
+
+/// `cap_emulate_setxuid()`: the capabilities after a set*uid call turned
+/// `old`'s uids into `new`'s (unless `SECBIT_NO_SETUID_FIXUP`):
+/// - no uid 0 left where there was one: the ambient set is cleared, and
+///   the permitted and effective sets too unless `SECBIT_KEEP_CAPS`;
+/// - effective uid leaving 0: the effective set is cleared;
+/// - effective uid becoming 0: the effective set is the permitted set.
+fn cap_emulate_setxuid(new: &mut Cred, old: &Cred) {
+    if old.securebits & SECBIT_NO_SETUID_FIXUP != 0 {
+        return;
+    }
+    let had_root = [old.uid, old.euid, old.suid].contains(&0);
+    let has_root = [new.uid, new.euid, new.suid].contains(&0);
+    if had_root && !has_root {
+        if old.securebits & SECBIT_KEEP_CAPS == 0 {
+            new.cap_permitted = KernelCap::EMPTY;
+            new.cap_effective = KernelCap::EMPTY;
+        }
+        new.cap_ambient = KernelCap::EMPTY;
+    }
+    if old.euid == 0 && new.euid != 0 {
+        new.cap_effective = KernelCap::EMPTY;
+    }
+    if old.euid != 0 && new.euid == 0 {
+        new.cap_effective = new.cap_permitted;
+    }
+}
+
+/// `cap_task_fix_setuid(LSM_SETID_FS)`: an fs uid leaving 0 drops
+/// `CAP_FS_MASK` from the effective set, one becoming 0 raises the
+/// permitted ones of it (unless `SECBIT_NO_SETUID_FIXUP`).
+fn cap_fix_setfsuid(new: &mut Cred, old: &Cred) {
+    if old.securebits & SECBIT_NO_SETUID_FIXUP != 0 {
+        return;
+    }
+    let fs = KernelCap::FS_MASK;
+    if old.fsuid == 0 && new.fsuid != 0 {
+        new.cap_effective = KernelCap::new(new.cap_effective.bits() & !fs.bits());
+    }
+    if old.fsuid != 0 && new.fsuid == 0 {
+        new.cap_effective = new.cap_effective.union(new.cap_permitted.intersect(fs));
     }
 }
 
@@ -82,6 +169,16 @@ impl Ids {
 enum Kind {
     User,
     Group,
+}
+
+impl Kind {
+    /// The capability that lifts the call's id rules.
+    fn cap(self) -> Cap {
+        match self {
+            Kind::User => CAP_SETUID,
+            Kind::Group => CAP_SETGID,
+        }
+    }
 }
 
 fn ids(c: &Cred, kind: Kind) -> Ids {
@@ -135,7 +232,7 @@ impl Kernel {
         Ok(())
     }
 
-    fn change_cred(
+    pub(crate) fn change_cred(
         &mut self,
         current: TaskId,
         f: impl FnOnce(&mut Cred) -> Result<()>,
@@ -147,12 +244,31 @@ impl Kernel {
         Ok(())
     }
 
-    /// `commit_creds()`: installs `new`; a change of effective or fs id
-    /// clears the parent-death signal.
+    /// [`Kernel::change_cred`] for a set*id call of `kind`: a uid change
+    /// then moves the capabilities (`security_task_fix_setuid()`).
+    fn change_ids(
+        &mut self,
+        current: TaskId,
+        kind: Kind,
+        f: impl FnOnce(&mut Cred) -> Result<()>,
+    ) -> Result<()> {
+        self.change_cred(current, |c| {
+            let old = c.clone();
+            f(c)?;
+            if let Kind::User = kind {
+                cap_emulate_setxuid(c, &old);
+            }
+            Ok(())
+        })
+    }
+
+    /// `commit_creds()`: installs `new`; a change of effective or fs id,
+    /// or a permitted set that grows, clears the parent-death signal and
+    /// the dumpable flag.
     pub(crate) fn commit_creds(&mut self, cur: TaskIx, new: Cred) {
         let old = &self.tasks[cur].cred;
         let key = |c: &Cred| (c.euid, c.egid, c.fsuid, c.fsgid);
-        if key(old) != key(&new) {
+        if key(old) != key(&new) || !new.cap_permitted.is_subset(old.cap_permitted) {
             self.tasks[cur].pdeath_signal = 0;
             // set_dumpable(mm, suid_dumpable), suid_dumpable being 0.
             let mm = self.tasks[cur].mm;
@@ -164,12 +280,12 @@ impl Kernel {
     }
 
     fn set_id(&mut self, current: TaskId, kind: Kind, id: u32) -> Result<()> {
-        self.change_cred(current, |c| {
+        self.change_ids(current, kind, |c| {
             if id == ID_UNCHANGED {
                 return Err(Errno::EINVAL);
             }
             let old = ids(c, kind);
-            let n = if c.privileged() {
+            let n = if c.capable(kind.cap()) {
                 Ids {
                     r: id,
                     e: id,
@@ -191,9 +307,9 @@ impl Kernel {
     }
 
     fn set_re_id(&mut self, current: TaskId, kind: Kind, r: u32, e: u32) -> Result<()> {
-        self.change_cred(current, |c| {
+        self.change_ids(current, kind, |c| {
             let old = ids(c, kind);
-            let cap = c.privileged();
+            let cap = c.capable(kind.cap());
             let mut n = Ids { ..old };
             if r != ID_UNCHANGED {
                 if r != old.r && r != old.e && !cap {
@@ -217,10 +333,10 @@ impl Kernel {
     }
 
     fn set_res_id(&mut self, current: TaskId, kind: Kind, r: u32, e: u32, s: u32) -> Result<()> {
-        self.change_cred(current, |c| {
+        self.change_ids(current, kind, |c| {
             let old = ids(c, kind);
             let given = [r, e, s].into_iter().filter(|&x| x != ID_UNCHANGED);
-            if !c.privileged() && given.clone().any(|x| !old.any(x)) {
+            if !c.capable(kind.cap()) && given.clone().any(|x| !old.any(x)) {
                 return Err(Errno::EPERM);
             }
             let pick = |x: u32, o: u32| if x == ID_UNCHANGED { o } else { x };
@@ -240,20 +356,24 @@ impl Kernel {
         let cur = self.current(current)?;
         let mut c = Cred::clone(&self.tasks[cur].cred);
         let old = ids(&c, kind);
-        if id != ID_UNCHANGED && (old.any(id) || id == old.fs || c.privileged()) {
+        if id != ID_UNCHANGED && id != old.fs && (old.any(id) || c.capable(kind.cap())) {
+            let before = c.clone();
             store(&mut c, kind, &Ids { fs: id, ..old });
+            if let Kind::User = kind {
+                cap_fix_setfsuid(&mut c, &before);
+            }
             self.commit_creds(cur, c);
         }
         Ok(old.fs)
     }
 
-    /// `setuid(uid)`: privileged, sets real, effective, saved and fs uid;
+    /// `setuid(uid)`: with `CAP_SETUID`, sets real, effective, saved and fs uid;
     /// otherwise sets effective and fs uid to `uid` if it is the real or
     /// saved uid.
     ///
     /// # Errors
     /// `ESRCH` if `current` is stale; `EINVAL` for `uid` -1
-    /// ([`ID_UNCHANGED`]); `EPERM` if unprivileged and `uid` is neither
+    /// ([`ID_UNCHANGED`]); `EPERM` without `CAP_SETUID` if `uid` is neither
     /// the real nor the saved uid.
     ///
     /// # Linux
@@ -262,7 +382,8 @@ impl Kernel {
         self.set_id(current, Kind::User, uid)
     }
 
-    /// `setgid(gid)`: as [`Kernel::setuid`] for group ids.
+    /// `setgid(gid)`: as [`Kernel::setuid`] for group ids, with `CAP_SETGID`
+    /// (the capabilities do not move).
     ///
     /// # Errors
     /// As [`Kernel::setuid`].
@@ -274,7 +395,7 @@ impl Kernel {
     }
 
     /// `setreuid(ruid, euid)`, -1 ([`ID_UNCHANGED`]) leaving one as is.
-    /// Unprivileged, the real uid may become the real or effective uid, the
+    /// Without `CAP_SETUID`, the real uid may become the real or effective uid, the
     /// effective uid any of real, effective, saved. The saved uid becomes
     /// the new effective uid when the real uid is given or the effective
     /// uid is set to something other than the old real uid; the fs uid
@@ -289,7 +410,8 @@ impl Kernel {
         self.set_re_id(current, Kind::User, ruid, euid)
     }
 
-    /// `setregid(rgid, egid)`: as [`Kernel::setreuid`] for group ids.
+    /// `setregid(rgid, egid)`: as [`Kernel::setreuid`] for group ids, with
+    /// `CAP_SETGID`.
     ///
     /// # Errors
     /// As [`Kernel::setreuid`].
@@ -300,7 +422,7 @@ impl Kernel {
         self.set_re_id(current, Kind::Group, rgid, egid)
     }
 
-    /// `setresuid(ruid, euid, suid)`, -1 leaving one as is. Unprivileged,
+    /// `setresuid(ruid, euid, suid)`, -1 leaving one as is. Without `CAP_SETUID`,
     /// each given id must be the current real, effective or saved uid. The
     /// fs uid follows the effective uid.
     ///
@@ -325,7 +447,7 @@ impl Kernel {
     }
 
     /// `setfsuid(uid)`: returns the old fs uid, and sets it to `uid` if
-    /// privileged or `uid` is the real, effective, saved or fs uid. A -1
+    /// it has `CAP_SETUID` or `uid` is the real, effective, saved or fs uid. A -1
     /// only queries. Never fails for a live caller (Linux reports nothing).
     ///
     /// # Errors
@@ -370,7 +492,7 @@ impl Kernel {
     /// sorted.
     ///
     /// # Errors
-    /// `ESRCH` if `current` is stale; `EPERM` unless privileged; `EINVAL`
+    /// `ESRCH` if `current` is stale; `EPERM` without `CAP_SETGID`; `EINVAL`
     /// for more than [`NGROUPS_MAX`] groups or a gid of -1.
     ///
     /// # Linux
@@ -378,7 +500,7 @@ impl Kernel {
     /// then `groups_from_user()` and `groups_sort()`.
     pub fn setgroups(&mut self, current: TaskId, groups: &[u32]) -> Result<()> {
         self.change_cred(current, |c| {
-            if !c.privileged() {
+            if !c.capable(CAP_SETGID) {
                 return Err(Errno::EPERM);
             }
             if groups.len() > NGROUPS_MAX || groups.contains(&ID_UNCHANGED) {

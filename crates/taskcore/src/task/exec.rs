@@ -28,8 +28,16 @@ impl Kernel {
     ///   15 bytes;
     /// - the saved and fs ids take the effective ones (no binary is
     ///   set-id); the address space is dumpable unless the effective ids
-    ///   differ from the real ones or the fs ids changed, and in those cases
-    ///   the parent-death signal is cleared;
+    ///   differ from the real ones, the fs ids changed or the permitted
+    ///   capabilities grew, and in those cases the parent-death signal is
+    ///   cleared;
+    /// - the capabilities follow `cap_bprm_creds_from_file()` for a binary
+    ///   without file capabilities: uid 0 (real or effective, unless
+    ///   `SECBIT_NOROOT`) gets the bounding and inheritable sets as
+    ///   permitted, and as effective if its effective uid is 0; others keep
+    ///   the ambient set only (permitted and effective); under
+    ///   `no_new_privs`, or traced by a tracer without `CAP_SYS_PTRACE`, the
+    ///   permitted set does not grow; `SECBIT_KEEP_CAPS` is cleared;
     /// - a vfork parent is released ([`crate::Notification::VforkDone`]);
     /// - a traced caller stops in its `PTRACE_EVENT_EXEC` stop under
     ///   `PTRACE_O_TRACEEXEC` (message: its former thread id), else,
@@ -72,21 +80,25 @@ impl Kernel {
         // begin_new_exec(): dumpable unless the ids differ.
         let c = &task.cred;
         let dumpable = c.euid == c.uid && c.egid == c.gid;
-        if !dumpable {
-            // bprm->secureexec (cap_bprm_creds_from_file(): effective ids
-            // other than the real ones): the parent may not signal it.
+        // The new image's creds (cap_bprm_creds_from_file(), no set-id
+        // binary, no file capabilities).
+        let nnp = task.flags & crate::task::task_struct::PFA_NO_NEW_PRIVS != 0;
+        let ptracer_capable = self.ptracer_capable(t);
+        let task = &mut self.tasks[t];
+        let (new_cred, secureexec) =
+            crate::task::commoncap::bprm_creds(&task.cred, nnp, ptracer_capable);
+        if secureexec {
+            // The parent may not signal a privileged process.
             task.pdeath_signal = 0;
         }
         task.comm = comm_from_path(filename);
         let mm = self.tasks[t].mm;
         self.mms[mm].dumpable = dumpable;
-        // The new image's creds (no set-id binaries): saved and fs ids
-        // follow the effective ones (cap_bprm_creds_from_file()), committed
-        // by commit_creds(), which clears the dumpable flag and the
-        // parent-death signal if the fs ids change.
-        let mut c = crate::task::cred::Cred::clone(&self.tasks[t].cred);
-        (c.suid, c.fsuid, c.sgid, c.fsgid) = (c.euid, c.euid, c.egid, c.egid);
-        self.commit_creds(t, c);
+        // The new image's creds: saved and fs ids follow the effective
+        // ones, committed by commit_creds(), which clears the dumpable flag
+        // and the parent-death signal if the fs ids change or the
+        // permitted set grows.
+        self.commit_creds(t, new_cred);
         // The mask and pending signals stay.
         self.flush_signal_handlers(g);
         if !self.ptrace_event(t, crate::task::ptrace_event::PTRACE_EVENT_EXEC, old_vpid)

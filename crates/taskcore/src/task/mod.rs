@@ -6,11 +6,14 @@
 //! - `clone`, `clone3`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
 //!   syscall family;
 //! - `cred`: credentials and the set*id family;
+//! - `capability`, `commoncap`: capability sets and their rules;
 //! - `rlimit`: resource limits;
 //! - `procinfo`: state kept only for `/proc` (cmdline, run state, comm).
 
+pub mod capability;
 mod clone;
 mod clone3;
+pub mod commoncap;
 pub mod cred;
 mod exec;
 mod exit;
@@ -37,8 +40,10 @@ mod sigpending;
 mod sigsend;
 pub(crate) mod task_struct;
 
+pub use capability::{Cap, CapUserData, KernelCap};
 pub use clone::CloneArgs;
 pub use clone3::Clone3Args;
+pub use commoncap::AmbientOp;
 pub use cred::Cred;
 pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};
 pub use mm::ForkMm;

@@ -19,6 +19,7 @@ use crate::errno::{Errno, Result};
 use crate::pid::ns::NsIx;
 use crate::pid::refs::NsRef;
 use crate::pid::NsId;
+use crate::task::capability::CAP_SYS_ADMIN;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::pidfd::PidFd;
 use crate::task::task_struct::TaskIx;
@@ -120,8 +121,8 @@ impl Kernel {
     ///   `CLONE_NEWPID` when the caller's `pid_for_children` is already not
     ///   its own namespace (a second unshare, or after `setns`, before
     ///   going back).
-    /// - `EPERM`: a namespace bit and the caller's euid is not 0
-    ///   (`CAP_SYS_ADMIN`; user namespaces are not modelled).
+    /// - `EPERM`: a namespace bit and the caller lacks `CAP_SYS_ADMIN`
+    ///   (user namespaces are not modelled).
     /// - `ENOSPC`: the new namespace would be nested deeper than 32 levels.
     ///
     /// Nothing changes when an error is returned.
@@ -158,7 +159,7 @@ impl Kernel {
         if flags & CLONE_NEW_ANY == 0 {
             return Ok(());
         }
-        if !self.tasks[cur].cred.privileged() {
+        if !self.has_cap(cur, CAP_SYS_ADMIN) {
             return Err(Errno::EPERM);
         }
         if flags & CLONE_NEWPID == 0 {
@@ -191,14 +192,14 @@ impl Kernel {
     /// - `EBADF`: the namespace file or pidfd was closed.
     /// - `EINVAL`: `nstype` not allowed (above); the target namespace is
     ///   neither the caller's active namespace nor one of its descendants.
-    /// - `EPERM`: the caller's euid is not 0 (`CAP_SYS_ADMIN`).
+    /// - `EPERM`: the caller lacks `CAP_SYS_ADMIN`.
     ///
     /// Nothing changes when an error is returned.
     ///
     /// # Linux
     /// `setns()` (kernel/nsproxy.c), `check_setns_flags()`,
-    /// `validate_nsset()`, `pidns_install()`. `ptrace_may_access` on the
-    /// pidfd's task is subsumed by the euid 0 requirement.
+    /// `validate_nsset()`, `pidns_install()`. Not modelled: `ptrace_may_access`
+    /// on the pidfd's task.
     pub fn setns(&mut self, current: TaskId, fd: SetnsFd, nstype: u64) -> Result<()> {
         let cur = self.current(current)?;
         let target = match fd {
@@ -220,7 +221,7 @@ impl Kernel {
                 if self.tasks[t].nsproxy == NsProxy::NONE {
                     return Err(Errno::ESRCH);
                 }
-                if !self.tasks[cur].cred.privileged() {
+                if !self.has_cap(cur, CAP_SYS_ADMIN) {
                     return Err(Errno::EPERM);
                 }
                 if nstype & CLONE_NEWPID == 0 {
@@ -229,7 +230,7 @@ impl Kernel {
                 self.ns_of(t)
             }
         };
-        if !self.tasks[cur].cred.privileged() {
+        if !self.has_cap(cur, CAP_SYS_ADMIN) {
             return Err(Errno::EPERM);
         }
         if !self.ns_within(target, self.ns_of(cur)) {

@@ -46,7 +46,8 @@ impl Kernel {
     ///   a zombie; or [`Kernel::ptrace_may_access`] refuses it in
     ///   [`PtraceMode::AttachRealCreds`] (the caller's real uid and gid are
     ///   not all of the target's, or the target is not dumpable, and the
-    ///   caller's euid is not 0).
+    ///   caller lacks `CAP_SYS_PTRACE`; or the target's permitted
+    ///   capabilities exceed the caller's).
     ///
     /// # Linux
     /// `ptrace_attach()` (kernel/ptrace.c).
@@ -111,10 +112,13 @@ impl Kernel {
     ///
     /// # Errors
     /// - `ESRCH`: `current` stale.
-    /// - `EPERM`: already traced, or no parent.
+    /// - `EPERM`: already traced, or no parent; or the caller's permitted
+    ///   capabilities are not within its parent's and the parent lacks
+    ///   `CAP_SYS_PTRACE`.
     ///
     /// # Linux
-    /// `ptrace_traceme()` (kernel/ptrace.c).
+    /// `ptrace_traceme()` (kernel/ptrace.c), `cap_ptrace_traceme()`
+    /// (security/commoncap.c).
     pub fn ptrace_traceme(&mut self, current: TaskId) -> Result<()> {
         self.probed(crate::probe::Op::PtraceTraceme, current, |k| {
             k.do_sys_ptrace_traceme(current)
@@ -127,6 +131,12 @@ impl Kernel {
         let Some(parent) = parent.filter(|_| self.tasks[cur].ptrace == 0) else {
             return Err(Errno::EPERM);
         };
+        let (pc, cc) = (&self.tasks[parent].cred, &self.tasks[cur].cred);
+        if !cc.cap_permitted.is_subset(pc.cap_permitted)
+            && !pc.capable(crate::task::capability::CAP_SYS_PTRACE)
+        {
+            return Err(Errno::EPERM);
+        }
         self.ptrace_link(cur, parent, PT_PTRACED);
         Ok(())
     }

@@ -1,31 +1,35 @@
 //! `ptrace_may_access`: may one task inspect or trace another?
 //!
 //! Linux asks this before `PTRACE_ATTACH`/`PTRACE_SEIZE` and before
-//! serving the sensitive `/proc/PID` files. Simplified as the rest of the
-//! crate simplifies capabilities (see [`crate::task::cred`]):
+//! serving the sensitive `/proc/PID` files:
 //!
 //! 1. A task of the caller's own thread group: always allowed.
 //! 2. Otherwise the caller's uid must equal the target's real, effective
 //!    and saved uids, and its gid the target's real, effective and saved
 //!    gids. The caller's *real* ids count for [`PtraceMode::AttachRealCreds`]
 //!    (and [`PtraceMode::ReadRealCreds`]), its *fs* ids for the `FSCREDS`
-//!    modes. A caller with `CAP_SYS_PTRACE` (here: effective uid 0) passes
-//!    without the match.
+//!    modes. A caller with `CAP_SYS_PTRACE` passes without the match.
 //! 3. Then the target's address space must be dumpable (`SUID_DUMP_USER`,
-//!    see [`Kernel::pr_set_dumpable`]) unless the caller is privileged. A
-//!    target without an address space (a zombie) passes.
+//!    see [`Kernel::pr_set_dumpable`]) unless the caller has
+//!    `CAP_SYS_PTRACE`. A target without an address space (a zombie)
+//!    passes.
+//! 4. Then (`cap_ptrace_access_check()`) the target's permitted
+//!    capabilities must be within the caller's permitted set (effective
+//!    set for the `FSCREDS` modes), unless the caller has `CAP_SYS_PTRACE`.
 //!
 //! Not modelled: user namespaces (`ptrace_has_cap()` asks in the target's
-//! user namespace), capability subsets, LSMs (Yama's `ptrace_scope`, which
-//! would refuse non-descendants), and `PTRACE_MODE_NOAUDIT`.
+//! user namespace), LSMs (Yama's `ptrace_scope`, which would refuse
+//! non-descendants), and `PTRACE_MODE_NOAUDIT`.
 //!
 //! # Linux
 //! kernel/ptrace.c `__ptrace_may_access()`, `ptrace_has_cap()`;
+//! security/commoncap.c `cap_ptrace_access_check()`;
 //! include/linux/ptrace.h `PTRACE_MODE_*`. Recorded against Linux in
 //! tests/oracle/ptrace_access.c.
 
 use crate::errno::{Errno, Result};
 use crate::slab::NONE;
+use crate::task::capability::CAP_SYS_PTRACE;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::task_struct::TaskIx;
 
@@ -70,11 +74,23 @@ impl Kernel {
         };
         let ids_match = [tc.uid, tc.euid, tc.suid].iter().all(|&u| u == uid)
             && [tc.gid, tc.egid, tc.sgid].iter().all(|&g| g == gid);
-        if !ids_match && !c.privileged() {
+        let has_cap = c.capable(CAP_SYS_PTRACE);
+        if !ids_match && !has_cap {
             return false;
         }
         let mm = self.tasks[t].mm;
-        mm == NONE || self.mms[mm].dumpable || c.privileged()
+        if !(mm == NONE || self.mms[mm].dumpable || has_cap) {
+            return false;
+        }
+        // cap_ptrace_access_check(): the target's permitted set within the
+        // caller's effective (fs creds) or permitted set, or
+        // CAP_SYS_PTRACE.
+        let caller_caps = if mode.fscreds() {
+            c.cap_effective
+        } else {
+            c.cap_permitted
+        };
+        tc.cap_permitted.is_subset(caller_caps) || has_cap
     }
 
     /// `ptrace_may_access(target, mode)` asked by `current`: `Ok(())` if

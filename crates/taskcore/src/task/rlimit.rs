@@ -17,6 +17,7 @@ use crate::task::task_struct::TaskIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
+use crate::task::capability::{CAP_SYS_ADMIN, CAP_SYS_RESOURCE};
 use crate::task::kernel::{Kernel, TaskId};
 use crate::uapi::*;
 
@@ -96,10 +97,9 @@ impl Kernel {
     ///   new.max`.
     /// - `EPERM`: `pid` is another process whose real, effective and saved
     ///   uid and gid are not all the caller's real uid and gid, and the
-    ///   caller is unprivileged; `new.max` above the current hard limit
-    ///   while unprivileged; `RLIMIT_NOFILE` above [`NR_OPEN`].
-    ///
-    /// Privilege is euid 0 (see [`crate::Cred`]).
+    ///   caller lacks `CAP_SYS_RESOURCE`; `new.max` above the current hard
+    ///   limit without `CAP_SYS_RESOURCE`; `RLIMIT_NOFILE` above
+    ///   [`NR_OPEN`].
     ///
     /// # Linux
     /// `prlimit64()` and `do_prlimit()` (kernel/sys.c).
@@ -122,7 +122,7 @@ impl Kernel {
             let tc = &self.tasks[t].cred;
             let same = [tc.uid, tc.euid, tc.suid].iter().all(|&u| u == me.uid)
                 && [tc.gid, tc.egid, tc.sgid].iter().all(|&g| g == me.gid);
-            if !same && !me.privileged() {
+            if !same && !me.capable(CAP_SYS_RESOURCE) {
                 return Err(Errno::EPERM);
             }
         }
@@ -139,7 +139,7 @@ impl Kernel {
             if resource == RLIMIT_NOFILE && n.max > NR_OPEN {
                 return Err(Errno::EPERM);
             }
-            if n.max > old.max && !me.privileged() {
+            if n.max > old.max && !me.capable(CAP_SYS_RESOURCE) {
                 return Err(Errno::EPERM);
             }
             Arc::make_mut(&mut self.groups[g].rlim)[r] = n;
@@ -150,11 +150,16 @@ impl Kernel {
     /// Whether real user `uid` may have one more task, for a fork by task
     /// `cur` (`copy_process()`'s `RLIMIT_NPROC` check): the tasks whose
     /// real uid is `uid`, zombies included, plus the new one, within the
-    /// caller's soft limit; root and privileged callers are exempt.
+    /// caller's soft limit; real uid 0 and callers with `CAP_SYS_RESOURCE`
+    /// or `CAP_SYS_ADMIN` are exempt.
     pub(crate) fn nproc_ok(&self, cur: TaskIx) -> bool {
         let c = &self.tasks[cur].cred;
         let limit = self.groups[self.tasks[cur].group].rlim[RLIMIT_NPROC as usize].cur;
-        if c.uid == 0 || c.privileged() || limit == RLIM_INFINITY {
+        if c.uid == 0
+            || c.capable(CAP_SYS_RESOURCE)
+            || c.capable(CAP_SYS_ADMIN)
+            || limit == RLIM_INFINITY
+        {
             return true;
         }
         // Counted on demand: only unprivileged callers under a finite

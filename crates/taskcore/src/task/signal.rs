@@ -52,7 +52,8 @@ impl Kernel {
     /// - `EINVAL`: `sig` outside 0..=64 (for an existing target).
     ///
     /// - `EPERM`: the caller may not signal the target (for a process
-    ///   group, none of its members): see [`crate::Cred`]; SIGCONT is
+    ///   group, none of its members): its real or effective uid is not
+    ///   the target's real or saved uid and it lacks `CAP_KILL`; SIGCONT is
     ///   allowed within the caller's session. `kill(-1)` skips the processes
     ///   it may not signal.
     ///

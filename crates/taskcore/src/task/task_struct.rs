@@ -49,6 +49,10 @@ pub(crate) const TS_SIGSLEEP: u8 = 0x20;
 /// pending SIGKILL wakes it.
 pub(crate) const TS_VFORK_WAIT: u8 = 0x40;
 
+/// Task flag: `no_new_privs` (`PFA_NO_NEW_PRIVS` of `atomic_flags`), set by
+/// `PR_SET_NO_NEW_PRIVS`, inherited by children, never cleared.
+pub(crate) const PFA_NO_NEW_PRIVS: u8 = 0x80;
+
 /// Group flag: the group is exiting (`SIGNAL_GROUP_EXIT`).
 pub(crate) const SIGNAL_GROUP_EXIT: u32 = 0x04;
 /// Group flag: job control stop in effect (`SIGNAL_STOP_STOPPED`).

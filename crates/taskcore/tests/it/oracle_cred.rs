@@ -5,7 +5,7 @@
 
 use taskcore::procfs::{ProcClock, ProcFs};
 use taskcore::uapi::*;
-use taskcore::{Config, Cred, Errno, Kernel, TaskId};
+use taskcore::{Config, Errno, Kernel, TaskId};
 
 const CRED_RULES: &str = include_str!("oracle/cred_rules.out");
 const KILL_PERM: &str = include_str!("oracle/kill_perm.out");
@@ -29,18 +29,11 @@ fn replay(line: &str) -> String {
     let mut k = Kernel::new(Config::default()).unwrap();
     let init = k.init_task().unwrap();
     let t = k.fork(init).unwrap();
-    let start = Cred {
-        uid: u[0],
-        euid: u[1],
-        suid: u[2],
-        fsuid: u[1],
-        gid: g[0],
-        egid: g[1],
-        sgid: g[2],
-        fsgid: g[1],
-        groups: Vec::new().into(),
-    };
-    k.set_cred(t, start).unwrap();
+    // As the recording's child: root sets its groups, gids, then uids
+    // (the capabilities follow the uids).
+    k.setgroups(t, &[]).unwrap();
+    k.setresgid(t, g[0], g[1], g[2]).unwrap();
+    k.setresuid(t, u[0], u[1], u[2]).unwrap();
     let r: Result<Option<u32>, Errno> = match call {
         "setuid" => k.setuid(t, a[0]).map(|_| None),
         "setgid" => k.setgid(t, a[0]).map(|_| None),
@@ -100,19 +93,11 @@ fn outcome(r: Result<(), Errno>) -> String {
     }
 }
 
+/// As kill_perm.c's children: groups, gids, then uids, set by root.
 fn user(k: &mut Kernel, t: TaskId, uid: u32, euid: u32, suid: u32) {
-    let c = Cred {
-        uid,
-        euid,
-        suid,
-        fsuid: euid,
-        gid: 100,
-        egid: 100,
-        sgid: 100,
-        fsgid: 100,
-        groups: vec![20, 5].into(),
-    };
-    k.set_cred(t, c).unwrap();
+    k.setgroups(t, &[20, 5]).unwrap();
+    k.setresgid(t, 100, 100, 100).unwrap();
+    k.setresuid(t, uid, euid, suid).unwrap();
 }
 
 #[test]
@@ -144,8 +129,9 @@ fn kill_permission_answers_as_linux() {
         ("b_kills_a_usr1_after_setreuid", {
             // A process with real uid 1000, effective 1001 (as the
             // recording's last child, set up by root).
-            user(&mut k, b, 1000, 1001, 1001);
-            k.kill(b, an, 0)
+            let e = k.fork(root).unwrap();
+            user(&mut k, e, 1000, 1001, 1001);
+            k.kill(e, an, 0)
         }),
         ("root_kills_a", k.kill(root, an, 0)),
     ];
