@@ -125,6 +125,13 @@ impl Supervisor {
             _ => {}
         }
         let mut early = None;
+        if nr == libc::SYS_rt_sigsuspend && alive {
+            // The mask is replaced at the entry: what arrives while it
+            // sleeps is taken under it.
+            if let Ok(call) = &call {
+                early = Some(dispatch(&mut self.k, task, call));
+            }
+        }
         if sends_signal(nr) && alive {
             if let Ok(call) = &call {
                 // SIGKILL's deaths reach the core at the real death
@@ -146,6 +153,9 @@ impl Supervisor {
                     } => Some(Syscall::Tkill { tid, sig: 0 }),
                     _ => None,
                 };
+                if probe.is_none() {
+                    self.seize_fatal_targets(task, call);
+                }
                 early = Some(dispatch(&mut self.k, task, probe.as_ref().unwrap_or(call)));
             }
         }
@@ -190,16 +200,49 @@ impl Supervisor {
     /// not its tracer). The core's init seizes the process's leader, and
     /// reaps it as its tracer at the real death report, which then hands
     /// the zombie to the parent (`__ptrace_detach()`, `do_notify_parent()`).
-    fn seize_dying(&mut self, task: taskcore::TaskId) {
+    pub(super) fn seize_dying(&mut self, task: taskcore::TaskId) -> bool {
         let Ok(tgid) = self.k.getpid(task) else {
-            return;
+            return false;
         };
         let Ok(leader) = self.k.find_task_by_vpid(self.init, tgid) else {
-            return;
+            return false;
         };
-        if self.k.getppid(leader).is_ok_and(|p| p != 1) {
-            // EPERM when the program traces it itself: then unseized.
-            let _ = self.k.ptrace_attach(self.init, tgid, true);
+        // EPERM when the program traces it itself: then unseized.
+        self.k.getppid(leader).is_ok_and(|p| p != 1)
+            && self.k.ptrace_attach(self.init, tgid, true).is_ok()
+    }
+
+    /// Before a signal is sent: each target process it will kill is seized
+    /// by the core's init (see [`Self::seize_dying`]), so that the core
+    /// takes no fast path (a traced target's fatal signal waits for its
+    /// delivery stop, as in the real kernel under the supervisor).
+    fn seize_fatal_targets(&mut self, task: taskcore::TaskId, call: &Syscall) {
+        let (pid, sig, group) = match *call {
+            Syscall::Kill { pid, sig } => (pid, sig, pid <= 0),
+            Syscall::Tgkill { tid, sig, .. } | Syscall::Tkill { tid, sig } => (tid, sig, false),
+            _ => return,
+        };
+        if !(1..=64).contains(&sig) {
+            return;
+        }
+        let targets: Vec<taskcore::TaskId> = if !group {
+            self.k.find_task_by_vpid(task, pid).into_iter().collect()
+        } else {
+            let pgid = match pid {
+                0 => self.k.getpgid(task, 0).unwrap_or(0),
+                -1 => -1,
+                p => -p,
+            };
+            self.map
+                .threads()
+                .map(|(_, t)| t)
+                .filter(|&t| pgid == -1 || self.k.getpgid(t, 0).ok() == Some(pgid))
+                .collect()
+        };
+        for t in targets {
+            if self.is_fatal(t, sig) {
+                self.seize_dying(t);
+            }
         }
     }
 

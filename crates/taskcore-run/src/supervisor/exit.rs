@@ -185,10 +185,16 @@ impl Supervisor {
             return;
         }
         if ic.nr == libc::SYS_rt_sigsuspend {
-            // It only ends when a signal interrupts it: its temporary mask
-            // is what the delivery stop that follows takes the signal with.
+            // It only ends when a signal interrupts it: the core's sleep
+            // ends now, or at the delivery stop if the signal comes from
+            // outside (not yet sent to the core).
             if let (Ok(call), true) = (&ic.call, self.alive(task)) {
-                let _ = dispatch(&mut self.k, task, call);
+                let r = dispatch(&mut self.k, task, call);
+                if matches!(r, Ok(SysRet::SigWait(taskcore::SigWait::WouldBlock))) {
+                    if let Some(t) = self.threads.get_mut(&tid) {
+                        t.suspended = Some(call.clone());
+                    }
+                }
             }
             self.report
                 .not_checked("rt_sigsuspend (ends with a signal)");

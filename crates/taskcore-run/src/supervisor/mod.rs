@@ -59,6 +59,10 @@ struct InCall {
 #[derive(Debug, Default)]
 struct Thread {
     in_call: Option<InCall>,
+    /// An rt_sigsuspend the core still sleeps in (the signal that ends it
+    /// had not reached the core at its syscall exit): completed at the
+    /// thread's next delivery stop.
+    suspended: Option<taskcore::sys::Syscall>,
 }
 
 /// What to do at a new task's first stop.

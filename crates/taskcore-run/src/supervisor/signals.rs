@@ -64,6 +64,17 @@ impl Supervisor {
         self.resume(tid, sig);
     }
 
+    /// Whether `sig` kills `task` by its default action (not blocked, no
+    /// handler, not ignored, not a stop).
+    pub(super) fn is_fatal(&mut self, task: TaskId, sig: i32) -> bool {
+        let blocked = self.k.sigmask(task).unwrap_or(0) & (1u64 << (sig - 1)) != 0;
+        let handler = self.k.rt_sigaction(task, sig, None).map(|a| a.handler);
+        !blocked
+            && handler == Ok(SigHandler::Default)
+            && !sig_kernel_ignore(sig)
+            && !sig_kernel_stop(sig)
+    }
+
     /// The core takes its next signal for `task`; returns the sender's
     /// virtual pid the core recorded, if it delivered a handler's signal.
     fn take_signal(
@@ -106,6 +117,9 @@ impl Supervisor {
             let _ = self.k.send_signal(task, sig);
         }
         self.report.checked += 1;
+        if let Some(call) = self.threads.get_mut(&tid).and_then(|t| t.suspended.take()) {
+            let _ = taskcore::sys::dispatch(&mut self.k, task, &call);
+        }
         if self.debug {
             let (p, sh) = self.k.pending_signals(task).unwrap_or((0, 0));
             let m = self.k.sigmask(task).unwrap_or(0);
@@ -114,7 +128,23 @@ impl Supervisor {
                 "[debug]   signal {sig}: pending {p:#x}/{sh:#x} blocked {m:#x} handler {h:?}"
             );
         }
-        match self.k.get_signal(task) {
+        // A signal that kills: the dying process is seized by the core's
+        // init first (as it is traced for real), so that its parent sees the
+        // zombie at the real death report, not now; the trap it takes is
+        // resumed with the signal, as the supervisor resumes it.
+        let fatal = self.is_fatal(task, sig);
+        if fatal {
+            self.seize_dying(task);
+        }
+        let mut r = self.k.get_signal(task);
+        if fatal && r == Ok(SignalAction::Stopped) {
+            if let Ok(v) = self.k.gettid(task) {
+                if self.k.ptrace_cont(self.init, v, sig).is_ok() {
+                    r = self.k.get_signal(task);
+                }
+            }
+        }
+        match r {
             Ok(SignalAction::Handler { sig: s, info, .. }) => {
                 if s != sig {
                     self.diverge(

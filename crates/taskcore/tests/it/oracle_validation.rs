@@ -5,8 +5,6 @@
 //! recorded by tests/oracle/validation_rules.c (re-record with
 //! tests/oracle/record.sh).
 
-
-
 use crate::common::recorded;
 use std::collections::BTreeMap;
 use taskcore::sys::{dispatch, nr, SysRet, Syscall, UserMemory};
