@@ -208,8 +208,12 @@ impl Supervisor {
             return false;
         };
         // EPERM when the program traces it itself: then unseized.
-        self.k.getppid(leader).is_ok_and(|p| p != 1)
-            && self.k.ptrace_attach(self.init, tgid, true).is_ok()
+        let ok = self.k.getppid(leader).is_ok_and(|p| p != 1)
+            && self.k.ptrace_attach(self.init, tgid, true).is_ok();
+        if ok {
+            self.seized.insert(leader);
+        }
+        ok
     }
 
     /// Before a signal is sent: each target process it will kill is seized

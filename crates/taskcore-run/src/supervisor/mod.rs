@@ -91,6 +91,8 @@ struct Supervisor {
     warned: HashSet<&'static str>,
     /// `TASKCORE_RUN_DEBUG` is set: every stop is printed.
     debug: bool,
+    /// Leaders the core's init traces (seized before a death).
+    seized: HashSet<TaskId>,
 }
 
 /// The signal the supervisor was sent (INT, TERM, HUP), to forward.
@@ -193,6 +195,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         },
         warned: HashSet::new(),
         debug: std::env::var_os("TASKCORE_RUN_DEBUG").is_some(),
+        seized: HashSet::new(),
     };
     s.event_loop();
     if sp.took_terminal {
@@ -291,9 +294,20 @@ impl Supervisor {
         );
         let group_stop = stop_sig
             && nix::sys::ptrace::getsiginfo(spawn::pid(tid)) == Err(nix::errno::Errno::EINVAL);
+        // The core's init mirrors it where it traces the task too (a
+        // process seized before a fatal signal or its exit).
+        let v = self.map.to_virtual(tid);
         if group_stop {
             let _ = tracee::listen(tid);
+            let _ = self.k.ptrace_listen(self.init, v);
         } else {
+            // A trap (a SIGCONT's notify, the end of a listen): the core's
+            // traced task takes it too, and is resumed.
+            if let Some(task) = self.map.task(tid).filter(|t| self.seized.contains(t)) {
+                if self.k.get_signal(task) == Ok(taskcore::SignalAction::Stopped) {
+                    let _ = self.k.ptrace_cont(self.init, v, 0);
+                }
+            }
             self.resume(tid, 0);
         }
     }

@@ -64,6 +64,17 @@ impl Supervisor {
         self.resume(tid, sig);
     }
 
+    /// Whether `task` ignores `sig` (`SIG_IGN`, or `SIG_DFL` of a signal
+    /// whose default is to ignore).
+    fn is_ignored(&mut self, task: TaskId, sig: i32) -> bool {
+        let handler = self
+            .k
+            .rt_sigaction(task, sig, None)
+            .map(|a| a.handler)
+            .unwrap_or(SigHandler::Default);
+        handler == SigHandler::Ignore || (handler == SigHandler::Default && sig_kernel_ignore(sig))
+    }
+
     /// Whether `sig` kills `task` by its default action (not blocked, no
     /// handler, not ignored, not a stop).
     pub(super) fn is_fatal(&mut self, task: TaskId, sig: i32) -> bool {
@@ -88,14 +99,7 @@ impl Supervisor {
         let bit = 1u64 << (sig - 1);
         let (private, shared) = self.k.pending_signals(task).unwrap_or((0, 0));
         if (private | shared) & bit == 0 {
-            let handler = self
-                .k
-                .rt_sigaction(task, sig, None)
-                .map(|a| a.handler)
-                .unwrap_or(SigHandler::Default);
-            let ignored = handler == SigHandler::Ignore
-                || (handler == SigHandler::Default && sig_kernel_ignore(sig));
-            if ignored {
+            if self.is_ignored(task, sig) {
                 // Linux queues an ignored signal for a traced task only
                 // (sig_ignored()'s ptrace exception); it is dropped after
                 // this stop, and the core dropped it at the send.
@@ -137,7 +141,9 @@ impl Supervisor {
             self.seize_dying(task);
         }
         let mut r = self.k.get_signal(task);
-        if fatal && r == Ok(SignalAction::Stopped) {
+        // A task the core's init traces takes a ptrace trap for each signal
+        // (ptrace_signal()); the supervisor resumes it with the signal.
+        if r == Ok(SignalAction::Stopped) && !sig_kernel_stop(sig) {
             if let Ok(v) = self.k.gettid(task) {
                 if self.k.ptrace_cont(self.init, v, sig).is_ok() {
                     r = self.k.get_signal(task);
@@ -158,8 +164,26 @@ impl Supervisor {
                 vsender.map(|_| info.pid)
             }
             Ok(SignalAction::Stopped) if sig_kernel_stop(sig) => None,
+            Ok(SignalAction::None) if self.is_ignored(task, sig) => None,
             Ok(SignalAction::Exit) | Err(_) => None,
             Ok(other) => {
+                if self.debug {
+                    let v = self.k.gettid(task).unwrap_or(0);
+                    let st = self
+                        .k
+                        .proc_read(self.init, &format!("{v}/status"))
+                        .unwrap_or_default();
+                    let st = String::from_utf8_lossy(&st);
+                    let lines: Vec<&str> = st
+                        .lines()
+                        .filter(|l| {
+                            l.starts_with("State")
+                                || l.starts_with("TracerPid")
+                                || l.starts_with("Sig")
+                        })
+                        .collect();
+                    eprintln!("[debug]   core status of {v}: {lines:?}");
+                }
                 let core = match other {
                     SignalAction::None => "nothing to deliver".to_string(),
                     SignalAction::Stopped => "a stop".to_string(),
