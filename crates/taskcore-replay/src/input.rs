@@ -341,11 +341,12 @@ pub fn verdict(file: &str, parser: &Parser) -> Result<(), InputError> {
 /// a directory, no events); a file replayed in part says why in
 /// [`FileReport::unusable`]. The replay's mismatches are in the report.
 pub fn replay_file(path: &Path, opts: Options) -> Result<FileReport, InputError> {
-    replay_file_with(path, &path.display().to_string(), opts, |_| {})
+    replay_file_with(path, &path.display().to_string(), opts, |_, _| {})
 }
 
 /// [`replay_file`], naming the file `name` in the report and its messages,
-/// and calling `progress` with the number of events of each batch read.
+/// and calling `progress` after each batch read with the replayer (for
+/// [`Replayer::nr_mismatches`]) and the number of events in the batch.
 ///
 /// # Errors
 /// As [`replay_file`].
@@ -353,10 +354,11 @@ pub fn replay_file_with(
     path: &Path,
     name: &str,
     opts: Options,
-    mut progress: impl FnMut(usize),
+    mut progress: impl FnMut(&Replayer, usize),
 ) -> Result<FileReport, InputError> {
     let src = open(path)?;
-    let (r, parser, unusable) = replay_reader(name, src, Replayer::new(opts), |_, n| progress(n))?;
+    let (r, parser, unusable) =
+        replay_reader(name, src, Replayer::new(opts), |r, n| progress(r, n))?;
     Ok(FileReport {
         file: name.to_string(),
         summary: r.finish(),

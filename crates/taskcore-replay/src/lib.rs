@@ -67,4 +67,6 @@ mod signal_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_cost;
+#[cfg(test)]
 mod tests_procapi;

@@ -6,12 +6,13 @@
 //! events, or more than [`taskcore_replay::MAX_PARSE_ERRORS`] unparsable
 //! lines or one in [`taskcore_replay::MAX_ERROR_RATIO`]).
 
+mod progress;
+
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use progress::Progress;
 use rayon::prelude::*;
 use taskcore_replay::probe::{self as rprobe, LatencyProbe};
 use taskcore_replay::{FileReport, InputError, Options, Stats};
@@ -84,10 +85,17 @@ fn display(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
-/// Replays one file, with a progress bar on a terminal.
-fn replay_one(path: &Path, bar: &ProgressBar) -> Result<FileReport, InputError> {
+/// Replays one file, counting its progress in `p`.
+fn replay_one(path: &Path, p: &Progress) -> Result<FileReport, InputError> {
     let name = display(path).display().to_string();
-    taskcore_replay::replay_file_with(path, &name, Options::default(), |n| bar.inc(n as u64))
+    let mut seen = 0;
+    let r = taskcore_replay::replay_file_with(path, &name, Options::default(), |r, n| {
+        let m = r.nr_mismatches();
+        p.add(n as u64, m - seen);
+        seen = m;
+    });
+    p.file_done();
+    r
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
@@ -115,25 +123,14 @@ pub(crate) fn run(args: Args) -> ExitCode {
         }
         None => None,
     };
-    let show_bar = std::io::stderr().is_terminal() && !args.json;
-    let bar = if show_bar {
-        let b = ProgressBar::new_spinner();
-        b.set_style(
-            ProgressStyle::with_template("{spinner} {pos} events parsed {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        b
-    } else {
-        ProgressBar::hidden()
-    };
+    let prog = Progress::new(files.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build();
-    let results: Vec<Result<FileReport, InputError>> = match pool {
-        Ok(pool) => pool.install(|| files.par_iter().map(|f| replay_one(f, &bar)).collect()),
-        Err(_) => files.iter().map(|f| replay_one(f, &bar)).collect(),
-    };
-    bar.finish_and_clear();
+    let results: Vec<Result<FileReport, InputError>> = prog.around(!args.json, || match pool {
+        Ok(pool) => pool.install(|| files.par_iter().map(|f| replay_one(f, &prog)).collect()),
+        Err(_) => files.iter().map(|f| replay_one(f, &prog)).collect(),
+    });
     let mut total = Stats::default();
     let mut total_mismatches = 0usize;
     let mut unusable = false;
