@@ -45,7 +45,7 @@
 //! No Linux analogue: this is a checker. What it checks is Linux's
 //! behaviour as the recording shows it.
 
-mod convert;
+pub(crate) mod convert;
 pub(crate) mod engine;
 mod event;
 mod input;
@@ -54,13 +54,14 @@ mod replayer;
 mod search;
 mod window;
 
+pub use convert::exits::ExitLines;
 pub use engine::records::ProcessRecord;
 pub use engine::report::{Mismatch, Stats};
 pub use input::{
     kernel_at, open, replay_file, replay_file_with, replay_reader, verdict, FileReport, InputError,
     MAX_ERROR_RATIO, MAX_PARSE_ERRORS,
 };
-pub use replayer::{Options, Replayer, Summary};
+pub use replayer::{Options, Recording, Replayer, Summary};
 
 #[cfg(test)]
 mod signal_tests;

@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use taskcore::Kernel;
 
+use crate::convert::exits::ExitLines;
 use crate::convert::Converter;
 use crate::engine::records::ProcessRecord;
 use crate::engine::{Engine, Mismatch, Stats};
@@ -195,6 +196,8 @@ impl Replayer {
     /// (see [`taskcore_strace::Parser::open_clone_line`]). Applies what
     /// that releases.
     pub fn watermark(&mut self, line: usize) {
+        // Events the converter still holds are pushed later.
+        let line = self.conv.floor().map_or(line, |f| f.min(line));
         self.watermark = self.watermark.max(line);
         self.pump();
     }
@@ -213,6 +216,10 @@ impl Replayer {
             mismatches: self.out.into_iter().collect(),
             records: self.out_records.into_iter().collect(),
             search_steps: self.search_spent,
+            recording: Recording {
+                exit_lines: self.conv.exit_lines(),
+                mask_calls: self.conv.mask_calls,
+            },
         }
     }
 
@@ -637,6 +644,18 @@ fn strip_before(e: &mut Engine, pos: u64) {
     r.drain(..r.partition_point(|r| r.0 < pos));
 }
 
+/// What a trace shows of the options strace recorded it with.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Recording {
+    /// Whether it prints `+++ exited with N +++` lines (`strace -qq` drops
+    /// them; the replay then takes each exit from the `exit_group(N) = ?`
+    /// or `exit(N) = ?` line).
+    pub exit_lines: ExitLines,
+    /// rt_sigprocmask calls: none when the trace filter left out
+    /// `%signal` (masks are then not in the record).
+    pub mask_calls: u64,
+}
+
 /// The result of one replay.
 #[derive(Debug, Clone, Default)]
 pub struct Summary {
@@ -647,6 +666,8 @@ pub struct Summary {
     /// Every process record not taken with [`Replayer::take_records`]
     /// (with [`Options::records`]).
     pub records: Vec<ProcessRecord>,
+    /// What the trace shows of the strace options it was recorded with.
+    pub recording: Recording,
     /// Engine steps (and engine copies, one step per 16 live tasks) the
     /// order search spent: at most about 150,000 plus 2 per event.
     pub search_steps: u64,

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use progress::Progress;
 use rayon::prelude::*;
 use taskcore_replay::probe::{self as rprobe, LatencyProbe};
-use taskcore_replay::{FileReport, InputError, Options, Stats};
+use taskcore_replay::{ExitLines, FileReport, InputError, Options, Recording, Stats};
 
 /// What `--probe` measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -144,6 +144,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
                     rep.summary.mismatches.len(),
                     rep.parse.error_lines,
                 );
+                print_recording(&rep.summary.recording, rep.summary.stats.events);
                 for m in &rep.summary.mismatches {
                     println!("MISMATCH {m}");
                 }
@@ -165,6 +166,8 @@ pub(crate) fn run(args: Args) -> ExitCode {
                     "mismatches": rep.summary.mismatches.len(), "tasks": rep.summary.stats.tasks,
                     "peak_live_tasks": rep.summary.stats.peak_live,
                     "parse_errors": rep.parse.error_lines,
+                    "exit_lines": rep.summary.recording.exit_lines.name(),
+                    "mask_calls": rep.summary.recording.mask_calls,
                     "unusable": rep.unusable.as_ref().map(|e| e.to_string()),
                 }));
             }
@@ -233,6 +236,23 @@ fn merge(total: &mut Stats, s: &Stats) {
     }
     for (k, v) in &s.checked_calls {
         *total.checked_calls.entry(k.clone()).or_default() += v;
+    }
+}
+
+/// What the trace shows of its strace options, when that changes what the
+/// replay could check.
+fn print_recording(r: &Recording, events: u64) {
+    if r.exit_lines == ExitLines::Dropped {
+        println!(
+            "recorded with strace -qq (no `+++ exited with N +++` lines): each exit is taken \
+             from its `exit_group(N) = ?` or `exit(N) = ?` line"
+        );
+    }
+    if r.mask_calls == 0 && events > 0 {
+        println!(
+            "no rt_sigprocmask calls (recorded without %signal?): signal masks are unknown, \
+             and what depends on them is not checked"
+        );
     }
 }
 

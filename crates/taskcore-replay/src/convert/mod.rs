@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+pub(crate) mod exits;
 mod procapi;
 mod signal;
 #[cfg(test)]
@@ -41,6 +42,11 @@ pub(crate) struct Converter {
     held_stop: HashMap<i32, Event>,
     /// Completing line of the last event of each task not yet ended.
     prev_line: HashMap<i32, usize>,
+    /// Whether the trace prints `+++ exited` lines (see [`exits`]).
+    exits: exits::Exits,
+    /// Signal-mask calls seen (rt_sigprocmask, rt_sigreturn's frames):
+    /// without `%signal` there are none, and masks are unknown.
+    pub(crate) mask_calls: u64,
 }
 
 /// Whether `sig` is one of the stop signals.
@@ -51,6 +57,10 @@ fn stop_signal(sig: i32) -> bool {
 impl Converter {
     /// Hands out every held event (end of input).
     pub(crate) fn flush(&mut self, mut out: impl FnMut(Event)) {
+        if self.exits.mode == exits::ExitLines::Unknown && self.exits.since.is_some() {
+            self.exits.mode = exits::ExitLines::Dropped;
+        }
+        self.release(&mut out);
         let mut held: Vec<Event> = self.held_stop.drain().map(|(_, e)| e).collect();
         held.sort_by_key(|e| e.line);
         for mut h in held {
@@ -59,8 +69,91 @@ impl Converter {
         }
     }
 
-    /// Converts `e`, handing the resulting events to `out`.
+    /// Whether the trace prints `+++ exited` lines, as far as known.
+    pub(crate) fn exit_lines(&self) -> exits::ExitLines {
+        self.exits.mode
+    }
+
+    /// The lowest line an event still held here may be placed at.
+    pub(crate) fn floor(&self) -> Option<usize> {
+        self.exits.floor()
+    }
+
+    /// Converts `e`, handing the resulting events to `out` (or holding
+    /// them while it is not known whether the trace prints `+++ exited`
+    /// lines, see [`exits`]).
     pub(crate) fn push(&mut self, e: &strace::Event, mut out: impl FnMut(Event)) {
+        use exits::ExitLines;
+        let mut evs = Vec::with_capacity(2);
+        self.convert_one(e, |ev| evs.push(ev));
+        for ev in evs {
+            if matches!(ev.kind, Kind::Exited { .. }) {
+                self.exits.mode = ExitLines::Printed;
+                self.release(&mut out);
+            }
+            if matches!(
+                ev.kind,
+                Kind::Sys {
+                    call: Syscall::RtSigprocmask { .. },
+                    ..
+                }
+            ) {
+                self.mask_calls += 1;
+            }
+            let exit = exits::exit_call(&ev).is_some();
+            match self.exits.mode {
+                ExitLines::Unknown if exit || self.exits.since.is_some() => {
+                    self.exits.since.get_or_insert(ev.line);
+                    self.exits.held.push(ev);
+                }
+                ExitLines::Dropped if exit => self.with_exit_line(ev, &mut out),
+                _ => out(ev),
+            }
+        }
+        if self.exits.mode == ExitLines::Unknown
+            && self
+                .exits
+                .since
+                .is_some_and(|l| e.line >= l + exits::DECIDE_AFTER)
+        {
+            self.exits.mode = ExitLines::Dropped;
+            self.release(&mut out);
+        }
+    }
+
+    /// Hands on the held events, each exit call followed by its synthetic
+    /// `+++ exited` line when the trace drops them.
+    fn release(&mut self, out: &mut impl FnMut(Event)) {
+        self.exits.since = None;
+        let held = std::mem::take(&mut self.exits.held);
+        for ev in held {
+            if self.exits.mode == exits::ExitLines::Dropped {
+                self.with_exit_line(ev, out);
+            } else {
+                out(ev);
+            }
+        }
+    }
+
+    /// `ev` (an exit call, `= ?`), then the death and `+++ exited with N
+    /// +++` line strace -qq did not print, at the call's line.
+    fn with_exit_line(&mut self, ev: Event, out: &mut impl FnMut(Event)) {
+        let Some(code) = exits::exit_call(&ev) else {
+            out(ev);
+            return;
+        };
+        let mut line = ev.clone();
+        line.kind = Kind::Exited { code };
+        line.ret = Outcome::Unknown;
+        line.entry_line = line.line;
+        line.restart = None;
+        out(ev);
+        self.prev_line.remove(&line.pid);
+        self.death_events(line, Some(code), None, out);
+    }
+
+    /// Converts `e`, handing the resulting events to `out`.
+    fn convert_one(&mut self, e: &strace::Event, mut out: impl FnMut(Event)) {
         if let Some(mut h) = self.held_stop.remove(&e.pid) {
             // The stop took effect between its line and this one.
             h.line = e.line;
@@ -112,6 +205,18 @@ impl Converter {
                 return;
             }
         };
+        self.death_events(ev, code, sig, &mut out);
+    }
+
+    /// The synthetic death behind `+++` line `ev` (from the task's last
+    /// activity to the line), then the line itself.
+    fn death_events(
+        &mut self,
+        mut ev: Event,
+        code: Option<i32>,
+        sig: Option<(i32, bool)>,
+        out: &mut impl FnMut(Event),
+    ) {
         let from = self.last.remove(&ev.pid).unwrap_or(ev.line).min(ev.line);
         let die = Event {
             seq: self.next_seq(),
