@@ -192,6 +192,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
         let skipped: BTreeMap<_, _> = total.skipped.iter().collect();
         let unchecked: BTreeMap<_, _> = total.unchecked.iter().collect();
         let checked_calls: BTreeMap<_, _> = total.checked_calls.iter().collect();
+        let learned: BTreeMap<_, _> = total.learned.iter().collect();
         let mut j = serde_json::json!({
             "events": total.events,
             "checked": total.checked,
@@ -203,6 +204,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
             "skipped": skipped,
             "unchecked": unchecked,
             "checked_calls": checked_calls,
+            "learned": learned,
             "unusable_files": results.len() - ok_files,
             "files": per_file,
         });
@@ -236,6 +238,9 @@ fn merge(total: &mut Stats, s: &Stats) {
     }
     for (k, v) in &s.checked_calls {
         *total.checked_calls.entry(k.clone()).or_default() += v;
+    }
+    for (k, v) in &s.learned {
+        *total.learned.entry(k.clone()).or_default() += v;
     }
 }
 
@@ -271,6 +276,14 @@ fn print_summary(name: &str, s: &Stats, mismatches: usize, parse_errors: u64) {
         let ch: BTreeMap<_, _> = s.checked_calls.iter().collect();
         let list: Vec<String> = ch.iter().map(|(k, v)| format!("{k} {v}")).collect();
         println!("process-API calls checked: {}", list.join(", "));
+    }
+    if !s.learned.is_empty() {
+        let le: BTreeMap<_, _> = s.learned.iter().collect();
+        let list: Vec<String> = le.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!(
+            "learned (state from before the trace, not checked): {}",
+            list.join(", ")
+        );
     }
     if !s.unchecked.is_empty() {
         let un: BTreeMap<_, _> = s.unchecked.iter().collect();

@@ -15,6 +15,8 @@
 //!   signal waits, rt_sig(tg)queueinfo, rt_sigreturn), ptrace under
 //!   strace;
 //! - [`report`]: counters, mismatches and the result checks;
+//! - [`inherited`]: dispositions and masks from before the trace, learned
+//!   at their first showing;
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
 //! - [`pidns`]: callers in nested pid namespaces;
 //! - [`calls`]: the recorded system calls, each handed to its family's
@@ -51,6 +53,7 @@
 
 mod calls;
 mod deaths;
+mod inherited;
 mod lifecycle;
 mod memory;
 pub(crate) mod pidmap;
@@ -149,6 +152,9 @@ pub(crate) struct Engine {
     proc: procapi::ProcState,
     /// Signal masks, frames and interrupted calls (see [`signals`]).
     sig: signals::SigState,
+    /// What the trace has shown of state from before it (see
+    /// [`inherited`]).
+    inherited: inherited::Inherited,
     pub(crate) stats: Stats,
 }
 
@@ -199,6 +205,7 @@ impl Engine {
             look,
             proc: procapi::ProcState::default(),
             sig: signals::SigState::default(),
+            inherited: inherited::Inherited::default(),
             stats: Stats::default(),
         }
     }
@@ -240,6 +247,7 @@ impl Engine {
             look: Rc::clone(&self.look),
             proc: self.proc.clone(),
             sig: self.sig.clone(),
+            inherited: self.inherited.clone(),
             stats: self.stats.clone(),
         }
     }
@@ -306,6 +314,7 @@ impl Engine {
         let pids = &self.pids;
         self.pending_exit.retain(|rec, _| pids.is_live(*rec));
         self.sweep_signals();
+        self.sweep_inherited();
     }
 
     /// Records that recorded tid `rec` (created by recorded `creator`) is

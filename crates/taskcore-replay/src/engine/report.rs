@@ -73,6 +73,10 @@ pub struct Stats {
     /// `waitid(P_PIDFD)`, `clone3(CLONE_PIDFD)`, `clone in a pid
     /// namespace`, `setresuid`, `prlimit64`, ...); included in `checked`.
     pub checked_calls: HashMap<String, u64>,
+    /// State from before the trace the recording showed and the emulation
+    /// took instead of checking (a disposition at its first old action, a
+    /// mask at its first old mask), by what showed it.
+    pub learned: HashMap<String, u64>,
     /// Mismatches not yet handed out (the engine's tentative ones).
     pub(crate) mismatches: Vec<Mismatch>,
 }
