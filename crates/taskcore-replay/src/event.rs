@@ -189,6 +189,11 @@ pub(crate) struct Event {
     pub(crate) ret: Outcome,
     /// For an interrupted call, how it was interrupted.
     pub(crate) restart: Option<Restart>,
+    /// Where the event is placed by default when that is not its
+    /// completing line (see [`crate::engine::Engine::key`]): the `+++`
+    /// line strace -qq did not print, soon after the exit call though its
+    /// window runs to the line that reports the task.
+    pub(crate) at: Option<usize>,
 }
 
 impl Kind {

@@ -234,7 +234,10 @@ pub fn replay_reader(
             )
         } else if ended_mid_line {
             Some("the last line has no newline: the trace ends mid-line".to_string())
-        } else if open > 0 {
+        } else if open > 0 && parser.stats().exited_lines > 0 {
+            // Without `+++ exited` lines (strace -qq), a thread killed
+            // inside a call by its process's exit_group never ends either:
+            // an open call says nothing.
             Some(format!(
                 "{open} call(s) entered and never resumed, by tasks that never ended: the trace ends mid-call"
             ))

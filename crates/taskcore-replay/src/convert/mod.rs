@@ -47,6 +47,8 @@ pub(crate) struct Converter {
     /// Signal-mask calls seen (rt_sigprocmask, rt_sigreturn's frames):
     /// without `%signal` there are none, and masks are unknown.
     pub(crate) mask_calls: u64,
+    /// The last line converted.
+    max_line: usize,
 }
 
 /// Whether `sig` is one of the stop signals.
@@ -61,6 +63,16 @@ impl Converter {
             self.exits.mode = exits::ExitLines::Dropped;
         }
         self.release(&mut out);
+        // Deaths no line reported: reaped at the end.
+        let mut left: Vec<Event> = self.exits.unreaped.drain().flat_map(|(_, e)| e).collect();
+        left.sort_by_key(|e| e.line);
+        let end = self.max_line;
+        for mut l in left {
+            l.at = Some(l.entry_line + exits::REAP_WITHIN);
+            l.line = end.max(l.line);
+            l.seq = self.next_seq();
+            out(l);
+        }
         let mut held: Vec<Event> = self.held_stop.drain().map(|(_, e)| e).collect();
         held.sort_by_key(|e| e.line);
         for mut h in held {
@@ -106,8 +118,7 @@ impl Converter {
                     self.exits.since.get_or_insert(ev.line);
                     self.exits.held.push(ev);
                 }
-                ExitLines::Dropped if exit => self.with_exit_line(ev, &mut out),
-                _ => out(ev),
+                _ => self.route(ev, &mut out),
             }
         }
         if self.exits.mode == ExitLines::Unknown
@@ -121,23 +132,44 @@ impl Converter {
         }
     }
 
-    /// Hands on the held events, each exit call followed by its synthetic
-    /// `+++ exited` line when the trace drops them.
+    /// Hands on the held events.
     fn release(&mut self, out: &mut impl FnMut(Event)) {
         self.exits.since = None;
         let held = std::mem::take(&mut self.exits.held);
         for ev in held {
-            if self.exits.mode == exits::ExitLines::Dropped {
-                self.with_exit_line(ev, out);
-            } else {
-                out(ev);
-            }
+            self.route(ev, out);
         }
     }
 
-    /// `ev` (an exit call, `= ?`), then the death and `+++ exited with N
-    /// +++` line strace -qq did not print, at the call's line.
-    fn with_exit_line(&mut self, ev: Event, out: &mut impl FnMut(Event)) {
+    /// Hands on `ev`. When the trace drops `+++ exited` lines: an exit call
+    /// is followed by its task's death, and the `+++ exited with N +++`
+    /// line strace did not print (its reap, after which the parent sees
+    /// the task) comes before the first line that reports the process (a
+    /// SIGCHLD's `si_pid`, a wait's result, a new task with its number),
+    /// or [`exits::REAP_HOLD`] lines after the call, whichever is first;
+    /// its window spans back to the call, and it is placed by default
+    /// [`exits::REAP_WITHIN`] lines after the call (or at its line if
+    /// that is earlier).
+    fn route(&mut self, mut ev: Event, out: &mut impl FnMut(Event)) {
+        if self.exits.mode != exits::ExitLines::Dropped {
+            out(ev);
+            return;
+        }
+        let reported = exits::reports(&ev).map(|p| self.exits.tgid_of(p));
+        let due = self.exits.due(reported, ev.line);
+        if !due.is_empty() {
+            // Before `ev` in the default order: lower sequence numbers.
+            for mut line in due {
+                self.exits.tgid.remove(&line.pid);
+                line.at = Some(ev.line.min(line.entry_line + exits::REAP_WITHIN));
+                line.line = ev.line;
+                line.ts = ev.ts;
+                line.seq = self.next_seq();
+                out(line);
+            }
+            ev.seq = self.next_seq();
+        }
+        self.exits.note_clone(&ev);
         let Some(code) = exits::exit_call(&ev) else {
             out(ev);
             return;
@@ -145,15 +177,33 @@ impl Converter {
         let mut line = ev.clone();
         line.kind = Kind::Exited { code };
         line.ret = Outcome::Unknown;
-        line.entry_line = line.line;
         line.restart = None;
+        // The reap comes after the call's line.
+        line.entry_line = ev.line;
         out(ev);
         self.prev_line.remove(&line.pid);
-        self.death_events(line, Some(code), None, out);
+        let from = self
+            .last
+            .remove(&line.pid)
+            .unwrap_or(line.line)
+            .min(line.line);
+        out(Event {
+            seq: self.next_seq(),
+            entry_line: from,
+            kind: Kind::Die {
+                code: Some(code),
+                sig: None,
+            },
+            ret: Outcome::Unknown,
+            ..line.clone()
+        });
+        let tgid = self.exits.tgid_of(line.pid);
+        self.exits.unreaped.entry(tgid).or_default().push(line);
     }
 
     /// Converts `e`, handing the resulting events to `out`.
     fn convert_one(&mut self, e: &strace::Event, mut out: impl FnMut(Event)) {
+        self.max_line = self.max_line.max(e.line);
         if let Some(mut h) = self.held_stop.remove(&e.pid) {
             // The stop took effect between its line and this one.
             h.line = e.line;
@@ -172,6 +222,7 @@ impl Converter {
                 EventKind::Syscall(s) => restart(&s.ret),
                 _ => None,
             },
+            at: None,
             kind: op,
             ret,
         };

@@ -253,10 +253,13 @@ impl Engine {
     }
 
     /// Where an event is placed by default: clones at their entry line
-    /// (their result is known), everything else at the line that completed
+    /// (their result is known), an event with a point of its own
+    /// ([`Event::at`]) there, everything else at the line that completed
     /// it. The default order sorts by `(key, seq)`.
     pub(crate) fn key(e: &Event) -> usize {
-        if e.kind.is_clone() {
+        if let Some(at) = e.at {
+            at
+        } else if e.kind.is_clone() {
             e.entry_line
         } else {
             e.line
