@@ -128,7 +128,13 @@ pub(crate) enum Kind {
     /// [`Syscall::from_raw_in`] through the caller's fd table,
     /// `engine/procapi.rs`), and ptrace's request (any request: under
     /// `strace -f` the answer is strace's rule, `engine/signals.rs`).
-    Raw { nr: u64, args: [u64; 6] },
+    Raw {
+        nr: u64,
+        args: [u64; 6],
+        /// The siginfo given (pidfd_send_signal), as strace printed it
+        /// (`si_pid` the trace's number): applied in place of the pointer.
+        info: Option<taskcore::SigInfo>,
+    },
     /// A call the decoder refuses with `err` before the kernel sees it
     /// (a `sigsetsize` other than 8): its recorded result is checked
     /// against `err`.

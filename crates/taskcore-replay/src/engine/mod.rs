@@ -423,10 +423,10 @@ impl Engine {
                     }
                 }
             }
-            Kind::Raw { nr, args } if *nr == taskcore::sys::nr::PTRACE => {
+            Kind::Raw { nr, args, .. } if *nr == taskcore::sys::nr::PTRACE => {
                 self.ptrace_under_strace(e, cur, args[0] as i32, args[1] as i32)
             }
-            Kind::Raw { nr, args } => self.apply_fd_call(e, cur, *nr, *args),
+            Kind::Raw { nr, args, info } => self.apply_fd_call(e, cur, *nr, *args, *info),
             Kind::Refused { name, err } => self.refused(e, name, *err),
             Kind::Unchecked { why, .. } => self.unchecked_because(e, why),
             Kind::Unrecorded { .. } => {

@@ -197,6 +197,8 @@ impl Engine {
             .filter(|i| i.signo != 0 || sig == 0 && i.code != 0)
             .is_none()
         {
+            // Queued all the same: at its `---` line.
+            self.note_skipped(e, e.kind.name());
             return self.unchecked_because(e, "siginfo not read");
         }
         // The sender's pid, as the emulation numbers it.
