@@ -56,6 +56,7 @@ mod deaths;
 mod inherited;
 mod lifecycle;
 mod memory;
+mod notation;
 pub(crate) mod pidmap;
 mod pidns;
 mod procapi;
