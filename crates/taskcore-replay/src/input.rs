@@ -211,6 +211,13 @@ pub fn replay_reader(
                                 && matches!(s.ret, taskcore_strace::Ret::Val(v) if v > 0));
                     }
                     batch.extend(ready.drain(..));
+                    if forked && !pids_seen {
+                        // Recorded without -f (a clone returned a child and
+                        // no line names its task): said before any
+                        // mismatch, nothing replayed.
+                        batch.clear();
+                        break;
+                    }
                     if batch.len() >= BATCH {
                         let mark = parser.open_clone_line().unwrap_or(parser.line() + 1);
                         let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));

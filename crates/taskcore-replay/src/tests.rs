@@ -461,3 +461,20 @@ fn a_mask_from_before_the_trace_is_learned() {
     let lines: Vec<usize> = s.mismatches.iter().map(|m| m.line).collect();
     assert_eq!(lines, vec![3]);
 }
+
+#[test]
+fn a_trace_without_f_is_refused_before_any_mismatch() {
+    // `strace` without -f: no pid column, the children's lines missing.
+    let text = "\
+1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+1.1 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101
+1.2 wait4(-1, 0x7ffc, WNOHANG, NULL) = -1 ECHILD (No child processes)
+";
+    let src = Box::new(std::io::Cursor::new(text.as_bytes().to_vec()));
+    let (r, _, unusable) =
+        crate::replay_reader("t", src, Replayer::new(Options::default()), |_, _| {}).expect("read");
+    let e = unusable.expect("refused");
+    assert!(e.to_string().contains("without -f"), "{e}");
+    let s = r.finish();
+    assert!(s.mismatches.is_empty(), "{:?}", s.mismatches);
+}
