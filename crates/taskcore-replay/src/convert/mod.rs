@@ -49,6 +49,8 @@ pub(crate) struct Converter {
     pub(crate) mask_calls: u64,
     /// The last line converted.
     max_line: usize,
+    /// The events of the line being converted (kept for its capacity).
+    scratch: Vec<Event>,
 }
 
 /// Whether `sig` is one of the stop signals.
@@ -96,9 +98,10 @@ impl Converter {
     /// lines, see [`exits`]).
     pub(crate) fn push(&mut self, e: &strace::Event, mut out: impl FnMut(Event)) {
         use exits::ExitLines;
-        let mut evs = Vec::with_capacity(2);
+        // A buffer kept across calls: no allocation per event.
+        let mut evs = std::mem::take(&mut self.scratch);
         self.convert_one(e, |ev| evs.push(ev));
-        for ev in evs {
+        for ev in evs.drain(..) {
             if matches!(ev.kind, Kind::Exited { .. }) {
                 self.exits.mode = ExitLines::Printed;
                 self.release(&mut out);
@@ -121,6 +124,7 @@ impl Converter {
                 _ => self.route(ev, &mut out),
             }
         }
+        self.scratch = evs;
         if self.exits.mode == ExitLines::Unknown
             && self
                 .exits
