@@ -132,7 +132,13 @@ pub(crate) enum Kind {
     /// [`Syscall::from_raw_in`] through the caller's fd table,
     /// `engine/procapi.rs`), and ptrace's request (any request: under
     /// `strace -f` the answer is strace's rule, `engine/signals.rs`).
-    Raw { nr: u64, args: [u64; 6] },
+    Raw {
+        nr: u64,
+        args: [u64; 6],
+        /// The siginfo given (pidfd_send_signal), as strace printed it
+        /// (`si_pid` the trace's number): applied in place of the pointer.
+        info: Option<taskcore::SigInfo>,
+    },
     /// A call the decoder refuses with `err` before the kernel sees it
     /// (a `sigsetsize` other than 8): its recorded result is checked
     /// against `err`.
@@ -193,6 +199,11 @@ pub(crate) struct Event {
     pub(crate) ret: Outcome,
     /// For an interrupted call, how it was interrupted.
     pub(crate) restart: Option<Restart>,
+    /// Where the event is placed by default when that is not its
+    /// completing line (see [`crate::engine::Engine::key`]): the `+++`
+    /// line strace -qq did not print, soon after the exit call though its
+    /// window runs to the line that reports the task.
+    pub(crate) at: Option<usize>,
 }
 
 impl Kind {

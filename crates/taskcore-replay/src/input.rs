@@ -218,6 +218,13 @@ pub fn replay_reader(
                                 && matches!(s.ret, taskcore_strace::Ret::Val(v) if v > 0));
                     }
                     batch.extend(ready.drain(..));
+                    if forked && !pids_seen {
+                        // Recorded without -f (a clone returned a child and
+                        // no line names its task): said before any
+                        // mismatch, nothing replayed.
+                        batch.clear();
+                        break;
+                    }
                     if batch.len() >= BATCH {
                         let mark = parser.open_clone_line().unwrap_or(parser.line() + 1);
                         let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
@@ -247,7 +254,10 @@ pub fn replay_reader(
             )
         } else if ended_mid_line {
             Some("the last line has no newline: the trace ends mid-line".to_string())
-        } else if open > 0 {
+        } else if open > 0 && parser.stats().exited_lines > 0 {
+            // Without `+++ exited` lines (strace -qq), a thread killed
+            // inside a call by its process's exit_group never ends either:
+            // an open call says nothing.
             Some(format!(
                 "{open} call(s) entered and never resumed, by tasks that never ended: the trace ends mid-call"
             ))
@@ -355,11 +365,12 @@ pub fn verdict(file: &str, parser: &Parser) -> Result<(), InputError> {
 /// a directory, no events); a file replayed in part says why in
 /// [`FileReport::unusable`]. The replay's mismatches are in the report.
 pub fn replay_file(path: &Path, opts: Options) -> Result<FileReport, InputError> {
-    replay_file_with(path, &path.display().to_string(), opts, |_| {})
+    replay_file_with(path, &path.display().to_string(), opts, |_, _| {})
 }
 
 /// [`replay_file`], naming the file `name` in the report and its messages,
-/// and calling `progress` with the number of events of each batch read.
+/// and calling `progress` after each batch read with the replayer (for
+/// [`Replayer::nr_mismatches`]) and the number of events in the batch.
 ///
 /// # Errors
 /// As [`replay_file`].
@@ -367,10 +378,11 @@ pub fn replay_file_with(
     path: &Path,
     name: &str,
     opts: Options,
-    mut progress: impl FnMut(usize),
+    mut progress: impl FnMut(&Replayer, usize),
 ) -> Result<FileReport, InputError> {
     let src = open(path)?;
-    let (r, parser, unusable) = replay_reader(name, src, Replayer::new(opts), |_, n| progress(n))?;
+    let (r, parser, unusable) =
+        replay_reader(name, src, Replayer::new(opts), |r, n| progress(r, n))?;
     Ok(FileReport {
         file: name.to_string(),
         summary: r.finish(),

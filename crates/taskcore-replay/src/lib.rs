@@ -42,10 +42,39 @@
 //! on a thread of its own, overlapped with the replay, and says when the
 //! input is not a usable trace ([`InputError`]).
 //!
+//! # Rules for what a recording does not show (issue 22)
+//!
+//! Each is a mechanism over every trace, with where it lives and what
+//! forces it. Added in issue 22 (none removed):
+//! - `strace -qq` drops `+++ exited` lines: a trace with none, 2,048 lines
+//!   after its first exit call (or at its end), takes each exit from its
+//!   `exit_group(N) = ?` / `exit(N) = ?` line, and places strace's reap
+//!   (the missing line) one line after the call by default, its window
+//!   running to the first line that reports the process (SIGCHLD's
+//!   `si_pid`, a wait's result, the number reused; at most 512 lines)
+//!   (`convert/exits.rs`). Without `+++ exited` lines an open call at the
+//!   end does not make the trace truncated (`input.rs`).
+//! - State from before the trace: the first `rt_sigaction` old action of a
+//!   signal in a process and the first `rt_sigprocmask` old mask of a
+//!   thread are learned (counted under `learned`, not checked) while
+//!   nothing in the trace set or showed them; inherited at fork
+//!   (`engine/inherited.rs`).
+//! - A successful signal send whose effect cannot be applied at the call
+//!   (pidfd_send_signal on an fd the trace did not open, e.g. a
+//!   `/proc/PID` directory; a siginfo strace did not read) is queued at
+//!   its `---` line, as skipped sends already were
+//!   (`engine/procapi.rs`, `engine/sigcalls.rs`). pidfd_send_signal with a
+//!   printed siginfo is applied with it (not a rule: the call itself).
+//!
+//! The order search's cost is bounded (not a rule about traces): every
+//! engine step and copy is charged to a budget of 150,000 + 2 per event,
+//! so a replay costs O(its length) whatever its mismatch count
+//! (`replayer.rs`).
+//!
 //! No Linux analogue: this is a checker. What it checks is Linux's
 //! behaviour as the recording shows it.
 
-mod convert;
+pub(crate) mod convert;
 pub(crate) mod engine;
 mod event;
 mod input;
@@ -54,17 +83,20 @@ mod replayer;
 mod search;
 mod window;
 
+pub use convert::exits::ExitLines;
 pub use engine::records::ProcessRecord;
 pub use engine::report::{Mismatch, Stats};
 pub use input::{
     kernel_at, open, replay_file, replay_file_with, replay_reader, verdict, FileReport, InputError,
     MAX_ERROR_RATIO, MAX_PARSE_ERRORS,
 };
-pub use replayer::{Options, Replayer, Summary};
+pub use replayer::{Options, Recording, Replayer, Summary};
 
 #[cfg(test)]
 mod signal_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_cost;
 #[cfg(test)]
 mod tests_procapi;

@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use taskcore::Kernel;
 
+use crate::convert::exits::ExitLines;
 use crate::convert::Converter;
 use crate::engine::records::ProcessRecord;
 use crate::engine::{Engine, Mismatch, Stats};
@@ -28,14 +29,19 @@ use crate::window::Window;
 
 /// Positions between checkpoints.
 const CHECKPOINT_EVERY: u64 = 4096;
-/// Steps of candidate runs the order search may spend: this much to
-/// start with, plus [`SEARCH_STEPS_PER_EVENT`] per event replayed. Real
-/// recordings need a few searches; a hostile or garbled trace with a
-/// mismatch on every line would otherwise cost a search each. Past the
-/// budget, mismatches are reported without a search.
-const SEARCH_BUDGET: u64 = 200_000;
+/// Engine steps (and copies, see [`SNAPSHOT_TASKS_PER_STEP`]) the order
+/// search may spend: this much to start with, plus
+/// [`SEARCH_STEPS_PER_EVENT`] per position applied. Real recordings need a
+/// few searches (the deepest among the repository's recordings: 87,000
+/// steps, for one mismatch); a trace with a mismatch on every line would
+/// otherwise cost a search each, hundreds of steps per line. Past the
+/// budget, mismatches are reported without a search, so a replay costs
+/// O(its length) whatever its mismatch count.
+const SEARCH_BUDGET: u64 = 150_000;
 /// See [`SEARCH_BUDGET`].
-const SEARCH_STEPS_PER_EVENT: u64 = 200;
+const SEARCH_STEPS_PER_EVENT: u64 = 2;
+/// A copy of the engine is charged one step per this many live tasks.
+const SNAPSHOT_TASKS_PER_STEP: u64 = 16;
 
 /// Positions released ahead of the one applied (room for the search's
 /// verification and the engine's lookahead).
@@ -114,6 +120,11 @@ pub struct Replayer {
     nr_mismatches: u64,
     /// Search steps spent so far (see [`SEARCH_BUDGET`]).
     search_spent: u64,
+    /// Tentative mismatches before this index were all searched.
+    searched: usize,
+    /// A copy of the engine trailing the main one, from which searches
+    /// start (see [`Replayer::engine_at`]).
+    trail: Option<Checkpoint>,
     opts: Options,
     done: bool,
 }
@@ -151,6 +162,8 @@ impl Replayer {
             final_below: 0,
             nr_mismatches: 0,
             search_spent: 0,
+            searched: 0,
+            trail: None,
             opts,
             done: false,
         }
@@ -183,6 +196,8 @@ impl Replayer {
     /// (see [`taskcore_strace::Parser::open_clone_line`]). Applies what
     /// that releases.
     pub fn watermark(&mut self, line: usize) {
+        // Events the converter still holds are pushed later.
+        let line = self.conv.floor().map_or(line, |f| f.min(line));
         self.watermark = self.watermark.max(line);
         self.pump();
     }
@@ -200,6 +215,11 @@ impl Replayer {
             stats,
             mismatches: self.out.into_iter().collect(),
             records: self.out_records.into_iter().collect(),
+            search_steps: self.search_spent,
+            recording: Recording {
+                exit_lines: self.conv.exit_lines(),
+                mask_calls: self.conv.mask_calls,
+            },
         }
     }
 
@@ -350,15 +370,21 @@ impl Replayer {
         let keep = list.split_off(list.partition_point(|m| m.pos < below));
         let done = std::mem::replace(list, keep);
         self.nr_mismatches += done.len() as u64;
+        self.searched = self.searched.saturating_sub(done.len());
         self.out.extend(done);
         let recs = &mut self.engine.finished;
         let keep = recs.split_off(recs.partition_point(|r| r.0 < below));
         let done = std::mem::replace(recs, keep);
         self.out_records.extend(done.into_iter().map(|r| r.1));
         self.final_below = below;
-        let g = &mut self.genuine;
-        let list = &self.engine.stats.mismatches;
-        g.retain(|seq| list.iter().any(|m| m.event == *seq));
+        let left: HashSet<u64> = self
+            .engine
+            .stats
+            .mismatches
+            .iter()
+            .map(|m| m.event)
+            .collect();
+        self.genuine.retain(|seq| left.contains(seq));
     }
 
     /// Forgets positions and window events no checkpoint can need.
@@ -379,43 +405,114 @@ impl Replayer {
             .map(|e| e.entry_line.min(e.line))
             .chain(self.pending.values().map(|e| e.entry_line.min(e.line)))
             .min();
+        if self.trail.as_ref().is_some_and(|t| t.pos < self.order_base) {
+            self.trail = None;
+        }
         let mut look = self.look.borrow_mut();
         let min_line = min_line.unwrap_or(look.last_line() + 1);
         look.prune_before(min_line);
     }
 
-    /// Searches while the engine has a tentative mismatch not yet searched.
+    /// Searches while the engine has a tentative mismatch not yet searched,
+    /// oldest first. Mismatches are kept in position order, and those
+    /// before `searched` were all searched, so this costs nothing when the
+    /// last step found none.
     fn search_all(&mut self) {
         loop {
-            let first = self
-                .engine
-                .stats
-                .mismatches
+            let list = &self.engine.stats.mismatches;
+            let from = self.searched.min(list.len());
+            let Some(i) = list[from..]
                 .iter()
-                .filter(|m| !self.genuine.contains(&m.event))
-                .min_by_key(|m| m.pos)
-                .cloned();
-            let Some(m) = first else { break };
-            if !self.search_one(&m) {
-                self.genuine.insert(m.event);
+                .position(|m| !self.genuine.contains(&m.event))
+                .map(|i| from + i)
+            else {
+                self.searched = list.len();
+                break;
+            };
+            let m = list[i].clone();
+            if self.search_one(&m) {
+                // `adopt` moved `searched` back to the changed stretch.
+                continue;
             }
+            self.genuine.insert(m.event);
+            self.searched = i + 1;
         }
     }
 
-    /// Mismatches of `e` at positions in `[lo, hi]`.
+    /// Mismatches of `e` at positions in `[lo, hi]` (the list is in
+    /// position order).
     fn count(e: &Engine, lo: u64, hi: u64) -> usize {
-        e.stats
-            .mismatches
-            .iter()
-            .filter(|m| m.pos >= lo && m.pos <= hi)
-            .count()
+        let l = &e.stats.mismatches;
+        let a = l.partition_point(|m| m.pos < lo);
+        let b = l.partition_point(|m| m.pos <= hi);
+        b.saturating_sub(a)
+    }
+
+    /// The search steps allowed so far (see [`SEARCH_BUDGET`]).
+    fn budget(&self) -> u64 {
+        SEARCH_BUDGET + SEARCH_STEPS_PER_EVENT * self.next_pos
+    }
+
+    /// What copying the engine costs, in search steps.
+    fn snapshot_cost(&self) -> u64 {
+        1 + self.engine.k.nr_tasks() as u64 / SNAPSHOT_TASKS_PER_STEP
+    }
+
+    /// A copy of `e` for a candidate run from position `from`: what it
+    /// found before `from` is left behind (the main engine has it), so the
+    /// copy costs the live tasks, not the mismatches so far.
+    fn fork_engine(e: &Engine, from: u64) -> Engine {
+        let mut c = e.snapshot();
+        strip_before(&mut c, from);
+        c
+    }
+
+    /// The engine before position `lo` in the main order, from the trailing
+    /// engine when it is at or before `lo` (advanced from there), else
+    /// rebuilt from checkpoint `cp_pos`. The trailing engine only moves
+    /// forward, so across a run of mismatches the copies cost each position
+    /// once, not once per mismatch.
+    fn engine_at(&mut self, lo: u64, cp_pos: u64) -> Engine {
+        let usable = self
+            .trail
+            .as_ref()
+            .is_some_and(|t| t.pos <= lo && t.pos >= self.order_base);
+        if !usable {
+            let cp = self
+                .checkpoints
+                .iter()
+                .find(|c| c.pos == cp_pos)
+                .expect("the search's checkpoint is kept");
+            let engine = Self::fork_engine(&cp.engine, cp_pos);
+            self.search_spent += self.snapshot_cost();
+            self.trail = Some(Checkpoint {
+                pos: cp_pos,
+                engine,
+            });
+        }
+        let mut t = self.trail.take().expect("trail set above");
+        self.search_spent += lo - t.pos;
+        while t.pos < lo {
+            let ev = Arc::clone(self.at(t.pos));
+            t.engine.step(t.pos, &ev);
+            t.pos += 1;
+        }
+        // Candidates from here count what they find from `lo` on (the
+        // main engine has the rest): the copies carry no list.
+        strip_before(&mut t.engine, lo);
+        let copy = t.engine.snapshot();
+        self.search_spent += self.snapshot_cost();
+        self.trail = Some(t);
+        copy
     }
 
     /// Tries the candidate moves for mismatch `m`; keeps the first that
     /// removes mismatches over the verified stretch. Returns whether one
-    /// was kept.
+    /// was kept. Every engine step and copy is charged to the search
+    /// budget, which bounds the cost of a replay by its length, whatever
+    /// its mismatch count.
     fn search_one(&mut self, m: &Mismatch) -> bool {
-        let budget = SEARCH_BUDGET + SEARCH_STEPS_PER_EVENT * self.next_pos;
+        let budget = self.budget();
         if self.search_spent >= budget {
             return false;
         }
@@ -429,7 +526,6 @@ impl Replayer {
         let limit = (p + HORIZON).min(last);
         let verify_end = (p + VERIFY).min(last);
         self.advance_main(limit + 1);
-        let baseline = Self::count(&self.engine, cp_pos, limit);
         let slice: Vec<Arc<Event>> = (cp_pos..=verify_end)
             .map(|q| Arc::clone(self.at(q)))
             .collect();
@@ -441,29 +537,34 @@ impl Replayer {
             &m.involved,
             &self.engine.pids,
         ));
-        // The engine at position `lo`, from which most candidates start.
-        let cp_engine = self
-            .checkpoints
-            .iter()
-            .find(|c| c.pos == cp_pos)
-            .map(|c| c.engine.snapshot())
-            .expect("checkpoint just found");
         let rel_lo = (lo - cp_pos) as usize;
-        let mut at_lo = cp_engine.snapshot();
-        for (i, ev) in slice.iter().enumerate().take(rel_lo) {
-            at_lo.step(cp_pos + i as u64, ev);
-        }
+        // The engine at position `lo`, from which most candidates start,
+        // and (made when a move needs it) at the checkpoint.
+        let at_lo = self.engine_at(lo, cp_pos);
+        let mut at_cp: Option<Engine> = None;
         let mut verified = 0;
         for mv in moves {
-            let from = mv.from();
-            let (mut e, start) = if from >= rel_lo {
-                (at_lo.snapshot(), rel_lo)
-            } else {
-                (cp_engine.snapshot(), 0)
-            };
             if self.search_spent >= budget {
                 break;
             }
+            let from = mv.from();
+            // A candidate counts the mismatches it finds from where it
+            // starts; the main order's count over the same stretch is the
+            // baseline (before it, both orders are the same).
+            let (mut e, start) = if from >= rel_lo {
+                (at_lo.snapshot(), rel_lo)
+            } else {
+                let cp = at_cp.get_or_insert_with(|| {
+                    let c = self
+                        .checkpoints
+                        .iter()
+                        .find(|c| c.pos == cp_pos)
+                        .expect("the search's checkpoint is kept");
+                    Self::fork_engine(&c.engine, cp_pos)
+                });
+                (cp.snapshot(), 0)
+            };
+            self.search_spent += self.snapshot_cost();
             let spent = &mut self.search_spent;
             let mut run = |e: &mut Engine, a: usize, b: usize| {
                 for i in a..=b {
@@ -471,8 +572,9 @@ impl Replayer {
                 }
                 *spent += (b + 1).saturating_sub(a) as u64;
             };
+            let base = cp_pos + start as u64;
             run(&mut e, start, (limit - cp_pos) as usize);
-            if Self::count(&e, cp_pos, limit) >= baseline {
+            if Self::count(&e, base, limit) >= Self::count(&self.engine, base, limit) {
                 continue;
             }
             run(
@@ -481,8 +583,8 @@ impl Replayer {
                 (verify_end - cp_pos) as usize,
             );
             self.advance_main(verify_end + 1);
-            if Self::count(&e, cp_pos, verify_end) < Self::count(&self.engine, cp_pos, verify_end) {
-                self.adopt(e, &slice, mv, cp_pos, verify_end);
+            if Self::count(&e, base, verify_end) < Self::count(&self.engine, base, verify_end) {
+                self.adopt(e, &slice, mv, cp_pos, base, verify_end);
                 return true;
             }
             verified += 1;
@@ -494,22 +596,64 @@ impl Replayer {
     }
 
     /// Makes a kept candidate the replay: its order replaces positions
-    /// `[cp_pos, end]`, its engine the main one.
-    fn adopt(&mut self, mut e: Engine, slice: &[Arc<Event>], mv: Move, cp_pos: u64, end: u64) {
+    /// `[cp_pos, end]`, its engine the main one (with what the main engine
+    /// found before `base`, where the candidate's run started).
+    fn adopt(
+        &mut self,
+        mut e: Engine,
+        slice: &[Arc<Event>],
+        mv: Move,
+        cp_pos: u64,
+        base: u64,
+        end: u64,
+    ) {
         for (i, pos) in (cp_pos..=end).enumerate() {
             let idx = (pos - self.order_base) as usize;
             self.order[idx] = Arc::clone(&slice[mv.source(i)]);
         }
         let from = cp_pos + mv.from() as u64;
         let final_below = self.final_below;
-        e.stats.mismatches.retain(|m| m.pos >= final_below);
-        e.finished.retain(|r| r.0 >= final_below);
+        let mut list = std::mem::take(&mut self.engine.stats.mismatches);
+        list.retain(|m| m.pos >= final_below && m.pos < base);
+        strip_before(&mut e, base);
+        self.searched = list.len();
+        list.append(&mut e.stats.mismatches);
+        e.stats.mismatches = list;
+        let mut recs = std::mem::take(&mut self.engine.finished);
+        recs.retain(|r| r.0 >= final_below && r.0 < base);
+        recs.append(&mut e.finished);
+        e.finished = recs;
         self.engine = e;
         self.next_pos = end + 1;
-        // Checkpoints after the change are of the old order.
+        // Checkpoints (and the trailing engine) after the change are of the
+        // old order.
         self.checkpoints.retain(|c| c.pos <= from);
         self.last_checkpoint = self.checkpoints.back().map_or(0, |c| c.pos);
+        if self.trail.as_ref().is_some_and(|t| t.pos > from) {
+            self.trail = None;
+        }
     }
+}
+
+/// Drops what `e` found before position `pos` (mismatches, closed
+/// records).
+fn strip_before(e: &mut Engine, pos: u64) {
+    let l = &mut e.stats.mismatches;
+    l.drain(..l.partition_point(|m| m.pos < pos));
+    let r = &mut e.finished;
+    r.drain(..r.partition_point(|r| r.0 < pos));
+}
+
+/// What a trace shows of the options strace recorded it with.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Recording {
+    /// Whether it prints `+++ exited with N +++` lines (`strace -qq` drops
+    /// them; the replay then takes each exit from the `exit_group(N) = ?`
+    /// or `exit(N) = ?` line).
+    pub exit_lines: ExitLines,
+    /// rt_sigprocmask calls: none when the trace filter left out
+    /// `%signal` (masks are then not in the record).
+    pub mask_calls: u64,
 }
 
 /// The result of one replay.
@@ -522,4 +666,9 @@ pub struct Summary {
     /// Every process record not taken with [`Replayer::take_records`]
     /// (with [`Options::records`]).
     pub records: Vec<ProcessRecord>,
+    /// What the trace shows of the strace options it was recorded with.
+    pub recording: Recording,
+    /// Engine steps (and engine copies, one step per 16 live tasks) the
+    /// order search spent: at most about 150,000 plus 2 per event.
+    pub search_steps: u64,
 }

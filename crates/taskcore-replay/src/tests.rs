@@ -381,3 +381,100 @@ fn pr_get_pdeathsig_is_checked_and_a_fork_child_starts_without_one() {
     let wrong = ok.replace("[SIGUSR2]) = 0", "[SIGTERM]) = 0");
     assert_eq!(summary(&wrong).mismatches.len(), 1);
 }
+
+/// The OK trace as `strace -qq` records it: no `+++ exited` lines.
+fn quiet(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.contains("+++ exited"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn a_qq_trace_takes_exits_from_the_exit_calls() {
+    let s = summary(&quiet(OK));
+    assert!(s.mismatches.is_empty(), "{:?}", s.mismatches);
+    assert_eq!(s.recording.exit_lines, crate::ExitLines::Dropped);
+    // 2 clones, 3 waits and the 2 (synthetic) exit statuses.
+    assert_eq!(s.stats.checked, 7);
+    assert_eq!(summary(OK).recording.exit_lines, crate::ExitLines::Printed);
+}
+
+#[test]
+fn a_qq_trace_still_reports_a_wrong_status() {
+    let text = quiet(&OK.replace("WEXITSTATUS(s) == 3", "WEXITSTATUS(s) == 5"));
+    let (_, bad) = replay(&text);
+    assert!(bad.contains(&5), "{bad:?}");
+}
+
+#[test]
+fn a_qq_reap_waits_for_the_line_that_reports_it() {
+    // Two children exit at once: their SIGCHLDs would merge if both
+    // reaps came at the exit calls; the second is reported after the
+    // first SIGCHLD was taken.
+    let text = "\
+100 1.0 rt_sigaction(SIGCHLD, {sa_handler=0x55d0, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x7f00}, NULL, 8) = 0
+100 1.1 clone(child_stack=NULL, flags=SIGCHLD) = 101
+100 1.2 clone(child_stack=NULL, flags=SIGCHLD) = 102
+101 1.3 exit_group(0) = ?
+102 1.4 exit_group(0) = ?
+100 1.5 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=101, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---
+100 1.6 rt_sigreturn({mask=[]}) = 0
+100 1.7 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=102, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---
+100 1.8 rt_sigreturn({mask=[]}) = 0
+100 1.9 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101
+100 2.0 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 102
+";
+    let s = summary(text);
+    assert!(s.mismatches.is_empty(), "{:?}", s.mismatches);
+    assert_eq!(s.stats.signals_checked, 2);
+}
+
+#[test]
+fn a_disposition_from_before_the_trace_is_learned_once() {
+    // SIGINT ignored before the trace (a background job): the first old
+    // action is learned; a later one that disagrees is a mismatch.
+    let text = "\
+100 1.0 rt_sigaction(SIGINT, NULL, {sa_handler=SIG_IGN, sa_mask=[], sa_flags=0}, 8) = 0
+100 1.1 clone(child_stack=NULL, flags=SIGCHLD) = 101
+101 1.2 rt_sigaction(SIGINT, NULL, {sa_handler=SIG_IGN, sa_mask=[], sa_flags=0}, 8) = 0
+101 1.3 rt_sigaction(SIGQUIT, NULL, {sa_handler=SIG_DFL, sa_mask=[], sa_flags=0}, 8) = 0
+100 1.4 rt_sigaction(SIGINT, NULL, {sa_handler=SIG_DFL, sa_mask=[], sa_flags=0}, 8) = 0
+";
+    let s = summary(text);
+    assert_eq!(s.stats.learned.get("rt_sigaction old action"), Some(&1));
+    let lines: Vec<usize> = s.mismatches.iter().map(|m| m.line).collect();
+    // The child inherited what its parent learned; the root's last line
+    // contradicts what it showed.
+    assert_eq!(lines, vec![5]);
+}
+
+#[test]
+fn a_mask_from_before_the_trace_is_learned() {
+    let text = "\
+100 1.0 rt_sigprocmask(SIG_BLOCK, [CHLD], [INT], 8) = 0
+100 1.1 rt_sigprocmask(SIG_SETMASK, [], [INT CHLD], 8) = 0
+100 1.2 rt_sigprocmask(SIG_BLOCK, [], [HUP], 8) = 0
+";
+    let s = summary(text);
+    assert_eq!(s.stats.learned.get("rt_sigprocmask old mask"), Some(&1));
+    let lines: Vec<usize> = s.mismatches.iter().map(|m| m.line).collect();
+    assert_eq!(lines, vec![3]);
+}
+
+#[test]
+fn a_trace_without_f_is_refused_before_any_mismatch() {
+    // `strace` without -f: no pid column, the children's lines missing.
+    let text = "\
+1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+1.1 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101
+1.2 wait4(-1, 0x7ffc, WNOHANG, NULL) = -1 ECHILD (No child processes)
+";
+    let src = Box::new(std::io::Cursor::new(text.as_bytes().to_vec()));
+    let (r, _, unusable) =
+        crate::replay_reader("t", src, Replayer::new(Options::default()), |_, _| {}).expect("read");
+    let e = unusable.expect("refused");
+    assert!(e.to_string().contains("without -f"), "{e}");
+    let s = r.finish();
+    assert!(s.mismatches.is_empty(), "{:?}", s.mismatches);
+}

@@ -6,15 +6,16 @@
 //! events, or more than [`taskcore_replay::MAX_PARSE_ERRORS`] unparsable
 //! lines or one in [`taskcore_replay::MAX_ERROR_RATIO`]).
 
+mod progress;
+
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use progress::Progress;
 use rayon::prelude::*;
 use taskcore_replay::probe::{self as rprobe, LatencyProbe};
-use taskcore_replay::{FileReport, InputError, Options, Stats};
+use taskcore_replay::{ExitLines, FileReport, InputError, Options, Recording, Stats};
 
 /// What `--probe` measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -84,10 +85,17 @@ fn display(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
-/// Replays one file, with a progress bar on a terminal.
-fn replay_one(path: &Path, bar: &ProgressBar) -> Result<FileReport, InputError> {
+/// Replays one file, counting its progress in `p`.
+fn replay_one(path: &Path, p: &Progress) -> Result<FileReport, InputError> {
     let name = display(path).display().to_string();
-    taskcore_replay::replay_file_with(path, &name, Options::default(), |n| bar.inc(n as u64))
+    let mut seen = 0;
+    let r = taskcore_replay::replay_file_with(path, &name, Options::default(), |r, n| {
+        let m = r.nr_mismatches();
+        p.add(n as u64, m - seen);
+        seen = m;
+    });
+    p.file_done();
+    r
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
@@ -115,25 +123,14 @@ pub(crate) fn run(args: Args) -> ExitCode {
         }
         None => None,
     };
-    let show_bar = std::io::stderr().is_terminal() && !args.json;
-    let bar = if show_bar {
-        let b = ProgressBar::new_spinner();
-        b.set_style(
-            ProgressStyle::with_template("{spinner} {pos} events parsed {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        b
-    } else {
-        ProgressBar::hidden()
-    };
+    let prog = Progress::new(files.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build();
-    let results: Vec<Result<FileReport, InputError>> = match pool {
-        Ok(pool) => pool.install(|| files.par_iter().map(|f| replay_one(f, &bar)).collect()),
-        Err(_) => files.iter().map(|f| replay_one(f, &bar)).collect(),
-    };
-    bar.finish_and_clear();
+    let results: Vec<Result<FileReport, InputError>> = prog.around(!args.json, || match pool {
+        Ok(pool) => pool.install(|| files.par_iter().map(|f| replay_one(f, &prog)).collect()),
+        Err(_) => files.iter().map(|f| replay_one(f, &prog)).collect(),
+    });
     let mut total = Stats::default();
     let mut total_mismatches = 0usize;
     let mut unusable = false;
@@ -147,6 +144,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
                     rep.summary.mismatches.len(),
                     rep.parse.error_lines,
                 );
+                print_recording(&rep.summary.recording, rep.summary.stats.events);
                 for m in &rep.summary.mismatches {
                     println!("MISMATCH {m}");
                 }
@@ -168,6 +166,8 @@ pub(crate) fn run(args: Args) -> ExitCode {
                     "mismatches": rep.summary.mismatches.len(), "tasks": rep.summary.stats.tasks,
                     "peak_live_tasks": rep.summary.stats.peak_live,
                     "parse_errors": rep.parse.error_lines,
+                    "exit_lines": rep.summary.recording.exit_lines.name(),
+                    "mask_calls": rep.summary.recording.mask_calls,
                     "unusable": rep.unusable.as_ref().map(|e| e.to_string()),
                 }));
             }
@@ -192,6 +192,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
         let skipped: BTreeMap<_, _> = total.skipped.iter().collect();
         let unchecked: BTreeMap<_, _> = total.unchecked.iter().collect();
         let checked_calls: BTreeMap<_, _> = total.checked_calls.iter().collect();
+        let learned: BTreeMap<_, _> = total.learned.iter().collect();
         let mut j = serde_json::json!({
             "events": total.events,
             "checked": total.checked,
@@ -203,6 +204,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
             "skipped": skipped,
             "unchecked": unchecked,
             "checked_calls": checked_calls,
+            "learned": learned,
             "unusable_files": results.len() - ok_files,
             "files": per_file,
         });
@@ -237,6 +239,26 @@ fn merge(total: &mut Stats, s: &Stats) {
     for (k, v) in &s.checked_calls {
         *total.checked_calls.entry(k.clone()).or_default() += v;
     }
+    for (k, v) in &s.learned {
+        *total.learned.entry(k.clone()).or_default() += v;
+    }
+}
+
+/// What the trace shows of its strace options, when that changes what the
+/// replay could check.
+fn print_recording(r: &Recording, events: u64) {
+    if r.exit_lines == ExitLines::Dropped {
+        println!(
+            "recorded with strace -qq (no `+++ exited with N +++` lines): each exit is taken \
+             from its `exit_group(N) = ?` or `exit(N) = ?` line"
+        );
+    }
+    if r.mask_calls == 0 && events > 0 {
+        println!(
+            "no rt_sigprocmask calls (recorded without %signal?): signal masks are unknown, \
+             and what depends on them is not checked"
+        );
+    }
 }
 
 fn print_summary(name: &str, s: &Stats, mismatches: usize, parse_errors: u64) {
@@ -254,6 +276,14 @@ fn print_summary(name: &str, s: &Stats, mismatches: usize, parse_errors: u64) {
         let ch: BTreeMap<_, _> = s.checked_calls.iter().collect();
         let list: Vec<String> = ch.iter().map(|(k, v)| format!("{k} {v}")).collect();
         println!("process-API calls checked: {}", list.join(", "));
+    }
+    if !s.learned.is_empty() {
+        let le: BTreeMap<_, _> = s.learned.iter().collect();
+        let list: Vec<String> = le.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!(
+            "learned (state from before the trace, not checked): {}",
+            list.join(", ")
+        );
     }
     if !s.unchecked.is_empty() {
         let un: BTreeMap<_, _> = s.unchecked.iter().collect();

@@ -275,6 +275,28 @@ fn signal_traces_replay_without_mismatch() {
     }
 }
 
+/// The recordings made with `strace -q` and `strace -qq` (`data/traces/qq`):
+/// zero mismatches; the `-qq` ones are recognised as dropping `+++ exited`
+/// lines, and the background job's ignored SIGINT/SIGQUIT are learned.
+#[test]
+fn quiet_traces_replay_without_mismatch() {
+    let Some(files) = data("traces/qq", "quiet_traces_replay_without_mismatch") else {
+        return;
+    };
+    assert!(files.len() >= 16, "{files:?}");
+    let v = replay(&files);
+    for f in v["files"].as_array().unwrap() {
+        let name = f["file"].as_str().unwrap();
+        let want = if name.ends_with("-qq.strace.gz") {
+            "dropped"
+        } else {
+            "printed"
+        };
+        assert_eq!(f["exit_lines"], want, "{name}");
+    }
+    assert!(v["learned"]["rt_sigaction old action"].as_u64().unwrap() >= 4);
+}
+
 /// Records fresh random scenarios on this machine's kernel with strace and
 /// replays them: the strongest check the replay has. Needs strace and
 /// python3; run with `cargo test -p taskcore-cli -- --ignored fresh`.

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+pub(crate) mod exits;
 mod procapi;
 mod signal;
 #[cfg(test)]
@@ -41,6 +42,15 @@ pub(crate) struct Converter {
     held_stop: HashMap<i32, Event>,
     /// Completing line of the last event of each task not yet ended.
     prev_line: HashMap<i32, usize>,
+    /// Whether the trace prints `+++ exited` lines (see [`exits`]).
+    exits: exits::Exits,
+    /// Signal-mask calls seen (rt_sigprocmask, rt_sigreturn's frames):
+    /// without `%signal` there are none, and masks are unknown.
+    pub(crate) mask_calls: u64,
+    /// The last line converted.
+    max_line: usize,
+    /// The events of the line being converted (kept for its capacity).
+    scratch: Vec<Event>,
 }
 
 /// Whether `sig` is one of the stop signals.
@@ -51,6 +61,20 @@ fn stop_signal(sig: i32) -> bool {
 impl Converter {
     /// Hands out every held event (end of input).
     pub(crate) fn flush(&mut self, mut out: impl FnMut(Event)) {
+        if self.exits.mode == exits::ExitLines::Unknown && self.exits.since.is_some() {
+            self.exits.mode = exits::ExitLines::Dropped;
+        }
+        self.release(&mut out);
+        // Deaths no line reported: reaped at the end.
+        let mut left: Vec<Event> = self.exits.unreaped.drain().flat_map(|(_, e)| e).collect();
+        left.sort_by_key(|e| e.line);
+        let end = self.max_line;
+        for mut l in left {
+            l.at = Some(l.entry_line + exits::REAP_WITHIN);
+            l.line = end.max(l.line);
+            l.seq = self.next_seq();
+            out(l);
+        }
         let mut held: Vec<Event> = self.held_stop.drain().map(|(_, e)| e).collect();
         held.sort_by_key(|e| e.line);
         for mut h in held {
@@ -59,8 +83,131 @@ impl Converter {
         }
     }
 
-    /// Converts `e`, handing the resulting events to `out`.
+    /// Whether the trace prints `+++ exited` lines, as far as known.
+    pub(crate) fn exit_lines(&self) -> exits::ExitLines {
+        self.exits.mode
+    }
+
+    /// The lowest line an event still held here may be placed at.
+    pub(crate) fn floor(&self) -> Option<usize> {
+        self.exits.floor()
+    }
+
+    /// Converts `e`, handing the resulting events to `out` (or holding
+    /// them while it is not known whether the trace prints `+++ exited`
+    /// lines, see [`exits`]).
     pub(crate) fn push(&mut self, e: &strace::Event, mut out: impl FnMut(Event)) {
+        use exits::ExitLines;
+        // A buffer kept across calls: no allocation per event.
+        let mut evs = std::mem::take(&mut self.scratch);
+        self.convert_one(e, |ev| evs.push(ev));
+        for ev in evs.drain(..) {
+            if matches!(ev.kind, Kind::Exited { .. }) {
+                self.exits.mode = ExitLines::Printed;
+                self.release(&mut out);
+            }
+            if matches!(
+                ev.kind,
+                Kind::Sys {
+                    call: Syscall::RtSigprocmask { .. },
+                    ..
+                }
+            ) {
+                self.mask_calls += 1;
+            }
+            let exit = exits::exit_call(&ev).is_some();
+            match self.exits.mode {
+                ExitLines::Unknown if exit || self.exits.since.is_some() => {
+                    self.exits.since.get_or_insert(ev.line);
+                    self.exits.held.push(ev);
+                }
+                _ => self.route(ev, &mut out),
+            }
+        }
+        self.scratch = evs;
+        if self.exits.mode == ExitLines::Unknown
+            && self
+                .exits
+                .since
+                .is_some_and(|l| e.line >= l + exits::DECIDE_AFTER)
+        {
+            self.exits.mode = ExitLines::Dropped;
+            self.release(&mut out);
+        }
+    }
+
+    /// Hands on the held events.
+    fn release(&mut self, out: &mut impl FnMut(Event)) {
+        self.exits.since = None;
+        let held = std::mem::take(&mut self.exits.held);
+        for ev in held {
+            self.route(ev, out);
+        }
+    }
+
+    /// Hands on `ev`. When the trace drops `+++ exited` lines: an exit call
+    /// is followed by its task's death, and the `+++ exited with N +++`
+    /// line strace did not print (its reap, after which the parent sees
+    /// the task) comes before the first line that reports the process (a
+    /// SIGCHLD's `si_pid`, a wait's result, a new task with its number),
+    /// or [`exits::REAP_HOLD`] lines after the call, whichever is first;
+    /// its window spans back to the call, and it is placed by default
+    /// [`exits::REAP_WITHIN`] lines after the call (or at its line if
+    /// that is earlier).
+    fn route(&mut self, mut ev: Event, out: &mut impl FnMut(Event)) {
+        if self.exits.mode != exits::ExitLines::Dropped {
+            out(ev);
+            return;
+        }
+        let reported = exits::reports(&ev).map(|p| self.exits.tgid_of(p));
+        let due = self.exits.due(reported, ev.line);
+        if !due.is_empty() {
+            // Before `ev` in the default order: lower sequence numbers.
+            for mut line in due {
+                self.exits.tgid.remove(&line.pid);
+                line.at = Some(ev.line.min(line.entry_line + exits::REAP_WITHIN));
+                line.line = ev.line;
+                line.ts = ev.ts;
+                line.seq = self.next_seq();
+                out(line);
+            }
+            ev.seq = self.next_seq();
+        }
+        self.exits.note_clone(&ev);
+        let Some(code) = exits::exit_call(&ev) else {
+            out(ev);
+            return;
+        };
+        let mut line = ev.clone();
+        line.kind = Kind::Exited { code };
+        line.ret = Outcome::Unknown;
+        line.restart = None;
+        // The reap comes after the call's line.
+        line.entry_line = ev.line;
+        out(ev);
+        self.prev_line.remove(&line.pid);
+        let from = self
+            .last
+            .remove(&line.pid)
+            .unwrap_or(line.line)
+            .min(line.line);
+        out(Event {
+            seq: self.next_seq(),
+            entry_line: from,
+            kind: Kind::Die {
+                code: Some(code),
+                sig: None,
+            },
+            ret: Outcome::Unknown,
+            ..line.clone()
+        });
+        let tgid = self.exits.tgid_of(line.pid);
+        self.exits.unreaped.entry(tgid).or_default().push(line);
+    }
+
+    /// Converts `e`, handing the resulting events to `out`.
+    fn convert_one(&mut self, e: &strace::Event, mut out: impl FnMut(Event)) {
+        self.max_line = self.max_line.max(e.line);
         if let Some(mut h) = self.held_stop.remove(&e.pid) {
             // The stop took effect between its line and this one.
             h.line = e.line;
@@ -79,6 +226,7 @@ impl Converter {
                 EventKind::Syscall(s) => restart(&s.ret),
                 _ => None,
             },
+            at: None,
             kind: op,
             ret,
         };
@@ -112,6 +260,18 @@ impl Converter {
                 return;
             }
         };
+        self.death_events(ev, code, sig, &mut out);
+    }
+
+    /// The synthetic death behind `+++` line `ev` (from the task's last
+    /// activity to the line), then the line itself.
+    fn death_events(
+        &mut self,
+        mut ev: Event,
+        code: Option<i32>,
+        sig: Option<(i32, bool)>,
+        out: &mut impl FnMut(Event),
+    ) {
         let from = self.last.remove(&ev.pid).unwrap_or(ev.line).min(ev.line);
         let die = Event {
             seq: self.next_seq(),

@@ -91,11 +91,15 @@ pub(super) fn proc_call(c: &ProcCall) -> Kind {
                 0,
                 0,
             ],
+            info: info
+                .as_ref()
+                .map(|i| super::signal::given_info(*sig, Some(i))),
         },
         ProcCall::Unshare { flags } => sys(Syscall::Unshare { flags: *flags }),
         ProcCall::Setns { fd, nstype } => Kind::Raw {
             nr: nr::SETNS,
             args: [*fd as u64, *nstype, 0, 0, 0, 0],
+            info: None,
         },
         ProcCall::Setuid { uid } => sys(Syscall::Setuid { uid: *uid }),
         ProcCall::Setgid { gid } => sys(Syscall::Setgid { gid: *gid }),

@@ -47,12 +47,13 @@ pub(super) fn ptrace(request: i32, pid: i32) -> Kind {
     Kind::Raw {
         nr: nr::PTRACE,
         args: [request as u64, pid as u64, 0, 0, 0, 0],
+        info: None,
     }
 }
 
 /// A siginfo a caller gives (rt_sig(tg)queueinfo): the numbers the trace
 /// printed (the engine maps `si_pid`), `si_signo` the call's signal.
-fn given_info(sig: i32, i: Option<&strace::SigInfo>) -> SigInfo {
+pub(super) fn given_info(sig: i32, i: Option<&strace::SigInfo>) -> SigInfo {
     let i = i.map(rec_siginfo);
     SigInfo {
         signo: sig,

@@ -111,9 +111,21 @@ fn fd_calls_stay_raw_for_the_callers_fd_table() {
         one("100 1.0 pidfd_send_signal(3, SIGTERM, NULL, 0) = 0").0,
         Kind::Raw {
             nr: nr::PIDFD_SEND_SIGNAL,
-            args: [3, 15, 0, 0, 0, 0]
+            args: [3, 15, 0, 0, 0, 0],
+            info: None,
         }
     );
+    // A siginfo strace printed goes with the call, as given.
+    let (k, _) = one(
+        "100 1.0 pidfd_send_signal(3, SIGUSR1, {si_signo=SIGUSR1, si_code=SI_QUEUE, \
+         si_pid=100, si_uid=0, si_int=42, si_ptr=0x2a}, 0) = 0",
+    );
+    let Kind::Raw { args, info, .. } = k else {
+        panic!("{k:?}");
+    };
+    assert_eq!(args[2], 1);
+    let i = info.expect("the siginfo");
+    assert_eq!((i.signo, i.code, i.pid, i.value), (10, -1, 100, 0x2a));
     assert_eq!(call("100 1.0 getuid() = 1000"), Syscall::Getuid);
     assert_eq!(
         call("100 1.0 pidfd_open(101, 0) = 3"),

@@ -228,6 +228,7 @@ impl Engine {
         match child_of(self.sys(cur, call)) {
             Ok((t, pid, fd)) => {
                 self.stats.applied += 1;
+                self.inherit_known(cur, t, flags & CLONE_THREAD != 0);
                 if flags & CLONE_THREAD == 0 {
                     let (p, c) = (self.k.getpid(cur), self.k.getpid(t));
                     if let (Ok(p), Ok(c)) = (p, c) {

@@ -15,6 +15,8 @@
 //!   signal waits, rt_sig(tg)queueinfo, rt_sigreturn), ptrace under
 //!   strace;
 //! - [`report`]: counters, mismatches and the result checks;
+//! - [`inherited`]: dispositions and masks from before the trace, learned
+//!   at their first showing;
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
 //! - [`pidns`]: callers in nested pid namespaces;
 //! - [`calls`]: the recorded system calls, each handed to its family's
@@ -52,8 +54,10 @@
 mod calls;
 mod caps;
 mod deaths;
+mod inherited;
 mod lifecycle;
 mod memory;
+mod notation;
 pub(crate) mod pidmap;
 mod pidns;
 mod procapi;
@@ -150,6 +154,9 @@ pub(crate) struct Engine {
     proc: procapi::ProcState,
     /// Signal masks, frames and interrupted calls (see [`signals`]).
     sig: signals::SigState,
+    /// What the trace has shown of state from before it (see
+    /// [`inherited`]).
+    inherited: inherited::Inherited,
     pub(crate) stats: Stats,
 }
 
@@ -200,6 +207,7 @@ impl Engine {
             look,
             proc: procapi::ProcState::default(),
             sig: signals::SigState::default(),
+            inherited: inherited::Inherited::default(),
             stats: Stats::default(),
         }
     }
@@ -241,15 +249,19 @@ impl Engine {
             look: Rc::clone(&self.look),
             proc: self.proc.clone(),
             sig: self.sig.clone(),
+            inherited: self.inherited.clone(),
             stats: self.stats.clone(),
         }
     }
 
     /// Where an event is placed by default: clones at their entry line
-    /// (their result is known), everything else at the line that completed
+    /// (their result is known), an event with a point of its own
+    /// ([`Event::at`]) there, everything else at the line that completed
     /// it. The default order sorts by `(key, seq)`.
     pub(crate) fn key(e: &Event) -> usize {
-        if e.kind.is_clone() {
+        if let Some(at) = e.at {
+            at
+        } else if e.kind.is_clone() {
             e.entry_line
         } else {
             e.line
@@ -307,6 +319,7 @@ impl Engine {
         let pids = &self.pids;
         self.pending_exit.retain(|rec, _| pids.is_live(*rec));
         self.sweep_signals();
+        self.sweep_inherited();
     }
 
     /// Records that recorded tid `rec` (created by recorded `creator`) is
@@ -412,10 +425,10 @@ impl Engine {
                     }
                 }
             }
-            Kind::Raw { nr, args } if *nr == taskcore::sys::nr::PTRACE => {
+            Kind::Raw { nr, args, .. } if *nr == taskcore::sys::nr::PTRACE => {
                 self.ptrace_under_strace(e, cur, args[0] as i32, args[1] as i32)
             }
-            Kind::Raw { nr, args } => self.apply_fd_call(e, cur, *nr, *args),
+            Kind::Raw { nr, args, info } => self.apply_fd_call(e, cur, *nr, *args, *info),
             Kind::Refused { name, err } => self.refused(e, name, *err),
             Kind::Unchecked { why, .. } => self.unchecked_because(e, why),
             Kind::Unrecorded { .. } => {

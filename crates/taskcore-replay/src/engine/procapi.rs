@@ -154,10 +154,25 @@ impl Engine {
     /// `args` as the trace printed them): decoded through the caller's fd
     /// table, applied and checked. A number the trace never bound to a
     /// pidfd is not checkable.
-    pub(super) fn apply_fd_call(&mut self, e: &Event, cur: TaskId, nr: u64, args: [u64; 6]) {
+    /// A pidfd_send_signal's siginfo (`info`, as the trace printed it) is
+    /// given in place of the pointer, its `si_pid` mapped.
+    pub(super) fn apply_fd_call(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        nr: u64,
+        mut args: [u64; 6],
+        info: Option<taskcore::SigInfo>,
+    ) {
         let before = self.stats.checked;
         let fds = self.fd_table(cur);
         if fds.pidfd(args[0] as i32).is_err() {
+            if nr == sysnr::PIDFD_SEND_SIGNAL {
+                // A pidfd from outside the trace's calls (a /proc/PID
+                // directory opened with open()): the signal is queued at
+                // its `---` line.
+                self.note_skipped(e, "pidfd_send_signal");
+            }
             return self.unchecked_because(
                 e,
                 if nr == sysnr::SETNS {
@@ -167,10 +182,24 @@ impl Engine {
                 },
             );
         }
-        let call = Syscall::from_raw_in(nr, args, &NoMemory, &fds);
+        let given = args[2] != 0 && nr == sysnr::PIDFD_SEND_SIGNAL;
+        if given {
+            // Decoded as NULL, the recorded siginfo put in its place.
+            args[2] = 0;
+        }
+        let mut call = Syscall::from_raw_in(nr, args, &NoMemory, &fds);
         if nr == sysnr::PIDFD_SEND_SIGNAL {
-            if args[2] != 0 {
-                return self.unchecked_because(e, "a siginfo argument");
+            if given {
+                let (Some(i), Ok(Syscall::PidfdSendSignal { info, .. })) = (info, call.as_mut())
+                else {
+                    self.note_skipped(e, "pidfd_send_signal");
+                    return self.unchecked_because(e, "a siginfo strace did not read");
+                };
+                let pid = match i.pid {
+                    p if p > 0 && !self.pids.is_outside(p) => self.pids.map_nr(p),
+                    p => p,
+                };
+                *info = Some(taskcore::SigInfo { pid, ..i });
             }
             self.learn_core_dumps(e, args[1] as i32);
         }

@@ -73,6 +73,10 @@ pub struct Stats {
     /// `waitid(P_PIDFD)`, `clone3(CLONE_PIDFD)`, `clone in a pid
     /// namespace`, `setresuid`, `prlimit64`, ...); included in `checked`.
     pub checked_calls: HashMap<String, u64>,
+    /// State from before the trace the recording showed and the emulation
+    /// took instead of checking (a disposition at its first old action, a
+    /// mask at its first old mask), by what showed it.
+    pub learned: HashMap<String, u64>,
     /// Mismatches not yet handed out (the engine's tentative ones).
     pub(crate) mismatches: Vec<Mismatch>,
 }
@@ -108,7 +112,7 @@ impl Engine {
             (Outcome::Errno(a), Some(b)) if *a == b => self.stats.checked += 1,
             (rec, got) => {
                 self.stats.checked += 1;
-                let emu = got.map_or("0".to_string(), |e| e.name().to_string());
+                let emu = got.map_or("= 0".to_string(), |e| format!("= -1 {}", e.name()));
                 self.mismatch(e, "result", fmt_outcome(rec), emu);
             }
         }
@@ -135,8 +139,8 @@ impl Engine {
             (rec, got) => {
                 self.stats.checked += 1;
                 let emu = match got {
-                    Ok(nr) => format!("{nr} (recorded pid {:?})", self.pids.rec_of(*nr)),
-                    Err(e) => e.name().to_string(),
+                    Ok(nr) => format!("= {}", self.rec_pid(*nr)),
+                    Err(e) => format!("= -1 {}", e.name()),
                 };
                 self.mismatch(e, "result", fmt_outcome(rec), emu);
             }
@@ -144,15 +148,15 @@ impl Engine {
     }
 }
 
-/// A recorded outcome as the trace printed it.
+/// A recorded outcome as the trace printed it (`= 0`, `= -1 ESRCH`).
 pub(crate) fn fmt_outcome(o: &Outcome) -> String {
     let mut s = String::new();
     match o {
-        Outcome::Value(v) => write!(s, "{v}").ok(),
-        Outcome::Errno(e) => write!(s, "{}", e.name()).ok(),
-        Outcome::Unknown => write!(s, "?").ok(),
-        Outcome::Interrupted => write!(s, "interrupted").ok(),
-        Outcome::Died => write!(s, "? (died)").ok(),
+        Outcome::Value(v) => write!(s, "= {v}").ok(),
+        Outcome::Errno(e) => write!(s, "= -1 {}", e.name()).ok(),
+        Outcome::Unknown => write!(s, "= ?").ok(),
+        Outcome::Interrupted => write!(s, "= ? (interrupted)").ok(),
+        Outcome::Died => write!(s, "= ? (died)").ok(),
     };
     s
 }

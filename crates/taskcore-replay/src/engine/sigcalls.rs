@@ -99,7 +99,15 @@ impl Engine {
         act: Option<taskcore::SigAction>,
         old: Option<SigHandler>,
     ) {
+        if !matches!(e.ret, Outcome::Value(0)) {
+            // A failed call shows nothing.
+        } else if old.is_some() {
+            self.learn_action(cur, sig, old);
+        }
         let r = self.sys(cur, &Syscall::RtSigaction { sig, act });
+        if r.is_ok() && act.is_some() {
+            self.known_action(cur, sig);
+        }
         self.stats.applied += 1;
         match (&e.ret, &r) {
             (Outcome::Unknown | Outcome::Interrupted | Outcome::Died, _) => self.unchecked(e),
@@ -145,6 +153,9 @@ impl Engine {
         let Some(set) = set else {
             return self.unchecked_because(e, "set not read");
         };
+        if matches!(e.ret, Outcome::Value(0)) {
+            self.learn_mask(cur, how, set.is_some(), old);
+        }
         let r = self.sys_sigset(cur, &Syscall::RtSigprocmask { how, set });
         self.stats.applied += u64::from(r.is_ok());
         match (&e.ret, r) {
@@ -186,6 +197,8 @@ impl Engine {
             .filter(|i| i.signo != 0 || sig == 0 && i.code != 0)
             .is_none()
         {
+            // Queued all the same: at its `---` line.
+            self.note_skipped(e, e.kind.name());
             return self.unchecked_because(e, "siginfo not read");
         }
         // The sender's pid, as the emulation numbers it.

@@ -48,6 +48,7 @@ use taskcore::uapi::{
 };
 use taskcore::{Errno, SigHandler, SigInfo, SigWait, SignalAction, TaskId};
 
+use super::notation::signame;
 use super::sigcalls::{suspend, timedwait};
 use super::Engine;
 use crate::event::{Event, Kind, Outcome, RecSigInfo, Restart};
@@ -817,19 +818,4 @@ pub(super) fn sigset(m: u64) -> String {
         .map(|s| signame(s).trim_start_matches("SIG").to_string())
         .collect();
     format!("[{}]", names.join(" "))
-}
-
-/// strace's name of a signal (`SIGCHLD`, `SIGRT_2`).
-fn signame(sig: i32) -> String {
-    const NAMES: [&str; 31] = [
-        "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2",
-        "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG",
-        "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
-    ];
-    match sig {
-        1..=31 => format!("SIG{}", NAMES[sig as usize - 1]),
-        32 => "SIGRTMIN".into(),
-        33..=64 => format!("SIGRT_{}", sig - 32),
-        _ => format!("signal {sig}"),
-    }
 }

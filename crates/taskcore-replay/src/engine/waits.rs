@@ -76,7 +76,10 @@ impl Engine {
             let r = self.sys_wait(cur, &do_call(idtype, id));
             match r {
                 Err(e) if e == err => {}
-                other => self.mismatch(e, "wait", err.name().into(), format!("{other:?}")),
+                other => {
+                    let got = self.fmt_wait(&other);
+                    self.mismatch(e, "wait", format!("= -1 {}", err.name()), got)
+                }
             }
             return;
         }
@@ -89,7 +92,8 @@ impl Engine {
                 if first.pid == want && status.is_none_or(|s| s == first.status) {
                     let r = self.sys_wait(cur, &do_call(P_PID, want));
                     if !matches!(r, Ok(WaitOutcome::Reported(rep)) if rep.pid == want) {
-                        self.mismatch(e, "wait", format!("pid {rpid}"), format!("{r:?}"));
+                        let got = self.fmt_wait(&r);
+                        self.mismatch(e, "wait", format!("= {rpid}"), got);
                     }
                     return;
                 }
@@ -98,7 +102,11 @@ impl Engine {
         let cands = match self.k.wait_candidates(cur, idtype, id, options) {
             Ok(c) => c,
             Err(err) => {
-                self.mismatch(e, "wait", format!("{recorded:?}"), err.name().into());
+                let rec = match recorded {
+                    Some((p, s)) if p > 0 => Self::fmt_recorded_wait(p, s),
+                    _ => "= 0".into(),
+                };
+                self.mismatch(e, "wait", rec, format!("= -1 {}", err.name()));
                 return;
             }
         };
@@ -121,13 +129,11 @@ impl Engine {
                 if !ok {
                     let mut involved = vec![rpid];
                     involved.extend(cands.first().and_then(|c| self.pids.rec_of(c.pid)));
-                    let first = cands
-                        .first()
-                        .map(|c| format!("pid {} status {:#x}", c.pid, c.status));
+                    let first = cands.first().map(|c| self.fmt_reported(c.pid, c.status));
                     self.mismatch(
                         e,
                         "wait",
-                        format!("pid {rpid} (emulated {want}) status {status:?}"),
+                        Self::fmt_recorded_wait(rpid, status),
                         first.unwrap_or_else(|| "no child ready".into()),
                     );
                     if let Some(m) = self.stats.mismatches.last_mut() {
@@ -142,26 +148,22 @@ impl Engine {
                 // Reap (or consume) exactly that child.
                 let r = self.sys_wait(cur, &do_call(P_PID, want));
                 if !matches!(r, Ok(WaitOutcome::Reported(rep)) if rep.pid == want) {
-                    self.mismatch(e, "wait", format!("pid {rpid}"), format!("{r:?}"));
+                    let got = self.fmt_wait(&r);
+                    self.mismatch(e, "wait", format!("= {rpid}"), got);
                 }
             }
             _ => {
                 // Nothing reported (WNOHANG): only unconfirmed children may
                 // be ready, and there must be children to wait for.
                 if !cands.iter().all(|c| self.is_uncertain(c, cur)) {
-                    let c = &cands[0];
-                    self.mismatch(
-                        e,
-                        "wait",
-                        "0 (nothing)".into(),
-                        format!("pid {} status {:#x}", c.pid, c.status),
-                    );
+                    let got = self.fmt_reported(cands[0].pid, cands[0].status);
+                    self.mismatch(e, "wait", "= 0".into(), got);
                     return;
                 }
                 let probe = self.k.waitid(cur, idtype, id, options | WNOWAIT | WNOHANG);
                 if let Err(err) = probe {
                     if !self.has_unconfirmed_child(cur) {
-                        self.mismatch(e, "wait", "0 (nothing)".into(), err.name().into());
+                        self.mismatch(e, "wait", "= 0".into(), format!("= -1 {}", err.name()));
                     }
                 }
             }
