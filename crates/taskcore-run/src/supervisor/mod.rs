@@ -340,6 +340,48 @@ impl Supervisor {
             }
         }
         self.reap_by_init(v);
+        self.complete_blocked_waits();
+    }
+
+    /// A zombie just became visible to its parent: a blocking wait in
+    /// progress takes it now, as the real kernel wakes the waiter at that
+    /// moment (before another child's death can make a second zombie
+    /// visible). The core's answer is kept for the wait's syscall exit.
+    fn complete_blocked_waits(&mut self) {
+        let waiting: Vec<i32> = self
+            .threads
+            .iter()
+            .filter(|(_, t)| {
+                t.in_call.as_ref().is_some_and(|c| {
+                    c.early.is_none()
+                        && matches!(
+                            c.call,
+                            Ok(Syscall::Wait4 { options, .. } | Syscall::Waitid { options, .. })
+                                if options & WNOHANG == 0
+                        )
+                })
+            })
+            .map(|(&tid, _)| tid)
+            .collect();
+        for tid in waiting {
+            let Some(task) = self.map.task(tid).filter(|&t| self.alive(t)) else {
+                continue;
+            };
+            let Some(ic) = self.threads.get_mut(&tid).and_then(|t| t.in_call.as_mut()) else {
+                continue;
+            };
+            let Ok(call) = &ic.call else { continue };
+            let r = taskcore::sys::dispatch(&mut self.k, task, call);
+            if matches!(
+                r,
+                Ok(
+                    taskcore::sys::SysRet::Wait(taskcore::WaitOutcome::Reported(_))
+                        | taskcore::sys::SysRet::Waitid(taskcore::WaitOutcome::Reported(_))
+                )
+            ) {
+                ic.early = Some(r);
+            }
+        }
     }
 
     /// The core's init reaps virtual `v` if it is its zombie child (the
