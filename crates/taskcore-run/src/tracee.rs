@@ -6,6 +6,7 @@
 //! tracer must be able to inject as it found them; the restarts here
 //! therefore call `ptrace(2)` with the raw number.
 
+use std::cell::RefCell;
 use std::io::{IoSlice, IoSliceMut};
 
 use libc::user_regs_struct;
@@ -72,11 +73,29 @@ impl Regs {
     }
 }
 
-/// The memory of thread `tid` (`process_vm_readv`/`writev`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Memory(pub(crate) i32);
+/// The memory of thread `tid` (`process_vm_readv`/`writev`), read a page
+/// at a time: the decoder reads strings byte by byte, and one system call
+/// per byte made an execve's decoding cost more than the execve.
+#[derive(Debug)]
+pub(crate) struct Memory {
+    tid: i32,
+    /// The last bytes fetched and their address.
+    cache: RefCell<(u64, Vec<u8>)>,
+}
+
+/// How much one fetch reads past the first byte asked for (to the end of
+/// its page, and the next page).
+const FETCH: u64 = 4096;
 
 impl Memory {
+    /// The memory of thread `tid`.
+    pub(crate) fn new(tid: i32) -> Memory {
+        Memory {
+            tid,
+            cache: RefCell::new((0, Vec::new())),
+        }
+    }
+
     /// Writes `bytes` at `addr`.
     ///
     /// # Errors
@@ -87,7 +106,8 @@ impl Memory {
             base: addr as usize,
             len: bytes.len(),
         }];
-        match process_vm_writev(Pid::from_raw(self.0), &local, &remote) {
+        self.cache.borrow_mut().1.clear();
+        match process_vm_writev(Pid::from_raw(self.tid), &local, &remote) {
             Ok(n) if n == bytes.len() => Ok(()),
             _ => Err(Errno::EFAULT),
         }
@@ -122,21 +142,52 @@ impl Memory {
     }
 }
 
-impl UserMemory for Memory {
-    fn read(&self, addr: u64, buf: &mut [u8]) -> taskcore::Result<()> {
-        if buf.is_empty() {
-            return Ok(());
-        }
+impl Memory {
+    /// `process_vm_readv` of `buf.len()` bytes at `addr`: how many it read
+    /// (it stops at the first page not mapped readable).
+    fn fetch(&self, addr: u64, buf: &mut [u8]) -> usize {
         let len = buf.len();
         let mut local = [IoSliceMut::new(buf)];
         let remote = [RemoteIoVec {
             base: addr as usize,
             len,
         }];
-        match process_vm_readv(Pid::from_raw(self.0), &mut local, &remote) {
-            Ok(n) if n == len => Ok(()),
-            _ => Err(Errno::EFAULT),
+        process_vm_readv(Pid::from_raw(self.tid), &mut local, &remote).unwrap_or(0)
+    }
+}
+
+impl UserMemory for Memory {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> taskcore::Result<()> {
+        if buf.is_empty() {
+            return Ok(());
         }
+        let len = buf.len() as u64;
+        let end = addr.checked_add(len).ok_or(Errno::EFAULT)?;
+        let mut cache = self.cache.borrow_mut();
+        let (base, bytes) = &*cache;
+        if addr >= *base && end <= *base + bytes.len() as u64 {
+            let off = (addr - base) as usize;
+            buf.copy_from_slice(&bytes[off..off + buf.len()]);
+            return Ok(());
+        }
+        if len > FETCH {
+            return if self.fetch(addr, buf) == buf.len() {
+                Ok(())
+            } else {
+                Err(Errno::EFAULT)
+            };
+        }
+        // To the end of this page and the whole next one.
+        let want = ((addr | (FETCH - 1)) + 1 - addr + FETCH).max(len);
+        let mut bytes = vec![0u8; want as usize];
+        let n = self.fetch(addr, &mut bytes);
+        bytes.truncate(n);
+        *cache = (addr, bytes);
+        if (n as u64) < len {
+            return Err(Errno::EFAULT);
+        }
+        buf.copy_from_slice(&cache.1[..buf.len()]);
+        Ok(())
     }
 }
 

@@ -92,7 +92,7 @@ impl Supervisor {
             }
             Translate::None => {}
         }
-        let mem = Memory(tid);
+        let mem = Memory::new(tid);
         let call = match nr {
             libc::SYS_execveat => Ok(Syscall::Execve {
                 filename: String::new(),

@@ -43,7 +43,7 @@ impl Supervisor {
                 ic.child = Some(v);
                 self.map.insert_task(child, ct, v);
                 self.report.tasks_created += 1;
-                let mem = Memory(tid);
+                let mem = Memory::new(tid);
                 let (flags, parent_tid, child_tid) = match nr {
                     libc::SYS_clone => (args[0], args[2], args[3]),
                     libc::SYS_clone3 => (
@@ -92,7 +92,7 @@ impl Supervisor {
     /// `CLONE_CHILD_SETTID` asked, and it starts.
     pub(super) fn first_stop(&mut self, tid: i32, nb: Newborn) {
         if let Some(addr) = nb.child_tid {
-            let _ = Memory(tid).write_i32(addr, nb.vtid);
+            let _ = Memory::new(tid).write_i32(addr, nb.vtid);
         }
         self.threads.insert(tid, Thread::default());
         let _ = tracee::cont(tid, 0);

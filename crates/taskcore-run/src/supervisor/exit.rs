@@ -152,7 +152,7 @@ impl Supervisor {
 
     /// Rewrites the `si_pid` a waitid wrote at `infop` to the virtual pid.
     fn renumber_si_pid(&mut self, tid: i32, infop: u64) {
-        let mem = Memory(tid);
+        let mem = Memory::new(tid);
         if let Ok(p) = mem.read_i32(infop + SI_PID_OFFSET) {
             if p > 0 {
                 let _ = mem.write_i32(infop + SI_PID_OFFSET, self.map.to_virtual(p));
@@ -170,7 +170,7 @@ impl Supervisor {
             // Interrupted, its mask stays until the signal is delivered:
             // the core gets it as rt_sigsuspend's.
             if is_restart(shown) && self.alive(task) {
-                let mem = Memory(tid);
+                let mem = Memory::new(tid);
                 let ptr = if ic.nr == libc::SYS_pselect6 {
                     mem.read_u64(ic.args[arg]).unwrap_or(0)
                 } else {
@@ -230,7 +230,7 @@ impl Supervisor {
         // wait4's status word.
         if let (Some(true), Ok(SysRet::Wait(WaitOutcome::Reported(w)))) = (ok, &r) {
             if ic.args[1] != 0 {
-                if let Ok(st) = Memory(tid).read_i32(ic.args[1]) {
+                if let Ok(st) = Memory::new(tid).read_i32(ic.args[1]) {
                     if st != w.status {
                         ok = Some(false);
                     }
@@ -240,7 +240,7 @@ impl Supervisor {
         // waitid's si_pid (already renumbered).
         if let (Some(true), Ok(SysRet::Waitid(out))) = (ok, &r) {
             if ic.args[2] != 0 {
-                let got = Memory(tid)
+                let got = Memory::new(tid)
                     .read_i32(ic.args[2] + SI_PID_OFFSET)
                     .unwrap_or(0);
                 let want = match out {
@@ -266,7 +266,7 @@ impl Supervisor {
     /// The real result in strace's notation, with the wait status.
     fn describe_real(&self, tid: i32, ic: &InCall, shown: i64) -> String {
         if ic.nr == libc::SYS_wait4 && shown > 0 && ic.args[1] != 0 {
-            if let Ok(st) = Memory(tid).read_i32(ic.args[1]) {
+            if let Ok(st) = Memory::new(tid).read_i32(ic.args[1]) {
                 return format!("{} [{}]", show_ret(shown), show_status(st));
             }
         }
