@@ -62,6 +62,11 @@ impl PidMap {
         self.tasks.get(&tid).copied()
     }
 
+    /// The real tid of the core's `task`.
+    pub(crate) fn tid_of_task(&self, task: TaskId) -> Option<i32> {
+        self.tids.get(&task).copied()
+    }
+
     /// Forgets real thread `tid` (it is gone from the real kernel); its
     /// numbers stay mapped while the core uses them.
     pub(crate) fn remove_task(&mut self, tid: i32) -> Option<TaskId> {

@@ -3,7 +3,7 @@
 //! may observe before this one's syscall exit (signals, exit) are applied
 //! to the core here; calls the namespace confines are answered here.
 
-use taskcore::sys::{dispatch, Syscall};
+use taskcore::sys::{dispatch, SysRet, Syscall};
 use taskcore::Errno;
 
 use super::{InCall, Supervisor};
@@ -178,6 +178,10 @@ impl Supervisor {
         if regs.args() != vargs {
             let _ = regs.set(tid);
         }
+        let entry_peek = match (&call, alive) {
+            (Ok(c), true) => self.peek_wait(task, c),
+            _ => None,
+        };
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = Some(InCall {
                 nr,
@@ -189,6 +193,7 @@ impl Supervisor {
                 refused: None,
                 vfork_child: None,
                 applied: false,
+                entry_peek,
             });
         }
         self.resume(tid, 0);
@@ -214,6 +219,45 @@ impl Supervisor {
             self.seized.insert(leader);
         }
         ok
+    }
+
+    /// For a wait, the child the core would report now without reaping it
+    /// (`Some(None)`: none); `None` for other calls or an error.
+    pub(super) fn peek_wait(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &Syscall,
+    ) -> Option<Option<i32>> {
+        use taskcore::uapi::{P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT, WSTOPPED};
+        let (idtype, id, options) = match *call {
+            Syscall::Wait4 { pid, options } => {
+                let (t, id) = match pid {
+                    -1 => (P_ALL, 0),
+                    0 => (P_PGID, 0),
+                    p if p > 0 => (P_PID, p),
+                    p if p == i32::MIN => return None,
+                    p => (P_PGID, -p),
+                };
+                // wait4's WUNTRACED is waitid's WSTOPPED.
+                (t, id, options | WEXITED | (options & WSTOPPED))
+            }
+            Syscall::Waitid {
+                idtype,
+                id,
+                options,
+            } => (idtype, id, options),
+            _ => return None,
+        };
+        let peek = Syscall::Waitid {
+            idtype,
+            id,
+            options: options | WNOWAIT | WNOHANG,
+        };
+        match dispatch(&mut self.k, task, &peek) {
+            Ok(SysRet::Waitid(taskcore::WaitOutcome::Reported(w))) => Some(Some(w.pid)),
+            Ok(_) => Some(None),
+            Err(_) => None,
+        }
     }
 
     /// Before a signal is sent: each target process it will kill is seized

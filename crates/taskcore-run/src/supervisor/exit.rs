@@ -146,6 +146,7 @@ impl Supervisor {
                 refused: None,
                 vfork_child: None,
                 applied: true,
+                entry_peek: None,
             });
         }
     }
@@ -261,6 +262,60 @@ impl Supervisor {
                 self.diverge(tid, call, real, describe_core(&r));
             }
         }
+    }
+
+    /// A wait is placed within its window: the real kernel answered at some
+    /// moment between its entry and its exit, and the core's answer at the
+    /// entry (`ic.entry_peek`) or now may be that moment's. When the real
+    /// answer is one of the two, the core applies that one (reaping the
+    /// child the real kernel reported, if any); otherwise `None` (applied as
+    /// it is now, and compared).
+    fn wait_in_window(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &taskcore::sys::Syscall,
+        ic: &InCall,
+        shown: i64,
+    ) -> Option<taskcore::sys::SysResult> {
+        use taskcore::sys::Syscall;
+        let entry = ic.entry_peek?;
+        let now = self.peek_wait(task, call)?;
+        let real_child = match (call, shown) {
+            (Syscall::Wait4 { .. }, v) if v > 0 => Some(v as i32),
+            (Syscall::Waitid { .. }, 0) if ic.args[2] != 0 => {
+                let p = Memory::new(self.map.tid_of_task(task)?)
+                    .read_i32(ic.args[2] + SI_PID_OFFSET)
+                    .ok()?;
+                (p > 0).then_some(p)
+            }
+            (_, v) if v == 0 => None,
+            _ => return None,
+        };
+        if entry == now || (real_child != entry && real_child != now) {
+            return None;
+        }
+        Some(match (real_child, call) {
+            (None, Syscall::Wait4 { .. }) => Ok(SysRet::Wait(WaitOutcome::NothingYet)),
+            (None, _) => Ok(SysRet::Waitid(WaitOutcome::NothingYet)),
+            (Some(c), Syscall::Wait4 { options, .. }) => dispatch(
+                &mut self.k,
+                task,
+                &Syscall::Wait4 {
+                    pid: c,
+                    options: *options,
+                },
+            ),
+            (Some(c), Syscall::Waitid { options, .. }) => dispatch(
+                &mut self.k,
+                task,
+                &Syscall::Waitid {
+                    idtype: taskcore::uapi::P_PID,
+                    id: c,
+                    options: *options,
+                },
+            ),
+            _ => return None,
+        })
     }
 
     /// The real result in strace's notation, with the wait status.

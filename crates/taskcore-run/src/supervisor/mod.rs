@@ -53,6 +53,9 @@ struct InCall {
     vfork_child: Option<i32>,
     /// execve: the core already applied it (its vfork parent ran first).
     applied: bool,
+    /// wait4/waitid: what the core would have reported at the entry (a
+    /// peek: `WNOWAIT|WNOHANG`), the start of the call's window.
+    entry_peek: Option<Option<i32>>,
 }
 
 /// What the supervisor knows of one traced thread.
