@@ -149,8 +149,16 @@ pub(crate) fn run(args: Args) -> ExitCode {
         .num_threads(args.jobs.unwrap_or(0))
         .build();
     let results: Vec<Result<FileReport, InputError>> = prog.around(!args.json, || match pool {
-        Ok(pool) => pool.install(|| files.par_iter().map(|f| replay_one(f, &prog, records)).collect()),
-        Err(_) => files.iter().map(|f| replay_one(f, &prog, records)).collect(),
+        Ok(pool) => pool.install(|| {
+            files
+                .par_iter()
+                .map(|f| replay_one(f, &prog, records))
+                .collect()
+        }),
+        Err(_) => files
+            .iter()
+            .map(|f| replay_one(f, &prog, records))
+            .collect(),
     });
     let mut total = Stats::default();
     let mut total_mismatches = 0usize;

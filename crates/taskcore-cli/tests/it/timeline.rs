@@ -133,7 +133,10 @@ fn html_and_json_have_one_row_per_process() {
             assert_eq!(e["pid"], e["tid"]);
             assert!(e["ts"].as_f64().unwrap() >= 0.0 && e["dur"].as_f64().unwrap() >= 0.0);
             let ppid = e["args"]["ppid"].as_i64().unwrap();
-            assert!(ppid == 0 || pids.contains(&ppid), "{name}: parent {ppid} missing");
+            assert!(
+                ppid == 0 || pids.contains(&ppid),
+                "{name}: parent {ppid} missing"
+            );
             let status = e["args"]["status"].as_str().unwrap();
             assert!(
                 status.starts_with("exited with ")
@@ -150,7 +153,10 @@ fn html_and_json_have_one_row_per_process() {
 
 #[test]
 fn timeline_takes_one_trace_only() {
-    let Some(t) = trace("cargo-build.strace.gz", "timeline::timeline_takes_one_trace_only") else {
+    let Some(t) = trace(
+        "cargo-build.strace.gz",
+        "timeline::timeline_takes_one_trace_only",
+    ) else {
         return;
     };
     let o = Command::new(env!("CARGO_BIN_EXE_taskcore"))
@@ -189,7 +195,12 @@ fn chromium_renders_the_page_with_every_row() {
     let html = tmp("render.html");
     timeline(&t, &html);
     let url = format!("file://{}", html.canonicalize().unwrap().display());
-    let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"];
+    let flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+    ];
     // The DOM after the page's script ran: it counts the bars it drew.
     let dom = Command::new(&chromium)
         .args(flags)

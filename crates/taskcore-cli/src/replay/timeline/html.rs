@@ -76,18 +76,19 @@ pub(crate) fn render(rows: &[Row<'_>], source: &str) -> String {
     let h = rows.len().max(1) * ROW_H;
     let count = |class: &str| rows.iter().filter(|r| r.ending.class() == class).count();
     let mut o = String::with_capacity(rows.len() * 420 + 8192);
-    let title = esc(source);
+    let title = esc(source.rsplit('/').next().unwrap_or(source));
     let _ = write!(
         o,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <title>taskcore timeline: {title}</title>\n<style>{CSS}\n#tl{{grid-template-columns:{label_w}px auto}}</style></head>\n\
-<body data-rows=\"0\"><header><b>taskcore timeline</b> {title}: {n} processes over {span:.3} s \
+<body data-rows=\"0\"><header><b>taskcore timeline</b> <span title=\"{path}\">{title}</span>: {n} processes over {span:.3} s \
 <button id=\"zin\" title=\"zoom in (Ctrl + wheel)\">+</button><button id=\"zout\" title=\"zoom out\">&#8722;</button>\
 <button id=\"fit\">fit</button> \
 <span class=\"key ok\"></span>exited with 0 ({ok}) <span class=\"key fail\"></span>exited with non-zero ({fail}) \
 <span class=\"key sig\"></span>killed by a signal ({sig}) <span class=\"key run\"></span>running at the end ({run})</header>\n\
 <div id=\"tl\"><div id=\"corner\"></div><svg id=\"axis\" width=\"{PLOT_W}\" height=\"20\"></svg>\n\
 <svg id=\"names\" width=\"{label_w}\" height=\"{h}\">\n",
+        path = esc(source),
         n = rows.len(),
         ok = count("ok"),
         fail = count("fail"),
@@ -120,7 +121,10 @@ preserveAspectRatio=\"none\" data-span=\"{span}\">\n"
             esc(&details(r))
         );
     }
-    let _ = write!(o, "</svg></div>\n<script>{SCRIPT}</script>\n</body></html>\n");
+    let _ = write!(
+        o,
+        "</svg></div>\n<script>{SCRIPT}</script>\n</body></html>\n"
+    );
     o
 }
 
@@ -142,12 +146,15 @@ header button{min-width:28px;margin-left:4px}\
 .sig{fill:#d62f2f;background:#d62f2f}.run{fill:#8a8f99;background:#8a8f99}";
 
 /// The zoom: scales the bars' SVG width (its viewBox stays, so bars
-/// stretch horizontally only), keeps the time under the cursor in place,
+/// stretch horizontally only) from the window's width up, keeps the time
+/// under the cursor in place,
 /// and redraws the time axis; counts the rows into `body[data-rows]`.
 const SCRIPT: &str = r#"
 (function(){
 var bars=document.getElementById('bars'),axis=document.getElementById('axis'),tl=document.getElementById('tl');
-var W=+bars.getAttribute('width'),span=+bars.dataset.span,k=1,NS='http://www.w3.org/2000/svg';
+var W=+bars.getAttribute('width'),span=+bars.dataset.span,NS='http://www.w3.org/2000/svg';
+var namesW=document.getElementById('names').getBoundingClientRect().width;
+var fitK=Math.max((tl.clientWidth-namesW-24)/W,0.05),k=fitK;bars.setAttribute('width',W*k);
 document.body.dataset.rows=bars.querySelectorAll('rect').length;
 function label(t,step){return step>=1?t.toFixed(0)+' s':step>=0.001?(t*1e3).toFixed(step>=0.01?0:1)+' ms':(t*1e6).toFixed(0)+' \u00b5s';}
 function drawAxis(){
@@ -158,9 +165,8 @@ function drawAxis(){
     var s=document.createElementNS(NS,'text');s.setAttribute('x',x+2);s.setAttribute('y',11);s.textContent=label(t,step);axis.appendChild(s);}
 }
 function zoom(f,cx){
-  var nk=Math.min(Math.max(k*f,1),100000);if(nk===k)return;
-  var names=document.getElementById('names').getBoundingClientRect().width;
-  if(cx===undefined)cx=(tl.clientWidth-names)/2;
+  var nk=Math.min(Math.max(k*f,fitK),100000*fitK);if(nk===k)return;
+  if(cx===undefined)cx=(tl.clientWidth-namesW)/2;
   var t=(tl.scrollLeft+cx)/(W*k);k=nk;bars.setAttribute('width',W*k);drawAxis();
   tl.scrollLeft=t*W*k-cx;
 }

@@ -97,7 +97,10 @@ pub(crate) fn exec_name(argv: &[String]) -> String {
 /// start. A parent is the record with the child's `ppid` that started
 /// last before the child (pids may be reused within a trace).
 pub(crate) fn rows(records: &[ProcessRecord]) -> Vec<Row<'_>> {
-    let t0 = records.iter().map(|r| r.start).fold(f64::INFINITY, f64::min);
+    let t0 = records
+        .iter()
+        .map(|r| r.start)
+        .fold(f64::INFINITY, f64::min);
     let t_end = records
         .iter()
         .map(|r| r.end.unwrap_or(r.start))
