@@ -37,8 +37,8 @@ fn processes_in(path: &Path) -> usize {
         let thread = body.contains("CLONE_THREAD");
         let call = body.split_inclusive('(').next().unwrap_or("");
         let ret = body.rsplit_once(") = ").map(|(_, r)| r);
-        let is_create = if body.starts_with("<... ") {
-            let name = body[5..].split(' ').next().unwrap_or("");
+        let is_create = if let Some(resumed) = body.strip_prefix("<... ") {
+            let name = resumed.split(' ').next().unwrap_or("");
             match pending.remove(pid) {
                 Some(thread) if creates(&format!("{name}(")) => Some(thread),
                 _ => None,

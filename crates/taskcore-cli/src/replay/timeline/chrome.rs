@@ -98,3 +98,38 @@ pub(crate) fn render(rows: &[Row<'_>]) -> String {
     };
     serde_json::to_string(&file).expect("serialising plain data cannot fail")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tree::rows;
+    use super::*;
+    use taskcore_replay::ProcessRecord;
+
+    #[test]
+    fn one_complete_event_per_process_in_microseconds() {
+        let rec = |pid, ppid, start, end| ProcessRecord {
+            pid,
+            ppid,
+            pgid: pid,
+            sid: pid,
+            argv: vec![format!("/bin/p{pid}")],
+            start,
+            end,
+            exit_status: end.map(|_| 3 << 8),
+        };
+        let recs = vec![rec(5, 0, 100.0, Some(100.5)), rec(6, 5, 100.25, None)];
+        let v: serde_json::Value = serde_json::from_str(&render(&rows(&recs))).unwrap();
+        let ev = v["traceEvents"].as_array().unwrap();
+        let x: Vec<_> = ev.iter().filter(|e| e["ph"] == "X").collect();
+        assert_eq!(x.len(), 2);
+        assert_eq!(x[1]["name"], "p6");
+        assert_eq!(x[1]["ts"], 250000.0);
+        assert_eq!(x[1]["dur"], 250000.0, "open until the trace's end");
+        assert_eq!(x[0]["args"]["status"], "exited with 3");
+        assert_eq!(
+            x[1]["args"]["status"],
+            "still running at the end of the trace"
+        );
+        assert_eq!(ev.iter().filter(|e| e["ph"] == "M").count(), 2);
+    }
+}

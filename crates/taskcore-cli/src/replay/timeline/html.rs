@@ -179,3 +179,49 @@ tl.addEventListener('wheel',function(e){if(!e.ctrlKey)return;e.preventDefault();
 drawAxis();
 })();
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::super::tree::rows;
+    use super::*;
+    use taskcore_replay::ProcessRecord;
+
+    #[test]
+    fn a_bar_per_process_with_escaped_text() {
+        let recs = vec![
+            ProcessRecord {
+                pid: 7,
+                ppid: 0,
+                pgid: 7,
+                sid: 7,
+                argv: vec!["/bin/a<&b".into(), "x\"y".into()],
+                start: 10.0,
+                end: Some(12.0),
+                exit_status: Some(9),
+            },
+            ProcessRecord {
+                pid: 8,
+                ppid: 7,
+                pgid: 7,
+                sid: 7,
+                argv: vec!["true".into()],
+                start: 11.0,
+                end: Some(11.5),
+                exit_status: Some(0),
+            },
+        ];
+        let page = render(&rows(&recs), "/t/x.strace.gz");
+        assert_eq!(page.matches("<rect class=").count(), 2);
+        assert!(page.contains("<rect class=\"sig\" x=\"0.000\""));
+        assert!(page.contains(">a&lt;&amp;b</text>"));
+        assert!(page.contains("argv: /bin/a&lt;&amp;b x&quot;y"));
+        assert!(page.contains("killed by SIGKILL"));
+        // The child starts half-way through the 2 s span, one level in.
+        assert!(page.contains(&format!("<rect class=\"ok\" x=\"{:.3}\"", PLOT_W / 2.0)));
+        assert!(page.contains(&format!(
+            "<text x=\"{}\" y=\"{}\">true</text>",
+            4 + INDENT,
+            ROW_H + BAR_H + 1
+        )));
+    }
+}
