@@ -215,6 +215,25 @@ fn chromium_renders_the_page_with_every_row() {
         "the rendered page does not count {expected} rows: {}",
         &dom[..dom.len().min(600)]
     );
+    // The zoom script: `#zoom=8` widens the bars' SVG 8 times and redraws
+    // the axis with finer ticks.
+    let zoomed = Command::new(&chromium)
+        .args(flags)
+        .arg("--dump-dom")
+        .arg(format!("{url}#zoom=8"))
+        .output()
+        .expect("run chromium");
+    let zoomed = String::from_utf8_lossy(&zoomed.stdout);
+    let width = |dom: &str| -> f64 {
+        let bars = &dom[dom.find("<svg id=\"bars\"").expect("the bars' svg")..];
+        let w = &bars[bars.find("width=\"").unwrap() + 7..];
+        w[..w.find('"').unwrap()].parse().unwrap()
+    };
+    let ratio = width(&zoomed) / width(&dom);
+    assert!((ratio - 8.0).abs() < 0.01, "zoomed {ratio} times");
+    assert!(zoomed.contains("data-zoom=\"8\""));
+    let ticks = |dom: &str| dom.matches("<line").count();
+    assert!(ticks(&zoomed) > ticks(&dom), "the axis is not redrawn");
     let png = tmp("render.png");
     let _ = std::fs::remove_file(&png);
     let o = Command::new(&chromium)

@@ -147,8 +147,9 @@ header button{min-width:28px;margin-left:4px}\
 
 /// The zoom: scales the bars' SVG width (its viewBox stays, so bars
 /// stretch horizontally only) from the window's width up, keeps the time
-/// under the cursor in place,
-/// and redraws the time axis; counts the rows into `body[data-rows]`.
+/// under the cursor in place, and redraws the time axis. An address ending
+/// in `#zoom=N` opens zoomed N times. For checks from outside, it counts the
+/// rows into `body[data-rows]` and keeps the zoom in `#bars[data-zoom]`.
 const SCRIPT: &str = r#"
 (function(){
 var bars=document.getElementById('bars'),axis=document.getElementById('axis'),tl=document.getElementById('tl');
@@ -168,7 +169,7 @@ function zoom(f,cx){
   var nk=Math.min(Math.max(k*f,fitK),100000*fitK);if(nk===k)return;
   if(cx===undefined)cx=(tl.clientWidth-namesW)/2;
   var t=(tl.scrollLeft+cx)/(W*k);k=nk;bars.setAttribute('width',W*k);drawAxis();
-  tl.scrollLeft=t*W*k-cx;
+  tl.scrollLeft=t*W*k-cx;bars.dataset.zoom=k/fitK;
 }
 document.getElementById('zin').onclick=function(){zoom(2);};
 document.getElementById('zout').onclick=function(){zoom(0.5);};
@@ -177,6 +178,8 @@ tl.addEventListener('wheel',function(e){if(!e.ctrlKey)return;e.preventDefault();
   var names=document.getElementById('names').getBoundingClientRect();
   zoom(e.deltaY<0?1.25:0.8,e.clientX-names.right);},{passive:false});
 drawAxis();
+var z=/zoom=([0-9.]+)/.exec(location.hash);if(z)zoom(+z[1]);
+bars.dataset.zoom=k/fitK;
 })();
 "#;
 
