@@ -4,9 +4,11 @@
 //! Exit statuses: 0 every check passed; 1 mismatches; 2 unusable input
 //! (unreadable, a directory, corrupt or truncated compression, no strace
 //! events, or more than [`taskcore_replay::MAX_PARSE_ERRORS`] unparsable
-//! lines or one in [`taskcore_replay::MAX_ERROR_RATIO`]).
+//! lines or one in [`taskcore_replay::MAX_ERROR_RATIO`]), or a
+//! `--timeline` file that cannot be written.
 
 mod progress;
+mod timeline;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,7 +31,8 @@ pub(crate) enum ProbeKind {
 #[command(
     after_help = "Exit status: 0 every check passed; 1 mismatches; 2 unusable input \
 (unreadable file, a directory, corrupt or truncated compression, no strace events, or more \
-than 10 unparsable lines or more than one in 1000). Errors name FILE:LINE."
+than 10 unparsable lines or more than one in 1000), or a --timeline file that cannot be \
+written. Errors name FILE:LINE."
 )]
 pub(crate) struct Args {
     /// Trace files (`strace -f -ttt -o FILE` output, plain or .gz; `-` for
@@ -45,6 +48,11 @@ pub(crate) struct Args {
     /// Files replayed at once (default: the CPUs available).
     #[arg(long)]
     pub(crate) jobs: Option<usize>,
+    /// Write the processes over time to FILE (one trace file only): an
+    /// HTML page with inline SVG, or with a `.json` name the Chrome
+    /// trace-event format (Perfetto, chrome://tracing).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) timeline: Option<PathBuf>,
 }
 
 /// The bundled traces: `data/traces/*.strace.gz` found from `$TASKCORE_DATA`,
@@ -85,11 +93,16 @@ fn display(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
-/// Replays one file, counting its progress in `p`.
-fn replay_one(path: &Path, p: &Progress) -> Result<FileReport, InputError> {
+/// Replays one file, counting its progress in `p`; with `records`, keeps
+/// its process records (for `--timeline`).
+fn replay_one(path: &Path, p: &Progress, records: bool) -> Result<FileReport, InputError> {
     let name = display(path).display().to_string();
     let mut seen = 0;
-    let r = taskcore_replay::replay_file_with(path, &name, Options::default(), |r, n| {
+    let opts = Options {
+        records,
+        ..Options::default()
+    };
+    let r = taskcore_replay::replay_file_with(path, &name, opts, |r, n| {
         let m = r.nr_mismatches();
         p.add(n as u64, m - seen);
         seen = m;
@@ -111,6 +124,14 @@ pub(crate) fn run(args: Args) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    if args.timeline.is_some() && files.len() != 1 {
+        eprintln!(
+            "taskcore replay: --timeline draws one trace: give exactly one file ({} given)",
+            files.len()
+        );
+        return ExitCode::from(2);
+    }
+    let records = args.timeline.is_some();
     let latency = match args.probe {
         Some(ProbeKind::Latency) => {
             match LatencyProbe::register(rprobe::probes(), rprobe::nr_cpus(), 0) {
@@ -128,8 +149,16 @@ pub(crate) fn run(args: Args) -> ExitCode {
         .num_threads(args.jobs.unwrap_or(0))
         .build();
     let results: Vec<Result<FileReport, InputError>> = prog.around(!args.json, || match pool {
-        Ok(pool) => pool.install(|| files.par_iter().map(|f| replay_one(f, &prog)).collect()),
-        Err(_) => files.iter().map(|f| replay_one(f, &prog)).collect(),
+        Ok(pool) => pool.install(|| {
+            files
+                .par_iter()
+                .map(|f| replay_one(f, &prog, records))
+                .collect()
+        }),
+        Err(_) => files
+            .iter()
+            .map(|f| replay_one(f, &prog, records))
+            .collect(),
     });
     let mut total = Stats::default();
     let mut total_mismatches = 0usize;
@@ -155,6 +184,15 @@ pub(crate) fn run(args: Args) -> ExitCode {
                     unusable = true;
                     eprintln!("taskcore replay: {e}");
                     println!("UNUSABLE {e} (the counts above cover what was read)");
+                }
+                if let Some(out) = &args.timeline {
+                    match timeline::write(out, &rep.file, &rep.summary.records) {
+                        Ok(n) => println!("timeline: {n} processes written to {}", out.display()),
+                        Err(e) => {
+                            unusable = true;
+                            eprintln!("taskcore replay: cannot write {}: {e}", out.display());
+                        }
+                    }
                 }
                 merge(&mut total, &rep.summary.stats);
                 total_mismatches += rep.summary.mismatches.len();

@@ -26,3 +26,4 @@ mod replay_caps;
 mod replay_input;
 mod replay_probe;
 mod run_live;
+mod timeline;
