@@ -25,6 +25,14 @@ use crate::RunError;
 pub(crate) fn compile() -> Result<BpfProgram, RunError> {
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         TRAPPED.iter().map(|c| (c.nr, Vec::new())).collect();
+    // prlimit64(0, resource, NULL, old): a read of the caller's own limits
+    // runs natively; any other (a pid, or a new limit) is trapped.
+    let pid_or_new = |arg: u8| {
+        SeccompCondition::new(arg, SeccompCmpArgLen::Qword, SeccompCmpOp::Ne, 0)
+            .and_then(|c| SeccompRule::new(vec![c]))
+            .map_err(|e| RunError::Seccomp(e.to_string()))
+    };
+    rules.insert(libc::SYS_prlimit64, vec![pid_or_new(0)?, pid_or_new(2)?]);
     for &(nr, _, arg) in MASKED_WAITS {
         let non_null =
             SeccompCondition::new(arg as u8, SeccompCmpArgLen::Qword, SeccompCmpOp::Ne, 0)

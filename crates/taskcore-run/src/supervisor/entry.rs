@@ -125,6 +125,21 @@ impl Supervisor {
             _ => {}
         }
         let mut early = None;
+        if matches!(nr, libc::SYS_rt_sigprocmask | libc::SYS_rt_sigaction) && alive {
+            // Their effect is at the entry and their only result is 0 or
+            // an errno the core knows from the arguments: when the core
+            // accepts them, no syscall-exit stop is needed (the most
+            // frequent trapped calls of a shell).
+            if let Ok(c) = &call {
+                let r = dispatch(&mut self.k, task, c);
+                if r.is_ok() {
+                    self.report.checked += 1;
+                    self.resume(tid, 0);
+                    return;
+                }
+                early = Some(r);
+            }
+        }
         if nr == libc::SYS_rt_sigsuspend && alive {
             // The mask is replaced at the entry: what arrives while it
             // sleeps is taken under it.
