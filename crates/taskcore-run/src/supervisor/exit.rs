@@ -10,6 +10,15 @@ use super::{InCall, Supervisor};
 use crate::check::{agrees, is_restart, show_core, show_ret};
 use crate::tracee::{Memory, Regs};
 
+/// Calls that only read the process table (answered again after a
+/// pull of calls in flight).
+fn reads_only(nr: i64) -> bool {
+    matches!(
+        nr,
+        libc::SYS_getpgrp | libc::SYS_getpgid | libc::SYS_getsid | libc::SYS_getppid
+    )
+}
+
 /// Calls whose non-negative return value is a pid.
 fn returns_pid(nr: i64) -> bool {
     matches!(
@@ -223,7 +232,10 @@ impl Supervisor {
                         .not_checked("caller already exiting in the core");
                     return;
                 }
-                dispatch(&mut self.k, task, call)
+                match self.wait_in_window(task, call, &ic, shown) {
+                    Some(r) => r,
+                    None => dispatch(&mut self.k, task, call),
+                }
             }
         };
         self.report.checked += 1;
@@ -250,6 +262,17 @@ impl Supervisor {
                 };
                 if got != want {
                     ok = Some(false);
+                }
+            }
+        }
+        if ok == Some(false) && reads_only(ic.nr) {
+            // Another thread's call in flight (entered, not yet exited) may
+            // have taken effect first for real: each one's effect is placed
+            // now, inside its window, and the answer taken again.
+            if let (Some(_), Ok(call)) = (self.pull_in_flight(tid), &ic.call) {
+                let again = dispatch(&mut self.k, task, call);
+                if agrees(&again, shown) == Some(true) {
+                    return;
                 }
             }
         }
@@ -288,7 +311,7 @@ impl Supervisor {
                     .ok()?;
                 (p > 0).then_some(p)
             }
-            (_, v) if v == 0 => None,
+            (_, 0) => None,
             _ => return None,
         };
         if entry == now || (real_child != entry && real_child != now) {
@@ -316,6 +339,39 @@ impl Supervisor {
             ),
             _ => return None,
         })
+    }
+
+    /// Applies, now, the calls in flight of other threads that change what
+    /// the id queries answer (setpgid, setsid), inside their windows; their
+    /// answers are kept for their syscall exits. `Some(n)`: `n` applied.
+    fn pull_in_flight(&mut self, tid: i32) -> Option<usize> {
+        let pending: Vec<i32> = self
+            .threads
+            .iter()
+            .filter(|(&t, th)| {
+                t != tid
+                    && th.in_call.as_ref().is_some_and(|c| {
+                        c.early.is_none()
+                            && c.call.is_ok()
+                            && matches!(c.nr, libc::SYS_setpgid | libc::SYS_setsid)
+                    })
+            })
+            .map(|(&t, _)| t)
+            .collect();
+        let mut n = 0;
+        for t in pending {
+            let Some(task) = self.map.task(t).filter(|&x| self.alive(x)) else {
+                continue;
+            };
+            let Some(ic) = self.threads.get_mut(&t).and_then(|th| th.in_call.as_mut()) else {
+                continue;
+            };
+            if let Ok(call) = &ic.call {
+                ic.early = Some(dispatch(&mut self.k, task, call));
+                n += 1;
+            }
+        }
+        (n > 0).then_some(n)
     }
 
     /// The real result in strace's notation, with the wait status.
