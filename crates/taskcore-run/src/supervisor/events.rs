@@ -171,7 +171,7 @@ impl Supervisor {
     }
 
     /// Whether a thread of `task`'s group is inside an execve.
-    fn group_in_exec(&self, task: taskcore::TaskId) -> bool {
+    pub(super) fn group_in_exec(&self, task: taskcore::TaskId) -> bool {
         let Ok(tgid) = self.k.getpid(task) else {
             return false;
         };

@@ -329,7 +329,9 @@ impl Supervisor {
         self.threads.remove(&tid);
         let v = self.map.to_virtual(tid);
         if let Some(task) = self.map.remove_task(tid) {
-            if self.alive(task) {
+            // A thread that de_thread() ended for a sibling's execve: the
+            // core's execve ends it at the exec event.
+            if self.alive(task) && !self.group_in_exec(task) {
                 // A death no stop showed (a SIGKILL from outside).
                 let sig = if libc::WIFSIGNALED(st) {
                     libc::WTERMSIG(st)
