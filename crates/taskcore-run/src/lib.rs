@@ -42,6 +42,7 @@
 mod calls;
 mod check;
 mod filter;
+mod live;
 mod pidmap;
 mod report;
 mod spawn;
@@ -51,6 +52,7 @@ mod tracee;
 
 pub use calls::{Arg, Translate, Trapped, MASKED_WAITS, TRAPPED};
 pub use check::Divergence;
+pub use live::{view_signal, LiveView, View};
 pub use report::Report;
 pub use supervisor::run;
 pub use timeline::Timeline;
@@ -75,6 +77,14 @@ pub struct Options {
     /// Keep the run's processes over time in [`Report::timeline`]
     /// (default `false`).
     pub timeline: bool,
+    /// Publish views of the run here for readers on other threads (a FUSE
+    /// `/proc`; default `None`).
+    pub live_view: Option<std::sync::Arc<LiveView>>,
+    /// Bind this directory over `/proc` for the command, in a private
+    /// mount namespace of its own (`unshare(CLONE_NEWNS)`, needs
+    /// `CAP_SYS_ADMIN`): where the emulated `/proc` is mounted. Default
+    /// `None`.
+    pub proc_dir: Option<std::path::PathBuf>,
 }
 
 impl Options {
@@ -87,6 +97,8 @@ impl Options {
             check: true,
             print_divergences: true,
             timeline: false,
+            live_view: None,
+            proc_dir: None,
         }
     }
 }
