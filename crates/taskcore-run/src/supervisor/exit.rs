@@ -465,46 +465,12 @@ pub(super) fn show_status(st: i32) -> String {
     }
 }
 
-/// A signal's name as strace prints it (`SIGRT_n` for real-time ones).
+/// A signal's name as strace prints it (`SIGCHLD`, `SIGRT_2`; `0` for
+/// the null signal of `kill(pid, 0)`).
 pub(super) fn signame(sig: i32) -> String {
-    const NAMES: [&str; 32] = [
-        "0",
-        "SIGHUP",
-        "SIGINT",
-        "SIGQUIT",
-        "SIGILL",
-        "SIGTRAP",
-        "SIGABRT",
-        "SIGBUS",
-        "SIGFPE",
-        "SIGKILL",
-        "SIGUSR1",
-        "SIGSEGV",
-        "SIGUSR2",
-        "SIGPIPE",
-        "SIGALRM",
-        "SIGTERM",
-        "SIGSTKFLT",
-        "SIGCHLD",
-        "SIGCONT",
-        "SIGSTOP",
-        "SIGTSTP",
-        "SIGTTIN",
-        "SIGTTOU",
-        "SIGURG",
-        "SIGXCPU",
-        "SIGXFSZ",
-        "SIGVTALRM",
-        "SIGPROF",
-        "SIGWINCH",
-        "SIGIO",
-        "SIGPWR",
-        "SIGSYS",
-    ];
     match sig {
-        0..=31 => NAMES[sig as usize].to_string(),
-        32..=64 => format!("SIGRT_{}", sig - 32),
-        _ => sig.to_string(),
+        0 => "0".to_string(),
+        _ => taskcore::uapi::signal_name(sig).into_owned(),
     }
 }
 
