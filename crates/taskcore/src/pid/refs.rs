@@ -57,7 +57,7 @@ pub(crate) struct ExtRefs {
     pub(crate) ns_files: Slab<NsIx>,
     pub(crate) ns_file_gens: Vec<u32>,
     /// Open pidfds.
-    pub(crate) pidfds: Slab<crate::task::pidfd::PidFdFile>,
+    pub(crate) pidfds: Slab<crate::task::procapi::pidfd::PidFdFile>,
     pub(crate) pidfd_gens: Vec<u32>,
 }
 

@@ -83,7 +83,7 @@ impl ProcFs<'_> {
             TaskState::Zombie
         } else if task.flags & PF_TRACED_STOP != 0 {
             TaskState::TracingStop
-        } else if task.jobctl & crate::task::jobctl::JOBCTL_STOPPED != 0 {
+        } else if task.jobctl & crate::task::signal::jobctl::JOBCTL_STOPPED != 0 {
             TaskState::Stopped
         } else if task.flags & TS_VFORK_WAIT != 0 {
             TaskState::DiskSleep

@@ -514,7 +514,7 @@ impl Syscall {
 /// `EFAULT` after its pid check).
 fn capget_capset(mem: &dyn UserMemory, nr: u64, hdr: u64, data: u64) -> Result<Syscall> {
     let version = read_u32s(mem, hdr, 1)?[0];
-    let entries = crate::task::capability::cap_data_entries(version);
+    let entries = crate::task::procapi::capability::cap_data_entries(version);
     // capget with a NULL data pointer reads nothing more.
     let pid = match entries {
         Some(_) if nr == nr::CAPSET || data != 0 => {

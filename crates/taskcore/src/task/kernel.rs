@@ -75,7 +75,7 @@ pub struct Config {
     /// not 0.
     pub core_dumps: bool,
     /// How fork duplicates an address space (default copy-on-write).
-    pub fork_mm: crate::task::mm::ForkMm,
+    pub fork_mm: crate::task::lifecycle::mm::ForkMm,
 }
 
 impl Default for Config {
@@ -83,7 +83,7 @@ impl Default for Config {
         Config {
             pid_max: PID_MAX_DEFAULT,
             core_dumps: false,
-            fork_mm: crate::task::mm::ForkMm::Cow,
+            fork_mm: crate::task::lifecycle::mm::ForkMm::Cow,
         }
     }
 }
@@ -259,7 +259,7 @@ pub struct Kernel {
     pub(crate) groups: Slab<ThreadGroup, GroupIx>,
     pub(crate) pids: Slab<Pid, PidIx>,
     pub(crate) nss: Slab<PidNamespace, NsIx>,
-    pub(crate) mms: Slab<crate::task::mm::MmEntry>,
+    pub(crate) mms: Slab<crate::task::lifecycle::mm::MmEntry>,
     pub(crate) root_ns: NsIx,
     pub(crate) init: TaskIx,
     pub(crate) wait_index: WaitIndex,
@@ -282,7 +282,7 @@ pub struct Kernel {
     /// `UCOUNT_RLIMIT_SIGPENDING`).
     pub(crate) sigpending_users: rustc_hash::FxHashMap<u32, u32>,
     /// When threads take their signals.
-    pub(crate) delivery: crate::task::sigdeliver::SignalDelivery,
+    pub(crate) delivery: crate::task::signal::sigdeliver::SignalDelivery,
     /// Signals a tracer resumed a thread with, for its next `get_signal()`.
     pub(crate) resume_signals: rustc_hash::FxHashMap<TaskIx, SigInfo>,
     /// The siginfo of the signal a thread in signal-delivery-stop stopped
@@ -357,12 +357,12 @@ impl Kernel {
         root_ns.refs = 1;
         k.root_ns = k.nss.insert(root_ns).ok_or(Errno::ENOMEM)?;
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
-        let root = std::sync::Arc::new(crate::task::cred::Cred::default());
+        let root = std::sync::Arc::new(crate::task::procapi::cred::Cred::default());
         // The group is provisional: set by new_group below.
         let provisional = SlabIx::from_slot(1);
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = k.mm_alloc()?;
-        let rlim = crate::task::rlimit::init_rlimits(config.core_dumps);
+        let rlim = crate::task::procapi::rlimit::init_rlimits(config.core_dumps);
         let g = k.new_group(task, pid, pid, SigHand::default(), rlim)?;
         k.tasks[task].group = g;
         k.join_thread_list(g, task);
@@ -760,7 +760,7 @@ impl Kernel {
         pid: PidIx,
         group: GroupIx,
         comm: [u8; TASK_COMM_LEN],
-        cred: std::sync::Arc<crate::task::cred::Cred>,
+        cred: std::sync::Arc<crate::task::procapi::cred::Cred>,
     ) -> Result<TaskIx> {
         let t = self
             .tasks
@@ -785,7 +785,7 @@ impl Kernel {
                 self_exec_id: 0,
                 comm,
                 cred,
-                nsproxy: crate::task::nsproxy::NsProxy::NONE,
+                nsproxy: crate::task::procapi::nsproxy::NsProxy::NONE,
                 pdeath_signal: 0,
                 start_time: self.now,
                 pending: Default::default(),
@@ -809,7 +809,7 @@ impl Kernel {
         pgrp: PidIx,
         session: PidIx,
         sighand: SigHand,
-        rlim: crate::task::rlimit::Rlimits,
+        rlim: crate::task::procapi::rlimit::Rlimits,
     ) -> Result<GroupIx> {
         self.groups
             .insert(ThreadGroup::new(leader, pgrp, session, sighand, rlim))
@@ -1021,7 +1021,7 @@ impl Kernel {
             // nothing to report, even a stop not reported yet.
             if task.flags & PF_TRACED_STOP != 0
                 && task.trap_code != 0
-                && task.jobctl & crate::task::jobctl::JOBCTL_LISTENING == 0
+                && task.jobctl & crate::task::signal::jobctl::JOBCTL_LISTENING == 0
             {
                 ready |= READY_TRAP;
             }

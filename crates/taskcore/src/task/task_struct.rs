@@ -10,7 +10,7 @@
 
 use crate::list::{Link, ListHead};
 use crate::pid::entry::PidIx;
-use crate::task::sigpending::SigPending;
+use crate::task::signal::sigpending::SigPending;
 use crate::uapi::{NSIG, SA_NOCLDSTOP, SA_NOCLDWAIT, TASK_COMM_LEN};
 
 /// `exit_state` of a task.
@@ -148,9 +148,9 @@ pub(crate) struct Task {
     /// Command name, NUL-padded (`comm`).
     pub(crate) comm: [u8; TASK_COMM_LEN],
     /// Credentials (`cred`; Linux also has `real_cred`, the same here).
-    pub(crate) cred: std::sync::Arc<crate::task::cred::Cred>,
+    pub(crate) cred: std::sync::Arc<crate::task::procapi::cred::Cred>,
     /// Namespaces for children (`nsproxy`); empty once the task exited.
-    pub(crate) nsproxy: crate::task::nsproxy::NsProxy,
+    pub(crate) nsproxy: crate::task::procapi::nsproxy::NsProxy,
     /// Signal asked for at the parent's death (`pdeath_signal`), 0 none.
     pub(crate) pdeath_signal: i32,
     /// Start time in caller-supplied nanoseconds.
@@ -269,9 +269,9 @@ pub(crate) struct ThreadGroup {
     pub(crate) sighand: SigHand,
     /// Flags, masks and addresses of the actions, shared copy-on-write;
     /// `None` while all are zero.
-    pub(crate) actions: Option<crate::task::sigaction::SigActions>,
+    pub(crate) actions: Option<crate::task::signal::sigaction::SigActions>,
     /// Resource limits (`rlim`), shared copy-on-write between groups.
-    pub(crate) rlim: crate::task::rlimit::Rlimits,
+    pub(crate) rlim: crate::task::procapi::rlimit::Rlimits,
     /// `PR_SET_CHILD_SUBREAPER` (`is_child_subreaper`).
     pub(crate) is_child_subreaper: bool,
     /// The group leads its session (`signal->leader`).
@@ -294,7 +294,7 @@ impl ThreadGroup {
         pgrp: PidIx,
         session: PidIx,
         sighand: SigHand,
-        rlim: crate::task::rlimit::Rlimits,
+        rlim: crate::task::procapi::rlimit::Rlimits,
     ) -> ThreadGroup {
         ThreadGroup {
             leader,

@@ -7,7 +7,7 @@ use crate::errno::{Errno, Result};
 use crate::list;
 use crate::slab::SlabIx;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::nsproxy::CLONE_NEW_ANY;
+use crate::task::procapi::nsproxy::CLONE_NEW_ANY;
 use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{SIGNAL_UNKILLABLE, TS_VFORK_WAIT};
 use crate::uapi::{
@@ -199,7 +199,7 @@ impl Kernel {
         // CLONE_NEWUSER gives in the new user namespace.
         if flags & CLONE_NEW_ANY != 0
             && flags & CLONE_NEWUSER == 0
-            && !self.has_cap(cur, crate::task::capability::CAP_SYS_ADMIN)
+            && !self.has_cap(cur, crate::task::procapi::capability::CAP_SYS_ADMIN)
         {
             return Err(Errno::EPERM);
         }

@@ -86,7 +86,7 @@ impl Kernel {
         let ptracer_capable = self.ptracer_capable(t);
         let task = &mut self.tasks[t];
         let (new_cred, secureexec) =
-            crate::task::commoncap::bprm_creds(&task.cred, nnp, ptracer_capable);
+            crate::task::procapi::commoncap::bprm_creds(&task.cred, nnp, ptracer_capable);
         if secureexec {
             // The parent may not signal a privileged process.
             task.pdeath_signal = 0;
@@ -101,7 +101,7 @@ impl Kernel {
         self.commit_creds(t, new_cred);
         // The mask and pending signals stay.
         self.flush_signal_handlers(g);
-        if !self.ptrace_event(t, crate::task::ptrace_event::PTRACE_EVENT_EXEC, old_vpid)
+        if !self.ptrace_event(t, crate::task::ptrace::event::PTRACE_EVENT_EXEC, old_vpid)
             && self.tasks[t].ptrace != 0
             && self.tasks[t].ptrace & PT_SEIZED == 0
         {
@@ -117,8 +117,8 @@ impl Kernel {
             let _ = self.send_signal_locked(
                 t,
                 SIGTRAP,
-                crate::task::sigsend::SendInfo::Info(info),
-                crate::task::sigsend::PidType::Pid,
+                crate::task::signal::sigsend::SendInfo::Info(info),
+                crate::task::signal::sigsend::PidType::Pid,
                 false,
             );
         }

@@ -24,7 +24,7 @@ use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
 use crate::slab::SlabIx;
 use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, TaskId};
-use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::signal::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{
@@ -107,7 +107,7 @@ impl Kernel {
         } else {
             self.threads(g)
         };
-        if self.ptrace_event_enabled(t, crate::task::ptrace_event::PTRACE_EVENT_EXIT) {
+        if self.ptrace_event_enabled(t, crate::task::ptrace::event::PTRACE_EVENT_EXIT) {
             // The other threads go first; the caller stops before exiting.
             let others: Vec<TaskIx> = others.into_iter().filter(|&u| u != t).collect();
             self.exit_threads(&others, g, code);
@@ -150,7 +150,7 @@ impl Kernel {
     /// thread, SIGKILL or not, with the group's exit code as message
     /// (tests/oracle/ptrace_edges.out, cases exit_*).
     pub(crate) fn exit_threads(&mut self, threads: &[TaskIx], g: GroupIx, code: i32) {
-        use crate::task::ptrace_event::JOBCTL_EXIT_PENDING;
+        use crate::task::ptrace::event::JOBCTL_EXIT_PENDING;
         for &t in threads {
             if !self
                 .tasks
@@ -262,7 +262,7 @@ impl Kernel {
             let p = &self.tasks[vp];
             if p.flags & PF_EXITING != 0
                 || p.exit_state != ExitState::Alive
-                || p.jobctl & crate::task::ptrace_event::JOBCTL_EXIT_PENDING != 0
+                || p.jobctl & crate::task::ptrace::event::JOBCTL_EXIT_PENDING != 0
             {
                 return;
             }
@@ -405,7 +405,7 @@ impl Kernel {
                         self.exit_notify_tail(d.task, group_dead, Vec::new())
                     }
                     Deferral::Dequeue => {
-                        use crate::task::ptrace_event::JOBCTL_EXIT_PENDING;
+                        use crate::task::ptrace::event::JOBCTL_EXIT_PENDING;
                         let t = d.task;
                         if self.tasks[t].jobctl & JOBCTL_EXIT_PENDING != 0 {
                             // Out of its PTRACE_EVENT_EXIT stop, the
@@ -563,7 +563,7 @@ impl Kernel {
     fn exit_ptrace(&mut self, tracer: TaskIx, dead: &mut Vec<TaskIx>) {
         let tracees = list::collect(self.tasks[tracer].ptraced, &self.tasks, |t| &t.ptrace_entry);
         for p in tracees {
-            if self.ptrace_options(p) & crate::task::ptrace_event::PTRACE_O_EXITKILL != 0
+            if self.ptrace_options(p) & crate::task::ptrace::event::PTRACE_O_EXITKILL != 0
                 && self.tasks[p].exit_state == ExitState::Alive
             {
                 // PTRACE_O_EXITKILL: SIGKILL (SEND_SIG_PRIV, so forced) before

@@ -1,5 +1,5 @@
 //! The capability rules: `capget`/`capset`, how exec moves the five sets
-//! (how uid changes move them is in [`crate::task::cred`]), and the capability prctl(2) options (`PR_CAPBSET_*`,
+//! (how uid changes move them is in [`crate::task::procapi::cred`]), and the capability prctl(2) options (`PR_CAPBSET_*`,
 //! `PR_CAP_AMBIENT`, `PR_*_KEEPCAPS`, `PR_*_SECUREBITS`,
 //! `PR_*_NO_NEW_PRIVS`).
 //!
@@ -13,13 +13,13 @@
 //! (`PR_SET_NO_NEW_PRIVS`).
 
 use crate::errno::{Errno, Result};
-use crate::task::capability::{
+use crate::task::kernel::{Kernel, TaskId};
+use crate::task::procapi::capability::{
     cap_data_entries, Cap, CapUserData, KernelCap, CAP_SETPCAP, CAP_SYS_PTRACE, SECBIT_KEEP_CAPS,
     SECBIT_KEEP_CAPS_LOCKED, SECBIT_NOROOT, SECBIT_NO_CAP_AMBIENT_RAISE, SECURE_ALL_BITS,
     SECURE_ALL_LOCKS,
 };
-use crate::task::cred::Cred;
-use crate::task::kernel::{Kernel, TaskId};
+use crate::task::procapi::cred::Cred;
 use crate::task::task_struct::{TaskIx, PFA_NO_NEW_PRIVS};
 
 /// `PR_CAP_AMBIENT`'s sub-commands (`arg2`).
@@ -100,7 +100,7 @@ impl Kernel {
     /// `Ok(None)`.
     ///
     /// For an unknown version Linux writes
-    /// [`LINUX_CAPABILITY_VERSION_3`](crate::task::capability::LINUX_CAPABILITY_VERSION_3)
+    /// [`LINUX_CAPABILITY_VERSION_3`](crate::task::procapi::capability::LINUX_CAPABILITY_VERSION_3)
     /// into `hdr.version` (the embedder does, with a NULL data pointer
     /// too). Version 1 copies out only the low 32 bits of each set.
     ///
@@ -203,7 +203,7 @@ impl Kernel {
     ///
     /// # Errors
     /// `ESRCH` stale `current`; `EINVAL` if `cap` is above
-    /// [`CAP_LAST_CAP`](crate::task::capability::CAP_LAST_CAP).
+    /// [`CAP_LAST_CAP`](crate::task::procapi::capability::CAP_LAST_CAP).
     ///
     /// # Linux
     /// `cap_task_prctl()` PR_CAPBSET_READ.

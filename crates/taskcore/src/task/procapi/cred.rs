@@ -16,10 +16,10 @@ use crate::task::task_struct::TaskIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
-use crate::task::capability::{
+use crate::task::kernel::{Kernel, TaskId};
+use crate::task::procapi::capability::{
     Cap, KernelCap, CAP_KILL, CAP_SETGID, CAP_SETUID, SECBIT_KEEP_CAPS, SECBIT_NO_SETUID_FIXUP,
 };
-use crate::task::kernel::{Kernel, TaskId};
 
 /// `(uid_t)-1`: "leave unchanged" for the set*id calls, never a valid id.
 pub const ID_UNCHANGED: u32 = u32::MAX;

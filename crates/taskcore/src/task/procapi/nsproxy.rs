@@ -19,9 +19,9 @@ use crate::errno::{Errno, Result};
 use crate::pid::ns::NsIx;
 use crate::pid::refs::NsRef;
 use crate::pid::NsId;
-use crate::task::capability::CAP_SYS_ADMIN;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::pidfd::PidFd;
+use crate::task::procapi::capability::CAP_SYS_ADMIN;
+use crate::task::procapi::pidfd::PidFd;
 use crate::task::task_struct::TaskIx;
 use crate::uapi::{
     CLONE_FILES, CLONE_FS, CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID,

@@ -17,8 +17,8 @@ use crate::task::task_struct::TaskIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
-use crate::task::capability::{CAP_SYS_ADMIN, CAP_SYS_RESOURCE};
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::procapi::capability::{CAP_SYS_ADMIN, CAP_SYS_RESOURCE};
 use crate::uapi::*;
 
 /// One resource's limits (`struct rlimit64`); [`RLIM_INFINITY`] is none.

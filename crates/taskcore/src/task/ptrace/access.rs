@@ -29,8 +29,8 @@
 
 use crate::errno::{Errno, Result};
 use crate::slab::NONE;
-use crate::task::capability::CAP_SYS_PTRACE;
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::procapi::capability::CAP_SYS_PTRACE;
 use crate::task::task_struct::TaskIx;
 
 /// What the access is for, and whose ids the caller is judged by
@@ -94,7 +94,7 @@ impl Kernel {
     }
 
     /// `ptrace_may_access(target, mode)` asked by `current`: `Ok(())` if
-    /// allowed (the rules are in [`crate::task::ptrace_access`]).
+    /// allowed (the rules are in [`crate::task::ptrace::access`]).
     ///
     /// # Errors
     /// - `ESRCH`: `current` or `target` is stale.

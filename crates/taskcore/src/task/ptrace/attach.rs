@@ -13,15 +13,15 @@
 
 use crate::errno::{Errno, Result};
 use crate::list;
-use crate::task::jobctl::JOBCTL_STOPPED;
-use crate::task::jobctl::{
+use crate::task::kernel::{Kernel, TaskId};
+use crate::task::ptrace::access::PtraceMode;
+use crate::task::ptrace::event::TIF_SYSCALL_TRACE;
+use crate::task::signal::jobctl::JOBCTL_STOPPED;
+use crate::task::signal::jobctl::{
     JOBCTL_LISTENING, JOBCTL_STOP_PENDING, JOBCTL_STOP_SIGMASK, JOBCTL_TRAP_NOTIFY,
     JOBCTL_TRAP_STOP,
 };
-use crate::task::kernel::{Kernel, TaskId};
-use crate::task::ptrace_access::PtraceMode;
-use crate::task::ptrace_event::TIF_SYSCALL_TRACE;
-use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::signal::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::PF_EXITING;
 use crate::task::task_struct::{
@@ -133,7 +133,7 @@ impl Kernel {
         };
         let (pc, cc) = (&self.tasks[parent].cred, &self.tasks[cur].cred);
         if !cc.cap_permitted.is_subset(pc.cap_permitted)
-            && !pc.capable(crate::task::capability::CAP_SYS_PTRACE)
+            && !pc.capable(crate::task::procapi::capability::CAP_SYS_PTRACE)
         {
             return Err(Errno::EPERM);
         }

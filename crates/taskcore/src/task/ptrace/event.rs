@@ -19,13 +19,13 @@
 //! include/linux/ptrace.h `ptrace_report_syscall_entry/exit()`.
 
 use crate::errno::{Errno, Result};
-use crate::task::jobctl::{
+use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
+pub use crate::task::ptrace::attach::PTRACE_EVENT_STOP;
+use crate::task::signal::jobctl::{
     JOBCTL_LISTENING, JOBCTL_PENDING_MASK, JOBCTL_STOPPED, JOBCTL_STOP_PENDING, JOBCTL_TRAP_NOTIFY,
     JOBCTL_TRAP_STOP,
 };
-use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
-pub use crate::task::ptrace::PTRACE_EVENT_STOP;
-use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::signal::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, PT_SEIZED};
 use crate::uapi::{valid_signal, CLD_TRAPPED, SIGCHLD, SIGTRAP};
@@ -639,7 +639,8 @@ impl Kernel {
             // do_jobctl_trap(): SIGTRAP, or the stop signal of a stopped
             // group it joins.
             let g = self.tasks[child].group;
-            let sig = u32::from(self.groups[g].stop_sig) & crate::task::jobctl::JOBCTL_STOP_SIGMASK;
+            let sig = u32::from(self.groups[g].stop_sig)
+                & crate::task::signal::jobctl::JOBCTL_STOP_SIGMASK;
             if self.groups[g].flags & crate::task::task_struct::SIGNAL_STOP_STOPPED != 0 {
                 self.tasks[child].jobctl |= sig;
             }
@@ -650,7 +651,7 @@ impl Kernel {
             // marks it JOBCTL_STOP_DEQUEUED, so that resumed with SIGSTOP
             // it stops again (tests/oracle/ptrace_edges.out,
             // clone_ptrace_stop).
-            self.tasks[child].jobctl |= crate::task::jobctl::JOBCTL_STOP_DEQUEUED;
+            self.tasks[child].jobctl |= crate::task::signal::jobctl::JOBCTL_STOP_DEQUEUED;
             self.ptrace_trap(child, SIGSTOP);
         }
         event

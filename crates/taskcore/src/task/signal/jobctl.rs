@@ -28,8 +28,8 @@
 //! `task_join_group_stop()`.
 
 use crate::task::kernel::{Kernel, Notification};
-use crate::task::ptrace::PTRACE_EVENT_STOP;
-use crate::task::sigdeliver::SignalDelivery;
+use crate::task::ptrace::attach::PTRACE_EVENT_STOP;
+use crate::task::signal::sigdeliver::SignalDelivery;
 use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{
@@ -228,7 +228,7 @@ impl Kernel {
             t,
             code,
             CLD_STOPPED,
-            crate::task::ptrace_event::TrapKind::Group,
+            crate::task::ptrace::event::TrapKind::Group,
         );
     }
 

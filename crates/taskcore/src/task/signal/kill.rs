@@ -14,7 +14,7 @@ use crate::list;
 use crate::pid::entry::Numbers;
 use crate::pid::entry::PidIx;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
-use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::signal::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, SIGNAL_GROUP_EXIT};
@@ -29,7 +29,7 @@ enum KillTarget {
 
 /// The sender of a user signal, as `check_kill_permission()` sees it.
 pub(crate) struct Killer {
-    cred: std::sync::Arc<crate::task::cred::Cred>,
+    cred: std::sync::Arc<crate::task::procapi::cred::Cred>,
     group: GroupIx,
     session: PidIx,
     /// The sender's tgid in its own namespace (`task_tgid_vnr(current)`),
@@ -342,7 +342,7 @@ impl Kernel {
         &self,
         group: GroupIx,
         session: PidIx,
-        cred: &crate::task::cred::Cred,
+        cred: &crate::task::procapi::cred::Cred,
         t: TaskIx,
         sig: i32,
     ) -> bool {

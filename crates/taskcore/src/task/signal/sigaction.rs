@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::sigpending::sigmask;
+use crate::task::signal::sigpending::sigmask;
 use crate::task::task_struct::SigHand;
 use crate::uapi::{
     sig_kernel_ignore, sig_kernel_only, valid_signal, SA_NOCLDSTOP, SA_NOCLDWAIT, SA_RESETHAND,

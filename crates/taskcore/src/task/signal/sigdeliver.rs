@@ -24,11 +24,11 @@
 //! `arch_do_signal_or_restart()`.
 
 use crate::errno::Result;
-use crate::task::jobctl::JOBCTL_STOP_DEQUEUED;
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
-use crate::task::sigaction::SigAction;
-use crate::task::sigpending::{next_signal, sigmask};
-use crate::task::sigsend::{PidType, SendInfo};
+use crate::task::signal::jobctl::JOBCTL_STOP_DEQUEUED;
+use crate::task::signal::sigaction::SigAction;
+use crate::task::signal::sigpending::{next_signal, sigmask};
+use crate::task::signal::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{
@@ -287,7 +287,7 @@ impl Kernel {
         let shared = self.groups[task.group].shared_pending.signal & !self.claimed_by_others(t);
         (task.pending.signal | shared) & !task.blocked != 0
             || self.resume_signals.contains_key(&t)
-            || task.jobctl & crate::task::jobctl::JOBCTL_PENDING_MASK != 0
+            || task.jobctl & crate::task::signal::jobctl::JOBCTL_PENDING_MASK != 0
             || self.groups[task.group].flags & SIGNAL_CLD_CONTINUED != 0
     }
 
@@ -520,7 +520,7 @@ impl Kernel {
             t,
             sig,
             CLD_TRAPPED,
-            crate::task::ptrace_event::TrapKind::Signal,
+            crate::task::ptrace::event::TrapKind::Signal,
         );
     }
 }

@@ -20,8 +20,8 @@
 
 use crate::errno::{Errno, Result};
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
-use crate::task::sigdeliver::UNBLOCKABLE;
-use crate::task::sigsend::PidType;
+use crate::task::signal::sigdeliver::UNBLOCKABLE;
+use crate::task::signal::sigsend::PidType;
 use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{PF_EXITING, TS_RESTORE_SIGMASK, TS_SIGSLEEP};
 use crate::uapi::{SIG_BLOCK, SIG_SETMASK, SIG_UNBLOCK, SI_TKILL};

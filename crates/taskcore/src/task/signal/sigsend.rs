@@ -21,7 +21,7 @@
 
 use crate::errno::{Errno, Result};
 use crate::task::kernel::{Kernel, SigInfo};
-use crate::task::sigpending::{sigmask, SigQueue};
+use crate::task::signal::sigpending::{sigmask, SigQueue};
 use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE};
@@ -257,7 +257,8 @@ impl Kernel {
     /// group stop (`JOBCTL_STOPPED`).
     pub(crate) fn task_is_stopped_or_traced(&self, t: TaskIx) -> bool {
         let task = &self.tasks[t];
-        task.flags & PF_TRACED_STOP != 0 || task.jobctl & crate::task::jobctl::JOBCTL_STOPPED != 0
+        task.flags & PF_TRACED_STOP != 0
+            || task.jobctl & crate::task::signal::jobctl::JOBCTL_STOPPED != 0
     }
 
     /// `sig_fatal()`: `sig`'s action in group `g` is the default one, and

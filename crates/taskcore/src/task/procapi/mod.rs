@@ -1,0 +1,13 @@
+//! The process API beyond the lifecycle and signals: credentials
+//! (`cred`) and capabilities (`capability`, `commoncap`), resource limits
+//! (`rlimit`), `prctl`, pidfds (`pidfd`), namespaces (`nsproxy`), and the
+//! state kept for `/proc` (`procinfo`).
+
+pub mod capability;
+pub mod commoncap;
+pub mod cred;
+pub(crate) mod nsproxy;
+pub mod pidfd;
+pub(crate) mod prctl;
+pub(crate) mod procinfo;
+pub mod rlimit;

@@ -1,0 +1,13 @@
+//! Signals (`kernel/signal.c`): sending (`kill`, `sigsend`), pending sets
+//! (`sigpending`), delivery (`sigdeliver`), masks and signal waits
+//! (`sigmask`), dispositions (`sigaction`), job control (`jobctl`) and
+//! interrupted calls (`restart`).
+
+pub(crate) mod jobctl;
+pub(crate) mod kill;
+pub(crate) mod restart;
+pub(crate) mod sigaction;
+pub(crate) mod sigdeliver;
+pub(crate) mod sigmask;
+pub(crate) mod sigpending;
+pub(crate) mod sigsend;
