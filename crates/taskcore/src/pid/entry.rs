@@ -50,13 +50,13 @@ pub(crate) struct Pid {
     /// Numbers from the root namespace (index 0) down to the owner's.
     pub(crate) numbers: Numbers,
     /// The task whose PID this is (`PIDTYPE_PID`), or `None`.
-    pub(crate) task: Option<crate::task::task_struct::TaskIx>,
+    pub(crate) task: Option<crate::ix::TaskIx>,
     /// The thread group whose TGID this is (`PIDTYPE_TGID`), or `None`.
-    pub(crate) tgid_group: Option<crate::task::task_struct::GroupIx>,
+    pub(crate) tgid_group: Option<crate::ix::GroupIx>,
     /// Thread groups whose process group this is (`PIDTYPE_PGID`).
-    pub(crate) pgrp_members: ListHead<crate::task::task_struct::GroupIx>,
+    pub(crate) pgrp_members: ListHead<crate::ix::GroupIx>,
     /// Thread groups whose session this is (`PIDTYPE_SID`).
-    pub(crate) session_members: ListHead<crate::task::task_struct::GroupIx>,
+    pub(crate) session_members: ListHead<crate::ix::GroupIx>,
     /// Members of `pgrp_members` that are group-stopped (`has_stopped_jobs`
     /// in O(1)).
     pub(crate) pgrp_nr_stopped: u32,

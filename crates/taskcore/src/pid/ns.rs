@@ -17,7 +17,7 @@
 
 use super::idr::Idr;
 use crate::errno::{Errno, Result};
-use crate::task::task_struct::TaskIx;
+use crate::ix::TaskIx;
 #[cfg(test)]
 use crate::uapi::PID_MAX_DEFAULT;
 use crate::uapi::RESERVED_PIDS;

@@ -18,12 +18,12 @@
 //! fs/proc/thread_self.c, fs/proc/util.c `name_to_int()`.
 
 use crate::errno::{Errno, Result};
+use crate::ix::TaskIx;
 use crate::procfs::dirent::{DirContext, DirCursor, Getdents64};
 use crate::procfs::fs::ProcFs;
 use crate::procfs::node::{s_ifmt, Attr, Fixed, Node, PidEntry, TGID_ENTRIES, TID_ENTRIES};
 use crate::procfs::root::{RootWalk, ROOT_FIXED};
 use crate::task::ptrace::access::PtraceMode;
-use crate::task::task_struct::TaskIx;
 #[cfg(doc)]
 use crate::Kernel;
 

@@ -38,9 +38,9 @@
 //! exit_code; a reader outside the emulated table is treated as
 //! permitted.
 
+use crate::ix::TaskIx;
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
-use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_STOPPED};
 
 /// `RLIM_INFINITY` as `/proc/PID/stat` prints `rsslim`.

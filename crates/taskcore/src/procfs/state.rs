@@ -15,9 +15,9 @@
 //! fs/proc/array.c `task_state_array`, `get_task_state()`,
 //! include/linux/sched.h `task_state_index()`, `PF_*`.
 
+use crate::ix::TaskIx;
 use crate::pid::ns::NsIx;
 use crate::procfs::fs::ProcFs;
-use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{
     ExitState, PF_EXITING, PF_FORKNOEXEC, PF_TRACED_STOP, TS_RUNNING, TS_VFORK_WAIT,
 };
@@ -83,7 +83,7 @@ impl ProcFs<'_> {
             TaskState::Zombie
         } else if task.flags & PF_TRACED_STOP != 0 {
             TaskState::TracingStop
-        } else if task.jobctl & crate::task::signal::jobctl::JOBCTL_STOPPED != 0 {
+        } else if task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_STOPPED != 0 {
             TaskState::Stopped
         } else if task.flags & TS_VFORK_WAIT != 0 {
             TaskState::DiskSleep

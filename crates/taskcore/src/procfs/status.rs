@@ -18,12 +18,12 @@
 //! `task_cpus_allowed()`, `task_context_switch_counts()`;
 //! kernel/cgroup/cpuset.c `cpuset_task_status_allowed()`.
 
+use crate::ix::TaskIx;
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
 use crate::procfs::state::TaskState;
 use crate::procfs::system::{put_bitmap, put_bitmap_list};
 use crate::task::task_struct::ExitState;
-use crate::task::task_struct::TaskIx;
 
 /// `max_fds` of a fresh file table (`NR_OPEN_DEFAULT` = `BITS_PER_LONG`).
 const NR_OPEN_DEFAULT: u64 = 64;

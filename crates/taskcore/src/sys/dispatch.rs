@@ -61,7 +61,7 @@ pub enum SysRet {
     /// `PTRACE_GETEVENTMSG`: the unsigned long written; returns 0.
     EventMsg(u64),
     /// `PTRACE_GETSIGINFO`: the siginfo written; returns 0.
-    SigInfo(crate::task::kernel::SigInfo),
+    SigInfo(crate::types::SigInfo),
     /// capget with a data pointer: the three sets written (the low 32
     /// bits only for version 1); returns 0.
     Caps(crate::CapUserData),

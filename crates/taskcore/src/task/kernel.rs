@@ -13,9 +13,11 @@
 //! when the target next runs. This keeps each exit step free of re-entrant
 //! exits.
 
+pub use crate::ix::TaskId;
+use crate::ix::{GroupIx, TaskIx};
 use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
-use crate::task::task_struct::{GroupIx, TaskIx};
+pub use crate::types::SigInfo;
 use std::collections::VecDeque;
 
 use crate::errno::{Errno, Result};
@@ -24,8 +26,9 @@ use crate::pid::entry::{Numbers, Pid, Upid};
 use crate::pid::ns::{NsId, PidNamespace};
 use crate::pid::TAG_TGID;
 use crate::slab::{Slab, SlabIx};
+use crate::task::signal::sighand::SigHand;
 use crate::task::task_struct::{
-    ExitState, SigHand, Task, ThreadGroup, PF_FORKNOEXEC, PF_TRACED_STOP, SIGNAL_STOP_CONTINUED,
+    ExitState, Task, ThreadGroup, PF_FORKNOEXEC, PF_TRACED_STOP, SIGNAL_STOP_CONTINUED,
     SIGNAL_STOP_STOPPED,
 };
 use crate::uapi::{PID_MAX_DEFAULT, PID_MAX_LIMIT, PID_MAX_MIN, SIGCHLD, TASK_COMM_LEN};
@@ -33,36 +36,6 @@ use crate::wait::index::{
     Cat, Class, EdgePos, EdgeState, WaitIndex, READY_CONT, READY_EXIT, READY_STOP, READY_TRAP,
     UNREGISTERED,
 };
-
-/// A handle on a task (a thread).
-///
-/// Handles are generation-checked: once the task is reaped (released), its
-/// handle is stale and every operation given it fails with `ESRCH`, even if
-/// the slot is reused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TaskId {
-    /// The task's slot ordinal ([`TaskIx::ordinal`]).
-    pub(crate) idx: u32,
-    pub(crate) gen: u32,
-}
-
-impl TaskId {
-    /// The handle as one integer, for FFI and tables keyed by integers:
-    /// slot index in the low 32 bits, generation in the high 32.
-    pub const fn into_raw(self) -> u64 {
-        (self.gen as u64) << 32 | self.idx as u64
-    }
-
-    /// The handle [`TaskId::into_raw`] gave. Any value is accepted: one that
-    /// names no live task makes every operation fail with `ESRCH`, as a
-    /// stale handle does.
-    pub const fn from_raw(raw: u64) -> TaskId {
-        TaskId {
-            idx: raw as u32,
-            gen: (raw >> 32) as u32,
-        }
-    }
-}
 
 /// Settings of a [`Kernel`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +48,7 @@ pub struct Config {
     /// not 0.
     pub core_dumps: bool,
     /// How fork duplicates an address space (default copy-on-write).
-    pub fork_mm: crate::task::lifecycle::mm::ForkMm,
+    pub fork_mm: crate::task::lifecycle::mm_entry::ForkMm,
 }
 
 impl Default for Config {
@@ -83,30 +56,9 @@ impl Default for Config {
         Config {
             pid_max: PID_MAX_DEFAULT,
             core_dumps: false,
-            fork_mm: crate::task::lifecycle::mm::ForkMm::Cow,
+            fork_mm: crate::task::lifecycle::mm_entry::ForkMm::Cow,
         }
     }
-}
-
-/// Signal information, as `waitid` and SIGCHLD deliver it (`siginfo_t`
-/// fields of the `SIGCHLD` layout).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SigInfo {
-    /// Signal number (`si_signo`): SIGCHLD for wait reports, 0 when nothing
-    /// was reported.
-    pub signo: i32,
-    /// `si_code`: `CLD_EXITED`, `CLD_KILLED`, `CLD_DUMPED`, `CLD_TRAPPED`,
-    /// `CLD_STOPPED` or `CLD_CONTINUED`.
-    pub code: i32,
-    /// The child's pid in the receiver's namespace (`si_pid`).
-    pub pid: i32,
-    /// The child's real uid (`si_uid`).
-    pub uid: u32,
-    /// Exit code or signal number (`si_status`).
-    pub status: i32,
-    /// The value sent with `rt_sigqueueinfo` (`si_value`, `si_int` in its
-    /// low 32 bits); 0 for other signals.
-    pub value: u64,
 }
 
 /// Something the caller must act on after an operation.
@@ -259,7 +211,7 @@ pub struct Kernel {
     pub(crate) groups: Slab<ThreadGroup, GroupIx>,
     pub(crate) pids: Slab<Pid, PidIx>,
     pub(crate) nss: Slab<PidNamespace, NsIx>,
-    pub(crate) mms: Slab<crate::task::lifecycle::mm::MmEntry>,
+    pub(crate) mms: Slab<crate::task::lifecycle::mm_entry::MmEntry>,
     pub(crate) root_ns: NsIx,
     pub(crate) init: TaskIx,
     pub(crate) wait_index: WaitIndex,
@@ -270,7 +222,7 @@ pub struct Kernel {
     pub(crate) group_exec_task: Option<TaskIx>,
     /// Wait edges marked by the readiness setters, synced by
     /// `flush_wait_edges` at the end of the operation (task/readiness.rs).
-    pub(crate) wait_dirty: Vec<crate::task::readiness::Dirty>,
+    pub(crate) wait_dirty: Vec<crate::wait::dirty::Dirty>,
     /// Source of list position keys.
     pub(crate) seq: u64,
     /// The caller-supplied current time in nanoseconds.
@@ -282,7 +234,7 @@ pub struct Kernel {
     /// `UCOUNT_RLIMIT_SIGPENDING`).
     pub(crate) sigpending_users: rustc_hash::FxHashMap<u32, u32>,
     /// When threads take their signals.
-    pub(crate) delivery: crate::task::signal::sigdeliver::SignalDelivery,
+    pub(crate) delivery: crate::task::signal::delivery::SignalDelivery,
     /// Signals a tracer resumed a thread with, for its next `get_signal()`.
     pub(crate) resume_signals: rustc_hash::FxHashMap<TaskIx, SigInfo>,
     /// The siginfo of the signal a thread in signal-delivery-stop stopped
@@ -1021,7 +973,7 @@ impl Kernel {
             // nothing to report, even a stop not reported yet.
             if task.flags & PF_TRACED_STOP != 0
                 && task.trap_code != 0
-                && task.jobctl & crate::task::signal::jobctl::JOBCTL_LISTENING == 0
+                && task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_LISTENING == 0
             {
                 ready |= READY_TRAP;
             }

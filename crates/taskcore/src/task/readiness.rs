@@ -22,19 +22,11 @@
 //! No Linux analogue: Linux has no index to keep in step (`do_wait` walks
 //! the lists and reads these fields directly).
 
+use crate::ix::GroupIx;
+use crate::ix::TaskIx;
 use crate::task::kernel::Kernel;
-use crate::task::task_struct::GroupIx;
-use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, PF_TRACED_STOP, SIGNAL_STOP_STOPPED};
-
-/// A wait edge marked for re-registration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Dirty {
-    /// Both edges that lead to a task (as `Kernel::sync_task`).
-    Task(TaskIx),
-    /// Every edge that depends on a group's state (as `Kernel::sync_group`).
-    Group(GroupIx),
-}
+use crate::wait::dirty::Dirty;
 
 impl Kernel {
     /// Marks the edges that lead to task `t` (its ptrace edge, and its

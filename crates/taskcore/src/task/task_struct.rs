@@ -10,8 +10,9 @@
 
 use crate::list::{Link, ListHead};
 use crate::pid::entry::PidIx;
+use crate::task::signal::sighand::SigHand;
 use crate::task::signal::sigpending::SigPending;
-use crate::uapi::{NSIG, SA_NOCLDSTOP, SA_NOCLDWAIT, TASK_COMM_LEN};
+use crate::uapi::TASK_COMM_LEN;
 
 /// `exit_state` of a task.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,31 +72,7 @@ pub(crate) const PT_PTRACED: u8 = 0x01;
 /// ptrace state: attached with `PTRACE_SEIZE` (`PT_SEIZED`).
 pub(crate) const PT_SEIZED: u8 = 0x02;
 
-crate::slab::slab_index!(
-    /// Index of a thread group in the kernel's group slab.
-    GroupIx
-);
-
-crate::slab::slab_index!(
-    /// Index of a task (a thread) in the kernel's task slab.
-    TaskIx
-);
-
-impl TaskIx {
-    /// The 0-based ordinal a [`crate::TaskId`] carries (slot - 1, as
-    /// `Display` shows it): handles and their raw form stay what they were
-    /// when the task slab used slot 0.
-    #[inline(always)]
-    pub(crate) fn ordinal(self) -> u32 {
-        self.key() - 1
-    }
-
-    /// The index of ordinal `n`; `None` for `u32::MAX`, which names no slot.
-    #[inline(always)]
-    pub(crate) fn from_ordinal(n: u32) -> Option<TaskIx> {
-        core::num::NonZeroU32::new(n.wrapping_add(1)).map(TaskIx)
-    }
-}
+pub(crate) use crate::ix::{GroupIx, TaskIx};
 
 /// A task: one thread.
 ///
@@ -175,45 +152,6 @@ pub(crate) struct Task {
     pub(crate) trap_kind: u8,
 }
 
-/// Signal dispositions of a thread group, as far as the lifecycle needs them.
-///
-/// Bit `sig - 1` of each mask describes signal `sig`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct SigHand {
-    /// Signals set to `SIG_IGN`.
-    pub(crate) ignored: u64,
-    /// Signals with a handler.
-    pub(crate) handled: u64,
-    /// Handled signals whose handler is reset on delivery (`SA_RESETHAND`).
-    pub(crate) resethand: u64,
-    /// `SA_NOCLDSTOP | SA_NOCLDWAIT` bits of SIGCHLD's action.
-    pub(crate) chld_flags: u64,
-}
-
-impl SigHand {
-    pub(crate) fn bit(sig: i32) -> u64 {
-        debug_assert!((1..=NSIG).contains(&sig));
-        1u64 << (sig - 1)
-    }
-
-    pub(crate) fn is_ignored(&self, sig: i32) -> bool {
-        self.ignored & Self::bit(sig) != 0
-    }
-
-    pub(crate) fn is_handled(&self, sig: i32) -> bool {
-        self.handled & Self::bit(sig) != 0
-    }
-
-    /// The parent does not want zombies (`SIG_IGN` or `SA_NOCLDWAIT`).
-    pub(crate) fn ignoring_children(&self) -> bool {
-        self.is_ignored(crate::uapi::SIGCHLD) || self.chld_flags & SA_NOCLDWAIT != 0
-    }
-
-    pub(crate) fn nocldstop(&self) -> bool {
-        self.chld_flags & SA_NOCLDSTOP != 0
-    }
-}
-
 /// A thread group: a process.
 ///
 /// # Invariants
@@ -269,7 +207,7 @@ pub(crate) struct ThreadGroup {
     pub(crate) sighand: SigHand,
     /// Flags, masks and addresses of the actions, shared copy-on-write;
     /// `None` while all are zero.
-    pub(crate) actions: Option<crate::task::signal::sigaction::SigActions>,
+    pub(crate) actions: Option<crate::task::signal::sighand::SigActions>,
     /// Resource limits (`rlim`), shared copy-on-write between groups.
     pub(crate) rlim: crate::task::procapi::rlimit::Rlimits,
     /// `PR_SET_CHILD_SUBREAPER` (`is_child_subreaper`).

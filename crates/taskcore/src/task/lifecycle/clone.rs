@@ -4,11 +4,11 @@
 //! kernel/fork.c `kernel_clone()` and `copy_process()`.
 
 use crate::errno::{Errno, Result};
+use crate::ix::TaskIx;
 use crate::list;
 use crate::slab::SlabIx;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::procapi::nsproxy::CLONE_NEW_ANY;
-use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{SIGNAL_UNKILLABLE, TS_VFORK_WAIT};
 use crate::uapi::{
     CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT,

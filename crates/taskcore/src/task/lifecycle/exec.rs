@@ -5,8 +5,8 @@
 //! (kernel/signal.c), `__set_task_comm()`.
 
 use crate::errno::Result;
+use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, PF_FORKNOEXEC, PF_TRACED_STOP, PT_SEIZED};
 use crate::uapi::{SIGCHLD, SIGTRAP, TASK_COMM_LEN};
 
@@ -107,7 +107,7 @@ impl Kernel {
         {
             // send_sig(SIGTRAP, current, 0): taken on the way back to user
             // space, after a syscall-exit stop.
-            let info = crate::task::kernel::SigInfo {
+            let info = crate::types::SigInfo {
                 signo: SIGTRAP,
                 code: crate::uapi::SI_USER,
                 pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(t)),

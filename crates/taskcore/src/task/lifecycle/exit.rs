@@ -19,16 +19,17 @@
 //! `zap_pid_ns_processes`; kernel/ptrace.c `exit_ptrace`.
 
 use crate::errno::Result;
+use crate::ix::GroupIx;
+use crate::ix::TaskIx;
 use crate::list;
 use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
 use crate::slab::SlabIx;
 use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, TaskId};
+use crate::task::signal::sighand::SigHand;
 use crate::task::signal::sigsend::{PidType, SendInfo};
-use crate::task::task_struct::GroupIx;
-use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{
-    ExitState, SigHand, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, TS_VFORK_WAIT,
+    ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, TS_VFORK_WAIT,
 };
 use crate::uapi::{
     valid_signal, __WALL, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL,
@@ -150,7 +151,7 @@ impl Kernel {
     /// thread, SIGKILL or not, with the group's exit code as message
     /// (tests/oracle/ptrace_edges.out, cases exit_*).
     pub(crate) fn exit_threads(&mut self, threads: &[TaskIx], g: GroupIx, code: i32) {
-        use crate::task::ptrace::event::JOBCTL_EXIT_PENDING;
+        use crate::task::signal::jobctl_flags::JOBCTL_EXIT_PENDING;
         for &t in threads {
             if !self
                 .tasks
@@ -262,7 +263,7 @@ impl Kernel {
             let p = &self.tasks[vp];
             if p.flags & PF_EXITING != 0
                 || p.exit_state != ExitState::Alive
-                || p.jobctl & crate::task::ptrace::event::JOBCTL_EXIT_PENDING != 0
+                || p.jobctl & crate::task::signal::jobctl_flags::JOBCTL_EXIT_PENDING != 0
             {
                 return;
             }
@@ -405,7 +406,7 @@ impl Kernel {
                         self.exit_notify_tail(d.task, group_dead, Vec::new())
                     }
                     Deferral::Dequeue => {
-                        use crate::task::ptrace::event::JOBCTL_EXIT_PENDING;
+                        use crate::task::signal::jobctl_flags::JOBCTL_EXIT_PENDING;
                         let t = d.task;
                         if self.tasks[t].jobctl & JOBCTL_EXIT_PENDING != 0 {
                             // Out of its PTRACE_EVENT_EXIT stop, the
@@ -782,7 +783,7 @@ impl Kernel {
         // Reap everything that is now init's (kernel_wait4(-1, __WALL)).
         while let Ok(crate::WaitOutcome::Reported(_)) = self.do_wait(
             init,
-            crate::wait::WaitFilter::All,
+            crate::task::lifecycle::wait::WaitFilter::All,
             WEXITED | WNOHANG | __WALL,
         ) {}
         let init_pids = if self.is_leader(init) { 1 } else { 2 };

@@ -6,9 +6,9 @@
 //! `getppid`, `prctl(PR_SET_CHILD_SUBREAPER)`.
 
 use crate::errno::{Errno, Result};
+use crate::ix::GroupIx;
 use crate::pid::entry::PidIx;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task_struct::GroupIx;
 use crate::task::task_struct::PF_FORKNOEXEC;
 
 /// # Process groups and sessions: setpgid, setsid and the id lookups (`kernel/sys.c`).

@@ -12,7 +12,7 @@
 //! include/linux/cred.h `struct cred`; kernel/sys.c `__sys_setuid()` and
 //! siblings; kernel/groups.c `setgroups`/`getgroups`.
 
-use crate::task::task_struct::TaskIx;
+use crate::ix::TaskIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};

@@ -9,5 +9,6 @@ pub mod cred;
 pub(crate) mod nsproxy;
 pub mod pidfd;
 pub(crate) mod prctl;
+pub(crate) mod prlimit;
 pub(crate) mod procinfo;
 pub mod rlimit;

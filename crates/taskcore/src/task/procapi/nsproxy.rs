@@ -16,13 +16,13 @@
 //! `pidns_install`, `pidns_for_children_get`).
 
 use crate::errno::{Errno, Result};
+use crate::ix::TaskIx;
 use crate::pid::ns::NsIx;
 use crate::pid::refs::NsRef;
 use crate::pid::NsId;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::procapi::capability::CAP_SYS_ADMIN;
 use crate::task::procapi::pidfd::PidFd;
-use crate::task::task_struct::TaskIx;
 use crate::uapi::{
     CLONE_FILES, CLONE_FS, CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID,
     CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS, CLONE_SIGHAND, CLONE_SYSVSEM, CLONE_THREAD,

@@ -20,20 +20,21 @@
 //! (`pidfd_poll`, `pidfd_show_fdinfo`), kernel/fork.c (`CLONE_PIDFD`).
 
 use crate::errno::{Errno, Result};
+use crate::ix::TaskIx;
 use crate::list;
 use crate::pid::entry::PidIx;
-use crate::pid::refs::{bump_gen, gen_of};
+use crate::pid::refs::{bump_gen, gen_of, PidFdFile};
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
 use crate::task::lifecycle::clone3::Clone3Args;
+use crate::task::lifecycle::wait::WaitFilter;
 use crate::task::signal::sigsend::PidType;
-use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, PF_EXITING};
 use crate::task::CloneArgs;
 use crate::uapi::{
     __WALL, __WCLONE, __WNOTHREAD, CLONE_DETACHED, CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_THREAD,
     SI_TKILL, WCONTINUED, WEXITED, WNOHANG, WNOWAIT, WSTOPPED,
 };
-use crate::wait::{WaitFilter, WaitOutcome};
+use crate::wait::WaitOutcome;
 
 /// `pidfd_open` flag: waits on the pidfd do not block (`O_NONBLOCK`).
 pub const PIDFD_NONBLOCK: u32 = 0o4000;
@@ -58,13 +59,6 @@ pub const POLLHUP: u32 = 0x10;
 pub struct PidFd {
     pub(crate) idx: u32,
     pub(crate) gen: u32,
-}
-
-/// An open pidfd's state: its `struct pid` (referenced) and flags.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PidFdFile {
-    pub(crate) pid: PidIx,
-    pub(crate) flags: u32,
 }
 
 /// The `Pid` and `NSpid` lines of a pidfd's `/proc/PID/fdinfo/FD`.

@@ -9,7 +9,7 @@
 //! `mm->arg_start..arg_end`), kernel/sys.c `prctl(PR_SET_NAME)`
 //! (`__set_task_comm`), `task_struct::__state`.
 
-use crate::task::task_struct::TaskIx;
+use crate::ix::TaskIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};

@@ -28,10 +28,10 @@
 //! tests/oracle/ptrace_access.c.
 
 use crate::errno::{Errno, Result};
+use crate::ix::TaskIx;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::procapi::capability::CAP_SYS_PTRACE;
-use crate::task::task_struct::TaskIx;
 
 /// What the access is for, and whose ids the caller is judged by
 /// (`PTRACE_MODE_READ`/`PTRACE_MODE_ATTACH` with `PTRACE_MODE_FSCREDS` or

@@ -12,17 +12,17 @@
 //! `__ptrace_unlink`, `ptrace_detach`, `ptrace_resume`.
 
 use crate::errno::{Errno, Result};
+use crate::ix::TaskIx;
 use crate::list;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::ptrace::access::PtraceMode;
-use crate::task::ptrace::event::TIF_SYSCALL_TRACE;
-use crate::task::signal::jobctl::JOBCTL_STOPPED;
-use crate::task::signal::jobctl::{
+use crate::task::signal::jobctl_flags::JOBCTL_STOPPED;
+use crate::task::signal::jobctl_flags::TIF_SYSCALL_TRACE;
+use crate::task::signal::jobctl_flags::{
     JOBCTL_LISTENING, JOBCTL_STOP_PENDING, JOBCTL_STOP_SIGMASK, JOBCTL_TRAP_NOTIFY,
     JOBCTL_TRAP_STOP,
 };
 use crate::task::signal::sigsend::{PidType, SendInfo};
-use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::PF_EXITING;
 use crate::task::task_struct::{
     ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED, SIGNAL_STOP_STOPPED,

@@ -19,14 +19,15 @@
 //! include/linux/ptrace.h `ptrace_report_syscall_entry/exit()`.
 
 use crate::errno::{Errno, Result};
+use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
 pub use crate::task::ptrace::attach::PTRACE_EVENT_STOP;
-use crate::task::signal::jobctl::{
-    JOBCTL_LISTENING, JOBCTL_PENDING_MASK, JOBCTL_STOPPED, JOBCTL_STOP_PENDING, JOBCTL_TRAP_NOTIFY,
-    JOBCTL_TRAP_STOP,
+use crate::task::signal::jobctl_flags::{
+    JOBCTL_EXIT_PENDING, JOBCTL_LISTENING, JOBCTL_PENDING_MASK, JOBCTL_STOPPED,
+    JOBCTL_STOP_PENDING, JOBCTL_TRAP_NOTIFY, JOBCTL_TRAP_STOP, JOBCTL_VFORK_DONE_PENDING,
+    TIF_SYSCALL_TRACE,
 };
 use crate::task::signal::sigsend::{PidType, SendInfo};
-use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, PT_SEIZED};
 use crate::uapi::{valid_signal, CLD_TRAPPED, SIGCHLD, SIGTRAP};
 
@@ -71,18 +72,6 @@ pub const PTRACE_EVENT_EXIT: i32 = 6;
 pub const PTRACE_EVENTMSG_SYSCALL_ENTRY: u64 = 1;
 /// `PTRACE_EVENTMSG_SYSCALL_EXIT`: the message of a syscall-exit stop.
 pub const PTRACE_EVENTMSG_SYSCALL_EXIT: u64 = 2;
-
-/// Thread flag kept in `jobctl` (Linux: `TIF_SYSCALL_TRACE`): stop at the
-/// next syscall entry or exit.
-pub(crate) const TIF_SYSCALL_TRACE: u32 = 1 << 28;
-/// `jobctl` bit, no Linux analogue: the thread stopped in its
-/// `PTRACE_EVENT_EXIT` stop and exits when resumed (Linux goes on in
-/// `do_exit()`); the status word is `ptrace_message`.
-pub(crate) const JOBCTL_EXIT_PENDING: u32 = 1 << 29;
-/// `jobctl` bit, no Linux analogue: its vfork child released the thread
-/// while it was stopped; it takes its `PTRACE_EVENT_VFORK_DONE` stop when
-/// resumed (Linux: `wait_for_vfork_done()` then the event).
-pub(crate) const JOBCTL_VFORK_DONE_PENDING: u32 = 1 << 30;
 
 /// The kind of ptrace stop a tracee is in (`trap_kind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -640,7 +629,7 @@ impl Kernel {
             // group it joins.
             let g = self.tasks[child].group;
             let sig = u32::from(self.groups[g].stop_sig)
-                & crate::task::signal::jobctl::JOBCTL_STOP_SIGMASK;
+                & crate::task::signal::jobctl_flags::JOBCTL_STOP_SIGMASK;
             if self.groups[g].flags & crate::task::task_struct::SIGNAL_STOP_STOPPED != 0 {
                 self.tasks[child].jobctl |= sig;
             }
@@ -651,7 +640,7 @@ impl Kernel {
             // marks it JOBCTL_STOP_DEQUEUED, so that resumed with SIGSTOP
             // it stops again (tests/oracle/ptrace_edges.out,
             // clone_ptrace_stop).
-            self.tasks[child].jobctl |= crate::task::signal::jobctl::JOBCTL_STOP_DEQUEUED;
+            self.tasks[child].jobctl |= crate::task::signal::jobctl_flags::JOBCTL_STOP_DEQUEUED;
             self.ptrace_trap(child, SIGSTOP);
         }
         event

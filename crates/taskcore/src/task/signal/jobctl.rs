@@ -27,38 +27,17 @@
 //! `do_jobctl_trap()`, `prepare_signal()` (SIGCONT), kernel/fork.c
 //! `task_join_group_stop()`.
 
+use crate::ix::GroupIx;
+use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, Notification};
 use crate::task::ptrace::attach::PTRACE_EVENT_STOP;
-use crate::task::signal::sigdeliver::SignalDelivery;
-use crate::task::task_struct::GroupIx;
-use crate::task::task_struct::TaskIx;
+use crate::task::signal::delivery::SignalDelivery;
+use crate::task::signal::jobctl_flags::*;
 use crate::task::task_struct::{
     ExitState, PF_EXITING, PF_TRACED_STOP, PT_SEIZED, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
     SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
 };
 use crate::uapi::{CLD_CONTINUED, CLD_STOPPED, SIGTRAP};
-
-/// The stop signal of the group stop a thread takes part in.
-pub(crate) const JOBCTL_STOP_SIGMASK: u32 = 0xffff;
-/// A signal was dequeued for a signal-delivery-stop and no SIGCONT came
-/// since: a stop signal the tracer resumes the thread with still stops it
-/// (`do_signal_stop()`; `prepare_signal()`'s SIGCONT clears it).
-pub(crate) const JOBCTL_STOP_DEQUEUED: u32 = 1 << 16;
-/// The thread has yet to take part in a group stop.
-pub(crate) const JOBCTL_STOP_PENDING: u32 = 1 << 17;
-/// Its part counts in `group_stop_count`.
-pub(crate) const JOBCTL_STOP_CONSUME: u32 = 1 << 18;
-/// A traced thread must enter a group-stop trap.
-pub(crate) const JOBCTL_TRAP_STOP: u32 = 1 << 19;
-/// A seized thread must re-trap to report a group-stop change.
-pub(crate) const JOBCTL_TRAP_NOTIFY: u32 = 1 << 20;
-/// A seized thread in a group-stop trap was told `PTRACE_LISTEN`.
-pub(crate) const JOBCTL_LISTENING: u32 = 1 << 22;
-/// The thread is stopped by a group stop (`TASK_STOPPED`).
-pub(crate) const JOBCTL_STOPPED: u32 = 1 << 26;
-/// What makes a thread enter `get_signal()` (`JOBCTL_PENDING_MASK`).
-pub(crate) const JOBCTL_PENDING_MASK: u32 =
-    JOBCTL_STOP_PENDING | JOBCTL_TRAP_STOP | JOBCTL_TRAP_NOTIFY;
 
 impl Kernel {
     /// `task_set_jobctl_pending()`: false for a thread that is exiting.

@@ -10,13 +10,13 @@
 //! `prepare_kill_siginfo`.
 
 use crate::errno::{Errno, Result};
+use crate::ix::GroupIx;
+use crate::ix::TaskIx;
 use crate::list;
 use crate::pid::entry::Numbers;
 use crate::pid::entry::PidIx;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
 use crate::task::signal::sigsend::{PidType, SendInfo};
-use crate::task::task_struct::GroupIx;
-use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{ExitState, SIGNAL_GROUP_EXIT};
 use crate::uapi::{valid_signal, SIGCONT, SI_TKILL, SI_USER};
 

@@ -10,87 +10,17 @@
 //! # Linux
 //! kernel/signal.c `do_sigaction()`, `flush_signal_handlers()`.
 
-use crate::task::task_struct::GroupIx;
+use crate::ix::GroupIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
 use crate::task::kernel::{Kernel, TaskId};
+use crate::task::signal::sighand::{ActionDetail, SigAction, SigHandler};
 use crate::task::signal::sigpending::sigmask;
-use crate::task::task_struct::SigHand;
 use crate::uapi::{
-    sig_kernel_ignore, sig_kernel_only, valid_signal, SA_NOCLDSTOP, SA_NOCLDWAIT, SA_RESETHAND,
-    SIGCHLD, SIGKILL, SIGSTOP, UAPI_SA_FLAGS,
+    sig_kernel_only, valid_signal, SA_NOCLDSTOP, SA_NOCLDWAIT, SA_RESETHAND, SIGCHLD, SIGKILL,
+    SIGSTOP, UAPI_SA_FLAGS,
 };
-
-/// A signal's handler as `rt_sigaction` sets it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SigHandler {
-    /// `SIG_DFL`: the default action.
-    Default,
-    /// `SIG_IGN`: discard the signal.
-    Ignore,
-    /// A user handler, at [`SigAction::addr`].
-    Handler,
-}
-
-/// A signal action (`struct sigaction`, x86_64 `rt_sigaction` layout).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SigAction {
-    /// The handler.
-    pub handler: SigHandler,
-    /// `SA_*` flags. `rt_sigaction` keeps only Linux's `UAPI_SA_FLAGS`
-    /// ([`crate::uapi::UAPI_SA_FLAGS`]) and clears the others.
-    pub flags: u64,
-    /// Signals blocked while the handler runs (`sa_mask`, bit `sig - 1`);
-    /// SIGKILL and SIGSTOP are removed when it is set.
-    pub mask: u64,
-    /// The handler's address in the emulated program (`sa_handler`), kept
-    /// and returned as given; 0 for `SIG_DFL`/`SIG_IGN`.
-    pub addr: u64,
-    /// `sa_restorer`, kept and returned as given.
-    pub restorer: u64,
-}
-
-impl SigAction {
-    /// `SIG_DFL` with no flags.
-    pub const DEFAULT: SigAction = SigAction {
-        handler: SigHandler::Default,
-        flags: 0,
-        mask: 0,
-        addr: 0,
-        restorer: 0,
-    };
-
-    /// An action with `handler` and `flags`, no mask, no addresses.
-    pub const fn new(handler: SigHandler, flags: u64) -> SigAction {
-        SigAction {
-            handler,
-            flags,
-            mask: 0,
-            addr: 0,
-            restorer: 0,
-        }
-    }
-}
-
-impl Default for SigAction {
-    fn default() -> Self {
-        SigAction::DEFAULT
-    }
-}
-
-/// The parts of an action beyond its handler kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct ActionDetail {
-    pub(crate) flags: u64,
-    pub(crate) mask: u64,
-    pub(crate) addr: u64,
-    pub(crate) restorer: u64,
-}
-
-/// The 64 actions' details, index `sig - 1`.
-pub(crate) type SigActions = Arc<[ActionDetail; 64]>;
 
 /// # Signals: actions (`rt_sigaction`, `kernel/signal.c`).
 impl Kernel {
@@ -227,13 +157,5 @@ impl Kernel {
         grp.sighand.resethand = 0;
         grp.sighand.chld_flags = 0;
         grp.actions = None;
-    }
-}
-
-impl SigHand {
-    /// `sig_handler_ignored()`: the action discards `sig` (`SIG_IGN`, or
-    /// `SIG_DFL` of a signal whose default is to ignore).
-    pub(crate) fn handler_ignored(&self, sig: i32) -> bool {
-        self.is_ignored(sig) || (!self.is_handled(sig) && sig_kernel_ignore(sig))
     }
 }

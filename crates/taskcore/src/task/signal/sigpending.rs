@@ -25,7 +25,7 @@
 
 use std::collections::VecDeque;
 
-use crate::task::kernel::SigInfo;
+use crate::types::SigInfo;
 use crate::uapi::{SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGSYS, SIGTRAP, SI_USER};
 
 /// Bit of signal `sig` (1..=64) in a signal set.

@@ -20,10 +20,10 @@
 //! `wants_signal()`, `complete_signal()`, `__sigqueue_alloc()`.
 
 use crate::errno::{Errno, Result};
+use crate::ix::GroupIx;
+use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, SigInfo};
 use crate::task::signal::sigpending::{sigmask, SigQueue};
-use crate::task::task_struct::GroupIx;
-use crate::task::task_struct::TaskIx;
 use crate::task::task_struct::{PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE};
 use crate::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, RLIMIT_SIGPENDING,
@@ -258,7 +258,7 @@ impl Kernel {
     pub(crate) fn task_is_stopped_or_traced(&self, t: TaskIx) -> bool {
         let task = &self.tasks[t];
         task.flags & PF_TRACED_STOP != 0
-            || task.jobctl & crate::task::signal::jobctl::JOBCTL_STOPPED != 0
+            || task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_STOPPED != 0
     }
 
     /// `sig_fatal()`: `sig`'s action in group `g` is the default one, and
