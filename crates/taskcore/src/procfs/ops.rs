@@ -23,9 +23,9 @@ use crate::procfs::dirent::{DirContext, DirCursor, Getdents64};
 use crate::procfs::fs::ProcFs;
 use crate::procfs::node::{s_ifmt, Attr, Fixed, Node, PidEntry, TGID_ENTRIES, TID_ENTRIES};
 use crate::procfs::root::{RootWalk, ROOT_FIXED};
-use crate::task::ptrace::access::PtraceMode;
 #[cfg(doc)]
-use crate::Kernel;
+use crate::task::kernel::Kernel;
+use crate::task::ptrace::access::PtraceMode;
 
 /// The number a directory name stands for: decimal digits without a
 /// leading zero (except "0"), below `u32::MAX / 10`; `None` otherwise.

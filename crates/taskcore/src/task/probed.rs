@@ -274,7 +274,7 @@ mod tests {
     fn an_unarmed_call_costs_one_state_load_and_no_slow_path() {
         let (mut k, init) = kernel();
         let mut c = TaskId { idx: 0, gen: 0 };
-        let ign = SigAction::new(crate::task::SigHandler::Ignore, 0);
+        let ign = SigAction::new(crate::task::signal::sighand::SigHandler::Ignore, 0);
         let anon = MAP_PRIVATE | MAP_ANONYMOUS;
         let mut addr = 0;
         // Each closure makes exactly one public call.

@@ -143,8 +143,8 @@ impl Kernel {
 
 #[cfg(test)]
 mod tests {
+    use crate::task::kernel::{Config, Kernel};
     use crate::task::task_struct::SIGNAL_STOP_CONTINUED;
-    use crate::{Config, Kernel};
 
     /// A kernel with init and one child process; the child's group.
     fn with_child() -> (Kernel, crate::task::task_struct::GroupIx) {

@@ -781,7 +781,7 @@ impl Kernel {
             }
         }
         // Reap everything that is now init's (kernel_wait4(-1, __WALL)).
-        while let Ok(crate::WaitOutcome::Reported(_)) = self.do_wait(
+        while let Ok(crate::wait::WaitOutcome::Reported(_)) = self.do_wait(
             init,
             crate::task::lifecycle::wait::WaitFilter::All,
             WEXITED | WNOHANG | __WALL,

@@ -25,11 +25,11 @@ use crate::list;
 use crate::pid::entry::PidIx;
 use crate::pid::refs::{bump_gen, gen_of, PidFdFile};
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
+use crate::task::lifecycle::clone::CloneArgs;
 use crate::task::lifecycle::clone3::Clone3Args;
 use crate::task::lifecycle::wait::WaitFilter;
 use crate::task::signal::sigsend::PidType;
 use crate::task::task_struct::{ExitState, PF_EXITING};
-use crate::task::CloneArgs;
 use crate::uapi::{
     __WALL, __WCLONE, __WNOTHREAD, CLONE_DETACHED, CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_THREAD,
     SI_TKILL, WCONTINUED, WEXITED, WNOHANG, WNOWAIT, WSTOPPED,

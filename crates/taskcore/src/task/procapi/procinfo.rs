@@ -179,7 +179,8 @@ impl Kernel {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Config, Errno, Kernel};
+    use crate::errno::Errno;
+    use crate::task::kernel::{Config, Kernel};
 
     #[test]
     fn cmdline_follows_the_address_space() {
@@ -191,7 +192,9 @@ mod tests {
         // fork copies, a thread shares, exec replaces.
         let child = k.fork(init).unwrap();
         assert_eq!(k.cmdline(child).unwrap(), b"/sbin/init\0splash\0");
-        let th = k.clone(child, &crate::CloneArgs::thread()).unwrap();
+        let th = k
+            .clone(child, &crate::task::lifecycle::clone::CloneArgs::thread())
+            .unwrap();
         k.execve_argv(child, "/bin/sleep", &[b"sleep", b"5"])
             .unwrap();
         assert_eq!(k.cmdline(child).unwrap(), b"sleep\x005\0");

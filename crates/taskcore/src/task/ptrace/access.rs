@@ -146,7 +146,7 @@ impl Kernel {
         &self,
         reader: TaskId,
         task: TaskId,
-        kind: crate::task::NsKind,
+        kind: crate::task::procapi::nsproxy::NsKind,
     ) -> Result<String> {
         self.proc_access(reader, task)?;
         self.ns_readlink(task, kind)
@@ -166,7 +166,7 @@ impl Kernel {
         &mut self,
         reader: TaskId,
         task: TaskId,
-        kind: crate::task::NsKind,
+        kind: crate::task::procapi::nsproxy::NsKind,
     ) -> Result<crate::pid::NsRef> {
         self.proc_access(reader, task)?;
         self.ns_open(task, kind)
