@@ -34,7 +34,7 @@ impl ProcFs<'_> {
         let k = self.k;
         let task = &k.tasks[t];
         let g = &k.groups[task.group];
-        let dead = task.exit_state == ExitState::Zombie;
+        let dead = task.exit_state() == ExitState::Zombie;
         let state: TaskState = self.task_state(t);
         let mut m = SeqBuf::new();
 

@@ -28,14 +28,14 @@ use crate::pid::TAG_TGID;
 use crate::slab::{Slab, SlabIx};
 use crate::task::signal::sighand::SigHand;
 use crate::task::task_struct::{
-    ExitState, Task, ThreadGroup, PF_FORKNOEXEC, PF_TRACED_STOP, SIGNAL_STOP_CONTINUED,
-    SIGNAL_STOP_STOPPED,
+    ExitState, Task, ThreadGroup, PF_FORKNOEXEC, SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
 };
 use crate::uapi::{PID_MAX_DEFAULT, PID_MAX_LIMIT, PID_MAX_MIN, SIGCHLD, TASK_COMM_LEN};
 use crate::wait::index::{
     Cat, Class, EdgePos, EdgeState, WaitIndex, READY_CONT, READY_EXIT, READY_STOP, READY_TRAP,
     UNREGISTERED,
 };
+use crate::wait::ready::Ready;
 
 /// Settings of a [`Kernel`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -315,16 +315,18 @@ impl Kernel {
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = k.mm_alloc()?;
         let rlim = crate::task::procapi::rlimit::init_rlimits(config.core_dumps);
-        let g = k.new_group(task, pid, pid, SigHand::default(), rlim)?;
+        let g = k.new_group(task, pid, pid, SigHand::default(), rlim, SIGCHLD)?;
         k.tasks[task].group = g;
         k.join_thread_list(g, task);
         k.attach_process_pids(g);
         k.groups[g].session_leader = true;
-        k.groups[g].exit_signal = SIGCHLD;
         k.init = task;
         k.set_nsproxy(task, k.root_ns);
         k.nss[k.root_ns].child_reaper = Some(task);
-        k.groups[g].flags |= crate::task::task_struct::SIGNAL_UNKILLABLE;
+        k.set_group_flags(
+            g,
+            k.groups[g].flags.get() | crate::task::task_struct::SIGNAL_UNKILLABLE,
+        );
         Ok(k)
     }
 
@@ -727,8 +729,8 @@ impl Kernel {
                 ptrace_seq: 0,
                 thread_seq: 0,
                 exit_code: 0,
-                trap_code: 0,
-                exit_state: ExitState::Alive,
+                trap_code: Ready::initial(0),
+                wait_state: Ready::initial(crate::task::task_struct::WaitState::ALIVE),
                 ptrace: 0,
                 flags: PF_FORKNOEXEC,
                 ptrace_reg: UNREGISTERED,
@@ -762,9 +764,17 @@ impl Kernel {
         session: PidIx,
         sighand: SigHand,
         rlim: crate::task::procapi::rlimit::Rlimits,
+        exit_signal: i32,
     ) -> Result<GroupIx> {
         self.groups
-            .insert(ThreadGroup::new(leader, pgrp, session, sighand, rlim))
+            .insert(ThreadGroup::new(
+                leader,
+                pgrp,
+                session,
+                sighand,
+                rlim,
+                exit_signal,
+            ))
             .ok_or(Errno::EAGAIN)
     }
 
@@ -799,7 +809,7 @@ impl Kernel {
         let mut head = self.pids[pgrp].pgrp_members;
         list::push_back(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
         self.pids[pgrp].pgrp_members = head;
-        if self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 {
+        if self.groups[g].flags.get() & SIGNAL_STOP_STOPPED != 0 {
             self.pids[pgrp].pgrp_nr_stopped += 1;
         }
     }
@@ -810,7 +820,7 @@ impl Kernel {
         let mut head = self.pids[pgrp].pgrp_members;
         list::unlink(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
         self.pids[pgrp].pgrp_members = head;
-        if self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 {
+        if self.groups[g].flags.get() & SIGNAL_STOP_STOPPED != 0 {
             self.pids[pgrp].pgrp_nr_stopped -= 1;
         }
         pgrp
@@ -951,7 +961,7 @@ impl Kernel {
         // A child traced by its real parent's own group is seen with ptrace
         // semantics from the children list too.
         let ptrace = ptrace_edge || (task.ptrace != 0 && !self.ptrace_reparented(t));
-        let cat = if task.exit_state == ExitState::Zombie {
+        let cat = if task.exit_state() == ExitState::Zombie {
             if !self.delay_group_leader(t) && (ptrace || task.ptrace == 0) {
                 return EdgeState {
                     class,
@@ -971,23 +981,23 @@ impl Kernel {
         if ptrace {
             // task_stopped_code(): a listening tracee (PTRACE_LISTEN) has
             // nothing to report, even a stop not reported yet.
-            if task.flags & PF_TRACED_STOP != 0
-                && task.trap_code != 0
+            if task.traced_stop()
+                && task.trap_code.get() != 0
                 && task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_LISTENING == 0
             {
                 ready |= READY_TRAP;
             }
-        } else if grp.flags & SIGNAL_STOP_STOPPED != 0 && grp.group_exit_code != 0 {
+        } else if grp.flags.get() & SIGNAL_STOP_STOPPED != 0 && grp.group_exit_code.get() != 0 {
             ready |= READY_STOP;
         }
-        if grp.flags & SIGNAL_STOP_CONTINUED != 0 {
+        if grp.flags.get() & SIGNAL_STOP_CONTINUED != 0 {
             ready |= READY_CONT;
         }
         EdgeState { class, cat, ready }
     }
 
     pub(crate) fn child_class(&self, g: GroupIx) -> Class {
-        if self.groups[g].exit_signal == SIGCHLD {
+        if self.groups[g].exit_signal.get() == SIGCHLD {
             Class::Normal
         } else {
             Class::Clone

@@ -13,6 +13,7 @@ use crate::pid::entry::PidIx;
 use crate::task::signal::sighand::SigHand;
 use crate::task::signal::sigpending::SigPending;
 use crate::uapi::TASK_COMM_LEN;
+use crate::wait::ready::Ready;
 
 /// `exit_state` of a task.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,12 +24,58 @@ pub(crate) enum ExitState {
     Zombie,
 }
 
+/// A task's part of wait readiness, in one byte: its exit state and
+/// whether it is in a ptrace stop (`TASK_TRACED`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WaitState(u8);
+
+impl WaitState {
+    const ZOMBIE: u8 = 0x01;
+    const TRACED_STOP: u8 = 0x02;
+
+    /// A new task's: alive, not stopped.
+    pub(crate) const ALIVE: WaitState = WaitState(0);
+
+    /// The exit state.
+    #[inline(always)]
+    pub(crate) fn exit_state(self) -> ExitState {
+        if self.0 & Self::ZOMBIE != 0 {
+            ExitState::Zombie
+        } else {
+            ExitState::Alive
+        }
+    }
+
+    /// Whether the task is in a ptrace stop.
+    #[inline(always)]
+    pub(crate) fn traced_stop(self) -> bool {
+        self.0 & Self::TRACED_STOP != 0
+    }
+
+    /// This state with exit state `s`.
+    #[inline(always)]
+    pub(crate) fn with_exit_state(self, s: ExitState) -> WaitState {
+        match s {
+            ExitState::Zombie => WaitState(self.0 | Self::ZOMBIE),
+            ExitState::Alive => WaitState(self.0 & !Self::ZOMBIE),
+        }
+    }
+
+    /// This state with the ptrace stop set or cleared.
+    #[inline(always)]
+    pub(crate) fn with_traced_stop(self, stopped: bool) -> WaitState {
+        if stopped {
+            WaitState(self.0 | Self::TRACED_STOP)
+        } else {
+            WaitState(self.0 & !Self::TRACED_STOP)
+        }
+    }
+}
+
 /// Task flag: the task has started exiting (`PF_EXITING`).
 pub(crate) const PF_EXITING: u8 = 0x01;
 /// Task flag: forked but has not exec'd (`PF_FORKNOEXEC`).
 pub(crate) const PF_FORKNOEXEC: u8 = 0x02;
-/// Task flag: in a ptrace stop (`TASK_TRACED`).
-pub(crate) const PF_TRACED_STOP: u8 = 0x04;
 
 /// Task flag, no Linux `PF_*` analogue: the task is runnable
 /// (`__state == TASK_RUNNING`, shown `R` in `/proc`) rather than sleeping
@@ -107,8 +154,10 @@ pub(crate) struct Task {
     pub(crate) exit_code: i32,
     /// ptrace stop code waiting to be reported (Linux keeps it in
     /// `exit_code` while `TASK_TRACED`); 0 when none.
-    pub(crate) trap_code: i32,
-    pub(crate) exit_state: ExitState,
+    pub(crate) trap_code: Ready<i32>,
+    /// Alive or a zombie, in a ptrace stop or not: read with
+    /// [`Task::exit_state`] and [`Task::traced_stop`].
+    pub(crate) wait_state: Ready<WaitState>,
     /// `PT_*` bits, 0 when not traced.
     pub(crate) ptrace: u8,
     /// `PF_*` bits.
@@ -148,8 +197,22 @@ pub(crate) struct Task {
     /// by `ptrace_event::pack_options` into 16 bits.
     pub(crate) ptrace_opts: u16,
     /// Which kind of ptrace stop the task is in (`task/ptrace_event.rs`
-    /// `TrapKind` as u8); meaningful with [`PF_TRACED_STOP`].
+    /// `TrapKind` as u8); meaningful with `traced_stop`.
     pub(crate) trap_kind: u8,
+}
+
+impl Task {
+    /// `exit_state`.
+    #[inline(always)]
+    pub(crate) fn exit_state(&self) -> ExitState {
+        self.wait_state.get().exit_state()
+    }
+
+    /// Whether the task is in a ptrace stop (`TASK_TRACED`).
+    #[inline(always)]
+    pub(crate) fn traced_stop(&self) -> bool {
+        self.wait_state.get().traced_stop()
+    }
 }
 
 /// A thread group: a process.
@@ -173,7 +236,7 @@ pub(crate) struct ThreadGroup {
     /// Order key in `real_parent`'s `children` list (increasing = later).
     pub(crate) sibling_seq: u64,
     /// Signal sent to the parent at exit (`exit_signal` of the leader).
-    pub(crate) exit_signal: i32,
+    pub(crate) exit_signal: Ready<i32>,
     /// The parent's `self_exec_id` at fork (`parent_exec_id`).
     pub(crate) parent_exec_id: u32,
     /// The threads, in creation order.
@@ -182,9 +245,9 @@ pub(crate) struct ThreadGroup {
     pub(crate) live: u32,
     pub(crate) next_thread_seq: u32,
     /// `SIGNAL_*` bits.
-    pub(crate) flags: u32,
+    pub(crate) flags: Ready<u32>,
     /// Exit status of the group, or the stop signal while stopping.
-    pub(crate) group_exit_code: i32,
+    pub(crate) group_exit_code: Ready<i32>,
     /// The signal of the last group stop (`jobctl & JOBCTL_STOP_SIGMASK`):
     /// what a tracer attaching to the stopped group is told (a signal
     /// number, 1-64).
@@ -233,20 +296,21 @@ impl ThreadGroup {
         session: PidIx,
         sighand: SigHand,
         rlim: crate::task::procapi::rlimit::Rlimits,
+        exit_signal: i32,
     ) -> ThreadGroup {
         ThreadGroup {
             leader,
             real_parent: None,
             sibling: Link::UNLINKED,
             sibling_seq: 0,
-            exit_signal: 0,
+            exit_signal: Ready::initial(exit_signal),
             parent_exec_id: 0,
             threads: ListHead::EMPTY,
             nr_threads: 0,
             live: 0,
             next_thread_seq: 0,
-            flags: 0,
-            group_exit_code: 0,
+            flags: Ready::initial(0),
+            group_exit_code: Ready::initial(0),
             stop_sig: 0,
             chld_events: 0,
             shared_pending: SigPending::default(),

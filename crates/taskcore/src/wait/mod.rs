@@ -8,6 +8,16 @@
 
 pub(crate) mod dirty;
 pub(crate) mod index;
+/// Readiness cells: the fields that wait readiness reads are [`Ready`]
+/// values, written only through a setter that asks for the proof
+/// ([`Marked`]) that their wait edges were marked dirty. The kernel's
+/// setters (`task/readiness.rs`) mark and write; a write elsewhere does not
+/// compile. The file imports nothing (and has no inner doc), so that its
+/// doctests can include it.
+///
+/// [`Ready`]: ready::Ready
+/// [`Marked`]: ready::Marked
+pub(crate) mod ready;
 
 use crate::types::SigInfo;
 

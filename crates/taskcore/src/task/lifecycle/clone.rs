@@ -160,7 +160,7 @@ impl Kernel {
         }
         // Siblings of an init would be orphans nobody reaps: Linux refuses.
         let g = self.tasks[cur].group;
-        if flags & CLONE_PARENT != 0 && self.groups[g].flags & SIGNAL_UNKILLABLE != 0 {
+        if flags & CLONE_PARENT != 0 && self.groups[g].flags.get() & SIGNAL_UNKILLABLE != 0 {
             return Err(Errno::EINVAL);
         }
         if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
@@ -297,14 +297,14 @@ impl Kernel {
                 Some(cur)
             };
             let exit_signal = if flags & CLONE_PARENT != 0 {
-                self.groups[cur_group].exit_signal
+                self.groups[cur_group].exit_signal.get()
             } else {
                 exit_signal
             };
             let src = &self.groups[cur_group];
             let (pgrp, session, sighand) = (src.pgrp, src.session, src.sighand);
             let rlim = src.rlim.clone();
-            let g = match self.new_group(child, pgrp, session, sighand, rlim) {
+            let g = match self.new_group(child, pgrp, session, sighand, rlim, exit_signal) {
                 Ok(g) => g,
                 Err(e) => {
                     self.exit_task_namespaces(child);
@@ -321,7 +321,6 @@ impl Kernel {
                 self.flush_signal_handlers(g);
             }
             self.join_thread_list(g, child);
-            self.groups[g].exit_signal = exit_signal;
             // CLONE_PARENT inherits the caller's parent_exec_id; otherwise
             // the parent is the caller and its self_exec_id is recorded.
             self.groups[g].parent_exec_id = if flags & CLONE_PARENT != 0 {
@@ -333,7 +332,7 @@ impl Kernel {
             if self.pids[pid].numbers.last().nr == 1 {
                 let ns = self.pids[pid].numbers.last().ns;
                 self.nss[ns].child_reaper = Some(child);
-                self.groups[g].flags |= SIGNAL_UNKILLABLE;
+                self.set_group_flags(g, self.groups[g].flags.get() | SIGNAL_UNKILLABLE);
             }
             if let Some(parent) = parent {
                 self.link_child(parent, g);

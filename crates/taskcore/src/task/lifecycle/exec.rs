@@ -7,7 +7,7 @@
 use crate::errno::Result;
 use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task_struct::{ExitState, PF_FORKNOEXEC, PF_TRACED_STOP, PT_SEIZED};
+use crate::task::task_struct::{ExitState, PF_FORKNOEXEC, PT_SEIZED};
 use crate::uapi::{SIGCHLD, SIGTRAP, TASK_COMM_LEN};
 
 /// # Lifecycle: execve (`fs/exec.c`).
@@ -68,7 +68,7 @@ impl Kernel {
         // de_thread()'s end, for every exec: "we have changed execution
         // domain", the parent gets SIGCHLD and a clone child becomes an
         // ordinary one for __WCLONE.
-        if self.groups[g].exit_signal != SIGCHLD {
+        if self.groups[g].exit_signal.get() != SIGCHLD {
             self.set_exit_signal(g, SIGCHLD);
         }
         self.mm_release(t);
@@ -137,7 +137,7 @@ impl Kernel {
                 && self
                     .tasks
                     .get(u)
-                    .is_some_and(|x| x.exit_state == ExitState::Alive)
+                    .is_some_and(|x| x.exit_state() == ExitState::Alive)
                 && self.tasks[u].flags & crate::task::task_struct::PF_EXITING == 0
             {
                 // Killed threads of an exec'ing group exit with status 0.
@@ -149,7 +149,7 @@ impl Kernel {
         if leader == t {
             return t;
         }
-        debug_assert_eq!(self.tasks[leader].exit_state, ExitState::Zombie);
+        debug_assert_eq!(self.tasks[leader].exit_state(), ExitState::Zombie);
         // The child edge (and the tracer's) point at the leader: re-key.
         self.unindex_child(g);
         self.unindex_ptrace(leader);
@@ -164,7 +164,7 @@ impl Kernel {
         self.groups[g].leader = t;
         self.set_exit_signal(g, SIGCHLD);
         // The old leader's edges left the index above; it is released below.
-        self.tasks[leader].flags &= !PF_TRACED_STOP;
+        self.clear_traced_stop(leader);
         self.mark_task(t);
         // The old leader is released as an ordinary dead thread.
         self.release_task(leader);

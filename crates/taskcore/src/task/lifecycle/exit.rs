@@ -28,9 +28,7 @@ use crate::slab::SlabIx;
 use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, TaskId};
 use crate::task::signal::sighand::SigHand;
 use crate::task::signal::sigsend::{PidType, SendInfo};
-use crate::task::task_struct::{
-    ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, TS_VFORK_WAIT,
-};
+use crate::task::task_struct::{ExitState, PF_EXITING, SIGNAL_GROUP_EXIT, TS_VFORK_WAIT};
 use crate::uapi::{
     valid_signal, __WALL, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL,
     WEXITED, WNOHANG,
@@ -89,8 +87,8 @@ impl Kernel {
 
     pub(crate) fn do_group_exit(&mut self, t: TaskIx, exit_code: i32) {
         let g = self.tasks[t].group;
-        let code = if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
-            self.groups[g].group_exit_code
+        let code = if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
+            self.groups[g].group_exit_code.get()
         } else if self.is_leader(t) && self.group_empty(g) {
             // thread_group_empty(): a single thread just calls do_exit();
             // the group's stop and continue state stay (a zombie traced by
@@ -124,7 +122,7 @@ impl Kernel {
     /// Kills group `g` with status `code` (a fatal signal, `complete_signal`
     /// followed by each thread's `do_group_exit`).
     pub(crate) fn kill_group(&mut self, g: GroupIx, code: i32) {
-        if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
+        if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
             return;
         }
         self.set_group_exit_code(g, code);
@@ -184,7 +182,7 @@ impl Kernel {
         }
         self.tasks[t].flags |= PF_EXITING;
         // Its ptrace stop (if any) ends.
-        if self.tasks[t].flags & PF_TRACED_STOP != 0 || self.tasks[t].trap_code != 0 {
+        if self.tasks[t].traced_stop() || self.tasks[t].trap_code.get() != 0 {
             self.set_traced_stop(t, false, 0);
         }
         self.tasks[t].exit_code = code;
@@ -214,7 +212,7 @@ impl Kernel {
             self.vfork_claims.remove(&t);
         }
         let g = self.tasks[t].group;
-        if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
+        if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
             return;
         }
         let mut retarget = self.groups[g].shared_pending.signal & !self.tasks[t].blocked;
@@ -262,7 +260,7 @@ impl Kernel {
             // stop).
             let p = &self.tasks[vp];
             if p.flags & PF_EXITING != 0
-                || p.exit_state != ExitState::Alive
+                || p.exit_state() != ExitState::Alive
                 || p.jobctl & crate::task::signal::jobctl_flags::JOBCTL_EXIT_PENDING != 0
             {
                 return;
@@ -273,7 +271,7 @@ impl Kernel {
             // Back from wait_for_vfork_done() (and a PTRACE_EVENT_VFORK_DONE
             // stop, if it took one), it takes what was kept pending once
             // this operation is over.
-            if self.tasks[vp].flags & PF_TRACED_STOP == 0 {
+            if !self.tasks[vp].traced_stop() {
                 self.deferred.push_back(Deferred {
                     task: vp,
                     gen: self.gens[vp.slot()],
@@ -306,13 +304,13 @@ impl Kernel {
         let g = self.tasks[t].group;
         let autoreap = if self.tasks[t].ptrace != 0 {
             let sig = if self.is_leader(t) && self.group_empty(g) && !self.ptrace_reparented(t) {
-                self.groups[g].exit_signal
+                self.groups[g].exit_signal.get()
             } else {
                 SIGCHLD
             };
             self.do_notify_parent(t, sig)
         } else if self.is_leader(t) {
-            self.group_empty(g) && self.do_notify_parent(t, self.groups[g].exit_signal)
+            self.group_empty(g) && self.do_notify_parent(t, self.groups[g].exit_signal.get())
         } else {
             true
         };
@@ -550,10 +548,10 @@ impl Kernel {
     fn reparent_leader(&mut self, father: TaskIx, g: GroupIx, dead: &mut Vec<TaskIx>) {
         let leader = self.groups[g].leader;
         if self.tasks[leader].ptrace == 0
-            && self.tasks[leader].exit_state == ExitState::Zombie
+            && self.tasks[leader].exit_state() == ExitState::Zombie
             && self.group_empty(g)
             && !dead.contains(&leader)
-            && self.do_notify_parent(leader, self.groups[g].exit_signal)
+            && self.do_notify_parent(leader, self.groups[g].exit_signal.get())
         {
             dead.push(leader);
         }
@@ -565,7 +563,7 @@ impl Kernel {
         let tracees = list::collect(self.tasks[tracer].ptraced, &self.tasks, |t| &t.ptrace_entry);
         for p in tracees {
             if self.ptrace_options(p) & crate::task::ptrace::event::PTRACE_O_EXITKILL != 0
-                && self.tasks[p].exit_state == ExitState::Alive
+                && self.tasks[p].exit_state() == ExitState::Alive
             {
                 // PTRACE_O_EXITKILL: SIGKILL (SEND_SIG_PRIV, so forced) before
                 // the detach.
@@ -593,14 +591,14 @@ impl Kernel {
     /// now untraced zombie should be released.
     pub(crate) fn ptrace_detach_dead(&mut self, tracer: TaskIx, p: TaskIx) -> bool {
         self.ptrace_unlink(p);
-        if self.tasks[p].exit_state != ExitState::Zombie {
+        if self.tasks[p].exit_state() != ExitState::Zombie {
             return false;
         }
         let mut dead = !self.is_leader(p);
         let g = self.tasks[p].group;
         if !dead && self.group_empty(g) {
             if !self.same_group(self.groups[g].real_parent, Some(tracer)) {
-                dead = self.do_notify_parent(p, self.groups[g].exit_signal);
+                dead = self.do_notify_parent(p, self.groups[g].exit_signal.get());
             } else if self.groups[self.tasks[tracer].group]
                 .sighand
                 .ignoring_children()
@@ -659,13 +657,13 @@ impl Kernel {
             // One thread fewer: a zombie leader may become reapable
             // (delay_group_leader(), which edge_state reads only for a
             // zombie leader: a live one's edges do not change).
-            if self.tasks[leader].exit_state == ExitState::Zombie {
+            if self.tasks[leader].exit_state() == ExitState::Zombie {
                 self.mark_task(leader);
             }
             // The leader was waiting for its last thread: notify now.
             if self.group_empty(g)
-                && self.tasks[leader].exit_state == ExitState::Zombie
-                && self.do_notify_parent(leader, self.groups[g].exit_signal)
+                && self.tasks[leader].exit_state() == ExitState::Zombie
+                && self.do_notify_parent(leader, self.groups[g].exit_signal.get())
             {
                 p = leader;
                 continue;
@@ -680,7 +678,7 @@ impl Kernel {
         if self.ptrace_reparented(p) && self.is_leader(p) {
             // EXIT_TRACE: the tracer reaped it; now the real parent's turn.
             self.ptrace_unlink(p);
-            let sig = self.groups[self.tasks[p].group].exit_signal;
+            let sig = self.groups[self.tasks[p].group].exit_signal.get();
             if !self.do_notify_parent(p, sig) {
                 return;
             }
@@ -731,7 +729,7 @@ impl Kernel {
             let after = grp.pgrp_node.next;
             let leader = grp.leader;
             let rp = grp.real_parent;
-            let dead = self.tasks[leader].exit_state != ExitState::Alive && self.group_empty(cur);
+            let dead = self.tasks[leader].exit_state() != ExitState::Alive && self.group_empty(cur);
             if let Some(rp) = rp {
                 if Some(cur) != ignored && !dead && !self.is_global_init(rp) {
                     let pg = &self.groups[self.tasks[rp].group];

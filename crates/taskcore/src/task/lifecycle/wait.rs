@@ -449,8 +449,8 @@ impl Kernel {
         let (status, code, si_status) = match kind {
             READY_EXIT => {
                 // wait_task_zombie(): the group's code for a group exit.
-                let status = if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
-                    self.groups[g].group_exit_code
+                let status = if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
+                    self.groups[g].group_exit_code.get()
                 } else {
                     self.tasks[t].exit_code
                 };
@@ -463,11 +463,11 @@ impl Kernel {
                 }
             }
             READY_TRAP => {
-                let sig = self.tasks[t].trap_code;
+                let sig = self.tasks[t].trap_code.get();
                 ((sig << 8) | 0x7f, CLD_TRAPPED, sig)
             }
             READY_STOP => {
-                let sig = self.groups[g].group_exit_code;
+                let sig = self.groups[g].group_exit_code.get();
                 ((sig << 8) | 0x7f, CLD_STOPPED, sig)
             }
             _ => (0xffff, CLD_CONTINUED, SIGCONT),
@@ -500,7 +500,8 @@ impl Kernel {
                     self.set_group_exit_code(g, 0);
                 }
                 _ => {
-                    let f = self.groups[g].flags & !crate::task::task_struct::SIGNAL_STOP_CONTINUED;
+                    let f = self.groups[g].flags.get()
+                        & !crate::task::task_struct::SIGNAL_STOP_CONTINUED;
                     self.set_group_flags(g, f);
                 }
             }

@@ -338,7 +338,7 @@ impl Kernel {
         // A zombie leader whose other threads run still takes a signal for
         // its group, as kill(2) delivers it (tests/oracle/pidfd_leader.c);
         // one aimed at the zombie thread itself has no effect.
-        let alive = self.tasks[t].exit_state == ExitState::Alive;
+        let alive = self.tasks[t].exit_state() == ExitState::Alive;
         let mut r = Ok(());
         if sig != 0 && (alive || scope != Scope::Thread) {
             let ty = if scope == Scope::Thread {
@@ -410,7 +410,8 @@ impl Kernel {
         Ok(match self.pids[pid].task {
             None => POLLIN | POLLRDNORM | POLLHUP,
             Some(t)
-                if self.tasks[t].exit_state != ExitState::Alive && !self.delay_group_leader(t) =>
+                if self.tasks[t].exit_state() != ExitState::Alive
+                    && !self.delay_group_leader(t) =>
             {
                 POLLIN | POLLRDNORM
             }

@@ -24,9 +24,7 @@ use crate::task::signal::jobctl_flags::{
 };
 use crate::task::signal::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::PF_EXITING;
-use crate::task::task_struct::{
-    ExitState, PF_TRACED_STOP, PT_PTRACED, PT_SEIZED, SIGNAL_STOP_STOPPED,
-};
+use crate::task::task_struct::{ExitState, PT_PTRACED, PT_SEIZED, SIGNAL_STOP_STOPPED};
 use crate::uapi::SIGSTOP;
 
 /// `PTRACE_EVENT_STOP`: the event of a seized tracee's group-stop trap.
@@ -72,7 +70,7 @@ impl Kernel {
         if self.same_group(Some(t), Some(cur))
             || !self.may_access(cur, t, PtraceMode::AttachRealCreds)
             || self.tasks[t].ptrace != 0
-            || self.tasks[t].exit_state != ExitState::Alive
+            || self.tasks[t].exit_state() != ExitState::Alive
         {
             return Err(Errno::EPERM);
         }
@@ -185,7 +183,10 @@ impl Kernel {
         if !(0..=64).contains(&sig) {
             return Err(Errno::EIO);
         }
-        let (kind, stopped_with) = (self.tasks[t].trap_kind, self.tasks[t].trap_code & 0x7f);
+        let (kind, stopped_with) = (
+            self.tasks[t].trap_kind,
+            self.tasks[t].trap_code.get() & 0x7f,
+        );
         self.ptrace_unlink(t);
         self.resume_with(t, sig, kind, stopped_with);
         self.run_deferred();
@@ -200,7 +201,7 @@ impl Kernel {
         let task = &self.tasks[t];
         if task.ptrace == 0
             || task.parent != Some(cur)
-            || task.flags & PF_TRACED_STOP == 0
+            || !task.traced_stop()
             || task.jobctl & JOBCTL_LISTENING != 0
         {
             return Err(Errno::ESRCH);
@@ -221,18 +222,17 @@ impl Kernel {
         let task = &mut self.tasks[t];
         task.ptrace = 0;
         task.parent = None;
-        task.flags &= !PF_TRACED_STOP;
-        task.trap_code = 0;
         task.ptrace_opts = 0;
         task.jobctl &=
             !(JOBCTL_TRAP_STOP | JOBCTL_TRAP_NOTIFY | JOBCTL_LISTENING | TIF_SYSCALL_TRACE);
         let g = task.group;
+        self.set_traced_stop(t, false, 0);
         self.groups[g].nr_traced -= 1;
         // A thread of a stopped (or stopping) group goes back into the
         // group stop, uncounted.
         if self.tasks[t].flags & PF_EXITING == 0
-            && self.tasks[t].exit_state == ExitState::Alive
-            && (self.groups[g].flags & SIGNAL_STOP_STOPPED != 0
+            && self.tasks[t].exit_state() == ExitState::Alive
+            && (self.groups[g].flags.get() & SIGNAL_STOP_STOPPED != 0
                 || self.groups[g].group_stop_count > 0)
         {
             let sig = u32::from(self.groups[g].stop_sig) & JOBCTL_STOP_SIGMASK;

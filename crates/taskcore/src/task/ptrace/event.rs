@@ -28,7 +28,7 @@ use crate::task::signal::jobctl_flags::{
     TIF_SYSCALL_TRACE,
 };
 use crate::task::signal::sigsend::{PidType, SendInfo};
-use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, PT_SEIZED};
+use crate::task::task_struct::{ExitState, PF_EXITING, PT_SEIZED};
 use crate::uapi::{valid_signal, CLD_TRAPPED, SIGCHLD, SIGTRAP};
 
 /// `PTRACE_O_TRACESYSGOOD`: syscall stops report `SIGTRAP | 0x80`.
@@ -208,7 +208,7 @@ impl Kernel {
     /// of its group's stop state: at once if it listens, else when it next
     /// takes its signals.
     pub(crate) fn ptrace_trap_notify(&mut self, t: TaskIx) {
-        if self.tasks[t].flags & PF_EXITING != 0 || self.tasks[t].exit_state != ExitState::Alive {
+        if self.tasks[t].flags & PF_EXITING != 0 || self.tasks[t].exit_state() != ExitState::Alive {
             return;
         }
         self.tasks[t].jobctl |= JOBCTL_TRAP_NOTIFY;
@@ -220,7 +220,7 @@ impl Kernel {
     /// its next `get_signal()`; one in any other stop keeps it for later.
     fn ptrace_signal_wake_up(&mut self, t: TaskIx) {
         let task = &self.tasks[t];
-        if task.flags & PF_TRACED_STOP != 0 {
+        if task.traced_stop() {
             if task.jobctl & JOBCTL_LISTENING != 0 {
                 self.do_jobctl_trap(t);
             }
@@ -234,7 +234,7 @@ impl Kernel {
     /// whether `t` stopped.
     pub(crate) fn jobctl_step(&mut self, t: TaskIx) -> bool {
         let task = &self.tasks[t];
-        if task.flags & PF_TRACED_STOP != 0 || task.jobctl & JOBCTL_PENDING_MASK == 0 {
+        if task.traced_stop() || task.jobctl & JOBCTL_PENDING_MASK == 0 {
             return false;
         }
         if task.ptrace == 0 {
@@ -257,7 +257,7 @@ impl Kernel {
     pub(crate) fn ptrace_resume(&mut self, t: TaskIx, sig: i32, syscall: bool) {
         let task = &mut self.tasks[t];
         let kind = task.trap_kind;
-        let stopped_with = task.trap_code & 0x7f;
+        let stopped_with = task.trap_code.get() & 0x7f;
         task.jobctl &= !JOBCTL_LISTENING;
         if syscall {
             task.jobctl |= TIF_SYSCALL_TRACE;
@@ -288,11 +288,7 @@ impl Kernel {
                 let _ = self.send_signal_locked(t, sig, SendInfo::Priv, PidType::Pid, false);
             }
         }
-        if self
-            .tasks
-            .get(t)
-            .is_none_or(|x| x.flags & PF_TRACED_STOP != 0)
-        {
+        if self.tasks.get(t).is_none_or(|x| x.traced_stop()) {
             // The signal sent from a syscall stop stopped it again (its
             // PTRACE_EVENT_EXIT stop: tests/oracle/ptrace_edges.out,
             // syscall_kill).
@@ -324,13 +320,13 @@ impl Kernel {
         if self
             .tasks
             .get(parent)
-            .is_none_or(|p| p.exit_state != ExitState::Alive)
+            .is_none_or(|p| p.exit_state() != ExitState::Alive)
             || !self.ptrace_event_enabled(parent, PTRACE_EVENT_VFORK_DONE)
         {
             return;
         }
         let msg = self.pid_for_tracer(parent, child);
-        if self.tasks[parent].flags & PF_TRACED_STOP != 0 {
+        if self.tasks[parent].traced_stop() {
             self.set_ptrace_message(parent, msg);
             self.tasks[parent].jobctl |= JOBCTL_VFORK_DONE_PENDING;
         } else {
@@ -356,8 +352,8 @@ impl Kernel {
                 || self.tasks[u].flags & PF_EXITING != 0
                 || self.tasks[u].jobctl & JOBCTL_EXIT_PENDING != 0
         });
-        if last && self.groups[g].flags & crate::task::task_struct::SIGNAL_GROUP_EXIT == 0 {
-            self.groups[g].group_exit_code = code;
+        if last && self.groups[g].flags.get() & crate::task::task_struct::SIGNAL_GROUP_EXIT == 0 {
+            self.set_group_exit_code(g, code);
             self.groups[g].group_stop_count = 0;
             self.set_group_flags(g, crate::task::task_struct::SIGNAL_GROUP_EXIT);
         }
@@ -558,10 +554,7 @@ impl Kernel {
         self.probed(crate::probe::Op::Ptrace, current, |k| {
             let t = k.current(current)?;
             let task = &k.tasks[t];
-            if task.ptrace == 0
-                || task.jobctl & TIF_SYSCALL_TRACE == 0
-                || task.flags & PF_TRACED_STOP != 0
-            {
+            if task.ptrace == 0 || task.jobctl & TIF_SYSCALL_TRACE == 0 || task.traced_stop() {
                 return Ok(false);
             }
             let good = if unpack_options(task.ptrace_opts) & PTRACE_O_TRACESYSGOOD != 0 {
@@ -581,7 +574,7 @@ impl Kernel {
         let cur = self.current(current)?;
         let t = self.find_task(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         let task = &self.tasks[t];
-        if task.ptrace == 0 || task.parent != Some(cur) || task.exit_state != ExitState::Alive {
+        if task.ptrace == 0 || task.parent != Some(cur) || task.exit_state() != ExitState::Alive {
             return Err(Errno::ESRCH);
         }
         Ok(t)
@@ -630,7 +623,7 @@ impl Kernel {
             let g = self.tasks[child].group;
             let sig = u32::from(self.groups[g].stop_sig)
                 & crate::task::signal::jobctl_flags::JOBCTL_STOP_SIGMASK;
-            if self.groups[g].flags & crate::task::task_struct::SIGNAL_STOP_STOPPED != 0 {
+            if self.groups[g].flags.get() & crate::task::task_struct::SIGNAL_STOP_STOPPED != 0 {
                 self.tasks[child].jobctl |= sig;
             }
             self.tasks[child].jobctl |= JOBCTL_TRAP_STOP;

@@ -34,7 +34,7 @@ use crate::task::ptrace::attach::PTRACE_EVENT_STOP;
 use crate::task::signal::delivery::SignalDelivery;
 use crate::task::signal::jobctl_flags::*;
 use crate::task::task_struct::{
-    ExitState, PF_EXITING, PF_TRACED_STOP, PT_SEIZED, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
+    ExitState, PF_EXITING, PT_SEIZED, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
     SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
 };
 use crate::uapi::{CLD_CONTINUED, CLD_STOPPED, SIGTRAP};
@@ -43,7 +43,7 @@ impl Kernel {
     /// `task_set_jobctl_pending()`: false for a thread that is exiting.
     fn task_set_jobctl_pending(&mut self, t: TaskIx, mask: u32) -> bool {
         let task = &mut self.tasks[t];
-        if task.flags & PF_EXITING != 0 || task.exit_state != ExitState::Alive {
+        if task.flags & PF_EXITING != 0 || task.exit_state() != ExitState::Alive {
             return false;
         }
         if mask & JOBCTL_STOP_SIGMASK != 0 {
@@ -68,12 +68,12 @@ impl Kernel {
     pub(crate) fn do_signal_stop(&mut self, t: TaskIx, sig: i32) -> bool {
         let g = self.tasks[t].group;
         if self.tasks[t].jobctl & JOBCTL_STOP_PENDING == 0 {
-            if sig == 0 || self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
+            if sig == 0 || self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
                 return false;
             }
             // A tracee resumed while its group is stopped may start another
             // group stop; the group's code stays the first one's.
-            if self.groups[g].flags & SIGNAL_STOP_STOPPED == 0 {
+            if self.groups[g].flags.get() & SIGNAL_STOP_STOPPED == 0 {
                 self.set_group_exit_code(g, sig);
             }
             self.groups[g].stop_sig = sig as u8;
@@ -115,7 +115,7 @@ impl Kernel {
         }
         match self.delivery {
             SignalDelivery::Immediate => {
-                if self.tasks[u].flags & PF_TRACED_STOP == 0 && !self.held_in_vfork(u) {
+                if !self.tasks[u].traced_stop() && !self.held_in_vfork(u) {
                     self.participate(u);
                 } else if self.tasks[u].ptrace & PT_SEIZED != 0 {
                     // ptrace_trap_notify(): a seized thread in a ptrace stop
@@ -162,7 +162,7 @@ impl Kernel {
         let g = self.tasks[t].group;
         let grp = &mut self.groups[g];
         grp.group_stop_count = grp.group_stop_count.saturating_sub(1);
-        grp.group_stop_count == 0 && grp.flags & SIGNAL_STOP_STOPPED == 0
+        grp.group_stop_count == 0 && grp.flags.get() & SIGNAL_STOP_STOPPED == 0
     }
 
     /// The last thread took part: group `g` is stopped; the embedder is
@@ -171,7 +171,7 @@ impl Kernel {
     pub(crate) fn group_stop_done(&mut self, g: GroupIx, notify_parent: bool) {
         self.set_group_flags(
             g,
-            (self.groups[g].flags & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED,
+            (self.groups[g].flags.get() & !SIGNAL_STOP_CONTINUED) | SIGNAL_STOP_STOPPED,
         );
         let group = self.handle_unchecked(self.groups[g].leader);
         let sig = i32::from(self.groups[g].stop_sig);
@@ -189,7 +189,7 @@ impl Kernel {
         let mut sig = (self.tasks[t].jobctl & JOBCTL_STOP_SIGMASK) as i32;
         let code = if self.tasks[t].ptrace & PT_SEIZED != 0 {
             if self.groups[g].group_stop_count == 0
-                && self.groups[g].flags & SIGNAL_STOP_STOPPED == 0
+                && self.groups[g].flags.get() & SIGNAL_STOP_STOPPED == 0
             {
                 sig = SIGTRAP;
             }
@@ -219,7 +219,7 @@ impl Kernel {
         if self.groups[g].group_stop_count > 0 {
             self.groups[g].group_stop_count += 1;
             mask |= JOBCTL_STOP_CONSUME;
-        } else if self.groups[g].flags & SIGNAL_STOP_STOPPED == 0 {
+        } else if self.groups[g].flags.get() & SIGNAL_STOP_STOPPED == 0 {
             return;
         }
         self.task_set_jobctl_pending(t, mask | JOBCTL_STOP_PENDING);
@@ -234,7 +234,7 @@ impl Kernel {
     /// its threads are to be woken, to take what was kept pending
     /// (`prepare_signal()` wakes every stopped thread either way).
     pub(crate) fn sigcont_resume(&mut self, g: GroupIx) -> bool {
-        let flags = self.groups[g].flags;
+        let flags = self.groups[g].flags.get();
         let why = if flags & SIGNAL_STOP_STOPPED != 0 {
             CLD_CONTINUED
         } else if self.groups[g].group_stop_count > 0 {

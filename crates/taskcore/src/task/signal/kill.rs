@@ -236,7 +236,7 @@ impl Kernel {
         // zombie thread (a leader that exited while other threads run)
         // takes nothing at all, SIGCONT's effect included
         // (tests/oracle/pidfd_leader.out, tgkill_sigcont_zombie_leader).
-        let r = if sig == 0 || self.tasks[t].exit_state != ExitState::Alive {
+        let r = if sig == 0 || self.tasks[t].exit_state() != ExitState::Alive {
             Ok(())
         } else {
             let who = self.killer(cur);
@@ -267,11 +267,11 @@ impl Kernel {
             return Err(Errno::EINVAL);
         }
         let g = self.tasks[t].group;
-        if self.groups[g].flags & SIGNAL_GROUP_EXIT == 0 {
+        if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT == 0 {
             self.set_group_exit_code(g, sig | if core_dumped { 0x80 } else { 0 });
             self.set_group_flags(g, SIGNAL_GROUP_EXIT);
         }
-        let code = self.groups[g].group_exit_code;
+        let code = self.groups[g].group_exit_code.get();
         let others = self.threads(g);
         if !self.ptrace_exit_event(t, code) {
             self.do_exit(t, code);
@@ -300,7 +300,7 @@ impl Kernel {
 
     fn do_sys_send_signal(&mut self, target: TaskId, sig: i32) -> Result<()> {
         let t = self.task_idx(target)?;
-        if self.tasks[t].exit_state != ExitState::Alive {
+        if self.tasks[t].exit_state() != ExitState::Alive {
             return Err(Errno::ESRCH);
         }
         if !(0..=64).contains(&sig) {

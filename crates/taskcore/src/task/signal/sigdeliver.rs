@@ -33,8 +33,8 @@ use crate::task::signal::sighand::SigAction;
 use crate::task::signal::sigpending::{next_signal, sigmask};
 use crate::task::signal::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::{
-    ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
-    SIGNAL_UNKILLABLE, TS_RESTORE_SIGMASK, TS_SIGSLEEP, TS_VFORK_WAIT,
+    ExitState, PF_EXITING, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE,
+    TS_RESTORE_SIGMASK, TS_SIGSLEEP, TS_VFORK_WAIT,
 };
 use crate::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, CLD_CONTINUED,
@@ -232,7 +232,7 @@ impl Kernel {
         (task.pending.signal | shared) & !task.blocked != 0
             || self.resume_signals.contains_key(&t)
             || task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_PENDING_MASK != 0
-            || self.groups[task.group].flags & SIGNAL_CLD_CONTINUED != 0
+            || self.groups[task.group].flags.get() & SIGNAL_CLD_CONTINUED != 0
     }
 
     /// The process-wide signals that `complete_signal()` gave to another
@@ -282,22 +282,22 @@ impl Kernel {
         let Some(task) = self.tasks.get(t) else {
             return Step::Exit;
         };
-        if task.flags & PF_EXITING != 0 || task.exit_state != ExitState::Alive {
+        if task.flags & PF_EXITING != 0 || task.exit_state() != ExitState::Alive {
             return Step::Exit;
         }
         let g = task.group;
-        if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
+        if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
             return Step::Exit;
         }
-        if self.groups[g].flags & SIGNAL_CLD_CONTINUED != 0 {
+        if self.groups[g].flags.get() & SIGNAL_CLD_CONTINUED != 0 {
             // The group was continued: this thread tells the parent.
-            self.set_group_flags(g, self.groups[g].flags & !SIGNAL_CLD_CONTINUED);
+            self.set_group_flags(g, self.groups[g].flags.get() & !SIGNAL_CLD_CONTINUED);
             self.notify_parent_cldstop(g, CLD_CONTINUED);
             return Step::Again;
         }
         // The signal its tracer resumed it with: taken on the way out of
         // the ptrace stop, before anything else (even in a stopped group).
-        if task.flags & PF_TRACED_STOP == 0 && !self.resume_signals.is_empty() {
+        if !task.traced_stop() && !self.resume_signals.is_empty() {
             if let Some(info) = self.resume_signals.remove(&t) {
                 // do_signal_stop() gives a stop signal up when a SIGCONT
                 // came during the signal-delivery-stop
@@ -364,7 +364,7 @@ impl Kernel {
         }
         // Init gets no signal it does not want, but SIGKILL/SIGSTOP that
         // came from an ancestor namespace (sig_task_ignored() let them in).
-        if self.groups[g].flags & SIGNAL_UNKILLABLE != 0 && !sig_kernel_only(sig) {
+        if self.groups[g].flags.get() & SIGNAL_UNKILLABLE != 0 && !sig_kernel_only(sig) {
             return Step::Again;
         }
         if sig_kernel_stop(sig) {
@@ -381,11 +381,7 @@ impl Kernel {
         self.kill_group(g, sig | if core { 0x80 } else { 0 });
         // do_group_exit() -> do_exit(): traced with PTRACE_O_TRACEEXIT,
         // the thread is in its PTRACE_EVENT_EXIT stop first.
-        if self
-            .tasks
-            .get(t)
-            .is_some_and(|x| x.flags & PF_TRACED_STOP != 0)
-        {
+        if self.tasks.get(t).is_some_and(|x| x.traced_stop()) {
             return Step::Stopped;
         }
         Step::Exit
@@ -440,7 +436,7 @@ impl Kernel {
         let status = if why == CLD_CONTINUED {
             SIGCONT
         } else {
-            self.groups[g].group_exit_code & 0x7f
+            self.groups[g].group_exit_code.get() & 0x7f
         };
         let info = SigInfo {
             signo: SIGCHLD,

@@ -24,7 +24,7 @@ use crate::ix::GroupIx;
 use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, SigInfo};
 use crate::task::signal::sigpending::{sigmask, SigQueue};
-use crate::task::task_struct::{PF_EXITING, PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE};
+use crate::task::task_struct::{PF_EXITING, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE};
 use crate::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, RLIMIT_SIGPENDING,
     SIGCONT, SIGKILL, SIGRTMIN, SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU, SI_USER,
@@ -198,7 +198,7 @@ impl Kernel {
     /// whether it ended a group stop (done or in progress).
     fn prepare_signal(&mut self, t: TaskIx, sig: i32, force: bool) -> (bool, bool) {
         let g = self.tasks[t].group;
-        if self.groups[g].flags & SIGNAL_GROUP_EXIT != 0 {
+        if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
             // The process is in the middle of dying: drop the signal.
             return (false, false);
         }
@@ -236,7 +236,9 @@ impl Kernel {
         if self.is_global_init(t) && sig_kernel_only(sig) {
             return true;
         }
-        if self.groups[g].flags & SIGNAL_UNKILLABLE != 0 && dfl && !(force && sig_kernel_only(sig))
+        if self.groups[g].flags.get() & SIGNAL_UNKILLABLE != 0
+            && dfl
+            && !(force && sig_kernel_only(sig))
         {
             return true;
         }
@@ -257,8 +259,7 @@ impl Kernel {
     /// group stop (`JOBCTL_STOPPED`).
     pub(crate) fn task_is_stopped_or_traced(&self, t: TaskIx) -> bool {
         let task = &self.tasks[t];
-        task.flags & PF_TRACED_STOP != 0
-            || task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_STOPPED != 0
+        task.traced_stop() || task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_STOPPED != 0
     }
 
     /// `sig_fatal()`: `sig`'s action in group `g` is the default one, and
@@ -304,7 +305,7 @@ impl Kernel {
         // an ancestor namespace: its taker drops what it does not handle
         // (tests/oracle/init_blocked_thread).
         if self.sig_fatal(g, sig)
-            && (sig == SIGKILL || self.groups[g].flags & SIGNAL_UNKILLABLE == 0)
+            && (sig == SIGKILL || self.groups[g].flags.get() & SIGNAL_UNKILLABLE == 0)
             && self.real_blocked(t) & sigmask(sig) == 0
             && (sig == SIGKILL || self.tasks[p].ptrace == 0)
             && !sig_kernel_coredump(sig)
