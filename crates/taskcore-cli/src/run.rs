@@ -24,6 +24,11 @@ pub(crate) struct Args {
     /// created) to FILE.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Draw the run's processes over time in FILE: an HTML page, or with
+    /// a `.json` name the Chrome trace-event format (as `replay
+    /// --timeline`).
+    #[arg(long, value_name = "FILE")]
+    timeline: Option<PathBuf>,
     /// Print the summary on stderr at the end.
     #[arg(long, short)]
     verbose: bool,
@@ -35,7 +40,9 @@ pub(crate) struct Args {
 /// Runs the command; exits with its status (128 + signal if killed), or
 /// 125 when it could not be run (as `env`, `timeout` and `unshare` do).
 pub(crate) fn run(args: Args) -> ExitCode {
+    let title = format!("taskcore run -- {}", args.command.join(" "));
     let mut opts = Options::new(args.command);
+    opts.timeline = args.timeline.is_some();
     opts.pid_max = args.pid_max;
     opts.first_pid = args.first_pid;
     opts.check = !args.no_check;
@@ -64,6 +71,21 @@ pub(crate) fn run(args: Args) -> ExitCode {
         if let Err(e) = std::fs::write(path, json + "\n") {
             eprintln!("taskcore run: cannot write {}: {e}", path.display());
             return ExitCode::from(125);
+        }
+    }
+    if let (Some(path), Some(t)) = (&args.timeline, &report.timeline) {
+        match crate::timeline::write(path, &title, &t.records, &t.marks) {
+            Ok(n) if args.verbose => {
+                eprintln!(
+                    "taskcore run: timeline: {n} processes written to {}",
+                    path.display()
+                )
+            }
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("taskcore run: cannot write {}: {e}", path.display());
+                return ExitCode::from(125);
+            }
         }
     }
     ExitCode::from(report.exit_status.clamp(0, 255) as u8)

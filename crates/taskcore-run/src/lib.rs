@@ -46,12 +46,14 @@ mod pidmap;
 mod report;
 mod spawn;
 mod supervisor;
+mod timeline;
 mod tracee;
 
 pub use calls::{Arg, Translate, Trapped, MASKED_WAITS, TRAPPED};
 pub use check::Divergence;
 pub use report::Report;
 pub use supervisor::run;
+pub use timeline::Timeline;
 
 /// How a program is run.
 #[derive(Clone, Debug)]
@@ -70,6 +72,9 @@ pub struct Options {
     pub check: bool,
     /// Print each divergence on stderr as it happens (default `true`).
     pub print_divergences: bool,
+    /// Keep the run's processes over time in [`Report::timeline`]
+    /// (default `false`).
+    pub timeline: bool,
 }
 
 impl Options {
@@ -81,6 +86,7 @@ impl Options {
             first_pid: 2,
             check: true,
             print_divergences: true,
+            timeline: false,
         }
     }
 }

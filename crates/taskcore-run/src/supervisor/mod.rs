@@ -30,6 +30,7 @@ use crate::check::Divergence;
 use crate::pidmap::PidMap;
 use crate::report::Report;
 use crate::spawn;
+use crate::timeline::Recorder;
 use crate::tracee;
 use crate::{filter, Options, RunError};
 
@@ -96,6 +97,8 @@ struct Supervisor {
     debug: bool,
     /// Leaders the core's init traces (seized before a death).
     seized: HashSet<TaskId>,
+    /// The processes over time, with [`Options::timeline`].
+    timeline: Option<Recorder>,
 }
 
 /// The signal the supervisor was sent (INT, TERM, HUP), to forward.
@@ -199,12 +202,18 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         warned: HashSet::new(),
         debug: std::env::var_os("TASKCORE_RUN_DEBUG").is_some(),
         seized: HashSet::new(),
+        timeline: opts.timeline.then(Recorder::default),
     };
+    if let Some(t) = &mut s.timeline {
+        t.start(1, 0, 1, 1, vec!["taskcore".into(), "run".into()]);
+        t.start(vcmd, 1, vcmd, 1, opts.argv.clone());
+    }
     s.event_loop();
     if sp.took_terminal {
         spawn::restore_terminal();
     }
     s.report.exit_status = s.command_status.unwrap_or(255);
+    s.report.timeline = s.timeline.take().map(|t| t.finish(0));
     s.report.elapsed_s = start.elapsed().as_secs_f64();
     Ok(s.report)
 }
@@ -344,6 +353,10 @@ impl Supervisor {
                 }
             }
         }
+        if let Some(t) = &mut self.timeline {
+            // A leader's death is reported once its group is gone.
+            t.exit(v, st & 0xffff, None);
+        }
         self.reap_by_init(v);
         self.complete_blocked_waits();
     }
@@ -393,7 +406,10 @@ impl Supervisor {
     /// supervisor, a real subreaper, reaped it for real).
     fn reap_by_init(&mut self, v: i32) {
         if v > 1 {
-            let _ = self.k.wait4(self.init, v, WNOHANG | __WALL);
+            let r = self.k.wait4(self.init, v, WNOHANG | __WALL);
+            if let (Some(t), Ok(taskcore::WaitOutcome::Reported(w))) = (&mut self.timeline, r) {
+                t.reap(1, w.pid);
+            }
         }
     }
 
