@@ -309,7 +309,7 @@ impl Kernel {
         root_ns.refs = 1;
         k.root_ns = k.nss.insert(root_ns).ok_or(Errno::ENOMEM)?;
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
-        let root = std::sync::Arc::new(crate::task::procapi::cred::Cred::default());
+        let root = std::sync::Arc::new(crate::task::procapi::cred_struct::Cred::default());
         // The group is provisional: set by new_group below.
         let provisional = SlabIx::from_slot(1);
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
@@ -714,7 +714,7 @@ impl Kernel {
         pid: PidIx,
         group: GroupIx,
         comm: [u8; TASK_COMM_LEN],
-        cred: std::sync::Arc<crate::task::procapi::cred::Cred>,
+        cred: std::sync::Arc<crate::task::procapi::cred_struct::Cred>,
     ) -> Result<TaskIx> {
         let t = self
             .tasks
@@ -739,7 +739,7 @@ impl Kernel {
                 self_exec_id: 0,
                 comm,
                 cred,
-                nsproxy: crate::task::procapi::nsproxy::NsProxy::NONE,
+                nsproxy: crate::task::procapi::nsproxy_struct::NsProxy::NONE,
                 pdeath_signal: 0,
                 start_time: self.now,
                 pending: Default::default(),

@@ -174,9 +174,9 @@ pub(crate) struct Task {
     /// Command name, NUL-padded (`comm`).
     pub(crate) comm: [u8; TASK_COMM_LEN],
     /// Credentials (`cred`; Linux also has `real_cred`, the same here).
-    pub(crate) cred: std::sync::Arc<crate::task::procapi::cred::Cred>,
+    pub(crate) cred: std::sync::Arc<crate::task::procapi::cred_struct::Cred>,
     /// Namespaces for children (`nsproxy`); empty once the task exited.
-    pub(crate) nsproxy: crate::task::procapi::nsproxy::NsProxy,
+    pub(crate) nsproxy: crate::task::procapi::nsproxy_struct::NsProxy,
     /// Signal asked for at the parent's death (`pdeath_signal`), 0 none.
     pub(crate) pdeath_signal: i32,
     /// Start time in caller-supplied nanoseconds.

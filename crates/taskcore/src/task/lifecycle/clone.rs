@@ -8,7 +8,7 @@ use crate::ix::TaskIx;
 use crate::list;
 use crate::slab::SlabIx;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::procapi::nsproxy::CLONE_NEW_ANY;
+use crate::task::procapi::nsproxy_struct::CLONE_NEW_ANY;
 use crate::task::task_struct::{SIGNAL_UNKILLABLE, TS_VFORK_WAIT};
 use crate::uapi::{
     CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT,

@@ -19,7 +19,7 @@ use crate::task::procapi::capability::{
     SECBIT_KEEP_CAPS_LOCKED, SECBIT_NOROOT, SECBIT_NO_CAP_AMBIENT_RAISE, SECURE_ALL_BITS,
     SECURE_ALL_LOCKS,
 };
-use crate::task::procapi::cred::Cred;
+use crate::task::procapi::cred_struct::Cred;
 use crate::task::task_struct::{TaskIx, PFA_NO_NEW_PRIVS};
 
 /// `PR_CAP_AMBIENT`'s sub-commands (`arg2`).

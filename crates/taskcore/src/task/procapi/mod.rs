@@ -6,7 +6,9 @@
 pub mod capability;
 pub mod commoncap;
 pub mod cred;
+pub(crate) mod cred_struct;
 pub(crate) mod nsproxy;
+pub(crate) mod nsproxy_struct;
 pub mod pidfd;
 pub(crate) mod prctl;
 pub(crate) mod prlimit;

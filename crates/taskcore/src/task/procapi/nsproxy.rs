@@ -22,37 +22,12 @@ use crate::pid::refs::NsRef;
 use crate::pid::NsId;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::procapi::capability::CAP_SYS_ADMIN;
+use crate::task::procapi::nsproxy_struct::{NsProxy, CLONE_NEW_ANY};
 use crate::task::procapi::pidfd::PidFd;
 use crate::uapi::{
-    CLONE_FILES, CLONE_FS, CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID,
-    CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS, CLONE_SIGHAND, CLONE_SYSVSEM, CLONE_THREAD,
+    CLONE_FILES, CLONE_FS, CLONE_NEWPID, CLONE_NEWUSER, CLONE_SIGHAND, CLONE_SYSVSEM, CLONE_THREAD,
     CLONE_VM,
 };
-
-/// Every `CLONE_NEW*` namespace bit.
-pub(crate) const CLONE_NEW_ANY: u64 = CLONE_NEWNS
-    | CLONE_NEWUTS
-    | CLONE_NEWIPC
-    | CLONE_NEWNET
-    | CLONE_NEWUSER
-    | CLONE_NEWPID
-    | CLONE_NEWCGROUP
-    | CLONE_NEWTIME;
-
-/// A task's namespaces for its children (`struct nsproxy`, the pid part).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct NsProxy {
-    /// Slab index of `pid_ns_for_children` (holding a reference), or `None`
-    /// once the task has exited (`exit_task_namespaces`).
-    pub(crate) pid_ns_for_children: Option<NsIx>,
-}
-
-impl NsProxy {
-    /// No nsproxy (an exited task).
-    pub(crate) const NONE: NsProxy = NsProxy {
-        pid_ns_for_children: None,
-    };
-}
 
 /// Which pid namespace link of `/proc/PID/ns` to open or read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

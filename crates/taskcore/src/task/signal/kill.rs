@@ -29,7 +29,7 @@ enum KillTarget {
 
 /// The sender of a user signal, as `check_kill_permission()` sees it.
 pub(crate) struct Killer {
-    cred: std::sync::Arc<crate::task::procapi::cred::Cred>,
+    cred: std::sync::Arc<crate::task::procapi::cred_struct::Cred>,
     group: GroupIx,
     session: PidIx,
     /// The sender's tgid in its own namespace (`task_tgid_vnr(current)`),
@@ -342,7 +342,7 @@ impl Kernel {
         &self,
         group: GroupIx,
         session: PidIx,
-        cred: &crate::task::procapi::cred::Cred,
+        cred: &crate::task::procapi::cred_struct::Cred,
         t: TaskIx,
         sig: i32,
     ) -> bool {
