@@ -188,7 +188,7 @@ impl ProcFs<'_> {
         let (uid, gid) = match task {
             Some(t) => {
                 let task = &self.k.tasks[t];
-                let dir = mode == s_ifmt(crate::procfs::DType::Dir) | 0o555;
+                let dir = mode == s_ifmt(crate::procfs::dirent::DType::Dir) | 0o555;
                 let dumpable = task.mm != crate::slab::NONE && self.k.mms[task.mm].dumpable;
                 if dir || dumpable {
                     (task.cred.euid, task.cred.egid)
