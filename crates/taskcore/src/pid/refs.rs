@@ -1,6 +1,6 @@
 //! References that outlive tasks: external references to a `struct pid`
 //! ([`PidRef`]), open namespace files ([`NsRef`]) and open pidfds
-//! ([`PidFdFile`]), in the tables of [`ExtRefs`] with the generations that
+//! (`PidFdFile`), in the tables of `ExtRefs` with the generations that
 //! make them stale. Taking and dropping them is the kernel's
 //! (`task/refs.rs`).
 //!

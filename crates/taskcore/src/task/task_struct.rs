@@ -190,13 +190,13 @@ pub(crate) struct Task {
     /// Slab index of its address space, `NONE` once exited.
     pub(crate) mm: u32,
     /// Job-control and ptrace-trap state (`jobctl`: the `JOBCTL_*` bits of
-    /// `task/jobctl.rs`, the stop signal in the low 16 bits).
+    /// `task/signal/jobctl_flags.rs`, the stop signal in the low 16 bits).
     pub(crate) jobctl: u32,
     /// `PTRACE_O_*` options set by `PTRACE_SEIZE`/`PTRACE_SETOPTIONS`
     /// (Linux keeps them in `ptrace` above `PT_OPT_FLAG_SHIFT`), packed
-    /// by `ptrace_event::pack_options` into 16 bits.
+    /// by `ptrace::event::pack_options` into 16 bits.
     pub(crate) ptrace_opts: u16,
-    /// Which kind of ptrace stop the task is in (`task/ptrace_event.rs`
+    /// Which kind of ptrace stop the task is in (`task/ptrace/event.rs`
     /// `TrapKind` as u8); meaningful with `traced_stop`.
     pub(crate) trap_kind: u8,
 }
@@ -353,7 +353,7 @@ mod size_tests {
     fn tasks_and_groups_stay_small() {
         assert!(core::mem::size_of::<super::Task>() <= 152);
         // 176: Linux's signal_struct.group_stop_count (per-thread group
-        // stop, task/jobctl.rs) costs one u32 beyond the 168 of before.
+        // stop, task/signal/jobctl.rs) costs one u32 beyond the 168 of before.
         assert!(core::mem::size_of::<super::ThreadGroup>() <= 176);
         assert!(core::mem::size_of::<crate::pid::entry::Pid>() <= 56);
     }

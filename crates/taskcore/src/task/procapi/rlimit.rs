@@ -32,7 +32,7 @@ pub(crate) type Rlimits = Arc<[Rlimit; RLIM_NLIMITS]>;
 /// Tasks and pending signals per user at boot: Linux sets both to
 /// `max_threads / 2`, which depends on memory; this is the value of the
 /// machine the fixtures were recorded on. Embedders set their own with
-/// [`Kernel::prlimit64`] on init.
+/// `Kernel::prlimit64` on init.
 pub const INIT_NPROC: u64 = 96365;
 
 /// The limits of init (`INIT_RLIMITS`), with `RLIMIT_CORE`'s soft limit

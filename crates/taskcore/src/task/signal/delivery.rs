@@ -19,14 +19,14 @@ pub enum SignalDelivery {
     /// As soon as it is sent, inside the operation that sent it (or that
     /// unblocked it, resumed the thread, ...): every thread is taken to be
     /// on its way back to user space. A handler is reported with
-    /// [`Notification::Handler`] as having run and returned (its mask
+    /// `Notification::Handler` as having run and returned (its mask
     /// effects are over); stops and deaths happen at once. For embedders
     /// that do not run the emulated code (replay, analysis).
     #[default]
     Immediate,
     /// When the embedder calls `Kernel::get_signal` for the thread, on
     /// its way back to user space. A thread that gains a deliverable
-    /// signal is reported with [`Notification::SigPending`] (Linux's
+    /// signal is reported with `Notification::SigPending` (Linux's
     /// `TIF_SIGPENDING` and `signal_wake_up()`): a thread sleeping in a
     /// blocking call should be interrupted. Fatal signals still kill the
     /// whole group at once (Linux's `complete_signal()` fast path), and
@@ -46,7 +46,7 @@ pub enum SignalAction {
     /// arguments; `SA_ONSTACK`, on the alternate stack). The thread's mask
     /// already blocks `action.mask` and, unless `SA_NODEFER`, `sig`; the
     /// frame's `rt_sigreturn` gives `old_mask` back
-    /// ([`Kernel::rt_sigreturn`]). A system call the signal interrupted
+    /// (`Kernel::rt_sigreturn`). A system call the signal interrupted
     /// returns `EINTR`, or is restarted if `action.flags` has `SA_RESTART`
     /// and it returned `ERESTARTSYS`.
     Handler {

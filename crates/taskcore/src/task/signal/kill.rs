@@ -1,8 +1,8 @@
 //! Sending signals from user space: `kill`, `tgkill`, `tkill`, and the
 //! embedder's own sends (`send_signal`, `force_fatal_signal`), with their
 //! target lookup and permission checks. The signal then goes through
-//! `send_signal_locked()` (`task/sigsend.rs`) and is taken by a thread in
-//! `get_signal()` (`task/sigdeliver.rs`).
+//! `send_signal_locked()` (`task/signal/sigsend.rs`) and is taken by a thread in
+//! `get_signal()` (`task/signal/sigdeliver.rs`).
 //!
 //! # Linux
 //! kernel/signal.c: `kill_something_info`, `__kill_pgrp_info`, `do_tkill`,

@@ -454,7 +454,7 @@ impl Kernel {
     }
 
     /// Puts traced task `t` in a signal-delivery-stop reporting `sig` to
-    /// its tracer (`ptrace_stop(sig, CLD_TRAPPED)`, `task/ptrace_event.rs`).
+    /// its tracer (`ptrace_stop(sig, CLD_TRAPPED)`, `task/ptrace/event.rs`).
     pub(crate) fn ptrace_trap(&mut self, t: TaskIx, sig: i32) {
         self.ptrace_stop(
             t,

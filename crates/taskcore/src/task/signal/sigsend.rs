@@ -12,7 +12,7 @@
 //!                      group at once; else signal_wake_up(t)
 //! ```
 //!
-//! What the woken thread does is `get_signal()` (`task/sigdeliver.rs`).
+//! What the woken thread does is `get_signal()` (`task/signal/sigdeliver.rs`).
 //!
 //! # Linux
 //! kernel/signal.c: `send_signal_locked()`, `__send_signal_locked()`,
