@@ -235,28 +235,10 @@ pub struct Kernel {
     pub(crate) sigpending_users: rustc_hash::FxHashMap<u32, u32>,
     /// When threads take their signals.
     pub(crate) delivery: crate::task::signal::delivery::SignalDelivery,
-    /// Signals a tracer resumed a thread with, for its next `get_signal()`.
-    pub(crate) resume_signals: rustc_hash::FxHashMap<TaskIx, SigInfo>,
-    /// The siginfo of the signal a thread in signal-delivery-stop stopped
-    /// with (`last_siginfo`, what `PTRACE_GETSIGINFO` reads).
-    pub(crate) trap_info: rustc_hash::FxHashMap<TaskIx, SigInfo>,
-    /// The masks of the few threads in `rt_sigtimedwait` or
-    /// `rt_sigsuspend` (`real_blocked`, `saved_sigmask`): kept aside, not
-    /// in every task.
-    pub(crate) sigsave: rustc_hash::FxHashMap<TaskIx, crate::task::task_struct::SigSave>,
-    /// Each tracee's `ptrace_message` (what `PTRACE_GETEVENTMSG` reads):
-    /// kept aside, not in every task; absent means 0.
-    pub(crate) ptrace_messages: rustc_hash::FxHashMap<TaskIx, u64>,
-    /// Each vfork child's parent slot generation at the vfork (kept
-    /// aside, not in every task): once that parent is released (killed
-    /// while waiting: Linux clears the child's `vfork_done`), its slot may
-    /// hold another task.
-    pub(crate) vfork_parent_gens: rustc_hash::FxHashMap<TaskIx, u32>,
-    /// The process-wide signals `complete_signal()` gave to a thread asleep
-    /// in vfork (per such thread; kept aside, almost always empty): only
-    /// that thread has `TIF_SIGPENDING` for them, so the other threads of
-    /// its group do not see them pending until it takes them.
-    pub(crate) vfork_claims: rustc_hash::FxHashMap<TaskIx, u64>,
+    /// The rare per-task state kept aside (resume signals, last siginfo,
+    /// saved masks, ptrace messages, vfork bookkeeping): dropped in one
+    /// place when a task is released.
+    pub(crate) side: crate::task::side::SideState,
     /// External references: pid references, pidfds, namespace files.
     pub(crate) ext: crate::pid::refs::ExtRefs,
 }
@@ -296,12 +278,7 @@ impl Kernel {
             probes: Default::default(),
             sigpending_users: Default::default(),
             delivery: Default::default(),
-            resume_signals: Default::default(),
-            trap_info: Default::default(),
-            sigsave: Default::default(),
-            ptrace_messages: Default::default(),
-            vfork_parent_gens: Default::default(),
-            vfork_claims: Default::default(),
+            side: Default::default(),
             ext: Default::default(),
         };
         let mut root_ns = PidNamespace::new(0, None, config.pid_max);
@@ -355,12 +332,7 @@ impl Kernel {
             probes: self.probes.clone(),
             sigpending_users: self.sigpending_users.clone(),
             delivery: self.delivery,
-            resume_signals: self.resume_signals.clone(),
-            trap_info: self.trap_info.clone(),
-            sigsave: self.sigsave.clone(),
-            ptrace_messages: self.ptrace_messages.clone(),
-            vfork_parent_gens: self.vfork_parent_gens.clone(),
-            vfork_claims: self.vfork_claims.clone(),
+            side: self.side.clone(),
             ext: self.ext.clone(),
         }
     }

@@ -26,6 +26,7 @@ pub mod procapi;
 pub mod ptrace;
 pub(crate) mod readiness;
 pub(crate) mod refs;
+pub(crate) mod side;
 pub(crate) mod signal;
 pub(crate) mod task_struct;
 

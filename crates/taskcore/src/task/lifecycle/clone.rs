@@ -347,7 +347,9 @@ impl Kernel {
             // exits.
             self.tasks[cur].flags |= TS_VFORK_WAIT;
             self.tasks[child].vfork_parent = Some(cur);
-            self.vfork_parent_gens.insert(child, self.gens[cur.slot()]);
+            self.side
+                .vfork_parent_gens
+                .insert(child, self.gens[cur.slot()]);
         }
         let event = self.ptrace_init_task(cur, child, flags, exit_signal);
         if flags & CLONE_THREAD != 0 {

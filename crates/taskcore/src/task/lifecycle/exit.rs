@@ -208,8 +208,8 @@ impl Kernel {
     /// retargets through the dying threads ends). Not when the whole group
     /// is exiting.
     fn retarget_vfork_waiter_signals(&mut self, t: TaskIx) {
-        if !self.vfork_claims.is_empty() {
-            self.vfork_claims.remove(&t);
+        if !self.side.vfork_claims.is_empty() {
+            self.side.vfork_claims.remove(&t);
         }
         let g = self.tasks[t].group;
         if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
@@ -246,13 +246,13 @@ impl Kernel {
         let Some(vp) = self.tasks[t].vfork_parent.take() else {
             return;
         };
-        let gen = self.vfork_parent_gens.remove(&t);
+        let gen = self.side.vfork_parent_gens.remove(&t);
         // Not a task that took the slot of a released vfork parent.
         if self.tasks.get(vp).is_some() && gen == Some(self.gens[vp.slot()]) {
             self.tasks[vp].flags &= !TS_VFORK_WAIT;
             // Awake, it takes what it was given (or exits).
-            if !self.vfork_claims.is_empty() {
-                self.vfork_claims.remove(&vp);
+            if !self.side.vfork_claims.is_empty() {
+                self.side.vfork_claims.remove(&vp);
             }
             // A parent killed while it waited left wait_for_vfork_done()
             // and cleared the child's vfork_done: nothing to complete, no
@@ -644,7 +644,7 @@ impl Kernel {
             self.put_pid(pid);
             // __exit_signal(): its pending signals go with it.
             self.flush_task_pending(p, u64::MAX);
-            self.forget_side_state(p);
+            self.side.forget(p);
             debug_assert!(self.tasks[p].children.is_empty());
             debug_assert!(self.tasks[p].ptraced.is_empty());
             self.tasks.remove(p);

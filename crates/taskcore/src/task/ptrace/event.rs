@@ -110,15 +110,15 @@ impl Kernel {
 
     /// Thread `t`'s `ptrace_message` (0 when never set).
     pub(crate) fn ptrace_message(&self, t: TaskIx) -> u64 {
-        self.ptrace_messages.get(&t).copied().unwrap_or(0)
+        self.side.ptrace_messages.get(&t).copied().unwrap_or(0)
     }
 
     /// Sets thread `t`'s `ptrace_message` (0 frees its entry).
     pub(crate) fn set_ptrace_message(&mut self, t: TaskIx, message: u64) {
         if message == 0 {
-            self.ptrace_messages.remove(&t);
+            self.side.ptrace_messages.remove(&t);
         } else {
-            self.ptrace_messages.insert(t, message);
+            self.side.ptrace_messages.insert(t, message);
         }
     }
 
@@ -146,7 +146,7 @@ impl Kernel {
             // do_jobctl_trap() of a tracee that was not seized:
             // ptrace_stop() without a siginfo (PTRACE_GETSIGINFO: EINVAL,
             // tests/oracle/ptrace_gstop.out).
-            self.trap_info.remove(&t);
+            self.side.trap_info.remove(&t);
         } else if kind != TrapKind::Signal {
             // ptrace_do_notify(): the siginfo PTRACE_GETSIGINFO reads.
             let info = SigInfo {
@@ -157,7 +157,7 @@ impl Kernel {
                 status: 0,
                 value: 0,
             };
-            self.trap_info.insert(t, info);
+            self.side.trap_info.insert(t, info);
         }
         let info = SigInfo {
             signo: SIGCHLD,
@@ -278,12 +278,13 @@ impl Kernel {
     pub(crate) fn resume_with(&mut self, t: TaskIx, sig: i32, kind: u8, stopped_with: i32) {
         if kind == TrapKind::Signal as u8 && valid_signal(sig) {
             let info = self
+                .side
                 .trap_info
                 .remove(&t)
                 .filter(|i| i.signo == stopped_with);
             self.ptrace_resume_signal(t, sig, info);
         } else {
-            self.trap_info.remove(&t);
+            self.side.trap_info.remove(&t);
             if kind == TrapKind::Syscall as u8 && valid_signal(sig) {
                 let _ = self.send_signal_locked(t, sig, SendInfo::Priv, PidType::Pid, false);
             }
@@ -436,7 +437,7 @@ impl Kernel {
     /// `ptrace_getsiginfo()` (kernel/ptrace.c).
     pub fn ptrace_getsiginfo(&self, current: TaskId, pid: i32) -> Result<SigInfo> {
         let t = self.stopped_tracee(current, pid)?;
-        self.trap_info.get(&t).copied().ok_or(Errno::EINVAL)
+        self.side.trap_info.get(&t).copied().ok_or(Errno::EINVAL)
     }
 
     /// `PTRACE_INTERRUPT`: seized tracee `pid` enters a group-stop trap
@@ -483,6 +484,7 @@ impl Kernel {
         self.probed(crate::probe::Op::Ptrace, current, |k| {
             let t = k.stopped_tracee(current, pid)?;
             let event_stop = k
+                .side
                 .trap_info
                 .get(&t)
                 .is_some_and(|i| i.code >> 8 == PTRACE_EVENT_STOP);

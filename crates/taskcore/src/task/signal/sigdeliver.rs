@@ -141,27 +141,6 @@ impl Kernel {
         }
     }
 
-    /// Drops what the side tables keep for released task `t` (its resume
-    /// signal, last siginfo, saved masks, ptrace event message); they are
-    /// empty for almost every task, so an exit pays no hashing for them.
-    pub(crate) fn forget_side_state(&mut self, t: TaskIx) {
-        if !self.vfork_claims.is_empty() {
-            self.vfork_claims.remove(&t);
-        }
-        if !self.resume_signals.is_empty() {
-            self.resume_signals.remove(&t);
-        }
-        if !self.trap_info.is_empty() {
-            self.trap_info.remove(&t);
-        }
-        if !self.sigsave.is_empty() {
-            self.sigsave.remove(&t);
-        }
-        if !self.ptrace_messages.is_empty() {
-            self.ptrace_messages.remove(&t);
-        }
-    }
-
     /// `restore_saved_sigmask()`.
     fn restore_saved_sigmask(&mut self, t: TaskIx) {
         if self.tasks[t].flags & TS_RESTORE_SIGMASK != 0 {
@@ -230,7 +209,7 @@ impl Kernel {
         let task = &self.tasks[t];
         let shared = self.groups[task.group].shared_pending.signal & !self.claimed_by_others(t);
         (task.pending.signal | shared) & !task.blocked != 0
-            || self.resume_signals.contains_key(&t)
+            || self.side.resume_signals.contains_key(&t)
             || task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_PENDING_MASK != 0
             || self.groups[task.group].flags.get() & SIGNAL_CLD_CONTINUED != 0
     }
@@ -239,11 +218,12 @@ impl Kernel {
     /// thread of `t`'s group asleep in vfork: `t` has no `TIF_SIGPENDING`
     /// for them (the `vfork_claims` side table).
     fn claimed_by_others(&self, t: TaskIx) -> u64 {
-        if self.vfork_claims.is_empty() {
+        if self.side.vfork_claims.is_empty() {
             return 0;
         }
         let g = self.tasks[t].group;
-        self.vfork_claims
+        self.side
+            .vfork_claims
             .iter()
             .filter(|&(&u, _)| u != t && self.tasks.get(u).is_some_and(|x| x.group == g))
             .fold(0, |m, (_, &s)| m | s)
@@ -297,8 +277,8 @@ impl Kernel {
         }
         // The signal its tracer resumed it with: taken on the way out of
         // the ptrace stop, before anything else (even in a stopped group).
-        if !task.traced_stop() && !self.resume_signals.is_empty() {
-            if let Some(info) = self.resume_signals.remove(&t) {
+        if !task.traced_stop() && !self.side.resume_signals.is_empty() {
+            if let Some(info) = self.side.resume_signals.remove(&t) {
                 // do_signal_stop() gives a stop signal up when a SIGCONT
                 // came during the signal-delivery-stop
                 // (tests/oracle/ptrace_edges.out, sigstop_cancelled*).
@@ -321,7 +301,7 @@ impl Kernel {
         if self.tasks[t].ptrace != 0 && sig != SIGKILL {
             // ptrace_signal(): the tracer decides when it resumes us.
             self.tasks[t].jobctl |= JOBCTL_STOP_DEQUEUED;
-            self.trap_info.insert(t, info);
+            self.side.trap_info.insert(t, info);
             self.ptrace_trap(t, sig);
             return Step::Stopped;
         }
@@ -423,7 +403,7 @@ impl Kernel {
         }
         // Taken by t's next get_signal() before anything else, past
         // ptrace_signal().
-        self.resume_signals.insert(t, info);
+        self.side.resume_signals.insert(t, info);
     }
 
     /// `do_notify_parent_cldstop(tsk, false, why)`: SIGCHLD (unless

@@ -325,7 +325,7 @@ impl Kernel {
                 return Err(Errno::EAGAIN);
             }
             let blocked = k.tasks[t].blocked;
-            k.sigsave.entry(t).or_default().real_blocked = blocked;
+            k.side.sigsave.entry(t).or_default().real_blocked = blocked;
             let task = &mut k.tasks[t];
             task.blocked &= !these;
             task.flags |= TS_SIGSLEEP;
@@ -379,7 +379,7 @@ impl Kernel {
         if self.tasks[t].flags & TS_SIGSLEEP == 0 {
             if let Some(mask) = mask {
                 let blocked = self.tasks[t].blocked;
-                self.sigsave.entry(t).or_default().saved_sigmask = blocked;
+                self.side.sigsave.entry(t).or_default().saved_sigmask = blocked;
                 let task = &mut self.tasks[t];
                 task.blocked = mask & !UNBLOCKABLE;
                 task.flags |= TS_RESTORE_SIGMASK;
@@ -401,29 +401,29 @@ impl Kernel {
         if self.tasks[t].flags & TS_SIGSLEEP == 0 {
             return 0;
         }
-        self.sigsave.get(&t).map_or(0, |s| s.real_blocked)
+        self.side.sigsave.get(&t).map_or(0, |s| s.real_blocked)
     }
 
     /// Takes `real_blocked` back (the sleep is over).
     fn take_real_blocked(&mut self, t: TaskIx) -> u64 {
-        let Some(s) = self.sigsave.get_mut(&t) else {
+        let Some(s) = self.side.sigsave.get_mut(&t) else {
             return self.tasks[t].blocked;
         };
         let r = core::mem::take(&mut s.real_blocked);
         if s.saved_sigmask == 0 && self.tasks[t].flags & TS_RESTORE_SIGMASK == 0 {
-            self.sigsave.remove(&t);
+            self.side.sigsave.remove(&t);
         }
         r
     }
 
     /// Takes `saved_sigmask` back (`TS_RESTORE_SIGMASK` was set).
     pub(crate) fn take_saved_sigmask(&mut self, t: TaskIx) -> u64 {
-        let Some(s) = self.sigsave.get_mut(&t) else {
+        let Some(s) = self.side.sigsave.get_mut(&t) else {
             return self.tasks[t].blocked;
         };
         let r = core::mem::take(&mut s.saved_sigmask);
         if self.tasks[t].flags & TS_SIGSLEEP == 0 {
-            self.sigsave.remove(&t);
+            self.side.sigsave.remove(&t);
         }
         r
     }

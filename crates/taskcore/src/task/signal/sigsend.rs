@@ -318,11 +318,11 @@ impl Kernel {
         if ty != PidType::Pid && self.held_in_vfork(t) {
             // TIF_SIGPENDING goes to t alone, which takes it only once its
             // vfork completes; the other threads go on without it.
-            *self.vfork_claims.entry(t).or_default() |= sigmask(sig);
-        } else if ty != PidType::Pid && !self.vfork_claims.is_empty() {
+            *self.side.vfork_claims.entry(t).or_default() |= sigmask(sig);
+        } else if ty != PidType::Pid && !self.side.vfork_claims.is_empty() {
             // t has TIF_SIGPENDING now: the signal is no longer only a
             // vfork waiter's to see.
-            for (&u, claim) in self.vfork_claims.iter_mut() {
+            for (&u, claim) in self.side.vfork_claims.iter_mut() {
                 if self.tasks.get(u).is_some_and(|x| x.group == g) {
                     *claim &= !sigmask(sig);
                 }
