@@ -83,9 +83,9 @@ impl ProcFs<'_> {
             TaskState::TracingStop
         } else if task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_STOPPED != 0 {
             TaskState::Stopped
-        } else if task.flags & TS_VFORK_WAIT != 0 {
+        } else if task.flags.contains(TS_VFORK_WAIT) {
             TaskState::DiskSleep
-        } else if task.flags & TS_RUNNING != 0 {
+        } else if task.flags.contains(TS_RUNNING) {
             TaskState::Running
         } else {
             TaskState::Sleeping
@@ -96,10 +96,10 @@ impl ProcFs<'_> {
     pub(crate) fn linux_task_flags(&self, t: TaskIx) -> u32 {
         let f = self.k.tasks[t].flags;
         let mut out = LINUX_PF_RANDOMIZE;
-        if f & PF_EXITING != 0 || self.k.tasks[t].exit_state() == ExitState::Zombie {
+        if f.contains(PF_EXITING) || self.k.tasks[t].exit_state() == ExitState::Zombie {
             out |= LINUX_PF_EXITING;
         }
-        if f & PF_FORKNOEXEC != 0 {
+        if f.contains(PF_FORKNOEXEC) {
             out |= LINUX_PF_FORKNOEXEC;
         }
         out

@@ -124,7 +124,9 @@ impl ProcFs<'_> {
         sigset(&mut m, "CapAmb:\t", c.cap_ambient.bits());
 
         // task_seccomp()
-        let nnp = task.flags & crate::task::task_struct::PFA_NO_NEW_PRIVS != 0;
+        let nnp = task
+            .flags
+            .contains(crate::task::task_struct::PFA_NO_NEW_PRIVS);
         m.put_decimal_ull("NoNewPrivs:\t", u64::from(nnp));
         m.puts("\nSeccomp:\t0\nSeccomp_filters:\t0\n");
         m.puts("Speculation_Store_Bypass:\tthread vulnerable\n");

@@ -60,7 +60,7 @@ impl Kernel {
                 Some(t),
                 "task {t}: its pid names it"
             );
-            let exiting = task.flags & PF_EXITING != 0;
+            let exiting = task.flags.contains(PF_EXITING);
             let waits_in_zap = self
                 .nss
                 .iter()
@@ -127,7 +127,7 @@ impl Kernel {
             );
             let live = threads
                 .iter()
-                .filter(|&&t| self.tasks[t].flags & PF_EXITING == 0)
+                .filter(|&&t| !self.tasks[t].flags.contains(PF_EXITING))
                 .count();
             assert_eq!(grp.live as usize, live, "group {g}: live");
             let traced = threads

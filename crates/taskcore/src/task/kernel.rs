@@ -459,7 +459,10 @@ impl Kernel {
     /// `ESRCH` if stale, exited or exiting.
     pub(crate) fn current(&self, id: TaskId) -> Result<TaskIx> {
         let t = self.task_idx(id)?;
-        if self.tasks[t].flags & crate::task::task_struct::PF_EXITING != 0 {
+        if self.tasks[t]
+            .flags
+            .contains(crate::task::task_struct::PF_EXITING)
+        {
             return Err(Errno::ESRCH);
         }
         Ok(t)

@@ -72,34 +72,51 @@ impl WaitState {
     }
 }
 
-/// Task flag: the task has started exiting (`PF_EXITING`).
-pub(crate) const PF_EXITING: u8 = 0x01;
-/// Task flag: forked but has not exec'd (`PF_FORKNOEXEC`).
-pub(crate) const PF_FORKNOEXEC: u8 = 0x02;
+bitflags::bitflags! {
+    /// A task's flags: Linux's `PF_*` of `task->flags`, the thread's
+    /// `TIF_*`-like states and `PFA_NO_NEW_PRIVS`, in one byte. The names
+    /// below give each bit its Linux name.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(crate) struct TaskFlags: u8 {
+        /// The task has started exiting (`PF_EXITING`).
+        const EXITING = 0x01;
+        /// Forked but has not exec'd (`PF_FORKNOEXEC`).
+        const FORKNOEXEC = 0x02;
+        /// No Linux `PF_*` analogue: runnable (`__state == TASK_RUNNING`,
+        /// `R` in `/proc`) rather than sleeping (`TASK_INTERRUPTIBLE`,
+        /// `S`), as the caller reports with `Kernel::set_running`.
+        const RUNNING = 0x08;
+        /// The `saved_sigmask` kept in `SigSave` is to be restored
+        /// (`TIF_RESTORE_SIGMASK`).
+        const RESTORE_SIGMASK = 0x10;
+        /// Sleeping in `rt_sigtimedwait`, `rt_sigsuspend` or `pause` until
+        /// a signal comes.
+        const SIGSLEEP = 0x20;
+        /// Waiting in vfork for the child to exec or exit
+        /// (`wait_for_vfork_done()`, a `TASK_KILLABLE` sleep): signals,
+        /// group stops and ptrace traps stay pending until the vfork
+        /// completes; only a pending SIGKILL wakes it.
+        const VFORK_WAIT = 0x40;
+        /// `no_new_privs` (`PFA_NO_NEW_PRIVS` of `atomic_flags`), set by
+        /// `PR_SET_NO_NEW_PRIVS`, inherited by children, never cleared.
+        const NO_NEW_PRIVS = 0x80;
+    }
+}
 
-/// Task flag, no Linux `PF_*` analogue: the task is runnable
-/// (`__state == TASK_RUNNING`, shown `R` in `/proc`) rather than sleeping
-/// (`TASK_INTERRUPTIBLE`, `S`), as the caller reports with
-/// [`crate::Kernel::set_running`]. Kept in `flags` to leave the layout alone.
-pub(crate) const TS_RUNNING: u8 = 0x08;
-
-/// Task flag: the `saved_sigmask` kept in [`SigSave`] is to be restored
-/// (`TIF_RESTORE_SIGMASK`).
-pub(crate) const TS_RESTORE_SIGMASK: u8 = 0x10;
-
-/// Task flag: sleeping in `rt_sigtimedwait`, `rt_sigsuspend` or `pause`
-/// until a signal comes.
-pub(crate) const TS_SIGSLEEP: u8 = 0x20;
-
-/// Task flag: waiting in vfork for the child to exec or exit
-/// (`wait_for_vfork_done()`, a `TASK_KILLABLE` sleep): signals, group
-/// stops and ptrace traps stay pending until the vfork completes; only a
-/// pending SIGKILL wakes it.
-pub(crate) const TS_VFORK_WAIT: u8 = 0x40;
-
-/// Task flag: `no_new_privs` (`PFA_NO_NEW_PRIVS` of `atomic_flags`), set by
-/// `PR_SET_NO_NEW_PRIVS`, inherited by children, never cleared.
-pub(crate) const PFA_NO_NEW_PRIVS: u8 = 0x80;
+/// `PF_EXITING`.
+pub(crate) const PF_EXITING: TaskFlags = TaskFlags::EXITING;
+/// `PF_FORKNOEXEC`.
+pub(crate) const PF_FORKNOEXEC: TaskFlags = TaskFlags::FORKNOEXEC;
+/// Runnable (no Linux `PF_*`: `TASK_RUNNING`).
+pub(crate) const TS_RUNNING: TaskFlags = TaskFlags::RUNNING;
+/// `TIF_RESTORE_SIGMASK`.
+pub(crate) const TS_RESTORE_SIGMASK: TaskFlags = TaskFlags::RESTORE_SIGMASK;
+/// Asleep until a signal comes.
+pub(crate) const TS_SIGSLEEP: TaskFlags = TaskFlags::SIGSLEEP;
+/// Waiting in vfork.
+pub(crate) const TS_VFORK_WAIT: TaskFlags = TaskFlags::VFORK_WAIT;
+/// `PFA_NO_NEW_PRIVS`.
+pub(crate) const PFA_NO_NEW_PRIVS: TaskFlags = TaskFlags::NO_NEW_PRIVS;
 
 /// Group flag: the group is exiting (`SIGNAL_GROUP_EXIT`).
 pub(crate) const SIGNAL_GROUP_EXIT: u32 = 0x04;
@@ -160,8 +177,8 @@ pub(crate) struct Task {
     pub(crate) wait_state: Ready<WaitState>,
     /// `PT_*` bits, 0 when not traced.
     pub(crate) ptrace: u8,
-    /// `PF_*` bits.
-    pub(crate) flags: u8,
+    /// `PF_*` and thread-state bits.
+    pub(crate) flags: TaskFlags,
     /// The wait index registration of the ptrace edge (see `wait::index`).
     pub(crate) ptrace_reg: u8,
     /// As a waiter: edges to this thread's own children and tracees are

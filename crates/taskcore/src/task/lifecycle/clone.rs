@@ -285,8 +285,8 @@ impl Kernel {
         // dup_task_struct() copies the caller, self_exec_id included: a
         // thread or child created after an exec carries the new id.
         self.tasks[child].self_exec_id = self.tasks[cur].self_exec_id;
-        self.tasks[child].flags |=
-            self.tasks[cur].flags & crate::task::task_struct::PFA_NO_NEW_PRIVS;
+        let nnp = self.tasks[cur].flags & crate::task::task_struct::PFA_NO_NEW_PRIVS;
+        self.tasks[child].flags |= nnp;
         if flags & CLONE_THREAD != 0 {
             self.tasks[child].group = cur_group;
             self.join_thread_list(cur_group, child);

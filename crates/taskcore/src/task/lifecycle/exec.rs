@@ -82,7 +82,9 @@ impl Kernel {
         let dumpable = c.euid == c.uid && c.egid == c.gid;
         // The new image's creds (cap_bprm_creds_from_file(), no set-id
         // binary, no file capabilities).
-        let nnp = task.flags & crate::task::task_struct::PFA_NO_NEW_PRIVS != 0;
+        let nnp = task
+            .flags
+            .contains(crate::task::task_struct::PFA_NO_NEW_PRIVS);
         let ptracer_capable = self.ptracer_capable(t);
         let task = &mut self.tasks[t];
         let (new_cred, secureexec) =
@@ -138,7 +140,9 @@ impl Kernel {
                     .tasks
                     .get(u)
                     .is_some_and(|x| x.exit_state() == ExitState::Alive)
-                && self.tasks[u].flags & crate::task::task_struct::PF_EXITING == 0
+                && !self.tasks[u]
+                    .flags
+                    .contains(crate::task::task_struct::PF_EXITING)
             {
                 // Killed threads of an exec'ing group exit with status 0.
                 self.do_exit(u, 0);

@@ -154,7 +154,7 @@ impl Kernel {
             if !self
                 .tasks
                 .get(t)
-                .is_some_and(|x| x.flags & PF_EXITING == 0 && x.group == g)
+                .is_some_and(|x| !x.flags.contains(PF_EXITING) && x.group == g)
             {
                 continue;
             }
@@ -175,9 +175,9 @@ impl Kernel {
     /// `do_exit()`: task `t`, which must be alive, exits with status word
     /// `code`.
     pub(crate) fn do_exit(&mut self, t: TaskIx, code: i32) {
-        debug_assert_eq!(self.tasks[t].flags & PF_EXITING, 0);
+        debug_assert!(!self.tasks[t].flags.contains(PF_EXITING));
         let g = self.tasks[t].group;
-        if self.tasks[t].flags & TS_VFORK_WAIT != 0 {
+        if self.tasks[t].flags.contains(TS_VFORK_WAIT) {
             self.retarget_vfork_waiter_signals(t);
         }
         self.tasks[t].flags |= PF_EXITING;
@@ -228,7 +228,7 @@ impl Kernel {
                 break;
             }
             let blocked = self.tasks[u].blocked;
-            if self.tasks[u].flags & PF_EXITING != 0 || retarget & !blocked == 0 {
+            if self.tasks[u].flags.contains(PF_EXITING) || retarget & !blocked == 0 {
                 continue;
             }
             retarget &= blocked;
@@ -259,7 +259,7 @@ impl Kernel {
             // PTRACE_EVENT_VFORK_DONE (even from its PTRACE_EVENT_EXIT
             // stop).
             let p = &self.tasks[vp];
-            if p.flags & PF_EXITING != 0
+            if p.flags.contains(PF_EXITING)
                 || p.exit_state() != ExitState::Alive
                 || p.jobctl & crate::task::signal::jobctl_flags::JOBCTL_EXIT_PENDING != 0
             {
@@ -412,7 +412,7 @@ impl Kernel {
                             // (tests/oracle/ptrace_edges.out,
                             // exit_tracer_gone).
                             self.tasks[t].jobctl &= !JOBCTL_EXIT_PENDING;
-                            if self.tasks[t].flags & PF_EXITING == 0 {
+                            if !self.tasks[t].flags.contains(PF_EXITING) {
                                 let code = self.ptrace_message(t) as i32;
                                 self.do_exit(t, code);
                             }
@@ -430,7 +430,7 @@ impl Kernel {
     pub(crate) fn find_alive_thread(&self, t: TaskIx) -> Option<TaskIx> {
         let mut next = self.groups[self.tasks[t].group].threads.first;
         while let Some(cur) = next {
-            if self.tasks[cur].flags & PF_EXITING == 0 {
+            if !self.tasks[cur].flags.contains(PF_EXITING) {
                 return Some(cur);
             }
             next = self.tasks[cur].thread_node.next;

@@ -56,7 +56,7 @@ impl Kernel {
             if self.groups[g].session != self.groups[my_group].session {
                 return Err(Errno::EPERM);
             }
-            if self.tasks[p].flags & PF_FORKNOEXEC == 0 {
+            if !self.tasks[p].flags.contains(PF_FORKNOEXEC) {
                 return Err(Errno::EACCES);
             }
         } else if g != my_group {

@@ -393,7 +393,7 @@ impl Kernel {
         if args != [0; 4] {
             return Err(Errno::EINVAL);
         }
-        Ok(i32::from(self.tasks[cur].flags & PFA_NO_NEW_PRIVS != 0))
+        Ok(i32::from(self.tasks[cur].flags.contains(PFA_NO_NEW_PRIVS)))
     }
 
     /// Whether task `t`'s tracer, if any, has `CAP_SYS_PTRACE`

@@ -346,7 +346,7 @@ impl Kernel {
             } else {
                 PidType::Tgid
             };
-            if ty == PidType::Tgid || self.tasks[t].flags & PF_EXITING == 0 {
+            if ty == PidType::Tgid || !self.tasks[t].flags.contains(PF_EXITING) {
                 r = self.send_user_signal(&who, t, sig, ty, info);
             }
         }

@@ -74,7 +74,7 @@ impl Kernel {
         {
             return Err(Errno::EPERM);
         }
-        let exiting = self.tasks[t].flags & PF_EXITING != 0;
+        let exiting = self.tasks[t].flags.contains(PF_EXITING);
         let stopped = self.tasks[t].jobctl & JOBCTL_STOPPED != 0 && !exiting;
         self.ptrace_link(
             t,
@@ -230,7 +230,7 @@ impl Kernel {
         self.groups[g].nr_traced -= 1;
         // A thread of a stopped (or stopping) group goes back into the
         // group stop, uncounted.
-        if self.tasks[t].flags & PF_EXITING == 0
+        if !self.tasks[t].flags.contains(PF_EXITING)
             && self.tasks[t].exit_state() == ExitState::Alive
             && (self.groups[g].flags.get() & SIGNAL_STOP_STOPPED != 0
                 || self.groups[g].group_stop_count > 0)

@@ -208,7 +208,9 @@ impl Kernel {
     /// of its group's stop state: at once if it listens, else when it next
     /// takes its signals.
     pub(crate) fn ptrace_trap_notify(&mut self, t: TaskIx) {
-        if self.tasks[t].flags & PF_EXITING != 0 || self.tasks[t].exit_state() != ExitState::Alive {
+        if self.tasks[t].flags.contains(PF_EXITING)
+            || self.tasks[t].exit_state() != ExitState::Alive
+        {
             return;
         }
         self.tasks[t].jobctl |= JOBCTL_TRAP_NOTIFY;
@@ -299,7 +301,7 @@ impl Kernel {
         if jobctl & JOBCTL_EXIT_PENDING != 0 {
             self.tasks[t].jobctl &= !JOBCTL_EXIT_PENDING;
             let code = self.ptrace_message(t) as i32;
-            if self.tasks[t].flags & PF_EXITING == 0 {
+            if !self.tasks[t].flags.contains(PF_EXITING) {
                 self.do_exit(t, code);
             }
             return;
@@ -339,7 +341,8 @@ impl Kernel {
     /// `PTRACE_O_TRACEEXIT`, it stops first and exits when resumed
     /// (returns true); else the caller goes on exiting.
     pub(crate) fn ptrace_exit_event(&mut self, t: TaskIx, code: i32) -> bool {
-        if self.tasks[t].flags & PF_EXITING != 0 || !self.ptrace_event_enabled(t, PTRACE_EVENT_EXIT)
+        if self.tasks[t].flags.contains(PF_EXITING)
+            || !self.ptrace_event_enabled(t, PTRACE_EVENT_EXIT)
         {
             return false;
         }
@@ -350,7 +353,7 @@ impl Kernel {
         let g = self.tasks[t].group;
         let last = self.threads(g).into_iter().all(|u| {
             u == t
-                || self.tasks[u].flags & PF_EXITING != 0
+                || self.tasks[u].flags.contains(PF_EXITING)
                 || self.tasks[u].jobctl & JOBCTL_EXIT_PENDING != 0
         });
         if last && self.groups[g].flags.get() & crate::task::task_struct::SIGNAL_GROUP_EXIT == 0 {
@@ -459,7 +462,7 @@ impl Kernel {
             if k.tasks[t].ptrace & PT_SEIZED == 0 {
                 return Err(Errno::EIO);
             }
-            if k.tasks[t].flags & PF_EXITING == 0 {
+            if !k.tasks[t].flags.contains(PF_EXITING) {
                 k.tasks[t].jobctl |= JOBCTL_TRAP_STOP;
                 k.ptrace_signal_wake_up(t);
             }

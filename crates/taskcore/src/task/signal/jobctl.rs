@@ -43,7 +43,7 @@ impl Kernel {
     /// `task_set_jobctl_pending()`: false for a thread that is exiting.
     fn task_set_jobctl_pending(&mut self, t: TaskIx, mask: u32) -> bool {
         let task = &mut self.tasks[t];
-        if task.flags & PF_EXITING != 0 || task.exit_state() != ExitState::Alive {
+        if task.flags.contains(PF_EXITING) || task.exit_state() != ExitState::Alive {
             return false;
         }
         if mask & JOBCTL_STOP_SIGMASK != 0 {

@@ -118,7 +118,7 @@ impl Kernel {
                 Step::Stopped => return SignalAction::Stopped,
                 Step::Exit => return SignalAction::Exit,
                 Step::Handler(sig, info, action) => {
-                    let old_mask = if self.tasks[t].flags & TS_RESTORE_SIGMASK != 0 {
+                    let old_mask = if self.tasks[t].flags.contains(TS_RESTORE_SIGMASK) {
                         self.tasks[t].flags &= !TS_RESTORE_SIGMASK;
                         self.take_saved_sigmask(t)
                     } else {
@@ -143,7 +143,7 @@ impl Kernel {
 
     /// `restore_saved_sigmask()`.
     fn restore_saved_sigmask(&mut self, t: TaskIx) {
-        if self.tasks[t].flags & TS_RESTORE_SIGMASK != 0 {
+        if self.tasks[t].flags.contains(TS_RESTORE_SIGMASK) {
             self.tasks[t].flags &= !TS_RESTORE_SIGMASK;
             self.tasks[t].blocked = self.take_saved_sigmask(t);
             self.recalc_sigpending(t);
@@ -162,7 +162,7 @@ impl Kernel {
             return;
         }
         let task = &self.tasks[t];
-        if task.flags & TS_SIGSLEEP != 0 {
+        if task.flags.contains(TS_SIGSLEEP) {
             // It takes its signal when its call is retried.
             if self.has_deliverable(t) {
                 self.wake_sleeper(t);
@@ -193,7 +193,7 @@ impl Kernel {
     /// early. What it is sent meanwhile stays pending (signals, a group
     /// stop to take part in, ptrace traps).
     pub(crate) fn held_in_vfork(&self, t: TaskIx) -> bool {
-        self.tasks[t].flags & TS_VFORK_WAIT != 0 && !self.sigkill_pending(t)
+        self.tasks[t].flags.contains(TS_VFORK_WAIT) && !self.sigkill_pending(t)
     }
 
     /// SIGKILL is pending for `t` or its process (`fatal_signal_pending()`).
@@ -262,7 +262,7 @@ impl Kernel {
         let Some(task) = self.tasks.get(t) else {
             return Step::Exit;
         };
-        if task.flags & PF_EXITING != 0 || task.exit_state() != ExitState::Alive {
+        if task.flags.contains(PF_EXITING) || task.exit_state() != ExitState::Alive {
             return Step::Exit;
         }
         let g = task.group;

@@ -105,7 +105,7 @@ impl Kernel {
                 continue;
             }
             let task = &self.tasks[u];
-            if task.flags & PF_EXITING != 0 || retarget & !task.blocked == 0 {
+            if task.flags.contains(PF_EXITING) || retarget & !task.blocked == 0 {
                 continue;
             }
             retarget &= task.blocked;
@@ -307,7 +307,7 @@ impl Kernel {
         self.probed(crate::probe::Op::RtSigtimedwait, current, |k| {
             let t = k.current(current)?;
             let these = set & !UNBLOCKABLE;
-            let sleeping = k.tasks[t].flags & TS_SIGSLEEP != 0;
+            let sleeping = k.tasks[t].flags.contains(TS_SIGSLEEP);
             if sleeping {
                 k.tasks[t].flags &= !TS_SIGSLEEP;
                 k.tasks[t].blocked = k.take_real_blocked(t);
@@ -376,7 +376,7 @@ impl Kernel {
     }
 
     fn suspend(&mut self, t: TaskIx, mask: Option<u64>) -> Result<SigWait> {
-        if self.tasks[t].flags & TS_SIGSLEEP == 0 {
+        if !self.tasks[t].flags.contains(TS_SIGSLEEP) {
             if let Some(mask) = mask {
                 let blocked = self.tasks[t].blocked;
                 self.side.sigsave.entry(t).or_default().saved_sigmask = blocked;
@@ -398,7 +398,7 @@ impl Kernel {
     /// `real_blocked`: the mask `rt_sigtimedwait` replaced while it sleeps,
     /// 0 otherwise.
     pub(crate) fn real_blocked(&self, t: TaskIx) -> u64 {
-        if self.tasks[t].flags & TS_SIGSLEEP == 0 {
+        if !self.tasks[t].flags.contains(TS_SIGSLEEP) {
             return 0;
         }
         self.side.sigsave.get(&t).map_or(0, |s| s.real_blocked)
@@ -410,7 +410,7 @@ impl Kernel {
             return self.tasks[t].blocked;
         };
         let r = core::mem::take(&mut s.real_blocked);
-        if s.saved_sigmask == 0 && self.tasks[t].flags & TS_RESTORE_SIGMASK == 0 {
+        if s.saved_sigmask == 0 && !self.tasks[t].flags.contains(TS_RESTORE_SIGMASK) {
             self.side.sigsave.remove(&t);
         }
         r
@@ -422,7 +422,7 @@ impl Kernel {
             return self.tasks[t].blocked;
         };
         let r = core::mem::take(&mut s.saved_sigmask);
-        if self.tasks[t].flags & TS_SIGSLEEP == 0 {
+        if !self.tasks[t].flags.contains(TS_SIGSLEEP) {
             self.side.sigsave.remove(&t);
         }
         r

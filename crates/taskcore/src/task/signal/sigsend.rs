@@ -249,7 +249,7 @@ impl Kernel {
     /// it, is not exiting, and (but for SIGKILL) is not stopped.
     pub(crate) fn wants_signal(&self, sig: i32, t: TaskIx) -> bool {
         let task = &self.tasks[t];
-        if task.blocked & sigmask(sig) != 0 || task.flags & PF_EXITING != 0 {
+        if task.blocked & sigmask(sig) != 0 || task.flags.contains(PF_EXITING) {
             return false;
         }
         sig == SIGKILL || !self.task_is_stopped_or_traced(t)
