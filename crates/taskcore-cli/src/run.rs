@@ -29,12 +29,52 @@ pub(crate) struct Args {
     /// --timeline`).
     #[arg(long, value_name = "FILE")]
     timeline: Option<PathBuf>,
+    /// Mount the namespace's emulated /proc over /proc for the command (a
+    /// private mount namespace; needs root): `ps` inside lists the virtual
+    /// pids.
+    #[arg(long)]
+    proc: bool,
     /// Print the summary on stderr at the end.
     #[arg(long, short)]
     verbose: bool,
     /// The command and its arguments.
     #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
     command: Vec<String>,
+}
+
+/// The mounted emulated `/proc` of a run: unmounted, and its directory
+/// removed, when dropped.
+struct ProcMount {
+    session: Option<fuser::BackgroundSession>,
+    dir: PathBuf,
+}
+
+impl Drop for ProcMount {
+    fn drop(&mut self) {
+        drop(self.session.take());
+        let _ = std::fs::remove_dir(&self.dir);
+    }
+}
+
+/// Mounts the live `/proc` for `opts` on a new directory and points
+/// `opts` at it.
+fn mount_proc(opts: &mut Options) -> Result<ProcMount, String> {
+    // SAFETY: geteuid reads this process's credentials.
+    if unsafe { libc::geteuid() } != 0 {
+        return Err("needs root: the command gets a private mount namespace \
+                    (CAP_SYS_ADMIN) with the emulated /proc bound over /proc"
+            .into());
+    }
+    let dir = std::env::temp_dir().join(format!("taskcore-run-proc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let lv = taskcore_run::LiveView::new();
+    let session = crate::proc::fuse::mount_live(lv.clone(), &dir)?;
+    opts.live_view = Some(lv);
+    opts.proc_dir = Some(dir.clone());
+    Ok(ProcMount {
+        session: Some(session),
+        dir,
+    })
 }
 
 /// Runs the command; exits with its status (128 + signal if killed), or
@@ -46,6 +86,18 @@ pub(crate) fn run(args: Args) -> ExitCode {
     opts.pid_max = args.pid_max;
     opts.first_pid = args.first_pid;
     opts.check = !args.no_check;
+    // --proc: the FUSE /proc on a directory of its own, bound over /proc
+    // in the command's mount namespace; unmounted when `_mounted` goes.
+    let mut _mounted = None;
+    if args.proc {
+        match mount_proc(&mut opts) {
+            Ok(m) => _mounted = Some(m),
+            Err(e) => {
+                eprintln!("taskcore run: --proc: {e}");
+                return ExitCode::from(125);
+            }
+        }
+    }
     let report = match run_program(&opts) {
         Ok(r) => r,
         Err(e) => {

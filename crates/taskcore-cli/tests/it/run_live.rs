@@ -370,3 +370,52 @@ fn timeline_of_a_run_has_every_process_its_signals_and_reaps() {
         }
     }
 }
+
+#[test]
+fn proc_option_shows_the_virtual_namespace_to_ps() {
+    if !available() || !have("ps") {
+        return;
+    }
+    // SAFETY: geteuid reads this process's credentials.
+    if unsafe { libc::geteuid() } != 0 || !std::path::Path::new("/dev/fuse").exists() {
+        eprintln!(
+            "SKIPPED proc_option_shows_the_virtual_namespace_to_ps: needs root and /dev/fuse"
+        );
+        return;
+    }
+    let o = Command::new(taskcore())
+        .args(["run", "--proc", "--", "sh", "-c"])
+        .arg("sleep 5 & ps -e -o pid=,ppid=,comm=; readlink /proc/self; kill $!; wait")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    if o.status.code() == Some(125) && (err.contains("--proc: mount") || err.contains("EPERM")) {
+        // A container without FUSE mounts or CAP_SYS_ADMIN.
+        eprintln!(
+            "SKIPPED proc_option_shows_the_virtual_namespace_to_ps: {}",
+            err.trim()
+        );
+        return;
+    }
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    // init, the shell, its sleep, ps; then readlink's own pid.
+    assert_eq!(
+        rows,
+        vec![
+            vec!["1", "0", "init"],
+            vec!["2", "1", "sh"],
+            vec!["3", "2", "sleep"],
+            vec!["4", "2", "ps"],
+            vec!["5"],
+        ],
+        "{out}"
+    );
+    // The mount was private to the run: the real /proc is untouched.
+    let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap();
+    assert!(!mounts.contains("taskcore-proc"), "{mounts}");
+}
