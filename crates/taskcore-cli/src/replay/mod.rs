@@ -319,7 +319,7 @@ fn print_summary(name: &str, s: &Stats, mismatches: usize, parse_errors: u64) {
         let le: BTreeMap<_, _> = s.learned.iter().collect();
         let list: Vec<String> = le.iter().map(|(k, v)| format!("{k} {v}")).collect();
         println!(
-            "learned (state from before the trace, not checked): {}",
+            "learned (state the trace does not show, not checked): {}",
             list.join(", ")
         );
     }

@@ -17,6 +17,7 @@
 //! - [`report`]: counters, mismatches and the result checks;
 //! - [`inherited`]: dispositions and masks from before the trace, learned
 //!   at their first showing;
+//! - [`consumed`]: signals consumed where the trace cannot see (signalfd);
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
 //! - [`pidns`]: callers in nested pid namespaces;
 //! - [`calls`]: the recorded system calls, each handed to its family's
@@ -53,6 +54,7 @@
 
 mod calls;
 mod caps;
+mod consumed;
 mod deaths;
 mod inherited;
 mod lifecycle;
@@ -435,6 +437,9 @@ impl Engine {
                 self.unchecked_because(e, "arguments not recorded: the caller died in the call")
             }
             Kind::Other { name } => {
+                if name.starts_with("signalfd") && matches!(e.ret, Outcome::Value(_)) {
+                    self.opened_signalfd(cur);
+                }
                 self.note_skipped(e, name);
                 *self.stats.skipped.entry(name.clone()).or_default() += 1;
             }

@@ -158,6 +158,9 @@ impl Engine {
         }
         let r = self.sys_sigset(cur, &Syscall::RtSigprocmask { how, set });
         self.stats.applied += u64::from(r.is_ok());
+        if let Ok(prev) = r {
+            self.consumed_unseen(e, cur, prev);
+        }
         match (&e.ret, r) {
             (Outcome::Value(0), Ok(prev)) => {
                 self.stats.checked += 1;
@@ -348,11 +351,15 @@ impl Engine {
             }
         }
         let restore = mask.unwrap_or(frame.old_mask);
+        let before = self.k.sigmask(cur);
         if self
             .sys(cur, &Syscall::RtSigreturn { mask: restore })
             .is_ok()
         {
             self.stats.applied += 1;
+            if let Ok(before) = before {
+                self.consumed_unseen(e, cur, before);
+            }
         }
         let got_eintr = e.ret == Outcome::Interrupted;
         match frame.eintr {

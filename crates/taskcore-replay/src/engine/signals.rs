@@ -39,7 +39,7 @@
 //! under `SA_RESTART`, else EINTR). A trace without `%signal` records no
 //! `rt_sigreturn` and no mask: there the handler returns at once.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use taskcore::uapi::{
@@ -85,6 +85,10 @@ pub(crate) struct SigState {
     /// by its leader, with the line they were sent at: one sent while the
     /// same signal was pending was lost to it in the emulation.
     kernel_sent: HashMap<TaskId, VecDeque<KernelSent>>,
+    /// Processes (leaders) that opened a signalfd or inherited one at
+    /// fork: a signal pending for them may be consumed unseen (see
+    /// [`consumed`](super::consumed)).
+    pub(super) signalfd: HashSet<TaskId>,
 }
 
 /// A kernel signal sent to a process ([`SigState::kernel_sent`]).
