@@ -100,3 +100,5 @@ mod tests;
 mod tests_cost;
 #[cfg(test)]
 mod tests_procapi;
+#[cfg(test)]
+mod tests_unseen;

@@ -315,7 +315,7 @@ impl Engine {
             other => {
                 self.stats.checked += 1;
                 let got = match other {
-                    Ok((_, pid, _)) => format!("= {pid}"),
+                    Ok((_, pid, _)) => format!("a child (emulated pid {pid})"),
                     Err(x) => format!("= -1 {}", x.name()),
                 };
                 self.mismatch(e, "clone", format!("= -1 {}", err.name()), got);
