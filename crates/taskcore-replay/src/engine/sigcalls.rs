@@ -128,12 +128,8 @@ impl Engine {
             (Outcome::Errno(a), Err(b)) if a == b => self.stats.checked += 1,
             (rec, got) => {
                 self.stats.checked += 1;
-                self.mismatch(
-                    e,
-                    "result",
-                    super::report::fmt_outcome(rec),
-                    format!("{got:?}"),
-                );
+                let emu = super::notation::fmt_result(got, |_| "0".into());
+                self.mismatch(e, "result", super::report::fmt_outcome(rec), emu);
             }
         }
     }
@@ -259,11 +255,7 @@ impl Engine {
                     }
                     (Outcome::Errno(Errno::EAGAIN), Err(Errno::EAGAIN)) => {}
                     (rec, got) => {
-                        let emu = match got {
-                            Ok(SigWait::Signal(i)) => i.signo.to_string(),
-                            Ok(w) => format!("{w:?}"),
-                            Err(x) => x.name().into(),
-                        };
+                        let emu = super::notation::fmt_sigwait(&got);
                         self.mismatch(e, "result", super::report::fmt_outcome(rec), emu);
                     }
                 }
@@ -329,7 +321,12 @@ impl Engine {
         let r = self.sys_sigwait(cur, &suspend(mask));
         self.stats.applied += 1;
         if r != Err(Errno::EINTR) {
-            self.mismatch(e, "result", "interrupted".into(), format!("{r:?}"));
+            self.mismatch(
+                e,
+                "result",
+                "= ? ERESTARTNOHAND".into(),
+                super::notation::fmt_sigwait(&r),
+            );
         }
     }
 
