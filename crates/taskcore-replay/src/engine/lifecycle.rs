@@ -191,10 +191,7 @@ impl Engine {
         // (see [`pidns`]).
         let nested = check && self.nested(cur);
         let (child, ns_nr) = match ns_nr {
-            None if nested => (
-                self.infer_ns_child(e.entry_line).unwrap_or(child),
-                Some(child),
-            ),
+            None if nested => (self.unnamed_child(e).unwrap_or(child), Some(child)),
             n => (child, n),
         };
         // Linux never hands out a number still in use: the previous holder
@@ -323,13 +320,22 @@ impl Engine {
         }
     }
 
-    /// The child of a clone whose creator died before it returned (`= ?`):
-    /// the first task of the lookahead, after the clone began, that no
-    /// clone created and no other lost clone claimed.
+    /// The child of a clone whose creator died before it returned (`= ?`).
     fn lost_clone_child(&mut self, e: &Event) -> Option<i32> {
         if e.ret != Outcome::Died {
             return None;
         }
+        self.unnamed_child(e)
+    }
+
+    /// The child of clone event `e` when strace did not number it for the
+    /// trace (its creator died in the call; a caller in a nested pid
+    /// namespace without `--decode-pids=pidns`, see [`pidns`](super::pidns)):
+    /// the first task of the lookahead, after the clone began, that no
+    /// clone created and no other such clone claimed. Kept per clone, so
+    /// that a replay of the same stretch by the order search finds the
+    /// same child.
+    fn unnamed_child(&mut self, e: &Event) -> Option<i32> {
         if let Some(&c) = self.inferred.get(&e.seq) {
             return Some(c);
         }

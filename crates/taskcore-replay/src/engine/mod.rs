@@ -320,6 +320,8 @@ impl Engine {
         self.death_leader.retain(|t, _| unconfirmed.contains(t));
         let pids = &self.pids;
         self.pending_exit.retain(|rec, _| pids.is_live(*rec));
+        // A claimed child once gone no longer needs excluding.
+        self.inferred.retain(|_, c| pids.task(*c).is_some());
         self.sweep_signals();
         self.sweep_inherited();
     }

@@ -64,16 +64,6 @@ impl Engine {
             .unwrap_or(nr)
     }
 
-    /// The recorded label of the child of clone event `e` by a nested
-    /// caller without a `--decode-pids=pidns` comment: the first task of
-    /// the lookahead after the clone's entry that no clone created and the
-    /// replay does not know (see the module docs); `None` if there is none.
-    pub(super) fn infer_ns_child(&self, entry_line: usize) -> Option<i32> {
-        self.look.borrow().first_uncreated_after(entry_line, |pid| {
-            self.pids.task(pid).is_some_and(|t| !t.dead)
-        })
-    }
-
     /// Before clone event `e` by `cur` (whose children the core numbers in
     /// strace's namespace) creating recorded task `child` with `flags`:
     /// applies the `unshare(CLONE_NEWPID)` the recording did not show when
