@@ -6,9 +6,10 @@
 use taskcore::sys::{dispatch, SysRet};
 use taskcore::WaitOutcome;
 
+use super::notation::{describe_core, show_args};
 use super::{InCall, Supervisor};
 use crate::check::{agrees, is_restart, show_core, show_ret};
-use crate::tracee::{Memory, Regs};
+use crate::tracee::{Memory, Regs, SI_PID_OFFSET};
 
 /// Calls that only read the process table (answered again after a
 /// pull of calls in flight).
@@ -42,10 +43,6 @@ fn is_clone(nr: i64) -> bool {
     )
 }
 
-/// `si_pid`'s offset in `siginfo_t` (x86_64): after si_signo, si_errno,
-/// si_code and the padding of the union's alignment.
-pub(super) const SI_PID_OFFSET: u64 = 16;
-
 impl Supervisor {
     /// The syscall-exit stop of thread `tid`.
     pub(super) fn on_syscall_exit(&mut self, tid: i32) {
@@ -77,6 +74,9 @@ impl Supervisor {
         if ic.nr == libc::SYS_waitid && real == 0 && ic.args[2] != 0 {
             self.renumber_si_pid(tid, ic.args[2]);
         }
+        if self.timeline.is_some() {
+            self.note_reap(tid, &ic, shown);
+        }
         if shown != real || restore {
             regs.set_ret(shown);
             let _ = regs.set(tid);
@@ -85,6 +85,43 @@ impl Supervisor {
             self.check(tid, ic, shown);
         }
         self.resume(tid, 0);
+    }
+
+    /// For the timeline: the wait `ic` of thread `tid`, which returned
+    /// `shown`, reaped a child (a death reported without `WNOWAIT`).
+    fn note_reap(&mut self, tid: i32, ic: &InCall, shown: i64) {
+        const CLD_EXITED: i32 = 1;
+        const CLD_DUMPED: i32 = 3;
+        let mem = Memory::new(tid);
+        let child = match ic.nr {
+            libc::SYS_wait4 if shown > 0 && ic.args[2] as i32 & libc::WNOWAIT == 0 => {
+                // The status word, when the program asked for it.
+                let st = if ic.args[1] != 0 {
+                    mem.read_i32(ic.args[1]).unwrap_or(0)
+                } else {
+                    0
+                };
+                let death = st & 0x7f != 0x7f && st != 0xffff;
+                death.then_some(shown as i32)
+            }
+            libc::SYS_waitid
+                if shown == 0 && ic.args[2] != 0 && ic.args[3] as i32 & libc::WNOWAIT == 0 =>
+            {
+                // si_code lies at offset 8 of the siginfo.
+                let code = mem.read_i32(ic.args[2] + 8).unwrap_or(0);
+                let pid = mem.read_i32(ic.args[2] + SI_PID_OFFSET).unwrap_or(0);
+                ((CLD_EXITED..=CLD_DUMPED).contains(&code) && pid > 0).then_some(pid)
+            }
+            _ => None,
+        };
+        let reaper = self
+            .map
+            .task(tid)
+            .and_then(|t| self.k.getpid(t).ok())
+            .unwrap_or_else(|| self.map.to_virtual(tid));
+        if let (Some(c), Some(t)) = (child, &mut self.timeline) {
+            t.reap(reaper, c);
+        }
     }
 
     /// The clone family's return value for the program: the child's
@@ -285,234 +322,5 @@ impl Supervisor {
                 self.diverge(tid, call, real, describe_core(&r));
             }
         }
-    }
-
-    /// A wait is placed within its window: the real kernel answered at some
-    /// moment between its entry and its exit, and the core's answer at the
-    /// entry (`ic.entry_peek`) or now may be that moment's. When the real
-    /// answer is one of the two, the core applies that one (reaping the
-    /// child the real kernel reported, if any); otherwise `None` (applied as
-    /// it is now, and compared).
-    fn wait_in_window(
-        &mut self,
-        task: taskcore::TaskId,
-        call: &taskcore::sys::Syscall,
-        ic: &InCall,
-        shown: i64,
-    ) -> Option<taskcore::sys::SysResult> {
-        use taskcore::sys::Syscall;
-        let entry = ic.entry_peek?;
-        let now = self.peek_wait(task, call)?;
-        let real_child = match (call, shown) {
-            (Syscall::Wait4 { .. }, v) if v > 0 => Some(v as i32),
-            (Syscall::Waitid { .. }, 0) if ic.args[2] != 0 => {
-                let p = Memory::new(self.map.tid_of_task(task)?)
-                    .read_i32(ic.args[2] + SI_PID_OFFSET)
-                    .ok()?;
-                (p > 0).then_some(p)
-            }
-            (_, 0) => None,
-            _ => return None,
-        };
-        if entry == now || (real_child != entry && real_child != now) {
-            return None;
-        }
-        Some(match (real_child, call) {
-            (None, Syscall::Wait4 { .. }) => Ok(SysRet::Wait(WaitOutcome::NothingYet)),
-            (None, _) => Ok(SysRet::Waitid(WaitOutcome::NothingYet)),
-            (Some(c), Syscall::Wait4 { options, .. }) => dispatch(
-                &mut self.k,
-                task,
-                &Syscall::Wait4 {
-                    pid: c,
-                    options: *options,
-                },
-            ),
-            (Some(c), Syscall::Waitid { options, .. }) => dispatch(
-                &mut self.k,
-                task,
-                &Syscall::Waitid {
-                    idtype: taskcore::uapi::P_PID,
-                    id: c,
-                    options: *options,
-                },
-            ),
-            _ => return None,
-        })
-    }
-
-    /// Applies, now, the calls in flight of other threads that change what
-    /// the id queries answer (setpgid, setsid), inside their windows; their
-    /// answers are kept for their syscall exits. `Some(n)`: `n` applied.
-    fn pull_in_flight(&mut self, tid: i32) -> Option<usize> {
-        let pending: Vec<i32> = self
-            .threads
-            .iter()
-            .filter(|(&t, th)| {
-                t != tid
-                    && th.in_call.as_ref().is_some_and(|c| {
-                        c.early.is_none()
-                            && c.call.is_ok()
-                            && matches!(c.nr, libc::SYS_setpgid | libc::SYS_setsid)
-                    })
-            })
-            .map(|(&t, _)| t)
-            .collect();
-        let mut n = 0;
-        for t in pending {
-            let Some(task) = self.map.task(t).filter(|&x| self.alive(x)) else {
-                continue;
-            };
-            let Some(ic) = self.threads.get_mut(&t).and_then(|th| th.in_call.as_mut()) else {
-                continue;
-            };
-            if let Ok(call) = &ic.call {
-                ic.early = Some(dispatch(&mut self.k, task, call));
-                n += 1;
-            }
-        }
-        (n > 0).then_some(n)
-    }
-
-    /// The real result in strace's notation, with the wait status.
-    fn describe_real(&self, tid: i32, ic: &InCall, shown: i64) -> String {
-        if ic.nr == libc::SYS_wait4 && shown > 0 && ic.args[1] != 0 {
-            if let Ok(st) = Memory::new(tid).read_i32(ic.args[1]) {
-                return format!("{} [{}]", show_ret(shown), show_status(st));
-            }
-        }
-        show_ret(shown)
-    }
-}
-
-/// The core's answer in strace's notation, with the wait status.
-fn describe_core(r: &taskcore::sys::SysResult) -> String {
-    match r {
-        Ok(SysRet::Wait(WaitOutcome::Reported(w))) => {
-            format!("= {} [{}]", w.pid, show_status(w.status))
-        }
-        Ok(SysRet::Waitid(WaitOutcome::Reported(w))) => format!("= 0 {{si_pid={}}}", w.pid),
-        r => show_core(r),
-    }
-}
-
-/// A wait status as strace prints it.
-pub(super) fn show_status(st: i32) -> String {
-    if libc::WIFEXITED(st) {
-        format!(
-            "{{WIFEXITED(s) && WEXITSTATUS(s) == {}}}",
-            libc::WEXITSTATUS(st)
-        )
-    } else if libc::WIFSIGNALED(st) {
-        format!(
-            "{{WIFSIGNALED(s) && WTERMSIG(s) == {}{}}}",
-            signame(libc::WTERMSIG(st)),
-            if libc::WCOREDUMP(st) {
-                " && WCOREDUMP(s)"
-            } else {
-                ""
-            }
-        )
-    } else if libc::WIFSTOPPED(st) {
-        format!(
-            "{{WIFSTOPPED(s) && WSTOPSIG(s) == {}}}",
-            signame(libc::WSTOPSIG(st))
-        )
-    } else if libc::WIFCONTINUED(st) {
-        "{WIFCONTINUED(s)}".to_string()
-    } else {
-        format!("{st:#x}")
-    }
-}
-
-/// A signal's name as strace prints it (`SIGRT_n` for real-time ones).
-pub(super) fn signame(sig: i32) -> String {
-    const NAMES: [&str; 32] = [
-        "0",
-        "SIGHUP",
-        "SIGINT",
-        "SIGQUIT",
-        "SIGILL",
-        "SIGTRAP",
-        "SIGABRT",
-        "SIGBUS",
-        "SIGFPE",
-        "SIGKILL",
-        "SIGUSR1",
-        "SIGSEGV",
-        "SIGUSR2",
-        "SIGPIPE",
-        "SIGALRM",
-        "SIGTERM",
-        "SIGSTKFLT",
-        "SIGCHLD",
-        "SIGCONT",
-        "SIGSTOP",
-        "SIGTSTP",
-        "SIGTTIN",
-        "SIGTTOU",
-        "SIGURG",
-        "SIGXCPU",
-        "SIGXFSZ",
-        "SIGVTALRM",
-        "SIGPROF",
-        "SIGWINCH",
-        "SIGIO",
-        "SIGPWR",
-        "SIGSYS",
-    ];
-    match sig {
-        0..=31 => NAMES[sig as usize].to_string(),
-        32..=64 => format!("SIGRT_{}", sig - 32),
-        _ => sig.to_string(),
-    }
-}
-
-/// The arguments that identify a call, in strace's style: pids and
-/// options as signed numbers, pointers omitted.
-fn show_args(nr: i64, a: &[u64; 6]) -> String {
-    let n = match nr {
-        libc::SYS_wait4 => return format!("{}, {}", a[0] as i32, options(a[2] as i32)),
-        libc::SYS_waitid => {
-            return format!("{}, {}, {}", a[0] as i32, a[1] as i32, options(a[3] as i32))
-        }
-        libc::SYS_kill | libc::SYS_tkill => {
-            return format!("{}, {}", a[0] as i32, signame(a[1] as i32))
-        }
-        libc::SYS_tgkill => {
-            return format!("{}, {}, {}", a[0] as i32, a[1] as i32, signame(a[2] as i32))
-        }
-        libc::SYS_getpgid | libc::SYS_getsid | libc::SYS_prctl => 1,
-        libc::SYS_setpgid => 2,
-        libc::SYS_rt_sigaction | libc::SYS_rt_sigprocmask => 1,
-        _ => 0,
-    };
-    a[..n]
-        .iter()
-        .map(|&x| (x as i32).to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Wait options as strace prints them.
-fn options(o: i32) -> String {
-    const NAMES: [(i32, &str); 7] = [
-        (libc::WNOHANG, "WNOHANG"),
-        (libc::WUNTRACED, "WSTOPPED"),
-        (libc::WEXITED, "WEXITED"),
-        (libc::WCONTINUED, "WCONTINUED"),
-        (libc::WNOWAIT, "WNOWAIT"),
-        (libc::__WCLONE, "__WCLONE"),
-        (libc::__WALL, "__WALL"),
-    ];
-    let names: Vec<&str> = NAMES
-        .iter()
-        .filter(|(b, _)| o & b != 0)
-        .map(|&(_, n)| n)
-        .collect();
-    if names.is_empty() {
-        "0".to_string()
-    } else {
-        names.join("|")
     }
 }
