@@ -59,10 +59,11 @@
 //!
 //! Everything else is a special rule, each listed here once with the
 //! strace or kernel behaviour that forces it. Counts: at the start of this
-//! round of issue 22 (main at 6c466df) 24, now 26 (12 engine-side
-//! look-aheads and pulls, 11 before: two added, two merged into one; 9
-//! rules for state the recording does not show, 8 before; 5 for strace
-//! being every task's tracer, unchanged).
+//! round of issue 22 (main at 6c466df) 24, now 25 (11 engine-side
+//! look-aheads and pulls, 11 before: two added, two merged into one, one
+//! replaced by the engine's own state; 9 rules for state the recording
+//! does not show, 8 before; 5 for strace being every task's tracer,
+//! unchanged).
 //!
 //! ## Engine-side look-aheads and pulls
 //! These read the lookahead window from inside the engine, or apply an
@@ -85,42 +86,38 @@
 //!    dequeue, when a later `---` line names that child. strace prints
 //!    `---` at the delivery stop (after the dequeue) and `+++` after its
 //!    reap (after the parent was signalled): either order.
-//! 5. `death_line_ahead` (`engine/deaths.rs`): a dying leader strace
-//!    seized is reaped at its own `+++` line when the lookahead holds it,
-//!    else at the first line that can. `delay_group_leader()`: a zombie
-//!    leader is released, and its parent told, once its threads are gone.
-//! 6. `next_waker` (`engine/signals.rs`): a signal wait interrupted while
+//! 5. `next_waker` (`engine/signals.rs`): a signal wait interrupted while
 //!    the emulation holds nothing deliverable was woken by the signal of
 //!    the thread's next `---` line. `sig_ignored()` keeps a tracee's
 //!    ignored signals (queued, waking it); the untraced emulation drops
 //!    them at the send.
-//! 7. `sigcont_waker` (`engine/signals.rs`): the same with another
+//! 6. `sigcont_waker` (`engine/signals.rs`): the same with another
 //!    thread's `--- SIGCONT`: under `PTRACE_SEIZE` a SIGCONT wakes every
 //!    thread of the process (`ptrace_trap_notify()`).
-//! 8. `next_line_is_sigcont` (`engine/signals.rs`): a stop signal's `---`
+//! 7. `next_line_is_sigcont` (`engine/signals.rs`): a stop signal's `---`
 //!    line the core no longer holds, followed by a `--- SIGCONT`: the
 //!    SIGCONT cleared `JOBCTL_STOP_DEQUEUED` and `do_signal_stop()` gave
 //!    the stop up (`tests/oracle/ptrace_edges.out`, `sigstop_cancelled`).
-//! 9. `learn_core_dumps` (`engine/mod.rs`): whether a core-dumping signal
+//! 8. `learn_core_dumps` (`engine/mod.rs`): whether a core-dumping signal
 //!    dumps core depends on `RLIMIT_CORE` and `core_pattern`, which the
 //!    trace need not show; the next `+++ killed by SIGx (core dumped)`
 //!    line of the lookahead says.
-//! 10. `unnamed_child` (`engine/lifecycle.rs`): a clone's child strace
-//!     did not number for the trace, because the caller died inside the
-//!     call (`= ?`: the child exists, `copy_process()` completed) or
-//!     because the caller lives in a nested pid namespace and the trace
-//!     has no `--decode-pids=pidns` comments (the result is the
-//!     namespace's number, strace labels lines with its own): the first
-//!     task of the lookahead that no clone created and no other such clone
-//!     claimed. (Two rules before, `lost_clone_child` and `infer_ns_child`;
-//!     the nested case now also skips children claimed already.)
-//! 11. `infer_new_pid_ns` (`engine/pidns.rs`, new): a pid namespace whose
+//! 9. `unnamed_child` (`engine/lifecycle.rs`): a clone's child strace
+//!    did not number for the trace, because the caller died inside the
+//!    call (`= ?`: the child exists, `copy_process()` completed) or
+//!    because the caller lives in a nested pid namespace and the trace
+//!    has no `--decode-pids=pidns` comments (the result is the
+//!    namespace's number, strace labels lines with its own): the first
+//!    task of the lookahead that no clone created and no other such clone
+//!    claimed. (Two rules before, `lost_clone_child` and `infer_ns_child`;
+//!    the nested case now also skips children claimed already.)
+//! 10. `infer_new_pid_ns` (`engine/pidns.rs`, new): a pid namespace whose
 //!     `unshare(CLONE_NEWPID)` the filter left out is applied before the
 //!     clone of a child whose own clones strace annotates with namespace
 //!     numbers (Linux numbers a task once, at its creation, in its parent's
 //!     `pid_for_children`). recordings `qq/pidns-comments-q`/`-qq`: 27 and
 //!     26 mismatches before, 0 after.
-//! 12. `consumed_unseen` (`engine/consumed.rs`, new): a signal a signalfd
+//! 11. `consumed_unseen` (`engine/consumed.rs`, new): a signal a signalfd
 //!     user unblocks whose `---` line does not come before the thread's
 //!     next call was consumed where the trace cannot see (a `read()` of the
 //!     signalfd); it is dequeued. A signal unblocked is delivered on the
@@ -131,34 +128,34 @@
 //! ## State the recording does not show
 //! Learned (counted under `learned`, not checked) or not checkable (with
 //! the reason, never a mismatch).
-//! 13. Dispositions from before the trace: the first `rt_sigaction` old
+//! 12. Dispositions from before the trace: the first `rt_sigaction` old
 //!     action of a signal in a process, while the trace neither set nor
 //!     showed it (`engine/inherited.rs`): nohup, a non-interactive shell's
 //!     background job.
-//! 14. Masks from before the trace: a thread's first `rt_sigprocmask` old
+//! 13. Masks from before the trace: a thread's first `rt_sigprocmask` old
 //!     mask (`engine/inherited.rs`).
-//! 15. Limits: the first read of a limit the trace did not set
+//! 14. Limits: the first read of a limit the trace did not set
 //!     (`engine/procapi.rs`).
-//! 16. Credentials, groups and capability sets at their first `get*id`,
+//! 15. Credentials, groups and capability sets at their first `get*id`,
 //!     `getgroups`, `capget` (`engine/procapi.rs`, `engine/caps.rs`).
-//! 17. Processes outside the trace (strace's parent, the shell): a call
+//! 16. Processes outside the trace (strace's parent, the shell): a call
 //!     naming one is applied to the emulation's stand-ins and not checked
 //!     (`outside_target`, `engine/mod.rs`; `engine/world.rs`).
-//! 18. Signals whose sender the replay does not model (a terminal, a
+//! 17. Signals whose sender the replay does not model (a terminal, a
 //!     timer, a fault, SIGPIPE, a process outside the trace) are sent at
 //!     their `---` line with the recorded siginfo (`unmodelled_sender`,
 //!     `engine/signals.rs`).
-//! 19. A successful send whose effect cannot be applied at the call
+//! 18. A successful send whose effect cannot be applied at the call
 //!     (`pidfd_send_signal` on an fd the trace did not open, e.g. a
 //!     `/proc/PID` directory; a siginfo strace did not read) is queued at
 //!     its `---` line (`note_skipped`, `engine/signals.rs`;
 //!     `engine/procapi.rs`, `engine/sigcalls.rs`).
-//! 20. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
+//! 19. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
 //!     lines after its first exit call (or at its end), takes each exit
 //!     from its `exit_group(N) = ?` / `exit(N) = ?` line
 //!     (`convert/exits.rs`); an open call at its end does not make it
 //!     truncated (`input.rs`).
-//! 21. A clone recorded as refused is refused in the core too, whatever
+//! 20. A clone recorded as refused is refused in the core too, whatever
 //!     the core answers (a child it made is undone from a copy taken
 //!     before the call: `copy_process()` changes nothing when it fails);
 //!     EAGAIN and ENOMEM the core would not give depend on counts outside
@@ -168,19 +165,24 @@
 //!     4 mismatches each before, 0 after.
 //!
 //! ## strace is every task's tracer
-//! 22. strace seizes a dying process's leader and reaps it at the `+++`
-//!     line, so its parent sees the zombie only then (`engine/deaths.rs`).
-//! 23. `sig_ignored()` keeps a tracee's ignored signals: a `---` line of
+//! 21. strace seizes a dying process's leader and reaps it at the `+++`
+//!     line, so its parent sees the zombie only then; a leader whose
+//!     threads outlive it is reaped at its own `+++` line, or at a later
+//!     thread's once that line was applied (`delay_group_leader()`: a
+//!     zombie leader is released, and its parent told, once its threads
+//!     are gone). No lookahead since this round: `death_line_ahead` looked
+//!     for the leader's line in it (`engine/deaths.rs`).
+//! 22. `sig_ignored()` keeps a tracee's ignored signals: a `---` line of
 //!     a signal the thread ignores that the core does not hold is checked
 //!     as ignored; a traced namespace init's signal without a handler is
 //!     such a line too (`engine/signals.rs`).
-//! 24. `PTRACE_TRACEME`, `PTRACE_ATTACH` and `PTRACE_SEIZE` fail with
+//! 23. `PTRACE_TRACEME`, `PTRACE_ATTACH` and `PTRACE_SEIZE` fail with
 //!     EPERM, and requests that need a tracee of the caller with ESRCH
 //!     (`engine/sigcalls.rs`).
-//! 25. A fatal signal kills at the send in the emulation (the untraced
+//! 24. A fatal signal kills at the send in the emulation (the untraced
 //!     fast path of `complete_signal()`); the death is the check of its
 //!     `---` line (`engine/signals.rs`).
-//! 26. A thread's exec (`+++ superseded by execve in pid N +++`) is
+//! 25. A thread's exec (`+++ superseded by execve in pid N +++`) is
 //!     applied at that line, its `<... execve resumed>` then skipped
 //!     (`engine/mod.rs`, `engine/lifecycle.rs`).
 //!
