@@ -59,11 +59,13 @@
 //!
 //! Everything else is a special rule, each listed here once with the
 //! strace or kernel behaviour that forces it. Counts: at the start of this
-//! round of issue 22 (main at 6c466df) 24, now 25 (11 engine-side
-//! look-aheads and pulls, 11 before: two added, two merged into one, one
-//! replaced by the engine's own state; 9 rules for state the recording
-//! does not show, 8 before; 5 for strace being every task's tracer,
-//! unchanged).
+//! round of issue 22 (main at 6c466df) 24, now 24 (10 engine-side
+//! look-aheads and pulls, 11 before: two added, two pairs merged into one
+//! each, one replaced by the engine's own state; 9 rules for state the
+//! recording does not show, 8 before; 5 for strace being every task's
+//! tracer, unchanged). Counted as listed here: before, `next_waker` and
+//! `sigcont_waker`, and `lost_clone_child` and `infer_ns_child`, were two
+//! items each.
 //!
 //! ## Engine-side look-aheads and pulls
 //! These read the lookahead window from inside the engine, or apply an
@@ -87,22 +89,22 @@
 //!    `---` at the delivery stop (after the dequeue) and `+++` after its
 //!    reap (after the parent was signalled): either order.
 //! 5. `next_waker` (`engine/signals.rs`): a signal wait interrupted while
-//!    the emulation holds nothing deliverable was woken by the signal of
-//!    the thread's next `---` line. `sig_ignored()` keeps a tracee's
-//!    ignored signals (queued, waking it); the untraced emulation drops
-//!    them at the send.
-//! 6. `sigcont_waker` (`engine/signals.rs`): the same with another
-//!    thread's `--- SIGCONT`: under `PTRACE_SEIZE` a SIGCONT wakes every
-//!    thread of the process (`ptrace_trap_notify()`).
-//! 7. `next_line_is_sigcont` (`engine/signals.rs`): a stop signal's `---`
+//!    the emulation holds nothing deliverable was woken by a signal the
+//!    untraced emulation drops at the send: the thread's next `---` line's
+//!    signal, which it ignores (`sig_ignored()` keeps a tracee's ignored
+//!    signals, queued and waking it), or, through `sigcont_waker`, another
+//!    thread's `--- SIGCONT` (under `PTRACE_SEIZE` a SIGCONT wakes every
+//!    thread of the process, `ptrace_trap_notify()`). One rule, one entry
+//!    point; two items before.
+//! 6. `next_line_is_sigcont` (`engine/signals.rs`): a stop signal's `---`
 //!    line the core no longer holds, followed by a `--- SIGCONT`: the
 //!    SIGCONT cleared `JOBCTL_STOP_DEQUEUED` and `do_signal_stop()` gave
 //!    the stop up (`tests/oracle/ptrace_edges.out`, `sigstop_cancelled`).
-//! 8. `learn_core_dumps` (`engine/mod.rs`): whether a core-dumping signal
+//! 7. `learn_core_dumps` (`engine/mod.rs`): whether a core-dumping signal
 //!    dumps core depends on `RLIMIT_CORE` and `core_pattern`, which the
 //!    trace need not show; the next `+++ killed by SIGx (core dumped)`
 //!    line of the lookahead says.
-//! 9. `unnamed_child` (`engine/lifecycle.rs`): a clone's child strace
+//! 8. `unnamed_child` (`engine/lifecycle.rs`): a clone's child strace
 //!    did not number for the trace, because the caller died inside the
 //!    call (`= ?`: the child exists, `copy_process()` completed) or
 //!    because the caller lives in a nested pid namespace and the trace
@@ -111,13 +113,13 @@
 //!    task of the lookahead that no clone created and no other such clone
 //!    claimed. (Two rules before, `lost_clone_child` and `infer_ns_child`;
 //!    the nested case now also skips children claimed already.)
-//! 10. `infer_new_pid_ns` (`engine/pidns.rs`, new): a pid namespace whose
-//!     `unshare(CLONE_NEWPID)` the filter left out is applied before the
-//!     clone of a child whose own clones strace annotates with namespace
-//!     numbers (Linux numbers a task once, at its creation, in its parent's
-//!     `pid_for_children`). recordings `qq/pidns-comments-q`/`-qq`: 27 and
-//!     26 mismatches before, 0 after.
-//! 11. `consumed_unseen` (`engine/consumed.rs`, new): a signal a signalfd
+//! 9. `infer_new_pid_ns` (`engine/pidns.rs`, new): a pid namespace whose
+//!    `unshare(CLONE_NEWPID)` the filter left out is applied before the
+//!    clone of a child whose own clones strace annotates with namespace
+//!    numbers (Linux numbers a task once, at its creation, in its parent's
+//!    `pid_for_children`). recordings `qq/pidns-comments-q`/`-qq`: 27 and
+//!    26 mismatches before, 0 after.
+//! 10. `consumed_unseen` (`engine/consumed.rs`, new): a signal a signalfd
 //!     user unblocks whose `---` line does not come before the thread's
 //!     next call was consumed where the trace cannot see (a `read()` of the
 //!     signalfd); it is dequeued. A signal unblocked is delivered on the
@@ -128,34 +130,34 @@
 //! ## State the recording does not show
 //! Learned (counted under `learned`, not checked) or not checkable (with
 //! the reason, never a mismatch).
-//! 12. Dispositions from before the trace: the first `rt_sigaction` old
+//! 11. Dispositions from before the trace: the first `rt_sigaction` old
 //!     action of a signal in a process, while the trace neither set nor
 //!     showed it (`engine/inherited.rs`): nohup, a non-interactive shell's
 //!     background job.
-//! 13. Masks from before the trace: a thread's first `rt_sigprocmask` old
+//! 12. Masks from before the trace: a thread's first `rt_sigprocmask` old
 //!     mask (`engine/inherited.rs`).
-//! 14. Limits: the first read of a limit the trace did not set
+//! 13. Limits: the first read of a limit the trace did not set
 //!     (`engine/procapi.rs`).
-//! 15. Credentials, groups and capability sets at their first `get*id`,
+//! 14. Credentials, groups and capability sets at their first `get*id`,
 //!     `getgroups`, `capget` (`engine/procapi.rs`, `engine/caps.rs`).
-//! 16. Processes outside the trace (strace's parent, the shell): a call
+//! 15. Processes outside the trace (strace's parent, the shell): a call
 //!     naming one is applied to the emulation's stand-ins and not checked
 //!     (`outside_target`, `engine/mod.rs`; `engine/world.rs`).
-//! 17. Signals whose sender the replay does not model (a terminal, a
+//! 16. Signals whose sender the replay does not model (a terminal, a
 //!     timer, a fault, SIGPIPE, a process outside the trace) are sent at
 //!     their `---` line with the recorded siginfo (`unmodelled_sender`,
 //!     `engine/signals.rs`).
-//! 18. A successful send whose effect cannot be applied at the call
+//! 17. A successful send whose effect cannot be applied at the call
 //!     (`pidfd_send_signal` on an fd the trace did not open, e.g. a
 //!     `/proc/PID` directory; a siginfo strace did not read) is queued at
 //!     its `---` line (`note_skipped`, `engine/signals.rs`;
 //!     `engine/procapi.rs`, `engine/sigcalls.rs`).
-//! 19. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
+//! 18. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
 //!     lines after its first exit call (or at its end), takes each exit
 //!     from its `exit_group(N) = ?` / `exit(N) = ?` line
 //!     (`convert/exits.rs`); an open call at its end does not make it
 //!     truncated (`input.rs`).
-//! 20. A clone recorded as refused is refused in the core too, whatever
+//! 19. A clone recorded as refused is refused in the core too, whatever
 //!     the core answers (a child it made is undone from a copy taken
 //!     before the call: `copy_process()` changes nothing when it fails);
 //!     EAGAIN and ENOMEM the core would not give depend on counts outside
@@ -165,24 +167,24 @@
 //!     4 mismatches each before, 0 after.
 //!
 //! ## strace is every task's tracer
-//! 21. strace seizes a dying process's leader and reaps it at the `+++`
+//! 20. strace seizes a dying process's leader and reaps it at the `+++`
 //!     line, so its parent sees the zombie only then; a leader whose
 //!     threads outlive it is reaped at its own `+++` line, or at a later
 //!     thread's once that line was applied (`delay_group_leader()`: a
 //!     zombie leader is released, and its parent told, once its threads
 //!     are gone). No lookahead since this round: `death_line_ahead` looked
 //!     for the leader's line in it (`engine/deaths.rs`).
-//! 22. `sig_ignored()` keeps a tracee's ignored signals: a `---` line of
+//! 21. `sig_ignored()` keeps a tracee's ignored signals: a `---` line of
 //!     a signal the thread ignores that the core does not hold is checked
 //!     as ignored; a traced namespace init's signal without a handler is
 //!     such a line too (`engine/signals.rs`).
-//! 23. `PTRACE_TRACEME`, `PTRACE_ATTACH` and `PTRACE_SEIZE` fail with
+//! 22. `PTRACE_TRACEME`, `PTRACE_ATTACH` and `PTRACE_SEIZE` fail with
 //!     EPERM, and requests that need a tracee of the caller with ESRCH
 //!     (`engine/sigcalls.rs`).
-//! 24. A fatal signal kills at the send in the emulation (the untraced
+//! 23. A fatal signal kills at the send in the emulation (the untraced
 //!     fast path of `complete_signal()`); the death is the check of its
 //!     `---` line (`engine/signals.rs`).
-//! 25. A thread's exec (`+++ superseded by execve in pid N +++`) is
+//! 24. A thread's exec (`+++ superseded by execve in pid N +++`) is
 //!     applied at that line, its `<... execve resumed>` then skipped
 //!     (`engine/mod.rs`, `engine/lifecycle.rs`).
 //!
