@@ -136,7 +136,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
             match LatencyProbe::register(rprobe::probes(), rprobe::nr_cpus(), 0) {
                 Ok(l) => Some(l),
                 Err(e) => {
-                    eprintln!("taskcore replay: cannot register the latency probe: {e:?}");
+                    eprintln!("taskcore replay: cannot register the latency probe: {e}");
                     return ExitCode::from(2);
                 }
             }
