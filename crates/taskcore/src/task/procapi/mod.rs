@@ -1,0 +1,16 @@
+//! The process API beyond the lifecycle and signals: credentials
+//! (`cred`) and capabilities (`capability`, `commoncap`), resource limits
+//! (`rlimit`), `prctl`, pidfds (`pidfd`), namespaces (`nsproxy`), and the
+//! state kept for `/proc` (`procinfo`).
+
+pub mod capability;
+pub mod commoncap;
+pub mod cred;
+pub(crate) mod cred_struct;
+pub(crate) mod nsproxy;
+pub(crate) mod nsproxy_struct;
+pub mod pidfd;
+pub(crate) mod prctl;
+pub(crate) mod prlimit;
+pub(crate) mod procinfo;
+pub mod rlimit;
