@@ -128,6 +128,13 @@ pub const TRAPPED: &[Trapped] = &[
         Translate::None,
     ),
     t(libc::SYS_pidfd_open, "pidfd_open", Args(&[(0, Pid)])),
+    // Its target is a pidfd (resolved through /proc/TID/fdinfo for the
+    // core); the call itself runs unchanged.
+    t(
+        libc::SYS_pidfd_send_signal,
+        "pidfd_send_signal",
+        Translate::None,
+    ),
     // Process attributes by pid.
     t(libc::SYS_prctl, "prctl", Translate::None),
     t(libc::SYS_prlimit64, "prlimit64", Args(&[(0, Pid)])),

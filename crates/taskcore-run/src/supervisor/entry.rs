@@ -4,6 +4,7 @@
 //! to the core here; calls the namespace confines are answered here.
 
 use taskcore::sys::{dispatch, SysRet, Syscall};
+use taskcore::uapi::{P_PID, P_PIDFD};
 use taskcore::Errno;
 
 use super::{InCall, Supervisor};
@@ -29,7 +30,18 @@ fn sends_signal(nr: i64) -> bool {
             | libc::SYS_tkill
             | libc::SYS_rt_sigqueueinfo
             | libc::SYS_rt_tgsigqueueinfo
+            | libc::SYS_pidfd_send_signal
     )
+}
+
+/// The real pid pidfd `fd` of thread `tid` refers to (its `Pid:` line in
+/// `/proc/TID/fdinfo/FD`: -1 once the process is reaped); `None` when
+/// `fd` is no pidfd.
+fn pidfd_target(tid: i32, fd: u64) -> Option<i32> {
+    let text = std::fs::read_to_string(format!("/proc/{tid}/fdinfo/{}", fd as i32)).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("Pid:"))
+        .and_then(|v| v.trim().parse().ok())
 }
 
 /// `rt_sigreturn`'s saved mask: `uc_sigmask` of the `rt_sigframe` at the
@@ -100,6 +112,62 @@ impl Supervisor {
             }),
             _ => Syscall::from_raw_with(nr as u64, vargs, &mem),
         };
+        // A pidfd names its process for the core by the virtual pid of
+        // the real one behind it.
+        let vpid_of_fd = |fd: u64| match pidfd_target(tid, fd) {
+            Some(r) if r > 0 => Some(self.map.to_virtual(r)).filter(|&v| v > 0),
+            Some(_) => Some(NOPID),
+            None => None,
+        };
+        // pidfd_send_signal: the core's own pidfd for that process, open
+        // for the call only (closed below).
+        let mut tmp_pidfd = None;
+        let call = match (nr, call) {
+            (libc::SYS_pidfd_send_signal, _) => match vpid_of_fd(vargs[0]) {
+                Some(v) => {
+                    let info = match vargs[2] {
+                        0 => Ok(None),
+                        p => Syscall::from_raw_with(
+                            libc::SYS_rt_sigqueueinfo as u64,
+                            [v as u64, vargs[1], p, 0, 0, 0],
+                            &mem,
+                        )
+                        .map(|c| match c {
+                            Syscall::RtSigqueueinfo { info, .. } => Some(info),
+                            _ => None,
+                        }),
+                    };
+                    let fd = self.k.pidfd_open(self.init, v, 0);
+                    tmp_pidfd = fd.ok();
+                    match (fd, info) {
+                        (Ok(fd), Ok(info)) => Ok(Syscall::PidfdSendSignal {
+                            fd,
+                            sig: vargs[1] as i32,
+                            info,
+                            flags: vargs[3] as u32,
+                        }),
+                        (Err(e), _) | (_, Err(e)) => Err(e),
+                    }
+                }
+                None => Err(Errno::EBADF),
+            },
+            (
+                _,
+                Ok(Syscall::Waitid {
+                    idtype: P_PIDFD,
+                    id,
+                    options,
+                }),
+            ) => match vpid_of_fd(id as u64) {
+                Some(v) => Ok(Syscall::Waitid {
+                    idtype: P_PID,
+                    id: v,
+                    options,
+                }),
+                None => Err(Errno::EBADF),
+            },
+            (_, c) => c,
+        };
         let alive = self.alive(task);
         match nr {
             libc::SYS_exit | libc::SYS_exit_group => {
@@ -166,6 +234,17 @@ impl Supervisor {
                         tid,
                         sig: libc::SIGKILL,
                     } => Some(Syscall::Tkill { tid, sig: 0 }),
+                    Syscall::PidfdSendSignal {
+                        fd,
+                        sig: libc::SIGKILL,
+                        flags,
+                        ..
+                    } => Some(Syscall::PidfdSendSignal {
+                        fd,
+                        sig: 0,
+                        info: None,
+                        flags,
+                    }),
                     _ => None,
                 };
                 if probe.is_none() {
@@ -173,6 +252,9 @@ impl Supervisor {
                 }
                 early = Some(dispatch(&mut self.k, task, probe.as_ref().unwrap_or(call)));
             }
+        }
+        if let Some(fd) = tmp_pidfd {
+            let _ = self.k.pidfd_close(fd);
         }
         if confine {
             // Answered by the core; what `kill(-1)` reaches is sent by the
@@ -198,7 +280,7 @@ impl Supervisor {
         // later hands out is renumbered like every pid it wrote.
         let mut restore_si_pid = None;
         let info_arg = match nr {
-            libc::SYS_rt_sigqueueinfo => Some(2),
+            libc::SYS_rt_sigqueueinfo | libc::SYS_pidfd_send_signal => Some(2),
             libc::SYS_rt_tgsigqueueinfo => Some(3),
             _ => None,
         };
