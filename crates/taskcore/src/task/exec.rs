@@ -83,10 +83,12 @@ impl Kernel {
         // The new image's creds (cap_bprm_creds_from_file(), no set-id
         // binary, no file capabilities).
         let nnp = task.flags & crate::task::task_struct::PFA_NO_NEW_PRIVS != 0;
+        let user_ns = c.user_ns.0;
         let ptracer_capable = self.ptracer_capable(t);
+        let root = self.make_kuid(user_ns, 0).unwrap_or(u32::MAX);
         let task = &mut self.tasks[t];
         let (new_cred, secureexec) =
-            crate::task::commoncap::bprm_creds(&task.cred, nnp, ptracer_capable);
+            crate::task::commoncap::bprm_creds(&task.cred, nnp, ptracer_capable, root);
         if secureexec {
             // The parent may not signal a privileged process.
             task.pdeath_signal = 0;
@@ -111,7 +113,7 @@ impl Kernel {
                 signo: SIGTRAP,
                 code: crate::uapi::SI_USER,
                 pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(t)),
-                uid: self.tasks[t].cred.uid,
+                uid: self.uid_seen_by(t, self.tasks[t].cred.uid),
                 ..Default::default()
             };
             let _ = self.send_signal_locked(

@@ -259,6 +259,8 @@ pub struct Kernel {
     pub(crate) groups: Slab<ThreadGroup, GroupIx>,
     pub(crate) pids: Slab<Pid, PidIx>,
     pub(crate) nss: Slab<PidNamespace, NsIx>,
+    /// User namespaces (the initial one first).
+    pub(crate) userns: Slab<crate::task::userns::UserNamespace, crate::task::userns::UserNsIx>,
     pub(crate) mms: Slab<crate::task::mm::MmEntry>,
     pub(crate) root_ns: NsIx,
     pub(crate) init: TaskIx,
@@ -329,6 +331,7 @@ impl Kernel {
             groups: Slab::new(),
             pids: Slab::new(),
             nss: Slab::new(),
+            userns: Slab::new(),
             mms: Slab::new(),
             root_ns: SlabIx::from_slot(1),
             // Set once init exists, below.
@@ -352,6 +355,7 @@ impl Kernel {
             vfork_claims: Default::default(),
             ext: Default::default(),
         };
+        k.init_user_ns()?;
         let mut root_ns = PidNamespace::new(0, None, config.pid_max);
         // The initial namespace is never freed (`init_pid_ns` is static).
         root_ns.refs = 1;
@@ -387,6 +391,7 @@ impl Kernel {
             groups: self.groups.clone(),
             pids: self.pids.clone(),
             nss: self.nss.clone(),
+            userns: self.userns.clone(),
             mms: self.mms.clone(),
             root_ns: self.root_ns,
             init: self.init,
@@ -796,6 +801,7 @@ impl Kernel {
                 trap_kind: 0,
             })
             .ok_or(Errno::EAGAIN)?;
+        self.get_user_ns(self.tasks[t].cred.user_ns.0);
         if self.gens.len() <= t.slot() {
             self.gens.resize(t.slot() + 1, 0);
         }

@@ -6,6 +6,7 @@
 //! - `clone`, `clone3`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
 //!   syscall family;
 //! - `cred`: credentials and the set*id family;
+//! - `userns`: user namespaces, their id maps and `ns_capable`;
 //! - `capability`, `commoncap`: capability sets and their rules;
 //! - `rlimit`: resource limits;
 //! - `procinfo`: state kept only for `/proc` (cmdline, run state, comm).
@@ -39,6 +40,7 @@ mod signal;
 mod sigpending;
 mod sigsend;
 pub(crate) mod task_struct;
+pub mod userns;
 
 pub use capability::{Cap, CapUserData, KernelCap};
 pub use clone::CloneArgs;
@@ -56,3 +58,4 @@ pub use rlimit::Rlimit;
 pub use sigaction::{SigAction, SigHandler};
 pub use sigdeliver::{SignalAction, SignalDelivery};
 pub use sigmask::SigWait;
+pub use userns::{IdMapFile, UserNsId};

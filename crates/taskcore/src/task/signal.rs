@@ -347,8 +347,12 @@ impl Kernel {
         sig: i32,
     ) -> bool {
         let g = self.tasks[t].group;
+        // kill_ok_by_cred(): the same user, or CAP_KILL over the target's
+        // user namespace.
+        let tcred = &self.tasks[t].cred;
         g == group
-            || cred.may_signal(&self.tasks[t].cred)
+            || cred.same_user_as(tcred)
+            || self.ns_capable_cred(cred, tcred.user_ns.0, crate::task::capability::CAP_KILL)
             || (sig == SIGCONT && self.groups[g].session == session)
     }
 
@@ -387,12 +391,19 @@ impl Kernel {
                 SI_USER
             },
             pid: who.tgid_vnr,
-            uid: who.cred.uid,
+            uid: self.from_kuid_munged(who.cred.user_ns.0, who.cred.uid),
             status: 0,
             value: 0,
         });
         if force {
             info.pid = 0;
+        }
+        // userns_fixup_signal_uid(): a sender's si_uid, as its namespace
+        // wrote it, is shown in the target's namespace.
+        let t_ns = self.tasks[t].cred.user_ns.0;
+        if who.cred.user_ns.0 != t_ns && info.code <= 0 {
+            let kuid = self.make_kuid(who.cred.user_ns.0, info.uid);
+            info.uid = self.from_kuid_munged(t_ns, kuid.unwrap_or(u32::MAX));
         }
         self.send_signal_locked(t, sig, SendInfo::Info(info), ty, force)
     }
