@@ -59,8 +59,14 @@ impl ProcFs<'_> {
         let uid = |id| k.from_kuid_munged(user_ns, id);
         let gid = |id| k.from_kgid_munged(user_ns, id);
         for (key, ids) in [
-            ("\nUid:", [uid(c.uid), uid(c.euid), uid(c.suid), uid(c.fsuid)]),
-            ("\nGid:", [gid(c.gid), gid(c.egid), gid(c.sgid), gid(c.fsgid)]),
+            (
+                "\nUid:",
+                [uid(c.uid), uid(c.euid), uid(c.suid), uid(c.fsuid)],
+            ),
+            (
+                "\nGid:",
+                [gid(c.gid), gid(c.egid), gid(c.sgid), gid(c.fsgid)],
+            ),
         ] {
             m.puts(key);
             for id in ids {

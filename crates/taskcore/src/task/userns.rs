@@ -359,7 +359,12 @@ impl Kernel {
     /// # Errors
     /// `EINVAL` if `ns` names no namespace.
     pub fn user_ns_parent(&self, ns: UserNsId) -> Result<Option<UserNsId>> {
-        Ok(self.userns.get(ns.0).ok_or(Errno::EINVAL)?.parent.map(UserNsId))
+        Ok(self
+            .userns
+            .get(ns.0)
+            .ok_or(Errno::EINVAL)?
+            .parent
+            .map(UserNsId))
     }
 
     /// The owner of user namespace `ns`: its creator's effective uid and
@@ -419,7 +424,11 @@ impl Kernel {
     ) -> Result<String> {
         let r = self.task_idx(reader)?;
         let t = self.task_idx(target)?;
-        Ok(self.render_id_map(self.tasks[r].cred.user_ns.0, self.tasks[t].cred.user_ns.0, which))
+        Ok(self.render_id_map(
+            self.tasks[r].cred.user_ns.0,
+            self.tasks[t].cred.user_ns.0,
+            which,
+        ))
     }
 
     /// [`Kernel::proc_id_map_read`] from namespace `seq_ns` of map `ns`.
@@ -477,6 +486,10 @@ impl Kernel {
     /// # Errors
     /// In Linux's order:
     /// - `ESRCH`: a stale task;
+    /// - `EACCES`: `current` may not open the file for writing (it belongs
+    ///   to `target`'s effective uid, to root while `target` is not
+    ///   dumpable; `CAP_DAC_OVERRIDE` over a namespace mapping that owner
+    ///   lifts it);
     /// - `EPERM`: `target` is in the initial namespace; `current` is in
     ///   neither the map's namespace nor its parent;
     /// - `EINVAL`: `pos` not 0, or `buf` a page or longer;
@@ -503,6 +516,7 @@ impl Kernel {
     ) -> Result<usize> {
         let cur = self.current(current)?;
         let t = self.task_idx(target)?;
+        self.proc_may_open_write(cur, t)?;
         let file_cred = self.tasks[cur].cred.clone();
         let seq_ns = file_cred.user_ns.0;
         let ns = self.tasks[t].cred.user_ns.0;
@@ -545,13 +559,7 @@ impl Kernel {
 
     /// `new_idmap_permitted()`: may the opener (credentials `c`) install
     /// `map` in `ns`?
-    fn new_idmap_permitted(
-        &self,
-        c: &Cred,
-        ns: UserNsIx,
-        cap_setid: Cap,
-        map: &IdMap,
-    ) -> bool {
+    fn new_idmap_permitted(&self, c: &Cred, ns: UserNsIx, cap_setid: Cap, map: &IdMap) -> bool {
         let u = &self.userns[ns];
         let Some(parent) = u.parent else { return false };
         if cap_setid == CAP_SETUID && map.extents.iter().any(|e| e.lower_first == 0) {
@@ -592,6 +600,8 @@ impl Kernel {
     ///
     /// # Errors
     /// - `ESRCH`: a stale task;
+    /// - `EACCES`: the open for writing is refused, as for
+    ///   [`Kernel::proc_id_map_write`];
     /// - `EPERM`: `current` lacks `CAP_SYS_ADMIN` over the namespace (the
     ///   open); `allow` after `deny`; `deny` after the gid map was written;
     /// - `EINVAL`: `pos` not 0, 8 bytes or more, or neither word.
@@ -607,6 +617,7 @@ impl Kernel {
     ) -> Result<usize> {
         let cur = self.current(current)?;
         let t = self.task_idx(target)?;
+        self.proc_may_open_write(cur, t)?;
         let ns = self.tasks[t].cred.user_ns.0;
         if !self.ns_capable_cred(&self.tasks[cur].cred, ns, CAP_SYS_ADMIN) {
             return Err(Errno::EPERM);
@@ -640,6 +651,34 @@ impl Kernel {
         Ok(buf.len())
     }
 
+    /// The open for writing of a `/proc/PID` file of mode 0644 of task
+    /// `t` by task `cur`: the file belongs to `t`'s effective ids while it
+    /// is dumpable, else to root (`task_dump_owner()`); the owner's fs uid
+    /// may write, or a holder of `CAP_DAC_OVERRIDE` in its own user
+    /// namespace when that namespace maps the file's owner
+    /// (`capable_wrt_inode_uidgid()`).
+    ///
+    /// # Errors
+    /// `EACCES` otherwise (`generic_permission()`).
+    fn proc_may_open_write(&self, cur: TaskIx, t: TaskIx) -> Result<()> {
+        let task = &self.tasks[t];
+        let dumpable = task.mm != crate::slab::NONE && self.mms[task.mm].dumpable;
+        let (uid, gid) = if dumpable {
+            (task.cred.euid, task.cred.egid)
+        } else {
+            (0, 0)
+        };
+        let c = &self.tasks[cur].cred;
+        let ns = c.user_ns.0;
+        let mapped = self.userns[ns].uid_map.map_up(uid).is_some()
+            && self.userns[ns].gid_map.map_up(gid).is_some();
+        if c.fsuid == uid || (c.capable(crate::task::capability::CAP_DAC_OVERRIDE) && mapped) {
+            Ok(())
+        } else {
+            Err(Errno::EACCES)
+        }
+    }
+
     /// `userns_may_setgroups(ns)`: a gid map is written and `setgroups`
     /// is allowed.
     pub(crate) fn userns_may_setgroups(&self, ns: UserNsIx) -> bool {
@@ -670,9 +709,9 @@ fn is_space(b: u8) -> bool {
 /// `u32` fields keep it: the value and the rest.
 fn strtoul(s: &[u8]) -> (u32, &[u8]) {
     let n = s.iter().take_while(|b| b.is_ascii_digit()).count();
-    let v = s[..n]
-        .iter()
-        .fold(0u64, |v, &d| v.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
+    let v = s[..n].iter().fold(0u64, |v, &d| {
+        v.wrapping_mul(10).wrapping_add(u64::from(d - b'0'))
+    });
     (v as u32, &s[n..])
 }
 
@@ -742,7 +781,14 @@ mod tests {
     #[test]
     fn parse_lines() {
         let m = parse_id_map(b"0 1000 1\n").unwrap();
-        assert_eq!(m.extents(), [IdExtent { first: 0, lower_first: 1000, count: 1 }]);
+        assert_eq!(
+            m.extents(),
+            [IdExtent {
+                first: 0,
+                lower_first: 1000,
+                count: 1
+            }]
+        );
         let m = parse_id_map(b"  0 100 10\n10 200 5").unwrap();
         assert_eq!(m.extents().len(), 2);
         assert_eq!(parse_id_map(b"0 1000"), Err(Errno::EINVAL));

@@ -466,15 +466,37 @@ fn root_and_task_listings() {
     assert_eq!(
         names(&fs, fs.resolve(b"3").unwrap()),
         [
-            ".", "..", "task", "status", "limits", "comm", "cmdline", "stat", "statm", "maps",
-            "uid_map", "gid_map", "setgroups"
+            ".",
+            "..",
+            "task",
+            "status",
+            "limits",
+            "comm",
+            "cmdline",
+            "stat",
+            "statm",
+            "maps",
+            "uid_map",
+            "gid_map",
+            "setgroups"
         ]
     );
     assert_eq!(
         names(&fs, fs.resolve(b"3/task/4").unwrap()),
         [
-            ".", "..", "status", "limits", "comm", "cmdline", "stat", "statm", "maps", "children",
-            "uid_map", "gid_map", "setgroups"
+            ".",
+            "..",
+            "status",
+            "limits",
+            "comm",
+            "cmdline",
+            "stat",
+            "statm",
+            "maps",
+            "children",
+            "uid_map",
+            "gid_map",
+            "setgroups"
         ]
     );
     assert_eq!(
