@@ -36,6 +36,9 @@ mode=test
 if [ "${1:-}" = "--check" ]; then
     mode=check
     shift
+elif [ "${1:-}" = "--files" ]; then
+    mode=files
+    shift
 fi
 crates=("$@")
 if [ ${#crates[@]} -eq 0 ]; then
@@ -49,6 +52,59 @@ for c in "${all[@]}"; do pkgargs+=(-p "$c"); done
 # --no-verify: the build below is the verification (with the tests).
 # --allow-dirty: check the work tree as it is, committed or not.
 cargo package "${pkgargs[@]}" --no-verify --allow-dirty --offline --quiet
+
+# --files: every file a built target of a packaged crate read (its sources,
+# include_str!/include_bytes! fixtures: the compiler's dep-info, *.d under
+# TARGET/debug, written by the workspace's own build) must be in that
+# crate's package. Nothing compiles again: seconds, after `cargo test
+# --workspace` and `cargo clippy --all-targets` built every target.
+if [ "$mode" = files ]; then
+    missing=0
+    checked=0
+    for c in "${crates[@]}"; do
+        listing=$(tar -tzf "$target/package/$c-$version.crate" | sed "s|^$c-$version/||")
+        # Dep-info files whose target is this crate's (its first input
+        # lies in its directory).
+        while IFS= read -r d; do
+            # The first line: "OUTPUT: INPUT INPUT ..." (spaces escaped).
+            deps=$(head -1 "$d" | sed 's/^[^:]*: *//; s/\\ /\x01/g')
+            first=${deps%% *}
+            case "$first" in "crates/$c/"*) ;; *) continue ;; esac
+            for f in $deps; do
+                f=${f//$'\x01'/ }
+                case "$f" in
+                /*) continue ;;                         # outside the workspace
+                Cargo.toml | clippy.toml) continue ;;   # clippy's configuration
+                *..*) f=$(realpath -m -s --relative-to=. "$f") ;;
+                esac
+                [ -e "$f" ] || continue # a stale dep-info file
+                checked=$((checked + 1))
+                case "$f" in
+                "crates/$c/"*)
+                    rel=${f#"crates/$c/"}
+                    if ! grep -qxF "$rel" <<<"$listing"; then
+                        echo "check-package: $c: $f is read by a build but not packaged" >&2
+                        missing=$((missing + 1))
+                    fi
+                    ;;
+                *)
+                    echo "check-package: $c: $f (outside the crate) is read by a build: the package cannot have it" >&2
+                    missing=$((missing + 1))
+                    ;;
+                esac
+            done
+        done < <(grep -l -m1 " crates/$c/" "$target"/debug/deps/*.d "$target"/debug/examples/*.d 2>/dev/null || true)
+    done
+    if [ "$checked" -eq 0 ]; then
+        echo "check-package --files: no dep-info under $target/debug: build first (cargo test --workspace)" >&2
+        exit 1
+    fi
+    if [ "$missing" -ne 0 ]; then
+        exit 1
+    fi
+    echo "check-package: every file the builds of ${crates[*]} read is packaged ($checked inputs checked)"
+    exit 0
+fi
 
 # The repository's profiles (opt-level, debug info) apply to the packaged
 # crates too, so that they share the dependencies' build with the workspace.

@@ -12,6 +12,7 @@ mod bench;
 mod proc;
 mod replay;
 mod run;
+mod timeline;
 
 /// Linux-compatible process-management core: replay, benchmarks, /proc.
 #[derive(Debug, Parser)]

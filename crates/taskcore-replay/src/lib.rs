@@ -84,7 +84,7 @@ mod search;
 mod window;
 
 pub use convert::exits::ExitLines;
-pub use engine::records::ProcessRecord;
+pub use engine::records::{Mark, ProcessRecord};
 pub use engine::report::{Mismatch, Stats};
 pub use input::{
     kernel_at, open, replay_file, replay_file_with, replay_reader, verdict, FileReport, InputError,

@@ -21,7 +21,7 @@ use taskcore::Kernel;
 
 use crate::convert::exits::ExitLines;
 use crate::convert::Converter;
-use crate::engine::records::ProcessRecord;
+use crate::engine::records::{Finished, Mark, ProcessRecord};
 use crate::engine::{Engine, Mismatch, Stats};
 use crate::event::Event;
 use crate::search::{self, Move, HORIZON, LOOK_BACK, MAX_FULL_RUNS, VERIFY};
@@ -114,6 +114,8 @@ pub struct Replayer {
     out: VecDeque<Mismatch>,
     /// Final process records not yet taken.
     out_records: VecDeque<ProcessRecord>,
+    /// Final timeline marks not yet taken.
+    out_marks: VecDeque<Mark>,
     /// Mismatches at positions below this are final.
     final_below: u64,
     /// Final mismatches so far.
@@ -159,6 +161,7 @@ impl Replayer {
             genuine: HashSet::new(),
             out: VecDeque::new(),
             out_records: VecDeque::new(),
+            out_marks: VecDeque::new(),
             final_below: 0,
             nr_mismatches: 0,
             search_spent: 0,
@@ -215,6 +218,7 @@ impl Replayer {
             stats,
             mismatches: self.out.into_iter().collect(),
             records: self.out_records.into_iter().collect(),
+            marks: self.out_marks.into_iter().collect(),
             search_steps: self.search_spent,
             recording: Recording {
                 exit_lines: self.conv.exit_lines(),
@@ -254,6 +258,12 @@ impl Replayer {
     /// [`Options::records`]), in the order the processes ended.
     pub fn take_records(&mut self) -> Vec<ProcessRecord> {
         self.out_records.drain(..).collect()
+    }
+
+    /// Takes the timeline marks (signals taken, children reaped) that are
+    /// final so far (with [`Options::records`]), in trace order.
+    pub fn take_marks(&mut self) -> Vec<Mark> {
+        self.out_marks.drain(..).collect()
     }
 
     /// Final mismatches found so far (taken or not).
@@ -375,7 +385,12 @@ impl Replayer {
         let recs = &mut self.engine.finished;
         let keep = recs.split_off(recs.partition_point(|r| r.0 < below));
         let done = std::mem::replace(recs, keep);
-        self.out_records.extend(done.into_iter().map(|r| r.1));
+        for (_, f) in done {
+            match f {
+                Finished::Record(r) => self.out_records.push_back(r),
+                Finished::Mark(m) => self.out_marks.push_back(m),
+            }
+        }
         self.final_below = below;
         let left: HashSet<u64> = self
             .engine
@@ -666,6 +681,9 @@ pub struct Summary {
     /// Every process record not taken with [`Replayer::take_records`]
     /// (with [`Options::records`]).
     pub records: Vec<ProcessRecord>,
+    /// Every timeline mark not taken with [`Replayer::take_marks`] (with
+    /// [`Options::records`]).
+    pub marks: Vec<Mark>,
     /// What the trace shows of the strace options it was recorded with.
     pub recording: Recording,
     /// Engine steps (and engine copies, one step per 16 live tasks) the

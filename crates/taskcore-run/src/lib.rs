@@ -42,16 +42,20 @@
 mod calls;
 mod check;
 mod filter;
+mod live;
 mod pidmap;
 mod report;
 mod spawn;
 mod supervisor;
+mod timeline;
 mod tracee;
 
 pub use calls::{Arg, Translate, Trapped, MASKED_WAITS, TRAPPED};
 pub use check::Divergence;
+pub use live::{view_signal, LiveView, View};
 pub use report::Report;
 pub use supervisor::run;
+pub use timeline::Timeline;
 
 /// How a program is run.
 #[derive(Clone, Debug)]
@@ -70,6 +74,17 @@ pub struct Options {
     pub check: bool,
     /// Print each divergence on stderr as it happens (default `true`).
     pub print_divergences: bool,
+    /// Keep the run's processes over time in [`Report::timeline`]
+    /// (default `false`).
+    pub timeline: bool,
+    /// Publish views of the run here for readers on other threads (a FUSE
+    /// `/proc`; default `None`).
+    pub live_view: Option<std::sync::Arc<LiveView>>,
+    /// Bind this directory over `/proc` for the command, in a private
+    /// mount namespace of its own (`unshare(CLONE_NEWNS)`, needs
+    /// `CAP_SYS_ADMIN`): where the emulated `/proc` is mounted. Default
+    /// `None`.
+    pub proc_dir: Option<std::path::PathBuf>,
 }
 
 impl Options {
@@ -81,6 +96,9 @@ impl Options {
             first_pid: 2,
             check: true,
             print_divergences: true,
+            timeline: false,
+            live_view: None,
+            proc_dir: None,
         }
     }
 }

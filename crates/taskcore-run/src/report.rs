@@ -36,6 +36,10 @@ pub struct Report {
     pub refused: BTreeMap<&'static str, u64>,
     /// Seconds from start to the command's end.
     pub elapsed_s: f64,
+    /// The processes over time ([`crate::Options::timeline`]); not in the
+    /// JSON summary.
+    #[serde(skip)]
+    pub timeline: Option<crate::Timeline>,
 }
 
 impl Report {

@@ -39,13 +39,30 @@ fn os(what: &'static str) -> impl Fn(nix::Error) -> RunError {
     move |err| RunError::Os { what, err }
 }
 
-/// Forks, seizes and releases the command `argv` with `filter`.
+/// Forks, seizes and releases the command `argv` with `filter`; with
+/// `proc_dir`, the command first enters a private mount namespace where
+/// `proc_dir` is bound over `/proc`.
 ///
 /// # Errors
 /// [`RunError::Ptrace`] when the seize is refused; [`RunError::Os`] when
-/// fork or pipe fail. A command that cannot be executed is not an error
-/// here: the child exits 127 (not found) or 126 (not executable).
-pub(crate) fn spawn(argv: &[String], filter: &BpfProgram) -> Result<Spawned, RunError> {
+/// fork or pipe fail, or the mount namespace cannot be made (`EPERM`
+/// without `CAP_SYS_ADMIN`). A command that cannot be executed is not an
+/// error here: the child exits 127 (not found) or 126 (not executable).
+pub(crate) fn spawn(
+    argv: &[String],
+    filter: &BpfProgram,
+    proc_dir: Option<&std::path::Path>,
+) -> Result<Spawned, RunError> {
+    let proc_src = proc_dir
+        .map(|d| {
+            use std::os::unix::ffi::OsStrExt;
+            CString::new(d.as_os_str().as_bytes())
+                .map_err(|_| RunError::BadOption(format!("{} holds a NUL byte", d.display())))
+        })
+        .transpose()?;
+    // The child reports a failed mount setup through this pipe (its errno),
+    // before it would exec.
+    let (err_rd, err_wr): (OwnedFd, OwnedFd) = pipe().map_err(os("pipe"))?;
     let cargs: Vec<CString> = argv
         .iter()
         .map(|a| {
@@ -73,6 +90,35 @@ pub(crate) fn spawn(argv: &[String], filter: &BpfProgram) -> Result<Spawned, Run
                 unsafe { libc::_exit(125) };
             }
             drop(rd);
+            drop(err_rd);
+            if let Some(src) = &proc_src {
+                // SAFETY: unshare and mount with NUL-terminated strings
+                // prepared before the fork; write and _exit.
+                unsafe {
+                    let none = c"none".as_ptr();
+                    let ok = libc::unshare(libc::CLONE_NEWNS) == 0
+                        && libc::mount(
+                            none,
+                            c"/".as_ptr(),
+                            std::ptr::null(),
+                            libc::MS_REC | libc::MS_PRIVATE,
+                            std::ptr::null(),
+                        ) == 0
+                        && libc::mount(
+                            src.as_ptr(),
+                            c"/proc".as_ptr(),
+                            std::ptr::null(),
+                            libc::MS_BIND | libc::MS_REC,
+                            std::ptr::null(),
+                        ) == 0;
+                    if !ok {
+                        let e = nix::errno::Errno::last_raw().to_ne_bytes();
+                        libc::write(err_wr.as_raw_fd(), e.as_ptr().cast(), e.len());
+                        libc::_exit(125);
+                    }
+                }
+            }
+            drop(err_wr);
             // SAFETY: process-group and terminal calls on this process.
             unsafe {
                 libc::setpgid(0, 0);
@@ -107,6 +153,21 @@ pub(crate) fn spawn(argv: &[String], filter: &BpfProgram) -> Result<Spawned, Run
             let n = unsafe { libc::write(wr.as_raw_fd(), b"g".as_ptr().cast(), 1) };
             if n != 1 {
                 return Err(os("write to the command's start pipe")(nix::Error::last()));
+            }
+            drop(err_wr);
+            if proc_src.is_some() {
+                // The child closes its end once the mounts are made (or
+                // writes its errno). It is traced: let it run to there.
+                let mut e = [0u8; 4];
+                // SAFETY: reading into a local buffer.
+                let n = unsafe { libc::read(err_rd.as_raw_fd(), e.as_mut_ptr().cast(), 4) };
+                if n == 4 {
+                    let _ = nix::sys::wait::waitpid(child, None);
+                    return Err(RunError::Os {
+                        what: "a private mount namespace with the emulated /proc (unshare(CLONE_NEWNS), mount --bind; needs CAP_SYS_ADMIN)",
+                        err: nix::errno::Errno::from_raw(i32::from_ne_bytes(e)),
+                    });
+                }
             }
             Ok(Spawned {
                 pid: child.as_raw(),

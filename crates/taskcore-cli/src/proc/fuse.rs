@@ -37,7 +37,9 @@ use fuser::{
 };
 use nix::fcntl::{openat, OFlag};
 use nix::sys::stat::Mode;
-use taskcore::procfs::{name_to_int, Attr, DType, DirCursor, DirEntries, Node, ProcClock, ProcFs};
+use taskcore::procfs::{
+    name_to_int, Attr, DType, DirCursor, DirEntries, Node, PidEntry, ProcClock, ProcFs,
+};
 use taskcore::{Errno, Kernel};
 
 use super::source::Loaded;
@@ -150,9 +152,24 @@ fn file_attr(a: &Attr) -> FileAttr {
     }
 }
 
+/// Where the served state comes from.
+pub(crate) enum Source {
+    /// A kernel loaded once (a trace, a generated tree).
+    Fixed(Box<RwLock<Kernel>>),
+    /// The core of a `taskcore run` as it runs: a view published between
+    /// two stops for each request; callers and the address-space files
+    /// (`maps`, `statm`, which the run's core does not model) are mapped to
+    /// the real threads behind the virtual pids.
+    Live(Arc<taskcore_run::LiveView>),
+}
+
+/// How long a request waits for the supervisor to publish a fresh view
+/// (it then serves the newest it has).
+const LIVE_WAIT: Duration = Duration::from_millis(200);
+
 /// The FUSE server.
 struct ProcFuse {
-    kernel: Arc<RwLock<Kernel>>,
+    kernel: Source,
     /// The kernel clock when the server started, and the real instant.
     base_now_ns: u64,
     started: Instant,
@@ -178,9 +195,31 @@ impl ProcFuse {
 
     /// Runs `f` on a view of the kernel as of now.
     fn with_fs<R>(&self, f: impl FnOnce(&ProcFs<'_>) -> R) -> Result<R, Errno> {
-        let k = self.kernel.read().map_err(|_| Errno::EIO)?;
-        let fs = ProcFs::new(&k, k.root_ns(), self.clock())?;
-        Ok(f(&fs))
+        match &self.kernel {
+            Source::Fixed(k) => {
+                let k = k.read().map_err(|_| Errno::EIO)?;
+                let fs = ProcFs::new(&k, k.root_ns(), self.clock())?;
+                Ok(f(&fs))
+            }
+            Source::Live(lv) => {
+                let v = lv.current(LIVE_WAIT).ok_or(Errno::EIO)?;
+                let fs = ProcFs::new(&v.kernel, v.kernel.root_ns(), self.clock())?;
+                Ok(f(&fs))
+            }
+        }
+    }
+
+    /// A live run's real thread behind virtual `nr` (`None` for a fixed
+    /// kernel, or a number with no traced thread).
+    fn real_of(&self, nr: u32) -> Option<u32> {
+        match &self.kernel {
+            Source::Live(lv) => lv
+                .current(LIVE_WAIT)?
+                .to_real
+                .get(&(nr as i32))
+                .map(|&r| r as u32),
+            Source::Fixed(_) => None,
+        }
     }
 
     fn read_real(&self, path: &str) -> Result<Vec<u8>, Errno> {
@@ -210,6 +249,15 @@ impl ProcFuse {
                     .and_then(|v| v.trim().parse().ok())
             })
             .unwrap_or(tid);
+        if let Source::Live(lv) = &self.kernel {
+            // In a run, the caller is its virtual self.
+            if let Some(v) = lv.current(LIVE_WAIT) {
+                let virt = |r: u32| v.to_virtual.get(&(r as i32)).map(|&x| x as u32);
+                if let (Some(vg), Some(vt)) = (virt(tgid), virt(tid)) {
+                    return (vg, vt);
+                }
+            }
+        }
         (tgid, tid)
     }
 
@@ -362,6 +410,15 @@ impl ProcFuse {
 
     fn render(&self, ino: Ino) -> Result<Vec<u8>, Errno> {
         match ino {
+            Ino::Emu(Node::Pid {
+                nr,
+                entry: Some(e @ (PidEntry::Maps | PidEntry::Statm)),
+            }) if self.real_of(nr).is_some() => {
+                // The run's core does not see mmap: the real thread's.
+                let real = self.real_of(nr).unwrap_or(nr);
+                let file = if e == PidEntry::Maps { "maps" } else { "statm" };
+                self.read_real(&format!("{real}/{file}"))
+            }
             Ino::Emu(n) => self.with_fs(|fs| fs.read(n))?,
             Ino::Caller {
                 tgid,
@@ -551,6 +608,46 @@ impl Filesystem for ProcFuse {
     }
 }
 
+/// Mounts the `/proc` of a live `taskcore run` (views published to `lv`)
+/// at `dir`, readable by every user of the run (`allow_other`); unmounted
+/// when the returned session is dropped.
+pub(crate) fn mount_live(
+    lv: Arc<taskcore_run::LiveView>,
+    dir: &Path,
+) -> Result<fuser::BackgroundSession, String> {
+    let real_proc = nix::fcntl::open(
+        "/proc",
+        OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|e| format!("open /proc: {e}"))?;
+    // The core's clock starts with the run; its boot is now.
+    let boot_wall_s = SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let server = ProcFuse {
+        base_now_ns: 0,
+        kernel: Source::Live(lv),
+        started: Instant::now(),
+        boot_wall_s,
+        real_proc,
+        next_fh: AtomicU64::new(1),
+        files: Mutex::new(HashMap::new()),
+        dirs: Mutex::new(HashMap::new()),
+    };
+    let mut config = fuser::Config::default();
+    config.mount_options = vec![
+        MountOption::FSName("taskcore-proc".to_string()),
+        MountOption::Subtype("taskcore".to_string()),
+        MountOption::RO,
+        MountOption::NoSuid,
+        MountOption::NoDev,
+        MountOption::NoExec,
+    ];
+    config.acl = fuser::SessionACL::All;
+    fuser::spawn_mount(server, dir, &config).map_err(|e| format!("mount {}: {e}", dir.display()))
+}
+
 /// Mounts the emulated `/proc` of `loaded` at `dir`. With a `command`, runs
 /// it while mounted, unmounts, and exits with its status; without, serves
 /// until SIGINT, SIGTERM or SIGHUP. The caller has checked `dir` with
@@ -564,7 +661,7 @@ pub(crate) fn mount(loaded: Loaded, dir: &Path, command: &[String]) -> Result<Ex
     .map_err(|e| format!("open /proc: {e}"))?;
     let server = ProcFuse {
         base_now_ns: loaded.kernel.now_ns(),
-        kernel: Arc::new(RwLock::new(loaded.kernel)),
+        kernel: Source::Fixed(Box::new(RwLock::new(loaded.kernel))),
         started: Instant::now(),
         boot_wall_s: loaded.boot_wall_s,
         real_proc,

@@ -8,7 +8,7 @@
 //! `unshare -m taskcore proc mount /proc --processes 20 -- ps -ef`.
 
 mod export;
-mod fuse;
+pub(crate) mod fuse;
 mod guard;
 pub(crate) mod source;
 

@@ -8,7 +8,6 @@
 //! `--timeline` file that cannot be written.
 
 mod progress;
-mod timeline;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -186,7 +185,12 @@ pub(crate) fn run(args: Args) -> ExitCode {
                     println!("UNUSABLE {e} (the counts above cover what was read)");
                 }
                 if let Some(out) = &args.timeline {
-                    match timeline::write(out, &rep.file, &rep.summary.records) {
+                    match crate::timeline::write(
+                        out,
+                        &rep.file,
+                        &rep.summary.records,
+                        &rep.summary.marks,
+                    ) {
                         Ok(n) => println!("timeline: {n} processes written to {}", out.display()),
                         Err(e) => {
                             unusable = true;

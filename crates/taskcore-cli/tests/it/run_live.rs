@@ -316,3 +316,106 @@ fn random_scenarios_have_no_divergence() {
     }
     assert!(bad.is_empty(), "divergences:\n{}", bad.join("\n"));
 }
+
+#[test]
+fn timeline_of_a_run_has_every_process_its_signals_and_reaps() {
+    if !available() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("taskcore-run-tl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Three children exiting 1..3, a SIGCHLD each; one killed by SIGTERM.
+    let script = "for i in 1 2 3; do (exit $i) & done; wait; \
+                  sleep 5 & kill -TERM $!; wait $!; exec true";
+    for ext in ["html", "json"] {
+        let out = dir.join(format!("t.{ext}"));
+        let o = Command::new(taskcore())
+            .args(["run", "--timeline"])
+            .arg(&out)
+            .args(["--", "sh", "-c", script])
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        if ext == "html" {
+            // init, the command, 3 subshells, sleep.
+            let rows = ["ok", "fail", "sig", "run"]
+                .iter()
+                .map(|c| text.matches(&format!("<rect class=\"{c}\"")).count())
+                .sum::<usize>();
+            assert_eq!(rows, 6, "{text}");
+            assert_eq!(text.matches("<rect class=\"fail\"").count(), 3);
+            assert_eq!(text.matches("<rect class=\"sig\"").count(), 1);
+            assert!(text.contains("killed by SIGTERM"));
+            assert!(text.matches("--- SIGCHLD from ").count() >= 1);
+            assert!(text.matches("<line class=\"wl\"").count() >= 4);
+            // The command's exec of true, on its row.
+            assert!(
+                text.contains("execve(&quot;/usr/bin/true&quot;)")
+                    || text.contains("execve(&quot;/bin/true&quot;)")
+            );
+        } else {
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let ev = v["traceEvents"].as_array().unwrap();
+            assert_eq!(ev.iter().filter(|e| e["ph"] == "X").count(), 6);
+            assert_eq!(
+                ev.iter().filter(|e| e["ph"] == "s").count(),
+                ev.iter().filter(|e| e["ph"] == "f").count()
+            );
+        }
+    }
+}
+
+#[test]
+fn proc_option_shows_the_virtual_namespace_to_ps() {
+    if !available() || !have("ps") {
+        return;
+    }
+    // SAFETY: geteuid reads this process's credentials.
+    if unsafe { libc::geteuid() } != 0 || !std::path::Path::new("/dev/fuse").exists() {
+        eprintln!(
+            "SKIPPED proc_option_shows_the_virtual_namespace_to_ps: needs root and /dev/fuse"
+        );
+        return;
+    }
+    let o = Command::new(taskcore())
+        .args(["run", "--proc", "--", "sh", "-c"])
+        .arg("sleep 5 & ps -e -o pid=,ppid=,comm=; readlink /proc/self; kill $!; wait")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    if o.status.code() == Some(125) && (err.contains("--proc: mount") || err.contains("EPERM")) {
+        // A container without FUSE mounts or CAP_SYS_ADMIN.
+        eprintln!(
+            "SKIPPED proc_option_shows_the_virtual_namespace_to_ps: {}",
+            err.trim()
+        );
+        return;
+    }
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    // init, the shell, its sleep, ps; then readlink's own pid.
+    assert_eq!(
+        rows,
+        vec![
+            vec!["1", "0", "init"],
+            vec!["2", "1", "sh"],
+            vec!["3", "2", "sleep"],
+            vec!["4", "2", "ps"],
+            vec!["5"],
+        ],
+        "{out}"
+    );
+    // The mount was private to the run: the real /proc is untouched.
+    let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap();
+    assert!(!mounts.contains("taskcore-proc"), "{mounts}");
+}

@@ -110,6 +110,21 @@ fn html_and_json_have_one_row_per_process() {
         );
         let html = std::fs::read_to_string(&html_path).unwrap();
         assert_eq!(html_rows(&html), expected, "{name}: rows in the page");
+        // A tick per `--- SIG` line of the trace; a reap link per process
+        // a traced wait reported dead (at most one each, some reaped).
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(&t).unwrap())
+            .read_to_string(&mut text)
+            .unwrap();
+        let sig_lines = text.lines().filter(|l| l.contains(" --- SIG")).count();
+        assert!(sig_lines > 10, "{name}: {sig_lines} signal lines");
+        assert_eq!(
+            html.matches("<line class=\"sg\"").count(),
+            sig_lines,
+            "{name}"
+        );
+        let links = html.matches("<line class=\"wl\"").count();
+        assert!(links > 10 && links < expected, "{name}: {links} reap links");
         // Outside the recorded text (names, hover details), nothing loads.
         let markup: String = html
             .split("<title>")

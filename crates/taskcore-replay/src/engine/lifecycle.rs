@@ -147,10 +147,11 @@ impl Engine {
                 self.stats.applied += 1;
                 self.procapi_after_exec(cur);
                 if let Syscall::Execve {
-                    argv: Some(argv), ..
+                    filename,
+                    argv: Some(argv),
                 } = call
                 {
-                    self.record_exec(cur, argv);
+                    self.record_exec(cur, e.ts, filename, argv);
                 }
             }
             Err(err) => self.mismatch(e, "execve", "0".into(), err.name().into()),

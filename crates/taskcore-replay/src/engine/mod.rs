@@ -148,7 +148,7 @@ pub(crate) struct Engine {
     records: HashMap<i32, records::ProcessRecord>,
     /// Closed records not yet handed out, with the position that closed
     /// them.
-    pub(crate) finished: Vec<(u64, records::ProcessRecord)>,
+    pub(crate) finished: Vec<(u64, records::Finished)>,
     /// The events read so far (for lookahead; shared, not part of the
     /// state).
     look: Rc<RefCell<Window>>,

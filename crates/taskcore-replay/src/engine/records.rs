@@ -8,6 +8,47 @@ use taskcore::TaskId;
 use super::Engine;
 use crate::event::Event;
 
+/// A point on a timeline: a signal taken, or a wait that reaped a child,
+/// in the recording's numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mark {
+    /// A `--- SIGxxx {...} ---` line: thread `tid` of process `pid` took
+    /// signal `signo` (x86_64 numbers) at `ts` seconds (`-ttt`); `sender`
+    /// is its `si_pid` (0 when the kernel sent it or strace did not say).
+    Signal {
+        /// Seconds, as recorded.
+        ts: f64,
+        /// The process (tgid).
+        pid: i32,
+        /// The thread whose line it is.
+        tid: i32,
+        /// The signal number.
+        signo: i32,
+        /// `si_pid`, or 0.
+        sender: i32,
+    },
+    /// A `wait4`/`waitid` (without `WNOWAIT`) of process `reaper` that
+    /// reported the death of `child` at `ts` seconds: its zombie reaped.
+    Reap {
+        /// Seconds, as recorded.
+        ts: f64,
+        /// The process (tgid) that waited.
+        reaper: i32,
+        /// The pid the wait returned.
+        child: i32,
+    },
+}
+
+/// What the engine hands out for a timeline, with the position that made
+/// it final.
+#[derive(Debug, Clone)]
+pub(crate) enum Finished {
+    /// A process ended (its `+++` line, or the trace's end).
+    Record(ProcessRecord),
+    /// A signal or a reap.
+    Mark(Mark),
+}
+
 /// One process of a trace, in the recording's numbers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProcessRecord {
@@ -23,6 +64,10 @@ pub struct ProcessRecord {
     pub sid: i32,
     /// The argv of its last successful execve (its parent's before any).
     pub argv: Vec<String>,
+    /// Its successful execve calls in order: seconds (`-ttt`) and the path
+    /// as given (strace prints it whole, where argv strings may end in
+    /// `...`).
+    pub execs: Vec<(f64, String)>,
     /// Seconds (strace `-ttt`) of the line that created it.
     pub start: f64,
     /// Seconds of its `+++` line; `None` if the trace ends first.
@@ -62,6 +107,7 @@ impl Engine {
                 pgid: rec_pgid,
                 sid: rec_sid,
                 argv,
+                execs: Vec::new(),
                 start: e.map_or(self.t0.unwrap_or(0.0), |e| e.ts),
                 end: None,
                 exit_status: None,
@@ -69,8 +115,9 @@ impl Engine {
         );
     }
 
-    /// A successful execve by `cur`: its process's program.
-    pub(super) fn record_exec(&mut self, cur: TaskId, argv: &[Vec<u8>]) {
+    /// A successful execve of `filename` by `cur` at `ts` seconds: its
+    /// process's program.
+    pub(super) fn record_exec(&mut self, cur: TaskId, ts: f64, filename: &str, argv: &[Vec<u8>]) {
         let tgid = self.k.getpid(cur);
         if let Some(r) = tgid
             .ok()
@@ -81,6 +128,7 @@ impl Engine {
                 .iter()
                 .map(|a| String::from_utf8_lossy(a).into_owned())
                 .collect();
+            r.execs.push((ts, filename.to_string()));
         }
     }
 
@@ -100,7 +148,7 @@ impl Engine {
         }
         r.end = Some(e.ts);
         r.exit_status = Some(status);
-        self.finished.push((self.pos, r));
+        self.finished.push((self.pos, Finished::Record(r)));
     }
 
     /// Closes every record still open (the trace ended first).
@@ -108,6 +156,49 @@ impl Engine {
         let mut open: Vec<ProcessRecord> = self.records.drain().map(|(_, r)| r).collect();
         open.sort_by(|a, b| a.start.total_cmp(&b.start));
         let pos = self.pos;
-        self.finished.extend(open.into_iter().map(|r| (pos, r)));
+        self.finished
+            .extend(open.into_iter().map(|r| (pos, Finished::Record(r))));
+    }
+
+    /// The recorded process (tgid) of thread `cur`, recorded as `tid`.
+    fn rec_process(&self, cur: TaskId, tid: i32) -> i32 {
+        self.k
+            .getpid(cur)
+            .ok()
+            .and_then(|n| self.pids.rec_of(n))
+            .unwrap_or(tid)
+    }
+
+    /// Notes the `---` line `e` of thread `cur` (signal `signo`, sent by
+    /// recorded `sender`) for the timeline.
+    pub(super) fn mark_signal(&mut self, e: &Event, cur: TaskId, signo: i32, sender: i32) {
+        if self.opts_records {
+            let pid = self.rec_process(cur, e.pid);
+            self.finished.push((
+                self.pos,
+                Finished::Mark(Mark::Signal {
+                    ts: e.ts,
+                    pid,
+                    tid: e.pid,
+                    signo,
+                    sender,
+                }),
+            ));
+        }
+    }
+
+    /// Notes that the wait `e` of thread `cur` reaped recorded `child`.
+    pub(super) fn mark_reap(&mut self, e: &Event, cur: TaskId, child: i32) {
+        if self.opts_records {
+            let reaper = self.rec_process(cur, e.pid);
+            self.finished.push((
+                self.pos,
+                Finished::Mark(Mark::Reap {
+                    ts: e.ts,
+                    reaper,
+                    child,
+                }),
+            ));
+        }
     }
 }

@@ -491,6 +491,7 @@ impl Engine {
 
     /// A `--- SIGxxx {...} ---` line: thread `cur` dequeues `sig`.
     fn signal_line(&mut self, e: &Event, cur: TaskId, sig: i32, info: Option<RecSigInfo>) {
+        self.mark_signal(e, cur, sig, info.and_then(|i| i.pid).unwrap_or(0));
         if self.pids.task(e.pid).is_some_and(|t| t.dead) {
             // Killed at the send (the emulation's fatal fast path).
             match self.exit_codes.get(&cur) {

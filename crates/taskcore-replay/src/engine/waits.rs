@@ -72,6 +72,13 @@ impl Engine {
         do_call: WaitCall,
     ) {
         self.stats.checked += 1;
+        if let Some((rpid, status)) = recorded.filter(|r| r.0 > 0) {
+            // A death reported (not a stop or continue, not a peek).
+            let death = status.is_none_or(|s| s & 0x7f != 0x7f && s != 0xffff);
+            if death && options & WNOWAIT == 0 {
+                self.mark_reap(e, cur, rpid);
+            }
+        }
         if let Some(err) = rec_errno {
             let r = self.sys_wait(cur, &do_call(idtype, id));
             match r {

@@ -43,6 +43,15 @@ impl Supervisor {
                 ic.child = Some(v);
                 self.map.insert_task(child, ct, v);
                 self.report.tasks_created += 1;
+                if let Some(t) = &mut self.timeline {
+                    if self.k.getpid(ct) == Ok(v) {
+                        let k = &self.k;
+                        let ppid = k.getppid(ct).unwrap_or(0);
+                        let pgid = k.getpgid(ct, 0).unwrap_or(0);
+                        let sid = k.getsid(ct, 0).unwrap_or(0);
+                        t.fork(v, ppid, pgid, sid);
+                    }
+                }
                 let mem = Memory::new(tid);
                 let (flags, parent_tid, child_tid) = match nr {
                     libc::SYS_clone => (args[0], args[2], args[3]),
@@ -124,6 +133,13 @@ impl Supervisor {
                 if self.alive(task) {
                     let r = dispatch(&mut self.k, task, call);
                     self.report.checked += 1;
+                    if let (Some(t), Ok(_), taskcore::sys::Syscall::Execve { filename, argv }) =
+                        (&mut self.timeline, &r, call)
+                    {
+                        if let Ok(p) = self.k.getpid(task) {
+                            t.exec(p, filename, argv.as_deref());
+                        }
+                    }
                     if let Err(e) = r {
                         self.diverge(
                             tid,

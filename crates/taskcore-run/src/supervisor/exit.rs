@@ -77,6 +77,9 @@ impl Supervisor {
         if ic.nr == libc::SYS_waitid && real == 0 && ic.args[2] != 0 {
             self.renumber_si_pid(tid, ic.args[2]);
         }
+        if self.timeline.is_some() {
+            self.note_reap(tid, &ic, shown);
+        }
         if shown != real || restore {
             regs.set_ret(shown);
             let _ = regs.set(tid);
@@ -85,6 +88,43 @@ impl Supervisor {
             self.check(tid, ic, shown);
         }
         self.resume(tid, 0);
+    }
+
+    /// For the timeline: the wait `ic` of thread `tid`, which returned
+    /// `shown`, reaped a child (a death reported without `WNOWAIT`).
+    fn note_reap(&mut self, tid: i32, ic: &InCall, shown: i64) {
+        const CLD_EXITED: i32 = 1;
+        const CLD_DUMPED: i32 = 3;
+        let mem = Memory::new(tid);
+        let child = match ic.nr {
+            libc::SYS_wait4 if shown > 0 && ic.args[2] as i32 & libc::WNOWAIT == 0 => {
+                // The status word, when the program asked for it.
+                let st = if ic.args[1] != 0 {
+                    mem.read_i32(ic.args[1]).unwrap_or(0)
+                } else {
+                    0
+                };
+                let death = st & 0x7f != 0x7f && st != 0xffff;
+                death.then_some(shown as i32)
+            }
+            libc::SYS_waitid
+                if shown == 0 && ic.args[2] != 0 && ic.args[3] as i32 & libc::WNOWAIT == 0 =>
+            {
+                // si_code lies at offset 8 of the siginfo.
+                let code = mem.read_i32(ic.args[2] + 8).unwrap_or(0);
+                let pid = mem.read_i32(ic.args[2] + SI_PID_OFFSET).unwrap_or(0);
+                ((CLD_EXITED..=CLD_DUMPED).contains(&code) && pid > 0).then_some(pid)
+            }
+            _ => None,
+        };
+        let reaper = self
+            .map
+            .task(tid)
+            .and_then(|t| self.k.getpid(t).ok())
+            .unwrap_or_else(|| self.map.to_virtual(tid));
+        if let (Some(c), Some(t)) = (child, &mut self.timeline) {
+            t.reap(reaper, c);
+        }
     }
 
     /// The clone family's return value for the program: the child's

@@ -30,6 +30,7 @@ use crate::check::Divergence;
 use crate::pidmap::PidMap;
 use crate::report::Report;
 use crate::spawn;
+use crate::timeline::Recorder;
 use crate::tracee;
 use crate::{filter, Options, RunError};
 
@@ -96,6 +97,8 @@ struct Supervisor {
     debug: bool,
     /// Leaders the core's init traces (seized before a death).
     seized: HashSet<TaskId>,
+    /// The processes over time, with [`Options::timeline`].
+    timeline: Option<Recorder>,
 }
 
 /// The signal the supervisor was sent (INT, TERM, HUP), to forward.
@@ -171,7 +174,10 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
     let cmd = k.fork(init).map_err(RunError::Core)?;
     k.setpgid(cmd, 0, 0).map_err(RunError::Core)?;
     let vcmd = k.pid_vnr(init, cmd).map_err(RunError::Core)?;
-    let sp = spawn::spawn(&opts.argv, &filter)?;
+    if let Some(lv) = &opts.live_view {
+        lv.attach();
+    }
+    let sp = spawn::spawn(&opts.argv, &filter, opts.proc_dir.as_deref())?;
     // SAFETY: getpid/getpgrp/getsid read this process's ids.
     let (sup_pid, sup_pgid, sup_sid) =
         unsafe { (libc::getpid(), libc::getpgrp(), libc::getsid(0)) };
@@ -199,12 +205,19 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         warned: HashSet::new(),
         debug: std::env::var_os("TASKCORE_RUN_DEBUG").is_some(),
         seized: HashSet::new(),
+        timeline: opts.timeline.then(Recorder::default),
     };
+    if let Some(t) = &mut s.timeline {
+        t.start(1, 0, 1, 1, vec!["taskcore".into(), "run".into()]);
+        t.start(vcmd, 1, vcmd, 1, opts.argv.clone());
+    }
+    s.publish_view();
     s.event_loop();
     if sp.took_terminal {
         spawn::restore_terminal();
     }
     s.report.exit_status = s.command_status.unwrap_or(255);
+    s.report.timeline = s.timeline.take().map(|t| t.finish(0));
     s.report.elapsed_s = start.elapsed().as_secs_f64();
     Ok(s.report)
 }
@@ -219,12 +232,44 @@ impl Supervisor {
                 match nix::errno::Errno::last() {
                     nix::errno::Errno::EINTR => {
                         self.forward();
+                        self.publish_view_if_wanted();
                         continue;
                     }
                     _ => break,
                 }
             }
             self.on_status(tid, st);
+            self.publish_view_if_wanted();
+        }
+    }
+
+    /// Publishes a view if a reader asked for one.
+    fn publish_view_if_wanted(&mut self) {
+        if self
+            .opts
+            .live_view
+            .as_ref()
+            .is_some_and(|lv| lv.take_request())
+        {
+            self.publish_view();
+        }
+    }
+
+    /// Publishes the core and the numbering as they are now (between two
+    /// stops), with [`Options::live_view`].
+    fn publish_view(&mut self) {
+        if let Some(lv) = &self.opts.live_view {
+            let to_virtual: HashMap<i32, i32> = self
+                .map
+                .threads()
+                .map(|(r, _)| (r, self.map.to_virtual(r)))
+                .collect();
+            let to_real = to_virtual.iter().map(|(&r, &v)| (v, r)).collect();
+            lv.publish(crate::View {
+                kernel: self.k.snapshot(),
+                to_virtual,
+                to_real,
+            });
         }
     }
 
@@ -344,6 +389,10 @@ impl Supervisor {
                 }
             }
         }
+        if let Some(t) = &mut self.timeline {
+            // A leader's death is reported once its group is gone.
+            t.exit(v, st & 0xffff, None);
+        }
         self.reap_by_init(v);
         self.complete_blocked_waits();
     }
@@ -393,7 +442,10 @@ impl Supervisor {
     /// supervisor, a real subreaper, reaped it for real).
     fn reap_by_init(&mut self, v: i32) {
         if v > 1 {
-            let _ = self.k.wait4(self.init, v, WNOHANG | __WALL);
+            let r = self.k.wait4(self.init, v, WNOHANG | __WALL);
+            if let (Some(t), Ok(taskcore::WaitOutcome::Reported(w))) = (&mut self.timeline, r) {
+                t.reap(1, w.pid);
+            }
         }
     }
 

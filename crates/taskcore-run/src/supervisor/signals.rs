@@ -35,6 +35,11 @@ impl Supervisor {
         // SAFETY: si_pid is read only for codes that carry a pid.
         let real_sender = has_pid(sig, code).then(|| unsafe { info.si_pid() });
         let vsender = real_sender.map(|p| self.map.to_virtual(p));
+        if let Some(t) = &mut self.timeline {
+            let vtid = self.map.to_virtual(tid);
+            let vpid = self.k.getpid(task).unwrap_or(vtid);
+            t.signal(vpid, vtid, sig, vsender.unwrap_or(0));
+        }
         if self.alive(task) {
             let virtual_pid = self.take_signal(tid, task, sig, code, vsender);
             if let (Some(want), Some(got)) = (virtual_pid, vsender) {

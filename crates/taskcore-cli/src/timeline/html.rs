@@ -1,12 +1,14 @@
 //! The timeline as one self-contained HTML page (inline SVG, CSS and a
 //! small script; nothing loaded from the network): a row per process in
 //! tree order, its name indented by depth in a left column, its lifetime as
-//! a bar coloured by how it ended, details on hover (SVG `<title>`), and a
-//! horizontal zoom (buttons, or Ctrl + wheel) that widens the bars' SVG.
+//! a bar coloured by how it ended, the signals it took as blue ticks on the
+//! bar, the wait that reaped it as a dashed link from its end to its
+//! reaper's row, details on hover (SVG `<title>`), and a horizontal zoom
+//! (buttons, or Ctrl + wheel) that widens the bars' SVG.
 
 use std::fmt::Write;
 
-use super::tree::Row;
+use super::tree::{signal_name, Row, SignalMark};
 
 /// Height of a row, in pixels.
 const ROW_H: usize = 14;
@@ -20,6 +22,10 @@ const INDENT: usize = 8;
 const MAX_LABEL_W: usize = 420;
 /// Longest argv shown on hover, in characters (the JSON has all of it).
 const MAX_ARGV: usize = 400;
+/// Longest title shown in the header, in characters (the whole on hover).
+const MAX_TITLE: usize = 80;
+/// Most execve calls listed on hover (the JSON has all of them).
+const MAX_EXECS: usize = 8;
 
 /// `s` escaped for XML text and attribute values.
 fn esc(s: &str) -> String {
@@ -49,14 +55,22 @@ fn details(r: &Row<'_>) -> String {
         Some(e) => format!("{e:.6}"),
         None => "-".to_string(),
     };
+    let mut execs = String::new();
+    for (ts, path) in r.rec.execs.iter().take(MAX_EXECS) {
+        let _ = write!(execs, "\nexecve(\"{path}\") at {ts:.6} s");
+    }
+    if r.rec.execs.len() > MAX_EXECS {
+        let _ = write!(execs, "\n… {} more", r.rec.execs.len() - MAX_EXECS);
+    }
     format!(
-        "{} (pid {}, ppid {}, pgid {}, sid {})\nargv: {}\nstart {:.6} s, end {} s ({:.6} s)\n{}",
+        "{} (pid {}, ppid {}, pgid {}, sid {})\nargv: {}{}\nstart {:.6} s, end {} s ({:.6} s)\n{}",
         r.name,
         r.rec.pid,
         r.rec.ppid,
         r.rec.pgid,
         r.rec.sid,
         argv,
+        execs,
         r.rec.start,
         end,
         r.end - r.start,
@@ -64,7 +78,29 @@ fn details(r: &Row<'_>) -> String {
     )
 }
 
-/// The page for `rows`, titled with `source` (the trace's name).
+/// The hover text of signal mark `m` on process `pid`'s row.
+fn signal_details(m: &SignalMark, pid: i32) -> String {
+    let from = match m.sender {
+        0 => String::new(),
+        p => format!(" from {p}"),
+    };
+    let thread = if m.tid == pid {
+        String::new()
+    } else {
+        format!(" (thread {})", m.tid)
+    };
+    format!(
+        "--- {}{} --- at {:.6} s, pid {}{}",
+        signal_name(m.signo),
+        from,
+        m.ts,
+        pid,
+        thread
+    )
+}
+
+/// The page for `rows`, titled with `source`: a trace's path (shown by
+/// its file name) or the command run (shown whole).
 pub(crate) fn render(rows: &[Row<'_>], source: &str) -> String {
     let span = rows.iter().map(|r| r.end).fold(0.0, f64::max).max(1e-6);
     let label_w = rows
@@ -75,8 +111,19 @@ pub(crate) fn render(rows: &[Row<'_>], source: &str) -> String {
         .clamp(100, MAX_LABEL_W);
     let h = rows.len().max(1) * ROW_H;
     let count = |class: &str| rows.iter().filter(|r| r.ending.class() == class).count();
+    let nsig: usize = rows.iter().map(|r| r.signals.len()).sum();
+    let nreap = rows.iter().filter(|r| r.reaped.is_some()).count();
     let mut o = String::with_capacity(rows.len() * 420 + 8192);
-    let title = esc(source.rsplit('/').next().unwrap_or(source));
+    let shown = if source.starts_with("taskcore run") {
+        source
+    } else {
+        source.rsplit('/').next().unwrap_or(source)
+    };
+    let title = if shown.chars().count() > MAX_TITLE {
+        esc(&(shown.chars().take(MAX_TITLE).collect::<String>() + "…"))
+    } else {
+        esc(shown)
+    };
     let _ = write!(
         o,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -85,7 +132,8 @@ pub(crate) fn render(rows: &[Row<'_>], source: &str) -> String {
 <button id=\"zin\" title=\"zoom in (Ctrl + wheel)\">+</button><button id=\"zout\" title=\"zoom out\">&#8722;</button>\
 <button id=\"fit\">fit</button> \
 <span class=\"key ok\"></span>exited with 0 ({ok}) <span class=\"key fail\"></span>exited with non-zero ({fail}) \
-<span class=\"key sig\"></span>killed by a signal ({sig}) <span class=\"key run\"></span>running at the end ({run})</header>\n\
+<span class=\"key sig\"></span>killed by a signal ({sig}) <span class=\"key run\"></span>running at the end ({run}) \
+<span class=\"key sgk\"></span>signal taken ({nsig}) <span class=\"key wlk\"></span>reaped by a wait ({nreap})</header>\n\
 <div id=\"tl\"><div id=\"corner\"></div><svg id=\"axis\" width=\"{PLOT_W}\" height=\"20\"></svg>\n\
 <svg id=\"names\" width=\"{label_w}\" height=\"{h}\">\n",
         path = esc(source),
@@ -121,9 +169,41 @@ preserveAspectRatio=\"none\" data-span=\"{span}\">\n"
             esc(&details(r))
         );
     }
+    // Marks above the bars: reap links, then signal ticks.
+    let mid = |i: usize| i * ROW_H + 2 + BAR_H / 2;
+    let _ = writeln!(o, "<g id=\"marks\">");
+    for (i, r) in rows.iter().enumerate() {
+        if let Some((t, by)) = r.reaped {
+            let _ = writeln!(
+                o,
+                "<line class=\"wl\" x1=\"{:.3}\" y1=\"{}\" x2=\"{:.3}\" y2=\"{}\"><title>{} (pid {}) reaped by {} (pid {}) at {:.6} s</title></line>",
+                r.end * scale,
+                mid(i),
+                t * scale,
+                mid(by),
+                esc(&r.name),
+                r.rec.pid,
+                esc(&rows[by].name),
+                rows[by].rec.pid,
+                r.rec.start + (t - r.start)
+            );
+        }
+    }
+    for (i, r) in rows.iter().enumerate() {
+        for m in &r.signals {
+            let x = m.t * scale;
+            let _ = writeln!(
+                o,
+                "<line class=\"sg\" x1=\"{x:.3}\" y1=\"{}\" x2=\"{x:.3}\" y2=\"{}\"><title>{}</title></line>",
+                i * ROW_H + 1,
+                i * ROW_H + 3 + BAR_H,
+                esc(&signal_details(m, r.rec.pid))
+            );
+        }
+    }
     let _ = write!(
         o,
-        "</svg></div>\n<script>{SCRIPT}</script>\n</body></html>\n"
+        "</g></svg></div>\n<script>{SCRIPT}</script>\n</body></html>\n"
     );
     o
 }
@@ -134,7 +214,7 @@ const CSS: &str = "body{margin:0;font:12px sans-serif;color:#222}\
 header{height:28px;line-height:28px;padding:0 8px;border-bottom:1px solid #ccc;white-space:nowrap;overflow:hidden}\
 header button{min-width:28px;margin-left:4px}\
 .key{display:inline-block;width:12px;height:10px;margin:0 3px 0 10px}\
-#tl{display:grid;overflow:auto;height:calc(100vh - 29px)}\
+#tl{display:grid;align-content:start;overflow:auto;height:calc(100vh - 29px)}\
 #corner{position:sticky;top:0;left:0;z-index:3;background:#fff;border-bottom:1px solid #ccc}\
 #axis{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid #ccc}\
 #axis text{font-size:10px;fill:#555}#axis line{stroke:#bbb}\
@@ -143,7 +223,11 @@ header button{min-width:28px;margin-left:4px}\
 #names,#bars{background-image:repeating-linear-gradient(#fff 0 14px,#f3f5f8 14px 28px)}\
 #bars rect:hover{stroke:#000;stroke-width:1px;vector-effect:non-scaling-stroke}\
 .ok{fill:#3a9d4a;background:#3a9d4a}.fail{fill:#f08a24;background:#f08a24}\
-.sig{fill:#d62f2f;background:#d62f2f}.run{fill:#8a8f99;background:#8a8f99}";
+.sig{fill:#d62f2f;background:#d62f2f}.run{fill:#8a8f99;background:#8a8f99}\
+.sg{stroke:#1f4fd8;stroke-width:2px;vector-effect:non-scaling-stroke}.sgk{background:#1f4fd8;width:3px}\
+.wl{stroke:#555;stroke-width:1px;stroke-dasharray:3 2;vector-effect:non-scaling-stroke}\
+.wlk{height:0;border-top:1px dashed #555}\
+#marks line:hover{stroke-width:3px}";
 
 /// The zoom: scales the bars' SVG width (its viewBox stays, so bars
 /// stretch horizontally only) from the window's width up, keeps the time
@@ -187,7 +271,7 @@ bars.dataset.zoom=k/fitK;
 mod tests {
     use super::super::tree::rows;
     use super::*;
-    use taskcore_replay::ProcessRecord;
+    use taskcore_replay::{Mark, ProcessRecord};
 
     #[test]
     fn a_bar_per_process_with_escaped_text() {
@@ -198,6 +282,7 @@ mod tests {
                 pgid: 7,
                 sid: 7,
                 argv: vec!["/bin/a<&b".into(), "x\"y".into()],
+                execs: vec![(10.5, "/bin/a<&b".into())],
                 start: 10.0,
                 end: Some(12.0),
                 exit_status: Some(9),
@@ -208,17 +293,50 @@ mod tests {
                 pgid: 7,
                 sid: 7,
                 argv: vec!["true".into()],
+                execs: Vec::new(),
                 start: 11.0,
                 end: Some(11.5),
                 exit_status: Some(0),
             },
         ];
-        let page = render(&rows(&recs), "/t/x.strace.gz");
+        let marks = vec![
+            Mark::Signal {
+                ts: 11.5,
+                pid: 7,
+                tid: 7,
+                signo: 17,
+                sender: 8,
+            },
+            Mark::Reap {
+                ts: 11.75,
+                reaper: 7,
+                child: 8,
+            },
+        ];
+        let page = render(&rows(&recs, &marks), "/t/x.strace.gz");
         assert_eq!(page.matches("<rect class=").count(), 2);
         assert!(page.contains("<rect class=\"sig\" x=\"0.000\""));
         assert!(page.contains(">a&lt;&amp;b</text>"));
-        assert!(page.contains("argv: /bin/a&lt;&amp;b x&quot;y"));
+        assert!(page.contains(
+            "argv: /bin/a&lt;&amp;b x&quot;y\nexecve(&quot;/bin/a&lt;&amp;b&quot;) at 10.500000 s"
+        ));
         assert!(page.contains("killed by SIGKILL"));
+        // SIGCHLD from the child, a tick on the parent's row at 3/4 of
+        // the span; the child's link from its end to its reap.
+        assert!(page.contains(&format!(
+            "<line class=\"sg\" x1=\"{x:.3}\" y1=\"1\" x2=\"{x:.3}\"",
+            x = PLOT_W * 0.75
+        )));
+        assert!(page.contains("--- SIGCHLD from 8 --- at 11.500000 s, pid 7"));
+        assert!(page.contains(&format!(
+            "<line class=\"wl\" x1=\"{:.3}\" y1=\"{}\" x2=\"{:.3}\" y2=\"{}\">",
+            PLOT_W * 0.75,
+            ROW_H + 2 + BAR_H / 2,
+            PLOT_W * 0.875,
+            2 + BAR_H / 2
+        )));
+        assert!(page.contains("reaped by a&lt;&amp;b (pid 7) at 11.750000 s"));
+        assert!(page.contains("signal taken (1)"));
         // The child starts half-way through the 2 s span, one level in.
         assert!(page.contains(&format!("<rect class=\"ok\" x=\"{:.3}\"", PLOT_W / 2.0)));
         assert!(page.contains(&format!(
