@@ -26,8 +26,12 @@ impl Engine {
             return self.unchecked_because(e, "a process outside the trace");
         };
         let r = match file {
-            ProcFile::UidMap => self.k.proc_id_map_write(cur, t.task, IdMapFile::Uid, 0, data),
-            ProcFile::GidMap => self.k.proc_id_map_write(cur, t.task, IdMapFile::Gid, 0, data),
+            ProcFile::UidMap => self
+                .k
+                .proc_id_map_write(cur, t.task, IdMapFile::Uid, 0, data),
+            ProcFile::GidMap => self
+                .k
+                .proc_id_map_write(cur, t.task, IdMapFile::Gid, 0, data),
             ProcFile::Setgroups => self.k.proc_setgroups_write(cur, t.task, 0, data),
         };
         self.check_value(e, r.map(|n| n as i64));

@@ -56,8 +56,8 @@ impl ProcFs<'_> {
         // In the reader's user namespace (from_kuid_munged()).
         let c = &task.cred;
         let user_ns = self.reader_user_ns();
-        let uid = |id| k.from_kuid_munged(user_ns, id);
-        let gid = |id| k.from_kgid_munged(user_ns, id);
+        let uid = |id| k.kuid_munged(user_ns, id);
+        let gid = |id| k.kgid_munged(user_ns, id);
         for (key, ids) in [
             (
                 "\nUid:",

@@ -260,10 +260,10 @@ impl Kernel {
 
     /// Kernel id `kid` (of `kind`) as namespace `ns` shows it
     /// (`from_kuid_munged()`/`from_kgid_munged()`).
-    fn from_kid(&self, ns: UserNsId, kind: Kind, kid: u32) -> u32 {
+    fn kid_munged(&self, ns: UserNsId, kind: Kind, kid: u32) -> u32 {
         match kind {
-            Kind::User => self.from_kuid_munged(ns.0, kid),
-            Kind::Group => self.from_kgid_munged(ns.0, kid),
+            Kind::User => self.kuid_munged(ns.0, kid),
+            Kind::Group => self.kgid_munged(ns.0, kid),
         }
     }
 
@@ -414,7 +414,7 @@ impl Kernel {
         let cur = self.current(current)?;
         let mut c = Cred::clone(&self.tasks[cur].cred);
         let old = ids(&c, kind);
-        let old_fs = self.from_kid(ns, kind, old.fs);
+        let old_fs = self.kid_munged(ns, kind, old.fs);
         let Some(id) = self.make_kid(ns, kind, id) else {
             return Ok(old_fs);
         };
@@ -541,7 +541,7 @@ impl Kernel {
     /// `ESRCH` if `current` is stale.
     pub fn getresuid(&self, current: TaskId) -> Result<(u32, u32, u32)> {
         let c = &self.tasks[self.task_idx(current)?].cred;
-        let f = |id| self.from_kid(c.user_ns, Kind::User, id);
+        let f = |id| self.kid_munged(c.user_ns, Kind::User, id);
         Ok((f(c.uid), f(c.euid), f(c.suid)))
     }
 
@@ -552,7 +552,7 @@ impl Kernel {
     /// `ESRCH` if `current` is stale.
     pub fn getresgid(&self, current: TaskId) -> Result<(u32, u32, u32)> {
         let c = &self.tasks[self.task_idx(current)?].cred;
-        let f = |id| self.from_kid(c.user_ns, Kind::Group, id);
+        let f = |id| self.kid_munged(c.user_ns, Kind::Group, id);
         Ok((f(c.gid), f(c.egid), f(c.sgid)))
     }
 
@@ -607,7 +607,7 @@ impl Kernel {
         }
         Ok(c.groups
             .iter()
-            .map(|&g| self.from_kid(c.user_ns, Kind::Group, g))
+            .map(|&g| self.kid_munged(c.user_ns, Kind::Group, g))
             .collect())
     }
 }

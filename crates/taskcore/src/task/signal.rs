@@ -391,7 +391,7 @@ impl Kernel {
                 SI_USER
             },
             pid: who.tgid_vnr,
-            uid: self.from_kuid_munged(who.cred.user_ns.0, who.cred.uid),
+            uid: self.kuid_munged(who.cred.user_ns.0, who.cred.uid),
             status: 0,
             value: 0,
         });
@@ -403,7 +403,7 @@ impl Kernel {
         let t_ns = self.tasks[t].cred.user_ns.0;
         if who.cred.user_ns.0 != t_ns && info.code <= 0 {
             let kuid = self.make_kuid(who.cred.user_ns.0, info.uid);
-            info.uid = self.from_kuid_munged(t_ns, kuid.unwrap_or(u32::MAX));
+            info.uid = self.kuid_munged(t_ns, kuid.unwrap_or(u32::MAX));
         }
         self.send_signal_locked(t, sig, SendInfo::Info(info), ty, force)
     }

@@ -5,15 +5,15 @@
 //!
 //! Credentials keep kernel ids (`kuid_t`, `kgid_t`: the numbers of the
 //! initial namespace). A system call converts at its edge: an id it is
-//! given with [`Kernel::make_kuid`] (an id the caller's namespace does not
-//! map is `EINVAL`), an id it reports with [`Kernel::from_kuid_munged`]
+//! given with `make_kuid()` (an id the caller's namespace does not
+//! map is `EINVAL`), an id it reports with `from_kuid_munged()`
 //! (one the reader's namespace does not map reads as the overflow id,
 //! 65534).
 //!
 //! A capability is held in the namespace of the credentials that hold it
 //! and in every namespace below it; the owner of a namespace (the
 //! effective uid that created it) holds every capability in it from the
-//! parent namespace ([`Kernel::ns_capable_cred`]).
+//! parent namespace (`cap_capable()`).
 //!
 //! # Linux
 //! kernel/user_namespace.c (`create_user_ns()`, `map_write()`,
@@ -227,19 +227,19 @@ impl Kernel {
 
     /// `from_kuid_munged(ns, kuid)`: kernel uid `kuid` as `ns` sees it,
     /// [`OVERFLOW_UID`] if it does not map it.
-    pub(crate) fn from_kuid_munged(&self, ns: UserNsIx, kuid: u32) -> u32 {
+    pub(crate) fn kuid_munged(&self, ns: UserNsIx, kuid: u32) -> u32 {
         self.userns[ns].uid_map.map_up(kuid).unwrap_or(OVERFLOW_UID)
     }
 
     /// `from_kgid_munged(ns, kgid)`.
-    pub(crate) fn from_kgid_munged(&self, ns: UserNsIx, kgid: u32) -> u32 {
+    pub(crate) fn kgid_munged(&self, ns: UserNsIx, kgid: u32) -> u32 {
         self.userns[ns].gid_map.map_up(kgid).unwrap_or(OVERFLOW_GID)
     }
 
     /// Kernel uid `kuid` as task `viewer` sees it (in its credentials'
     /// namespace): what `si_uid` and the id calls report.
     pub(crate) fn uid_seen_by(&self, viewer: TaskIx, kuid: u32) -> u32 {
-        self.from_kuid_munged(self.tasks[viewer].cred.user_ns.0, kuid)
+        self.kuid_munged(self.tasks[viewer].cred.user_ns.0, kuid)
     }
 
     /// `cap_capable(cred, ns, cap)`: whether credentials `c` hold `cap` in
