@@ -33,3 +33,5 @@ echo "recorded userns_rules_user.out ($(wc -l <userns_rules_user.out) lines, uid
 # userns_rules.c needs root with CAP_SETFCAP and unprivileged user
 # namespaces allowed (user.max_user_namespaces > 0, no AppArmor
 # restriction); its second run needs setpriv (util-linux).
+# map_count.c fills its address space up to vm.max_map_count (65530
+# one-page mappings: about 256 MiB of address space, no memory touched).

@@ -76,6 +76,12 @@ pub struct Config {
     pub core_dumps: bool,
     /// How fork duplicates an address space (default copy-on-write).
     pub fork_mm: crate::task::mm::ForkMm,
+    /// The `vm.max_map_count` sysctl: the most VMAs an address space may
+    /// have (default 65530, `DEFAULT_MAX_MAP_COUNT`). An mmap past it, and
+    /// a munmap, mprotect or mremap that would split a VMA at it, fail
+    /// with `ENOMEM`; every address space the kernel's calls touch uses
+    /// the value in force ([`Kernel::set_max_map_count`]).
+    pub max_map_count: usize,
 }
 
 impl Default for Config {
@@ -84,6 +90,7 @@ impl Default for Config {
             pid_max: PID_MAX_DEFAULT,
             core_dumps: false,
             fork_mm: crate::task::mm::ForkMm::Cow,
+            max_map_count: crate::mm::DEFAULT_MAX_MAP_COUNT,
         }
     }
 }

@@ -33,6 +33,7 @@ mod oracle_children;
 mod oracle_clone;
 mod oracle_cred;
 mod oracle_jobctl;
+mod oracle_map_count;
 mod oracle_pidfd;
 mod oracle_pidfd_leader;
 mod oracle_pidns;
