@@ -35,3 +35,4 @@ echo "recorded userns_rules_user.out ($(wc -l <userns_rules_user.out) lines, uid
 # restriction); its second run needs setpriv (util-linux).
 # map_count.c fills its address space up to vm.max_map_count (65530
 # one-page mappings: about 256 MiB of address space, no memory touched).
+# uaccess_rules.c needs nothing special (its capset calls all fault).

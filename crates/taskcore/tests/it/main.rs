@@ -46,6 +46,7 @@ mod oracle_ptrace_gstop;
 mod oracle_rlimit;
 mod oracle_signals;
 mod oracle_traced_init;
+mod oracle_uaccess;
 mod oracle_userns;
 mod oracle_validation;
 mod oracle_vfork_wait;
