@@ -16,7 +16,7 @@ use seccompiler::{
 };
 
 use crate::calls::{MASKED_WAITS, TRAPPED};
-use crate::RunError;
+use crate::options::RunError;
 
 /// Compiles the filter for x86_64.
 ///

@@ -48,7 +48,7 @@ pub struct LiveView {
 }
 
 impl LiveView {
-    /// A view holder to give to [`crate::Options::live_view`].
+    /// A view holder to give to [`crate::options::Options::live_view`].
     pub fn new() -> Arc<LiveView> {
         Arc::new(LiveView::default())
     }

@@ -36,10 +36,10 @@ pub struct Report {
     pub refused: BTreeMap<&'static str, u64>,
     /// Seconds from start to the command's end.
     pub elapsed_s: f64,
-    /// The processes over time ([`crate::Options::timeline`]); not in the
+    /// The processes over time ([`crate::options::Options::timeline`]); not in the
     /// JSON summary.
     #[serde(skip)]
-    pub timeline: Option<crate::Timeline>,
+    pub timeline: Option<crate::timeline::Timeline>,
 }
 
 impl Report {

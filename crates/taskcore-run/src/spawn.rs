@@ -9,7 +9,7 @@ use nix::sys::ptrace::{self, Options as PtraceOptions};
 use nix::unistd::{fork, pipe, ForkResult, Pid};
 use seccompiler::BpfProgram;
 
-use crate::RunError;
+use crate::options::RunError;
 
 /// The ptrace options every traced task has (inherited by the tasks it
 /// creates): stops at clone/fork/vfork, exec and exit, at seccomp's

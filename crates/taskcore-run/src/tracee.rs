@@ -235,3 +235,7 @@ pub(crate) fn syscall(tid: i32, sig: i32) -> nix::Result<()> {
 pub(crate) fn listen(tid: i32) -> nix::Result<()> {
     restart(libc::PTRACE_LISTEN, tid, 0, false)
 }
+
+/// `si_pid`'s offset in `siginfo_t` (x86_64): after si_signo, si_errno,
+/// si_code and the padding of the union's alignment.
+pub(crate) const SI_PID_OFFSET: u64 = 16;

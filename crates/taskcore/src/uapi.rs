@@ -180,6 +180,55 @@ pub const SIGRTMIN: i32 = 32;
 /// Largest valid signal number (`_NSIG`).
 pub const NSIG: i32 = 64;
 
+/// The name of signal `sig` as strace prints it (x86_64 numbers):
+/// `SIGCHLD`; 32 is `SIGRTMIN`, 33..=64 are `SIGRT_1`..`SIGRT_32`; a number
+/// outside 1..=64 is written `signal N`. Never fails.
+///
+/// # Linux
+/// The names of `arch/x86/include/uapi/asm/signal.h`; the real-time
+/// notation of strace's `signame()`.
+pub fn signal_name(sig: i32) -> std::borrow::Cow<'static, str> {
+    const NAMES: [&str; 31] = [
+        "SIGHUP",
+        "SIGINT",
+        "SIGQUIT",
+        "SIGILL",
+        "SIGTRAP",
+        "SIGABRT",
+        "SIGBUS",
+        "SIGFPE",
+        "SIGKILL",
+        "SIGUSR1",
+        "SIGSEGV",
+        "SIGUSR2",
+        "SIGPIPE",
+        "SIGALRM",
+        "SIGTERM",
+        "SIGSTKFLT",
+        "SIGCHLD",
+        "SIGCONT",
+        "SIGSTOP",
+        "SIGTSTP",
+        "SIGTTIN",
+        "SIGTTOU",
+        "SIGURG",
+        "SIGXCPU",
+        "SIGXFSZ",
+        "SIGVTALRM",
+        "SIGPROF",
+        "SIGWINCH",
+        "SIGIO",
+        "SIGPWR",
+        "SIGSYS",
+    ];
+    match sig {
+        1..=31 => NAMES[sig as usize - 1].into(),
+        SIGRTMIN => "SIGRTMIN".into(),
+        33..=NSIG => format!("SIGRT_{}", sig - SIGRTMIN).into(),
+        _ => format!("signal {sig}").into(),
+    }
+}
+
 /// `sa_flags`: no SIGCHLD when children stop.
 pub const SA_NOCLDSTOP: u64 = 0x0000_0001;
 /// `sa_flags`: do not create zombies (autoreap).
@@ -336,3 +385,20 @@ pub const RLIM_NLIMITS: usize = 16;
 pub const RLIM_INFINITY: u64 = u64::MAX;
 /// Most open files any process may have (`sysctl fs.nr_open` default).
 pub const NR_OPEN: u64 = 1024 * 1024;
+
+#[cfg(test)]
+mod signal_name_tests {
+    use super::*;
+
+    #[test]
+    fn names_as_strace_prints_them() {
+        assert_eq!(signal_name(SIGHUP), "SIGHUP");
+        assert_eq!(signal_name(SIGCHLD), "SIGCHLD");
+        assert_eq!(signal_name(SIGSYS), "SIGSYS");
+        assert_eq!(signal_name(SIGRTMIN), "SIGRTMIN");
+        assert_eq!(signal_name(34), "SIGRT_2");
+        assert_eq!(signal_name(NSIG), "SIGRT_32");
+        assert_eq!(signal_name(0), "signal 0");
+        assert_eq!(signal_name(65), "signal 65");
+    }
+}

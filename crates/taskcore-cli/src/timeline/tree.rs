@@ -60,11 +60,7 @@ impl std::fmt::Display for Ending {
 
 /// strace's name of signal `n` (x86_64 numbers): `SIGKILL`, `SIGRT_2`.
 pub(crate) fn signal_name(n: i32) -> String {
-    match nix::sys::signal::Signal::try_from(n) {
-        Ok(s) => s.as_str().to_string(),
-        Err(_) if (32..=64).contains(&n) => format!("SIGRT_{}", n - 32),
-        Err(_) => n.to_string(),
-    }
+    taskcore::uapi::signal_name(n).into_owned()
 }
 
 /// One process of the timeline.

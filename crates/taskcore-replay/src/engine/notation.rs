@@ -9,17 +9,7 @@ use super::Engine;
 
 /// strace's name of a signal (`SIGCHLD`, `SIGRT_2`).
 pub(crate) fn signame(sig: i32) -> String {
-    const NAMES: [&str; 31] = [
-        "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2",
-        "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG",
-        "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
-    ];
-    match sig {
-        1..=31 => format!("SIG{}", NAMES[sig as usize - 1]),
-        32 => "SIGRTMIN".into(),
-        33..=64 => format!("SIGRT_{}", sig - 32),
-        _ => format!("signal {sig}"),
-    }
+    taskcore::uapi::signal_name(sig).into_owned()
 }
 
 /// A wait status word as strace prints it (`[{WIFEXITED(s) &&

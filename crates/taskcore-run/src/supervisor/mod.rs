@@ -12,11 +12,17 @@
 //! | syscall exit | `exit` | the call applied and compared; the result renumbered |
 //! | signal delivery | `signals` | `get_signal` takes the same signal |
 //! | gone (`WIFEXITED`/`WIFSIGNALED`) | here | init reaps what it is the parent of |
+//!
+//! Beside them: `window` places a wait's answer within its entry–exit
+//! window and pulls other threads' calls in flight into place; `notation`
+//! writes divergences in strace's notation.
 
 mod entry;
 mod events;
 mod exit;
+mod notation;
 mod signals;
+mod window;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -27,12 +33,13 @@ use taskcore::uapi::{__WALL, WNOHANG};
 use taskcore::{Config, Kernel, SignalDelivery, TaskId};
 
 use crate::check::Divergence;
+use crate::filter;
+use crate::options::{Options, RunError};
 use crate::pidmap::PidMap;
 use crate::report::Report;
 use crate::spawn;
 use crate::timeline::Recorder;
 use crate::tracee;
-use crate::{filter, Options, RunError};
 
 /// A trapped call between its seccomp stop and its syscall-exit stop.
 #[derive(Debug)]
@@ -265,7 +272,7 @@ impl Supervisor {
                 .map(|(r, _)| (r, self.map.to_virtual(r)))
                 .collect();
             let to_real = to_virtual.iter().map(|(&r, &v)| (v, r)).collect();
-            lv.publish(crate::View {
+            lv.publish(crate::live::View {
                 kernel: self.k.snapshot(),
                 to_virtual,
                 to_real,

@@ -8,10 +8,10 @@ use nix::sys::ptrace;
 use taskcore::uapi::{sig_kernel_ignore, sig_kernel_stop};
 use taskcore::{SigHandler, SignalAction, TaskId};
 
-use super::exit::{signame, SI_PID_OFFSET};
+use super::notation::signame;
 use super::Supervisor;
 use crate::spawn::pid;
-use crate::tracee;
+use crate::tracee::{self, SI_PID_OFFSET};
 
 /// Whether a siginfo with `si_code` `code` for `sig` carries a sender
 /// pid: sent by a process (`SI_USER`, `SI_QUEUE`, `SI_TKILL`: codes ≤ 0)
