@@ -41,18 +41,17 @@ impl Space {
     fn op(&mut self, text: &str) -> String {
         let w: Vec<&str> = text.split(' ').collect();
         match w[0] {
-            "fill" => loop {
-                match self.mmap(
-                    if self.k.mm(self.t).unwrap().unwrap().map_count() % 2 == 0 {
-                        PROT_READ
-                    } else {
-                        PROT_NONE
-                    },
-                ) {
-                    Ok(p) => self.fill = p,
-                    Err(e) => break format!("{e:?}"),
+            "fill" => {
+                // Alternating protections: no two neighbours merge.
+                let mut read = false;
+                loop {
+                    read = !read;
+                    match self.mmap(if read { PROT_READ } else { PROT_NONE }) {
+                        Ok(p) => self.fill = p,
+                        Err(e) => break format!("{e:?}"),
+                    }
                 }
-            },
+            }
             "munmap" => {
                 let len = w[2].parse::<u64>().unwrap() * PAGE;
                 res(self.k.munmap(self.t, self.addr(w[1]), len))

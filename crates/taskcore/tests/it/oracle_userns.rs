@@ -418,3 +418,36 @@ fn user_namespaces_are_freed_with_their_last_task() {
     assert_eq!(k.nr_user_namespaces(), 1);
     assert_eq!(k.user_ns_owner(outer), Err(Errno::EINVAL));
 }
+
+/// A sender that kills its own process group and is reaped half-way (its
+/// parent ignores SIGCHLD) takes its user namespace with it; the rest of
+/// the group is still signalled, and sees the sender's kernel uid.
+#[test]
+fn a_sender_reaped_half_way_through_its_group() {
+    use taskcore::uapi::SIGUSR1;
+    use taskcore::{SigAction, SigHandler};
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let a = k.fork(init).unwrap();
+    k.rt_sigaction(a, 17, Some(SigAction::new(SigHandler::Ignore, 0)))
+        .unwrap();
+    let p = k.fork(a).unwrap();
+    k.setpgid(p, 0, 0).unwrap();
+    let q = k.fork(p).unwrap();
+    k.rt_sigprocmask(q, SIG_BLOCK, Some(1 << (SIGUSR1 - 1)))
+        .unwrap();
+    k.unshare(p, CLONE_NEWUSER).unwrap();
+    assert_eq!(k.nr_user_namespaces(), 2);
+    // SIGUSR1 kills P (no handler); its parent ignores SIGCHLD, so P is
+    // reaped within the call and its namespace freed; Q (blocking it)
+    // takes it with the sender's uid as Q sees it.
+    k.kill(p, 0, SIGUSR1).unwrap();
+    assert_eq!(k.getpid(p), Err(Errno::ESRCH));
+    assert_eq!(k.nr_user_namespaces(), 1);
+    let SigWait::Signal(info) = k.rt_sigtimedwait(q, 1 << (SIGUSR1 - 1), false).unwrap() else {
+        panic!("no SIGUSR1")
+    };
+    // P's namespace mapped nothing: it wrote 65534, which Q's does not
+    // take back to P's kernel uid (Linux 6.18: siginfo_unmapped_sender).
+    assert_eq!(info.uid, 65534);
+}
