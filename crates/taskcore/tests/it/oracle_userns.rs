@@ -350,6 +350,7 @@ fn replay(recorded: &str) -> (usize, Vec<String>) {
         }
         let c = &mut case.as_mut().unwrap().1;
         let res = c.op(op);
+        c.k.check_invariants();
         let got = format!("{name} {op} -> {res} | {}", state(&c.k, c.t));
         n += 1;
         if got != line {
@@ -417,6 +418,7 @@ fn user_namespaces_are_freed_with_their_last_task() {
     k.wait4(init, pid, 0).unwrap();
     assert_eq!(k.nr_user_namespaces(), 1);
     assert_eq!(k.user_ns_owner(outer), Err(Errno::EINVAL));
+    k.check_invariants();
 }
 
 /// A sender that kills its own process group and is reaped half-way (its
@@ -444,6 +446,7 @@ fn a_sender_reaped_half_way_through_its_group() {
     k.kill(p, 0, SIGUSR1).unwrap();
     assert_eq!(k.getpid(p), Err(Errno::ESRCH));
     assert_eq!(k.nr_user_namespaces(), 1);
+    k.check_invariants();
     let SigWait::Signal(info) = k.rt_sigtimedwait(q, 1 << (SIGUSR1 - 1), false).unwrap() else {
         panic!("no SIGUSR1")
     };
