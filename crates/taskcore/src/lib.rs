@@ -90,6 +90,7 @@
 #![deny(unsafe_code)]
 
 pub mod errno;
+mod ix;
 pub(crate) mod list;
 pub mod mm;
 pub mod objpool;

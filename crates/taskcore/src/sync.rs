@@ -33,7 +33,13 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 
 use std::time::{Duration, Instant};
 
-use crate::{Errno, Kernel, Notification, Result, TaskId, WaitOutcome, WaitReport};
+use crate::errno::{Errno, Result};
+
+use crate::task::kernel::{Kernel, Notification};
+
+use crate::ix::TaskId;
+
+use crate::wait::{WaitOutcome, WaitReport};
 
 /// The shared kernel and its wait queue.
 #[derive(Debug)]

@@ -1,4 +1,5 @@
-//! Typed wrappers for signal numbers and wait options. Every operation
+//! Typed wrappers for signal numbers and wait options, and the siginfo of a
+//! wait report or SIGCHLD ([`SigInfo`]). Every operation
 //! that takes one also takes the raw `i32` Linux uses (`impl Into<i32>`),
 //! so both `k.kill(t, pid, Signal::TERM)` and `k.kill(t, pid, 15)` work.
 
@@ -111,4 +112,25 @@ impl From<WaitOptions> for i32 {
     fn from(o: WaitOptions) -> i32 {
         o.0
     }
+}
+
+/// Signal information, as `waitid` and SIGCHLD deliver it (`siginfo_t`
+/// fields of the `SIGCHLD` layout).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SigInfo {
+    /// Signal number (`si_signo`): SIGCHLD for wait reports, 0 when nothing
+    /// was reported.
+    pub signo: i32,
+    /// `si_code`: `CLD_EXITED`, `CLD_KILLED`, `CLD_DUMPED`, `CLD_TRAPPED`,
+    /// `CLD_STOPPED` or `CLD_CONTINUED`.
+    pub code: i32,
+    /// The child's pid in the receiver's namespace (`si_pid`).
+    pub pid: i32,
+    /// The child's real uid (`si_uid`).
+    pub uid: u32,
+    /// Exit code or signal number (`si_status`).
+    pub status: i32,
+    /// The value sent with `rt_sigqueueinfo` (`si_value`, `si_int` in its
+    /// low 32 bits); 0 for other signals.
+    pub value: u64,
 }

@@ -252,7 +252,7 @@ fn oracle_programs_print_the_same() {
     if !available() || !have("gcc") {
         return;
     }
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../taskcore/tests/oracle");
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/oracle");
     let dir = std::env::temp_dir().join(format!("taskcore-run-oracle-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for name in ["cred_rules", "errno_table", "kill_perm", "prctl_rules"] {

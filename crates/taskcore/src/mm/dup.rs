@@ -23,7 +23,7 @@
 use super::flags::*;
 use super::mm_struct::MmStruct;
 use super::vma::Vma;
-use crate::Result;
+use crate::errno::Result;
 
 /// The child's copy of a parent VMA (fields `dup_mmap()` changes).
 fn child_vma(v: &Vma) -> Vma {
@@ -131,8 +131,8 @@ impl MmStruct {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::errno::Errno;
     use crate::mm::{MmLayout, VmaName};
-    use crate::Errno;
     use std::sync::Arc;
 
     fn big_mm(n: u64, name: &Arc<str>, special: bool) -> MmStruct {

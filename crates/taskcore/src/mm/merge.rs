@@ -10,7 +10,7 @@ use super::mm_struct::MmStruct;
 use super::vma::{
     can_vma_merge_after, can_vma_merge_before, is_mergeable_anon_vma, MergeAttrs, Vma,
 };
-use crate::{Errno, Result};
+use crate::errno::{Errno, Result};
 
 impl MmStruct {
     /// Splits the VMA containing `addr` (strictly inside it) in two.

@@ -23,7 +23,7 @@ use std::num::NonZeroU64;
 use super::flags::*;
 use super::tree::RangeTree;
 use super::vma::{AnonVmaId, Vma, VmaName};
-use crate::{Errno, Result};
+use crate::errno::{Errno, Result};
 
 /// Default `vm.max_map_count` (`DEFAULT_MAX_MAP_COUNT`, 65530).
 pub const DEFAULT_MAX_MAP_COUNT: usize = 65530;

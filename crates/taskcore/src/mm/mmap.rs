@@ -16,7 +16,7 @@ use std::sync::Arc;
 use super::flags::*;
 use super::mm_struct::MmStruct;
 use super::vma::{can_vma_merge_after, can_vma_merge_before, FileId, MergeAttrs, Vma, VmaName};
-use crate::{Errno, Result};
+use crate::errno::{Errno, Result};
 
 /// An open file passed to [`MmStruct::mmap`].
 ///

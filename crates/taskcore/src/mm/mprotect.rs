@@ -7,7 +7,7 @@
 use super::flags::*;
 use super::mm_struct::MmStruct;
 use super::vma::{MergeAttrs, Vma};
-use crate::{Errno, Result};
+use crate::errno::{Errno, Result};
 
 impl MmStruct {
     /// Changes the protection of `[start, start + len)` to `prot`.

@@ -9,7 +9,7 @@
 use super::flags::*;
 use super::mm_struct::MmStruct;
 use super::vma::{MergeAttrs, Vma};
-use crate::{Errno, Result};
+use crate::errno::{Errno, Result};
 
 impl MmStruct {
     /// Resizes and/or moves the mapping at `old_addr`, returning its new

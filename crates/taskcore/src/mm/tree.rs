@@ -67,7 +67,7 @@
 use std::sync::Arc;
 
 use super::slots::Slots;
-use crate::{Errno, Result};
+use crate::errno::{Errno, Result};
 
 /// Entries per leaf (as a maple tree `maple_range_64` node).
 pub const LEAF_SLOTS: usize = 16;

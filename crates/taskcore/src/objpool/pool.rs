@@ -10,7 +10,7 @@ use crossbeam_utils::CachePadded;
 
 use super::ring::{Ring, ENTRIES_PER_LINE};
 use super::sync::{thread_nr, Arc, ObjCell, ObjPtr};
-use crate::{Errno, Result};
+use crate::errno::{Errno, Result};
 
 /// Most objects one pool may hold (2^24).
 ///

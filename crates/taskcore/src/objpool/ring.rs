@@ -103,13 +103,13 @@ impl Ring {
     /// # Linux
     /// Mirrors the slot set-up of `objpool_init_percpu_slot()`.
     #[cfg_attr(loom, allow(clippy::modulo_one))] // ENTRIES_PER_LINE is 1
-    pub(super) fn try_new(size: usize) -> crate::Result<Self> {
+    pub(super) fn try_new(size: usize) -> crate::errno::Result<Self> {
         debug_assert!(size.is_power_of_two() && size.is_multiple_of(ENTRIES_PER_LINE));
         let nr_lines = size / ENTRIES_PER_LINE;
         let mut lines = Vec::new();
         lines
             .try_reserve_exact(nr_lines)
-            .map_err(|_| crate::Errno::ENOMEM)?;
+            .map_err(|_| crate::errno::Errno::ENOMEM)?;
         let size64 = size as u64;
         for line in 0..nr_lines {
             let base = (line * ENTRIES_PER_LINE) as u64;

@@ -5,7 +5,7 @@
 //! a reference count; we keep the users explicitly and free the numbers when
 //! the last one detaches (`free_pid`): the task using it as PID, the thread
 //! group leader using it as TGID, and the processes using it as PGID or SID.
-//! External references (pidfds, [`crate::pid::PidRef`]) are counted: they
+//! External references (pidfds, [`crate::pid::refs::PidRef`]) are counted: they
 //! keep the entry, without its numbers, until the last one is dropped.
 
 use crate::list::ListHead;
@@ -50,17 +50,17 @@ pub(crate) struct Pid {
     /// Numbers from the root namespace (index 0) down to the owner's.
     pub(crate) numbers: Numbers,
     /// The task whose PID this is (`PIDTYPE_PID`), or `None`.
-    pub(crate) task: Option<crate::task::task_struct::TaskIx>,
+    pub(crate) task: Option<crate::ix::TaskIx>,
     /// The thread group whose TGID this is (`PIDTYPE_TGID`), or `None`.
-    pub(crate) tgid_group: Option<crate::task::task_struct::GroupIx>,
+    pub(crate) tgid_group: Option<crate::ix::GroupIx>,
     /// Thread groups whose process group this is (`PIDTYPE_PGID`).
-    pub(crate) pgrp_members: ListHead<crate::task::task_struct::GroupIx>,
+    pub(crate) pgrp_members: ListHead<crate::ix::GroupIx>,
     /// Thread groups whose session this is (`PIDTYPE_SID`).
-    pub(crate) session_members: ListHead<crate::task::task_struct::GroupIx>,
+    pub(crate) session_members: ListHead<crate::ix::GroupIx>,
     /// Members of `pgrp_members` that are group-stopped (`has_stopped_jobs`
     /// in O(1)).
     pub(crate) pgrp_nr_stopped: u32,
-    /// External references ([`crate::pid::PidRef`]s, pidfds): they keep the
+    /// External references ([`crate::pid::refs::PidRef`]s, pidfds): they keep the
     /// `struct pid` (not its numbers) past its last user (`get_pid`).
     pub(crate) refs: u32,
     /// The numbers were released from their namespaces (`free_pid`): no

@@ -17,7 +17,7 @@
 
 use super::idr::Idr;
 use crate::errno::{Errno, Result};
-use crate::task::task_struct::TaskIx;
+use crate::ix::TaskIx;
 #[cfg(test)]
 use crate::uapi::PID_MAX_DEFAULT;
 use crate::uapi::RESERVED_PIDS;
@@ -25,9 +25,9 @@ use crate::uapi::RESERVED_PIDS;
 /// A handle on a pid namespace.
 ///
 /// A plain index: it names the namespace while something holds it (a task
-/// in it, a child namespace, an nsproxy, an [`crate::pid::NsRef`]); a
+/// in it, a child namespace, an nsproxy, an `NsRef`); a
 /// namespace nothing holds is freed and its slot reused. Hold an
-/// [`crate::pid::NsRef`] to keep one.
+/// `NsRef` to keep one.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NsId(pub(crate) NsIx);
 
@@ -69,7 +69,7 @@ pub(crate) struct PidNamespace {
     pub(crate) zap_waiter: Option<(TaskIx, bool)>,
     /// References (`ns.count`): `struct pid`s whose deepest level this is,
     /// child namespaces, nsproxies (`pid_ns_for_children`), open namespace
-    /// files ([`crate::pid::NsRef`]), and one for the root namespace.
+    /// files (`NsRef`), and one for the root namespace.
     pub(crate) refs: u32,
     /// The part of `refs` held by open namespace files (checked by the
     /// invariants).
@@ -149,7 +149,7 @@ pub fn next_cyclic(idr: &Idr, cursor: u32, pid_max: u32) -> Option<u32> {
     let start = cursor.max(min);
     // The usual case: the number after the last one handed out is free.
     // One lookup answers it without the free-bitmap search.
-    if start < pid_max.min(crate::pid::IDR_MAX) && !idr.contains(start) {
+    if start < pid_max.min(crate::pid::idr::IDR_MAX) && !idr.contains(start) {
         return Some(start);
     }
     idr.find_free(start, pid_max)

@@ -3,9 +3,8 @@
 //! [`RetVal`].
 
 use crate::errno::{Errno, Result};
+use crate::ix::TaskId;
 use crate::probe::op::Op;
-use crate::task::{Kernel, SigAction, TaskId};
-use crate::wait::WaitOutcome;
 
 /// Number of `u64` words of per-call scratch in a [`KretprobeInstance`].
 pub const PROBE_DATA_WORDS: usize = 4;
@@ -29,7 +28,7 @@ pub enum RetVal {
     /// The operation failed with this errno and changed nothing.
     Err(Errno),
     /// A `wait4`/`waitid` without `WNOHANG` found nothing to report: the
-    /// caller must sleep and retry ([`WaitOutcome::WouldBlock`]).
+    /// caller must sleep and retry (`WaitOutcome::WouldBlock`).
     WouldBlock,
 }
 
@@ -118,7 +117,7 @@ impl KretprobeInstance {
     }
 
     /// The task the call runs for: the caller (`current`) of a syscall, the
-    /// target of [`Kernel::send_signal`] and [`Kernel::force_fatal_signal`].
+    /// target of `Kernel::send_signal` and `Kernel::force_fatal_signal`.
     /// The handle may be stale in the return handler (the call may have
     /// reaped it, or it may have been stale to begin with).
     ///
@@ -135,92 +134,5 @@ impl KretprobeInstance {
     /// `regs_return_value()` of the handler's `pt_regs`.
     pub fn retval(&self) -> Option<RetVal> {
         self.ret
-    }
-}
-
-/// The success values of probed operations, summarised as a [`RetVal`].
-pub(crate) trait OpRet {
-    /// The syscall return value of `self`, an operation's `Ok` value;
-    /// `current` was the caller (`k` is the state after the call).
-    fn retval(&self, k: &Kernel, current: TaskId) -> RetVal;
-}
-
-impl OpRet for () {
-    fn retval(&self, _: &Kernel, _: TaskId) -> RetVal {
-        RetVal::Value(0)
-    }
-}
-
-impl OpRet for bool {
-    fn retval(&self, _: &Kernel, _: TaskId) -> RetVal {
-        // Not a system call: whether the thread stopped.
-        RetVal::Value(i64::from(*self))
-    }
-}
-
-impl OpRet for i32 {
-    fn retval(&self, _: &Kernel, _: TaskId) -> RetVal {
-        RetVal::Value(i64::from(*self))
-    }
-}
-
-impl OpRet for u64 {
-    fn retval(&self, _: &Kernel, _: TaskId) -> RetVal {
-        // The register's bits, as Linux returns an address.
-        RetVal::Value(*self as i64)
-    }
-}
-
-impl OpRet for SigAction {
-    fn retval(&self, _: &Kernel, _: TaskId) -> RetVal {
-        // rt_sigaction returns 0; the old action goes to *oldact.
-        RetVal::Value(0)
-    }
-}
-
-impl OpRet for crate::task::SignalAction {
-    fn retval(&self, _: &Kernel, _: TaskId) -> RetVal {
-        // Not a system call: the signal number taken, or 0.
-        match self {
-            crate::task::SignalAction::Handler { sig, .. } => RetVal::Value(i64::from(*sig)),
-            _ => RetVal::Value(0),
-        }
-    }
-}
-
-impl OpRet for crate::task::SigWait {
-    fn retval(&self, _: &Kernel, _: TaskId) -> RetVal {
-        match self {
-            crate::task::SigWait::Signal(info) => RetVal::Value(i64::from(info.signo)),
-            _ => RetVal::WouldBlock,
-        }
-    }
-}
-
-impl OpRet for TaskId {
-    fn retval(&self, k: &Kernel, current: TaskId) -> RetVal {
-        // clone returns the child's pid in the caller's namespace. The
-        // caller is alive (it just cloned), so this lookup succeeds.
-        RetVal::Value(k.pid_vnr(current, *self).map_or(0, i64::from))
-    }
-}
-
-impl OpRet for WaitOutcome {
-    fn retval(&self, _: &Kernel, _: TaskId) -> RetVal {
-        match self {
-            WaitOutcome::Reported(r) => RetVal::Value(i64::from(r.pid)),
-            WaitOutcome::NothingYet => RetVal::Value(0),
-            WaitOutcome::WouldBlock => RetVal::WouldBlock,
-            // -ERESTARTSYS (512), as the register holds it.
-            WaitOutcome::Interrupted => RetVal::Value(-512),
-        }
-    }
-}
-
-/// The [`RetVal`] of an operation's result.
-pub(crate) fn retval_of<T: OpRet>(r: &Result<T>, k: &Kernel, current: TaskId) -> RetVal {
-    match r {
-        Ok(v) => v.retval(k, current),
-        Err(e) => RetVal::Err(*e),
     }
 }

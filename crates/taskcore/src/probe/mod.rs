@@ -108,11 +108,11 @@
 //! than a machine; returns in flight at unregister still run their
 //! handler.
 
-mod hook;
-mod instance;
-mod kretprobe;
-mod op;
-mod set;
+pub(crate) mod hook;
+pub(crate) mod instance;
+pub(crate) mod kretprobe;
+pub(crate) mod op;
+pub(crate) mod set;
 
 pub(crate) use hook::KernelProbes;
 pub use instance::{KretprobeInstance, RetVal, PROBE_DATA_WORDS};

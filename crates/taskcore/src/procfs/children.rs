@@ -6,10 +6,10 @@
 //! tail), each child's pid in the mount's namespace followed by a space
 //! (`"%d "`, 0 for a child with no number there), no newline.
 
+use crate::ix::TaskIx;
 use crate::list;
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
-use crate::task::task_struct::TaskIx;
 
 impl ProcFs<'_> {
     /// Renders `children_seq_show()` for thread `t`.

@@ -13,8 +13,8 @@
 //! the `setproctitle()` heuristics: the area is never rewritten here),
 //! `comm_show()` (`proc_task_name(m, p, false)`, `"%.64s"`, unescaped).
 
+use crate::ix::TaskIx;
 use crate::procfs::fs::ProcFs;
-use crate::task::task_struct::TaskIx;
 
 impl ProcFs<'_> {
     /// `/proc/PID/cmdline` of task `t`.

@@ -8,12 +8,12 @@
 //! task making the call.
 
 use crate::errno::{Errno, Result};
+use crate::ix::TaskIx;
 use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
 use crate::pid::NsId;
-use crate::procfs::system::SystemInfo;
+use crate::procfs::sysinfo::SystemInfo;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::task_struct::TaskIx;
 
 /// Clock ticks per second as user space sees them (`USER_HZ`): start times
 /// in `/proc/PID/stat` and the times of `/proc/stat` count in these.
@@ -194,7 +194,7 @@ impl<'k> ProcFs<'k> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Config;
+    use crate::task::kernel::Config;
 
     #[test]
     fn ticks_count_from_boot() {

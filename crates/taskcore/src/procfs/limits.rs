@@ -6,9 +6,9 @@
 //! for `RLIM_INFINITY`) and the unit `"%-10s"` (nothing at all for nice
 //! and rtprio, which have none).
 
+use crate::ix::TaskIx;
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
-use crate::task::task_struct::TaskIx;
 use crate::uapi::{RLIM_INFINITY, RLIM_NLIMITS};
 
 /// Resource names and units, in `RLIMIT_*` order.

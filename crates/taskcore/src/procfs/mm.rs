@@ -23,12 +23,12 @@
 //! fs/proc/array.c `proc_pid_statm()`; mm/mmap.c `vm_stat_account()`.
 
 use crate::errno::{Errno, Result};
+use crate::ix::TaskIx;
 use crate::mm::flags::{PAGE_SHIFT, VM_EXEC, VM_GROWSDOWN, VM_LOCKED, VM_SHARED, VM_WRITE};
 use crate::mm::MmStruct;
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
 use crate::slab::NONE;
-use crate::task::task_struct::TaskIx;
 
 /// `VM_STACK` on x86_64 (`VM_GROWSDOWN`).
 const VM_STACK: u64 = VM_GROWSDOWN;

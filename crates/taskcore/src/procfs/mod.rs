@@ -77,6 +77,7 @@ mod seq;
 mod stat;
 mod state;
 mod status;
+mod sysinfo;
 mod system;
 
 pub use dirent::{
@@ -90,4 +91,4 @@ pub use ops::name_to_int;
 pub use root::{RootWalk, FIRST_PROCESS_ENTRY, ROOT_END_POS, TGID_OFFSET};
 pub use seq::SeqBuf;
 pub use state::{TaskState, LINUX_PF_EXITING, LINUX_PF_FORKNOEXEC, LINUX_PF_RANDOMIZE};
-pub use system::SystemInfo;
+pub use sysinfo::SystemInfo;

@@ -18,14 +18,14 @@
 //! fs/proc/thread_self.c, fs/proc/util.c `name_to_int()`.
 
 use crate::errno::{Errno, Result};
+use crate::ix::TaskIx;
 use crate::procfs::dirent::{DirContext, DirCursor, Getdents64};
 use crate::procfs::fs::ProcFs;
 use crate::procfs::node::{s_ifmt, Attr, Fixed, Node, PidEntry, TGID_ENTRIES, TID_ENTRIES};
 use crate::procfs::root::{RootWalk, ROOT_FIXED};
-use crate::task::ptrace_access::PtraceMode;
-use crate::task::task_struct::TaskIx;
 #[cfg(doc)]
-use crate::Kernel;
+use crate::task::kernel::Kernel;
+use crate::task::ptrace::access::PtraceMode;
 
 /// The number a directory name stands for: decimal digits without a
 /// leading zero (except "0"), below `u32::MAX / 10`; `None` otherwise.
@@ -188,7 +188,7 @@ impl ProcFs<'_> {
         let (uid, gid) = match task {
             Some(t) => {
                 let task = &self.k.tasks[t];
-                let dir = mode == s_ifmt(crate::procfs::DType::Dir) | 0o555;
+                let dir = mode == s_ifmt(crate::procfs::dirent::DType::Dir) | 0o555;
                 let dumpable = task.mm != crate::slab::NONE && self.k.mms[task.mm].dumpable;
                 if dir || dumpable {
                     (task.cred.euid, task.cred.egid)

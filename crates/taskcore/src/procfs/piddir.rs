@@ -14,11 +14,11 @@
 //! fs/proc/base.c `proc_pident_readdir()` (`tgid_base_stuff`,
 //! `tid_base_stuff`), `proc_task_readdir()`, `first_tid()`, `next_tid()`.
 
+use crate::ix::TaskIx;
 use crate::procfs::dirent::{DType, DirContext, DirCursor};
 use crate::procfs::fs::ProcFs;
 use crate::procfs::node::{Node, PidEntry, TGID_ENTRIES, TID_ENTRIES};
 use crate::procfs::root::{decimal, emit_list};
-use crate::task::task_struct::TaskIx;
 
 impl ProcFs<'_> {
     /// Lists the entries of process directory `/proc/NR` (`thread` false)

@@ -6,13 +6,13 @@ use crate::errno::Result;
 use crate::procfs::fs::{ProcClock, ProcFs};
 use crate::task::kernel::{Kernel, TaskId};
 
-/// # procfs: one `/proc` file in one call (a server uses [`crate::procfs::ProcFs`]).
+/// # procfs: one `/proc` file in one call (a server uses [`crate::procfs::fs::ProcFs`]).
 impl Kernel {
     /// The contents of `/proc/PATH` as task `reader` reads it: `/proc`
     /// mounted in the reader's own pid namespace (so pids are the numbers
     /// it sees, and `self`/`thread-self` are its process and thread), at the
     /// kernel's current time ([`Kernel::set_time`]) with boot at 0, and the
-    /// default [`SystemInfo`](crate::procfs::SystemInfo). `path` is relative
+    /// default [`SystemInfo`](crate::procfs::sysinfo::SystemInfo). `path` is relative
     /// to the mount, a leading `/` ignored: `"1/stat"`, `"self/status"`,
     /// `"loadavg"`. Returns the file's bytes, exactly as Linux renders them.
     ///

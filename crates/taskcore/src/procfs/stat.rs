@@ -38,10 +38,10 @@
 //! exit_code; a reader outside the emulated table is treated as
 //! permitted.
 
+use crate::ix::TaskIx;
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
-use crate::task::task_struct::TaskIx;
-use crate::task::task_struct::{PF_TRACED_STOP, SIGNAL_GROUP_EXIT, SIGNAL_STOP_STOPPED};
+use crate::task::task_struct::{SIGNAL_GROUP_EXIT, SIGNAL_STOP_STOPPED};
 
 /// `RLIM_INFINITY` as `/proc/PID/stat` prints `rsslim`.
 const RLIM_INFINITY: u64 = u64::MAX;
@@ -72,13 +72,13 @@ impl ProcFs<'_> {
         } else {
             0
         };
-        let mut exit_code = if task.flags & PF_TRACED_STOP != 0 {
-            task.trap_code
+        let mut exit_code = if task.traced_stop() {
+            task.trap_code.get()
         } else {
             task.exit_code
         };
-        if whole && g.flags & (SIGNAL_GROUP_EXIT | SIGNAL_STOP_STOPPED) != 0 {
-            exit_code = g.group_exit_code;
+        if whole && g.flags.get() & (SIGNAL_GROUP_EXIT | SIGNAL_STOP_STOPPED) != 0 {
+            exit_code = g.group_exit_code.get();
         }
 
         let mut m = SeqBuf::new();

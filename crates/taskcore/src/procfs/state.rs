@@ -15,12 +15,10 @@
 //! fs/proc/array.c `task_state_array`, `get_task_state()`,
 //! include/linux/sched.h `task_state_index()`, `PF_*`.
 
+use crate::ix::TaskIx;
 use crate::pid::ns::NsIx;
 use crate::procfs::fs::ProcFs;
-use crate::task::task_struct::TaskIx;
-use crate::task::task_struct::{
-    ExitState, PF_EXITING, PF_FORKNOEXEC, PF_TRACED_STOP, TS_RUNNING, TS_VFORK_WAIT,
-};
+use crate::task::task_struct::{ExitState, PF_EXITING, PF_FORKNOEXEC, TS_RUNNING, TS_VFORK_WAIT};
 
 /// `PF_EXITING` as Linux numbers it (`/proc/PID/stat` field 9).
 pub const LINUX_PF_EXITING: u32 = 0x0000_0004;
@@ -79,15 +77,15 @@ impl ProcFs<'_> {
     /// `get_task_state()` for task `t`.
     pub(crate) fn task_state(&self, t: TaskIx) -> TaskState {
         let task = &self.k.tasks[t];
-        if task.exit_state == ExitState::Zombie {
+        if task.exit_state() == ExitState::Zombie {
             TaskState::Zombie
-        } else if task.flags & PF_TRACED_STOP != 0 {
+        } else if task.traced_stop() {
             TaskState::TracingStop
-        } else if task.jobctl & crate::task::jobctl::JOBCTL_STOPPED != 0 {
+        } else if task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_STOPPED != 0 {
             TaskState::Stopped
-        } else if task.flags & TS_VFORK_WAIT != 0 {
+        } else if task.flags.contains(TS_VFORK_WAIT) {
             TaskState::DiskSleep
-        } else if task.flags & TS_RUNNING != 0 {
+        } else if task.flags.contains(TS_RUNNING) {
             TaskState::Running
         } else {
             TaskState::Sleeping
@@ -98,10 +96,10 @@ impl ProcFs<'_> {
     pub(crate) fn linux_task_flags(&self, t: TaskIx) -> u32 {
         let f = self.k.tasks[t].flags;
         let mut out = LINUX_PF_RANDOMIZE;
-        if f & PF_EXITING != 0 || self.k.tasks[t].exit_state == ExitState::Zombie {
+        if f.contains(PF_EXITING) || self.k.tasks[t].exit_state() == ExitState::Zombie {
             out |= LINUX_PF_EXITING;
         }
-        if f & PF_FORKNOEXEC != 0 {
+        if f.contains(PF_FORKNOEXEC) {
             out |= LINUX_PF_FORKNOEXEC;
         }
         out
@@ -147,7 +145,7 @@ impl ProcFs<'_> {
     /// `exit_signal = -1`).
     pub(crate) fn exit_signal(&self, t: TaskIx) -> i32 {
         if self.k.is_leader(t) {
-            self.k.groups[self.k.tasks[t].group].exit_signal
+            self.k.groups[self.k.tasks[t].group].exit_signal.get()
         } else {
             -1
         }

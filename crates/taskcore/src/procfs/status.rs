@@ -18,12 +18,12 @@
 //! `task_cpus_allowed()`, `task_context_switch_counts()`;
 //! kernel/cgroup/cpuset.c `cpuset_task_status_allowed()`.
 
+use crate::ix::TaskIx;
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
 use crate::procfs::state::TaskState;
 use crate::procfs::system::{put_bitmap, put_bitmap_list};
 use crate::task::task_struct::ExitState;
-use crate::task::task_struct::TaskIx;
 
 /// `max_fds` of a fresh file table (`NR_OPEN_DEFAULT` = `BITS_PER_LONG`).
 const NR_OPEN_DEFAULT: u64 = 64;
@@ -34,7 +34,7 @@ impl ProcFs<'_> {
         let k = self.k;
         let task = &k.tasks[t];
         let g = &k.groups[task.group];
-        let dead = task.exit_state == ExitState::Zombie;
+        let dead = task.exit_state() == ExitState::Zombie;
         let state: TaskState = self.task_state(t);
         let mut m = SeqBuf::new();
 
@@ -134,7 +134,9 @@ impl ProcFs<'_> {
         sigset(&mut m, "CapAmb:\t", c.cap_ambient.bits());
 
         // task_seccomp()
-        let nnp = task.flags & crate::task::task_struct::PFA_NO_NEW_PRIVS != 0;
+        let nnp = task
+            .flags
+            .contains(crate::task::task_struct::PFA_NO_NEW_PRIVS);
         m.put_decimal_ull("NoNewPrivs:\t", u64::from(nnp));
         m.puts("\nSeccomp:\t0\nSeccomp_filters:\t0\n");
         m.puts("Speculation_Store_Bypass:\tthread vulnerable\n");

@@ -3,8 +3,13 @@
 //! scenario, written once against the trait, drives each of them.
 
 use crate::errno::Result;
-use crate::task::{Kernel, TaskId};
-use crate::{Clone3Args, CloneArgs, Config, SigAction, WaitOutcome};
+use crate::ix::TaskId;
+use crate::task::kernel::Config;
+use crate::task::kernel::Kernel;
+use crate::task::lifecycle::clone::CloneArgs;
+use crate::task::lifecycle::clone3::Clone3Args;
+use crate::task::signal::sighand::SigAction;
+use crate::wait::WaitOutcome;
 
 /// The syscall-shaped process-lifecycle API: a process table with handles
 /// of type [`TaskApi::Task`]. Each method has the meaning, errors and
@@ -212,34 +217,42 @@ macro_rules! impl_task_api {
     ($ty:ty, $task:ty) => {
         impl $crate::sys::TaskApi for $ty {
             type Task = $task;
-            fn new(config: $crate::Config) -> $crate::Result<Self> {
+            fn new(config: $crate::task::Config) -> $crate::errno::Result<Self> {
                 <$ty>::new(config)
             }
-            fn init_task(&self) -> $crate::Result<$task> {
+            fn init_task(&self) -> $crate::errno::Result<$task> {
                 <$ty>::init_task(self)
             }
             fn nr_tasks(&self) -> usize {
                 <$ty>::nr_tasks(self)
             }
-            fn clone(&mut self, c: $task, args: &$crate::CloneArgs) -> $crate::Result<$task> {
+            fn clone(
+                &mut self,
+                c: $task,
+                args: &$crate::task::CloneArgs,
+            ) -> $crate::errno::Result<$task> {
                 <$ty>::clone(self, c, args)
             }
-            fn clone3(&mut self, c: $task, args: &$crate::Clone3Args) -> $crate::Result<$task> {
+            fn clone3(
+                &mut self,
+                c: $task,
+                args: &$crate::task::Clone3Args,
+            ) -> $crate::errno::Result<$task> {
                 <$ty>::clone3(self, c, args)
             }
-            fn fork(&mut self, c: $task) -> $crate::Result<$task> {
+            fn fork(&mut self, c: $task) -> $crate::errno::Result<$task> {
                 <$ty>::fork(self, c)
             }
-            fn vfork(&mut self, c: $task) -> $crate::Result<$task> {
+            fn vfork(&mut self, c: $task) -> $crate::errno::Result<$task> {
                 <$ty>::vfork(self, c)
             }
-            fn execve(&mut self, c: $task, filename: &str) -> $crate::Result<()> {
+            fn execve(&mut self, c: $task, filename: &str) -> $crate::errno::Result<()> {
                 <$ty>::execve(self, c, filename)
             }
-            fn exit(&mut self, c: $task, code: i32) -> $crate::Result<()> {
+            fn exit(&mut self, c: $task, code: i32) -> $crate::errno::Result<()> {
                 <$ty>::exit(self, c, code)
             }
-            fn exit_group(&mut self, c: $task, code: i32) -> $crate::Result<()> {
+            fn exit_group(&mut self, c: $task, code: i32) -> $crate::errno::Result<()> {
                 <$ty>::exit_group(self, c, code)
             }
             fn wait4(
@@ -247,7 +260,7 @@ macro_rules! impl_task_api {
                 c: $task,
                 pid: i32,
                 options: i32,
-            ) -> $crate::Result<$crate::WaitOutcome> {
+            ) -> $crate::errno::Result<$crate::wait::WaitOutcome> {
                 <$ty>::wait4(self, c, pid, options)
             }
             fn waitid(
@@ -256,69 +269,80 @@ macro_rules! impl_task_api {
                 idtype: i32,
                 id: i32,
                 options: i32,
-            ) -> $crate::Result<$crate::WaitOutcome> {
+            ) -> $crate::errno::Result<$crate::wait::WaitOutcome> {
                 <$ty>::waitid(self, c, idtype, id, options)
             }
-            fn setpgid(&mut self, c: $task, pid: i32, pgid: i32) -> $crate::Result<()> {
+            fn setpgid(&mut self, c: $task, pid: i32, pgid: i32) -> $crate::errno::Result<()> {
                 <$ty>::setpgid(self, c, pid, pgid)
             }
-            fn setsid(&mut self, c: $task) -> $crate::Result<i32> {
+            fn setsid(&mut self, c: $task) -> $crate::errno::Result<i32> {
                 <$ty>::setsid(self, c)
             }
-            fn getpgid(&self, c: $task, pid: i32) -> $crate::Result<i32> {
+            fn getpgid(&self, c: $task, pid: i32) -> $crate::errno::Result<i32> {
                 <$ty>::getpgid(self, c, pid)
             }
-            fn getsid(&self, c: $task, pid: i32) -> $crate::Result<i32> {
+            fn getsid(&self, c: $task, pid: i32) -> $crate::errno::Result<i32> {
                 <$ty>::getsid(self, c, pid)
             }
-            fn getppid(&self, c: $task) -> $crate::Result<i32> {
+            fn getppid(&self, c: $task) -> $crate::errno::Result<i32> {
                 <$ty>::getppid(self, c)
             }
-            fn getpid(&self, c: $task) -> $crate::Result<i32> {
+            fn getpid(&self, c: $task) -> $crate::errno::Result<i32> {
                 <$ty>::getpid(self, c)
             }
-            fn gettid(&self, c: $task) -> $crate::Result<i32> {
+            fn gettid(&self, c: $task) -> $crate::errno::Result<i32> {
                 <$ty>::gettid(self, c)
             }
-            fn kill(&mut self, c: $task, pid: i32, sig: i32) -> $crate::Result<()> {
+            fn kill(&mut self, c: $task, pid: i32, sig: i32) -> $crate::errno::Result<()> {
                 <$ty>::kill(self, c, pid, sig)
             }
-            fn tgkill(&mut self, c: $task, tgid: i32, tid: i32, sig: i32) -> $crate::Result<()> {
+            fn tgkill(
+                &mut self,
+                c: $task,
+                tgid: i32,
+                tid: i32,
+                sig: i32,
+            ) -> $crate::errno::Result<()> {
                 <$ty>::tgkill(self, c, tgid, tid, sig)
             }
-            fn tkill(&mut self, c: $task, tid: i32, sig: i32) -> $crate::Result<()> {
+            fn tkill(&mut self, c: $task, tid: i32, sig: i32) -> $crate::errno::Result<()> {
                 <$ty>::tkill(self, c, tid, sig)
             }
             fn rt_sigaction(
                 &mut self,
                 c: $task,
                 sig: i32,
-                act: Option<$crate::SigAction>,
-            ) -> $crate::Result<$crate::SigAction> {
+                act: Option<$crate::task::SigAction>,
+            ) -> $crate::errno::Result<$crate::task::SigAction> {
                 <$ty>::rt_sigaction(self, c, sig, act)
             }
-            fn set_child_subreaper(&mut self, c: $task, on: bool) -> $crate::Result<()> {
+            fn set_child_subreaper(&mut self, c: $task, on: bool) -> $crate::errno::Result<()> {
                 <$ty>::set_child_subreaper(self, c, on)
             }
-            fn ptrace_attach(&mut self, c: $task, pid: i32, seize: bool) -> $crate::Result<()> {
+            fn ptrace_attach(
+                &mut self,
+                c: $task,
+                pid: i32,
+                seize: bool,
+            ) -> $crate::errno::Result<()> {
                 <$ty>::ptrace_attach(self, c, pid, seize)
             }
-            fn ptrace_traceme(&mut self, c: $task) -> $crate::Result<()> {
+            fn ptrace_traceme(&mut self, c: $task) -> $crate::errno::Result<()> {
                 <$ty>::ptrace_traceme(self, c)
             }
-            fn ptrace_cont(&mut self, c: $task, pid: i32, sig: i32) -> $crate::Result<()> {
+            fn ptrace_cont(&mut self, c: $task, pid: i32, sig: i32) -> $crate::errno::Result<()> {
                 <$ty>::ptrace_cont(self, c, pid, sig)
             }
-            fn ptrace_detach(&mut self, c: $task, pid: i32, sig: i32) -> $crate::Result<()> {
+            fn ptrace_detach(&mut self, c: $task, pid: i32, sig: i32) -> $crate::errno::Result<()> {
                 <$ty>::ptrace_detach(self, c, pid, sig)
             }
-            fn pid_vnr(&self, v: $task, t: $task) -> $crate::Result<i32> {
+            fn pid_vnr(&self, v: $task, t: $task) -> $crate::errno::Result<i32> {
                 <$ty>::pid_vnr(self, v, t)
             }
-            fn pid_in_use(&self, v: $task, nr: i32) -> $crate::Result<bool> {
+            fn pid_in_use(&self, v: $task, nr: i32) -> $crate::errno::Result<bool> {
                 <$ty>::pid_in_use(self, v, nr)
             }
-            fn find_task_by_vpid(&self, v: $task, nr: i32) -> $crate::Result<$task> {
+            fn find_task_by_vpid(&self, v: $task, nr: i32) -> $crate::errno::Result<$task> {
                 <$ty>::find_task_by_vpid(self, v, nr)
             }
         }

@@ -7,11 +7,15 @@ use super::nr;
 use super::syscall::{Prctl, Ptrace, Syscall, Timespec};
 use crate::errno::{Errno, Result};
 use crate::mm::flags::{MAP_ANONYMOUS, PAGE_SIZE};
+use crate::task::lifecycle::clone::CloneArgs;
+use crate::task::lifecycle::clone3::Clone3Args;
+use crate::task::procapi::rlimit::Rlimit;
+use crate::task::signal::sighand::SigAction;
+use crate::types::SigInfo;
 use crate::uapi::{
     __WALL, __WCLONE, __WNOTHREAD, P_PIDFD, TASK_COMM_LEN, WCONTINUED, WEXITED, WNOHANG, WNOWAIT,
     WSTOPPED,
 };
-use crate::{Clone3Args, CloneArgs, Rlimit, SigAction, SigInfo};
 
 /// The caller's memory, as the decoder reads pointer arguments from it.
 ///
@@ -514,7 +518,7 @@ impl Syscall {
 /// `EFAULT` after its pid check).
 fn capget_capset(mem: &dyn UserMemory, nr: u64, hdr: u64, data: u64) -> Result<Syscall> {
     let version = read_u32s(mem, hdr, 1)?[0];
-    let entries = crate::task::capability::cap_data_entries(version);
+    let entries = crate::task::procapi::capability::cap_data_entries(version);
     // capget with a NULL data pointer reads nothing more.
     let pid = match entries {
         Some(_) if nr == nr::CAPSET || data != 0 => {
@@ -532,7 +536,9 @@ fn capget_capset(mem: &dyn UserMemory, nr: u64, hdr: u64, data: u64) -> Result<S
     let data = entries.and_then(|n| {
         let raw = read_u32s(mem, data, 3 * n as u64).ok()?;
         let e: Vec<[u32; 3]> = raw.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
-        Some(crate::CapUserData::from_entries(&e))
+        Some(crate::task::procapi::capability::CapUserData::from_entries(
+            &e,
+        ))
     });
     Ok(Syscall::Capset { version, pid, data })
 }
@@ -572,7 +578,12 @@ fn prctl(mem: &dyn UserMemory, a: [u64; 6]) -> Result<Prctl> {
         nr::PR_GET_DUMPABLE => Prctl::GetDumpable,
         nr::PR_CAPBSET_READ => Prctl::CapbsetRead(arg2),
         nr::PR_CAPBSET_DROP => Prctl::CapbsetDrop(arg2),
-        nr::PR_CAP_AMBIENT => Prctl::CapAmbient(crate::AmbientOp::from_arg(arg2), a[2], a[3], a[4]),
+        nr::PR_CAP_AMBIENT => Prctl::CapAmbient(
+            crate::task::procapi::commoncap::AmbientOp::from_arg(arg2),
+            a[2],
+            a[3],
+            a[4],
+        ),
         nr::PR_SET_SECUREBITS => Prctl::SetSecurebits(arg2),
         nr::PR_GET_SECUREBITS => Prctl::GetSecurebits,
         nr::PR_SET_KEEPCAPS => Prctl::SetKeepcaps(arg2),

@@ -3,7 +3,8 @@
 //! setns(2).
 
 use crate::errno::{Errno, Result};
-use crate::{PidFd, SetnsFd};
+use crate::task::procapi::nsproxy::SetnsFd;
+use crate::task::procapi::pidfd::PidFd;
 
 /// The caller's file descriptor table, as the embedder keeps it: the
 /// library has no file tables, only the open files it models

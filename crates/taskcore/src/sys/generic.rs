@@ -3,8 +3,8 @@
 //! so that one call description drives both.
 
 use super::api::TaskApi;
-use super::dispatch::{SysResult, SysRet};
 use super::syscall::{Prctl, Ptrace, Syscall};
+use super::sysret::{SysResult, SysRet};
 use crate::errno::{Errno, Result};
 
 /// What [`dispatch_api`] returns: a new task (whose handle type is the

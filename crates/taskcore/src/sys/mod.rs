@@ -59,13 +59,15 @@ pub mod nr;
 mod probe_op;
 mod sighandler;
 mod syscall;
+mod sysret;
 pub mod uaccess;
 
 pub use api::TaskApi;
 pub use decode::{NoMemory, UserMemory};
-pub use dispatch::{dispatch, SysResult, SysRet};
+pub use dispatch::dispatch;
 pub use fds::{FdTable, NoFds};
 pub use generic::{dispatch_api, ApiRet};
 pub use sighandler::{SIG_DFL, SIG_IGN};
 pub use syscall::{Prctl, Ptrace, Syscall, Timespec};
+pub use sysret::{SysResult, SysRet};
 pub use uaccess::{AddressSpace, TaskMemory};

@@ -3,7 +3,13 @@
 
 use super::nr;
 use crate::mm::MmapFile;
-use crate::{Clone3Args, CloneArgs, PidFd, Rlimit, SetnsFd, SigAction, SigInfo};
+use crate::task::lifecycle::clone::CloneArgs;
+use crate::task::lifecycle::clone3::Clone3Args;
+use crate::task::procapi::nsproxy::SetnsFd;
+use crate::task::procapi::pidfd::PidFd;
+use crate::task::procapi::rlimit::Rlimit;
+use crate::task::signal::sighand::SigAction;
+use crate::types::SigInfo;
 
 /// A system call with its arguments, as the process core takes them.
 ///
@@ -143,7 +149,7 @@ pub enum Syscall {
         pid: i32,
         /// The three sets; `None` when the data could not be read
         /// (`EFAULT`, after the version and pid checks).
-        data: Option<crate::CapUserData>,
+        data: Option<crate::task::procapi::capability::CapUserData>,
     },
     /// ptrace(2), the modelled requests.
     Ptrace(Ptrace),
@@ -450,7 +456,12 @@ pub enum Prctl {
     CapbsetDrop(u64),
     /// `PR_CAP_AMBIENT`: `arg2` (`None`: unknown), `arg3`, `arg4`,
     /// `arg5`; returns 0, or 0 or 1 for `PR_CAP_AMBIENT_IS_SET`.
-    CapAmbient(Option<crate::AmbientOp>, u64, u64, u64),
+    CapAmbient(
+        Option<crate::task::procapi::commoncap::AmbientOp>,
+        u64,
+        u64,
+        u64,
+    ),
     /// `PR_SET_SECUREBITS`: the bits as passed.
     SetSecurebits(u64),
     /// `PR_GET_SECUREBITS`: returns the bits.

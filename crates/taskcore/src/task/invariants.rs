@@ -16,7 +16,7 @@ use crate::pid::TAG_TGID;
 use crate::slab::Slab;
 use crate::slab::SlabIx;
 use crate::task::kernel::Kernel;
-use crate::task::task_struct::{ExitState, PF_EXITING, PF_TRACED_STOP, SIGNAL_STOP_STOPPED};
+use crate::task::task_struct::{ExitState, PF_EXITING, SIGNAL_STOP_STOPPED};
 use crate::wait::index::{Class, EdgeState, WaitIndex, UNREGISTERED};
 
 /// Walks a list forwards and backwards, checking the links agree.
@@ -60,17 +60,17 @@ impl Kernel {
                 Some(t),
                 "task {t}: its pid names it"
             );
-            let exiting = task.flags & PF_EXITING != 0;
+            let exiting = task.flags.contains(PF_EXITING);
             let waits_in_zap = self
                 .nss
                 .iter()
                 .any(|(_, ns)| ns.zap_waiter.is_some_and(|(w, _)| w == t));
             assert_eq!(
                 exiting,
-                task.exit_state == ExitState::Zombie || waits_in_zap,
+                task.exit_state() == ExitState::Zombie || waits_in_zap,
                 "task {t}: PF_EXITING iff zombie between operations"
             );
-            if task.flags & PF_TRACED_STOP != 0 {
+            if task.traced_stop() {
                 assert!(task.ptrace != 0, "task {t}: ptrace stop while untraced");
             }
             if task.ptrace != 0 {
@@ -127,7 +127,7 @@ impl Kernel {
             );
             let live = threads
                 .iter()
-                .filter(|&&t| self.tasks[t].flags & PF_EXITING == 0)
+                .filter(|&&t| !self.tasks[t].flags.contains(PF_EXITING))
                 .count();
             assert_eq!(grp.live as usize, live, "group {g}: live");
             let traced = threads
@@ -221,7 +221,7 @@ impl Kernel {
             let members = walk(pid.pgrp_members, &self.groups, |x| &x.pgrp_node, "pgrp");
             let stopped = members
                 .iter()
-                .filter(|&&g| self.groups[g].flags & SIGNAL_STOP_STOPPED != 0)
+                .filter(|&&g| self.groups[g].flags.get() & SIGNAL_STOP_STOPPED != 0)
                 .count();
             assert_eq!(
                 pid.pgrp_nr_stopped as usize, stopped,

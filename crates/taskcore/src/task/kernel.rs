@@ -13,9 +13,11 @@
 //! when the target next runs. This keeps each exit step free of re-entrant
 //! exits.
 
+pub use crate::ix::TaskId;
+use crate::ix::{GroupIx, TaskIx};
 use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
-use crate::task::task_struct::{GroupIx, TaskIx};
+pub use crate::types::SigInfo;
 use std::collections::VecDeque;
 
 use crate::errno::{Errno, Result};
@@ -24,45 +26,16 @@ use crate::pid::entry::{Numbers, Pid, Upid};
 use crate::pid::ns::{NsId, PidNamespace};
 use crate::pid::TAG_TGID;
 use crate::slab::{Slab, SlabIx};
+use crate::task::signal::sighand::SigHand;
 use crate::task::task_struct::{
-    ExitState, SigHand, Task, ThreadGroup, PF_FORKNOEXEC, PF_TRACED_STOP, SIGNAL_STOP_CONTINUED,
-    SIGNAL_STOP_STOPPED,
+    ExitState, Task, ThreadGroup, PF_FORKNOEXEC, SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
 };
 use crate::uapi::{PID_MAX_DEFAULT, PID_MAX_LIMIT, PID_MAX_MIN, SIGCHLD, TASK_COMM_LEN};
 use crate::wait::index::{
     Cat, Class, EdgePos, EdgeState, WaitIndex, READY_CONT, READY_EXIT, READY_STOP, READY_TRAP,
     UNREGISTERED,
 };
-
-/// A handle on a task (a thread).
-///
-/// Handles are generation-checked: once the task is reaped (released), its
-/// handle is stale and every operation given it fails with `ESRCH`, even if
-/// the slot is reused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TaskId {
-    /// The task's slot ordinal ([`TaskIx::ordinal`]).
-    pub(crate) idx: u32,
-    pub(crate) gen: u32,
-}
-
-impl TaskId {
-    /// The handle as one integer, for FFI and tables keyed by integers:
-    /// slot index in the low 32 bits, generation in the high 32.
-    pub const fn into_raw(self) -> u64 {
-        (self.gen as u64) << 32 | self.idx as u64
-    }
-
-    /// The handle [`TaskId::into_raw`] gave. Any value is accepted: one that
-    /// names no live task makes every operation fail with `ESRCH`, as a
-    /// stale handle does.
-    pub const fn from_raw(raw: u64) -> TaskId {
-        TaskId {
-            idx: raw as u32,
-            gen: (raw >> 32) as u32,
-        }
-    }
-}
+use crate::wait::ready::Ready;
 
 /// Settings of a [`Kernel`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +48,7 @@ pub struct Config {
     /// not 0.
     pub core_dumps: bool,
     /// How fork duplicates an address space (default copy-on-write).
-    pub fork_mm: crate::task::mm::ForkMm,
+    pub fork_mm: crate::task::lifecycle::mm_entry::ForkMm,
     /// The `vm.max_map_count` sysctl: the most VMAs an address space may
     /// have (default 65530, `DEFAULT_MAX_MAP_COUNT`). An mmap past it, and
     /// a munmap, mprotect or mremap that would split a VMA at it, fail
@@ -89,31 +62,10 @@ impl Default for Config {
         Config {
             pid_max: PID_MAX_DEFAULT,
             core_dumps: false,
-            fork_mm: crate::task::mm::ForkMm::Cow,
+            fork_mm: crate::task::lifecycle::mm_entry::ForkMm::Cow,
             max_map_count: crate::mm::DEFAULT_MAX_MAP_COUNT,
         }
     }
-}
-
-/// Signal information, as `waitid` and SIGCHLD deliver it (`siginfo_t`
-/// fields of the `SIGCHLD` layout).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SigInfo {
-    /// Signal number (`si_signo`): SIGCHLD for wait reports, 0 when nothing
-    /// was reported.
-    pub signo: i32,
-    /// `si_code`: `CLD_EXITED`, `CLD_KILLED`, `CLD_DUMPED`, `CLD_TRAPPED`,
-    /// `CLD_STOPPED` or `CLD_CONTINUED`.
-    pub code: i32,
-    /// The child's pid in the receiver's namespace (`si_pid`).
-    pub pid: i32,
-    /// The child's real uid (`si_uid`).
-    pub uid: u32,
-    /// Exit code or signal number (`si_status`).
-    pub status: i32,
-    /// The value sent with `rt_sigqueueinfo` (`si_value`, `si_int` in its
-    /// low 32 bits); 0 for other signals.
-    pub value: u64,
 }
 
 /// Something the caller must act on after an operation.
@@ -268,7 +220,7 @@ pub struct Kernel {
     pub(crate) nss: Slab<PidNamespace, NsIx>,
     /// User namespaces (the initial one first).
     pub(crate) userns: Slab<crate::task::userns::UserNamespace, crate::task::userns::UserNsIx>,
-    pub(crate) mms: Slab<crate::task::mm::MmEntry>,
+    pub(crate) mms: Slab<crate::task::lifecycle::mm_entry::MmEntry>,
     pub(crate) root_ns: NsIx,
     pub(crate) init: TaskIx,
     pub(crate) wait_index: WaitIndex,
@@ -279,7 +231,7 @@ pub struct Kernel {
     pub(crate) group_exec_task: Option<TaskIx>,
     /// Wait edges marked by the readiness setters, synced by
     /// `flush_wait_edges` at the end of the operation (task/readiness.rs).
-    pub(crate) wait_dirty: Vec<crate::task::readiness::Dirty>,
+    pub(crate) wait_dirty: Vec<crate::wait::dirty::Dirty>,
     /// Source of list position keys.
     pub(crate) seq: u64,
     /// The caller-supplied current time in nanoseconds.
@@ -291,29 +243,11 @@ pub struct Kernel {
     /// `UCOUNT_RLIMIT_SIGPENDING`).
     pub(crate) sigpending_users: rustc_hash::FxHashMap<u32, u32>,
     /// When threads take their signals.
-    pub(crate) delivery: crate::task::sigdeliver::SignalDelivery,
-    /// Signals a tracer resumed a thread with, for its next `get_signal()`.
-    pub(crate) resume_signals: rustc_hash::FxHashMap<TaskIx, SigInfo>,
-    /// The siginfo of the signal a thread in signal-delivery-stop stopped
-    /// with (`last_siginfo`, what `PTRACE_GETSIGINFO` reads).
-    pub(crate) trap_info: rustc_hash::FxHashMap<TaskIx, SigInfo>,
-    /// The masks of the few threads in `rt_sigtimedwait` or
-    /// `rt_sigsuspend` (`real_blocked`, `saved_sigmask`): kept aside, not
-    /// in every task.
-    pub(crate) sigsave: rustc_hash::FxHashMap<TaskIx, crate::task::task_struct::SigSave>,
-    /// Each tracee's `ptrace_message` (what `PTRACE_GETEVENTMSG` reads):
-    /// kept aside, not in every task; absent means 0.
-    pub(crate) ptrace_messages: rustc_hash::FxHashMap<TaskIx, u64>,
-    /// Each vfork child's parent slot generation at the vfork (kept
-    /// aside, not in every task): once that parent is released (killed
-    /// while waiting: Linux clears the child's `vfork_done`), its slot may
-    /// hold another task.
-    pub(crate) vfork_parent_gens: rustc_hash::FxHashMap<TaskIx, u32>,
-    /// The process-wide signals `complete_signal()` gave to a thread asleep
-    /// in vfork (per such thread; kept aside, almost always empty): only
-    /// that thread has `TIF_SIGPENDING` for them, so the other threads of
-    /// its group do not see them pending until it takes them.
-    pub(crate) vfork_claims: rustc_hash::FxHashMap<TaskIx, u64>,
+    pub(crate) delivery: crate::task::signal::delivery::SignalDelivery,
+    /// The rare per-task state kept aside (resume signals, last siginfo,
+    /// saved masks, ptrace messages, vfork bookkeeping): dropped in one
+    /// place when a task is released.
+    pub(crate) side: crate::task::side::SideState,
     /// External references: pid references, pidfds, namespace files.
     pub(crate) ext: crate::pid::refs::ExtRefs,
 }
@@ -354,12 +288,7 @@ impl Kernel {
             probes: Default::default(),
             sigpending_users: Default::default(),
             delivery: Default::default(),
-            resume_signals: Default::default(),
-            trap_info: Default::default(),
-            sigsave: Default::default(),
-            ptrace_messages: Default::default(),
-            vfork_parent_gens: Default::default(),
-            vfork_claims: Default::default(),
+            side: Default::default(),
             ext: Default::default(),
         };
         k.init_user_ns()?;
@@ -368,22 +297,24 @@ impl Kernel {
         root_ns.refs = 1;
         k.root_ns = k.nss.insert(root_ns).ok_or(Errno::ENOMEM)?;
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
-        let root = std::sync::Arc::new(crate::task::cred::Cred::default());
+        let root = std::sync::Arc::new(crate::task::procapi::cred_struct::Cred::default());
         // The group is provisional: set by new_group below.
         let provisional = SlabIx::from_slot(1);
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = k.mm_alloc()?;
-        let rlim = crate::task::rlimit::init_rlimits(config.core_dumps);
-        let g = k.new_group(task, pid, pid, SigHand::default(), rlim)?;
+        let rlim = crate::task::procapi::rlimit::init_rlimits(config.core_dumps);
+        let g = k.new_group(task, pid, pid, SigHand::default(), rlim, SIGCHLD)?;
         k.tasks[task].group = g;
         k.join_thread_list(g, task);
         k.attach_process_pids(g);
         k.groups[g].session_leader = true;
-        k.groups[g].exit_signal = SIGCHLD;
         k.init = task;
         k.set_nsproxy(task, k.root_ns);
         k.nss[k.root_ns].child_reaper = Some(task);
-        k.groups[g].flags |= crate::task::task_struct::SIGNAL_UNKILLABLE;
+        k.set_group_flags(
+            g,
+            k.groups[g].flags.get() | crate::task::task_struct::SIGNAL_UNKILLABLE,
+        );
         Ok(k)
     }
 
@@ -413,12 +344,7 @@ impl Kernel {
             probes: self.probes.clone(),
             sigpending_users: self.sigpending_users.clone(),
             delivery: self.delivery,
-            resume_signals: self.resume_signals.clone(),
-            trap_info: self.trap_info.clone(),
-            sigsave: self.sigsave.clone(),
-            ptrace_messages: self.ptrace_messages.clone(),
-            vfork_parent_gens: self.vfork_parent_gens.clone(),
-            vfork_claims: self.vfork_claims.clone(),
+            side: self.side.clone(),
             ext: self.ext.clone(),
         }
     }
@@ -545,7 +471,10 @@ impl Kernel {
     /// `ESRCH` if stale, exited or exiting.
     pub(crate) fn current(&self, id: TaskId) -> Result<TaskIx> {
         let t = self.task_idx(id)?;
-        if self.tasks[t].flags & crate::task::task_struct::PF_EXITING != 0 {
+        if self.tasks[t]
+            .flags
+            .contains(crate::task::task_struct::PF_EXITING)
+        {
             return Err(Errno::ESRCH);
         }
         Ok(t)
@@ -772,7 +701,7 @@ impl Kernel {
         pid: PidIx,
         group: GroupIx,
         comm: [u8; TASK_COMM_LEN],
-        cred: std::sync::Arc<crate::task::cred::Cred>,
+        cred: std::sync::Arc<crate::task::procapi::cred_struct::Cred>,
     ) -> Result<TaskIx> {
         let t = self
             .tasks
@@ -787,8 +716,8 @@ impl Kernel {
                 ptrace_seq: 0,
                 thread_seq: 0,
                 exit_code: 0,
-                trap_code: 0,
-                exit_state: ExitState::Alive,
+                trap_code: Ready::initial(0),
+                wait_state: Ready::initial(crate::task::task_struct::WaitState::ALIVE),
                 ptrace: 0,
                 flags: PF_FORKNOEXEC,
                 ptrace_reg: UNREGISTERED,
@@ -797,7 +726,7 @@ impl Kernel {
                 self_exec_id: 0,
                 comm,
                 cred,
-                nsproxy: crate::task::nsproxy::NsProxy::NONE,
+                nsproxy: crate::task::procapi::nsproxy_struct::NsProxy::NONE,
                 pdeath_signal: 0,
                 start_time: self.now,
                 pending: Default::default(),
@@ -822,10 +751,18 @@ impl Kernel {
         pgrp: PidIx,
         session: PidIx,
         sighand: SigHand,
-        rlim: crate::task::rlimit::Rlimits,
+        rlim: crate::task::procapi::rlimit::Rlimits,
+        exit_signal: i32,
     ) -> Result<GroupIx> {
         self.groups
-            .insert(ThreadGroup::new(leader, pgrp, session, sighand, rlim))
+            .insert(ThreadGroup::new(
+                leader,
+                pgrp,
+                session,
+                sighand,
+                rlim,
+                exit_signal,
+            ))
             .ok_or(Errno::EAGAIN)
     }
 
@@ -860,7 +797,7 @@ impl Kernel {
         let mut head = self.pids[pgrp].pgrp_members;
         list::push_back(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
         self.pids[pgrp].pgrp_members = head;
-        if self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 {
+        if self.groups[g].flags.get() & SIGNAL_STOP_STOPPED != 0 {
             self.pids[pgrp].pgrp_nr_stopped += 1;
         }
     }
@@ -871,7 +808,7 @@ impl Kernel {
         let mut head = self.pids[pgrp].pgrp_members;
         list::unlink(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
         self.pids[pgrp].pgrp_members = head;
-        if self.groups[g].flags & SIGNAL_STOP_STOPPED != 0 {
+        if self.groups[g].flags.get() & SIGNAL_STOP_STOPPED != 0 {
             self.pids[pgrp].pgrp_nr_stopped -= 1;
         }
         pgrp
@@ -1012,7 +949,7 @@ impl Kernel {
         // A child traced by its real parent's own group is seen with ptrace
         // semantics from the children list too.
         let ptrace = ptrace_edge || (task.ptrace != 0 && !self.ptrace_reparented(t));
-        let cat = if task.exit_state == ExitState::Zombie {
+        let cat = if task.exit_state() == ExitState::Zombie {
             if !self.delay_group_leader(t) && (ptrace || task.ptrace == 0) {
                 return EdgeState {
                     class,
@@ -1032,23 +969,23 @@ impl Kernel {
         if ptrace {
             // task_stopped_code(): a listening tracee (PTRACE_LISTEN) has
             // nothing to report, even a stop not reported yet.
-            if task.flags & PF_TRACED_STOP != 0
-                && task.trap_code != 0
-                && task.jobctl & crate::task::jobctl::JOBCTL_LISTENING == 0
+            if task.traced_stop()
+                && task.trap_code.get() != 0
+                && task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_LISTENING == 0
             {
                 ready |= READY_TRAP;
             }
-        } else if grp.flags & SIGNAL_STOP_STOPPED != 0 && grp.group_exit_code != 0 {
+        } else if grp.flags.get() & SIGNAL_STOP_STOPPED != 0 && grp.group_exit_code.get() != 0 {
             ready |= READY_STOP;
         }
-        if grp.flags & SIGNAL_STOP_CONTINUED != 0 {
+        if grp.flags.get() & SIGNAL_STOP_CONTINUED != 0 {
             ready |= READY_CONT;
         }
         EdgeState { class, cat, ready }
     }
 
     pub(crate) fn child_class(&self, g: GroupIx) -> Class {
-        if self.groups[g].exit_signal == SIGCHLD {
+        if self.groups[g].exit_signal.get() == SIGCHLD {
             Class::Normal
         } else {
             Class::Clone

@@ -1,61 +1,53 @@
 //! Tasks and the process table: creation, exit, signals, process groups,
 //! sessions, exec and ptrace.
 //!
+//! [`Kernel`] is the facade: it owns every task, thread group, `struct pid`
+//! and pid namespace, and each group of system calls adds its methods to it
+//! from its own folder:
+//!
 //! - `kernel`: [`Kernel`], the process table, with handles and pid lookups;
 //! - `task_struct`: the task and thread-group structures;
-//! - `clone`, `clone3`, `exit`, `signal`, `pgrp`, `exec`, `ptrace`: one file per
-//!   syscall family;
-//! - `cred`: credentials and the set*id family;
-//! - `userns`: user namespaces, their id maps and `ns_capable`;
-//! - `capability`, `commoncap`: capability sets and their rules;
-//! - `rlimit`: resource limits;
-//! - `procinfo`: state kept only for `/proc` (cmdline, run state, comm).
+//! - `readiness`: the setters of the fields a wait reads;
+//! - `lifecycle/`: `clone`, `clone3`, `exec`, `exit`, `pgrp` (process
+//!   groups, sessions, reparenting to a subreaper), `mm` (address spaces
+//!   per process);
+//! - `signal/`: sending, pending, delivering and waiting for signals,
+//!   dispositions, job control, `-ERESTART*`;
+//! - `ptrace/`: attach and resume, event and syscall stops,
+//!   `ptrace_may_access`;
+//! - `procapi/`: credentials and capabilities, resource limits, prctl,
+//!   pidfds, namespaces (`nsproxy`), and what `/proc` shows (`procinfo`).
 
-pub mod capability;
-mod clone;
-mod clone3;
-pub mod commoncap;
-pub mod cred;
-mod exec;
-mod exit;
 mod invariants;
-pub(crate) mod jobctl;
 pub(crate) mod kernel;
-mod mm;
-pub(crate) mod nsproxy;
-mod pgrp;
-pub mod pidfd;
-mod prctl;
-mod procinfo;
-mod ptrace;
-pub mod ptrace_access;
-pub mod ptrace_event;
+pub(crate) mod lifecycle;
+mod probed;
+pub mod procapi;
+pub mod ptrace;
 pub(crate) mod readiness;
-mod restart;
-pub mod rlimit;
-mod sigaction;
-mod sigdeliver;
-mod sigmask;
-mod signal;
-mod sigpending;
-mod sigsend;
+pub(crate) mod refs;
+pub(crate) mod side;
+pub(crate) mod signal;
 pub(crate) mod task_struct;
-pub mod userns;
 
-pub use capability::{Cap, CapUserData, KernelCap};
-pub use clone::CloneArgs;
-pub use clone3::Clone3Args;
-pub use commoncap::AmbientOp;
-pub use cred::Cred;
+// The module paths of before the split, kept for other crates.
+pub use procapi::{capability, commoncap, cred, pidfd, rlimit, userns};
+pub use ptrace::{access as ptrace_access, event as ptrace_event};
+
 pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};
-pub use mm::ForkMm;
-pub use nsproxy::{NsKind, SetnsFd};
-pub use pidfd::{PidFd, PidFdInfo};
-pub use procinfo::ARG_MAX;
-pub use ptrace_access::PtraceMode;
-pub use restart::{Restart, Restarted};
-pub use rlimit::Rlimit;
-pub use sigaction::{SigAction, SigHandler};
-pub use sigdeliver::{SignalAction, SignalDelivery};
-pub use sigmask::SigWait;
-pub use userns::{IdMapFile, UserNsId};
+pub use lifecycle::clone::CloneArgs;
+pub use lifecycle::clone3::Clone3Args;
+pub use lifecycle::mm_entry::ForkMm;
+pub use procapi::capability::{Cap, CapUserData, KernelCap};
+pub use procapi::commoncap::AmbientOp;
+pub use procapi::cred::Cred;
+pub use procapi::nsproxy::{NsKind, SetnsFd};
+pub use procapi::pidfd::{PidFd, PidFdInfo};
+pub use procapi::procinfo::ARG_MAX;
+pub use procapi::rlimit::Rlimit;
+pub use procapi::userns::{IdMapFile, UserNsId};
+pub use ptrace::access::PtraceMode;
+pub use signal::delivery::{SignalAction, SignalDelivery};
+pub use signal::restart::{Restart, Restarted};
+pub use signal::sighand::{SigAction, SigHandler};
+pub use signal::sigmask::SigWait;

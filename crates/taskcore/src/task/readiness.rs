@@ -22,40 +22,26 @@
 //! No Linux analogue: Linux has no index to keep in step (`do_wait` walks
 //! the lists and reads these fields directly).
 
+use crate::ix::GroupIx;
+use crate::ix::TaskIx;
 use crate::task::kernel::Kernel;
-use crate::task::task_struct::GroupIx;
-use crate::task::task_struct::TaskIx;
-use crate::task::task_struct::{ExitState, PF_TRACED_STOP, SIGNAL_STOP_STOPPED};
-
-/// A wait edge marked for re-registration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Dirty {
-    /// Both edges that lead to a task (as `Kernel::sync_task`).
-    Task(TaskIx),
-    /// Every edge that depends on a group's state (as `Kernel::sync_group`).
-    Group(GroupIx),
-}
+use crate::task::task_struct::{ExitState, SIGNAL_STOP_STOPPED};
+use crate::wait::dirty::Dirty;
+use crate::wait::ready::mark;
 
 impl Kernel {
     /// Marks the edges that lead to task `t` (its ptrace edge, and its
     /// group's child edge when it is the leader) for the next flush.
     #[inline]
     pub(crate) fn mark_task(&mut self, t: TaskIx) {
-        self.push_dirty(Dirty::Task(t));
+        let _ = mark(&mut self.wait_dirty, Dirty::Task(t));
     }
 
     /// Marks the edges that depend on group `g` (its child edge and the
     /// ptrace edges of its traced threads) for the next flush.
     #[inline]
     pub(crate) fn mark_group(&mut self, g: GroupIx) {
-        self.push_dirty(Dirty::Group(g));
-    }
-
-    #[inline]
-    fn push_dirty(&mut self, d: Dirty) {
-        if self.wait_dirty.last() != Some(&d) {
-            self.wait_dirty.push(d);
-        }
+        let _ = mark(&mut self.wait_dirty, Dirty::Group(g));
     }
 
     /// Brings every marked edge up to date in the wait index. Entries whose
@@ -93,46 +79,53 @@ impl Kernel {
 
     /// Sets task `t`'s `exit_state`.
     pub(crate) fn set_exit_state(&mut self, t: TaskIx, s: ExitState) {
-        self.tasks[t].exit_state = s;
-        self.mark_task(t);
+        let m = mark(&mut self.wait_dirty, Dirty::Task(t));
+        let w = self.tasks[t].wait_state.get().with_exit_state(s);
+        self.tasks[t].wait_state.set(w, m);
     }
 
     /// Sets or clears task `t`'s `PF_TRACED_STOP` and sets its `trap_code`
     /// (the ptrace stop's wait status; 0 once reported or ended).
     pub(crate) fn set_traced_stop(&mut self, t: TaskIx, stopped: bool, code: i32) {
         let task = &mut self.tasks[t];
-        if stopped {
-            task.flags |= PF_TRACED_STOP;
-        } else {
-            task.flags &= !PF_TRACED_STOP;
-        }
-        task.trap_code = code;
-        self.mark_task(t);
+        let w = task.wait_state.get().with_traced_stop(stopped);
+        task.wait_state
+            .set(w, mark(&mut self.wait_dirty, Dirty::Task(t)));
+        task.trap_code
+            .set(code, mark(&mut self.wait_dirty, Dirty::Task(t)));
+    }
+
+    /// Clears task `t`'s ptrace stop, its `trap_code` left as it is.
+    pub(crate) fn clear_traced_stop(&mut self, t: TaskIx) {
+        let m = mark(&mut self.wait_dirty, Dirty::Task(t));
+        let w = self.tasks[t].wait_state.get().with_traced_stop(false);
+        self.tasks[t].wait_state.set(w, m);
     }
 
     /// Sets task `t`'s `trap_code` alone (0: the stop was reported).
     pub(crate) fn set_trap_code(&mut self, t: TaskIx, code: i32) {
-        self.tasks[t].trap_code = code;
-        self.mark_task(t);
+        let m = mark(&mut self.wait_dirty, Dirty::Task(t));
+        self.tasks[t].trap_code.set(code, m);
     }
 
     /// Sets group `g`'s `exit_signal` (the child edge's `__WCLONE` class).
     pub(crate) fn set_exit_signal(&mut self, g: GroupIx, sig: i32) {
-        self.groups[g].exit_signal = sig;
-        self.mark_group(g);
+        let m = mark(&mut self.wait_dirty, Dirty::Group(g));
+        self.groups[g].exit_signal.set(sig, m);
     }
 
     /// Sets group `g`'s `group_exit_code` (a group stop's reported signal).
     pub(crate) fn set_group_exit_code(&mut self, g: GroupIx, code: i32) {
-        self.groups[g].group_exit_code = code;
-        self.mark_group(g);
+        let m = mark(&mut self.wait_dirty, Dirty::Group(g));
+        self.groups[g].group_exit_code.set(code, m);
     }
 
     /// Sets group `g`'s `SIGNAL_*` flags, keeping the process group's count
     /// of stopped members in step, and marks the group's edges.
     pub(crate) fn set_group_flags(&mut self, g: GroupIx, flags: u32) {
-        let old = self.groups[g].flags;
-        self.groups[g].flags = flags;
+        let old = self.groups[g].flags.get();
+        let m = mark(&mut self.wait_dirty, Dirty::Group(g));
+        self.groups[g].flags.set(flags, m);
         let (was, is) = (
             old & SIGNAL_STOP_STOPPED != 0,
             flags & SIGNAL_STOP_STOPPED != 0,
@@ -145,14 +138,13 @@ impl Kernel {
                 self.pids[pgrp].pgrp_nr_stopped -= 1;
             }
         }
-        self.mark_group(g);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::task::kernel::{Config, Kernel};
     use crate::task::task_struct::SIGNAL_STOP_CONTINUED;
-    use crate::{Config, Kernel};
 
     /// A kernel with init and one child process; the child's group.
     fn with_child() -> (Kernel, crate::task::task_struct::GroupIx) {
@@ -167,8 +159,11 @@ mod tests {
     #[test]
     #[should_panic(expected = "child edge registered in a stale state")]
     fn a_write_that_bypasses_its_setter_fails_the_invariants() {
+        // Outside the tests such a write does not compile (`Ready::set`
+        // asks for a mark); `set_unmarked` exists for this test only.
         let (mut k, g) = with_child();
-        k.groups[g].flags |= SIGNAL_STOP_CONTINUED;
+        let f = k.groups[g].flags.get() | SIGNAL_STOP_CONTINUED;
+        k.groups[g].flags.set_unmarked(f);
         k.check_invariants();
     }
 
@@ -176,7 +171,7 @@ mod tests {
     #[should_panic(expected = "marked but not flushed")]
     fn an_unflushed_mark_fails_the_invariants() {
         let (mut k, g) = with_child();
-        let f = k.groups[g].flags | SIGNAL_STOP_CONTINUED;
+        let f = k.groups[g].flags.get() | SIGNAL_STOP_CONTINUED;
         k.set_group_flags(g, f);
         k.check_invariants();
     }
@@ -184,7 +179,7 @@ mod tests {
     #[test]
     fn a_setter_marks_and_the_flush_registers_the_new_state() {
         let (mut k, g) = with_child();
-        let f = k.groups[g].flags | SIGNAL_STOP_CONTINUED;
+        let f = k.groups[g].flags.get() | SIGNAL_STOP_CONTINUED;
         k.set_group_flags(g, f);
         k.set_group_exit_code(g, 0);
         // Consecutive marks of one group are kept once.

@@ -10,8 +10,10 @@
 
 use crate::list::{Link, ListHead};
 use crate::pid::entry::PidIx;
-use crate::task::sigpending::SigPending;
-use crate::uapi::{NSIG, SA_NOCLDSTOP, SA_NOCLDWAIT, TASK_COMM_LEN};
+use crate::task::signal::sighand::SigHand;
+use crate::task::signal::sigpending::SigPending;
+use crate::uapi::TASK_COMM_LEN;
+use crate::wait::ready::Ready;
 
 /// `exit_state` of a task.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,36 +24,99 @@ pub(crate) enum ExitState {
     Zombie,
 }
 
-/// Task flag: the task has started exiting (`PF_EXITING`).
-pub(crate) const PF_EXITING: u8 = 0x01;
-/// Task flag: forked but has not exec'd (`PF_FORKNOEXEC`).
-pub(crate) const PF_FORKNOEXEC: u8 = 0x02;
-/// Task flag: in a ptrace stop (`TASK_TRACED`).
-pub(crate) const PF_TRACED_STOP: u8 = 0x04;
+/// A task's part of wait readiness, in one byte: its exit state and
+/// whether it is in a ptrace stop (`TASK_TRACED`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WaitState(u8);
 
-/// Task flag, no Linux `PF_*` analogue: the task is runnable
-/// (`__state == TASK_RUNNING`, shown `R` in `/proc`) rather than sleeping
-/// (`TASK_INTERRUPTIBLE`, `S`), as the caller reports with
-/// [`crate::Kernel::set_running`]. Kept in `flags` to leave the layout alone.
-pub(crate) const TS_RUNNING: u8 = 0x08;
+impl WaitState {
+    const ZOMBIE: u8 = 0x01;
+    const TRACED_STOP: u8 = 0x02;
 
-/// Task flag: the `saved_sigmask` kept in [`SigSave`] is to be restored
-/// (`TIF_RESTORE_SIGMASK`).
-pub(crate) const TS_RESTORE_SIGMASK: u8 = 0x10;
+    /// A new task's: alive, not stopped.
+    pub(crate) const ALIVE: WaitState = WaitState(0);
 
-/// Task flag: sleeping in `rt_sigtimedwait`, `rt_sigsuspend` or `pause`
-/// until a signal comes.
-pub(crate) const TS_SIGSLEEP: u8 = 0x20;
+    /// The exit state.
+    #[inline(always)]
+    pub(crate) fn exit_state(self) -> ExitState {
+        if self.0 & Self::ZOMBIE != 0 {
+            ExitState::Zombie
+        } else {
+            ExitState::Alive
+        }
+    }
 
-/// Task flag: waiting in vfork for the child to exec or exit
-/// (`wait_for_vfork_done()`, a `TASK_KILLABLE` sleep): signals, group
-/// stops and ptrace traps stay pending until the vfork completes; only a
-/// pending SIGKILL wakes it.
-pub(crate) const TS_VFORK_WAIT: u8 = 0x40;
+    /// Whether the task is in a ptrace stop.
+    #[inline(always)]
+    pub(crate) fn traced_stop(self) -> bool {
+        self.0 & Self::TRACED_STOP != 0
+    }
 
-/// Task flag: `no_new_privs` (`PFA_NO_NEW_PRIVS` of `atomic_flags`), set by
-/// `PR_SET_NO_NEW_PRIVS`, inherited by children, never cleared.
-pub(crate) const PFA_NO_NEW_PRIVS: u8 = 0x80;
+    /// This state with exit state `s`.
+    #[inline(always)]
+    pub(crate) fn with_exit_state(self, s: ExitState) -> WaitState {
+        match s {
+            ExitState::Zombie => WaitState(self.0 | Self::ZOMBIE),
+            ExitState::Alive => WaitState(self.0 & !Self::ZOMBIE),
+        }
+    }
+
+    /// This state with the ptrace stop set or cleared.
+    #[inline(always)]
+    pub(crate) fn with_traced_stop(self, stopped: bool) -> WaitState {
+        if stopped {
+            WaitState(self.0 | Self::TRACED_STOP)
+        } else {
+            WaitState(self.0 & !Self::TRACED_STOP)
+        }
+    }
+}
+
+bitflags::bitflags! {
+    /// A task's flags: Linux's `PF_*` of `task->flags`, the thread's
+    /// `TIF_*`-like states and `PFA_NO_NEW_PRIVS`, in one byte. The names
+    /// below give each bit its Linux name.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(crate) struct TaskFlags: u8 {
+        /// The task has started exiting (`PF_EXITING`).
+        const EXITING = 0x01;
+        /// Forked but has not exec'd (`PF_FORKNOEXEC`).
+        const FORKNOEXEC = 0x02;
+        /// No Linux `PF_*` analogue: runnable (`__state == TASK_RUNNING`,
+        /// `R` in `/proc`) rather than sleeping (`TASK_INTERRUPTIBLE`,
+        /// `S`), as the caller reports with `Kernel::set_running`.
+        const RUNNING = 0x08;
+        /// The `saved_sigmask` kept in `SigSave` is to be restored
+        /// (`TIF_RESTORE_SIGMASK`).
+        const RESTORE_SIGMASK = 0x10;
+        /// Sleeping in `rt_sigtimedwait`, `rt_sigsuspend` or `pause` until
+        /// a signal comes.
+        const SIGSLEEP = 0x20;
+        /// Waiting in vfork for the child to exec or exit
+        /// (`wait_for_vfork_done()`, a `TASK_KILLABLE` sleep): signals,
+        /// group stops and ptrace traps stay pending until the vfork
+        /// completes; only a pending SIGKILL wakes it.
+        const VFORK_WAIT = 0x40;
+        /// `no_new_privs` (`PFA_NO_NEW_PRIVS` of `atomic_flags`), set by
+        /// `PR_SET_NO_NEW_PRIVS`, inherited by children, never cleared.
+        const NO_NEW_PRIVS = 0x80;
+    }
+}
+
+/// `PF_EXITING`.
+pub(crate) const PF_EXITING: TaskFlags = TaskFlags::EXITING;
+/// `PF_FORKNOEXEC`.
+pub(crate) const PF_FORKNOEXEC: TaskFlags = TaskFlags::FORKNOEXEC;
+/// Runnable (no Linux `PF_*`: `TASK_RUNNING`).
+pub(crate) const TS_RUNNING: TaskFlags = TaskFlags::RUNNING;
+/// `TIF_RESTORE_SIGMASK`.
+pub(crate) const TS_RESTORE_SIGMASK: TaskFlags = TaskFlags::RESTORE_SIGMASK;
+/// Asleep until a signal comes.
+pub(crate) const TS_SIGSLEEP: TaskFlags = TaskFlags::SIGSLEEP;
+/// Waiting in vfork.
+pub(crate) const TS_VFORK_WAIT: TaskFlags = TaskFlags::VFORK_WAIT;
+/// `PFA_NO_NEW_PRIVS`.
+pub(crate) const PFA_NO_NEW_PRIVS: TaskFlags = TaskFlags::NO_NEW_PRIVS;
 
 /// Group flag: the group is exiting (`SIGNAL_GROUP_EXIT`).
 pub(crate) const SIGNAL_GROUP_EXIT: u32 = 0x04;
@@ -71,31 +136,7 @@ pub(crate) const PT_PTRACED: u8 = 0x01;
 /// ptrace state: attached with `PTRACE_SEIZE` (`PT_SEIZED`).
 pub(crate) const PT_SEIZED: u8 = 0x02;
 
-crate::slab::slab_index!(
-    /// Index of a thread group in the kernel's group slab.
-    GroupIx
-);
-
-crate::slab::slab_index!(
-    /// Index of a task (a thread) in the kernel's task slab.
-    TaskIx
-);
-
-impl TaskIx {
-    /// The 0-based ordinal a [`crate::TaskId`] carries (slot - 1, as
-    /// `Display` shows it): handles and their raw form stay what they were
-    /// when the task slab used slot 0.
-    #[inline(always)]
-    pub(crate) fn ordinal(self) -> u32 {
-        self.key() - 1
-    }
-
-    /// The index of ordinal `n`; `None` for `u32::MAX`, which names no slot.
-    #[inline(always)]
-    pub(crate) fn from_ordinal(n: u32) -> Option<TaskIx> {
-        core::num::NonZeroU32::new(n.wrapping_add(1)).map(TaskIx)
-    }
-}
+pub(crate) use crate::ix::{GroupIx, TaskIx};
 
 /// A task: one thread.
 ///
@@ -130,12 +171,14 @@ pub(crate) struct Task {
     pub(crate) exit_code: i32,
     /// ptrace stop code waiting to be reported (Linux keeps it in
     /// `exit_code` while `TASK_TRACED`); 0 when none.
-    pub(crate) trap_code: i32,
-    pub(crate) exit_state: ExitState,
+    pub(crate) trap_code: Ready<i32>,
+    /// Alive or a zombie, in a ptrace stop or not: read with
+    /// [`Task::exit_state`] and [`Task::traced_stop`].
+    pub(crate) wait_state: Ready<WaitState>,
     /// `PT_*` bits, 0 when not traced.
     pub(crate) ptrace: u8,
-    /// `PF_*` bits.
-    pub(crate) flags: u8,
+    /// `PF_*` and thread-state bits.
+    pub(crate) flags: TaskFlags,
     /// The wait index registration of the ptrace edge (see `wait::index`).
     pub(crate) ptrace_reg: u8,
     /// As a waiter: edges to this thread's own children and tracees are
@@ -148,9 +191,9 @@ pub(crate) struct Task {
     /// Command name, NUL-padded (`comm`).
     pub(crate) comm: [u8; TASK_COMM_LEN],
     /// Credentials (`cred`; Linux also has `real_cred`, the same here).
-    pub(crate) cred: std::sync::Arc<crate::task::cred::Cred>,
+    pub(crate) cred: std::sync::Arc<crate::task::procapi::cred_struct::Cred>,
     /// Namespaces for children (`nsproxy`); empty once the task exited.
-    pub(crate) nsproxy: crate::task::nsproxy::NsProxy,
+    pub(crate) nsproxy: crate::task::procapi::nsproxy_struct::NsProxy,
     /// Signal asked for at the parent's death (`pdeath_signal`), 0 none.
     pub(crate) pdeath_signal: i32,
     /// Start time in caller-supplied nanoseconds.
@@ -164,53 +207,28 @@ pub(crate) struct Task {
     /// Slab index of its address space, `NONE` once exited.
     pub(crate) mm: u32,
     /// Job-control and ptrace-trap state (`jobctl`: the `JOBCTL_*` bits of
-    /// `task/jobctl.rs`, the stop signal in the low 16 bits).
+    /// `task/signal/jobctl_flags.rs`, the stop signal in the low 16 bits).
     pub(crate) jobctl: u32,
     /// `PTRACE_O_*` options set by `PTRACE_SEIZE`/`PTRACE_SETOPTIONS`
     /// (Linux keeps them in `ptrace` above `PT_OPT_FLAG_SHIFT`), packed
-    /// by `ptrace_event::pack_options` into 16 bits.
+    /// by `ptrace::event::pack_options` into 16 bits.
     pub(crate) ptrace_opts: u16,
-    /// Which kind of ptrace stop the task is in (`task/ptrace_event.rs`
-    /// `TrapKind` as u8); meaningful with [`PF_TRACED_STOP`].
+    /// Which kind of ptrace stop the task is in (`task/ptrace/event.rs`
+    /// `TrapKind` as u8); meaningful with `traced_stop`.
     pub(crate) trap_kind: u8,
 }
 
-/// Signal dispositions of a thread group, as far as the lifecycle needs them.
-///
-/// Bit `sig - 1` of each mask describes signal `sig`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct SigHand {
-    /// Signals set to `SIG_IGN`.
-    pub(crate) ignored: u64,
-    /// Signals with a handler.
-    pub(crate) handled: u64,
-    /// Handled signals whose handler is reset on delivery (`SA_RESETHAND`).
-    pub(crate) resethand: u64,
-    /// `SA_NOCLDSTOP | SA_NOCLDWAIT` bits of SIGCHLD's action.
-    pub(crate) chld_flags: u64,
-}
-
-impl SigHand {
-    pub(crate) fn bit(sig: i32) -> u64 {
-        debug_assert!((1..=NSIG).contains(&sig));
-        1u64 << (sig - 1)
+impl Task {
+    /// `exit_state`.
+    #[inline(always)]
+    pub(crate) fn exit_state(&self) -> ExitState {
+        self.wait_state.get().exit_state()
     }
 
-    pub(crate) fn is_ignored(&self, sig: i32) -> bool {
-        self.ignored & Self::bit(sig) != 0
-    }
-
-    pub(crate) fn is_handled(&self, sig: i32) -> bool {
-        self.handled & Self::bit(sig) != 0
-    }
-
-    /// The parent does not want zombies (`SIG_IGN` or `SA_NOCLDWAIT`).
-    pub(crate) fn ignoring_children(&self) -> bool {
-        self.is_ignored(crate::uapi::SIGCHLD) || self.chld_flags & SA_NOCLDWAIT != 0
-    }
-
-    pub(crate) fn nocldstop(&self) -> bool {
-        self.chld_flags & SA_NOCLDSTOP != 0
+    /// Whether the task is in a ptrace stop (`TASK_TRACED`).
+    #[inline(always)]
+    pub(crate) fn traced_stop(&self) -> bool {
+        self.wait_state.get().traced_stop()
     }
 }
 
@@ -235,7 +253,7 @@ pub(crate) struct ThreadGroup {
     /// Order key in `real_parent`'s `children` list (increasing = later).
     pub(crate) sibling_seq: u64,
     /// Signal sent to the parent at exit (`exit_signal` of the leader).
-    pub(crate) exit_signal: i32,
+    pub(crate) exit_signal: Ready<i32>,
     /// The parent's `self_exec_id` at fork (`parent_exec_id`).
     pub(crate) parent_exec_id: u32,
     /// The threads, in creation order.
@@ -244,9 +262,9 @@ pub(crate) struct ThreadGroup {
     pub(crate) live: u32,
     pub(crate) next_thread_seq: u32,
     /// `SIGNAL_*` bits.
-    pub(crate) flags: u32,
+    pub(crate) flags: Ready<u32>,
     /// Exit status of the group, or the stop signal while stopping.
-    pub(crate) group_exit_code: i32,
+    pub(crate) group_exit_code: Ready<i32>,
     /// The signal of the last group stop (`jobctl & JOBCTL_STOP_SIGMASK`):
     /// what a tracer attaching to the stopped group is told (a signal
     /// number, 1-64).
@@ -269,9 +287,9 @@ pub(crate) struct ThreadGroup {
     pub(crate) sighand: SigHand,
     /// Flags, masks and addresses of the actions, shared copy-on-write;
     /// `None` while all are zero.
-    pub(crate) actions: Option<crate::task::sigaction::SigActions>,
+    pub(crate) actions: Option<crate::task::signal::sighand::SigActions>,
     /// Resource limits (`rlim`), shared copy-on-write between groups.
-    pub(crate) rlim: crate::task::rlimit::Rlimits,
+    pub(crate) rlim: crate::task::procapi::rlimit::Rlimits,
     /// `PR_SET_CHILD_SUBREAPER` (`is_child_subreaper`).
     pub(crate) is_child_subreaper: bool,
     /// The group leads its session (`signal->leader`).
@@ -294,21 +312,22 @@ impl ThreadGroup {
         pgrp: PidIx,
         session: PidIx,
         sighand: SigHand,
-        rlim: crate::task::rlimit::Rlimits,
+        rlim: crate::task::procapi::rlimit::Rlimits,
+        exit_signal: i32,
     ) -> ThreadGroup {
         ThreadGroup {
             leader,
             real_parent: None,
             sibling: Link::UNLINKED,
             sibling_seq: 0,
-            exit_signal: 0,
+            exit_signal: Ready::initial(exit_signal),
             parent_exec_id: 0,
             threads: ListHead::EMPTY,
             nr_threads: 0,
             live: 0,
             next_thread_seq: 0,
-            flags: 0,
-            group_exit_code: 0,
+            flags: Ready::initial(0),
+            group_exit_code: Ready::initial(0),
             stop_sig: 0,
             chld_events: 0,
             shared_pending: SigPending::default(),
@@ -351,7 +370,7 @@ mod size_tests {
     fn tasks_and_groups_stay_small() {
         assert!(core::mem::size_of::<super::Task>() <= 152);
         // 176: Linux's signal_struct.group_stop_count (per-thread group
-        // stop, task/jobctl.rs) costs one u32 beyond the 168 of before.
+        // stop, task/signal/jobctl.rs) costs one u32 beyond the 168 of before.
         assert!(core::mem::size_of::<super::ThreadGroup>() <= 176);
         assert!(core::mem::size_of::<crate::pid::entry::Pid>() <= 56);
     }

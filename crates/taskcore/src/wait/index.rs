@@ -41,8 +41,8 @@ use core::ops::{Bound, ControlFlow};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
+use crate::ix::{GroupIx, TaskIx};
 use crate::pid::entry::PidIx;
-use crate::task::task_struct::{GroupIx, TaskIx};
 
 /// Registration byte value for an edge not in the index.
 pub(crate) const UNREGISTERED: u8 = 0xff;

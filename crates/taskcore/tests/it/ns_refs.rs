@@ -3,30 +3,39 @@
 //! `struct pid` outlive its task.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering};
+use std::cell::Cell;
 
 use taskcore::uapi::CLONE_NEWPID;
 use taskcore::{CloneArgs, Config, Errno, Kernel, NsKind, WaitOutcome};
 
-/// Bytes currently allocated by this test binary.
+/// Bytes currently allocated by the calling thread (allocated minus freed):
+/// the other tests of this binary run on other threads at the same time.
 struct Counting;
-static LIVE: AtomicIsize = AtomicIsize::new(0);
+thread_local! {
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+}
+
+/// Adds `d` to the calling thread's count (not during thread teardown, when
+/// the count is gone).
+fn count(d: isize) {
+    let _ = LIVE.try_with(|c| c.set(c.get() + d));
+}
 
 // SAFETY: forwards every call to the system allocator unchanged; only
 // counts sizes.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size() as isize, Ordering::Relaxed);
+        count(l.size() as isize);
         // SAFETY: the caller's layout contract, passed on.
         unsafe { System.alloc(l) }
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size() as isize, Ordering::Relaxed);
+        count(-(l.size() as isize));
         // SAFETY: `p` was allocated by `System` with `l` (every allocation goes there).
         unsafe { System.dealloc(p, l) }
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        LIVE.fetch_add(n as isize - l.size() as isize, Ordering::Relaxed);
+        count(n as isize - l.size() as isize);
         // SAFETY: as dealloc: `p` and `l` come from `System`.
         unsafe { System.realloc(p, l, n) }
     }
@@ -68,13 +77,13 @@ fn hundred_thousand_nested_namespaces_in_flat_memory() {
     }
     k.check_invariants();
     assert_eq!(k.nr_pid_namespaces(), 1);
-    let after_4k = LIVE.load(Ordering::Relaxed);
+    let after_4k = LIVE.with(Cell::get);
     for _ in 0..24_000 {
         round(&mut k, 4);
     }
     k.check_invariants();
     assert_eq!(k.nr_pid_namespaces(), 1, "every namespace was freed");
-    let after_100k = LIVE.load(Ordering::Relaxed);
+    let after_100k = LIVE.with(Cell::get);
     let growth = after_100k - after_4k;
     eprintln!(
         "live heap after 4,000 namespaces: {after_4k} B; after 100,000: {after_100k} B; growth {growth} B"

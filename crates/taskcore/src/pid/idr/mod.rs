@@ -112,7 +112,7 @@
 use core::fmt;
 use core::mem;
 
-use crate::{Errno, Result};
+use crate::errno::{Errno, Result};
 
 /// One past the largest id an [`Idr`] can hold: `1 << 24` = 16,777,216.
 ///

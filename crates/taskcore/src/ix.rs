@@ -1,0 +1,61 @@
+//! Indices and handles of tasks and thread groups, below every subsystem
+//! that links to one: [`TaskIx`] and [`GroupIx`] index the kernel's task
+//! and group slabs (a `struct pid` names its task, the wait index its
+//! waiters); [`TaskId`] is the generation-checked handle the API hands
+//! out.
+
+crate::slab::slab_index!(
+    /// Index of a thread group in the kernel's group slab.
+    GroupIx
+);
+
+crate::slab::slab_index!(
+    /// Index of a task (a thread) in the kernel's task slab.
+    TaskIx
+);
+
+impl TaskIx {
+    /// The 0-based ordinal a [`crate::TaskId`] carries (slot - 1, as
+    /// `Display` shows it): handles and their raw form stay what they were
+    /// when the task slab used slot 0.
+    #[inline(always)]
+    pub(crate) fn ordinal(self) -> u32 {
+        self.key() - 1
+    }
+
+    /// The index of ordinal `n`; `None` for `u32::MAX`, which names no slot.
+    #[inline(always)]
+    pub(crate) fn from_ordinal(n: u32) -> Option<TaskIx> {
+        core::num::NonZeroU32::new(n.wrapping_add(1)).map(TaskIx)
+    }
+}
+
+/// A handle on a task (a thread).
+///
+/// Handles are generation-checked: once the task is reaped (released), its
+/// handle is stale and every operation given it fails with `ESRCH`, even if
+/// the slot is reused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TaskId {
+    /// The task's slot ordinal (`TaskIx::ordinal`).
+    pub(crate) idx: u32,
+    pub(crate) gen: u32,
+}
+
+impl TaskId {
+    /// The handle as one integer, for FFI and tables keyed by integers:
+    /// slot index in the low 32 bits, generation in the high 32.
+    pub const fn into_raw(self) -> u64 {
+        (self.gen as u64) << 32 | self.idx as u64
+    }
+
+    /// The handle [`TaskId::into_raw`] gave. Any value is accepted: one that
+    /// names no live task makes every operation fail with `ESRCH`, as a
+    /// stale handle does.
+    pub const fn from_raw(raw: u64) -> TaskId {
+        TaskId {
+            idx: raw as u32,
+            gen: (raw >> 32) as u32,
+        }
+    }
+}

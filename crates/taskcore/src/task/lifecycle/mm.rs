@@ -1,0 +1,282 @@
+//! Address spaces of tasks: every task has one; fork duplicates it,
+//! `CLONE_VM` (threads, vfork) shares it, `execve` replaces it and exit drops
+//! it. The memory syscalls act on the caller's.
+//!
+//! An address space with no mappings costs one slab slot: its
+//! [`MmStruct`] is allocated at the first mapping, so a million forks of an
+//! empty init allocate no trees.
+//!
+//! # Linux
+//! kernel/fork.c `copy_mm()`/`dup_mm()`, kernel/exit.c `exit_mm()`,
+//! fs/exec.c `exec_mmap()` (in `Kernel::execve`), mm/mmap.c syscalls.
+
+use crate::errno::{Errno, Result};
+use crate::ix::TaskIx;
+use crate::mm::{MmStruct, MmapFile};
+use crate::slab::NONE;
+use crate::task::kernel::{Kernel, TaskId};
+use crate::task::lifecycle::mm_entry::{ForkMm, MmEntry};
+use crate::uapi::CLONE_VM;
+
+/// # Memory: address spaces, the mmap family (`mm/`).
+impl Kernel {
+    /// A new, empty address space with one user.
+    pub(crate) fn mm_alloc(&mut self) -> Result<u32> {
+        self.mms
+            .insert(MmEntry {
+                mm: None,
+                users: 1,
+                cmdline: None,
+                dumpable: true,
+            })
+            .ok_or(Errno::ENOMEM)
+    }
+
+    /// `copy_mm()`: the address space a child of `cur` created with `flags`
+    /// gets. Nothing changes on error.
+    ///
+    /// # Errors
+    /// `ENOMEM` if the copy fails.
+    pub(crate) fn copy_mm(&mut self, cur: TaskIx, flags: u64) -> Result<u32> {
+        let mm = self.tasks[cur].mm;
+        if flags & CLONE_VM != 0 {
+            self.mms[mm].users += 1;
+            return Ok(mm);
+        }
+        let copy = match &self.mms[mm].mm {
+            None => None,
+            Some(src) => Some(Box::new(match self.config.fork_mm {
+                ForkMm::Bulk => src.dup_bulk()?,
+                ForkMm::Cow => src.dup_cow(),
+            })),
+        };
+        // The child's copy of the argument area reads the same.
+        let cmdline = self.mms[mm].cmdline.clone();
+        let dumpable = self.mms[mm].dumpable;
+        self.mms
+            .insert(MmEntry {
+                mm: copy,
+                users: 1,
+                cmdline,
+                dumpable,
+            })
+            .ok_or(Errno::ENOMEM)
+    }
+
+    /// Drops one user of address space `mm` (`mmput`).
+    pub(crate) fn mmput(&mut self, mm: u32) {
+        if mm == NONE {
+            return;
+        }
+        let e = &mut self.mms[mm];
+        e.users -= 1;
+        if e.users == 0 {
+            self.mms.remove(mm);
+        }
+    }
+
+    /// `exit_mm()`: the exiting task gives up its address space.
+    pub(crate) fn exit_mm(&mut self, t: TaskIx) {
+        let mm = core::mem::replace(&mut self.tasks[t].mm, NONE);
+        self.mmput(mm);
+    }
+
+    /// The address space of `task`, `None` if it has no mapping (or has
+    /// exited).
+    ///
+    /// # Errors
+    /// `ESRCH` if `task` is stale.
+    pub fn mm(&self, task: TaskId) -> Result<Option<&MmStruct>> {
+        let t = self.task_idx(task)?;
+        let mm = self.tasks[t].mm;
+        Ok(if mm == NONE {
+            None
+        } else {
+            self.mms[mm].mm.as_deref()
+        })
+    }
+
+    /// Whether tasks `a` and `b` share one address space (threads, vfork).
+    ///
+    /// # Errors
+    /// `ESRCH` if either handle is stale.
+    pub fn same_mm(&self, a: TaskId, b: TaskId) -> Result<bool> {
+        let (a, b) = (self.task_idx(a)?, self.task_idx(b)?);
+        Ok(self.tasks[a].mm != NONE && self.tasks[a].mm == self.tasks[b].mm)
+    }
+
+    /// Runs `f` on the caller's address space, creating it (empty) on
+    /// first use. A call that fails leaves a space it created uncreated, so
+    /// a failed call changes nothing.
+    fn with_mm<T>(
+        &mut self,
+        current: TaskId,
+        f: impl FnOnce(&mut MmStruct) -> Result<T>,
+    ) -> Result<T> {
+        let t = self.current(current)?;
+        let max_map_count = self.config.max_map_count;
+        let slot = &mut self.mms[self.tasks[t].mm].mm;
+        let created = slot.is_none();
+        let mm = slot.get_or_insert_with(Box::default);
+        // The sysctl is global: the value in force applies.
+        mm.set_max_map_count(max_map_count);
+        let r = f(mm);
+        if created && r.is_err() {
+            *slot = None;
+        }
+        r
+    }
+
+    /// `mmap(addr, len, prot, flags, fd, pgoff << 12)` in the caller's
+    /// address space; returns the mapping's address.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale or exiting; otherwise as
+    /// [`MmStruct::mmap`] (`EINVAL`, `ENOMEM`, `EEXIST`, `EACCES`...).
+    ///
+    /// # Linux
+    /// `ksys_mmap_pgoff()` -> `do_mmap()` (mm/mmap.c).
+    #[allow(clippy::too_many_arguments)]
+    pub fn mmap(
+        &mut self,
+        current: TaskId,
+        addr: u64,
+        len: u64,
+        prot: u32,
+        flags: u32,
+        file: Option<&MmapFile>,
+        pgoff: u64,
+    ) -> Result<u64> {
+        self.probed(crate::probe::Op::Mmap, current, |k| {
+            k.do_sys_mmap(current, addr, len, prot, flags, file, pgoff)
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn do_sys_mmap(
+        &mut self,
+        current: TaskId,
+        addr: u64,
+        len: u64,
+        prot: u32,
+        flags: u32,
+        file: Option<&MmapFile>,
+        pgoff: u64,
+    ) -> Result<u64> {
+        self.with_mm(current, |mm| mm.mmap(addr, len, prot, flags, file, pgoff))
+    }
+
+    /// Sets the `vm.max_map_count` sysctl
+    /// ([`Config::max_map_count`](crate::Config::max_map_count)) for every
+    /// later call (writing `/proc/sys/vm/max_map_count`).
+    ///
+    /// # Errors
+    /// `EINVAL` above `INT_MAX` (`proc_dointvec_minmax()` takes 0 to
+    /// `INT_MAX`).
+    pub fn set_max_map_count(&mut self, n: usize) -> Result<()> {
+        if n > i32::MAX as usize {
+            return Err(Errno::EINVAL);
+        }
+        self.config.max_map_count = n;
+        Ok(())
+    }
+
+    /// `munmap(addr, len)` in the caller's address space.
+    ///
+    /// # Errors
+    /// `ESRCH` for a stale caller; otherwise as [`MmStruct::munmap`].
+    pub fn munmap(&mut self, current: TaskId, addr: u64, len: u64) -> Result<()> {
+        self.probed(crate::probe::Op::Munmap, current, |k| {
+            k.do_sys_munmap(current, addr, len)
+        })
+    }
+
+    fn do_sys_munmap(&mut self, current: TaskId, addr: u64, len: u64) -> Result<()> {
+        self.with_mm(current, |mm| mm.munmap(addr, len))
+    }
+
+    /// `mprotect(addr, len, prot)` in the caller's address space.
+    ///
+    /// # Errors
+    /// `ESRCH` for a stale caller; otherwise as [`MmStruct::mprotect`].
+    pub fn mprotect(&mut self, current: TaskId, addr: u64, len: u64, prot: u32) -> Result<()> {
+        self.probed(crate::probe::Op::Mprotect, current, |k| {
+            k.do_sys_mprotect(current, addr, len, prot)
+        })
+    }
+
+    fn do_sys_mprotect(&mut self, current: TaskId, addr: u64, len: u64, prot: u32) -> Result<()> {
+        self.with_mm(current, |mm| mm.mprotect(addr, len, prot))
+    }
+
+    /// `mremap(old, old_len, new_len, flags, new)` in the caller's address
+    /// space; returns the new address.
+    ///
+    /// # Errors
+    /// `ESRCH` for a stale caller; otherwise as [`MmStruct::mremap`].
+    pub fn mremap(
+        &mut self,
+        current: TaskId,
+        old: u64,
+        old_len: u64,
+        new_len: u64,
+        flags: u32,
+        new: u64,
+    ) -> Result<u64> {
+        self.probed(crate::probe::Op::Mremap, current, |k| {
+            k.do_sys_mremap(current, old, old_len, new_len, flags, new)
+        })
+    }
+
+    fn do_sys_mremap(
+        &mut self,
+        current: TaskId,
+        old: u64,
+        old_len: u64,
+        new_len: u64,
+        flags: u32,
+        new: u64,
+    ) -> Result<u64> {
+        self.with_mm(current, |mm| mm.mremap(old, old_len, new_len, flags, new))
+    }
+
+    /// `brk(addr)`: returns the new break, or the old one if it cannot move.
+    ///
+    /// # Errors
+    /// `ESRCH` for a stale caller.
+    pub fn brk(&mut self, current: TaskId, addr: u64) -> Result<u64> {
+        self.probed(crate::probe::Op::Brk, current, |k| {
+            k.do_sys_brk(current, addr)
+        })
+    }
+
+    fn do_sys_brk(&mut self, current: TaskId, addr: u64) -> Result<u64> {
+        self.with_mm(current, |mm| Ok(mm.brk(addr)))
+    }
+
+    /// Installs `mm` as the caller's address space (for emulators that build
+    /// the post-exec image themselves, or load a parsed `/proc/PID/maps`).
+    /// Threads sharing the old one keep it. The argument area
+    /// ([`Kernel::set_cmdline`]) carries over to the new one.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale or exiting.
+    pub fn set_mm(&mut self, current: TaskId, mm: MmStruct) -> Result<()> {
+        let t = self.current(current)?;
+        // The argument area stays with the task's image.
+        let cmdline = self.mms[self.tasks[t].mm].cmdline.clone();
+        let dumpable = self.mms[self.tasks[t].mm].dumpable;
+        let new = self
+            .mms
+            .insert(MmEntry {
+                mm: Some(Box::new(mm)),
+                users: 1,
+                cmdline,
+                dumpable,
+            })
+            .ok_or(Errno::ENOMEM)?;
+        let old = core::mem::replace(&mut self.tasks[t].mm, new);
+        self.mmput(old);
+        Ok(())
+    }
+}

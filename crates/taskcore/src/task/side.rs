@@ -1,0 +1,56 @@
+//! The rare per-task state, kept aside rather than in every task (almost
+//! always empty): what exit and exec drop in one place,
+//! [`SideState::forget`], when a task is released.
+
+use rustc_hash::FxHashMap;
+
+use crate::ix::TaskIx;
+use crate::task::task_struct::SigSave;
+use crate::types::SigInfo;
+
+/// The per-task side tables, keyed by task.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SideState {
+    /// Signals a tracer resumed a thread with, for its next `get_signal()`.
+    pub(crate) resume_signals: FxHashMap<TaskIx, SigInfo>,
+    /// The siginfo of the signal a thread in signal-delivery-stop stopped
+    /// with (`last_siginfo`, what `PTRACE_GETSIGINFO` reads).
+    pub(crate) trap_info: FxHashMap<TaskIx, SigInfo>,
+    /// The masks of the few threads in `rt_sigtimedwait` or
+    /// `rt_sigsuspend` (`real_blocked`, `saved_sigmask`): kept aside, not
+    /// in every task.
+    pub(crate) sigsave: FxHashMap<TaskIx, SigSave>,
+    /// Each tracee's `ptrace_message` (what `PTRACE_GETEVENTMSG` reads):
+    /// kept aside, not in every task; absent means 0.
+    pub(crate) ptrace_messages: FxHashMap<TaskIx, u64>,
+    /// Each vfork child's parent slot generation at the vfork (kept
+    /// aside, not in every task): once that parent is released (killed
+    /// while waiting: Linux clears the child's `vfork_done`), its slot may
+    /// hold another task.
+    pub(crate) vfork_parent_gens: FxHashMap<TaskIx, u32>,
+    /// The process-wide signals `complete_signal()` gave to a thread asleep
+    /// in vfork (per such thread; kept aside, almost always empty): only
+    /// that thread has `TIF_SIGPENDING` for them, so the other threads of
+    /// its group do not see them pending until it takes them.
+    pub(crate) vfork_claims: FxHashMap<TaskIx, u64>,
+}
+
+impl SideState {
+    /// Drops what the tables keep for released task `t`; an empty table
+    /// is not hashed, so an exit of a task with nothing aside pays one
+    /// length test per table.
+    #[inline]
+    pub(crate) fn forget(&mut self, t: TaskIx) {
+        fn drop_entry<V>(m: &mut FxHashMap<TaskIx, V>, t: TaskIx) {
+            if !m.is_empty() {
+                m.remove(&t);
+            }
+        }
+        drop_entry(&mut self.resume_signals, t);
+        drop_entry(&mut self.trap_info, t);
+        drop_entry(&mut self.sigsave, t);
+        drop_entry(&mut self.ptrace_messages, t);
+        drop_entry(&mut self.vfork_parent_gens, t);
+        drop_entry(&mut self.vfork_claims, t);
+    }
+}
