@@ -315,6 +315,8 @@ impl Kernel {
             g,
             k.groups[g].flags.get() | crate::task::task_struct::SIGNAL_UNKILLABLE,
         );
+        // The end of an operation: no wait edge left marked.
+        k.flush_wait_edges();
         Ok(k)
     }
 
