@@ -12,6 +12,11 @@ for c in *.c; do
     "$tmp/$name" >"$name.out"
     echo "recorded $name.out ($(wc -l <"$name.out") lines, kernel $(uname -r))"
 done
+# userns_rules.c again as an unprivileged user (uid and gid 1000, no
+# groups, no capabilities): its unprivileged user namespaces.
+chmod 755 "$tmp"
+setpriv --reuid=1000 --regid=1000 --clear-groups "$tmp/userns_rules" >userns_rules_user.out
+echo "recorded userns_rules_user.out ($(wc -l <userns_rules_user.out) lines, uid 1000)"
 # ptrace_access.c needs root in the initial user namespace and no Yama
 # ptrace_scope restriction (its callers attach to siblings).
 # pidfd_rules.c and pidns_rules.c need root (setresuid, unshare, setns,
@@ -25,3 +30,9 @@ done
 # and re-executes itself through /proc/self/exe for its exec cases.
 # validation_rules.c and traced_init.c need root (clone3 with CLONE_NEWNS,
 # unshare(CLONE_NEWPID)) and, for traced_init.c, no tracer of its own.
+# userns_rules.c needs root with CAP_SETFCAP and unprivileged user
+# namespaces allowed (user.max_user_namespaces > 0, no AppArmor
+# restriction); its second run needs setpriv (util-linux).
+# map_count.c fills its address space up to vm.max_map_count (65530
+# one-page mappings: about 256 MiB of address space, no memory touched).
+# uaccess_rules.c needs nothing special (its capset calls all fault).

@@ -146,6 +146,14 @@ pub(crate) enum Kind {
         name: &'static str,
         err: taskcore::Errno,
     },
+    /// write(2) of `data` to a user-namespace file of `/proc` (`uid_map`,
+    /// `gid_map`, `setgroups`) of recorded process `pid`, known by
+    /// strace's `-y` fd annotation (`engine/userns.rs`).
+    ProcWrite {
+        pid: i32,
+        file: taskcore_strace::ProcFile,
+        data: Vec<u8>,
+    },
     /// A modelled call whose recorded arguments cannot be applied (a
     /// pointer strace did not read): counted as unchecked, with why.
     Unchecked {
@@ -263,6 +271,7 @@ impl Kind {
             Kind::Killed { .. } => "+++ killed",
             Kind::Superseded { .. } => "+++ superseded",
             Kind::Raw { nr, .. } => raw_name(*nr),
+            Kind::ProcWrite { .. } => "write",
             Kind::Refused { name, .. } | Kind::Unchecked { name, .. } => name,
             Kind::Unrecorded { name } | Kind::Other { name } => name,
         }

@@ -105,7 +105,7 @@ pub use event::{
     SysErr, Syscall,
 };
 pub use join::{ParseError, Parser, Stats, SyscallCount, MAX_MSG, MAX_STORED_ERRORS};
-pub use procapi::{CapData, IdKind, ProcCall, RlimitArg};
+pub use procapi::{CapData, IdKind, ProcCall, ProcFile, RlimitArg};
 pub use reader::{
     open, parse_str, read_from, read_line, read_trace, LineRead, Trace, TraceReader, MAX_LINE,
 };

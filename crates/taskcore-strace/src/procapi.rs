@@ -208,4 +208,54 @@ pub enum ProcCall {
         /// and `PR_CAP_AMBIENT_*` by name or number.
         args: [u64; 4],
     },
+    /// write(fd, buf, count) to a user-namespace file of `/proc`, known
+    /// by strace's `-y` annotation of the fd
+    /// (`3</proc/PID/uid_map>`): `uid_map`, `gid_map` or `setgroups`.
+    ProcFileWrite {
+        /// The fd.
+        fd: i32,
+        /// The process whose file it is (the number in the path, as the
+        /// tracer's `/proc` names it).
+        pid: i32,
+        /// Which file.
+        file: ProcFile,
+        /// The bytes written, as printed.
+        data: Vec<u8>,
+        /// strace cut `data` short (its `-s` limit).
+        truncated: bool,
+        /// The `count` argument.
+        count: u64,
+    },
+}
+
+/// A user-namespace file of `/proc/PID`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProcFile {
+    /// `uid_map`.
+    UidMap,
+    /// `gid_map`.
+    GidMap,
+    /// `setgroups`.
+    Setgroups,
+}
+
+impl ProcFile {
+    /// The file of `path` `/proc/PID/NAME` (or `/proc/PID/task/TID/NAME`):
+    /// the pid and the file, `None` for another path.
+    pub fn parse_path(path: &str) -> Option<(i32, ProcFile)> {
+        let rest = path.strip_prefix("/proc/")?;
+        let (pid, rest) = rest.split_once('/')?;
+        let pid: i32 = pid.parse().ok()?;
+        let name = match rest.strip_prefix("task/") {
+            Some(t) => t.split_once('/')?.1,
+            None => rest,
+        };
+        let file = match name {
+            "uid_map" => ProcFile::UidMap,
+            "gid_map" => ProcFile::GidMap,
+            "setgroups" => ProcFile::Setgroups,
+            _ => return None,
+        };
+        Some((pid, file))
+    }
 }

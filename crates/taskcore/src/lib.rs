@@ -109,9 +109,10 @@ pub use errno::{Errno, Result};
 
 pub use pid::{NsRef, PidRef};
 pub use task::{
-    AmbientOp, Cap, CapUserData, Clone3Args, CloneArgs, Config, Cred, ForkMm, Kernel, KernelCap,
-    Notification, NsKind, PidFd, PidFdInfo, PtraceMode, Restart, Restarted, Rlimit, SetnsFd,
-    SigAction, SigHandler, SigInfo, SigWait, SignalAction, SignalDelivery, TaskId,
+    AmbientOp, Cap, CapUserData, Clone3Args, CloneArgs, Config, Cred, ForkMm, IdMapFile, Kernel,
+    KernelCap, Notification, NsKind, PidFd, PidFdInfo, PtraceMode, Restart, Restarted, Rlimit,
+    SetnsFd, SigAction, SigHandler, SigInfo, SigWait, SignalAction, SignalDelivery, TaskId,
+    UserNsId,
 };
 pub use types::{Signal, WaitOptions};
 pub use wait::{WaitOutcome, WaitReport};

@@ -79,6 +79,14 @@ record capdrop 60 "$TRACE_CAPS" -- ./capdrop
 record unshare-init-signal 60 "$TRACE_CAPS" --decode-pids=pidns -- \
     unshare --pid --fork sh -c 'kill -TERM 1; kill -USR1 1; /bin/true; echo alive'
 
+# user namespaces (issue 23): `unshare --user --pid --fork --map-root-user`
+# as uid 1000 (its child writes /proc/self/uid_map, setgroups "deny",
+# gid_map, and runs a shell as pid 1 of the new pid namespace). `write`
+# with -y: the fd's path names the /proc file each write goes to.
+record unshare-userns 60 "$TRACE_CAPS,write" -y --decode-pids=pidns -- \
+    setpriv --reuid=1000 --regid=1000 --clear-groups \
+    unshare --user --pid --fork --map-root-user sh -c 'id; echo $$'
+
 # The workloads above that were recorded with the old command, again with
 # the wider one (issue 10): NAME-sig, masks and every `--- SIG` line
 # checkable. Each starts from the same state as its old recording.

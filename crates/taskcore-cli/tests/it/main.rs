@@ -25,5 +25,6 @@ mod replay;
 mod replay_caps;
 mod replay_input;
 mod replay_probe;
+mod replay_userns;
 mod run_live;
 mod timeline;

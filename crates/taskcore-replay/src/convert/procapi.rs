@@ -96,6 +96,27 @@ pub(super) fn proc_call(c: &ProcCall) -> Kind {
                 .map(|i| super::signal::given_info(*sig, Some(i))),
         },
         ProcCall::Unshare { flags } => sys(Syscall::Unshare { flags: *flags }),
+        ProcCall::ProcFileWrite {
+            pid,
+            file,
+            data,
+            truncated,
+            count,
+            ..
+        } => {
+            if *truncated || *count != data.len() as u64 {
+                Kind::Unchecked {
+                    name: "write",
+                    why: "data strace cut short",
+                }
+            } else {
+                Kind::ProcWrite {
+                    pid: *pid,
+                    file: *file,
+                    data: data.clone(),
+                }
+            }
+        }
         ProcCall::Setns { fd, nstype } => Kind::Raw {
             nr: nr::SETNS,
             args: [*fd as u64, *nstype, 0, 0, 0, 0],

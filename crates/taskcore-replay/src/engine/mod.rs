@@ -20,6 +20,7 @@
 //! - [`consumed`]: signals consumed where the trace cannot see (signalfd);
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
 //! - [`pidns`]: callers in nested pid namespaces;
+//! - [`userns`]: the writes of `/proc/PID/uid_map`, `gid_map`, `setgroups`;
 //! - [`calls`]: the recorded system calls, each handed to its family's
 //!   module, which maps its numbers to the emulation's and applies it
 //!   through [`taskcore::sys::dispatch`];
@@ -67,6 +68,7 @@ pub(crate) mod records;
 pub(crate) mod report;
 mod sigcalls;
 mod signals;
+mod userns;
 mod waits;
 mod world;
 
@@ -433,6 +435,7 @@ impl Engine {
                 self.ptrace_under_strace(e, cur, args[0] as i32, args[1] as i32)
             }
             Kind::Raw { nr, args, info } => self.apply_fd_call(e, cur, *nr, *args, *info),
+            Kind::ProcWrite { pid, file, data } => self.apply_proc_write(e, cur, *pid, *file, data),
             Kind::Refused { name, err } => self.refused(e, name, *err),
             Kind::Unchecked { why, .. } => self.unchecked_because(e, why),
             Kind::Unrecorded { .. } => {

@@ -6,7 +6,7 @@ use super::{int_of, siginfo, Args, Res};
 use crate::args::Value;
 use crate::consts;
 use crate::event::Call;
-use crate::procapi::{CapData, IdKind, ProcCall, RlimitArg};
+use crate::procapi::{CapData, IdKind, ProcCall, ProcFile, RlimitArg};
 
 /// `pidfd_open` flags (include/uapi/linux/pidfd.h).
 const PIDFD_FLAGS: &[(&str, u64)] = &[("PIDFD_NONBLOCK", 0o4000), ("PIDFD_THREAD", 0o200)];
@@ -201,6 +201,28 @@ pub(super) fn decode(name: &str, a: &Args<'_>) -> Option<Res<Call>> {
                 nstype: a.bits(1, consts::CLONE_FLAGS)?,
             })
         })(),
+        // Only a write whose fd strace annotated with a user-namespace
+        // file of /proc (-y); any other write is not decoded.
+        "write" => {
+            let raw = a.raw.first()?;
+            let (fd, path) = raw.split_once('<')?;
+            let (pid, file) = ProcFile::parse_path(path.strip_suffix('>')?)?;
+            let fd: i32 = fd.trim().parse().ok()?;
+            (|| {
+                let (data, truncated) = match a.get(1)? {
+                    Some(Value::Str { text, truncated }) => (text.clone().into_bytes(), *truncated),
+                    _ => return Err("write: data not printed as a string".to_string()),
+                };
+                Ok(ProcCall::ProcFileWrite {
+                    fd,
+                    pid,
+                    file,
+                    data,
+                    truncated,
+                    count: a.addr(2)?,
+                })
+            })()
+        }
         "setuid" => id(a, 0).map(|uid| ProcCall::Setuid { uid }),
         "setgid" => id(a, 0).map(|gid| ProcCall::Setgid { gid }),
         "setfsuid" => id(a, 0).map(|uid| ProcCall::Setfsuid { uid }),
@@ -343,8 +365,9 @@ fn limit_value(v: &Value) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
+    use super::{decode, Args};
     use crate::event::{Call, Ret};
-    use crate::procapi::{IdKind, ProcCall, RlimitArg};
+    use crate::procapi::{IdKind, ProcCall, ProcFile, RlimitArg};
 
     fn call(name: &str, args: &str) -> ProcCall {
         match super::super::decode(name, args, &Ret::Val(0)).0 {
@@ -409,6 +432,37 @@ mod tests {
                 nstype: 0x20000000
             }
         );
+    }
+
+    #[test]
+    fn user_namespace_file_writes() {
+        assert_eq!(
+            call("write", r#"3</proc/22955/uid_map>, "0 1000 1", 8"#),
+            ProcCall::ProcFileWrite {
+                fd: 3,
+                pid: 22955,
+                file: ProcFile::UidMap,
+                data: b"0 1000 1".to_vec(),
+                truncated: false,
+                count: 8
+            }
+        );
+        assert_eq!(
+            call("write", r#"4</proc/7/task/9/setgroups>, "deny\n", 5"#),
+            ProcCall::ProcFileWrite {
+                fd: 4,
+                pid: 7,
+                file: ProcFile::Setgroups,
+                data: b"deny\n".to_vec(),
+                truncated: false,
+                count: 5
+            }
+        );
+        // Other writes are not decoded.
+        let a = Args::new(r#"1</dev/pts/0>, "hi\n", 3"#, false);
+        assert!(decode("write", &a).is_none());
+        let a = Args::new(r#"1, "0 0 1", 5"#, false);
+        assert!(decode("write", &a).is_none());
     }
 
     #[test]

@@ -74,6 +74,10 @@ pub(crate) struct PidNamespace {
     /// The part of `refs` held by open namespace files (checked by the
     /// invariants).
     pub(crate) file_refs: u32,
+    /// The owning user namespace (`user_ns`, holding a reference; the
+    /// initial one for the root namespace): capabilities over the
+    /// namespace are held there.
+    pub(crate) user_ns: crate::task::userns::UserNsIx,
 }
 
 impl PidNamespace {
@@ -89,6 +93,7 @@ impl PidNamespace {
             zap_waiter: None,
             refs: 0,
             file_refs: 0,
+            user_ns: crate::task::userns::UserNsId::default().0,
         }
     }
 

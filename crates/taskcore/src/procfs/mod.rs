@@ -16,8 +16,8 @@
 //!  /proc
 //!  |-- .  ..  sys/kernel/pid_max  stat  uptime  cpuinfo  loadavg  meminfo
 //!  |-- self -> TGID              thread-self -> TGID/task/TID
-//!  `-- TGID/  status limits comm cmdline stat statm maps
-//!      `-- task/TID/  status limits comm cmdline stat statm maps children
+//!  `-- TGID/  status limits comm cmdline stat statm maps uid_map gid_map setgroups
+//!      `-- task/TID/  status limits comm cmdline stat statm maps children uid_map ...
 //! ```
 //!
 //! # Vocabulary
@@ -44,8 +44,10 @@
 //! # What is modelled
 //! From the core: comm, cmdline (the argument area), state (`R`, `S`,
 //! `T`, `t`, `Z`), ids in every namespace level (tgid, pid, ppid, pgid,
-//! sid, tracer), credentials (the uid and gid sets, supplementary groups,
-//! capabilities as "euid 0 has them all"), thread counts, start times,
+//! sid, tracer), credentials (the uid and gid sets and supplementary
+//! groups as the reader's user namespace maps them, the capability sets;
+//! the user namespace's `uid_map`, `gid_map` and `setgroups`), thread
+//! counts, start times,
 //! signal dispositions, pending, shared-pending and blocked signals and
 //! the queued-siginfo count, resource limits, the address space (maps,
 //! sizes), the owner of each task's files (`task_dump_owner()`). Not

@@ -146,10 +146,16 @@ pub enum PidEntry {
     Limits,
     /// `children` (thread directories only).
     Children,
+    /// `uid_map`: the user namespace's uid map.
+    UidMap,
+    /// `gid_map`.
+    GidMap,
+    /// `setgroups`: `allow` or `deny`.
+    Setgroups,
 }
 
 /// Entries of `/proc/PID/`, in the order of Linux's `tgid_base_stuff`.
-pub const TGID_ENTRIES: [PidEntry; 8] = [
+pub const TGID_ENTRIES: [PidEntry; 11] = [
     PidEntry::Task,
     PidEntry::Status,
     PidEntry::Limits,
@@ -158,11 +164,14 @@ pub const TGID_ENTRIES: [PidEntry; 8] = [
     PidEntry::Stat,
     PidEntry::Statm,
     PidEntry::Maps,
+    PidEntry::UidMap,
+    PidEntry::GidMap,
+    PidEntry::Setgroups,
 ];
 
 /// Entries of `/proc/PID/task/TID/`, in the order of Linux's
 /// `tid_base_stuff`.
-pub const TID_ENTRIES: [PidEntry; 8] = [
+pub const TID_ENTRIES: [PidEntry; 11] = [
     PidEntry::Status,
     PidEntry::Limits,
     PidEntry::Comm,
@@ -171,6 +180,9 @@ pub const TID_ENTRIES: [PidEntry; 8] = [
     PidEntry::Statm,
     PidEntry::Maps,
     PidEntry::Children,
+    PidEntry::UidMap,
+    PidEntry::GidMap,
+    PidEntry::Setgroups,
 ];
 
 impl PidEntry {
@@ -186,6 +198,9 @@ impl PidEntry {
             PidEntry::Maps => "maps",
             PidEntry::Limits => "limits",
             PidEntry::Children => "children",
+            PidEntry::UidMap => "uid_map",
+            PidEntry::GidMap => "gid_map",
+            PidEntry::Setgroups => "setgroups",
         }
     }
 
@@ -193,7 +208,7 @@ impl PidEntry {
     pub fn perm(self) -> u32 {
         match self {
             PidEntry::Task => 0o555,
-            PidEntry::Comm => 0o644,
+            PidEntry::Comm | PidEntry::UidMap | PidEntry::GidMap | PidEntry::Setgroups => 0o644,
             _ => 0o444,
         }
     }
@@ -217,6 +232,9 @@ impl PidEntry {
             PidEntry::Maps => 7,
             PidEntry::Limits => 8,
             PidEntry::Children => 9,
+            PidEntry::UidMap => 10,
+            PidEntry::GidMap => 11,
+            PidEntry::Setgroups => 12,
         }
     }
 

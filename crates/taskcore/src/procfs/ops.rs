@@ -335,6 +335,20 @@ impl ProcFs<'_> {
                     }
                     PidEntry::Limits => self.render_limits(t),
                     PidEntry::Children => self.render_children(t),
+                    PidEntry::UidMap | PidEntry::GidMap => {
+                        let which = if e == PidEntry::UidMap {
+                            crate::task::userns::IdMapFile::Uid
+                        } else {
+                            crate::task::userns::IdMapFile::Gid
+                        };
+                        let ns = self.k.tasks[t].cred.user_ns.0;
+                        let text = self.k.render_id_map(self.reader_user_ns(), ns, which);
+                        text.into_bytes()
+                    }
+                    PidEntry::Setgroups => {
+                        let ns = self.k.tasks[t].cred.user_ns.0;
+                        self.k.setgroups_text(ns).as_bytes().to_vec()
+                    }
                     PidEntry::Task => return Err(Errno::EISDIR),
                 })
             }

@@ -53,10 +53,20 @@ impl ProcFs<'_> {
         m.put_decimal_ull("\nPid:\t", u64::from(self.tid_nr(t)));
         m.put_decimal_ull("\nPPid:\t", u64::from(self.ppid_nr(t)));
         m.put_decimal_ull("\nTracerPid:\t", u64::from(self.tracer_nr(t)));
+        // In the reader's user namespace (from_kuid_munged()).
         let c = &task.cred;
+        let user_ns = self.reader_user_ns();
+        let uid = |id| k.kuid_munged(user_ns, id);
+        let gid = |id| k.kgid_munged(user_ns, id);
         for (key, ids) in [
-            ("\nUid:", [c.uid, c.euid, c.suid, c.fsuid]),
-            ("\nGid:", [c.gid, c.egid, c.sgid, c.fsgid]),
+            (
+                "\nUid:",
+                [uid(c.uid), uid(c.euid), uid(c.suid), uid(c.fsuid)],
+            ),
+            (
+                "\nGid:",
+                [gid(c.gid), gid(c.egid), gid(c.sgid), gid(c.fsgid)],
+            ),
         ] {
             m.puts(key);
             for id in ids {
@@ -66,7 +76,7 @@ impl ProcFs<'_> {
         m.put_decimal_ull("\nFDSize:\t", if dead { 0 } else { NR_OPEN_DEFAULT });
         m.puts("\nGroups:\t");
         for (i, g) in c.groups.iter().enumerate() {
-            m.put_decimal_ull(if i == 0 { "" } else { " " }, u64::from(*g));
+            m.put_decimal_ull(if i == 0 { "" } else { " " }, u64::from(gid(*g)));
         }
         // "Trailing space shouldn't have been added in the first place."
         m.putc(b' ');

@@ -126,10 +126,18 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
         Syscall::Setfsgid { gid } => k
             .setfsgid(current, *gid)
             .map(|old| SysRet::Value(old.into())),
-        Syscall::Getuid => k.cred(current).map(|c| SysRet::Value(c.uid.into())),
-        Syscall::Geteuid => k.cred(current).map(|c| SysRet::Value(c.euid.into())),
-        Syscall::Getgid => k.cred(current).map(|c| SysRet::Value(c.gid.into())),
-        Syscall::Getegid => k.cred(current).map(|c| SysRet::Value(c.egid.into())),
+        Syscall::Getuid => k
+            .getresuid(current)
+            .map(|(r, _, _)| SysRet::Value(r.into())),
+        Syscall::Geteuid => k
+            .getresuid(current)
+            .map(|(_, e, _)| SysRet::Value(e.into())),
+        Syscall::Getgid => k
+            .getresgid(current)
+            .map(|(r, _, _)| SysRet::Value(r.into())),
+        Syscall::Getegid => k
+            .getresgid(current)
+            .map(|(_, e, _)| SysRet::Value(e.into())),
         Syscall::Getresuid => k.getresuid(current).map(|(r, e, s)| SysRet::Ids(r, e, s)),
         Syscall::Getresgid => k.getresgid(current).map(|(r, e, s)| SysRet::Ids(r, e, s)),
         Syscall::Setgroups { groups } => unit(k.setgroups(current, groups)),

@@ -18,7 +18,9 @@
 //!   conversion from raw `sa_handler` values;
 //! - `api`: the [`TaskApi`] trait; `generic`: [`dispatch_api`], a
 //!   [`Syscall`] applied to any [`TaskApi`] implementation;
-//! - [`nr`]: the x86_64 numbers.
+//! - [`nr`]: the x86_64 numbers;
+//! - [`uaccess`]: [`TaskMemory`], user memory through the task's VMAs
+//!   (`EFAULT` outside them or against their protection).
 //!
 //! Adding a call is one variant in `syscall.rs` (plus its name and number
 //! there), one arm in `decode.rs` and one in `dispatch.rs`.
@@ -58,6 +60,7 @@ mod probe_op;
 mod sighandler;
 mod syscall;
 mod sysret;
+pub mod uaccess;
 
 pub use api::TaskApi;
 pub use decode::{NoMemory, UserMemory};
@@ -67,3 +70,4 @@ pub use generic::{dispatch_api, ApiRet};
 pub use sighandler::{SIG_DFL, SIG_IGN};
 pub use syscall::{Prctl, Ptrace, Syscall, Timespec};
 pub use sysret::{SysResult, SysRet};
+pub use uaccess::{AddressSpace, TaskMemory};

@@ -258,6 +258,38 @@ impl Kernel {
             ns_refs[ns.slot()] += 1;
         }
         ns_refs[self.root_ns.slot()] += 1;
+        // User namespaces: held by each task's credentials, each child
+        // namespace, each pid namespace other than the root one, and once
+        // for the initial namespace.
+        let mut user_refs = std::collections::HashMap::new();
+        let mut hold = |u: crate::task::userns::UserNsIx, who: &str| {
+            assert!(
+                self.userns.get(u).is_some(),
+                "{who} names a freed user namespace"
+            );
+            *user_refs.entry(u).or_insert(0u32) += 1;
+        };
+        hold(self.init_userns(), "the kernel");
+        for (t, task) in self.tasks.iter() {
+            hold(task.cred.user_ns.0, &format!("task {t}"));
+        }
+        for (u, ns) in self.userns.iter() {
+            if let Some(parent) = ns.parent {
+                hold(parent, &format!("user namespace {u}"));
+            }
+        }
+        for (n, ns) in self.nss.iter() {
+            if n != self.root_ns {
+                hold(ns.user_ns, &format!("pid namespace {n}"));
+            }
+        }
+        for (u, ns) in self.userns.iter() {
+            assert_eq!(
+                ns.refs,
+                user_refs.get(&u).copied().unwrap_or(0),
+                "user namespace {u}: references"
+            );
+        }
         for (n, ns) in self.nss.iter() {
             assert_eq!(ns.refs, ns_refs[n.slot()], "ns {n}: reference count");
             for (nr, p) in ns.idr.iter() {

@@ -49,6 +49,12 @@ pub struct Config {
     pub core_dumps: bool,
     /// How fork duplicates an address space (default copy-on-write).
     pub fork_mm: crate::task::lifecycle::mm_entry::ForkMm,
+    /// The `vm.max_map_count` sysctl: the most VMAs an address space may
+    /// have (default 65530, `DEFAULT_MAX_MAP_COUNT`). An mmap past it, and
+    /// a munmap, mprotect or mremap that would split a VMA at it, fail
+    /// with `ENOMEM`; every address space the kernel's calls touch uses
+    /// the value in force ([`Kernel::set_max_map_count`]).
+    pub max_map_count: usize,
 }
 
 impl Default for Config {
@@ -57,6 +63,7 @@ impl Default for Config {
             pid_max: PID_MAX_DEFAULT,
             core_dumps: false,
             fork_mm: crate::task::lifecycle::mm_entry::ForkMm::Cow,
+            max_map_count: crate::mm::DEFAULT_MAX_MAP_COUNT,
         }
     }
 }
@@ -211,6 +218,8 @@ pub struct Kernel {
     pub(crate) groups: Slab<ThreadGroup, GroupIx>,
     pub(crate) pids: Slab<Pid, PidIx>,
     pub(crate) nss: Slab<PidNamespace, NsIx>,
+    /// User namespaces (the initial one first).
+    pub(crate) userns: Slab<crate::task::userns::UserNamespace, crate::task::userns::UserNsIx>,
     pub(crate) mms: Slab<crate::task::lifecycle::mm_entry::MmEntry>,
     pub(crate) root_ns: NsIx,
     pub(crate) init: TaskIx,
@@ -263,6 +272,7 @@ impl Kernel {
             groups: Slab::new(),
             pids: Slab::new(),
             nss: Slab::new(),
+            userns: Slab::new(),
             mms: Slab::new(),
             root_ns: SlabIx::from_slot(1),
             // Set once init exists, below.
@@ -281,6 +291,7 @@ impl Kernel {
             side: Default::default(),
             ext: Default::default(),
         };
+        k.init_user_ns()?;
         let mut root_ns = PidNamespace::new(0, None, config.pid_max);
         // The initial namespace is never freed (`init_pid_ns` is static).
         root_ns.refs = 1;
@@ -304,6 +315,8 @@ impl Kernel {
             g,
             k.groups[g].flags.get() | crate::task::task_struct::SIGNAL_UNKILLABLE,
         );
+        // The end of an operation: no wait edge left marked.
+        k.flush_wait_edges();
         Ok(k)
     }
 
@@ -318,6 +331,7 @@ impl Kernel {
             groups: self.groups.clone(),
             pids: self.pids.clone(),
             nss: self.nss.clone(),
+            userns: self.userns.clone(),
             mms: self.mms.clone(),
             root_ns: self.root_ns,
             init: self.init,
@@ -725,6 +739,7 @@ impl Kernel {
                 trap_kind: 0,
             })
             .ok_or(Errno::EAGAIN)?;
+        self.get_user_ns(self.tasks[t].cred.user_ns.0);
         if self.gens.len() <= t.slot() {
             self.gens.resize(t.slot() + 1, 0);
         }

@@ -31,7 +31,7 @@ pub(crate) mod signal;
 pub(crate) mod task_struct;
 
 // The module paths of before the split, kept for other crates.
-pub use procapi::{capability, commoncap, cred, pidfd, rlimit};
+pub use procapi::{capability, commoncap, cred, pidfd, rlimit, userns};
 pub use ptrace::{access as ptrace_access, event as ptrace_event};
 
 pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};
@@ -45,6 +45,7 @@ pub use procapi::nsproxy::{NsKind, SetnsFd};
 pub use procapi::pidfd::{PidFd, PidFdInfo};
 pub use procapi::procinfo::ARG_MAX;
 pub use procapi::rlimit::Rlimit;
+pub use procapi::userns::{IdMapFile, UserNsId};
 pub use ptrace::access::PtraceMode;
 pub use signal::delivery::{SignalAction, SignalDelivery};
 pub use signal::restart::{Restart, Restarted};

@@ -136,18 +136,29 @@ impl Kernel {
             }
             debug_assert_eq!(n.idr.len(), 0, "a freed namespace has no numbers");
             let parent = n.parent;
+            let user_ns = n.user_ns;
             self.nss.remove(ns);
+            self.put_user_ns(user_ns);
             next = parent;
         }
     }
 
-    /// Creates a pid namespace, child of `parent` (`create_pid_namespace`),
-    /// holding one reference for the caller.
+    /// Creates a pid namespace, child of `parent`, owned by user namespace
+    /// `user_ns` (`create_pid_namespace`), holding one reference for the
+    /// caller (and one on `user_ns`).
     ///
     /// # Errors
-    /// `ENOSPC` past [`crate::uapi::MAX_PID_NS_LEVEL`] levels; `ENOMEM` if
-    /// no slot is left.
-    pub(crate) fn create_pid_namespace(&mut self, parent: NsIx) -> Result<NsIx> {
+    /// `EINVAL` if `user_ns` is not `parent`'s owner or below it; `ENOSPC`
+    /// past [`crate::uapi::MAX_PID_NS_LEVEL`] levels; `ENOMEM` if no slot
+    /// is left.
+    pub(crate) fn create_pid_namespace(
+        &mut self,
+        parent: NsIx,
+        user_ns: crate::task::userns::UserNsIx,
+    ) -> Result<NsIx> {
+        if !self.in_userns(self.nss[parent].user_ns, user_ns) {
+            return Err(Errno::EINVAL);
+        }
         let level = self.nss[parent].level + 1;
         if level > crate::uapi::MAX_PID_NS_LEVEL {
             return Err(Errno::ENOSPC);
@@ -156,8 +167,10 @@ impl Kernel {
         let mut ns =
             crate::pid::ns::PidNamespace::new(level, Some(parent), self.nss[parent].pid_max);
         ns.refs = 1;
+        ns.user_ns = user_ns;
         let ns = self.nss.insert(ns).ok_or(Errno::ENOMEM)?;
         self.get_ns(parent);
+        self.get_user_ns(user_ns);
         Ok(ns)
     }
 

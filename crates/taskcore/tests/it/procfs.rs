@@ -465,11 +465,39 @@ fn root_and_task_listings() {
     );
     assert_eq!(
         names(&fs, fs.resolve(b"3").unwrap()),
-        [".", "..", "task", "status", "limits", "comm", "cmdline", "stat", "statm", "maps"]
+        [
+            ".",
+            "..",
+            "task",
+            "status",
+            "limits",
+            "comm",
+            "cmdline",
+            "stat",
+            "statm",
+            "maps",
+            "uid_map",
+            "gid_map",
+            "setgroups"
+        ]
     );
     assert_eq!(
         names(&fs, fs.resolve(b"3/task/4").unwrap()),
-        [".", "..", "status", "limits", "comm", "cmdline", "stat", "statm", "maps", "children"]
+        [
+            ".",
+            "..",
+            "status",
+            "limits",
+            "comm",
+            "cmdline",
+            "stat",
+            "statm",
+            "maps",
+            "children",
+            "uid_map",
+            "gid_map",
+            "setgroups"
+        ]
     );
     assert_eq!(
         names(&fs, fs.resolve(b"sys/kernel").unwrap()),

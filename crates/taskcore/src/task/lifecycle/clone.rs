@@ -192,14 +192,43 @@ impl Kernel {
     ) -> Result<TaskId> {
         let cur = self.current(current)?;
         self.clone_flags_valid(cur, flags)?;
+        // copy_creds(): CLONE_NEWUSER makes the child's user namespace.
+        let mut cred = self.tasks[cur].cred.clone();
+        let mut new_userns = None;
+        if flags & CLONE_NEWUSER != 0 {
+            let mut c = crate::task::cred::Cred::clone(&cred);
+            new_userns = Some(self.create_user_ns(&mut c)?);
+            cred = std::sync::Arc::new(c);
+        }
+        let r = self.copy_process_creds(cur, flags, exit_signal, set_tid, cred);
+        // The child (if any) holds its own reference.
+        if let Some(ns) = new_userns {
+            self.put_user_ns(ns);
+        }
+        r
+    }
+
+    /// [`Kernel::copy_process`] once the child's credentials are made.
+    fn copy_process_creds(
+        &mut self,
+        cur: TaskIx,
+        flags: u64,
+        exit_signal: i32,
+        set_tid: &[i32],
+        cred: std::sync::Arc<crate::task::cred::Cred>,
+    ) -> Result<TaskId> {
         if !self.nproc_ok(cur) {
             return Err(Errno::EAGAIN);
         }
-        // copy_namespaces(): a new namespace needs CAP_SYS_ADMIN, which
-        // CLONE_NEWUSER gives in the new user namespace.
-        if flags & CLONE_NEW_ANY != 0
-            && flags & CLONE_NEWUSER == 0
-            && !self.has_cap(cur, crate::task::procapi::capability::CAP_SYS_ADMIN)
+        // copy_namespaces(): a new namespace needs CAP_SYS_ADMIN in the
+        // child's user namespace (CLONE_NEWUSER gives it).
+        let user_ns = cred.user_ns.0;
+        if flags & CLONE_NEW_ANY & !CLONE_NEWUSER != 0
+            && !self.ns_capable_cred(
+                &cred,
+                user_ns,
+                crate::task::procapi::capability::CAP_SYS_ADMIN,
+            )
         {
             return Err(Errno::EPERM);
         }
@@ -226,7 +255,7 @@ impl Kernel {
         }
         let mut new_ns = None;
         let pid = if flags & CLONE_NEWPID != 0 {
-            let ns = self.create_pid_namespace(for_children)?;
+            let ns = self.create_pid_namespace(for_children, user_ns)?;
             new_ns = Some(ns);
             match self.alloc_pid(ns, set_tid, true) {
                 Ok(pid) => pid,
@@ -261,7 +290,6 @@ impl Kernel {
                 return Err(e);
             }
         };
-        let cred = self.tasks[cur].cred.clone();
         // The group is provisional for a new process: set once it exists.
         let group = self.groups.vacant_key().unwrap_or(cur_group);
         let child = match self.new_task(pid, group, comm, cred) {
@@ -310,6 +338,7 @@ impl Kernel {
                     self.exit_task_namespaces(child);
                     self.pids[pid].task = None;
                     self.tasks.remove(child);
+                    self.put_user_ns(user_ns);
                     self.mmput(mm);
                     self.put_pid(pid);
                     return Err(e);

@@ -85,10 +85,12 @@ impl Kernel {
         let nnp = task
             .flags
             .contains(crate::task::task_struct::PFA_NO_NEW_PRIVS);
+        let user_ns = c.user_ns.0;
         let ptracer_capable = self.ptracer_capable(t);
+        let root = self.make_kuid(user_ns, 0).unwrap_or(u32::MAX);
         let task = &mut self.tasks[t];
         let (new_cred, secureexec) =
-            crate::task::procapi::commoncap::bprm_creds(&task.cred, nnp, ptracer_capable);
+            crate::task::procapi::commoncap::bprm_creds(&task.cred, nnp, ptracer_capable, root);
         if secureexec {
             // The parent may not signal a privileged process.
             task.pdeath_signal = 0;
@@ -113,7 +115,7 @@ impl Kernel {
                 signo: SIGTRAP,
                 code: crate::uapi::SI_USER,
                 pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(t)),
-                uid: self.tasks[t].cred.uid,
+                uid: self.uid_seen_by(t, self.tasks[t].cred.uid),
                 ..Default::default()
             };
             let _ = self.send_signal_locked(

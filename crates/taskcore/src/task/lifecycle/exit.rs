@@ -350,7 +350,7 @@ impl Kernel {
             signo: sig,
             code: si_code,
             pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(parent)),
-            uid: self.tasks[t].cred.uid,
+            uid: self.uid_seen_by(parent, self.tasks[t].cred.uid),
             status,
             value: 0,
         };
@@ -527,7 +527,7 @@ impl Kernel {
                     signo: sig,
                     code: crate::uapi::SI_USER,
                     pid: nr,
-                    uid: self.tasks[father].cred.uid,
+                    uid: self.uid_seen_by(t, self.tasks[father].cred.uid),
                     status: 0,
                     value: 0,
                 };
@@ -647,7 +647,9 @@ impl Kernel {
             self.side.forget(p);
             debug_assert!(self.tasks[p].children.is_empty());
             debug_assert!(self.tasks[p].ptraced.is_empty());
+            let user_ns = self.tasks[p].cred.user_ns.0;
             self.tasks.remove(p);
+            self.put_user_ns(user_ns);
             self.gens[p.slot()] = self.gens[p.slot()].wrapping_add(1);
             if group_dead {
                 self.flush_group_pending(g, u64::MAX);

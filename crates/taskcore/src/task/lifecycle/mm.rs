@@ -114,9 +114,13 @@ impl Kernel {
         f: impl FnOnce(&mut MmStruct) -> Result<T>,
     ) -> Result<T> {
         let t = self.current(current)?;
+        let max_map_count = self.config.max_map_count;
         let slot = &mut self.mms[self.tasks[t].mm].mm;
         let created = slot.is_none();
-        let r = f(slot.get_or_insert_with(Box::default));
+        let mm = slot.get_or_insert_with(Box::default);
+        // The sysctl is global: the value in force applies.
+        mm.set_max_map_count(max_map_count);
+        let r = f(mm);
         if created && r.is_err() {
             *slot = None;
         }
@@ -160,6 +164,21 @@ impl Kernel {
         pgoff: u64,
     ) -> Result<u64> {
         self.with_mm(current, |mm| mm.mmap(addr, len, prot, flags, file, pgoff))
+    }
+
+    /// Sets the `vm.max_map_count` sysctl
+    /// ([`Config::max_map_count`](crate::Config::max_map_count)) for every
+    /// later call (writing `/proc/sys/vm/max_map_count`).
+    ///
+    /// # Errors
+    /// `EINVAL` above `INT_MAX` (`proc_dointvec_minmax()` takes 0 to
+    /// `INT_MAX`).
+    pub fn set_max_map_count(&mut self, n: usize) -> Result<()> {
+        if n > i32::MAX as usize {
+            return Err(Errno::EINVAL);
+        }
+        self.config.max_map_count = n;
+        Ok(())
     }
 
     /// `munmap(addr, len)` in the caller's address space.

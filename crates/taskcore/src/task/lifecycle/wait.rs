@@ -479,7 +479,7 @@ impl Kernel {
                 signo: SIGCHLD,
                 code,
                 pid,
-                uid: self.tasks[t].cred.uid,
+                uid: self.uid_seen_by(cur, self.tasks[t].cred.uid),
                 status: si_status,
                 value: 0,
             },

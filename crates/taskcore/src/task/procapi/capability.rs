@@ -47,6 +47,9 @@ pub const CAP_SYS_NICE: Cap = Cap(23);
 pub const CAP_SYS_RESOURCE: Cap = Cap(24);
 /// `CAP_MKNOD`.
 pub const CAP_MKNOD: Cap = Cap(27);
+/// `CAP_SETFCAP`: set file capabilities; mapping the parent's uid 0
+/// into a user namespace.
+pub const CAP_SETFCAP: Cap = Cap(31);
 /// `CAP_MAC_OVERRIDE`.
 pub const CAP_MAC_OVERRIDE: Cap = Cap(32);
 /// The highest capability of Linux 6.x (`CAP_CHECKPOINT_RESTORE`, 40).

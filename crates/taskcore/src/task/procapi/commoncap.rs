@@ -3,8 +3,8 @@
 //! `PR_CAP_AMBIENT`, `PR_*_KEEPCAPS`, `PR_*_SECUREBITS`,
 //! `PR_*_NO_NEW_PRIVS`).
 //!
-//! There is one user namespace (the initial one) and no file
-//! capabilities: every exec is of a binary without them.
+//! There are no file capabilities: every exec is of a binary without
+//! them. Root is the uid 0 of the credentials' user namespace.
 //!
 //! # Linux
 //! kernel/capability.c (`capget`, `capset`), security/commoncap.c
@@ -57,18 +57,24 @@ impl AmbientOp {
 /// (Linux 6.16's rules: without a set-id bit the ids do not change, so
 /// the ambient set stays even when the effective and real ids differ).
 ///
-/// Root (real or effective uid 0, unless `SECBIT_NOROOT`) gets the
-/// bounding and inheritable sets as permitted, effective as well when its
-/// effective uid is 0; anyone else keeps only the ambient set.
-pub(crate) fn bprm_creds(old: &Cred, no_new_privs: bool, ptracer_capable: bool) -> (Cred, bool) {
+/// Root (real or effective uid `root`, the kernel uid of the user
+/// namespace's uid 0 or `u32::MAX` when unmapped; unless `SECBIT_NOROOT`)
+/// gets the bounding and inheritable sets as permitted, effective as well
+/// when its effective uid is root; anyone else keeps only the ambient set.
+pub(crate) fn bprm_creds(
+    old: &Cred,
+    no_new_privs: bool,
+    ptracer_capable: bool,
+    root: u32,
+) -> (Cred, bool) {
     let mut new = old.clone();
     let mut effective = false;
     new.cap_permitted = KernelCap::EMPTY;
     if old.securebits & SECBIT_NOROOT == 0 {
-        if new.euid == 0 || new.uid == 0 {
+        if new.euid == root || new.uid == root {
             new.cap_permitted = old.cap_bset.union(old.cap_inheritable);
         }
-        effective = new.euid == 0;
+        effective = new.euid == root;
     }
     let gained = !new.cap_permitted.is_subset(old.cap_permitted);
     if gained && (no_new_privs || !ptracer_capable) {
@@ -88,7 +94,7 @@ pub(crate) fn bprm_creds(old: &Cred, no_new_privs: bool, ptracer_capable: bool) 
     // __cap_grew(permitted, ambient): permitted beyond ambient.
     let grew = !new.cap_permitted.is_subset(new.cap_ambient);
     let secureexec =
-        new.euid != old.uid || new.egid != old.gid || (new.uid != 0 && (effective || grew));
+        new.euid != old.uid || new.egid != old.gid || (new.uid != root && (effective || grew));
     (new, secureexec)
 }
 
@@ -396,19 +402,21 @@ impl Kernel {
         Ok(i32::from(self.tasks[cur].flags.contains(PFA_NO_NEW_PRIVS)))
     }
 
-    /// Whether task `t`'s tracer, if any, has `CAP_SYS_PTRACE`
-    /// (`ptracer_capable()`; an untraced task: true).
+    /// Whether task `t`'s tracer, if any, has `CAP_SYS_PTRACE` over `t`'s
+    /// user namespace (`ptracer_capable()`; an untraced task: true).
     pub(crate) fn ptracer_capable(&self, t: TaskIx) -> bool {
+        let ns = self.tasks[t].cred.user_ns.0;
         match self.tasks[t].parent {
             Some(tr) if self.tasks[t].ptrace != 0 => self
                 .tasks
                 .get(tr)
-                .is_none_or(|x| x.cred.capable(CAP_SYS_PTRACE)),
+                .is_none_or(|x| self.ns_capable_cred(&x.cred, ns, CAP_SYS_PTRACE)),
             _ => true,
         }
     }
 
-    /// `has_capability(t, cap)`: `cap` in task `t`'s effective set.
+    /// `ns_capable(current_user_ns(), cap)` for task `t`: `cap` in its
+    /// effective set.
     pub(crate) fn has_cap(&self, t: TaskIx, cap: Cap) -> bool {
         self.tasks[t].cred.capable(cap)
     }

@@ -4,9 +4,14 @@
 //!
 //! A permission check asks for one capability in the effective set
 //! ([`Cred::capable`]): `CAP_SETUID` for the set*uid family, `CAP_SETGID`
-//! for the set*gid family and `setgroups`. A change of uids moves the
-//! capabilities as `cap_task_fix_setuid()` does (security/commoncap.c).
-//! There is one user namespace, the initial one.
+//! for the set*gid family and `setgroups`, each in the caller's own user
+//! namespace. A change of uids moves the capabilities as
+//! `cap_task_fix_setuid()` does (security/commoncap.c), root being the
+//! namespace's uid 0.
+//!
+//! The ids are kernel ids (the initial user namespace's numbers): the
+//! calls take and report ids of the caller's namespace
+//! ([`crate::task::userns`]).
 //!
 //! # Linux
 //! include/linux/cred.h `struct cred`; kernel/sys.c `__sys_setuid()` and
@@ -21,6 +26,7 @@ use crate::task::procapi::capability::{
     Cap, KernelCap, CAP_SETGID, CAP_SETUID, SECBIT_KEEP_CAPS, SECBIT_NO_SETUID_FIXUP,
 };
 pub use crate::task::procapi::cred_struct::Cred;
+use crate::task::procapi::userns_id::UserNsId;
 
 /// `(uid_t)-1`: "leave unchanged" for the set*id calls, never a valid id.
 pub const ID_UNCHANGED: u32 = u32::MAX;
@@ -34,12 +40,15 @@ pub const NGROUPS_MAX: usize = 65536;
 ///   the permitted and effective sets too unless `SECBIT_KEEP_CAPS`;
 /// - effective uid leaving 0: the effective set is cleared;
 /// - effective uid becoming 0: the effective set is the permitted set.
-fn cap_emulate_setxuid(new: &mut Cred, old: &Cred) {
+///
+/// `root` is the kernel uid of the namespace's uid 0 (`u32::MAX`, which
+/// no credential holds, when the namespace does not map it).
+fn cap_emulate_setxuid(new: &mut Cred, old: &Cred, root: u32) {
     if old.securebits & SECBIT_NO_SETUID_FIXUP != 0 {
         return;
     }
-    let had_root = [old.uid, old.euid, old.suid].contains(&0);
-    let has_root = [new.uid, new.euid, new.suid].contains(&0);
+    let had_root = [old.uid, old.euid, old.suid].contains(&root);
+    let has_root = [new.uid, new.euid, new.suid].contains(&root);
     if had_root && !has_root {
         if old.securebits & SECBIT_KEEP_CAPS == 0 {
             new.cap_permitted = KernelCap::EMPTY;
@@ -47,26 +56,27 @@ fn cap_emulate_setxuid(new: &mut Cred, old: &Cred) {
         }
         new.cap_ambient = KernelCap::EMPTY;
     }
-    if old.euid == 0 && new.euid != 0 {
+    if old.euid == root && new.euid != root {
         new.cap_effective = KernelCap::EMPTY;
     }
-    if old.euid != 0 && new.euid == 0 {
+    if old.euid != root && new.euid == root {
         new.cap_effective = new.cap_permitted;
     }
 }
 
 /// `cap_task_fix_setuid(LSM_SETID_FS)`: an fs uid leaving 0 drops
 /// `CAP_FS_MASK` from the effective set, one becoming 0 raises the
-/// permitted ones of it (unless `SECBIT_NO_SETUID_FIXUP`).
-fn cap_fix_setfsuid(new: &mut Cred, old: &Cred) {
+/// permitted ones of it (unless `SECBIT_NO_SETUID_FIXUP`); `root` as for
+/// [`cap_emulate_setxuid`].
+fn cap_fix_setfsuid(new: &mut Cred, old: &Cred, root: u32) {
     if old.securebits & SECBIT_NO_SETUID_FIXUP != 0 {
         return;
     }
     let fs = KernelCap::FS_MASK;
-    if old.fsuid == 0 && new.fsuid != 0 {
+    if old.fsuid == root && new.fsuid != root {
         new.cap_effective = KernelCap::new(new.cap_effective.bits() & !fs.bits());
     }
-    if old.fsuid != 0 && new.fsuid == 0 {
+    if old.fsuid != root && new.fsuid == root {
         new.cap_effective = new.cap_effective.union(new.cap_permitted.intersect(fs));
     }
 }
@@ -142,15 +152,51 @@ impl Kernel {
     /// `groups` is sorted).
     ///
     /// # Errors
-    /// `ESRCH` if `t` is stale.
+    /// `ESRCH` if `t` is stale; `EINVAL` if `cred.user_ns` names no user
+    /// namespace.
     pub fn set_cred(&mut self, t: TaskId, cred: Cred) -> Result<()> {
         let i = self.task_idx(t)?;
+        self.userns.get(cred.user_ns.0).ok_or(Errno::EINVAL)?;
         let mut cred = cred;
         let mut g = cred.groups.to_vec();
         g.sort_unstable();
         cred.groups = g.into();
-        self.tasks[i].cred = Arc::new(cred);
+        self.install_cred(i, Arc::new(cred));
         Ok(())
+    }
+
+    /// The kernel id of `id` (of `kind`) in user namespace `ns`, `None` if
+    /// `ns` does not map it (`make_kuid()`/`make_kgid()`).
+    fn make_kid(&self, ns: UserNsId, kind: Kind, id: u32) -> Option<u32> {
+        match kind {
+            Kind::User => self.make_kuid(ns.0, id),
+            Kind::Group => self.make_kgid(ns.0, id),
+        }
+    }
+
+    /// Kernel id `kid` (of `kind`) as namespace `ns` shows it
+    /// (`from_kuid_munged()`/`from_kgid_munged()`).
+    fn kid_munged(&self, ns: UserNsId, kind: Kind, kid: u32) -> u32 {
+        match kind {
+            Kind::User => self.kuid_munged(ns.0, kid),
+            Kind::Group => self.kgid_munged(ns.0, kid),
+        }
+    }
+
+    /// The caller's user namespace, and the kernel id of its uid 0
+    /// (`u32::MAX` if unmapped).
+    fn ns_and_root(&self, current: TaskId) -> Result<(UserNsId, u32)> {
+        let ns = self.tasks[self.current(current)?].cred.user_ns;
+        Ok((ns, self.make_kuid(ns.0, 0).unwrap_or(u32::MAX)))
+    }
+
+    /// Converts a set*id argument: -1 stays "unchanged", another id
+    /// becomes a kernel id, `EINVAL` if the namespace does not map it.
+    fn arg_kid(&self, ns: UserNsId, kind: Kind, id: u32) -> Result<u32> {
+        if id == ID_UNCHANGED {
+            return Ok(ID_UNCHANGED);
+        }
+        self.make_kid(ns, kind, id).ok_or(Errno::EINVAL)
     }
 
     pub(crate) fn change_cred(
@@ -173,23 +219,25 @@ impl Kernel {
         kind: Kind,
         f: impl FnOnce(&mut Cred) -> Result<()>,
     ) -> Result<()> {
+        let (_, root) = self.ns_and_root(current)?;
         self.change_cred(current, |c| {
             let old = c.clone();
             f(c)?;
             if let Kind::User = kind {
-                cap_emulate_setxuid(c, &old);
+                cap_emulate_setxuid(c, &old, root);
             }
             Ok(())
         })
     }
 
     /// `commit_creds()`: installs `new`; a change of effective or fs id,
-    /// or a permitted set that grows, clears the parent-death signal and
-    /// the dumpable flag.
+    /// or a permitted set that is not within the old one
+    /// (`cred_cap_issubset()`), clears the parent-death signal and the
+    /// dumpable flag.
     pub(crate) fn commit_creds(&mut self, cur: TaskIx, new: Cred) {
         let old = &self.tasks[cur].cred;
         let key = |c: &Cred| (c.euid, c.egid, c.fsuid, c.fsgid);
-        if key(old) != key(&new) || !new.cap_permitted.is_subset(old.cap_permitted) {
+        if key(old) != key(&new) || !self.cred_cap_issubset(old, &new) {
             self.tasks[cur].pdeath_signal = 0;
             // set_dumpable(mm, suid_dumpable), suid_dumpable being 0.
             let mm = self.tasks[cur].mm;
@@ -197,14 +245,13 @@ impl Kernel {
                 self.mms[mm].dumpable = false;
             }
         }
-        self.tasks[cur].cred = Arc::new(new);
+        self.install_cred(cur, Arc::new(new));
     }
 
     fn set_id(&mut self, current: TaskId, kind: Kind, id: u32) -> Result<()> {
+        let (ns, _) = self.ns_and_root(current)?;
+        let id = self.make_kid(ns, kind, id).ok_or(Errno::EINVAL)?;
         self.change_ids(current, kind, |c| {
-            if id == ID_UNCHANGED {
-                return Err(Errno::EINVAL);
-            }
             let old = ids(c, kind);
             let n = if c.capable(kind.cap()) {
                 Ids {
@@ -228,6 +275,8 @@ impl Kernel {
     }
 
     fn set_re_id(&mut self, current: TaskId, kind: Kind, r: u32, e: u32) -> Result<()> {
+        let (ns, _) = self.ns_and_root(current)?;
+        let (r, e) = (self.arg_kid(ns, kind, r)?, self.arg_kid(ns, kind, e)?);
         self.change_ids(current, kind, |c| {
             let old = ids(c, kind);
             let cap = c.capable(kind.cap());
@@ -254,6 +303,9 @@ impl Kernel {
     }
 
     fn set_res_id(&mut self, current: TaskId, kind: Kind, r: u32, e: u32, s: u32) -> Result<()> {
+        let (ns, _) = self.ns_and_root(current)?;
+        let r = self.arg_kid(ns, kind, r)?;
+        let (e, s) = (self.arg_kid(ns, kind, e)?, self.arg_kid(ns, kind, s)?);
         self.change_ids(current, kind, |c| {
             let old = ids(c, kind);
             let given = [r, e, s].into_iter().filter(|&x| x != ID_UNCHANGED);
@@ -274,18 +326,23 @@ impl Kernel {
     }
 
     fn set_fs_id(&mut self, current: TaskId, kind: Kind, id: u32) -> Result<u32> {
+        let (ns, root) = self.ns_and_root(current)?;
         let cur = self.current(current)?;
         let mut c = Cred::clone(&self.tasks[cur].cred);
         let old = ids(&c, kind);
-        if id != ID_UNCHANGED && id != old.fs && (old.any(id) || c.capable(kind.cap())) {
+        let old_fs = self.kid_munged(ns, kind, old.fs);
+        let Some(id) = self.make_kid(ns, kind, id) else {
+            return Ok(old_fs);
+        };
+        if id != old.fs && (old.any(id) || c.capable(kind.cap())) {
             let before = c.clone();
             store(&mut c, kind, &Ids { fs: id, ..old });
             if let Kind::User = kind {
-                cap_fix_setfsuid(&mut c, &before);
+                cap_fix_setfsuid(&mut c, &before, root);
             }
             self.commit_creds(cur, c);
         }
-        Ok(old.fs)
+        Ok(old_fs)
     }
 
     /// `setuid(uid)`: with `CAP_SETUID`, sets real, effective, saved and fs uid;
@@ -391,43 +448,58 @@ impl Kernel {
         self.set_fs_id(current, Kind::Group, gid)
     }
 
-    /// `getresuid()`: (real, effective, saved) uid.
+    /// `getresuid()`: (real, effective, saved) uid, in the caller's user
+    /// namespace (an unmapped one reads as
+    /// [`OVERFLOW_UID`](crate::task::userns::OVERFLOW_UID)); `getuid()`
+    /// and `geteuid()` are its first two.
     ///
     /// # Errors
     /// `ESRCH` if `current` is stale.
     pub fn getresuid(&self, current: TaskId) -> Result<(u32, u32, u32)> {
         let c = &self.tasks[self.task_idx(current)?].cred;
-        Ok((c.uid, c.euid, c.suid))
+        let f = |id| self.kid_munged(c.user_ns, Kind::User, id);
+        Ok((f(c.uid), f(c.euid), f(c.suid)))
     }
 
-    /// `getresgid()`: (real, effective, saved) gid.
+    /// `getresgid()`: (real, effective, saved) gid, in the caller's user
+    /// namespace (as [`Kernel::getresuid`]).
     ///
     /// # Errors
     /// `ESRCH` if `current` is stale.
     pub fn getresgid(&self, current: TaskId) -> Result<(u32, u32, u32)> {
         let c = &self.tasks[self.task_idx(current)?].cred;
-        Ok((c.gid, c.egid, c.sgid))
+        let f = |id| self.kid_munged(c.user_ns, Kind::Group, id);
+        Ok((f(c.gid), f(c.egid), f(c.sgid)))
     }
 
-    /// `setgroups(size, list)`: replaces the supplementary groups, stored
-    /// sorted.
+    /// `setgroups(size, list)`: replaces the supplementary groups (gids of
+    /// the caller's user namespace), stored sorted.
     ///
     /// # Errors
-    /// `ESRCH` if `current` is stale; `EPERM` without `CAP_SETGID`; `EINVAL`
-    /// for more than [`NGROUPS_MAX`] groups or a gid of -1.
+    /// `ESRCH` if `current` is stale; `EPERM` without `CAP_SETGID`, or in a
+    /// user namespace whose gid map is not written or whose `setgroups`
+    /// is `deny`; `EINVAL` for more than [`NGROUPS_MAX`] groups or a gid
+    /// the namespace does not map (-1 included).
     ///
     /// # Linux
-    /// `setgroups()` (kernel/groups.c): `may_setgroups()`, then the size,
-    /// then `groups_from_user()` and `groups_sort()`.
+    /// `setgroups()` (kernel/groups.c): `may_setgroups()`
+    /// (`userns_may_setgroups()`), then the size, then
+    /// `groups_from_user()` and `groups_sort()`.
     pub fn setgroups(&mut self, current: TaskId, groups: &[u32]) -> Result<()> {
+        let (ns, _) = self.ns_and_root(current)?;
+        let may = self.userns_may_setgroups(ns.0);
+        let kids: Vec<Option<u32>> = groups
+            .iter()
+            .map(|&g| self.make_kid(ns, Kind::Group, g))
+            .collect();
         self.change_cred(current, |c| {
-            if !c.capable(CAP_SETGID) {
+            if !c.capable(CAP_SETGID) || !may {
                 return Err(Errno::EPERM);
             }
-            if groups.len() > NGROUPS_MAX || groups.contains(&ID_UNCHANGED) {
+            if groups.len() > NGROUPS_MAX || kids.contains(&None) {
                 return Err(Errno::EINVAL);
             }
-            let mut g = groups.to_vec();
+            let mut g: Vec<u32> = kids.into_iter().flatten().collect();
             g.sort_unstable();
             c.groups = g.into();
             Ok(())
@@ -449,6 +521,9 @@ impl Kernel {
         if size < 0 || (size != 0 && (size as usize) < n) {
             return Err(Errno::EINVAL);
         }
-        Ok(c.groups.to_vec())
+        Ok(c.groups
+            .iter()
+            .map(|&g| self.kid_munged(c.user_ns, Kind::Group, g))
+            .collect())
     }
 }

@@ -8,13 +8,15 @@
 
 use std::sync::Arc;
 
-use crate::task::procapi::capability::{Cap, KernelCap, CAP_KILL};
+use crate::task::procapi::capability::{Cap, KernelCap};
+use crate::task::procapi::userns_id::UserNsId;
 
-/// A task's credentials (`struct cred`). Ids are numbers in the initial
-/// user namespace.
+/// A task's credentials (`struct cred`). Ids are kernel ids (numbers in
+/// the initial user namespace, `kuid_t`/`kgid_t`).
 ///
 /// [`Cred::default`] is `init_cred`: every id 0, no groups, the
-/// permitted, effective and bounding sets full, no securebits.
+/// permitted, effective and bounding sets full, no securebits, the
+/// initial user namespace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cred {
     /// Real uid (`uid`).
@@ -49,6 +51,9 @@ pub struct Cred {
     pub cap_ambient: KernelCap,
     /// The `SECBIT_*` bits (`securebits`).
     pub securebits: u32,
+    /// The user namespace the capabilities are held in, whose maps
+    /// translate the ids the task's calls take and report (`user_ns`).
+    pub user_ns: UserNsId,
 }
 
 impl Default for Cred {
@@ -69,23 +74,24 @@ impl Default for Cred {
             cap_bset: KernelCap::FULL,
             cap_ambient: KernelCap::EMPTY,
             securebits: 0,
+            user_ns: UserNsId::default(),
         }
     }
 }
 
 impl Cred {
-    /// `capable(cap)` for a task with these credentials: `cap` is in the
-    /// effective set (`cap_capable()` in the initial user namespace).
+    /// `ns_capable(cred->user_ns, cap)` for a task with these
+    /// credentials: `cap` is in the effective set, which holds in its own
+    /// user namespace (`cap_capable()`).
     pub fn capable(&self, cap: Cap) -> bool {
         self.cap_effective.has(cap)
     }
 
-    /// `kill_ok_by_cred()`: the sender's real or effective uid is the
-    /// target's real or saved uid, or the sender has `CAP_KILL`.
-    pub(crate) fn may_signal(&self, target: &Cred) -> bool {
+    /// Whether the sender's real or effective uid is the target's real or
+    /// saved uid (`kill_ok_by_cred()`'s first test).
+    pub(crate) fn same_user_as(&self, target: &Cred) -> bool {
         [self.uid, self.euid]
             .iter()
             .any(|&u| u == target.uid || u == target.suid)
-            || self.capable(CAP_KILL)
     }
 }

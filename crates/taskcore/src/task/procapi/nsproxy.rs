@@ -6,8 +6,9 @@
 //! nsproxy's `pid_ns_for_children` is where its next children get their
 //! pids. They differ after `unshare(CLONE_NEWPID)` or `setns`: the caller
 //! stays where it is, and its next child is created in the new namespace
-//! (the first one as its init, pid 1). Only pid namespaces are modelled:
-//! the other `CLONE_NEW*` bits are accepted and change nothing.
+//! (the first one as its init, pid 1). Pid and user namespaces are
+//! modelled (user namespaces in [`crate::task::userns`]): the other
+//! `CLONE_NEW*` bits are accepted and change nothing.
 //!
 //! # Linux
 //! kernel/nsproxy.c (`copy_namespaces`, `unshare_nsproxy_namespaces`,
@@ -22,6 +23,7 @@ use crate::pid::refs::NsRef;
 use crate::pid::NsId;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::procapi::capability::CAP_SYS_ADMIN;
+use crate::task::procapi::cred_struct::Cred;
 use crate::task::procapi::nsproxy_struct::{NsProxy, CLONE_NEW_ANY};
 use crate::task::procapi::pidfd::PidFd;
 use crate::uapi::{
@@ -78,8 +80,12 @@ impl Kernel {
         n == ancestor
     }
 
-    /// `unshare(flags)` for `current`. With `CLONE_NEWPID`, creates a pid
-    /// namespace, child of the caller's, as the caller's
+    /// `unshare(flags)` for `current`. With `CLONE_NEWUSER`, the caller
+    /// moves into a new user namespace, child of its own, owned by its
+    /// effective uid, with every capability there (its ids unmapped until
+    /// [`Kernel::proc_id_map_write`]). With `CLONE_NEWPID`, creates a pid
+    /// namespace, child of the caller's, owned by the caller's (new) user
+    /// namespace, as the caller's
     /// `pid_for_children`: the caller stays in its namespace, and its next
     /// child is the new namespace's init (pid 1).
     ///
@@ -96,8 +102,11 @@ impl Kernel {
     ///   `CLONE_NEWPID` when the caller's `pid_for_children` is already not
     ///   its own namespace (a second unshare, or after `setns`, before
     ///   going back).
-    /// - `EPERM`: a namespace bit and the caller lacks `CAP_SYS_ADMIN`
-    ///   (user namespaces are not modelled).
+    /// - `ENOSPC`: `CLONE_NEWUSER` below a user namespace of level 32.
+    /// - `EPERM`: `CLONE_NEWUSER` when the caller's user namespace does not
+    ///   map its effective uid or gid; a namespace bit other than
+    ///   `CLONE_NEWUSER` and no `CAP_SYS_ADMIN` in the caller's (new, with
+    ///   `CLONE_NEWUSER`) user namespace.
     /// - `ENOSPC`: the new namespace would be nested deeper than 32 levels.
     ///
     /// Nothing changes when an error is returned.
@@ -134,7 +143,34 @@ impl Kernel {
         if flags & CLONE_NEW_ANY == 0 {
             return Ok(());
         }
-        if !self.has_cap(cur, CAP_SYS_ADMIN) {
+        // unshare_userns(): new credentials in a new user namespace.
+        let mut new_cred = None;
+        if flags & CLONE_NEWUSER != 0 {
+            let mut c = Cred::clone(&self.tasks[cur].cred);
+            let ns = self.create_user_ns(&mut c)?;
+            new_cred = Some((c, ns));
+        }
+        let r = self.unshare_nsproxy(cur, flags, new_cred.as_ref().map(|(c, _)| c));
+        if let Some((c, ns)) = new_cred {
+            if r.is_ok() {
+                self.commit_creds(cur, c);
+            }
+            // The credentials hold their own reference, if installed.
+            self.put_user_ns(ns);
+        }
+        r
+    }
+
+    /// `unshare_nsproxy_namespaces()`: the namespaces other than the user
+    /// namespace, with `CAP_SYS_ADMIN` asked in `new_cred`'s user namespace
+    /// (the caller's without `CLONE_NEWUSER`).
+    fn unshare_nsproxy(&mut self, cur: TaskIx, flags: u64, new_cred: Option<&Cred>) -> Result<()> {
+        if flags & CLONE_NEW_ANY & !CLONE_NEWUSER == 0 {
+            return Ok(());
+        }
+        let cred = new_cred.unwrap_or(&self.tasks[cur].cred);
+        let user_ns = cred.user_ns.0;
+        if !self.ns_capable_cred(cred, user_ns, CAP_SYS_ADMIN) {
             return Err(Errno::EPERM);
         }
         if flags & CLONE_NEWPID == 0 {
@@ -145,7 +181,7 @@ impl Kernel {
         if old != Some(active) {
             return Err(Errno::EINVAL);
         }
-        let ns = self.create_pid_namespace(active)?;
+        let ns = self.create_pid_namespace(active, user_ns)?;
         // The creation reference becomes the nsproxy's.
         self.tasks[cur].nsproxy.pid_ns_for_children = Some(ns);
         self.put_ns(active);
@@ -167,7 +203,8 @@ impl Kernel {
     /// - `EBADF`: the namespace file or pidfd was closed.
     /// - `EINVAL`: `nstype` not allowed (above); the target namespace is
     ///   neither the caller's active namespace nor one of its descendants.
-    /// - `EPERM`: the caller lacks `CAP_SYS_ADMIN`.
+    /// - `EPERM`: the caller lacks `CAP_SYS_ADMIN` in its user namespace
+    ///   or over the target namespace's owner.
     ///
     /// Nothing changes when an error is returned.
     ///
@@ -205,7 +242,12 @@ impl Kernel {
                 self.ns_of(t)
             }
         };
-        if !self.has_cap(cur, CAP_SYS_ADMIN) {
+        // pidns_install(): capable over the target's owner and in the
+        // caller's own user namespace.
+        let c = &self.tasks[cur].cred;
+        if !self.ns_capable_cred(c, self.nss[target].user_ns, CAP_SYS_ADMIN)
+            || !c.capable(CAP_SYS_ADMIN)
+        {
             return Err(Errno::EPERM);
         }
         if !self.ns_within(target, self.ns_of(cur)) {

@@ -10,7 +10,8 @@ use crate::uapi::{
     CLONE_NEWUSER, CLONE_NEWUTS,
 };
 
-/// A task's namespaces for its children (`struct nsproxy`, the pid part).
+/// A task's namespaces for its children (`struct nsproxy`, the pid part; the user
+/// namespace is the credentials').
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct NsProxy {
     /// Slab index of `pid_ns_for_children` (holding a reference), or `None`

@@ -72,7 +72,9 @@ impl Kernel {
             let tc = &self.tasks[t].cred;
             let same = [tc.uid, tc.euid, tc.suid].iter().all(|&u| u == me.uid)
                 && [tc.gid, tc.egid, tc.sgid].iter().all(|&g| g == me.gid);
-            if !same && !me.capable(CAP_SYS_RESOURCE) {
+            // check_prlimit_permission(): CAP_SYS_RESOURCE over the
+            // target's user namespace.
+            if !same && !self.ns_capable_cred(me, tc.user_ns.0, CAP_SYS_RESOURCE) {
                 return Err(Errno::EPERM);
             }
         }
@@ -89,7 +91,8 @@ impl Kernel {
             if resource == RLIMIT_NOFILE && n.max > NR_OPEN {
                 return Err(Errno::EPERM);
             }
-            if n.max > old.max && !me.capable(CAP_SYS_RESOURCE) {
+            // capable(): in the initial user namespace.
+            if n.max > old.max && !self.capable_cred(me, CAP_SYS_RESOURCE) {
                 return Err(Errno::EPERM);
             }
             Arc::make_mut(&mut self.groups[g].rlim)[r] = n;
@@ -100,14 +103,16 @@ impl Kernel {
     /// Whether real user `uid` may have one more task, for a fork by task
     /// `cur` (`copy_process()`'s `RLIMIT_NPROC` check): the tasks whose
     /// real uid is `uid`, zombies included, plus the new one, within the
-    /// caller's soft limit; real uid 0 and callers with `CAP_SYS_RESOURCE`
-    /// or `CAP_SYS_ADMIN` are exempt.
+    /// caller's soft limit; real (kernel) uid 0 and callers with
+    /// `CAP_SYS_RESOURCE` or `CAP_SYS_ADMIN` in the initial user namespace
+    /// are exempt (the count is per kernel uid, not per namespace's
+    /// `ucounts`).
     pub(crate) fn nproc_ok(&self, cur: TaskIx) -> bool {
         let c = &self.tasks[cur].cred;
         let limit = self.groups[self.tasks[cur].group].rlim[RLIMIT_NPROC as usize].cur;
         if c.uid == 0
-            || c.capable(CAP_SYS_RESOURCE)
-            || c.capable(CAP_SYS_ADMIN)
+            || self.capable_cred(c, CAP_SYS_RESOURCE)
+            || self.capable_cred(c, CAP_SYS_ADMIN)
             || limit == RLIM_INFINITY
         {
             return true;

@@ -74,7 +74,9 @@ impl Kernel {
         };
         let ids_match = [tc.uid, tc.euid, tc.suid].iter().all(|&u| u == uid)
             && [tc.gid, tc.egid, tc.sgid].iter().all(|&g| g == gid);
-        let has_cap = c.capable(CAP_SYS_PTRACE);
+        // ptrace_has_cap(): CAP_SYS_PTRACE over the target's user
+        // namespace (also standing for its mm's, `mm->user_ns`).
+        let has_cap = self.ns_capable_cred(c, tc.user_ns.0, CAP_SYS_PTRACE);
         if !ids_match && !has_cap {
             return false;
         }

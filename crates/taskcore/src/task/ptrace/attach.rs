@@ -131,7 +131,11 @@ impl Kernel {
         };
         let (pc, cc) = (&self.tasks[parent].cred, &self.tasks[cur].cred);
         if !cc.cap_permitted.is_subset(pc.cap_permitted)
-            && !pc.capable(crate::task::procapi::capability::CAP_SYS_PTRACE)
+            && !self.ns_capable_cred(
+                pc,
+                cc.user_ns.0,
+                crate::task::procapi::capability::CAP_SYS_PTRACE,
+            )
         {
             return Err(Errno::EPERM);
         }

@@ -153,7 +153,7 @@ impl Kernel {
                 signo: code & 0x7f,
                 code,
                 pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(t)),
-                uid: self.tasks[t].cred.uid,
+                uid: self.uid_seen_by(t, self.tasks[t].cred.uid),
                 status: 0,
                 value: 0,
             };
@@ -163,7 +163,7 @@ impl Kernel {
             signo: SIGCHLD,
             code: why,
             pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(tracer)),
-            uid: self.tasks[t].cred.uid,
+            uid: self.uid_seen_by(tracer, self.tasks[t].cred.uid),
             status: code & 0x7f,
             value: 0,
         };

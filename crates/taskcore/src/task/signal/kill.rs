@@ -37,6 +37,13 @@ pub(crate) struct Killer {
     tgid_vnr: i32,
     /// The sender's pid numbers: whether the target's namespace sees it.
     numbers: Numbers,
+    /// The sender's uid as its user namespace shows it (what
+    /// `prepare_kill_siginfo()` writes in `si_uid`), and that number taken
+    /// back to a kernel uid through the same namespace (`None`: unmapped):
+    /// what `userns_fixup_signal_uid()` shows in another namespace. Taken
+    /// with the rest: the namespace may go with a sender reaped half-way.
+    uid_vnr: u32,
+    uid_back: Option<u32>,
 }
 
 /// # Signals: sending (kill, tgkill, tkill, sigqueue; `kernel/signal.c`).
@@ -315,12 +322,16 @@ impl Kernel {
     /// first delivery (the sender may die half-way through a group).
     pub(crate) fn killer(&self, cur: TaskIx) -> Killer {
         let g = self.tasks[cur].group;
+        let c = &self.tasks[cur].cred;
+        let uid_vnr = self.kuid_munged(c.user_ns.0, c.uid);
         Killer {
             cred: self.tasks[cur].cred.clone(),
             group: g,
             session: self.groups[g].session,
             tgid_vnr: self.pid_nr_ns(self.tasks[self.groups[g].leader].pid, self.ns_of(cur)),
             numbers: self.pids[self.tasks[cur].pid].numbers.clone(),
+            uid_vnr,
+            uid_back: self.make_kuid(c.user_ns.0, uid_vnr),
         }
     }
 
@@ -347,8 +358,16 @@ impl Kernel {
         sig: i32,
     ) -> bool {
         let g = self.tasks[t].group;
+        // kill_ok_by_cred(): the same user, or CAP_KILL over the target's
+        // user namespace. A sender reaped half-way through a group may
+        // have taken its namespace with it: then no target left is in it
+        // or below it, where its capabilities were.
+        let tcred = &self.tasks[t].cred;
+        let caps = self.userns.get(cred.user_ns.0).is_some()
+            && self.ns_capable_cred(cred, tcred.user_ns.0, crate::task::capability::CAP_KILL);
         g == group
-            || cred.may_signal(&self.tasks[t].cred)
+            || cred.same_user_as(tcred)
+            || caps
             || (sig == SIGCONT && self.groups[g].session == session)
     }
 
@@ -393,6 +412,27 @@ impl Kernel {
         });
         if force {
             info.pid = 0;
+        }
+        // prepare_kill_siginfo() writes the sender's uid as its namespace
+        // sees it; userns_fixup_signal_uid() shows that one (or a
+        // siginfo's own) in the target's namespace. A sender reaped
+        // half-way through a group may have taken its namespace with it:
+        // its kernel uid is shown then.
+        let sender_ns = who.cred.user_ns.0;
+        let t_ns = self.tasks[t].cred.user_ns.0;
+        if sender_ns != t_ns && info.code <= 0 {
+            let kuid = match own {
+                None => who.uid_back,
+                // A caller's own siginfo: its si_uid read in the sender's
+                // namespace (alive: the sender is running this call).
+                Some(_) => self
+                    .userns
+                    .get(sender_ns)
+                    .and_then(|_| self.make_kuid(sender_ns, info.uid)),
+            };
+            info.uid = self.kuid_munged(t_ns, kuid.unwrap_or(u32::MAX));
+        } else if own.is_none() {
+            info.uid = who.uid_vnr;
         }
         self.send_signal_locked(t, sig, SendInfo::Info(info), ty, force)
     }

@@ -381,7 +381,7 @@ impl Kernel {
                 let (pid, uid) = if let Some(tracer) = self.tasks[t].parent {
                     (
                         self.pid_nr_ns(self.tasks[tracer].pid, self.ns_of(t)),
-                        self.tasks[tracer].cred.uid,
+                        self.uid_seen_by(t, self.tasks[tracer].cred.uid),
                     )
                 } else {
                     (0, 0)
@@ -422,7 +422,7 @@ impl Kernel {
             signo: SIGCHLD,
             code: why,
             pid: self.pid_nr_ns(self.tasks[leader].pid, self.ns_of(parent)),
-            uid: self.tasks[leader].cred.uid,
+            uid: self.uid_seen_by(parent, self.tasks[leader].cred.uid),
             status,
             value: 0,
         };
