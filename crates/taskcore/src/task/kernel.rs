@@ -304,6 +304,8 @@ impl Kernel {
             g,
             k.groups[g].flags.get() | crate::task::task_struct::SIGNAL_UNKILLABLE,
         );
+        // The end of the first operation: what init's setup marked is synced.
+        k.flush_wait_edges();
         Ok(k)
     }
 

@@ -157,6 +157,15 @@ mod tests {
     }
 
     #[test]
+    fn a_new_kernel_has_no_mark_left() {
+        // Kernel::new sets init's SIGNAL_UNKILLABLE through its setter, as
+        // an operation does, and ends as one: flushed.
+        let k = Kernel::new(Config::default()).unwrap();
+        assert!(k.wait_dirty.is_empty());
+        k.check_invariants();
+    }
+
+    #[test]
     #[should_panic(expected = "child edge registered in a stale state")]
     fn a_write_that_bypasses_its_setter_fails_the_invariants() {
         // Outside the tests such a write does not compile (`Ready::set`
