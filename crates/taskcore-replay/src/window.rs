@@ -10,18 +10,38 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
-use crate::event::{Event, Outcome};
+use crate::event::{Event, Kind, Outcome, Rec};
+
+/// Whether `e`'s result carries a `--decode-pids=pidns` comment.
+fn ns_comment(e: &Event) -> bool {
+    matches!(
+        e.kind,
+        Kind::Sys {
+            rec: Rec::Clone { ns_nr: Some(_), .. },
+            ..
+        }
+    )
+}
 
 /// Events in file order (non-decreasing `line`).
 #[derive(Debug, Default)]
 pub(crate) struct Window {
     events: VecDeque<Arc<Event>>,
+    /// Events held whose result strace annotated with the caller's pid
+    /// namespace number (`--decode-pids=pidns`).
+    ns_comments: usize,
 }
 
 impl Window {
     /// Appends the next event read.
     pub(crate) fn push(&mut self, e: Arc<Event>) {
+        self.ns_comments += usize::from(ns_comment(&e));
         self.events.push_back(e);
+    }
+
+    /// Whether an event held has a `--decode-pids=pidns` comment.
+    pub(crate) fn has_ns_comments(&self) -> bool {
+        self.ns_comments > 0
     }
 
     /// Events held.
@@ -37,7 +57,9 @@ impl Window {
     /// Forgets events completed before line `line`.
     pub(crate) fn prune_before(&mut self, line: usize) {
         while self.events.front().is_some_and(|e| e.line < line) {
-            self.events.pop_front();
+            if let Some(e) = self.events.pop_front() {
+                self.ns_comments -= usize::from(ns_comment(&e));
+            }
         }
     }
 

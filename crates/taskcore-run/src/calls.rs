@@ -122,6 +122,11 @@ pub const TRAPPED: &[Trapped] = &[
     t(libc::SYS_rt_sigprocmask, "rt_sigprocmask", Translate::None),
     t(libc::SYS_rt_sigreturn, "rt_sigreturn", Translate::None),
     t(libc::SYS_rt_sigsuspend, "rt_sigsuspend", Translate::None),
+    t(
+        libc::SYS_rt_sigtimedwait,
+        "rt_sigtimedwait",
+        Translate::None,
+    ),
     t(libc::SYS_pidfd_open, "pidfd_open", Args(&[(0, Pid)])),
     // Process attributes by pid.
     t(libc::SYS_prctl, "prctl", Translate::None),

@@ -96,14 +96,20 @@ pub(crate) fn spawn(
                 // prepared before the fork; write and _exit.
                 unsafe {
                     let none = c"none".as_ptr();
-                    let ok = libc::unshare(libc::CLONE_NEWNS) == 0
-                        && libc::mount(
+                    // The copied mounts stop propagating to the parent's
+                    // namespace: every one, or (where "/" is no mount
+                    // point: a chroot) the /proc mount the bind stacks on.
+                    let private = |target: *const libc::c_char| {
+                        libc::mount(
                             none,
-                            c"/".as_ptr(),
+                            target,
                             std::ptr::null(),
                             libc::MS_REC | libc::MS_PRIVATE,
                             std::ptr::null(),
                         ) == 0
+                    };
+                    let ok = libc::unshare(libc::CLONE_NEWNS) == 0
+                        && (private(c"/".as_ptr()) || private(c"/proc".as_ptr()))
                         && libc::mount(
                             src.as_ptr(),
                             c"/proc".as_ptr(),

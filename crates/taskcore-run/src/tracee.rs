@@ -239,3 +239,10 @@ pub(crate) fn listen(tid: i32) -> nix::Result<()> {
 /// `si_pid`'s offset in `siginfo_t` (x86_64): after si_signo, si_errno,
 /// si_code and the padding of the union's alignment.
 pub(crate) const SI_PID_OFFSET: u64 = 16;
+
+/// Whether a siginfo with `si_code` `code` for `sig` carries a sender
+/// pid: sent by a process (`SI_USER`, `SI_QUEUE`, `SI_TKILL`: codes ≤ 0)
+/// or a child's state change (SIGCHLD's `CLD_*`).
+pub(crate) fn has_pid(sig: i32, code: i32) -> bool {
+    code <= 0 || (sig == libc::SIGCHLD && (1..=6).contains(&code))
+}

@@ -139,7 +139,7 @@ impl Value {
         match self {
             Value::Int(_) => self
                 .as_u64()
-                .ok_or_else(|| format!("number out of range: {self:?}")),
+                .ok_or_else(|| format!("number out of range: {self}")),
             Value::Sym(s) => lookup(s).ok_or_else(|| format!("unknown constant {s}")),
             Value::Or(parts) => parts
                 .iter()
@@ -150,7 +150,7 @@ impl Value {
                     .ok_or_else(|| "shift too large".to_string())
             }
             Value::Named(_, v) => v.eval_bits(lookup),
-            other => Err(format!("not a flag expression: {other:?}")),
+            other => Err(format!("not a flag expression: {other}")),
         }
     }
 }

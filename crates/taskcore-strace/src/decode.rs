@@ -193,7 +193,7 @@ fn int_of(v: &Value) -> Res<i32> {
         Value::Sym(s) if s == "AT_FDCWD" => Ok(consts::AT_FDCWD),
         other => other
             .as_i32()
-            .ok_or_else(|| format!("expected an int, got {other:?}")),
+            .ok_or_else(|| format!("expected an int, got `{other}`")),
     }
 }
 
@@ -204,15 +204,15 @@ fn addr_of(v: &Value) -> Res<u64> {
         return Ok(0);
     }
     v.as_u64()
-        .ok_or_else(|| format!("expected an address, got {v:?}"))
+        .ok_or_else(|| format!("expected an address, got `{v}`"))
 }
 
 /// A signal argument: `SIGCHLD`, `SIGRT_3`, `0`, `17`.
 fn sig_of(v: &Value) -> Res<i32> {
     match v.unnamed() {
         Value::Sym(s) => signal_number(s).ok_or_else(|| format!("unknown signal {s}")),
-        Value::Int(_) => v.as_i32().ok_or_else(|| format!("bad signal {v:?}")),
-        other => Err(format!("expected a signal, got {other:?}")),
+        Value::Int(_) => v.as_i32().ok_or_else(|| format!("bad signal `{v}`")),
+        other => Err(format!("expected a signal, got `{other}`")),
     }
 }
 
@@ -270,7 +270,7 @@ fn clone_flags(v: &Value) -> Res<(u64, i32)> {
                 bits |= lookup(consts::CLONE_FLAGS, s)
                     .ok_or_else(|| format!("unknown clone flag {s}"))?
             }
-            _ => bits |= p.as_u64().ok_or_else(|| format!("bad clone flags {p:?}"))?,
+            _ => bits |= p.as_u64().ok_or_else(|| format!("bad clone flags `{p}`"))?,
         }
     }
     let low = (bits & 0xff) as i32;
@@ -336,7 +336,7 @@ fn clone3(a: &Args<'_>) -> Res<Call> {
         v => (v, None),
     };
     if !matches!(entry, Value::Struct { .. }) {
-        return Err(format!("clone3 args not a structure: {entry:?}"));
+        return Err(format!("clone3 args not a structure: `{entry}`"));
     }
     let flags = match entry.field("flags") {
         Some(f) => f.eval_bits(&|s| lookup(consts::CLONE_FLAGS, s))?,
@@ -376,7 +376,7 @@ fn execve(a: &Args<'_>, at: bool) -> Res<Call> {
         None => (String::new(), true),
         Some(Value::Str { text, truncated }) => (text.clone(), *truncated),
         Some(v) if v.is_null() => (String::new(), false),
-        Some(v) => return Err(format!("execve path not a string: {v:?}")),
+        Some(v) => return Err(format!("execve path not a string: `{v}`")),
     };
     let (argv, argv_complete) = match a.get(base + 1)? {
         None => (Vec::new(), false),
@@ -389,7 +389,7 @@ fn execve(a: &Args<'_>, at: bool) -> Res<Call> {
                         complete &= !truncated;
                         argv.push(text.clone());
                     }
-                    other => return Err(format!("execve argv element not a string: {other:?}")),
+                    other => return Err(format!("execve argv element not a string: `{other}`")),
                 }
             }
             (argv, complete)
@@ -435,17 +435,17 @@ pub fn wait_status(raw: &str) -> Res<Option<i32>> {
     let inner = raw
         .strip_prefix('[')
         .and_then(|r| r.strip_suffix(']'))
-        .ok_or_else(|| format!("bad wait status {raw:?}"))?
+        .ok_or_else(|| format!("bad wait status `{raw}`"))?
         .trim();
     if let Some(n) = parse_value(inner).as_i32() {
         return Ok(Some(n));
     }
     let body = inner
         .strip_prefix('{')
-        .ok_or_else(|| format!("bad wait status {raw:?}"))?;
+        .ok_or_else(|| format!("bad wait status `{raw}`"))?;
     let close = body
         .find('}')
-        .ok_or_else(|| format!("bad wait status {raw:?}"))?;
+        .ok_or_else(|| format!("bad wait status `{raw}`"))?;
     let (cond, extras) = (&body[..close], &body[close + 1..]);
     let terms: Vec<&str> = cond.split("&&").map(str::trim).collect();
     let sig_with_flag = |s: &str| -> Res<i32> {
@@ -457,7 +457,7 @@ pub fn wait_status(raw: &str) -> Res<Option<i32>> {
                 Some(n) => n,
                 None => parse_value(part)
                     .as_i32()
-                    .ok_or_else(|| format!("bad signal {part:?} in wait status"))?,
+                    .ok_or_else(|| format!("bad signal `{part}` in wait status"))?,
             };
         }
         Ok(total)
@@ -468,14 +468,14 @@ pub fn wait_status(raw: &str) -> Res<Option<i32>> {
                 .get(1)
                 .and_then(|t| rhs(t, "WEXITSTATUS(s)"))
                 .and_then(|n| n.parse::<i32>().ok())
-                .ok_or_else(|| format!("bad exit status in {raw:?}"))?;
+                .ok_or_else(|| format!("bad exit status in `{raw}`"))?;
             (code & 0xff) << 8
         }
         Some("WIFSIGNALED(s)") => {
             let sig = terms
                 .get(1)
                 .and_then(|t| rhs(t, "WTERMSIG(s)"))
-                .ok_or_else(|| format!("bad term signal in {raw:?}"))?;
+                .ok_or_else(|| format!("bad term signal in `{raw}`"))?;
             let core = terms.get(2) == Some(&"WCOREDUMP(s)");
             sig_with_flag(sig)? | if core { 0x80 } else { 0 }
         }
@@ -483,22 +483,22 @@ pub fn wait_status(raw: &str) -> Res<Option<i32>> {
             let sig = terms
                 .get(1)
                 .and_then(|t| rhs(t, "WSTOPSIG(s)"))
-                .ok_or_else(|| format!("bad stop signal in {raw:?}"))?;
+                .ok_or_else(|| format!("bad stop signal in `{raw}`"))?;
             (sig_with_flag(sig)? << 8) | 0x7f
         }
         Some("WIFCONTINUED(s)") => 0xffff,
-        _ => return Err(format!("bad wait status {raw:?}")),
+        _ => return Err(format!("bad wait status `{raw}`")),
     };
     for extra in extras.split('|').map(str::trim).filter(|e| !e.is_empty()) {
         if let Some(ev) = extra.strip_suffix("<< 16").map(str::trim) {
             let ev = lookup(consts::PTRACE_EVENTS, ev)
                 .or_else(|| parse_value(ev).as_u64())
-                .ok_or_else(|| format!("bad ptrace event {ev:?}"))?;
+                .ok_or_else(|| format!("bad ptrace event `{ev}`"))?;
             status |= (ev as i32) << 16;
         } else {
             status |= parse_value(extra)
                 .as_i32()
-                .ok_or_else(|| format!("bad wait status extra {extra:?}"))?;
+                .ok_or_else(|| format!("bad wait status extra `{extra}`"))?;
         }
     }
     Ok(Some(status))
@@ -533,7 +533,7 @@ fn wait4(a: &Args<'_>) -> Res<Call> {
 /// A message if `v` is not a structure or a field has an unknown name.
 pub(crate) fn siginfo(v: &Value) -> Res<SigInfo> {
     if !matches!(v, Value::Struct { .. }) {
-        return Err(format!("siginfo not a structure: {v:?}"));
+        return Err(format!("siginfo not a structure: `{v}`"));
     }
     let mut info = SigInfo::default();
     if let Some(s) = v.field("si_signo") {
@@ -546,7 +546,7 @@ pub(crate) fn siginfo(v: &Value) -> Res<SigInfo> {
             }
             other => other
                 .as_i32()
-                .ok_or_else(|| format!("bad si_code {other:?}"))?,
+                .ok_or_else(|| format!("bad si_code `{other}`"))?,
         };
     }
     info.si_pid = v.field("si_pid").map(int_of).transpose()?;
@@ -634,7 +634,7 @@ pub(crate) fn sigset(v: &Value) -> Res<u64> {
     let (items, negate) = match v {
         Value::Array { items, .. } => (items, false),
         Value::NotSet(items) => (items, true),
-        other => return Err(format!("not a signal set: {other:?}")),
+        other => return Err(format!("not a signal set: `{other}`")),
     };
     let mut mask = 0u64;
     for it in items {
@@ -644,7 +644,7 @@ pub(crate) fn sigset(v: &Value) -> Res<u64> {
             }
             other => other
                 .as_i32()
-                .ok_or_else(|| format!("bad signal {other:?} in set"))?,
+                .ok_or_else(|| format!("bad signal `{other}` in set"))?,
         };
         if (1..=64).contains(&n) {
             mask |= 1 << (n - 1);

@@ -191,7 +191,7 @@ impl Ret {
             Some(i) if i > 0 => &head[..i],
             _ => head,
         };
-        let v = parse_i64(num_text).ok_or_else(|| format!("bad result: {s:?}"))?;
+        let v = parse_i64(num_text).ok_or_else(|| format!("bad result: `{s}`"))?;
         if v < 0 {
             if let Some(name) = err_name {
                 return Ok(Ret::Err(SysErr::from_name(name)));

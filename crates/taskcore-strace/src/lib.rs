@@ -82,6 +82,7 @@
 //! `src/strace.c`, `src/syscall.c`); the values it produces are Linux's.
 
 mod args;
+mod args_display;
 mod consts;
 mod decode;
 mod event;

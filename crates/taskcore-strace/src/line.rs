@@ -241,7 +241,7 @@ fn lex_body(b: &str) -> Result<Body<'_>, String> {
         let end = inner.find(" resumed>").ok_or("<... without resumed>")?;
         let name = &inner[..end];
         if !is_syscall_name(name) {
-            return Err(format!("bad syscall name in resumed line: {name:?}"));
+            return Err(format!("bad syscall name in resumed line: `{name}`"));
         }
         let rest = &inner[end + " resumed>".len()..];
         // A second interruption prints `<... NAME resumed> <unfinished ...>)`;
@@ -251,10 +251,10 @@ fn lex_body(b: &str) -> Result<Body<'_>, String> {
     }
     let open = b
         .find('(')
-        .ok_or_else(|| format!("unrecognised line: {b:?}"))?;
+        .ok_or_else(|| format!("unrecognised line: `{b}`"))?;
     let name = &b[..open];
     if !is_syscall_name(name) {
-        return Err(format!("unrecognised line: {b:?}"));
+        return Err(format!("unrecognised line: `{b}`"));
     }
     let after = &b[open + 1..];
     for marker in [" <unfinished ...>", "<unfinished ...>"] {
@@ -273,7 +273,7 @@ fn lex_body(b: &str) -> Result<Body<'_>, String> {
         }
     }
     let (args, result) =
-        split_call_tail(b, open).ok_or_else(|| format!("no `) = result` in: {b:?}"))?;
+        split_call_tail(b, open).ok_or_else(|| format!("no `) = result` in: `{b}`"))?;
     Ok(Body::Call { name, args, result })
 }
 

@@ -11,9 +11,10 @@ work=$(mktemp -d /tmp/taskcore-rec.XXXXXX)
 py=$(python3 -c 'import sys; print(sys.executable)')
 . "$root/data/traces/record-lib.sh"
 both() { # both NAME [STRACE-OPTION...] -- COMMAND...: NAME-q and NAME-qq
+    # (with the expression $both_expr, default the wide one)
     local name=$1; shift
-    record "$name-q" 300 "$TRACE_WIDE" "$@"
-    record "$name-qq" 300 "$TRACE_WIDE" -q "$@"
+    record "$name-q" 300 "${both_expr:-$TRACE_WIDE}" "$@"
+    record "$name-qq" 300 "${both_expr:-$TRACE_WIDE}" -q "$@"
 }
 # Seed 401 is left out: its -q recording has 2 mismatches (a SIGKILL that
 # overtook a SIGTERM in its signal-delivery-stop; the emulation kills at the
@@ -25,6 +26,8 @@ cp -r "$out/src/." "$work/"
 cd "$work" || exit 1
 gcc -O1 -Wall -o signalfd signalfd.c
 gcc -O1 -Wall -o pidsig pidsig.c
+gcc -O1 -Wall -o signalfd-late signalfd-late.c
+gcc -O1 -Wall -o nproc nproc.c
 both shell -- sh ./shell.sh > /dev/null
 # State from before the trace: strace and the shell start with SIGHUP
 # ignored (nohup), or with SIGINT and SIGQUIT ignored (a background job of
@@ -37,3 +40,15 @@ both bg-job -- sh ./shell.sh > /dev/null
 record_wrap=()
 both signalfd -- ./signalfd
 both pidsig -- ./pidsig > /dev/null
+both signalfd-late -- ./signalfd-late > /dev/null
+# Forks refused with EAGAIN: RLIMIT_NPROC is 8 from before the trace, for
+# uid 1000 (strace itself runs as that uid, under prlimit and setpriv).
+chmod a+rwx "$work"
+record_wrap=(prlimit --nproc=8 setpriv --reuid=1000 --regid=1000 --clear-groups)
+both nproc -- ./nproc > /dev/null
+record_wrap=()
+# A pid namespace whose unshare() the filter leaves out: the wide
+# expression without unshare and setns, with --decode-pids=pidns.
+both_expr=${TRACE_WIDE/,unshare,setns/}
+both pidns-comments --decode-pids=pidns -- unshare --pid --fork sh ./pidns.sh > /dev/null
+both_expr=

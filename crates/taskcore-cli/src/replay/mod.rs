@@ -136,7 +136,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
             match LatencyProbe::register(rprobe::probes(), rprobe::nr_cpus(), 0) {
                 Ok(l) => Some(l),
                 Err(e) => {
-                    eprintln!("taskcore replay: cannot register the latency probe: {e:?}");
+                    eprintln!("taskcore replay: cannot register the latency probe: {e}");
                     return ExitCode::from(2);
                 }
             }
@@ -323,7 +323,7 @@ fn print_summary(name: &str, s: &Stats, mismatches: usize, parse_errors: u64) {
         let le: BTreeMap<_, _> = s.learned.iter().collect();
         let list: Vec<String> = le.iter().map(|(k, v)| format!("{k} {v}")).collect();
         println!(
-            "learned (state from before the trace, not checked): {}",
+            "learned (state the trace does not show, not checked): {}",
             list.join(", ")
         );
     }

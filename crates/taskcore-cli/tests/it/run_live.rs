@@ -252,10 +252,19 @@ fn oracle_programs_print_the_same() {
     if !available() || !have("gcc") {
         return;
     }
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../taskcore/tests/oracle");
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/oracle");
     let dir = std::env::temp_dir().join(format!("taskcore-run-oracle-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for name in ["cred_rules", "errno_table", "kill_perm", "prctl_rules"] {
+    for name in [
+        "cred_rules",
+        "errno_table",
+        "kill_perm",
+        "prctl_rules",
+        "sig_delivery",
+        "sig_mask_rules",
+        "sys_decode_rules",
+        "validation_rules",
+    ] {
         let c = format!("{src}/{name}.c");
         if !std::path::Path::new(&c).exists() {
             eprintln!("SKIPPED {name}: {c} not found (outside the repository)");

@@ -127,7 +127,12 @@ impl Engine {
                 let mut want = want;
                 want.sort_unstable();
                 if got != want {
-                    self.mismatch(e, "groups", format!("{want:?}"), format!("{got:?}"));
+                    self.mismatch(
+                        e,
+                        "groups",
+                        super::notation::fmt_ids(&want),
+                        super::notation::fmt_ids(&got),
+                    );
                 }
             }
             (r, _) => self.check_value(e, r.map(|v| v.raw())),

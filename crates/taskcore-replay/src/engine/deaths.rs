@@ -11,7 +11,7 @@ use taskcore::uapi::{__WALL, P_PID, WEXITED, WNOHANG};
 use taskcore::{TaskId, WaitOutcome};
 
 use super::Engine;
-use crate::event::{Event, Kind};
+use crate::event::Event;
 
 impl Engine {
     /// The `do_exit` of the event's task: the process's leader, when the
@@ -79,18 +79,12 @@ impl Engine {
         }
     }
 
-    /// Whether recorded task `rec`'s `+++` line is in the lookahead after
-    /// line `after`, not yet applied.
-    fn death_line_ahead(&self, rec: i32, after: usize) -> bool {
-        self.look
-            .borrow()
-            .find_after(after, |x| {
-                (x.pid == rec
-                    && matches!(x.kind, Kind::Exited { .. } | Kind::Killed { .. })
-                    && !self.consumed.contains(&x.seq))
-                .then_some(())
-            })
-            .is_some()
+    /// Whether recorded task `rec`'s `+++` line is still to come: the
+    /// task is alive in the core, or dead there and its line not seen.
+    fn death_line_to_come(&self, rec: i32) -> bool {
+        self.pids
+            .task(rec)
+            .is_some_and(|t| !t.dead || self.unconfirmed_dead.contains(&t.task))
     }
 
     /// A `+++` line: the death is applied if it was not yet, strace reaps
@@ -111,7 +105,7 @@ impl Engine {
         // (delay_group_leader()), and its real parent is told then
         // (wait_task_zombie() -> do_notify_parent()), not at the `+++` line
         // of the thread that died first or last. A leader whose `+++` line
-        // the lookahead does not hold is reaped at the first line that can.
+        // was already applied is reaped at the first line that can.
         let seized: Vec<(i32, i32)> = self.dying_leader.iter().map(|(&r, &n)| (r, n)).collect();
         for (r, nr) in seized {
             let leader_rec = self.pids.rec_of(nr);
@@ -119,7 +113,7 @@ impl Engine {
                 if r != rec && self.pids.is_live(r) {
                     continue;
                 }
-                if leader_rec.is_some_and(|l| self.death_line_ahead(l, e.line)) {
+                if leader_rec.is_some_and(|l| self.death_line_to_come(l)) {
                     continue;
                 }
             }

@@ -48,6 +48,9 @@ impl Engine {
             if let (Ok(pl), Ok(cl)) = (self.leader_of(parent), self.leader_of(child)) {
                 let known = self.inherited.actions.get(&pl).copied().unwrap_or(0);
                 self.inherited.actions.insert(cl, known);
+                if self.sig.signalfd.contains(&pl) {
+                    self.sig.signalfd.insert(cl);
+                }
             }
         }
         if self.inherited.masks.contains(&parent) {
@@ -147,5 +150,6 @@ impl Engine {
         let k = &self.k;
         self.inherited.actions.retain(|t, _| k.getpid(*t).is_ok());
         self.inherited.masks.retain(|t| k.getpid(*t).is_ok());
+        self.sig.signalfd.retain(|t| k.getpid(*t).is_ok());
     }
 }

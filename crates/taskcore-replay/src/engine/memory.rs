@@ -225,7 +225,12 @@ impl Engine {
         self.stats.checked += 1;
         match r {
             Err(e) if e == want => {}
-            other => self.mismatch(i, "result", want.name().into(), format!("{other:?}")),
+            other => self.mismatch(
+                i,
+                "result",
+                format!("= -1 {}", want.name()),
+                super::notation::fmt_unit(&other),
+            ),
         }
     }
 

@@ -17,6 +17,7 @@
 //! - [`report`]: counters, mismatches and the result checks;
 //! - [`inherited`]: dispositions and masks from before the trace, learned
 //!   at their first showing;
+//! - [`consumed`]: signals consumed where the trace cannot see (signalfd);
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
 //! - [`pidns`]: callers in nested pid namespaces;
 //! - [`calls`]: the recorded system calls, each handed to its family's
@@ -53,6 +54,7 @@
 
 mod calls;
 mod caps;
+mod consumed;
 mod deaths;
 mod inherited;
 mod lifecycle;
@@ -318,6 +320,8 @@ impl Engine {
         self.death_leader.retain(|t, _| unconfirmed.contains(t));
         let pids = &self.pids;
         self.pending_exit.retain(|rec, _| pids.is_live(*rec));
+        // A claimed child once gone no longer needs excluding.
+        self.inferred.retain(|_, c| pids.task(*c).is_some());
         self.sweep_signals();
         self.sweep_inherited();
     }
@@ -435,6 +439,9 @@ impl Engine {
                 self.unchecked_because(e, "arguments not recorded: the caller died in the call")
             }
             Kind::Other { name } => {
+                if name.starts_with("signalfd") && matches!(e.ret, Outcome::Value(_)) {
+                    self.opened_signalfd(cur);
+                }
                 self.note_skipped(e, name);
                 *self.stats.skipped.entry(name.clone()).or_default() += 1;
             }

@@ -21,9 +21,12 @@
 //! clone whose caller died in it). A trace whose children start in
 //! another order can then be linked wrongly, which later checks report.
 
+use taskcore::sys::Syscall;
+use taskcore::uapi::{CLONE_NEWPID, CLONE_THREAD};
 use taskcore::{NsKind, TaskId};
 
 use super::Engine;
+use crate::event::{Event, Kind, Rec};
 
 impl Engine {
     /// Whether `cur` lives in a pid namespace below the replay's root one.
@@ -61,13 +64,44 @@ impl Engine {
             .unwrap_or(nr)
     }
 
-    /// The recorded label of the child of clone event `e` by a nested
-    /// caller without a `--decode-pids=pidns` comment: the first task of
-    /// the lookahead after the clone's entry that no clone created and the
-    /// replay does not know (see the module docs); `None` if there is none.
-    pub(super) fn infer_ns_child(&self, entry_line: usize) -> Option<i32> {
-        self.look.borrow().first_uncreated_after(entry_line, |pid| {
-            self.pids.task(pid).is_some_and(|t| !t.dead)
-        })
+    /// Before clone event `e` by `cur` (whose children the core numbers in
+    /// strace's namespace) creating recorded task `child` with `flags`:
+    /// applies the `unshare(CLONE_NEWPID)` the recording did not show when
+    /// the lookahead proves the child lives in a nested namespace (see the
+    /// module docs).
+    pub(super) fn infer_new_pid_ns(&mut self, e: &Event, cur: TaskId, flags: u64, child: i32) {
+        if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 || !self.look.borrow().has_ns_comments() {
+            return;
+        }
+        if self.k.task_pid_ns(cur, NsKind::PidForChildren) != self.k.task_pid_ns(cur, NsKind::Pid) {
+            return;
+        }
+        let annotated = self.look.borrow().find_after(e.entry_line, |a| {
+            (a.pid == child
+                && matches!(
+                    a.kind,
+                    Kind::Sys {
+                        rec: Rec::Clone { ns_nr: Some(_), .. },
+                        ..
+                    }
+                ))
+            .then_some(())
+        });
+        if annotated.is_some()
+            && self
+                .sys(
+                    cur,
+                    &Syscall::Unshare {
+                        flags: CLONE_NEWPID,
+                    },
+                )
+                .is_ok()
+        {
+            *self
+                .stats
+                .learned
+                .entry("pid namespace (--decode-pids=pidns comments)".into())
+                .or_default() += 1;
+        }
     }
 }

@@ -74,7 +74,12 @@ impl Engine {
                     let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
                     let got = String::from_utf8_lossy(&comm[..len]).into_owned();
                     if got != *name {
-                        self.mismatch(e, "comm", format!("{name:?}"), format!("{got:?}"));
+                        self.mismatch(
+                            e,
+                            "comm",
+                            super::notation::fmt_str(name),
+                            super::notation::fmt_str(&got),
+                        );
                     }
                 }
                 _ => self.unchecked(e),
@@ -104,8 +109,8 @@ impl Engine {
                             self.mismatch(
                                 e,
                                 "ids",
-                                format!("{rec:?}"),
-                                format!("{:?}", [r, ef, s]),
+                                super::notation::fmt_resids(rec),
+                                super::notation::fmt_resids(&[r, ef, s]),
                             );
                         }
                     }
@@ -221,7 +226,12 @@ impl Engine {
             (Outcome::Value(_) | Outcome::Errno(_), got) => {
                 self.stats.checked += 1;
                 let rec = super::report::fmt_outcome(&e.ret);
-                self.mismatch(e, "result", rec, format!("{got:?}"));
+                self.mismatch(
+                    e,
+                    "result",
+                    rec,
+                    super::notation::fmt_result(&got, i64::to_string),
+                );
             }
             _ => self.unchecked(e),
         }
@@ -250,7 +260,8 @@ impl Engine {
                     let _ = self.k.pidfd_close(fd);
                 }
                 let rec = super::report::fmt_outcome(&e.ret);
-                self.mismatch(e, "result", rec, format!("{got:?}"));
+                let emu = super::notation::fmt_result(&got, |_| "a pidfd".into());
+                self.mismatch(e, "result", rec, emu);
             }
             (_, got) => {
                 if let Ok(fd) = got {
@@ -323,7 +334,12 @@ impl Engine {
                     (Some(o), Some(got)) if known => {
                         self.stats.checked += 1;
                         if o != got {
-                            self.mismatch(e, "old limits", format!("{o:?}"), format!("{got:?}"));
+                            self.mismatch(
+                                e,
+                                "old limits",
+                                super::notation::fmt_rlimit(&o),
+                                super::notation::fmt_rlimit(&got),
+                            );
                         }
                     }
                     (Some(_), _) if new.is_none() => {
@@ -336,7 +352,12 @@ impl Engine {
             (Outcome::Value(_) | Outcome::Errno(_), got) => {
                 self.stats.checked += 1;
                 let rec = super::report::fmt_outcome(&e.ret);
-                self.mismatch(e, "result", rec, format!("{got:?}"));
+                self.mismatch(
+                    e,
+                    "result",
+                    rec,
+                    super::notation::fmt_result(&got, |_| "0".into()),
+                );
             }
             _ => self.unchecked(e),
         }
@@ -462,12 +483,10 @@ impl Engine {
                 self.stats.checked += 1;
                 match self.sys_wait(cur, &call(P_PID, nr)) {
                     Err(x) if x == err => {}
-                    other => self.mismatch(
-                        e,
-                        "waitid(P_PIDFD)",
-                        err.name().into(),
-                        format!("{other:?}"),
-                    ),
+                    other => {
+                        let emu = self.fmt_wait(&other);
+                        self.mismatch(e, "waitid(P_PIDFD)", format!("= -1 {}", err.name()), emu)
+                    }
                 }
             }
             Outcome::Value(_) => {

@@ -128,12 +128,8 @@ impl Engine {
             (Outcome::Errno(a), Err(b)) if a == b => self.stats.checked += 1,
             (rec, got) => {
                 self.stats.checked += 1;
-                self.mismatch(
-                    e,
-                    "result",
-                    super::report::fmt_outcome(rec),
-                    format!("{got:?}"),
-                );
+                let emu = super::notation::fmt_result(got, |_| "0".into());
+                self.mismatch(e, "result", super::report::fmt_outcome(rec), emu);
             }
         }
     }
@@ -158,6 +154,9 @@ impl Engine {
         }
         let r = self.sys_sigset(cur, &Syscall::RtSigprocmask { how, set });
         self.stats.applied += u64::from(r.is_ok());
+        if let Ok(prev) = r {
+            self.consumed_unseen(e, cur, prev);
+        }
         match (&e.ret, r) {
             (Outcome::Value(0), Ok(prev)) => {
                 self.stats.checked += 1;
@@ -256,11 +255,7 @@ impl Engine {
                     }
                     (Outcome::Errno(Errno::EAGAIN), Err(Errno::EAGAIN)) => {}
                     (rec, got) => {
-                        let emu = match got {
-                            Ok(SigWait::Signal(i)) => i.signo.to_string(),
-                            Ok(w) => format!("{w:?}"),
-                            Err(x) => x.name().into(),
-                        };
+                        let emu = super::notation::fmt_sigwait(&got);
                         self.mismatch(e, "result", super::report::fmt_outcome(rec), emu);
                     }
                 }
@@ -326,7 +321,12 @@ impl Engine {
         let r = self.sys_sigwait(cur, &suspend(mask));
         self.stats.applied += 1;
         if r != Err(Errno::EINTR) {
-            self.mismatch(e, "result", "interrupted".into(), format!("{r:?}"));
+            self.mismatch(
+                e,
+                "result",
+                "= ? ERESTARTNOHAND".into(),
+                super::notation::fmt_sigwait(&r),
+            );
         }
     }
 
@@ -348,11 +348,15 @@ impl Engine {
             }
         }
         let restore = mask.unwrap_or(frame.old_mask);
+        let before = self.k.sigmask(cur);
         if self
             .sys(cur, &Syscall::RtSigreturn { mask: restore })
             .is_ok()
         {
             self.stats.applied += 1;
+            if let Ok(before) = before {
+                self.consumed_unseen(e, cur, before);
+            }
         }
         let got_eintr = e.ret == Outcome::Interrupted;
         match frame.eintr {

@@ -39,7 +39,7 @@
 //! under `SA_RESTART`, else EINTR). A trace without `%signal` records no
 //! `rt_sigreturn` and no mask: there the handler returns at once.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use taskcore::uapi::{
@@ -85,6 +85,10 @@ pub(crate) struct SigState {
     /// by its leader, with the line they were sent at: one sent while the
     /// same signal was pending was lost to it in the emulation.
     kernel_sent: HashMap<TaskId, VecDeque<KernelSent>>,
+    /// Processes (leaders) that opened a signalfd or inherited one at
+    /// fork: a signal pending for them may be consumed unseen (see
+    /// [`consumed`](super::consumed)).
+    pub(super) signalfd: HashSet<TaskId>,
 }
 
 /// A kernel signal sent to a process ([`SigState::kernel_sent`]).
@@ -411,12 +415,17 @@ impl Engine {
         got: &SigInfo,
     ) {
         let nested = self.nested(cur);
-        let mut diffs = Vec::new();
+        // (field, recorded, emulated), in strace's notation.
+        let mut diffs: Vec<(&str, String, String)> = Vec::new();
         if want.signo != got.signo {
-            diffs.push(format!("si_signo {} vs {}", want.signo, got.signo));
+            diffs.push(("si_signo", signame(want.signo), signame(got.signo)));
         }
         if want.code != got.code {
-            diffs.push(format!("si_code {} vs {}", want.code, got.code));
+            diffs.push((
+                "si_code",
+                super::notation::fmt_si_code(want.signo, want.code),
+                super::notation::fmt_si_code(got.signo, got.code),
+            ));
         }
         if let Some(p) = want.pid {
             let released_same =
@@ -425,17 +434,26 @@ impl Engine {
                 || self.pids.same_id(p, got.pid, &self.outside)
                 || released_same();
             if !same {
-                diffs.push(format!("si_pid {p} vs emulated {}", got.pid));
+                let emu = if nested {
+                    got.pid.to_string()
+                } else {
+                    self.rec_pid(got.pid)
+                };
+                diffs.push(("si_pid", p.to_string(), emu));
             }
         }
         if let Some(u) = want.uid {
             if u != got.uid {
-                diffs.push(format!("si_uid {u} vs {}", got.uid));
+                diffs.push(("si_uid", u.to_string(), got.uid.to_string()));
             }
         }
         if let (Some(s), true) = (want.status, want.signo == SIGCHLD) {
             if s != got.status {
-                diffs.push(format!("si_status {s} vs {}", got.status));
+                diffs.push((
+                    "si_status",
+                    super::notation::fmt_si_status(want.code, s),
+                    super::notation::fmt_si_status(got.code, got.status),
+                ));
             }
         }
         if want.code > 0 && got.value == 0 && want.signo != SIGCHLD {
@@ -444,20 +462,27 @@ impl Engine {
             // mixes in si_utime).
             if let Some(v) = want.int {
                 if v != got.status {
-                    diffs.push(format!("si_int (si_status) {v} vs {}", got.status));
+                    diffs.push(("si_int", v.to_string(), got.status.to_string()));
                 }
             }
         } else if let Some(v) = want.ptr {
             if v != got.value {
-                diffs.push(format!("si_ptr {v:#x} vs {:#x}", got.value));
+                diffs.push(("si_ptr", format!("{v:#x}"), format!("{:#x}", got.value)));
             }
         } else if let Some(v) = want.int {
             if v != got.value as u32 as i32 {
-                diffs.push(format!("si_int {v} vs {}", got.value as u32 as i32));
+                diffs.push((
+                    "si_int",
+                    v.to_string(),
+                    (got.value as u32 as i32).to_string(),
+                ));
             }
         }
         if !diffs.is_empty() {
-            self.mismatch(e, "siginfo", "recorded".into(), diffs.join(", "));
+            let rec: Vec<String> = diffs.iter().map(|d| format!("{}={}", d.0, d.1)).collect();
+            let emu: Vec<String> = diffs.iter().map(|d| format!("{}={}", d.0, d.2)).collect();
+            let (rec, emu) = (rec.join(", "), emu.join(", "));
+            self.mismatch(e, "siginfo", rec, emu);
         }
     }
 
@@ -591,7 +616,12 @@ impl Engine {
             };
             let r = self.sys_sigwait(cur, &call).map(drop);
             if r != Err(Errno::EINTR) {
-                self.mismatch(e, "interrupted wait", "EINTR".into(), format!("{r:?}"));
+                self.mismatch(
+                    e,
+                    "interrupted wait",
+                    "= -1 EINTR".into(),
+                    super::notation::fmt_unit(&r),
+                );
             }
         }
         if ignored {
@@ -602,7 +632,7 @@ impl Engine {
                         self.compare_info(e, cur, &i, &got);
                     }
                 }
-                r => self.mismatch(e, "signal", signame(sig), format!("{r:?}")),
+                r => self.mismatch(e, "signal", signame(sig), super::notation::fmt_sigwait(&r)),
             }
             return;
         }
@@ -793,7 +823,12 @@ impl Engine {
             // A fatal signal kills at the send (the fast path) unless the
             // task is traced: the death is the check.
             _ if self.exit_codes.get(&cur).is_some_and(|c| c & 0x7f == sig) => {}
-            Ok(other) => self.mismatch(e, "signal", signame(sig), format!("{other:?}")),
+            Ok(other) => self.mismatch(
+                e,
+                "signal",
+                signame(sig),
+                super::notation::fmt_action(&other),
+            ),
             Err(err) => self.mismatch(e, "signal", signame(sig), err.name().into()),
         }
     }

@@ -9,7 +9,7 @@ use taskcore::Errno;
 use super::{InCall, Supervisor};
 use crate::calls::{self, Arg, Translate};
 use crate::pidmap::NOPID;
-use crate::tracee::{Memory, Regs};
+use crate::tracee::{has_pid, Memory, Regs, SI_PID_OFFSET};
 
 /// What a pid argument becomes.
 enum Target {
@@ -193,6 +193,33 @@ impl Supervisor {
         if regs.args() != vargs {
             let _ = regs.set(tid);
         }
+        // A sender's own siginfo names itself in virtual numbers: the real
+        // kernel gets the real pid (restored at the exit), so that what it
+        // later hands out is renumbered like every pid it wrote.
+        let mut restore_si_pid = None;
+        let info_arg = match nr {
+            libc::SYS_rt_sigqueueinfo => Some(2),
+            libc::SYS_rt_tgsigqueueinfo => Some(3),
+            _ => None,
+        };
+        let carries_pid = |a: usize| {
+            // The signal is the argument before the siginfo.
+            let code = mem.read_i32(vargs[a] + 8).unwrap_or(1);
+            has_pid(vargs[a - 1] as i32, code)
+        };
+        if let Some(a) = info_arg.filter(|&a| vargs[a] != 0 && carries_pid(a)) {
+            let at = vargs[a] + SI_PID_OFFSET;
+            let v = mem.read_i32(at).unwrap_or(0);
+            if let Some(r) = self
+                .map
+                .to_real(&self.k, task, v)
+                .filter(|&r| v > 0 && r != v)
+            {
+                if mem.write_i32(at, r).is_ok() {
+                    restore_si_pid = Some((at, v));
+                }
+            }
+        }
         let entry_peek = match (&call, alive) {
             (Ok(c), true) => self.peek_wait(task, c),
             _ => None,
@@ -209,6 +236,7 @@ impl Supervisor {
                 vfork_child: None,
                 applied: false,
                 entry_peek,
+                restore_si_pid,
             });
         }
         self.resume(tid, 0);

@@ -9,7 +9,7 @@ use taskcore::WaitOutcome;
 use super::notation::{describe_core, show_args};
 use super::{InCall, Supervisor};
 use crate::check::{agrees, is_restart, show_core, show_ret};
-use crate::tracee::{Memory, Regs, SI_PID_OFFSET};
+use crate::tracee::{has_pid, Memory, Regs, SI_PID_OFFSET};
 
 /// Calls that only read the process table (answered again after a
 /// pull of calls in flight).
@@ -71,8 +71,20 @@ impl Supervisor {
         } else if returns_pid(ic.nr) && real > 0 {
             shown = self.map.to_virtual(real as i32).into();
         }
+        if let Some((at, v)) = ic.restore_si_pid {
+            let _ = Memory::new(tid).write_i32(at, v);
+        }
         if ic.nr == libc::SYS_waitid && real == 0 && ic.args[2] != 0 {
             self.renumber_si_pid(tid, ic.args[2]);
+        }
+        if ic.nr == libc::SYS_rt_sigtimedwait && real > 0 && ic.args[1] != 0 {
+            // The siginfo of the signal taken: its sender renumbered (a
+            // sender's own siginfo was made real at its entry).
+            let mem = Memory::new(tid);
+            let code = mem.read_i32(ic.args[1] + 8).unwrap_or(1);
+            if has_pid(real as i32, code) {
+                self.renumber_si_pid(tid, ic.args[1]);
+            }
         }
         if self.timeline.is_some() {
             self.note_reap(tid, &ic, shown);
@@ -193,11 +205,13 @@ impl Supervisor {
                 vfork_child: None,
                 applied: true,
                 entry_peek: None,
+                restore_si_pid: None,
             });
         }
     }
 
-    /// Rewrites the `si_pid` a waitid wrote at `infop` to the virtual pid.
+    /// Rewrites the `si_pid` the kernel wrote at `infop` (waitid's,
+    /// rt_sigtimedwait's) to the virtual pid.
     fn renumber_si_pid(&mut self, tid: i32, infop: u64) {
         let mem = Memory::new(tid);
         if let Ok(p) = mem.read_i32(infop + SI_PID_OFFSET) {

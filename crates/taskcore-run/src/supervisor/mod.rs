@@ -64,6 +64,9 @@ struct InCall {
     /// wait4/waitid: what the core would have reported at the entry (a
     /// peek: `WNOWAIT|WNOHANG`), the start of the call's window.
     entry_peek: Option<Option<i32>>,
+    /// rt_sigqueueinfo family: where the siginfo's `si_pid` was made real
+    /// at the entry, and the program's (virtual) value to put back.
+    restore_si_pid: Option<(u64, i32)>,
 }
 
 /// What the supervisor knows of one traced thread.

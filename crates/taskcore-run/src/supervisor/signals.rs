@@ -11,14 +11,7 @@ use taskcore::{SigHandler, SignalAction, TaskId};
 use super::notation::signame;
 use super::Supervisor;
 use crate::spawn::pid;
-use crate::tracee::{self, SI_PID_OFFSET};
-
-/// Whether a siginfo with `si_code` `code` for `sig` carries a sender
-/// pid: sent by a process (`SI_USER`, `SI_QUEUE`, `SI_TKILL`: codes ≤ 0)
-/// or a child's state change (SIGCHLD's `CLD_*`).
-fn has_pid(sig: i32, code: i32) -> bool {
-    code <= 0 || (sig == libc::SIGCHLD && (1..=6).contains(&code))
-}
+use crate::tracee::{self, has_pid, SI_PID_OFFSET};
 
 impl Supervisor {
     /// A signal-delivery stop of thread `tid` for `sig`.

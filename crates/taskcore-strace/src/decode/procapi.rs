@@ -145,7 +145,7 @@ fn cap_header(a: &Args<'_>) -> Res<(u32, i32)> {
     let version = h
         .field("version")
         .and_then(|v| v.eval_bits(&cap_symbol).ok())
-        .ok_or_else(|| format!("bad capability header {h:?}"))? as u32;
+        .ok_or_else(|| format!("bad capability header `{h}`"))? as u32;
     let pid = h.field("pid").and_then(Value::as_i32).unwrap_or(0);
     Ok((version, pid))
 }
