@@ -77,7 +77,11 @@ impl ProcFs<'_> {
         } else {
             task.exit_code
         };
-        if whole && g.flags.get() & (SIGNAL_GROUP_EXIT | SIGNAL_STOP_STOPPED) != 0 {
+        if whole
+            && g.flags
+                .get()
+                .intersects(SIGNAL_GROUP_EXIT | SIGNAL_STOP_STOPPED)
+        {
             exit_code = g.group_exit_code.get();
         }
 

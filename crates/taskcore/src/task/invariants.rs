@@ -221,7 +221,7 @@ impl Kernel {
             let members = walk(pid.pgrp_members, &self.groups, |x| &x.pgrp_node, "pgrp");
             let stopped = members
                 .iter()
-                .filter(|&&g| self.groups[g].flags.get() & SIGNAL_STOP_STOPPED != 0)
+                .filter(|&&g| self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED))
                 .count();
             assert_eq!(
                 pid.pgrp_nr_stopped as usize, stopped,

@@ -315,7 +315,7 @@ impl Kernel {
             g,
             k.groups[g].flags.get() | crate::task::task_struct::SIGNAL_UNKILLABLE,
         );
-        // The end of an operation: no wait edge left marked.
+        // The end of the first operation: what init's setup marked is synced.
         k.flush_wait_edges();
         Ok(k)
     }
@@ -799,7 +799,7 @@ impl Kernel {
         let mut head = self.pids[pgrp].pgrp_members;
         list::push_back(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
         self.pids[pgrp].pgrp_members = head;
-        if self.groups[g].flags.get() & SIGNAL_STOP_STOPPED != 0 {
+        if self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED) {
             self.pids[pgrp].pgrp_nr_stopped += 1;
         }
     }
@@ -810,7 +810,7 @@ impl Kernel {
         let mut head = self.pids[pgrp].pgrp_members;
         list::unlink(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
         self.pids[pgrp].pgrp_members = head;
-        if self.groups[g].flags.get() & SIGNAL_STOP_STOPPED != 0 {
+        if self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED) {
             self.pids[pgrp].pgrp_nr_stopped -= 1;
         }
         pgrp
@@ -977,10 +977,10 @@ impl Kernel {
             {
                 ready |= READY_TRAP;
             }
-        } else if grp.flags.get() & SIGNAL_STOP_STOPPED != 0 && grp.group_exit_code.get() != 0 {
+        } else if grp.flags.get().contains(SIGNAL_STOP_STOPPED) && grp.group_exit_code.get() != 0 {
             ready |= READY_STOP;
         }
-        if grp.flags.get() & SIGNAL_STOP_CONTINUED != 0 {
+        if grp.flags.get().contains(SIGNAL_STOP_CONTINUED) {
             ready |= READY_CONT;
         }
         EdgeState { class, cat, ready }

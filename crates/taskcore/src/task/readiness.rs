@@ -25,7 +25,7 @@
 use crate::ix::GroupIx;
 use crate::ix::TaskIx;
 use crate::task::kernel::Kernel;
-use crate::task::task_struct::{ExitState, SIGNAL_STOP_STOPPED};
+use crate::task::task_struct::{ExitState, SignalFlags, SIGNAL_STOP_STOPPED};
 use crate::wait::dirty::Dirty;
 use crate::wait::ready::mark;
 
@@ -122,13 +122,13 @@ impl Kernel {
 
     /// Sets group `g`'s `SIGNAL_*` flags, keeping the process group's count
     /// of stopped members in step, and marks the group's edges.
-    pub(crate) fn set_group_flags(&mut self, g: GroupIx, flags: u32) {
+    pub(crate) fn set_group_flags(&mut self, g: GroupIx, flags: SignalFlags) {
         let old = self.groups[g].flags.get();
         let m = mark(&mut self.wait_dirty, Dirty::Group(g));
         self.groups[g].flags.set(flags, m);
         let (was, is) = (
-            old & SIGNAL_STOP_STOPPED != 0,
-            flags & SIGNAL_STOP_STOPPED != 0,
+            old.contains(SIGNAL_STOP_STOPPED),
+            flags.contains(SIGNAL_STOP_STOPPED),
         );
         if was != is {
             let pgrp = self.groups[g].pgrp;
@@ -154,6 +154,15 @@ mod tests {
         let g = k.tasks[k.task_idx(c).unwrap()].group;
         k.check_invariants();
         (k, g)
+    }
+
+    #[test]
+    fn a_new_kernel_has_no_mark_left() {
+        // Kernel::new sets init's SIGNAL_UNKILLABLE through its setter, as
+        // an operation does, and ends as one: flushed.
+        let k = Kernel::new(Config::default()).unwrap();
+        assert!(k.wait_dirty.is_empty());
+        k.check_invariants();
     }
 
     #[test]

@@ -118,18 +118,36 @@ pub(crate) const TS_VFORK_WAIT: TaskFlags = TaskFlags::VFORK_WAIT;
 /// `PFA_NO_NEW_PRIVS`.
 pub(crate) const PFA_NO_NEW_PRIVS: TaskFlags = TaskFlags::NO_NEW_PRIVS;
 
-/// Group flag: the group is exiting (`SIGNAL_GROUP_EXIT`).
-pub(crate) const SIGNAL_GROUP_EXIT: u32 = 0x04;
-/// Group flag: job control stop in effect (`SIGNAL_STOP_STOPPED`).
-pub(crate) const SIGNAL_STOP_STOPPED: u32 = 0x01;
-/// Group flag: SIGCONT since the last WCONTINUED report
-/// (`SIGNAL_STOP_CONTINUED`).
-pub(crate) const SIGNAL_STOP_CONTINUED: u32 = 0x02;
-/// Group flag: continued, its parent not yet told: the first thread to
-/// pass through `get_signal()` sends CLD_CONTINUED (`SIGNAL_CLD_CONTINUED`).
-pub(crate) const SIGNAL_CLD_CONTINUED: u32 = 0x20;
-/// Group flag: the init of a pid namespace (`SIGNAL_UNKILLABLE`).
-pub(crate) const SIGNAL_UNKILLABLE: u32 = 0x40;
+bitflags::bitflags! {
+    /// A thread group's `SIGNAL_*` flags (`signal->flags`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(crate) struct SignalFlags: u32 {
+        /// Job control stop in effect (`SIGNAL_STOP_STOPPED`).
+        const STOP_STOPPED = 0x01;
+        /// SIGCONT since the last WCONTINUED report
+        /// (`SIGNAL_STOP_CONTINUED`).
+        const STOP_CONTINUED = 0x02;
+        /// The group is exiting (`SIGNAL_GROUP_EXIT`).
+        const GROUP_EXIT = 0x04;
+        /// Continued, its parent not yet told: the first thread to pass
+        /// through `get_signal()` sends CLD_CONTINUED
+        /// (`SIGNAL_CLD_CONTINUED`).
+        const CLD_CONTINUED = 0x20;
+        /// The init of a pid namespace (`SIGNAL_UNKILLABLE`).
+        const UNKILLABLE = 0x40;
+    }
+}
+
+/// `SIGNAL_GROUP_EXIT`.
+pub(crate) const SIGNAL_GROUP_EXIT: SignalFlags = SignalFlags::GROUP_EXIT;
+/// `SIGNAL_STOP_STOPPED`.
+pub(crate) const SIGNAL_STOP_STOPPED: SignalFlags = SignalFlags::STOP_STOPPED;
+/// `SIGNAL_STOP_CONTINUED`.
+pub(crate) const SIGNAL_STOP_CONTINUED: SignalFlags = SignalFlags::STOP_CONTINUED;
+/// `SIGNAL_CLD_CONTINUED`.
+pub(crate) const SIGNAL_CLD_CONTINUED: SignalFlags = SignalFlags::CLD_CONTINUED;
+/// `SIGNAL_UNKILLABLE`.
+pub(crate) const SIGNAL_UNKILLABLE: SignalFlags = SignalFlags::UNKILLABLE;
 
 /// ptrace state: traced (`PT_PTRACED`).
 pub(crate) const PT_PTRACED: u8 = 0x01;
@@ -262,7 +280,7 @@ pub(crate) struct ThreadGroup {
     pub(crate) live: u32,
     pub(crate) next_thread_seq: u32,
     /// `SIGNAL_*` bits.
-    pub(crate) flags: Ready<u32>,
+    pub(crate) flags: Ready<SignalFlags>,
     /// Exit status of the group, or the stop signal while stopping.
     pub(crate) group_exit_code: Ready<i32>,
     /// The signal of the last group stop (`jobctl & JOBCTL_STOP_SIGMASK`):
@@ -326,7 +344,7 @@ impl ThreadGroup {
             nr_threads: 0,
             live: 0,
             next_thread_seq: 0,
-            flags: Ready::initial(0),
+            flags: Ready::initial(SignalFlags::empty()),
             group_exit_code: Ready::initial(0),
             stop_sig: 0,
             chld_events: 0,

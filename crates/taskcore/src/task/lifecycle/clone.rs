@@ -160,7 +160,7 @@ impl Kernel {
         }
         // Siblings of an init would be orphans nobody reaps: Linux refuses.
         let g = self.tasks[cur].group;
-        if flags & CLONE_PARENT != 0 && self.groups[g].flags.get() & SIGNAL_UNKILLABLE != 0 {
+        if flags & CLONE_PARENT != 0 && self.groups[g].flags.get().contains(SIGNAL_UNKILLABLE) {
             return Err(Errno::EINVAL);
         }
         if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {

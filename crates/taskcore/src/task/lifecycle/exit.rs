@@ -87,7 +87,7 @@ impl Kernel {
 
     pub(crate) fn do_group_exit(&mut self, t: TaskIx, exit_code: i32) {
         let g = self.tasks[t].group;
-        let code = if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
+        let code = if self.groups[g].flags.get().contains(SIGNAL_GROUP_EXIT) {
             self.groups[g].group_exit_code.get()
         } else if self.is_leader(t) && self.group_empty(g) {
             // thread_group_empty(): a single thread just calls do_exit();
@@ -122,7 +122,7 @@ impl Kernel {
     /// Kills group `g` with status `code` (a fatal signal, `complete_signal`
     /// followed by each thread's `do_group_exit`).
     pub(crate) fn kill_group(&mut self, g: GroupIx, code: i32) {
-        if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
+        if self.groups[g].flags.get().contains(SIGNAL_GROUP_EXIT) {
             return;
         }
         self.set_group_exit_code(g, code);
@@ -212,7 +212,7 @@ impl Kernel {
             self.side.vfork_claims.remove(&t);
         }
         let g = self.tasks[t].group;
-        if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
+        if self.groups[g].flags.get().contains(SIGNAL_GROUP_EXIT) {
             return;
         }
         let mut retarget = self.groups[g].shared_pending.signal & !self.tasks[t].blocked;

@@ -449,7 +449,7 @@ impl Kernel {
         let (status, code, si_status) = match kind {
             READY_EXIT => {
                 // wait_task_zombie(): the group's code for a group exit.
-                let status = if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
+                let status = if self.groups[g].flags.get().contains(SIGNAL_GROUP_EXIT) {
                     self.groups[g].group_exit_code.get()
                 } else {
                     self.tasks[t].exit_code

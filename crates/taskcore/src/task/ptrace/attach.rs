@@ -236,7 +236,7 @@ impl Kernel {
         // group stop, uncounted.
         if !self.tasks[t].flags.contains(PF_EXITING)
             && self.tasks[t].exit_state() == ExitState::Alive
-            && (self.groups[g].flags.get() & SIGNAL_STOP_STOPPED != 0
+            && (self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED)
                 || self.groups[g].group_stop_count > 0)
         {
             let sig = u32::from(self.groups[g].stop_sig) & JOBCTL_STOP_SIGMASK;

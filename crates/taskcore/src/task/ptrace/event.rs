@@ -356,7 +356,12 @@ impl Kernel {
                 || self.tasks[u].flags.contains(PF_EXITING)
                 || self.tasks[u].jobctl & JOBCTL_EXIT_PENDING != 0
         });
-        if last && self.groups[g].flags.get() & crate::task::task_struct::SIGNAL_GROUP_EXIT == 0 {
+        if last
+            && !self.groups[g]
+                .flags
+                .get()
+                .contains(crate::task::task_struct::SIGNAL_GROUP_EXIT)
+        {
             self.set_group_exit_code(g, code);
             self.groups[g].group_stop_count = 0;
             self.set_group_flags(g, crate::task::task_struct::SIGNAL_GROUP_EXIT);
@@ -628,7 +633,11 @@ impl Kernel {
             let g = self.tasks[child].group;
             let sig = u32::from(self.groups[g].stop_sig)
                 & crate::task::signal::jobctl_flags::JOBCTL_STOP_SIGMASK;
-            if self.groups[g].flags.get() & crate::task::task_struct::SIGNAL_STOP_STOPPED != 0 {
+            if self.groups[g]
+                .flags
+                .get()
+                .contains(crate::task::task_struct::SIGNAL_STOP_STOPPED)
+            {
                 self.tasks[child].jobctl |= sig;
             }
             self.tasks[child].jobctl |= JOBCTL_TRAP_STOP;

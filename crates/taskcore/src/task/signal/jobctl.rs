@@ -34,7 +34,7 @@ use crate::task::ptrace::attach::PTRACE_EVENT_STOP;
 use crate::task::signal::delivery::SignalDelivery;
 use crate::task::signal::jobctl_flags::*;
 use crate::task::task_struct::{
-    ExitState, PF_EXITING, PT_SEIZED, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
+    ExitState, SignalFlags, PF_EXITING, PT_SEIZED, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
     SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
 };
 use crate::uapi::{CLD_CONTINUED, CLD_STOPPED, SIGTRAP};
@@ -68,12 +68,12 @@ impl Kernel {
     pub(crate) fn do_signal_stop(&mut self, t: TaskIx, sig: i32) -> bool {
         let g = self.tasks[t].group;
         if self.tasks[t].jobctl & JOBCTL_STOP_PENDING == 0 {
-            if sig == 0 || self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
+            if sig == 0 || self.groups[g].flags.get().contains(SIGNAL_GROUP_EXIT) {
                 return false;
             }
             // A tracee resumed while its group is stopped may start another
             // group stop; the group's code stays the first one's.
-            if self.groups[g].flags.get() & SIGNAL_STOP_STOPPED == 0 {
+            if !self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED) {
                 self.set_group_exit_code(g, sig);
             }
             self.groups[g].stop_sig = sig as u8;
@@ -162,7 +162,7 @@ impl Kernel {
         let g = self.tasks[t].group;
         let grp = &mut self.groups[g];
         grp.group_stop_count = grp.group_stop_count.saturating_sub(1);
-        grp.group_stop_count == 0 && grp.flags.get() & SIGNAL_STOP_STOPPED == 0
+        grp.group_stop_count == 0 && !grp.flags.get().contains(SIGNAL_STOP_STOPPED)
     }
 
     /// The last thread took part: group `g` is stopped; the embedder is
@@ -189,7 +189,7 @@ impl Kernel {
         let mut sig = (self.tasks[t].jobctl & JOBCTL_STOP_SIGMASK) as i32;
         let code = if self.tasks[t].ptrace & PT_SEIZED != 0 {
             if self.groups[g].group_stop_count == 0
-                && self.groups[g].flags.get() & SIGNAL_STOP_STOPPED == 0
+                && !self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED)
             {
                 sig = SIGTRAP;
             }
@@ -219,7 +219,7 @@ impl Kernel {
         if self.groups[g].group_stop_count > 0 {
             self.groups[g].group_stop_count += 1;
             mask |= JOBCTL_STOP_CONSUME;
-        } else if self.groups[g].flags.get() & SIGNAL_STOP_STOPPED == 0 {
+        } else if !self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED) {
             return;
         }
         self.task_set_jobctl_pending(t, mask | JOBCTL_STOP_PENDING);
@@ -235,7 +235,7 @@ impl Kernel {
     /// (`prepare_signal()` wakes every stopped thread either way).
     pub(crate) fn sigcont_resume(&mut self, g: GroupIx) -> bool {
         let flags = self.groups[g].flags.get();
-        let why = if flags & SIGNAL_STOP_STOPPED != 0 {
+        let why = if flags.contains(SIGNAL_STOP_STOPPED) {
             CLD_CONTINUED
         } else if self.groups[g].group_stop_count > 0 {
             CLD_STOPPED
@@ -251,7 +251,7 @@ impl Kernel {
             let cld = if why == CLD_CONTINUED {
                 SIGNAL_CLD_CONTINUED
             } else {
-                0
+                SignalFlags::empty()
             };
             self.set_group_flags(
                 g,

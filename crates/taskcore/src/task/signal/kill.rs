@@ -274,7 +274,7 @@ impl Kernel {
             return Err(Errno::EINVAL);
         }
         let g = self.tasks[t].group;
-        if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT == 0 {
+        if !self.groups[g].flags.get().contains(SIGNAL_GROUP_EXIT) {
             self.set_group_exit_code(g, sig | if core_dumped { 0x80 } else { 0 });
             self.set_group_flags(g, SIGNAL_GROUP_EXIT);
         }

@@ -211,7 +211,10 @@ impl Kernel {
         (task.pending.signal | shared) & !task.blocked != 0
             || self.side.resume_signals.contains_key(&t)
             || task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_PENDING_MASK != 0
-            || self.groups[task.group].flags.get() & SIGNAL_CLD_CONTINUED != 0
+            || self.groups[task.group]
+                .flags
+                .get()
+                .contains(SIGNAL_CLD_CONTINUED)
     }
 
     /// The process-wide signals that `complete_signal()` gave to another
@@ -266,10 +269,10 @@ impl Kernel {
             return Step::Exit;
         }
         let g = task.group;
-        if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
+        if self.groups[g].flags.get().contains(SIGNAL_GROUP_EXIT) {
             return Step::Exit;
         }
-        if self.groups[g].flags.get() & SIGNAL_CLD_CONTINUED != 0 {
+        if self.groups[g].flags.get().contains(SIGNAL_CLD_CONTINUED) {
             // The group was continued: this thread tells the parent.
             self.set_group_flags(g, self.groups[g].flags.get() & !SIGNAL_CLD_CONTINUED);
             self.notify_parent_cldstop(g, CLD_CONTINUED);
@@ -344,7 +347,7 @@ impl Kernel {
         }
         // Init gets no signal it does not want, but SIGKILL/SIGSTOP that
         // came from an ancestor namespace (sig_task_ignored() let them in).
-        if self.groups[g].flags.get() & SIGNAL_UNKILLABLE != 0 && !sig_kernel_only(sig) {
+        if self.groups[g].flags.get().contains(SIGNAL_UNKILLABLE) && !sig_kernel_only(sig) {
             return Step::Again;
         }
         if sig_kernel_stop(sig) {

@@ -198,7 +198,7 @@ impl Kernel {
     /// whether it ended a group stop (done or in progress).
     fn prepare_signal(&mut self, t: TaskIx, sig: i32, force: bool) -> (bool, bool) {
         let g = self.tasks[t].group;
-        if self.groups[g].flags.get() & SIGNAL_GROUP_EXIT != 0 {
+        if self.groups[g].flags.get().contains(SIGNAL_GROUP_EXIT) {
             // The process is in the middle of dying: drop the signal.
             return (false, false);
         }
@@ -236,7 +236,7 @@ impl Kernel {
         if self.is_global_init(t) && sig_kernel_only(sig) {
             return true;
         }
-        if self.groups[g].flags.get() & SIGNAL_UNKILLABLE != 0
+        if self.groups[g].flags.get().contains(SIGNAL_UNKILLABLE)
             && dfl
             && !(force && sig_kernel_only(sig))
         {
@@ -305,7 +305,7 @@ impl Kernel {
         // an ancestor namespace: its taker drops what it does not handle
         // (tests/oracle/init_blocked_thread).
         if self.sig_fatal(g, sig)
-            && (sig == SIGKILL || self.groups[g].flags.get() & SIGNAL_UNKILLABLE == 0)
+            && (sig == SIGKILL || !self.groups[g].flags.get().contains(SIGNAL_UNKILLABLE))
             && self.real_blocked(t) & sigmask(sig) == 0
             && (sig == SIGKILL || self.tasks[p].ptrace == 0)
             && !sig_kernel_coredump(sig)
