@@ -81,8 +81,10 @@ impl Kernel {
         } else {
             Ok(())
         };
-        if continued {
-            // The woken threads take what was kept pending while stopped.
+        // The woken threads take what was kept pending while stopped
+        // (unless the queueing released the whole process: a traced
+        // zombie reaped when its tracer was notified).
+        if continued && self.groups.get(g).is_some() {
             self.wake_group(g);
         }
         r
