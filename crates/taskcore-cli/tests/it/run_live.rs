@@ -259,7 +259,6 @@ fn oracle_programs_print_the_same() {
         "cred_rules",
         "errno_table",
         "kill_perm",
-        "pidfd_leader",
         "prctl_rules",
         "sig_delivery",
         "sig_mask_rules",
