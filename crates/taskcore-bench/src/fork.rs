@@ -843,7 +843,7 @@ impl Experiment for Fork {
         rep.notes.push(
             "one-by-one: the child's tree built by inserting each VMA copy into an empty \
              RangeTree, as pre-6.8 dup_mmap stored each VMA into an empty maple tree \
-             (taskcore-bench fork.rs dup_onebyone). bytes = glibc mallinfo2 heap in use after \
+             (taskcore-bench src/fork.rs dup_onebyone). bytes = glibc mallinfo2 heap in use after \
              minus before one copy."
                 .into(),
         );
