@@ -93,16 +93,14 @@ pub struct Args {
 /// Every experiment, in the order `bench all` runs them. `wait` comes first
 /// because its real-kernel reference forks this process, which is cheapest
 /// while the heap is small.
-fn registry(traces: &[PathBuf]) -> Vec<Box<dyn Experiment>> {
+fn registry(bundled_traces: fn() -> Vec<PathBuf>) -> Vec<Box<dyn Experiment>> {
     vec![
         Box::new(wait::Wait),
         Box::new(pidalloc::PidAlloc),
         Box::new(scale::Scale),
         Box::new(fork::Fork),
         Box::new(readdir::Readdir),
-        Box::new(objpool::Objpool {
-            traces: traces.to_vec(),
-        }),
+        Box::new(objpool::Objpool { bundled_traces }),
         Box::new(replay::Replay),
         Box::new(run::Run),
     ]
@@ -111,14 +109,15 @@ fn registry(traces: &[PathBuf]) -> Vec<Box<dyn Experiment>> {
 /// Runs `taskcore bench`: the experiment `args.experiment` names (or every
 /// one for `all`), printing each report's tables to stdout and writing
 /// `NAME.csv`, `NAME.json` and the PNG plots to `args.out`. Progress goes
-/// to stderr. `traces` are the bundled `strace -f` recordings the `objpool`
-/// experiment replays (`taskcore replay`'s default list; empty: that series
-/// has no rows).
+/// to stderr. `bundled_traces` lists the bundled `strace -f` recordings
+/// the `objpool` experiment replays (`taskcore replay`'s default list;
+/// empty: that series has no rows); it is called only when that experiment
+/// runs.
 ///
 /// Returns [`ExitCode::SUCCESS`], 2 for an unknown experiment (the known
 /// ones are listed on stderr), or [`ExitCode::FAILURE`] when an experiment
 /// or writing its files fails (the message is on stderr).
-pub fn run(args: Args, traces: &[PathBuf]) -> ExitCode {
+pub fn run(args: Args, bundled_traces: fn() -> Vec<PathBuf>) -> ExitCode {
     if let Some(v) = &args.scale_child {
         return scale::child_main(&v[0], &v[1]);
     }
@@ -126,7 +125,7 @@ pub fn run(args: Args, traces: &[PathBuf]) -> ExitCode {
         quick: args.quick,
         linux: !args.no_linux && !args.quick,
     };
-    let exps = registry(traces);
+    let exps = registry(bundled_traces);
     let chosen: Vec<&dyn Experiment> = if args.experiment == "all" {
         exps.iter().map(|e| e.as_ref()).collect()
     } else {

@@ -49,9 +49,9 @@ use taskcore_replay::probe::{self as rprobe, BenchTrace, LatencyProbe};
 /// The `objpool` experiment.
 #[derive(Debug)]
 pub(crate) struct Objpool {
-    /// The bundled traces the `replay` series replays (the caller finds
-    /// them: `taskcore replay`'s default list).
-    pub(crate) traces: Vec<PathBuf>,
+    /// Lists the bundled traces the `replay` series replays (the caller
+    /// finds them: `taskcore replay`'s default list).
+    pub(crate) bundled_traces: fn() -> Vec<PathBuf>,
 }
 
 /// Thread counts.
@@ -530,7 +530,11 @@ fn time_modes(
 }
 
 /// The replay rows: each bundled trace replayed with each probe mode.
-fn replay_series(rep: &mut Report, opts: &Opts, traces: &[PathBuf]) -> Result<(), String> {
+fn replay_series(
+    rep: &mut Report,
+    opts: &Opts,
+    bundled_traces: fn() -> Vec<PathBuf>,
+) -> Result<(), String> {
     rep.series.push((
         "replay".into(),
         "taskcore replay of the bundled traces: CPU ns per event, without and with return \
@@ -539,8 +543,8 @@ fn replay_series(rep: &mut Report, opts: &Opts, traces: &[PathBuf]) -> Result<()
     ));
     let reps = if opts.quick { 5 } else { 21 };
     let set = rprobe::probes();
-    for path in traces {
-        let trace = BenchTrace::load(path)?;
+    for path in bundled_traces() {
+        let trace = BenchTrace::load(&path)?;
         // Core operations per replay, counted by the latency probe.
         let lat = LatencyProbe::register(set, rprobe::nr_cpus(), 0).map_err(|e| e.to_string())?;
         if trace.replay() != 0 {
@@ -733,7 +737,7 @@ impl Experiment for Objpool {
             Column::new("probe ns per op", "probe_ns_per_op", Fmt::Float),
         ];
         pool_series(&mut rep, opts);
-        replay_series(&mut rep, opts, &self.traces)?;
+        replay_series(&mut rep, opts, self.bundled_traces)?;
         core_series(&mut rep, opts)?;
         goals(&mut rep);
         rep.notes.push(format!(

@@ -43,7 +43,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Replay(args) => replay::run(args),
-        Command::Bench(args) => taskcore_bench::run(args, &replay::bundled()),
+        Command::Bench(args) => taskcore_bench::run(args, replay::bundled),
         Command::Proc(args) => proc::run(args),
         Command::Run(args) => run::run(args),
     }
