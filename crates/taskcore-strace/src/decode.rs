@@ -18,7 +18,8 @@ use std::cell::Cell;
 
 use super::args::{parse_value, split_top, Value};
 use super::consts::{self, lookup, signal_number};
-use super::event::{Call, CloneArgs, CloneFlavor, ExecArgs, Ret, SigAct, SigHandler, SigInfo};
+use super::event::{Call, CloneArgs, CloneFlavor, ExecArgs, Ret, SigAct, SigHandler};
+use super::siginfo::SigInfo;
 
 mod procapi;
 mod signal;

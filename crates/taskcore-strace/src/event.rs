@@ -15,6 +15,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::consts;
+use crate::siginfo::SigInfo;
 
 /// One thing that happened to one task, in trace order.
 ///
@@ -230,31 +231,6 @@ fn parse_i64(s: &str) -> Option<i64> {
     s.parse()
         .ok()
         .or_else(|| s.parse::<u64>().ok().map(|v| v as i64))
-}
-
-/// A decoded `siginfo_t` (the fields process management needs).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SigInfo {
-    /// `si_signo` (0 for waitid()'s "nothing to report", printed `{}`).
-    pub si_signo: i32,
-    /// `si_code`: `CLD_EXITED` = 1 ... `CLD_CONTINUED` = 6, `SI_USER` = 0,
-    /// `SI_TKILL` = -6, `SI_KERNEL` = 0x80, `SEGV_MAPERR` = 1, ...
-    pub si_code: i32,
-    /// `si_pid`: the sender, or the child for `SIGCHLD`/waitid().
-    pub si_pid: Option<i32>,
-    /// `si_uid`.
-    pub si_uid: Option<u32>,
-    /// `si_status`: the exit code for `CLD_EXITED`, the signal number for
-    /// the other `CLD_*` codes.
-    pub si_status: Option<i32>,
-    /// `si_addr` for faults (`SIGSEGV`, `SIGBUS`, ...); `NULL` is 0.
-    pub si_addr: Option<u64>,
-    /// `si_int` (`si_value.sival_int`) of a queued signal (`SI_QUEUE`,
-    /// `SI_TIMER`, ...), when printed.
-    pub si_int: Option<i32>,
-    /// `si_ptr` (`si_value.sival_ptr`, the same union read as a pointer),
-    /// when printed.
-    pub si_ptr: Option<u64>,
 }
 
 /// A signal disposition as rt_sigaction() reads or writes it.

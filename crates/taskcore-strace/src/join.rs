@@ -437,7 +437,8 @@ impl Parser {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::{Call, CloneFlavor, SigInfo};
+    use crate::event::{Call, CloneFlavor};
+    use crate::siginfo::SigInfo;
 
     fn run(text: &str) -> (Vec<Event>, Parser) {
         let mut p = Parser::new("t");

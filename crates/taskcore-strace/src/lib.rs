@@ -92,6 +92,7 @@ pub mod pidns;
 mod procapi;
 mod reader;
 mod sigcall;
+mod siginfo;
 
 #[cfg(test)]
 mod prop_tests;
@@ -101,8 +102,8 @@ mod trace_tests;
 pub use consts::signal_number;
 pub use decode::wait_status;
 pub use event::{
-    Call, CloneArgs, CloneFlavor, Event, EventKind, ExecArgs, Ret, SigAct, SigHandler, SigInfo,
-    SysErr, Syscall,
+    Call, CloneArgs, CloneFlavor, Event, EventKind, ExecArgs, Ret, SigAct, SigHandler, SysErr,
+    Syscall,
 };
 pub use join::{ParseError, Parser, Stats, SyscallCount, MAX_MSG, MAX_STORED_ERRORS};
 pub use procapi::{CapData, IdKind, ProcCall, ProcFile, RlimitArg};
@@ -110,3 +111,4 @@ pub use reader::{
     open, parse_str, read_from, read_line, read_trace, LineRead, Trace, TraceReader, MAX_LINE,
 };
 pub use sigcall::{SigCall, SigSetArg, Timespec};
+pub use siginfo::SigInfo;

@@ -3,7 +3,7 @@
 //! `%creds`, `prlimit64`/`setrlimit`/`getrlimit`), carried by
 //! [`Call::ProcApi`](crate::Call::ProcApi).
 
-use crate::event::SigInfo;
+use crate::siginfo::SigInfo;
 
 /// A `struct rlimit`/`struct rlimit64` as strace printed it: soft and hard
 /// limits, `RLIM64_INFINITY` (and `RLIM_INFINITY`) as `u64::MAX`.

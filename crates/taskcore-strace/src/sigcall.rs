@@ -2,7 +2,7 @@
 //! (strace's `%signal` class beyond rt_sigaction/kill/tgkill/tkill), carried
 //! by [`Call::Signal`](crate::Call::Signal).
 
-use crate::event::SigInfo;
+use crate::siginfo::SigInfo;
 
 /// A `sigset_t *` argument as strace printed it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,8 +1,12 @@
-//! Indices and handles of tasks and thread groups, below every subsystem
-//! that links to one: [`TaskIx`] and [`GroupIx`] index the kernel's task
-//! and group slabs (a `struct pid` names its task, the wait index its
-//! waiters); [`TaskId`] is the generation-checked handle the API hands
-//! out.
+//! Indices and handles of tasks, thread groups and user namespaces, below
+//! every subsystem that links to one: [`TaskIx`] and [`GroupIx`] index the
+//! kernel's task and group slabs (a `struct pid` names its task, the wait
+//! index its waiters); [`TaskId`] is the generation-checked handle the API
+//! hands out; [`UserNsId`] is the handle on a user namespace that
+//! credentials and pid namespaces hold, apart from the namespaces
+//! themselves (`task::userns`), which read credentials.
+
+use crate::slab::SlabIx;
 
 crate::slab::slab_index!(
     /// Index of a thread group in the kernel's group slab.
@@ -57,5 +61,29 @@ impl TaskId {
             idx: raw as u32,
             gen: (raw >> 32) as u32,
         }
+    }
+}
+
+crate::slab::slab_index!(
+    /// Index of a user namespace in the kernel's user-namespace slab.
+    UserNsIx
+);
+
+/// A handle on a user namespace (`struct user_namespace *`): valid while
+/// something holds the namespace (a task's credentials, a child
+/// namespace, a pid namespace it owns). [`UserNsId::default`] is the
+/// initial namespace, which is never freed.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UserNsId(pub(crate) UserNsIx);
+
+impl Default for UserNsId {
+    fn default() -> UserNsId {
+        UserNsId(UserNsIx::from_slot(UserNsIx::BASE))
+    }
+}
+
+impl core::fmt::Debug for UserNsId {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "UserNsId({})", self.0)
     }
 }

@@ -608,33 +608,31 @@ impl Filesystem for ProcFuse {
     }
 }
 
-/// Mounts the `/proc` of a live `taskcore run` (views published to `lv`)
-/// at `dir`, readable by every user of the run (`allow_other`); unmounted
-/// when the returned session is dropped.
-pub(crate) fn mount_live(
-    lv: Arc<taskcore_run::LiveView>,
-    dir: &Path,
-) -> Result<fuser::BackgroundSession, String> {
+/// A server of `kernel` whose clock reads `base_now_ns` now and whose boot
+/// was at `boot_wall_s` (Unix seconds); the real `/proc` is opened here,
+/// before anything is mounted over it.
+fn server(kernel: Source, base_now_ns: u64, boot_wall_s: u64) -> Result<ProcFuse, String> {
     let real_proc = nix::fcntl::open(
         "/proc",
         OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
         Mode::empty(),
     )
     .map_err(|e| format!("open /proc: {e}"))?;
-    // The core's clock starts with the run; its boot is now.
-    let boot_wall_s = SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let server = ProcFuse {
-        base_now_ns: 0,
-        kernel: Source::Live(lv),
+    Ok(ProcFuse {
+        base_now_ns,
+        kernel,
         started: Instant::now(),
         boot_wall_s,
         real_proc,
         next_fh: AtomicU64::new(1),
         files: Mutex::new(HashMap::new()),
         dirs: Mutex::new(HashMap::new()),
-    };
+    })
+}
+
+/// The mount: read-only, no setuid, devices or exec, named
+/// `taskcore-proc` in the mount table.
+fn mount_config() -> fuser::Config {
     let mut config = fuser::Config::default();
     config.mount_options = vec![
         MountOption::FSName("taskcore-proc".to_string()),
@@ -644,6 +642,22 @@ pub(crate) fn mount_live(
         MountOption::NoDev,
         MountOption::NoExec,
     ];
+    config
+}
+
+/// Mounts the `/proc` of a live `taskcore run` (views published to `lv`)
+/// at `dir`, readable by every user of the run (`allow_other`); unmounted
+/// when the returned session is dropped.
+pub(crate) fn mount_live(
+    lv: Arc<taskcore_run::LiveView>,
+    dir: &Path,
+) -> Result<fuser::BackgroundSession, String> {
+    // The core's clock starts with the run; its boot is now.
+    let boot_wall_s = SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let server = server(Source::Live(lv), 0, boot_wall_s)?;
+    let mut config = mount_config();
     config.acl = fuser::SessionACL::All;
     fuser::spawn_mount(server, dir, &config).map_err(|e| format!("mount {}: {e}", dir.display()))
 }
@@ -653,31 +667,10 @@ pub(crate) fn mount_live(
 /// until SIGINT, SIGTERM or SIGHUP. The caller has checked `dir` with
 /// `guard::check_mount_point`.
 pub(crate) fn mount(loaded: Loaded, dir: &Path, command: &[String]) -> Result<ExitCode, String> {
-    let real_proc = nix::fcntl::open(
-        "/proc",
-        OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
-        Mode::empty(),
-    )
-    .map_err(|e| format!("open /proc: {e}"))?;
-    let server = ProcFuse {
-        base_now_ns: loaded.kernel.now_ns(),
-        kernel: Source::Fixed(Box::new(RwLock::new(loaded.kernel))),
-        started: Instant::now(),
-        boot_wall_s: loaded.boot_wall_s,
-        real_proc,
-        next_fh: AtomicU64::new(1),
-        files: Mutex::new(HashMap::new()),
-        dirs: Mutex::new(HashMap::new()),
-    };
-    let mut config = fuser::Config::default();
-    config.mount_options = vec![
-        MountOption::FSName("taskcore-proc".to_string()),
-        MountOption::Subtype("taskcore".to_string()),
-        MountOption::RO,
-        MountOption::NoSuid,
-        MountOption::NoDev,
-        MountOption::NoExec,
-    ];
+    let now = loaded.kernel.now_ns();
+    let kernel = Source::Fixed(Box::new(RwLock::new(loaded.kernel)));
+    let server = server(kernel, now, loaded.boot_wall_s)?;
+    let config = mount_config();
     if command.is_empty() {
         // Block the stop signals in every thread (the FUSE threads inherit
         // the mask) and wait for one here.

@@ -68,6 +68,7 @@ pub(crate) mod records;
 pub(crate) mod report;
 mod sigcalls;
 mod signals;
+mod sigwait;
 mod userns;
 mod waits;
 mod world;

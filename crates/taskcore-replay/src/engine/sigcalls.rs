@@ -5,7 +5,6 @@
 //! [`signals`](super::signals)), ptrace under strace, and the calls the
 //! decoder refuses.
 
-use taskcore::sys::Timespec;
 use taskcore::sys::{SysRet, Syscall};
 use taskcore::{Errno, SigHandler, SigInfo, SigWait, TaskId};
 
@@ -14,7 +13,8 @@ const PTRACE_TRACEME: i32 = 0;
 const PTRACE_ATTACH: i32 = 16;
 const PTRACE_SEIZE: i32 = 0x4206;
 
-use super::signals::{bit, sigset, Sleep, Waker};
+use super::signals::{bit, sigset};
+use super::sigwait::{suspend, timedwait, Sleep, Waker};
 use super::Engine;
 use crate::event::{Event, Outcome, Rec, RecSigInfo};
 
@@ -24,16 +24,6 @@ impl Engine {
     pub(super) fn sys_sigset(&mut self, cur: TaskId, call: &Syscall) -> taskcore::Result<u64> {
         match self.sys(cur, call)? {
             SysRet::Sigset(s) => Ok(s),
-            // Only those calls reach here.
-            _ => Err(Errno::ENOSYS),
-        }
-    }
-
-    /// A signal wait (rt_sigtimedwait, rt_sigsuspend, pause) applied
-    /// through [`taskcore::sys::dispatch`].
-    pub(super) fn sys_sigwait(&mut self, cur: TaskId, call: &Syscall) -> taskcore::Result<SigWait> {
-        match self.sys(cur, call)? {
-            SysRet::SigWait(w) => Ok(w),
             // Only those calls reach here.
             _ => Err(Errno::ENOSYS),
         }
@@ -390,22 +380,5 @@ impl Engine {
         };
         let _ = cur;
         self.check_unit(e, want);
-    }
-}
-
-/// rt_sigtimedwait on `set`, told that its timeout expired (`expired`:
-/// a zero timeout) or not (none: it waits).
-pub(super) fn timedwait(set: u64, expired: bool) -> Syscall {
-    Syscall::RtSigtimedwait {
-        set,
-        timeout: expired.then_some(Timespec::ZERO),
-    }
-}
-
-/// rt_sigsuspend(`mask`), or pause (`None`).
-pub(super) fn suspend(mask: Option<u64>) -> Syscall {
-    match mask {
-        Some(mask) => Syscall::RtSigsuspend { mask },
-        None => Syscall::Pause,
     }
 }

@@ -49,7 +49,7 @@ use taskcore::uapi::{
 use taskcore::{Errno, SigHandler, SigInfo, SigWait, SignalAction, TaskId};
 
 use super::notation::signame;
-use super::sigcalls::{suspend, timedwait};
+use super::sigwait::{Sleep, Waker};
 use super::Engine;
 use crate::event::{Event, Kind, Outcome, RecSigInfo, Restart};
 
@@ -103,25 +103,6 @@ pub(super) struct KernelSent {
 
 /// How many kernel signals [`SigState::kernel_sent`] keeps per process.
 const KERNEL_SENT_KEPT: usize = 16;
-
-/// A signal wait a thread sleeps in.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Sleep {
-    /// rt_sigsuspend(mask), or pause (`None`).
-    Suspend(Option<u64>),
-    /// rt_sigtimedwait(set).
-    Timedwait(u64),
-}
-
-/// What woke a thread from a signal wait.
-pub(super) enum Waker {
-    /// A signal it ignores.
-    Ignored,
-    /// A signal from outside the replay.
-    Outside,
-    /// Nothing that the emulation would not hold.
-    Nothing,
-}
 
 /// Bit of signal `sig` in a mask.
 pub(super) fn bit(sig: i32) -> u64 {
@@ -610,11 +591,7 @@ impl Engine {
         }
         if let Some(w) = self.sig.sleeping.remove(&cur) {
             // The signal ends the wait: the call is retried and fails.
-            let call = match w {
-                Sleep::Suspend(mask) => suspend(mask),
-                Sleep::Timedwait(set) => timedwait(set, true),
-            };
-            let r = self.sys_sigwait(cur, &call).map(drop);
+            let r = self.sys_sigwait(cur, &w.retried()).map(drop);
             if r != Err(Errno::EINTR) {
                 self.mismatch(
                     e,

@@ -154,8 +154,9 @@ fn resuming(a: &Args<'_>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::event::{Call, EventKind, Ret, SigInfo};
+    use crate::event::{Call, EventKind, Ret};
     use crate::sigcall::{SigCall, SigSetArg, Timespec};
+    use crate::siginfo::SigInfo;
 
     /// Decodes one recorded line (taken from data/traces/signal) and returns
     /// its call and result.

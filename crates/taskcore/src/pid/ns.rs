@@ -77,7 +77,7 @@ pub(crate) struct PidNamespace {
     /// The owning user namespace (`user_ns`, holding a reference; the
     /// initial one for the root namespace): capabilities over the
     /// namespace are held there.
-    pub(crate) user_ns: crate::task::userns::UserNsIx,
+    pub(crate) user_ns: crate::ix::UserNsIx,
 }
 
 impl PidNamespace {
@@ -93,7 +93,7 @@ impl PidNamespace {
             zap_waiter: None,
             refs: 0,
             file_refs: 0,
-            user_ns: crate::task::userns::UserNsId::default().0,
+            user_ns: crate::ix::UserNsId::default().0,
         }
     }
 

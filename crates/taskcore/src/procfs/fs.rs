@@ -132,7 +132,7 @@ impl<'k> ProcFs<'k> {
     /// The user namespace ids are shown in (`seq_user_ns()`, the
     /// opener's): the reader's, or without one the owner of the mount's
     /// pid namespace.
-    pub(crate) fn reader_user_ns(&self) -> crate::task::userns::UserNsIx {
+    pub(crate) fn reader_user_ns(&self) -> crate::ix::UserNsIx {
         match self.current {
             Some(c) => self.k.tasks[c].cred.user_ns.0,
             None => self.k.nss[self.ns].user_ns,

@@ -81,7 +81,7 @@ impl ProcFs<'_> {
             TaskState::Zombie
         } else if task.traced_stop() {
             TaskState::TracingStop
-        } else if task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_STOPPED != 0 {
+        } else if task.jobctl & crate::task::state::jobctl_flags::JOBCTL_STOPPED != 0 {
             TaskState::Stopped
         } else if task.flags.contains(TS_VFORK_WAIT) {
             TaskState::DiskSleep

@@ -8,7 +8,7 @@ use crate::task::kernel::Config;
 use crate::task::kernel::Kernel;
 use crate::task::lifecycle::clone::CloneArgs;
 use crate::task::lifecycle::clone3::Clone3Args;
-use crate::task::signal::sighand::SigAction;
+use crate::task::state::sighand::SigAction;
 use crate::wait::WaitOutcome;
 
 /// The syscall-shaped process-lifecycle API: a process table with handles

@@ -9,8 +9,8 @@ use crate::errno::{Errno, Result};
 use crate::mm::flags::{MAP_ANONYMOUS, PAGE_SIZE};
 use crate::task::lifecycle::clone::CloneArgs;
 use crate::task::lifecycle::clone3::Clone3Args;
-use crate::task::procapi::rlimit::Rlimit;
-use crate::task::signal::sighand::SigAction;
+use crate::task::state::rlimit::Rlimit;
+use crate::task::state::sighand::SigAction;
 use crate::types::SigInfo;
 use crate::uapi::{
     __WALL, __WCLONE, __WNOTHREAD, P_PIDFD, TASK_COMM_LEN, WCONTINUED, WEXITED, WNOHANG, WNOWAIT,
@@ -518,7 +518,7 @@ impl Syscall {
 /// `EFAULT` after its pid check).
 fn capget_capset(mem: &dyn UserMemory, nr: u64, hdr: u64, data: u64) -> Result<Syscall> {
     let version = read_u32s(mem, hdr, 1)?[0];
-    let entries = crate::task::procapi::capability::cap_data_entries(version);
+    let entries = crate::task::state::capability::cap_data_entries(version);
     // capget with a NULL data pointer reads nothing more.
     let pid = match entries {
         Some(_) if nr == nr::CAPSET || data != 0 => {
@@ -536,7 +536,7 @@ fn capget_capset(mem: &dyn UserMemory, nr: u64, hdr: u64, data: u64) -> Result<S
     let data = entries.and_then(|n| {
         let raw = read_u32s(mem, data, 3 * n as u64).ok()?;
         let e: Vec<[u32; 3]> = raw.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
-        Some(crate::task::procapi::capability::CapUserData::from_entries(
+        Some(crate::task::state::capability::CapUserData::from_entries(
             &e,
         ))
     });

@@ -3,7 +3,7 @@
 //! decoder here, and the replay's conversion of strace's own handler type
 //! (`taskcore_strace::SigHandler`, which stays independent of the core).
 
-use crate::task::signal::sighand::{SigAction, SigHandler};
+use crate::task::state::sighand::{SigAction, SigHandler};
 
 /// `SIG_DFL`'s `sa_handler` value.
 pub const SIG_DFL: u64 = 0;

@@ -7,8 +7,8 @@ use crate::task::lifecycle::clone::CloneArgs;
 use crate::task::lifecycle::clone3::Clone3Args;
 use crate::task::procapi::nsproxy::SetnsFd;
 use crate::task::procapi::pidfd::PidFd;
-use crate::task::procapi::rlimit::Rlimit;
-use crate::task::signal::sighand::SigAction;
+use crate::task::state::rlimit::Rlimit;
+use crate::task::state::sighand::SigAction;
 use crate::types::SigInfo;
 
 /// A system call with its arguments, as the process core takes them.
@@ -149,7 +149,7 @@ pub enum Syscall {
         pid: i32,
         /// The three sets; `None` when the data could not be read
         /// (`EFAULT`, after the version and pid checks).
-        data: Option<crate::task::procapi::capability::CapUserData>,
+        data: Option<crate::task::state::capability::CapUserData>,
     },
     /// ptrace(2), the modelled requests.
     Ptrace(Ptrace),

@@ -4,9 +4,9 @@
 use crate::errno::Result;
 use crate::ix::TaskId;
 use crate::task::procapi::pidfd::PidFd;
-use crate::task::procapi::rlimit::Rlimit;
-use crate::task::signal::sighand::SigAction;
 use crate::task::signal::sigmask::SigWait;
+use crate::task::state::rlimit::Rlimit;
+use crate::task::state::sighand::SigAction;
 use crate::uapi::TASK_COMM_LEN;
 use crate::wait::WaitOutcome;
 
@@ -68,7 +68,7 @@ pub enum SysRet {
     SigInfo(crate::types::SigInfo),
     /// capget with a data pointer: the three sets written (the low 32
     /// bits only for version 1); returns 0.
-    Caps(crate::task::procapi::capability::CapUserData),
+    Caps(crate::task::state::capability::CapUserData),
 }
 
 impl SysRet {

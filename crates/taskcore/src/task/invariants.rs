@@ -266,7 +266,7 @@ impl Kernel {
         // namespace, each pid namespace other than the root one, and once
         // for the initial namespace.
         let mut user_refs = std::collections::HashMap::new();
-        let mut hold = |u: crate::task::userns::UserNsIx, who: &str| {
+        let mut hold = |u: crate::ix::UserNsIx, who: &str| {
             assert!(
                 self.userns.get(u).is_some(),
                 "{who} names a freed user namespace"

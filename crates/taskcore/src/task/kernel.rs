@@ -26,7 +26,7 @@ use crate::pid::entry::{Numbers, Pid, Upid};
 use crate::pid::ns::{NsId, PidNamespace};
 use crate::pid::TAG_TGID;
 use crate::slab::{Slab, SlabIx};
-use crate::task::signal::sighand::SigHand;
+use crate::task::state::sighand::SigHand;
 use crate::task::task_struct::{
     ExitState, Task, ThreadGroup, PF_FORKNOEXEC, SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
 };
@@ -48,7 +48,7 @@ pub struct Config {
     /// not 0.
     pub core_dumps: bool,
     /// How fork duplicates an address space (default copy-on-write).
-    pub fork_mm: crate::task::lifecycle::mm_entry::ForkMm,
+    pub fork_mm: crate::task::state::mm_entry::ForkMm,
     /// The `vm.max_map_count` sysctl: the most VMAs an address space may
     /// have (default 65530, `DEFAULT_MAX_MAP_COUNT`). An mmap past it, and
     /// a munmap, mprotect or mremap that would split a VMA at it, fail
@@ -62,7 +62,7 @@ impl Default for Config {
         Config {
             pid_max: PID_MAX_DEFAULT,
             core_dumps: false,
-            fork_mm: crate::task::lifecycle::mm_entry::ForkMm::Cow,
+            fork_mm: crate::task::state::mm_entry::ForkMm::Cow,
             max_map_count: crate::mm::DEFAULT_MAX_MAP_COUNT,
         }
     }
@@ -219,8 +219,8 @@ pub struct Kernel {
     pub(crate) pids: Slab<Pid, PidIx>,
     pub(crate) nss: Slab<PidNamespace, NsIx>,
     /// User namespaces (the initial one first).
-    pub(crate) userns: Slab<crate::task::userns::UserNamespace, crate::task::userns::UserNsIx>,
-    pub(crate) mms: Slab<crate::task::lifecycle::mm_entry::MmEntry>,
+    pub(crate) userns: Slab<crate::task::userns::UserNamespace, crate::ix::UserNsIx>,
+    pub(crate) mms: Slab<crate::task::state::mm_entry::MmEntry>,
     pub(crate) root_ns: NsIx,
     pub(crate) init: TaskIx,
     pub(crate) wait_index: WaitIndex,
@@ -243,7 +243,7 @@ pub struct Kernel {
     /// `UCOUNT_RLIMIT_SIGPENDING`).
     pub(crate) sigpending_users: rustc_hash::FxHashMap<u32, u32>,
     /// When threads take their signals.
-    pub(crate) delivery: crate::task::signal::delivery::SignalDelivery,
+    pub(crate) delivery: crate::task::state::delivery::SignalDelivery,
     /// The rare per-task state kept aside (resume signals, last siginfo,
     /// saved masks, ptrace messages, vfork bookkeeping): dropped in one
     /// place when a task is released.
@@ -297,12 +297,12 @@ impl Kernel {
         root_ns.refs = 1;
         k.root_ns = k.nss.insert(root_ns).ok_or(Errno::ENOMEM)?;
         let pid = k.alloc_pid(k.root_ns, &[], false)?;
-        let root = std::sync::Arc::new(crate::task::procapi::cred_struct::Cred::default());
+        let root = std::sync::Arc::new(crate::task::state::cred_struct::Cred::default());
         // The group is provisional: set by new_group below.
         let provisional = SlabIx::from_slot(1);
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = k.mm_alloc()?;
-        let rlim = crate::task::procapi::rlimit::init_rlimits(config.core_dumps);
+        let rlim = crate::task::state::rlimit::init_rlimits(config.core_dumps);
         let g = k.new_group(task, pid, pid, SigHand::default(), rlim, SIGCHLD)?;
         k.tasks[task].group = g;
         k.join_thread_list(g, task);
@@ -703,7 +703,7 @@ impl Kernel {
         pid: PidIx,
         group: GroupIx,
         comm: [u8; TASK_COMM_LEN],
-        cred: std::sync::Arc<crate::task::procapi::cred_struct::Cred>,
+        cred: std::sync::Arc<crate::task::state::cred_struct::Cred>,
     ) -> Result<TaskIx> {
         let t = self
             .tasks
@@ -728,7 +728,7 @@ impl Kernel {
                 self_exec_id: 0,
                 comm,
                 cred,
-                nsproxy: crate::task::procapi::nsproxy_struct::NsProxy::NONE,
+                nsproxy: crate::task::state::nsproxy_struct::NsProxy::NONE,
                 pdeath_signal: 0,
                 start_time: self.now,
                 pending: Default::default(),
@@ -753,7 +753,7 @@ impl Kernel {
         pgrp: PidIx,
         session: PidIx,
         sighand: SigHand,
-        rlim: crate::task::procapi::rlimit::Rlimits,
+        rlim: crate::task::state::rlimit::Rlimits,
         exit_signal: i32,
     ) -> Result<GroupIx> {
         self.groups
@@ -973,7 +973,7 @@ impl Kernel {
             // nothing to report, even a stop not reported yet.
             if task.traced_stop()
                 && task.trap_code.get() != 0
-                && task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_LISTENING == 0
+                && task.jobctl & crate::task::state::jobctl_flags::JOBCTL_LISTENING == 0
             {
                 ready |= READY_TRAP;
             }

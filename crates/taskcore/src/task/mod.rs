@@ -7,6 +7,12 @@
 //!
 //! - `kernel`: [`Kernel`], the process table, with handles and pid lookups;
 //! - `task_struct`: the task and thread-group structures;
+//! - `state/`: the state those structures and the table hold, below the
+//!   calls that change it: actions (`sighand`), pending sets
+//!   (`sigpending`), job-control bits (`jobctl_flags`), credentials
+//!   (`cred_struct`, `capability`), namespaces (`nsproxy_struct`), limits
+//!   (`rlimit`), address spaces (`mm_entry`), when signals are taken
+//!   (`delivery`);
 //! - `readiness`: the setters of the fields a wait reads;
 //! - `lifecycle/`: `clone`, `clone3`, `exec`, `exit`, `pgrp` (process
 //!   groups, sessions, reparenting to a subreaper), `mm` (address spaces
@@ -28,26 +34,28 @@ pub(crate) mod readiness;
 pub(crate) mod refs;
 pub(crate) mod side;
 pub(crate) mod signal;
+pub mod state;
 pub(crate) mod task_struct;
 
 // The module paths of before the split, kept for other crates.
-pub use procapi::{capability, commoncap, cred, pidfd, rlimit, userns};
+pub use procapi::{commoncap, cred, pidfd, userns};
 pub use ptrace::{access as ptrace_access, event as ptrace_event};
+pub use state::{capability, rlimit};
 
 pub use kernel::{Config, Kernel, Notification, SigInfo, TaskId};
 pub use lifecycle::clone::CloneArgs;
 pub use lifecycle::clone3::Clone3Args;
-pub use lifecycle::mm_entry::ForkMm;
-pub use procapi::capability::{Cap, CapUserData, KernelCap};
 pub use procapi::commoncap::AmbientOp;
 pub use procapi::cred::Cred;
 pub use procapi::nsproxy::{NsKind, SetnsFd};
 pub use procapi::pidfd::{PidFd, PidFdInfo};
 pub use procapi::procinfo::ARG_MAX;
-pub use procapi::rlimit::Rlimit;
 pub use procapi::userns::{IdMapFile, UserNsId};
 pub use ptrace::access::PtraceMode;
-pub use signal::delivery::{SignalAction, SignalDelivery};
 pub use signal::restart::{Restart, Restarted};
-pub use signal::sighand::{SigAction, SigHandler};
 pub use signal::sigmask::SigWait;
+pub use state::capability::{Cap, CapUserData, KernelCap};
+pub use state::delivery::{SignalAction, SignalDelivery};
+pub use state::mm_entry::ForkMm;
+pub use state::rlimit::Rlimit;
+pub use state::sighand::{SigAction, SigHandler};

@@ -11,9 +11,9 @@ use crate::probe::instance::RetVal;
 use crate::probe::op::Op;
 use crate::probe::set::ProbeSet;
 use crate::task::kernel::Kernel;
-use crate::task::signal::delivery::SignalAction;
-use crate::task::signal::sighand::SigAction;
 use crate::task::signal::sigmask::SigWait;
+use crate::task::state::delivery::SignalAction;
+use crate::task::state::sighand::SigAction;
 use crate::wait::WaitOutcome;
 
 /// # Probes: kretprobe-style return probes on every operation.
@@ -274,7 +274,7 @@ mod tests {
     fn an_unarmed_call_costs_one_state_load_and_no_slow_path() {
         let (mut k, init) = kernel();
         let mut c = TaskId { idx: 0, gen: 0 };
-        let ign = SigAction::new(crate::task::signal::sighand::SigHandler::Ignore, 0);
+        let ign = SigAction::new(crate::task::state::sighand::SigHandler::Ignore, 0);
         let anon = MAP_PRIVATE | MAP_ANONYMOUS;
         let mut addr = 0;
         // Each closure makes exactly one public call.

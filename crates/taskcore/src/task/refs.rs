@@ -154,7 +154,7 @@ impl Kernel {
     pub(crate) fn create_pid_namespace(
         &mut self,
         parent: NsIx,
-        user_ns: crate::task::userns::UserNsIx,
+        user_ns: crate::ix::UserNsIx,
     ) -> Result<NsIx> {
         if !self.in_userns(self.nss[parent].user_ns, user_ns) {
             return Err(Errno::EINVAL);

@@ -10,8 +10,8 @@
 
 use crate::list::{Link, ListHead};
 use crate::pid::entry::PidIx;
-use crate::task::signal::sighand::SigHand;
-use crate::task::signal::sigpending::SigPending;
+use crate::task::state::sighand::SigHand;
+use crate::task::state::sigpending::SigPending;
 use crate::uapi::TASK_COMM_LEN;
 use crate::wait::ready::Ready;
 
@@ -209,9 +209,9 @@ pub(crate) struct Task {
     /// Command name, NUL-padded (`comm`).
     pub(crate) comm: [u8; TASK_COMM_LEN],
     /// Credentials (`cred`; Linux also has `real_cred`, the same here).
-    pub(crate) cred: std::sync::Arc<crate::task::procapi::cred_struct::Cred>,
+    pub(crate) cred: std::sync::Arc<crate::task::state::cred_struct::Cred>,
     /// Namespaces for children (`nsproxy`); empty once the task exited.
-    pub(crate) nsproxy: crate::task::procapi::nsproxy_struct::NsProxy,
+    pub(crate) nsproxy: crate::task::state::nsproxy_struct::NsProxy,
     /// Signal asked for at the parent's death (`pdeath_signal`), 0 none.
     pub(crate) pdeath_signal: i32,
     /// Start time in caller-supplied nanoseconds.
@@ -305,9 +305,9 @@ pub(crate) struct ThreadGroup {
     pub(crate) sighand: SigHand,
     /// Flags, masks and addresses of the actions, shared copy-on-write;
     /// `None` while all are zero.
-    pub(crate) actions: Option<crate::task::signal::sighand::SigActions>,
+    pub(crate) actions: Option<crate::task::state::sighand::SigActions>,
     /// Resource limits (`rlim`), shared copy-on-write between groups.
-    pub(crate) rlim: crate::task::procapi::rlimit::Rlimits,
+    pub(crate) rlim: crate::task::state::rlimit::Rlimits,
     /// `PR_SET_CHILD_SUBREAPER` (`is_child_subreaper`).
     pub(crate) is_child_subreaper: bool,
     /// The group leads its session (`signal->leader`).
@@ -330,7 +330,7 @@ impl ThreadGroup {
         pgrp: PidIx,
         session: PidIx,
         sighand: SigHand,
-        rlim: crate::task::procapi::rlimit::Rlimits,
+        rlim: crate::task::state::rlimit::Rlimits,
         exit_signal: i32,
     ) -> ThreadGroup {
         ThreadGroup {

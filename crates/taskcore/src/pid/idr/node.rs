@@ -2,7 +2,9 @@
 //! node over its child type, the leaf, the per-level spare pool, and the
 //! searches along the free, used and tag bitmaps.
 
-use super::*;
+use core::mem;
+
+use super::geometry::{EMPTY, IDR_TAGS, MAP_MASK, MAP_SHIFT, MAP_SIZE};
 
 /// The first set bit of `mask` at or after bit `from`, if any.
 ///

@@ -8,7 +8,7 @@ use crate::ix::TaskIx;
 use crate::list;
 use crate::slab::SlabIx;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::procapi::nsproxy_struct::CLONE_NEW_ANY;
+use crate::task::state::nsproxy_struct::CLONE_NEW_ANY;
 use crate::task::task_struct::{SIGNAL_UNKILLABLE, TS_VFORK_WAIT};
 use crate::uapi::{
     CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT,
@@ -227,7 +227,7 @@ impl Kernel {
             && !self.ns_capable_cred(
                 &cred,
                 user_ns,
-                crate::task::procapi::capability::CAP_SYS_ADMIN,
+                crate::task::state::capability::CAP_SYS_ADMIN,
             )
         {
             return Err(Errno::EPERM);

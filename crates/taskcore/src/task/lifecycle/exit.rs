@@ -26,8 +26,8 @@ use crate::pid::entry::PidIx;
 use crate::pid::ns::NsIx;
 use crate::slab::SlabIx;
 use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, TaskId};
-use crate::task::signal::sighand::SigHand;
 use crate::task::signal::sigsend::{PidType, SendInfo};
+use crate::task::state::sighand::SigHand;
 use crate::task::task_struct::{ExitState, PF_EXITING, SIGNAL_GROUP_EXIT, TS_VFORK_WAIT};
 use crate::uapi::{
     valid_signal, __WALL, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL,
@@ -149,7 +149,7 @@ impl Kernel {
     /// thread, SIGKILL or not, with the group's exit code as message
     /// (tests/oracle/ptrace_edges.out, cases exit_*).
     pub(crate) fn exit_threads(&mut self, threads: &[TaskIx], g: GroupIx, code: i32) {
-        use crate::task::signal::jobctl_flags::JOBCTL_EXIT_PENDING;
+        use crate::task::state::jobctl_flags::JOBCTL_EXIT_PENDING;
         for &t in threads {
             if !self
                 .tasks
@@ -261,7 +261,7 @@ impl Kernel {
             let p = &self.tasks[vp];
             if p.flags.contains(PF_EXITING)
                 || p.exit_state() != ExitState::Alive
-                || p.jobctl & crate::task::signal::jobctl_flags::JOBCTL_EXIT_PENDING != 0
+                || p.jobctl & crate::task::state::jobctl_flags::JOBCTL_EXIT_PENDING != 0
             {
                 return;
             }
@@ -404,7 +404,7 @@ impl Kernel {
                         self.exit_notify_tail(d.task, group_dead, Vec::new())
                     }
                     Deferral::Dequeue => {
-                        use crate::task::signal::jobctl_flags::JOBCTL_EXIT_PENDING;
+                        use crate::task::state::jobctl_flags::JOBCTL_EXIT_PENDING;
                         let t = d.task;
                         if self.tasks[t].jobctl & JOBCTL_EXIT_PENDING != 0 {
                             // Out of its PTRACE_EVENT_EXIT stop, the

@@ -15,7 +15,7 @@ use crate::ix::TaskIx;
 use crate::mm::{MmStruct, MmapFile};
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::lifecycle::mm_entry::{ForkMm, MmEntry};
+use crate::task::state::mm_entry::{ForkMm, MmEntry};
 use crate::uapi::CLONE_VM;
 
 /// # Memory: address spaces, the mmap family (`mm/`).

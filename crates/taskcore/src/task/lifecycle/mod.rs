@@ -7,6 +7,5 @@ pub(crate) mod clone3;
 pub(crate) mod exec;
 pub(crate) mod exit;
 pub(crate) mod mm;
-pub(crate) mod mm_entry;
 pub(crate) mod pgrp;
 pub(crate) mod wait;

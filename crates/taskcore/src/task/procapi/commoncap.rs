@@ -14,12 +14,12 @@
 
 use crate::errno::{Errno, Result};
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::procapi::capability::{
+use crate::task::state::capability::{
     cap_data_entries, Cap, CapUserData, KernelCap, CAP_SETPCAP, CAP_SYS_PTRACE, SECBIT_KEEP_CAPS,
     SECBIT_KEEP_CAPS_LOCKED, SECBIT_NOROOT, SECBIT_NO_CAP_AMBIENT_RAISE, SECURE_ALL_BITS,
     SECURE_ALL_LOCKS,
 };
-use crate::task::procapi::cred_struct::Cred;
+use crate::task::state::cred_struct::Cred;
 use crate::task::task_struct::{TaskIx, PFA_NO_NEW_PRIVS};
 
 /// `PR_CAP_AMBIENT`'s sub-commands (`arg2`).
@@ -106,7 +106,7 @@ impl Kernel {
     /// `Ok(None)`.
     ///
     /// For an unknown version Linux writes
-    /// [`LINUX_CAPABILITY_VERSION_3`](crate::task::procapi::capability::LINUX_CAPABILITY_VERSION_3)
+    /// [`LINUX_CAPABILITY_VERSION_3`](crate::task::state::capability::LINUX_CAPABILITY_VERSION_3)
     /// into `hdr.version` (the embedder does, with a NULL data pointer
     /// too). Version 1 copies out only the low 32 bits of each set.
     ///
@@ -209,7 +209,7 @@ impl Kernel {
     ///
     /// # Errors
     /// `ESRCH` stale `current`; `EINVAL` if `cap` is above
-    /// [`CAP_LAST_CAP`](crate::task::procapi::capability::CAP_LAST_CAP).
+    /// [`CAP_LAST_CAP`](crate::task::state::capability::CAP_LAST_CAP).
     ///
     /// # Linux
     /// `cap_task_prctl()` PR_CAPBSET_READ.

@@ -21,12 +21,12 @@ use crate::ix::TaskIx;
 use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
+use crate::ix::UserNsId;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::procapi::capability::{
+use crate::task::state::capability::{
     Cap, KernelCap, CAP_SETGID, CAP_SETUID, SECBIT_KEEP_CAPS, SECBIT_NO_SETUID_FIXUP,
 };
-pub use crate::task::procapi::cred_struct::Cred;
-use crate::task::procapi::userns_id::UserNsId;
+pub use crate::task::state::cred_struct::Cred;
 
 /// `(uid_t)-1`: "leave unchanged" for the set*id calls, never a valid id.
 pub const ID_UNCHANGED: u32 = u32::MAX;

@@ -1,19 +1,15 @@
 //! The process API beyond the lifecycle and signals: credentials
-//! (`cred`) and capabilities (`capability`, `commoncap`), resource limits
-//! (`rlimit`), `prctl`, pidfds (`pidfd`), namespaces (`nsproxy`; user
-//! namespaces, their id maps and `ns_capable` in `userns`), and the state
-//! kept for `/proc` (`procinfo`).
+//! (`cred`) and capabilities (`commoncap`), resource limits (`prlimit`),
+//! `prctl`, pidfds (`pidfd`), namespaces (`nsproxy`; user namespaces,
+//! their id maps and `ns_capable` in `userns`), and the state kept for
+//! `/proc` (`procinfo`). The structures they change (`struct cred`,
+//! capability sets, `struct nsproxy`, the limits) are in `state/`.
 
-pub mod capability;
 pub mod commoncap;
 pub mod cred;
-pub(crate) mod cred_struct;
 pub(crate) mod nsproxy;
-pub(crate) mod nsproxy_struct;
 pub mod pidfd;
 pub(crate) mod prctl;
 pub(crate) mod prlimit;
 pub(crate) mod procinfo;
-pub mod rlimit;
 pub mod userns;
-pub(crate) mod userns_id;

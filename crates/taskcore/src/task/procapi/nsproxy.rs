@@ -22,10 +22,10 @@ use crate::pid::ns::NsIx;
 use crate::pid::refs::NsRef;
 use crate::pid::NsId;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::procapi::capability::CAP_SYS_ADMIN;
-use crate::task::procapi::cred_struct::Cred;
-use crate::task::procapi::nsproxy_struct::{NsProxy, CLONE_NEW_ANY};
 use crate::task::procapi::pidfd::PidFd;
+use crate::task::state::capability::CAP_SYS_ADMIN;
+use crate::task::state::cred_struct::Cred;
+use crate::task::state::nsproxy_struct::{NsProxy, CLONE_NEW_ANY};
 use crate::uapi::{
     CLONE_FILES, CLONE_FS, CLONE_NEWPID, CLONE_NEWUSER, CLONE_SIGHAND, CLONE_SYSVSEM, CLONE_THREAD,
     CLONE_VM,

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use crate::errno::{Errno, Result};
 use crate::ix::{GroupIx, TaskId, TaskIx};
 use crate::task::kernel::Kernel;
-use crate::task::procapi::capability::{CAP_SYS_ADMIN, CAP_SYS_RESOURCE};
-use crate::task::procapi::rlimit::Rlimit;
+use crate::task::state::capability::{CAP_SYS_ADMIN, CAP_SYS_RESOURCE};
+use crate::task::state::rlimit::Rlimit;
 use crate::uapi::*;
 
 /// # Process API: resource limits (`kernel/sys.c`).

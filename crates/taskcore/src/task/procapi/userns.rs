@@ -26,8 +26,8 @@ use crate::errno::{Errno, Result};
 use crate::ix::TaskIx;
 use crate::slab::SlabIx;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::procapi::capability::{Cap, CAP_SETFCAP, CAP_SETGID, CAP_SETUID, CAP_SYS_ADMIN};
-use crate::task::procapi::cred_struct::Cred;
+use crate::task::state::capability::{Cap, CAP_SETFCAP, CAP_SETGID, CAP_SETUID, CAP_SYS_ADMIN};
+use crate::task::state::cred_struct::Cred;
 
 /// `overflowuid` (`/proc/sys/kernel/overflowuid`'s default): what a uid
 /// the reader's namespace does not map reads as.
@@ -47,8 +47,8 @@ const USER_NS_INO_BASE: u64 = 0xF800_0000;
 /// A page (`map_write()` takes less than one).
 const PAGE_SIZE: usize = 4096;
 
-pub use crate::task::procapi::userns_id::UserNsId;
-pub(crate) use crate::task::procapi::userns_id::UserNsIx;
+pub use crate::ix::UserNsId;
+use crate::ix::UserNsIx;
 
 /// One line of an id map (`struct uid_gid_extent`): ids `first ..
 /// first + count` of the namespace are `lower_first ..` of the kernel
@@ -317,11 +317,11 @@ impl Kernel {
         self.get_user_ns(parent);
         new.user_ns = UserNsId(ix);
         new.securebits = 0;
-        new.cap_inheritable = crate::task::capability::KernelCap::EMPTY;
-        new.cap_permitted = crate::task::capability::KernelCap::FULL;
-        new.cap_effective = crate::task::capability::KernelCap::FULL;
-        new.cap_bset = crate::task::capability::KernelCap::FULL;
-        new.cap_ambient = crate::task::capability::KernelCap::EMPTY;
+        new.cap_inheritable = crate::task::state::capability::KernelCap::EMPTY;
+        new.cap_permitted = crate::task::state::capability::KernelCap::FULL;
+        new.cap_effective = crate::task::state::capability::KernelCap::FULL;
+        new.cap_bset = crate::task::state::capability::KernelCap::FULL;
+        new.cap_ambient = crate::task::state::capability::KernelCap::EMPTY;
         Ok(ix)
     }
 
@@ -651,7 +651,8 @@ impl Kernel {
         let ns = c.user_ns.0;
         let mapped = self.userns[ns].uid_map.map_up(uid).is_some()
             && self.userns[ns].gid_map.map_up(gid).is_some();
-        if c.fsuid == uid || (c.capable(crate::task::capability::CAP_DAC_OVERRIDE) && mapped) {
+        if c.fsuid == uid || (c.capable(crate::task::state::capability::CAP_DAC_OVERRIDE) && mapped)
+        {
             Ok(())
         } else {
             Err(Errno::EACCES)

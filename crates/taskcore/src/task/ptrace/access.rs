@@ -31,7 +31,7 @@ use crate::errno::{Errno, Result};
 use crate::ix::TaskIx;
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::procapi::capability::CAP_SYS_PTRACE;
+use crate::task::state::capability::CAP_SYS_PTRACE;
 
 /// What the access is for, and whose ids the caller is judged by
 /// (`PTRACE_MODE_READ`/`PTRACE_MODE_ATTACH` with `PTRACE_MODE_FSCREDS` or

@@ -16,13 +16,13 @@ use crate::ix::TaskIx;
 use crate::list;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::ptrace::access::PtraceMode;
-use crate::task::signal::jobctl_flags::JOBCTL_STOPPED;
-use crate::task::signal::jobctl_flags::TIF_SYSCALL_TRACE;
-use crate::task::signal::jobctl_flags::{
+use crate::task::signal::sigsend::{PidType, SendInfo};
+use crate::task::state::jobctl_flags::JOBCTL_STOPPED;
+use crate::task::state::jobctl_flags::TIF_SYSCALL_TRACE;
+use crate::task::state::jobctl_flags::{
     JOBCTL_LISTENING, JOBCTL_STOP_PENDING, JOBCTL_STOP_SIGMASK, JOBCTL_TRAP_NOTIFY,
     JOBCTL_TRAP_STOP,
 };
-use crate::task::signal::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::PF_EXITING;
 use crate::task::task_struct::{ExitState, PT_PTRACED, PT_SEIZED, SIGNAL_STOP_STOPPED};
 use crate::uapi::SIGSTOP;
@@ -134,7 +134,7 @@ impl Kernel {
             && !self.ns_capable_cred(
                 pc,
                 cc.user_ns.0,
-                crate::task::procapi::capability::CAP_SYS_PTRACE,
+                crate::task::state::capability::CAP_SYS_PTRACE,
             )
         {
             return Err(Errno::EPERM);

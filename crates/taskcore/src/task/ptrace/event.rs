@@ -22,12 +22,12 @@ use crate::errno::{Errno, Result};
 use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
 pub use crate::task::ptrace::attach::PTRACE_EVENT_STOP;
-use crate::task::signal::jobctl_flags::{
+use crate::task::signal::sigsend::{PidType, SendInfo};
+use crate::task::state::jobctl_flags::{
     JOBCTL_EXIT_PENDING, JOBCTL_LISTENING, JOBCTL_PENDING_MASK, JOBCTL_STOPPED,
     JOBCTL_STOP_PENDING, JOBCTL_TRAP_NOTIFY, JOBCTL_TRAP_STOP, JOBCTL_VFORK_DONE_PENDING,
     TIF_SYSCALL_TRACE,
 };
-use crate::task::signal::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::{ExitState, PF_EXITING, PT_SEIZED};
 use crate::uapi::{valid_signal, CLD_TRAPPED, SIGCHLD, SIGTRAP};
 
@@ -632,7 +632,7 @@ impl Kernel {
             // group it joins.
             let g = self.tasks[child].group;
             let sig = u32::from(self.groups[g].stop_sig)
-                & crate::task::signal::jobctl_flags::JOBCTL_STOP_SIGMASK;
+                & crate::task::state::jobctl_flags::JOBCTL_STOP_SIGMASK;
             if self.groups[g]
                 .flags
                 .get()
@@ -647,7 +647,7 @@ impl Kernel {
             // marks it JOBCTL_STOP_DEQUEUED, so that resumed with SIGSTOP
             // it stops again (tests/oracle/ptrace_edges.out,
             // clone_ptrace_stop).
-            self.tasks[child].jobctl |= crate::task::signal::jobctl_flags::JOBCTL_STOP_DEQUEUED;
+            self.tasks[child].jobctl |= crate::task::state::jobctl_flags::JOBCTL_STOP_DEQUEUED;
             self.ptrace_trap(child, SIGSTOP);
         }
         event

@@ -31,8 +31,8 @@ use crate::ix::GroupIx;
 use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, Notification};
 use crate::task::ptrace::attach::PTRACE_EVENT_STOP;
-use crate::task::signal::delivery::SignalDelivery;
-use crate::task::signal::jobctl_flags::*;
+use crate::task::state::delivery::SignalDelivery;
+use crate::task::state::jobctl_flags::*;
 use crate::task::task_struct::{
     ExitState, SignalFlags, PF_EXITING, PT_SEIZED, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT,
     SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,

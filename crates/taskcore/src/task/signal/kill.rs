@@ -29,7 +29,7 @@ enum KillTarget {
 
 /// The sender of a user signal, as `check_kill_permission()` sees it.
 pub(crate) struct Killer {
-    cred: std::sync::Arc<crate::task::procapi::cred_struct::Cred>,
+    cred: std::sync::Arc<crate::task::state::cred_struct::Cred>,
     group: GroupIx,
     session: PidIx,
     /// The sender's tgid in its own namespace (`task_tgid_vnr(current)`),
@@ -353,7 +353,7 @@ impl Kernel {
         &self,
         group: GroupIx,
         session: PidIx,
-        cred: &crate::task::procapi::cred_struct::Cred,
+        cred: &crate::task::state::cred_struct::Cred,
         t: TaskIx,
         sig: i32,
     ) -> bool {
@@ -364,7 +364,11 @@ impl Kernel {
         // or below it, where its capabilities were.
         let tcred = &self.tasks[t].cred;
         let caps = self.userns.get(cred.user_ns.0).is_some()
-            && self.ns_capable_cred(cred, tcred.user_ns.0, crate::task::capability::CAP_KILL);
+            && self.ns_capable_cred(
+                cred,
+                tcred.user_ns.0,
+                crate::task::state::capability::CAP_KILL,
+            );
         g == group
             || cred.same_user_as(tcred)
             || caps

@@ -20,7 +20,7 @@
 //! arch/x86/kernel/signal.c `handle_signal()` and
 //! `arch_do_signal_or_restart()`.
 
-use crate::task::signal::sighand::SigAction;
+use crate::task::state::sighand::SigAction;
 use crate::uapi::SA_RESTART;
 
 /// How an interrupted system call ended (a `-ERESTART*` code).
@@ -87,7 +87,7 @@ impl Restart {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::task::signal::sighand::SigHandler;
+    use crate::task::state::sighand::SigHandler;
 
     #[test]
     fn the_x86_restart_table() {

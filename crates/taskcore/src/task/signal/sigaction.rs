@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::signal::sighand::{ActionDetail, SigAction, SigHandler};
-use crate::task::signal::sigpending::sigmask;
+use crate::task::state::sighand::{ActionDetail, SigAction, SigHandler};
+use crate::task::state::sigpending::sigmask;
 use crate::uapi::{
     sig_kernel_only, valid_signal, SA_NOCLDSTOP, SA_NOCLDWAIT, SA_RESETHAND, SIGCHLD, SIGKILL,
     SIGSTOP, UAPI_SA_FLAGS,

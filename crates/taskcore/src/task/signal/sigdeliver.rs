@@ -27,11 +27,11 @@ use crate::errno::Result;
 use crate::ix::GroupIx;
 use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
-use crate::task::signal::delivery::{SignalAction, SignalDelivery, UNBLOCKABLE};
-use crate::task::signal::jobctl_flags::JOBCTL_STOP_DEQUEUED;
-use crate::task::signal::sighand::SigAction;
-use crate::task::signal::sigpending::{next_signal, sigmask};
 use crate::task::signal::sigsend::{PidType, SendInfo};
+use crate::task::state::delivery::{SignalAction, SignalDelivery, UNBLOCKABLE};
+use crate::task::state::jobctl_flags::JOBCTL_STOP_DEQUEUED;
+use crate::task::state::sighand::SigAction;
+use crate::task::state::sigpending::{next_signal, sigmask};
 use crate::task::task_struct::{
     ExitState, PF_EXITING, SIGNAL_CLD_CONTINUED, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE,
     TS_RESTORE_SIGMASK, TS_SIGSLEEP, TS_VFORK_WAIT,
@@ -210,7 +210,7 @@ impl Kernel {
         let shared = self.groups[task.group].shared_pending.signal & !self.claimed_by_others(t);
         (task.pending.signal | shared) & !task.blocked != 0
             || self.side.resume_signals.contains_key(&t)
-            || task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_PENDING_MASK != 0
+            || task.jobctl & crate::task::state::jobctl_flags::JOBCTL_PENDING_MASK != 0
             || self.groups[task.group]
                 .flags
                 .get()

@@ -21,8 +21,8 @@
 use crate::errno::{Errno, Result};
 use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
-use crate::task::signal::delivery::UNBLOCKABLE;
 use crate::task::signal::sigsend::PidType;
+use crate::task::state::delivery::UNBLOCKABLE;
 use crate::task::task_struct::{PF_EXITING, TS_RESTORE_SIGMASK, TS_SIGSLEEP};
 use crate::uapi::{SIG_BLOCK, SIG_SETMASK, SIG_UNBLOCK, SI_TKILL};
 

@@ -23,7 +23,7 @@ use crate::errno::{Errno, Result};
 use crate::ix::GroupIx;
 use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, SigInfo};
-use crate::task::signal::sigpending::{sigmask, SigQueue};
+use crate::task::state::sigpending::{sigmask, SigQueue};
 use crate::task::task_struct::{PF_EXITING, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE};
 use crate::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, RLIMIT_SIGPENDING,
@@ -81,8 +81,10 @@ impl Kernel {
         } else {
             Ok(())
         };
-        if continued {
-            // The woken threads take what was kept pending while stopped.
+        // The woken threads take what was kept pending while stopped
+        // (unless the queueing released the whole process: a traced
+        // zombie reaped when its tracer was notified).
+        if continued && self.groups.get(g).is_some() {
             self.wake_group(g);
         }
         r
@@ -259,7 +261,7 @@ impl Kernel {
     /// group stop (`JOBCTL_STOPPED`).
     pub(crate) fn task_is_stopped_or_traced(&self, t: TaskIx) -> bool {
         let task = &self.tasks[t];
-        task.traced_stop() || task.jobctl & crate::task::signal::jobctl_flags::JOBCTL_STOPPED != 0
+        task.traced_stop() || task.jobctl & crate::task::state::jobctl_flags::JOBCTL_STOPPED != 0
     }
 
     /// `sig_fatal()`: `sig`'s action in group `g` is the default one, and

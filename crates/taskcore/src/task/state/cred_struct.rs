@@ -8,8 +8,8 @@
 
 use std::sync::Arc;
 
-use crate::task::procapi::capability::{Cap, KernelCap};
-use crate::task::procapi::userns_id::UserNsId;
+use crate::ix::UserNsId;
+use crate::task::state::capability::{Cap, KernelCap};
 
 /// A task's credentials (`struct cred`). Ids are kernel ids (numbers in
 /// the initial user namespace, `kuid_t`/`kgid_t`).

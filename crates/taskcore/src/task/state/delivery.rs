@@ -4,8 +4,8 @@
 //! # Linux
 //! kernel/signal.c `get_signal()`, `struct ksignal`.
 
-use crate::task::signal::sighand::SigAction;
-use crate::task::signal::sigpending::sigmask;
+use crate::task::state::sighand::SigAction;
+use crate::task::state::sigpending::sigmask;
 use crate::types::SigInfo;
 use crate::uapi::{SIGKILL, SIGSTOP};
 
