@@ -31,7 +31,7 @@ repo=$(pwd)
 target=${CARGO_TARGET_DIR:-$repo/target}
 case "$target" in /*) ;; *) target="$repo/$target" ;; esac
 
-all=(taskcore taskcore-strace taskcore-replay taskcore-run taskcore-cli)
+all=(taskcore taskcore-strace taskcore-replay taskcore-run taskcore-bench taskcore-cli)
 mode=test
 if [ "${1:-}" = "--check" ]; then
     mode=check
@@ -48,7 +48,7 @@ version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 
 pkgargs=()
 for c in "${all[@]}"; do pkgargs+=(-p "$c"); done
-# All four are packaged (a crate's tests need its packaged dependencies).
+# All of them are packaged (a crate's tests need its packaged dependencies).
 # --no-verify: the build below is the verification (with the tests).
 # --allow-dirty: check the work tree as it is, committed or not.
 cargo package "${pkgargs[@]}" --no-verify --allow-dirty --offline --quiet

@@ -1,6 +1,6 @@
 //! The `taskcore` command: `replay` checks the process core against real
 //! `strace -f` recordings; `run` serves a live program's pid namespace;
-//! `bench` runs the experiments of the seed patches.
+//! `bench` runs the experiments of the seed patches (crate `taskcore-bench`).
 //!
 //! All I/O, printing and exit codes live here; the library does none.
 
@@ -8,7 +8,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod bench;
 mod proc;
 mod replay;
 mod run;
@@ -30,7 +29,7 @@ enum Command {
     /// Run a benchmark experiment (`all` runs every one). Seeds 000-004 are
     /// the five Linux patch threads the design follows; BENCHMARKS.md has
     /// the tables and what to expect on another machine.
-    Bench(bench::Args),
+    Bench(taskcore_bench::Args),
     /// The emulated /proc: `export DIR` writes it, `mount DIR` serves it
     /// through FUSE.
     Proc(proc::Args),
@@ -44,7 +43,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Replay(args) => replay::run(args),
-        Command::Bench(args) => bench::run(args),
+        Command::Bench(args) => taskcore_bench::run(args, replay::bundled),
         Command::Proc(args) => proc::run(args),
         Command::Run(args) => run::run(args),
     }

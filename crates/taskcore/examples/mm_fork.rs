@@ -2,7 +2,7 @@
 //!
 //! Run with `cargo run --release -p taskcore --example mm_fork`. The full
 //! experiment, with the harness's medians, JSON, plots and the process
-//! core's fork, is `taskcore bench fork` (`crates/taskcore-cli/src/bench/fork.rs`).
+//! core's fork, is `taskcore bench fork` (`crates/taskcore-bench/src/fork.rs`).
 //!
 //! Prints:
 //! 1. bulk duplication (`dup_bulk`, Linux 6.8's `__mt_dup`) against

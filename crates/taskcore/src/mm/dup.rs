@@ -10,7 +10,7 @@
 //! The pre-6.8 algorithm, inserting every VMA into an empty tree one by one
 //! (O(n log n), `dup_mmap()` with `vma_iter_bulk_store()`), is the baseline
 //! of `taskcore bench fork` and lives with it
-//! (`crates/taskcore-cli/src/bench/fork.rs`), built on the public
+//! (`crates/taskcore-bench/src/fork.rs`), built on the public
 //! [`RangeTree`](super::RangeTree) API.
 //!
 //! Per-VMA fork rules (`dup_mmap()` in `kernel/fork.c`): `VM_DONTCOPY`

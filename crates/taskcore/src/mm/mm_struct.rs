@@ -430,7 +430,6 @@ impl MmStruct {
     ///
     /// # Panics
     /// On a broken invariant (a bug); tests call it after every operation.
-    #[doc(hidden)]
     pub fn check_invariants(&self) {
         self.tree.check_invariants();
         for v in self.tree.iter() {

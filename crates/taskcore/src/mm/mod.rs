@@ -19,15 +19,11 @@ pub mod mmap;
 pub mod mprotect;
 pub mod mremap;
 mod slots;
-// Internal: public for the benchmarks and tests only, not covered by
-// semver.
-#[doc(hidden)]
 pub mod tree;
 pub mod vma;
 
 pub use maps::{parse_maps, parse_vma, render_maps, render_vma, ParseError};
 pub use mm_struct::{MmLayout, MmStruct, DEFAULT_MAX_MAP_COUNT, TASK_SIZE_X86_64};
 pub use mmap::MmapFile;
-#[doc(hidden)]
 pub use tree::{RangeEntry, RangeTree};
 pub use vma::{AnonVmaId, FileId, Vma, VmaName};

@@ -671,7 +671,6 @@ impl<T: RangeEntry> RangeTree<T> {
     /// # Panics
     /// On a broken invariant (a bug in this module); tests call it after
     /// every operation.
-    #[doc(hidden)]
     pub fn check_invariants(&self) {
         let Some(root) = self.root.as_deref() else {
             assert_eq!(self.len, 0, "empty tree with len");

@@ -9,16 +9,11 @@
 //!   using it as PID, TGID, PGID or SID.
 
 pub(crate) mod entry;
-// Internal: public for the benchmarks and tests only, not covered by
-// semver.
-#[doc(hidden)]
 pub mod idr;
 pub mod ns;
 pub mod refs;
 
-#[doc(hidden)]
 pub use idr::{Idr, IDR_MAX, IDR_TAGS};
-#[doc(hidden)]
 pub use ns::next_cyclic;
 pub use ns::NsId;
 pub use refs::{NsRef, PidRef};

@@ -42,11 +42,15 @@ impl Kernel {
     /// from one rebuilt from scratch, a list link or counter is wrong, a
     /// `struct pid` is registered wrongly or kept without users.
     ///
-    /// For tests only: O(n log n), walks the whole table.
+    /// A self-check for tests and fuzzers (`taskcore-fuzz` calls it after
+    /// every operation): O(n log n), walks the whole table.
+    ///
+    /// # Panics
+    /// Only on a broken invariant, which is a bug in taskcore and never the
+    /// caller's doing; a consistent kernel passes whatever was called on it.
     ///
     /// # Linux
     /// No Linux analogue.
-    #[doc(hidden)]
     pub fn check_invariants(&self) {
         self.check_tasks_and_groups();
         self.check_pids();

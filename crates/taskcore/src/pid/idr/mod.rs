@@ -570,7 +570,6 @@ impl Idr {
     /// # Linux
     /// No Linux analogue (compare `radix_tree_verify` in the kernel's
     /// user-space radix-tree test suite).
-    #[doc(hidden)]
     pub fn check_invariants(&self) {
         let mut out = CheckCounts::default();
         self.root.check(0, &mut out);

@@ -417,7 +417,7 @@ impl OldGetPid for Algo1 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::harness::Rng;
+    use crate::harness::Rng;
     use std::time::Duration;
 
     fn far() -> Instant {

@@ -13,7 +13,7 @@ use plotters::style::FontStyle;
 use super::harness::{PlotSpec, Report};
 
 /// The embedded font (printable ASCII and `µ` only).
-static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans-ascii.ttf");
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSans-ascii.ttf");
 
 /// Font family name the plots use.
 const FAMILY: &str = "sans-serif";

@@ -32,6 +32,7 @@
 //! medians are reported.
 
 use std::hint::black_box;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
@@ -47,7 +48,11 @@ use taskcore_replay::probe::{self as rprobe, BenchTrace, LatencyProbe};
 
 /// The `objpool` experiment.
 #[derive(Debug)]
-pub(crate) struct Objpool;
+pub(crate) struct Objpool {
+    /// Lists the bundled traces the `replay` series replays (the caller
+    /// finds them: `taskcore replay`'s default list).
+    pub(crate) bundled_traces: fn() -> Vec<PathBuf>,
+}
 
 /// Thread counts.
 const THREADS: [usize; 5] = [1, 2, 4, 8, 16];
@@ -525,7 +530,11 @@ fn time_modes(
 }
 
 /// The replay rows: each bundled trace replayed with each probe mode.
-fn replay_series(rep: &mut Report, opts: &Opts) -> Result<(), String> {
+fn replay_series(
+    rep: &mut Report,
+    opts: &Opts,
+    bundled_traces: fn() -> Vec<PathBuf>,
+) -> Result<(), String> {
     rep.series.push((
         "replay".into(),
         "taskcore replay of the bundled traces: CPU ns per event, without and with return \
@@ -534,7 +543,7 @@ fn replay_series(rep: &mut Report, opts: &Opts) -> Result<(), String> {
     ));
     let reps = if opts.quick { 5 } else { 21 };
     let set = rprobe::probes();
-    for path in crate::replay::bundled() {
+    for path in bundled_traces() {
         let trace = BenchTrace::load(&path)?;
         // Core operations per replay, counted by the latency probe.
         let lat = LatencyProbe::register(set, rprobe::nr_cpus(), 0).map_err(|e| e.to_string())?;
@@ -728,7 +737,7 @@ impl Experiment for Objpool {
             Column::new("probe ns per op", "probe_ns_per_op", Fmt::Float),
         ];
         pool_series(&mut rep, opts);
-        replay_series(&mut rep, opts)?;
+        replay_series(&mut rep, opts, self.bundled_traces)?;
         core_series(&mut rep, opts)?;
         goals(&mut rep);
         rep.notes.push(format!(

@@ -88,10 +88,10 @@ fn sizes(opts: &Opts) -> Vec<u64> {
 const MAPS: [(&str, &str); 3] = [
     (
         "java-50threads",
-        include_str!("../../assets/maps/java-50threads.maps"),
+        include_str!("../assets/maps/java-50threads.maps"),
     ),
-    ("node", include_str!("../../assets/maps/node.maps")),
-    ("python3", include_str!("../../assets/maps/python3.maps")),
+    ("node", include_str!("../assets/maps/node.maps")),
+    ("python3", include_str!("../assets/maps/python3.maps")),
 ];
 
 // ---------------------------------------------------------------------
@@ -843,7 +843,7 @@ impl Experiment for Fork {
         rep.notes.push(
             "one-by-one: the child's tree built by inserting each VMA copy into an empty \
              RangeTree, as pre-6.8 dup_mmap stored each VMA into an empty maple tree \
-             (bench/fork.rs dup_onebyone). bytes = glibc mallinfo2 heap in use after \
+             (taskcore-bench src/fork.rs dup_onebyone). bytes = glibc mallinfo2 heap in use after \
              minus before one copy."
                 .into(),
         );

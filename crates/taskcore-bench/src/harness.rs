@@ -60,7 +60,7 @@ impl Opts {
 
 /// One experiment of `taskcore bench`.
 ///
-/// To add one: implement this in `bench/NAME.rs` and list it in
+/// To add one: implement this in `src/NAME.rs` and list it in
 /// [`super::registry`].
 pub(crate) trait Experiment {
     /// The name used on the command line and in the JSON (`"wait"`).
