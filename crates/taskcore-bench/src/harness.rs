@@ -16,7 +16,6 @@
 
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use comfy_table::{presets::ASCII_MARKDOWN, Cell, CellAlignment, Table};
@@ -291,25 +290,6 @@ impl Report {
             out.push('\n');
         }
         out
-    }
-
-    /// Writes `NAME.csv`, `NAME.json` and the PNGs into `dir`.
-    pub(crate) fn write_files(&self, dir: &Path) -> Result<Vec<String>, String> {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let mut written = Vec::new();
-        let csv = dir.join(format!("{}.csv", self.experiment));
-        std::fs::write(&csv, self.csv()).map_err(|e| format!("{}: {e}", csv.display()))?;
-        written.push(csv.display().to_string());
-        let json = dir.join(format!("{}.json", self.experiment));
-        let text = serde_json::to_string_pretty(&self.to_json()).map_err(|e| e.to_string())?;
-        std::fs::write(&json, text + "\n").map_err(|e| format!("{}: {e}", json.display()))?;
-        written.push(json.display().to_string());
-        for p in &self.plots {
-            let path = dir.join(format!("{}.png", p.file));
-            super::plot::draw(self, p, &path)?;
-            written.push(path.display().to_string());
-        }
-        Ok(written)
     }
 }
 

@@ -52,6 +52,7 @@ mod linux_wait;
 mod objpool;
 mod old_pid;
 mod old_wait;
+mod output;
 mod pidalloc;
 mod plot;
 mod readdir;
@@ -161,7 +162,7 @@ pub fn run(args: Args, bundled_traces: fn() -> Vec<PathBuf>) -> ExitCode {
             t.elapsed().as_secs_f64()
         ));
         print!("{}", rep.tables());
-        match rep.write_files(&args.out) {
+        match output::write_files(&rep, &args.out) {
             Ok(files) => harness::progress(format!("wrote {}", files.join(", "))),
             Err(msg) => {
                 eprintln!("taskcore bench {}: {msg}", e.name());
