@@ -34,8 +34,14 @@ pub struct View {
 #[derive(Debug, Default)]
 struct Published {
     view: Option<Arc<View>>,
+    /// When `view` was published.
+    at: Option<Instant>,
     generation: u64,
 }
+
+/// A view this young is served as it is: the requests of one `ps` (a
+/// lookup, an open and a read per file) share one snapshot.
+const FRESH: Duration = Duration::from_millis(2);
 
 /// Where the supervisor publishes views and readers take them.
 #[derive(Debug, Default)]
@@ -53,12 +59,15 @@ impl LiveView {
         Arc::new(LiveView::default())
     }
 
-    /// A view at most `wait` old: asks the supervisor for a fresh one and
-    /// waits up to `wait` for it; returns the newest published (`None`
-    /// before the run published any).
+    /// A fresh view: the newest if it is under 2 ms old, else asks the
+    /// supervisor for one and waits up to `wait` for it; returns the newest
+    /// published (`None` before the run published any).
     pub fn current(&self, wait: Duration) -> Option<Arc<View>> {
         let deadline = Instant::now() + wait;
         let mut p = self.published.lock().ok()?;
+        if p.at.is_some_and(|t| t.elapsed() < FRESH) {
+            return p.view.clone();
+        }
         let start = p.generation;
         self.wanted.store(true, Ordering::SeqCst);
         while p.generation == start {
@@ -89,6 +98,7 @@ impl LiveView {
     pub(crate) fn publish(&self, view: View) {
         if let Ok(mut p) = self.published.lock() {
             p.view = Some(Arc::new(view));
+            p.at = Some(Instant::now());
             p.generation += 1;
         }
         self.changed.notify_all();

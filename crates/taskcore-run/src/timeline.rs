@@ -81,13 +81,9 @@ impl Recorder {
     }
 
     /// Process `pid` is dead with wait status `status` (as `wait4` gives
-    /// it); `pgid` and `sid` are its last group and session.
-    pub(crate) fn exit(&mut self, pid: i32, status: i32, ids: Option<(i32, i32)>) {
+    /// it).
+    pub(crate) fn exit(&mut self, pid: i32, status: i32) {
         if let Some(mut r) = self.open.remove(&pid) {
-            if let Some((pgid, sid)) = ids {
-                r.pgid = pgid;
-                r.sid = sid;
-            }
             r.end = Some(now());
             r.exit_status = Some(status);
             self.done.push(r);
@@ -149,9 +145,9 @@ mod tests {
         r.fork(3, 2, 2, 1);
         r.exec(3, "/bin/true", Some(&[b"true".to_vec()]));
         r.signal(2, 2, libc::SIGCHLD, 3);
-        r.exit(3, 0, None);
+        r.exit(3, 0);
         r.reap(2, 3);
-        r.exit(2, 1 << 8, Some((2, 1)));
+        r.exit(2, 1 << 8);
         let t = r.finish(1);
         let pids: Vec<i32> = t.records.iter().map(|r| r.pid).collect();
         assert_eq!(pids, vec![1, 3, 2], "init first, then by end");
@@ -182,7 +178,7 @@ mod tests {
     fn an_unknown_process_leaves_no_trace() {
         let mut r = Recorder::default();
         r.exec(9, "/bin/x", None);
-        r.exit(9, 0, None);
+        r.exit(9, 0);
         assert!(r.finish(0).records.is_empty());
     }
 }

@@ -413,12 +413,14 @@ impl ProcFuse {
             Ino::Emu(Node::Pid {
                 nr,
                 entry: Some(e @ (PidEntry::Maps | PidEntry::Statm)),
-            }) if self.real_of(nr).is_some() => {
+            }) if matches!(self.kernel, Source::Live(_)) => match self.real_of(nr) {
                 // The run's core does not see mmap: the real thread's.
-                let real = self.real_of(nr).unwrap_or(nr);
-                let file = if e == PidEntry::Maps { "maps" } else { "statm" };
-                self.read_real(&format!("{real}/{file}"))
-            }
+                Some(real) => {
+                    let file = if e == PidEntry::Maps { "maps" } else { "statm" };
+                    self.read_real(&format!("{real}/{file}"))
+                }
+                None => self.with_fs(|fs| fs.read(Node::Pid { nr, entry: Some(e) }))?,
+            },
             Ino::Emu(n) => self.with_fs(|fs| fs.read(n))?,
             Ino::Caller {
                 tgid,

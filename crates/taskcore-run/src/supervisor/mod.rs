@@ -401,7 +401,7 @@ impl Supervisor {
         }
         if let Some(t) = &mut self.timeline {
             // A leader's death is reported once its group is gone.
-            t.exit(v, st & 0xffff, None);
+            t.exit(v, st & 0xffff);
         }
         self.reap_by_init(v);
         self.complete_blocked_waits();
