@@ -43,6 +43,8 @@ use std::collections::BTreeMap;
 
 use crate::ix::{GroupIx, TaskIx};
 use crate::pid::entry::PidIx;
+use crate::slab::{Slab, SlabIx};
+use crate::wait::ready_set::{Pos, ReadySet};
 
 /// Registration byte value for an edge not in the index.
 pub(crate) const UNREGISTERED: u8 = 0xff;
@@ -220,16 +222,62 @@ fn bucket(kind: u8, class: Class) -> u8 {
     (kind.trailing_zeros() as u8) * 3 + class as u8
 }
 
-/// The index itself.
+/// One waiter group's own part of the index: its counts and its ready
+/// edges under all process groups (what a wait for any child, the common
+/// case, reads), kept apart from every other group's.
 #[derive(Clone, Debug, Default, PartialEq)]
+struct GroupWait {
+    /// By [`Class`].
+    counts: [Counts; 3],
+    ready: ReadySet,
+}
+
+impl GroupWait {
+    fn is_empty(&self) -> bool {
+        self.counts.iter().all(|c| c.n == 0)
+    }
+}
+
+/// The index itself.
+#[derive(Clone, Debug)]
 pub(crate) struct WaitIndex {
-    ready: BTreeMap<ReadyKey, TaskIx>,
+    /// Per waiter group slot: its entry in `waiters` + 1 (0: none, the
+    /// group waits for nobody).
+    of_group: Vec<u32>,
+    /// The per-waiter-group parts.
+    waiters: Slab<GroupWait>,
+    /// Ready entries under one process group, of the waiter groups that keep
+    /// them (`by_pgrp`).
+    pgrp_ready: BTreeMap<ReadyKey, TaskIx>,
+    /// Counts under every key but (waiter group, all process groups).
     counts: FxHashMap<CountKey, Counts>,
 }
 
-/// The keys an edge is counted under: the first `len` of `keys`.
+impl Default for WaitIndex {
+    fn default() -> Self {
+        WaitIndex {
+            of_group: Vec::new(),
+            waiters: Slab::new(),
+            pgrp_ready: BTreeMap::new(),
+            counts: FxHashMap::default(),
+        }
+    }
+}
+
+impl PartialEq for WaitIndex {
+    /// The same edges, wherever their per-group parts are stored.
+    fn eq(&self, other: &Self) -> bool {
+        let n = self.of_group.len().max(other.of_group.len());
+        self.pgrp_ready == other.pgrp_ready
+            && self.counts == other.counts
+            && (0..n).all(|slot| self.group_part(slot) == other.group_part(slot))
+    }
+}
+
+/// The keys an edge is counted under besides (waiter group, all process
+/// groups): the first `len` of `keys`.
 struct CountKeys {
-    keys: [CountKey; 4],
+    keys: [CountKey; 3],
     len: usize,
 }
 
@@ -247,9 +295,52 @@ struct Buckets {
 }
 
 impl WaitIndex {
-    /// Under the waiter group for all process groups; with `by_pgrp` also
-    /// for the target's process group; with `by_thread` the same for the
-    /// waiter thread.
+    fn group_part(&self, slot: usize) -> Option<&GroupWait> {
+        match self.of_group.get(slot) {
+            Some(&i) if i != 0 => self.waiters.get(i - 1),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn group(&self, g: GroupIx) -> Option<&GroupWait> {
+        self.group_part(g.slot())
+    }
+
+    /// Group `g`'s part, made if it has none.
+    #[inline]
+    fn group_mut(&mut self, g: GroupIx) -> &mut GroupWait {
+        let slot = g.slot();
+        if self.of_group.len() <= slot {
+            self.of_group.resize(slot + 1, 0);
+        }
+        let mut i = self.of_group[slot];
+        if i == 0 {
+            i = self
+                .waiters
+                .insert(GroupWait::default())
+                .expect("fewer waiter groups than group slots")
+                + 1;
+            self.of_group[slot] = i;
+        }
+        &mut self.waiters[i - 1]
+    }
+
+    /// Drops group `g`'s part once it counts no edge.
+    #[inline]
+    fn release_group_if_empty(&mut self, g: GroupIx) {
+        let slot = g.slot();
+        let i = self.of_group[slot];
+        if self.waiters[i - 1].is_empty() {
+            debug_assert_eq!(self.waiters[i - 1].ready.len(), 0);
+            self.waiters.remove(i - 1);
+            self.of_group[slot] = 0;
+        }
+    }
+
+    /// With `by_pgrp` under the waiter group for the target's process
+    /// group; with `by_thread` the same for the waiter thread (the waiter
+    /// group's key for all process groups is its [`GroupWait`]'s).
     #[inline]
     fn count_keys(pos: &EdgePos, class: Class) -> CountKeys {
         let k = |waiter, pgrp| CountKey {
@@ -258,8 +349,8 @@ impl WaitIndex {
             class,
         };
         let g = pos.group.key() | GROUP_BIT;
-        let mut keys = [k(g, ALL_PGRPS); 4];
-        let mut len = 1;
+        let mut keys = [k(g, ALL_PGRPS); 3];
+        let mut len = 0;
         if pos.by_pgrp {
             keys[len] = k(g, pos.pgrp.key());
             len += 1;
@@ -275,47 +366,81 @@ impl WaitIndex {
         CountKeys { keys, len }
     }
 
-    /// Calls `f` with every ready key of the edge at `pos` in state `st`:
-    /// one per ready kind under all process groups, and with `by_pgrp` one
-    /// more under the target's process group.
+    /// Calls `f` with the place of every ready kind of the edge at `pos`
+    /// in state `st`.
     #[inline]
-    fn for_ready_keys(pos: &EdgePos, st: EdgeState, mut f: impl FnMut(ReadyKey)) {
+    fn for_ready_pos(pos: &EdgePos, st: EdgeState, mut f: impl FnMut(Pos)) {
         let mut bits = st.ready;
         while bits != 0 {
             let kind = bits & bits.wrapping_neg();
             bits &= bits - 1;
-            let key = ReadyKey {
-                group: pos.group.key(),
-                pgrp: ALL_PGRPS,
-                bucket: bucket(kind, st.class),
-                thread_seq: pos.thread_seq,
-                list: pos.list,
-                seq: pos.seq,
-            };
-            f(key);
-            if pos.by_pgrp {
-                f(ReadyKey {
-                    pgrp: pos.pgrp.key(),
-                    ..key
-                });
-            }
+            f(Pos::new(
+                bucket(kind, st.class),
+                pos.thread_seq,
+                pos.list,
+                pos.seq,
+            ));
         }
+    }
+
+    /// The ready key under the target's process group of place `p`.
+    #[inline]
+    fn pgrp_key_of(pos: &EdgePos, p: Pos) -> ReadyKey {
+        ReadyKey {
+            group: pos.group.key(),
+            pgrp: pos.pgrp.key(),
+            bucket: p.bucket(),
+            thread_seq: p.thread_seq(),
+            list: p.list(),
+            seq: p.seq(),
+        }
+    }
+
+    #[inline]
+    fn count_add(c: &mut Counts, st: EdgeState) {
+        c.n += 1;
+        c.zr += (st.cat == Cat::ZombieReap) as u32;
+        c.zop += (st.cat == Cat::ZombieOtherPtrace) as u32;
+        c.add_ready(st.ready, 1);
+    }
+
+    #[inline]
+    fn count_remove(c: &mut Counts, st: EdgeState) {
+        c.n -= 1;
+        c.zr -= (st.cat == Cat::ZombieReap) as u32;
+        c.zop -= (st.cat == Cat::ZombieOtherPtrace) as u32;
+        c.add_ready(st.ready, -1);
+    }
+
+    #[inline]
+    fn count_update(c: &mut Counts, old: EdgeState, new: EdgeState) {
+        let (dzr, dzop) = (
+            (new.cat == Cat::ZombieReap) as i32 - (old.cat == Cat::ZombieReap) as i32,
+            (new.cat == Cat::ZombieOtherPtrace) as i32 - (old.cat == Cat::ZombieOtherPtrace) as i32,
+        );
+        c.zr = c.zr.wrapping_add_signed(dzr);
+        c.zop = c.zop.wrapping_add_signed(dzop);
+        c.add_ready(old.ready, -1);
+        c.add_ready(new.ready, 1);
     }
 
     /// Adds the edge `pos -> task` in state `st`.
     pub(crate) fn add(&mut self, pos: &EdgePos, st: EdgeState, task: TaskIx) {
-        for &key in Self::count_keys(pos, st.class).as_slice() {
-            let c = self.counts.entry(key).or_default();
-            c.n += 1;
-            c.zr += (st.cat == Cat::ZombieReap) as u32;
-            c.zop += (st.cat == Cat::ZombieOtherPtrace) as u32;
-            c.add_ready(st.ready, 1);
+        let gw = self.group_mut(pos.group);
+        Self::count_add(&mut gw.counts[st.class as usize], st);
+        Self::for_ready_pos(pos, st, |p| gw.ready.insert(p, task));
+        if pos.by_pgrp || pos.by_thread {
+            for &key in Self::count_keys(pos, st.class).as_slice() {
+                Self::count_add(self.counts.entry(key).or_default(), st);
+            }
         }
-        let ready = &mut self.ready;
-        Self::for_ready_keys(pos, st, |key| {
-            let old = ready.insert(key, task);
-            debug_assert!(old.is_none(), "ready key registered twice");
-        });
+        if pos.by_pgrp {
+            let ready = &mut self.pgrp_ready;
+            Self::for_ready_pos(pos, st, |p| {
+                let old = ready.insert(Self::pgrp_key_of(pos, p), task);
+                debug_assert!(old.is_none(), "ready key registered twice");
+            });
+        }
     }
 
     /// Changes the edge at `pos` to `task` from state `old` to `new`,
@@ -326,63 +451,76 @@ impl WaitIndex {
             self.add(pos, new, task);
             return;
         }
-        let (dzr, dzop) = (
-            (new.cat == Cat::ZombieReap) as i32 - (old.cat == Cat::ZombieReap) as i32,
-            (new.cat == Cat::ZombieOtherPtrace) as i32 - (old.cat == Cat::ZombieOtherPtrace) as i32,
-        );
-        if dzr != 0 || dzop != 0 || old.ready != new.ready {
-            for key in Self::count_keys(pos, new.class).as_slice() {
-                let c = self.counts.get_mut(key).expect("edge counted");
-                c.zr = c.zr.wrapping_add_signed(dzr);
-                c.zop = c.zop.wrapping_add_signed(dzop);
-                c.add_ready(old.ready, -1);
-                c.add_ready(new.ready, 1);
-            }
-        }
-        let ready = &mut self.ready;
+        let counts_change = old.cat != new.cat || old.ready != new.ready;
         let gone = EdgeState {
             ready: old.ready & !new.ready,
             ..old
         };
-        Self::for_ready_keys(pos, gone, |key| {
-            let r = ready.remove(&key);
-            debug_assert!(r.is_some(), "ready key missing");
-        });
         let came = EdgeState {
             ready: new.ready & !old.ready,
             ..new
         };
-        Self::for_ready_keys(pos, came, |key| {
-            let r = ready.insert(key, task);
-            debug_assert!(r.is_none(), "ready key registered twice");
-        });
+        let gw = self.group_mut(pos.group);
+        if counts_change {
+            Self::count_update(&mut gw.counts[new.class as usize], old, new);
+        }
+        Self::for_ready_pos(pos, gone, |p| gw.ready.remove(p));
+        Self::for_ready_pos(pos, came, |p| gw.ready.insert(p, task));
+        if counts_change && (pos.by_pgrp || pos.by_thread) {
+            for key in Self::count_keys(pos, new.class).as_slice() {
+                let c = self.counts.get_mut(key).expect("edge counted");
+                Self::count_update(c, old, new);
+            }
+        }
+        if pos.by_pgrp {
+            let ready = &mut self.pgrp_ready;
+            Self::for_ready_pos(pos, gone, |p| {
+                let r = ready.remove(&Self::pgrp_key_of(pos, p));
+                debug_assert!(r.is_some(), "ready key missing");
+            });
+            Self::for_ready_pos(pos, came, |p| {
+                let r = ready.insert(Self::pgrp_key_of(pos, p), task);
+                debug_assert!(r.is_none(), "ready key registered twice");
+            });
+        }
     }
 
     /// Removes the edge at `pos`, registered in state `st`.
     pub(crate) fn remove(&mut self, pos: &EdgePos, st: EdgeState) {
-        for key in Self::count_keys(pos, st.class).as_slice() {
-            let c = self.counts.get_mut(key).expect("edge counted");
-            c.n -= 1;
-            c.zr -= (st.cat == Cat::ZombieReap) as u32;
-            c.zop -= (st.cat == Cat::ZombieOtherPtrace) as u32;
-            c.add_ready(st.ready, -1);
-            if c.n == 0 {
-                self.counts.remove(key);
+        let gw = self.group_mut(pos.group);
+        Self::count_remove(&mut gw.counts[st.class as usize], st);
+        Self::for_ready_pos(pos, st, |p| gw.ready.remove(p));
+        self.release_group_if_empty(pos.group);
+        if pos.by_pgrp || pos.by_thread {
+            for key in Self::count_keys(pos, st.class).as_slice() {
+                let c = self.counts.get_mut(key).expect("edge counted");
+                Self::count_remove(c, st);
+                if c.n == 0 {
+                    self.counts.remove(key);
+                }
             }
         }
-        let ready = &mut self.ready;
-        Self::for_ready_keys(pos, st, |key| {
-            let old = ready.remove(&key);
-            debug_assert!(old.is_some(), "ready key missing");
-        });
+        if pos.by_pgrp {
+            let ready = &mut self.pgrp_ready;
+            Self::for_ready_pos(pos, st, |p| {
+                let old = ready.remove(&Self::pgrp_key_of(pos, p));
+                debug_assert!(old.is_some(), "ready key missing");
+            });
+        }
     }
 
     /// The counts of `waiter` for process group `pgrp` (`None` for all)
     /// and `class`.
+    #[inline]
     pub(crate) fn counts(&self, waiter: Waiter, pgrp: Option<PidIx>, class: Class) -> Counts {
-        let waiter = match waiter {
-            Waiter::Thread(t) => t.key(),
-            Waiter::Group(g) => g.key() | GROUP_BIT,
+        let waiter = match (waiter, pgrp) {
+            (Waiter::Group(g), None) => {
+                return self
+                    .group(g)
+                    .map_or_else(Counts::default, |gw| gw.counts[class as usize]);
+            }
+            (Waiter::Thread(t), _) => t.key(),
+            (Waiter::Group(g), _) => g.key() | GROUP_BIT,
         };
         self.counts
             .get(&CountKey {
@@ -397,6 +535,7 @@ impl WaitIndex {
     /// The `(kind, class)` buckets of waiter group `group` for `pgrp` that
     /// `allowed` accepts and whose ready count is not zero, kinds outer,
     /// classes inner: one counts lookup per class with an allowed kind.
+    #[inline]
     fn buckets(
         &self,
         group: GroupIx,
@@ -424,12 +563,10 @@ impl WaitIndex {
         out
     }
 
-    /// The ready entries of `bucket` of waiter group `group` for `pgrp`
+    /// The first ready entry of `bucket` of waiter group `group` for `pgrp`
     /// after `from` (exclusive; `None`: from `thread_seq` `lo` on) with
-    /// `thread_seq` up to `hi`, in walk order. The tree is searched for the
-    /// lower bound only (one descent, not two); the upper bound ends the
-    /// iteration.
-    fn bucket_range(
+    /// `thread_seq` up to `hi`, as a key: one search for the lower bound.
+    fn bucket_first(
         &self,
         group: GroupIx,
         pgrp: Option<PidIx>,
@@ -437,8 +574,28 @@ impl WaitIndex {
         from: Option<(u32, u8, u64)>,
         lo: u32,
         hi: u32,
-    ) -> impl Iterator<Item = (&ReadyKey, &TaskIx)> + '_ {
-        let pgrp = pgrp_key(pgrp);
+    ) -> Option<(ReadyKey, TaskIx)> {
+        let Some(pg) = pgrp else {
+            let gw = self.group(group)?;
+            let start = match from {
+                None => Bound::Included(Pos::new(bucket, lo, 0, 0)),
+                Some((ts, list, seq)) => Bound::Excluded(Pos::new(bucket, ts, list, seq)),
+            };
+            let (p, t) = gw.ready.first_from(start)?;
+            if p.bucket() != bucket || p.thread_seq() > hi {
+                return None;
+            }
+            let key = ReadyKey {
+                group: group.key(),
+                pgrp: ALL_PGRPS,
+                bucket,
+                thread_seq: p.thread_seq(),
+                list: p.list(),
+                seq: p.seq(),
+            };
+            return Some((key, t));
+        };
+        let pgrp = pg.key();
         let group = group.key();
         let key = |thread_seq, list, seq| ReadyKey {
             group,
@@ -452,11 +609,13 @@ impl WaitIndex {
             None => Bound::Included(key(lo, 0, 0)),
             Some((ts, list, seq)) => Bound::Excluded(key(ts, list, seq)),
         };
-        self.ready
+        self.pgrp_ready
             .range((start, Bound::Unbounded))
-            .take_while(move |(k, _)| {
+            .next()
+            .filter(|(k, _)| {
                 k.group == group && k.pgrp == pgrp && k.bucket == bucket && k.thread_seq <= hi
             })
+            .map(|(k, &t)| (*k, t))
     }
 
     /// Calls `visit(key, task)` for each ready edge of waiter group `group`
@@ -464,8 +623,8 @@ impl WaitIndex {
     /// the `(kind, class)` buckets `allowed` accepts, in walk order (an edge
     /// ready for several kinds once), until `visit` breaks. Each step takes
     /// the smallest of each bucket's next entry: O(B log R) for B buckets
-    /// (at most 12) and R ready edges, so the first edge costs what the
-    /// first costs, whatever comes after it.
+    /// (at most 12) and R ready edges of the group, so the first edge costs
+    /// what the first costs, whatever comes after it.
     pub(crate) fn walk_ready(
         &self,
         group: GroupIx,
@@ -481,10 +640,9 @@ impl WaitIndex {
         loop {
             let mut best: Option<(ReadyKey, TaskIx)> = None;
             for &bucket in buckets {
-                if let Some((k, &t)) = self.bucket_range(group, pgrp, bucket, after, lo, hi).next()
-                {
-                    if best.is_none_or(|(b, _)| walk_order(k) < walk_order(&b)) {
-                        best = Some((*k, t));
+                if let Some((k, t)) = self.bucket_first(group, pgrp, bucket, after, lo, hi) {
+                    if best.is_none_or(|(b, _)| walk_order(&k) < walk_order(&b)) {
+                        best = Some((k, t));
                     }
                 }
             }
@@ -512,6 +670,12 @@ impl WaitIndex {
             ControlFlow::Break(())
         });
         first
+    }
+
+    /// No edge is registered.
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
+        self.waiters.len() == 0 && self.pgrp_ready.is_empty() && self.counts.is_empty()
     }
 }
 
@@ -648,7 +812,6 @@ mod tests {
         ix.remove(&pos(1, 20, 5), zombie);
         ix.remove(&pos(1, 10, 6), stopped);
         ix.remove(&pos(2, 5, 5), zombie);
-        assert!(ix.ready.is_empty());
-        assert!(ix.counts.is_empty());
+        assert!(ix.is_empty());
     }
 }

@@ -18,6 +18,7 @@ pub(crate) mod index;
 /// [`Ready`]: ready::Ready
 /// [`Marked`]: ready::Marked
 pub(crate) mod ready;
+pub(crate) mod ready_set;
 
 use crate::types::SigInfo;
 
