@@ -296,7 +296,7 @@ impl Kernel {
         // The initial namespace is never freed (`init_pid_ns` is static).
         root_ns.refs = 1;
         k.root_ns = k.nss.insert(root_ns).ok_or(Errno::ENOMEM)?;
-        let pid = k.alloc_pid(k.root_ns, &[], false)?;
+        let pid = k.alloc_pid(k.root_ns, &[], false, true)?;
         let root = std::sync::Arc::new(crate::task::state::cred_struct::Cred::default());
         // The group is provisional: set by new_group below.
         let provisional = SlabIx::from_slot(1);
@@ -581,6 +581,7 @@ impl Kernel {
         ns: NsIx,
         set_tid: &[i32],
         new_ns_init: bool,
+        tgid: bool,
     ) -> Result<PidIx> {
         let level = self.nss[ns].level;
         if set_tid.len() > level + 1 {
@@ -589,7 +590,7 @@ impl Kernel {
         if level == 0 && set_tid.is_empty() && !new_ns_init {
             // The common case: one number, no buffer to fill.
             let nr = self.nss[ns].peek_nr(None)?;
-            return self.register_pid(ns, &[Upid { ns, nr }], set_tid);
+            return self.register_pid(ns, &[Upid { ns, nr }], set_tid, tgid);
         }
         // On the stack: a fork must not pay two heap round trips for its
         // numbers (the common single-level pid is stored inline).
@@ -611,13 +612,19 @@ impl Kernel {
                 cur = parent;
             }
         }
-        self.register_pid(ns, numbers, set_tid)
+        self.register_pid(ns, numbers, set_tid, tgid)
     }
 
     /// `alloc_pid()`'s second half: stores a `struct pid` with `numbers`
     /// (found free by `peek_nr`, innermost level last) and registers each
-    /// number in its namespace.
-    fn register_pid(&mut self, ns: NsIx, numbers: &[Upid], set_tid: &[i32]) -> Result<PidIx> {
+    /// number in its namespace, tagged TGID with `tgid`.
+    fn register_pid(
+        &mut self,
+        ns: NsIx,
+        numbers: &[Upid],
+        set_tid: &[i32],
+        tgid: bool,
+    ) -> Result<PidIx> {
         let level = numbers.len() - 1;
         if !self.nss[ns].adding {
             // A fork into a namespace whose init has exited (PIDNS_ADDING
@@ -630,10 +637,11 @@ impl Kernel {
             .ok_or(Errno::EAGAIN)?;
         // A pid holds its namespace (alloc_pid's get_pid_ns).
         self.get_ns(ns);
+        let tags = if tgid { 1 << TAG_TGID } else { 0 };
         for (l, u) in numbers.iter().enumerate() {
             let ns = &mut self.nss[u.ns];
             ns.idr
-                .insert(u.nr, idx.idr_value())
+                .insert_tagged(u.nr, idx.idr_value(), tags)
                 .expect("number found free by peek_nr");
             // Only idr_alloc_cyclic() moves the cursor: a set_tid number is
             // taken with idr_alloc(), which leaves it alone.
@@ -645,10 +653,10 @@ impl Kernel {
     }
 
     /// Frees `pid`'s numbers if nothing uses it any more (`put_pid` +
-    /// `free_pid`).
-    pub(crate) fn put_pid(&mut self, pid: PidIx) {
+    /// `free_pid`); true if it did (their tags went with them).
+    pub(crate) fn put_pid(&mut self, pid: PidIx) -> bool {
         if !self.pids[pid].unused() || self.pids[pid].freed {
-            return;
+            return false;
         }
         let n = self.pids[pid].numbers.len();
         for level in 0..n {
@@ -674,9 +682,11 @@ impl Kernel {
         } else {
             self.free_pid_entry(pid);
         }
+        true
     }
 
-    fn set_tgid_tag(&mut self, pid: PidIx, on: bool) {
+    /// Sets or clears the TGID tag on every number of `pid`.
+    pub(crate) fn set_tgid_tag(&mut self, pid: PidIx, on: bool) {
         let n = self.pids[pid].numbers.len();
         for level in 0..n {
             let u = self.pids[pid].numbers.as_slice()[level];
@@ -783,10 +793,15 @@ impl Kernel {
     }
 
     /// Attaches a new process's TGID, PGID and SID (`attach_pid` x 3).
+    /// The leader's pid numbers carry the TGID tag already: `alloc_pid`
+    /// with `tgid` set it as it inserted them.
     pub(crate) fn attach_process_pids(&mut self, g: GroupIx) {
         let leader_pid = self.tasks[self.groups[g].leader].pid;
         self.pids[leader_pid].tgid_group = Some(g);
-        self.set_tgid_tag(leader_pid, true);
+        debug_assert!({
+            let u = self.pids[leader_pid].numbers.last();
+            self.nss[u.ns].idr.get_tag(u.nr, TAG_TGID)
+        });
         let (pgrp, session) = (self.groups[g].pgrp, self.groups[g].session);
         self.attach_pgrp(g, pgrp);
         let mut head = self.pids[session].session_members;
@@ -825,11 +840,13 @@ impl Kernel {
     }
 
     /// Detaches a released leader's TGID, PGID and SID and frees what is no
-    /// longer used.
+    /// longer used. The leader's TGID tag is the caller's to clear: gone
+    /// with the numbers when `put_pid` frees them, else by
+    /// [`Kernel::set_tgid_tag`] (the pid lives on as a process group's or
+    /// session's).
     pub(crate) fn detach_process_pids(&mut self, g: GroupIx) {
         let leader_pid = self.tasks[self.groups[g].leader].pid;
         self.pids[leader_pid].tgid_group = None;
-        self.set_tgid_tag(leader_pid, false);
         let pgrp = self.detach_pgrp(g);
         let session = self.detach_session(g);
         self.put_pid(pgrp);

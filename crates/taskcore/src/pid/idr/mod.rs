@@ -265,7 +265,42 @@ impl Idr {
         if self.root.lookup(id).is_some() {
             return Err(Errno::EEXIST);
         }
-        self.root.insert(id, value, &mut self.pool);
+        self.root.insert(id, value, 0, &mut self.pool);
+        self.len += 1;
+        Ok(())
+    }
+
+    /// As [`Idr::insert`], with the tags of bit mask `tags` (bit `t`: tag
+    /// `t`, below [`IDR_TAGS`]) set on `id` in the same walk down the tree:
+    /// what `insert` followed by a [`Idr::set_tag`] per tag does, in one
+    /// descent.
+    ///
+    /// # Errors
+    /// As [`Idr::insert`]; `EINVAL` also for a tag bit at or above
+    /// [`IDR_TAGS`].
+    ///
+    /// # Linux
+    /// `idr_alloc()` then `radix_tree_tag_set()`, which Linux does in two
+    /// walks (`alloc_pid()` tags nothing; the TGID tag is this crate's).
+    ///
+    /// # Examples
+    /// ```
+    /// use taskcore::pid::Idr;
+    ///
+    /// let mut idr = Idr::new();
+    /// idr.insert_tagged(300, 7, 1 << 0)?;
+    /// assert!(idr.get_tag(300, 0));
+    /// assert_eq!(idr.next_tagged(0, 0), Some((300, 7)));
+    /// # Ok::<(), taskcore::Errno>(())
+    /// ```
+    pub fn insert_tagged(&mut self, id: u32, value: u32, tags: u64) -> Result<()> {
+        if id >= IDR_MAX || value == EMPTY || tags >> IDR_TAGS != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if self.root.lookup(id).is_some() {
+            return Err(Errno::EEXIST);
+        }
+        self.root.insert(id, value, tags, &mut self.pool);
         self.len += 1;
         Ok(())
     }

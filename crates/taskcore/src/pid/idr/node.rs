@@ -6,6 +6,16 @@ use core::mem;
 
 use super::geometry::{EMPTY, IDR_TAGS, MAP_MASK, MAP_SHIFT, MAP_SIZE};
 
+/// Sets `bit` in `tags[t]` for every bit `t` of the mask `which`.
+#[inline(always)]
+fn set_tag_bits(tags: &mut [u64; IDR_TAGS], which: u64, bit: u64) {
+    let mut w = which;
+    while w != 0 {
+        tags[w.trailing_zeros() as usize] |= bit;
+        w &= w - 1;
+    }
+}
+
 /// The first set bit of `mask` at or after bit `from`, if any.
 ///
 /// `from` may be 64 (past the end), which finds nothing.
@@ -154,7 +164,9 @@ pub(super) trait Node: Default + Clone {
     fn slot_mut(&mut self, off: u32) -> Option<&mut u32>;
 
     /// Stores `value` at the free id `off`, allocating nodes on the way.
-    fn insert(&mut self, off: u32, value: u32, pool: &mut Pool);
+    /// Stores `value` at the free offset `off` with the tags of bit mask
+    /// `tags` (bit `t`: tag `t`) set, in one walk down.
+    fn insert(&mut self, off: u32, value: u32, tags: u64, pool: &mut Pool);
 
     /// Empties `off` and its tags, freeing nodes left empty below this one.
     fn remove(&mut self, off: u32, pool: &mut Pool) -> Option<u32>;
@@ -228,11 +240,12 @@ impl Node for Leaf {
         (*v != EMPTY).then_some(v)
     }
 
-    fn insert(&mut self, off: u32, value: u32, _pool: &mut Pool) {
+    fn insert(&mut self, off: u32, value: u32, tags: u64, _pool: &mut Pool) {
         debug_assert!(self.free & (1 << off) != 0, "insert into a used slot");
         debug_assert_ne!(value, EMPTY);
         self.values[off as usize] = value;
         self.free &= !(1 << off);
+        set_tag_bits(&mut self.tags, tags, 1 << off);
     }
 
     fn remove(&mut self, off: u32, _pool: &mut Pool) -> Option<u32> {
@@ -371,7 +384,7 @@ impl<C: Spare> Node for Interior<C> {
             .slot_mut(off & Self::CHILD_MASK)
     }
 
-    fn insert(&mut self, off: u32, value: u32, pool: &mut Pool) {
+    fn insert(&mut self, off: u32, value: u32, tags: u64, pool: &mut Pool) {
         let s = Self::slot_of(off);
         let bit = 1u64 << s;
         let child = self.slots[s].get_or_insert_with(|| {
@@ -381,8 +394,9 @@ impl<C: Spare> Node for Interior<C> {
             pool.counts.leaves += usize::from(C::IS_LEAF);
             C::spare(pool).take().unwrap_or_default()
         });
-        child.insert(off & Self::CHILD_MASK, value, pool);
+        child.insert(off & Self::CHILD_MASK, value, tags, pool);
         self.present |= bit;
+        set_tag_bits(&mut self.tags, tags, bit);
         // Inserting never frees anything, so the bit can only go down.
         if child.free_mask() == 0 {
             self.free &= !bit;

@@ -257,7 +257,7 @@ impl Kernel {
         let pid = if flags & CLONE_NEWPID != 0 {
             let ns = self.create_pid_namespace(for_children, user_ns)?;
             new_ns = Some(ns);
-            match self.alloc_pid(ns, set_tid, true) {
+            match self.alloc_pid(ns, set_tid, true, flags & CLONE_THREAD == 0) {
                 Ok(pid) => pid,
                 Err(e) => {
                     self.put_ns(ns);
@@ -265,7 +265,7 @@ impl Kernel {
                 }
             }
         } else {
-            self.alloc_pid(for_children, set_tid, false)?
+            self.alloc_pid(for_children, set_tid, false, flags & CLONE_THREAD == 0)?
         };
         // Undoes the pid and the new namespace on a later failure.
         let undo = |k: &mut Kernel| {

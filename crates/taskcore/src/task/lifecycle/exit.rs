@@ -641,7 +641,11 @@ impl Kernel {
             self.groups[g].nr_threads -= 1;
             let pid = self.tasks[p].pid;
             self.pids[pid].task = None;
-            self.put_pid(pid);
+            // A leader's numbers that outlive it (its process group's or
+            // session's) lose the TGID tag; freed ones lost it with them.
+            if !self.put_pid(pid) && group_dead {
+                self.set_tgid_tag(pid, false);
+            }
             // __exit_signal(): its pending signals go with it.
             self.flush_task_pending(p, u64::MAX);
             self.side.forget(p);
