@@ -119,6 +119,12 @@ macro_rules! slab_index {
 }
 pub(crate) use slab_index;
 
+/// Writes `Occupied(make())` over the vacant `slot`.
+#[inline(always)]
+fn write_vacant<T>(slot: &mut Slot<T>, make: impl FnOnce() -> T) {
+    *slot = Slot::Occupied(make());
+}
+
 /// One slot: an occupied value or a link in the free list.
 #[derive(Clone, Debug)]
 enum Slot<T> {
@@ -167,6 +173,30 @@ impl<T, I: SlabIx> Slab<T, I> {
         Some(I::from_slot(idx))
     }
 
+    /// As [`Self::insert`], with the value made by `make` once its slot is
+    /// known, so that it can be built where it is stored (a large value is
+    /// not built on the stack and copied in).
+    #[inline(always)]
+    pub(crate) fn insert_with(&mut self, make: impl FnOnce() -> T) -> Option<I> {
+        let idx = self.vacant_slot()?;
+        if idx as usize >= self.slots.len() {
+            while self.slots.len() < idx as usize {
+                self.slots.push(Slot::Vacant { next_free: NONE });
+            }
+            self.slots.push(Slot::Occupied(make()));
+        } else {
+            let slot = &mut self.slots[idx as usize];
+            match *slot {
+                Slot::Vacant { next_free } => self.free_head = next_free,
+                Slot::Occupied(_) => unreachable!("free list names an occupied slot"),
+            }
+            // A vacant slot has nothing to drop: written in place.
+            write_vacant(slot, make);
+        }
+        self.len += 1;
+        Some(I::from_slot(idx))
+    }
+
     /// The index the next `insert` will use.
     pub(crate) fn vacant_key(&self) -> Option<I> {
         self.vacant_slot().map(I::from_slot)
@@ -199,6 +229,25 @@ impl<T, I: SlabIx> Slab<T, I> {
             Slot::Occupied(v) => Some(v),
             Slot::Vacant { .. } => None,
         }
+    }
+
+    /// Removes the value at `idx`, dropping it where it lies (no copy out,
+    /// as [`Self::remove`] makes); false if the slot was vacant.
+    #[inline]
+    pub(crate) fn delete(&mut self, idx: I) -> bool {
+        let free_head = self.free_head;
+        let Some(slot) = self.slots.get_mut(idx.slot()) else {
+            return false;
+        };
+        if matches!(slot, Slot::Vacant { .. }) {
+            return false;
+        }
+        *slot = Slot::Vacant {
+            next_free: free_head,
+        };
+        self.free_head = idx.slot() as u32;
+        self.len -= 1;
+        true
     }
 
     #[inline]
@@ -265,6 +314,10 @@ mod tests {
         assert_eq!(s[1], 'd');
         assert_eq!((s[0], s[1], s[2]), ('a', 'd', 'c'));
         assert_eq!(s.get(7), None);
+        assert!(s.delete(0));
+        assert!(!s.delete(0));
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.insert('e'), Some(0));
     }
 
     slab_index!(

@@ -633,7 +633,7 @@ impl Kernel {
         }
         let idx = self
             .pids
-            .insert(Pid::new(Numbers::from_slice(numbers)))
+            .insert_with(|| Pid::new(Numbers::from_slice(numbers)))
             .ok_or(Errno::EAGAIN)?;
         // A pid holds its namespace (alloc_pid's get_pid_ns).
         self.get_ns(ns);
@@ -715,9 +715,10 @@ impl Kernel {
         comm: [u8; TASK_COMM_LEN],
         cred: std::sync::Arc<crate::task::state::cred_struct::Cred>,
     ) -> Result<TaskIx> {
+        let now = self.now;
         let t = self
             .tasks
-            .insert(Task {
+            .insert_with(|| Task {
                 pid,
                 group,
                 parent: None,
@@ -740,7 +741,7 @@ impl Kernel {
                 cred,
                 nsproxy: crate::task::state::nsproxy_struct::NsProxy::NONE,
                 pdeath_signal: 0,
-                start_time: self.now,
+                start_time: now,
                 pending: Default::default(),
                 blocked: 0,
                 mm: crate::slab::NONE,
@@ -767,14 +768,7 @@ impl Kernel {
         exit_signal: i32,
     ) -> Result<GroupIx> {
         self.groups
-            .insert(ThreadGroup::new(
-                leader,
-                pgrp,
-                session,
-                sighand,
-                rlim,
-                exit_signal,
-            ))
+            .insert_with(|| ThreadGroup::new(leader, pgrp, session, sighand, rlim, exit_signal))
             .ok_or(Errno::EAGAIN)
     }
 

@@ -60,9 +60,10 @@ impl Kernel {
     /// Removes `struct pid` `pid`, whose numbers are already released, and
     /// drops its namespace reference (`delayed_put_pid`).
     pub(crate) fn free_pid_entry(&mut self, pid: PidIx) {
-        let p = self.pids.remove(pid).expect("live pid");
+        let ns = self.pids[pid].numbers.last().ns;
+        self.pids.delete(pid);
         bump_gen(&mut self.ext.pid_gens, pid.idr_value());
-        self.put_ns(p.numbers.last().ns);
+        self.put_ns(ns);
     }
 
     /// A reference to `task`'s `struct pid` (`get_task_pid(task,

@@ -652,12 +652,12 @@ impl Kernel {
             debug_assert!(self.tasks[p].children.is_empty());
             debug_assert!(self.tasks[p].ptraced.is_empty());
             let user_ns = self.tasks[p].cred.user_ns.0;
-            self.tasks.remove(p);
+            self.tasks.delete(p);
             self.put_user_ns(user_ns);
             self.gens[p.slot()] = self.gens[p.slot()].wrapping_add(1);
             if group_dead {
                 self.flush_group_pending(g, u64::MAX);
-                self.groups.remove(g);
+                self.groups.delete(g);
                 return;
             }
             // One thread fewer: a zombie leader may become reapable

@@ -235,7 +235,7 @@ impl Kernel {
         let g = self.tasks[t].group;
         let sh = self.groups[g].sighand;
         let dfl = !sh.is_ignored(sig) && !sh.is_handled(sig);
-        if self.is_global_init(t) && sig_kernel_only(sig) {
+        if sig_kernel_only(sig) && self.is_global_init(t) {
             return true;
         }
         if self.groups[g].flags.get().contains(SIGNAL_UNKILLABLE)
