@@ -52,25 +52,42 @@ fn main() {
     let pid = k.pid_vnr(w, child).unwrap();
     let wpgid = k.getpgid(w, 0).unwrap();
     let args = CloneArgs::thread();
+    // Decoded once: a string match per iteration would be counted as the
+    // operation's.
+    #[derive(Clone, Copy)]
+    enum Op {
+        CloneThread,
+        Kill,
+        Setpgid,
+        Getppid,
+        WaitNothing,
+    }
+    let which = match op.as_str() {
+        "clone_thread" => Op::CloneThread,
+        "kill" => Op::Kill,
+        "setpgid" => Op::Setpgid,
+        "getppid" => Op::Getppid,
+        "wait_nothing" => Op::WaitNothing,
+        _ => {
+            eprintln!("hotpaths: unknown OP {op}");
+            std::process::exit(2);
+        }
+    };
     for i in 0..iters {
-        match op.as_str() {
-            "clone_thread" => {
+        match which {
+            Op::CloneThread => {
                 let t = k.clone(w, &args).unwrap();
                 k.exit(t, 0).unwrap();
             }
-            "kill" => k.kill(w, pid, 0).unwrap(),
-            "setpgid" => k
+            Op::Kill => k.kill(w, pid, 0).unwrap(),
+            Op::Setpgid => k
                 .setpgid(w, pid, if i % 2 == 0 { pid } else { wpgid })
                 .unwrap(),
-            "getppid" => {
+            Op::Getppid => {
                 std::hint::black_box(k.getppid(std::hint::black_box(child)).unwrap());
             }
-            "wait_nothing" => {
+            Op::WaitNothing => {
                 std::hint::black_box(k.wait4(w, -1, WaitOptions::NOHANG).unwrap());
-            }
-            _ => {
-                eprintln!("hotpaths: unknown OP {op}");
-                std::process::exit(2);
             }
         }
         if i % 1024 == 0 {
