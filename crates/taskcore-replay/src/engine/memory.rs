@@ -253,6 +253,16 @@ impl Engine {
         v.insert(at, (s, e));
     }
 
+    /// Whether the trace touched all of `[addr, addr + len)` in `tgid`
+    /// (its ranges are merged: one of them covers it): the emulation knows
+    /// exactly what is mapped there.
+    pub(super) fn is_known(&self, tgid: i32, addr: u64, len: u64) -> bool {
+        let end = addr.saturating_add(len.max(1));
+        self.mm_touched
+            .get(&tgid)
+            .is_some_and(|v| v.iter().any(|&(a, b)| a <= addr && end <= b))
+    }
+
     /// Whether the trace touched any part of `[addr, addr + len)` in `tgid`.
     fn is_touched(&self, tgid: i32, addr: u64, len: u64) -> bool {
         let end = addr.saturating_add(len.div_ceil(PAGE) * PAGE);
