@@ -209,15 +209,20 @@ impl Engine {
         self.stats.checked += 1;
         match r {
             Ok(a) if a == want => {}
-            Ok(a) => self.mismatch(i, "address", format!("{want:#x}"), format!("{a:#x}")),
-            Err(e) => self.mismatch(i, "result", format!("{want:#x}"), e.name().into()),
+            Ok(a) => self.mismatch(i, "address", format!("= {want:#x}"), format!("= {a:#x}")),
+            Err(e) => self.mismatch(
+                i,
+                "result",
+                format!("= {want:#x}"),
+                format!("= -1 {}", e.name()),
+            ),
         }
     }
 
     fn check_ok(&mut self, i: &Event, r: taskcore::Result<()>) {
         self.stats.checked += 1;
         if let Err(e) = r {
-            self.mismatch(i, "result", "0".into(), e.name().into());
+            self.mismatch(i, "result", "= 0".into(), format!("= -1 {}", e.name()));
         }
     }
 
