@@ -290,6 +290,7 @@ fn call(w: &mut World, b: &mut Bytes<'_>) -> (bool, bool) {
                 cgroup: u64::from(b.u8()),
                 stack: if b.u8() == 0 { b.u64() } else { 0 },
                 stack_size: if b.u8() == 0 { b.u64() } else { 0 },
+                pidfd_fault: false,
             };
             w.k.clone3(cur, &args).map(|t| w.ids.push(t))
         }

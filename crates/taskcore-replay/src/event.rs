@@ -188,6 +188,42 @@ pub(crate) enum Kind {
     Other { name: String },
 }
 
+/// When the kernel touches a user pointer of a call, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Access {
+    /// `copy_from_user()` before the call acts: a refusal is the call's
+    /// `EFAULT`, nothing done.
+    Read,
+    /// `copy_to_user()` of a result after the call acted (an old action or
+    /// mask, a pending set, a taken signal's siginfo, a reaped child's
+    /// status or rusage): a refusal turns the result into `EFAULT`, what
+    /// the call did stays done.
+    Write,
+    /// As [`Access::Write`], but written whatever the result, an error
+    /// included (waitid's `infop`: `sys_waitid()` writes it after
+    /// `kernel_waitid()` returns, unless the caller still sleeps).
+    WriteAlways,
+    /// clone3's `pidfd`, written inside `copy_process()` after
+    /// `alloc_pid()`: a refusal undoes the clone (`Clone3Args::pidfd_fault`).
+    ClonePidfd,
+    /// clone3's `set_tid` array, read among `copy_clone_args_from_user()`'s
+    /// checks (an unreadable array is an empty one for `Kernel::clone3`).
+    CloneSetTid,
+}
+
+/// A pointer argument strace printed as an address (it did not read it),
+/// with what the kernel does with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct UserPtr {
+    pub(crate) addr: u64,
+    /// Bytes the kernel reads or writes there.
+    pub(crate) len: u64,
+    /// Bytes `access_ok()` checks (at least `len`: waitid checks the whole
+    /// siginfo, 128 bytes, then writes its first 28).
+    pub(crate) reach: u64,
+    pub(crate) access: Access,
+}
+
 /// One event of a trace file.
 #[derive(Clone, Debug)]
 pub(crate) struct Event {
@@ -212,6 +248,11 @@ pub(crate) struct Event {
     /// line strace -qq did not print, soon after the exit call though its
     /// window runs to the line that reports the task.
     pub(crate) at: Option<usize>,
+    /// The call's pointer arguments strace printed as addresses, in the
+    /// order the kernel touches them (`convert/uaccess.rs`); checked
+    /// against the emulated address space where the trace mapped it
+    /// (`engine/uaccess.rs`).
+    pub(crate) uptrs: Option<Arc<[UserPtr]>>,
 }
 
 impl Kind {

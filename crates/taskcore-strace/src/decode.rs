@@ -29,8 +29,30 @@ mod signal;
 /// `ret` is the call's result; if it is [`Ret::Unknown`] the call did not
 /// return and missing arguments are tolerated. Returns the call and whether
 /// every argument the decoder wanted was present.
+#[cfg(test)]
 pub(crate) fn decode(name: &str, args_text: &str, ret: &Ret) -> (Call, bool) {
+    let (call, complete, _) = decode_full(name, args_text, ret);
+    (call, complete)
+}
+
+/// As [`decode`], plus the top-level arguments printed as a bare
+/// hexadecimal number (see [`super::Syscall::hex_args`]).
+pub(crate) fn decode_full(
+    name: &str,
+    args_text: &str,
+    ret: &Ret,
+) -> (Call, bool, Box<[(u8, u64)]>) {
     let args = Args::new(args_text, matches!(ret, Ret::Unknown));
+    let hex = args
+        .raw
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let digits = r.strip_prefix("0x")?;
+            let v = u64::from_str_radix(digits, 16).ok()?;
+            Some((u8::try_from(i).ok()?, v))
+        })
+        .collect();
     let decoded = match name {
         "clone" => clone(&args),
         "clone3" => clone3(&args),
@@ -99,8 +121,8 @@ pub(crate) fn decode(name: &str, args_text: &str, ret: &Ret) -> (Call, bool) {
         },
     };
     match decoded {
-        Ok(call) => (call, !args.missing.get()),
-        Err(msg) => (args.other(Some(msg)), false),
+        Ok(call) => (call, !args.missing.get(), hex),
+        Err(msg) => (args.other(Some(msg)), false, hex),
     }
 }
 
@@ -252,6 +274,8 @@ fn fork_like(flavor: CloneFlavor) -> Call {
         pidfd: None,
         set_tid: Vec::new(),
         cgroup: None,
+        pidfd_ptr: None,
+        set_tid_ptr: None,
     })
 }
 
@@ -315,6 +339,8 @@ fn clone(a: &Args<'_>) -> Res<Call> {
         pidfd,
         set_tid: Vec::new(),
         cgroup: None,
+        pidfd_ptr: None,
+        set_tid_ptr: None,
     }))
 }
 
@@ -330,6 +356,8 @@ fn clone3(a: &Args<'_>) -> Res<Call> {
             pidfd: None,
             set_tid: Vec::new(),
             cgroup: None,
+            pidfd_ptr: None,
+            set_tid_ptr: None,
         }));
     };
     let (entry, exit) = match v {
@@ -351,11 +379,22 @@ fn clone3(a: &Args<'_>) -> Res<Call> {
         Some(v) if !v.is_null() => Some(addr_of(v)?),
         _ => None,
     };
-    let set_tid = match entry.field("set_tid") {
-        Some(Value::Array { items, .. }) => items.iter().map(int_of).collect::<Res<Vec<_>>>()?,
-        _ => Vec::new(),
+    let (set_tid, set_tid_ptr) = match entry.field("set_tid") {
+        Some(Value::Array { items, .. }) => {
+            (items.iter().map(int_of).collect::<Res<Vec<_>>>()?, None)
+        }
+        // An address: strace could not read the array.
+        Some(v) if !v.is_null() => {
+            let size = entry.field("set_tid_size").and_then(Value::as_u64);
+            (Vec::new(), v.as_u64().zip(size))
+        }
+        _ => (Vec::new(), None),
     };
     let cgroup = entry.field("cgroup").and_then(Value::as_u64);
+    let pidfd_ptr = entry
+        .field("pidfd")
+        .filter(|v| !v.is_null())
+        .and_then(Value::as_u64);
     let from_exit = |k: &str| exit.and_then(|e| e.field(k)).and_then(out_int);
     Ok(Call::Clone(CloneArgs {
         flavor: CloneFlavor::Clone3,
@@ -366,6 +405,8 @@ fn clone3(a: &Args<'_>) -> Res<Call> {
         pidfd: from_exit("pidfd"),
         set_tid,
         cgroup,
+        pidfd_ptr,
+        set_tid_ptr,
     }))
 }
 
@@ -823,6 +864,35 @@ mod tests {
         // A pointer instead of a structure (EFAULT) falls back to Other.
         let (c, _) = decode("clone3", "0x1, 88", &Ret::Val(0));
         assert!(c.is_undecoded());
+        // Pointers strace did not read: the pidfd's, an unread set_tid.
+        let Call::Clone(c) = ok("clone3", "{flags=CLONE_PIDFD, pidfd=0x7f00000ffe, exit_signal=SIGCHLD, stack=NULL, stack_size=0, set_tid=0x7f00001000, set_tid_size=2}, 88") else {
+            panic!()
+        };
+        assert_eq!(c.pidfd_ptr, Some(0x7f00000ffe));
+        assert_eq!(
+            (c.set_tid.len(), c.set_tid_ptr),
+            (0, Some((0x7f00001000, 2)))
+        );
+    }
+
+    #[test]
+    fn bare_hex_arguments_are_kept_by_position() {
+        let e = Ret::Err(super::super::event::SysErr::from_name("EFAULT"));
+        let (_, _, hex) = decode_full("wait4", "-1, 0x7f0c6b20c000, WNOHANG, 0x10", &e);
+        assert_eq!(&*hex, &[(1, 0x7f0c6b20c000), (3, 0x10)]);
+        let (_, _, hex) = decode_full(
+            "wait4",
+            "-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL",
+            &Ret::Val(5),
+        );
+        assert!(hex.is_empty());
+        // execve's envp comment is not a bare number.
+        let (_, _, hex) = decode_full(
+            "execve",
+            r#""/x", ["x"], 0x7ffd /* 3 vars */"#,
+            &Ret::Val(0),
+        );
+        assert!(hex.is_empty());
     }
 
     #[test]

@@ -113,6 +113,13 @@ pub struct Syscall {
     /// a pid result printed `N /* M in strace's PID NS */` (M), see
     /// [`crate::pidns`]; `None` without the comment.
     pub ret_host_pid: Option<i32>,
+    /// The top-level arguments printed as a bare hexadecimal number
+    /// (`0x7ffd5e8c`), by 0-based position. Where the call takes a
+    /// pointer, one strace did not follow: it could not read it
+    /// (`EFAULT`), or the kernel wrote nothing there (an error result).
+    /// Pointers strace read are printed as what they point to and are not
+    /// here.
+    pub hex_args: Box<[(u8, u64)]>,
 }
 
 /// The return value strace printed after `= `.
@@ -297,6 +304,13 @@ pub struct CloneArgs {
     pub set_tid: Vec<i32>,
     /// clone3's `cgroup` fd, with `CLONE_INTO_CGROUP`.
     pub cgroup: Option<u64>,
+    /// clone3's `pidfd` pointer (where the kernel writes the pidfd with
+    /// `CLONE_PIDFD`), as printed on entry; `None` for NULL or clone().
+    pub pidfd_ptr: Option<u64>,
+    /// clone3's `set_tid` and `set_tid_size` when strace printed an
+    /// address instead of the array (it could not read it); `None`
+    /// otherwise.
+    pub set_tid_ptr: Option<(u64, u64)>,
 }
 
 /// The arguments of execve() or execveat().

@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use super::args::parse_value;
 use super::consts::signal_number;
-use super::decode::{decode, siginfo};
+use super::decode::{decode_full, siginfo};
 use super::event::{Event, EventKind, Ret, Syscall};
 use super::line::{lex, split_call_tail, Body};
 
@@ -381,7 +381,7 @@ impl Parser {
 
     /// Decodes a call and counts it.
     fn syscall(&mut self, name: &str, args: &str, ret: Ret, completed: bool) -> Syscall {
-        let (call, args_complete) = decode(name, args, &ret);
+        let (call, args_complete, hex_args) = decode_full(name, args, &ret);
         let undecoded = call.is_undecoded();
         self.stats.bump(name, |c| {
             c.calls += 1;
@@ -395,6 +395,7 @@ impl Parser {
             completed,
             args_complete,
             ret_host_pid: None,
+            hex_args,
         }
     }
 

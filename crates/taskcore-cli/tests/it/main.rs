@@ -23,6 +23,7 @@ mod proc_from_trace;
 mod proc_tools;
 mod replay;
 mod replay_caps;
+mod replay_efault;
 mod replay_input;
 mod replay_probe;
 mod replay_userns;

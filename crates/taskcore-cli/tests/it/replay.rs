@@ -163,7 +163,7 @@ fn memory_traces_replay_without_mismatch() {
     let Some(files) = data("traces/memory", "memory_traces_replay_without_mismatch") else {
         return;
     };
-    assert_eq!(files.len(), 3);
+    assert_eq!(files.len(), 4, "memprog, python-mem, sh-mem, efault");
     let v = replay(&files);
     assert!(v["checked"].as_u64().unwrap() > 2000);
     let skipped = v["skipped"].as_object().unwrap();

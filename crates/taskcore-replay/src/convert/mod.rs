@@ -7,6 +7,7 @@ mod procapi;
 mod signal;
 #[cfg(test)]
 mod tests;
+mod uaccess;
 
 /// The page size mmap's byte offset is divided by (`pgoff`).
 const PAGE_SIZE: u64 = 4096;
@@ -227,6 +228,10 @@ impl Converter {
                 _ => None,
             },
             at: None,
+            uptrs: match &e.kind {
+                EventKind::Syscall(s) => uaccess::user_ptrs(s),
+                _ => None,
+            },
             kind: op,
             ret,
         };
@@ -505,6 +510,16 @@ fn convert(e: &strace::Event) -> (Kind, Outcome) {
         Call::Brk { addr } => sys(Syscall::Brk { addr: *addr }, Rec::Ret),
         Call::Signal(c) => signal::signal_op(c),
         Call::Ptrace { request, pid, .. } => signal::ptrace(*request, *pid),
+        // clone3 given an address strace could not read: its pointer is
+        // checked where the trace mapped the memory (`engine/uaccess.rs`).
+        Call::Other { .. }
+            if &*s.name == "clone3" && s.hex_args.first().is_some_and(|h| h.0 == 0) =>
+        {
+            Kind::Unchecked {
+                name: "clone3",
+                why: "structure not read",
+            }
+        }
         _ => Kind::Other {
             name: s.name.to_string(),
         },
@@ -544,6 +559,7 @@ fn clone_call(c: &strace::CloneArgs) -> Syscall {
             cgroup: 0,
             stack: 0,
             stack_size: 0,
+            pidfd_fault: false,
         }),
         _ => Syscall::Clone(taskcore::CloneArgs {
             flags: c.flags,

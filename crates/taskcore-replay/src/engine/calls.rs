@@ -13,9 +13,16 @@ use super::Engine;
 use crate::event::{Event, Outcome, Rec};
 
 impl Engine {
-    /// `call` applied to the emulated kernel on behalf of `cur`.
+    /// `call` applied to the emulated kernel on behalf of `cur`; the
+    /// current event's user pointers (`uaccess.rs`) refused where the
+    /// emulated address space refuses them.
     pub(super) fn sys(&mut self, cur: TaskId, call: &Syscall) -> SysResult {
-        dispatch(&mut self.k, cur, call)
+        if let Some(c3) = self.clone3_faults(cur, call) {
+            let r = dispatch(&mut self.k, cur, &c3);
+            return self.output_faults(cur, call, r);
+        }
+        let r = dispatch(&mut self.k, cur, call);
+        self.output_faults(cur, call, r)
     }
 
     /// Applies the recorded system call of `e` (`call`, with the numbers

@@ -209,15 +209,20 @@ impl Engine {
         self.stats.checked += 1;
         match r {
             Ok(a) if a == want => {}
-            Ok(a) => self.mismatch(i, "address", format!("{want:#x}"), format!("{a:#x}")),
-            Err(e) => self.mismatch(i, "result", format!("{want:#x}"), e.name().into()),
+            Ok(a) => self.mismatch(i, "address", format!("= {want:#x}"), format!("= {a:#x}")),
+            Err(e) => self.mismatch(
+                i,
+                "result",
+                format!("= {want:#x}"),
+                format!("= -1 {}", e.name()),
+            ),
         }
     }
 
     fn check_ok(&mut self, i: &Event, r: taskcore::Result<()>) {
         self.stats.checked += 1;
         if let Err(e) = r {
-            self.mismatch(i, "result", "0".into(), e.name().into());
+            self.mismatch(i, "result", "= 0".into(), format!("= -1 {}", e.name()));
         }
     }
 
@@ -251,6 +256,16 @@ impl Engine {
         });
         let at = v.partition_point(|&(a, _)| a < s);
         v.insert(at, (s, e));
+    }
+
+    /// Whether the trace touched all of `[addr, addr + len)` in `tgid`
+    /// (its ranges are merged: one of them covers it): the emulation knows
+    /// exactly what is mapped there.
+    pub(super) fn is_known(&self, tgid: i32, addr: u64, len: u64) -> bool {
+        let end = addr.saturating_add(len.max(1));
+        self.mm_touched
+            .get(&tgid)
+            .is_some_and(|v| v.iter().any(|&(a, b)| a <= addr && end <= b))
     }
 
     /// Whether the trace touched any part of `[addr, addr + len)` in `tgid`.

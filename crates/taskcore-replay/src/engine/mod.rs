@@ -69,6 +69,7 @@ pub(crate) mod report;
 mod sigcalls;
 mod signals;
 mod sigwait;
+mod uaccess;
 mod userns;
 mod waits;
 mod world;
@@ -112,6 +113,8 @@ pub(crate) struct Engine {
     /// or unmapped since its last exec (sorted, merged): memory there is
     /// never learned to explain a failure.
     mm_touched: HashMap<i32, Vec<(u64, u64)>>,
+    /// The user pointers of the call being applied (`uaccess.rs`).
+    cur_ptrs: uaccess::CurPtrs,
     /// Position in the replay order of the current step.
     pos: u64,
     /// Exit status words from `Exited` notifications.
@@ -193,6 +196,7 @@ impl Engine {
             dying_leader: HashMap::new(),
             brk_known: HashSet::new(),
             mm_touched: HashMap::new(),
+            cur_ptrs: uaccess::CurPtrs::default(),
             pos: 0,
             exit_codes: HashMap::new(),
             pending_exit: HashMap::new(),
@@ -235,6 +239,7 @@ impl Engine {
             dying_leader: self.dying_leader.clone(),
             brk_known: self.brk_known.clone(),
             mm_touched: self.mm_touched.clone(),
+            cur_ptrs: self.cur_ptrs.clone(),
             pos: self.pos,
             exit_codes: self.exit_codes.clone(),
             pending_exit: self.pending_exit.clone(),
@@ -406,7 +411,26 @@ impl Engine {
     }
 
     fn apply(&mut self, e: &Arc<Event>, cur: TaskId) {
+        if self.input_faults(e, cur) {
+            return;
+        }
         match &e.kind {
+            Kind::Sys { call, rec } if e.uptrs.is_some() => {
+                let (checked, mismatches) = (self.stats.checked, self.stats.mismatches.len());
+                self.begin_ptrs(e, call);
+                self.apply_sys(e, cur, call, rec);
+                let was_checked = self.stats.checked > checked;
+                if self.end_ptrs() && was_checked {
+                    // The EFAULT came from the recording, not the model.
+                    self.stats.checked = checked;
+                    self.unchecked_because(e, uaccess::UNKNOWN);
+                } else if was_checked
+                    && e.ret == Outcome::Errno(taskcore::Errno::EFAULT)
+                    && self.stats.mismatches.len() == mismatches
+                {
+                    self.count_efault();
+                }
+            }
             Kind::Sys { call, rec } => self.apply_sys(e, cur, call, rec),
             Kind::Die { code, sig } => self.die(e, *code, *sig),
             Kind::Exited { code } => self.do_death(e, Some(*code), None),

@@ -212,6 +212,35 @@ impl Engine {
         self.check_unit(e, r.map(drop));
     }
 
+    /// rt_sigtimedwait that completed (a signal taken, `EAGAIN`, or the
+    /// taken signal's siginfo refused): applied and compared.
+    fn timedwait_done(&mut self, e: &Event, cur: TaskId, set: u64, info: Option<RecSigInfo>) {
+        if let (Outcome::Value(n), Some(i)) = (&e.ret, info) {
+            let (p, s) = self.k.pending_signals(cur).unwrap_or((0, 0));
+            if (p | s) & bit(*n as i32) == 0 {
+                self.pull_cause(e, *n as i32, Some(i));
+            }
+        }
+        let r = self.sys_sigwait(cur, &timedwait(set, true));
+        self.stats.checked += 1;
+        match (&e.ret, r) {
+            (Outcome::Value(n), Ok(SigWait::Signal(got))) if *n == got.signo as i64 => {
+                self.stats.applied += 1;
+                if let Some(i) = info {
+                    self.compare_info(e, cur, &i, &got);
+                }
+            }
+            (Outcome::Errno(Errno::EAGAIN), Err(Errno::EAGAIN)) => {}
+            (Outcome::Errno(Errno::EFAULT), Err(Errno::EFAULT)) => self.stats.applied += 1,
+            (rec, got) => {
+                let emu = super::notation::fmt_sigwait(&got);
+                self.mismatch(e, "result", super::report::fmt_outcome(rec), emu);
+            }
+        }
+    }
+
+    /// rt_sigtimedwait: a completed, interrupted or sleeping wait on
+    /// `set` (`None`: strace did not read it), checked against the core.
     pub(super) fn sigtimedwait(
         &mut self,
         e: &Event,
@@ -223,33 +252,14 @@ impl Engine {
         let Some(set) = set else {
             return self.unchecked_because(e, "set not read");
         };
+        // EFAULT from its siginfo pointer (`uaccess.rs`): the signal was
+        // taken, then its siginfo refused.
+        let info_fault = e.ret == Outcome::Errno(Errno::EFAULT) && e.uptrs.is_some();
         match e.ret {
             Outcome::Value(_) | Outcome::Errno(Errno::EAGAIN) => {
-                // The call completed: what it returns is pending now (a
-                // timeout, if it expired, is over), its cause perhaps
-                // printed later.
-                if let (Outcome::Value(n), Some(i)) = (&e.ret, info) {
-                    let (p, s) = self.k.pending_signals(cur).unwrap_or((0, 0));
-                    if (p | s) & bit(*n as i32) == 0 {
-                        self.pull_cause(e, *n as i32, Some(i));
-                    }
-                }
-                let r = self.sys_sigwait(cur, &timedwait(set, true));
-                self.stats.checked += 1;
-                match (&e.ret, r) {
-                    (Outcome::Value(n), Ok(SigWait::Signal(got))) if *n == got.signo as i64 => {
-                        self.stats.applied += 1;
-                        if let Some(i) = info {
-                            self.compare_info(e, cur, &i, &got);
-                        }
-                    }
-                    (Outcome::Errno(Errno::EAGAIN), Err(Errno::EAGAIN)) => {}
-                    (rec, got) => {
-                        let emu = super::notation::fmt_sigwait(&got);
-                        self.mismatch(e, "result", super::report::fmt_outcome(rec), emu);
-                    }
-                }
+                self.timedwait_done(e, cur, set, info)
             }
+            Outcome::Errno(Errno::EFAULT) if info_fault => self.timedwait_done(e, cur, set, info),
             Outcome::Interrupted => {
                 // Woken by a signal outside the set, which it then takes.
                 self.stats.checked += 1;

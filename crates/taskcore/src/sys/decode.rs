@@ -27,6 +27,20 @@ pub trait UserMemory {
     /// # Errors
     /// `EFAULT`: some byte of the range is not readable.
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<()>;
+
+    /// Whether `len` bytes at `addr` could be written (`copy_to_user()`'s
+    /// check, nothing written): asked for outputs the kernel writes in the
+    /// middle of a call (clone3's `pidfd`). The default is `access_ok()`
+    /// only: a range reaching above `TASK_SIZE` is refused.
+    ///
+    /// # Errors
+    /// `EFAULT`: some byte of the range is not writable.
+    fn check_write(&self, addr: u64, len: u64) -> Result<()> {
+        match addr.checked_add(len) {
+            Some(end) if end <= crate::mm::TASK_SIZE_X86_64 => Ok(()),
+            _ => Err(Errno::EFAULT),
+        }
+    }
 }
 
 /// No readable memory: every read is `EFAULT` (what [`Syscall::from_raw`]
@@ -638,21 +652,28 @@ fn clone3_args(mem: &dyn UserMemory, uargs: u64, size: u64) -> Result<Clone3Args
     let field = |i: usize| u64::from_le_bytes(raw[i * 8..i * 8 + 8].try_into().unwrap_or([0; 8]));
     let (set_tid_ptr, set_tid_size) = (field(8), field(9));
     // The size limit and the NULL/size pairing are Kernel::clone3's
-    // checks; the array is read only when they can pass.
+    // checks; the array is read only when they can pass. An unreadable
+    // array is an empty one: Kernel::clone3 answers EFAULT for it after
+    // the exit_signal and cgroup checks, in Linux's order.
     let set_tid = if set_tid_ptr == 0 {
         None
     } else if set_tid_size == 0 || set_tid_size > 32 {
         Some(Vec::new())
     } else {
         Some(
-            read_u32s(mem, set_tid_ptr, set_tid_size)?
+            read_u32s(mem, set_tid_ptr, set_tid_size)
+                .unwrap_or_default()
                 .into_iter()
                 .map(|v| v as i32)
                 .collect(),
         )
     };
+    let flags = field(0);
+    let pidfd_fault =
+        flags & crate::uapi::CLONE_PIDFD != 0 && mem.check_write(field(1), 4).is_err();
     Ok(Clone3Args {
-        flags: field(0),
+        pidfd_fault,
+        flags,
         exit_signal: field(4),
         set_tid,
         set_tid_size,

@@ -102,6 +102,20 @@ impl<'a> TaskMemory<'a> {
             None => Ok(()),
         }
     }
+
+    /// `copy_from_user()`'s check of `len` bytes at `addr`, nothing read:
+    /// the kernel half, then (when modelled) readable VMAs over the whole
+    /// range.
+    ///
+    /// # Errors
+    /// `EFAULT` as above.
+    pub fn check_read(&self, addr: u64, len: u64) -> Result<()> {
+        access_ok(addr, len)?;
+        match self.mm {
+            Some(mm) => vma_access(mm, addr, len, PROT_READ),
+            None => Ok(()),
+        }
+    }
 }
 
 /// `access_ok()`: the range ends at or below `TASK_SIZE`.
@@ -125,10 +139,12 @@ impl core::fmt::Debug for TaskMemory<'_> {
 
 impl UserMemory for TaskMemory<'_> {
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<()> {
-        access_ok(addr, buf.len() as u64)?;
-        if let Some(mm) = self.mm {
-            vma_access(mm, addr, buf.len() as u64, PROT_READ)?;
-        }
+        self.check_read(addr, buf.len() as u64)?;
         self.mem.read(addr, buf)
+    }
+
+    fn check_write(&self, addr: u64, len: u64) -> Result<()> {
+        TaskMemory::check_write(self, addr, len)?;
+        self.mem.check_write(addr, len)
     }
 }

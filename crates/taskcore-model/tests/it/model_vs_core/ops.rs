@@ -424,6 +424,7 @@ pub(crate) fn clone3_args() -> impl Strategy<Value = Clone3Args> {
             cgroup,
             stack,
             stack_size,
+            pidfd_fault: false,
         },
     )
 }

@@ -139,7 +139,7 @@ impl Kernel {
         if flags & CLONE_PIDFD != 0 && flags & CLONE_PARENT_SETTID != 0 {
             return Err(Errno::EINVAL);
         }
-        self.copy_process(current, flags, args.exit_signal, &args.set_tid)
+        self.copy_process(current, flags, args.exit_signal, &args.set_tid, false)
     }
 
     /// The flag combinations `copy_process()` refuses (EINVAL), for task
@@ -183,12 +183,15 @@ impl Kernel {
     /// `copy_process()`: the checks and work common to clone(2) and
     /// clone3(2), with arguments already validated by their own entry.
     /// `CLONE_CLEAR_SIGHAND` in `flags` resets the child's handlers.
+    /// `pidfd_fault`: with `CLONE_PIDFD`, the pidfd's `put_user()` is
+    /// refused (`EFAULT` once the pid is allocated, the clone undone).
     pub(crate) fn copy_process(
         &mut self,
         current: TaskId,
         flags: u64,
         exit_signal: i32,
         set_tid: &[i32],
+        pidfd_fault: bool,
     ) -> Result<TaskId> {
         let cur = self.current(current)?;
         self.clone_flags_valid(cur, flags)?;
@@ -200,7 +203,7 @@ impl Kernel {
             new_userns = Some(self.create_user_ns(&mut c)?);
             cred = std::sync::Arc::new(c);
         }
-        let r = self.copy_process_creds(cur, flags, exit_signal, set_tid, cred);
+        let r = self.copy_process_creds(cur, flags, exit_signal, set_tid, cred, pidfd_fault);
         // The child (if any) holds its own reference.
         if let Some(ns) = new_userns {
             self.put_user_ns(ns);
@@ -216,6 +219,7 @@ impl Kernel {
         exit_signal: i32,
         set_tid: &[i32],
         cred: std::sync::Arc<crate::task::cred::Cred>,
+        pidfd_fault: bool,
     ) -> Result<TaskId> {
         if !self.nproc_ok(cur) {
             return Err(Errno::EAGAIN);
@@ -243,10 +247,12 @@ impl Kernel {
         if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 && for_children != active_ns {
             return Err(Errno::EINVAL);
         }
-        // CLONE_INTO_CGROUP fails after alloc_pid(): its cursors are put
-        // back then, as for a failing alloc_pid() (see its divergence).
+        // CLONE_INTO_CGROUP and a refused pidfd pointer fail after
+        // alloc_pid(): its cursors are put back then, as for a failing
+        // alloc_pid() (see its divergence).
+        let pidfd_fault = pidfd_fault && flags & CLONE_PIDFD != 0;
         let mut cursors = Vec::new();
-        if flags & CLONE_INTO_CGROUP != 0 {
+        if flags & CLONE_INTO_CGROUP != 0 || pidfd_fault {
             let mut n = Some(for_children);
             while let Some(ns) = n {
                 cursors.push((ns, self.nss[ns].cursor));
@@ -274,13 +280,21 @@ impl Kernel {
                 k.put_ns(ns);
             }
         };
-        // cgroup_can_fork(): no fd names a cgroup here (clone3 only).
-        if flags & CLONE_INTO_CGROUP != 0 {
+        // The pidfd's put_user(), then cgroup_can_fork(): no fd names a
+        // cgroup here (clone3 only).
+        let late = if pidfd_fault {
+            Some(Errno::EFAULT)
+        } else if flags & CLONE_INTO_CGROUP != 0 {
+            Some(Errno::EBADF)
+        } else {
+            None
+        };
+        if let Some(err) = late {
             undo(self);
             for (n, cursor) in cursors {
                 self.nss[n].cursor = cursor;
             }
-            return Err(Errno::EBADF);
+            return Err(err);
         }
         let comm = self.tasks[cur].comm;
         let mm = match self.copy_mm(cur, flags) {
@@ -398,7 +412,7 @@ impl Kernel {
     /// As [`Kernel::clone`].
     pub fn fork(&mut self, current: TaskId) -> Result<TaskId> {
         self.probed(crate::probe::Op::Fork, current, |k| {
-            k.copy_process(current, 0, SIGCHLD, &[])
+            k.copy_process(current, 0, SIGCHLD, &[], false)
         })
     }
 
@@ -408,7 +422,7 @@ impl Kernel {
     /// As [`Kernel::clone`].
     pub fn vfork(&mut self, current: TaskId) -> Result<TaskId> {
         self.probed(crate::probe::Op::Vfork, current, |k| {
-            k.copy_process(current, CLONE_VM | CLONE_VFORK, SIGCHLD, &[])
+            k.copy_process(current, CLONE_VM | CLONE_VFORK, SIGCHLD, &[], false)
         })
     }
 

@@ -31,6 +31,12 @@ pub struct Clone3Args {
     pub stack: u64,
     /// `stack_size`: its size in bytes; non-zero exactly when `stack` is.
     pub stack_size: u64,
+    /// With `CLONE_PIDFD`: the `pidfd` pointer refuses the pidfd's
+    /// `put_user()` (a kernel-half address, or, where the embedder models
+    /// address spaces, one no writable VMA covers). The decoder sets it
+    /// through [`UserMemory::check_write`](crate::sys::UserMemory::check_write);
+    /// `false` (the default) when the write succeeds.
+    pub pidfd_fault: bool,
 }
 
 /// # Lifecycle: clone3 (`kernel/fork.c`).
@@ -57,7 +63,9 @@ impl Kernel {
     ///   above `TASK_SIZE` (0x7ffffffff000); and every `EINVAL` of
     ///   [`Kernel::clone`].
     /// - `EFAULT`: `set_tid` holds fewer than `set_tid_size` entries (Linux
-    ///   would read past the array).
+    ///   would read past the array, or could not read it); with
+    ///   `CLONE_PIDFD`, `pidfd_fault` (after `alloc_pid()`, before
+    ///   `CLONE_INTO_CGROUP`'s `EBADF`).
     /// - `EBADF`: `CLONE_INTO_CGROUP`, after every other check, those of
     ///   [`Kernel::clone`] included (`EAGAIN`, `EPERM`, `EEXIST`...), as
     ///   Linux looks at the cgroup fd after `alloc_pid()`.
@@ -126,6 +134,6 @@ impl Kernel {
         }
         // copy_process() refuses CLONE_INTO_CGROUP (EBADF) once all its
         // other checks have passed.
-        self.copy_process(current, flags, exit_signal, set_tid)
+        self.copy_process(current, flags, exit_signal, set_tid, args.pidfd_fault)
     }
 }

@@ -98,6 +98,7 @@ pub(crate) fn bprm_creds(
     (new, secureexec)
 }
 
+/// # Process API: capabilities, capget/capset and the capability prctls (`kernel/capability.c`, `security/commoncap.c`).
 impl Kernel {
     /// `capget(hdr, data)`: the effective, permitted and inheritable sets
     /// of process `pid` (0 or the caller's own pid: the caller), with

@@ -148,6 +148,7 @@ pub enum IdMapFile {
     Gid,
 }
 
+/// # Process API: user namespaces and id maps (`kernel/user_namespace.c`).
 impl Kernel {
     /// Creates the initial user namespace (identity maps, setgroups
     /// allowed), the first of its slab.
