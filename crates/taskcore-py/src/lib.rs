@@ -128,6 +128,16 @@ impl Iterator for RecordStream {
             }
             let r = self.replayer.as_mut()?;
             match self.reader.next() {
+                Some(_)
+                    if taskcore_replay::not_a_trace(&self.file, self.reader.stats()).is_some() =>
+                {
+                    // A binary file or a recording without -f: said
+                    // before any mismatch (the verdict at the finish), and
+                    // nothing more replayed.
+                    self.finish();
+                    self.mismatches.clear();
+                    self.ready.clear();
+                }
                 Some(e) => {
                     r.push(&e);
                     if let Some(w) = self.reader.watermark() {
@@ -179,5 +189,26 @@ mod tests {
         pids.sort_unstable();
         pids.dedup();
         assert_eq!(pids.len(), recs.len(), "a pid reported twice");
+    }
+
+    #[test]
+    fn a_trace_without_f_is_unusable_with_no_mismatch() {
+        let dir = std::env::temp_dir().join(format!("taskcore-py-nof-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("t.strace");
+        std::fs::write(
+            &f,
+            "1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101\n\
+             1.1 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101\n\
+             1.2 wait4(-1, 0x7ffc, WNOHANG, NULL) = -1 ECHILD (No child processes)\n",
+        )
+        .unwrap();
+        let mut s = RecordStream::open(&f).unwrap();
+        let _ = s.by_ref().count();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(s.summary().is_some());
+        let e = s.unusable().expect("refused").to_string();
+        assert!(e.contains("without -f"), "{e}");
+        assert!(s.mismatches().is_empty());
     }
 }

@@ -184,17 +184,12 @@ pub fn replay_reader(
     let (tx, rx) = crossbeam_channel::bounded::<Msg>(16);
     let name: Arc<str> = file.into();
     let reader = std::thread::spawn(move || {
-        let mut parser = Parser::new(name);
+        let mut parser = Parser::new(name.clone());
         let mut src = src;
         let mut buf = Vec::with_capacity(512);
         let mut ready = std::collections::VecDeque::new();
         let mut batch = Vec::with_capacity(BATCH);
         let mut ended_mid_line = false;
-        // The first line with a NUL byte: strace writes text and escapes
-        // every unprintable byte (`\0`, `\x00`), so this is a binary file.
-        let mut binary_at = None;
-        // Whether any line carried a pid, and whether a clone made a child.
-        let (mut pids_seen, mut forked) = (false, false);
         loop {
             match taskcore_strace::read_line(&mut src, &mut buf, taskcore_strace::MAX_LINE) {
                 Ok(taskcore_strace::LineRead::Eof) => break,
@@ -206,22 +201,13 @@ pub fn replay_reader(
                 }
                 Ok(taskcore_strace::LineRead::Line) => {
                     ended_mid_line = buf.last() != Some(&b'\n');
-                    if binary_at.is_none() && buf.contains(&0) {
-                        binary_at = Some(parser.line() + 1);
-                    }
                     let text = String::from_utf8_lossy(&buf);
                     parser.feed(&text, &mut ready);
-                    for e in &ready {
-                        pids_seen |= e.pid != 0;
-                        forked |= matches!(&e.kind, taskcore_strace::EventKind::Syscall(s)
-                            if matches!(s.call, taskcore_strace::Call::Clone(_))
-                                && matches!(s.ret, taskcore_strace::Ret::Val(v) if v > 0));
-                    }
                     batch.extend(ready.drain(..));
-                    if forked && !pids_seen {
-                        // Recorded without -f (a clone returned a child and
-                        // no line names its task): said before any
-                        // mismatch, nothing replayed.
+                    if not_a_trace(&name, parser.stats()).is_some() {
+                        // A binary file, or recorded without -f (a clone
+                        // returned a child and no line names its task):
+                        // said before any mismatch, nothing replayed.
                         batch.clear();
                         break;
                     }
@@ -240,26 +226,24 @@ pub fn replay_reader(
             }
         }
         let open = parser.open_calls();
-        let cut = if binary_at.is_some() {
-            Some(
-                "binary file (a NUL byte on this line), not strace's text output: \
-                 record with `strace -f -ttt -o FILE COMMAND`"
-                    .to_string(),
-            )
-        } else if forked && !pids_seen {
-            Some(
-                "no pid on any line though processes were created: recorded without -f? \
-                 Record with `strace -f -ttt -o FILE COMMAND`"
-                    .to_string(),
-            )
+        let cut = if let Some((line, msg)) =
+            not_a_trace(&name, parser.stats()).or_else(|| per_process_file(&name, parser.stats()))
+        {
+            Some((line, msg))
         } else if ended_mid_line {
-            Some("the last line has no newline: the trace ends mid-line".to_string())
+            Some((
+                parser.line(),
+                "the last line has no newline: the trace ends mid-line".to_string(),
+            ))
         } else if open > 0 && parser.stats().exited_lines > 0 {
             // Without `+++ exited` lines (strace -qq), a thread killed
             // inside a call by its process's exit_group never ends either:
             // an open call says nothing.
-            Some(format!(
-                "{open} call(s) entered and never resumed, by tasks that never ended: the trace ends mid-call"
+            Some((
+                parser.line(),
+                format!(
+                    "{open} call(s) entered and never resumed, by tasks that never ended: the trace ends mid-call"
+                ),
             ))
         } else {
             None
@@ -267,8 +251,7 @@ pub fn replay_reader(
         parser.finish(&mut ready);
         batch.extend(ready.drain(..));
         let _ = tx.send(Msg::Batch(batch, usize::MAX));
-        if let Some(msg) = cut {
-            let line = binary_at.unwrap_or_else(|| parser.line());
+        if let Some((line, msg)) = cut {
             let _ = tx.send(Msg::Cut(line, msg));
         }
         let _ = tx.send(Msg::End(Box::new(parser)));
@@ -341,10 +324,24 @@ pub fn verdict(file: &str, parser: &Parser) -> Result<(), InputError> {
         + st.killed_lines
         + st.signal_lines
         + st.syscalls.values().map(|c| c.calls).sum::<u64>();
+    if let Some((line, msg)) = not_a_trace(file, st) {
+        return Err(InputError::Incomplete {
+            file: file.to_string(),
+            line,
+            msg,
+        });
+    }
     if events == 0 {
         return Err(InputError::NoEvents {
             file: file.to_string(),
             lines: st.lines,
+        });
+    }
+    if let Some((line, msg)) = per_process_file(file, st) {
+        return Err(InputError::Incomplete {
+            file: file.to_string(),
+            line,
+            msg,
         });
     }
     if st.error_lines > MAX_PARSE_ERRORS || st.error_lines * MAX_ERROR_RATIO > st.lines {
@@ -411,4 +408,60 @@ pub fn kernel_at(path: &Path, at: Option<usize>) -> Result<taskcore::Kernel, Inp
         Some(e) => Err(e),
         None => Ok(r.finish_kernel()),
     }
+}
+
+/// How to record a trace the replay can use.
+const RECORD_HINT: &str = "record with `strace -f -ttt -o FILE COMMAND`";
+
+/// Whether `file`'s name is one of `strace -ff`'s per-process files
+/// (`FILE.PID`, optionally `.gz`).
+fn ff_name(file: &str) -> bool {
+    let base = file.strip_suffix(".gz").unwrap_or(file);
+    base.rsplit_once('.').is_some_and(|(stem, pid)| {
+        !stem.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// What makes what was read of `file` so far no trace the replay can use,
+/// decidable before any event is applied: a binary file (a NUL byte, which
+/// strace never writes: it escapes unprintable bytes), or a recording
+/// without `-f` (a clone returned a child and no line names its task; with
+/// `-ff`, each process in a file of its own). The line where it shows, and
+/// the message in the user's terms.
+pub fn not_a_trace(file: &str, st: &taskcore_strace::Stats) -> Option<(usize, String)> {
+    if let Some(line) = st.first_nul_line {
+        return Some((
+            line as usize,
+            format!(
+                "binary file (a NUL byte on this line), not strace's text output: {RECORD_HINT}"
+            ),
+        ));
+    }
+    if st.child_clones > 0 && st.pid_lines == 0 {
+        let how = if ff_name(file) {
+            "one process's file of `strace -ff` (FILE.PID)? The replay needs every process in one file"
+        } else {
+            "recorded without -f?"
+        };
+        return Some((
+            st.lines as usize,
+            format!("no pid on any line though processes were created: {how}; {RECORD_HINT}"),
+        ));
+    }
+    None
+}
+
+/// A file named as `strace -ff` names its per-process files whose lines
+/// name no task, once read to its end: every file of such a recording is
+/// told so, also those of processes that created none.
+pub fn per_process_file(file: &str, st: &taskcore_strace::Stats) -> Option<(usize, String)> {
+    (st.pid_lines == 0 && st.lines > 0 && ff_name(file)).then(|| {
+        (
+            1,
+            format!(
+                "no pid on any line of a file named FILE.PID: one process's file of `strace -ff`? \
+                 The replay needs every process in one file; {RECORD_HINT}"
+            ),
+        )
+    })
 }

@@ -204,8 +204,8 @@ pub use convert::exits::ExitLines;
 pub use engine::records::{Mark, ProcessRecord};
 pub use engine::report::{Mismatch, Stats};
 pub use input::{
-    kernel_at, open, replay_file, replay_file_with, replay_reader, verdict, FileReport, InputError,
-    MAX_ERROR_RATIO, MAX_PARSE_ERRORS,
+    kernel_at, not_a_trace, open, per_process_file, replay_file, replay_file_with, replay_reader,
+    verdict, FileReport, InputError, MAX_ERROR_RATIO, MAX_PARSE_ERRORS,
 };
 pub use replayer::{Options, Recording, Replayer, Summary};
 

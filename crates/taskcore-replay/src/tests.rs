@@ -478,3 +478,44 @@ fn a_trace_without_f_is_refused_before_any_mismatch() {
     let s = r.finish();
     assert!(s.mismatches.is_empty(), "{:?}", s.mismatches);
 }
+
+/// Replays `text` as file `name` through the streaming reader: what it
+/// said of the input, and the mismatches.
+fn read_as(name: &str, text: &[u8]) -> (Option<crate::InputError>, usize) {
+    let src = Box::new(std::io::Cursor::new(text.to_vec()));
+    let (r, _, unusable) =
+        crate::replay_reader(name, src, Replayer::new(Options::default()), |_, _| {})
+            .expect("read");
+    (unusable, r.finish().mismatches.len())
+}
+
+#[test]
+fn every_file_of_strace_ff_is_named_so() {
+    // `strace -ff -o t`: t.100 holds the parent's lines, t.101 the child's.
+    let parent = b"\
+1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+1.2 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101
+";
+    let child = b"1.1 exit_group(0) = ?\n1.1 +++ exited with 0 +++\n";
+    for (name, text) in [("t.100", &parent[..]), ("t.101", &child[..]), ("t.101.gz", &child[..])] {
+        let (e, mismatches) = read_as(name, text);
+        let e = e.unwrap_or_else(|| panic!("{name}: accepted"));
+        assert!(e.to_string().contains("strace -ff"), "{name}: {e}");
+        assert_eq!(mismatches, 0, "{name}");
+    }
+    // The same lines under another name: a trace without -f, and a leaf
+    // process's trace is one the replay can use.
+    let (e, _) = read_as("t.strace", parent);
+    assert!(e.expect("refused").to_string().contains("without -f"));
+    assert!(read_as("t.strace", child).0.is_none());
+}
+
+#[test]
+fn a_binary_file_is_named_so_at_its_first_nul_line() {
+    let mut text = b"100 1.0 getpid() = 100\n".to_vec();
+    text.extend_from_slice(b"\x7fELF\x02\x01\x00\x00junk\n100 1.1 getpid() = 100\n");
+    let (e, mismatches) = read_as("t", &text);
+    let e = e.expect("refused").to_string();
+    assert!(e.starts_with("t:2: binary file"), "{e}");
+    assert_eq!(mismatches, 0);
+}

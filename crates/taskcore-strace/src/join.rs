@@ -28,7 +28,7 @@ use std::sync::Arc;
 use super::args::parse_value;
 use super::consts::signal_number;
 use super::decode::{decode_full, siginfo};
-use super::event::{Event, EventKind, Ret, Syscall};
+use super::event::{Call, Event, EventKind, Ret, Syscall};
 use super::line::{lex, split_call_tail, Body};
 
 /// A line the parser could not use, with where it is and why.
@@ -84,6 +84,13 @@ pub struct Stats {
     pub killed_lines: u64,
     /// `+++ superseded by execve +++` lines.
     pub superseded_lines: u64,
+    /// Lines that named their task (`-f`'s leading pid).
+    pub pid_lines: u64,
+    /// Completed clone, clone3, fork and vfork calls that returned a child.
+    pub child_clones: u64,
+    /// The first line holding a NUL byte (strace escapes every
+    /// unprintable byte, so such a file is binary, not strace's text).
+    pub first_nul_line: Option<u64>,
 }
 
 impl Stats {
@@ -230,12 +237,30 @@ impl Parser {
     /// completes to `out`. Never fails: a malformed line is recorded as a
     /// [`ParseError`] and skipped.
     pub fn feed(&mut self, text: &str, out: &mut VecDeque<Event>) {
+        let before = out.len();
+        self.feed_line(text, out);
+        if self.stats.first_nul_line.is_none() && text.contains('\0') {
+            self.stats.first_nul_line = Some(self.line as u64);
+        }
+        for e in out.iter().skip(before) {
+            if let EventKind::Syscall(sc) = &e.kind {
+                if matches!(sc.call, Call::Clone(_)) && matches!(sc.ret, Ret::Val(v) if v > 0) {
+                    self.stats.child_clones += 1;
+                }
+            }
+        }
+    }
+
+    fn feed_line(&mut self, text: &str, out: &mut VecDeque<Event>) {
         self.line += 1;
         self.stats.lines += 1;
         let l = match lex(text) {
             Ok(l) => l,
             Err(msg) => return self.error(msg),
         };
+        if l.pid.is_some() {
+            self.stats.pid_lines += 1;
+        }
         let pid = l.pid.unwrap_or(self.default_pid);
         let ts = l.ts;
         let line = self.line;
