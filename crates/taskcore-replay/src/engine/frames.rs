@@ -5,11 +5,12 @@
 //! read the action (`kernel/signal.c`: `ka = &sighand->action[signr-1]`
 //! after `ptrace_signal()`): `SIG_IGN` discards the signal, a handler
 //! gets a frame. Another thread's `rt_sigaction` on that signal whose
-//! window (entry to return) contains the `---` line took effect before
-//! that read or after it; the recording shows which only later, by the
-//! thread's next lines. The engine applies the `rt_sigaction` at its
-//! return, so a frame is set up where Linux may have discarded the
-//! signal.
+//! window (entry to return) overlaps the read's (from the `---` line to
+//! the thread's next line: a `SIG_IGN` entered just after the `---` line
+//! may be first) took effect before that read or after it; the recording
+//! shows which only later, by the thread's next lines. The engine applies the
+//! `rt_sigaction` at its return, so a frame is set up where Linux may
+//! have discarded the signal.
 //!
 //! Such a frame is kept with a note that it may not exist. It is undone
 //! (popped, its saved mask restored: the state had the signal been
@@ -23,7 +24,14 @@
 //! - an `rt_sigreturn` whose recorded mask is the one the frame below
 //!   saved and not the frame's own.
 //!
-//! Each undo is counted under `learned`.
+//!
+//! The converse: a `---` line the emulation took as ignored, where
+//! another thread's `rt_sigaction` setting a handler overlapped the read.
+//! An `rt_sigreturn` of the thread as its next line, with no frame open,
+//! is that handler's: its recorded mask is checked against the one the
+//! thread had at the `---` line.
+//!
+//! Each undo, and each such handler, is counted under `learned`.
 
 use taskcore::uapi::sig_kernel_ignore;
 use taskcore::{SigAction, SigHandler, TaskId};
@@ -31,6 +39,23 @@ use taskcore::{SigAction, SigHandler, TaskId};
 use super::signals::bit;
 use super::Engine;
 use crate::event::Event;
+
+/// What `learned` counts a handler found run after all as.
+const RUN: &str = "handler run (another thread's rt_sigaction open at the --- line)";
+
+/// A `---` line of a signal the thread ignored.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct IgnoredTake {
+    sig: i32,
+    line: usize,
+    /// The thread's mask then.
+    mask: u64,
+    /// The entry line of the thread's next event.
+    next_line: Option<usize>,
+    /// Another thread's `rt_sigaction` setting a handler overlapped the
+    /// read of the action.
+    maybe_handled: bool,
+}
 
 /// What `learned` counts an undone frame as.
 const UNDONE: &str = "handler not run (another thread's rt_sigaction open at the --- line)";
@@ -51,22 +76,52 @@ impl Engine {
             SigHandler::Default => sig_kernel_ignore(sig),
             _ => false,
         };
-        if !discards || self.sig.frames.is_empty() {
-            return;
-        }
         let Ok(tgid) = self.k.getpid(cur) else {
             return;
         };
         let (lo, hi) = (e.entry_line, e.line);
+        if act.handler == SigHandler::Handler && !self.sig.ignored_takes.is_empty() {
+            for (t, x) in self.sig.ignored_takes.iter_mut() {
+                if *t != cur
+                    && x.sig == sig
+                    && x.line < hi
+                    && x.next_line.is_none_or(|n| lo < n)
+                    && self.k.getpid(*t) == Ok(tgid)
+                {
+                    x.maybe_handled = true;
+                }
+            }
+        }
+        if !discards || self.sig.frames.is_empty() {
+            return;
+        }
         for (t, frames) in self.sig.frames.iter_mut() {
             if *t == cur || self.k.getpid(*t) != Ok(tgid) {
                 continue;
             }
             if let Some(f) = frames.last_mut() {
-                if f.sig == sig && lo < f.line && f.line < hi {
+                // The action is read between the `---` line and the
+                // thread's next line: the call's window overlaps that.
+                if f.sig == sig && f.line < hi && f.next_line.is_none_or(|n| lo < n) {
                     f.maybe_not = true;
                 }
             }
+        }
+    }
+
+    /// Before `cur`'s event `e`: the first line of the thread after its
+    /// innermost frame was set up ends the frame's decision window.
+    pub(super) fn note_thread_line(&mut self, cur: TaskId, e: &Event) {
+        if !self.sig.ignored_takes.is_empty() {
+            if let Some(x) = self.sig.ignored_takes.get_mut(&cur) {
+                x.next_line.get_or_insert(e.entry_line);
+            }
+        }
+        if self.sig.frames.is_empty() {
+            return;
+        }
+        if let Some(f) = self.sig.frames.get_mut(&cur).and_then(|v| v.last_mut()) {
+            f.next_line.get_or_insert(e.entry_line);
         }
     }
 
@@ -103,5 +158,34 @@ impl Engine {
     pub(super) fn undo_frame_blocking(&mut self, cur: TaskId, sig: i32) -> bool {
         let b = bit(sig);
         self.undo_frame_if(cur, |saved, _, now| now & b != 0 && saved & b == 0)
+    }
+
+    /// At thread `cur`'s `---` line `e` of `sig`, which it ignored.
+    pub(super) fn note_ignored_take(&mut self, e: &Event, cur: TaskId, sig: i32) {
+        let mask = self.k.sigmask(cur).unwrap_or(0);
+        self.sig.ignored_takes.insert(
+            cur,
+            IgnoredTake {
+                sig,
+                line: e.line,
+                mask,
+                next_line: None,
+                maybe_handled: false,
+            },
+        );
+    }
+
+    /// At thread `cur`'s `rt_sigreturn` `e` with no frame open: the handler
+    /// of its last ignored `---` line ran after all, if an order allows it
+    /// and this is the thread's next line. Returns the mask that handler's
+    /// frame saved.
+    pub(super) fn handled_after_all(&mut self, cur: TaskId, e: &Event) -> Option<u64> {
+        let x = self.sig.ignored_takes.get(&cur).copied()?;
+        if !x.maybe_handled || x.next_line != Some(e.entry_line) {
+            return None;
+        }
+        self.sig.ignored_takes.remove(&cur);
+        *self.stats.learned.entry(RUN.into()).or_default() += 1;
+        Some(x.mask)
     }
 }

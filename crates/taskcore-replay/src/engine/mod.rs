@@ -378,6 +378,7 @@ impl Engine {
             return;
         }
         self.sig.cur_line = e.line;
+        self.note_thread_line(tr.task, e);
         self.apply(e, tr.task);
         self.note_call(e);
         self.drain();

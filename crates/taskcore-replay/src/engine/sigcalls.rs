@@ -13,7 +13,7 @@ const PTRACE_TRACEME: i32 = 0;
 const PTRACE_ATTACH: i32 = 16;
 const PTRACE_SEIZE: i32 = 0x4206;
 
-use super::signals::{bit, sigset};
+use super::signals::{bit, sigset, Frame};
 use super::sigwait::{suspend, timedwait, Sleep, Waker};
 use super::Engine;
 use crate::event::{Event, Outcome, Rec, RecSigInfo};
@@ -351,6 +351,16 @@ impl Engine {
             self.undo_frame_if(cur, |saved, below, _| saved != m && below == Some(m));
         }
         let frame = self.sig.frames.get_mut(&cur).and_then(|f| f.pop());
+        let frame = frame.or_else(|| {
+            self.handled_after_all(cur, e).map(|old_mask| Frame {
+                old_mask,
+                eintr: None,
+                sig: 0,
+                line: e.line,
+                maybe_not: false,
+                next_line: None,
+            })
+        });
         let Some(frame) = frame else {
             // A frame the replay did not see set up (a signal injected
             // before this trace's start): the recorded mask is applied.

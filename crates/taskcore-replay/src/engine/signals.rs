@@ -69,6 +69,8 @@ pub(super) struct Frame {
     /// `line`: an order the recording allows has no frame (see
     /// [`frames`](super::frames)).
     pub(super) maybe_not: bool,
+    /// The entry line of the thread's first event after `line`.
+    pub(super) next_line: Option<usize>,
 }
 
 /// The engine's signal state (cloned with the engine for checkpoints).
@@ -100,6 +102,9 @@ pub(crate) struct SigState {
     /// Ignored signals strace's tracing kept queued, by process leader
     /// (see [`kept`](super::kept)).
     pub(super) kept: HashMap<TaskId, Vec<super::kept::Kept>>,
+    /// Each thread's last `---` line of a signal it ignored (see
+    /// [`frames`](super::frames)).
+    pub(super) ignored_takes: HashMap<TaskId, super::frames::IgnoredTake>,
 }
 
 /// A kernel signal sent to a process ([`SigState::kernel_sent`]).
@@ -140,6 +145,7 @@ impl Engine {
         self.sig.last_restart.retain(|rec, _| pids.is_live(*rec));
         self.sig.kernel_sent.retain(|g, _| k.getpid(*g).is_ok());
         self.sig.kept.retain(|g, _| k.getpid(*g).is_ok());
+        self.sig.ignored_takes.retain(|t, _| k.getpid(*t).is_ok());
     }
 
     /// Notes a kernel signal sent to process `group` (a notification).
@@ -624,6 +630,7 @@ impl Engine {
                 if !self.deliverable(cur, blocked) {
                     let _ = self.k.get_signal(cur);
                 }
+                self.note_ignored_take(e, cur, sig);
                 return;
             }
             if sig_kernel_stop(sig) && self.next_line_is_sigcont(e) {
@@ -663,6 +670,7 @@ impl Engine {
             }
         }
         if ignored {
+            self.note_ignored_take(e, cur, sig);
             // get_signal() would discard it and go on: dequeued alone.
             match self.k.rt_sigtimedwait(cur, bit(sig), true) {
                 Ok(SigWait::Signal(got)) => {
@@ -843,6 +851,7 @@ impl Engine {
                         sig,
                         line: e.line,
                         maybe_not: false,
+                        next_line: None,
                     });
                 } else {
                     // No rt_sigreturn will be seen: the handler returns now.
