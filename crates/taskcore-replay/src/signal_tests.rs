@@ -315,3 +315,103 @@ fn a_childs_signal_lost_only_in_the_emulations_order_is_sent_after_the_dequeue()
     let (_, _, bad) = replay(&before);
     assert_eq!(bad, vec![114], "{bad:?}");
 }
+
+/// Thread 101 of process 100 sends itself SIGUSR1 while thread 100 toggles
+/// its action between a handler and SIG_IGN (CPython's
+/// test_stress_modifying_handlers): sent while ignored, kept by strace's
+/// tracing, and handled once the handler is back (line 7); then taken
+/// while a SIG_IGN was open at its `---` line (line 11: no handler ran,
+/// the next one at line 16 shows it).
+const TOGGLE: &str = "\
+100 1.00 rt_sigprocmask(SIG_SETMASK, [], NULL, 8) = 0
+100 1.01 rt_sigaction(SIGUSR1, {sa_handler=SIG_IGN, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x2000}, {sa_handler=SIG_DFL, sa_mask=[], sa_flags=0}, 8) = 0
+100 1.02 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, exit_signal=0, stack=0x1000, stack_size=0x1000}, 88) = 101
+101 1.03 rt_sigprocmask(SIG_SETMASK, [], NULL, 8) = 0
+101 1.04 tgkill(100, 101, SIGUSR1) = 0
+100 1.05 rt_sigaction(SIGUSR1, {sa_handler=0x1000, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x2000}, {sa_handler=SIG_IGN, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x2000}, 8) = 0
+101 1.06 --- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_TKILL, si_pid=100, si_uid=0} ---
+101 1.07 rt_sigreturn({mask=[]}) = 0
+101 1.08 tgkill(100, 101, SIGUSR1) = 0
+100 1.09 rt_sigaction(SIGUSR1, {sa_handler=SIG_IGN, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x2000},  <unfinished ...>
+101 1.10 --- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_TKILL, si_pid=100, si_uid=0} ---
+100 1.11 <... rt_sigaction resumed>{sa_handler=0x1000, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x2000}, 8) = 0
+100 1.12 rt_sigaction(SIGUSR1, {sa_handler=0x1000, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x2000}, {sa_handler=SIG_IGN, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x2000}, 8) = 0
+101 1.13 tgkill(100, 101, SIGUSR1) = 0
+101 1.14 --- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_TKILL, si_pid=100, si_uid=0} ---
+101 1.15 rt_sigreturn({mask=[]}) = 0
+101 1.16 exit(0) = ?
+101 1.17 +++ exited with 0 +++
+100 1.18 exit_group(0) = ?
+100 1.19 +++ exited with 0 +++
+";
+
+#[test]
+fn an_ignored_signal_a_tracee_kept_meets_its_handler() {
+    let s = summary(TOGGLE);
+    let bad: Vec<usize> = s.mismatches.iter().map(|m| m.line).collect();
+    assert!(bad.is_empty(), "{:?}", s.mismatches);
+    let kept = s
+        .stats
+        .checked_calls
+        .get("--- signal sent while ignored, kept by tracing");
+    assert_eq!(kept, Some(&1), "{:?}", s.stats.checked_calls);
+    let undone: u64 = s
+        .stats
+        .learned
+        .iter()
+        .filter(|(k, _)| k.starts_with("handler not run"))
+        .map(|(_, n)| *n)
+        .sum();
+    assert_eq!(undone, 1, "{:?}", s.stats.learned);
+}
+
+#[test]
+fn a_handler_return_with_no_handler_run_is_a_mismatch() {
+    let lines: Vec<&str> = TOGGLE.lines().collect();
+    // The handler set between the first `---` line and the thread's next
+    // line (its rt_sigreturn): the action read after the delivery-stop
+    // may have been the handler's.
+    let mut v = lines.clone();
+    v.swap(5, 6);
+    let s = summary(&(v.join("\n") + "\n"));
+    assert!(s.mismatches.is_empty(), "{:?}", s.mismatches);
+    let run = s
+        .stats
+        .learned
+        .iter()
+        .filter(|(k, _)| k.starts_with("handler run"))
+        .count();
+    assert_eq!(run, 1, "{:?}", s.stats.learned);
+    // Set only after the rt_sigreturn: no handler ran, so thread 101's
+    // rt_sigreturn (now line 7) has no frame.
+    let mut v = lines;
+    let set = v.remove(5);
+    v.insert(7, set);
+    let (_, _, bad) = replay(&(v.join("\n") + "\n"));
+    assert_eq!(bad, vec![7]);
+}
+
+#[test]
+fn sigtimedwait_takes_a_timer_signal_sent_from_outside() {
+    let text = "\
+100 1.00 rt_sigprocmask(SIG_BLOCK, [ALRM], [], 8) = 0
+100 1.01 rt_sigtimedwait([ALRM], {si_signo=SIGALRM, si_code=SI_KERNEL}, {tv_sec=10, tv_nsec=0}, 8) = 14 (SIGALRM)
+100 1.02 rt_sigprocmask(SIG_UNBLOCK, [ALRM], [ALRM], 8) = 0
+100 1.03 exit_group(0) = ?
+100 1.04 +++ exited with 0 +++
+";
+    let s = summary(text);
+    assert!(s.mismatches.is_empty(), "{:?}", s.mismatches);
+    assert_eq!(
+        s.stats
+            .unchecked
+            .get("rt_sigtimedwait (sender outside the replay: sent at the call)"),
+        Some(&1)
+    );
+    // A SIGUSR1 from a process of the trace that sent none is a mismatch.
+    let (_, _, bad) = replay(&text.replace(
+        "{si_signo=SIGALRM, si_code=SI_KERNEL}",
+        "{si_signo=SIGALRM, si_code=SI_USER, si_pid=100, si_uid=0}",
+    ));
+    assert_eq!(bad, vec![2]);
+}

@@ -312,6 +312,48 @@ fn quiet_traces_replay_without_mismatch() {
     assert_eq!(refused, 6);
 }
 
+/// CPython's own process, signal, credential and pid-namespace tests
+/// (`data/traces/suite`), recorded with `-q` and `-qq`: zero mismatches;
+/// signals sent while ignored and kept by strace's tracing are handled,
+/// and the handler decisions another thread's `rt_sigaction` made after a
+/// `---` line are taken from the thread's next lines.
+#[test]
+fn cpython_test_suite_replays_without_mismatch() {
+    let Some(files) = data(
+        "traces/suite",
+        "cpython_test_suite_replays_without_mismatch",
+    ) else {
+        return;
+    };
+    assert_eq!(files.len(), 8, "{files:?}");
+    let v = replay(&files);
+    for f in v["files"].as_array().unwrap() {
+        let name = f["file"].as_str().unwrap();
+        let want = if name.ends_with("-qq.strace.gz") {
+            "dropped"
+        } else {
+            "printed"
+        };
+        assert_eq!(f["exit_lines"], want, "{name}");
+    }
+    let checked = |k: &str| v["checked_calls"][k].as_u64().unwrap_or(0);
+    assert!(checked("--- signal sent while ignored, kept by tracing") > 0);
+    assert_eq!(checked("unshare"), 2);
+    assert!(checked("clone in a pid namespace") > 0);
+    assert!(checked("setresuid") > 0 && checked("setgroups") > 0 && checked("setreuid") > 0);
+    let learned = |p: &str| {
+        v["learned"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(k, _)| k.starts_with(p))
+            .map(|(_, n)| n.as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert!(learned("handler not run") > 0);
+    assert!(learned("handler run") > 0);
+}
+
 /// Records fresh random scenarios on this machine's kernel with strace and
 /// replays them: the strongest check the replay has. Needs strace and
 /// python3; run with `cargo test -p taskcore-cli -- --ignored fresh`.

@@ -18,6 +18,9 @@
 //! - [`inherited`]: dispositions and masks from before the trace, learned
 //!   at their first showing;
 //! - [`consumed`]: signals consumed where the trace cannot see (signalfd);
+//! - [`kept`]: ignored signals strace's tracing keeps queued;
+//! - [`frames`]: handler frames an order the recording allows never set
+//!   up (another thread's `rt_sigaction` open at the `---` line);
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
 //! - [`pidns`]: callers in nested pid namespaces;
 //! - [`userns`]: the writes of `/proc/PID/uid_map`, `gid_map`, `setgroups`;
@@ -57,7 +60,9 @@ mod calls;
 mod caps;
 mod consumed;
 mod deaths;
+mod frames;
 mod inherited;
+mod kept;
 mod lifecycle;
 mod memory;
 mod notation;
@@ -378,6 +383,7 @@ impl Engine {
             return;
         }
         self.sig.cur_line = e.line;
+        self.note_thread_line(tr.task, e);
         self.apply(e, tr.task);
         self.note_call(e);
         self.drain();

@@ -13,7 +13,7 @@ const PTRACE_TRACEME: i32 = 0;
 const PTRACE_ATTACH: i32 = 16;
 const PTRACE_SEIZE: i32 = 0x4206;
 
-use super::signals::{bit, sigset};
+use super::signals::{bit, sigset, Frame};
 use super::sigwait::{suspend, timedwait, Sleep, Waker};
 use super::Engine;
 use crate::event::{Event, Outcome, Rec, RecSigInfo};
@@ -95,8 +95,10 @@ impl Engine {
             self.learn_action(cur, sig, old);
         }
         let r = self.sys(cur, &Syscall::RtSigaction { sig, act });
-        if r.is_ok() && act.is_some() {
+        if let (Ok(_), Some(a)) = (&r, &act) {
             self.known_action(cur, sig);
+            self.note_concurrent_action(e, cur, sig, a);
+            self.flush_kept(cur, sig, a);
         }
         self.stats.applied += 1;
         match (&e.ret, &r) {
@@ -139,6 +141,11 @@ impl Engine {
         let Some(set) = set else {
             return self.unchecked_because(e, "set not read");
         };
+        if let (Outcome::Value(0), Some(o)) = (&e.ret, old) {
+            // A frame that may not exist, whose saved mask is the one
+            // recorded.
+            self.undo_frame_if(cur, |saved, _, now| o == saved && o != now);
+        }
         if matches!(e.ret, Outcome::Value(0)) {
             self.learn_mask(cur, how, set.is_some(), old);
         }
@@ -215,13 +222,30 @@ impl Engine {
     /// rt_sigtimedwait that completed (a signal taken, `EAGAIN`, or the
     /// taken signal's siginfo refused): applied and compared.
     fn timedwait_done(&mut self, e: &Event, cur: TaskId, set: u64, info: Option<RecSigInfo>) {
+        // The call completed: what it returns is pending now (a timeout,
+        // if it expired, is over), its cause perhaps printed later.
+        let mut outside = false;
         if let (Outcome::Value(n), Some(i)) = (&e.ret, info) {
-            let (p, s) = self.k.pending_signals(cur).unwrap_or((0, 0));
-            if (p | s) & bit(*n as i32) == 0 {
-                self.pull_cause(e, *n as i32, Some(i));
+            let sig = *n as i32;
+            let held = |k: &taskcore::Kernel| {
+                let (p, s) = k.pending_signals(cur).unwrap_or((0, 0));
+                (p | s) & bit(sig) != 0
+            };
+            if !held(&self.k) {
+                self.pull_cause(e, sig, Some(i));
+            }
+            // A signal no traced call sent (a timer's SIGALRM, a
+            // terminal's, a process outside the trace), taken here with
+            // no `---` line: sent now, with the siginfo the call returned.
+            if !held(&self.k) && self.unmodelled_sender(e.pid, sig, Some(&i)) {
+                outside = self.send_from_outside(e, cur, sig, info, "call").is_ok();
             }
         }
         let r = self.sys_sigwait(cur, &timedwait(set, true));
+        if outside {
+            self.stats.applied += u64::from(r.is_ok());
+            return;
+        }
         self.stats.checked += 1;
         match (&e.ret, r) {
             (Outcome::Value(n), Ok(SigWait::Signal(got))) if *n == got.signo as i64 => {
@@ -332,12 +356,38 @@ impl Engine {
 
     pub(super) fn sigreturn(&mut self, e: &Event, cur: TaskId, mask: Option<u64>) {
         self.sig.recorded = true;
+        if let Some(m) = mask {
+            // The frame below saved the recorded mask: the innermost one
+            // may not exist.
+            self.undo_frame_if(cur, |saved, below, _| saved != m && below == Some(m));
+        }
         let frame = self.sig.frames.get_mut(&cur).and_then(|f| f.pop());
+        let frame = frame.or_else(|| {
+            self.handled_after_all(cur, e).map(|old_mask| Frame {
+                old_mask,
+                eintr: None,
+                sig: 0,
+                line: e.line,
+                maybe_not: false,
+                next_line: None,
+            })
+        });
         let Some(frame) = frame else {
             // A frame the replay did not see set up (a signal injected
             // before this trace's start): the recorded mask is applied.
             if let Some(m) = mask {
                 let _ = self.sys(cur, &Syscall::RtSigreturn { mask: m });
+            }
+            if self.pids.creator(e.pid).is_some() {
+                // A thread the trace created: every handler it ran
+                // started at a `---` line the replay saw.
+                self.stats.checked += 1;
+                return self.mismatch(
+                    e,
+                    "handler frame",
+                    "a handler returns".into(),
+                    "no handler ran".into(),
+                );
             }
             return self.unchecked_because(e, "no handler frame");
         };

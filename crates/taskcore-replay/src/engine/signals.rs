@@ -61,6 +61,16 @@ pub(super) struct Frame {
     /// Whether `rt_sigreturn` must give EINTR (`Some(true)`), restart the
     /// call (`Some(false)`), or return what the call returned (`None`).
     pub(super) eintr: Option<bool>,
+    /// The signal it was set up for.
+    pub(super) sig: i32,
+    /// The `---` line it was set up at.
+    pub(super) line: usize,
+    /// Another thread's `rt_sigaction` that discards `sig` was open at
+    /// `line`: an order the recording allows has no frame (see
+    /// [`frames`](super::frames)).
+    pub(super) maybe_not: bool,
+    /// The entry line of the thread's first event after `line`.
+    pub(super) next_line: Option<usize>,
 }
 
 /// The engine's signal state (cloned with the engine for checkpoints).
@@ -89,6 +99,12 @@ pub(crate) struct SigState {
     /// fork: a signal pending for them may be consumed unseen (see
     /// [`consumed`](super::consumed)).
     pub(super) signalfd: HashSet<TaskId>,
+    /// Ignored signals strace's tracing kept queued, by process leader
+    /// (see [`kept`](super::kept)).
+    pub(super) kept: HashMap<TaskId, Vec<super::kept::Kept>>,
+    /// Each thread's last `---` line of a signal it ignored (see
+    /// [`frames`](super::frames)).
+    pub(super) ignored_takes: HashMap<TaskId, super::frames::IgnoredTake>,
 }
 
 /// A kernel signal sent to a process ([`SigState::kernel_sent`]).
@@ -128,6 +144,8 @@ impl Engine {
             .retain(|rec, n| *n > 0 && pids.is_live(*rec));
         self.sig.last_restart.retain(|rec, _| pids.is_live(*rec));
         self.sig.kernel_sent.retain(|g, _| k.getpid(*g).is_ok());
+        self.sig.kept.retain(|g, _| k.getpid(*g).is_ok());
+        self.sig.ignored_takes.retain(|t, _| k.getpid(*t).is_ok());
     }
 
     /// Notes a kernel signal sent to process `group` (a notification).
@@ -367,7 +385,7 @@ impl Engine {
     /// namespace's init without a handler for it: Linux drops it at send
     /// (`sig_task_ignored()`), for a tracee in `get_signal()` after the
     /// signal-delivery-stop strace prints; SIGKILL and SIGSTOP aside.
-    fn ignores(&mut self, t: TaskId, sig: i32) -> bool {
+    pub(super) fn ignores(&mut self, t: TaskId, sig: i32) -> bool {
         match self.k.rt_sigaction(t, sig, None) {
             Ok(a) => match a.handler {
                 SigHandler::Ignore => true,
@@ -471,7 +489,7 @@ impl Engine {
     /// replay does not model: the kernel for a terminal, timer, fault or
     /// I/O, `SIGPIPE`/`SIGXFSZ` a call raised, or a process outside the
     /// trace.
-    fn unmodelled_sender(&self, rec: i32, sig: i32, info: Option<&RecSigInfo>) -> bool {
+    pub(super) fn unmodelled_sender(&self, rec: i32, sig: i32, info: Option<&RecSigInfo>) -> bool {
         let Some(i) = info else {
             return true;
         };
@@ -495,6 +513,50 @@ impl Engine {
         }
     }
 
+    /// Queues `sig` (siginfo `info`, SI_KERNEL without one) for thread
+    /// `cur` now, for the line or call `e` that took it from a sender the
+    /// replay does not model (`at`: where it is sent, "line" or "call");
+    /// counted as applied, not checkable.
+    ///
+    /// Errors: the core's refusal of the queueing (`rt_tgsigqueueinfo`).
+    pub(super) fn send_from_outside(
+        &mut self,
+        e: &Event,
+        cur: TaskId,
+        sig: i32,
+        info: Option<RecSigInfo>,
+        at: &str,
+    ) -> taskcore::Result<()> {
+        if let Some(n) = info
+            .and_then(|i| i.pid)
+            .and_then(|p| self.sig.unapplied_sends.get_mut(&p))
+        {
+            *n = n.saturating_sub(1);
+        }
+        let what = match e.kind {
+            Kind::Signal { .. } => "--- signal".to_string(),
+            _ => e.kind.name().to_string(),
+        };
+        *self
+            .stats
+            .unchecked
+            .entry(format!(
+                "{what} (sender outside the replay: sent at the {at})"
+            ))
+            .or_default() += 1;
+        let si = info.map_or(
+            SigInfo {
+                signo: sig,
+                code: SI_KERNEL,
+                ..SigInfo::default()
+            },
+            |i| self.given_info(sig, &i),
+        );
+        let tgid = self.k.getpid(cur).unwrap_or(0);
+        let tid = self.k.pid_vnr(cur, cur).unwrap_or(0);
+        self.k.rt_tgsigqueueinfo(cur, tgid, tid, sig, si)
+    }
+
     /// A `--- SIGxxx {...} ---` line: thread `cur` dequeues `sig`.
     fn signal_line(&mut self, e: &Event, cur: TaskId, sig: i32, info: Option<RecSigInfo>) {
         self.mark_signal(e, cur, sig, info.and_then(|i| i.pid).unwrap_or(0));
@@ -509,6 +571,7 @@ impl Engine {
             }
             return;
         }
+        self.undo_frame_blocking(cur, sig);
         let (p, s) = match self.k.pending_signals(cur) {
             Ok(x) => x,
             Err(_) => return self.unchecked(e),
@@ -522,6 +585,31 @@ impl Engine {
             (p, s)
         };
         if (p | s) & bit(sig) == 0 {
+            let kept = self.take_kept(cur, sig);
+            if kept && !ignored {
+                // Sent while ignored, kept by strace's tracing; its action
+                // is now a handler or the default.
+                let si = info.map_or(
+                    SigInfo {
+                        signo: sig,
+                        code: SI_USER,
+                        ..SigInfo::default()
+                    },
+                    |i| self.given_info(sig, &i),
+                );
+                let tgid = self.k.getpid(cur).unwrap_or(0);
+                let tid = self.k.pid_vnr(cur, cur).unwrap_or(0);
+                if let Err(err) = self.k.rt_tgsigqueueinfo(cur, tgid, tid, sig, si) {
+                    return self.mismatch(e, "signal", "kept".into(), err.name().into());
+                }
+                *self
+                    .stats
+                    .checked_calls
+                    .entry("--- signal sent while ignored, kept by tracing".into())
+                    .or_default() += 1;
+                self.deliver(e, cur, sig, info);
+                return;
+            }
             if ignored {
                 // Discarded at send by the untraced emulation; Linux kept
                 // it for strace. With nothing else to take, the thread
@@ -542,6 +630,7 @@ impl Engine {
                 if !self.deliverable(cur, blocked) {
                     let _ = self.k.get_signal(cur);
                 }
+                self.note_ignored_take(e, cur, sig);
                 return;
             }
             if sig_kernel_stop(sig) && self.next_line_is_sigcont(e) {
@@ -563,29 +652,8 @@ impl Engine {
             }
             // Sent from outside the replay: sent now, then delivered.
             self.learn_core_dumps(e, sig);
-            if let Some(n) = info
-                .and_then(|i| i.pid)
-                .and_then(|p| self.sig.unapplied_sends.get_mut(&p))
-            {
-                *n = n.saturating_sub(1);
-            }
             self.stats.signals_checked -= 1;
-            *self
-                .stats
-                .unchecked
-                .entry("--- signal (sender outside the replay: sent at the line)".into())
-                .or_default() += 1;
-            let si = info.map_or(
-                SigInfo {
-                    signo: sig,
-                    code: SI_KERNEL,
-                    ..SigInfo::default()
-                },
-                |i| self.given_info(sig, &i),
-            );
-            let tgid = self.k.getpid(cur).unwrap_or(0);
-            let tid = self.k.pid_vnr(cur, cur).unwrap_or(0);
-            if let Err(err) = self.k.rt_tgsigqueueinfo(cur, tgid, tid, sig, si) {
+            if let Err(err) = self.send_from_outside(e, cur, sig, info, "line") {
                 return self.mismatch(e, "signal", "sent".into(), err.name().into());
             }
         }
@@ -602,6 +670,7 @@ impl Engine {
             }
         }
         if ignored {
+            self.note_ignored_take(e, cur, sig);
             // get_signal() would discard it and go on: dequeued alone.
             match self.k.rt_sigtimedwait(cur, bit(sig), true) {
                 Ok(SigWait::Signal(got)) => {
@@ -776,11 +845,14 @@ impl Engine {
                 // A handler interrupts the call at most once.
                 self.sig.last_restart.insert(e.pid, None);
                 if self.frames_recorded(e) {
-                    self.sig
-                        .frames
-                        .entry(cur)
-                        .or_default()
-                        .push(Frame { old_mask, eintr });
+                    self.sig.frames.entry(cur).or_default().push(Frame {
+                        old_mask,
+                        eintr,
+                        sig,
+                        line: e.line,
+                        maybe_not: false,
+                        next_line: None,
+                    });
                 } else {
                     // No rt_sigreturn will be seen: the handler returns now.
                     let _ = self.k.rt_sigreturn(cur, old_mask);
