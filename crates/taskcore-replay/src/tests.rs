@@ -497,7 +497,11 @@ fn every_file_of_strace_ff_is_named_so() {
 1.2 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101
 ";
     let child = b"1.1 exit_group(0) = ?\n1.1 +++ exited with 0 +++\n";
-    for (name, text) in [("t.100", &parent[..]), ("t.101", &child[..]), ("t.101.gz", &child[..])] {
+    for (name, text) in [
+        ("t.100", &parent[..]),
+        ("t.101", &child[..]),
+        ("t.101.gz", &child[..]),
+    ] {
         let (e, mismatches) = read_as(name, text);
         let e = e.unwrap_or_else(|| panic!("{name}: accepted"));
         assert!(e.to_string().contains("strace -ff"), "{name}: {e}");
