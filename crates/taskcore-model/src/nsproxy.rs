@@ -6,25 +6,13 @@
 //! namespace of it; the next child is then that namespace's init.
 
 use taskcore::task::capability::CAP_SYS_ADMIN;
-use taskcore::uapi::{
-    CLONE_FILES, CLONE_FS, CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID,
-    CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS, CLONE_SIGHAND, CLONE_SYSVSEM, CLONE_THREAD,
-    CLONE_VM, MAX_PID_NS_LEVEL,
-};
+use taskcore::uapi::{CLONE_NEWPID, CLONE_THREAD, MAX_PID_NS_LEVEL};
 use taskcore::{Errno, NsKind, Result};
 
 use crate::pid::Ns;
 use crate::{Model, Tid};
 
-/// Every `CLONE_NEW*` namespace bit.
-const CLONE_NEW_ANY: u64 = CLONE_NEWNS
-    | CLONE_NEWUTS
-    | CLONE_NEWIPC
-    | CLONE_NEWNET
-    | CLONE_NEWUSER
-    | CLONE_NEWPID
-    | CLONE_NEWCGROUP
-    | CLONE_NEWTIME;
+use taskcore::uapi::CLONE_NEW_ANY;
 
 impl Model {
     /// `task`'s `pid_for_children`.
@@ -51,26 +39,7 @@ impl Model {
     /// `ksys_unshare()` (kernel/fork.c), `copy_pid_ns()`.
     pub fn unshare(&mut self, current: Tid, flags: u64) -> Result<()> {
         let cur = self.current(current)?;
-        let allowed = CLONE_THREAD
-            | CLONE_FS
-            | CLONE_SIGHAND
-            | CLONE_VM
-            | CLONE_FILES
-            | CLONE_SYSVSEM
-            | CLONE_NEW_ANY;
-        if flags & !allowed != 0 {
-            return Err(Errno::EINVAL);
-        }
-        let mut flags = flags;
-        if flags & CLONE_NEWUSER != 0 {
-            flags |= CLONE_THREAD | CLONE_FS;
-        }
-        if flags & CLONE_VM != 0 {
-            flags |= CLONE_SIGHAND;
-        }
-        if flags & CLONE_SIGHAND != 0 {
-            flags |= CLONE_THREAD;
-        }
+        let flags = taskcore::rules::unshare_flags(flags)?;
         if flags & CLONE_THREAD != 0 {
             // thread_group_empty(): the caller is the leader and alone.
             let t = self.task(cur);

@@ -17,9 +17,8 @@ use taskcore::task::pidfd::{
     PIDFD_THREAD, POLLHUP, POLLIN, POLLRDNORM,
 };
 use taskcore::uapi::{
-    __WALL, __WCLONE, __WNOTHREAD, CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS,
-    CLONE_NEWPID, CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS, NSIG, WCONTINUED, WEXITED, WNOHANG,
-    WNOWAIT, WSTOPPED,
+    CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWTIME,
+    CLONE_NEWUSER, CLONE_NEWUTS, NSIG, WNOHANG,
 };
 use taskcore::WaitOutcome;
 
@@ -64,9 +63,7 @@ impl Model {
     ///   thread that does not lead its group, or only a process group's or
     ///   session's id); with it, no task uses the pid (Linux 6.18).
     pub fn pidfd_open(&mut self, current: Tid, pid: i32, flags: u32) -> Result<PidFd> {
-        if flags & !(PIDFD_NONBLOCK | PIDFD_THREAD) != 0 || pid <= 0 {
-            return Err(Errno::EINVAL);
-        }
+        taskcore::rules::pidfd_open_args(pid, flags)?;
         let cur = self.current(current)?;
         let p = self.find_pid(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         let task = self.pid_task(p);
@@ -126,10 +123,7 @@ impl Model {
         sig: i32,
         flags: u32,
     ) -> Result<()> {
-        let scopes = PIDFD_SIGNAL_THREAD | PIDFD_SIGNAL_THREAD_GROUP | PIDFD_SIGNAL_PROCESS_GROUP;
-        if flags & !scopes != 0 || flags.count_ones() > 1 {
-            return Err(Errno::EINVAL);
-        }
+        taskcore::rules::pidfd_send_signal_flags(flags)?;
         let file = self.pidfd_file(fd)?;
         let cur = self.current(current)?;
         if !self.ns_below(file.ns, self.ns_of(cur)) {
@@ -220,11 +214,7 @@ impl Model {
     ///   its numbers were freed).
     /// - `EAGAIN`: non-blocking pidfd, nothing to report.
     pub fn waitid_pidfd(&mut self, current: Tid, fd: PidFd, options: i32) -> Result<WaitOutcome> {
-        let known =
-            WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL;
-        if options & !known != 0 || options & (WEXITED | WSTOPPED | WCONTINUED) == 0 {
-            return Err(Errno::EINVAL);
-        }
+        let options = taskcore::rules::waitid_options(options)?;
         let file = self.pidfd_file(fd)?;
         let cur = self.current(current)?;
         let nonblock = file.flags & PIDFD_NONBLOCK != 0;

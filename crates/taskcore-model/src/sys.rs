@@ -26,10 +26,7 @@ impl Model {
         } else {
             pid
         };
-        let pgid = if pgid == 0 { pid } else { pgid };
-        if pgid < 0 {
-            return Err(Errno::EINVAL);
-        }
+        let pgid = taskcore::rules::setpgid_pgid(pid, pgid)?;
         let p = self.find_task(ns, pid).ok_or(Errno::ESRCH)?;
         if !self.is_leader(p) {
             return Err(Errno::EINVAL);

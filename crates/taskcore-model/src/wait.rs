@@ -17,9 +17,10 @@
 
 use taskcore::uapi::{
     __WALL, __WCLONE, __WNOTHREAD, CLD_CONTINUED, CLD_DUMPED, CLD_EXITED, CLD_KILLED, CLD_STOPPED,
-    CLD_TRAPPED, P_ALL, P_PGID, P_PID, SIGCHLD, SIGCONT, WCONTINUED, WEXITED, WNOHANG, WNOWAIT,
-    WSTOPPED, WUNTRACED,
+    CLD_TRAPPED, SIGCHLD, SIGCONT, WCONTINUED, WEXITED, WNOHANG, WNOWAIT, WUNTRACED,
 };
+
+use taskcore::rules::WaitTarget;
 
 use crate::{
     Errno, ExitState, Model, Result, SigInfo, Tid, WaitOutcome, WaitReport, SIGNAL_GROUP_EXIT,
@@ -74,24 +75,23 @@ impl Model {
     /// # Linux
     /// `kernel_wait4()`: `WEXITED` is implied.
     pub fn wait4(&mut self, current: Tid, pid: i32, options: i32) -> Result<WaitOutcome> {
-        if options & !(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL) != 0 {
-            return Err(Errno::EINVAL);
-        }
-        // -INT_MIN is not defined.
-        if pid == i32::MIN {
-            return Err(Errno::ESRCH);
-        }
+        let (target, flags) = taskcore::rules::wait4_args(pid, options)?;
         let cur = self.current(current)?;
-        let ns = self.ns_of(cur);
-        let wtype = match pid {
-            -1 => WaitType::All,
-            p if p < 0 => WaitType::Pgid(self.find_pid(ns, -p)),
-            0 => WaitType::Pgid(Some(self.sig(cur).pgrp)),
-            p => WaitType::Pid(self.find_pid(ns, p)),
-        };
-        let r = self.do_wait(cur, wtype, options | WEXITED);
+        let wtype = self.wait_type(cur, target);
+        let r = self.do_wait(cur, wtype, flags);
         self.run_deferred();
         r
+    }
+
+    /// A wait's target, its numbers looked up in `cur`'s namespace.
+    fn wait_type(&self, cur: usize, target: WaitTarget) -> WaitType {
+        let ns = self.ns_of(cur);
+        match target {
+            WaitTarget::All => WaitType::All,
+            WaitTarget::Pid(p) => WaitType::Pid(self.find_pid(ns, p)),
+            WaitTarget::Pgid(p) => WaitType::Pgid(self.find_pid(ns, p)),
+            WaitTarget::CallerPgid => WaitType::Pgid(Some(self.sig(cur).pgrp)),
+        }
     }
 
     /// `waitid(idtype, id, &info, options, NULL)` for `P_ALL`, `P_PID`,
@@ -111,44 +111,10 @@ impl Model {
         id: i32,
         options: i32,
     ) -> Result<WaitOutcome> {
-        if options
-            & !(WNOHANG
-                | WNOWAIT
-                | WEXITED
-                | WSTOPPED
-                | WCONTINUED
-                | __WNOTHREAD
-                | __WCLONE
-                | __WALL)
-            != 0
-        {
-            return Err(Errno::EINVAL);
-        }
-        if options & (WEXITED | WSTOPPED | WCONTINUED) == 0 {
-            return Err(Errno::EINVAL);
-        }
+        let options = taskcore::rules::waitid_options(options)?;
         let cur = self.current(current)?;
-        let ns = self.ns_of(cur);
-        let wtype = match idtype {
-            P_ALL => WaitType::All,
-            P_PID => {
-                if id <= 0 {
-                    return Err(Errno::EINVAL);
-                }
-                WaitType::Pid(self.find_pid(ns, id))
-            }
-            P_PGID => {
-                if id < 0 {
-                    return Err(Errno::EINVAL);
-                }
-                if id == 0 {
-                    WaitType::Pgid(Some(self.sig(cur).pgrp))
-                } else {
-                    WaitType::Pgid(self.find_pid(ns, id))
-                }
-            }
-            _ => return Err(Errno::EINVAL),
-        };
+        let target = taskcore::rules::waitid_target(idtype, id)?;
+        let wtype = self.wait_type(cur, target);
         let r = self.do_wait(cur, wtype, options);
         self.run_deferred();
         r

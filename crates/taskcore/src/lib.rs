@@ -97,6 +97,7 @@ pub mod objpool;
 pub mod pid;
 pub mod probe;
 pub mod procfs;
+pub mod rules;
 pub(crate) mod slab;
 pub mod sync;
 pub mod sys;

@@ -5,6 +5,19 @@
 //! `include/uapi/asm-generic/siginfo.h`, `include/uapi/linux/prctl.h`,
 //! `include/uapi/linux/ptrace.h`). Names are Linux's.
 
+// ---------------------------------------------------------------- pidfds
+
+/// `pidfd_open` flag: waits on the pidfd do not block (`O_NONBLOCK`).
+pub const PIDFD_NONBLOCK: u32 = 0o4000;
+/// `pidfd_open` flag: the pidfd names a thread, not a process (`O_EXCL`).
+pub const PIDFD_THREAD: u32 = 0o200;
+/// `pidfd_send_signal` flag: signal the thread.
+pub const PIDFD_SIGNAL_THREAD: u32 = 1;
+/// `pidfd_send_signal` flag: signal the thread group.
+pub const PIDFD_SIGNAL_THREAD_GROUP: u32 = 2;
+/// `pidfd_send_signal` flag: signal the process group the pid leads.
+pub const PIDFD_SIGNAL_PROCESS_GROUP: u32 = 4;
+
 // ---------------------------------------------------------------- clone(2)
 
 /// Share the address space (`CLONE_VM`).
@@ -61,6 +74,15 @@ pub const CLONE_CLEAR_SIGHAND: u64 = 0x1_0000_0000;
 pub const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
 /// New time namespace; clone3 only (it lies in clone(2)'s signal byte).
 pub const CLONE_NEWTIME: u64 = 0x0000_0080;
+/// Every `CLONE_NEW*` namespace bit.
+pub const CLONE_NEW_ANY: u64 = CLONE_NEWNS
+    | CLONE_NEWUTS
+    | CLONE_NEWIPC
+    | CLONE_NEWNET
+    | CLONE_NEWUSER
+    | CLONE_NEWPID
+    | CLONE_NEWCGROUP
+    | CLONE_NEWTIME;
 /// The flags clone(2) can pass (its 32-bit word, `CLONE_LEGACY_FLAGS`).
 pub const CLONE_LEGACY_FLAGS: u64 = 0xffff_ffff;
 /// Low byte of clone(2) flags: the exit signal (`CSIGNAL`).

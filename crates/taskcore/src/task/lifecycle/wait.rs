@@ -21,8 +21,7 @@ use crate::task::task_struct::SIGNAL_GROUP_EXIT;
 use crate::types::SigInfo;
 use crate::uapi::{
     __WALL, __WCLONE, __WNOTHREAD, CLD_CONTINUED, CLD_DUMPED, CLD_EXITED, CLD_KILLED, CLD_STOPPED,
-    CLD_TRAPPED, P_ALL, P_PGID, P_PID, SIGCHLD, SIGCONT, WCONTINUED, WEXITED, WNOHANG, WNOWAIT,
-    WSTOPPED, WUNTRACED,
+    CLD_TRAPPED, SIGCHLD, SIGCONT, WCONTINUED, WEXITED, WNOHANG, WNOWAIT, WUNTRACED,
 };
 use crate::wait::index::{
     Cat, Class, EdgeState, ReadyKey, Waiter, READY_CONT, READY_EXIT, READY_STOP, READY_TRAP,
@@ -103,26 +102,28 @@ impl Kernel {
     /// `kernel_wait4()`'s checks and decoding: the options, the pid, the
     /// caller; `WEXITED` is added.
     fn wait4_prepare(&self, current: TaskId, pid: i32, options: i32) -> Result<WaitOpts> {
-        if options & !(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL) != 0 {
-            return Err(Errno::EINVAL);
-        }
-        // -INT_MIN is not defined.
-        if pid == i32::MIN {
-            return Err(Errno::ESRCH);
-        }
+        let (target, flags) = crate::rules::wait4_args(pid, options)?;
         let cur = self.current(current)?;
-        let ns = self.ns_of(cur);
-        let filter = match pid {
-            -1 => WaitFilter::All,
-            p if p < 0 => WaitFilter::Pgid(self.find_pid(ns, -p)),
-            0 => WaitFilter::Pgid(Some(self.groups[self.tasks[cur].group].pgrp)),
-            p => WaitFilter::Pid(self.find_pid(ns, p)),
-        };
         Ok(WaitOpts {
             cur,
-            filter,
-            flags: options | WEXITED,
+            filter: self.wait_filter(cur, target),
+            flags,
         })
+    }
+
+    /// A wait's target as a filter, its numbers looked up in `cur`'s
+    /// namespace.
+    fn wait_filter(&self, cur: TaskIx, target: crate::rules::WaitTarget) -> WaitFilter {
+        use crate::rules::WaitTarget;
+        let ns = self.ns_of(cur);
+        match target {
+            WaitTarget::All => WaitFilter::All,
+            WaitTarget::Pid(p) => WaitFilter::Pid(self.find_pid(ns, p)),
+            WaitTarget::Pgid(p) => WaitFilter::Pgid(self.find_pid(ns, p)),
+            WaitTarget::CallerPgid => {
+                WaitFilter::Pgid(Some(self.groups[self.tasks[cur].group].pgrp))
+            }
+        }
     }
 
     /// `waitid(idtype, id, &info, options, NULL)` with `idtype` `P_ALL`,
@@ -172,29 +173,10 @@ impl Kernel {
         id: i32,
         options: i32,
     ) -> Result<WaitOpts> {
-        if options
-            & !(WNOHANG
-                | WNOWAIT
-                | WEXITED
-                | WSTOPPED
-                | WCONTINUED
-                | __WNOTHREAD
-                | __WCLONE
-                | __WALL)
-            != 0
-        {
-            return Err(Errno::EINVAL);
-        }
-        if options & (WEXITED | WSTOPPED | WCONTINUED) == 0 {
-            return Err(Errno::EINVAL);
-        }
+        let flags = crate::rules::waitid_options(options)?;
         let cur = self.current(current)?;
         let filter = self.waitid_target(cur, idtype, id)?;
-        Ok(WaitOpts {
-            cur,
-            filter,
-            flags: options,
-        })
+        Ok(WaitOpts { cur, filter, flags })
     }
 
     /// `waitid`'s `(idtype, id)` as a filter, for caller `cur`.
@@ -203,14 +185,8 @@ impl Kernel {
     /// `EINVAL`: an unknown idtype (`P_PIDFD` included), `P_PID` with
     /// `id <= 0`, `P_PGID` with `id < 0`.
     fn waitid_target(&self, cur: TaskIx, idtype: i32, id: i32) -> Result<WaitFilter> {
-        let ns = self.ns_of(cur);
-        Ok(match idtype {
-            P_ALL => WaitFilter::All,
-            P_PID if id > 0 => WaitFilter::Pid(self.find_pid(ns, id)),
-            P_PGID if id == 0 => WaitFilter::Pgid(Some(self.groups[self.tasks[cur].group].pgrp)),
-            P_PGID if id > 0 => WaitFilter::Pgid(self.find_pid(ns, id)),
-            _ => return Err(Errno::EINVAL),
-        })
+        let target = crate::rules::waitid_target(idtype, id)?;
+        Ok(self.wait_filter(cur, target))
     }
 
     /// `__do_wait()` for thread `cur` (which may be exiting: init reaps its

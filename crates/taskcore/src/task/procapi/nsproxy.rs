@@ -26,10 +26,7 @@ use crate::task::procapi::pidfd::PidFd;
 use crate::task::state::capability::CAP_SYS_ADMIN;
 use crate::task::state::cred_struct::Cred;
 use crate::task::state::nsproxy_struct::{NsProxy, CLONE_NEW_ANY};
-use crate::uapi::{
-    CLONE_FILES, CLONE_FS, CLONE_NEWPID, CLONE_NEWUSER, CLONE_SIGHAND, CLONE_SYSVSEM, CLONE_THREAD,
-    CLONE_VM,
-};
+use crate::uapi::{CLONE_NEWPID, CLONE_NEWUSER, CLONE_THREAD};
 
 /// Which pid namespace link of `/proc/PID/ns` to open or read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,26 +114,7 @@ impl Kernel {
     /// process shares the address space (a vfork child's).
     pub fn unshare(&mut self, current: TaskId, flags: u64) -> Result<()> {
         let cur = self.current(current)?;
-        let allowed = CLONE_THREAD
-            | CLONE_FS
-            | CLONE_SIGHAND
-            | CLONE_VM
-            | CLONE_FILES
-            | CLONE_SYSVSEM
-            | CLONE_NEW_ANY;
-        if flags & !allowed != 0 {
-            return Err(Errno::EINVAL);
-        }
-        let mut flags = flags;
-        if flags & CLONE_NEWUSER != 0 {
-            flags |= CLONE_THREAD | CLONE_FS;
-        }
-        if flags & CLONE_VM != 0 {
-            flags |= CLONE_SIGHAND;
-        }
-        if flags & CLONE_SIGHAND != 0 {
-            flags |= CLONE_THREAD;
-        }
+        let flags = crate::rules::unshare_flags(flags)?;
         if flags & CLONE_THREAD != 0 && !self.group_empty(self.tasks[cur].group) {
             return Err(Errno::EINVAL);
         }

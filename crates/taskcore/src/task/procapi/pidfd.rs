@@ -31,21 +31,14 @@ use crate::task::lifecycle::wait::WaitFilter;
 use crate::task::signal::sigsend::PidType;
 use crate::task::task_struct::{ExitState, PF_EXITING};
 use crate::uapi::{
-    __WALL, __WCLONE, __WNOTHREAD, CLONE_DETACHED, CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_THREAD,
-    SI_TKILL, WCONTINUED, WEXITED, WNOHANG, WNOWAIT, WSTOPPED,
+    CLONE_DETACHED, CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_THREAD, SI_TKILL, WNOHANG,
 };
 use crate::wait::WaitOutcome;
 
-/// `pidfd_open` flag: waits on the pidfd do not block (`O_NONBLOCK`).
-pub const PIDFD_NONBLOCK: u32 = 0o4000;
-/// `pidfd_open` flag: the pidfd names a thread, not a process (`O_EXCL`).
-pub const PIDFD_THREAD: u32 = 0o200;
-/// `pidfd_send_signal` flag: signal the thread.
-pub const PIDFD_SIGNAL_THREAD: u32 = 1;
-/// `pidfd_send_signal` flag: signal the thread group.
-pub const PIDFD_SIGNAL_THREAD_GROUP: u32 = 2;
-/// `pidfd_send_signal` flag: signal the process group the pid leads.
-pub const PIDFD_SIGNAL_PROCESS_GROUP: u32 = 4;
+pub use crate::uapi::{
+    PIDFD_NONBLOCK, PIDFD_SIGNAL_PROCESS_GROUP, PIDFD_SIGNAL_THREAD, PIDFD_SIGNAL_THREAD_GROUP,
+    PIDFD_THREAD,
+};
 /// Poll bit: readable (`POLLIN`).
 pub const POLLIN: u32 = 0x1;
 /// Poll bit: normal data readable (`POLLRDNORM`).
@@ -117,9 +110,7 @@ impl Kernel {
     /// # Linux
     /// `sys_pidfd_open()` (kernel/pid.c), `pidfd_prepare()`.
     pub fn pidfd_open(&mut self, current: TaskId, pid: i32, flags: u32) -> Result<PidFd> {
-        if flags & !(PIDFD_NONBLOCK | PIDFD_THREAD) != 0 || pid <= 0 {
-            return Err(Errno::EINVAL);
-        }
+        crate::rules::pidfd_open_args(pid, flags)?;
         let cur = self.current(current)?;
         let p = self.find_pid(self.ns_of(cur), pid).ok_or(Errno::ESRCH)?;
         let has = if flags & PIDFD_THREAD != 0 {
@@ -267,10 +258,7 @@ impl Kernel {
         info: Option<SigInfo>,
         flags: u32,
     ) -> Result<()> {
-        let scopes = PIDFD_SIGNAL_THREAD | PIDFD_SIGNAL_THREAD_GROUP | PIDFD_SIGNAL_PROCESS_GROUP;
-        if flags & !scopes != 0 || flags.count_ones() > 1 {
-            return Err(Errno::EINVAL);
-        }
+        crate::rules::pidfd_send_signal_flags(flags)?;
         let file = self.pidfd_file(fd)?;
         let cur = self.current(current)?;
         let pid = file.pid;
@@ -377,12 +365,7 @@ impl Kernel {
         fd: PidFd,
         options: impl Into<i32>,
     ) -> Result<WaitOutcome> {
-        let options = options.into();
-        let all =
-            WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL;
-        if options & !all != 0 || options & (WEXITED | WSTOPPED | WCONTINUED) == 0 {
-            return Err(Errno::EINVAL);
-        }
+        let options = crate::rules::waitid_options(options.into())?;
         let file = self.pidfd_file(fd)?;
         let cur = self.current(current)?;
         let nonblock = file.flags & PIDFD_NONBLOCK != 0;

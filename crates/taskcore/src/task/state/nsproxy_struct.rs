@@ -5,10 +5,6 @@
 //! include/linux/nsproxy.h `struct nsproxy`.
 
 use crate::pid::ns::NsIx;
-use crate::uapi::{
-    CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWTIME,
-    CLONE_NEWUSER, CLONE_NEWUTS,
-};
 
 /// A task's namespaces for its children (`struct nsproxy`, the pid part; the user
 /// namespace is the credentials').
@@ -26,12 +22,4 @@ impl NsProxy {
     };
 }
 
-/// Every `CLONE_NEW*` namespace bit.
-pub(crate) const CLONE_NEW_ANY: u64 = CLONE_NEWNS
-    | CLONE_NEWUTS
-    | CLONE_NEWIPC
-    | CLONE_NEWNET
-    | CLONE_NEWUSER
-    | CLONE_NEWPID
-    | CLONE_NEWCGROUP
-    | CLONE_NEWTIME;
+pub(crate) use crate::uapi::CLONE_NEW_ANY;
