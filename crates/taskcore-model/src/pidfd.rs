@@ -16,10 +16,7 @@ use taskcore::task::pidfd::{
     PIDFD_NONBLOCK, PIDFD_SIGNAL_PROCESS_GROUP, PIDFD_SIGNAL_THREAD, PIDFD_SIGNAL_THREAD_GROUP,
     PIDFD_THREAD, POLLHUP, POLLIN, POLLRDNORM,
 };
-use taskcore::uapi::{
-    CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWTIME,
-    CLONE_NEWUSER, CLONE_NEWUTS, NSIG, WNOHANG,
-};
+use taskcore::uapi::{CLONE_NEWPID, CLONE_NEW_ANY, NSIG, WNOHANG};
 use taskcore::WaitOutcome;
 
 use crate::cred::Sender;
@@ -264,15 +261,7 @@ impl Model {
     pub fn setns_pidfd(&mut self, current: Tid, fd: PidFd, nstype: u64) -> Result<()> {
         let cur = self.current(current)?;
         let file = self.pidfd_file(fd)?;
-        let any = CLONE_NEWNS
-            | CLONE_NEWUTS
-            | CLONE_NEWIPC
-            | CLONE_NEWNET
-            | CLONE_NEWUSER
-            | CLONE_NEWPID
-            | CLONE_NEWCGROUP
-            | CLONE_NEWTIME;
-        if nstype == 0 || nstype & !any != 0 {
+        if nstype == 0 || nstype & !CLONE_NEW_ANY != 0 {
             return Err(Errno::EINVAL);
         }
         // pidfd_get_task(), then the task's nsproxy: none once exiting.
