@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The instruction-count regression check of the hot paths: each operation of
-# crates/taskcore/examples/hotpaths.rs runs under callgrind at N and 2N
+# crates/taskcore-hotpaths (src/main.rs) runs under callgrind at N and 2N
 # iterations, and (Ir at 2N - Ir at N) / N, the cost of one operation with
 # the setup cancelled out, is held against its budget in
 # scripts/instructions.budget with a 5% tolerance. Instructions do not depend
@@ -34,8 +34,8 @@ if ! valgrind --tool=callgrind --help >/dev/null 2>&1; then
 fi
 
 target=${CARGO_TARGET_DIR:-$(pwd)/target}
-cargo build --release -q -p taskcore --example hotpaths
-bin=$target/release/examples/hotpaths
+cargo build --release -q -p taskcore-hotpaths
+bin=$target/release/taskcore-hotpaths
 
 have_rustc=$(rustc --version | cut -d' ' -f2)
 have_valgrind=$(valgrind --version | sed 's/^valgrind-//')
