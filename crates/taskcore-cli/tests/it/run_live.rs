@@ -39,6 +39,11 @@ fn have(tool: &str) -> bool {
 /// Runs `argv` under `taskcore run --report`, returning its output and the
 /// report's divergence count.
 fn run(argv: &[&str]) -> (Output, u64, serde_json::Value) {
+    run_with(&[], argv)
+}
+
+/// [`run`] with `taskcore run` options `opts` (`--proc`...).
+fn run_with(opts: &[&str], argv: &[&str]) -> (Output, u64, serde_json::Value) {
     let dir = std::env::temp_dir().join(format!("taskcore-run-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -48,6 +53,7 @@ fn run(argv: &[&str]) -> (Output, u64, serde_json::Value) {
         .arg("run")
         .arg("--report")
         .arg(&report)
+        .args(opts)
         .arg("--")
         .args(argv)
         .output()
@@ -73,10 +79,15 @@ fn native(argv: &[&str]) -> Output {
 /// because under a loaded machine a rare window the supervisor does not
 /// order (docs/run.md, Limits) can still show one, and CI must not flake.
 fn same_as_native(argv: &[&str]) {
+    same_as_native_with(&[], argv)
+}
+
+/// [`same_as_native`] with `taskcore run` options `opts`.
+fn same_as_native_with(opts: &[&str], argv: &[&str]) {
     let n = native(argv);
     let mut attempt = 0;
     let (r, div) = loop {
-        let (r, div, _) = run(argv);
+        let (r, div, _) = run_with(opts, argv);
         attempt += 1;
         if div == 0 || attempt == 3 {
             break (r, div);
@@ -252,19 +263,28 @@ fn oracle_programs_print_the_same() {
     if !available() || !have("gcc") {
         return;
     }
+    // Programs that read their children's /proc/PID need the core's
+    // /proc (`--proc`: root and FUSE).
+    // SAFETY: geteuid reads this process's credentials.
+    let proc_ok = unsafe { libc::geteuid() } == 0 && std::path::Path::new("/dev/fuse").exists();
     let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/oracle");
     let dir = std::env::temp_dir().join(format!("taskcore-run-oracle-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for name in [
-        "cred_rules",
-        "errno_table",
-        "kill_perm",
-        "prctl_rules",
-        "sig_delivery",
-        "sig_mask_rules",
-        "sys_decode_rules",
-        "validation_rules",
+    for (name, proc) in [
+        ("cred_rules", false),
+        ("errno_table", false),
+        ("jobctl_rules", true),
+        ("kill_perm", false),
+        ("prctl_rules", false),
+        ("sig_delivery", false),
+        ("sig_mask_rules", false),
+        ("sys_decode_rules", false),
+        ("validation_rules", false),
     ] {
+        if proc && !proc_ok {
+            eprintln!("SKIPPED {name}: reads /proc/PID, needs --proc (root and /dev/fuse)");
+            continue;
+        }
         let c = format!("{src}/{name}.c");
         if !std::path::Path::new(&c).exists() {
             eprintln!("SKIPPED {name}: {c} not found (outside the repository)");
@@ -279,7 +299,8 @@ fn oracle_programs_print_the_same() {
             .unwrap()
             .success();
         assert!(ok, "gcc {c}");
-        same_as_native(&[bin.to_str().unwrap()]);
+        let opts: &[&str] = if proc { &["--proc"] } else { &[] };
+        same_as_native_with(opts, &[bin.to_str().unwrap()]);
     }
 }
 
