@@ -302,6 +302,62 @@ fn oracle_programs_print_the_same() {
         let opts: &[&str] = if proc { &["--proc"] } else { &[] };
         same_as_native_with(opts, &[bin.to_str().unwrap()]);
     }
+    // RLIMIT_NPROC counts every process of the real uid on the machine,
+    // zombies too: each run starts once uid 1000 (the program's) has none
+    // left (the earlier programs' orphans are reaped by the machine's pid
+    // 1, in its own time).
+    let c = format!("{src}/rlimit_rules.c");
+    if std::path::Path::new(&c).exists() {
+        let bin = dir.join("rlimit_rules");
+        let ok = Command::new("gcc")
+            .args(["-O1", "-o"])
+            .arg(&bin)
+            .arg(&c)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "gcc {c}");
+        let argv = [bin.to_str().unwrap()];
+        if !uid_idle(1000) {
+            eprintln!("SKIPPED rlimit_rules: processes of uid 1000 stay on this machine");
+            return;
+        }
+        let n = native(&argv);
+        assert!(uid_idle(1000), "rlimit_rules left processes of uid 1000");
+        let (r, div, _) = run(&argv);
+        assert_eq!(
+            String::from_utf8_lossy(&r.stdout),
+            String::from_utf8_lossy(&n.stdout),
+            "stdout of rlimit_rules; stderr: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        assert_eq!(div, 0, "{}", String::from_utf8_lossy(&r.stderr));
+    }
+}
+
+/// Waits up to 10 s until no process of real uid `uid` exists.
+fn uid_idle(uid: u32) -> bool {
+    let has = || {
+        std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| {
+                std::fs::read_to_string(e.path().join("status")).is_ok_and(|s| {
+                    s.lines()
+                        .find_map(|l| l.strip_prefix("Uid:"))
+                        .and_then(|v| v.split_whitespace().next()?.parse::<u32>().ok())
+                        == Some(uid)
+                })
+            })
+    };
+    for _ in 0..100 {
+        if !has() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    false
 }
 
 /// Random process-lifecycle programs (`data/randscen.py`: forks, threads
