@@ -474,8 +474,14 @@ fn proc_option_shows_the_virtual_namespace_to_ps() {
     let o = Command::new(taskcore())
         .args(["run", "--proc", "--", "sh", "-c"])
         .arg("sleep 5 & ps -e -o pid=,ppid=,comm=; readlink /proc/self; kill $!; wait")
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
+    // Its mount point is named after the supervisor's pid (other tests
+    // may have theirs mounted meanwhile).
+    let own_mount = format!("taskcore-run-proc-{}", o.id());
+    let o = o.wait_with_output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     let err = String::from_utf8_lossy(&o.stderr);
     if o.status.code() == Some(125) && (err.contains("--proc: mount") || err.contains("EPERM")) {
@@ -505,5 +511,5 @@ fn proc_option_shows_the_virtual_namespace_to_ps() {
     );
     // The mount was private to the run: the real /proc is untouched.
     let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap();
-    assert!(!mounts.contains("taskcore-proc"), "{mounts}");
+    assert!(!mounts.contains(&own_mount), "{mounts}");
 }
