@@ -39,8 +39,10 @@ struct Published {
     generation: u64,
 }
 
-/// A view this young is served as it is: the requests of one `ps` (a
-/// lookup, an open and a read per file) share one snapshot.
+/// A view this young is served as it is, if the supervisor has handled
+/// no stop since it was published: the requests of one `ps` (a lookup, an
+/// open and a read per file) share one snapshot, and a reader never sees
+/// a state older than a stop the supervisor already applied.
 const FRESH: Duration = Duration::from_millis(2);
 
 /// Where the supervisor publishes views and readers take them.
@@ -49,6 +51,8 @@ pub struct LiveView {
     published: Mutex<Published>,
     changed: Condvar,
     wanted: AtomicBool,
+    /// The supervisor handled a stop since the last view was published.
+    stale: AtomicBool,
     /// The supervisor's thread (0 before the run starts).
     supervisor: AtomicI32,
 }
@@ -59,13 +63,14 @@ impl LiveView {
         Arc::new(LiveView::default())
     }
 
-    /// A fresh view: the newest if it is under 2 ms old, else asks the
-    /// supervisor for one and waits up to `wait` for it; returns the newest
-    /// published (`None` before the run published any).
+    /// A fresh view: the newest if it is under 2 ms old and no stop was
+    /// handled since, else asks the supervisor for one and waits up to
+    /// `wait` for it; returns the newest published (`None` before the run
+    /// published any).
     pub fn current(&self, wait: Duration) -> Option<Arc<View>> {
         let deadline = Instant::now() + wait;
         let mut p = self.published.lock().ok()?;
-        if p.at.is_some_and(|t| t.elapsed() < FRESH) {
+        if !self.stale.load(Ordering::SeqCst) && p.at.is_some_and(|t| t.elapsed() < FRESH) {
             return p.view.clone();
         }
         let start = p.generation;
@@ -94,9 +99,16 @@ impl LiveView {
         self.wanted.swap(false, Ordering::SeqCst)
     }
 
+    /// The supervisor handled a stop: the published view may be older
+    /// than the core (the next reader asks for a new one).
+    pub(crate) fn invalidate(&self) {
+        self.stale.store(true, Ordering::Relaxed);
+    }
+
     /// Publishes `view` and wakes the readers.
     pub(crate) fn publish(&self, view: View) {
         if let Ok(mut p) = self.published.lock() {
+            self.stale.store(false, Ordering::SeqCst);
             p.view = Some(Arc::new(view));
             p.at = Some(Instant::now());
             p.generation += 1;

@@ -33,6 +33,56 @@ pub(crate) struct Spawned {
     pub(crate) pid: i32,
     /// Whether it was given the terminal's foreground.
     pub(crate) took_terminal: bool,
+    /// The signals it starts with ignored (bit `sig - 1`): the
+    /// supervisor's, which a fork and an exec keep, but SIGPIPE, which it
+    /// gets back at its default as from `std::process::Command` (Rust's
+    /// runtime ignores it in the supervisor).
+    pub(crate) ignored: u64,
+    /// The signal mask it starts with (the supervisor's).
+    pub(crate) blocked: u64,
+}
+
+/// The signals this process ignores (`SIG_IGN`), bit `sig - 1`, read with
+/// the raw `rt_sigaction` (glibc's wrapper refuses its own signals 32 and
+/// 33, which a fork passes on all the same).
+fn ignored_signals() -> u64 {
+    let mut set = 0;
+    for sig in 1..=64u64 {
+        // struct kernel_sigaction: handler, flags, restorer, mask.
+        let mut old = [0u64; 4];
+        // SAFETY: rt_sigaction with no new action writes the old one to a
+        // local buffer of the kernel's size.
+        let r = unsafe {
+            libc::syscall(
+                libc::SYS_rt_sigaction,
+                sig,
+                std::ptr::null::<u64>(),
+                old.as_mut_ptr(),
+                8usize,
+            )
+        };
+        if r == 0 && old[0] == libc::SIG_IGN as u64 {
+            set |= 1 << (sig - 1);
+        }
+    }
+    set
+}
+
+/// This thread's signal mask, bit `sig - 1`.
+fn blocked_signals() -> u64 {
+    let mut old = 0u64;
+    // SAFETY: rt_sigprocmask with no new mask writes the old one to a
+    // local of the kernel's size.
+    unsafe {
+        libc::syscall(
+            libc::SYS_rt_sigprocmask,
+            libc::SIG_BLOCK,
+            std::ptr::null::<u64>(),
+            &mut old as *mut u64,
+            8usize,
+        )
+    };
+    old
 }
 
 fn os(what: &'static str) -> impl Fn(nix::Error) -> RunError {
@@ -75,6 +125,8 @@ pub(crate) fn spawn(
     let mut ptrs: Vec<*const libc::c_char> = cargs.iter().map(|c| c.as_ptr()).collect();
     ptrs.push(std::ptr::null());
     let (rd, wr): (OwnedFd, OwnedFd) = pipe().map_err(os("pipe"))?;
+    let ignored = ignored_signals() & !(1 << (libc::SIGPIPE - 1));
+    let blocked = blocked_signals();
     // SAFETY: the child only makes async-signal-safe calls (read, setpgid,
     // tcsetpgrp, signal, prctl, seccomp, execvp, _exit) on memory
     // prepared before the fork.
@@ -125,8 +177,10 @@ pub(crate) fn spawn(
                 }
             }
             drop(err_wr);
-            // SAFETY: process-group and terminal calls on this process.
+            // SAFETY: process-group, terminal and signal calls on this
+            // process.
             unsafe {
+                libc::signal(libc::SIGPIPE, libc::SIG_DFL);
                 libc::setpgid(0, 0);
                 if fg {
                     libc::signal(libc::SIGTTOU, libc::SIG_IGN);
@@ -178,6 +232,8 @@ pub(crate) fn spawn(
             Ok(Spawned {
                 pid: child.as_raw(),
                 took_terminal: fg,
+                ignored,
+                blocked,
             })
         }
     }

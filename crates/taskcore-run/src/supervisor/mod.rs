@@ -160,6 +160,8 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
     let filter = filter::compile()?;
     let mut k = Kernel::new(Config {
         pid_max: opts.pid_max,
+        // Init is the supervisor, a real process in its caller's session.
+        init_is_global: false,
         ..Config::default()
     })
     .map_err(|e| RunError::BadOption(format!("--pid-max {}: {}", opts.pid_max, e.name())))?;
@@ -188,6 +190,15 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         lv.attach();
     }
     let sp = spawn::spawn(&opts.argv, &filter, opts.proc_dir.as_deref())?;
+    // The command starts with the dispositions and mask it inherited.
+    for sig in (1..=64).filter(|s| sp.ignored & (1u64 << (s - 1)) != 0) {
+        let ign = taskcore::SigAction {
+            handler: taskcore::SigHandler::Ignore,
+            ..Default::default()
+        };
+        let _ = k.rt_sigaction(cmd, sig, Some(ign));
+    }
+    let _ = k.rt_sigprocmask(cmd, taskcore::uapi::SIG_SETMASK, Some(sp.blocked));
     // SAFETY: getpid/getpgrp/getsid read this process's ids.
     let (sup_pid, sup_pgid, sup_sid) =
         unsafe { (libc::getpid(), libc::getpgrp(), libc::getsid(0)) };
@@ -253,15 +264,31 @@ impl Supervisor {
         }
     }
 
-    /// Publishes a view if a reader asked for one.
+    /// Publishes a view if a reader asked for one, after the stops that
+    /// are already waiting (they happened before the reader's request, as
+    /// far as the supervisor can tell).
     fn publish_view_if_wanted(&mut self) {
-        if self
-            .opts
-            .live_view
-            .as_ref()
-            .is_some_and(|lv| lv.take_request())
-        {
+        let wanted = self.opts.live_view.as_ref().is_some_and(|lv| {
+            lv.invalidate();
+            lv.take_request()
+        });
+        if wanted {
+            self.drain_stops();
             self.publish_view();
+        }
+    }
+
+    /// Handles the stops that are ready now, without waiting (at most a
+    /// bounded number, so that a busy run still publishes).
+    fn drain_stops(&mut self) {
+        for _ in 0..64 {
+            let mut st: libc::c_int = 0;
+            // SAFETY: waitpid writes the status to a local.
+            let tid = unsafe { libc::waitpid(-1, &mut st, libc::__WALL | libc::WNOHANG) };
+            if tid <= 0 {
+                break;
+            }
+            self.on_status(tid, st);
         }
     }
 
@@ -275,6 +302,7 @@ impl Supervisor {
                 .map(|(r, _)| (r, self.map.to_virtual(r)))
                 .collect();
             let to_real = to_virtual.iter().map(|(&r, &v)| (v, r)).collect();
+
             lv.publish(crate::live::View {
                 kernel: self.k.snapshot(),
                 to_virtual,
@@ -344,26 +372,40 @@ impl Supervisor {
 
     /// A `PTRACE_EVENT_STOP`: a group stop (kept with `PTRACE_LISTEN`, so
     /// that the real parent sees it and SIGCONT ends it), or the trap that
-    /// ends a listen.
+    /// ends a listen. Under `PTRACE_SEIZE` a group stop's `WSTOPSIG` is the
+    /// stop signal and a trap's is SIGTRAP (`do_jobctl_trap()`).
     fn on_event_stop(&mut self, tid: i32, sig: i32) {
-        let stop_sig = matches!(
+        let group_stop = matches!(
             sig,
             libc::SIGSTOP | libc::SIGTSTP | libc::SIGTTIN | libc::SIGTTOU
         );
-        let group_stop = stop_sig
-            && nix::sys::ptrace::getsiginfo(spawn::pid(tid)) == Err(nix::errno::Errno::EINVAL);
         // The core's init mirrors it where it traces the task too (a
         // process seized before a fatal signal or its exit).
         let v = self.map.to_virtual(tid);
+        let task = self.map.task(tid);
+        let seized = task.is_some_and(|t| self.seized.contains(&t));
         if group_stop {
             let _ = tracee::listen(tid);
-            let _ = self.k.ptrace_listen(self.init, v);
+            if seized {
+                let _ = self.k.ptrace_listen(self.init, v);
+            } else if let Some(task) = task {
+                // The thread took part in the group stop (do_signal_stop():
+                // the last one tells the parent); the core's thread too,
+                // dequeuing nothing it has not delivered for real.
+                let _ = self.k.get_signal_jobctl(task);
+            }
         } else {
             // A trap (a SIGCONT's notify, the end of a listen): the core's
-            // traced task takes it too, and is resumed.
-            if let Some(task) = self.map.task(tid).filter(|t| self.seized.contains(t)) {
-                if self.k.get_signal(task) == Ok(taskcore::SignalAction::Stopped) {
-                    let _ = self.k.ptrace_cont(self.init, v, 0);
+            // traced task takes it too, and is resumed; an untraced one
+            // tells its parent of the continued group, as the real thread
+            // did before this trap.
+            if let Some(task) = task {
+                if seized {
+                    if self.k.get_signal(task) == Ok(taskcore::SignalAction::Stopped) {
+                        let _ = self.k.ptrace_cont(self.init, v, 0);
+                    }
+                } else {
+                    let _ = self.k.get_signal_jobctl(task);
                 }
             }
             self.resume(tid, 0);

@@ -73,6 +73,12 @@ impl Supervisor {
         handler == SigHandler::Ignore || (handler == SigHandler::Default && sig_kernel_ignore(sig))
     }
 
+    /// Whether `sig` is pending for `task` or its process in the core.
+    fn pending(&self, task: TaskId, sig: i32) -> bool {
+        let (private, shared) = self.k.pending_signals(task).unwrap_or((0, 0));
+        (private | shared) & (1u64 << (sig - 1)) != 0
+    }
+
     /// Whether `sig` kills `task` by its default action (not blocked, no
     /// handler, not ignored, not a stop).
     pub(super) fn is_fatal(&mut self, task: TaskId, sig: i32) -> bool {
@@ -138,13 +144,13 @@ impl Supervisor {
         if fatal {
             self.seize_dying(task);
         }
-        let mut r = self.k.get_signal(task);
+        let mut r = self.k.get_signal_once(task);
         // A task the core's init traces takes a ptrace trap for each signal
         // (ptrace_signal()); the supervisor resumes it with the signal.
         if r == Ok(SignalAction::Stopped) && !sig_kernel_stop(sig) {
             if let Ok(v) = self.k.gettid(task) {
                 if self.k.ptrace_cont(self.init, v, sig).is_ok() {
-                    r = self.k.get_signal(task);
+                    r = self.k.get_signal_once(task);
                 }
             }
         }
@@ -163,6 +169,11 @@ impl Supervisor {
             }
             Ok(SignalAction::Stopped) if sig_kernel_stop(sig) => None,
             Ok(SignalAction::None) if self.is_ignored(task, sig) => None,
+            // A terminal stop the core dequeued and discarded (its process
+            // group is orphaned): the real kernel reports it to the tracer
+            // first (ptrace_signal() comes before that check in
+            // get_signal()), then discards it too.
+            Ok(SignalAction::None) if sig_kernel_stop(sig) && !self.pending(task, sig) => None,
             Ok(SignalAction::Exit) | Err(_) => None,
             Ok(other) => {
                 if self.debug {

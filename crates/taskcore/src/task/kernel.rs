@@ -55,6 +55,15 @@ pub struct Config {
     /// with `ENOMEM`; every address space the kernel's calls touch uses
     /// the value in force ([`Kernel::set_max_map_count`]).
     pub max_map_count: usize,
+    /// Whether the root namespace's init is the machine's init
+    /// (`is_global_init()`, default true). False when the root namespace
+    /// stands for a pid namespace nested in a real system, as under
+    /// `taskcore run`, whose init is a real process with a parent and a
+    /// session of its own: init then counts as a parent in another
+    /// process group of the same session in `will_become_orphaned_pgrp()`,
+    /// and SIGKILL/SIGSTOP sent to it are treated as a namespace init's
+    /// (`SIGNAL_UNKILLABLE`), not dropped as the global init's.
+    pub init_is_global: bool,
 }
 
 impl Default for Config {
@@ -64,6 +73,7 @@ impl Default for Config {
             core_dumps: false,
             fork_mm: crate::task::state::mm_entry::ForkMm::Cow,
             max_map_count: crate::mm::DEFAULT_MAX_MAP_COUNT,
+            init_is_global: true,
         }
     }
 }

@@ -54,6 +54,7 @@ mod pdeath_listen;
 mod probe;
 mod procfs;
 mod signals;
+mod supervised_jobctl;
 mod sync_loom;
 mod sync_stress;
 mod sys;

@@ -750,10 +750,12 @@ impl Kernel {
     }
 
     /// `is_global_init()`: `t` belongs to the thread group whose tgid is 1
-    /// in the root namespace. By number, not by slot: the thread that takes
-    /// pid 1 over by exec is init too.
+    /// in the root namespace, and that namespace is the machine's
+    /// ([`crate::Config::init_is_global`]). By number, not by slot: the
+    /// thread that takes pid 1 over by exec is init too.
     pub(crate) fn is_global_init(&self, t: TaskIx) -> bool {
-        self.pid_nr_ns(self.tasks[self.leader_of(t)].pid, self.root_ns) == 1
+        self.config.init_is_global
+            && self.pid_nr_ns(self.tasks[self.leader_of(t)].pid, self.root_ns) == 1
     }
 
     /// `zap_pid_ns_processes()`: init of `ns` is exiting: forbid new pids,

@@ -96,20 +96,101 @@ impl Kernel {
     pub fn get_signal(&mut self, current: TaskId) -> Result<SignalAction> {
         self.probed(crate::probe::Op::GetSignal, current, |k| {
             let t = k.current(current)?;
-            let r = k.get_signal_one(t);
+            let r = k.get_signal_one(t, false);
+            k.run_deferred();
+            Ok(r)
+        })
+    }
+
+    /// One dequeue of `get_signal()`: as [`Kernel::get_signal`], but a
+    /// signal it dequeues and then discards (ignored by then, or a terminal
+    /// stop in an orphaned process group) ends the call with
+    /// [`SignalAction::None`] instead of the loop going on to the next
+    /// one, which stays pending. For an embedder whose real thread is
+    /// traced: its kernel stops it at each signal it dequeues, so each
+    /// signal-delivery stop takes exactly one.
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale or exiting.
+    ///
+    /// # Linux
+    /// `get_signal()` of a ptraced task: `ptrace_signal()` reports each
+    /// dequeued signal before the checks that may discard it.
+    pub fn get_signal_once(&mut self, current: TaskId) -> Result<SignalAction> {
+        self.probed(crate::probe::Op::GetSignal, current, |k| {
+            let t = k.current(current)?;
+            let r = k.get_signal_one(t, true);
+            k.run_deferred();
+            Ok(r)
+        })
+    }
+
+    /// The job-control part of `get_signal()` alone, for a thread that a
+    /// tracer outside the kernel saw stop in a group stop, or resume from
+    /// one, with signals still pending that it has not dequeued yet:
+    /// thread `current` tells its parent of a continued group
+    /// (`SIGNAL_CLD_CONTINUED`: `CLD_CONTINUED`), then takes part in the
+    /// group stop in progress ([`SignalAction::Stopped`]), or stays stopped
+    /// ([`SignalAction::Stopped`] too); [`SignalAction::None`] otherwise,
+    /// [`SignalAction::Exit`] if its group is exiting. No signal is
+    /// dequeued: those wait for the next [`Kernel::get_signal`].
+    ///
+    /// # Errors
+    /// `ESRCH` if `current` is stale or exiting.
+    ///
+    /// # Linux
+    /// The head of `get_signal()` before `dequeue_signal()`:
+    /// `do_notify_parent_cldstop()` for `SIGNAL_CLD_MASK`, then
+    /// `do_signal_stop()` / `do_jobctl_trap()` for `JOBCTL_STOP_PENDING`
+    /// and `JOBCTL_TRAP_MASK`.
+    pub fn get_signal_jobctl(&mut self, current: TaskId) -> Result<SignalAction> {
+        self.probed(crate::probe::Op::GetSignal, current, |k| {
+            let t = k.current(current)?;
+            let r = loop {
+                match k.get_signal_head(t) {
+                    Some(Step::Again) => continue,
+                    Some(_) => break SignalAction::Exit,
+                    None => {}
+                }
+                // The signal its tracer resumed it with comes first.
+                let resumed = !k.tasks[t].traced_stop() && k.side.resume_signals.contains_key(&t);
+                break if !resumed && k.get_signal_stop(t) {
+                    SignalAction::Stopped
+                } else {
+                    SignalAction::None
+                };
+            };
             k.run_deferred();
             Ok(r)
         })
     }
 
     /// The `get_signal()` loop until it delivers something or finds
-    /// nothing; a handler's mask is applied.
-    fn get_signal_one(&mut self, t: TaskIx) -> SignalAction {
+    /// nothing (`once`: or discards the one signal it dequeued); a
+    /// handler's mask is applied.
+    fn get_signal_one(&mut self, t: TaskIx, once: bool) -> SignalAction {
         if self.held_in_vfork(t) {
             return SignalAction::None;
         }
+        if once {
+            // The head's notifications dequeue nothing: past them, an
+            // `Again` is a discarded signal.
+            loop {
+                match self.get_signal_head(t) {
+                    Some(Step::Again) => continue,
+                    Some(_) => return SignalAction::Exit,
+                    None => break,
+                }
+            }
+        }
         loop {
             match self.get_signal_step(t) {
+                Step::Again if once => {
+                    if !self.has_deliverable(t) {
+                        self.restore_saved_sigmask(t);
+                    }
+                    return SignalAction::None;
+                }
                 Step::Again => continue,
                 Step::Nothing => {
                     self.restore_saved_sigmask(t);
@@ -250,7 +331,7 @@ impl Kernel {
             info,
             old_mask,
             ..
-        } = self.get_signal_one(t)
+        } = self.get_signal_one(t, false)
         {
             // The handler ran at once; its sigreturn gave back the mask
             // its frame saved.
@@ -260,24 +341,42 @@ impl Kernel {
         }
     }
 
-    /// One turn of `get_signal()`'s loop for thread `t`.
-    fn get_signal_step(&mut self, t: TaskIx) -> Step {
+    /// The head of one turn of `get_signal()`'s loop for thread `t`: the
+    /// exit checks and the parent's `CLD_CONTINUED`; `None` to go on.
+    fn get_signal_head(&mut self, t: TaskIx) -> Option<Step> {
         let Some(task) = self.tasks.get(t) else {
-            return Step::Exit;
+            return Some(Step::Exit);
         };
         if task.flags.contains(PF_EXITING) || task.exit_state() != ExitState::Alive {
-            return Step::Exit;
+            return Some(Step::Exit);
         }
         let g = task.group;
         if self.groups[g].flags.get().contains(SIGNAL_GROUP_EXIT) {
-            return Step::Exit;
+            return Some(Step::Exit);
         }
         if self.groups[g].flags.get().contains(SIGNAL_CLD_CONTINUED) {
             // The group was continued: this thread tells the parent.
             self.set_group_flags(g, self.groups[g].flags.get() & !SIGNAL_CLD_CONTINUED);
             self.notify_parent_cldstop(g, CLD_CONTINUED);
-            return Step::Again;
+            return Some(Step::Again);
         }
+        None
+    }
+
+    /// The stop step of `get_signal()` for thread `t`: it takes part in a
+    /// group stop or trap pending for it, or is stopped already.
+    fn get_signal_stop(&mut self, t: TaskIx) -> bool {
+        // A stop sleeps TASK_WAKEKILL: a pending SIGKILL (one that did not
+        // take the fast path: a namespace init's) ends it.
+        !self.sigkill_pending(t) && (self.jobctl_step(t) || self.task_is_stopped_or_traced(t))
+    }
+
+    /// One turn of `get_signal()`'s loop for thread `t`.
+    fn get_signal_step(&mut self, t: TaskIx) -> Step {
+        if let Some(step) = self.get_signal_head(t) {
+            return step;
+        }
+        let task = &self.tasks[t];
         // The signal its tracer resumed it with: taken on the way out of
         // the ptrace stop, before anything else (even in a stopped group).
         if !task.traced_stop() && !self.side.resume_signals.is_empty() {
@@ -293,9 +392,7 @@ impl Kernel {
                 return self.act_on_signal(t, info.signo, info);
             }
         }
-        // A stop sleeps TASK_WAKEKILL: a pending SIGKILL (one that did not
-        // take the fast path: a namespace init's) ends it.
-        if !self.sigkill_pending(t) && (self.jobctl_step(t) || self.task_is_stopped_or_traced(t)) {
+        if self.get_signal_stop(t) {
             return Step::Stopped;
         }
         let Some((sig, info)) = self.dequeue_signal(t, !self.tasks[t].blocked) else {
