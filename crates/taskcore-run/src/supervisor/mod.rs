@@ -300,6 +300,7 @@ impl Supervisor {
             );
         }
         if libc::WIFEXITED(st) || libc::WIFSIGNALED(st) {
+            self.report.stop("death");
             self.on_gone(tid, st);
             return;
         }
@@ -308,6 +309,18 @@ impl Supervisor {
         }
         let sig = libc::WSTOPSIG(st);
         let event = (st >> 16) & 0xff;
+        self.report.stop(match event {
+            libc::PTRACE_EVENT_SECCOMP => "seccomp",
+            libc::PTRACE_EVENT_FORK | libc::PTRACE_EVENT_VFORK | libc::PTRACE_EVENT_CLONE => {
+                "clone-event"
+            }
+            libc::PTRACE_EVENT_EXEC => "exec-event",
+            libc::PTRACE_EVENT_EXIT => "exit-event",
+            libc::PTRACE_EVENT_STOP => "event-stop",
+            0 if sig == libc::SIGTRAP | 0x80 => "syscall-exit",
+            0 => "signal-delivery",
+            _ => "other",
+        });
         if !self.threads.contains_key(&tid) {
             match self.newborn.remove(&tid) {
                 Some(nb) => self.first_stop(tid, nb),
