@@ -20,7 +20,7 @@ pub struct Report {
     pub calls_served: u64,
     /// The tracees' ptrace stops the supervisor handled, by kind
     /// (`seccomp`, `syscall-exit`, `clone-event`, `exec-event`,
-    /// `exit-event`, `event-stop` (group stops, listens' ends and a new
+    /// `event-stop` (group stops, listens' ends and a new
     /// task's first stop), `signal-delivery`), and the deaths it was told
     /// of (`death`: a wait status, not a stop). Each stop costs the
     /// tracee two context switches.

@@ -8,10 +8,9 @@
 //! | seccomp (`PTRACE_EVENT_SECCOMP`) | `entry` | kill family and exit applied; arguments renumbered |
 //! | clone / fork / vfork event | `events` | the child created and numbered |
 //! | exec event | `events` | execve applied (a non-leader's tid renumbered) |
-//! | exit event | `events` | a death the core has not seen applied |
 //! | syscall exit | `exit` | the call applied and compared; the result renumbered |
 //! | signal delivery | `signals` | `get_signal` takes the same signal |
-//! | gone (`WIFEXITED`/`WIFSIGNALED`) | here | init reaps what it is the parent of |
+//! | gone (`WIFEXITED`/`WIFSIGNALED`) | here | a death no stop showed applied; init reaps what it is the parent of |
 //!
 //! Beside them: `window` places a wait's answer within its entry–exit
 //! window and pulls other threads' calls in flight into place; `notation`
@@ -315,7 +314,6 @@ impl Supervisor {
                 "clone-event"
             }
             libc::PTRACE_EVENT_EXEC => "exec-event",
-            libc::PTRACE_EVENT_EXIT => "exit-event",
             libc::PTRACE_EVENT_STOP => "event-stop",
             0 if sig == libc::SIGTRAP | 0x80 => "syscall-exit",
             0 => "signal-delivery",
@@ -336,7 +334,6 @@ impl Supervisor {
                 self.on_clone_event(tid)
             }
             libc::PTRACE_EVENT_EXEC => self.on_exec_event(tid),
-            libc::PTRACE_EVENT_EXIT => self.on_exit_event(tid),
             libc::PTRACE_EVENT_STOP => self.on_event_stop(tid, sig),
             0 if sig == libc::SIGTRAP | 0x80 => self.on_syscall_exit(tid),
             0 => self.on_signal(tid, sig),
