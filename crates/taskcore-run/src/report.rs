@@ -25,6 +25,9 @@ pub struct Report {
     /// of (`death`: a wait status, not a stop). Each stop costs the
     /// tracee two context switches.
     pub stops: BTreeMap<&'static str, u64>,
+    /// Trapped calls answered at their seccomp stop from the real
+    /// kernel's state read another way (no syscall-exit stop; docs/run.md).
+    pub answered_at_entry: u64,
     /// Answers of the core compared with the real kernel's (calls, and
     /// signals taken at delivery stops).
     pub checked: u64,

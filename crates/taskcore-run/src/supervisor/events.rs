@@ -25,6 +25,7 @@ impl Supervisor {
         };
         let child = child as i32;
         let task = self.map.task(tid);
+        let parent_tgid = self.threads.get(&tid).map_or(0, |t| t.tgid);
         let Some(ic) = self.threads.get_mut(&tid).and_then(|t| t.in_call.as_mut()) else {
             self.resume(tid, 0);
             return;
@@ -67,8 +68,14 @@ impl Supervisor {
                 if flags & libc::CLONE_PARENT_SETTID as u64 != 0 && parent_tid != 0 {
                     let _ = mem.write_i32(parent_tid, v);
                 }
+                let tgid = if flags & libc::CLONE_THREAD as u64 != 0 {
+                    parent_tgid
+                } else {
+                    child
+                };
                 let nb = Newborn {
                     vtid: v,
+                    tgid,
                     child_tid: (flags & libc::CLONE_CHILD_SETTID as u64 != 0 && child_tid != 0)
                         .then_some(child_tid),
                 };
@@ -102,7 +109,13 @@ impl Supervisor {
         if let Some(addr) = nb.child_tid {
             let _ = Memory::new(tid).write_i32(addr, nb.vtid);
         }
-        self.threads.insert(tid, Thread::default());
+        self.threads.insert(
+            tid,
+            Thread {
+                tgid: nb.tgid,
+                ..Thread::default()
+            },
+        );
         let _ = tracee::cont(tid, 0);
     }
 

@@ -16,6 +16,7 @@
 //! window and pulls other threads' calls in flight into place; `notation`
 //! writes divergences in strace's notation.
 
+mod answer;
 mod entry;
 mod events;
 mod exit;
@@ -68,6 +69,18 @@ struct InCall {
     restore_si_pid: Option<(u64, i32)>,
 }
 
+/// Whether a trapped call's syscall-exit stop is needed. An execve's is
+/// not: its success is its exec event, and a failure is the file
+/// system's, which the core does not model (not checked). Resumed freely,
+/// a failed execve leaves its [`InCall`] until the thread's next seccomp
+/// stop, which proves it returned; meanwhile it only delays, by one death
+/// report, a SIGKILL death of its group (`group_in_exec`), and a vfork
+/// parent released then applies it (a child killed right after a failed
+/// execve: its exec is applied just before its death).
+fn exit_wanted(nr: i64) -> bool {
+    !matches!(nr, libc::SYS_execve | libc::SYS_execveat)
+}
+
 /// What the supervisor knows of one traced thread.
 #[derive(Debug, Default)]
 struct Thread {
@@ -76,12 +89,19 @@ struct Thread {
     /// had not reached the core at its syscall exit): completed at the
     /// thread's next delivery stop.
     suspended: Option<taskcore::sys::Syscall>,
+    /// Its real thread-group id (0: unknown), by Linux's rule: a clone
+    /// with `CLONE_THREAD` joins its creator's group, any other task
+    /// leads its own; a thread keeps it for life (an exec by a non-leader
+    /// takes the leader's tid, which is the tgid).
+    tgid: i32,
 }
 
 /// What to do at a new task's first stop.
 #[derive(Debug, Clone, Copy)]
 struct Newborn {
     vtid: i32,
+    /// Its real tgid (see [`Thread::tgid`]).
+    tgid: i32,
     /// `CLONE_CHILD_SETTID`'s address, in the child's memory.
     child_tid: Option<u64>,
 }
@@ -199,7 +219,13 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         k,
         init,
         map,
-        threads: HashMap::from([(sp.pid, Thread::default())]),
+        threads: HashMap::from([(
+            sp.pid,
+            Thread {
+                tgid: sp.pid,
+                ..Thread::default()
+            },
+        )]),
         parked: HashSet::new(),
         newborn: HashMap::new(),
         sup_pid,
@@ -344,7 +370,11 @@ impl Supervisor {
     /// Restarts thread `tid` with `sig` injected: to its current call's
     /// syscall-exit stop if one is awaited, else freely.
     fn resume(&mut self, tid: i32, sig: i32) {
-        let awaiting = self.threads.get(&tid).is_some_and(|t| t.in_call.is_some());
+        let awaiting = self
+            .threads
+            .get(&tid)
+            .and_then(|t| t.in_call.as_ref())
+            .is_some_and(|c| exit_wanted(c.nr));
         let _ = if awaiting {
             tracee::syscall(tid, sig)
         } else {
