@@ -81,7 +81,7 @@ impl Supervisor {
                     && tgid > 0
                     && no_children(tgid)? =>
             {
-                -(libc::ECHILD as i32)
+                -libc::ECHILD
             }
             _ => return None,
         };
