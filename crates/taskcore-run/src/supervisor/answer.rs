@@ -38,7 +38,11 @@ fn read_small(path: &str) -> Option<Vec<u8>> {
 /// Fields 4, 5 and 6 of `/proc/TID/stat` (ppid, pgrp, session), read
 /// after the last `)` (the command name may hold spaces and parentheses).
 fn stat_ids(tid: i32) -> Option<[i32; 3]> {
-    let text = read_small(&format!("/proc/{tid}/stat"))?;
+    parse_stat_ids(&read_small(&format!("/proc/{tid}/stat"))?)
+}
+
+/// [`stat_ids`] of the text of a `/proc/TID/stat`.
+fn parse_stat_ids(text: &[u8]) -> Option<[i32; 3]> {
     let close = text.iter().rposition(|&b| b == b')')?;
     let rest = std::str::from_utf8(&text[close + 1..]).ok()?;
     // " S ppid pgrp session ..."
@@ -86,5 +90,38 @@ impl Supervisor {
             _ => return None,
         };
         Some(r.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_ids_are_read_after_the_last_parenthesis() {
+        let line = b"4242 (a) b (c) S 17 4242 99 34816 4242 4194304 0 0";
+        assert_eq!(parse_stat_ids(line), Some([17, 4242, 99]));
+        assert_eq!(parse_stat_ids(b"4242 (sh S 1 2 3"), None);
+        // This process's own, as the kernel writes it.
+        // SAFETY: getppid/getpgrp/getsid read this process's ids.
+        let want = unsafe { [libc::getppid(), libc::getpgrp(), libc::getsid(0)] };
+        assert_eq!(stat_ids(unsafe { libc::gettid() }), Some(want));
+    }
+
+    #[test]
+    fn a_child_is_seen_in_the_children_lists() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
+        let me = std::process::id() as i32;
+        let seen = no_children(me);
+        child.kill().unwrap();
+        child.wait().unwrap();
+        if std::path::Path::new(&format!("/proc/{me}/task/{me}/children")).exists() {
+            assert_eq!(seen, Some(false));
+        } else {
+            assert_eq!(seen, None);
+        }
     }
 }
