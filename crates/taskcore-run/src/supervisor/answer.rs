@@ -105,7 +105,9 @@ mod tests {
         // This process's own, as the kernel writes it.
         // SAFETY: getppid/getpgrp/getsid read this process's ids.
         let want = unsafe { [libc::getppid(), libc::getpgrp(), libc::getsid(0)] };
-        assert_eq!(stat_ids(unsafe { libc::gettid() }), Some(want));
+        // SAFETY: gettid reads this thread's id.
+        let tid = unsafe { libc::gettid() };
+        assert_eq!(stat_ids(tid), Some(want));
     }
 
     #[test]

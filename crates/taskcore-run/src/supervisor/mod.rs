@@ -12,7 +12,8 @@
 //! | signal delivery | `signals` | `get_signal` takes the same signal |
 //! | gone (`WIFEXITED`/`WIFSIGNALED`) | here | a death no stop showed applied; init reaps what it is the parent of |
 //!
-//! Beside them: `window` places a wait's answer within its entry–exit
+//! Beside them: `answer` gives the real answer of id queries and of a
+//! childless wait at the seccomp stop (no syscall-exit stop); `window` places a wait's answer within its entry–exit
 //! window and pulls other threads' calls in flight into place; `notation`
 //! writes divergences in strace's notation.
 
