@@ -6,7 +6,9 @@
 //! case: nearly every call is a process-management one) and `make -j2` of
 //! a generated C project (the compiler's work runs natively). µs per
 //! trapped call is the run's extra time over native divided by the calls
-//! it served (from `--report`).
+//! it served (from `--report`), and µs per stop the same over the ptrace
+//! stops it handled (its `stops`, shown by kind in the notes: per
+//! iteration for the loop).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -112,6 +114,8 @@ impl Experiment for Run {
             Column::new("strace/native", "strace_ratio", Fmt::Float),
             Column::new("trapped calls", "calls", Fmt::Int),
             Column::new("µs/trapped call", "us_per_call", Fmt::Float),
+            Column::new("ptrace stops", "stops", Fmt::Int),
+            Column::new("µs/stop", "us_per_stop", Fmt::Float),
             Column::new("divergences", "divergences", Fmt::Int),
         ];
         rep.series = vec![(
@@ -147,6 +151,34 @@ impl Experiment for Run {
             let v: serde_json::Value = serde_json::from_str(&json).map_err(|e| e.to_string())?;
             let calls = v["calls_served"].as_u64().unwrap_or(0);
             let divergences = v["divergences"].as_array().map_or(0, Vec::len);
+            // The stops by kind (deaths are wait reports, not stops).
+            let kinds: Vec<(String, u64)> = v["stops"]
+                .as_object()
+                .map(|m| {
+                    m.iter()
+                        .map(|(k, n)| (k.clone(), n.as_u64().unwrap_or(0)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let stops: u64 = kinds
+                .iter()
+                .filter(|(k, _)| k != "death")
+                .map(|(_, n)| n)
+                .sum();
+            let per = if *name == "true-loop" {
+                loops as f64
+            } else {
+                1.0
+            };
+            rep.notes.push(format!(
+                "{name}: ptrace stops{}: {}",
+                if per > 1.0 { " per iteration" } else { "" },
+                kinds
+                    .iter()
+                    .map(|(k, n)| format!("{k} {:.2}", *n as f64 / per))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
             let (n, r) = (median(&nat), median(&run));
             let mut row = Row::new("run", i as u64);
             row.set("workload", name.to_string())
@@ -162,7 +194,16 @@ impl Experiment for Run {
                         f64::NAN
                     },
                 )
-                .set("divergences", divergences as u64);
+                .set("divergences", divergences as u64)
+                .set("stops", stops)
+                .set(
+                    "us_per_stop",
+                    if stops > 0 {
+                        (r - n) * 1e6 / stops as f64
+                    } else {
+                        f64::NAN
+                    },
+                );
             if strace {
                 let s = median(&st);
                 row.set("strace_s", s).set("strace_ratio", s / n);

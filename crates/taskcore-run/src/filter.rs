@@ -18,6 +18,10 @@ use seccompiler::{
 use crate::calls::{MASKED_WAITS, TRAPPED};
 use crate::options::RunError;
 
+/// Calls trapped only when their argument 1 (the new action or mask) is
+/// not NULL: with NULL they only read the caller's own signal state.
+pub(crate) const QUERY_UNTRAPPED: [i64; 2] = [libc::SYS_rt_sigaction, libc::SYS_rt_sigprocmask];
+
 /// Compiles the filter for x86_64.
 ///
 /// # Errors
@@ -25,20 +29,24 @@ use crate::options::RunError;
 pub(crate) fn compile() -> Result<BpfProgram, RunError> {
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         TRAPPED.iter().map(|c| (c.nr, Vec::new())).collect();
-    // prlimit64(0, resource, NULL, old): a read of the caller's own limits
-    // runs natively; any other (a pid, or a new limit) is trapped.
-    let pid_or_new = |arg: u8| {
+    // A rule: argument `arg` is not 0 (a pid, or a pointer not NULL).
+    let non_null = |arg: u8| {
         SeccompCondition::new(arg, SeccompCmpArgLen::Qword, SeccompCmpOp::Ne, 0)
             .and_then(|c| SeccompRule::new(vec![c]))
             .map_err(|e| RunError::Seccomp(e.to_string()))
     };
-    rules.insert(libc::SYS_prlimit64, vec![pid_or_new(0)?, pid_or_new(2)?]);
+    // prlimit64(0, resource, NULL, old): a read of the caller's own limits
+    // runs natively; any other (a pid, or a new limit) is trapped.
+    rules.insert(libc::SYS_prlimit64, vec![non_null(0)?, non_null(2)?]);
+    // rt_sigaction(sig, NULL, old) and rt_sigprocmask(how, NULL, old) only
+    // read the caller's own state (no pid, no change): they run natively,
+    // and only the forms that change a disposition or the mask are
+    // trapped (posix_spawn's child queries every signal's action).
+    for nr in QUERY_UNTRAPPED {
+        rules.insert(nr, vec![non_null(1)?]);
+    }
     for &(nr, _, arg) in MASKED_WAITS {
-        let non_null =
-            SeccompCondition::new(arg as u8, SeccompCmpArgLen::Qword, SeccompCmpOp::Ne, 0)
-                .and_then(|c| SeccompRule::new(vec![c]))
-                .map_err(|e| RunError::Seccomp(e.to_string()))?;
-        rules.insert(nr, vec![non_null]);
+        rules.insert(nr, vec![non_null(arg as u8)?]);
     }
     let filter = SeccompFilter::new(
         rules,

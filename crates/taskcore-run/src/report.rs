@@ -18,6 +18,16 @@ pub struct Report {
     pub calls: BTreeMap<&'static str, u64>,
     /// Trapped calls served in all.
     pub calls_served: u64,
+    /// The tracees' ptrace stops the supervisor handled, by kind
+    /// (`seccomp`, `syscall-exit`, `clone-event`, `exec-event`,
+    /// `event-stop` (group stops, listens' ends and a new
+    /// task's first stop), `signal-delivery`), and the deaths it was told
+    /// of (`death`: a wait status, not a stop). Each stop costs the
+    /// tracee two context switches.
+    pub stops: BTreeMap<&'static str, u64>,
+    /// Trapped calls answered at their seccomp stop from the real
+    /// kernel's state read another way (no syscall-exit stop; docs/run.md).
+    pub answered_at_entry: u64,
     /// Answers of the core compared with the real kernel's (calls, and
     /// signals taken at delivery stops).
     pub checked: u64,
@@ -46,5 +56,10 @@ impl Report {
     /// Counts one not-comparable answer.
     pub(crate) fn not_checked(&mut self, why: &str) {
         *self.not_checked.entry(why.to_string()).or_default() += 1;
+    }
+
+    /// Counts one stop (or death report) of kind `kind`.
+    pub(crate) fn stop(&mut self, kind: &'static str) {
+        *self.stops.entry(kind).or_default() += 1;
     }
 }

@@ -12,15 +12,18 @@ use seccompiler::BpfProgram;
 use crate::options::RunError;
 
 /// The ptrace options every traced task has (inherited by the tasks it
-/// creates): stops at clone/fork/vfork, exec and exit, at seccomp's
+/// creates): stops at clone/fork/vfork and exec, at seccomp's
 /// `SECCOMP_RET_TRACE`, syscall stops marked with 0x80, and death of
-/// every tracee with the supervisor.
+/// every tracee with the supervisor. No `PTRACE_O_TRACEEXIT`: an exit is
+/// seen at its seccomp stop, a fatal signal at its delivery stop, and a
+/// SIGKILL (or any death no stop showed) at the death report, which is
+/// still before the parent can see the zombie (it is traced); the exit
+/// stop would cost every thread one more stop.
 pub(crate) fn ptrace_options() -> PtraceOptions {
     PtraceOptions::PTRACE_O_TRACECLONE
         | PtraceOptions::PTRACE_O_TRACEFORK
         | PtraceOptions::PTRACE_O_TRACEVFORK
         | PtraceOptions::PTRACE_O_TRACEEXEC
-        | PtraceOptions::PTRACE_O_TRACEEXIT
         | PtraceOptions::PTRACE_O_TRACESECCOMP
         | PtraceOptions::PTRACE_O_TRACESYSGOOD
         | PtraceOptions::PTRACE_O_EXITKILL

@@ -56,6 +56,12 @@ impl Supervisor {
         let Ok(mut regs) = Regs::get(tid) else {
             return;
         };
+        // A call entering proves the last one returned (a failed execve,
+        // resumed without its exit stop).
+        let stale = self.threads.get_mut(&tid).and_then(|t| t.in_call.take());
+        if stale.is_some_and(|c| !c.applied && !super::exit_wanted(c.nr)) {
+            self.report.not_checked("execve failure (file system)");
+        }
         let nr = regs.nr();
         let Some(c) = calls::lookup(nr) else {
             self.resume(tid, 0);
@@ -271,6 +277,37 @@ impl Supervisor {
             let _ = regs.set(tid);
             self.resume(tid, 0);
             return;
+        }
+        if alive {
+            if let Some(real) = self.real_answer_at_entry(tid, nr, &regs.args()) {
+                // Answered here: no syscall-exit stop (supervisor/answer.rs).
+                let shown = if super::exit::returns_pid(nr) && real > 0 {
+                    self.map.to_virtual(real as i32).into()
+                } else {
+                    real
+                };
+                self.report.answered_at_entry += 1;
+                if self.opts.check {
+                    let ic = InCall {
+                        nr,
+                        name: c.name,
+                        args: vargs,
+                        call,
+                        early,
+                        child: None,
+                        refused: None,
+                        vfork_child: None,
+                        applied: false,
+                        entry_peek: None,
+                        restore_si_pid: None,
+                    };
+                    self.check(tid, ic, shown);
+                }
+                regs.skip_with(shown);
+                let _ = regs.set(tid);
+                self.resume(tid, 0);
+                return;
+            }
         }
         if regs.args() != vargs {
             let _ = regs.set(tid);

@@ -1,7 +1,6 @@
 //! The ptrace events: a clone/fork/vfork made a child (the core creates
 //! and numbers it), an exec completed (the core execs, renumbering a
-//! non-leader), a thread is about to exit (a death the core has not seen
-//! is applied).
+//! non-leader).
 
 use nix::sys::ptrace;
 use taskcore::sys::{dispatch, SysRet};
@@ -26,6 +25,7 @@ impl Supervisor {
         };
         let child = child as i32;
         let task = self.map.task(tid);
+        let parent_tgid = self.threads.get(&tid).map_or(0, |t| t.tgid);
         let Some(ic) = self.threads.get_mut(&tid).and_then(|t| t.in_call.as_mut()) else {
             self.resume(tid, 0);
             return;
@@ -68,8 +68,14 @@ impl Supervisor {
                 if flags & libc::CLONE_PARENT_SETTID as u64 != 0 && parent_tid != 0 {
                     let _ = mem.write_i32(parent_tid, v);
                 }
+                let tgid = if flags & libc::CLONE_THREAD as u64 != 0 {
+                    parent_tgid
+                } else {
+                    child
+                };
                 let nb = Newborn {
                     vtid: v,
+                    tgid,
                     child_tid: (flags & libc::CLONE_CHILD_SETTID as u64 != 0 && child_tid != 0)
                         .then_some(child_tid),
                 };
@@ -103,7 +109,13 @@ impl Supervisor {
         if let Some(addr) = nb.child_tid {
             let _ = Memory::new(tid).write_i32(addr, nb.vtid);
         }
-        self.threads.insert(tid, Thread::default());
+        self.threads.insert(
+            tid,
+            Thread {
+                tgid: nb.tgid,
+                ..Thread::default()
+            },
+        );
         let _ = tracee::cont(tid, 0);
     }
 
@@ -154,36 +166,6 @@ impl Supervisor {
                 self.map.insert_task(tid, task, v);
             }
         }
-    }
-
-    /// `PTRACE_EVENT_EXIT`: thread `tid` is exiting. A death the core has
-    /// not applied (a signal the core did not see kill it) is applied,
-    /// unless a thread of its group is in an execve, whose de_thread() the
-    /// core makes at the exec event.
-    pub(super) fn on_exit_event(&mut self, tid: i32) {
-        let status = ptrace::getevent(pid(tid)).map_or(0, |s| s as i32);
-        if let Some(task) = self.map.task(tid) {
-            let sigkill = libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGKILL;
-            // A SIGKILL death is applied at the real death report.
-            if self.alive(task) && !sigkill && !self.group_in_exec(task) {
-                if libc::WIFSIGNALED(status) {
-                    let _ = self.k.force_fatal_signal(
-                        task,
-                        libc::WTERMSIG(status),
-                        libc::WCOREDUMP(status),
-                    );
-                    self.report
-                        .not_checked("death by a signal the core did not send");
-                } else {
-                    let _ = self.k.exit(task, libc::WEXITSTATUS(status));
-                    self.report.not_checked("exit not seen at a stop");
-                }
-            }
-        }
-        if let Some(t) = self.threads.get_mut(&tid) {
-            t.in_call = None;
-        }
-        self.resume(tid, 0);
     }
 
     /// Whether a thread of `task`'s group is inside an execve.

@@ -21,7 +21,7 @@ fn reads_only(nr: i64) -> bool {
 }
 
 /// Calls whose non-negative return value is a pid.
-fn returns_pid(nr: i64) -> bool {
+pub(super) fn returns_pid(nr: i64) -> bool {
     matches!(
         nr,
         libc::SYS_getpid
@@ -46,7 +46,11 @@ fn is_clone(nr: i64) -> bool {
 impl Supervisor {
     /// The syscall-exit stop of thread `tid`.
     pub(super) fn on_syscall_exit(&mut self, tid: i32) {
-        let ic = self.threads.get_mut(&tid).and_then(|t| t.in_call.take());
+        let ic = self.threads.get_mut(&tid).and_then(|t| {
+            // A call resumed without its exit stop keeps its state (this
+            // stop is another's, not trapped).
+            t.in_call.take_if(|c| super::exit_wanted(c.nr))
+        });
         let (Some(ic), Ok(mut regs)) = (ic, Regs::get(tid)) else {
             self.resume(tid, 0);
             return;
@@ -223,7 +227,7 @@ impl Supervisor {
 
     /// Applies the call to the core (unless it was at the entry) and
     /// compares the answers; `shown` is the real result, renumbered.
-    fn check(&mut self, tid: i32, ic: InCall, shown: i64) {
+    pub(super) fn check(&mut self, tid: i32, ic: InCall, shown: i64) {
         let Some(task) = self.map.task(tid) else {
             return;
         };

@@ -8,15 +8,16 @@
 //! | seccomp (`PTRACE_EVENT_SECCOMP`) | `entry` | kill family and exit applied; arguments renumbered |
 //! | clone / fork / vfork event | `events` | the child created and numbered |
 //! | exec event | `events` | execve applied (a non-leader's tid renumbered) |
-//! | exit event | `events` | a death the core has not seen applied |
 //! | syscall exit | `exit` | the call applied and compared; the result renumbered |
 //! | signal delivery | `signals` | `get_signal` takes the same signal |
-//! | gone (`WIFEXITED`/`WIFSIGNALED`) | here | init reaps what it is the parent of |
+//! | gone (`WIFEXITED`/`WIFSIGNALED`) | here | a death no stop showed applied; init reaps what it is the parent of |
 //!
-//! Beside them: `window` places a wait's answer within its entry–exit
+//! Beside them: `answer` gives the real answer of id queries and of a
+//! childless wait at the seccomp stop (no syscall-exit stop); `window` places a wait's answer within its entry–exit
 //! window and pulls other threads' calls in flight into place; `notation`
 //! writes divergences in strace's notation.
 
+mod answer;
 mod entry;
 mod events;
 mod exit;
@@ -69,6 +70,18 @@ struct InCall {
     restore_si_pid: Option<(u64, i32)>,
 }
 
+/// Whether a trapped call's syscall-exit stop is needed. An execve's is
+/// not: its success is its exec event, and a failure is the file
+/// system's, which the core does not model (not checked). Resumed freely,
+/// a failed execve leaves its [`InCall`] until the thread's next seccomp
+/// stop, which proves it returned; meanwhile it only delays, by one death
+/// report, a SIGKILL death of its group (`group_in_exec`), and a vfork
+/// parent released then applies it (a child killed right after a failed
+/// execve: its exec is applied just before its death).
+fn exit_wanted(nr: i64) -> bool {
+    !matches!(nr, libc::SYS_execve | libc::SYS_execveat)
+}
+
 /// What the supervisor knows of one traced thread.
 #[derive(Debug, Default)]
 struct Thread {
@@ -77,12 +90,19 @@ struct Thread {
     /// had not reached the core at its syscall exit): completed at the
     /// thread's next delivery stop.
     suspended: Option<taskcore::sys::Syscall>,
+    /// Its real thread-group id (0: unknown), by Linux's rule: a clone
+    /// with `CLONE_THREAD` joins its creator's group, any other task
+    /// leads its own; a thread keeps it for life (an exec by a non-leader
+    /// takes the leader's tid, which is the tgid).
+    tgid: i32,
 }
 
 /// What to do at a new task's first stop.
 #[derive(Debug, Clone, Copy)]
 struct Newborn {
     vtid: i32,
+    /// Its real tgid (see [`Thread::tgid`]).
+    tgid: i32,
     /// `CLONE_CHILD_SETTID`'s address, in the child's memory.
     child_tid: Option<u64>,
 }
@@ -211,7 +231,13 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         k,
         init,
         map,
-        threads: HashMap::from([(sp.pid, Thread::default())]),
+        threads: HashMap::from([(
+            sp.pid,
+            Thread {
+                tgid: sp.pid,
+                ..Thread::default()
+            },
+        )]),
         parked: HashSet::new(),
         newborn: HashMap::new(),
         sup_pid,
@@ -328,6 +354,7 @@ impl Supervisor {
             );
         }
         if libc::WIFEXITED(st) || libc::WIFSIGNALED(st) {
+            self.report.stop("death");
             self.on_gone(tid, st);
             return;
         }
@@ -336,6 +363,17 @@ impl Supervisor {
         }
         let sig = libc::WSTOPSIG(st);
         let event = (st >> 16) & 0xff;
+        self.report.stop(match event {
+            libc::PTRACE_EVENT_SECCOMP => "seccomp",
+            libc::PTRACE_EVENT_FORK | libc::PTRACE_EVENT_VFORK | libc::PTRACE_EVENT_CLONE => {
+                "clone-event"
+            }
+            libc::PTRACE_EVENT_EXEC => "exec-event",
+            libc::PTRACE_EVENT_STOP => "event-stop",
+            0 if sig == libc::SIGTRAP | 0x80 => "syscall-exit",
+            0 => "signal-delivery",
+            _ => "other",
+        });
         if !self.threads.contains_key(&tid) {
             match self.newborn.remove(&tid) {
                 Some(nb) => self.first_stop(tid, nb),
@@ -351,7 +389,6 @@ impl Supervisor {
                 self.on_clone_event(tid)
             }
             libc::PTRACE_EVENT_EXEC => self.on_exec_event(tid),
-            libc::PTRACE_EVENT_EXIT => self.on_exit_event(tid),
             libc::PTRACE_EVENT_STOP => self.on_event_stop(tid, sig),
             0 if sig == libc::SIGTRAP | 0x80 => self.on_syscall_exit(tid),
             0 => self.on_signal(tid, sig),
@@ -362,7 +399,11 @@ impl Supervisor {
     /// Restarts thread `tid` with `sig` injected: to its current call's
     /// syscall-exit stop if one is awaited, else freely.
     fn resume(&mut self, tid: i32, sig: i32) {
-        let awaiting = self.threads.get(&tid).is_some_and(|t| t.in_call.is_some());
+        let awaiting = self
+            .threads
+            .get(&tid)
+            .and_then(|t| t.in_call.as_ref())
+            .is_some_and(|c| exit_wanted(c.nr));
         let _ = if awaiting {
             tracee::syscall(tid, sig)
         } else {

@@ -1,0 +1,129 @@
+//! Calls answered at their seccomp stop, with no syscall-exit stop: the
+//! real kernel's answer is read from its state another way, the call is
+//! skipped (`orig_rax = -1`, `rax` = that answer renumbered), and the
+//! core's answer is compared with it as at an exit.
+//!
+//! | call | the real answer, read at the stop |
+//! |---|---|
+//! | `gettid` | the stopped thread's tid (`waitpid`'s) |
+//! | `getpid` | its tgid, known since its clone event ([`super::Thread::tgid`]) |
+//! | `getppid`, `getpgrp`, `getpgid(0)`, `getsid(0)` | fields 4-6 of `/proc/TID/stat` (`real_parent`'s tgid, `task_pgrp_nr_ns`, `task_session_nr_ns`) |
+//! | `wait4` with valid options | `ECHILD` when no thread of the caller's group has a child (`/proc/TGID/task/*/children` all empty: `do_wait()` finds no task to consider) |
+//!
+//! Each read is made while the caller is stopped in its call, so the
+//! answer is the kernel's at one moment inside the call, as a syscall's
+//! own would be. Anything else (another pid, a wait with children) runs
+//! in the kernel as before.
+
+use std::io::Read;
+
+use super::Supervisor;
+
+/// wait4's valid options (`kernel_wait4()`): anything else is `EINVAL`.
+const WAIT4_OPTIONS: u32 = (libc::WNOHANG | libc::WUNTRACED | libc::WCONTINUED) as u32
+    | libc::__WNOTHREAD as u32
+    | libc::__WCLONE as u32
+    | libc::__WALL as u32;
+
+/// Reads at most 1 KiB of `path` (`/proc` files are generated on read;
+/// no `statx` for a size hint as `fs::read` would make).
+fn read_small(path: &str) -> Option<Vec<u8>> {
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut buf = vec![0u8; 1024];
+    let n = f.read(&mut buf).ok()?;
+    buf.truncate(n);
+    Some(buf)
+}
+
+/// Fields 4, 5 and 6 of `/proc/TID/stat` (ppid, pgrp, session), read
+/// after the last `)` (the command name may hold spaces and parentheses).
+fn stat_ids(tid: i32) -> Option<[i32; 3]> {
+    parse_stat_ids(&read_small(&format!("/proc/{tid}/stat"))?)
+}
+
+/// [`stat_ids`] of the text of a `/proc/TID/stat`.
+fn parse_stat_ids(text: &[u8]) -> Option<[i32; 3]> {
+    let close = text.iter().rposition(|&b| b == b')')?;
+    let rest = std::str::from_utf8(&text[close + 1..]).ok()?;
+    // " S ppid pgrp session ..."
+    let mut f = rest.split_ascii_whitespace().skip(1);
+    let mut next = || f.next()?.parse::<i32>().ok();
+    Some([next()?, next()?, next()?])
+}
+
+/// Whether no thread of real group `tgid` has a child (`None`: unknown,
+/// such as a kernel without `CONFIG_PROC_CHILDREN`).
+fn no_children(tgid: i32) -> Option<bool> {
+    for e in std::fs::read_dir(format!("/proc/{tgid}/task")).ok()? {
+        let name = e.ok()?.file_name();
+        let t = name.to_str()?;
+        let kids = read_small(&format!("/proc/{tgid}/task/{t}/children"))?;
+        if kids.iter().any(|b| b.is_ascii_digit()) {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+impl Supervisor {
+    /// The real kernel's answer to call `nr` with real arguments `args`
+    /// by thread `tid`, stopped at its entry, when it can be read now
+    /// (a pid or `-errno`, not renumbered); `None`: the call must run.
+    pub(super) fn real_answer_at_entry(&self, tid: i32, nr: i64, args: &[u64; 6]) -> Option<i64> {
+        let tgid = self.threads.get(&tid).map_or(0, |t| t.tgid);
+        let own = args[0] as i32 == 0;
+        let r = match nr {
+            libc::SYS_gettid => tid,
+            libc::SYS_getpid if tgid > 0 => tgid,
+            libc::SYS_getppid => stat_ids(tid)?[0],
+            libc::SYS_getpgrp => stat_ids(tid)?[1],
+            libc::SYS_getpgid if own => stat_ids(tid)?[1],
+            libc::SYS_getsid if own => stat_ids(tid)?[2],
+            libc::SYS_wait4
+                if args[2] as u32 & !WAIT4_OPTIONS == 0
+                    && args[0] as i32 != i32::MIN
+                    && tgid > 0
+                    && no_children(tgid)? =>
+            {
+                -libc::ECHILD
+            }
+            _ => return None,
+        };
+        Some(r.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_ids_are_read_after_the_last_parenthesis() {
+        let line = b"4242 (a) b (c) S 17 4242 99 34816 4242 4194304 0 0";
+        assert_eq!(parse_stat_ids(line), Some([17, 4242, 99]));
+        assert_eq!(parse_stat_ids(b"4242 (sh S 1 2 3"), None);
+        // This process's own, as the kernel writes it.
+        // SAFETY: getppid/getpgrp/getsid read this process's ids.
+        let want = unsafe { [libc::getppid(), libc::getpgrp(), libc::getsid(0)] };
+        // SAFETY: gettid reads this thread's id.
+        let tid = unsafe { libc::gettid() };
+        assert_eq!(stat_ids(tid), Some(want));
+    }
+
+    #[test]
+    fn a_child_is_seen_in_the_children_lists() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
+        let me = std::process::id() as i32;
+        let seen = no_children(me);
+        child.kill().unwrap();
+        child.wait().unwrap();
+        if std::path::Path::new(&format!("/proc/{me}/task/{me}/children")).exists() {
+            assert_eq!(seen, Some(false));
+        } else {
+            assert_eq!(seen, None);
+        }
+    }
+}
