@@ -28,7 +28,7 @@ use std::cell::Cell;
 
 use taskcore::{SigInfo, SigWait, TaskId};
 
-use super::signals::bit;
+use super::sigbit::bit;
 use super::Engine;
 use crate::event::{Event, Kind};
 

@@ -36,7 +36,7 @@
 use taskcore::uapi::sig_kernel_ignore;
 use taskcore::{SigAction, SigHandler, TaskId};
 
-use super::signals::bit;
+use super::sigbit::bit;
 use super::Engine;
 use crate::event::Event;
 

@@ -18,6 +18,7 @@ use taskcore::sys::Syscall;
 use taskcore::uapi::SIG_SETMASK;
 use taskcore::{SigAction, SigHandler, TaskId};
 
+use super::sigbit::bit;
 use super::Engine;
 
 /// What the trace has shown or set of each process's dispositions and each
@@ -29,15 +30,6 @@ pub(crate) struct Inherited {
     actions: HashMap<TaskId, u64>,
     /// Threads whose mask is known.
     masks: HashSet<TaskId>,
-}
-
-/// Bit of `sig` in a signal set.
-fn bit(sig: i32) -> u64 {
-    if (1..=64).contains(&sig) {
-        1 << (sig - 1)
-    } else {
-        0
-    }
 }
 
 impl Engine {

@@ -21,7 +21,7 @@
 use taskcore::uapi::{sig_kernel_ignore, SIGKILL};
 use taskcore::{SigAction, SigHandler, TaskId};
 
-use super::signals::bit;
+use super::sigbit::bit;
 use super::Engine;
 
 /// Signals kept per process, at most (a standard signal is kept once).

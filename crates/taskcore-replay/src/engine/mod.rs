@@ -71,6 +71,7 @@ mod pidns;
 mod procapi;
 pub(crate) mod records;
 pub(crate) mod report;
+mod sigbit;
 mod sigcalls;
 mod signals;
 mod sigwait;

@@ -13,7 +13,8 @@ const PTRACE_TRACEME: i32 = 0;
 const PTRACE_ATTACH: i32 = 16;
 const PTRACE_SEIZE: i32 = 0x4206;
 
-use super::signals::{bit, sigset, Frame};
+use super::sigbit::bit;
+use super::signals::{sigset, Frame};
 use super::sigwait::{suspend, timedwait, Sleep, Waker};
 use super::Engine;
 use crate::event::{Event, Outcome, Rec, RecSigInfo};

@@ -49,6 +49,7 @@ use taskcore::uapi::{
 use taskcore::{Errno, SigHandler, SigInfo, SigWait, SignalAction, TaskId};
 
 use super::notation::signame;
+use super::sigbit::bit;
 use super::sigwait::{Sleep, Waker};
 use super::Engine;
 use crate::event::{Event, Kind, Outcome, RecSigInfo, Restart};
@@ -119,15 +120,6 @@ pub(super) struct KernelSent {
 
 /// How many kernel signals [`SigState::kernel_sent`] keeps per process.
 const KERNEL_SENT_KEPT: usize = 16;
-
-/// Bit of signal `sig` in a mask.
-pub(super) fn bit(sig: i32) -> u64 {
-    if (1..=64).contains(&sig) {
-        1 << (sig - 1)
-    } else {
-        0
-    }
-}
 
 /// SIGKILL and SIGSTOP, never blocked.
 const UNBLOCKABLE: u64 = (1 << (SIGKILL - 1)) | (1 << (SIGSTOP - 1));
