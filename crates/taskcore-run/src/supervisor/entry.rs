@@ -288,20 +288,7 @@ impl Supervisor {
                 };
                 self.report.answered_at_entry += 1;
                 if self.opts.check {
-                    let ic = InCall {
-                        nr,
-                        name: c.name,
-                        args: vargs,
-                        call,
-                        early,
-                        child: None,
-                        refused: None,
-                        vfork_child: None,
-                        applied: false,
-                        entry_peek: None,
-                        restore_si_pid: None,
-                    };
-                    self.check(tid, ic, shown);
+                    self.check(tid, InCall::new(nr, c.name, vargs, call, early), shown);
                 }
                 regs.skip_with(shown);
                 let _ = regs.set(tid);
@@ -345,17 +332,9 @@ impl Supervisor {
         };
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = Some(InCall {
-                nr,
-                name: c.name,
-                args: vargs,
-                call,
-                early,
-                child: None,
-                refused: None,
-                vfork_child: None,
-                applied: false,
                 entry_peek,
                 restore_si_pid,
+                ..InCall::new(nr, c.name, vargs, call, early)
             });
         }
         self.resume(tid, 0);

@@ -199,17 +199,8 @@ impl Supervisor {
         self.apply_exec(child, ic);
         if let Some(t) = self.threads.get_mut(&child) {
             t.in_call = Some(super::InCall {
-                nr,
-                name,
-                args,
-                call: Err(taskcore::Errno::ENOSYS),
-                early: None,
-                child: None,
-                refused: None,
-                vfork_child: None,
                 applied: true,
-                entry_peek: None,
-                restore_si_pid: None,
+                ..super::InCall::new(nr, name, args, Err(taskcore::Errno::ENOSYS), None)
             });
         }
     }

@@ -70,6 +70,32 @@ struct InCall {
     restore_si_pid: Option<(u64, i32)>,
 }
 
+impl InCall {
+    /// Call `nr` (`name`) entered with virtual `args`, decoded as `call`,
+    /// with the core's `early` answer; nothing of its exit known yet.
+    fn new(
+        nr: i64,
+        name: &'static str,
+        args: [u64; 6],
+        call: Result<Syscall, taskcore::Errno>,
+        early: Option<SysResult>,
+    ) -> InCall {
+        InCall {
+            nr,
+            name,
+            args,
+            call,
+            early,
+            child: None,
+            refused: None,
+            vfork_child: None,
+            applied: false,
+            entry_peek: None,
+            restore_si_pid: None,
+        }
+    }
+}
+
 /// Whether a trapped call's syscall-exit stop is needed. An execve's is
 /// not: its success is its exec event, and a failure is the file
 /// system's, which the core does not model (not checked). Resumed freely,
