@@ -8,10 +8,10 @@
 //! tests/oracle/pidfd_rules.out (`clone_pidfd_*`, `clone3_pidfd_*`).
 
 use taskcore::task::pidfd::PIDFD_THREAD;
-use taskcore::uapi::{CLONE_DETACHED, CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_THREAD};
+use taskcore::uapi::{CLONE_PIDFD, CLONE_THREAD};
 
 use crate::pidfd::{PidFd, PidFdFile};
-use crate::{Clone3Args, CloneArgs, Errno, Model, Result, Tid};
+use crate::{Clone3Args, CloneArgs, Model, Result, Tid};
 
 impl Model {
     /// Legacy `clone(2)` by `current` with `CLONE_PIDFD` honoured: as
@@ -32,9 +32,7 @@ impl Model {
         let flags = args.flags & 0xffff_ffff;
         if flags & CLONE_PIDFD != 0 {
             self.current(current)?;
-            if flags & (CLONE_PARENT_SETTID | CLONE_DETACHED) != 0 {
-                return Err(Errno::EINVAL);
-            }
+            taskcore::rules::clone_pidfd_flags(flags)?;
         }
         let child = self.clone(current, args)?;
         Ok((child, self.child_pidfd(child, flags)))

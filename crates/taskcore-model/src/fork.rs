@@ -7,10 +7,9 @@
 
 use taskcore::task::capability::CAP_SYS_ADMIN;
 use taskcore::uapi::{
-    CLONE_CLEAR_SIGHAND, CLONE_DETACHED, CLONE_INTO_CGROUP, CLONE_NEWCGROUP, CLONE_NEWIPC,
-    CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS,
-    CLONE_PARENT, CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK,
-    CLONE_VM, MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
+    CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP, CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET,
+    CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS, CLONE_PARENT,
+    CLONE_THREAD, CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
 };
 
 use crate::pid::Ns;
@@ -48,36 +47,18 @@ impl Model {
     /// child, which starts with SIGSTOP.
     pub fn clone(&mut self, current: Tid, args: &CloneArgs) -> Result<Tid> {
         self.current(current)?;
-        let flags = args.flags & 0xffff_ffff;
-        if !(0..=0xff).contains(&args.exit_signal) {
-            return Err(Errno::EINVAL);
-        }
-        if flags & CLONE_PIDFD != 0 && flags & CLONE_PARENT_SETTID != 0 {
-            return Err(Errno::EINVAL);
-        }
+        let flags = taskcore::rules::clone_flags(args.flags, args.exit_signal)?;
         self.copy_process(current, flags, args.exit_signal, &args.set_tid)
     }
 
     /// The flag combinations `copy_process()` refuses with EINVAL.
     pub(crate) fn clone_flags_valid(&self, cur: usize, flags: u64) -> Result<()> {
-        if flags & CLONE_THREAD != 0 && flags & CLONE_SIGHAND == 0 {
-            return Err(Errno::EINVAL);
-        }
-        if flags & CLONE_SIGHAND != 0 && flags & CLONE_VM == 0 {
-            return Err(Errno::EINVAL);
-        }
+        taskcore::rules::copy_process_flags(flags)?;
         if flags & CLONE_PARENT != 0 && self.sig(cur).flags & SIGNAL_UNKILLABLE != 0 {
-            return Err(Errno::EINVAL);
-        }
-        if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
             return Err(Errno::EINVAL);
         }
         // task_active_pid_ns(current) != pid_ns_for_children, for a thread.
         if flags & CLONE_THREAD != 0 && self.pid_ns_for_children(cur) != self.ns_of(cur) {
-            return Err(Errno::EINVAL);
-        }
-        // CLONE_DETACHED is kept for CLONE_PIDFD's future use.
-        if flags & CLONE_PIDFD != 0 && flags & CLONE_DETACHED != 0 {
             return Err(Errno::EINVAL);
         }
         Ok(())

@@ -11,8 +11,8 @@ use crate::task::kernel::{Kernel, TaskId};
 use crate::task::state::nsproxy_struct::CLONE_NEW_ANY;
 use crate::task::task_struct::{SIGNAL_UNKILLABLE, TS_VFORK_WAIT};
 use crate::uapi::{
-    CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT,
-    CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM, SIGCHLD,
+    CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP, CLONE_NEWPID, CLONE_NEWUSER, CLONE_PARENT, CLONE_PIDFD,
+    CLONE_SIGHAND, CLONE_THREAD, CLONE_VFORK, CLONE_VM, SIGCHLD,
 };
 
 /// Arguments of `clone`/`clone3`.
@@ -130,40 +130,17 @@ impl Kernel {
 
     fn do_sys_clone(&mut self, current: TaskId, args: &CloneArgs) -> Result<TaskId> {
         self.current(current)?;
-        let flags = args.flags & u64::from(u32::MAX);
-        if !(0..=crate::uapi::CSIGNAL as i32).contains(&args.exit_signal) {
-            return Err(Errno::EINVAL);
-        }
-        // kernel_clone(): clone(2) writes the pidfd and the parent tid
-        // through the same pointer.
-        if flags & CLONE_PIDFD != 0 && flags & CLONE_PARENT_SETTID != 0 {
-            return Err(Errno::EINVAL);
-        }
+        let flags = crate::rules::clone_flags(args.flags, args.exit_signal)?;
         self.copy_process(current, flags, args.exit_signal, &args.set_tid, false)
     }
 
     /// The flag combinations `copy_process()` refuses (EINVAL), for task
     /// slab index `cur`.
     pub(crate) fn clone_flags_valid(&self, cur: TaskIx, flags: u64) -> Result<()> {
-        use crate::uapi::{CLONE_FS, CLONE_NEWNS};
-        // A new mount or user namespace cannot share the fs_struct.
-        for ns in [CLONE_NEWNS, CLONE_NEWUSER] {
-            if flags & (ns | CLONE_FS) == ns | CLONE_FS {
-                return Err(Errno::EINVAL);
-            }
-        }
-        if flags & CLONE_THREAD != 0 && flags & CLONE_SIGHAND == 0 {
-            return Err(Errno::EINVAL);
-        }
-        if flags & CLONE_SIGHAND != 0 && flags & CLONE_VM == 0 {
-            return Err(Errno::EINVAL);
-        }
+        crate::rules::copy_process_flags(flags)?;
         // Siblings of an init would be orphans nobody reaps: Linux refuses.
         let g = self.tasks[cur].group;
         if flags & CLONE_PARENT != 0 && self.groups[g].flags.get().contains(SIGNAL_UNKILLABLE) {
-            return Err(Errno::EINVAL);
-        }
-        if flags & CLONE_THREAD != 0 && flags & (CLONE_NEWUSER | CLONE_NEWPID) != 0 {
             return Err(Errno::EINVAL);
         }
         // A thread shares its group's namespace: not after
@@ -171,10 +148,6 @@ impl Kernel {
         if flags & CLONE_THREAD != 0
             && self.tasks[cur].nsproxy.pid_ns_for_children != Some(self.ns_of(cur))
         {
-            return Err(Errno::EINVAL);
-        }
-        // CLONE_DETACHED is kept for CLONE_PIDFD's future use.
-        if flags & CLONE_PIDFD != 0 && flags & crate::uapi::CLONE_DETACHED != 0 {
             return Err(Errno::EINVAL);
         }
         Ok(())

@@ -30,9 +30,7 @@ use crate::task::lifecycle::clone3::Clone3Args;
 use crate::task::lifecycle::wait::WaitFilter;
 use crate::task::signal::sigsend::PidType;
 use crate::task::task_struct::{ExitState, PF_EXITING};
-use crate::uapi::{
-    CLONE_DETACHED, CLONE_PARENT_SETTID, CLONE_PIDFD, CLONE_THREAD, SI_TKILL, WNOHANG,
-};
+use crate::uapi::{CLONE_PIDFD, CLONE_THREAD, SI_TKILL, WNOHANG};
 use crate::wait::WaitOutcome;
 
 pub use crate::uapi::{
@@ -178,9 +176,7 @@ impl Kernel {
         let flags = args.flags & u64::from(u32::MAX);
         if flags & CLONE_PIDFD != 0 {
             self.current(current)?;
-            if flags & (CLONE_PARENT_SETTID | CLONE_DETACHED) != 0 {
-                return Err(Errno::EINVAL);
-            }
+            crate::rules::clone_pidfd_flags(flags)?;
             self.ext.pidfds.vacant_key().ok_or(Errno::EMFILE)?;
         }
         let child = self.clone(current, args)?;

@@ -10,10 +10,16 @@
 //! caller, the target, the namespaces) stays with each implementation.
 //!
 //! # Linux
+//! clone(2), clone3(2) and `copy_process()`'s flag checks: see
+//! [`clone_flags`], [`clone3_args`], [`copy_process_flags`].
 //! `kernel_wait4()`, `kernel_waitid_prepare()` (kernel/exit.c);
 //! `ksys_setpgid()` (kernel/sys.c); `ksys_unshare()` and
 //! `check_unshare_flags()` (kernel/fork.c); `sys_pidfd_open()`
 //! (kernel/pid.c), `sys_pidfd_send_signal()` (kernel/signal.c).
+
+mod clone;
+
+pub use clone::{clone3_args, clone_flags, clone_pidfd_flags, copy_process_flags, Clone3Args};
 
 use crate::errno::{Errno, Result};
 use crate::uapi::{
