@@ -142,9 +142,7 @@ impl Model {
             .copied()
             .flatten()
             .ok_or(Errno::EBADF)?;
-        if nstype != 0 && nstype != CLONE_NEWPID {
-            return Err(Errno::EINVAL);
-        }
+        taskcore::rules::setns_nstype(false, nstype)?;
         if !self.task(cur).cred.cap_effective.has(CAP_SYS_ADMIN) {
             return Err(Errno::EPERM);
         }

@@ -16,7 +16,7 @@ use taskcore::task::pidfd::{
     PIDFD_NONBLOCK, PIDFD_SIGNAL_PROCESS_GROUP, PIDFD_SIGNAL_THREAD, PIDFD_SIGNAL_THREAD_GROUP,
     PIDFD_THREAD, POLLHUP, POLLIN, POLLRDNORM,
 };
-use taskcore::uapi::{CLONE_NEWPID, CLONE_NEW_ANY, NSIG, WNOHANG};
+use taskcore::uapi::{CLONE_NEWPID, NSIG, WNOHANG};
 use taskcore::WaitOutcome;
 
 use crate::cred::Sender;
@@ -261,9 +261,7 @@ impl Model {
     pub fn setns_pidfd(&mut self, current: Tid, fd: PidFd, nstype: u64) -> Result<()> {
         let cur = self.current(current)?;
         let file = self.pidfd_file(fd)?;
-        if nstype == 0 || nstype & !CLONE_NEW_ANY != 0 {
-            return Err(Errno::EINVAL);
-        }
+        taskcore::rules::setns_nstype(true, nstype)?;
         // pidfd_get_task(), then the task's nsproxy: none once exiting.
         let t = self
             .pid_task(file.pid)

@@ -17,9 +17,9 @@
 //! `do_notify_parent_cldstop`, `ptrace_signal`.
 
 use taskcore::uapi::{
-    sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, valid_signal,
-    CLD_CONTINUED, CLD_STOPPED, NSIG, SA_NOCLDSTOP, SA_RESETHAND, SIGBUS, SIGCHLD, SIGCONT, SIGFPE,
-    SIGILL, SIGKILL, SIGSEGV, SIGSTOP, SIGSYS, SIGTRAP, SIGTSTP, SIGTTIN, SIGTTOU, UAPI_SA_FLAGS,
+    sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, CLD_CONTINUED,
+    CLD_STOPPED, NSIG, SA_NOCLDSTOP, SA_RESETHAND, SIGBUS, SIGCHLD, SIGCONT, SIGFPE, SIGILL,
+    SIGKILL, SIGSEGV, SIGSTOP, SIGSYS, SIGTRAP, SIGTSTP, SIGTTIN, SIGTTOU, UAPI_SA_FLAGS,
 };
 
 use crate::cred::Sender;
@@ -87,9 +87,7 @@ impl Model {
         act: Option<SigAction>,
     ) -> Result<SigAction> {
         let t = self.current(current)?;
-        if !valid_signal(sig) || (act.is_some() && sig_kernel_only(sig)) {
-            return Err(Errno::EINVAL);
-        }
+        taskcore::rules::sigaction_sig(sig, act.is_some())?;
         let old = self.sig(t).actions[(sig - 1) as usize];
         if let Some(a) = act {
             self.sig_mut(t).actions[(sig - 1) as usize] = Action {
@@ -229,9 +227,7 @@ impl Model {
     /// `do_tkill()` -> `do_send_specific()`: the signal is private to the
     /// thread (`PIDTYPE_PID`).
     pub fn tgkill(&mut self, current: Tid, tgid: i32, tid: i32, sig: i32) -> Result<()> {
-        if tgid <= 0 || tid <= 0 {
-            return Err(Errno::EINVAL);
-        }
+        taskcore::rules::tgkill_ids(tgid, tid)?;
         self.do_tkill(current, tgid, tid, sig)
     }
 
@@ -244,9 +240,7 @@ impl Model {
     /// # Linux
     /// `do_tkill(0, tid, sig)`.
     pub fn tkill(&mut self, current: Tid, tid: i32, sig: i32) -> Result<()> {
-        if tid <= 0 {
-            return Err(Errno::EINVAL);
-        }
+        taskcore::rules::tkill_tid(tid)?;
         self.do_tkill(current, 0, tid, sig)
     }
 

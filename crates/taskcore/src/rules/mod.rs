@@ -18,8 +18,10 @@
 //! (kernel/pid.c), `sys_pidfd_send_signal()` (kernel/signal.c).
 
 mod clone;
+mod signal;
 
 pub use clone::{clone3_args, clone_flags, clone_pidfd_flags, copy_process_flags, Clone3Args};
+pub use signal::{sigaction_sig, tgkill_ids, tkill_tid};
 
 use crate::errno::{Errno, Result};
 use crate::uapi::{
@@ -185,6 +187,30 @@ pub fn pidfd_send_signal_flags(flags: u32) -> Result<u32> {
         return Err(Errno::EINVAL);
     }
     Ok(flags)
+}
+
+/// setns(2)'s `nstype` for its kind of fd: a namespace file takes 0 or
+/// `CLONE_NEWPID` (the only namespace file modelled), a pidfd one or more
+/// `CLONE_NEW*` bits.
+///
+/// # Errors
+/// `EINVAL`: for a namespace file, any other value; for a pidfd, 0 or a
+/// bit that is not `CLONE_NEW*`.
+///
+/// # Linux
+/// `sys_setns()`: `check_setns_flags()` for a pidfd, the namespace
+/// file's type against `nstype` otherwise.
+pub fn setns_nstype(by_pidfd: bool, nstype: u64) -> Result<()> {
+    let ok = if by_pidfd {
+        nstype != 0 && nstype & !CLONE_NEW_ANY == 0
+    } else {
+        nstype == 0 || nstype == crate::uapi::CLONE_NEWPID
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(Errno::EINVAL)
+    }
 }
 
 #[cfg(test)]

@@ -195,16 +195,12 @@ impl Kernel {
         let target = match fd {
             SetnsFd::Ns(f) => {
                 let ns = self.ns_file(f)?;
-                if nstype != 0 && nstype != CLONE_NEWPID {
-                    return Err(Errno::EINVAL);
-                }
+                crate::rules::setns_nstype(false, nstype)?;
                 ns
             }
             SetnsFd::PidFd(p) => {
                 let pid = self.pidfd_pid(p)?;
-                if nstype == 0 || nstype & !CLONE_NEW_ANY != 0 {
-                    return Err(Errno::EINVAL);
-                }
+                crate::rules::setns_nstype(true, nstype)?;
                 let Some(t) = self.pids[pid].task else {
                     return Err(Errno::ESRCH);
                 };

@@ -195,9 +195,7 @@ impl Kernel {
     }
 
     fn do_sys_tgkill(&mut self, current: TaskId, tgid: i32, tid: i32, sig: i32) -> Result<()> {
-        if tgid <= 0 || tid <= 0 {
-            return Err(Errno::EINVAL);
-        }
+        crate::rules::tgkill_ids(tgid, tid)?;
         self.do_tkill(current, tgid, tid, sig)
     }
 
@@ -218,9 +216,7 @@ impl Kernel {
     }
 
     fn do_sys_tkill(&mut self, current: TaskId, tid: i32, sig: i32) -> Result<()> {
-        if tid <= 0 {
-            return Err(Errno::EINVAL);
-        }
+        crate::rules::tkill_tid(tid)?;
         self.do_tkill(current, 0, tid, sig)
     }
 

@@ -13,13 +13,12 @@
 use crate::ix::GroupIx;
 use std::sync::Arc;
 
-use crate::errno::{Errno, Result};
+use crate::errno::Result;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::state::sighand::{ActionDetail, SigAction, SigHandler};
 use crate::task::state::sigpending::sigmask;
 use crate::uapi::{
-    sig_kernel_only, valid_signal, SA_NOCLDSTOP, SA_NOCLDWAIT, SA_RESETHAND, SIGCHLD, SIGKILL,
-    SIGSTOP, UAPI_SA_FLAGS,
+    SA_NOCLDSTOP, SA_NOCLDWAIT, SA_RESETHAND, SIGCHLD, SIGKILL, SIGSTOP, UAPI_SA_FLAGS,
 };
 
 /// # Signals: actions (`rt_sigaction`, `kernel/signal.c`).
@@ -55,9 +54,7 @@ impl Kernel {
         act: Option<SigAction>,
     ) -> Result<SigAction> {
         let t = self.current(current)?;
-        if !valid_signal(sig) || (act.is_some() && sig_kernel_only(sig)) {
-            return Err(Errno::EINVAL);
-        }
+        crate::rules::sigaction_sig(sig, act.is_some())?;
         let g = self.tasks[t].group;
         let old = self.sigaction_of(g, sig);
         if let Some(a) = act {

@@ -245,9 +245,7 @@ impl Kernel {
     ) -> Result<()> {
         self.probed(crate::probe::Op::RtSigqueueinfo, current, |k| {
             let cur = k.current(current)?;
-            if tgid <= 0 || tid <= 0 {
-                return Err(Errno::EINVAL);
-            }
+            crate::rules::tgkill_ids(tgid, tid)?;
             let ns = k.ns_of(cur);
             if (info.code >= 0 || info.code == SI_TKILL) && k.pid_nr_ns(k.tasks[cur].pid, ns) != tid
             {
