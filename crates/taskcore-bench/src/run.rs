@@ -74,6 +74,33 @@ fn time(argv: &[String], dir: &Path, prep: Option<&[&str]>) -> Result<f64, Strin
 /// A workload: its name, its command, and an untimed preparation.
 type Workload<'a> = (&'a str, Vec<String>, Option<&'a [&'a str]>);
 
+/// The 1-minute load average (`/proc/loadavg`), if readable.
+fn load_average() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/loadavg").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// What the ratios depend on besides the tool: the machine's load during
+/// the runs (a stop wakes the supervisor, and a busy or an idle CPU wakes
+/// at very different costs), and, in a KVM guest, how long an idle vCPU
+/// polls before it halts (`haltpoll.guest_halt_poll_ns`; a halted vCPU
+/// takes tens of µs to wake).
+fn machine_note(before: Option<f64>, after: Option<f64>) -> String {
+    let fmt = |l: Option<f64>| l.map_or("?".to_string(), |l| format!("{l:.2}"));
+    let mut note = format!(
+        "machine: load average {} before, {} after",
+        fmt(before),
+        fmt(after)
+    );
+    if [before, after].iter().flatten().any(|&l| l > 1.5) {
+        note.push_str(" (a loaded machine: the ratios are not reliable)");
+    }
+    if let Ok(p) = std::fs::read_to_string("/sys/module/haltpoll/parameters/guest_halt_poll_ns") {
+        note.push_str(&format!("; guest halt polling {} ns", p.trim()));
+    }
+    note
+}
+
 fn strings(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
@@ -104,7 +131,7 @@ impl Experiment for Run {
                 Some(&["make", "-s", "clean"][..]),
             ),
         ];
-        let mut rep = Report::new("run", "workload");
+        let mut rep = Report::new("run", "#");
         rep.columns = vec![
             Column::new("workload", "workload", Fmt::Text),
             Column::new("native", "native_s", Fmt::Secs),
@@ -122,6 +149,7 @@ impl Experiment for Run {
             "run".into(),
             "taskcore run, native and strace -f, medians of interleaved runs".into(),
         )];
+        let load_before = load_average();
         for (i, (name, argv, prep)) in workloads.iter().enumerate() {
             progress(format!("run: {name}, {reps} interleaved repetitions"));
             let report_file: PathBuf = dir.join(format!("{name}.json"));
@@ -214,6 +242,7 @@ impl Experiment for Run {
             rep.notes
                 .push("strace not found: its columns are empty".into());
         }
+        rep.notes.push(machine_note(load_before, load_average()));
         rep.notes.push(format!(
             "true-loop: {loops} iterations of /bin/true from sh; make-j2: the generated project in {}",
             dir.display()
