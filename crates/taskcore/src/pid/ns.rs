@@ -127,6 +127,37 @@ impl PidNamespace {
         // Linux reports EAGAIN, not ENOSPC, once the pid space is exhausted.
         next_cyclic(&self.idr, self.cursor, self.pid_max).ok_or(Errno::EAGAIN)
     }
+
+    /// Cyclic allocation of a number for `value` with the tags of `tags`
+    /// (as [`Idr::insert_tagged`]), the cursor advanced past it: the
+    /// number [`PidNamespace::peek_nr`]`(None)` names, found and stored in
+    /// one walk down the tree when the number at the cursor is free (the
+    /// usual case), else searched for by [`next_cyclic`] and stored.
+    /// `None`, with nothing changed, when every number is taken.
+    ///
+    /// # Linux
+    /// `idr_alloc_cyclic()` (lib/idr.c) as `alloc_pid()` calls it.
+    pub(crate) fn alloc_cyclic(&mut self, value: u32, tags: u64) -> Option<u32> {
+        let min = if self.cursor > RESERVED_PIDS {
+            RESERVED_PIDS
+        } else {
+            1
+        };
+        let start = self.cursor.max(min);
+        let nr = if start < self.pid_max.min(crate::pid::idr::IDR_MAX)
+            && self.idr.try_insert_tagged(start, value, tags) == Ok(true)
+        {
+            start
+        } else {
+            let nr = next_cyclic(&self.idr, self.cursor, self.pid_max)?;
+            self.idr
+                .insert_tagged(nr, value, tags)
+                .expect("number found free by next_cyclic");
+            nr
+        };
+        self.cursor = nr + 1;
+        Some(nr)
+    }
 }
 
 /// The number cyclic pid allocation picks next in `idr`: the lowest free

@@ -597,10 +597,10 @@ impl Kernel {
         if set_tid.len() > level + 1 {
             return Err(Errno::EINVAL);
         }
-        if level == 0 && set_tid.is_empty() && !new_ns_init {
-            // The common case: one number, no buffer to fill.
-            let nr = self.nss[ns].peek_nr(None)?;
-            return self.register_pid(ns, &[Upid { ns, nr }], set_tid, tgid);
+        if level == 0 && set_tid.is_empty() && !new_ns_init && self.nss[ns].adding {
+            // The common case: one number, found and stored in one walk
+            // of the radix tree.
+            return self.alloc_pid_cyclic(ns, tgid);
         }
         // On the stack: a fork must not pay two heap round trips for its
         // numbers (the common single-level pid is stored inline).
@@ -623,6 +623,30 @@ impl Kernel {
             }
         }
         self.register_pid(ns, numbers, set_tid, tgid)
+    }
+
+    /// [`Kernel::alloc_pid`] of one number by cyclic allocation in the
+    /// root-level namespace `ns`, which takes new pids (`adding`): the
+    /// slot of the `struct pid` is known before the number, so the number
+    /// is looked for and stored in one radix-tree walk
+    /// ([`PidNamespace::alloc_cyclic`]) and the entry is built after.
+    ///
+    /// # Errors
+    /// `EAGAIN` when every number is taken (or the pid slab is full);
+    /// nothing changes then.
+    fn alloc_pid_cyclic(&mut self, ns: NsIx, tgid: bool) -> Result<PidIx> {
+        let idx = self.pids.vacant_key().ok_or(Errno::EAGAIN)?;
+        let tags = if tgid { 1 << TAG_TGID } else { 0 };
+        let nr = self.nss[ns]
+            .alloc_cyclic(idx.idr_value(), tags)
+            .ok_or(Errno::EAGAIN)?;
+        let got = self
+            .pids
+            .insert_with(|| Pid::new(Numbers::from_slice(&[Upid { ns, nr }])));
+        debug_assert_eq!(got, Some(idx), "the pid slab's vacant slot is used");
+        // A pid holds its namespace (alloc_pid's get_pid_ns).
+        self.get_ns(ns);
+        Ok(idx)
     }
 
     /// `alloc_pid()`'s second half: stores a `struct pid` with `numbers`
