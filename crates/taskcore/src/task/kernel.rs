@@ -1060,6 +1060,27 @@ impl Kernel {
         self.groups[g].child_reg = new.encode();
     }
 
+    /// Registers the child edge of group `g`, just forked and linked to its
+    /// parent, in the state every new process starts in: alive, with
+    /// nothing to report (not traced yet, no group stop, no continue), of
+    /// the class its exit signal gives. What [`Self::sync_child`] would
+    /// register, without computing [`Self::edge_state`].
+    pub(crate) fn index_new_child(&mut self, g: GroupIx) {
+        debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
+        let Some(pos) = self.child_edge_pos(g) else {
+            return;
+        };
+        let leader = self.groups[g].leader;
+        let new = EdgeState {
+            class: self.child_class(g),
+            cat: Cat::Alive,
+            ready: 0,
+        };
+        debug_assert_eq!(new, self.edge_state(leader, false, new.class));
+        self.wait_index.add(&pos, new, leader);
+        self.groups[g].child_reg = new.encode();
+    }
+
     /// Removes group `g`'s child edge from the wait index.
     pub(crate) fn unindex_child(&mut self, g: GroupIx) {
         if let Some(o) = EdgeState::decode(self.groups[g].child_reg) {
