@@ -698,6 +698,12 @@ impl Kernel {
     /// itself exits.
     pub(crate) fn kill_orphaned_pgrp(&mut self, g: GroupIx, parent: Option<TaskIx>) {
         let pgrp = self.groups[g].pgrp;
+        // No stopped member (the usual case): nothing to send, whoever
+        // the parent is. The other tests are free of side effects, so
+        // this one, O(1), goes first.
+        if self.pids[pgrp].pgrp_nr_stopped == 0 {
+            return;
+        }
         let (parent, ignored) = match parent {
             None => (self.groups[g].real_parent, Some(g)),
             Some(p) => (Some(p), None),
