@@ -225,6 +225,19 @@ impl Kernel {
         (!self.sig_ignored(t, sig, force), continued)
     }
 
+    /// Whether [`Kernel::send_signal_locked`] of `sig` (neither a stop
+    /// signal nor SIGCONT, so that `prepare_signal()` has no side effect),
+    /// not forced, to `t` would discard it now and change nothing: its
+    /// group is exiting, or `sig_ignored()`.
+    pub(crate) fn would_discard(&self, t: TaskIx, sig: i32) -> bool {
+        debug_assert!(!sig_kernel_stop(sig) && sig != SIGCONT);
+        self.groups[self.tasks[t].group]
+            .flags
+            .get()
+            .contains(SIGNAL_GROUP_EXIT)
+            || self.sig_ignored(t, sig, false)
+    }
+
     /// `sig_ignored()`: `sig` would be discarded by `t`. Blocked signals
     /// never are (the action may change before they are unblocked), nor
     /// are signals to a tracee (its tracer may want them), SIGKILL aside.
