@@ -1049,15 +1049,16 @@ impl Kernel {
         };
         let leader = self.groups[g].leader;
         let new = self.edge_state(leader, false, self.child_class(g));
-        let old = EdgeState::decode(self.groups[g].child_reg);
-        if old == Some(new) {
+        // Compared as registration bytes: one byte compare.
+        let reg = new.encode();
+        if self.groups[g].child_reg == reg {
             return;
         }
-        match old {
+        match EdgeState::decode(self.groups[g].child_reg) {
             Some(o) => self.wait_index.update(&pos, o, new, leader),
             None => self.wait_index.add(&pos, new, leader),
         }
-        self.groups[g].child_reg = new.encode();
+        self.groups[g].child_reg = reg;
     }
 
     /// Registers the child edge of group `g`, just forked and linked to its
@@ -1099,15 +1100,15 @@ impl Kernel {
             return;
         };
         let new = self.edge_state(t, true, Class::Ptrace);
-        let old = EdgeState::decode(self.tasks[t].ptrace_reg);
-        if old == Some(new) {
+        let reg = new.encode();
+        if self.tasks[t].ptrace_reg == reg {
             return;
         }
-        match old {
+        match EdgeState::decode(self.tasks[t].ptrace_reg) {
             Some(o) => self.wait_index.update(&pos, o, new, t),
             None => self.wait_index.add(&pos, new, t),
         }
-        self.tasks[t].ptrace_reg = new.encode();
+        self.tasks[t].ptrace_reg = reg;
     }
 
     /// Removes task `t`'s ptrace edge from the wait index.

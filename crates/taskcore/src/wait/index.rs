@@ -191,13 +191,15 @@ pub(crate) struct Counts {
 }
 
 impl Counts {
-    /// Adds `d` (1 or -1) to the count of each kind in `ready`: four
-    /// branch-free adds (a kind not in `ready` adds 0).
+    /// Adds `d` (1 or -1) to the count of each kind in `ready` (most
+    /// edges are ready for none or one kind: one step per kind set).
     #[inline(always)]
     fn add_ready(&mut self, ready: u8, d: i32) {
-        for (k, c) in self.ready.iter_mut().enumerate() {
-            let bit = i32::from((ready >> k) & 1);
-            *c = c.wrapping_add_signed(bit * d);
+        let mut bits = ready;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.ready[k] = self.ready[k].wrapping_add_signed(d);
         }
     }
 }
