@@ -252,6 +252,45 @@ mod tests {
     }
 
     #[test]
+    fn alloc_cyclic_gives_what_peek_nr_names_and_stores_it_tagged() {
+        // Two namespaces filled and emptied alike, one by peek_nr + insert,
+        // one by alloc_cyclic: the same numbers, through wraps and a full
+        // space, the cursor kept in step.
+        let (mut a, mut b) = (
+            PidNamespace::new(0, None, 700),
+            PidNamespace::new(0, None, 700),
+        );
+        let mut x = 7u64;
+        for step in 0..5000u32 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            if (x >> 33) % 3 == 0 && !a.idr.is_empty() {
+                // Free a pseudo-random used number in both.
+                let from = ((x >> 40) % 700) as u32;
+                let (nr, _) = a
+                    .idr
+                    .next_used(from)
+                    .or_else(|| a.idr.next_used(0))
+                    .unwrap();
+                assert!(a.idr.remove(nr).is_some() && b.idr.remove(nr).is_some());
+                continue;
+            }
+            let want = a.peek_nr(None);
+            let got = b.alloc_cyclic(step + 1, 1 << 0);
+            assert_eq!(want.ok(), got, "step {step}");
+            if let Some(nr) = got {
+                a.idr.insert_tagged(nr, step + 1, 1 << 0).unwrap();
+                a.cursor = nr + 1;
+                assert_eq!(b.idr.get(nr), Some(step + 1));
+                assert!(b.idr.get_tag(nr, 0));
+            }
+            assert_eq!((a.cursor, a.idr.len()), (b.cursor, b.idr.len()));
+        }
+        b.idr.check_invariants();
+    }
+
+    #[test]
     fn default_pid_max() {
         let ns = PidNamespace::new(0, None, PID_MAX_DEFAULT);
         assert_eq!(ns.pid_max, 32768);
