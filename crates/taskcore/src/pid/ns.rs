@@ -265,7 +265,7 @@ mod tests {
             x = x
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            if (x >> 33) % 3 == 0 && !a.idr.is_empty() {
+            if (x >> 33).is_multiple_of(3) && !a.idr.is_empty() {
                 // Free a pseudo-random used number in both.
                 let from = ((x >> 40) % 700) as u32;
                 let (nr, _) = a
