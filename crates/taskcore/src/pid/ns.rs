@@ -127,6 +127,37 @@ impl PidNamespace {
         // Linux reports EAGAIN, not ENOSPC, once the pid space is exhausted.
         next_cyclic(&self.idr, self.cursor, self.pid_max).ok_or(Errno::EAGAIN)
     }
+
+    /// Cyclic allocation of a number for `value` with the tags of `tags`
+    /// (as [`Idr::insert_tagged`]), the cursor advanced past it: the
+    /// number [`PidNamespace::peek_nr`]`(None)` names, found and stored in
+    /// one walk down the tree when the number at the cursor is free (the
+    /// usual case), else searched for by [`next_cyclic`] and stored.
+    /// `None`, with nothing changed, when every number is taken.
+    ///
+    /// # Linux
+    /// `idr_alloc_cyclic()` (lib/idr.c) as `alloc_pid()` calls it.
+    pub(crate) fn alloc_cyclic(&mut self, value: u32, tags: u64) -> Option<u32> {
+        let min = if self.cursor > RESERVED_PIDS {
+            RESERVED_PIDS
+        } else {
+            1
+        };
+        let start = self.cursor.max(min);
+        let nr = if start < self.pid_max.min(crate::pid::idr::IDR_MAX)
+            && self.idr.try_insert_tagged(start, value, tags) == Ok(true)
+        {
+            start
+        } else {
+            let nr = next_cyclic(&self.idr, self.cursor, self.pid_max)?;
+            self.idr
+                .insert_tagged(nr, value, tags)
+                .expect("number found free by next_cyclic");
+            nr
+        };
+        self.cursor = nr + 1;
+        Some(nr)
+    }
 }
 
 /// The number cyclic pid allocation picks next in `idr`: the lowest free
@@ -218,6 +249,45 @@ mod tests {
         assert_eq!(ns.peek_nr(Some(0)), Err(Errno::EINVAL));
         assert_eq!(ns.peek_nr(Some(400)), Err(Errno::EINVAL));
         assert_eq!(ns.peek_nr(Some(399)), Ok(399));
+    }
+
+    #[test]
+    fn alloc_cyclic_gives_what_peek_nr_names_and_stores_it_tagged() {
+        // Two namespaces filled and emptied alike, one by peek_nr + insert,
+        // one by alloc_cyclic: the same numbers, through wraps and a full
+        // space, the cursor kept in step.
+        let (mut a, mut b) = (
+            PidNamespace::new(0, None, 700),
+            PidNamespace::new(0, None, 700),
+        );
+        let mut x = 7u64;
+        for step in 0..5000u32 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            if (x >> 33).is_multiple_of(3) && !a.idr.is_empty() {
+                // Free a pseudo-random used number in both.
+                let from = ((x >> 40) % 700) as u32;
+                let (nr, _) = a
+                    .idr
+                    .next_used(from)
+                    .or_else(|| a.idr.next_used(0))
+                    .unwrap();
+                assert!(a.idr.remove(nr).is_some() && b.idr.remove(nr).is_some());
+                continue;
+            }
+            let want = a.peek_nr(None);
+            let got = b.alloc_cyclic(step + 1, 1 << 0);
+            assert_eq!(want.ok(), got, "step {step}");
+            if let Some(nr) = got {
+                a.idr.insert_tagged(nr, step + 1, 1 << 0).unwrap();
+                a.cursor = nr + 1;
+                assert_eq!(b.idr.get(nr), Some(step + 1));
+                assert!(b.idr.get_tag(nr, 0));
+            }
+            assert_eq!((a.cursor, a.idr.len()), (b.cursor, b.idr.len()));
+        }
+        b.idr.check_invariants();
     }
 
     #[test]

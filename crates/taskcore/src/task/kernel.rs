@@ -597,10 +597,10 @@ impl Kernel {
         if set_tid.len() > level + 1 {
             return Err(Errno::EINVAL);
         }
-        if level == 0 && set_tid.is_empty() && !new_ns_init {
-            // The common case: one number, no buffer to fill.
-            let nr = self.nss[ns].peek_nr(None)?;
-            return self.register_pid(ns, &[Upid { ns, nr }], set_tid, tgid);
+        if level == 0 && set_tid.is_empty() && !new_ns_init && self.nss[ns].adding {
+            // The common case: one number, found and stored in one walk
+            // of the radix tree.
+            return self.alloc_pid_cyclic(ns, tgid);
         }
         // On the stack: a fork must not pay two heap round trips for its
         // numbers (the common single-level pid is stored inline).
@@ -623,6 +623,30 @@ impl Kernel {
             }
         }
         self.register_pid(ns, numbers, set_tid, tgid)
+    }
+
+    /// [`Kernel::alloc_pid`] of one number by cyclic allocation in the
+    /// root-level namespace `ns`, which takes new pids (`adding`): the
+    /// slot of the `struct pid` is known before the number, so the number
+    /// is looked for and stored in one radix-tree walk
+    /// ([`PidNamespace::alloc_cyclic`]) and the entry is built after.
+    ///
+    /// # Errors
+    /// `EAGAIN` when every number is taken (or the pid slab is full);
+    /// nothing changes then.
+    fn alloc_pid_cyclic(&mut self, ns: NsIx, tgid: bool) -> Result<PidIx> {
+        let idx = self.pids.vacant_key().ok_or(Errno::EAGAIN)?;
+        let tags = if tgid { 1 << TAG_TGID } else { 0 };
+        let nr = self.nss[ns]
+            .alloc_cyclic(idx.idr_value(), tags)
+            .ok_or(Errno::EAGAIN)?;
+        let got = self
+            .pids
+            .insert_with(|| Pid::new(Numbers::from_slice(&[Upid { ns, nr }])));
+        debug_assert_eq!(got, Some(idx), "the pid slab's vacant slot is used");
+        // A pid holds its namespace (alloc_pid's get_pid_ns).
+        self.get_ns(ns);
+        Ok(idx)
     }
 
     /// `alloc_pid()`'s second half: stores a `struct pid` with `numbers`
@@ -1025,14 +1049,36 @@ impl Kernel {
         };
         let leader = self.groups[g].leader;
         let new = self.edge_state(leader, false, self.child_class(g));
-        let old = EdgeState::decode(self.groups[g].child_reg);
-        if old == Some(new) {
+        // Compared as registration bytes: one byte compare.
+        let reg = new.encode();
+        if self.groups[g].child_reg == reg {
             return;
         }
-        match old {
+        match EdgeState::decode(self.groups[g].child_reg) {
             Some(o) => self.wait_index.update(&pos, o, new, leader),
             None => self.wait_index.add(&pos, new, leader),
         }
+        self.groups[g].child_reg = reg;
+    }
+
+    /// Registers the child edge of group `g`, just forked and linked to its
+    /// parent, in the state every new process starts in: alive, with
+    /// nothing to report (not traced yet, no group stop, no continue), of
+    /// the class its exit signal gives. What [`Self::sync_child`] would
+    /// register, without computing [`Self::edge_state`].
+    pub(crate) fn index_new_child(&mut self, g: GroupIx) {
+        debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
+        let Some(pos) = self.child_edge_pos(g) else {
+            return;
+        };
+        let leader = self.groups[g].leader;
+        let new = EdgeState {
+            class: self.child_class(g),
+            cat: Cat::Alive,
+            ready: 0,
+        };
+        debug_assert_eq!(new, self.edge_state(leader, false, new.class));
+        self.wait_index.add(&pos, new, leader);
         self.groups[g].child_reg = new.encode();
     }
 
@@ -1054,15 +1100,15 @@ impl Kernel {
             return;
         };
         let new = self.edge_state(t, true, Class::Ptrace);
-        let old = EdgeState::decode(self.tasks[t].ptrace_reg);
-        if old == Some(new) {
+        let reg = new.encode();
+        if self.tasks[t].ptrace_reg == reg {
             return;
         }
-        match old {
+        match EdgeState::decode(self.tasks[t].ptrace_reg) {
             Some(o) => self.wait_index.update(&pos, o, new, t),
             None => self.wait_index.add(&pos, new, t),
         }
-        self.tasks[t].ptrace_reg = new.encode();
+        self.tasks[t].ptrace_reg = reg;
     }
 
     /// Removes task `t`'s ptrace edge from the wait index.

@@ -127,7 +127,21 @@ impl Kernel {
     /// Drops a reference on namespace `ns`, freeing it (and dropping its
     /// reference on its parent, and so on up) when it was the last
     /// (`put_pid_ns`). Iterative: no recursion however deep the nesting.
+    #[inline]
     pub(crate) fn put_ns(&mut self, ns: NsIx) {
+        let n = &mut self.nss[ns];
+        if n.refs > 1 {
+            // Not the last reference (always so for the root namespace):
+            // nothing to free.
+            n.refs -= 1;
+            return;
+        }
+        self.put_ns_last(ns);
+    }
+
+    /// [`Kernel::put_ns`] of what may be the last reference.
+    #[inline(never)]
+    fn put_ns_last(&mut self, ns: NsIx) {
         let mut next = Some(ns);
         while let Some(ns) = next {
             let n = &mut self.nss[ns];

@@ -108,25 +108,25 @@ pub(crate) struct EdgeState {
 
 impl EdgeState {
     /// Packs into a registration byte: ready (4 bits), cat (2), class (2).
+    #[inline(always)]
     pub(crate) fn encode(self) -> u8 {
         self.ready | ((self.cat as u8) << 4) | ((self.class as u8) << 6)
     }
 
+    #[inline(always)]
     pub(crate) fn decode(reg: u8) -> Option<EdgeState> {
+        const CLASSES: [Class; 4] = [Class::Normal, Class::Clone, Class::Ptrace, Class::Ptrace];
+        const CATS: [Cat; 4] = [
+            Cat::Alive,
+            Cat::ZombieReap,
+            Cat::ZombieOther,
+            Cat::ZombieOtherPtrace,
+        ];
         if reg == UNREGISTERED {
             return None;
         }
-        let class = match reg >> 6 {
-            0 => Class::Normal,
-            1 => Class::Clone,
-            _ => Class::Ptrace,
-        };
-        let cat = match (reg >> 4) & 3 {
-            0 => Cat::Alive,
-            1 => Cat::ZombieReap,
-            2 => Cat::ZombieOther,
-            _ => Cat::ZombieOtherPtrace,
-        };
+        let class = CLASSES[(reg >> 6) as usize];
+        let cat = CATS[((reg >> 4) & 3) as usize];
         Some(EdgeState {
             class,
             cat,
@@ -191,7 +191,9 @@ pub(crate) struct Counts {
 }
 
 impl Counts {
-    #[inline]
+    /// Adds `d` (1 or -1) to the count of each kind in `ready` (most
+    /// edges are ready for none or one kind: one step per kind set).
+    #[inline(always)]
     fn add_ready(&mut self, ready: u8, d: i32) {
         let mut bits = ready;
         while bits != 0 {
@@ -308,7 +310,7 @@ impl WaitIndex {
     }
 
     /// Group `g`'s part, made if it has none.
-    #[inline]
+    #[inline(always)]
     fn group_mut(&mut self, g: GroupIx) -> &mut GroupWait {
         let slot = g.slot();
         if self.of_group.len() <= slot {

@@ -121,6 +121,43 @@ fn a_blocked_ignored_signal_is_queued_and_an_unblocked_one_is_not() {
 }
 
 #[test]
+fn a_childs_sigchld_is_discarded_when_ignored_and_kept_when_blocked_or_handled() {
+    let (mut k, init) = kernel();
+    let p = k.fork(init).unwrap();
+    // Default action (ignore), unblocked: discarded, nothing pending even
+    // once blocked afterwards; the notification and the zombie stay.
+    let c = k.fork(p).unwrap();
+    k.take_notifications();
+    k.exit_group(c, 3).unwrap();
+    assert!(k
+        .take_notifications()
+        .iter()
+        .any(|n| matches!(n, Notification::Signal { sig: SIGCHLD, .. })));
+    k.rt_sigprocmask(p, SIG_BLOCK, Some(bit(SIGCHLD))).unwrap();
+    assert_eq!(k.rt_sigpending(p), Ok(0));
+    let cpid = k.pid_vnr(p, c).unwrap();
+    assert!(matches!(
+        k.wait4(p, cpid, 0),
+        Ok(taskcore::WaitOutcome::Reported(r)) if r.status == 3 << 8
+    ));
+    // Blocked: pending.
+    let c = k.fork(p).unwrap();
+    k.exit_group(c, 0).unwrap();
+    assert_eq!(k.rt_sigpending(p), Ok(bit(SIGCHLD)));
+    // Unblocked with a handler: delivered, so it was queued.
+    let p2 = k.fork(init).unwrap();
+    handler(&mut k, p2, SIGCHLD, 0, 0);
+    let c = k.fork(p2).unwrap();
+    k.exit_group(c, 0).unwrap();
+    k.rt_sigprocmask(p2, SIG_BLOCK, Some(bit(SIGCHLD))).unwrap();
+    let got = k.rt_sigpending(p2).unwrap() != 0
+        || k.take_notifications()
+            .iter()
+            .any(|n| matches!(n, Notification::Handler { sig: SIGCHLD, .. }));
+    assert!(got, "a handled SIGCHLD is neither pending nor delivered");
+}
+
+#[test]
 fn standard_signals_coalesce_and_realtime_ones_queue_in_order() {
     let (mut k, init) = kernel();
     let t = k.fork(init).unwrap();

@@ -305,6 +305,37 @@ impl Idr {
         Ok(())
     }
 
+    /// As [`Idr::insert_tagged`] when `id` is free, in one walk down the
+    /// tree (the walk that finds the id free stores it); `Ok(false)`, with
+    /// nothing changed, when `id` is used.
+    ///
+    /// # Errors
+    /// `EINVAL` as [`Idr::insert_tagged`].
+    ///
+    /// # Linux
+    /// The common case of `idr_alloc_cyclic()` (`lib/idr.c`): the id at
+    /// the cursor is free and `idr_get_free()`'s descent creates the path
+    /// to it as it goes.
+    ///
+    /// # Examples
+    /// ```
+    /// use taskcore::pid::Idr;
+    ///
+    /// let mut idr = Idr::new();
+    /// assert_eq!(idr.try_insert_tagged(300, 7, 1 << 0), Ok(true));
+    /// assert_eq!(idr.try_insert_tagged(300, 8, 0), Ok(false));
+    /// assert_eq!((idr.get(300), idr.get_tag(300, 0), idr.len()), (Some(7), true, 1));
+    /// # Ok::<(), taskcore::Errno>(())
+    /// ```
+    pub fn try_insert_tagged(&mut self, id: u32, value: u32, tags: u64) -> Result<bool> {
+        if id >= IDR_MAX || value == EMPTY || tags >> IDR_TAGS != 0 {
+            return Err(Errno::EINVAL);
+        }
+        let done = self.root.try_insert(id, value, tags, &mut self.pool);
+        self.len += usize::from(done);
+        Ok(done)
+    }
+
     /// Replaces the value of the used id `id`, returning the old value; tags
     /// are kept.
     ///

@@ -168,6 +168,11 @@ pub(super) trait Node: Default + Clone {
     /// `tags` (bit `t`: tag `t`) set, in one walk down.
     fn insert(&mut self, off: u32, value: u32, tags: u64, pool: &mut Pool);
 
+    /// As [`Node::insert`] if `off` is free, in the same single walk down;
+    /// false, with nothing changed, if it is used: the walk that checks
+    /// the id is the walk that stores it.
+    fn try_insert(&mut self, off: u32, value: u32, tags: u64, pool: &mut Pool) -> bool;
+
     /// Empties `off` and its tags, freeing nodes left empty below this one.
     fn remove(&mut self, off: u32, pool: &mut Pool) -> Option<u32>;
 
@@ -246,6 +251,15 @@ impl Node for Leaf {
         self.values[off as usize] = value;
         self.free &= !(1 << off);
         set_tag_bits(&mut self.tags, tags, 1 << off);
+    }
+
+    #[inline]
+    fn try_insert(&mut self, off: u32, value: u32, tags: u64, pool: &mut Pool) -> bool {
+        if self.free & (1 << off) == 0 {
+            return false;
+        }
+        self.insert(off, value, tags, pool);
+        true
     }
 
     fn remove(&mut self, off: u32, _pool: &mut Pool) -> Option<u32> {
@@ -401,6 +415,27 @@ impl<C: Spare> Node for Interior<C> {
         if child.free_mask() == 0 {
             self.free &= !bit;
         }
+    }
+
+    fn try_insert(&mut self, off: u32, value: u32, tags: u64, pool: &mut Pool) -> bool {
+        let s = Self::slot_of(off);
+        let bit = 1u64 << s;
+        let Some(child) = self.slots[s].as_mut() else {
+            // No node below: every id of the slot is free.
+            self.insert(off, value, tags, pool);
+            return true;
+        };
+        // A full subtree has no free id to give; else the child decides,
+        // and changes nothing when the id is used.
+        if self.free & bit == 0 || !child.try_insert(off & Self::CHILD_MASK, value, tags, pool) {
+            return false;
+        }
+        self.present |= bit;
+        set_tag_bits(&mut self.tags, tags, bit);
+        if child.free_mask() == 0 {
+            self.free &= !bit;
+        }
+        true
     }
 
     fn remove(&mut self, off: u32, pool: &mut Pool) -> Option<u32> {

@@ -116,6 +116,44 @@ fn full_leaf_and_its_neighbours() {
 }
 
 #[test]
+fn try_insert_stores_a_free_id_once_and_leaves_a_used_one() {
+    let mut idr = Idr::new();
+    let mut plain = Idr::new();
+    for id in edge_ids() {
+        assert_eq!(
+            idr.try_insert_tagged(id, id + 1, 1 << 1),
+            Ok(true),
+            "id {id}"
+        );
+        plain.insert_tagged(id, id + 1, 1 << 1).unwrap();
+        let nodes = idr.node_count();
+        assert_eq!(idr.try_insert_tagged(id, 7, 1 << 0), Ok(false), "id {id}");
+        assert_eq!((idr.get(id), idr.get_tag(id, 0)), (Some(id + 1), false));
+        assert_eq!(idr.node_count(), nodes);
+    }
+    // A full leaf: its parent's free bit is clear, the id still refused.
+    for id in 128..192 {
+        assert_eq!(idr.try_insert_tagged(id, id, 0), Ok(true));
+        plain.insert(id, id).unwrap();
+    }
+    assert_eq!(idr.try_insert_tagged(150, 1, 0), Ok(false));
+    assert_eq!(idr.try_insert_tagged(192, 1, 0), Ok(true));
+    plain.insert(192, 1).unwrap();
+    assert_eq!(idr.try_insert_tagged(IDR_MAX, 1, 0), Err(Errno::EINVAL));
+    assert_eq!(idr.try_insert_tagged(5, u32::MAX, 0), Err(Errno::EINVAL));
+    assert_eq!(
+        idr.try_insert_tagged(5, 1, 1 << IDR_TAGS),
+        Err(Errno::EINVAL)
+    );
+    idr.check_invariants();
+    // The same tree as inserting one by one: ids, values, tags, nodes.
+    assert_eq!(idr.len(), plain.len());
+    assert_eq!(idr.node_count(), plain.node_count());
+    assert!(idr.iter().eq(plain.iter()));
+    assert!(idr.iter_tagged(1).eq(plain.iter_tagged(1)));
+}
+
+#[test]
 fn full_default_pid_table_has_no_free_id() {
     let pid_max = 32768;
     let mut idr = Idr::new();

@@ -352,9 +352,9 @@ impl Kernel {
             }
             if let Some(parent) = parent {
                 self.link_child(parent, g);
-                // A new edge: registered at once in its current state (a
+                // A new edge: registered at once in its first state (a
                 // position change, not a readiness write).
-                self.sync_child(g);
+                self.index_new_child(g);
             }
         }
         if flags & CLONE_VFORK != 0 {

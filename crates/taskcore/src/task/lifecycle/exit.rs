@@ -371,9 +371,21 @@ impl Kernel {
 
     /// Queues a kernel-generated signal to `target`'s thread group, reported
     /// as a notification and delivered when the current operation ends.
+    ///
+    /// A SIGCHLD that `target` ignores (its action is SIG_IGN or SIG_DFL,
+    /// it is untraced and does not block it) is not queued when nothing is
+    /// deferred yet: it would be the first deferred work of the operation,
+    /// and until it ran nothing could make it taken (only `target`'s own
+    /// calls, a handler run by earlier deferred work, or an attach change
+    /// its mask, action or tracer; a group exit meanwhile discards it
+    /// too), so the send would discard it. Its notification is raised
+    /// either way, as before.
     pub(crate) fn send_kernel_signal(&mut self, target: TaskIx, sig: i32, info: SigInfo) {
         let group = self.handle_unchecked(self.leader_of(target));
         self.notify(Notification::Signal { group, sig, info });
+        if sig == SIGCHLD && self.deferred.is_empty() && self.would_discard(target, sig) {
+            return;
+        }
         self.deferred.push_back(Deferred {
             task: target,
             gen: self.gens[target.slot()],
@@ -698,6 +710,12 @@ impl Kernel {
     /// itself exits.
     pub(crate) fn kill_orphaned_pgrp(&mut self, g: GroupIx, parent: Option<TaskIx>) {
         let pgrp = self.groups[g].pgrp;
+        // No stopped member (the usual case): nothing to send, whoever
+        // the parent is. The other tests are free of side effects, so
+        // this one, O(1), goes first.
+        if self.pids[pgrp].pgrp_nr_stopped == 0 {
+            return;
+        }
         let (parent, ignored) = match parent {
             None => (self.groups[g].real_parent, Some(g)),
             Some(p) => (Some(p), None),

@@ -392,8 +392,26 @@ impl Kernel {
     }
 
     /// `wait_consider_task()` on an eligible edge, without side effects.
+    ///
+    /// The edge's state is the one registered in the wait index (the
+    /// group's `child_reg`, the task's `ptrace_reg`), not recomputed: every
+    /// operation flushes its marks when it ends and `do_wait` flushes
+    /// before it walks, so the registration is what [`Kernel::edge_state`]
+    /// would say (`check_invariants` compares the two).
     fn consider(&self, t: TaskIx, ptrace_edge: bool, class: Class, flags: i32) -> Consider {
-        let st: EdgeState = self.edge_state(t, ptrace_edge, class);
+        let reg = if ptrace_edge {
+            self.tasks[t].ptrace_reg
+        } else {
+            self.groups[self.tasks[t].group].child_reg
+        };
+        debug_assert!(self.wait_dirty.is_empty(), "a wait reads flushed edges");
+        let st = match EdgeState::decode(reg) {
+            Some(st) => st,
+            // An eligible edge is registered; recomputed should a caller
+            // ever reach one that is not.
+            None => self.edge_state(t, ptrace_edge, class),
+        };
+        debug_assert_eq!(st, self.edge_state(t, ptrace_edge, class));
         if st.ready & READY_EXIT != 0 {
             return if flags & WEXITED != 0 {
                 Consider::Report(READY_EXIT)

@@ -181,7 +181,21 @@ impl Kernel {
 
     /// Drops a reference on `ns`, freeing it and then its parent's
     /// reference when it was the last (`put_user_ns()`, `free_user_ns()`).
+    #[inline]
     pub(crate) fn put_user_ns(&mut self, ns: UserNsIx) {
+        let n = &mut self.userns[ns];
+        if n.refs > 1 {
+            // Not the last reference (always so for the initial
+            // namespace): nothing to free.
+            n.refs -= 1;
+            return;
+        }
+        self.put_user_ns_last(ns);
+    }
+
+    /// [`Kernel::put_user_ns`] of what may be the last reference.
+    #[inline(never)]
+    fn put_user_ns_last(&mut self, ns: UserNsIx) {
         let mut next = Some(ns);
         while let Some(ns) = next {
             let n = &mut self.userns[ns];

@@ -166,7 +166,15 @@ impl Kernel {
     }
 
     /// Removes the signals of `mask` from task `t`'s own pending set.
+    #[inline]
     pub(crate) fn flush_task_pending(&mut self, t: TaskIx, mask: u64) {
+        if self.tasks[t].pending.signal & mask != 0 {
+            self.flush_task_pending_slow(t, mask);
+        }
+    }
+
+    #[inline(never)]
+    fn flush_task_pending_slow(&mut self, t: TaskIx, mask: u64) {
         let mut freed = Vec::new();
         self.tasks[t]
             .pending
@@ -178,13 +186,16 @@ impl Kernel {
 
     /// `flush_sigqueue_mask()` on group `g`'s shared pending set and every
     /// thread's own.
+    #[inline]
     pub(crate) fn flush_group_pending(&mut self, g: GroupIx, mask: u64) {
-        let mut freed = Vec::new();
-        self.groups[g]
-            .shared_pending
-            .flush_mask(mask, |uid| freed.push(uid));
-        for uid in freed {
-            self.sigqueue_uncharge(uid);
+        if self.groups[g].shared_pending.signal & mask != 0 {
+            let mut freed = Vec::new();
+            self.groups[g]
+                .shared_pending
+                .flush_mask(mask, |uid| freed.push(uid));
+            for uid in freed {
+                self.sigqueue_uncharge(uid);
+            }
         }
         let mut next = self.groups[g].threads.first;
         while let Some(cur) = next {
@@ -212,6 +223,19 @@ impl Kernel {
             continued = self.sigcont_resume(g);
         }
         (!self.sig_ignored(t, sig, force), continued)
+    }
+
+    /// Whether [`Kernel::send_signal_locked`] of `sig` (neither a stop
+    /// signal nor SIGCONT, so that `prepare_signal()` has no side effect),
+    /// not forced, to `t` would discard it now and change nothing: its
+    /// group is exiting, or `sig_ignored()`.
+    pub(crate) fn would_discard(&self, t: TaskIx, sig: i32) -> bool {
+        debug_assert!(!sig_kernel_stop(sig) && sig != SIGCONT);
+        self.groups[self.tasks[t].group]
+            .flags
+            .get()
+            .contains(SIGNAL_GROUP_EXIT)
+            || self.sig_ignored(t, sig, false)
     }
 
     /// `sig_ignored()`: `sig` would be discarded by `t`. Blocked signals
