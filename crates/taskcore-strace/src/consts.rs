@@ -18,167 +18,6 @@ pub(crate) fn lookup(table: &[(&str, u64)], name: &str) -> Option<u64> {
     table.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
 }
 
-/// Every errno name strace can print, with its number: the user-visible
-/// errnos 1..=133, their aliases, and the kernel-internal codes (512 and up)
-/// that strace shows for interrupted calls, e.g. `ERESTARTSYS`.
-pub(crate) const ERRNOS: &[(&str, u64)] = &[
-    ("EPERM", 1),
-    ("ENOENT", 2),
-    ("ESRCH", 3),
-    ("EINTR", 4),
-    ("EIO", 5),
-    ("ENXIO", 6),
-    ("E2BIG", 7),
-    ("ENOEXEC", 8),
-    ("EBADF", 9),
-    ("ECHILD", 10),
-    ("EAGAIN", 11),
-    ("EWOULDBLOCK", 11),
-    ("ENOMEM", 12),
-    ("EACCES", 13),
-    ("EFAULT", 14),
-    ("ENOTBLK", 15),
-    ("EBUSY", 16),
-    ("EEXIST", 17),
-    ("EXDEV", 18),
-    ("ENODEV", 19),
-    ("ENOTDIR", 20),
-    ("EISDIR", 21),
-    ("EINVAL", 22),
-    ("ENFILE", 23),
-    ("EMFILE", 24),
-    ("ENOTTY", 25),
-    ("ETXTBSY", 26),
-    ("EFBIG", 27),
-    ("ENOSPC", 28),
-    ("ESPIPE", 29),
-    ("EROFS", 30),
-    ("EMLINK", 31),
-    ("EPIPE", 32),
-    ("EDOM", 33),
-    ("ERANGE", 34),
-    ("EDEADLK", 35),
-    ("EDEADLOCK", 35),
-    ("ENAMETOOLONG", 36),
-    ("ENOLCK", 37),
-    ("ENOSYS", 38),
-    ("ENOTEMPTY", 39),
-    ("ELOOP", 40),
-    ("ENOMSG", 42),
-    ("EIDRM", 43),
-    ("ECHRNG", 44),
-    ("EL2NSYNC", 45),
-    ("EL3HLT", 46),
-    ("EL3RST", 47),
-    ("ELNRNG", 48),
-    ("EUNATCH", 49),
-    ("ENOCSI", 50),
-    ("EL2HLT", 51),
-    ("EBADE", 52),
-    ("EBADR", 53),
-    ("EXFULL", 54),
-    ("ENOANO", 55),
-    ("EBADRQC", 56),
-    ("EBADSLT", 57),
-    ("EBFONT", 59),
-    ("ENOSTR", 60),
-    ("ENODATA", 61),
-    ("ETIME", 62),
-    ("ENOSR", 63),
-    ("ENONET", 64),
-    ("ENOPKG", 65),
-    ("EREMOTE", 66),
-    ("ENOLINK", 67),
-    ("EADV", 68),
-    ("ESRMNT", 69),
-    ("ECOMM", 70),
-    ("EPROTO", 71),
-    ("EMULTIHOP", 72),
-    ("EDOTDOT", 73),
-    ("EBADMSG", 74),
-    ("EOVERFLOW", 75),
-    ("ENOTUNIQ", 76),
-    ("EBADFD", 77),
-    ("EREMCHG", 78),
-    ("ELIBACC", 79),
-    ("ELIBBAD", 80),
-    ("ELIBSCN", 81),
-    ("ELIBMAX", 82),
-    ("ELIBEXEC", 83),
-    ("EILSEQ", 84),
-    ("ERESTART", 85),
-    ("ESTRPIPE", 86),
-    ("EUSERS", 87),
-    ("ENOTSOCK", 88),
-    ("EDESTADDRREQ", 89),
-    ("EMSGSIZE", 90),
-    ("EPROTOTYPE", 91),
-    ("ENOPROTOOPT", 92),
-    ("EPROTONOSUPPORT", 93),
-    ("ESOCKTNOSUPPORT", 94),
-    ("EOPNOTSUPP", 95),
-    ("ENOTSUP", 95),
-    ("EPFNOSUPPORT", 96),
-    ("EAFNOSUPPORT", 97),
-    ("EADDRINUSE", 98),
-    ("EADDRNOTAVAIL", 99),
-    ("ENETDOWN", 100),
-    ("ENETUNREACH", 101),
-    ("ENETRESET", 102),
-    ("ECONNABORTED", 103),
-    ("ECONNRESET", 104),
-    ("ENOBUFS", 105),
-    ("EISCONN", 106),
-    ("ENOTCONN", 107),
-    ("ESHUTDOWN", 108),
-    ("ETOOMANYREFS", 109),
-    ("ETIMEDOUT", 110),
-    ("ECONNREFUSED", 111),
-    ("EHOSTDOWN", 112),
-    ("EHOSTUNREACH", 113),
-    ("EALREADY", 114),
-    ("EINPROGRESS", 115),
-    ("ESTALE", 116),
-    ("EUCLEAN", 117),
-    ("ENOTNAM", 118),
-    ("ENAVAIL", 119),
-    ("EISNAM", 120),
-    ("EREMOTEIO", 121),
-    ("EDQUOT", 122),
-    ("ENOMEDIUM", 123),
-    ("EMEDIUMTYPE", 124),
-    ("ECANCELED", 125),
-    ("ENOKEY", 126),
-    ("EKEYEXPIRED", 127),
-    ("EKEYREVOKED", 128),
-    ("EKEYREJECTED", 129),
-    ("EOWNERDEAD", 130),
-    ("ENOTRECOVERABLE", 131),
-    ("ERFKILL", 132),
-    ("EHWPOISON", 133),
-    // Kernel-internal codes (include/linux/errno.h): never reach user space,
-    // but strace shows them on a syscall exit that will be restarted.
-    ("ERESTARTSYS", 512),
-    ("ERESTARTNOINTR", 513),
-    ("ERESTARTNOHAND", 514),
-    ("ENOIOCTLCMD", 515),
-    ("ERESTART_RESTARTBLOCK", 516),
-    ("EPROBE_DEFER", 517),
-    ("EOPENSTALE", 518),
-    ("ENOPARAM", 519),
-    ("EBADHANDLE", 521),
-    ("ENOTSYNC", 522),
-    ("EBADCOOKIE", 523),
-    ("ENOTSUPP", 524),
-    ("ETOOSMALL", 525),
-    ("ESERVERFAULT", 526),
-    ("EBADTYPE", 527),
-    ("EJUKEBOX", 528),
-    ("EIOCBQUEUED", 529),
-    ("ERECALLCONFLICT", 530),
-    ("ENOGRACE", 531),
-];
-
 /// Classic signal names (with the `SIG` prefix) and their x86_64 numbers.
 /// Real-time signals are handled by [`signal_number`]: strace names them
 /// `SIGRTMIN` (32) and `SIGRT_n` (32 + n).
@@ -282,15 +121,6 @@ pub(crate) const CLONE_FLAGS: &[(&str, u64)] = &[
     ("CLONE_CLEAR_SIGHAND", 0x100000000),
     ("CLONE_INTO_CGROUP", 0x200000000),
 ];
-
-/// `CLONE_VM`.
-pub(crate) const CLONE_VM: u64 = 0x100;
-/// `CLONE_PIDFD`.
-pub(crate) const CLONE_PIDFD: u64 = 0x1000;
-/// `CLONE_VFORK`.
-pub(crate) const CLONE_VFORK: u64 = 0x4000;
-/// `SIGCHLD` on x86_64.
-pub(crate) const SIGCHLD: i32 = 17;
 
 /// wait4()/waitid() option bits (`include/uapi/linux/wait.h`).
 pub(crate) const WAIT_OPTIONS: &[(&str, u64)] = &[
@@ -548,20 +378,6 @@ pub(crate) const PTRACE_REQUESTS: &[(&str, u64)] = &[
     ("PTRACE_SET_SYSCALL_INFO", 0x4212),
 ];
 
-/// `PTRACE_O_*` option bits (the data of PTRACE_SEIZE / PTRACE_SETOPTIONS).
-pub(crate) const PTRACE_OPTIONS: &[(&str, u64)] = &[
-    ("PTRACE_O_TRACESYSGOOD", 0x1),
-    ("PTRACE_O_TRACEFORK", 0x2),
-    ("PTRACE_O_TRACEVFORK", 0x4),
-    ("PTRACE_O_TRACECLONE", 0x8),
-    ("PTRACE_O_TRACEEXEC", 0x10),
-    ("PTRACE_O_TRACEVFORKDONE", 0x20),
-    ("PTRACE_O_TRACEEXIT", 0x40),
-    ("PTRACE_O_TRACESECCOMP", 0x80),
-    ("PTRACE_O_EXITKILL", 0x10_0000),
-    ("PTRACE_O_SUSPEND_SECCOMP", 0x20_0000),
-];
-
 /// `PROT_*` bits of mmap()/mprotect().
 pub(crate) const PROT_FLAGS: &[(&str, u64)] = &[
     ("PROT_NONE", 0),
@@ -658,24 +474,8 @@ mod tests {
     }
 
     #[test]
-    fn errno_table_has_linux_numbers() {
-        // asm-generic/errno-base.h and errno.h, x86_64.
-        for (name, v) in [("EPERM", 1), ("ESRCH", 3), ("ECHILD", 10), ("EAGAIN", 11)] {
-            assert_eq!(lookup(ERRNOS, name), Some(v), "{name}");
-        }
-        assert_eq!(lookup(ERRNOS, "EHWPOISON"), Some(133));
-        let mut nums: Vec<u64> = ERRNOS.iter().map(|(_, v)| *v).collect();
-        nums.sort_unstable();
-        nums.dedup();
-        assert!(nums.len() >= 130, "{}", nums.len());
-        assert_eq!(lookup(ERRNOS, "ERESTARTSYS"), Some(512));
-        assert_eq!(lookup(ERRNOS, "ERESTARTNOINTR"), Some(513));
-        assert_eq!(lookup(ERRNOS, "ERESTART_RESTARTBLOCK"), Some(516));
-    }
-
-    #[test]
     fn flag_tables_have_single_bits_except_documented_composites() {
-        for table in [CLONE_FLAGS, SA_FLAGS, PTRACE_OPTIONS] {
+        for table in [CLONE_FLAGS, SA_FLAGS] {
             for (name, v) in table {
                 assert_eq!(v.count_ones(), 1, "{name}");
             }
