@@ -31,9 +31,8 @@ use super::uptrs::{self, UserPtr};
 mod procapi;
 mod signal;
 
-/// The page size mmap's byte offset is divided by (`pgoff`): x86_64's
-/// `PAGE_SHIFT` 12.
-const PAGE_SIZE: u64 = 4096;
+// The page size mmap's byte offset is divided by (`pgoff`).
+use taskcore::mm::flags::PAGE_SIZE;
 
 /// Decodes syscall `name` from the text between its parentheses.
 ///

@@ -408,6 +408,15 @@ pub const RLIM_INFINITY: u64 = u64::MAX;
 /// Most open files any process may have (`sysctl fs.nr_open` default).
 pub const NR_OPEN: u64 = 1024 * 1024;
 
+// ---------------------------------------------------------------- fcntl.h
+
+/// The current directory as a dirfd (`AT_FDCWD`), for the `*at` calls
+/// (execveat(2)).
+///
+/// # Linux
+/// include/uapi/linux/fcntl.h.
+pub const AT_FDCWD: i32 = -100;
+
 // ------------------------------------------- kernel-internal error codes
 
 /// The kernel-internal error codes (512 and up) with their names: never

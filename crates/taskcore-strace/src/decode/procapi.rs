@@ -13,34 +13,7 @@ use crate::args::Value;
 use crate::call::{Call, Recorded};
 use crate::consts;
 use crate::procfile::ProcFile;
-
-/// `pidfd_open` flags (include/uapi/linux/pidfd.h).
-const PIDFD_FLAGS: &[(&str, u64)] = &[("PIDFD_NONBLOCK", 0o4000), ("PIDFD_THREAD", 0o200)];
-/// `pidfd_send_signal` flags.
-const PIDFD_SIGNAL_FLAGS: &[(&str, u64)] = &[
-    ("PIDFD_SIGNAL_THREAD", 1),
-    ("PIDFD_SIGNAL_THREAD_GROUP", 2),
-    ("PIDFD_SIGNAL_PROCESS_GROUP", 4),
-];
-/// `RLIMIT_*` (include/uapi/asm-generic/resource.h).
-const RLIMITS: &[(&str, u64)] = &[
-    ("RLIMIT_CPU", 0),
-    ("RLIMIT_FSIZE", 1),
-    ("RLIMIT_DATA", 2),
-    ("RLIMIT_STACK", 3),
-    ("RLIMIT_CORE", 4),
-    ("RLIMIT_RSS", 5),
-    ("RLIMIT_NPROC", 6),
-    ("RLIMIT_NOFILE", 7),
-    ("RLIMIT_MEMLOCK", 8),
-    ("RLIMIT_AS", 9),
-    ("RLIMIT_LOCKS", 10),
-    ("RLIMIT_SIGPENDING", 11),
-    ("RLIMIT_MSGQUEUE", 12),
-    ("RLIMIT_NICE", 13),
-    ("RLIMIT_RTPRIO", 14),
-    ("RLIMIT_RTTIME", 15),
-];
+use taskcore::sys::names::{CAP_SYMBOLS, PIDFD_FLAGS, PIDFD_SIGNAL_FLAGS, RLIMITS};
 
 /// The capability names (include/uapi/linux/capability.h), by number.
 const CAP_NAMES: [&str; 41] = [
@@ -85,30 +58,6 @@ const CAP_NAMES: [&str; 41] = [
     "CAP_PERFMON",
     "CAP_BPF",
     "CAP_CHECKPOINT_RESTORE",
-];
-
-/// The other names of capget/capset and the capability prctls: versions,
-/// `SECBIT_*` (include/uapi/linux/securebits.h), `PR_CAP_AMBIENT_*`.
-const CAP_SYMBOLS: &[(&str, u64)] = &[
-    ("_LINUX_CAPABILITY_VERSION_1", 0x1998_0330),
-    ("_LINUX_CAPABILITY_VERSION_2", 0x2007_1026),
-    ("_LINUX_CAPABILITY_VERSION_3", 0x2008_0522),
-    ("SECBIT_NOROOT", 1),
-    ("SECBIT_NOROOT_LOCKED", 2),
-    ("SECBIT_NO_SETUID_FIXUP", 4),
-    ("SECBIT_NO_SETUID_FIXUP_LOCKED", 8),
-    ("SECBIT_KEEP_CAPS", 0x10),
-    ("SECBIT_KEEP_CAPS_LOCKED", 0x20),
-    ("SECBIT_NO_CAP_AMBIENT_RAISE", 0x40),
-    ("SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED", 0x80),
-    ("SECBIT_EXEC_RESTRICT_FILE", 0x100),
-    ("SECBIT_EXEC_RESTRICT_FILE_LOCKED", 0x200),
-    ("SECBIT_EXEC_DENY_INTERACTIVE", 0x400),
-    ("SECBIT_EXEC_DENY_INTERACTIVE_LOCKED", 0x800),
-    ("PR_CAP_AMBIENT_IS_SET", 1),
-    ("PR_CAP_AMBIENT_RAISE", 2),
-    ("PR_CAP_AMBIENT_LOWER", 3),
-    ("PR_CAP_AMBIENT_CLEAR_ALL", 4),
 ];
 
 /// A capability, capability-set, version, securebits or
@@ -159,7 +108,19 @@ fn cap_header(a: &Args<'_>) -> Res<(u32, i32)> {
 /// prctl(option, ...) when `option` (its number) is a capability option:
 /// its arguments by name or number.
 pub(super) fn cap_prctl(option: u64, a: &Args<'_>) -> Option<Res<Call>> {
-    if ![7, 8, 23, 24, 27, 28, 38, 39, 47].contains(&option) {
+    if ![
+        nr::PR_GET_KEEPCAPS,
+        nr::PR_SET_KEEPCAPS,
+        nr::PR_CAPBSET_READ,
+        nr::PR_CAPBSET_DROP,
+        nr::PR_GET_SECUREBITS,
+        nr::PR_SET_SECUREBITS,
+        nr::PR_SET_NO_NEW_PRIVS,
+        nr::PR_GET_NO_NEW_PRIVS,
+        nr::PR_CAP_AMBIENT,
+    ]
+    .contains(&option)
+    {
         return None;
     }
     let mut args = [0u64; 4];

@@ -55,6 +55,7 @@ mod decode;
 mod dispatch;
 mod fds;
 mod generic;
+pub mod names;
 pub mod nr;
 mod probe_op;
 mod sighandler;
