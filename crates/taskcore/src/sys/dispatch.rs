@@ -66,7 +66,11 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
         | Syscall::Kill { .. }
         | Syscall::Tgkill { .. }
         | Syscall::Tkill { .. }
-        | Syscall::RtSigaction { .. } => match super::generic::dispatch_api(k, current, call)? {
+        | Syscall::RtSigaction { .. }
+        | Syscall::Prctl(Prctl::SetChildSubreaper(_))
+        | Syscall::Ptrace(
+            Ptrace::Traceme | Ptrace::Attach { .. } | Ptrace::Cont { .. } | Ptrace::Detach { .. },
+        ) => match super::generic::dispatch_api(k, current, call)? {
             super::generic::ApiRet::Ret(r) => Ok(r),
             // None of these creates a task.
             _ => Err(crate::errno::Errno::ENOSYS),
@@ -76,7 +80,7 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             Prctl::GetPdeathsig => k.pdeathsig(current).map(SysRet::Written),
             Prctl::SetName(name) => unit(k.pr_set_name(current, name)),
             Prctl::GetName => k.pr_get_name(current).map(SysRet::Name),
-            Prctl::SetChildSubreaper(on) => unit(k.set_child_subreaper(current, *on)),
+            Prctl::SetChildSubreaper(_) => unreachable_api(),
             Prctl::GetChildSubreaper => k
                 .child_subreaper(current)
                 .map(|on| SysRet::Written(on.into())),
@@ -102,10 +106,10 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
         }
         Syscall::Capset { version, pid, data } => unit(k.capset(current, *version, *pid, *data)),
         Syscall::Ptrace(p) => match *p {
-            Ptrace::Traceme => unit(k.ptrace_traceme(current)),
-            Ptrace::Attach { pid, seize } => unit(k.ptrace_attach(current, pid, seize)),
-            Ptrace::Cont { pid, sig } => unit(k.ptrace_cont(current, pid, sig)),
-            Ptrace::Detach { pid, sig } => unit(k.ptrace_detach(current, pid, sig)),
+            Ptrace::Traceme
+            | Ptrace::Attach { .. }
+            | Ptrace::Cont { .. }
+            | Ptrace::Detach { .. } => unreachable_api(),
             Ptrace::Seize { pid, options } => unit(k.ptrace_seize(current, pid, options)),
             Ptrace::Setoptions { pid, options } => unit(k.ptrace_setoptions(current, pid, options)),
             Ptrace::Geteventmsg { pid } => k.ptrace_geteventmsg(current, pid).map(SysRet::EventMsg),
@@ -201,4 +205,10 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
         Syscall::Unshare { flags } => unit(k.unshare(current, *flags)),
         Syscall::Setns { fd, nstype } => unit(k.setns(current, *fd, *nstype)),
     }
+}
+
+/// The calls [`dispatch`] hands to [`dispatch_api`](super::dispatch_api)
+/// above (never reached here): `ENOSYS` rather than a panic.
+fn unreachable_api() -> SysResult {
+    Err(crate::errno::Errno::ENOSYS)
 }
