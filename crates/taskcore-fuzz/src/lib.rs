@@ -4,13 +4,18 @@
 //!
 //! - [`strace`]: the strace line parser and joiner;
 //! - [`replay`]: the streaming replay, fed traces built from the bytes;
-//! - [`core_api`]: a sequence of core calls with arbitrary arguments
-//!   (stale and foreign `TaskId`s, every pid encoding, options and flag
-//!   bits, signals -1..=130, nested namespaces, pid_max at its bounds),
+//! - [`core_api`]: a sequence of system calls, each a number of
+//!   `taskcore::sys::nr::ALL` with registers from the input (stale and
+//!   foreign `TaskId`s as callers, every pid encoding, options and flag
+//!   bits, signals -1..=130, pointers into memory made of the input's
+//!   bytes), decoded by `Syscall::from_raw_with` and applied by the one
+//!   `taskcore::sys::dispatch`, and the embedder's operations no syscall
+//!   reaches (nested namespaces and pid_max at its bounds come from them),
 //!   with `check_invariants` after every call and, for a call that failed,
 //!   the whole state compared with the state before it;
 //! - [`procfs`]: path resolution, reads and listings of `/proc`;
-//! - [`mm`]: the memory calls with addresses and lengths near `u64::MAX`;
+//! - [`mm`]: the memory calls (through `dispatch` too) with addresses and
+//!   lengths near `u64::MAX`;
 //! - [`maps`]: the `/proc/PID/maps` parser (parse, render, parse again).
 //!
 //! `fuzz/` (cargo-fuzz, nightly) runs them with libFuzzer

@@ -36,83 +36,19 @@ pub(crate) enum Restart {
     Eintr,
 }
 
-/// A recorded `waitid` siginfo.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct RecInfo {
-    pub(crate) pid: i32,
-    pub(crate) code: i32,
-    pub(crate) status: i32,
-}
-
-/// A recorded siginfo (`--- SIGx {...} ---`, rt_sigtimedwait,
-/// rt_sigqueueinfo): the fields strace printed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct RecSigInfo {
-    pub(crate) signo: i32,
-    pub(crate) code: i32,
-    /// `si_pid`, a recorded pid.
-    pub(crate) pid: Option<i32>,
-    pub(crate) uid: Option<u32>,
-    pub(crate) status: Option<i32>,
-    /// `si_int`.
-    pub(crate) int: Option<i32>,
-    /// `si_ptr` (the whole `si_value`).
-    pub(crate) ptr: Option<u64>,
-}
-
 /// What strace printed of a call beyond its return value (the outputs the
-/// engine compares with the dispatched result), and what the recording
-/// says of the call itself that the kernel does not see.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Rec {
-    /// Nothing beyond the return value.
-    Ret,
-    /// clone, clone3, fork, vfork.
-    Clone {
-        /// With `CLONE_PIDFD`, the fd number the parent got.
-        pidfd: Option<i32>,
-        /// The child's number in the caller's pid namespace when strace
-        /// printed it beside its own (`= 2 /* 30657 in strace's PID NS
-        /// */`); the event's result is then strace's number.
-        ns_nr: Option<i32>,
-    },
-    /// wait4: the status word strace printed (`None`: NULL, or not
-    /// printed).
-    Wait4 { status: Option<i32> },
-    /// waitid: the siginfo strace printed (`None`: not printed).
-    Waitid { info: Option<RecInfo> },
-    /// getresuid, getresgid: the ids strace printed.
-    Ids(Option<[u32; 3]>),
-    /// getrlimit, prlimit64, setrlimit: the old limits strace printed.
-    Rlimit(Option<taskcore::Rlimit>),
-    /// `prctl(PR_GET_NAME)`: the name strace printed.
-    Name(String),
-    /// getgroups: the groups strace printed (`None`: NULL or not printed).
-    Groups(Option<Vec<u32>>),
-    /// capget: the sets strace printed (`None`: NULL or not printed).
-    Caps(Option<taskcore::CapUserData>),
-    /// `prctl(PR_GET_CHILD_SUBREAPER)`: the int strace printed.
-    Written(Option<u64>),
-    /// mmap: the fd argument as the trace printed it (the call's `file`
-    /// is `None` until the engine resolves it).
-    Mmap { fd: i32 },
-    /// rt_sigaction: the old handler strace printed.
-    OldHandler(Option<taskcore::SigHandler>),
-    /// rt_sigprocmask: whether strace read the set (an unread pointer is
-    /// the call's `set` `None`, like NULL), and the old mask it printed.
-    Mask { read: bool, old: Option<u64> },
-    /// rt_sigpending: the set strace printed.
-    Sigset(Option<u64>),
-    /// rt_sigtimedwait (`read`: whether strace read the set) and
-    /// rt_sig(tg)queueinfo (`read` true): the siginfo strace printed.
-    Siginfo {
-        read: bool,
-        info: Option<RecSigInfo>,
-    },
-    /// rt_sigreturn: the mask strace printed (`{mask=...}`; the call's
-    /// `mask` is 0 without it).
-    Frame(Option<u64>),
-}
+/// engine compares with the dispatched result): strace's
+/// [`taskcore_strace::Recorded`].
+pub(crate) use taskcore_strace::Recorded as Rec;
+/// A recorded siginfo (`--- SIGx {...} ---`, rt_sigtimedwait,
+/// rt_sigqueueinfo): the fields strace printed
+/// ([`taskcore_strace::SigInfo`]).
+pub(crate) use taskcore_strace::SigInfo as RecSigInfo;
+/// A recorded `waitid` siginfo: strace's [`taskcore_strace::WaitidInfo`].
+pub(crate) use taskcore_strace::WaitidInfo as RecInfo;
+/// A pointer strace printed as an address, and how the kernel touches it
+/// ([`taskcore_strace::UserPtr`], [`taskcore_strace::Access`]).
+pub(crate) use taskcore_strace::{Access, UserPtr};
 
 /// What one recorded event is: a system call as the kernel sees it
 /// ([`Kind::Sys`], or [`Kind::Raw`] until its fd or request is resolved,
@@ -188,42 +124,6 @@ pub(crate) enum Kind {
     Other { name: String },
 }
 
-/// When the kernel touches a user pointer of a call, and how.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Access {
-    /// `copy_from_user()` before the call acts: a refusal is the call's
-    /// `EFAULT`, nothing done.
-    Read,
-    /// `copy_to_user()` of a result after the call acted (an old action or
-    /// mask, a pending set, a taken signal's siginfo, a reaped child's
-    /// status or rusage): a refusal turns the result into `EFAULT`, what
-    /// the call did stays done.
-    Write,
-    /// As [`Access::Write`], but written whatever the result, an error
-    /// included (waitid's `infop`: `sys_waitid()` writes it after
-    /// `kernel_waitid()` returns, unless the caller still sleeps).
-    WriteAlways,
-    /// clone3's `pidfd`, written inside `copy_process()` after
-    /// `alloc_pid()`: a refusal undoes the clone (`Clone3Args::pidfd_fault`).
-    ClonePidfd,
-    /// clone3's `set_tid` array, read among `copy_clone_args_from_user()`'s
-    /// checks (an unreadable array is an empty one for `Kernel::clone3`).
-    CloneSetTid,
-}
-
-/// A pointer argument strace printed as an address (it did not read it),
-/// with what the kernel does with it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct UserPtr {
-    pub(crate) addr: u64,
-    /// Bytes the kernel reads or writes there.
-    pub(crate) len: u64,
-    /// Bytes `access_ok()` checks (at least `len`: waitid checks the whole
-    /// siginfo, 128 bytes, then writes its first 28).
-    pub(crate) reach: u64,
-    pub(crate) access: Access,
-}
-
 /// One event of a trace file.
 #[derive(Clone, Debug)]
 pub(crate) struct Event {
@@ -249,7 +149,7 @@ pub(crate) struct Event {
     /// window runs to the line that reports the task.
     pub(crate) at: Option<usize>,
     /// The call's pointer arguments strace printed as addresses, in the
-    /// order the kernel touches them (`convert/uaccess.rs`); checked
+    /// order the kernel touches them (strace's `SyscallLine::user_ptrs`); checked
     /// against the emulated address space where the trace mapped it
     /// (`engine/uaccess.rs`).
     pub(crate) uptrs: Option<Arc<[UserPtr]>>,

@@ -52,7 +52,7 @@
 //! child's events held until it (`engine/mod.rs`); a death (`Kind::Die`)
 //! between the task's last printed activity and its `+++` line
 //! (`engine/deaths.rs`); under `-qq`, strace's reap between the exit call
-//! and the first line that reports the task (`convert/exits.rs`). The
+//! and the first line that reports the task (`shape/exits.rs`). The
 //! search's cost is bounded (150,000 engine steps and copies + 2 per
 //! event, `replayer.rs`), so a replay costs O(its length) whatever its
 //! mismatch count.
@@ -161,7 +161,7 @@
 //! 18. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
 //!     lines after its first exit call (or at its end), takes each exit
 //!     from its `exit_group(N) = ?` / `exit(N) = ?` line
-//!     (`convert/exits.rs`); an open call at its end does not make it
+//!     (`shape/exits.rs`); an open call at its end does not make it
 //!     truncated (`input.rs`).
 //! 19. A clone recorded as refused is refused in the core too, whatever
 //!     the core answers (a child it made is undone from a copy taken
@@ -214,16 +214,15 @@
 //! No Linux analogue: this is a checker. What it checks is Linux's
 //! behaviour as the recording shows it.
 
-pub(crate) mod convert;
 pub(crate) mod engine;
 mod event;
 mod input;
 pub mod probe;
 mod replayer;
 mod search;
+pub(crate) mod shape;
 mod window;
 
-pub use convert::exits::ExitLines;
 pub use engine::records::{Mark, ProcessRecord};
 pub use engine::report::{Mismatch, Stats};
 pub use input::{
@@ -231,6 +230,7 @@ pub use input::{
     verdict, FileReport, InputError, MAX_ERROR_RATIO, MAX_PARSE_ERRORS,
 };
 pub use replayer::{Options, Recording, Replayer, Summary};
+pub use shape::exits::ExitLines;
 
 #[cfg(test)]
 mod signal_tests;

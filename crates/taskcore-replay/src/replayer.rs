@@ -2,7 +2,7 @@
 //! bounded by the live tasks and the reorder window.
 //!
 //! ```text
-//!  push(strace event) ─ Converter ─> Window (file order, lookahead)
+//!  push(strace event) ─ Shaper ─> Window (file order, lookahead)
 //!                                 └> pending (by default-order key) ── released below
 //!                                    the watermark ──> order (positions)
 //!  pump: step position p when LOOKAHEAD positions after it are released;
@@ -19,12 +19,12 @@ use std::sync::Arc;
 
 use taskcore::Kernel;
 
-use crate::convert::exits::ExitLines;
-use crate::convert::Converter;
 use crate::engine::records::{Finished, Mark, ProcessRecord};
 use crate::engine::{Engine, Mismatch, Stats};
 use crate::event::Event;
 use crate::search::{self, Move, HORIZON, LOOK_BACK, MAX_FULL_RUNS, VERIFY};
+use crate::shape::exits::ExitLines;
+use crate::shape::Shaper;
 use crate::window::Window;
 
 /// Positions between checkpoints.
@@ -93,7 +93,7 @@ struct Checkpoint {
 /// length. Not `Send` (the engine shares its lookahead window by `Rc`):
 /// create one per thread.
 pub struct Replayer {
-    conv: Converter,
+    conv: Shaper,
     look: Rc<RefCell<Window>>,
     /// Converted events not yet placed, by default-order key.
     pending: BTreeMap<(usize, u64), Arc<Event>>,
@@ -148,7 +148,7 @@ impl Replayer {
         let look = Rc::new(RefCell::new(Window::default()));
         let engine = Engine::new(Rc::clone(&look), Arc::clone(&opts.probes), opts.records);
         Replayer {
-            conv: Converter::default(),
+            conv: Shaper::default(),
             look,
             pending: BTreeMap::new(),
             watermark: 0,

@@ -3,19 +3,21 @@
 //! ```text
 //!   Event { file, line, entry_line, pid, entry_pid, ts, entry_ts, kind }
 //!     kind: EventKind
-//!       Syscall(Syscall { name, call: Call, ret: Ret, completed, args_complete })
+//!       Syscall(SyscallLine { name, call: Call, ret: Ret, completed, args_complete, .. })
 //!       Signal { sig, info }   Stopped { sig }   Exited { code }
 //!       Killed { sig, core_dumped }   Superseded { by_pid }
 //! ```
 //!
 //! Numbers are Linux's x86_64 values throughout: signals (SIGCHLD = 17),
-//! `CLONE_*`, wait options, `SA_*`, `si_code`, errnos.
+//! `CLONE_*`, wait options, `SA_*`, `si_code`, errnos; calls are the
+//! process core's [`taskcore::sys::Syscall`] (see [`Call`]).
 
 use std::fmt;
 use std::sync::Arc;
 
-use super::consts;
+use crate::call::Call;
 use crate::siginfo::SigInfo;
+use crate::uptrs::UserPtr;
 
 /// One thing that happened to one task, in trace order.
 ///
@@ -24,7 +26,7 @@ use crate::siginfo::SigInfo;
 /// the resumed line (the call completes there), remembering where and when
 /// it was entered. A call that never resumed (its task died, or the trace
 /// ends) is placed at the line that ended it (the task's `+++` line, or the
-/// last line of the file) with [`Syscall::completed`] false.
+/// last line of the file) with [`SyscallLine::completed`] false.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
     /// The trace file's name, shared by all its events.
@@ -55,7 +57,7 @@ pub struct Event {
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventKind {
     /// A system call (typed arguments, result).
-    Syscall(Syscall),
+    Syscall(SyscallLine),
     /// `--- SIGxxx {...} ---`: signal `sig` was dequeued for delivery to the
     /// task (it may then be ignored, handled, stop or kill the task).
     Signal {
@@ -92,9 +94,10 @@ pub enum EventKind {
     },
 }
 
-/// A system call: what was called with which arguments, and its result.
+/// A system call line (joined with its `<... resumed>` half): what was
+/// called with which arguments, and its result.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Syscall {
+pub struct SyscallLine {
     /// The name as strace printed it (`clone3`, `wait4`, `???`).
     pub name: Box<str>,
     /// The decoded arguments.
@@ -120,6 +123,32 @@ pub struct Syscall {
     /// Pointers strace read are printed as what they point to and are not
     /// here.
     pub hex_args: Box<[(u8, u64)]>,
+    /// The pointer arguments strace printed as addresses (it did not read
+    /// them), with the sizes and the order in which the kernel touches
+    /// them; `None` when there are none.
+    pub user_ptrs: Option<Arc<[UserPtr]>>,
+}
+
+impl SyscallLine {
+    /// Notes strace's number `host` of a pid result printed `N /* host in
+    /// strace's PID NS */` ([`crate::pidns`]): kept in
+    /// [`SyscallLine::ret_host_pid`], and for a clone the printed `N` (the
+    /// child's number in the caller's namespace) in
+    /// [`Recorded::Clone`](crate::Recorded::Clone)'s `ns_nr`.
+    pub(crate) fn set_host_pid(&mut self, host: Option<i32>) {
+        self.ret_host_pid = host;
+        if let (
+            Some(_),
+            Ret::Val(v),
+            Call::Sys {
+                out: crate::Recorded::Clone { ns_nr, .. },
+                ..
+            },
+        ) = (host, &self.ret, &mut self.call)
+        {
+            *ns_nr = Some(*v as i32);
+        }
+    }
 }
 
 /// The return value strace printed after `= `.
@@ -141,17 +170,21 @@ pub struct SysErr {
     /// The errno name, e.g. `ECHILD`, `ERESTARTSYS`; `E<n>` when strace
     /// printed only a number.
     pub name: Box<str>,
-    /// The positive error number: user-visible errnos 1..=133 and the
-    /// kernel-internal restart codes (512 `ERESTARTSYS`, 513
-    /// `ERESTARTNOINTR`, ...). `None` for a name this parser does not know.
+    /// The positive error number: a user-visible errno
+    /// ([`taskcore::Errno`]) or a kernel-internal code strace shows
+    /// ([`taskcore::Restart`]: 512 `ERESTARTSYS`, ...; and the others of
+    /// [`taskcore::uapi::kernel_errno`]). `None` for a name neither knows.
     pub num: Option<i32>,
 }
 
 impl SysErr {
     /// Builds an error from the printed name, resolving its number through
-    /// this crate's table of x86_64 Linux errno names.
+    /// the core's errno names ([`taskcore::Errno::from_name`],
+    /// [`taskcore::uapi::kernel_errno`]).
     pub fn from_name(name: &str) -> SysErr {
-        let num = consts::lookup(consts::ERRNOS, name).map(|v| v as i32);
+        let num = taskcore::Errno::from_name(name)
+            .map(taskcore::Errno::as_i32)
+            .or_else(|| taskcore::uapi::kernel_errno(name));
         SysErr {
             name: name.into(),
             num,
@@ -238,308 +271,6 @@ fn parse_i64(s: &str) -> Option<i64> {
     s.parse()
         .ok()
         .or_else(|| s.parse::<u64>().ok().map(|v| v as i64))
-}
-
-/// A signal disposition as rt_sigaction() reads or writes it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SigAct {
-    /// `sa_handler`.
-    pub handler: SigHandler,
-    /// `sa_mask`: bit `n - 1` set for signal `n` (Linux's `sigset_t`).
-    pub mask: u64,
-    /// `sa_flags`: `SA_NOCLDSTOP` = 1, `SA_NOCLDWAIT` = 2, `SA_SIGINFO` = 4,
-    /// `SA_RESTORER` = 0x04000000, `SA_ONSTACK`, `SA_RESTART`,
-    /// `SA_NODEFER`, `SA_RESETHAND`.
-    pub flags: u64,
-    /// `sa_restorer`, when printed.
-    pub restorer: Option<u64>,
-}
-
-/// `sa_handler`: default, ignore, or a user function.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SigHandler {
-    /// `SIG_DFL`.
-    Dfl,
-    /// `SIG_IGN`.
-    Ign,
-    /// A handler function at this address.
-    Handler(u64),
-}
-
-/// How a task was created.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CloneFlavor {
-    /// clone(2).
-    Clone,
-    /// clone3(2).
-    Clone3,
-    /// fork(2): clone with `SIGCHLD` and no flags.
-    Fork,
-    /// vfork(2): clone with `CLONE_VM|CLONE_VFORK` and `SIGCHLD`.
-    Vfork,
-}
-
-/// The arguments of clone(), clone3(), fork() or vfork(), normalised to
-/// clone3's shape. The child's pid is the call's [`Ret::Val`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CloneArgs {
-    /// Which syscall made the task.
-    pub flavor: CloneFlavor,
-    /// `CLONE_*` bits: for clone(), `flags` without its low (exit signal)
-    /// byte; for clone3(), `clone_args.flags` verbatim (which may include
-    /// `CLONE_NEWTIME` = 0x80).
-    pub flags: u64,
-    /// The signal sent to the parent when the child exits (0 for threads).
-    pub exit_signal: i32,
-    /// The child's stack, if one was given (`None` for `NULL`).
-    pub stack: Option<u64>,
-    /// The tid strace read back from `parent_tid` after the call (clone3's
-    /// `=> {parent_tid=[N]}`, clone's `parent_tid=[N]` without
-    /// `CLONE_PIDFD`).
-    pub parent_tid: Option<i32>,
-    /// The pidfd returned through `pidfd` (clone3) or `parent_tid` (clone
-    /// with `CLONE_PIDFD`).
-    pub pidfd: Option<i32>,
-    /// clone3's `set_tid` array (pids requested per namespace level).
-    pub set_tid: Vec<i32>,
-    /// clone3's `cgroup` fd, with `CLONE_INTO_CGROUP`.
-    pub cgroup: Option<u64>,
-    /// clone3's `pidfd` pointer (where the kernel writes the pidfd with
-    /// `CLONE_PIDFD`), as printed on entry; `None` for NULL or clone().
-    pub pidfd_ptr: Option<u64>,
-    /// clone3's `set_tid` and `set_tid_size` when strace printed an
-    /// address instead of the array (it could not read it); `None`
-    /// otherwise.
-    pub set_tid_ptr: Option<(u64, u64)>,
-}
-
-/// The arguments of execve() or execveat().
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ExecArgs {
-    /// execveat()'s dirfd (`AT_FDCWD` = -100); `None` for execve().
-    pub dirfd: Option<i32>,
-    /// The path, as far as strace printed it.
-    pub path: String,
-    /// The arguments strace printed; a string strace cut at its `-s` limit
-    /// keeps its prefix.
-    pub argv: Vec<String>,
-    /// `false` if strace elided elements (`...`) or cut any string, or
-    /// could not read argv.
-    pub argv_complete: bool,
-    /// execveat()'s flags (`AT_EMPTY_PATH` = 0x1000, ...); 0 for execve().
-    pub flags: u64,
-}
-
-/// The decoded arguments of a syscall.
-///
-/// Values that are output arguments (wait status, siginfo, old action) are
-/// what the kernel wrote, as strace read them after the call.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Call {
-    /// clone(), clone3(), fork(), vfork().
-    Clone(CloneArgs),
-    /// execve(), execveat().
-    Execve(ExecArgs),
-    /// exit(code): ends this thread only.
-    Exit {
-        /// The status (only its low byte is reported to waiters).
-        code: i32,
-    },
-    /// exit_group(code): ends every thread of the group.
-    ExitGroup {
-        /// The status.
-        code: i32,
-    },
-    /// wait4(pid, status, options, rusage).
-    Wait4 {
-        /// `> 0` a child, `-1` any, `0` own group, `< -1` group `-pid`.
-        pid: i32,
-        /// The status int the kernel wrote (`(code << 8)`, `sig | 0x80`,
-        /// `(sig << 8) | 0x7f`, `0xffff`, ptrace events in bits 16..); `None`
-        /// if nothing was written (`NULL`, or a bare pointer).
-        status: Option<i32>,
-        /// `WNOHANG` = 1, `WUNTRACED` = 2, `WCONTINUED` = 8, `__WNOTHREAD`,
-        /// `__WALL`, `__WCLONE` (= `i32::MIN`), ...
-        options: i32,
-    },
-    /// waitid(idtype, id, infop, options, rusage).
-    Waitid {
-        /// `P_ALL` = 0, `P_PID` = 1, `P_PGID` = 2, `P_PIDFD` = 3.
-        idtype: i32,
-        /// The pid, pgid or pidfd.
-        id: i32,
-        /// What the kernel wrote: `Some` with `si_signo == 0` for `{}`
-        /// (WNOHANG, nothing to report: Linux zeroes the fields), `None`
-        /// when nothing was written (error, or a bare pointer).
-        info: Option<SigInfo>,
-        /// `WEXITED` = 4, `WSTOPPED` = 2, `WCONTINUED` = 8, `WNOHANG`,
-        /// `WNOWAIT` = 0x01000000, `__WALL`, ...
-        options: i32,
-    },
-    /// setpgid(pid, pgid).
-    Setpgid {
-        /// 0 for the caller.
-        pid: i32,
-        /// 0 for "same as pid".
-        pgid: i32,
-    },
-    /// setsid().
-    Setsid,
-    /// getpgid(pid).
-    Getpgid {
-        /// 0 for the caller.
-        pid: i32,
-    },
-    /// getsid(pid).
-    Getsid {
-        /// 0 for the caller.
-        pid: i32,
-    },
-    /// getppid().
-    Getppid,
-    /// getpid().
-    Getpid,
-    /// gettid().
-    Gettid,
-    /// getpgrp().
-    Getpgrp,
-    /// kill(pid, sig).
-    Kill {
-        /// `> 0` a process, `0` own group, `-1` all, `< -1` group `-pid`.
-        pid: i32,
-        /// The signal; 0 only checks permission and existence.
-        sig: i32,
-    },
-    /// tgkill(tgid, tid, sig).
-    Tgkill {
-        /// The thread group.
-        tgid: i32,
-        /// The thread.
-        tid: i32,
-        /// The signal (0 allowed).
-        sig: i32,
-    },
-    /// tkill(tid, sig).
-    Tkill {
-        /// The thread.
-        tid: i32,
-        /// The signal (0 allowed).
-        sig: i32,
-    },
-    /// rt_sigaction(sig, act, oldact, sigsetsize).
-    RtSigaction {
-        /// The signal.
-        sig: i32,
-        /// The new action; `None` for `NULL` (query only).
-        act: Option<SigAct>,
-        /// The previous action the kernel wrote back; only meaningful when
-        /// the call succeeded (`None` for `NULL` or when not written).
-        oldact: Option<SigAct>,
-    },
-    /// prctl(option, arg2, ...).
-    Prctl {
-        /// `PR_SET_PDEATHSIG` = 1, `PR_SET_NAME` = 15,
-        /// `PR_SET_CHILD_SUBREAPER` = 36, `PR_GET_CHILD_SUBREAPER` = 37, ...
-        option: i32,
-        /// The second argument as a number: a signal for
-        /// `PR_SET_PDEATHSIG`, the flag for `PR_SET_CHILD_SUBREAPER`, the
-        /// `SUID_DUMP_*` value for `PR_SET_DUMPABLE`, the
-        /// value written back (`[1]`) for `PR_GET_*` calls that return
-        /// through a pointer; `None` if it is a string or absent.
-        arg2: Option<u64>,
-        /// The string argument (`PR_SET_NAME`'s name, as printed).
-        name: Option<String>,
-    },
-    /// ptrace(request, pid, addr, data).
-    Ptrace {
-        /// `PTRACE_TRACEME` = 0, `PTRACE_CONT` = 7, `PTRACE_ATTACH` = 16,
-        /// `PTRACE_DETACH` = 17, `PTRACE_SEIZE` = 0x4206, ...
-        request: i32,
-        /// The tracee (0 when not printed, e.g. PTRACE_TRACEME).
-        pid: i32,
-        /// `addr` as a number, when it is one.
-        addr: Option<u64>,
-        /// `data` as a number: a signal for CONT/DETACH/SYSCALL, `PTRACE_O_*`
-        /// bits for SEIZE/SETOPTIONS; `None` if it is a structure.
-        data: Option<u64>,
-    },
-    /// mmap(addr, length, prot, flags, fd, offset).
-    Mmap {
-        /// Hint or fixed address (0 for `NULL`).
-        addr: u64,
-        /// Bytes.
-        len: u64,
-        /// `PROT_*` bits.
-        prot: u64,
-        /// `MAP_*` bits.
-        flags: u64,
-        /// The file, or -1.
-        fd: i32,
-        /// File offset in bytes.
-        offset: u64,
-    },
-    /// munmap(addr, length).
-    Munmap {
-        /// Start address.
-        addr: u64,
-        /// Bytes.
-        len: u64,
-    },
-    /// mprotect(addr, length, prot).
-    Mprotect {
-        /// Start address.
-        addr: u64,
-        /// Bytes.
-        len: u64,
-        /// `PROT_*` bits.
-        prot: u64,
-    },
-    /// mremap(old_addr, old_len, new_len, flags, new_addr).
-    Mremap {
-        /// Old start.
-        old_addr: u64,
-        /// Old length.
-        old_len: u64,
-        /// New length.
-        new_len: u64,
-        /// `MREMAP_*` bits.
-        flags: u64,
-        /// The fifth argument, with `MREMAP_FIXED`.
-        new_addr: Option<u64>,
-    },
-    /// brk(addr).
-    Brk {
-        /// Requested break (0 for `NULL`: query).
-        addr: u64,
-    },
-    /// A signal-mask, pending-set or signal-wait call: rt_sigprocmask,
-    /// rt_sigpending, rt_sigsuspend, rt_sigtimedwait, rt_sigqueueinfo,
-    /// rt_tgsigqueueinfo, rt_sigreturn, restart_syscall, pause.
-    Signal(crate::sigcall::SigCall),
-    /// A pidfd, namespace, credential or resource-limit call: pidfd_open,
-    /// pidfd_send_signal, unshare, setns, the set*id/get*id family,
-    /// setgroups, prlimit64, setrlimit, getrlimit.
-    ProcApi(crate::procapi::ProcCall),
-    /// Any other syscall, or one whose arguments could not be decoded.
-    Other {
-        /// The top-level arguments, verbatim.
-        args: Vec<String>,
-        /// Why typed decoding failed, for a syscall this parser models.
-        undecoded: Option<String>,
-    },
-}
-
-impl Call {
-    /// `true` for [`Call::Other`] with a decoding failure.
-    pub fn is_undecoded(&self) -> bool {
-        matches!(
-            self,
-            Call::Other {
-                undecoded: Some(_),
-                ..
-            }
-        )
-    }
 }
 
 #[cfg(test)]

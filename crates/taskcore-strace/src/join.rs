@@ -28,7 +28,7 @@ use std::sync::Arc;
 use super::args::parse_value;
 use super::consts::signal_number;
 use super::decode::{decode_full, siginfo};
-use super::event::{Call, Event, EventKind, Ret, Syscall};
+use super::event::{Event, EventKind, Ret, SyscallLine};
 use super::line::{lex, split_call_tail, Body};
 
 /// A line the parser could not use, with where it is and why.
@@ -244,7 +244,7 @@ impl Parser {
         }
         for e in out.iter().skip(before) {
             if let EventKind::Syscall(sc) = &e.kind {
-                if matches!(sc.call, Call::Clone(_)) && matches!(sc.ret, Ret::Val(v) if v > 0) {
+                if sc.call.creates_task() && matches!(sc.ret, Ret::Val(v) if v > 0) {
                     self.stats.child_clones += 1;
                 }
             }
@@ -282,7 +282,7 @@ impl Parser {
                 match Ret::parse(result) {
                     Ok(ret) => {
                         let mut sc = self.syscall(name, args, ret, true);
-                        sc.ret_host_pid = crate::pidns::host_pid_comment(result);
+                        sc.set_host_pid(crate::pidns::host_pid_comment(result));
                         let ev = event(EventKind::Syscall(sc));
                         out.push_back(ev);
                     }
@@ -391,7 +391,7 @@ impl Parser {
             Err(msg) => return self.error(msg),
         };
         let mut sc = self.syscall(name, args, ret, true);
-        sc.ret_host_pid = crate::pidns::host_pid_comment(result);
+        sc.set_host_pid(crate::pidns::host_pid_comment(result));
         out.push_back(Event {
             file: self.file.clone(),
             line: self.line,
@@ -405,22 +405,23 @@ impl Parser {
     }
 
     /// Decodes a call and counts it.
-    fn syscall(&mut self, name: &str, args: &str, ret: Ret, completed: bool) -> Syscall {
-        let (call, args_complete, hex_args) = decode_full(name, args, &ret);
-        let undecoded = call.is_undecoded();
+    fn syscall(&mut self, name: &str, args: &str, ret: Ret, completed: bool) -> SyscallLine {
+        let d = decode_full(name, args, &ret);
+        let undecoded = d.call.is_undecoded();
         self.stats.bump(name, |c| {
             c.calls += 1;
             c.unfinished += u64::from(!completed);
             c.undecoded += u64::from(undecoded);
         });
-        Syscall {
+        SyscallLine {
             name: name.into(),
-            call,
+            call: d.call,
             ret,
             completed,
-            args_complete,
+            args_complete: d.complete,
             ret_host_pid: None,
-            hex_args,
+            hex_args: d.hex,
+            user_ptrs: d.uptrs,
         }
     }
 
@@ -463,8 +464,9 @@ impl Parser {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::{Call, CloneFlavor};
+    use crate::call::{Call, Recorded};
     use crate::siginfo::SigInfo;
+    use taskcore::sys::Syscall;
 
     fn run(text: &str) -> (Vec<Event>, Parser) {
         let mut p = Parser::new("t");
@@ -476,7 +478,7 @@ mod tests {
         (out.into(), p)
     }
 
-    fn sc(e: &Event) -> &Syscall {
+    fn sc(e: &Event) -> &SyscallLine {
         match &e.kind {
             EventKind::Syscall(s) => s,
             other => panic!("{other:?}"),
@@ -497,9 +499,11 @@ mod tests {
         assert!((ev[0].ts - 1795224796.456967).abs() < 1e-6);
         let s = sc(&ev[0]);
         assert_eq!(s.ret, Ret::Val(32032));
-        assert!(matches!(&s.call, Call::Clone(c) if c.flavor == CloneFlavor::Vfork));
+        assert_eq!(s.call.syscall(), Some(&Syscall::Vfork));
         assert_eq!((ev[1].line, ev[1].entry_line), (5, 2));
-        assert!(matches!(&sc(&ev[1]).call, Call::Execve(e) if e.path == "./configure"));
+        assert!(
+            matches!(sc(&ev[1]).call.syscall(), Some(Syscall::Execve { filename, .. }) if filename == "./configure")
+        );
         // The wait never resumed: emitted at the end, not completed.
         assert_eq!((ev[2].line, ev[2].entry_line), (5, 4));
         let w = sc(&ev[2]);
@@ -507,10 +511,12 @@ mod tests {
         assert_eq!(w.ret, Ret::Unknown);
         assert_eq!(
             w.call,
-            Call::Wait4 {
-                pid: -1,
-                status: None,
-                options: 0
+            Call::Sys {
+                call: Syscall::Wait4 {
+                    pid: -1,
+                    options: 0
+                },
+                out: Recorded::Wait4 { status: None },
             }
         );
         let c = p.stats().syscall("wait4");
@@ -528,19 +534,24 @@ mod tests {
              4 1.4 clone3({flags=CLONE_VM|CLONE_THREAD, exit_signal=0, stack=0x1} <unfinished ...>\n\
              4 1.5 <... clone3 resumed> => {parent_tid=[5]}, 88) = 5\n");
         assert!(p.errors().is_empty(), "{:?}", p.errors());
-        let Call::RtSigaction { sig, act, oldact } = &sc(&ev[0]).call else {
+        let Call::Sys {
+            call: Syscall::RtSigaction { sig, act },
+            out: Recorded::OldHandler(old),
+        } = &sc(&ev[0]).call
+        else {
             panic!()
         };
         assert_eq!(*sig, 2);
-        assert!(act.is_some() && oldact.is_some());
-        let Call::Clone(c) = &sc(&ev[1]).call else {
+        assert!(act.is_some() && old.is_some());
+        let Some(Syscall::Clone(c)) = sc(&ev[1]).call.syscall() else {
             panic!()
         };
         assert_eq!(c.exit_signal, 17);
-        let Call::Clone(c) = &sc(&ev[2]).call else {
+        let Some(Syscall::Clone3(c)) = sc(&ev[2]).call.syscall() else {
             panic!()
         };
-        assert_eq!(c.parent_tid, Some(5));
+        assert_eq!(c.flags, 0x100 | 0x10000);
+        assert_eq!(sc(&ev[2]).ret, Ret::Val(5));
     }
 
     #[test]
@@ -554,7 +565,10 @@ mod tests {
         assert_eq!(ev.len(), 5);
         assert_eq!((ev[1].line, ev[1].entry_line, ev[1].pid), (3, 1, 27100));
         assert!(!sc(&ev[1]).completed);
-        assert_eq!(sc(&ev[1]).call, Call::Kill { pid: 27100, sig: 9 });
+        assert_eq!(
+            sc(&ev[1]).call.syscall(),
+            Some(&Syscall::Kill { pid: 27100, sig: 9 })
+        );
         assert_eq!(
             ev[2].kind,
             EventKind::Killed {
@@ -579,8 +593,8 @@ mod tests {
         let s = sc(&ev[0]);
         assert!(s.completed && s.args_complete);
         assert_eq!(
-            (s.ret.clone(), s.call.clone()),
-            (Ret::Unknown, Call::ExitGroup { code: 0 })
+            (s.ret.clone(), s.call.syscall()),
+            (Ret::Unknown, Some(&Syscall::ExitGroup { code: 0 }))
         );
         assert_eq!(ev[1].kind, EventKind::Exited { code: 0 });
     }
@@ -598,7 +612,10 @@ mod tests {
             (ev[2].pid, ev[2].entry_pid, ev[2].entry_line, ev[2].line),
             (27112, 27114, 1, 4)
         );
-        assert!(matches!(&sc(&ev[2]).call, Call::Execve(e) if e.argv == ["true", "from-thread"]));
+        assert!(matches!(
+            sc(&ev[2]).call.syscall(),
+            Some(Syscall::Execve { argv: Some(a), .. }) if *a == [b"true".to_vec(), b"from-thread".to_vec()]
+        ));
     }
 
     #[test]
@@ -608,12 +625,12 @@ mod tests {
              27103 1.2 --- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_WEIRD, si_addr=NULL} ---\n");
         assert!(p.errors().is_empty());
         let info = SigInfo {
-            si_signo: 17,
-            si_code: 2,
-            si_pid: Some(27100),
-            si_uid: Some(0),
-            si_status: Some(9),
-            si_addr: None,
+            signo: 17,
+            code: 2,
+            pid: Some(27100),
+            uid: Some(0),
+            status: Some(9),
+            addr: None,
             ..SigInfo::default()
         };
         assert_eq!(

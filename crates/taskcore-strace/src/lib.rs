@@ -1,9 +1,13 @@
 //! A streaming reader of `strace -f` recordings: text (plain or gzip) to
-//! typed, joined process events, each with its file and line. It does not
-//! depend on the taskcore core: numbers are Linux's x86_64 values.
+//! typed, joined process events, each with its file and line. A call is
+//! the process core's [`taskcore::sys::Syscall`], with the numbers the
+//! trace printed (its pids, process groups and fds), beside what strace
+//! printed of its outputs ([`Recorded`]); numbers are Linux's x86_64
+//! values, named in the core's [`taskcore::uapi`].
 //!
 //! # Example
 //! ```
+//! use taskcore::sys::Syscall;
 //! use taskcore_strace::{Call, EventKind, Ret};
 //!
 //! let text = "\
@@ -18,7 +22,7 @@
 //! assert_eq!((clone.line, clone.entry_line, clone.pid), (3, 1, 100));
 //! match &clone.kind {
 //!     EventKind::Syscall(s) => {
-//!         assert!(matches!(s.call, Call::Clone(_)));
+//!         assert!(matches!(s.call, Call::Sys { call: Syscall::Clone(_), .. }));
 //!         assert_eq!(s.ret, Ret::Val(101));
 //!     }
 //!     other => panic!("{other:?}"),
@@ -39,10 +43,13 @@
 //!               collect ParseErrors (never fatal)
 //!     args.rs   argument text -> Value tree (ints, strings, flags, arrays,
 //!               structs, `a => b`), total: unknown text stays Raw
-//!     decode.rs name + Values -> typed Call (clone/fork/vfork/clone3,
+//!     decode.rs name + Values -> Call: a taskcore::sys::Syscall and what
+//!               strace printed of its outputs (clone/fork/vfork/clone3,
 //!               execve, exit, wait4, waitid, kill, rt_sigaction, prctl,
-//!               ptrace, mmap...), or Call::Other with the reason
-//!     consts.rs x86_64 Linux values of every symbol strace prints
+//!               mmap...), a raw call (ptrace, pidfd_send_signal, setns),
+//!               or Call::Other with the reason; uptrs.rs the pointers
+//!               strace did not read
+//!     consts.rs the names strace prints, with the core's uapi values
 //!   ──> Iterator<Item = Event>, in file order of the completing line
 //! ```
 //!
@@ -83,32 +90,31 @@
 
 mod args;
 mod args_display;
+mod call;
 mod consts;
 mod decode;
 mod event;
 mod join;
 mod line;
 pub mod pidns;
-mod procapi;
+mod procfile;
 mod reader;
-mod sigcall;
 mod siginfo;
+mod uptrs;
 
 #[cfg(test)]
 mod prop_tests;
 #[cfg(test)]
 mod trace_tests;
 
+pub use call::{Call, Recorded, WaitidInfo};
 pub use consts::signal_number;
 pub use decode::wait_status;
-pub use event::{
-    Call, CloneArgs, CloneFlavor, Event, EventKind, ExecArgs, Ret, SigAct, SigHandler, SysErr,
-    Syscall,
-};
+pub use event::{Event, EventKind, Ret, SysErr, SyscallLine};
 pub use join::{ParseError, Parser, Stats, SyscallCount, MAX_MSG, MAX_STORED_ERRORS};
-pub use procapi::{CapData, IdKind, ProcCall, ProcFile, RlimitArg};
+pub use procfile::ProcFile;
 pub use reader::{
     open, parse_str, read_from, read_line, read_trace, LineRead, Trace, TraceReader, MAX_LINE,
 };
-pub use sigcall::{SigCall, SigSetArg, Timespec};
 pub use siginfo::SigInfo;
+pub use uptrs::{Access, UserPtr};

@@ -17,7 +17,8 @@ use proptest::prelude::*;
 
 use super::args::parse_value;
 use super::decode::sigset;
-use super::{wait_status, Call, Event, EventKind, Parser, Ret};
+use super::{wait_status, Call, Event, EventKind, Parser, Recorded, Ret};
+use taskcore::sys::Syscall;
 
 /// strace's names for signals 1..=31 (x86_64), independent of `consts`.
 const NAMES: [&str; 31] = [
@@ -186,12 +187,19 @@ impl GenCall {
 
     fn expected(&self) -> Call {
         match *self {
-            GenCall::Wait { code, .. } => Call::Wait4 {
-                pid: -1,
-                status: Some(code << 8),
-                options: 0,
+            GenCall::Wait { code, .. } => Call::Sys {
+                call: Syscall::Wait4 {
+                    pid: -1,
+                    options: 0,
+                },
+                out: Recorded::Wait4 {
+                    status: Some(code << 8),
+                },
             },
-            GenCall::Kill { target, sig } => Call::Kill { pid: target, sig },
+            GenCall::Kill { target, sig } => Call::Sys {
+                call: Syscall::Kill { pid: target, sig },
+                out: Recorded::Ret,
+            },
         }
     }
 }

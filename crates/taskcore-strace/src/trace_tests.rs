@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::{read_trace, Call, CloneFlavor, Event, EventKind, Trace};
+use super::{read_trace, Call, Event, EventKind, Trace};
 
 /// The repository's `data/traces` directory when this crate sits in the
 /// taskcore workspace; `None`, after printing why `test` is skipped, when
@@ -114,23 +114,38 @@ fn raw_counts(text: &str) -> RawCounts {
 /// The syscalls the replay models, with a predicate recognising their typed
 /// variant.
 fn typed(name: &str, call: &Call) -> bool {
+    use taskcore::sys::{nr, Syscall as S};
     match (name, call) {
-        ("clone", Call::Clone(c)) => c.flavor == CloneFlavor::Clone,
-        ("clone3", Call::Clone(c)) => c.flavor == CloneFlavor::Clone3,
-        ("fork", Call::Clone(c)) => c.flavor == CloneFlavor::Fork,
-        ("vfork", Call::Clone(c)) => c.flavor == CloneFlavor::Vfork,
-        ("execve" | "execveat", Call::Execve(_)) => true,
-        ("exit", Call::Exit { .. }) | ("exit_group", Call::ExitGroup { .. }) => true,
-        ("wait4", Call::Wait4 { .. }) | ("waitid", Call::Waitid { .. }) => true,
-        ("kill", Call::Kill { .. })
-        | ("tgkill", Call::Tgkill { .. })
-        | ("tkill", Call::Tkill { .. }) => true,
-        ("setpgid", Call::Setpgid { .. }) | ("setsid", Call::Setsid) => true,
-        ("getpgid", Call::Getpgid { .. }) | ("getsid", Call::Getsid { .. }) => true,
-        ("rt_sigaction", Call::RtSigaction { .. }) | ("prctl", Call::Prctl { .. }) => true,
-        // The capability options are process-API calls.
-        ("prctl", Call::ProcApi(crate::ProcCall::CapPrctl { .. })) => true,
-        ("ptrace", Call::Ptrace { .. }) => true,
+        // ptrace is kept as registers, its request resolved where applied.
+        ("ptrace", Call::Raw { nr: n, .. }) => *n == nr::PTRACE,
+        (_, Call::Sys { call, .. }) => matches!(
+            (name, call),
+            ("clone", S::Clone(_))
+                | ("clone3", S::Clone3(_))
+                | ("fork", S::Fork)
+                | ("vfork", S::Vfork)
+                | ("execve" | "execveat", S::Execve { .. })
+                | ("exit", S::Exit { .. })
+                | ("exit_group", S::ExitGroup { .. })
+                | ("wait4", S::Wait4 { .. })
+                | ("waitid", S::Waitid { .. })
+                | ("kill", S::Kill { .. })
+                | ("tgkill", S::Tgkill { .. })
+                | ("tkill", S::Tkill { .. })
+                | ("setpgid", S::Setpgid { .. })
+                | ("setsid", S::Setsid)
+                | ("getpgid", S::Getpgid { .. })
+                | ("getsid", S::Getsid { .. })
+                | ("rt_sigaction", S::RtSigaction { .. })
+                | ("prctl", S::Prctl(_))
+        ),
+        // A prctl option the core does not model.
+        (
+            "prctl",
+            Call::Other {
+                undecoded: None, ..
+            },
+        ) => true,
         _ => false,
     }
 }
@@ -268,8 +283,9 @@ fn check_wait_statuses(name: &str, events: &[Event]) -> usize {
         let EventKind::Syscall(s) = &e.kind else {
             continue;
         };
-        let Call::Wait4 {
-            status: Some(st), ..
+        let Call::Sys {
+            out: crate::Recorded::Wait4 { status: Some(st) },
+            ..
         } = s.call
         else {
             continue;
@@ -369,7 +385,7 @@ fn held_out_traces() {
                 let next = t.events[i + 1..].iter().find(|n| n.pid == e.pid).unwrap();
                 assert_eq!(next.entry_pid, by_pid);
                 assert!(
-                    matches!(&next.kind, EventKind::Syscall(s) if matches!(s.call, Call::Execve(_)))
+                    matches!(&next.kind, EventKind::Syscall(s) if matches!(s.call.syscall(), Some(taskcore::sys::Syscall::Execve { .. })))
                 );
             }
         }

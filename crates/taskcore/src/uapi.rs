@@ -408,6 +408,75 @@ pub const RLIM_INFINITY: u64 = u64::MAX;
 /// Most open files any process may have (`sysctl fs.nr_open` default).
 pub const NR_OPEN: u64 = 1024 * 1024;
 
+// ---------------------------------------------------------------- fcntl.h
+
+/// The current directory as a dirfd (`AT_FDCWD`), for the `*at` calls
+/// (execveat(2)).
+///
+/// # Linux
+/// include/uapi/linux/fcntl.h.
+pub const AT_FDCWD: i32 = -100;
+
+// ------------------------------------------- kernel-internal error codes
+
+/// The kernel-internal error codes (512 and up) with their names: never
+/// returned to user space, but a tracer sees them in the return register
+/// at a syscall-exit stop (strace prints `? ERESTARTSYS (To be restarted
+/// if SA_RESTART is set)`). The four restart codes are also
+/// [`crate::Restart`].
+///
+/// # Linux
+/// include/linux/errno.h.
+pub const KERNEL_ERRNOS: [(&str, i32); 19] = [
+    ("ERESTARTSYS", 512),
+    ("ERESTARTNOINTR", 513),
+    ("ERESTARTNOHAND", 514),
+    ("ENOIOCTLCMD", 515),
+    ("ERESTART_RESTARTBLOCK", 516),
+    ("EPROBE_DEFER", 517),
+    ("EOPENSTALE", 518),
+    ("ENOPARAM", 519),
+    ("EBADHANDLE", 521),
+    ("ENOTSYNC", 522),
+    ("EBADCOOKIE", 523),
+    ("ENOTSUPP", 524),
+    ("ETOOSMALL", 525),
+    ("ESERVERFAULT", 526),
+    ("EBADTYPE", 527),
+    ("EJUKEBOX", 528),
+    ("EIOCBQUEUED", 529),
+    ("ERECALLCONFLICT", 530),
+    ("ENOGRACE", 531),
+];
+
+/// The number of kernel-internal error code `name` ([`KERNEL_ERRNOS`]),
+/// e.g. 512 for `ERESTARTSYS`; `None` for any other name (user-visible
+/// errnos are [`crate::Errno::from_name`]'s).
+///
+/// # Linux
+/// include/linux/errno.h.
+pub fn kernel_errno(name: &str) -> Option<i32> {
+    KERNEL_ERRNOS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, v)| v)
+}
+
+#[cfg(test)]
+mod kernel_errno_tests {
+    use super::*;
+
+    #[test]
+    fn restart_codes_and_the_others_resolve() {
+        assert_eq!(kernel_errno("ERESTARTSYS"), Some(512));
+        assert_eq!(kernel_errno("ERESTART_RESTARTBLOCK"), Some(516));
+        assert_eq!(kernel_errno("ENOGRACE"), Some(531));
+        // A user-visible errno is not kernel-internal.
+        assert_eq!(kernel_errno("ECHILD"), None);
+        assert!(KERNEL_ERRNOS.windows(2).all(|w| w[0].1 < w[1].1));
+    }
+}
+
 #[cfg(test)]
 mod signal_name_tests {
     use super::*;

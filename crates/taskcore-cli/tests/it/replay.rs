@@ -408,7 +408,7 @@ fn a_recording_whose_pids_wrap_replays_without_mismatch() {
     let root = t.events[0].pid;
     let wrapped = t.events.iter().any(|e| match &e.kind {
         taskcore_strace::EventKind::Syscall(s) => {
-            matches!(s.call, taskcore_strace::Call::Clone(_))
+            s.call.creates_task()
                 && matches!(s.ret, taskcore_strace::Ret::Val(v) if v < i64::from(root))
         }
         _ => false,

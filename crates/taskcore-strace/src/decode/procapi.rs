@@ -1,40 +1,19 @@
 //! Decoders of the pidfd, namespace, credential and resource-limit calls
-//! (see [`ProcCall`]). A child module of `decode` so that it shares its
+//! (pidfd_open, pidfd_send_signal, unshare, setns, the set*id/get*id
+//! family, setgroups/getgroups, prlimit64/setrlimit/getrlimit,
+//! capget/capset and the capability prctls, writes to a user namespace's
+//! `/proc` files). A child module of `decode` so that it shares its
 //! argument helpers; kept in its own file to ease merges.
+
+use taskcore::sys::{nr, Prctl, Syscall};
+use taskcore::{AmbientOp, CapUserData, KernelCap, Rlimit};
 
 use super::{int_of, siginfo, Args, Res};
 use crate::args::Value;
+use crate::call::{Call, Recorded};
 use crate::consts;
-use crate::event::Call;
-use crate::procapi::{CapData, IdKind, ProcCall, ProcFile, RlimitArg};
-
-/// `pidfd_open` flags (include/uapi/linux/pidfd.h).
-const PIDFD_FLAGS: &[(&str, u64)] = &[("PIDFD_NONBLOCK", 0o4000), ("PIDFD_THREAD", 0o200)];
-/// `pidfd_send_signal` flags.
-const PIDFD_SIGNAL_FLAGS: &[(&str, u64)] = &[
-    ("PIDFD_SIGNAL_THREAD", 1),
-    ("PIDFD_SIGNAL_THREAD_GROUP", 2),
-    ("PIDFD_SIGNAL_PROCESS_GROUP", 4),
-];
-/// `RLIMIT_*` (include/uapi/asm-generic/resource.h).
-const RLIMITS: &[(&str, u64)] = &[
-    ("RLIMIT_CPU", 0),
-    ("RLIMIT_FSIZE", 1),
-    ("RLIMIT_DATA", 2),
-    ("RLIMIT_STACK", 3),
-    ("RLIMIT_CORE", 4),
-    ("RLIMIT_RSS", 5),
-    ("RLIMIT_NPROC", 6),
-    ("RLIMIT_NOFILE", 7),
-    ("RLIMIT_MEMLOCK", 8),
-    ("RLIMIT_AS", 9),
-    ("RLIMIT_LOCKS", 10),
-    ("RLIMIT_SIGPENDING", 11),
-    ("RLIMIT_MSGQUEUE", 12),
-    ("RLIMIT_NICE", 13),
-    ("RLIMIT_RTPRIO", 14),
-    ("RLIMIT_RTTIME", 15),
-];
+use crate::procfile::ProcFile;
+use taskcore::sys::names::{CAP_SYMBOLS, PIDFD_FLAGS, PIDFD_SIGNAL_FLAGS, RLIMITS};
 
 /// The capability names (include/uapi/linux/capability.h), by number.
 const CAP_NAMES: [&str; 41] = [
@@ -81,30 +60,6 @@ const CAP_NAMES: [&str; 41] = [
     "CAP_CHECKPOINT_RESTORE",
 ];
 
-/// The other names of capget/capset and the capability prctls: versions,
-/// `SECBIT_*` (include/uapi/linux/securebits.h), `PR_CAP_AMBIENT_*`.
-const CAP_SYMBOLS: &[(&str, u64)] = &[
-    ("_LINUX_CAPABILITY_VERSION_1", 0x1998_0330),
-    ("_LINUX_CAPABILITY_VERSION_2", 0x2007_1026),
-    ("_LINUX_CAPABILITY_VERSION_3", 0x2008_0522),
-    ("SECBIT_NOROOT", 1),
-    ("SECBIT_NOROOT_LOCKED", 2),
-    ("SECBIT_NO_SETUID_FIXUP", 4),
-    ("SECBIT_NO_SETUID_FIXUP_LOCKED", 8),
-    ("SECBIT_KEEP_CAPS", 0x10),
-    ("SECBIT_KEEP_CAPS_LOCKED", 0x20),
-    ("SECBIT_NO_CAP_AMBIENT_RAISE", 0x40),
-    ("SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED", 0x80),
-    ("SECBIT_EXEC_RESTRICT_FILE", 0x100),
-    ("SECBIT_EXEC_RESTRICT_FILE_LOCKED", 0x200),
-    ("SECBIT_EXEC_DENY_INTERACTIVE", 0x400),
-    ("SECBIT_EXEC_DENY_INTERACTIVE_LOCKED", 0x800),
-    ("PR_CAP_AMBIENT_IS_SET", 1),
-    ("PR_CAP_AMBIENT_RAISE", 2),
-    ("PR_CAP_AMBIENT_LOWER", 3),
-    ("PR_CAP_AMBIENT_CLEAR_ALL", 4),
-];
-
 /// A capability, capability-set, version, securebits or
 /// `PR_CAP_AMBIENT_*` name.
 fn cap_symbol(s: &str) -> Option<u64> {
@@ -130,12 +85,12 @@ fn cap_set(v: &Value) -> Option<u64> {
 }
 
 /// capget/capset's `{effective=..., permitted=..., inheritable=...}`.
-fn cap_data(v: Option<&Value>) -> Option<CapData> {
+fn cap_data(v: Option<&Value>) -> Option<CapUserData> {
     let v = v?;
-    Some(CapData {
-        effective: cap_set(v.field("effective")?)?,
-        permitted: cap_set(v.field("permitted")?)?,
-        inheritable: cap_set(v.field("inheritable")?)?,
+    Some(CapUserData {
+        effective: KernelCap::new(cap_set(v.field("effective")?)?),
+        permitted: KernelCap::new(cap_set(v.field("permitted")?)?),
+        inheritable: KernelCap::new(cap_set(v.field("inheritable")?)?),
     })
 }
 
@@ -153,7 +108,19 @@ fn cap_header(a: &Args<'_>) -> Res<(u32, i32)> {
 /// prctl(option, ...) when `option` (its number) is a capability option:
 /// its arguments by name or number.
 pub(super) fn cap_prctl(option: u64, a: &Args<'_>) -> Option<Res<Call>> {
-    if ![7, 8, 23, 24, 27, 28, 38, 39, 47].contains(&option) {
+    if ![
+        nr::PR_GET_KEEPCAPS,
+        nr::PR_SET_KEEPCAPS,
+        nr::PR_CAPBSET_READ,
+        nr::PR_CAPBSET_DROP,
+        nr::PR_GET_SECUREBITS,
+        nr::PR_SET_SECUREBITS,
+        nr::PR_SET_NO_NEW_PRIVS,
+        nr::PR_GET_NO_NEW_PRIVS,
+        nr::PR_CAP_AMBIENT,
+    ]
+    .contains(&option)
+    {
         return None;
     }
     let mut args = [0u64; 4];
@@ -165,40 +132,75 @@ pub(super) fn cap_prctl(option: u64, a: &Args<'_>) -> Option<Res<Call>> {
             }
         }
     }
-    Some(Ok(Call::ProcApi(ProcCall::CapPrctl {
-        option: option as u32,
-        args,
-    })))
+    let a = args;
+    let call = match option {
+        nr::PR_CAPBSET_READ => Prctl::CapbsetRead(a[0]),
+        nr::PR_CAPBSET_DROP => Prctl::CapbsetDrop(a[0]),
+        nr::PR_GET_KEEPCAPS => Prctl::GetKeepcaps,
+        nr::PR_SET_KEEPCAPS => Prctl::SetKeepcaps(a[0]),
+        nr::PR_GET_SECUREBITS => Prctl::GetSecurebits,
+        nr::PR_SET_SECUREBITS => Prctl::SetSecurebits(a[0]),
+        nr::PR_SET_NO_NEW_PRIVS => Prctl::SetNoNewPrivs(a),
+        nr::PR_GET_NO_NEW_PRIVS => Prctl::GetNoNewPrivs(a),
+        _ => Prctl::CapAmbient(AmbientOp::from_arg(a[0]), a[1], a[2], a[3]),
+    };
+    Some(Ok(sys(Syscall::Prctl(call))))
 }
 
-/// Decodes `name` if it is one of the calls of [`ProcCall`]; `None`
-/// otherwise.
+/// A call with nothing recorded beyond its result.
+fn sys(call: Syscall) -> Call {
+    Call::Sys {
+        call,
+        out: Recorded::Ret,
+    }
+}
+
+/// Decodes `name` if it is one of this module's calls; `None` otherwise.
 pub(super) fn decode(name: &str, a: &Args<'_>) -> Option<Res<Call>> {
+    let with = |call, out| Call::Sys { call, out };
     let call = match name {
         "pidfd_open" => (|| {
-            Ok(ProcCall::PidfdOpen {
+            Ok(sys(Syscall::PidfdOpen {
                 pid: a.int(0)?,
                 flags: a.bits(1, PIDFD_FLAGS)? as u32,
-            })
+            }))
         })(),
+        // Kept as registers: the fd is resolved through the caller's fd
+        // table where the call is applied; a siginfo strace read is a
+        // pointer (1) and goes beside the call.
         "pidfd_send_signal" => (|| {
-            Ok(ProcCall::PidfdSendSignal {
-                pidfd: a.int(0)?,
-                sig: a.sig(1)?,
-                info: match a.get(2)? {
-                    Some(v @ Value::Struct { .. }) => Some(siginfo(v)?),
-                    _ => None,
-                },
-                flags: a.bits(3, PIDFD_SIGNAL_FLAGS)? as u32,
+            let pidfd = a.int(0)?;
+            let sig = a.sig(1)?;
+            let info = match a.get(2)? {
+                Some(v @ Value::Struct { .. }) => Some(siginfo(v)?),
+                _ => None,
+            };
+            let flags = a.bits(3, PIDFD_SIGNAL_FLAGS)?;
+            Ok(Call::Raw {
+                nr: nr::PIDFD_SEND_SIGNAL,
+                args: [
+                    pidfd as u64,
+                    sig as u64,
+                    u64::from(info.is_some()),
+                    u64::from(flags as u32),
+                    0,
+                    0,
+                ],
+                info: info
+                    .as_ref()
+                    .map(|i| super::signal::given_info(sig, Some(i))),
             })
         })(),
         "unshare" => a
             .bits(0, consts::CLONE_FLAGS)
-            .map(|flags| ProcCall::Unshare { flags }),
+            .map(|flags| sys(Syscall::Unshare { flags })),
         "setns" => (|| {
-            Ok(ProcCall::Setns {
-                fd: a.int(0)?,
-                nstype: a.bits(1, consts::CLONE_FLAGS)?,
+            let fd = a.int(0)?;
+            let nstype = a.bits(1, consts::CLONE_FLAGS)?;
+            Ok(Call::Raw {
+                nr: nr::SETNS,
+                args: [fd as u64, nstype, 0, 0, 0, 0],
+                info: None,
             })
         })(),
         // Only a write whose fd strace annotated with a user-namespace
@@ -207,113 +209,136 @@ pub(super) fn decode(name: &str, a: &Args<'_>) -> Option<Res<Call>> {
             let raw = a.raw.first()?;
             let (fd, path) = raw.split_once('<')?;
             let (pid, file) = ProcFile::parse_path(path.strip_suffix('>')?)?;
-            let fd: i32 = fd.trim().parse().ok()?;
+            let _: i32 = fd.trim().parse().ok()?;
             (|| {
                 let (data, truncated) = match a.get(1)? {
                     Some(Value::Str { text, truncated }) => (text.clone().into_bytes(), *truncated),
                     _ => return Err("write: data not printed as a string".to_string()),
                 };
-                Ok(ProcCall::ProcFileWrite {
-                    fd,
-                    pid,
-                    file,
-                    data,
-                    truncated,
-                    count: a.addr(2)?,
+                let count = a.addr(2)?;
+                Ok(if truncated || count != data.len() as u64 {
+                    Call::Unchecked {
+                        name: "write",
+                        why: "data strace cut short",
+                    }
+                } else {
+                    Call::ProcWrite { pid, file, data }
                 })
             })()
         }
-        "setuid" => id(a, 0).map(|uid| ProcCall::Setuid { uid }),
-        "setgid" => id(a, 0).map(|gid| ProcCall::Setgid { gid }),
-        "setfsuid" => id(a, 0).map(|uid| ProcCall::Setfsuid { uid }),
-        "setfsgid" => id(a, 0).map(|gid| ProcCall::Setfsgid { gid }),
+        "setuid" => id(a, 0).map(|uid| sys(Syscall::Setuid { uid })),
+        "setgid" => id(a, 0).map(|gid| sys(Syscall::Setgid { gid })),
+        "setfsuid" => id(a, 0).map(|uid| sys(Syscall::Setfsuid { uid })),
+        "setfsgid" => id(a, 0).map(|gid| sys(Syscall::Setfsgid { gid })),
         "setreuid" => (|| {
-            Ok(ProcCall::Setreuid {
+            Ok(sys(Syscall::Setreuid {
                 ruid: id(a, 0)?,
                 euid: id(a, 1)?,
-            })
+            }))
         })(),
         "setregid" => (|| {
-            Ok(ProcCall::Setregid {
+            Ok(sys(Syscall::Setregid {
                 rgid: id(a, 0)?,
                 egid: id(a, 1)?,
-            })
+            }))
         })(),
-        "setresuid" => ids3(a).map(|ids| ProcCall::Setresuid { ids }),
-        "setresgid" => ids3(a).map(|ids| ProcCall::Setresgid { ids }),
+        "setresuid" => {
+            ids3(a).map(|[ruid, euid, suid]| sys(Syscall::Setresuid { ruid, euid, suid }))
+        }
+        "setresgid" => {
+            ids3(a).map(|[rgid, egid, sgid]| sys(Syscall::Setresgid { rgid, egid, sgid }))
+        }
         "setgroups" => (|| {
-            Ok(ProcCall::Setgroups {
-                size: a.int(0)?,
-                groups: match a.get(1)? {
-                    Some(Value::Array { items, more: false }) => {
-                        items.iter().map(|v| v.as_u64().map(|g| g as u32)).collect()
+            let size = a.int(0)?;
+            Ok(match (a.get(1)?, size) {
+                (Some(v), size) => match groups(v) {
+                    Some(g) if usize::try_from(size).is_ok_and(|n| n == g.len()) => {
+                        sys(Syscall::Setgroups { groups: g })
                     }
-                    _ => None,
+                    _ => unprinted_groups(),
                 },
+                (None, _) => unprinted_groups(),
             })
         })(),
-        "getuid" => Ok(ProcCall::GetId { which: IdKind::Uid }),
-        "geteuid" => Ok(ProcCall::GetId {
-            which: IdKind::Euid,
-        }),
-        "getgid" => Ok(ProcCall::GetId { which: IdKind::Gid }),
-        "getegid" => Ok(ProcCall::GetId {
-            which: IdKind::Egid,
-        }),
-        "getresuid" => Ok(ProcCall::Getresuid { ids: out_ids(a) }),
-        "getresgid" => Ok(ProcCall::Getresgid { ids: out_ids(a) }),
+        "getuid" => Ok(sys(Syscall::Getuid)),
+        "geteuid" => Ok(sys(Syscall::Geteuid)),
+        "getgid" => Ok(sys(Syscall::Getgid)),
+        "getegid" => Ok(sys(Syscall::Getegid)),
+        "getresuid" => Ok(with(Syscall::Getresuid, Recorded::Ids(out_ids(a)))),
+        "getresgid" => Ok(with(Syscall::Getresgid, Recorded::Ids(out_ids(a)))),
         "prlimit64" => (|| {
-            Ok(ProcCall::Prlimit64 {
-                pid: a.int(0)?,
-                resource: a.bits(1, RLIMITS)? as u32,
-                new: rlimit(a.get(2)?),
-                old: rlimit(a.get(3)?),
-            })
+            let pid = a.int(0)?;
+            let resource = a.bits(1, RLIMITS)? as u32;
+            let new = rlimit(a.get(2)?);
+            let old = rlimit(a.get(3)?);
+            Ok(with(
+                Syscall::Prlimit64 { pid, resource, new },
+                Recorded::Rlimit(old),
+            ))
         })(),
         "setrlimit" => (|| {
-            Ok(ProcCall::Setrlimit {
-                resource: a.bits(0, RLIMITS)? as u32,
-                new: rlimit(a.get(1)?),
+            let resource = a.bits(0, RLIMITS)? as u32;
+            Ok(match rlimit(a.get(1)?) {
+                Some(new) => with(Syscall::Setrlimit { resource, new }, Recorded::Rlimit(None)),
+                None => Call::Unchecked {
+                    name: "setrlimit",
+                    why: "limits strace did not print",
+                },
             })
         })(),
         "getrlimit" => (|| {
-            Ok(ProcCall::Getrlimit {
-                resource: a.bits(0, RLIMITS)? as u32,
-                old: rlimit(a.get(1)?),
-            })
+            let resource = a.bits(0, RLIMITS)? as u32;
+            let old = rlimit(a.get(1)?);
+            Ok(with(Syscall::Getrlimit { resource }, Recorded::Rlimit(old)))
         })(),
         "getgroups" => (|| {
-            Ok(ProcCall::Getgroups {
-                size: a.int(0)?,
-                groups: match a.get(1)? {
-                    Some(Value::Array { items, more: false }) => {
-                        items.iter().map(|v| v.as_u64().map(|g| g as u32)).collect()
-                    }
-                    _ => None,
-                },
-            })
+            let size = a.int(0)?;
+            let groups = a.get(1)?.and_then(groups);
+            Ok(with(Syscall::Getgroups { size }, Recorded::Groups(groups)))
         })(),
         "capget" => (|| {
             let (version, pid) = cap_header(a)?;
             let d = a.get(1)?;
-            Ok(ProcCall::Capget {
-                version,
-                pid,
-                with_data: d.is_some_and(|v| !v.is_null()),
-                data: cap_data(d),
-            })
+            Ok(with(
+                Syscall::Capget {
+                    version,
+                    pid,
+                    data: d.is_some_and(|v| !v.is_null()),
+                },
+                Recorded::Caps(cap_data(d)),
+            ))
         })(),
         "capset" => (|| {
             let (version, pid) = cap_header(a)?;
-            Ok(ProcCall::Capset {
+            Ok(sys(Syscall::Capset {
                 version,
                 pid,
                 data: cap_data(a.get(1)?),
-            })
+            }))
         })(),
         _ => return None,
     };
-    Some(call.map(Call::ProcApi))
+    Some(call)
+}
+
+/// A group list strace printed in full (`[0, 1000]`); `None` for one it
+/// elided (`...`), an address or NULL.
+fn groups(v: &Value) -> Option<Vec<u32>> {
+    match v {
+        Value::Array { items, more: false } => {
+            items.iter().map(|v| v.as_u64().map(|g| g as u32)).collect()
+        }
+        _ => None,
+    }
+}
+
+/// setgroups(2) whose list strace did not print (or printed with another
+/// length than `size`).
+fn unprinted_groups() -> Call {
+    Call::Unchecked {
+        name: "setgroups",
+        why: "a group list strace did not print",
+    }
 }
 
 /// An id argument: `1000`, `-1` (as `u32::MAX`).
@@ -339,12 +364,12 @@ fn out_ids(a: &Args<'_>) -> Option<[u32; 3]> {
 
 /// `{rlim_cur=8192*1024, rlim_max=RLIM64_INFINITY}`; `None` for `NULL`, an
 /// address, or a field this decoder cannot read.
-fn rlimit(v: Option<&Value>) -> Option<RlimitArg> {
+fn rlimit(v: Option<&Value>) -> Option<Rlimit> {
     let v = v?;
     if !matches!(v, Value::Struct { .. }) {
         return None;
     }
-    Some(RlimitArg {
+    Some(Rlimit {
         cur: limit_value(v.field("rlim_cur")?)?,
         max: limit_value(v.field("rlim_max")?)?,
     })
@@ -366,12 +391,27 @@ fn limit_value(v: &Value) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::{decode, Args};
-    use crate::event::{Call, Ret};
-    use crate::procapi::{IdKind, ProcCall, ProcFile, RlimitArg};
+    use crate::call::{Call, Recorded};
+    use crate::event::Ret;
+    use crate::procfile::ProcFile;
+    use taskcore::sys::{nr, Prctl, Syscall};
+    use taskcore::{AmbientOp, CapUserData, KernelCap, Rlimit};
 
-    fn call(name: &str, args: &str) -> ProcCall {
-        match super::super::decode(name, args, &Ret::Val(0)).0 {
-            Call::ProcApi(p) => p,
+    fn call(name: &str, args: &str) -> Call {
+        super::super::decode(name, args, &Ret::Val(0)).0
+    }
+
+    /// The core call of `name(args)` and what strace printed beside it.
+    fn sys(name: &str, args: &str) -> (Syscall, Recorded) {
+        match call(name, args) {
+            Call::Sys { call, out } => (call, out),
+            other => panic!("{name}({args}) decoded as {other:?}"),
+        }
+    }
+
+    fn raw(name: &str, args: &str) -> ([u64; 6], Option<taskcore::SigInfo>) {
+        match call(name, args) {
+            Call::Raw { args, info, .. } => (args, info),
             other => panic!("{name}({args}) decoded as {other:?}"),
         }
     }
@@ -379,83 +419,79 @@ mod tests {
     #[test]
     fn pidfd_calls_as_recorded() {
         assert_eq!(
-            call("pidfd_open", "31057, 0"),
-            ProcCall::PidfdOpen {
+            sys("pidfd_open", "31057, 0").0,
+            Syscall::PidfdOpen {
                 pid: 31057,
                 flags: 0
             }
         );
         assert_eq!(
-            call("pidfd_open", "31057, 0x3039 /* PIDFD_??? */"),
-            ProcCall::PidfdOpen {
+            sys("pidfd_open", "31057, 0x3039 /* PIDFD_??? */").0,
+            Syscall::PidfdOpen {
                 pid: 31057,
                 flags: 0x3039
             }
         );
         assert_eq!(
-            call("pidfd_open", "7, PIDFD_NONBLOCK|PIDFD_THREAD"),
-            ProcCall::PidfdOpen {
+            sys("pidfd_open", "7, PIDFD_NONBLOCK|PIDFD_THREAD").0,
+            Syscall::PidfdOpen {
                 pid: 7,
                 flags: 0o4200
             }
         );
-        assert_eq!(
+        assert!(matches!(
             call("pidfd_send_signal", "3, 0, NULL, 0"),
-            ProcCall::PidfdSendSignal {
-                pidfd: 3,
-                sig: 0,
-                info: None,
-                flags: 0
-            }
-        );
+            Call::Raw { nr: n, args: [3, 0, 0, 0, 0, 0], info: None } if n == nr::PIDFD_SEND_SIGNAL
+        ));
         assert_eq!(
-            call("pidfd_send_signal", "5, SIGKILL, NULL, PIDFD_SIGNAL_THREAD"),
-            ProcCall::PidfdSendSignal {
-                pidfd: 5,
-                sig: 9,
-                info: None,
-                flags: 1
-            }
+            raw("pidfd_send_signal", "5, SIGKILL, NULL, PIDFD_SIGNAL_THREAD").0,
+            [5, 9, 0, 1, 0, 0]
         );
+        // A siginfo strace printed goes with the call, as given.
+        let (args, info) = raw(
+            "pidfd_send_signal",
+            "3, SIGUSR1, {si_signo=SIGUSR1, si_code=SI_QUEUE, si_pid=100, si_uid=0, \
+             si_int=42, si_ptr=0x2a}, 0",
+        );
+        assert_eq!(args[2], 1);
+        let i = info.expect("the siginfo");
+        assert_eq!((i.signo, i.code, i.pid, i.value), (10, -1, 100, 0x2a));
     }
 
     #[test]
     fn namespace_calls() {
         assert_eq!(
-            call("unshare", "CLONE_NEWPID"),
-            ProcCall::Unshare { flags: 0x20000000 }
+            sys("unshare", "CLONE_NEWPID").0,
+            Syscall::Unshare { flags: 0x20000000 }
         );
-        assert_eq!(
-            call("setns", "3, CLONE_NEWPID"),
-            ProcCall::Setns {
-                fd: 3,
-                nstype: 0x20000000
-            }
-        );
+        let (args, _) = raw("setns", "3, CLONE_NEWPID");
+        assert_eq!(args, [3, 0x20000000, 0, 0, 0, 0]);
     }
 
     #[test]
     fn user_namespace_file_writes() {
         assert_eq!(
             call("write", r#"3</proc/22955/uid_map>, "0 1000 1", 8"#),
-            ProcCall::ProcFileWrite {
-                fd: 3,
+            Call::ProcWrite {
                 pid: 22955,
                 file: ProcFile::UidMap,
                 data: b"0 1000 1".to_vec(),
-                truncated: false,
-                count: 8
             }
         );
         assert_eq!(
             call("write", r#"4</proc/7/task/9/setgroups>, "deny\n", 5"#),
-            ProcCall::ProcFileWrite {
-                fd: 4,
+            Call::ProcWrite {
                 pid: 7,
                 file: ProcFile::Setgroups,
                 data: b"deny\n".to_vec(),
-                truncated: false,
-                count: 5
+            }
+        );
+        // Cut short by strace: not applied.
+        assert_eq!(
+            call("write", r#"3</proc/22955/uid_map>, "0 1000 1", 9"#),
+            Call::Unchecked {
+                name: "write",
+                why: "data strace cut short"
             }
         );
         // Other writes are not decoded.
@@ -468,137 +504,139 @@ mod tests {
     #[test]
     fn credential_calls() {
         assert_eq!(
-            call("setresuid", "65534, 65534, 65534"),
-            ProcCall::Setresuid {
-                ids: [65534, 65534, 65534]
+            sys("setresuid", "65534, 65534, 65534").0,
+            Syscall::Setresuid {
+                ruid: 65534,
+                euid: 65534,
+                suid: 65534
             }
         );
         assert_eq!(
-            call("setreuid", "-1, 1000"),
-            ProcCall::Setreuid {
+            sys("setreuid", "-1, 1000").0,
+            Syscall::Setreuid {
                 ruid: u32::MAX,
                 euid: 1000
             }
         );
         assert_eq!(
-            call("setgroups", "0, []"),
-            ProcCall::Setgroups {
-                size: 0,
-                groups: Some(vec![])
-            }
+            sys("setgroups", "0, []").0,
+            Syscall::Setgroups { groups: vec![] }
         );
         assert_eq!(
-            call("setgroups", "2, [10, 20]"),
-            ProcCall::Setgroups {
-                size: 2,
-                groups: Some(vec![10, 20])
+            sys("setgroups", "2, [10, 20]").0,
+            Syscall::Setgroups {
+                groups: vec![10, 20]
             }
         );
-        assert_eq!(
-            call("getresuid", "[0], [0], [0]"),
-            ProcCall::Getresuid { ids: Some([0; 3]) }
-        );
-        assert_eq!(
-            call("geteuid", ""),
-            ProcCall::GetId {
-                which: IdKind::Euid
+        assert!(matches!(
+            call("setgroups", "3, [10, 20]"),
+            Call::Unchecked {
+                name: "setgroups",
+                ..
             }
+        ));
+        assert_eq!(
+            sys("getresuid", "[0], [0], [0]"),
+            (Syscall::Getresuid, Recorded::Ids(Some([0; 3])))
         );
+        assert_eq!(sys("geteuid", "").0, Syscall::Geteuid);
     }
 
     #[test]
     fn limit_calls() {
         assert_eq!(
-            call(
+            sys(
                 "prlimit64",
                 "0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024, rlim_max=RLIM64_INFINITY}"
             ),
-            ProcCall::Prlimit64 {
-                pid: 0,
-                resource: 3,
-                new: None,
-                old: Some(RlimitArg {
+            (
+                Syscall::Prlimit64 {
+                    pid: 0,
+                    resource: 3,
+                    new: None,
+                },
+                Recorded::Rlimit(Some(Rlimit {
                     cur: 8192 * 1024,
                     max: u64::MAX
-                })
-            }
+                }))
+            )
         );
         assert_eq!(
-            call(
+            sys(
                 "prlimit64",
                 "0, RLIMIT_NPROC, {rlim_cur=3, rlim_max=3}, NULL"
             ),
-            ProcCall::Prlimit64 {
-                pid: 0,
-                resource: 6,
-                new: Some(RlimitArg { cur: 3, max: 3 }),
-                old: None
-            }
+            (
+                Syscall::Prlimit64 {
+                    pid: 0,
+                    resource: 6,
+                    new: Some(Rlimit { cur: 3, max: 3 }),
+                },
+                Recorded::Rlimit(None)
+            )
         );
         assert_eq!(
-            call(
+            sys(
                 "setrlimit",
                 "RLIMIT_CORE, {rlim_cur=0, rlim_max=RLIM_INFINITY}"
-            ),
-            ProcCall::Setrlimit {
+            )
+            .0,
+            Syscall::Setrlimit {
                 resource: 4,
-                new: Some(RlimitArg {
+                new: Rlimit {
                     cur: 0,
                     max: u64::MAX
-                })
+                }
             }
         );
-    }
-}
-
-#[cfg(test)]
-mod cap_tests {
-    use crate::event::{Call, Ret};
-    use crate::procapi::{CapData, ProcCall};
-
-    fn call(name: &str, args: &str) -> ProcCall {
-        match super::super::decode(name, args, &Ret::Val(0)).0 {
-            Call::ProcApi(p) => p,
-            other => panic!("{name}({args}) decoded as {other:?}"),
-        }
+        assert!(matches!(
+            call("setrlimit", "RLIMIT_CORE, 0x7ffd"),
+            Call::Unchecked {
+                name: "setrlimit",
+                ..
+            }
+        ));
     }
 
     #[test]
     fn capget_and_capset_as_recorded() {
         assert_eq!(
-            call(
+            sys(
                 "capget",
                 "{version=0 /* _LINUX_CAPABILITY_VERSION_??? */, pid=0}, NULL"
             ),
-            ProcCall::Capget {
-                version: 0,
-                pid: 0,
-                with_data: false,
-                data: None
-            }
+            (
+                Syscall::Capget {
+                    version: 0,
+                    pid: 0,
+                    data: false,
+                },
+                Recorded::Caps(None)
+            )
         );
         assert_eq!(
-            call(
+            sys(
                 "capset",
                 "{version=_LINUX_CAPABILITY_VERSION_3, pid=17582}, {effective=1<<CAP_SETGID, \
                  permitted=1<<CAP_SETGID|1<<CAP_CHECKPOINT_RESTORE, inheritable=0}"
-            ),
-            ProcCall::Capset {
+            )
+            .0,
+            Syscall::Capset {
                 version: 0x2008_0522,
                 pid: 17582,
-                data: Some(CapData {
-                    effective: 0x40,
-                    permitted: 0x40 | 1 << 40,
-                    inheritable: 0
+                data: Some(CapUserData {
+                    effective: KernelCap::new(0x40),
+                    permitted: KernelCap::new(0x40 | 1 << 40),
+                    inheritable: KernelCap::new(0),
                 })
             }
         );
-        match call(
+        match sys(
             "capget",
             "{version=_LINUX_CAPABILITY_VERSION_3, pid=0}, {effective=~(1<<CAP_KILL), \
              permitted=0, inheritable=0}",
         ) {
-            ProcCall::Capget { data: Some(d), .. } => assert_eq!(d.effective, !0x20),
+            (_, Recorded::Caps(Some(d))) => assert_eq!(d.effective, KernelCap::new(!0x20)),
             other => panic!("{other:?}"),
         }
     }
@@ -606,41 +644,44 @@ mod cap_tests {
     #[test]
     fn getgroups_as_recorded() {
         assert_eq!(
-            call("getgroups", "0, NULL"),
-            ProcCall::Getgroups {
-                size: 0,
-                groups: None
-            }
+            sys("getgroups", "0, NULL"),
+            (Syscall::Getgroups { size: 0 }, Recorded::Groups(None))
         );
         assert_eq!(
-            call("getgroups", "2, [27, 1000]"),
-            ProcCall::Getgroups {
-                size: 2,
-                groups: Some(vec![27, 1000])
-            }
+            sys("getgroups", "2, [27, 1000]"),
+            (
+                Syscall::Getgroups { size: 2 },
+                Recorded::Groups(Some(vec![27, 1000]))
+            )
         );
     }
 
     #[test]
     fn capability_prctls_as_recorded() {
-        let p = |args: &str| match super::super::decode("prctl", args, &Ret::Val(0)).0 {
-            Call::ProcApi(ProcCall::CapPrctl { option, args }) => (option, args),
+        let p = |args: &str| match sys("prctl", args).0 {
+            Syscall::Prctl(p) => p,
             other => panic!("prctl({args}) decoded as {other:?}"),
         };
-        assert_eq!(p("PR_CAPBSET_READ, CAP_MAC_OVERRIDE"), (23, [32, 0, 0, 0]));
+        assert_eq!(
+            p("PR_CAPBSET_READ, CAP_MAC_OVERRIDE"),
+            Prctl::CapbsetRead(32)
+        );
         assert_eq!(
             p("PR_CAPBSET_READ, 0x30 /* CAP_??? */"),
-            (23, [0x30, 0, 0, 0])
+            Prctl::CapbsetRead(0x30)
         );
         assert_eq!(
             p("PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, CAP_CHOWN, 0, 0"),
-            (47, [1, 0, 0, 0])
+            Prctl::CapAmbient(Some(AmbientOp::IsSet), 0, 0, 0)
         );
-        assert_eq!(p("PR_SET_KEEPCAPS, 1"), (8, [1, 0, 0, 0]));
+        assert_eq!(p("PR_SET_KEEPCAPS, 1"), Prctl::SetKeepcaps(1));
         assert_eq!(
             p("PR_SET_SECUREBITS, SECBIT_KEEP_CAPS|SECBIT_KEEP_CAPS_LOCKED"),
-            (28, [0x30, 0, 0, 0])
+            Prctl::SetSecurebits(0x30)
         );
-        assert_eq!(p("PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0"), (39, [0; 4]));
+        assert_eq!(
+            p("PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0"),
+            Prctl::GetNoNewPrivs([0; 4])
+        );
     }
 }

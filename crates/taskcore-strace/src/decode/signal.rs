@@ -1,88 +1,171 @@
-//! Decoders of the signal-mask, pending-set and signal-wait calls (see
-//! [`SigCall`]). A child module of `decode` so that it shares its argument
+//! Decoders of the signal-mask, pending-set and signal-wait calls:
+//! rt_sigprocmask, rt_sigpending, rt_sigsuspend, rt_sigtimedwait,
+//! rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn, restart_syscall and
+//! pause. A child module of `decode` so that it shares its argument
 //! helpers; kept in its own file to ease merges.
+
+use taskcore::sys::{Syscall, Timespec};
+use taskcore::Errno;
 
 use super::{addr_of, siginfo, sigset, Args, Res};
 use crate::args::Value;
-use crate::event::Call;
-use crate::sigcall::{SigCall, SigSetArg, Timespec};
+use crate::call::{Call, Recorded};
+use crate::siginfo::SigInfo;
 
-/// Decodes `name` if it is one of the calls of [`SigCall`]; `None` otherwise.
+/// A `sigset_t *` argument as strace printed it.
+#[derive(Clone, Copy)]
+enum SetArg {
+    /// `NULL`.
+    Null,
+    /// A set strace read.
+    Set(u64),
+    /// An address strace did not read.
+    Addr,
+}
+
+impl SetArg {
+    fn mask(self) -> Option<u64> {
+        match self {
+            SetArg::Set(m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+/// Decodes `name` if it is one of this module's calls; `None` otherwise.
 pub(super) fn decode(name: &str, a: &Args<'_>) -> Option<Res<Call>> {
+    let sys = |call, out| Call::Sys { call, out };
     let call = match name {
         "rt_sigprocmask" => rt_sigprocmask(a),
         "rt_sigpending" => (|| {
-            Ok(SigCall::RtSigpending {
-                set: set_arg(a, 0)?,
-                sigsetsize: a.addr(1)?,
+            let set = set_arg(a, 0)?;
+            Ok(if a.addr(1)? > 8 {
+                refused("rt_sigpending")
+            } else {
+                sys(Syscall::RtSigpending, Recorded::Sigset(set.mask()))
             })
         })(),
         "rt_sigsuspend" => (|| {
-            Ok(SigCall::RtSigsuspend {
-                mask: set_arg(a, 0)?,
-                sigsetsize: a.addr(1)?,
+            let mask = set_arg(a, 0)?;
+            Ok(if a.addr(1)? != 8 {
+                refused("rt_sigsuspend")
+            } else {
+                match mask.mask() {
+                    Some(mask) => sys(Syscall::RtSigsuspend { mask }, Recorded::Ret),
+                    None => Call::Unchecked {
+                        name: "rt_sigsuspend",
+                        why: "mask not read",
+                    },
+                }
             })
         })(),
         "rt_sigtimedwait" => rt_sigtimedwait(a),
         "rt_sigqueueinfo" => (|| {
-            Ok(SigCall::RtSigqueueinfo {
-                tgid: a.int(0)?,
-                sig: a.sig(1)?,
-                info: info_arg(a, 2)?,
-            })
+            let (tgid, sig, info) = (a.int(0)?, a.sig(1)?, info_arg(a, 2)?);
+            Ok(sys(
+                Syscall::RtSigqueueinfo {
+                    tgid,
+                    sig,
+                    info: given_info(sig, info.as_ref()),
+                },
+                Recorded::Siginfo { read: true, info },
+            ))
         })(),
         "rt_tgsigqueueinfo" => (|| {
-            Ok(SigCall::RtTgsigqueueinfo {
-                tgid: a.int(0)?,
-                tid: a.int(1)?,
-                sig: a.sig(2)?,
-                info: info_arg(a, 3)?,
-            })
+            let (tgid, tid, sig) = (a.int(0)?, a.int(1)?, a.sig(2)?);
+            let info = info_arg(a, 3)?;
+            Ok(sys(
+                Syscall::RtTgsigqueueinfo {
+                    tgid,
+                    tid,
+                    sig,
+                    info: given_info(sig, info.as_ref()),
+                },
+                Recorded::Siginfo { read: true, info },
+            ))
         })(),
         "rt_sigreturn" => rt_sigreturn(a),
-        "restart_syscall" => Ok(SigCall::RestartSyscall {
+        "restart_syscall" => Ok(Call::RestartSyscall {
             resuming: resuming(a),
         }),
-        "pause" => Ok(SigCall::Pause),
+        "pause" => Ok(sys(Syscall::Pause, Recorded::Ret)),
         _ => return None,
     };
-    Some(call.map(Call::Signal))
+    Some(call)
+}
+
+/// A call the kernel refuses before it acts: a `sigsetsize` other than
+/// its own (8 bytes) is `EINVAL` (kernel/signal.c).
+fn refused(name: &'static str) -> Call {
+    Call::Refused {
+        name,
+        err: Errno::EINVAL,
+    }
+}
+
+/// A siginfo a caller gives (rt_sig(tg)queueinfo, pidfd_send_signal): the
+/// numbers the trace printed (`si_pid` the trace's), `si_signo` the call's
+/// signal, `si_value` the printed `si_ptr` (or `si_int`).
+pub(super) fn given_info(sig: i32, i: Option<&SigInfo>) -> taskcore::SigInfo {
+    taskcore::SigInfo {
+        signo: sig,
+        code: i.map_or(0, |i| i.code),
+        pid: i.and_then(|i| i.pid).unwrap_or(0),
+        uid: i.and_then(|i| i.uid).unwrap_or(0),
+        status: i.and_then(|i| i.status).unwrap_or(0),
+        value: i.map_or(0, |i| {
+            i.ptr
+                .unwrap_or_else(|| u64::from(i.int.unwrap_or(0) as u32))
+        }),
+    }
 }
 
 /// A `sigset_t *`: `NULL`, a printed set or an unread address.
-fn set_arg(a: &Args<'_>, i: usize) -> Res<SigSetArg> {
+fn set_arg(a: &Args<'_>, i: usize) -> Res<SetArg> {
     Ok(match a.get(i)? {
-        None => SigSetArg::Null,
+        None => SetArg::Null,
         Some(v) => set_of(v)?,
     })
 }
 
-fn set_of(v: &Value) -> Res<SigSetArg> {
+fn set_of(v: &Value) -> Res<SetArg> {
     let v = v.unnamed();
     Ok(match v {
-        Value::Array { .. } | Value::NotSet(_) => SigSetArg::Set(sigset(v)?),
-        v if v.is_null() => SigSetArg::Null,
-        other => SigSetArg::Addr(addr_of(other)?),
+        Value::Array { .. } | Value::NotSet(_) => SetArg::Set(sigset(v)?),
+        v if v.is_null() => SetArg::Null,
+        other => {
+            addr_of(other)?;
+            SetArg::Addr
+        }
     })
 }
 
 /// rt_sigprocmask(how, set, oldset, sigsetsize).
-fn rt_sigprocmask(a: &Args<'_>) -> Res<SigCall> {
+fn rt_sigprocmask(a: &Args<'_>) -> Res<Call> {
     let how = match a.get(0)? {
         None => 0,
         Some(Value::Sym(s)) => match s.as_str() {
-            "SIG_BLOCK" => 0,
-            "SIG_UNBLOCK" => 1,
-            "SIG_SETMASK" => 2,
+            "SIG_BLOCK" => taskcore::uapi::SIG_BLOCK,
+            "SIG_UNBLOCK" => taskcore::uapi::SIG_UNBLOCK,
+            "SIG_SETMASK" => taskcore::uapi::SIG_SETMASK,
             _ => return Err(format!("unknown rt_sigprocmask how {s}")),
         },
         Some(v) => how_number(v, a.raw.first().copied().unwrap_or(""))?,
     };
-    Ok(SigCall::RtSigprocmask {
-        how,
-        set: set_arg(a, 1)?,
-        oldset: set_arg(a, 2)?,
-        sigsetsize: a.addr(3)?,
+    let set = set_arg(a, 1)?;
+    let oldset = set_arg(a, 2)?;
+    if a.addr(3)? != 8 {
+        return Ok(refused("rt_sigprocmask"));
+    }
+    Ok(Call::Sys {
+        call: Syscall::RtSigprocmask {
+            how,
+            set: set.mask(),
+        },
+        out: Recorded::Mask {
+            read: !matches!(set, SetArg::Addr),
+            old: oldset.mask(),
+        },
     })
 }
 
@@ -101,7 +184,7 @@ fn how_number(v: &Value, raw: &str) -> Res<i32> {
 }
 
 /// A `siginfo_t *`: a printed structure, or `None` for NULL/an address.
-fn info_arg(a: &Args<'_>, i: usize) -> Res<Option<super::SigInfo>> {
+fn info_arg(a: &Args<'_>, i: usize) -> Res<Option<SigInfo>> {
     match a.get(i)? {
         Some(v @ Value::Struct { .. }) => Ok(Some(siginfo(v)?)),
         _ => Ok(None),
@@ -109,16 +192,25 @@ fn info_arg(a: &Args<'_>, i: usize) -> Res<Option<super::SigInfo>> {
 }
 
 /// rt_sigtimedwait(set, info, timeout, sigsetsize).
-fn rt_sigtimedwait(a: &Args<'_>) -> Res<SigCall> {
+fn rt_sigtimedwait(a: &Args<'_>) -> Res<Call> {
     let timeout = match a.get(2)? {
         Some(v @ Value::Struct { .. }) => Some(timespec(v)?),
         _ => None,
     };
-    Ok(SigCall::RtSigtimedwait {
-        set: set_arg(a, 0)?,
-        info: info_arg(a, 1)?,
-        timeout,
-        sigsetsize: a.addr(3)?,
+    let set = set_arg(a, 0)?;
+    let info = info_arg(a, 1)?;
+    if a.addr(3)? != 8 {
+        return Ok(refused("rt_sigtimedwait"));
+    }
+    Ok(Call::Sys {
+        call: Syscall::RtSigtimedwait {
+            set: set.mask().unwrap_or(0),
+            timeout,
+        },
+        out: Recorded::Siginfo {
+            read: set.mask().is_some(),
+            info,
+        },
     })
 }
 
@@ -135,13 +227,19 @@ fn timespec(v: &Value) -> Res<Timespec> {
     })
 }
 
-/// rt_sigreturn({mask=[...]}).
-fn rt_sigreturn(a: &Args<'_>) -> Res<SigCall> {
+/// rt_sigreturn({mask=[...]}): the mask the frame restores (0 when strace
+/// did not print it).
+fn rt_sigreturn(a: &Args<'_>) -> Res<Call> {
     let mask = match a.get(0)? {
         Some(v @ Value::Struct { .. }) => v.field("mask").map(sigset).transpose()?,
         _ => None,
     };
-    Ok(SigCall::RtSigreturn { mask })
+    Ok(Call::Sys {
+        call: Syscall::RtSigreturn {
+            mask: mask.unwrap_or(0),
+        },
+        out: Recorded::Frame(mask),
+    })
 }
 
 /// The name in `<... resuming interrupted NAME ...>`.
@@ -154,22 +252,45 @@ fn resuming(a: &Args<'_>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::event::{Call, EventKind, Ret};
-    use crate::sigcall::{SigCall, SigSetArg, Timespec};
+    use crate::call::{Call, Recorded};
+    use crate::event::{EventKind, Ret};
     use crate::siginfo::SigInfo;
+    use taskcore::sys::{Syscall, Timespec};
+    use taskcore::Errno;
+
+    /// The calls this module decodes.
+    const SIGNAL_CALLS: [&str; 9] = [
+        "rt_sigprocmask",
+        "rt_sigpending",
+        "rt_sigsuspend",
+        "rt_sigtimedwait",
+        "rt_sigqueueinfo",
+        "rt_tgsigqueueinfo",
+        "rt_sigreturn",
+        "restart_syscall",
+        "pause",
+    ];
 
     /// Decodes one recorded line (taken from data/traces/signal) and returns
     /// its call and result.
-    fn line(text: &str) -> (SigCall, Ret) {
+    fn line(text: &str) -> (Call, Ret) {
         let t = crate::parse_str("t.strace", &format!("{text}\n"));
         assert!(t.errors.is_empty(), "{:?}", t.errors);
         match &t.events[0].kind {
-            EventKind::Syscall(s) => match &s.call {
-                Call::Signal(c) => (c.clone(), s.ret.clone()),
-                other => panic!("not a signal call: {other:?}"),
-            },
+            EventKind::Syscall(s) => (s.call.clone(), s.ret.clone()),
             other => panic!("{other:?}"),
         }
+    }
+
+    fn sys(call: Syscall, out: Recorded) -> Call {
+        Call::Sys { call, out }
+    }
+
+    fn mask(how: i32, set: Option<u64>, read: bool, old: Option<u64>) -> Call {
+        sys(
+            Syscall::RtSigprocmask { how, set },
+            Recorded::Mask { read, old },
+        )
     }
 
     // strace's SIGRT_n is signal 32 + n (glibc's SIGRTMIN 34 is RT_2)
@@ -184,72 +305,42 @@ mod tests {
         assert_eq!(r, Ret::Val(0));
         assert_eq!(
             c,
-            SigCall::RtSigprocmask {
-                how: 0,
-                set: SigSetArg::Set((1 << 1) | (1 << 14) | (1 << 16)),
-                oldset: SigSetArg::Set(0),
-                sigsetsize: 8
-            }
+            mask(0, Some((1 << 1) | (1 << 14) | (1 << 16)), true, Some(0))
         );
         let (c, _) = line(
             "1590  1795597516.739364 rt_sigprocmask(SIG_SETMASK, ~[], [USR2 RT_2 RT_32], 8) = 0",
         );
         assert_eq!(
             c,
-            SigCall::RtSigprocmask {
-                how: 2,
-                set: SigSetArg::Set(u64::MAX),
-                oldset: SigSetArg::Set(USR2 | (1 << 33) | (1 << 63)),
-                sigsetsize: 8
-            }
+            mask(2, Some(u64::MAX), true, Some(USR2 | (1 << 33) | (1 << 63)))
         );
         let (c, _) =
             line("1590  1795597516.739374 rt_sigprocmask(SIG_BLOCK, NULL, ~[KILL STOP], 8) = 0");
-        assert_eq!(
-            c,
-            SigCall::RtSigprocmask {
-                how: 0,
-                set: SigSetArg::Null,
-                oldset: SigSetArg::Set(!KILL_STOP),
-                sigsetsize: 8
-            }
-        );
+        assert_eq!(c, mask(0, None, true, Some(!KILL_STOP)));
         let (c, _) =
             line("1590  1795597516.739470 rt_sigprocmask(SIG_UNBLOCK, [HUP USR1], NULL, 8) = 0");
-        assert!(matches!(
-            c,
-            SigCall::RtSigprocmask {
-                how: 1,
-                oldset: SigSetArg::Null,
-                ..
-            }
-        ));
+        assert_eq!(c, mask(1, Some(1 | USR1), true, None));
     }
 
     #[test]
     fn rt_sigprocmask_bad_how_and_size() {
         let (c, r) = line("1590  1795597516.739414 rt_sigprocmask(0x3 /* SIG_??? */, [USR1], 0x7ffe240e0ee0, 8) = -1 EINVAL (Invalid argument)");
         assert!(matches!(r, Ret::Err(ref e) if &*e.name == "EINVAL"));
+        assert_eq!(c, mask(3, Some(USR1), true, None));
+        let (c, _) = line("1590  1795597516.739449 rt_sigprocmask(0xffffffff /* SIG_??? */, [USR1], 0x7ffe240e0ee0, 8) = -1 EINVAL (Invalid argument)");
+        assert_eq!(c, mask(-1, Some(USR1), true, None));
+        // An unread set is `None` as for NULL, with `read` false.
+        let (c, _) = line("1590  1795597516.739523 rt_sigprocmask(SIG_BLOCK, 0x7ffe240e0ed8, 0x7ffe240e0ee0, 8) = -1 EFAULT (Bad address)");
+        assert_eq!(c, mask(0, None, false, None));
+        // A sigsetsize the kernel refuses before the call.
+        let (c, _) = line("1590  1795597516.739523 rt_sigprocmask(SIG_BLOCK, 0x7ffe240e0ed8, 0x7ffe240e0ee0, 4) = -1 EINVAL (Invalid argument)");
         assert_eq!(
             c,
-            SigCall::RtSigprocmask {
-                how: 3,
-                set: SigSetArg::Set(USR1),
-                oldset: SigSetArg::Addr(0x7ffe240e0ee0),
-                sigsetsize: 8
+            Call::Refused {
+                name: "rt_sigprocmask",
+                err: Errno::EINVAL
             }
         );
-        let (c, _) = line("1590  1795597516.739449 rt_sigprocmask(0xffffffff /* SIG_??? */, [USR1], 0x7ffe240e0ee0, 8) = -1 EINVAL (Invalid argument)");
-        assert!(matches!(c, SigCall::RtSigprocmask { how: -1, .. }));
-        let (c, _) = line("1590  1795597516.739523 rt_sigprocmask(SIG_BLOCK, 0x7ffe240e0ed8, 0x7ffe240e0ee0, 4) = -1 EINVAL (Invalid argument)");
-        assert!(matches!(
-            c,
-            SigCall::RtSigprocmask {
-                set: SigSetArg::Addr(0x7ffe240e0ed8),
-                sigsetsize: 4,
-                ..
-            }
-        ));
     }
 
     #[test]
@@ -264,15 +355,7 @@ mod tests {
         let EventKind::Syscall(s) = &t.events[1].kind else {
             panic!()
         };
-        assert_eq!(
-            s.call,
-            Call::Signal(SigCall::RtSigprocmask {
-                how: 0,
-                set: SigSetArg::Set(1 << 16),
-                oldset: SigSetArg::Set(1 << 16),
-                sigsetsize: 8
-            })
-        );
+        assert_eq!(s.call, mask(0, Some(1 << 16), true, Some(1 << 16)));
     }
 
     #[test]
@@ -280,38 +363,48 @@ mod tests {
         let (c, _) = line("1142  1795597514.809354 rt_sigpending([USR1 RT_2 RT_3], 8) = 0");
         assert_eq!(
             c,
-            SigCall::RtSigpending {
-                set: SigSetArg::Set(USR1 | (1 << 33) | (1 << 34)),
-                sigsetsize: 8
-            }
+            sys(
+                Syscall::RtSigpending,
+                Recorded::Sigset(Some(USR1 | (1 << 33) | (1 << 34)))
+            )
         );
         let (c, r) = line("1590  1795597516.739601 rt_sigpending(0x7ffe240e0f00, 16) = -1 EINVAL (Invalid argument)");
         assert_eq!(
             c,
-            SigCall::RtSigpending {
-                set: SigSetArg::Addr(0x7ffe240e0f00),
-                sigsetsize: 16
+            Call::Refused {
+                name: "rt_sigpending",
+                err: Errno::EINVAL
             }
         );
         assert!(matches!(r, Ret::Err(_)));
+        let (c, _) = line(
+            "1590  1795597516.739601 rt_sigpending(0x7ffe240e0f00, 4) = -1 EFAULT (Bad address)",
+        );
+        assert_eq!(c, sys(Syscall::RtSigpending, Recorded::Sigset(None)));
         let (c, r) = line("1605  1795597517.576158 rt_sigsuspend([HUP WINCH], 8) = ? ERESTARTNOHAND (To be restarted if no handler)");
         assert_eq!(
             c,
-            SigCall::RtSigsuspend {
-                mask: SigSetArg::Set(1 | (1 << 27)),
-                sigsetsize: 8
-            }
+            sys(
+                Syscall::RtSigsuspend {
+                    mask: 1 | (1 << 27)
+                },
+                Recorded::Ret
+            )
         );
         assert!(matches!(r, Ret::Err(ref e) if &*e.name == "ERESTARTNOHAND"));
         let (c, r) = line("31308 1795597490.307803 rt_sigreturn({mask=[]}) = 61");
-        assert_eq!(c, SigCall::RtSigreturn { mask: Some(0) });
+        assert_eq!(
+            c,
+            sys(Syscall::RtSigreturn { mask: 0 }, Recorded::Frame(Some(0)))
+        );
         assert_eq!(r, Ret::Val(61));
         let (c, r) = line("31308 1795597489.652917 rt_sigreturn({mask=[HUP USR1]}) = -1 EINTR (Interrupted system call)");
         assert_eq!(
             c,
-            SigCall::RtSigreturn {
-                mask: Some(1 | USR1)
-            }
+            sys(
+                Syscall::RtSigreturn { mask: 1 | USR1 },
+                Recorded::Frame(Some(1 | USR1))
+            )
         );
         assert!(matches!(r, Ret::Err(ref e) if &*e.name == "EINTR"));
     }
@@ -322,72 +415,104 @@ mod tests {
         assert_eq!(r, Ret::Val(17));
         assert_eq!(
             c,
-            SigCall::RtSigtimedwait {
-                set: SigSetArg::Set(1 << 16),
-                info: Some(SigInfo {
-                    si_signo: 17,
-                    si_code: 6,
-                    si_pid: Some(1957),
-                    si_uid: Some(54322),
-                    si_status: Some(18),
-                    ..SigInfo::default()
-                }),
-                timeout: Some(Timespec { sec: 1, nsec: 0 }),
-                sigsetsize: 8
-            }
+            sys(
+                Syscall::RtSigtimedwait {
+                    set: 1 << 16,
+                    timeout: Some(Timespec { sec: 1, nsec: 0 }),
+                },
+                Recorded::Siginfo {
+                    read: true,
+                    info: Some(SigInfo {
+                        signo: 17,
+                        code: 6,
+                        pid: Some(1957),
+                        uid: Some(54322),
+                        status: Some(18),
+                        ..SigInfo::default()
+                    }),
+                }
+            )
         );
         let (c, r) = line("1956  1795597519.365487 rt_sigtimedwait([CHLD], NULL, {tv_sec=0, tv_nsec=200000000}, 8) = -1 EAGAIN (Resource temporarily unavailable)");
         assert!(matches!(r, Ret::Err(ref e) if &*e.name == "EAGAIN"));
-        assert!(matches!(
+        assert_eq!(
             c,
-            SigCall::RtSigtimedwait {
-                info: None,
-                timeout: Some(Timespec {
-                    sec: 0,
-                    nsec: 200_000_000
-                }),
-                ..
-            }
-        ));
+            sys(
+                Syscall::RtSigtimedwait {
+                    set: 1 << 16,
+                    timeout: Some(Timespec {
+                        sec: 0,
+                        nsec: 200_000_000
+                    }),
+                },
+                Recorded::Siginfo {
+                    read: true,
+                    info: None
+                }
+            )
+        );
         let (c, _) = line("1590  1795597516.739985 rt_sigtimedwait([RT_2 RT_3 RT_4], {si_signo=SIGRT_3, si_code=SI_USER, si_pid=1590, si_uid=0}, {tv_sec=0, tv_nsec=0}, 8) = 35 (SIGRT_3)");
-        let SigCall::RtSigtimedwait { info: Some(i), .. } = c else {
+        let Call::Sys {
+            out: Recorded::Siginfo { info: Some(i), .. },
+            ..
+        } = c
+        else {
             panic!()
         };
-        assert_eq!((i.si_signo, i.si_code, i.si_int), (35, 0, None));
+        assert_eq!((i.signo, i.code, i.int), (35, 0, None));
     }
 
     #[test]
     fn queueinfo_with_values() {
         let (c, r) = line("1142  1795597514.809254 rt_sigqueueinfo(1142, SIGRT_3, {si_signo=SIGRT_3, si_code=SI_QUEUE, si_pid=1142, si_uid=0, si_int=1, si_ptr=0x1}) = 0");
         assert_eq!(r, Ret::Val(0));
+        let printed = SigInfo {
+            signo: 35,
+            code: -1,
+            pid: Some(1142),
+            uid: Some(0),
+            int: Some(1),
+            ptr: Some(1),
+            ..SigInfo::default()
+        };
         assert_eq!(
             c,
-            SigCall::RtSigqueueinfo {
-                tgid: 1142,
-                sig: 35,
-                info: Some(SigInfo {
-                    si_signo: 35,
-                    si_code: -1,
-                    si_pid: Some(1142),
-                    si_uid: Some(0),
-                    si_int: Some(1),
-                    si_ptr: Some(1),
-                    ..SigInfo::default()
-                })
-            }
+            sys(
+                Syscall::RtSigqueueinfo {
+                    tgid: 1142,
+                    sig: 35,
+                    info: taskcore::SigInfo {
+                        signo: 35,
+                        code: -1,
+                        pid: 1142,
+                        uid: 0,
+                        status: 0,
+                        value: 1,
+                    },
+                },
+                Recorded::Siginfo {
+                    read: true,
+                    info: Some(printed)
+                }
+            )
         );
         let (c, r) = line("1590  1795597516.751733 rt_tgsigqueueinfo(1592, 1592, SIGUSR1, {si_signo=SIGUSR1, si_code=SI_TKILL, si_pid=1590, si_uid=0}) = -1 EPERM (Operation not permitted)");
         assert!(matches!(r, Ret::Err(ref e) if &*e.name == "EPERM"));
-        let SigCall::RtTgsigqueueinfo {
-            tgid: 1592,
-            tid: 1592,
-            sig: 10,
-            info: Some(i),
+        let Call::Sys {
+            call:
+                Syscall::RtTgsigqueueinfo {
+                    tgid: 1592,
+                    tid: 1592,
+                    sig: 10,
+                    info,
+                },
+            out: Recorded::Siginfo { info: Some(i), .. },
         } = c
         else {
             panic!("{c:?}")
         };
-        assert_eq!((i.si_code, i.si_int), (-6, None));
+        assert_eq!((i.code, i.int), (-6, None));
+        assert_eq!((info.code, info.pid, info.value), (-6, 1590, 0));
     }
 
     #[test]
@@ -404,7 +529,7 @@ mod tests {
             .events
             .iter()
             .map(|e| match &e.kind {
-                EventKind::Signal { info: Some(i), .. } => (i.si_signo, i.si_code, i.si_int),
+                EventKind::Signal { info: Some(i), .. } => (i.signo, i.code, i.int),
                 other => panic!("{other:?}"),
             })
             .collect();
@@ -440,10 +565,10 @@ mod tests {
         assert_eq!(
             calls,
             [
-                Call::Signal(SigCall::RestartSyscall {
+                Call::RestartSyscall {
                     resuming: Some("clock_nanosleep".into())
-                }),
-                Call::Signal(SigCall::Pause)
+                },
+                sys(Syscall::Pause, Recorded::Ret)
             ]
         );
     }
@@ -471,7 +596,7 @@ mod tests {
                         ev.line,
                         s.call
                     );
-                    if matches!(s.call, Call::Signal(_)) {
+                    if SIGNAL_CALLS.contains(&&*s.name) {
                         seen += 1;
                     }
                 }

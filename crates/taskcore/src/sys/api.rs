@@ -1,4 +1,5 @@
-//! [`TaskApi`]: the process-lifecycle calls shared by the [`Kernel`] and
+//! [`TaskApi`]: the process calls (lifecycle, credentials, signal masks,
+//! the process prctls, unshare) shared by the [`Kernel`] and
 //! other process tables (the reference model `taskcore-model`), so one
 //! scenario, written once against the trait, drives each of them.
 
@@ -190,6 +191,96 @@ pub trait TaskApi: Sized {
     /// # Errors
     /// As [`Kernel::ptrace_detach`].
     fn ptrace_detach(&mut self, current: Self::Task, pid: i32, sig: i32) -> Result<()>;
+    /// setuid(2). [`Kernel::setuid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::setuid`].
+    fn setuid(&mut self, current: Self::Task, uid: u32) -> Result<()>;
+    /// setgid(2). [`Kernel::setgid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::setgid`].
+    fn setgid(&mut self, current: Self::Task, gid: u32) -> Result<()>;
+    /// setreuid(2). [`Kernel::setreuid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::setreuid`].
+    fn setreuid(&mut self, current: Self::Task, ruid: u32, euid: u32) -> Result<()>;
+    /// setregid(2). [`Kernel::setregid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::setregid`].
+    fn setregid(&mut self, current: Self::Task, rgid: u32, egid: u32) -> Result<()>;
+    /// setresuid(2). [`Kernel::setresuid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::setresuid`].
+    fn setresuid(&mut self, current: Self::Task, ruid: u32, euid: u32, suid: u32) -> Result<()>;
+    /// setresgid(2). [`Kernel::setresgid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::setresgid`].
+    fn setresgid(&mut self, current: Self::Task, rgid: u32, egid: u32, sgid: u32) -> Result<()>;
+    /// setfsuid(2): the old fs uid. [`Kernel::setfsuid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::setfsuid`].
+    fn setfsuid(&mut self, current: Self::Task, uid: u32) -> Result<u32>;
+    /// setfsgid(2): the old fs gid. [`Kernel::setfsgid`].
+    ///
+    /// # Errors
+    /// As [`Kernel::setfsgid`].
+    fn setfsgid(&mut self, current: Self::Task, gid: u32) -> Result<u32>;
+    /// setgroups(2). [`Kernel::setgroups`].
+    ///
+    /// # Errors
+    /// As [`Kernel::setgroups`].
+    fn setgroups(&mut self, current: Self::Task, groups: &[u32]) -> Result<()>;
+    /// unshare(2). [`Kernel::unshare`].
+    ///
+    /// # Errors
+    /// As [`Kernel::unshare`].
+    fn unshare(&mut self, current: Self::Task, flags: u64) -> Result<()>;
+    /// rt_sigprocmask(2): the old mask. [`Kernel::rt_sigprocmask`].
+    ///
+    /// # Errors
+    /// As [`Kernel::rt_sigprocmask`].
+    fn rt_sigprocmask(&mut self, current: Self::Task, how: i32, set: Option<u64>) -> Result<u64>;
+    /// rt_sigpending(2). [`Kernel::rt_sigpending`].
+    ///
+    /// # Errors
+    /// As [`Kernel::rt_sigpending`].
+    fn rt_sigpending(&self, current: Self::Task) -> Result<u64>;
+    /// `prctl(PR_SET_NAME)`. [`Kernel::pr_set_name`].
+    ///
+    /// # Errors
+    /// As [`Kernel::pr_set_name`].
+    fn pr_set_name(&mut self, current: Self::Task, name: &[u8]) -> Result<()>;
+    /// `prctl(PR_GET_NAME)`. [`Kernel::pr_get_name`].
+    ///
+    /// # Errors
+    /// As [`Kernel::pr_get_name`].
+    fn pr_get_name(&self, current: Self::Task) -> Result<[u8; crate::uapi::TASK_COMM_LEN]>;
+    /// `prctl(PR_SET_DUMPABLE)`. [`Kernel::pr_set_dumpable`].
+    ///
+    /// # Errors
+    /// As [`Kernel::pr_set_dumpable`].
+    fn pr_set_dumpable(&mut self, current: Self::Task, arg: u64) -> Result<()>;
+    /// `prctl(PR_GET_DUMPABLE)`. [`Kernel::pr_get_dumpable`].
+    ///
+    /// # Errors
+    /// As [`Kernel::pr_get_dumpable`].
+    fn pr_get_dumpable(&self, current: Self::Task) -> Result<i32>;
+    /// `prctl(PR_SET_PDEATHSIG)`. [`Kernel::set_pdeathsig`].
+    ///
+    /// # Errors
+    /// As [`Kernel::set_pdeathsig`].
+    fn set_pdeathsig(&mut self, current: Self::Task, sig: i32) -> Result<()>;
+    /// `prctl(PR_GET_PDEATHSIG)`. [`Kernel::pdeathsig`].
+    ///
+    /// # Errors
+    /// As [`Kernel::pdeathsig`].
+    fn pdeathsig(&self, current: Self::Task) -> Result<i32>;
     /// A task's pid as `viewer`'s namespace numbers it. [`Kernel::pid_vnr`].
     ///
     /// # Errors
@@ -335,6 +426,80 @@ macro_rules! impl_task_api {
             }
             fn ptrace_detach(&mut self, c: $task, pid: i32, sig: i32) -> $crate::errno::Result<()> {
                 <$ty>::ptrace_detach(self, c, pid, sig)
+            }
+            fn setuid(&mut self, c: $task, uid: u32) -> $crate::errno::Result<()> {
+                <$ty>::setuid(self, c, uid)
+            }
+            fn setgid(&mut self, c: $task, gid: u32) -> $crate::errno::Result<()> {
+                <$ty>::setgid(self, c, gid)
+            }
+            fn setreuid(&mut self, c: $task, ruid: u32, euid: u32) -> $crate::errno::Result<()> {
+                <$ty>::setreuid(self, c, ruid, euid)
+            }
+            fn setregid(&mut self, c: $task, rgid: u32, egid: u32) -> $crate::errno::Result<()> {
+                <$ty>::setregid(self, c, rgid, egid)
+            }
+            fn setresuid(
+                &mut self,
+                c: $task,
+                ruid: u32,
+                euid: u32,
+                suid: u32,
+            ) -> $crate::errno::Result<()> {
+                <$ty>::setresuid(self, c, ruid, euid, suid)
+            }
+            fn setresgid(
+                &mut self,
+                c: $task,
+                rgid: u32,
+                egid: u32,
+                sgid: u32,
+            ) -> $crate::errno::Result<()> {
+                <$ty>::setresgid(self, c, rgid, egid, sgid)
+            }
+            fn setfsuid(&mut self, c: $task, uid: u32) -> $crate::errno::Result<u32> {
+                <$ty>::setfsuid(self, c, uid)
+            }
+            fn setfsgid(&mut self, c: $task, gid: u32) -> $crate::errno::Result<u32> {
+                <$ty>::setfsgid(self, c, gid)
+            }
+            fn setgroups(&mut self, c: $task, groups: &[u32]) -> $crate::errno::Result<()> {
+                <$ty>::setgroups(self, c, groups)
+            }
+            fn unshare(&mut self, c: $task, flags: u64) -> $crate::errno::Result<()> {
+                <$ty>::unshare(self, c, flags)
+            }
+            fn rt_sigprocmask(
+                &mut self,
+                c: $task,
+                how: i32,
+                set: Option<u64>,
+            ) -> $crate::errno::Result<u64> {
+                <$ty>::rt_sigprocmask(self, c, how, set)
+            }
+            fn rt_sigpending(&self, c: $task) -> $crate::errno::Result<u64> {
+                <$ty>::rt_sigpending(self, c)
+            }
+            fn pr_set_name(&mut self, c: $task, name: &[u8]) -> $crate::errno::Result<()> {
+                <$ty>::pr_set_name(self, c, name)
+            }
+            fn pr_get_name(
+                &self,
+                c: $task,
+            ) -> $crate::errno::Result<[u8; $crate::uapi::TASK_COMM_LEN]> {
+                <$ty>::pr_get_name(self, c)
+            }
+            fn pr_set_dumpable(&mut self, c: $task, arg: u64) -> $crate::errno::Result<()> {
+                <$ty>::pr_set_dumpable(self, c, arg)
+            }
+            fn pr_get_dumpable(&self, c: $task) -> $crate::errno::Result<i32> {
+                <$ty>::pr_get_dumpable(self, c)
+            }
+            fn set_pdeathsig(&mut self, c: $task, sig: i32) -> $crate::errno::Result<()> {
+                <$ty>::set_pdeathsig(self, c, sig)
+            }
+            fn pdeathsig(&self, c: $task) -> $crate::errno::Result<i32> {
+                <$ty>::pdeathsig(self, c)
             }
             fn pid_vnr(&self, v: $task, t: $task) -> $crate::errno::Result<i32> {
                 <$ty>::pid_vnr(self, v, t)

@@ -49,8 +49,9 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
                 k.execve_argv(current, filename, &argv)
             }
         }),
-        // The calls of the lifecycle API: one implementation, shared with
-        // the reference model's dispatch.
+        // The calls of the TaskApi (lifecycle, credentials, masks, the
+        // process prctls, unshare): one mapping, shared with the reference
+        // model's dispatch.
         Syscall::Exit { .. }
         | Syscall::ExitGroup { .. }
         | Syscall::Wait4 { .. }
@@ -66,22 +67,46 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
         | Syscall::Kill { .. }
         | Syscall::Tgkill { .. }
         | Syscall::Tkill { .. }
-        | Syscall::RtSigaction { .. } => match super::generic::dispatch_api(k, current, call)? {
+        | Syscall::RtSigaction { .. }
+        | Syscall::Prctl(
+            Prctl::SetChildSubreaper(_)
+            | Prctl::SetPdeathsig(_)
+            | Prctl::GetPdeathsig
+            | Prctl::SetName(_)
+            | Prctl::GetName
+            | Prctl::SetDumpable(_)
+            | Prctl::GetDumpable,
+        )
+        | Syscall::Setuid { .. }
+        | Syscall::Setgid { .. }
+        | Syscall::Setreuid { .. }
+        | Syscall::Setregid { .. }
+        | Syscall::Setresuid { .. }
+        | Syscall::Setresgid { .. }
+        | Syscall::Setfsuid { .. }
+        | Syscall::Setfsgid { .. }
+        | Syscall::Setgroups { .. }
+        | Syscall::Unshare { .. }
+        | Syscall::RtSigprocmask { .. }
+        | Syscall::RtSigpending
+        | Syscall::Ptrace(
+            Ptrace::Traceme | Ptrace::Attach { .. } | Ptrace::Cont { .. } | Ptrace::Detach { .. },
+        ) => match super::generic::dispatch_api(k, current, call)? {
             super::generic::ApiRet::Ret(r) => Ok(r),
             // None of these creates a task.
             _ => Err(crate::errno::Errno::ENOSYS),
         },
         Syscall::Prctl(p) => match p {
-            Prctl::SetPdeathsig(sig) => unit(k.set_pdeathsig(current, *sig)),
-            Prctl::GetPdeathsig => k.pdeathsig(current).map(SysRet::Written),
-            Prctl::SetName(name) => unit(k.pr_set_name(current, name)),
-            Prctl::GetName => k.pr_get_name(current).map(SysRet::Name),
-            Prctl::SetChildSubreaper(on) => unit(k.set_child_subreaper(current, *on)),
+            Prctl::SetChildSubreaper(_)
+            | Prctl::SetPdeathsig(_)
+            | Prctl::GetPdeathsig
+            | Prctl::SetName(_)
+            | Prctl::GetName
+            | Prctl::SetDumpable(_)
+            | Prctl::GetDumpable => unreachable_api(),
             Prctl::GetChildSubreaper => k
                 .child_subreaper(current)
                 .map(|on| SysRet::Written(on.into())),
-            Prctl::SetDumpable(arg) => unit(k.pr_set_dumpable(current, *arg)),
-            Prctl::GetDumpable => k.pr_get_dumpable(current).map(|d| SysRet::Value(d.into())),
             Prctl::CapbsetRead(cap) => value(k.pr_capbset_read(current, *cap)),
             Prctl::CapbsetDrop(cap) => unit(k.pr_capbset_drop(current, *cap)),
             Prctl::CapAmbient(op, a3, a4, a5) => {
@@ -102,10 +127,10 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
         }
         Syscall::Capset { version, pid, data } => unit(k.capset(current, *version, *pid, *data)),
         Syscall::Ptrace(p) => match *p {
-            Ptrace::Traceme => unit(k.ptrace_traceme(current)),
-            Ptrace::Attach { pid, seize } => unit(k.ptrace_attach(current, pid, seize)),
-            Ptrace::Cont { pid, sig } => unit(k.ptrace_cont(current, pid, sig)),
-            Ptrace::Detach { pid, sig } => unit(k.ptrace_detach(current, pid, sig)),
+            Ptrace::Traceme
+            | Ptrace::Attach { .. }
+            | Ptrace::Cont { .. }
+            | Ptrace::Detach { .. } => unreachable_api(),
             Ptrace::Seize { pid, options } => unit(k.ptrace_seize(current, pid, options)),
             Ptrace::Setoptions { pid, options } => unit(k.ptrace_setoptions(current, pid, options)),
             Ptrace::Geteventmsg { pid } => k.ptrace_geteventmsg(current, pid).map(SysRet::EventMsg),
@@ -114,18 +139,6 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             Ptrace::Listen { pid } => unit(k.ptrace_listen(current, pid)),
             Ptrace::Syscall { pid, sig } => unit(k.ptrace_syscall(current, pid, sig)),
         },
-        Syscall::Setuid { uid } => unit(k.setuid(current, *uid)),
-        Syscall::Setgid { gid } => unit(k.setgid(current, *gid)),
-        Syscall::Setreuid { ruid, euid } => unit(k.setreuid(current, *ruid, *euid)),
-        Syscall::Setregid { rgid, egid } => unit(k.setregid(current, *rgid, *egid)),
-        Syscall::Setresuid { ruid, euid, suid } => unit(k.setresuid(current, *ruid, *euid, *suid)),
-        Syscall::Setresgid { rgid, egid, sgid } => unit(k.setresgid(current, *rgid, *egid, *sgid)),
-        Syscall::Setfsuid { uid } => k
-            .setfsuid(current, *uid)
-            .map(|old| SysRet::Value(old.into())),
-        Syscall::Setfsgid { gid } => k
-            .setfsgid(current, *gid)
-            .map(|old| SysRet::Value(old.into())),
         Syscall::Getuid => k
             .getresuid(current)
             .map(|(r, _, _)| SysRet::Value(r.into())),
@@ -140,7 +153,6 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             .map(|(_, e, _)| SysRet::Value(e.into())),
         Syscall::Getresuid => k.getresuid(current).map(|(r, e, s)| SysRet::Ids(r, e, s)),
         Syscall::Getresgid => k.getresgid(current).map(|(r, e, s)| SysRet::Ids(r, e, s)),
-        Syscall::Setgroups { groups } => unit(k.setgroups(current, groups)),
         Syscall::Getgroups { size } => k.getgroups(current, *size).map(SysRet::Groups),
         Syscall::Getrlimit { resource } => k.getrlimit(current, *resource).map(SysRet::Rlimit),
         Syscall::Setrlimit { resource, new } => unit(k.setrlimit(current, *resource, *new)),
@@ -169,10 +181,6 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             .mremap(current, *old, *old_len, *new_len, *flags, *new)
             .map(SysRet::Addr),
         Syscall::Brk { addr } => k.brk(current, *addr).map(SysRet::Addr),
-        Syscall::RtSigprocmask { how, set } => {
-            k.rt_sigprocmask(current, *how, *set).map(SysRet::Sigset)
-        }
-        Syscall::RtSigpending => k.rt_sigpending(current).map(SysRet::Sigset),
         Syscall::RtSigqueueinfo { tgid, sig, info } => {
             unit(k.rt_sigqueueinfo(current, *tgid, *sig, *info))
         }
@@ -198,7 +206,12 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
         Syscall::WaitidPidfd { fd, options } => {
             k.waitid_pidfd(current, *fd, *options).map(SysRet::Waitid)
         }
-        Syscall::Unshare { flags } => unit(k.unshare(current, *flags)),
         Syscall::Setns { fd, nstype } => unit(k.setns(current, *fd, *nstype)),
     }
+}
+
+/// The calls [`dispatch`] hands to [`dispatch_api`](super::dispatch_api)
+/// above (never reached here): `ENOSYS` rather than a panic.
+fn unreachable_api() -> SysResult {
+    Err(crate::errno::Errno::ENOSYS)
 }

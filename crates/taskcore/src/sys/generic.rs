@@ -29,9 +29,10 @@ pub enum ApiRet<T> {
 /// for the calls that create no task.
 ///
 /// # Errors
-/// - `ENOSYS`: a call outside [`TaskApi`] (credentials, limits, memory,
-///   pidfds, namespaces, signal masks, prctl options other than
-///   `PR_SET_CHILD_SUBREAPER`, execve with an argv); nothing is changed.
+/// - `ENOSYS`: a call outside [`TaskApi`] (limits, memory, pidfds,
+///   setns, capabilities and the capability prctls, signal waits and
+///   queues, the ptrace requests beyond attach/traceme/cont/detach, execve
+///   with an argv); nothing is changed.
 /// - Otherwise the errors of the [`TaskApi`] method.
 ///
 /// # Linux
@@ -93,7 +94,35 @@ pub fn dispatch_api<K: TaskApi>(
         Syscall::RtSigaction { sig, act } => {
             k.rt_sigaction(current, *sig, *act).map(SysRet::SigAction)
         }
-        Syscall::Prctl(Prctl::SetChildSubreaper(on)) => unit(k.set_child_subreaper(current, *on)),
+        Syscall::Prctl(p) => match p {
+            Prctl::SetChildSubreaper(on) => unit(k.set_child_subreaper(current, *on)),
+            Prctl::SetPdeathsig(sig) => unit(k.set_pdeathsig(current, *sig)),
+            Prctl::GetPdeathsig => k.pdeathsig(current).map(SysRet::Written),
+            Prctl::SetName(name) => unit(k.pr_set_name(current, name)),
+            Prctl::GetName => k.pr_get_name(current).map(SysRet::Name),
+            Prctl::SetDumpable(arg) => unit(k.pr_set_dumpable(current, *arg)),
+            Prctl::GetDumpable => k.pr_get_dumpable(current).map(|d| SysRet::Value(d.into())),
+            // The capability options are the Kernel's only.
+            _ => Err(Errno::ENOSYS),
+        },
+        Syscall::Setuid { uid } => unit(k.setuid(current, *uid)),
+        Syscall::Setgid { gid } => unit(k.setgid(current, *gid)),
+        Syscall::Setreuid { ruid, euid } => unit(k.setreuid(current, *ruid, *euid)),
+        Syscall::Setregid { rgid, egid } => unit(k.setregid(current, *rgid, *egid)),
+        Syscall::Setresuid { ruid, euid, suid } => unit(k.setresuid(current, *ruid, *euid, *suid)),
+        Syscall::Setresgid { rgid, egid, sgid } => unit(k.setresgid(current, *rgid, *egid, *sgid)),
+        Syscall::Setfsuid { uid } => k
+            .setfsuid(current, *uid)
+            .map(|old| SysRet::Value(old.into())),
+        Syscall::Setfsgid { gid } => k
+            .setfsgid(current, *gid)
+            .map(|old| SysRet::Value(old.into())),
+        Syscall::Setgroups { groups } => unit(k.setgroups(current, groups)),
+        Syscall::Unshare { flags } => unit(k.unshare(current, *flags)),
+        Syscall::RtSigprocmask { how, set } => {
+            k.rt_sigprocmask(current, *how, *set).map(SysRet::Sigset)
+        }
+        Syscall::RtSigpending => k.rt_sigpending(current).map(SysRet::Sigset),
         Syscall::Ptrace(p) => unit(match *p {
             Ptrace::Traceme => k.ptrace_traceme(current),
             Ptrace::Attach { pid, seize } => k.ptrace_attach(current, pid, seize),

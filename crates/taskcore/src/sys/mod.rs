@@ -17,8 +17,11 @@
 //!   and [`SigAction::from_raw`](crate::SigAction::from_raw), the one
 //!   conversion from raw `sa_handler` values;
 //! - `api`: the [`TaskApi`] trait; `generic`: [`dispatch_api`], a
-//!   [`Syscall`] applied to any [`TaskApi`] implementation;
-//! - [`nr`]: the x86_64 numbers;
+//!   [`Syscall`] applied to any [`TaskApi`] implementation, and the one
+//!   mapping of those calls ([`dispatch`] hands them to it);
+//! - [`names`]: the names Linux gives argument values (what strace
+//!   prints), with their values;
+//! - [`nr`]: the x86_64 numbers ([`nr::ALL`]: every one [`Syscall::from_raw`] decodes);
 //! - [`uaccess`]: [`TaskMemory`], user memory through the task's VMAs
 //!   (`EFAULT` outside them or against their protection).
 //!
@@ -55,6 +58,7 @@ mod decode;
 mod dispatch;
 mod fds;
 mod generic;
+pub mod names;
 pub mod nr;
 mod probe_op;
 mod sighandler;

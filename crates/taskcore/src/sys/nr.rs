@@ -66,6 +66,78 @@ pub const PIDFD_SEND_SIGNAL: u64 = 424;
 pub const PIDFD_OPEN: u64 = 434;
 pub const CLONE3: u64 = 435;
 
+/// Every syscall number of a [`Syscall`](super::Syscall) variant, in
+/// ascending order: [`Syscall::from_raw`](super::Syscall::from_raw)
+/// decodes each (but `RT_SIGRETURN`, whose mask is in a signal frame only
+/// the embedder reads: built as [`Syscall::RtSigreturn`](super::Syscall::RtSigreturn)),
+/// and any other number is `ENOSYS`.
+///
+/// # Linux
+/// `arch/x86/entry/syscalls/syscall_64.tbl`.
+pub const ALL: [u64; 61] = [
+    MMAP,
+    MPROTECT,
+    MUNMAP,
+    BRK,
+    RT_SIGACTION,
+    RT_SIGPROCMASK,
+    RT_SIGRETURN,
+    MREMAP,
+    PAUSE,
+    GETPID,
+    CLONE,
+    FORK,
+    VFORK,
+    EXECVE,
+    EXIT,
+    WAIT4,
+    KILL,
+    GETRLIMIT,
+    PTRACE,
+    GETUID,
+    GETGID,
+    SETUID,
+    SETGID,
+    GETEUID,
+    GETEGID,
+    SETPGID,
+    GETPPID,
+    GETPGRP,
+    SETSID,
+    SETREUID,
+    SETREGID,
+    GETGROUPS,
+    SETGROUPS,
+    SETRESUID,
+    GETRESUID,
+    SETRESGID,
+    GETRESGID,
+    GETPGID,
+    SETFSUID,
+    SETFSGID,
+    GETSID,
+    CAPGET,
+    CAPSET,
+    RT_SIGPENDING,
+    RT_SIGTIMEDWAIT,
+    RT_SIGQUEUEINFO,
+    RT_SIGSUSPEND,
+    PRCTL,
+    SETRLIMIT,
+    GETTID,
+    TKILL,
+    EXIT_GROUP,
+    TGKILL,
+    WAITID,
+    UNSHARE,
+    RT_TGSIGQUEUEINFO,
+    PRLIMIT64,
+    SETNS,
+    PIDFD_SEND_SIGNAL,
+    PIDFD_OPEN,
+    CLONE3,
+];
+
 // prctl(2) options (<linux/prctl.h>).
 pub const PR_SET_PDEATHSIG: u64 = 1;
 pub const PR_GET_PDEATHSIG: u64 = 2;

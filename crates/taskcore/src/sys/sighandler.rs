@@ -1,7 +1,6 @@
 //! The one conversion between a raw `sa_handler` value and
 //! [`SigHandler`] (with [`SigAction::addr`]), for every decoder: the raw
-//! decoder here, and the replay's conversion of strace's own handler type
-//! (`taskcore_strace::SigHandler`, which stays independent of the core).
+//! decoder here, and `taskcore-strace`'s decoding of rt_sigaction lines.
 
 use crate::task::state::sighand::{SigAction, SigHandler};
 

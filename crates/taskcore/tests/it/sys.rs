@@ -712,11 +712,50 @@ fn dispatch_api_agrees_with_dispatch() {
         });
         assert_eq!(got, want, "{call:?}");
     }
+    // The credential, mask and process-prctl calls are the TaskApi's too.
+    for call in [
+        Syscall::Prctl(Prctl::SetName(b"x".to_vec())),
+        Syscall::Prctl(Prctl::GetName),
+        Syscall::Prctl(Prctl::SetPdeathsig(SIGUSR1)),
+        Syscall::Prctl(Prctl::GetPdeathsig),
+        Syscall::RtSigprocmask {
+            how: SIG_BLOCK,
+            set: Some(1 << 9),
+        },
+        Syscall::RtSigpending,
+        Syscall::Setgroups { groups: vec![7] },
+        Syscall::Setresuid {
+            ruid: 5,
+            euid: 5,
+            suid: 5,
+        },
+        Syscall::Setuid { uid: 0 },
+    ] {
+        let want = dispatch(&mut k1, init, &call);
+        let got = dispatch_api(&mut k2, init, &call).map(|r| match r {
+            ApiRet::Ret(r) => r,
+            other => panic!("{other:?}"),
+        });
+        assert_eq!(got, want, "{call:?}");
+    }
+    assert_eq!(k2.cred(init).unwrap().uid, 5);
+    // A call outside the TaskApi: ENOSYS, nothing changed.
+    let limit = Syscall::Setrlimit {
+        resource: RLIMIT_NOFILE,
+        new: taskcore::Rlimit { cur: 1, max: 1 },
+    };
+    assert_eq!(dispatch_api(&mut k2, init, &limit), Err(Errno::ENOSYS));
     assert_eq!(
-        dispatch_api(&mut k2, init, &Syscall::Setuid { uid: 5 }),
-        Err(Errno::ENOSYS)
+        dispatch(
+            &mut k2,
+            init,
+            &Syscall::Getrlimit {
+                resource: RLIMIT_NOFILE
+            }
+        )
+        .map(|r| matches!(r, SysRet::Rlimit(l) if l.cur != 1)),
+        Ok(true)
     );
-    assert_eq!(k2.cred(init).unwrap().uid, 0);
 }
 
 /// The ptrace requests beyond attach/cont/detach: decoded from the raw
@@ -814,4 +853,30 @@ fn ptrace_requests_decode_and_dispatch_as_the_kernel() {
         kinds,
         ["esrch", "esrch", "ok", "einval", "siginfo", "msg", "ok", "ok", "esrch"]
     );
+}
+
+#[test]
+fn nr_all_is_exactly_what_from_raw_decodes() {
+    // A number outside the list is ENOSYS whatever the registers; every
+    // number in it decodes to a call of that number (prctl and ptrace
+    // given an option and a request the core models).
+    assert!(nr::ALL.windows(2).all(|w| w[0] < w[1]));
+    for n in 0..=600u64 {
+        let regs = match n {
+            nr::PRCTL => [nr::PR_GET_DUMPABLE, 0, 0, 0, 0, 0],
+            _ => [0; 6],
+        };
+        let r = Syscall::from_raw(n, regs);
+        if n == nr::RT_SIGRETURN {
+            // Its frame is the embedder's to read.
+            assert_eq!(r, Err(Errno::ENOSYS));
+        } else if nr::ALL.contains(&n) {
+            match r {
+                Ok(call) => assert_eq!(call.nr(), n, "{}", call.name()),
+                Err(e) => assert_ne!(e, Errno::ENOSYS, "{n}"),
+            }
+        } else {
+            assert_eq!(r, Err(Errno::ENOSYS), "{n}");
+        }
+    }
 }

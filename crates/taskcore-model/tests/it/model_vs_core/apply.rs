@@ -127,30 +127,18 @@ impl Pair {
                 self.clone_op(c, args, who)
             }
             Op::SetIds(_, call) => {
-                let (a, b) = match *call {
-                    IdCall::Setuid(u) => (self.k.setuid(kc, u), self.m.setuid(c, u)),
-                    IdCall::Setreuid(r, e) => (self.k.setreuid(kc, r, e), self.m.setreuid(c, r, e)),
-                    IdCall::Setresuid(r, e, s) => {
-                        (self.k.setresuid(kc, r, e, s), self.m.setresuid(c, r, e, s))
-                    }
-                    IdCall::Setgid(g) => (self.k.setgid(kc, g), self.m.setgid(c, g)),
-                    IdCall::Setregid(r, e) => (self.k.setregid(kc, r, e), self.m.setregid(c, r, e)),
-                    IdCall::Setresgid(r, e, s) => {
-                        (self.k.setresgid(kc, r, e, s), self.m.setresgid(c, r, e, s))
-                    }
-                    IdCall::Setfsuid(u) => {
-                        let (a, b) = (self.k.setfsuid(kc, u), self.m.setfsuid(c, u));
-                        self.cmp(who.clone(), a, b)?;
-                        (Ok(()), Ok(()))
-                    }
-                    IdCall::Setfsgid(g) => {
-                        let (a, b) = (self.k.setfsgid(kc, g), self.m.setfsgid(c, g));
-                        self.cmp(who.clone(), a, b)?;
-                        (Ok(()), Ok(()))
-                    }
-                    IdCall::Setgroups(ref g) => (self.k.setgroups(kc, g), self.m.setgroups(c, g)),
+                let call = match *call {
+                    IdCall::Setuid(uid) => Syscall::Setuid { uid },
+                    IdCall::Setreuid(ruid, euid) => Syscall::Setreuid { ruid, euid },
+                    IdCall::Setresuid(ruid, euid, suid) => Syscall::Setresuid { ruid, euid, suid },
+                    IdCall::Setgid(gid) => Syscall::Setgid { gid },
+                    IdCall::Setregid(rgid, egid) => Syscall::Setregid { rgid, egid },
+                    IdCall::Setresgid(rgid, egid, sgid) => Syscall::Setresgid { rgid, egid, sgid },
+                    IdCall::Setfsuid(uid) => Syscall::Setfsuid { uid },
+                    IdCall::Setfsgid(gid) => Syscall::Setfsgid { gid },
+                    IdCall::Setgroups(ref g) => Syscall::Setgroups { groups: g.clone() },
                 };
-                self.cmp(who.clone(), a, b)?;
+                self.sys(c, who.clone(), call)?;
                 let (ck, cm) = (self.k.cred(kc), self.m.cred(c));
                 self.cmp(who, ck, cm)
             }
@@ -208,19 +196,16 @@ impl Pair {
                 )
             }
             Op::Getppid(_) => self.sys(c, who, Syscall::Getppid),
-            Op::Unshare(_, flags) => {
-                let (a, b) = (self.k.unshare(kc, *flags), self.m.unshare(c, *flags));
-                self.cmp(who, a, b)
-            }
-            Op::Sigprocmask(_, how, set) => {
-                let a = self.k.rt_sigprocmask(kc, *how, *set);
-                let b = self.m.rt_sigprocmask(c, *how, *set);
-                self.cmp(who, a, b)
-            }
-            Op::Sigpending(_) => {
-                let (a, b) = (self.k.rt_sigpending(kc), self.m.rt_sigpending(c));
-                self.cmp(who, a, b)
-            }
+            Op::Unshare(_, flags) => self.sys(c, who, Syscall::Unshare { flags: *flags }),
+            Op::Sigprocmask(_, how, set) => self.sys(
+                c,
+                who,
+                Syscall::RtSigprocmask {
+                    how: *how,
+                    set: *set,
+                },
+            ),
+            Op::Sigpending(_) => self.sys(c, who, Syscall::RtSigpending),
             Op::Sigtimedwait(_, set) => {
                 let a = match self.k.rt_sigtimedwait(kc, *set, true) {
                     Ok(taskcore::SigWait::Signal(i)) => Ok(i.signo),
@@ -296,28 +281,25 @@ impl Pair {
             | Op::PidfdClose(_) => self.fd_op(c, who, op),
             Op::Name(_, name) => {
                 if let Some(n) = name {
-                    let (a, b) = (self.k.pr_set_name(kc, n), self.m.pr_set_name(c, n));
-                    self.cmp(format!("{who} = prctl(PR_SET_NAME)"), a, b)?;
+                    let call = Syscall::Prctl(Prctl::SetName(n.clone()));
+                    self.sys(c, format!("{who} = prctl(PR_SET_NAME)"), call)?;
                 }
-                let (a, b) = (self.k.pr_get_name(kc), self.m.pr_get_name(c));
-                self.cmp(format!("{who} = prctl(PR_GET_NAME)"), a, b)
+                let call = Syscall::Prctl(Prctl::GetName);
+                self.sys(c, format!("{who} = prctl(PR_GET_NAME)"), call)
             }
             Op::Dumpable(_, arg) => {
-                let (a, b) = (
-                    self.k.pr_set_dumpable(kc, *arg),
-                    self.m.pr_set_dumpable(c, *arg),
-                );
-                self.cmp(format!("{who} = prctl(PR_SET_DUMPABLE, {arg})"), a, b)?;
-                let (a, b) = (self.k.pr_get_dumpable(kc), self.m.pr_get_dumpable(c));
-                self.cmp(format!("{who} = prctl(PR_GET_DUMPABLE)"), a, b)
+                let call = Syscall::Prctl(Prctl::SetDumpable(*arg));
+                self.sys(c, format!("{who} = prctl(PR_SET_DUMPABLE, {arg})"), call)?;
+                let call = Syscall::Prctl(Prctl::GetDumpable);
+                self.sys(c, format!("{who} = prctl(PR_GET_DUMPABLE)"), call)
             }
             Op::Pdeathsig(_, sig) => {
                 if let Some(sig) = *sig {
-                    let (a, b) = (self.k.set_pdeathsig(kc, sig), self.m.set_pdeathsig(c, sig));
-                    self.cmp(format!("{who} = prctl(PR_SET_PDEATHSIG, {sig})"), a, b)?;
+                    let call = Syscall::Prctl(Prctl::SetPdeathsig(sig));
+                    self.sys(c, format!("{who} = prctl(PR_SET_PDEATHSIG, {sig})"), call)?;
                 }
-                let (a, b) = (self.k.pdeathsig(kc), self.m.pdeathsig(c));
-                self.cmp(format!("{who} = prctl(PR_GET_PDEATHSIG)"), a, b)
+                let call = Syscall::Prctl(Prctl::GetPdeathsig);
+                self.sys(c, format!("{who} = prctl(PR_GET_PDEATHSIG)"), call)
             }
             Op::PdeathExit { .. } => self.pdeath_exit(c, op, who),
             Op::SeizeListen(_, n, interrupt) => self.seize_listen(c, *n, *interrupt, who),

@@ -1,23 +1,20 @@
-//! From parsed strace events to the replay engine's [`Event`]s.
+//! The shape of the replay's events: the `+++` lines strace prints (or,
+//! with `-qq`, does not), the deaths behind them and their windows, and
+//! the stop-signal lines held until the stop took effect. strace's events
+//! come in with their calls already the core's
+//! ([`taskcore_strace::Call`]); this module places them in time.
 
 use std::collections::HashMap;
 
 pub(crate) mod exits;
-mod procapi;
-mod signal;
 #[cfg(test)]
 mod tests;
-mod uaccess;
 
-/// The page size mmap's byte offset is divided by (`pgoff`).
-const PAGE_SIZE: u64 = 4096;
-
-use crate::event::{Event, Kind, Outcome, Rec, RecInfo, RecSigInfo, Restart};
+use crate::event::{Event, Kind, Outcome, Rec, Restart};
 use taskcore::sys::Syscall;
-use taskcore::uapi::CLONE_THREAD;
 use taskcore_strace::{self as strace, Call, EventKind, Ret};
 
-/// Turns parsed strace events into the engine's, one at a time.
+/// Shapes parsed strace events into the engine's, one at a time.
 ///
 /// Each `+++ exited`/`+++ killed` line becomes two events. Under strace
 /// every task is traced: a task's `do_exit` (its children reparented, its
@@ -25,7 +22,7 @@ use taskcore_strace::{self as strace, Call, EventKind, Ret};
 /// see it only once strace has reaped it and printed `+++`. A synthetic
 /// [`Kind::Die`] event, whose window spans from the task's last activity to
 /// the `+++` line, stands for the first moment; the `+++` event for the
-/// second. The converter keeps the last activity line of each task until
+/// second. The shaper keeps the last activity line of each task until
 /// its `+++` (memory: live tasks).
 ///
 /// A `--- SIGSTOP` (or SIGTSTP, SIGTTIN, SIGTTOU) line is printed at the
@@ -34,7 +31,7 @@ use taskcore_strace::{self as strace, Call, EventKind, Ret};
 /// line. Such a line is held until the thread's next line and becomes an
 /// event whose window spans both (memory: one event per such thread).
 #[derive(Debug, Default)]
-pub(crate) struct Converter {
+pub(crate) struct Shaper {
     /// Entry line of the last event of each task not yet ended.
     last: HashMap<i32, usize>,
     /// Sequence number of the next event.
@@ -59,7 +56,7 @@ fn stop_signal(sig: i32) -> bool {
     taskcore::uapi::sig_kernel_stop(sig)
 }
 
-impl Converter {
+impl Shaper {
     /// Hands out every held event (end of input).
     pub(crate) fn flush(&mut self, mut out: impl FnMut(Event)) {
         if self.exits.mode == exits::ExitLines::Unknown && self.exits.since.is_some() {
@@ -229,7 +226,7 @@ impl Converter {
             },
             at: None,
             uptrs: match &e.kind {
-                EventKind::Syscall(s) => uaccess::user_ptrs(s),
+                EventKind::Syscall(s) => s.user_ptrs.clone(),
                 _ => None,
             },
             kind: op,
@@ -323,7 +320,9 @@ fn restart(r: &Ret) -> Option<Restart> {
     }
 }
 
-/// The engine's view of one parsed event.
+/// The engine's view of one parsed event: strace's call as it is (a
+/// [`Call::Sys`] is already the core's call with the trace's numbers),
+/// under two rules of the replay's own (below).
 fn convert(e: &strace::Event) -> (Kind, Outcome) {
     let s = match &e.kind {
         EventKind::Syscall(s) => s,
@@ -331,7 +330,7 @@ fn convert(e: &strace::Event) -> (Kind, Outcome) {
             return (
                 Kind::Signal {
                     sig: *sig,
-                    info: info.as_ref().map(rec_siginfo),
+                    info: *info,
                 },
                 Outcome::Unknown,
             )
@@ -353,163 +352,40 @@ fn convert(e: &strace::Event) -> (Kind, Outcome) {
     };
     let mut ret = outcome(&s.ret);
     let op = match &s.call {
-        Call::Clone(c) => {
-            // Under `--decode-pids=pidns`, the line labels and this result
-            // carry strace's number; the caller's is kept for the check.
-            let ns_nr = match (&ret, s.ret_host_pid) {
-                (Outcome::Value(v), Some(host)) => {
-                    let nr = *v as i32;
-                    ret = Outcome::Value(i64::from(host));
-                    Some(nr)
-                }
-                _ => None,
-            };
-            sys(
-                clone_call(c),
-                Rec::Clone {
-                    pidfd: c.pidfd,
-                    ns_nr,
-                },
-            )
-        }
-        Call::ProcApi(p) => procapi::proc_call(p),
-        Call::Prctl { option, arg2, name } => match procapi::prctl(*option, *arg2, name.as_ref()) {
-            Some(op) => op,
-            None => Kind::Other {
-                name: s.name.to_string(),
-            },
+        // Never routed to the engine, which does not check them (its pid
+        // map answers for the recording's numbers): counted as not
+        // modelled, as before the calls were the core's.
+        Call::Sys {
+            call: Syscall::Getpid | Syscall::Gettid | Syscall::Getpgrp,
+            ..
+        } => Kind::Other {
+            name: s.name.to_string(),
         },
-        Call::Execve(x) => sys(
-            Syscall::Execve {
-                filename: x.path.clone(),
-                argv: Some(x.argv.iter().map(|a| a.as_bytes().to_vec()).collect()),
-            },
-            Rec::Ret,
-        ),
-        Call::Exit { code } => sys(Syscall::Exit { code: *code }, Rec::Ret),
-        Call::ExitGroup { code } => sys(Syscall::ExitGroup { code: *code }, Rec::Ret),
-        Call::Wait4 {
-            pid,
-            status,
-            options,
-        } => sys(
-            Syscall::Wait4 {
-                pid: *pid,
-                options: *options,
-            },
-            Rec::Wait4 { status: *status },
-        ),
-        Call::Waitid {
-            idtype,
-            id,
-            info,
-            options,
-        } => sys(
-            Syscall::Waitid {
-                idtype: *idtype,
-                id: *id,
-                options: *options,
-            },
-            Rec::Waitid {
-                info: info.as_ref().map(|i| RecInfo {
-                    pid: if i.si_signo == 0 {
-                        0
-                    } else {
-                        i.si_pid.unwrap_or(0)
-                    },
-                    code: i.si_code,
-                    status: i.si_status.unwrap_or(0),
-                }),
-            },
-        ),
-        Call::Setpgid { pid, pgid } => sys(
-            Syscall::Setpgid {
-                pid: *pid,
-                pgid: *pgid,
-            },
-            Rec::Ret,
-        ),
-        Call::Setsid => sys(Syscall::Setsid, Rec::Ret),
-        Call::Getpgid { pid } => sys(Syscall::Getpgid { pid: *pid }, Rec::Ret),
-        Call::Getsid { pid } => sys(Syscall::Getsid { pid: *pid }, Rec::Ret),
-        Call::Getppid => sys(Syscall::Getppid, Rec::Ret),
-        Call::Kill { pid, sig } => sys(
-            Syscall::Kill {
-                pid: *pid,
-                sig: *sig,
-            },
-            Rec::Ret,
-        ),
-        Call::Tgkill { tgid, tid, sig } => sys(
-            Syscall::Tgkill {
-                tgid: *tgid,
-                tid: *tid,
-                sig: *sig,
-            },
-            Rec::Ret,
-        ),
-        Call::Tkill { tid, sig } => sys(
-            Syscall::Tkill {
-                tid: *tid,
-                sig: *sig,
-            },
-            Rec::Ret,
-        ),
-        Call::RtSigaction { sig, act, oldact } => {
-            signal::sigaction(*sig, act.as_ref(), oldact.as_ref())
+        Call::Sys { call, out } => {
+            // Under `--decode-pids=pidns`, the line labels and a clone's
+            // result carry strace's number; the caller's is kept (in
+            // `ns_nr`) for the check.
+            if let (Rec::Clone { ns_nr: Some(_), .. }, Some(host)) = (out, s.ret_host_pid) {
+                ret = Outcome::Value(i64::from(host));
+            }
+            Kind::Sys {
+                call: call.clone(),
+                rec: out.clone(),
+            }
         }
-        Call::Mmap {
-            addr,
-            len,
-            prot,
-            flags,
-            fd,
-            offset,
-        } => sys(
-            Syscall::Mmap {
-                addr: *addr,
-                len: *len,
-                prot: *prot as u32,
-                flags: *flags as u32,
-                file: None,
-                pgoff: offset / PAGE_SIZE,
-            },
-            Rec::Mmap { fd: *fd },
-        ),
-        Call::Munmap { addr, len } => sys(
-            Syscall::Munmap {
-                addr: *addr,
-                len: *len,
-            },
-            Rec::Ret,
-        ),
-        Call::Mprotect { addr, len, prot } => sys(
-            Syscall::Mprotect {
-                addr: *addr,
-                len: *len,
-                prot: *prot as u32,
-            },
-            Rec::Ret,
-        ),
-        Call::Mremap {
-            old_addr,
-            old_len,
-            new_len,
-            flags,
-            new_addr,
-        } => sys(
-            Syscall::Mremap {
-                old: *old_addr,
-                old_len: *old_len,
-                new_len: *new_len,
-                flags: *flags as u32,
-                new: new_addr.unwrap_or(0),
-            },
-            Rec::Ret,
-        ),
-        Call::Brk { addr } => sys(Syscall::Brk { addr: *addr }, Rec::Ret),
-        Call::Signal(c) => signal::signal_op(c),
-        Call::Ptrace { request, pid, .. } => signal::ptrace(*request, *pid),
+        Call::Raw { nr, args, info } => Kind::Raw {
+            nr: *nr,
+            args: *args,
+            info: *info,
+        },
+        Call::Refused { name, err } => Kind::Refused { name, err: *err },
+        Call::ProcWrite { pid, file, data } => Kind::ProcWrite {
+            pid: *pid,
+            file: *file,
+            data: data.clone(),
+        },
+        Call::Unchecked { name, why } => Kind::Unchecked { name, why },
+        Call::RestartSyscall { .. } => Kind::RestartSyscall,
         // clone3 given an address strace could not read: its pointer is
         // checked where the trace mapped the memory (`engine/uaccess.rs`).
         Call::Other { .. }
@@ -520,7 +396,7 @@ fn convert(e: &strace::Event) -> (Kind, Outcome) {
                 why: "structure not read",
             }
         }
-        _ => Kind::Other {
+        Call::Other { .. } => Kind::Other {
             name: s.name.to_string(),
         },
     };
@@ -536,52 +412,4 @@ fn convert(e: &strace::Event) -> (Kind, Outcome) {
         );
     }
     (op, ret)
-}
-
-/// A system call event.
-fn sys(call: Syscall, rec: Rec) -> Kind {
-    Kind::Sys { call, rec }
-}
-
-/// The call a recorded clone, clone3, fork or vfork is, as the kernel
-/// sees it. The exit signal is clone(2)'s low byte (0 with
-/// `CLONE_THREAD`, as glibc passes it); clone3's is its own field (a
-/// negative one cannot be printed, so it is 0).
-fn clone_call(c: &strace::CloneArgs) -> Syscall {
-    match c.flavor {
-        strace::CloneFlavor::Fork => Syscall::Fork,
-        strace::CloneFlavor::Vfork => Syscall::Vfork,
-        strace::CloneFlavor::Clone3 => Syscall::Clone3(taskcore::Clone3Args {
-            flags: c.flags,
-            exit_signal: c.exit_signal.max(0) as u64,
-            set_tid: None,
-            set_tid_size: 0,
-            cgroup: 0,
-            stack: 0,
-            stack_size: 0,
-            pidfd_fault: false,
-        }),
-        _ => Syscall::Clone(taskcore::CloneArgs {
-            flags: c.flags,
-            exit_signal: if c.flags & CLONE_THREAD != 0 {
-                0
-            } else {
-                c.exit_signal
-            },
-            set_tid: Vec::new(),
-        }),
-    }
-}
-
-/// The engine's view of a recorded siginfo.
-pub(super) fn rec_siginfo(i: &strace::SigInfo) -> RecSigInfo {
-    RecSigInfo {
-        signo: i.si_signo,
-        code: i.si_code,
-        pid: i.si_pid,
-        uid: i.si_uid,
-        status: i.si_status,
-        int: i.si_int,
-        ptr: i.si_ptr,
-    }
 }
