@@ -199,6 +199,9 @@ pub const TRAPPED: &[Trapped] = &[
     t(libc::SYS_setresgid, "setresgid", Translate::None),
     t(libc::SYS_setgroups, "setgroups", Translate::None),
     t(libc::SYS_setrlimit, "setrlimit", Translate::None),
+    // Namespaces: unshare(CLONE_NEWPID) makes the caller's next child the
+    // init of a nested namespace, in the core as for real.
+    t(libc::SYS_unshare, "unshare", Translate::None),
     // Pid-bearing calls not translated: only the caller itself (pid 0).
     t(libc::SYS_get_robust_list, "get_robust_list", Refuse(&[0])),
     t(libc::SYS_migrate_pages, "migrate_pages", Refuse(&[0])),

@@ -167,7 +167,12 @@ impl Supervisor {
             ) => match vpid_of_fd(id as u64) {
                 Some(v) => Ok(Syscall::Waitid {
                     idtype: P_PID,
-                    id: v,
+                    // The caller's number for it (0 when outside its
+                    // namespace; NOPID stays a number nobody has).
+                    id: match v {
+                        NOPID => NOPID,
+                        v => crate::pidmap::in_ns_of(&self.k, task, v),
+                    },
                     options,
                 }),
                 None => Err(Errno::EBADF),
@@ -282,7 +287,9 @@ impl Supervisor {
             if let Some(real) = self.real_answer_at_entry(tid, nr, &regs.args()) {
                 // Answered here: no syscall-exit stop (supervisor/answer.rs).
                 let shown = if super::exit::returns_pid(nr) && real > 0 {
-                    self.map.to_virtual(real as i32).into()
+                    self.map
+                        .global_to_virtual_for(&self.k, task, real as i32)
+                        .into()
                 } else {
                     real
                 };
@@ -350,12 +357,17 @@ impl Supervisor {
         let Ok(tgid) = self.k.getpid(task) else {
             return false;
         };
-        let Ok(leader) = self.k.find_task_by_vpid(self.init, tgid) else {
+        let Ok(leader) = self.k.find_task_by_vpid(task, tgid) else {
             return false;
         };
-        // EPERM when the program traces it itself: then unseized.
-        let ok = self.k.getppid(leader).is_ok_and(|p| p != 1)
-            && self.k.ptrace_attach(self.init, tgid, true).is_ok();
+        let Ok(vtgid) = self.k.pid_vnr(self.init, leader) else {
+            return false;
+        };
+        // Not init's own child (the parent of a task in a nested namespace
+        // never is). EPERM when the program traces it itself: then unseized.
+        let nested = self.k.task_active_pid_ns(leader).ok() != Some(self.k.root_ns());
+        let ok = (nested || self.k.getppid(leader).is_ok_and(|p| p != 1))
+            && self.k.ptrace_attach(self.init, vtgid, true).is_ok();
         if ok {
             self.seized.insert(leader);
         }
@@ -417,15 +429,24 @@ impl Supervisor {
         let targets: Vec<taskcore::TaskId> = if !group {
             self.k.find_task_by_vpid(task, pid).into_iter().collect()
         } else {
+            // The group in the caller's numbers; each thread's, in its
+            // own, is compared through the root namespace's numbers.
             let pgid = match pid {
                 0 => self.k.getpgid(task, 0).unwrap_or(0),
                 -1 => -1,
                 p => -p,
             };
+            let root_pgid = crate::pidmap::in_root(&self.k, task, pgid);
             self.map
                 .threads()
                 .map(|(_, t)| t)
-                .filter(|&t| pgid == -1 || self.k.getpgid(t, 0).ok() == Some(pgid))
+                .filter(|&t| match pgid {
+                    // Every process with a number in the caller's namespace.
+                    -1 => self.k.pid_vnr(task, t).is_ok_and(|n| n > 0),
+                    _ => self.k.getpgid(t, 0).is_ok_and(|g| {
+                        root_pgid > 0 && crate::pidmap::in_root(&self.k, t, g) == root_pgid
+                    }),
+                })
                 .collect()
         };
         for t in targets {
@@ -439,8 +460,12 @@ impl Supervisor {
     /// the virtual numbers.
     fn translate(&self, task: taskcore::TaskId, kind: Arg, a: &[u64; 6], i: usize) -> Target {
         let v = a[i] as i32;
+        // In a nested pid namespace the real one confines the task as the
+        // core's does: its pid 1 is its init, and kill(-1) reaches that
+        // namespace only.
+        let nested = self.k.task_active_pid_ns(task).ok() != Some(self.k.root_ns());
         let pid = |v: i32| -> i32 {
-            if v == 1 {
+            if v == 1 && !nested {
                 self.sup_pid
             } else {
                 self.map.to_real(&self.k, task, v).unwrap_or(NOPID)
@@ -450,14 +475,15 @@ impl Supervisor {
         match kind {
             Arg::Pid | Arg::Pgid if v <= 0 => Target::Real(a[i]),
             Arg::Pid | Arg::Pgid => real(pid(v)),
+            Arg::KillTarget if nested && v == -1 => Target::Real(a[i]),
             Arg::KillTarget => match v {
-                -1 | 1 => Target::Confine,
+                -1 | 1 if !nested => Target::Confine,
                 0 => Target::Real(0),
                 v if v > 0 => real(pid(v)),
                 // kill(INT_MIN) is ESRCH in Linux: -INT_MIN overflows.
                 i32::MIN => real(i32::MIN),
                 v => match pid(-v) {
-                    p if p == self.sup_pid => Target::Confine,
+                    p if p == self.sup_pid && !nested => Target::Confine,
                     p => real(-p),
                 },
             },

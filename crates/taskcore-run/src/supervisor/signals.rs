@@ -10,6 +10,7 @@ use taskcore::{SigHandler, SignalAction, TaskId};
 
 use super::notation::signame;
 use super::Supervisor;
+use crate::pidmap::in_root;
 use crate::spawn::pid;
 use crate::tracee::{self, has_pid, SI_PID_OFFSET};
 
@@ -27,11 +28,15 @@ impl Supervisor {
         let code = info.si_code;
         // SAFETY: si_pid is read only for codes that carry a pid.
         let real_sender = has_pid(sig, code).then(|| unsafe { info.si_pid() });
-        let vsender = real_sender.map(|p| self.map.to_virtual(p));
+        // The kernel wrote it in the receiver's namespace.
+        let vsender = real_sender.map(|p| self.map.to_virtual_for(&self.k, task, p));
         if let Some(t) = &mut self.timeline {
+            // In the root namespace's numbers.
+            let k = &self.k;
             let vtid = self.map.to_virtual(tid);
-            let vpid = self.k.getpid(task).unwrap_or(vtid);
-            t.signal(vpid, vtid, sig, vsender.unwrap_or(0));
+            let vpid = k.getpid(task).map_or(vtid, |p| in_root(k, task, p));
+            let from = vsender.map_or(0, |v| in_root(k, task, v));
+            t.signal(vpid, vtid, sig, from);
         }
         if self.alive(task) {
             let virtual_pid = self.take_signal(tid, task, sig, code, vsender);
@@ -111,7 +116,9 @@ impl Supervisor {
                     .not_checked("ignored signal reported to the tracer");
                 return None;
             }
-            let from_inside = code <= 0 && vsender.is_some_and(|v| v > 1);
+            // Pid 1 is the supervisor in the root namespace only.
+            let nested = self.k.task_active_pid_ns(task).ok() != Some(self.k.root_ns());
+            let from_inside = code <= 0 && vsender.is_some_and(|v| v > 1 || (nested && v == 1));
             if from_inside {
                 self.diverge(
                     tid,
@@ -148,7 +155,7 @@ impl Supervisor {
         // A task the core's init traces takes a ptrace trap for each signal
         // (ptrace_signal()); the supervisor resumes it with the signal.
         if r == Ok(SignalAction::Stopped) && !sig_kernel_stop(sig) {
-            if let Ok(v) = self.k.gettid(task) {
+            if let Ok(v) = self.k.pid_vnr(self.init, task) {
                 if self.k.ptrace_cont(self.init, v, sig).is_ok() {
                     r = self.k.get_signal_once(task);
                 }
