@@ -198,6 +198,10 @@ pub const TRAPPED: &[Trapped] = &[
     t(libc::SYS_setresuid, "setresuid", Translate::None),
     t(libc::SYS_setresgid, "setresgid", Translate::None),
     t(libc::SYS_setgroups, "setgroups", Translate::None),
+    // Capabilities: the core follows capset; both name a process by the
+    // pid in their header (renumbered in memory, supervisor/entry.rs).
+    t(libc::SYS_capget, "capget", Translate::None),
+    t(libc::SYS_capset, "capset", Translate::None),
     t(libc::SYS_setrlimit, "setrlimit", Translate::None),
     // Namespaces: unshare(CLONE_NEWPID) makes the caller's next child the
     // init of a nested namespace, in the core as for real.

@@ -50,6 +50,10 @@ fn pidfd_target(tid: i32, fd: u64) -> Option<i32> {
 /// (uc_mcontext) bytes in, arch/x86/include/asm/sigframe.h.
 const UC_SIGMASK_FROM_SP: u64 = 296;
 
+/// Offset of `pid` in `struct __user_cap_header_struct` (after `__u32
+/// version`), include/uapi/linux/capability.h.
+const CAP_HEADER_PID: u64 = 4;
+
 impl Supervisor {
     /// A seccomp stop of thread `tid`.
     pub(super) fn on_entry(&mut self, tid: i32) {
@@ -309,7 +313,7 @@ impl Supervisor {
         // A sender's own siginfo names itself in virtual numbers: the real
         // kernel gets the real pid (restored at the exit), so that what it
         // later hands out is renumbered like every pid it wrote.
-        let mut restore_si_pid = None;
+        let mut restore_pid = None;
         let info_arg = match nr {
             libc::SYS_rt_sigqueueinfo | libc::SYS_pidfd_send_signal => Some(2),
             libc::SYS_rt_tgsigqueueinfo => Some(3),
@@ -329,7 +333,23 @@ impl Supervisor {
                 .filter(|&r| v > 0 && r != v)
             {
                 if mem.write_i32(at, r).is_ok() {
-                    restore_si_pid = Some((at, v));
+                    restore_pid = Some((at, v));
+                }
+            }
+        }
+        // capget/capset name a process in their header (`pid` after the
+        // 32-bit version): made real for the call, put back at its exit.
+        if matches!(nr, libc::SYS_capget | libc::SYS_capset) && vargs[0] != 0 {
+            let at = vargs[0] + CAP_HEADER_PID;
+            if let Ok(v) = mem.read_i32(at) {
+                if v > 0 {
+                    let mut a = [0u64; 6];
+                    a[0] = v as u64;
+                    if let Target::Real(r) = self.translate(task, Arg::Pid, &a, 0) {
+                        if r as i32 != v && mem.write_i32(at, r as i32).is_ok() {
+                            restore_pid = Some((at, v));
+                        }
+                    }
                 }
             }
         }
@@ -340,7 +360,7 @@ impl Supervisor {
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = Some(InCall {
                 entry_peek,
-                restore_si_pid,
+                restore_pid,
                 ..InCall::new(nr, c.name, vargs, call, early)
             });
         }

@@ -80,7 +80,7 @@ impl Supervisor {
             }
             .into();
         }
-        if let Some((at, v)) = ic.restore_si_pid {
+        if let Some((at, v)) = ic.restore_pid {
             let _ = Memory::new(tid).write_i32(at, v);
         }
         if ic.nr == libc::SYS_waitid && real == 0 && ic.args[2] != 0 {
