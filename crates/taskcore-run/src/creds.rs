@@ -1,10 +1,34 @@
-//! The credentials the run starts from: the supervisor's own, which the
-//! command inherits across its fork, given to the core's init and command
-//! so that the core's permission and capability checks start where the
-//! real kernel's do (uids, gids, groups, the five capability sets,
-//! securebits), and whether the command runs with `no_new_privs`.
+//! The credentials and limits the run starts from: the supervisor's own,
+//! which the command inherits across its fork, given to the core's init
+//! and command so that the core's permission, capability and limit checks
+//! start where the real kernel's do (uids, gids, groups, the five
+//! capability sets, securebits, every `RLIMIT_*`), and whether the
+//! command runs with `no_new_privs`.
 
-use taskcore::{Cred, KernelCap};
+use taskcore::{Cred, KernelCap, Rlimit};
+
+/// The supervisor's own resource limits (`getrlimit(2)` of each of
+/// Linux's 16 resources; one it cannot read is left out), in the core's
+/// form (`RLIM_INFINITY` is `u64::MAX` in both).
+pub(crate) fn own_rlimits() -> Vec<(u32, Rlimit)> {
+    (0..16u32)
+        .filter_map(|r| {
+            let mut l = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            // SAFETY: getrlimit writes one struct rlimit to a local.
+            let ok = unsafe { libc::getrlimit(r as _, &mut l) } == 0;
+            ok.then_some((
+                r,
+                Rlimit {
+                    cur: l.rlim_cur,
+                    max: l.rlim_max,
+                },
+            ))
+        })
+        .collect()
+}
 
 /// `CAP_SYS_ADMIN`'s bit, which lets a process install a seccomp filter
 /// without `no_new_privs` (`seccomp_prepare_filter()`).

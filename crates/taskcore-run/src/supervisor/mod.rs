@@ -234,6 +234,11 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
     // command inherits them for real), and the command with the
     // no_new_privs its filter leaves.
     let own = crate::creds::Own::read();
+    // The limits first, while init may still raise any (root's default
+    // credentials).
+    for (resource, lim) in crate::creds::own_rlimits() {
+        let _ = k.setrlimit(init, resource, lim);
+    }
     if let Some(o) = &own {
         let _ = k.set_cred(init, o.cred.clone());
     }
