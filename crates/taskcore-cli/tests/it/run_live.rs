@@ -324,6 +324,34 @@ fn jobctl_rules_prints_the_same() {
     let _ = std::fs::remove_file(&bin);
 }
 
+/// The oracle programs that read their children's `/proc/PID` files
+/// (`children`, `stat`, `status`, `task/`) print the same under
+/// `taskcore run --proc` (root and `/dev/fuse`) as natively.
+#[test]
+fn proc_oracle_programs_print_the_same() {
+    if !available() || !have("gcc") {
+        return;
+    }
+    // SAFETY: geteuid reads this process's credentials.
+    if unsafe { libc::geteuid() } != 0 || !std::path::Path::new("/dev/fuse").exists() {
+        eprintln!("SKIPPED proc_oracle_programs_print_the_same: needs root and /dev/fuse");
+        return;
+    }
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/oracle");
+    let dir = std::env::temp_dir().join(format!("taskcore-run-proc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["children", "children_thread_exit", "proc_owner"] {
+        let c = format!("{src}/{name}.c");
+        if !std::path::Path::new(&c).exists() {
+            eprintln!("SKIPPED {name}: {c} not found (outside the repository)");
+            continue;
+        }
+        let bin = dir.join(name);
+        gcc(&c, &bin);
+        same_as_native_with(&["--proc"], &[bin.to_str().unwrap()]);
+    }
+}
+
 /// `caps_rules` (capget/capset, the capability prctls, set*id and exec
 /// moving the sets) prints the same under `taskcore run` as natively but
 /// for its ptrace ops (`seize`, `traceme_after_capset`): ptrace inside is
@@ -362,11 +390,14 @@ fn oracle_programs_print_the_same() {
         "cred_rules",
         "errno_table",
         "kill_perm",
+        "loadavg_ns",
+        "map_count",
         "pidns_view",
         "prctl_rules",
         "sig_delivery",
         "sig_mask_rules",
         "sys_decode_rules",
+        "uaccess_rules",
         "validation_rules",
     ] {
         let c = format!("{src}/{name}.c");
