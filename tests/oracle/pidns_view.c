@@ -4,14 +4,16 @@
  * the signals they take (si_pid in the receiver's namespace: 0 for a
  * sender outside), kill, setpgid and getpgid by nested numbers, kill(-1)
  * inside, an orphan reparented to the namespace's init, a pthread's tid
- * (pthread_kill), a second level, and the end of the namespace when its
- * init exits (zap_pid_ns_processes()). Each namespace is fresh, so its
- * numbers (1, 2, 3...) are deterministic; numbers of the outer namespace
- * are printed only as comparisons. Prints "KEY VALUE..." lines.
+ * (pthread_kill), a second level, the end of the namespace when its init
+ * exits (zap_pid_ns_processes()), and setns(CLONE_NEWPID) there and
+ * back. Each namespace is fresh, so its numbers (1, 2, 3...) are
+ * deterministic; numbers of the outer namespace are printed only as
+ * comparisons. Prints "KEY VALUE..." lines.
  * Must run as root (unshare(CLONE_NEWPID)). Re-record with
  * tests/oracle/record.sh. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -294,5 +296,46 @@ int main(void) {
     int st;
     pid_t w = waitpid(-1, &st, 0);
     say("clone_parent waitpid_is_child %d exit %d", w == d, WEXITSTATUS(st));
+
+    /* setns(CLONE_NEWPID) into a child namespace (by a pidfd of its init)
+     * and back (by this process's own namespace file): the caller stays,
+     * its next child is numbered there. */
+    int go[2];
+    if (pipe(go)) return 1;
+    fflush(stdout);
+    d = (pid_t)syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, 0, NULL, NULL, 0);
+    if (d == 0) {
+        char x;
+        close(go[1]);
+        if (read(go[0], &x, 1) < 0) _exit(1);
+        _exit(0);
+    }
+    close(go[0]);
+    int rootfd = open("/proc/self/ns/pid", O_RDONLY);
+    int dfd = (int)syscall(SYS_pidfd_open, d, 0);
+    pid_t e = fork();
+    if (e == 0) {
+        pid_t before = getpid();
+        say("setns_pidfd %d", setns(dfd, CLONE_NEWPID));
+        say("setns_caller_pid_unchanged %d", getpid() == before);
+        say("unshare_after_setns %s", unshare(CLONE_NEWPID) < 0 ? en(errno) : "ok");
+        pid_t g = fork();
+        if (g == 0) {
+            say("setns_child getpid %d getppid %d", getpid(), getppid());
+            _exit(2);
+        }
+        w = waitpid(g, &st, 0);
+        say("setns_parent waitpid_is_child %d exit %d", w == g, WEXITSTATUS(st));
+        say("setns_back %d", setns(rootfd, CLONE_NEWPID));
+        g = fork();
+        if (g == 0) _exit(3);
+        w = waitpid(g, &st, 0);
+        say("setns_back_child waitpid_is_child %d exit %d", w == g, WEXITSTATUS(st));
+        _exit(0);
+    }
+    waitpid(e, NULL, 0);
+    close(go[1]);
+    w = waitpid(d, &st, 0);
+    say("setns_ns_init waitpid_is_child %d exit %d", w == d, WEXITSTATUS(st));
     return 0;
 }

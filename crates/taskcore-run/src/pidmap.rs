@@ -46,6 +46,18 @@ pub(crate) struct PidMap {
     /// Global real number → its real numbers by level, outermost (the
     /// global one) first, for tasks in nested namespaces.
     levels: HashMap<i32, Vec<i32>>,
+    /// The real pid namespaces' inode numbers (`/proc/PID/ns/pid`) → the
+    /// core's namespace made by the same call (setns(2) names one by an
+    /// open namespace file).
+    ns_inodes: HashMap<u64, NsId>,
+}
+
+/// The inode number of real thread `tid`'s pid namespace (`/proc/TID/ns/pid`).
+pub(crate) fn pid_ns_inode(tid: i32) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(format!("/proc/{tid}/ns/pid"))
+        .ok()
+        .map(|m| m.ino())
 }
 
 /// Pairs virtual `v` and real `r` of namespace `ns` both ways, replacing
@@ -184,6 +196,24 @@ impl PidMap {
             }
         }
         self.levels.insert(tid, nums);
+        // A namespace's first task is its init: its namespace file is
+        // known from then on.
+        if own == 1 {
+            if let Some(ino) = pid_ns_inode(tid) {
+                self.ns_inodes.insert(ino, own_ns);
+            }
+        }
+    }
+
+    /// Records that the real pid namespace with inode `ino` is the core's
+    /// `ns` (the supervisor's own is the core's root namespace).
+    pub(crate) fn insert_ns_inode(&mut self, ino: u64, ns: NsId) {
+        self.ns_inodes.insert(ino, ns);
+    }
+
+    /// The core's namespace of the real one with inode `ino`.
+    pub(crate) fn ns_of_inode(&self, ino: u64) -> Option<NsId> {
+        self.ns_inodes.get(&ino).copied()
     }
 
     /// `viewer`'s pid namespace and its level, when it is a nested one.

@@ -5,7 +5,7 @@
 
 use taskcore::sys::{dispatch, SysRet, Syscall};
 use taskcore::uapi::{P_PID, P_PIDFD};
-use taskcore::Errno;
+use taskcore::{Errno, SetnsFd};
 
 use super::{InCall, Supervisor};
 use crate::calls::{self, Arg, Translate};
@@ -42,6 +42,16 @@ fn pidfd_target(tid: i32, fd: u64) -> Option<i32> {
     text.lines()
         .find_map(|l| l.strip_prefix("Pid:"))
         .and_then(|v| v.trim().parse().ok())
+}
+
+/// What a setns(2) fd is, for the core.
+enum SetnsTarget {
+    /// A pid namespace file of the core's namespace.
+    Ns(taskcore::pid::NsId),
+    /// A pidfd of the process with this virtual pid (root namespace).
+    Pidfd(i32),
+    /// No file open with that number (`EBADF`).
+    NotOpen,
 }
 
 /// `rt_sigreturn`'s saved mask: `uc_sigmask` of the `rt_sigframe` at the
@@ -132,7 +142,35 @@ impl Supervisor {
         // pidfd_send_signal: the core's own pidfd for that process, open
         // for the call only (closed below).
         let mut tmp_pidfd = None;
+        let mut tmp_nsref = None;
         let call = match (nr, call) {
+            (libc::SYS_setns, _) => {
+                let nstype = i64::from(vargs[1] as i32) as u64;
+                match self.setns_target(tid, vargs[0]) {
+                    Some(SetnsTarget::Ns(ns)) => self
+                        .ns_file_of(ns)
+                        .map(|r| {
+                            tmp_nsref = Some(r);
+                            Syscall::Setns {
+                                fd: SetnsFd::Ns(r),
+                                nstype,
+                            }
+                        })
+                        .ok_or(Errno::ENOSYS),
+                    Some(SetnsTarget::Pidfd(v)) => {
+                        let fd = self.k.pidfd_open(self.init, v, 0);
+                        tmp_pidfd = fd.ok();
+                        fd.map(|fd| Syscall::Setns {
+                            fd: SetnsFd::PidFd(fd),
+                            nstype,
+                        })
+                    }
+                    Some(SetnsTarget::NotOpen) => Err(Errno::EBADF),
+                    // Another file, or a namespace the core does not
+                    // model: not checked.
+                    None => Err(Errno::ENOSYS),
+                }
+            }
             (libc::SYS_pidfd_send_signal, _) => match vpid_of_fd(vargs[0]) {
                 Some(v) => {
                     let info = match vargs[2] {
@@ -268,8 +306,19 @@ impl Supervisor {
                 early = Some(dispatch(&mut self.k, task, probe.as_ref().unwrap_or(call)));
             }
         }
+        if nr == libc::SYS_setns && alive {
+            // Its only effect is the caller's pid_for_children, which no
+            // other task sees: applied here, while the core's handle on
+            // the namespace is open.
+            if let Ok(call) = &call {
+                early = Some(dispatch(&mut self.k, task, call));
+            }
+        }
         if let Some(fd) = tmp_pidfd {
             let _ = self.k.pidfd_close(fd);
+        }
+        if let Some(r) = tmp_nsref {
+            let _ = self.k.ns_close(r);
         }
         if confine {
             // Answered by the core; what `kill(-1)` reaches is sent by the
@@ -365,6 +414,43 @@ impl Supervisor {
             });
         }
         self.resume(tid, 0);
+    }
+
+    /// What fd `fd` of thread `tid` is for setns(2), from its
+    /// `/proc/TID/fd/FD` link: a pid namespace file (`pid:[INODE]`) of a
+    /// namespace the core mirrors, or a pidfd (`anon_inode:[pidfd]`) of a
+    /// process of the run; `None` for anything else.
+    fn setns_target(&self, tid: i32, fd: u64) -> Option<SetnsTarget> {
+        let link = match std::fs::read_link(format!("/proc/{tid}/fd/{}", fd as i32)) {
+            Ok(l) => l,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Some(SetnsTarget::NotOpen)
+            }
+            Err(_) => return None,
+        };
+        let link = link.to_str()?;
+        if let Some(ino) = link.strip_prefix("pid:[").and_then(|l| l.strip_suffix(']')) {
+            return self.map.ns_of_inode(ino.parse().ok()?).map(SetnsTarget::Ns);
+        }
+        if link == "anon_inode:[pidfd]" {
+            return match pidfd_target(tid, fd)? {
+                r if r > 0 => Some(self.map.to_virtual(r)).filter(|&v| v > 0),
+                _ => Some(NOPID),
+            }
+            .map(SetnsTarget::Pidfd);
+        }
+        None
+    }
+
+    /// A core namespace file on `ns`, opened through one of its live
+    /// tasks (`None` when none is left: a namespace only a file holds).
+    fn ns_file_of(&mut self, ns: taskcore::pid::NsId) -> Option<taskcore::NsRef> {
+        let t = self
+            .map
+            .threads()
+            .map(|(_, t)| t)
+            .find(|&t| self.k.task_active_pid_ns(t).ok() == Some(ns))?;
+        self.k.ns_open(t, taskcore::NsKind::Pid).ok()
     }
 
     /// Before `task` exits: the supervisor is its real tracer, so its

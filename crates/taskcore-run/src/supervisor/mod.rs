@@ -270,6 +270,9 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
     map.alias(sup_pgid, 1);
     map.alias(sup_sid, 1);
     map.insert_task(sp.pid, cmd, vcmd);
+    if let Some(ino) = crate::pidmap::pid_ns_inode(sup_pid) {
+        map.insert_ns_inode(ino, k.root_ns());
+    }
     let mut s = Supervisor {
         k,
         init,
