@@ -198,7 +198,17 @@ pub const TRAPPED: &[Trapped] = &[
     t(libc::SYS_setresuid, "setresuid", Translate::None),
     t(libc::SYS_setresgid, "setresgid", Translate::None),
     t(libc::SYS_setgroups, "setgroups", Translate::None),
+    // Capabilities: the core follows capset; both name a process by the
+    // pid in their header (renumbered in memory, supervisor/entry.rs).
+    t(libc::SYS_capget, "capget", Translate::None),
+    t(libc::SYS_capset, "capset", Translate::None),
     t(libc::SYS_setrlimit, "setrlimit", Translate::None),
+    // Namespaces: unshare(CLONE_NEWPID) makes the caller's next child the
+    // init of a nested namespace, in the core as for real.
+    t(libc::SYS_unshare, "unshare", Translate::None),
+    // setns(fd, CLONE_NEWPID) likewise, with a namespace file or a pidfd
+    // (resolved through /proc/TID/fd for the core, supervisor/entry.rs).
+    t(libc::SYS_setns, "setns", Translate::None),
     // Pid-bearing calls not translated: only the caller itself (pid 0).
     t(libc::SYS_get_robust_list, "get_robust_list", Refuse(&[0])),
     t(libc::SYS_migrate_pages, "migrate_pages", Refuse(&[0])),

@@ -41,6 +41,7 @@
 
 mod calls;
 mod check;
+mod creds;
 mod filter;
 mod live;
 mod options;

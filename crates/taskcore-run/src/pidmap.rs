@@ -5,9 +5,21 @@
 //! pgid or sid: a process group outlives its leader), so a virtual
 //! number the core has freed never reaches the real kernel, even if a
 //! stale mapping is left here.
+//!
+//! The map pairs the *global* real numbers (the supervisor's: `waitpid`,
+//! `/proc`, ptrace events) with the numbers of the core's root namespace.
+//! A task in a nested pid namespace (`unshare`/`clone` with
+//! `CLONE_NEWPID`) is in a nested namespace of the real kernel too, whose
+//! numbers its calls take and return: for each such task the map keeps its
+//! real number at every level (`NSpid:` of `/proc/PID/status`), keyed by
+//! the core's namespace at that level (the real one was made by the same
+//! call). A number a nested task passes or gets is then translated through
+//! its global number and the core's numbering of the same `struct pid` in
+//! the task's namespace ([`Kernel::pid_nr_in_ns`]).
 
 use std::collections::HashMap;
 
+use taskcore::pid::NsId;
 use taskcore::{Kernel, TaskId};
 
 /// A number no real process has (above Linux's `PID_MAX_LIMIT`, 2^22):
@@ -25,6 +37,79 @@ pub(crate) struct PidMap {
     tasks: HashMap<i32, TaskId>,
     /// The core's task → real tid.
     tids: HashMap<TaskId, i32>,
+    /// (the core's namespace at a level L ≥ 1, the core's number there) →
+    /// the real number at level L.
+    nested_v2r: HashMap<(NsId, i32), i32>,
+    /// (the core's namespace at a level L ≥ 1, the real number there) →
+    /// the core's number there.
+    nested_r2v: HashMap<(NsId, i32), i32>,
+    /// Global real number → its real numbers by level, outermost (the
+    /// global one) first, for tasks in nested namespaces.
+    levels: HashMap<i32, Vec<i32>>,
+    /// The real pid namespaces' inode numbers (`/proc/PID/ns/pid`) → the
+    /// core's namespace made by the same call (setns(2) names one by an
+    /// open namespace file).
+    ns_inodes: HashMap<u64, NsId>,
+}
+
+/// The inode number of real thread `tid`'s pid namespace (`/proc/TID/ns/pid`).
+pub(crate) fn pid_ns_inode(tid: i32) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(format!("/proc/{tid}/ns/pid"))
+        .ok()
+        .map(|m| m.ino())
+}
+
+/// Pairs virtual `v` and real `r` of namespace `ns` both ways, replacing
+/// what either was paired with (numbers are reused).
+fn pair(
+    v2r: &mut HashMap<(NsId, i32), i32>,
+    r2v: &mut HashMap<(NsId, i32), i32>,
+    ns: NsId,
+    v: i32,
+    r: i32,
+) {
+    if let Some(old_r) = v2r.insert((ns, v), r) {
+        if old_r != r && r2v.get(&(ns, old_r)) == Some(&v) {
+            r2v.remove(&(ns, old_r));
+        }
+    }
+    if let Some(old_v) = r2v.insert((ns, r), v) {
+        if old_v != v && v2r.get(&(ns, old_v)) == Some(&r) {
+            v2r.remove(&(ns, old_v));
+        }
+    }
+}
+
+/// Number `nr` of `task`'s pid namespace as the core's root namespace
+/// numbers it (0 when it has none: a number not in use).
+pub(crate) fn in_root(k: &Kernel, task: TaskId, nr: i32) -> i32 {
+    match k.task_active_pid_ns(task) {
+        Ok(ns) if ns != k.root_ns() => k.pid_nr_in_ns(ns, nr, k.root_ns()).unwrap_or(0),
+        Ok(_) => nr,
+        Err(_) => 0,
+    }
+}
+
+/// Number `v0` of the core's root namespace as `task`'s pid namespace
+/// numbers it (0 when it has none there).
+pub(crate) fn in_ns_of(k: &Kernel, task: TaskId, v0: i32) -> i32 {
+    match k.task_active_pid_ns(task) {
+        Ok(ns) if ns != k.root_ns() => k.pid_nr_in_ns(k.root_ns(), v0, ns).unwrap_or(0),
+        Ok(_) => v0,
+        Err(_) => 0,
+    }
+}
+
+/// The real numbers of thread `tid` at each pid namespace level, from the
+/// supervisor's own (its `NSpid:` line, as the supervisor's `/proc` shows
+/// it: outermost first).
+fn read_nspid(tid: i32) -> Option<Vec<i32>> {
+    let text = std::fs::read_to_string(format!("/proc/{tid}/status")).ok()?;
+    let line = text.lines().find_map(|l| l.strip_prefix("NSpid:"))?;
+    line.split_ascii_whitespace()
+        .map(|n| n.parse().ok())
+        .collect()
 }
 
 impl PidMap {
@@ -84,13 +169,99 @@ impl PidMap {
         }
     }
 
-    /// The real number of virtual `v`, as `viewer` (in the core) sees it: `None` when the
-    /// core has no such number in use (the program cannot name it).
+    /// Records the real numbers of real thread `tid`, the core's `task`,
+    /// at each level of its pid namespaces, when it is in a nested one
+    /// (read at its clone event: the thread exists and has not run).
+    pub(crate) fn record_levels(&mut self, k: &Kernel, task: TaskId, tid: i32) {
+        let Some(mut ns) = k.task_active_pid_ns(task).ok() else {
+            return;
+        };
+        let level = k.pid_ns_level(ns).unwrap_or(0);
+        if level == 0 {
+            return;
+        }
+        // One number per level, the first the global one.
+        let Some(nums) = read_nspid(tid).filter(|n| n.len() == level + 1 && n[0] == tid) else {
+            return;
+        };
+        let (own_ns, own) = (ns, k.pid_vnr(task, task).unwrap_or(0));
+        for l in (1..=level).rev() {
+            let v = k.pid_nr_in_ns(own_ns, own, ns).unwrap_or(0);
+            if v > 0 {
+                pair(&mut self.nested_v2r, &mut self.nested_r2v, ns, v, nums[l]);
+            }
+            match k.pid_ns_parent(ns) {
+                Ok(Some(p)) => ns = p,
+                _ => break,
+            }
+        }
+        self.levels.insert(tid, nums);
+        // A namespace's first task is its init: its namespace file is
+        // known from then on.
+        if own == 1 {
+            if let Some(ino) = pid_ns_inode(tid) {
+                self.ns_inodes.insert(ino, own_ns);
+            }
+        }
+    }
+
+    /// Records that the real pid namespace with inode `ino` is the core's
+    /// `ns` (the supervisor's own is the core's root namespace).
+    pub(crate) fn insert_ns_inode(&mut self, ino: u64, ns: NsId) {
+        self.ns_inodes.insert(ino, ns);
+    }
+
+    /// The core's namespace of the real one with inode `ino`.
+    pub(crate) fn ns_of_inode(&self, ino: u64) -> Option<NsId> {
+        self.ns_inodes.get(&ino).copied()
+    }
+
+    /// `viewer`'s pid namespace and its level, when it is a nested one.
+    fn nested_ns(k: &Kernel, viewer: TaskId) -> Option<(NsId, usize)> {
+        let ns = k.task_active_pid_ns(viewer).ok()?;
+        (ns != k.root_ns()).then(|| (ns, k.pid_ns_level(ns).unwrap_or(0)))
+    }
+
+    /// The real number of virtual `v`, as `viewer` (in the core) sees it,
+    /// in `viewer`'s real namespace (where its calls take numbers): `None`
+    /// when the core has no such number in use there (the program cannot
+    /// name it).
     pub(crate) fn to_real(&self, k: &Kernel, viewer: TaskId, v: i32) -> Option<i32> {
         if v <= 0 || !k.pid_in_use(viewer, v).unwrap_or(false) {
             return None;
         }
-        self.v2r.get(&v).copied()
+        match Self::nested_ns(k, viewer) {
+            None => self.v2r.get(&v).copied(),
+            Some((ns, _)) => self.nested_v2r.get(&(ns, v)).copied(),
+        }
+    }
+
+    /// The virtual number, in `viewer`'s namespace, of real `r` as
+    /// `viewer`'s real namespace numbers it (what its calls return): 0 for
+    /// a number outside the namespace.
+    pub(crate) fn to_virtual_for(&self, k: &Kernel, viewer: TaskId, r: i32) -> i32 {
+        match Self::nested_ns(k, viewer) {
+            _ if r <= 0 => r,
+            None => self.to_virtual(r),
+            Some((ns, _)) => self.nested_r2v.get(&(ns, r)).copied().unwrap_or(0),
+        }
+    }
+
+    /// The virtual number, in `viewer`'s namespace, of global real `g`
+    /// (the supervisor's number: `waitpid`'s, `/proc`'s): 0 for a number
+    /// outside the namespace.
+    pub(crate) fn global_to_virtual_for(&self, k: &Kernel, viewer: TaskId, g: i32) -> i32 {
+        match Self::nested_ns(k, viewer) {
+            None => self.to_virtual(g),
+            // A process of the root namespace only has no number there.
+            Some((ns, level)) => self
+                .levels
+                .get(&g)
+                .and_then(|n| n.get(level))
+                .and_then(|r| self.nested_r2v.get(&(ns, *r)))
+                .copied()
+                .unwrap_or(0),
+        }
     }
 
     /// The virtual number of real `r`: 0 for a number outside the

@@ -92,6 +92,35 @@ fn os(what: &'static str) -> impl Fn(nix::Error) -> RunError {
     move |err| RunError::Os { what, err }
 }
 
+/// Installs `filter` without `PR_SET_NO_NEW_PRIVS`, as a process with
+/// `CAP_SYS_ADMIN` may (`seccomp_prepare_filter()`): the program then
+/// sees `NoNewPrivs: 0` and gains an exec's privileges as it would
+/// natively (a set-uid program, root's full sets). Without that
+/// capability the kernel refuses (`EACCES`) and the caller falls back to
+/// [`seccompiler::apply_filter`], which sets the flag first. Only a
+/// system call: safe between fork and exec.
+fn install_filter_keeping_privs(filter: &BpfProgram) -> bool {
+    let Ok(len) = u16::try_from(filter.len()) else {
+        return false;
+    };
+    let prog = libc::sock_fprog {
+        len,
+        // seccompiler's `sock_filter` has the kernel's layout (code, jt,
+        // jf, k), as libc's.
+        filter: filter.as_ptr() as *mut libc::sock_filter,
+    };
+    // SAFETY: seccomp(SECCOMP_SET_MODE_FILTER) reads `prog` and the
+    // filter it points to, both alive for the call.
+    unsafe {
+        libc::syscall(
+            libc::SYS_seccomp,
+            libc::SECCOMP_SET_MODE_FILTER,
+            0,
+            &prog as *const libc::sock_fprog,
+        ) == 0
+    }
+}
+
 /// Forks, seizes and releases the command `argv` with `filter`; with
 /// `proc_dir`, the command first enters a private mount namespace where
 /// `proc_dir` is bound over `/proc`.
@@ -104,6 +133,7 @@ fn os(what: &'static str) -> impl Fn(nix::Error) -> RunError {
 pub(crate) fn spawn(
     argv: &[String],
     filter: &BpfProgram,
+    keep_privs: bool,
     proc_dir: Option<&std::path::Path>,
 ) -> Result<Spawned, RunError> {
     let proc_src = proc_dir
@@ -191,7 +221,8 @@ pub(crate) fn spawn(
                     libc::signal(libc::SIGTTOU, libc::SIG_DFL);
                 }
             }
-            if seccompiler::apply_filter(filter).is_err() {
+            let installed = keep_privs && install_filter_keeping_privs(filter);
+            if !installed && seccompiler::apply_filter(filter).is_err() {
                 // SAFETY: _exit is async-signal-safe.
                 unsafe { libc::_exit(125) };
             }

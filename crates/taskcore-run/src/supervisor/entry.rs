@@ -5,7 +5,7 @@
 
 use taskcore::sys::{dispatch, SysRet, Syscall};
 use taskcore::uapi::{P_PID, P_PIDFD};
-use taskcore::Errno;
+use taskcore::{Errno, SetnsFd};
 
 use super::{InCall, Supervisor};
 use crate::calls::{self, Arg, Translate};
@@ -44,11 +44,25 @@ fn pidfd_target(tid: i32, fd: u64) -> Option<i32> {
         .and_then(|v| v.trim().parse().ok())
 }
 
+/// What a setns(2) fd is, for the core.
+enum SetnsTarget {
+    /// A pid namespace file of the core's namespace.
+    Ns(taskcore::pid::NsId),
+    /// A pidfd of the process with this virtual pid (root namespace).
+    Pidfd(i32),
+    /// No file open with that number (`EBADF`).
+    NotOpen,
+}
+
 /// `rt_sigreturn`'s saved mask: `uc_sigmask` of the `rt_sigframe` at the
 /// stack pointer less 8 (its `pretcode` was popped by the handler's `ret`):
 /// 8 (pretcode) + 8 (uc_flags) + 8 (uc_link) + 24 (uc_stack) + 256
 /// (uc_mcontext) bytes in, arch/x86/include/asm/sigframe.h.
 const UC_SIGMASK_FROM_SP: u64 = 296;
+
+/// Offset of `pid` in `struct __user_cap_header_struct` (after `__u32
+/// version`), include/uapi/linux/capability.h.
+const CAP_HEADER_PID: u64 = 4;
 
 impl Supervisor {
     /// A seccomp stop of thread `tid`.
@@ -128,7 +142,35 @@ impl Supervisor {
         // pidfd_send_signal: the core's own pidfd for that process, open
         // for the call only (closed below).
         let mut tmp_pidfd = None;
+        let mut tmp_nsref = None;
         let call = match (nr, call) {
+            (libc::SYS_setns, _) => {
+                let nstype = i64::from(vargs[1] as i32) as u64;
+                match self.setns_target(tid, vargs[0]) {
+                    Some(SetnsTarget::Ns(ns)) => self
+                        .ns_file_of(ns)
+                        .map(|r| {
+                            tmp_nsref = Some(r);
+                            Syscall::Setns {
+                                fd: SetnsFd::Ns(r),
+                                nstype,
+                            }
+                        })
+                        .ok_or(Errno::ENOSYS),
+                    Some(SetnsTarget::Pidfd(v)) => {
+                        let fd = self.k.pidfd_open(self.init, v, 0);
+                        tmp_pidfd = fd.ok();
+                        fd.map(|fd| Syscall::Setns {
+                            fd: SetnsFd::PidFd(fd),
+                            nstype,
+                        })
+                    }
+                    Some(SetnsTarget::NotOpen) => Err(Errno::EBADF),
+                    // Another file, or a namespace the core does not
+                    // model: not checked.
+                    None => Err(Errno::ENOSYS),
+                }
+            }
             (libc::SYS_pidfd_send_signal, _) => match vpid_of_fd(vargs[0]) {
                 Some(v) => {
                     let info = match vargs[2] {
@@ -167,7 +209,12 @@ impl Supervisor {
             ) => match vpid_of_fd(id as u64) {
                 Some(v) => Ok(Syscall::Waitid {
                     idtype: P_PID,
-                    id: v,
+                    // The caller's number for it (0 when outside its
+                    // namespace; NOPID stays a number nobody has).
+                    id: match v {
+                        NOPID => NOPID,
+                        v => crate::pidmap::in_ns_of(&self.k, task, v),
+                    },
                     options,
                 }),
                 None => Err(Errno::EBADF),
@@ -259,8 +306,19 @@ impl Supervisor {
                 early = Some(dispatch(&mut self.k, task, probe.as_ref().unwrap_or(call)));
             }
         }
+        if nr == libc::SYS_setns && alive {
+            // Its only effect is the caller's pid_for_children, which no
+            // other task sees: applied here, while the core's handle on
+            // the namespace is open.
+            if let Ok(call) = &call {
+                early = Some(dispatch(&mut self.k, task, call));
+            }
+        }
         if let Some(fd) = tmp_pidfd {
             let _ = self.k.pidfd_close(fd);
+        }
+        if let Some(r) = tmp_nsref {
+            let _ = self.k.ns_close(r);
         }
         if confine {
             // Answered by the core; what `kill(-1)` reaches is sent by the
@@ -282,7 +340,9 @@ impl Supervisor {
             if let Some(real) = self.real_answer_at_entry(tid, nr, &regs.args()) {
                 // Answered here: no syscall-exit stop (supervisor/answer.rs).
                 let shown = if super::exit::returns_pid(nr) && real > 0 {
-                    self.map.to_virtual(real as i32).into()
+                    self.map
+                        .global_to_virtual_for(&self.k, task, real as i32)
+                        .into()
                 } else {
                     real
                 };
@@ -302,7 +362,7 @@ impl Supervisor {
         // A sender's own siginfo names itself in virtual numbers: the real
         // kernel gets the real pid (restored at the exit), so that what it
         // later hands out is renumbered like every pid it wrote.
-        let mut restore_si_pid = None;
+        let mut restore_pid = None;
         let info_arg = match nr {
             libc::SYS_rt_sigqueueinfo | libc::SYS_pidfd_send_signal => Some(2),
             libc::SYS_rt_tgsigqueueinfo => Some(3),
@@ -322,7 +382,23 @@ impl Supervisor {
                 .filter(|&r| v > 0 && r != v)
             {
                 if mem.write_i32(at, r).is_ok() {
-                    restore_si_pid = Some((at, v));
+                    restore_pid = Some((at, v));
+                }
+            }
+        }
+        // capget/capset name a process in their header (`pid` after the
+        // 32-bit version): made real for the call, put back at its exit.
+        if matches!(nr, libc::SYS_capget | libc::SYS_capset) && vargs[0] != 0 {
+            let at = vargs[0] + CAP_HEADER_PID;
+            if let Ok(v) = mem.read_i32(at) {
+                if v > 0 {
+                    let mut a = [0u64; 6];
+                    a[0] = v as u64;
+                    if let Target::Real(r) = self.translate(task, Arg::Pid, &a, 0) {
+                        if r as i32 != v && mem.write_i32(at, r as i32).is_ok() {
+                            restore_pid = Some((at, v));
+                        }
+                    }
                 }
             }
         }
@@ -333,11 +409,48 @@ impl Supervisor {
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = Some(InCall {
                 entry_peek,
-                restore_si_pid,
+                restore_pid,
                 ..InCall::new(nr, c.name, vargs, call, early)
             });
         }
         self.resume(tid, 0);
+    }
+
+    /// What fd `fd` of thread `tid` is for setns(2), from its
+    /// `/proc/TID/fd/FD` link: a pid namespace file (`pid:[INODE]`) of a
+    /// namespace the core mirrors, or a pidfd (`anon_inode:[pidfd]`) of a
+    /// process of the run; `None` for anything else.
+    fn setns_target(&self, tid: i32, fd: u64) -> Option<SetnsTarget> {
+        let link = match std::fs::read_link(format!("/proc/{tid}/fd/{}", fd as i32)) {
+            Ok(l) => l,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Some(SetnsTarget::NotOpen)
+            }
+            Err(_) => return None,
+        };
+        let link = link.to_str()?;
+        if let Some(ino) = link.strip_prefix("pid:[").and_then(|l| l.strip_suffix(']')) {
+            return self.map.ns_of_inode(ino.parse().ok()?).map(SetnsTarget::Ns);
+        }
+        if link == "anon_inode:[pidfd]" {
+            return match pidfd_target(tid, fd)? {
+                r if r > 0 => Some(self.map.to_virtual(r)).filter(|&v| v > 0),
+                _ => Some(NOPID),
+            }
+            .map(SetnsTarget::Pidfd);
+        }
+        None
+    }
+
+    /// A core namespace file on `ns`, opened through one of its live
+    /// tasks (`None` when none is left: a namespace only a file holds).
+    fn ns_file_of(&mut self, ns: taskcore::pid::NsId) -> Option<taskcore::NsRef> {
+        let t = self
+            .map
+            .threads()
+            .map(|(_, t)| t)
+            .find(|&t| self.k.task_active_pid_ns(t).ok() == Some(ns))?;
+        self.k.ns_open(t, taskcore::NsKind::Pid).ok()
     }
 
     /// Before `task` exits: the supervisor is its real tracer, so its
@@ -350,12 +463,17 @@ impl Supervisor {
         let Ok(tgid) = self.k.getpid(task) else {
             return false;
         };
-        let Ok(leader) = self.k.find_task_by_vpid(self.init, tgid) else {
+        let Ok(leader) = self.k.find_task_by_vpid(task, tgid) else {
             return false;
         };
-        // EPERM when the program traces it itself: then unseized.
-        let ok = self.k.getppid(leader).is_ok_and(|p| p != 1)
-            && self.k.ptrace_attach(self.init, tgid, true).is_ok();
+        let Ok(vtgid) = self.k.pid_vnr(self.init, leader) else {
+            return false;
+        };
+        // Not init's own child (the parent of a task in a nested namespace
+        // never is). EPERM when the program traces it itself: then unseized.
+        let nested = self.k.task_active_pid_ns(leader).ok() != Some(self.k.root_ns());
+        let ok = (nested || self.k.getppid(leader).is_ok_and(|p| p != 1))
+            && self.k.ptrace_attach(self.init, vtgid, true).is_ok();
         if ok {
             self.seized.insert(leader);
         }
@@ -417,15 +535,24 @@ impl Supervisor {
         let targets: Vec<taskcore::TaskId> = if !group {
             self.k.find_task_by_vpid(task, pid).into_iter().collect()
         } else {
+            // The group in the caller's numbers; each thread's, in its
+            // own, is compared through the root namespace's numbers.
             let pgid = match pid {
                 0 => self.k.getpgid(task, 0).unwrap_or(0),
                 -1 => -1,
                 p => -p,
             };
+            let root_pgid = crate::pidmap::in_root(&self.k, task, pgid);
             self.map
                 .threads()
                 .map(|(_, t)| t)
-                .filter(|&t| pgid == -1 || self.k.getpgid(t, 0).ok() == Some(pgid))
+                .filter(|&t| match pgid {
+                    // Every process with a number in the caller's namespace.
+                    -1 => self.k.pid_vnr(task, t).is_ok_and(|n| n > 0),
+                    _ => self.k.getpgid(t, 0).is_ok_and(|g| {
+                        root_pgid > 0 && crate::pidmap::in_root(&self.k, t, g) == root_pgid
+                    }),
+                })
                 .collect()
         };
         for t in targets {
@@ -439,8 +566,12 @@ impl Supervisor {
     /// the virtual numbers.
     fn translate(&self, task: taskcore::TaskId, kind: Arg, a: &[u64; 6], i: usize) -> Target {
         let v = a[i] as i32;
+        // In a nested pid namespace the real one confines the task as the
+        // core's does: its pid 1 is its init, and kill(-1) reaches that
+        // namespace only.
+        let nested = self.k.task_active_pid_ns(task).ok() != Some(self.k.root_ns());
         let pid = |v: i32| -> i32 {
-            if v == 1 {
+            if v == 1 && !nested {
                 self.sup_pid
             } else {
                 self.map.to_real(&self.k, task, v).unwrap_or(NOPID)
@@ -450,14 +581,15 @@ impl Supervisor {
         match kind {
             Arg::Pid | Arg::Pgid if v <= 0 => Target::Real(a[i]),
             Arg::Pid | Arg::Pgid => real(pid(v)),
+            Arg::KillTarget if nested && v == -1 => Target::Real(a[i]),
             Arg::KillTarget => match v {
-                -1 | 1 => Target::Confine,
+                -1 | 1 if !nested => Target::Confine,
                 0 => Target::Real(0),
                 v if v > 0 => real(pid(v)),
                 // kill(INT_MIN) is ESRCH in Linux: -INT_MIN overflows.
                 i32::MIN => real(i32::MIN),
                 v => match pid(-v) {
-                    p if p == self.sup_pid => Target::Confine,
+                    p if p == self.sup_pid && !nested => Target::Confine,
                     p => real(-p),
                 },
             },

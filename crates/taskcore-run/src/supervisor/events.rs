@@ -6,6 +6,7 @@ use nix::sys::ptrace;
 use taskcore::sys::{dispatch, SysRet};
 
 use super::{Newborn, Supervisor, Thread};
+use crate::pidmap::in_root;
 use crate::spawn::pid;
 use crate::tracee::{self, Memory};
 
@@ -40,16 +41,26 @@ impl Supervisor {
             Ok(SysRet::Child {
                 task: ct, pid: v, ..
             }) => {
+                // `v` is the caller's number for it; the map pairs the
+                // root namespace's numbers with the global ones, and a
+                // child in a nested namespace has real numbers there too.
                 ic.child = Some(v);
-                self.map.insert_task(child, ct, v);
+                let v0 = self.k.pid_vnr(self.init, ct).unwrap_or(v);
+                self.map.insert_task(child, ct, v0);
+                self.map.record_levels(&self.k, ct, child);
                 self.report.tasks_created += 1;
                 if let Some(t) = &mut self.timeline {
-                    if self.k.getpid(ct) == Ok(v) {
-                        let k = &self.k;
-                        let ppid = k.getppid(ct).unwrap_or(0);
-                        let pgid = k.getpgid(ct, 0).unwrap_or(0);
-                        let sid = k.getsid(ct, 0).unwrap_or(0);
-                        t.fork(v, ppid, pgid, sid);
+                    let k = &self.k;
+                    if k.getpid(ct).is_ok_and(|p| in_root(k, ct, p) == v0) {
+                        // In the root namespace's numbers; a parent outside
+                        // a nested namespace is the caller's process.
+                        let ppid = match k.getppid(ct).unwrap_or(0) {
+                            0 => task.map_or(0, |c| k.getpid(c).map_or(0, |p| in_root(k, c, p))),
+                            p => in_root(k, ct, p),
+                        };
+                        let pgid = k.getpgid(self.init, v0).unwrap_or(0);
+                        let sid = k.getsid(self.init, v0).unwrap_or(0);
+                        t.fork(v0, ppid, pgid, sid);
                     }
                 }
                 let mem = Memory::new(tid);
@@ -74,7 +85,8 @@ impl Supervisor {
                     child
                 };
                 let nb = Newborn {
-                    vtid: v,
+                    // schedule_tail(): its own number, in its namespace.
+                    vtid: self.k.pid_vnr(ct, ct).unwrap_or(v),
                     tgid,
                     child_tid: (flags & libc::CLONE_CHILD_SETTID as u64 != 0 && child_tid != 0)
                         .then_some(child_tid),
@@ -149,7 +161,7 @@ impl Supervisor {
                         (&mut self.timeline, &r, call)
                     {
                         if let Ok(p) = self.k.getpid(task) {
-                            t.exec(p, filename, argv.as_deref());
+                            t.exec(in_root(&self.k, task, p), filename, argv.as_deref());
                         }
                     }
                     if let Err(e) = r {

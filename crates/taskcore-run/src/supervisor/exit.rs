@@ -9,6 +9,7 @@ use taskcore::WaitOutcome;
 use super::notation::{describe_core, show_args};
 use super::{InCall, Supervisor};
 use crate::check::{agrees, is_restart, show_core, show_ret};
+use crate::pidmap::in_root;
 use crate::tracee::{has_pid, Memory, Regs, SI_PID_OFFSET};
 
 /// Calls that only read the process table (answered again after a
@@ -73,9 +74,13 @@ impl Supervisor {
         if is_clone(ic.nr) {
             shown = self.clone_result(tid, &ic, real);
         } else if returns_pid(ic.nr) && real > 0 {
-            shown = self.map.to_virtual(real as i32).into();
+            shown = match self.map.task(tid) {
+                Some(t) => self.map.to_virtual_for(&self.k, t, real as i32),
+                None => self.map.to_virtual(real as i32),
+            }
+            .into();
         }
-        if let Some((at, v)) = ic.restore_si_pid {
+        if let Some((at, v)) = ic.restore_pid {
             let _ = Memory::new(tid).write_i32(at, v);
         }
         if ic.nr == libc::SYS_waitid && real == 0 && ic.args[2] != 0 {
@@ -130,11 +135,16 @@ impl Supervisor {
             }
             _ => None,
         };
-        let reaper = self
-            .map
-            .task(tid)
-            .and_then(|t| self.k.getpid(t).ok())
+        // In the root namespace's numbers.
+        let task = self.map.task(tid);
+        let k = &self.k;
+        let reaper = task
+            .and_then(|t| k.getpid(t).ok().map(|p| in_root(k, t, p)))
             .unwrap_or_else(|| self.map.to_virtual(tid));
+        let child = match task {
+            Some(t) => child.map(|c| in_root(k, t, c)),
+            None => child,
+        };
         if let (Some(c), Some(t)) = (child, &mut self.timeline) {
             t.reap(reaper, c);
         }
@@ -211,7 +221,12 @@ impl Supervisor {
         let mem = Memory::new(tid);
         if let Ok(p) = mem.read_i32(infop + SI_PID_OFFSET) {
             if p > 0 {
-                let _ = mem.write_i32(infop + SI_PID_OFFSET, self.map.to_virtual(p));
+                // In the receiver's namespace, as the kernel wrote it.
+                let v = match self.map.task(tid) {
+                    Some(t) => self.map.to_virtual_for(&self.k, t, p),
+                    None => self.map.to_virtual(p),
+                };
+                let _ = mem.write_i32(infop + SI_PID_OFFSET, v);
             }
         }
     }

@@ -65,9 +65,10 @@ struct InCall {
     /// wait4/waitid: what the core would have reported at the entry (a
     /// peek: `WNOWAIT|WNOHANG`), the start of the call's window.
     entry_peek: Option<Option<i32>>,
-    /// rt_sigqueueinfo family: where the siginfo's `si_pid` was made real
-    /// at the entry, and the program's (virtual) value to put back.
-    restore_si_pid: Option<(u64, i32)>,
+    /// A pid in the caller's memory made real at the entry (the
+    /// rt_sigqueueinfo family's `si_pid`, capget/capset's `hdrp->pid`):
+    /// where, and the program's (virtual) value to put back at the exit.
+    restore_pid: Option<(u64, i32)>,
 }
 
 impl InCall {
@@ -91,7 +92,7 @@ impl InCall {
             vfork_child: None,
             applied: false,
             entry_peek: None,
-            restore_si_pid: None,
+            restore_pid: None,
         }
     }
 }
@@ -229,13 +230,29 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
     }
     install_forwarding();
     let start = Instant::now();
+    // Init and the command start with the supervisor's credentials (the
+    // command inherits them for real), and the command with the
+    // no_new_privs its filter leaves.
+    let own = crate::creds::Own::read();
+    // The limits first, while init may still raise any (root's default
+    // credentials).
+    for (resource, lim) in crate::creds::own_rlimits() {
+        let _ = k.setrlimit(init, resource, lim);
+    }
+    if let Some(o) = &own {
+        let _ = k.set_cred(init, o.cred.clone());
+    }
+    let keep_privs = own.as_ref().is_some_and(|o| o.filter_keeps_privs());
     let cmd = k.fork(init).map_err(RunError::Core)?;
+    if !keep_privs {
+        let _ = k.pr_set_no_new_privs(cmd, [1, 0, 0, 0]);
+    }
     k.setpgid(cmd, 0, 0).map_err(RunError::Core)?;
     let vcmd = k.pid_vnr(init, cmd).map_err(RunError::Core)?;
     if let Some(lv) = &opts.live_view {
         lv.attach();
     }
-    let sp = spawn::spawn(&opts.argv, &filter, opts.proc_dir.as_deref())?;
+    let sp = spawn::spawn(&opts.argv, &filter, keep_privs, opts.proc_dir.as_deref())?;
     // The command starts with the dispositions and mask it inherited.
     for sig in (1..=64).filter(|s| sp.ignored & (1u64 << (s - 1)) != 0) {
         let ign = taskcore::SigAction {
@@ -253,6 +270,9 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
     map.alias(sup_pgid, 1);
     map.alias(sup_sid, 1);
     map.insert_task(sp.pid, cmd, vcmd);
+    if let Some(ino) = crate::pidmap::pid_ns_inode(sup_pid) {
+        map.insert_ns_inode(ino, k.root_ns());
+    }
     let mut s = Supervisor {
         k,
         init,

@@ -10,6 +10,7 @@ use taskcore::{SigHandler, SignalAction, TaskId};
 
 use super::notation::signame;
 use super::Supervisor;
+use crate::pidmap::in_root;
 use crate::spawn::pid;
 use crate::tracee::{self, has_pid, SI_PID_OFFSET};
 
@@ -27,11 +28,26 @@ impl Supervisor {
         let code = info.si_code;
         // SAFETY: si_pid is read only for codes that carry a pid.
         let real_sender = has_pid(sig, code).then(|| unsafe { info.si_pid() });
-        let vsender = real_sender.map(|p| self.map.to_virtual(p));
+        // The kernel wrote it in the receiver's namespace.
+        let vsender = real_sender.map(|p| self.map.to_virtual_for(&self.k, task, p));
         if let Some(t) = &mut self.timeline {
+            // In the root namespace's numbers.
+            let k = &self.k;
             let vtid = self.map.to_virtual(tid);
-            let vpid = self.k.getpid(task).unwrap_or(vtid);
-            t.signal(vpid, vtid, sig, vsender.unwrap_or(0));
+            let vpid = k.getpid(task).map_or(vtid, |p| in_root(k, task, p));
+            let from = vsender.map_or(0, |v| in_root(k, task, v));
+            t.signal(vpid, vtid, sig, from);
+        }
+        if self.alive(task) && self.dropped_by_ns_init(task, sig, vsender) {
+            // Natively dropped at the send; queued here only because the
+            // supervisor traces the init (sig_ignored()'s ptrace
+            // exception). Resumed with it, a traced init would even stop
+            // on a SIGSTOP of its own (get_signal() keeps kernel-only
+            // signals for an unkillable init): it is suppressed instead.
+            self.report
+                .not_checked("signal to a namespace init (dropped at the send natively)");
+            self.resume(tid, 0);
+            return;
         }
         if self.alive(task) {
             let virtual_pid = self.take_signal(tid, task, sig, code, vsender);
@@ -73,6 +89,30 @@ impl Supervisor {
         handler == SigHandler::Ignore || (handler == SigHandler::Default && sig_kernel_ignore(sig))
     }
 
+    /// Whether `sig`, not pending for `task` in the core, is one an
+    /// untraced init of a nested pid namespace does not even queue: its
+    /// handler is `SIG_DFL`, and it is not SIGKILL or SIGSTOP from an
+    /// ancestor namespace (`vsender`, in the init's numbers, 0 or none:
+    /// sent from outside, `force`). Linux: `sig_task_ignored()` for a
+    /// `SIGNAL_UNKILLABLE` task. The root namespace's init is the
+    /// supervisor, not traced.
+    fn dropped_by_ns_init(&mut self, task: TaskId, sig: i32, vsender: Option<i32>) -> bool {
+        if !self.is_ns_init(task) || self.pending(task, sig) {
+            return false;
+        }
+        let handler = self.k.rt_sigaction(task, sig, None).map(|a| a.handler);
+        let kernel_only = sig == libc::SIGKILL || sig == libc::SIGSTOP;
+        handler == Ok(SigHandler::Default) && (!kernel_only || vsender.is_some_and(|v| v > 0))
+    }
+
+    /// Whether `task` belongs to the init process of a nested pid
+    /// namespace (`SIGNAL_UNKILLABLE`; the root namespace's init is the
+    /// supervisor).
+    fn is_ns_init(&self, task: TaskId) -> bool {
+        self.k.task_active_pid_ns(task).ok() != Some(self.k.root_ns())
+            && self.k.getpid(task) == Ok(1)
+    }
+
     /// Whether `sig` is pending for `task` or its process in the core.
     fn pending(&self, task: TaskId, sig: i32) -> bool {
         let (private, shared) = self.k.pending_signals(task).unwrap_or((0, 0));
@@ -80,8 +120,13 @@ impl Supervisor {
     }
 
     /// Whether `sig` kills `task` by its default action (not blocked, no
-    /// handler, not ignored, not a stop).
+    /// handler, not ignored, not a stop; and `task` is not the init of a
+    /// nested pid namespace, which only SIGKILL from an ancestor kills:
+    /// `SIGNAL_UNKILLABLE`, and SIGKILL's deaths come at death reports).
     pub(super) fn is_fatal(&mut self, task: TaskId, sig: i32) -> bool {
+        if self.is_ns_init(task) {
+            return false;
+        }
         let blocked = self.k.sigmask(task).unwrap_or(0) & (1u64 << (sig - 1)) != 0;
         let handler = self.k.rt_sigaction(task, sig, None).map(|a| a.handler);
         !blocked
@@ -111,7 +156,9 @@ impl Supervisor {
                     .not_checked("ignored signal reported to the tracer");
                 return None;
             }
-            let from_inside = code <= 0 && vsender.is_some_and(|v| v > 1);
+            // Pid 1 is the supervisor in the root namespace only.
+            let nested = self.k.task_active_pid_ns(task).ok() != Some(self.k.root_ns());
+            let from_inside = code <= 0 && vsender.is_some_and(|v| v > 1 || (nested && v == 1));
             if from_inside {
                 self.diverge(
                     tid,
@@ -148,7 +195,7 @@ impl Supervisor {
         // A task the core's init traces takes a ptrace trap for each signal
         // (ptrace_signal()); the supervisor resumes it with the signal.
         if r == Ok(SignalAction::Stopped) && !sig_kernel_stop(sig) {
-            if let Ok(v) = self.k.gettid(task) {
+            if let Ok(v) = self.k.pid_vnr(self.init, task) {
                 if self.k.ptrace_cont(self.init, v, sig).is_ok() {
                     r = self.k.get_signal_once(task);
                 }
@@ -174,6 +221,11 @@ impl Supervisor {
             // first (ptrace_signal() comes before that check in
             // get_signal()), then discards it too.
             Ok(SignalAction::None) if sig_kernel_stop(sig) && !self.pending(task, sig) => None,
+            // A namespace init's SIG_DFL signal, queued (a thread blocked
+            // it at the send): get_signal() drops it for an unkillable
+            // init, after the tracer has seen it (ptrace_signal() comes
+            // first), as the core dropped it.
+            Ok(SignalAction::None) if self.is_ns_init(task) && !self.pending(task, sig) => None,
             Ok(SignalAction::Exit) | Err(_) => None,
             Ok(other) => {
                 if self.debug {

@@ -175,6 +175,48 @@ impl Kernel {
         let t = self.task_idx(task)?;
         Ok(NsId(self.ns_of(t)))
     }
+
+    /// The parent of pid namespace `ns` (`None` for the root namespace).
+    ///
+    /// # Errors
+    /// `EINVAL` if `ns` names no namespace (freed).
+    ///
+    /// # Linux
+    /// `pid_namespace::parent`, as `ioctl(NS_GET_PARENT)` gives it.
+    pub fn pid_ns_parent(&self, ns: NsId) -> Result<Option<NsId>> {
+        Ok(self.nss.get(ns.0).ok_or(Errno::EINVAL)?.parent.map(NsId))
+    }
+
+    /// The depth of pid namespace `ns`: 0 for the root namespace, its
+    /// parent's plus one otherwise.
+    ///
+    /// # Errors
+    /// `EINVAL` if `ns` names no namespace (freed).
+    ///
+    /// # Linux
+    /// `pid_namespace::level`.
+    pub fn pid_ns_level(&self, ns: NsId) -> Result<usize> {
+        Ok(self.nss.get(ns.0).ok_or(Errno::EINVAL)?.level)
+    }
+
+    /// The number that the `struct pid` numbered `nr` in namespace `from`
+    /// has in namespace `to`: 0 when it has none there (`to` is not
+    /// `from`'s or one of the pid's ancestors' namespaces, as Linux shows
+    /// a pid from outside a namespace). Any use counts: a process group or
+    /// session id whose leader is gone too.
+    ///
+    /// # Errors
+    /// - `EINVAL`: `from` or `to` names no namespace.
+    /// - `ESRCH`: no pid is numbered `nr` in `from` (`nr <= 0` included).
+    ///
+    /// # Linux
+    /// `pid_nr_ns(find_pid_ns(nr, from), to)` (kernel/pid.c).
+    pub fn pid_nr_in_ns(&self, from: NsId, nr: i32, to: NsId) -> Result<i32> {
+        self.nss.get(from.0).ok_or(Errno::EINVAL)?;
+        self.nss.get(to.0).ok_or(Errno::EINVAL)?;
+        let pid = self.find_pid(from.0, nr).ok_or(Errno::ESRCH)?;
+        Ok(self.pid_nr_ns(pid, to.0))
+    }
 }
 
 #[cfg(test)]
@@ -213,6 +255,43 @@ mod tests {
         let big = vec![b'x'; super::ARG_MAX];
         assert_eq!(k.execve_argv(init, "/bin/x", &[&big]), Err(Errno::E2BIG));
         assert_eq!(k.comm(init).unwrap(), b"init");
+    }
+
+    #[test]
+    fn numbers_translate_between_nested_namespaces() {
+        let mut k = Kernel::new(Config::default()).unwrap();
+        let init = k.init_task().unwrap();
+        let a = k.fork(init).unwrap();
+        k.unshare(a, crate::uapi::CLONE_NEWPID).unwrap();
+        let b = k.fork(a).unwrap();
+        let c = k.fork(b).unwrap();
+        let root = k.root_ns();
+        let ns = k.task_active_pid_ns(b).unwrap();
+        assert_eq!(k.pid_ns_parent(ns), Ok(Some(root)));
+        assert_eq!(k.pid_ns_parent(root), Ok(None));
+        assert_eq!((k.pid_ns_level(root), k.pid_ns_level(ns)), (Ok(0), Ok(1)));
+        let (vb, vc) = (k.pid_vnr(init, b).unwrap(), k.pid_vnr(init, c).unwrap());
+        // b is the nested init, c its child: 1 and 2 inside.
+        assert_eq!(k.pid_nr_in_ns(root, vb, ns), Ok(1));
+        assert_eq!(k.pid_nr_in_ns(root, vc, ns), Ok(2));
+        assert_eq!(k.pid_nr_in_ns(ns, 2, root), Ok(vc));
+        // a (and init) have no number inside.
+        let va = k.pid_vnr(init, a).unwrap();
+        assert_eq!(k.pid_nr_in_ns(root, va, ns), Ok(0));
+        assert_eq!(k.pid_nr_in_ns(root, 1, ns), Ok(0));
+        // b's group is a's (outside): in use in the root namespace only.
+        assert_eq!(k.getpgid(b, 0), Ok(0));
+        assert_eq!(k.pid_nr_in_ns(ns, 3, root), Err(Errno::ESRCH));
+        assert_eq!(k.pid_nr_in_ns(ns, 0, root), Err(Errno::ESRCH));
+        // A freed namespace is no namespace.
+        k.exit_group(c, 0).unwrap();
+        k.exit_group(b, 0).unwrap();
+        k.wait4(b, -1, crate::uapi::__WALL).ok();
+        k.wait4(a, -1, crate::uapi::__WALL).unwrap();
+        k.exit_group(a, 0).unwrap();
+        k.wait4(init, -1, crate::uapi::__WALL).unwrap();
+        assert_eq!(k.pid_ns_level(ns), Err(Errno::EINVAL));
+        assert_eq!(k.pid_nr_in_ns(ns, 1, root), Err(Errno::EINVAL));
     }
 
     #[test]
