@@ -389,12 +389,7 @@ fn clone3(a: &Args<'_>) -> Res<Call> {
         call: Syscall::Clone3(Clone3Args {
             flags,
             exit_signal: exit_signal.max(0) as u64,
-            set_tid: None,
-            set_tid_size: 0,
-            cgroup: 0,
-            stack: 0,
-            stack_size: 0,
-            pidfd_fault: false,
+            ..Clone3Args::default()
         }),
         out: Recorded::Clone { pidfd, ns_nr: None },
     };
@@ -981,12 +976,7 @@ mod tests {
             Syscall::Clone3(Clone3Args {
                 flags: 0x4100,
                 exit_signal: 17,
-                set_tid: None,
-                set_tid_size: 0,
-                cgroup: 0,
-                stack: 0,
-                stack_size: 0,
-                pidfd_fault: false,
+                ..Clone3Args::default()
             })
         );
         let (_, out) = sys("clone3", "{flags=CLONE_PIDFD, pidfd=0x7ffc, exit_signal=SIGCHLD, set_tid=[300, 1], set_tid_size=2} => {pidfd=[3]}, 88");
