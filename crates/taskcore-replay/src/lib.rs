@@ -217,10 +217,13 @@
 pub(crate) mod convert;
 pub(crate) mod engine;
 mod event;
+mod facts;
 mod input;
+mod plan;
 pub mod probe;
 mod replayer;
 mod search;
+mod sigbit;
 mod window;
 
 pub use convert::exits::ExitLines;

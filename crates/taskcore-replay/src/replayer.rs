@@ -24,6 +24,8 @@ use crate::convert::Converter;
 use crate::engine::records::{Finished, Mark, ProcessRecord};
 use crate::engine::{Engine, Mismatch, Stats};
 use crate::event::Event;
+use crate::facts::Facts;
+use crate::plan;
 use crate::search::{self, Move, HORIZON, LOOK_BACK, MAX_FULL_RUNS, VERIFY};
 use crate::window::Window;
 
@@ -329,8 +331,15 @@ impl Replayer {
 
     fn step_main(&mut self) {
         let ev = Arc::clone(self.at(self.next_pos));
-        self.engine.step(self.next_pos, &ev);
+        let facts = self.facts_of(&ev);
+        self.engine.step(self.next_pos, &ev, &facts);
         self.next_pos += 1;
+    }
+
+    /// The planner's facts of `ev` (planned now if no engine needed it
+    /// before).
+    fn facts_of(&self, ev: &Event) -> Arc<Facts> {
+        self.look.borrow_mut().facts_of(ev, plan::plan)
     }
 
     /// Applies positions up to (not including) `end` (during a search: no
@@ -509,7 +518,8 @@ impl Replayer {
         self.search_spent += lo - t.pos;
         while t.pos < lo {
             let ev = Arc::clone(self.at(t.pos));
-            t.engine.step(t.pos, &ev);
+            let facts = self.facts_of(&ev);
+            t.engine.step(t.pos, &ev, &facts);
             t.pos += 1;
         }
         // Candidates from here count what they find from `lo` on (the
@@ -544,6 +554,7 @@ impl Replayer {
         let slice: Vec<Arc<Event>> = (cp_pos..=verify_end)
             .map(|q| Arc::clone(self.at(q)))
             .collect();
+        let facts: Vec<Arc<Facts>> = slice.iter().map(|e| self.facts_of(e)).collect();
         let rel_p = (p - cp_pos) as usize;
         let mut moves = search::candidates(&slice, rel_p);
         moves.extend(search::targeted(
@@ -583,7 +594,8 @@ impl Replayer {
             let spent = &mut self.search_spent;
             let mut run = |e: &mut Engine, a: usize, b: usize| {
                 for i in a..=b {
-                    e.step(cp_pos + i as u64, &slice[mv.source(i)]);
+                    let j = mv.source(i);
+                    e.step(cp_pos + i as u64, &slice[j], &facts[j]);
                 }
                 *spent += (b + 1).saturating_sub(a) as u64;
             };

@@ -93,7 +93,7 @@ impl Engine {
             }
             (&Syscall::Kill { pid, sig }, _) => {
                 let (before, nested) = (self.stats.checked, self.nested(cur));
-                self.learn_core_dumps(e, sig);
+                self.learn_core_dumps(sig);
                 if self.outside_target(cur, pid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
@@ -107,7 +107,7 @@ impl Engine {
                 self.count_nested(nested, before, "kill");
             }
             (&Syscall::Tgkill { tgid, tid, sig }, _) => {
-                self.learn_core_dumps(e, sig);
+                self.learn_core_dumps(sig);
                 if self.outside_target(cur, tid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
@@ -123,7 +123,7 @@ impl Engine {
                 self.check_unit(e, r.map(drop));
             }
             (&Syscall::Tkill { tid, sig }, _) => {
-                self.learn_core_dumps(e, sig);
+                self.learn_core_dumps(sig);
                 if self.outside_target(cur, tid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
@@ -222,7 +222,7 @@ impl Engine {
         self.stats.checked += u64::from(check);
         let flags = clone_flags(call);
         if ns_nr.is_none() && !nested {
-            self.infer_new_pid_ns(e, cur, flags, child);
+            self.infer_new_pid_ns(cur, flags, child);
         }
         match child_of(self.sys(cur, call)) {
             Ok((t, pid, fd)) => {
@@ -276,8 +276,8 @@ impl Engine {
                 self.adopt(child, t, Some(e));
                 self.drain();
                 if let Some(held) = self.held.remove(&child) {
-                    for h in held {
-                        self.dispatch(&h);
+                    for (h, facts) in held {
+                        self.dispatch(&h, &facts);
                     }
                 }
             }
@@ -345,7 +345,8 @@ impl Engine {
     /// trace (its creator died in the call; a caller in a nested pid
     /// namespace without `--decode-pids=pidns`, see [`pidns`](super::pidns)):
     /// the first task of the lookahead, after the clone began, that no
-    /// clone created and no other such clone claimed. Kept per clone, so
+    /// clone created ([`Facts::uncreated`](crate::facts::Facts), the
+    /// planner's) and no other such clone claimed. Kept per clone, so
     /// that a replay of the same stretch by the order search finds the
     /// same child.
     fn unnamed_child(&mut self, e: &Event) -> Option<i32> {
@@ -353,12 +354,9 @@ impl Engine {
             return Some(c);
         }
         let claimed: HashSet<i32> = self.inferred.values().copied().collect();
-        let child = self
-            .look
-            .borrow()
-            .first_uncreated_after(e.entry_line, |pid| {
-                self.pids.task(pid).is_some_and(|t| !t.dead) || claimed.contains(&pid)
-            })?;
+        let child = self.facts.uncreated.iter().copied().find(|&pid| {
+            !(self.pids.task(pid).is_some_and(|t| !t.dead) || claimed.contains(&pid))
+        })?;
         self.inferred.insert(e.seq, child);
         Some(child)
     }

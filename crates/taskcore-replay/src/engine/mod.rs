@@ -71,7 +71,7 @@ mod pidns;
 mod procapi;
 pub(crate) mod records;
 pub(crate) mod report;
-mod sigbit;
+use crate::sigbit;
 mod sigcalls;
 mod signals;
 mod sigwait;
@@ -88,9 +88,13 @@ use std::sync::Arc;
 use taskcore::{Config, Kernel, Notification, TaskId};
 
 use crate::event::{Event, Kind, Outcome};
+use crate::facts::Facts;
 use crate::window::Window;
 use pidmap::PidMap;
 pub(crate) use report::{Mismatch, Stats};
+
+/// An event with the facts the planner attached to it.
+type Planned = (Arc<Event>, Arc<Facts>);
 
 /// How often (in steps) entries of reaped tasks are swept.
 const SWEEP_EVERY: u64 = 256;
@@ -141,8 +145,9 @@ pub(crate) struct Engine {
     /// Groups (leader tasks) stopped by a kill whose `--- stopped` line has
     /// not been seen.
     unconfirmed_stop: HashSet<TaskId>,
-    /// Events held until their task exists, by recorded tid.
-    held: HashMap<i32, Vec<Arc<Event>>>,
+    /// Events held until their task exists (with their facts), by
+    /// recorded tid.
+    held: HashMap<i32, Vec<Planned>>,
     /// Events already applied out of order (pulled forward), by sequence
     /// number; removed when their own turn comes.
     consumed: HashSet<u64>,
@@ -172,6 +177,8 @@ pub(crate) struct Engine {
     /// [`inherited`]).
     inherited: inherited::Inherited,
     pub(crate) stats: Stats,
+    /// The planner's facts of the event being applied.
+    facts: Arc<Facts>,
 }
 
 impl Engine {
@@ -224,6 +231,7 @@ impl Engine {
             sig: signals::SigState::default(),
             inherited: inherited::Inherited::default(),
             stats: Stats::default(),
+            facts: Arc::clone(Facts::none()),
         }
     }
 
@@ -267,6 +275,7 @@ impl Engine {
             sig: self.sig.clone(),
             inherited: self.inherited.clone(),
             stats: self.stats.clone(),
+            facts: Arc::clone(&self.facts),
         }
     }
 
@@ -284,8 +293,9 @@ impl Engine {
         }
     }
 
-    /// Applies `ev` as the `pos`-th step of the replay.
-    pub(crate) fn step(&mut self, pos: u64, ev: &Arc<Event>) {
+    /// Applies `ev`, with the facts the planner attached to it, as the
+    /// `pos`-th step of the replay.
+    pub(crate) fn step(&mut self, pos: u64, ev: &Arc<Event>, facts: &Arc<Facts>) {
         self.pos = pos;
         if self.t0.is_none() {
             self.t0 = Some(ev.ts);
@@ -301,7 +311,7 @@ impl Engine {
             self.stats.events += 1;
         }
         if !self.consumed.remove(&ev.seq) {
-            self.dispatch(ev);
+            self.dispatch(ev, facts);
         }
         if pos.is_multiple_of(SWEEP_EVERY) {
             self.sweep();
@@ -311,7 +321,7 @@ impl Engine {
     /// Counts events still held (their task was never created).
     pub(crate) fn finish(&mut self) {
         for held in self.held.values() {
-            for e in held {
+            for (e, _) in held {
                 let name = format!("{} (task never created)", e.kind.name());
                 *self.stats.unchecked.entry(name).or_default() += 1;
             }
@@ -353,7 +363,14 @@ impl Engine {
         self.stats.peak_live = self.stats.peak_live.max(self.k.nr_tasks() as u64);
     }
 
-    pub(crate) fn dispatch(&mut self, e: &Arc<Event>) {
+    /// Applies `e` with its facts (`facts`).
+    pub(crate) fn dispatch(&mut self, e: &Arc<Event>, facts: &Arc<Facts>) {
+        let outer = std::mem::replace(&mut self.facts, Arc::clone(facts));
+        self.dispatch_one(e);
+        self.facts = outer;
+    }
+
+    fn dispatch_one(&mut self, e: &Arc<Event>) {
         if debug_enabled() {
             eprintln!(
                 "[pos {}] line {} pid {} {:?} = {:?}",
@@ -361,7 +378,8 @@ impl Engine {
             );
         }
         let Some(tr) = self.pids.task(e.pid) else {
-            self.held.entry(e.pid).or_default().push(Arc::clone(e));
+            let held = (Arc::clone(e), Arc::clone(&self.facts));
+            self.held.entry(e.pid).or_default().push(held);
             return;
         };
         if tr.dead
@@ -500,16 +518,13 @@ impl Engine {
 
     /// Whether a core-dumping signal dumps core depends on rlimits the trace
     /// does not show; the recording says what happened: the next death by
-    /// that signal in the lookahead tells.
-    pub(super) fn learn_core_dumps(&mut self, e: &Event, sig: i32) {
+    /// that signal, which the planner attached to the event
+    /// ([`Facts::core_dump`]).
+    pub(super) fn learn_core_dumps(&mut self, sig: i32) {
         if !taskcore::uapi::sig_kernel_coredump(sig) {
             return;
         }
-        let next = self.look.borrow().find_after(e.line, |x| match x.kind {
-            Kind::Killed { sig: s, core } if s == sig => Some(core),
-            _ => None,
-        });
-        if let Some(core) = next {
+        if let Some(core) = self.facts.core_dump {
             self.k.set_core_dumps(core);
         }
     }

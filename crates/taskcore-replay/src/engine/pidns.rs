@@ -26,7 +26,6 @@ use taskcore::uapi::{CLONE_NEWPID, CLONE_THREAD};
 use taskcore::{NsKind, TaskId};
 
 use super::Engine;
-use crate::event::{Event, Kind, Rec};
 
 impl Engine {
     /// Whether `cur` lives in a pid namespace below the replay's root one.
@@ -64,38 +63,27 @@ impl Engine {
             .unwrap_or(nr)
     }
 
-    /// Before clone event `e` by `cur` (whose children the core numbers in
+    /// Before a clone by `cur` (whose children the core numbers in
     /// strace's namespace) creating recorded task `child` with `flags`:
     /// applies the `unshare(CLONE_NEWPID)` the recording did not show when
-    /// the lookahead proves the child lives in a nested namespace (see the
+    /// a later line proves the child lives in a nested namespace (the
+    /// planner's [`Facts::ns_annotated`](crate::facts::Facts); see the
     /// module docs).
-    pub(super) fn infer_new_pid_ns(&mut self, e: &Event, cur: TaskId, flags: u64, child: i32) {
-        if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 || !self.look.borrow().has_ns_comments() {
+    pub(super) fn infer_new_pid_ns(&mut self, cur: TaskId, flags: u64, child: i32) {
+        if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 || !self.facts.ns_annotated.contains(&child) {
             return;
         }
         if self.k.task_pid_ns(cur, NsKind::PidForChildren) != self.k.task_pid_ns(cur, NsKind::Pid) {
             return;
         }
-        let annotated = self.look.borrow().find_after(e.entry_line, |a| {
-            (a.pid == child
-                && matches!(
-                    a.kind,
-                    Kind::Sys {
-                        rec: Rec::Clone { ns_nr: Some(_), .. },
-                        ..
-                    }
-                ))
-            .then_some(())
-        });
-        if annotated.is_some()
-            && self
-                .sys(
-                    cur,
-                    &Syscall::Unshare {
-                        flags: CLONE_NEWPID,
-                    },
-                )
-                .is_ok()
+        if self
+            .sys(
+                cur,
+                &Syscall::Unshare {
+                    flags: CLONE_NEWPID,
+                },
+            )
+            .is_ok()
         {
             *self
                 .stats

@@ -206,7 +206,7 @@ impl Engine {
                 };
                 *info = Some(taskcore::SigInfo { pid, ..i });
             }
-            self.learn_core_dumps(e, args[1] as i32);
+            self.learn_core_dumps(args[1] as i32);
         }
         let r = call.and_then(|c| self.sys(cur, &c));
         self.check_unit(e, r.map(drop));

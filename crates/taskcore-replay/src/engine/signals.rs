@@ -190,22 +190,18 @@ impl Engine {
             return; // nothing was lost: the later one is still pending
         }
         let tgid = self.tgid_of_rec(e.pid);
+        let later = &self.facts.later_same;
         let lost = self.sig.kernel_sent.get(&leader).and_then(|v| {
             v.iter()
                 .filter(|k| k.sig == sig && k.line > prev && k.line <= e.line && k.child.is_some())
                 .find(|k| {
-                    k.child != taken && {
-                        let look = self.look.borrow();
-                        look.find_after(e.line, |x| {
-                            let named = matches!(x.kind, Kind::Signal { sig: s2, info: Some(i) }
-                                if s2 == sig && i.pid == k.child && i.code == k.info.code);
-                            (named
-                                && !self.consumed.contains(&x.seq)
-                                && self.tgid_of_rec(x.pid) == tgid)
-                                .then_some(())
+                    k.child != taken
+                        && later.iter().any(|x| {
+                            x.sig == sig
+                                && x.pid == k.child
+                                && x.code == k.info.code
+                                && self.tgid_of_rec(x.thread) == tgid
                         })
-                        .is_some()
-                    }
                 })
                 .copied()
         });
@@ -320,16 +316,7 @@ impl Engine {
     /// emulation holds nothing it would take: the signal of its next
     /// `---` line, if the emulation cannot hold it (see the module docs).
     pub(super) fn next_waker(&mut self, e: &Event, cur: TaskId) -> Waker {
-        let next = self.look.borrow().find_after(e.line, |x| {
-            if x.pid != e.pid {
-                return None;
-            }
-            Some(match x.kind {
-                Kind::Signal { sig, info } => Some((sig, info)),
-                _ => None,
-            })
-        });
-        let Some((sig, info)) = next.flatten() else {
+        let Some((sig, info)) = self.facts.next_signal else {
             return self.sigcont_waker(e);
         };
         if self.ignores(cur, sig) {
@@ -341,31 +328,20 @@ impl Engine {
         }
     }
 
-    /// Whether the next line of the thread of the stop-signal line `e`
-    /// (whose window starts at its `---` line) is a `--- SIGCONT` line.
-    fn next_line_is_sigcont(&self, e: &Event) -> bool {
-        let next = self.look.borrow().find_after(e.entry_line, |x| {
-            (x.pid == e.pid && x.seq != e.seq)
-                .then_some(matches!(x.kind, Kind::Signal { sig: SIGCONT, .. }))
-        });
-        next == Some(true)
-    }
-
     /// Under `PTRACE_SEIZE`, a SIGCONT wakes every thread of its process
     /// (`prepare_signal()` → `ptrace_trap_notify()`), though one takes it:
     /// a `--- SIGCONT` line of a thread of the same process, ignoring it,
-    /// dequeued while the wait of `e` was open, explains its interruption.
+    /// dequeued while the wait of `e` was open, explains its interruption
+    /// (the planner lists those lines' threads,
+    /// [`Facts::sigcont_threads`](crate::facts::Facts)).
     fn sigcont_waker(&mut self, e: &Event) -> Waker {
         let tgid = self.tgid_of_rec(e.pid);
-        let hit = {
-            let look = self.look.borrow();
-            look.find_after(e.entry_line, |x| {
-                (matches!(x.kind, Kind::Signal { sig: SIGCONT, .. })
-                    && x.entry_line <= e.line
-                    && self.tgid_of_rec(x.pid) == tgid)
-                    .then_some(x.pid)
-            })
-        };
+        let hit = self
+            .facts
+            .sigcont_threads
+            .iter()
+            .copied()
+            .find(|&x| self.tgid_of_rec(x) == tgid);
         match hit.and_then(|rec| self.pids.task(rec)) {
             Some(t) if self.ignores(t.task, SIGCONT) => Waker::Ignored,
             _ => Waker::Nothing,
@@ -625,7 +601,7 @@ impl Engine {
                 self.note_ignored_take(e, cur, sig);
                 return;
             }
-            if sig_kernel_stop(sig) && self.next_line_is_sigcont(e) {
+            if sig_kernel_stop(sig) && self.facts.next_is_sigcont {
                 // Dequeued into its signal-delivery-stop (strace's line)
                 // before a SIGCONT came, which cleared JOBCTL_STOP_DEQUEUED:
                 // do_signal_stop() gave the stop up, no `--- stopped` line
@@ -643,7 +619,7 @@ impl Engine {
                 );
             }
             // Sent from outside the replay: sent now, then delivered.
-            self.learn_core_dumps(e, sig);
+            self.learn_core_dumps(sig);
             self.stats.signals_checked -= 1;
             if let Err(err) = self.send_from_outside(e, cur, sig, info, "line") {
                 return self.mismatch(e, "signal", "sent".into(), err.name().into());
@@ -707,7 +683,7 @@ impl Engine {
                 return any;
             };
             self.consumed.insert(ev.seq);
-            self.dispatch(&ev);
+            self.dispatch(&ev, crate::facts::Facts::none());
             any = true;
         }
     }
@@ -734,7 +710,7 @@ impl Engine {
             return false;
         };
         self.consumed.insert(ev.seq);
-        self.dispatch(&ev);
+        self.dispatch(&ev, crate::facts::Facts::none());
         true
     }
 
@@ -836,7 +812,7 @@ impl Engine {
                 };
                 // A handler interrupts the call at most once.
                 self.sig.last_restart.insert(e.pid, None);
-                if self.frames_recorded(e) {
+                if self.frames_recorded() {
                     self.sig.frames.entry(cur).or_default().push(Frame {
                         old_mask,
                         eintr,
@@ -875,16 +851,10 @@ impl Engine {
     }
 
     /// Whether the handler frame set up at `e` ends at an `rt_sigreturn`
-    /// the trace records.
-    fn frames_recorded(&self, e: &Event) -> bool {
-        self.sig.recorded
-            || self
-                .look
-                .borrow()
-                .find_after(e.line, |x| {
-                    (x.pid == e.pid && x.kind.is_sigreturn()).then_some(())
-                })
-                .is_some()
+    /// the trace records (the filter has signal calls, or the planner saw
+    /// the thread's later one).
+    fn frames_recorded(&self) -> bool {
+        self.sig.recorded || self.facts.sigreturn_later
     }
 }
 

@@ -55,7 +55,7 @@ impl Engine {
             return false;
         };
         self.consumed.insert(ev.seq);
-        self.dispatch(&ev);
+        self.dispatch(&ev, crate::facts::Facts::none());
         true
     }
 

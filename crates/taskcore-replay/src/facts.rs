@@ -1,0 +1,87 @@
+//! What the recording shows later than the event it is about: facts the
+//! planner (`plan.rs`) derives from the lookahead window and attaches to an
+//! event before the engine applies it. The engine reads these, never the
+//! window: it is a function of its state and the events (with their facts)
+//! it is given, in the order it is given them.
+//!
+//! Every field is a plain reading of later lines of the trace; what the
+//! engine makes of it (which of several candidates its state allows) stays
+//! in the engine.
+
+use std::sync::{Arc, OnceLock};
+
+use crate::event::RecSigInfo;
+
+/// A later `--- SIGx {si_pid=C, ...} ---` line naming child (or sender) `C`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Named {
+    /// The thread whose line it is (recorded tid).
+    pub(crate) thread: i32,
+    /// The signal.
+    pub(crate) sig: i32,
+    /// Its `si_code`.
+    pub(crate) code: i32,
+    /// Its `si_pid`, a recorded pid (`None`: not printed).
+    pub(crate) pid: Option<i32>,
+}
+
+/// What the lines after a mask-changing call of a thread show of the
+/// signals it unblocked (`engine/consumed.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Unblocked {
+    /// Whether the thread has a later line that is neither a `---` line
+    /// nor an `rt_sigreturn` (its next call): the lookahead decides.
+    pub(crate) decided: bool,
+    /// Signals of the thread's `---` lines before that call.
+    pub(crate) taken: u64,
+    /// Every later `---` line with a siginfo, of any thread, in file
+    /// order.
+    pub(crate) later: Vec<Named>,
+}
+
+/// The facts the planner attached to one event (all empty for most).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Facts {
+    /// A call sending, or a `---` line of, a core-dumping signal: whether
+    /// the next `+++ killed by` that signal line says `(core dumped)`
+    /// (`RLIMIT_CORE` and `core_pattern`, which the trace need not show,
+    /// decide; `None`: no such line in the lookahead).
+    pub(crate) core_dump: Option<bool>,
+    /// A stop signal's `---` line: whether the thread's next line is a
+    /// `--- SIGCONT` line.
+    pub(crate) next_is_sigcont: bool,
+    /// An interrupted call: the signal and siginfo of the thread's next
+    /// line when it is a `---` line.
+    pub(crate) next_signal: Option<(i32, Option<RecSigInfo>)>,
+    /// An interrupted call: the threads whose `--- SIGCONT` line's window
+    /// overlaps the call's, in file order.
+    pub(crate) sigcont_threads: Vec<i32>,
+    /// A `---` line: whether the thread has a later `rt_sigreturn` line.
+    pub(crate) sigreturn_later: bool,
+    /// A `---` line: the later `---` lines of the same signal with an
+    /// `si_pid`, in file order.
+    pub(crate) later_same: Vec<Named>,
+    /// A mask-changing call in a trace that opened a signalfd.
+    pub(crate) unblocked: Option<Unblocked>,
+    /// A clone in a trace with `--decode-pids=pidns` comments: the tasks
+    /// with a later clone line carrying such a comment.
+    pub(crate) ns_annotated: Vec<i32>,
+    /// A clone whose child strace may not have numbered (its caller died
+    /// in it, or a pid namespace was entered in the trace): the tasks
+    /// first appearing after its entry line that no clone of the lookahead
+    /// created, in order of appearance.
+    pub(crate) uncreated: Vec<i32>,
+}
+
+impl Facts {
+    /// Shared empty facts.
+    pub(crate) fn none() -> &'static Arc<Facts> {
+        static NONE: OnceLock<Arc<Facts>> = OnceLock::new();
+        NONE.get_or_init(|| Arc::new(Facts::default()))
+    }
+
+    /// Whether nothing was derived.
+    pub(crate) fn is_empty(&self) -> bool {
+        *self == Facts::default()
+    }
+}

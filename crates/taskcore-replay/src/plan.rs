@@ -1,0 +1,185 @@
+//! The planner: one pass over the lookahead window, in file order, that
+//! attaches to each event the facts later lines of the recording show
+//! about it ([`Facts`]), before any engine applies it. It reads the trace
+//! only; what the facts mean for the emulation is the engine's business.
+//!
+//! An event is planned once, when an engine first needs it (the main
+//! replay, or the order search running ahead of it), with the window as it
+//! is then (at least the reorder window's worth of later events): every
+//! replay of it, by the search too, sees the same facts.
+
+use taskcore::sys::Syscall;
+use taskcore::uapi::{sig_kernel_coredump, sig_kernel_stop, SIGCONT};
+
+use crate::event::{Event, Kind, Outcome};
+use crate::facts::{Facts, Named, Unblocked};
+use crate::sigbit::bit;
+use crate::window::Window;
+
+/// Later `---` lines kept per list (distinct ones): a bound on the facts'
+/// size, far more than a recording's signals in flight.
+const NAMED_KEPT: usize = 32;
+
+/// The facts of `e`, from the events of `w` after it.
+pub(crate) fn plan(w: &Window, e: &Event) -> Facts {
+    let mut f = Facts::default();
+    if let Some(sig) = coredump_signal(e) {
+        f.core_dump = w.after(e.line).find_map(|x| match x.kind {
+            Kind::Killed { sig: s, core } if s == sig => Some(core),
+            _ => None,
+        });
+    }
+    match &e.kind {
+        Kind::Signal { sig, info } => {
+            let sig = *sig;
+            if sig_kernel_stop(sig) {
+                f.next_is_sigcont = w
+                    .thread_after(e.pid, e.entry_line)
+                    .find(|x| x.seq != e.seq)
+                    .is_some_and(|x| matches!(x.kind, Kind::Signal { sig: SIGCONT, .. }));
+            }
+            f.sigreturn_later = w.thread_after(e.pid, e.line).any(|x| x.kind.is_sigreturn());
+            if info.is_some() {
+                f.later_same = later_named(w.signal_lines_after(sig, e.line).map(|x| &**x));
+            }
+        }
+        Kind::Sys { call, .. } if e.ret == Outcome::Interrupted && is_signal_wait(call) => {
+            f.next_signal = w
+                .thread_after(e.pid, e.line)
+                .next()
+                .and_then(|x| match x.kind {
+                    Kind::Signal { sig, info } => Some((sig, info)),
+                    _ => None,
+                });
+            f.sigcont_threads = w
+                .signal_lines_after(SIGCONT, e.entry_line)
+                .filter(|x| x.entry_line <= e.line)
+                .map(|x| x.pid)
+                .collect();
+        }
+        _ => {}
+    }
+    if w.signalfd_seen && changes_mask(e) {
+        f.unblocked = Some(unblocked(w, e));
+    }
+    if e.kind.is_clone() {
+        if w.has_ns_comments() {
+            let mut v: Vec<i32> = w
+                .after(e.entry_line)
+                .filter(|a| {
+                    matches!(
+                        a.kind,
+                        Kind::Sys {
+                            rec: crate::event::Rec::Clone { ns_nr: Some(_), .. },
+                            ..
+                        }
+                    )
+                })
+                .map(|a| a.pid)
+                .collect();
+            v.dedup();
+            f.ns_annotated = v;
+        }
+        if e.ret == Outcome::Died || w.pidns_seen {
+            let mut v: Vec<i32> = Vec::new();
+            for a in w.after(e.entry_line) {
+                if !w.is_created(a.pid) && !v.contains(&a.pid) {
+                    v.push(a.pid);
+                }
+            }
+            f.uncreated = v;
+        }
+    }
+    f
+}
+
+/// The core-dumping signal `e` sends or delivers, if any.
+fn coredump_signal(e: &Event) -> Option<i32> {
+    let sig = match &e.kind {
+        Kind::Signal { sig, .. } => Some(*sig),
+        Kind::Raw { nr, args, .. } if *nr == taskcore::sys::nr::PIDFD_SEND_SIGNAL => {
+            Some(args[1] as i32)
+        }
+        k => k.sent_signal(),
+    }?;
+    sig_kernel_coredump(sig).then_some(sig)
+}
+
+/// Whether `call` is a signal wait (what an interruption's waker is asked
+/// of).
+fn is_signal_wait(call: &Syscall) -> bool {
+    matches!(
+        call,
+        Syscall::RtSigsuspend { .. } | Syscall::Pause | Syscall::RtSigtimedwait { .. }
+    )
+}
+
+/// Whether `e` may unblock signals (rt_sigprocmask, rt_sigreturn).
+fn changes_mask(e: &Event) -> bool {
+    matches!(
+        e.kind,
+        Kind::Sys {
+            call: Syscall::RtSigprocmask { .. } | Syscall::RtSigreturn { .. },
+            ..
+        }
+    )
+}
+
+/// The distinct `---` lines with an `si_pid` among `lines`, at most
+/// [`NAMED_KEPT`].
+fn later_named<'a>(lines: impl Iterator<Item = &'a Event>) -> Vec<Named> {
+    let mut v: Vec<Named> = Vec::new();
+    for x in lines {
+        let Kind::Signal { sig, info: Some(i) } = x.kind else {
+            continue;
+        };
+        if i.pid.is_none() {
+            continue;
+        }
+        let n = Named {
+            thread: x.pid,
+            sig,
+            code: i.code,
+            pid: i.pid,
+        };
+        if !v.contains(&n) {
+            v.push(n);
+            if v.len() >= NAMED_KEPT {
+                break;
+            }
+        }
+    }
+    v
+}
+
+/// What the lines after `e` show of the signals its thread unblocked.
+fn unblocked(w: &Window, e: &Event) -> Unblocked {
+    let mut u = Unblocked::default();
+    for a in w.thread_after(e.pid, e.line) {
+        match &a.kind {
+            Kind::Signal { sig, .. } => u.taken |= bit(*sig),
+            k if k.is_sigreturn() => {}
+            _ => {
+                u.decided = true;
+                break;
+            }
+        }
+    }
+    let mut later: Vec<Named> = Vec::new();
+    for a in w.after(e.line) {
+        if let Kind::Signal { sig, info: Some(i) } = a.kind {
+            let n = Named {
+                thread: a.pid,
+                sig,
+                code: i.code,
+                pid: i.pid,
+            };
+            let same = later.iter().filter(|m| m.sig == sig).count();
+            if same < NAMED_KEPT && !later.contains(&n) {
+                later.push(n);
+            }
+        }
+    }
+    u.later = later;
+    u
+}
