@@ -20,10 +20,31 @@ use crate::window::Window;
 /// size, far more than a recording's signals in flight.
 const NAMED_KEPT: usize = 32;
 
-/// The facts of `e`, from the events of `w` after it.
-pub(crate) fn plan(w: &Window, e: &Event) -> Facts {
+/// The facts of `e`, from the events of `w` after it (`None`: none).
+pub(crate) fn plan(w: &Window, e: &Event) -> Option<Facts> {
+    let core = coredump_signal(e);
+    let wanted = core.is_some()
+        || match &e.kind {
+            Kind::Signal { .. } => true,
+            Kind::Sys { call, .. } => {
+                (e.ret == Outcome::Interrupted && is_signal_wait(call))
+                    || (w.signalfd_seen && changes_mask(e))
+                    || (Kind::creates(call)
+                        && (w.has_ns_comments() || w.pidns_seen || e.ret == Outcome::Died))
+            }
+            _ => false,
+        };
+    if !wanted {
+        return None;
+    }
+    let f = facts(w, e, core);
+    (!f.is_empty()).then_some(f)
+}
+
+/// The facts of `e` (`core`: the core-dumping signal it sends or takes).
+fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
     let mut f = Facts::default();
-    if let Some(sig) = coredump_signal(e) {
+    if let Some(sig) = core {
         f.core_dump = w.after(e.line).find_map(|x| match x.kind {
             Kind::Killed { sig: s, core } if s == sig => Some(core),
             _ => None,
@@ -38,7 +59,7 @@ pub(crate) fn plan(w: &Window, e: &Event) -> Facts {
                     .find(|x| x.seq != e.seq)
                     .is_some_and(|x| matches!(x.kind, Kind::Signal { sig: SIGCONT, .. }));
             }
-            f.sigreturn_later = w.thread_after(e.pid, e.line).any(|x| x.kind.is_sigreturn());
+            f.sigreturn_later = w.sigreturn_after(e.pid, e.line);
             if info.is_some() {
                 f.later_same = later_named(w.signal_lines_after(sig, e.line).map(|x| &**x));
             }
@@ -81,9 +102,10 @@ pub(crate) fn plan(w: &Window, e: &Event) -> Facts {
             f.ns_annotated = v;
         }
         if e.ret == Outcome::Died || w.pidns_seen {
+            let created = w.created();
             let mut v: Vec<i32> = Vec::new();
             for a in w.after(e.entry_line) {
-                if !w.is_created(a.pid) && !v.contains(&a.pid) {
+                if !created.contains(&a.pid) && !v.contains(&a.pid) {
                     v.push(a.pid);
                 }
             }

@@ -10,7 +10,7 @@
 //! signal (`---` lines), so that the planner's questions about a thread's
 //! next lines cost that thread's events, not the window's.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use crate::event::{Event, Kind, Outcome, Rec};
@@ -39,17 +39,15 @@ fn created(e: &Event) -> Option<i32> {
 #[derive(Debug, Default)]
 pub(crate) struct Window {
     events: VecDeque<Arc<Event>>,
-    /// The planner's facts of each event (parallel to `events`; `None`:
-    /// none derived, or not planned yet).
-    facts: VecDeque<Option<Arc<Facts>>>,
+    /// The planner's facts of the events held that have some, by
+    /// sequence number.
+    facts: HashMap<u64, Arc<Facts>>,
     /// Events before this index were planned.
     planned: usize,
-    /// Each thread's events, in file order.
-    by_thread: HashMap<i32, VecDeque<Arc<Event>>>,
+    /// Per thread, the line of its last `rt_sigreturn` call held.
+    last_sigreturn: HashMap<i32, usize>,
     /// Each signal's `---` lines, in file order.
     by_sig: HashMap<i32, VecDeque<Arc<Event>>>,
-    /// Children named by a clone's result held, with their count.
-    created: HashMap<i32, u32>,
     /// Events held whose result strace annotated with the caller's pid
     /// namespace number (`--decode-pids=pidns`).
     ns_comments: usize,
@@ -65,22 +63,20 @@ impl Window {
     /// Appends the next event read.
     pub(crate) fn push(&mut self, e: Arc<Event>) {
         self.ns_comments += usize::from(ns_comment(&e));
-        if let Some(c) = created(&e) {
-            *self.created.entry(c).or_default() += 1;
-        }
         self.note_trace_kind(&e);
-        self.by_thread
-            .entry(e.pid)
-            .or_default()
-            .push_back(Arc::clone(&e));
-        if let Kind::Signal { sig, .. } = e.kind {
-            self.by_sig
-                .entry(sig)
-                .or_default()
-                .push_back(Arc::clone(&e));
+        match e.kind {
+            Kind::Signal { sig, .. } => {
+                self.by_sig
+                    .entry(sig)
+                    .or_default()
+                    .push_back(Arc::clone(&e));
+            }
+            ref k if k.is_sigreturn() => {
+                self.last_sigreturn.insert(e.pid, e.line);
+            }
+            _ => {}
         }
         self.events.push_back(e);
-        self.facts.push_back(None);
     }
 
     /// Notes what `e` shows of the kind of trace (sticky flags).
@@ -114,9 +110,15 @@ impl Window {
         self.ns_comments > 0
     }
 
-    /// Whether a clone held names `pid` as its child.
-    pub(crate) fn is_created(&self, pid: i32) -> bool {
-        self.created.contains_key(&pid)
+    /// The children the clones held name.
+    pub(crate) fn created(&self) -> HashSet<i32> {
+        self.events.iter().filter_map(|e| created(e)).collect()
+    }
+
+    /// Whether thread `pid` has an `rt_sigreturn` line after line `after`
+    /// (read so far).
+    pub(crate) fn sigreturn_after(&self, pid: i32, after: usize) -> bool {
+        self.last_sigreturn.get(&pid).is_some_and(|&l| l > after)
     }
 
     /// Events held.
@@ -135,20 +137,17 @@ impl Window {
             let Some(e) = self.events.pop_front() else {
                 break;
             };
-            self.facts.pop_front();
+            if !self.facts.is_empty() {
+                self.facts.remove(&e.seq);
+            }
             self.planned = self.planned.saturating_sub(1);
             self.ns_comments -= usize::from(ns_comment(&e));
-            if let Some(c) = created(&e) {
-                if let Some(n) = self.created.get_mut(&c) {
-                    *n -= 1;
-                    if *n == 0 {
-                        self.created.remove(&c);
-                    }
+            match e.kind {
+                Kind::Signal { sig, .. } => pop_front_of(&mut self.by_sig, sig, e.seq),
+                ref k if k.is_sigreturn() && self.last_sigreturn.get(&e.pid) == Some(&e.line) => {
+                    self.last_sigreturn.remove(&e.pid);
                 }
-            }
-            pop_front_of(&mut self.by_thread, e.pid, e.seq);
-            if let Kind::Signal { sig, .. } = e.kind {
-                pop_front_of(&mut self.by_sig, sig, e.seq);
+                _ => {}
             }
         }
     }
@@ -163,9 +162,11 @@ impl Window {
         self.events.range(self.first_after(after)..)
     }
 
-    /// Thread `pid`'s events completed after line `after`, in file order.
+    /// Thread `pid`'s events completed after line `after`, in file order
+    /// (a scan of the window from there: the planner asks for a thread's
+    /// next few lines).
     pub(crate) fn thread_after(&self, pid: i32, after: usize) -> impl Iterator<Item = &Arc<Event>> {
-        index_after(self.by_thread.get(&pid), after)
+        self.after(after).filter(move |e| e.pid == pid)
     }
 
     /// The `--- sig` lines completed after line `after`, in file order.
@@ -186,38 +187,30 @@ impl Window {
         self.after(after).find(|e| pred(e)).cloned()
     }
 
-    /// Index of event `ev`, if held. (By line: under `strace -qq` the
-    /// converter numbers a held exit's `+++` line when it releases it, so
-    /// sequence numbers are not in file order.)
-    fn index_of(&self, ev: &Event) -> Option<usize> {
-        let i = self.events.partition_point(|e| e.line < ev.line);
-        self.events
-            .range(i..)
-            .take_while(|e| e.line == ev.line)
-            .position(|e| e.seq == ev.seq)
-            .map(|j| i + j)
-    }
-
     /// The facts of event `ev`, planning (with `plan`) every held event up
-    /// to it that was not planned yet, in file order. An event no longer
-    /// held has none.
+    /// to its line that was not planned yet, in file order. An event no
+    /// longer held has none.
     pub(crate) fn facts_of(
         &mut self,
         ev: &Event,
-        plan: impl Fn(&Window, &Event) -> Facts,
+        plan: impl Fn(&Window, &Event) -> Option<Facts>,
     ) -> Arc<Facts> {
-        let Some(i) = self.index_of(ev) else {
-            return Arc::clone(Facts::none());
-        };
-        while self.planned <= i {
-            let j = self.planned;
-            let f = plan(self, &self.events[j]);
-            self.facts[j] = (!f.is_empty()).then(|| Arc::new(f));
+        while self
+            .events
+            .get(self.planned)
+            .is_some_and(|e| e.line <= ev.line)
+        {
+            let e = &self.events[self.planned];
+            if let Some(f) = plan(self, e) {
+                let seq = e.seq;
+                self.facts.insert(seq, Arc::new(f));
+            }
             self.planned += 1;
         }
-        self.facts[i]
-            .clone()
-            .unwrap_or_else(|| Arc::clone(Facts::none()))
+        match self.facts.get(&ev.seq) {
+            Some(f) => Arc::clone(f),
+            None => Arc::clone(Facts::none()),
+        }
     }
 }
 
