@@ -42,6 +42,13 @@ pub(crate) struct Unblocked {
 /// The facts the planner attached to one event (all empty for most).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Facts {
+    /// Happens-before constraints: later lines (`(key, seq)`, see
+    /// [`Event::key`](crate::event::Event::key)) that the kernel applied
+    /// before this event, which the scheduler (`replayer.rs`) moves before
+    /// it. A wait reporting a child's death or stop: the child's death and
+    /// `+++` line, or its `--- stopped by` line, that strace printed after
+    /// the wait.
+    pub(crate) preceded_by: Vec<(usize, u64)>,
     /// A call sending, or a `---` line of, a core-dumping signal: whether
     /// the next `+++ killed by` that signal line says `(core dumped)`
     /// (`RLIMIT_CORE` and `core_pattern`, which the trace need not show,

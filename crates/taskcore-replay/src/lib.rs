@@ -242,6 +242,8 @@ mod tests;
 #[cfg(test)]
 mod tests_cost;
 #[cfg(test)]
+mod tests_order;
+#[cfg(test)]
 mod tests_procapi;
 #[cfg(test)]
 mod tests_unseen;

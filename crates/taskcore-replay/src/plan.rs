@@ -23,7 +23,9 @@ const NAMED_KEPT: usize = 32;
 /// The facts of `e`, from the events of `w` after it (`None`: none).
 pub(crate) fn plan(w: &Window, e: &Event) -> Option<Facts> {
     let core = coredump_signal(e);
+    let report = reported(e);
     let wanted = core.is_some()
+        || report.is_some()
         || match &e.kind {
             Kind::Signal { .. } => true,
             Kind::Sys { call, .. } => {
@@ -44,6 +46,9 @@ pub(crate) fn plan(w: &Window, e: &Event) -> Option<Facts> {
 /// The facts of `e` (`core`: the core-dumping signal it sends or takes).
 fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
     let mut f = Facts::default();
+    if let Some((pid, what)) = reported(e) {
+        f.preceded_by = reported_end(w, e, pid, what);
+    }
     if let Some(sig) = core {
         f.core_dump = w.after(e.line).find_map(|x| match x.kind {
             Kind::Killed { sig: s, core } if s == sig => Some(core),
@@ -113,6 +118,94 @@ fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
         }
     }
     f
+}
+
+/// What a wait reports of a child.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Report {
+    Death,
+    Stop,
+    /// A status strace did not print.
+    Either,
+}
+
+/// The child (its number as the caller sees it) and the change a wait
+/// `e` reports, if it reports a death or a stop.
+fn reported(e: &Event) -> Option<(i32, Report)> {
+    use crate::event::Rec;
+    use taskcore::uapi::{CLD_DUMPED, CLD_EXITED, CLD_KILLED, CLD_STOPPED, CLD_TRAPPED};
+    let Outcome::Value(v) = e.ret else {
+        return None;
+    };
+    match &e.kind {
+        Kind::Sys {
+            rec: Rec::Wait4 { status },
+            ..
+        } if v > 0 => {
+            let what = match status {
+                None => Report::Either,
+                Some(0xffff) => return None,
+                Some(s) if s & 0xff == 0x7f => Report::Stop,
+                Some(_) => Report::Death,
+            };
+            Some((v as i32, what))
+        }
+        Kind::Sys {
+            rec: Rec::Waitid { info: Some(i) },
+            ..
+        } if i.pid > 0 => {
+            let what = match i.code {
+                CLD_EXITED | CLD_KILLED | CLD_DUMPED => Report::Death,
+                CLD_STOPPED | CLD_TRAPPED => Report::Stop,
+                _ => return None,
+            };
+            Some((i.pid, what))
+        }
+        _ => None,
+    }
+}
+
+/// "A death before the wait that reports it": the kernel wakes the
+/// parent from inside the child's exit or stop (`do_notify_parent()`,
+/// `do_notify_parent_cldstop()`), while strace prints the `+++` or `---
+/// stopped by` line only when its own `waitpid` collects the tracee's
+/// event, which may be after the parent's wait returned. The first such
+/// line of the child after the wait (with its death, for a `+++` line),
+/// unless a clone numbered another task so in between (a reused pid).
+fn reported_end(w: &Window, e: &Event, nr: i32, what: Report) -> Vec<(usize, u64)> {
+    // A caller in a nested pid namespace names the child by its
+    // namespace's number: strace's comment on the clone says which.
+    let pid = if w.has_ns_comments() {
+        w.ns_child(e.pid, nr).unwrap_or(nr)
+    } else {
+        nr
+    };
+    let mut die = None;
+    for x in w.ends_after(pid, e.line) {
+        let fits = match (&x.kind, what) {
+            (Kind::Die { .. }, _) => {
+                die = Some(x);
+                continue;
+            }
+            (Kind::Stopped { .. }, Report::Stop | Report::Either) => true,
+            (Kind::Exited { .. } | Kind::Killed { .. }, Report::Death | Report::Either) => true,
+            _ => false,
+        };
+        if !fits {
+            die = None;
+            continue;
+        }
+        let reused = w
+            .between(e.line, x.line)
+            .any(|c| c.kind.is_clone() && c.ret == Outcome::Value(i64::from(pid)));
+        if reused {
+            return Vec::new();
+        }
+        let mut v: Vec<(usize, u64)> = die.map(|d| (d.key(), d.seq)).into_iter().collect();
+        v.push((x.key(), x.seq));
+        return v;
+    }
+    Vec::new()
 }
 
 /// The core-dumping signal `e` sends or delivers, if any.

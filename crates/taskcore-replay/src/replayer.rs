@@ -106,6 +106,9 @@ pub struct Replayer {
     order_base: u64,
     /// The next position to apply.
     next_pos: u64,
+    /// Positions before this one are scheduled: the happens-before
+    /// constraints the planner attached to their events hold.
+    scheduled: u64,
     engine: Engine,
     checkpoints: VecDeque<Checkpoint>,
     /// Position of the last checkpoint (or prune, without search).
@@ -157,6 +160,7 @@ impl Replayer {
             order: VecDeque::new(),
             order_base: 0,
             next_pos: 0,
+            scheduled: 0,
             engine,
             checkpoints: VecDeque::new(),
             last_checkpoint: 0,
@@ -330,10 +334,47 @@ impl Replayer {
     }
 
     fn step_main(&mut self) {
+        self.schedule_through(self.next_pos);
         let ev = Arc::clone(self.at(self.next_pos));
         let facts = self.facts_of(&ev);
         self.engine.step(self.next_pos, &ev, &facts);
         self.next_pos += 1;
+    }
+
+    /// The scheduler: makes the happens-before constraints of the events
+    /// at positions up to `end` hold, before any engine applies them. An
+    /// event the planner says the kernel applied before the one at `p`
+    /// ([`Facts::preceded_by`]) that is still later in the order (or not
+    /// released yet) is moved to just before it. Only events placed later
+    /// by default move earlier (their keys are larger), so this ends.
+    fn schedule_through(&mut self, end: u64) {
+        while self.scheduled <= end && self.scheduled < self.avail() {
+            let p = self.scheduled;
+            let ev = Arc::clone(self.at(p));
+            let facts = self.facts_of(&ev);
+            let mut at = (p - self.order_base) as usize;
+            for &(key, seq) in &facts.preceded_by {
+                if key <= ev.key() {
+                    continue;
+                }
+                if let Some(x) = self.take_later(at + 1, key, seq) {
+                    self.order.insert(at, x);
+                    at += 1;
+                }
+            }
+            if at == (p - self.order_base) as usize {
+                self.scheduled += 1;
+            }
+        }
+    }
+
+    /// Removes the event `(key, seq)` from the order after index `from`,
+    /// or from the events not released yet.
+    fn take_later(&mut self, from: usize, key: usize, seq: u64) -> Option<Arc<Event>> {
+        if let Some(i) = self.order.range(from..).position(|x| x.seq == seq) {
+            return self.order.remove(from + i);
+        }
+        self.pending.remove(&(key, seq))
     }
 
     /// The planner's facts of `ev` (planned now if no engine needed it
@@ -551,6 +592,7 @@ impl Replayer {
         let limit = (p + HORIZON).min(last);
         let verify_end = (p + VERIFY).min(last);
         self.advance_main(limit + 1);
+        self.schedule_through(verify_end);
         let slice: Vec<Arc<Event>> = (cp_pos..=verify_end)
             .map(|q| Arc::clone(self.at(q)))
             .collect();

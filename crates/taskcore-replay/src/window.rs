@@ -10,7 +10,9 @@
 //! signal (`---` lines), so that the planner's questions about a thread's
 //! next lines cost that thread's events, not the window's.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
+
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::event::{Event, Kind, Outcome, Rec};
@@ -44,6 +46,9 @@ pub(crate) struct Window {
     facts: HashMap<u64, Arc<Facts>>,
     /// Events before this index were planned.
     planned: usize,
+    /// Each task's deaths and `+++` and `--- stopped by` lines, in file
+    /// order.
+    ends: HashMap<i32, VecDeque<Arc<Event>>>,
     /// Per thread, the line of its last `rt_sigreturn` call held.
     last_sigreturn: HashMap<i32, usize>,
     /// Each signal's `---` lines, in file order.
@@ -73,6 +78,12 @@ impl Window {
             }
             ref k if k.is_sigreturn() => {
                 self.last_sigreturn.insert(e.pid, e.line);
+            }
+            Kind::Die { .. } | Kind::Exited { .. } | Kind::Killed { .. } | Kind::Stopped { .. } => {
+                self.ends
+                    .entry(e.pid)
+                    .or_default()
+                    .push_back(Arc::clone(&e));
             }
             _ => {}
         }
@@ -144,6 +155,10 @@ impl Window {
             self.ns_comments -= usize::from(ns_comment(&e));
             match e.kind {
                 Kind::Signal { sig, .. } => pop_front_of(&mut self.by_sig, sig, e.seq),
+                Kind::Die { .. }
+                | Kind::Exited { .. }
+                | Kind::Killed { .. }
+                | Kind::Stopped { .. } => pop_front_of(&mut self.ends, e.pid, e.seq),
                 ref k if k.is_sigreturn() && self.last_sigreturn.get(&e.pid) == Some(&e.line) => {
                     self.last_sigreturn.remove(&e.pid);
                 }
@@ -185,6 +200,43 @@ impl Window {
         pred: impl Fn(&Event) -> bool,
     ) -> Option<Arc<Event>> {
         self.after(after).find(|e| pred(e)).cloned()
+    }
+
+    /// Task `pid`'s deaths, `+++` and `--- stopped by` lines completed
+    /// after line `after`, in file order.
+    pub(crate) fn ends_after(&self, pid: i32, after: usize) -> impl Iterator<Item = &Arc<Event>> {
+        index_after(self.ends.get(&pid), after)
+    }
+
+    /// The child recorded tid of the clone held by `caller` (or, failing
+    /// that, by any task) whose `--decode-pids=pidns` comment numbers it
+    /// `nr` in the caller's namespace.
+    pub(crate) fn ns_child(&self, caller: i32, nr: i32) -> Option<i32> {
+        let mut any = None;
+        for e in self.events.iter().rev() {
+            if let (
+                Kind::Sys {
+                    rec: Rec::Clone { ns_nr: Some(n), .. },
+                    ..
+                },
+                Some(c),
+            ) = (&e.kind, created(e))
+            {
+                if *n == nr {
+                    if e.pid == caller {
+                        return Some(c);
+                    }
+                    any = any.or(Some(c));
+                }
+            }
+        }
+        any
+    }
+
+    /// The events completed between lines `from` and `to` (both
+    /// excluded).
+    pub(crate) fn between(&self, from: usize, to: usize) -> impl Iterator<Item = &Arc<Event>> {
+        self.after(from).take_while(move |e| e.line < to)
     }
 
     /// The facts of event `ev`, planning (with `plan`) every held event up

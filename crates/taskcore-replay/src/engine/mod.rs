@@ -279,18 +279,9 @@ impl Engine {
         }
     }
 
-    /// Where an event is placed by default: clones at their entry line
-    /// (their result is known), an event with a point of its own
-    /// ([`Event::at`]) there, everything else at the line that completed
-    /// it. The default order sorts by `(key, seq)`.
+    /// Where an event is placed by default ([`Event::key`]).
     pub(crate) fn key(e: &Event) -> usize {
-        if let Some(at) = e.at {
-            at
-        } else if e.kind.is_clone() {
-            e.entry_line
-        } else {
-            e.line
-        }
+        e.key()
     }
 
     /// Applies `ev`, with the facts the planner attached to it, as the

@@ -49,20 +49,6 @@ impl Engine {
         }
     }
 
-    /// The recorded label (strace's number) of the task `cur` numbers
-    /// `nr`, for a nested caller; `nr` itself otherwise.
-    pub(super) fn label_for(&self, cur: TaskId, nr: i32) -> i32 {
-        if !self.nested(cur) {
-            return nr;
-        }
-        self.k
-            .find_task_by_vpid(cur, nr)
-            .and_then(|t| self.k.pid_vnr(self.init, t))
-            .ok()
-            .and_then(|n| self.pids.rec_of(n))
-            .unwrap_or(nr)
-    }
-
     /// Before a clone by `cur` (whose children the core numbers in
     /// strace's namespace) creating recorded task `child` with `flags`:
     /// applies the `unshare(CLONE_NEWPID)` the recording did not show when
