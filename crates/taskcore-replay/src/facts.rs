@@ -25,6 +25,21 @@ pub(crate) struct Named {
     pub(crate) pid: Option<i32>,
 }
 
+/// A later line that may have caused a signal taken at an event: a call
+/// sending it whose window contains the event's line, or a `--- stopped
+/// by` line of a thread (the group stop completes with its last thread and
+/// notifies the parent then).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Cause {
+    /// Its place in the default order ([`Event::key`](crate::event::Event::key)).
+    pub(crate) key: usize,
+    pub(crate) seq: u64,
+    /// Its recorded thread.
+    pub(crate) thread: i32,
+    /// A `--- stopped by` line (else a sending call).
+    pub(crate) stop: bool,
+}
+
 /// What the lines after a mask-changing call of a thread show of the
 /// signals it unblocked (`engine/consumed.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,6 +64,12 @@ pub(crate) struct Facts {
     /// `+++` line, or its `--- stopped by` line, that strace printed after
     /// the wait.
     pub(crate) preceded_by: Vec<(usize, u64)>,
+    /// A `---` line with a siginfo, or an `rt_sigtimedwait` that returned
+    /// one: the later lines that may have caused it (the engine, which
+    /// knows whether the signal is pending already and which threads make
+    /// up the sender's process, asks the scheduler for the ones that did,
+    /// [`crate::engine::Engine::take_wants`]).
+    pub(crate) causes: Vec<Cause>,
     /// A call sending, or a `---` line of, a core-dumping signal: whether
     /// the next `+++ killed by` that signal line says `(core dumped)`
     /// (`RLIMIT_CORE` and `core_pattern`, which the trace need not show,

@@ -12,7 +12,7 @@ use taskcore::sys::Syscall;
 use taskcore::uapi::{sig_kernel_coredump, sig_kernel_stop, SIGCONT};
 
 use crate::event::{Event, Kind, Outcome};
-use crate::facts::{Facts, Named, Unblocked};
+use crate::facts::{Cause, Facts, Named, Unblocked};
 use crate::sigbit::bit;
 use crate::window::Window;
 
@@ -26,6 +26,7 @@ pub(crate) fn plan(w: &Window, e: &Event) -> Option<Facts> {
     let report = reported(e);
     let wanted = core.is_some()
         || report.is_some()
+        || taken_with_info(e).is_some()
         || match &e.kind {
             Kind::Signal { .. } => true,
             Kind::Sys { call, .. } => {
@@ -54,6 +55,23 @@ fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
             Kind::Killed { sig: s, core } if s == sig => Some(core),
             _ => None,
         });
+    }
+    if let Some((sig, info)) = taken_with_info(e) {
+        f.causes = w
+            .open_causes(e.line)
+            .filter(|x| match x.kind {
+                Kind::Stopped { .. } => {
+                    sig == taskcore::uapi::SIGCHLD && info.code == taskcore::uapi::CLD_STOPPED
+                }
+                ref k => k.sent_signal() == Some(sig),
+            })
+            .map(|x| Cause {
+                key: x.key(),
+                seq: x.seq,
+                thread: x.pid,
+                stop: matches!(x.kind, Kind::Stopped { .. }),
+            })
+            .collect();
     }
     match &e.kind {
         Kind::Signal { sig, info } => {
@@ -118,6 +136,22 @@ fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
         }
     }
     f
+}
+
+/// The signal and siginfo a `---` line takes, or an `rt_sigtimedwait`
+/// returned.
+fn taken_with_info(e: &Event) -> Option<(i32, crate::event::RecSigInfo)> {
+    match (&e.kind, &e.ret) {
+        (Kind::Signal { sig, info: Some(i) }, _) => Some((*sig, *i)),
+        (
+            Kind::Sys {
+                call: Syscall::RtSigtimedwait { .. },
+                rec: crate::event::Rec::Siginfo { info: Some(i), .. },
+            },
+            Outcome::Value(n),
+        ) => Some((*n as i32, *i)),
+        _ => None,
+    }
 }
 
 /// What a wait reports of a child.

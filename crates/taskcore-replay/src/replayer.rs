@@ -14,7 +14,6 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashSet, VecDeque};
-use std::rc::Rc;
 use std::sync::Arc;
 
 use taskcore::Kernel;
@@ -26,7 +25,7 @@ use crate::engine::{Engine, Mismatch, Stats};
 use crate::event::Event;
 use crate::facts::Facts;
 use crate::plan;
-use crate::search::{self, Move, HORIZON, LOOK_BACK, MAX_FULL_RUNS, VERIFY};
+use crate::search::{self, HORIZON, LOOK_BACK, MAX_FULL_RUNS, VERIFY};
 use crate::window::Window;
 
 /// Positions between checkpoints.
@@ -96,7 +95,7 @@ struct Checkpoint {
 /// create one per thread.
 pub struct Replayer {
     conv: Converter,
-    look: Rc<RefCell<Window>>,
+    look: RefCell<Window>,
     /// Converted events not yet placed, by default-order key.
     pending: BTreeMap<(usize, u64), Arc<Event>>,
     /// No event pushed later has a key below this line.
@@ -150,8 +149,8 @@ impl std::fmt::Debug for Replayer {
 impl Replayer {
     /// A replayer with nothing fed yet.
     pub fn new(opts: Options) -> Replayer {
-        let look = Rc::new(RefCell::new(Window::default()));
-        let engine = Engine::new(Rc::clone(&look), Arc::clone(&opts.probes), opts.records);
+        let look = RefCell::new(Window::default());
+        let engine = Engine::new(Arc::clone(&opts.probes), opts.records);
         Replayer {
             conv: Converter::default(),
             look,
@@ -333,12 +332,28 @@ impl Replayer {
         }
     }
 
+    /// Applies the next position (see [`apply_at`]); a later line an
+    /// event needs before it may also come from the events not released
+    /// yet.
     fn step_main(&mut self) {
-        self.schedule_through(self.next_pos);
-        let ev = Arc::clone(self.at(self.next_pos));
-        let facts = self.facts_of(&ev);
-        self.engine.step(self.next_pos, &ev, &facts);
-        self.next_pos += 1;
+        loop {
+            self.schedule_through(self.next_pos);
+            let i = (self.next_pos - self.order_base) as usize;
+            let pending = &mut self.pending;
+            let done = apply_at(
+                &mut self.engine,
+                &mut self.order,
+                i,
+                self.next_pos,
+                &self.look,
+                &mut |key, seq| pending.remove(&(key, seq)),
+            );
+            if done {
+                self.next_pos += 1;
+                return;
+            }
+            self.scheduled = self.next_pos;
+        }
     }
 
     /// The scheduler: makes the happens-before constraints of the events
@@ -596,7 +611,10 @@ impl Replayer {
         let slice: Vec<Arc<Event>> = (cp_pos..=verify_end)
             .map(|q| Arc::clone(self.at(q)))
             .collect();
-        let facts: Vec<Arc<Facts>> = slice.iter().map(|e| self.facts_of(e)).collect();
+        // Every event of the stretch planned now, with the window as it is.
+        for e in &slice {
+            self.facts_of(e);
+        }
         let rel_p = (p - cp_pos) as usize;
         let mut moves = search::candidates(&slice, rel_p);
         moves.extend(search::targeted(
@@ -633,27 +651,35 @@ impl Replayer {
                 (cp.snapshot(), 0)
             };
             self.search_spent += self.snapshot_cost();
+            let mut cand: VecDeque<Arc<Event>> = (0..slice.len())
+                .map(|i| Arc::clone(&slice[mv.source(i)]))
+                .collect();
             let spent = &mut self.search_spent;
-            let mut run = |e: &mut Engine, a: usize, b: usize| {
-                for i in a..=b {
-                    let j = mv.source(i);
-                    e.step(cp_pos + i as u64, &slice[j], &facts[j]);
+            let look = &self.look;
+            let mut run = |e: &mut Engine, cand: &mut VecDeque<Arc<Event>>, a: usize, b: usize| {
+                let mut i = a;
+                while i <= b {
+                    if apply_at(e, cand, i, cp_pos + i as u64, look, &mut |_, _| None) {
+                        i += 1;
+                    }
+                    *spent += 1;
                 }
-                *spent += (b + 1).saturating_sub(a) as u64;
             };
             let base = cp_pos + start as u64;
-            run(&mut e, start, (limit - cp_pos) as usize);
+            run(&mut e, &mut cand, start, (limit - cp_pos) as usize);
             if Self::count(&e, base, limit) >= Self::count(&self.engine, base, limit) {
                 continue;
             }
             run(
                 &mut e,
+                &mut cand,
                 (limit - cp_pos) as usize + 1,
                 (verify_end - cp_pos) as usize,
             );
             self.advance_main(verify_end + 1);
             if Self::count(&e, base, verify_end) < Self::count(&self.engine, base, verify_end) {
-                self.adopt(e, &slice, mv, cp_pos, base, verify_end);
+                let from = cp_pos + mv.from() as u64;
+                self.adopt(e, cand, cp_pos, base, verify_end, from);
                 return true;
             }
             verified += 1;
@@ -667,20 +693,31 @@ impl Replayer {
     /// Makes a kept candidate the replay: its order replaces positions
     /// `[cp_pos, end]`, its engine the main one (with what the main engine
     /// found before `base`, where the candidate's run started).
+    ///
+    /// The main order may have changed after `end` meanwhile (the
+    /// scheduler moved a later line before an event it applied): the
+    /// candidate's order replaces `[cp_pos, end]`, and the main order's
+    /// other events follow in their order.
     fn adopt(
         &mut self,
         mut e: Engine,
-        slice: &[Arc<Event>],
-        mv: Move,
+        cand: VecDeque<Arc<Event>>,
         cp_pos: u64,
         base: u64,
         end: u64,
+        from: u64,
     ) {
-        for (i, pos) in (cp_pos..=end).enumerate() {
-            let idx = (pos - self.order_base) as usize;
-            self.order[idx] = Arc::clone(&slice[mv.source(i)]);
-        }
-        let from = cp_pos + mv.from() as u64;
+        let n = (end - cp_pos + 1) as usize;
+        let head: HashSet<u64> = cand.iter().take(n).map(|x| x.seq).collect();
+        let at = (cp_pos - self.order_base) as usize;
+        let rest: Vec<Arc<Event>> = self
+            .order
+            .drain(at..)
+            .filter(|x| !head.contains(&x.seq))
+            .collect();
+        self.order.extend(cand.into_iter().take(n));
+        self.order.extend(rest);
+        self.scheduled = self.scheduled.min(end + 1);
         let final_below = self.final_below;
         let mut list = std::mem::take(&mut self.engine.stats.mismatches);
         list.retain(|m| m.pos >= final_below && m.pos < base);
@@ -702,6 +739,51 @@ impl Replayer {
             self.trail = None;
         }
     }
+}
+
+/// Applies `order[i]` on `engine` as position `pos`, with its facts. An
+/// event whose cause may come later ([`Facts::causes`]) is applied on a
+/// copy kept of the engine before it; when the engine says later lines
+/// caused it ([`Engine::take_wants`]), those found later in `order` (or,
+/// through `elsewhere`, not released yet) move before it, the copy is
+/// restored, and `false` says to apply index `i` (now the first moved
+/// line) again. Only lines placed later by default move earlier, so this
+/// ends.
+fn apply_at(
+    engine: &mut Engine,
+    order: &mut VecDeque<Arc<Event>>,
+    i: usize,
+    pos: u64,
+    look: &RefCell<Window>,
+    elsewhere: &mut dyn FnMut(usize, u64) -> Option<Arc<Event>>,
+) -> bool {
+    let ev = Arc::clone(&order[i]);
+    let facts = look.borrow_mut().facts_of(&ev, plan::plan);
+    let before = (!facts.causes.is_empty()).then(|| engine.snapshot());
+    engine.step(pos, &ev, &facts);
+    let (Some(saved), Some(wants)) = (before, engine.take_wants(ev.seq)) else {
+        return true;
+    };
+    let mut at = i;
+    for (key, seq) in wants {
+        if key <= ev.key() {
+            continue;
+        }
+        let found = order.range(at + 1..).position(|x| x.seq == seq);
+        let x = match found {
+            Some(j) => order.remove(at + 1 + j),
+            None => elsewhere(key, seq),
+        };
+        if let Some(x) = x {
+            order.insert(at, x);
+            at += 1;
+        }
+    }
+    if at == i {
+        return true;
+    }
+    *engine = saved;
+    false
 }
 
 /// Drops what `e` found before position `pos` (mismatches, closed

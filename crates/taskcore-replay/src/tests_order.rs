@@ -66,3 +66,35 @@ fn a_reused_pid_s_later_death_is_not_moved() {
         assert!(lines.contains(&2), "{lines:?}");
     }
 }
+
+/// The engine reads no shared window: it, its checkpoints (copies of it)
+/// and the replayer can move to another thread.
+#[test]
+fn the_engine_its_checkpoints_and_the_replayer_are_send() {
+    fn send<T: Send>() {}
+    send::<crate::engine::Engine>();
+    send::<crate::facts::Facts>();
+    send::<Replayer>();
+}
+
+/// A `---` line whose sender's call strace printed as resumed after it:
+/// the kill is moved before the line (the signal is queued inside the
+/// sender's syscall, before its syscall-exit stop).
+const LATE_SENDER: &str = "\
+100 1.0 rt_sigaction(SIGUSR1, {sa_handler=0x1000, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x2000}, NULL, 8) = 0
+100 1.1 clone(child_stack=NULL, flags=SIGCHLD) = 101
+101 1.2 kill(100, SIGUSR1 <unfinished ...>
+100 1.3 --- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_USER, si_pid=101, si_uid=0} ---
+101 1.4 <... kill resumed>) = 0
+100 1.5 rt_sigreturn({mask=[]}) = 0
+";
+
+#[test]
+fn a_sender_comes_before_the_line_of_the_signal_it_sent() {
+    assert_eq!(bad(LATE_SENDER), [Vec::<usize>::new(), Vec::new()]);
+    // Sent by another process than the one si_pid names: nothing to move.
+    let text = LATE_SENDER.replace("si_pid=101", "si_pid=100");
+    for lines in bad(&text) {
+        assert!(lines.contains(&4), "{lines:?}");
+    }
+}

@@ -49,6 +49,10 @@ pub(crate) struct Window {
     /// Each task's deaths and `+++` and `--- stopped by` lines, in file
     /// order.
     ends: HashMap<i32, VecDeque<Arc<Event>>>,
+    /// Calls held that send a signal and whose window spans lines (entered
+    /// before the line that completed them), and `--- stopped by` lines,
+    /// in file order.
+    causes: VecDeque<Arc<Event>>,
     /// Per thread, the line of its last `rt_sigreturn` call held.
     last_sigreturn: HashMap<i32, usize>,
     /// Each signal's `---` lines, in file order.
@@ -69,6 +73,9 @@ impl Window {
     pub(crate) fn push(&mut self, e: Arc<Event>) {
         self.ns_comments += usize::from(ns_comment(&e));
         self.note_trace_kind(&e);
+        if is_cause(&e) {
+            self.causes.push_back(Arc::clone(&e));
+        }
         match e.kind {
             Kind::Signal { sig, .. } => {
                 self.by_sig
@@ -153,6 +160,9 @@ impl Window {
             }
             self.planned = self.planned.saturating_sub(1);
             self.ns_comments -= usize::from(ns_comment(&e));
+            if self.causes.front().is_some_and(|x| x.seq == e.seq) {
+                self.causes.pop_front();
+            }
             match e.kind {
                 Kind::Signal { sig, .. } => pop_front_of(&mut self.by_sig, sig, e.seq),
                 Kind::Die { .. }
@@ -193,13 +203,12 @@ impl Window {
         index_after(self.by_sig.get(&sig), after)
     }
 
-    /// The first event completed after line `after` that `pred` accepts.
-    pub(crate) fn find_event_after(
-        &self,
-        after: usize,
-        pred: impl Fn(&Event) -> bool,
-    ) -> Option<Arc<Event>> {
-        self.after(after).find(|e| pred(e)).cloned()
+    /// The sending calls entered before line `line` and completed after it,
+    /// and the `--- stopped by` lines whose window contains it, in file
+    /// order.
+    pub(crate) fn open_causes(&self, line: usize) -> impl Iterator<Item = &Arc<Event>> {
+        let i = self.causes.partition_point(|e| e.line <= line);
+        self.causes.range(i..).filter(move |e| e.entry_line < line)
     }
 
     /// Task `pid`'s deaths, `+++` and `--- stopped by` lines completed
@@ -264,6 +273,12 @@ impl Window {
             None => Arc::clone(Facts::none()),
         }
     }
+}
+
+/// Whether `e` goes in [`Window::open_causes`].
+fn is_cause(e: &Event) -> bool {
+    (e.entry_line < e.line && e.kind.sent_signal().is_some())
+        || matches!(e.kind, Kind::Stopped { .. })
 }
 
 /// Removes `seq` from the front of `map[key]` (the oldest event held).

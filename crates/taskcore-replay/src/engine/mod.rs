@@ -80,16 +80,13 @@ mod userns;
 mod waits;
 mod world;
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
 use std::sync::Arc;
 
 use taskcore::{Config, Kernel, Notification, TaskId};
 
 use crate::event::{Event, Kind, Outcome};
 use crate::facts::Facts;
-use crate::window::Window;
 use pidmap::PidMap;
 pub(crate) use report::{Mismatch, Stats};
 
@@ -148,9 +145,6 @@ pub(crate) struct Engine {
     /// Events held until their task exists (with their facts), by
     /// recorded tid.
     held: HashMap<i32, Vec<Planned>>,
-    /// Events already applied out of order (pulled forward), by sequence
-    /// number; removed when their own turn comes.
-    consumed: HashSet<u64>,
     /// Leaders whose pid a thread's exec took over (its `<... execve
     /// resumed>` is already applied).
     superseded: HashSet<i32>,
@@ -166,9 +160,6 @@ pub(crate) struct Engine {
     /// Closed records not yet handed out, with the position that closed
     /// them.
     pub(crate) finished: Vec<(u64, records::Finished)>,
-    /// The events read so far (for lookahead; shared, not part of the
-    /// state).
-    look: Rc<RefCell<Window>>,
     /// pidfd tables and known limits (see [`procapi`]).
     proc: procapi::ProcState,
     /// Signal masks, frames and interrupted calls (see [`signals`]).
@@ -179,16 +170,15 @@ pub(crate) struct Engine {
     pub(crate) stats: Stats,
     /// The planner's facts of the event being applied.
     facts: Arc<Facts>,
+    /// Later lines the event applied last (its sequence number) needed
+    /// before it (see [`Engine::take_wants`]).
+    wants: Option<(u64, Vec<(usize, u64)>)>,
 }
 
 impl Engine {
     /// An engine with the world of [`world`] not yet created (see
     /// [`Engine::start`]). `look` is the window of events read so far.
-    pub(crate) fn new(
-        look: Rc<RefCell<Window>>,
-        probes: Arc<taskcore::probe::ProbeSet>,
-        records: bool,
-    ) -> Self {
+    pub(crate) fn new(probes: Arc<taskcore::probe::ProbeSet>, records: bool) -> Self {
         let mut k = Kernel::new(Config {
             pid_max: taskcore::uapi::PID_MAX_LIMIT,
             core_dumps: true,
@@ -219,19 +209,18 @@ impl Engine {
             unconfirmed_dead: HashSet::new(),
             unconfirmed_stop: HashSet::new(),
             held: HashMap::new(),
-            consumed: HashSet::new(),
             superseded: HashSet::new(),
             inferred: HashMap::new(),
             t0: None,
             opts_records: records,
             records: HashMap::new(),
             finished: Vec::new(),
-            look,
             proc: procapi::ProcState::default(),
             sig: signals::SigState::default(),
             inherited: inherited::Inherited::default(),
             stats: Stats::default(),
             facts: Arc::clone(Facts::none()),
+            wants: None,
         }
     }
 
@@ -263,19 +252,18 @@ impl Engine {
             unconfirmed_dead: self.unconfirmed_dead.clone(),
             unconfirmed_stop: self.unconfirmed_stop.clone(),
             held: self.held.clone(),
-            consumed: self.consumed.clone(),
             superseded: self.superseded.clone(),
             inferred: self.inferred.clone(),
             t0: self.t0,
             opts_records: self.opts_records,
             records: self.records.clone(),
             finished: self.finished.clone(),
-            look: Rc::clone(&self.look),
             proc: self.proc.clone(),
             sig: self.sig.clone(),
             inherited: self.inherited.clone(),
             stats: self.stats.clone(),
             facts: Arc::clone(&self.facts),
+            wants: None,
         }
     }
 
@@ -288,6 +276,7 @@ impl Engine {
     /// `pos`-th step of the replay.
     pub(crate) fn step(&mut self, pos: u64, ev: &Arc<Event>, facts: &Arc<Facts>) {
         self.pos = pos;
+        self.wants = None;
         if self.t0.is_none() {
             self.t0 = Some(ev.ts);
             self.start(ev.pid);
@@ -301,11 +290,21 @@ impl Engine {
         if !matches!(ev.kind, Kind::Die { .. }) {
             self.stats.events += 1;
         }
-        if !self.consumed.remove(&ev.seq) {
-            self.dispatch(ev, facts);
-        }
+        self.dispatch(ev, facts);
         if pos.is_multiple_of(SWEEP_EVERY) {
             self.sweep();
+        }
+    }
+
+    /// The later lines (`(key, seq)`) that event `seq`, just applied, says
+    /// the kernel applied before it, given what the emulation holds (a
+    /// signal taken that no applied call sent). The scheduler moves them
+    /// before the event and replays it from a copy taken before it; the
+    /// engine applied it as if they were not there.
+    pub(crate) fn take_wants(&mut self, seq: u64) -> Option<Vec<(usize, u64)>> {
+        match self.wants.take() {
+            Some((s, w)) if s == seq => Some(w),
+            _ => None,
         }
     }
 

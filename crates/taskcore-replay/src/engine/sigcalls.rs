@@ -233,7 +233,7 @@ impl Engine {
                 (p | s) & bit(sig) != 0
             };
             if !held(&self.k) {
-                self.pull_cause(e, sig, Some(i));
+                self.want_cause(e, sig, Some(i));
             }
             // A signal no traced call sent (a timer's SIGALRM, a
             // terminal's, a process outside the trace), taken here with

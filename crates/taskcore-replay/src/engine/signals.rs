@@ -547,11 +547,9 @@ impl Engine {
         let ignored = self.ignores(cur, sig);
         self.stats.checked += 1;
         self.stats.signals_checked += 1;
-        let (p, s) = if (p | s) & bit(sig) == 0 && !ignored && self.pull_cause(e, sig, info) {
-            self.k.pending_signals(cur).unwrap_or((p, s))
-        } else {
-            (p, s)
-        };
+        if (p | s) & bit(sig) == 0 && !ignored {
+            self.want_cause(e, sig, info);
+        }
         if (p | s) & bit(sig) == 0 {
             let kept = self.take_kept(cur, sig);
             if kept && !ignored {
@@ -655,63 +653,42 @@ impl Engine {
     }
 
     /// What caused signal `sig` (siginfo `info`) that thread `e.pid` takes
-    /// at `e` may be printed later: [`Engine::pull_sender`], or the
-    /// `--- stopped by` lines of the threads of a child whose CLD_STOPPED
-    /// SIGCHLD it is (the group stop completes with its last thread).
-    pub(super) fn pull_cause(&mut self, e: &Event, sig: i32, info: Option<RecSigInfo>) -> bool {
-        if self.pull_sender(e, sig, info) {
-            return true;
+    /// at `e`, which the core does not hold, may be printed later: a call
+    /// of the sender (`si_pid`, a thread of that process) whose window
+    /// contains the line (the signal is queued inside the sender's
+    /// syscall, before its syscall-exit stop, and strace may handle the
+    /// receiver's signal-delivery-stop first), or the `--- stopped by`
+    /// lines of the threads of a child whose CLD_STOPPED SIGCHLD it is
+    /// (the last thread to stop notifies the parent in `do_signal_stop()`
+    /// before strace prints the stops). The engine applies nothing out of
+    /// turn: it asks the scheduler to place those lines before `e`
+    /// ([`Engine::take_wants`]), which replays `e` after them.
+    pub(super) fn want_cause(&mut self, e: &Event, sig: i32, info: Option<RecSigInfo>) {
+        let causes = std::sync::Arc::clone(&self.facts);
+        let sender = info.and_then(|i| i.pid);
+        let by_sender = causes.causes.iter().find(|c| {
+            !c.stop && sender.is_some_and(|s| c.thread == s || self.tgid_of_rec(c.thread) == s)
+        });
+        let want: Vec<(usize, u64)> = match by_sender {
+            Some(c) => vec![(c.key, c.seq)],
+            None => {
+                let Some(child) = info
+                    .filter(|i| sig == SIGCHLD && i.code == CLD_STOPPED)
+                    .and_then(|i| i.pid)
+                else {
+                    return;
+                };
+                causes
+                    .causes
+                    .iter()
+                    .filter(|c| c.stop && self.tgid_of_rec(c.thread) == child)
+                    .map(|c| (c.key, c.seq))
+                    .collect()
+            }
+        };
+        if !want.is_empty() {
+            self.wants = Some((e.seq, want));
         }
-        let Some(child) = info
-            .filter(|i| sig == SIGCHLD && i.code == CLD_STOPPED)
-            .and_then(|i| i.pid)
-        else {
-            return false;
-        };
-        let mut any = false;
-        loop {
-            let next = {
-                let look = self.look.borrow();
-                look.find_event_after(e.line, |x| {
-                    matches!(x.kind, Kind::Stopped { .. })
-                        && x.entry_line < e.line
-                        && self.tgid_of_rec(x.pid) == child
-                        && !self.consumed.contains(&x.seq)
-                })
-            };
-            let Some(ev) = next else {
-                return any;
-            };
-            self.consumed.insert(ev.seq);
-            self.dispatch(&ev, crate::facts::Facts::none());
-            any = true;
-        }
-    }
-
-    /// The call that sent the signal of `e`'s `---` line completed after
-    /// it (strace printed the sender's return later): the first such call
-    /// of the lookahead whose window contains the line, by the recorded
-    /// sender, is applied now. Returns whether one was.
-    fn pull_sender(&mut self, e: &Event, sig: i32, info: Option<RecSigInfo>) -> bool {
-        let Some(sender) = info.and_then(|i| i.pid) else {
-            return false;
-        };
-        let next = {
-            let look = self.look.borrow();
-            look.find_event_after(e.line, |x| {
-                let sends = x.kind.sent_signal() == Some(sig);
-                sends
-                    && x.entry_line < e.line
-                    && (x.pid == sender || self.tgid_of_rec(x.pid) == sender)
-                    && !self.consumed.contains(&x.seq)
-            })
-        };
-        let Some(ev) = next else {
-            return false;
-        };
-        self.consumed.insert(ev.seq);
-        self.dispatch(&ev, crate::facts::Facts::none());
-        true
     }
 
     /// A `--- stopped by SIGxxx ---` line: the thread is in its group's
