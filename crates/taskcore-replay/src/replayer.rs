@@ -759,9 +759,13 @@ fn apply_at(
 ) -> bool {
     let ev = Arc::clone(&order[i]);
     let facts = look.borrow_mut().facts_of(&ev, plan::plan);
-    let before = (!facts.causes.is_empty()).then(|| engine.snapshot());
+    // Boxed: an engine is large, and most events need no copy.
+    let before = (!facts.causes.is_empty()).then(|| Box::new(engine.snapshot()));
     engine.step(pos, &ev, &facts);
-    let (Some(saved), Some(wants)) = (before, engine.take_wants(ev.seq)) else {
+    let Some(saved) = before else {
+        return true;
+    };
+    let Some(wants) = engine.take_wants(ev.seq) else {
         return true;
     };
     let mut at = i;
@@ -782,7 +786,7 @@ fn apply_at(
     if at == i {
         return true;
     }
-    *engine = saved;
+    *engine = *saved;
     false
 }
 

@@ -268,6 +268,9 @@ impl Window {
             }
             self.planned += 1;
         }
+        if self.facts.is_empty() {
+            return Arc::clone(Facts::none());
+        }
         match self.facts.get(&ev.seq) {
             Some(f) => Arc::clone(f),
             None => Arc::clone(Facts::none()),
