@@ -447,7 +447,7 @@ impl Replayer {
         self.nr_mismatches += done.len() as u64;
         self.searched = self.searched.saturating_sub(done.len());
         self.out.extend(done);
-        let recs = &mut self.engine.finished;
+        let recs = &mut self.engine.rec.finished;
         let keep = recs.split_off(recs.partition_point(|r| r.0 < below));
         let done = std::mem::replace(recs, keep);
         for (_, f) in done {
@@ -725,10 +725,10 @@ impl Replayer {
         self.searched = list.len();
         list.append(&mut e.stats.mismatches);
         e.stats.mismatches = list;
-        let mut recs = std::mem::take(&mut self.engine.finished);
+        let mut recs = std::mem::take(&mut self.engine.rec.finished);
         recs.retain(|r| r.0 >= final_below && r.0 < base);
-        recs.append(&mut e.finished);
-        e.finished = recs;
+        recs.append(&mut e.rec.finished);
+        e.rec.finished = recs;
         self.engine = e;
         self.next_pos = end + 1;
         // Checkpoints (and the trailing engine) after the change are of the
@@ -795,7 +795,7 @@ fn apply_at(
 fn strip_before(e: &mut Engine, pos: u64) {
     let l = &mut e.stats.mismatches;
     l.drain(..l.partition_point(|m| m.pos < pos));
-    let r = &mut e.finished;
+    let r = &mut e.rec.finished;
     r.drain(..r.partition_point(|r| r.0 < pos));
 }
 

@@ -91,7 +91,7 @@ impl Engine {
             a.sig == sig
                 && a.code == got.code
                 && a.pid.is_none_or(|p| {
-                    (nested && p == got.pid) || self.pids.same_id(p, got.pid, &self.outside)
+                    (nested && p == got.pid) || self.pids.same_id(p, got.pid, &self.world.outside)
                 })
         })
     }

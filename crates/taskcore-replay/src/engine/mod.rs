@@ -80,7 +80,7 @@ mod userns;
 mod waits;
 mod world;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use taskcore::{Config, Kernel, Notification, TaskId};
@@ -102,72 +102,31 @@ const SWEEP_EVERY: u64 = 256;
 /// tasks, not by the trace.
 pub(crate) struct Engine {
     pub(crate) k: Kernel,
-    init: TaskId,
-    /// The emulated strace: tracer of dying processes until their `+++`.
-    strace: TaskId,
-    /// Emulated numbers of the processes outside the trace.
-    outside: Vec<i32>,
-    /// The emulated process group the traced root inherited (strace's).
-    inherited_pgid: i32,
-    /// Recorded ids to emulated ones.
+    /// The processes the trace ran in (see [`world`]).
+    world: world::World,
+    /// Recorded ids to emulated ones (see [`pidmap`]).
     pub(crate) pids: PidMap,
-    /// Recorded tid -> emulated number of the leader strace seized as it
-    /// died, until strace has reaped it.
-    dying_leader: HashMap<i32, i32>,
-    /// Emulated tgids whose current image's program break is known.
-    brk_known: HashSet<i32>,
-    /// Per emulated tgid, the address ranges the trace itself mapped, moved
-    /// or unmapped since its last exec (sorted, merged): memory there is
-    /// never learned to explain a failure.
-    mm_touched: HashMap<i32, Vec<(u64, u64)>>,
-    /// The user pointers of the call being applied (`uaccess.rs`).
-    cur_ptrs: uaccess::CurPtrs,
-    /// Position in the replay order of the current step.
-    pos: u64,
-    /// Exit status words from `Exited` notifications.
-    exit_codes: HashMap<TaskId, i32>,
-    /// Pending `exit(code)` of a recorded tid.
-    pending_exit: HashMap<i32, i32>,
-    /// Pending `exit_group(code)` by a recorded tid, keyed by its leader
-    /// task.
-    pending_group_exit: HashMap<TaskId, (i32, i32)>,
-    /// The status word of each group (leader task) whose exit began
-    /// (`exit_group` entered, or a fatal signal applied): what `wait`
-    /// reports for any of its zombies from then on.
-    group_status: HashMap<TaskId, i32>,
-    /// The leader of each task that died in the core, until its `+++` line.
-    death_leader: HashMap<TaskId, TaskId>,
-    /// Tasks dead in the core whose `+++` line has not been seen.
-    unconfirmed_dead: HashSet<TaskId>,
-    /// Groups (leader tasks) stopped by a kill whose `--- stopped` line has
-    /// not been seen.
-    unconfirmed_stop: HashSet<TaskId>,
-    /// Events held until their task exists (with their facts), by
-    /// recorded tid.
-    held: HashMap<i32, Vec<Planned>>,
-    /// Leaders whose pid a thread's exec took over (its `<... execve
-    /// resumed>` is already applied).
-    superseded: HashSet<i32>,
-    /// Tids already given to clones whose creator died before the call
-    /// returned (`= ?`): clone sequence number -> child tid.
-    inferred: HashMap<u64, i32>,
-    /// Timestamp of the first event (the emulated clock's origin).
-    t0: Option<f64>,
-    /// Whether per-process records are kept.
-    opts_records: bool,
-    /// Open records of live processes, by recorded pid.
-    records: HashMap<i32, records::ProcessRecord>,
-    /// Closed records not yet handed out, with the position that closed
-    /// them.
-    pub(crate) finished: Vec<(u64, records::Finished)>,
-    /// pidfd tables and known limits (see [`procapi`]).
-    proc: procapi::ProcState,
+    /// The two moments of each death under strace (see [`deaths`]).
+    deaths: deaths::Deaths,
+    /// What the memory calls need to know (see [`memory`]).
+    mem: memory::Mem,
     /// Signal masks, frames and interrupted calls (see [`signals`]).
     sig: signals::SigState,
+    /// pidfd tables and known limits (see [`procapi`]).
+    proc: procapi::ProcState,
     /// What the trace has shown of state from before it (see
     /// [`inherited`]).
     inherited: inherited::Inherited,
+    /// Per-process records (see [`records`]).
+    pub(crate) rec: records::Records,
     pub(crate) stats: Stats,
+    /// Position in the replay order of the current step.
+    pos: u64,
+    /// Timestamp of the first event (the emulated clock's origin).
+    t0: Option<f64>,
+    /// Events held until their task exists (with their facts), by
+    /// recorded tid.
+    held: HashMap<i32, Vec<Planned>>,
     /// The planner's facts of the event being applied.
     facts: Arc<Facts>,
     /// Later lines the event applied last (its sequence number) needed
@@ -191,34 +150,26 @@ impl Engine {
         let init = k.init_task().expect("a new kernel has init");
         Engine {
             k,
-            init,
-            strace: init,
-            outside: Vec::new(),
-            inherited_pgid: 0,
+            world: world::World {
+                init,
+                strace: init,
+                outside: Vec::new(),
+                inherited_pgid: 0,
+            },
             pids: PidMap::default(),
-            dying_leader: HashMap::new(),
-            brk_known: HashSet::new(),
-            mm_touched: HashMap::new(),
-            cur_ptrs: uaccess::CurPtrs::default(),
-            pos: 0,
-            exit_codes: HashMap::new(),
-            pending_exit: HashMap::new(),
-            pending_group_exit: HashMap::new(),
-            group_status: HashMap::new(),
-            death_leader: HashMap::new(),
-            unconfirmed_dead: HashSet::new(),
-            unconfirmed_stop: HashSet::new(),
-            held: HashMap::new(),
-            superseded: HashSet::new(),
-            inferred: HashMap::new(),
-            t0: None,
-            opts_records: records,
-            records: HashMap::new(),
-            finished: Vec::new(),
-            proc: procapi::ProcState::default(),
+            deaths: deaths::Deaths::default(),
+            mem: memory::Mem::default(),
             sig: signals::SigState::default(),
+            proc: procapi::ProcState::default(),
             inherited: inherited::Inherited::default(),
+            rec: records::Records {
+                on: records,
+                ..records::Records::default()
+            },
             stats: Stats::default(),
+            pos: 0,
+            t0: None,
+            held: HashMap::new(),
             facts: Arc::clone(Facts::none()),
             wants: None,
         }
@@ -234,34 +185,18 @@ impl Engine {
     pub(crate) fn snapshot(&self) -> Engine {
         Engine {
             k: self.k.snapshot(),
-            init: self.init,
-            strace: self.strace,
-            outside: self.outside.clone(),
-            inherited_pgid: self.inherited_pgid,
+            world: self.world.clone(),
             pids: self.pids.clone(),
-            dying_leader: self.dying_leader.clone(),
-            brk_known: self.brk_known.clone(),
-            mm_touched: self.mm_touched.clone(),
-            cur_ptrs: self.cur_ptrs.clone(),
-            pos: self.pos,
-            exit_codes: self.exit_codes.clone(),
-            pending_exit: self.pending_exit.clone(),
-            pending_group_exit: self.pending_group_exit.clone(),
-            group_status: self.group_status.clone(),
-            death_leader: self.death_leader.clone(),
-            unconfirmed_dead: self.unconfirmed_dead.clone(),
-            unconfirmed_stop: self.unconfirmed_stop.clone(),
-            held: self.held.clone(),
-            superseded: self.superseded.clone(),
-            inferred: self.inferred.clone(),
-            t0: self.t0,
-            opts_records: self.opts_records,
-            records: self.records.clone(),
-            finished: self.finished.clone(),
-            proc: self.proc.clone(),
+            deaths: self.deaths.clone(),
+            mem: self.mem.clone(),
             sig: self.sig.clone(),
+            proc: self.proc.clone(),
             inherited: self.inherited.clone(),
+            rec: self.rec.clone(),
             stats: self.stats.clone(),
+            pos: self.pos,
+            t0: self.t0,
+            held: self.held.clone(),
             facts: Arc::clone(&self.facts),
             wants: None,
         }
@@ -323,19 +258,27 @@ impl Engine {
     /// Drops what the engine knows of reaped tasks whose numbers the
     /// emulation no longer uses.
     fn sweep(&mut self) {
-        let gone = self.pids.sweep(&self.k, self.init, &self.unconfirmed_dead);
+        let gone = self
+            .pids
+            .sweep(&self.k, self.world.init, &self.deaths.unconfirmed_dead);
         for t in gone {
-            self.exit_codes.remove(&t);
+            self.deaths.exit_codes.remove(&t);
         }
         let k = &self.k;
-        self.pending_group_exit.retain(|l, _| k.getpid(*l).is_ok());
-        self.group_status.retain(|l, _| k.getpid(*l).is_ok());
-        let unconfirmed = &self.unconfirmed_dead;
-        self.death_leader.retain(|t, _| unconfirmed.contains(t));
+        self.deaths
+            .pending_group_exit
+            .retain(|l, _| k.getpid(*l).is_ok());
+        self.deaths.group_status.retain(|l, _| k.getpid(*l).is_ok());
+        let unconfirmed = &self.deaths.unconfirmed_dead;
+        self.deaths
+            .death_leader
+            .retain(|t, _| unconfirmed.contains(t));
         let pids = &self.pids;
-        self.pending_exit.retain(|rec, _| pids.is_live(*rec));
+        self.deaths.pending_exit.retain(|rec, _| pids.is_live(*rec));
         // A claimed child once gone no longer needs excluding.
-        self.inferred.retain(|_, c| pids.task(*c).is_some());
+        let mut inferred = std::mem::take(&mut self.pids.inferred);
+        inferred.retain(|_, c| self.pids.task(*c).is_some());
+        self.pids.inferred = inferred;
         self.sweep_signals();
         self.sweep_inherited();
     }
@@ -345,7 +288,7 @@ impl Engine {
     fn adopt(&mut self, rec: i32, task: TaskId, creator: Option<&Event>) {
         let nr = self
             .k
-            .pid_vnr(self.init, task)
+            .pid_vnr(self.world.init, task)
             .expect("a task just created");
         self.pids.adopt(rec, task, nr, creator.map(|e| e.pid));
         self.open_record(rec, task, creator);
@@ -407,15 +350,15 @@ impl Engine {
             }
             match n {
                 Notification::Stopped { group, .. } => {
-                    self.unconfirmed_stop.insert(group);
+                    self.deaths.unconfirmed_stop.insert(group);
                 }
                 Notification::Continued { group } => {
-                    self.unconfirmed_stop.remove(&group);
+                    self.deaths.unconfirmed_stop.remove(&group);
                 }
                 Notification::Exited { task, exit_code } => {
-                    self.exit_codes.insert(task, exit_code);
+                    self.deaths.exit_codes.insert(task, exit_code);
                     self.pids.mark_dead(task);
-                    self.unconfirmed_dead.insert(task);
+                    self.deaths.unconfirmed_dead.insert(task);
                 }
                 Notification::Signal { group, sig, info } => {
                     self.note_kernel_signal(group, sig, info);
@@ -463,7 +406,7 @@ impl Engine {
                     match self.sys(t.task, &exec) {
                         Ok(_) => {
                             self.pids.supersede(*by, e.pid);
-                            self.superseded.insert(e.pid);
+                            self.pids.superseded.insert(e.pid);
                         }
                         Err(err) => {
                             self.mismatch(e, "execve by a thread", "0".into(), err.name().into())
@@ -551,8 +494,8 @@ impl Engine {
             return self.pids.map_pgid(rec);
         }
         if matches!(e.ret, Outcome::Value(_)) {
-            self.pids.learn_outside(rec, self.inherited_pgid);
-            return self.inherited_pgid;
+            self.pids.learn_outside(rec, self.world.inherited_pgid);
+            return self.world.inherited_pgid;
         }
         pidmap::UNUSED_NR
     }

@@ -32,7 +32,7 @@ impl Engine {
     pub(super) fn nested(&self, cur: TaskId) -> bool {
         match (
             self.k.task_pid_ns(cur, NsKind::Pid),
-            self.k.task_pid_ns(self.init, NsKind::Pid),
+            self.k.task_pid_ns(self.world.init, NsKind::Pid),
         ) {
             (Ok(a), Ok(b)) => a != b,
             _ => false,

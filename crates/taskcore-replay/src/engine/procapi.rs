@@ -308,8 +308,8 @@ impl Engine {
         if !known {
             if let (Some(o), Outcome::Value(0)) = (old, &e.ret) {
                 // Learn what the world outside the trace gave.
-                if let Ok(nr) = self.k.pid_vnr(self.init, target) {
-                    let _ = self.k.prlimit64(self.init, nr, resource, Some(o));
+                if let Ok(nr) = self.k.pid_vnr(self.world.init, target) {
+                    let _ = self.k.prlimit64(self.world.init, nr, resource, Some(o));
                 }
             }
         }

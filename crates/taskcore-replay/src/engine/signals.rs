@@ -361,7 +361,7 @@ impl Engine {
                     sig_kernel_ignore(sig)
                         || (sig != SIGKILL
                             && sig != SIGSTOP
-                            && t != self.init
+                            && t != self.world.init
                             && self.k.getpid(t) == Ok(1))
                 }
                 _ => false,
@@ -398,7 +398,7 @@ impl Engine {
             let released_same =
                 || self.pids.nr_of(p).is_none() && self.pids.was(p) == Some(got.pid);
             let same = (nested && p == got.pid)
-                || self.pids.same_id(p, got.pid, &self.outside)
+                || self.pids.same_id(p, got.pid, &self.world.outside)
                 || released_same();
             if !same {
                 let emu = if nested {
@@ -530,7 +530,7 @@ impl Engine {
         self.mark_signal(e, cur, sig, info.and_then(|i| i.pid).unwrap_or(0));
         if self.pids.task(e.pid).is_some_and(|t| t.dead) {
             // Killed at the send (the emulation's fatal fast path).
-            match self.exit_codes.get(&cur) {
+            match self.deaths.exit_codes.get(&cur) {
                 Some(c) if c & 0x7f == sig => {
                     self.stats.checked += 1;
                     self.stats.signals_checked += 1;
@@ -702,18 +702,18 @@ impl Engine {
         };
         let blocked = self.k.sigmask(cur).unwrap_or(0);
         let stopped = if self.deliverable(cur, blocked) {
-            self.unconfirmed_stop.contains(&leader)
+            self.deaths.unconfirmed_stop.contains(&leader)
         } else {
             let r = self.k.get_signal(cur);
             self.drain();
             r == Ok(SignalAction::Stopped)
         };
-        if !stopped && !self.unconfirmed_stop.contains(&leader) {
+        if !stopped && !self.deaths.unconfirmed_stop.contains(&leader) {
             let _ = self.k.send_signal(cur, sig);
             let _ = self.k.get_signal(cur);
             self.drain();
         }
-        self.unconfirmed_stop.remove(&leader);
+        self.deaths.unconfirmed_stop.remove(&leader);
     }
 
     /// `get_signal()` for the thread at its `---` line.
@@ -816,7 +816,11 @@ impl Engine {
             Ok(SignalAction::Exit) if !sig_kernel_stop(sig) => {}
             // A fatal signal kills at the send (the fast path) unless the
             // task is traced: the death is the check.
-            _ if self.exit_codes.get(&cur).is_some_and(|c| c & 0x7f == sig) => {}
+            _ if self
+                .deaths
+                .exit_codes
+                .get(&cur)
+                .is_some_and(|c| c & 0x7f == sig) => {}
             Ok(other) => self.mismatch(
                 e,
                 "signal",

@@ -35,7 +35,7 @@ impl Engine {
         let Ok(t) = self.k.find_task_by_vpid(cur, r.pid) else {
             return false;
         };
-        self.unconfirmed_dead.contains(&t) || self.unconfirmed_stop.contains(&t)
+        self.deaths.unconfirmed_dead.contains(&t) || self.deaths.unconfirmed_stop.contains(&t)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -182,7 +182,8 @@ impl Engine {
         let Ok(me) = self.k.getpid(cur) else {
             return false;
         };
-        self.unconfirmed_dead
+        self.deaths
+            .unconfirmed_dead
             .iter()
             .any(|&t| self.k.getppid(t).is_ok_and(|p| p == me))
     }
