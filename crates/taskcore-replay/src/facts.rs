@@ -49,8 +49,8 @@ pub(crate) struct Unblocked {
     pub(crate) decided: bool,
     /// Signals of the thread's `---` lines before that call.
     pub(crate) taken: u64,
-    /// Every later `---` line with a siginfo, of any thread, in file
-    /// order.
+    /// The later `---` lines with a siginfo, of any thread, in file
+    /// order, distinct, at most 32 per signal.
     pub(crate) later: Vec<Named>,
 }
 
@@ -87,7 +87,7 @@ pub(crate) struct Facts {
     /// A `---` line: whether the thread has a later `rt_sigreturn` line.
     pub(crate) sigreturn_later: bool,
     /// A `---` line: the later `---` lines of the same signal with an
-    /// `si_pid`, in file order.
+    /// `si_pid`, in file order, distinct, at most 32.
     pub(crate) later_same: Vec<Named>,
     /// A mask-changing call in a trace that opened a signalfd.
     pub(crate) unblocked: Option<Unblocked>,
@@ -95,9 +95,9 @@ pub(crate) struct Facts {
     /// with a later clone line carrying such a comment.
     pub(crate) ns_annotated: Vec<i32>,
     /// A clone whose child strace may not have numbered (its caller died
-    /// in it, or a pid namespace was entered in the trace): the tasks
-    /// first appearing after its entry line that no clone of the lookahead
-    /// created, in order of appearance.
+    /// in it, or a pid namespace was entered in the trace): the tasks with
+    /// lines after its entry line that no clone of the lookahead created,
+    /// in order of their first such line.
     pub(crate) uncreated: Vec<i32>,
 }
 

@@ -2,9 +2,14 @@
 //! bounded by the live tasks and the reorder window.
 //!
 //! ```text
-//!  push(strace event) ─ Converter ─> Window (file order, lookahead)
+//!  push(strace event) ─ Converter ─> Window (file order, lookahead; the
+//!                                 │   planner reads it: facts per event)
 //!                                 └> pending (by default-order key) ── released below
 //!                                    the watermark ──> order (positions)
+//!  schedule: before any engine applies position p, the happens-before
+//!        constraints of its event hold (later lines the planner says came
+//!        first move before it; those the engine says caused it too, the
+//!        event then replayed from a copy, `apply_at`);
 //!  pump: step position p when LOOKAHEAD positions after it are released;
 //!        every CHECKPOINT_EVERY positions (or the live task count, if
 //!        larger: copying stays O(1) per event) keep a copy of the engine;
@@ -91,8 +96,8 @@ struct Checkpoint {
 /// emulated kernel can be queried at any point with [`Replayer::kernel`].
 ///
 /// Memory: O(peak live tasks + the reorder window), whatever the trace's
-/// length. Not `Send` (the engine shares its lookahead window by `Rc`):
-/// create one per thread.
+/// length. `Send`: the engine shares nothing with the window (it is given
+/// the planner's facts with each event).
 pub struct Replayer {
     conv: Converter,
     look: RefCell<Window>,

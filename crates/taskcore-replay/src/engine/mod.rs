@@ -47,12 +47,18 @@
 //!   may skip unconfirmed children (the real kernel may not have seen them
 //!   yet) but never a confirmed one, and never report a child the core does
 //!   not consider ready with exactly the recorded status.
-//! - A wait that reports a child whose death the trace prints later pulls
-//!   that death forward from the lookahead.
+//! - The engine never looks ahead: what later lines show reaches it as
+//!   the planner's facts attached to an event (`plan.rs`, `facts.rs`),
+//!   and the order it is given already has the happens-before constraints
+//!   the trace shows (a wait after the death it reports, a `---` line
+//!   after its sender, see `replayer.rs`). When it finds a signal taken
+//!   that no applied call sent and the facts name a later line that did,
+//!   it says so ([`Engine::take_wants`]) and applies nothing out of turn.
 //!
 //! # Memory
 //! Everything the engine keeps is bounded by the tasks alive (or still
-//! referable: zombies, process groups) plus the lookahead window: entries of
+//! referable: zombies, process groups) plus the events held for tasks not
+//! created yet: entries of
 //! reaped tasks whose numbers the emulation no longer uses are dropped (see
 //! [`pidmap::PidMap::sweep`]).
 
