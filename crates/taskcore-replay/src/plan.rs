@@ -19,6 +19,9 @@ use crate::window::Window;
 /// Later `---` lines kept per list (distinct ones): a bound on the facts'
 /// size, far more than a recording's signals in flight.
 const NAMED_KEPT: usize = 32;
+/// Later `---` lines read per list, at most: a bound on the planner's
+/// cost per line when the same line repeats (a timer's signals).
+const NAMED_READ: usize = 256;
 
 /// The facts of `e`, from the events of `w` after it (`None`: none).
 pub(crate) fn plan(w: &Window, e: &Event) -> Option<Facts> {
@@ -84,7 +87,7 @@ fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
             }
             f.sigreturn_later = w.sigreturn_after(e.pid, e.line);
             if info.is_some() {
-                f.later_same = later_named(w.signal_lines_after(sig, e.line).map(|x| &**x));
+                f.later_same = later_named(w.named_lines_after(sig, e.line).map(|x| &**x));
             }
         }
         Kind::Sys { call, .. } if e.ret == Outcome::Interrupted && is_signal_wait(call) => {
@@ -274,11 +277,11 @@ fn changes_mask(e: &Event) -> bool {
     )
 }
 
-/// The distinct `---` lines with an `si_pid` among `lines`, at most
-/// [`NAMED_KEPT`].
+/// The distinct `---` lines with an `si_pid` among the first
+/// [`NAMED_READ`] of `lines`, at most [`NAMED_KEPT`].
 fn later_named<'a>(lines: impl Iterator<Item = &'a Event>) -> Vec<Named> {
     let mut v: Vec<Named> = Vec::new();
-    for x in lines {
+    for x in lines.take(NAMED_READ) {
         let Kind::Signal { sig, info: Some(i) } = x.kind else {
             continue;
         };

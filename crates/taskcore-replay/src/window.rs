@@ -57,6 +57,9 @@ pub(crate) struct Window {
     last_sigreturn: HashMap<i32, usize>,
     /// Each signal's `---` lines, in file order.
     by_sig: HashMap<i32, VecDeque<Arc<Event>>>,
+    /// Each signal's `---` lines whose siginfo has an `si_pid`, in file
+    /// order.
+    named_by_sig: HashMap<i32, VecDeque<Arc<Event>>>,
     /// Events held whose result strace annotated with the caller's pid
     /// namespace number (`--decode-pids=pidns`).
     ns_comments: usize,
@@ -77,11 +80,17 @@ impl Window {
             self.causes.push_back(Arc::clone(&e));
         }
         match e.kind {
-            Kind::Signal { sig, .. } => {
+            Kind::Signal { sig, info } => {
                 self.by_sig
                     .entry(sig)
                     .or_default()
                     .push_back(Arc::clone(&e));
+                if info.is_some_and(|i| i.pid.is_some()) {
+                    self.named_by_sig
+                        .entry(sig)
+                        .or_default()
+                        .push_back(Arc::clone(&e));
+                }
             }
             ref k if k.is_sigreturn() => {
                 self.last_sigreturn.insert(e.pid, e.line);
@@ -164,7 +173,10 @@ impl Window {
                 self.causes.pop_front();
             }
             match e.kind {
-                Kind::Signal { sig, .. } => pop_front_of(&mut self.by_sig, sig, e.seq),
+                Kind::Signal { sig, .. } => {
+                    pop_front_of(&mut self.by_sig, sig, e.seq);
+                    pop_front_of(&mut self.named_by_sig, sig, e.seq);
+                }
                 Kind::Die { .. }
                 | Kind::Exited { .. }
                 | Kind::Killed { .. }
@@ -175,6 +187,16 @@ impl Window {
                 _ => {}
             }
         }
+    }
+
+    /// The `--- sig` lines with an `si_pid` completed after line `after`,
+    /// in file order.
+    pub(crate) fn named_lines_after(
+        &self,
+        sig: i32,
+        after: usize,
+    ) -> impl Iterator<Item = &Arc<Event>> {
+        index_after(self.named_by_sig.get(&sig), after)
     }
 
     /// Index of the first event completed after line `after`.
