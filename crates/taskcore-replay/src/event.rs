@@ -144,7 +144,7 @@ pub(crate) struct Event {
     /// For an interrupted call, how it was interrupted.
     pub(crate) restart: Option<Restart>,
     /// Where the event is placed by default when that is not its
-    /// completing line (see [`crate::engine::Engine::key`]): the `+++`
+    /// completing line (see [`Event::key`]): the `+++`
     /// line strace -qq did not print, soon after the exit call though its
     /// window runs to the line that reports the task.
     pub(crate) at: Option<usize>,
@@ -153,6 +153,22 @@ pub(crate) struct Event {
     /// against the emulated address space where the trace mapped it
     /// (`engine/uaccess.rs`).
     pub(crate) uptrs: Option<Arc<[UserPtr]>>,
+}
+
+impl Event {
+    /// Where the event is placed by default: clones at their entry line
+    /// (their result is known), an event with a point of its own
+    /// ([`Event::at`]) there, everything else at the line that completed
+    /// it. The default order sorts by `(key, seq)`.
+    pub(crate) fn key(&self) -> usize {
+        if let Some(at) = self.at {
+            at
+        } else if self.kind.is_clone() {
+            self.entry_line
+        } else {
+            self.line
+        }
+    }
 }
 
 impl Kind {

@@ -44,108 +44,124 @@
 //!
 //! # Special rules
 //!
-//! One ordering mechanism is no rule about a kind of trace: each event is
-//! placed within its window, the happens-before constraints the trace
-//! shows, and when a result disagrees the order search ([`Replayer`],
-//! `search.rs`) moves nearby events within their windows. The windows:
-//! a call's `[entry, completion]` lines; a clone at its entry line, its
-//! child's events held until it (`engine/mod.rs`); a death (`Kind::Die`)
-//! between the task's last printed activity and its `+++` line
-//! (`engine/deaths.rs`); under `-qq`, strace's reap between the exit call
-//! and the first line that reports the task (`shape/exits.rs`). The
-//! search's cost is bounded (150,000 engine steps and copies + 2 per
-//! event, `replayer.rs`), so a replay costs O(its length) whatever its
-//! mismatch count.
+//! One ordering mechanism is no rule about a kind of trace. Each event is
+//! placed within its window: a call's `[entry, completion]` lines; a clone
+//! at its entry line, its child's events held until it (`engine/mod.rs`);
+//! a death (`Kind::Die`) between the task's last printed activity and its
+//! `+++` line (`engine/deaths.rs`); under `-qq`, strace's reap between the
+//! exit call and the first line that reports the task
+//! (`shape/exits.rs`). The planner (`plan.rs`), one pass over the
+//! lookahead window in file order, attaches to each event what later lines
+//! show about it (`facts.rs`), among them happens-before constraints the
+//! scheduler (`replayer.rs`) makes hold before any engine applies the
+//! event:
+//! - a death before the wait that reports it: a wait reporting a child's
+//!   death or stop comes after the child's death and `+++` line (or `---
+//!   stopped by` line) that strace printed later (the kernel wakes the
+//!   parent from inside the child's exit or stop, `do_notify_parent()`;
+//!   strace prints the line when its own `waitpid` collects the tracee's
+//!   event). Not past a clone that reuses the pid; a nested caller's
+//!   number is strace's through the clone's `--decode-pids=pidns` comment.
+//!   (Was the engine's `pull_forward`.)
+//! - a sender before the `---` line it caused: a call of the process
+//!   `si_pid` names, sending that signal, whose window contains the line
+//!   (the signal is queued inside the sender's syscall, before its
+//!   syscall-exit stop; strace may handle the receiver's
+//!   signal-delivery-stop first). (Was `pull_sender`.)
+//! - a child's stop before the `CLD_STOPPED` SIGCHLD it caused: the `---
+//!   stopped by` lines of the child's threads whose windows contain the
+//!   `---` line (the last thread to stop notifies the parent in
+//!   `do_signal_stop()`, `do_notify_parent_cldstop()`, before strace prints
+//!   the stops). (Was `pull_cause`.)
+//!
+//! The first holds whatever the emulation's state; the other two only
+//! when the emulation holds no such signal already (an earlier send may
+//! be the one taken): the engine says so ([`Replayer`]'s `apply_at`,
+//! `Engine::take_wants`), and the scheduler moves the lines and replays
+//! the event from a copy taken before it. The engine itself is a function
+//! of its state and the events (with their facts) in the order given:
+//! it never reads the window, applies no event before its turn, is `Send`,
+//! and its copies (the order search's checkpoints) own their state.
+//! When a result still disagrees, the order search ([`Replayer`],
+//! `search.rs`) moves nearby events within their windows. The search's
+//! cost is bounded (150,000 engine steps and copies + 2 per event,
+//! `replayer.rs`), so a replay costs O(its length) whatever its mismatch
+//! count.
 //!
 //! Everything else is a special rule, each listed here once with the
-//! strace or kernel behaviour that forces it. Counts: at the start of this
-//! round of issue 22 (main at 6c466df) 24, at 4a5bf00 24, now 25 (rule 25
-//! added and rules 16 and 21 widened for CPython's test suite,
-//! `data/traces/suite`). At 4a5bf00: 24 (10 engine-side
-//! look-aheads and pulls, 11 before: two added, two pairs merged into one
-//! each, one replaced by the engine's own state; 9 rules for state the
-//! recording does not show, 8 before; 5 for strace being every task's
-//! tracer, unchanged). Counted as listed here: before, `next_waker` and
-//! `sigcont_waker`, and `lost_clone_child` and `infer_ns_child`, were two
-//! items each.
+//! strace or kernel behaviour that forces it, and where it lives. Counts:
+//! at the start of this round of issue 22 (main at 6c466df) 24, at
+//! 4a5bf00 24, at 4ab5526 25 (10 engine-side look-aheads and pulls, 9 for
+//! state the recording does not show, 6 for strace being every task's
+//! tracer). Now 22: the three pulls are the constraints above, and no
+//! rule reads the lookahead from the engine any more. Of the 22, 8 take a
+//! fact the planner read from later lines (`plan.rs`: the 7 below and
+//! rule 22); the engine decides with its state what the fact means.
 //!
-//! ## Engine-side look-aheads and pulls
-//! These read the lookahead window from inside the engine, or apply an
-//! event before its turn, rather than leave the order to the search.
-//! 1. `pull_forward` (`engine/waits.rs`): a wait reports a child whose
-//!    `+++` or `--- stopped by` line strace prints later; that line is
-//!    applied now. The kernel wakes the parent from inside the child's
-//!    exit or stop (`do_notify_parent()`), strace prints the line only
-//!    when its own `waitpid` collects the tracee's event.
-//! 2. `pull_sender` (`engine/signals.rs`): a `---` line whose sending
-//!    call completes later; the sender is applied now. The signal is
-//!    queued inside the sender's syscall, before its syscall-exit stop,
-//!    and strace may handle the receiver's signal-delivery-stop first.
-//! 3. `pull_cause` (`engine/signals.rs`): a `CLD_STOPPED` SIGCHLD whose
-//!    child's `--- stopped by` lines come later; they are applied now.
-//!    The last thread to stop notifies the parent in `do_signal_stop()`
-//!    (`do_notify_parent_cldstop()`) before strace prints the stops.
-//! 4. `requeue_lost` (`engine/signals.rs`): a child's SIGCHLD the
+//! ## Rules that take a fact from later lines
+//! The planner reads the fact (`plan.rs`); the rule that uses it lives in
+//! the engine module named.
+//! 1. `requeue_lost` (`engine/signals.rs`; fact: the later `---` lines of
+//!    the same signal, `Facts::later_same`): a child's SIGCHLD the
 //!    emulation lost to a SIGCHLD still pending is queued again after the
 //!    dequeue, when a later `---` line names that child. strace prints
 //!    `---` at the delivery stop (after the dequeue) and `+++` after its
 //!    reap (after the parent was signalled): either order.
-//! 5. `next_waker` (`engine/signals.rs`): a signal wait interrupted while
-//!    the emulation holds nothing deliverable was woken by a signal the
-//!    untraced emulation drops at the send: the thread's next `---` line's
-//!    signal, which it ignores (`sig_ignored()` keeps a tracee's ignored
-//!    signals, queued and waking it), or, through `sigcont_waker`, another
-//!    thread's `--- SIGCONT` (under `PTRACE_SEIZE` a SIGCONT wakes every
-//!    thread of the process, `ptrace_trap_notify()`). One rule, one entry
-//!    point; two items before.
-//! 6. `next_line_is_sigcont` (`engine/signals.rs`): a stop signal's `---`
-//!    line the core no longer holds, followed by a `--- SIGCONT`: the
-//!    SIGCONT cleared `JOBCTL_STOP_DEQUEUED` and `do_signal_stop()` gave
-//!    the stop up (`tests/oracle/ptrace_edges.out`, `sigstop_cancelled`).
-//! 7. `learn_core_dumps` (`engine/mod.rs`): whether a core-dumping signal
-//!    dumps core depends on `RLIMIT_CORE` and `core_pattern`, which the
-//!    trace need not show; the next `+++ killed by SIGx (core dumped)`
-//!    line of the lookahead says.
-//! 8. `unnamed_child` (`engine/lifecycle.rs`): a clone's child strace
-//!    did not number for the trace, because the caller died inside the
-//!    call (`= ?`: the child exists, `copy_process()` completed) or
-//!    because the caller lives in a nested pid namespace and the trace
-//!    has no `--decode-pids=pidns` comments (the result is the
-//!    namespace's number, strace labels lines with its own): the first
-//!    task of the lookahead that no clone created and no other such clone
-//!    claimed. (Two rules before, `lost_clone_child` and `infer_ns_child`;
-//!    the nested case now also skips children claimed already.)
-//! 9. `infer_new_pid_ns` (`engine/pidns.rs`, new): a pid namespace whose
-//!    `unshare(CLONE_NEWPID)` the filter left out is applied before the
-//!    clone of a child whose own clones strace annotates with namespace
-//!    numbers (Linux numbers a task once, at its creation, in its parent's
-//!    `pid_for_children`). recordings `qq/pidns-comments-q`/`-qq`: 27 and
-//!    26 mismatches before, 0 after.
-//! 10. `consumed_unseen` (`engine/consumed.rs`, new): a signal a signalfd
-//!     user unblocks whose `---` line does not come before the thread's
-//!     next call was consumed where the trace cannot see (a `read()` of the
-//!     signalfd); it is dequeued. A signal unblocked is delivered on the
-//!     way out of the unblocking call, a tracee's dequeue is a
-//!     signal-delivery-stop strace prints. `qq/signalfd-late-q`/`-qq`: 2
-//!     mismatches each before, 0 after.
+//! 2. `next_waker` (`engine/signals.rs`; facts: the thread's next line's
+//!    signal, the threads whose `--- SIGCONT` windows overlap the call): a
+//!    signal wait interrupted while the emulation holds nothing deliverable
+//!    was woken by a signal the untraced emulation drops at the send: the
+//!    thread's next `---` line's signal, which it ignores (`sig_ignored()`
+//!    keeps a tracee's ignored signals, queued and waking it), or, through
+//!    `sigcont_waker`, another thread's `--- SIGCONT` (under
+//!    `PTRACE_SEIZE` a SIGCONT wakes every thread of the process,
+//!    `ptrace_trap_notify()`).
+//! 3. `next_line_is_sigcont` (`engine/signals.rs`; fact
+//!    `Facts::next_is_sigcont`): a stop signal's `---` line the core no
+//!    longer holds, followed by a `--- SIGCONT`: the SIGCONT cleared
+//!    `JOBCTL_STOP_DEQUEUED` and `do_signal_stop()` gave the stop up
+//!    (`tests/oracle/ptrace_edges.out`, `sigstop_cancelled`).
+//! 4. `unnamed_child` (`engine/lifecycle.rs`; fact `Facts::uncreated`): a
+//!    clone's child strace did not number for the trace, because the
+//!    caller died inside the call (`= ?`: the child exists,
+//!    `copy_process()` completed) or because the caller lives in a nested
+//!    pid namespace and the trace has no `--decode-pids=pidns` comments
+//!    (the result is the namespace's number, strace labels lines with its
+//!    own): the first task of the lookahead that no clone created and no
+//!    other such clone claimed.
+//! 5. `infer_new_pid_ns` (`engine/pidns.rs`; fact `Facts::ns_annotated`):
+//!    a pid namespace whose `unshare(CLONE_NEWPID)` the filter left out is
+//!    applied before the clone of a child whose own clones strace
+//!    annotates with namespace numbers (Linux numbers a task once, at its
+//!    creation, in its parent's `pid_for_children`).
+//! 6. `consumed_unseen` (`engine/consumed.rs`; fact `Facts::unblocked`):
+//!    a signal a signalfd user unblocks whose `---` line does not come
+//!    before the thread's next call was consumed where the trace cannot
+//!    see (a `read()` of the signalfd); it is dequeued. A signal unblocked
+//!    is delivered on the way out of the unblocking call, a tracee's
+//!    dequeue is a signal-delivery-stop strace prints.
+//! 7. `learn_core_dumps` (`engine/mod.rs`; fact `Facts::core_dump`):
+//!    whether a core-dumping signal dumps core depends on `RLIMIT_CORE`
+//!    and `core_pattern`, which the trace need not show; the next `+++
+//!    killed by SIGx (core dumped)` line says.
 //!
 //! ## State the recording does not show
 //! Learned (counted under `learned`, not checked) or not checkable (with
 //! the reason, never a mismatch).
-//! 11. Dispositions from before the trace: the first `rt_sigaction` old
+//! 8. Dispositions from before the trace: the first `rt_sigaction` old
 //!     action of a signal in a process, while the trace neither set nor
 //!     showed it (`engine/inherited.rs`): nohup, a non-interactive shell's
 //!     background job.
-//! 12. Masks from before the trace: a thread's first `rt_sigprocmask` old
+//! 9. Masks from before the trace: a thread's first `rt_sigprocmask` old
 //!     mask (`engine/inherited.rs`).
-//! 13. Limits: the first read of a limit the trace did not set
+//! 10. Limits: the first read of a limit the trace did not set
 //!     (`engine/procapi.rs`).
-//! 14. Credentials, groups and capability sets at their first `get*id`,
+//! 11. Credentials, groups and capability sets at their first `get*id`,
 //!     `getgroups`, `capget` (`engine/procapi.rs`, `engine/caps.rs`).
-//! 15. Processes outside the trace (strace's parent, the shell): a call
+//! 12. Processes outside the trace (strace's parent, the shell): a call
 //!     naming one is applied to the emulation's stand-ins and not checked
 //!     (`outside_target`, `engine/mod.rs`; `engine/world.rs`).
-//! 16. Signals whose sender the replay does not model (a terminal, a
+//! 13. Signals whose sender the replay does not model (a terminal, a
 //!     timer, a fault, SIGPIPE, a process outside the trace) are sent at
 //!     their `---` line with the recorded siginfo (`unmodelled_sender`,
 //!     `engine/signals.rs`); likewise a signal `rt_sigtimedwait` returns
@@ -153,17 +169,17 @@
 //!     `---` line, is sent at the call (`send_from_outside`,
 //!     `engine/sigcalls.rs`; `suite/cpython-signal-q`: 3 mismatches
 //!     before).
-//! 17. A successful send whose effect cannot be applied at the call
+//! 14. A successful send whose effect cannot be applied at the call
 //!     (`pidfd_send_signal` on an fd the trace did not open, e.g. a
 //!     `/proc/PID` directory; a siginfo strace did not read) is queued at
 //!     its `---` line (`note_skipped`, `engine/signals.rs`;
 //!     `engine/procapi.rs`, `engine/sigcalls.rs`).
-//! 18. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
+//! 15. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
 //!     lines after its first exit call (or at its end), takes each exit
 //!     from its `exit_group(N) = ?` / `exit(N) = ?` line
 //!     (`shape/exits.rs`); an open call at its end does not make it
 //!     truncated (`input.rs`).
-//! 19. A clone recorded as refused is refused in the core too, whatever
+//! 16. A clone recorded as refused is refused in the core too, whatever
 //!     the core answers (a child it made is undone from a copy taken
 //!     before the call: `copy_process()` changes nothing when it fails);
 //!     EAGAIN and ENOMEM the core would not give depend on counts outside
@@ -173,14 +189,14 @@
 //!     4 mismatches each before, 0 after.
 //!
 //! ## strace is every task's tracer
-//! 20. strace seizes a dying process's leader and reaps it at the `+++`
+//! 17. strace seizes a dying process's leader and reaps it at the `+++`
 //!     line, so its parent sees the zombie only then; a leader whose
 //!     threads outlive it is reaped at its own `+++` line, or at a later
 //!     thread's once that line was applied (`delay_group_leader()`: a
 //!     zombie leader is released, and its parent told, once its threads
-//!     are gone). No lookahead since this round: `death_line_ahead` looked
-//!     for the leader's line in it (`engine/deaths.rs`).
-//! 21. `sig_ignored()` keeps a tracee's ignored signals: a `---` line of
+//!     are gone). (`death_line_ahead`, which looked for the leader's line in
+//!     the lookahead, is gone since 4a5bf00; `engine/deaths.rs`).
+//! 18. `sig_ignored()` keeps a tracee's ignored signals: a `---` line of
 //!     a signal the thread ignores that the core does not hold is checked
 //!     as ignored; a traced namespace init's signal without a handler is
 //!     such a line too (`engine/signals.rs`). A kill/tgkill/tkill the core
@@ -188,16 +204,16 @@
 //!     `---` line, once a handler or the default is set, it is queued and
 //!     delivered; an `rt_sigaction` that makes it ignored discards it, as
 //!     `do_sigaction()` flushes.
-//! 22. `PTRACE_TRACEME`, `PTRACE_ATTACH` and `PTRACE_SEIZE` fail with
+//! 19. `PTRACE_TRACEME`, `PTRACE_ATTACH` and `PTRACE_SEIZE` fail with
 //!     EPERM, and requests that need a tracee of the caller with ESRCH
 //!     (`engine/sigcalls.rs`).
-//! 23. A fatal signal kills at the send in the emulation (the untraced
+//! 20. A fatal signal kills at the send in the emulation (the untraced
 //!     fast path of `complete_signal()`); the death is the check of its
 //!     `---` line (`engine/signals.rs`).
-//! 24. A thread's exec (`+++ superseded by execve in pid N +++`) is
+//! 21. A thread's exec (`+++ superseded by execve in pid N +++`) is
 //!     applied at that line, its `<... execve resumed>` then skipped
 //!     (`engine/mod.rs`, `engine/lifecycle.rs`).
-//! 25. `get_signal()` reads a tracee's action after its
+//! 22. `get_signal()` reads a tracee's action after its
 //!     signal-delivery-stop (the `---` line), so another thread's
 //!     `rt_sigaction` whose window overlaps the `---` line to the thread's
 //!     next line may decide whether a handler ran. A frame set up there
@@ -206,9 +222,12 @@
 //!     mask or `rt_sigreturn` mask that is the one it saved); an ignored
 //!     `---` line a handler-setting action overlapped takes the thread's
 //!     next line, a frameless `rt_sigreturn`, as its handler's
-//!     (`engine/frames.rs`; counted under `learned`). A frameless
+//!     (`engine/frames.rs`; counted under `learned`). Whether a frame's
+//!     end is in the record at all (without `%signal` there are no
+//!     `rt_sigreturn` lines) takes a fact from later lines: the thread's
+//!     next `rt_sigreturn` (`Facts::sigreturn_later`, `engine/signals.rs`). A frameless
 //!     `rt_sigreturn` otherwise, of a thread the trace created, is a
-//!     mismatch. With 16 and 21: `suite/cpython-signal-q`/`-qq` 24 and 41
+//!     mismatch. With 13 and 18: `suite/cpython-signal-q`/`-qq` 24 and 41
 //!     mismatches before, 0 after.
 //!
 //! No Linux analogue: this is a checker. What it checks is Linux's
@@ -216,11 +235,14 @@
 
 pub(crate) mod engine;
 mod event;
+mod facts;
 mod input;
+mod plan;
 pub mod probe;
 mod replayer;
 mod search;
 pub(crate) mod shape;
+mod sigbit;
 mod window;
 
 pub use engine::records::{Mark, ProcessRecord};
@@ -238,6 +260,8 @@ mod signal_tests;
 mod tests;
 #[cfg(test)]
 mod tests_cost;
+#[cfg(test)]
+mod tests_order;
 #[cfg(test)]
 mod tests_procapi;
 #[cfg(test)]

@@ -2,9 +2,14 @@
 //! bounded by the live tasks and the reorder window.
 //!
 //! ```text
-//!  push(strace event) ─ Shaper ─> Window (file order, lookahead)
+//!  push(strace event) ─ Shaper ─> Window (file order, lookahead; the
+//!                                 │   planner reads it: facts per event)
 //!                                 └> pending (by default-order key) ── released below
 //!                                    the watermark ──> order (positions)
+//!  schedule: before any engine applies position p, the happens-before
+//!        constraints of its event hold (later lines the planner says came
+//!        first move before it; those the engine says caused it too, the
+//!        event then replayed from a copy, `apply_at`);
 //!  pump: step position p when LOOKAHEAD positions after it are released;
 //!        every CHECKPOINT_EVERY positions (or the live task count, if
 //!        larger: copying stays O(1) per event) keep a copy of the engine;
@@ -14,7 +19,6 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashSet, VecDeque};
-use std::rc::Rc;
 use std::sync::Arc;
 
 use taskcore::Kernel;
@@ -22,7 +26,9 @@ use taskcore::Kernel;
 use crate::engine::records::{Finished, Mark, ProcessRecord};
 use crate::engine::{Engine, Mismatch, Stats};
 use crate::event::Event;
-use crate::search::{self, Move, HORIZON, LOOK_BACK, MAX_FULL_RUNS, VERIFY};
+use crate::facts::Facts;
+use crate::plan;
+use crate::search::{self, HORIZON, LOOK_BACK, MAX_FULL_RUNS, VERIFY};
 use crate::shape::exits::ExitLines;
 use crate::shape::Shaper;
 use crate::window::Window;
@@ -90,11 +96,11 @@ struct Checkpoint {
 /// emulated kernel can be queried at any point with [`Replayer::kernel`].
 ///
 /// Memory: O(peak live tasks + the reorder window), whatever the trace's
-/// length. Not `Send` (the engine shares its lookahead window by `Rc`):
-/// create one per thread.
+/// length. `Send`: the engine shares nothing with the window (it is given
+/// the planner's facts with each event).
 pub struct Replayer {
     conv: Shaper,
-    look: Rc<RefCell<Window>>,
+    look: RefCell<Window>,
     /// Converted events not yet placed, by default-order key.
     pending: BTreeMap<(usize, u64), Arc<Event>>,
     /// No event pushed later has a key below this line.
@@ -104,6 +110,9 @@ pub struct Replayer {
     order_base: u64,
     /// The next position to apply.
     next_pos: u64,
+    /// Positions before this one are scheduled: the happens-before
+    /// constraints the planner attached to their events hold.
+    scheduled: u64,
     engine: Engine,
     checkpoints: VecDeque<Checkpoint>,
     /// Position of the last checkpoint (or prune, without search).
@@ -145,8 +154,8 @@ impl std::fmt::Debug for Replayer {
 impl Replayer {
     /// A replayer with nothing fed yet.
     pub fn new(opts: Options) -> Replayer {
-        let look = Rc::new(RefCell::new(Window::default()));
-        let engine = Engine::new(Rc::clone(&look), Arc::clone(&opts.probes), opts.records);
+        let look = RefCell::new(Window::default());
+        let engine = Engine::new(Arc::clone(&opts.probes), opts.records);
         Replayer {
             conv: Shaper::default(),
             look,
@@ -155,6 +164,7 @@ impl Replayer {
             order: VecDeque::new(),
             order_base: 0,
             next_pos: 0,
+            scheduled: 0,
             engine,
             checkpoints: VecDeque::new(),
             last_checkpoint: 0,
@@ -327,10 +337,70 @@ impl Replayer {
         }
     }
 
+    /// Applies the next position (see [`apply_at`]); a later line an
+    /// event needs before it may also come from the events not released
+    /// yet.
     fn step_main(&mut self) {
-        let ev = Arc::clone(self.at(self.next_pos));
-        self.engine.step(self.next_pos, &ev);
-        self.next_pos += 1;
+        loop {
+            self.schedule_through(self.next_pos);
+            let i = (self.next_pos - self.order_base) as usize;
+            let pending = &mut self.pending;
+            let done = apply_at(
+                &mut self.engine,
+                &mut self.order,
+                i,
+                self.next_pos,
+                &self.look,
+                &mut |key, seq| pending.remove(&(key, seq)),
+            );
+            if done {
+                self.next_pos += 1;
+                return;
+            }
+            self.scheduled = self.next_pos;
+        }
+    }
+
+    /// The scheduler: makes the happens-before constraints of the events
+    /// at positions up to `end` hold, before any engine applies them. An
+    /// event the planner says the kernel applied before the one at `p`
+    /// ([`Facts::preceded_by`]) that is still later in the order (or not
+    /// released yet) is moved to just before it. Only events placed later
+    /// by default move earlier (their keys are larger), so this ends.
+    fn schedule_through(&mut self, end: u64) {
+        while self.scheduled <= end && self.scheduled < self.avail() {
+            let p = self.scheduled;
+            let ev = Arc::clone(self.at(p));
+            let facts = self.facts_of(&ev);
+            let mut at = (p - self.order_base) as usize;
+            for &(key, seq) in &facts.preceded_by {
+                if key <= ev.key() {
+                    continue;
+                }
+                if let Some(x) = self.take_later(at + 1, key, seq) {
+                    self.order.insert(at, x);
+                    at += 1;
+                }
+            }
+            if at == (p - self.order_base) as usize {
+                self.scheduled += 1;
+            }
+        }
+    }
+
+    /// Removes the event `(key, seq)` from the order after index `from`,
+    /// or from the events not released yet.
+    fn take_later(&mut self, from: usize, key: usize, seq: u64) -> Option<Arc<Event>> {
+        if let Some(i) = self.order.range(from..).position(|x| x.seq == seq) {
+            return self.order.remove(from + i);
+        }
+        self.pending.remove(&(key, seq))
+    }
+
+    /// The planner's facts of `ev` (planned now if no engine needed it
+    /// before).
+    fn facts_of(&self, ev: &Event) -> Arc<Facts> {
+        self.look.borrow_mut().facts_of(ev, plan::plan)
     }
 
     /// Applies positions up to (not including) `end` (during a search: no
@@ -382,7 +452,7 @@ impl Replayer {
         self.nr_mismatches += done.len() as u64;
         self.searched = self.searched.saturating_sub(done.len());
         self.out.extend(done);
-        let recs = &mut self.engine.finished;
+        let recs = &mut self.engine.rec.finished;
         let keep = recs.split_off(recs.partition_point(|r| r.0 < below));
         let done = std::mem::replace(recs, keep);
         for (_, f) in done {
@@ -509,7 +579,8 @@ impl Replayer {
         self.search_spent += lo - t.pos;
         while t.pos < lo {
             let ev = Arc::clone(self.at(t.pos));
-            t.engine.step(t.pos, &ev);
+            let facts = self.facts_of(&ev);
+            t.engine.step(t.pos, &ev, &facts);
             t.pos += 1;
         }
         // Candidates from here count what they find from `lo` on (the
@@ -541,9 +612,14 @@ impl Replayer {
         let limit = (p + HORIZON).min(last);
         let verify_end = (p + VERIFY).min(last);
         self.advance_main(limit + 1);
+        self.schedule_through(verify_end);
         let slice: Vec<Arc<Event>> = (cp_pos..=verify_end)
             .map(|q| Arc::clone(self.at(q)))
             .collect();
+        // Every event of the stretch planned now, with the window as it is.
+        for e in &slice {
+            self.facts_of(e);
+        }
         let rel_p = (p - cp_pos) as usize;
         let mut moves = search::candidates(&slice, rel_p);
         moves.extend(search::targeted(
@@ -580,26 +656,35 @@ impl Replayer {
                 (cp.snapshot(), 0)
             };
             self.search_spent += self.snapshot_cost();
+            let mut cand: VecDeque<Arc<Event>> = (0..slice.len())
+                .map(|i| Arc::clone(&slice[mv.source(i)]))
+                .collect();
             let spent = &mut self.search_spent;
-            let mut run = |e: &mut Engine, a: usize, b: usize| {
-                for i in a..=b {
-                    e.step(cp_pos + i as u64, &slice[mv.source(i)]);
+            let look = &self.look;
+            let mut run = |e: &mut Engine, cand: &mut VecDeque<Arc<Event>>, a: usize, b: usize| {
+                let mut i = a;
+                while i <= b {
+                    if apply_at(e, cand, i, cp_pos + i as u64, look, &mut |_, _| None) {
+                        i += 1;
+                    }
+                    *spent += 1;
                 }
-                *spent += (b + 1).saturating_sub(a) as u64;
             };
             let base = cp_pos + start as u64;
-            run(&mut e, start, (limit - cp_pos) as usize);
+            run(&mut e, &mut cand, start, (limit - cp_pos) as usize);
             if Self::count(&e, base, limit) >= Self::count(&self.engine, base, limit) {
                 continue;
             }
             run(
                 &mut e,
+                &mut cand,
                 (limit - cp_pos) as usize + 1,
                 (verify_end - cp_pos) as usize,
             );
             self.advance_main(verify_end + 1);
             if Self::count(&e, base, verify_end) < Self::count(&self.engine, base, verify_end) {
-                self.adopt(e, &slice, mv, cp_pos, base, verify_end);
+                let from = cp_pos + mv.from() as u64;
+                self.adopt(e, cand, cp_pos, base, verify_end, from);
                 return true;
             }
             verified += 1;
@@ -613,20 +698,31 @@ impl Replayer {
     /// Makes a kept candidate the replay: its order replaces positions
     /// `[cp_pos, end]`, its engine the main one (with what the main engine
     /// found before `base`, where the candidate's run started).
+    ///
+    /// The main order may have changed after `end` meanwhile (the
+    /// scheduler moved a later line before an event it applied): the
+    /// candidate's order replaces `[cp_pos, end]`, and the main order's
+    /// other events follow in their order.
     fn adopt(
         &mut self,
         mut e: Engine,
-        slice: &[Arc<Event>],
-        mv: Move,
+        cand: VecDeque<Arc<Event>>,
         cp_pos: u64,
         base: u64,
         end: u64,
+        from: u64,
     ) {
-        for (i, pos) in (cp_pos..=end).enumerate() {
-            let idx = (pos - self.order_base) as usize;
-            self.order[idx] = Arc::clone(&slice[mv.source(i)]);
-        }
-        let from = cp_pos + mv.from() as u64;
+        let n = (end - cp_pos + 1) as usize;
+        let head: HashSet<u64> = cand.iter().take(n).map(|x| x.seq).collect();
+        let at = (cp_pos - self.order_base) as usize;
+        let rest: Vec<Arc<Event>> = self
+            .order
+            .drain(at..)
+            .filter(|x| !head.contains(&x.seq))
+            .collect();
+        self.order.extend(cand.into_iter().take(n));
+        self.order.extend(rest);
+        self.scheduled = self.scheduled.min(end + 1);
         let final_below = self.final_below;
         let mut list = std::mem::take(&mut self.engine.stats.mismatches);
         list.retain(|m| m.pos >= final_below && m.pos < base);
@@ -634,10 +730,10 @@ impl Replayer {
         self.searched = list.len();
         list.append(&mut e.stats.mismatches);
         e.stats.mismatches = list;
-        let mut recs = std::mem::take(&mut self.engine.finished);
+        let mut recs = std::mem::take(&mut self.engine.rec.finished);
         recs.retain(|r| r.0 >= final_below && r.0 < base);
-        recs.append(&mut e.finished);
-        e.finished = recs;
+        recs.append(&mut e.rec.finished);
+        e.rec.finished = recs;
         self.engine = e;
         self.next_pos = end + 1;
         // Checkpoints (and the trailing engine) after the change are of the
@@ -650,12 +746,61 @@ impl Replayer {
     }
 }
 
+/// Applies `order[i]` on `engine` as position `pos`, with its facts. An
+/// event whose cause may come later ([`Facts::causes`]) is applied on a
+/// copy kept of the engine before it; when the engine says later lines
+/// caused it ([`Engine::take_wants`]), those found later in `order` (or,
+/// through `elsewhere`, not released yet) move before it, the copy is
+/// restored, and `false` says to apply index `i` (now the first moved
+/// line) again. Only lines placed later by default move earlier, so this
+/// ends.
+fn apply_at(
+    engine: &mut Engine,
+    order: &mut VecDeque<Arc<Event>>,
+    i: usize,
+    pos: u64,
+    look: &RefCell<Window>,
+    elsewhere: &mut dyn FnMut(usize, u64) -> Option<Arc<Event>>,
+) -> bool {
+    let ev = Arc::clone(&order[i]);
+    let facts = look.borrow_mut().facts_of(&ev, plan::plan);
+    // Boxed: an engine is large, and most events need no copy.
+    let before = (!facts.causes.is_empty()).then(|| Box::new(engine.snapshot()));
+    engine.step(pos, &ev, &facts);
+    let Some(saved) = before else {
+        return true;
+    };
+    let Some(wants) = engine.take_wants(ev.seq) else {
+        return true;
+    };
+    let mut at = i;
+    for (key, seq) in wants {
+        if key <= ev.key() {
+            continue;
+        }
+        let found = order.range(at + 1..).position(|x| x.seq == seq);
+        let x = match found {
+            Some(j) => order.remove(at + 1 + j),
+            None => elsewhere(key, seq),
+        };
+        if let Some(x) = x {
+            order.insert(at, x);
+            at += 1;
+        }
+    }
+    if at == i {
+        return true;
+    }
+    *engine = *saved;
+    false
+}
+
 /// Drops what `e` found before position `pos` (mismatches, closed
 /// records).
 fn strip_before(e: &mut Engine, pos: u64) {
     let l = &mut e.stats.mismatches;
     l.drain(..l.partition_point(|m| m.pos < pos));
-    let r = &mut e.finished;
+    let r = &mut e.rec.finished;
     r.drain(..r.partition_point(|r| r.0 < pos));
 }
 

@@ -24,19 +24,16 @@
 //! filter hid (rt_sigtimedwait outside `-e trace=`) is therefore not
 //! inferred.
 
-use std::cell::Cell;
-
 use taskcore::{SigInfo, SigWait, TaskId};
 
 use super::sigbit::bit;
 use super::Engine;
-use crate::event::{Event, Kind};
 
 impl Engine {
-    /// After thread `cur`'s call `e` changed its mask from `before`:
+    /// After thread `cur`'s call changed its mask from `before`:
     /// dequeues the signals it unblocked whose delivery its next lines do
     /// not show (see the module docs).
-    pub(super) fn consumed_unseen(&mut self, e: &Event, cur: TaskId, before: u64) {
+    pub(super) fn consumed_unseen(&mut self, cur: TaskId, before: u64) {
         if !self
             .leader_of(cur)
             .is_ok_and(|l| self.sig.signalfd.contains(&l))
@@ -49,25 +46,11 @@ impl Engine {
         let Ok((p, s)) = self.k.pending_signals(cur) else {
             return;
         };
-        let unseen = Cell::new((p | s) & before & !after);
-        if unseen.get() == 0 {
+        let Some(u) = self.facts.unblocked.as_ref() else {
             return;
-        }
-        let decided = self.look.borrow().find_after(e.line, |a| {
-            if a.pid != e.pid {
-                return None;
-            }
-            match &a.kind {
-                Kind::Signal { sig, .. } => {
-                    unseen.set(unseen.get() & !bit(*sig));
-                    None
-                }
-                k if k.is_sigreturn() => None,
-                _ => Some(()),
-            }
-        });
-        let unseen = unseen.get();
-        if decided.is_none() || unseen == 0 {
+        };
+        let unseen = (p | s) & before & !after & !u.taken;
+        if !u.decided || unseen == 0 {
             return;
         }
         for sig in 1..=64 {
@@ -84,7 +67,7 @@ impl Engine {
                     Ok(SigWait::Signal(got)) => got,
                     _ => break,
                 };
-                if self.delivered_later(e, cur, sig, &got) {
+                if self.delivered_later(cur, sig, &got) {
                     break;
                 }
                 let _ = self.k.rt_sigtimedwait(cur, bit(sig), true);
@@ -99,23 +82,18 @@ impl Engine {
 
     /// Whether a later `--- SIGxxx` line of the lookahead (after `e`)
     /// delivers `sig` with the siginfo `got` the core holds for `cur`.
-    fn delivered_later(&self, e: &Event, cur: TaskId, sig: i32, got: &SigInfo) -> bool {
+    fn delivered_later(&self, cur: TaskId, sig: i32, got: &SigInfo) -> bool {
         let nested = self.nested(cur);
-        self.look
-            .borrow()
-            .find_after(e.line, |a| match &a.kind {
-                Kind::Signal {
-                    sig: s,
-                    info: Some(i),
-                } if *s == sig && i.code == got.code => {
-                    let same = i.pid.is_none_or(|p| {
-                        (nested && p == got.pid) || self.pids.same_id(p, got.pid, &self.outside)
-                    });
-                    same.then_some(())
-                }
-                _ => None,
-            })
-            .is_some()
+        let Some(u) = self.facts.unblocked.as_ref() else {
+            return false;
+        };
+        u.later.iter().any(|a| {
+            a.sig == sig
+                && a.code == got.code
+                && a.pid.is_none_or(|p| {
+                    (nested && p == got.pid) || self.pids.same_id(p, got.pid, &self.world.outside)
+                })
+        })
     }
 
     /// `cur`'s process opened a signalfd (a successful `signalfd` or

@@ -6,12 +6,41 @@
 //! dying process's leader before its `do_exit` and reaps it at the `+++`
 //! line.
 
+use std::collections::{HashMap, HashSet};
+
 use taskcore::sys::Syscall;
 use taskcore::uapi::{__WALL, P_PID, WEXITED, WNOHANG};
 use taskcore::{TaskId, WaitOutcome};
 
 use super::Engine;
 use crate::event::Event;
+
+/// What the engine knows of deaths in progress: the core's exit codes, the
+/// exits begun, and which deaths strace has not printed (reaped) yet.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Deaths {
+    /// Recorded tid -> emulated number of the leader strace seized as it
+    /// died, until strace has reaped it.
+    pub(super) dying_leader: HashMap<i32, i32>,
+    /// Exit status words from `Exited` notifications.
+    pub(super) exit_codes: HashMap<TaskId, i32>,
+    /// Pending `exit(code)` of a recorded tid.
+    pub(super) pending_exit: HashMap<i32, i32>,
+    /// Pending `exit_group(code)` by a recorded tid, keyed by its leader
+    /// task.
+    pub(super) pending_group_exit: HashMap<TaskId, (i32, i32)>,
+    /// The status word of each group (leader task) whose exit began
+    /// (`exit_group` entered, or a fatal signal applied): what `wait`
+    /// reports for any of its zombies from then on.
+    pub(super) group_status: HashMap<TaskId, i32>,
+    /// The leader of each task that died in the core, until its `+++` line.
+    pub(super) death_leader: HashMap<TaskId, TaskId>,
+    /// Tasks dead in the core whose `+++` line has not been seen.
+    pub(super) unconfirmed_dead: HashSet<TaskId>,
+    /// Groups (leader tasks) stopped by a kill whose `--- stopped` line has
+    /// not been seen.
+    pub(super) unconfirmed_stop: HashSet<TaskId>,
+}
 
 impl Engine {
     /// The `do_exit` of the event's task: the process's leader, when the
@@ -28,13 +57,13 @@ impl Engine {
         }
         let leader = self.leader_of(tr.task).ok();
         let group_ending = leader.is_some_and(|l| {
-            l == tr.task || self.pending_group_exit.contains_key(&l) || sig.is_some()
+            l == tr.task || self.deaths.pending_group_exit.contains_key(&l) || sig.is_some()
         });
         if let (Some(l), true) = (leader, group_ending) {
-            if let Ok(nr) = self.k.pid_vnr(self.strace, l) {
+            if let Ok(nr) = self.k.pid_vnr(self.world.strace, l) {
                 // EPERM when the program traces it itself: then unseized.
-                let _ = self.k.ptrace_attach(self.strace, nr, true);
-                self.dying_leader.insert(rec, nr);
+                let _ = self.k.ptrace_attach(self.world.strace, nr, true);
+                self.deaths.dying_leader.insert(rec, nr);
             }
         }
         self.apply_death(e, tr.task, leader, code, sig);
@@ -52,14 +81,15 @@ impl Engine {
         sig: Option<(i32, bool)>,
     ) {
         if let Some(l) = leader {
-            self.death_leader.insert(task, l);
+            self.deaths.death_leader.insert(task, l);
             if let Some((s, core)) = sig {
-                self.group_status
+                self.deaths
+                    .group_status
                     .entry(l)
                     .or_insert(s | if core { 0x80 } else { 0 });
             }
         }
-        let group = leader.and_then(|l| self.pending_group_exit.remove(&l));
+        let group = leader.and_then(|l| self.deaths.pending_group_exit.remove(&l));
         let r = if let Some((caller, c)) = group {
             let who = self
                 .pids
@@ -71,7 +101,12 @@ impl Engine {
             self.k.force_fatal_signal(task, s, core)
         } else {
             // The recorded exit(2), or the status of the `+++` line.
-            let code = self.pending_exit.remove(&e.pid).or(code).unwrap_or(0);
+            let code = self
+                .deaths
+                .pending_exit
+                .remove(&e.pid)
+                .or(code)
+                .unwrap_or(0);
             self.sys(task, &Syscall::Exit { code }).map(drop)
         };
         if let Err(err) = r {
@@ -84,7 +119,7 @@ impl Engine {
     fn death_line_to_come(&self, rec: i32) -> bool {
         self.pids
             .task(rec)
-            .is_some_and(|t| !t.dead || self.unconfirmed_dead.contains(&t.task))
+            .is_some_and(|t| !t.dead || self.deaths.unconfirmed_dead.contains(&t.task))
     }
 
     /// A `+++` line: the death is applied if it was not yet, strace reaps
@@ -106,7 +141,12 @@ impl Engine {
         // (wait_task_zombie() -> do_notify_parent()), not at the `+++` line
         // of the thread that died first or last. A leader whose `+++` line
         // was already applied is reaped at the first line that can.
-        let seized: Vec<(i32, i32)> = self.dying_leader.iter().map(|(&r, &n)| (r, n)).collect();
+        let seized: Vec<(i32, i32)> = self
+            .deaths
+            .dying_leader
+            .iter()
+            .map(|(&r, &n)| (r, n))
+            .collect();
         for (r, nr) in seized {
             let leader_rec = self.pids.rec_of(nr);
             if leader_rec != Some(rec) {
@@ -119,13 +159,13 @@ impl Engine {
             }
             let w = self
                 .k
-                .waitid(self.strace, P_PID, nr, WEXITED | __WALL | WNOHANG);
+                .waitid(self.world.strace, P_PID, nr, WEXITED | __WALL | WNOHANG);
             if !matches!(w, Ok(WaitOutcome::NothingYet)) {
-                self.dying_leader.remove(&r);
+                self.deaths.dying_leader.remove(&r);
             }
         }
         self.drain();
-        self.unconfirmed_dead.remove(&tr.task);
+        self.deaths.unconfirmed_dead.remove(&tr.task);
         let want = match (code, sig) {
             (Some(c), _) => (c & 0xff) << 8,
             (None, Some((s, core))) => s | if core { 0x80 } else { 0 },
@@ -138,10 +178,11 @@ impl Engine {
         // status is the group's code, not the task's own
         // (tests/oracle/ptrace_edges.out, case zombie_status).
         let group_code = self
+            .deaths
             .death_leader
             .remove(&tr.task)
-            .and_then(|l| self.group_status.get(&l).copied());
-        match self.exit_codes.get(&tr.task) {
+            .and_then(|l| self.deaths.group_status.get(&l).copied());
+        match self.deaths.exit_codes.get(&tr.task) {
             Some(&got) if got == want || group_code == Some(want) => {}
             Some(&got) => {
                 self.mismatch(e, "exit status", format!("{want:#x}"), format!("{got:#x}"))

@@ -40,14 +40,16 @@ impl Engine {
             ) => self.do_waitid(e, cur, idtype, id, *info, options),
             (Syscall::Execve { .. }, _) => self.do_execve(e, cur, call),
             (Syscall::Exit { code }, _) => {
-                self.pending_exit.insert(e.pid, *code);
+                self.deaths.pending_exit.insert(e.pid, *code);
             }
             (Syscall::ExitGroup { code }, _) => {
                 if let Ok(leader) = self.leader_of(cur) {
-                    self.pending_group_exit
+                    self.deaths
+                        .pending_group_exit
                         .entry(leader)
                         .or_insert((e.pid, *code));
-                    self.group_status
+                    self.deaths
+                        .group_status
                         .entry(leader)
                         .or_insert((*code & 0xff) << 8);
                 }
@@ -93,7 +95,7 @@ impl Engine {
             }
             (&Syscall::Kill { pid, sig }, _) => {
                 let (before, nested) = (self.stats.checked, self.nested(cur));
-                self.learn_core_dumps(e, sig);
+                self.learn_core_dumps(sig);
                 if self.outside_target(cur, pid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
@@ -107,7 +109,7 @@ impl Engine {
                 self.count_nested(nested, before, "kill");
             }
             (&Syscall::Tgkill { tgid, tid, sig }, _) => {
-                self.learn_core_dumps(e, sig);
+                self.learn_core_dumps(sig);
                 if self.outside_target(cur, tid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
@@ -123,7 +125,7 @@ impl Engine {
                 self.check_unit(e, r.map(drop));
             }
             (&Syscall::Tkill { tid, sig }, _) => {
-                self.learn_core_dumps(e, sig);
+                self.learn_core_dumps(sig);
                 if self.outside_target(cur, tid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
@@ -146,13 +148,13 @@ impl Engine {
             self.unchecked(e);
             return;
         }
-        if self.superseded.remove(&e.pid) {
+        if self.pids.superseded.remove(&e.pid) {
             // Applied at the `+++ superseded` line.
             return;
         }
         if let Ok(tgid) = self.k.getpid(cur) {
-            self.brk_known.remove(&tgid);
-            self.mm_touched.remove(&tgid);
+            self.mem.brk_known.remove(&tgid);
+            self.mem.mm_touched.remove(&tgid);
         }
         match self.sys(cur, call) {
             Ok(_) => {
@@ -210,7 +212,7 @@ impl Engine {
         // Linux never hands out a number still in use: the previous holder
         // of the recorded pid must be gone in the core too.
         if let Some(old_nr) = self.pids.nr_of(child) {
-            if self.k.pid_in_use(self.init, old_nr).unwrap_or(false) {
+            if self.k.pid_in_use(self.world.init, old_nr).unwrap_or(false) {
                 self.mismatch(
                     e,
                     "pid reuse",
@@ -222,7 +224,7 @@ impl Engine {
         self.stats.checked += u64::from(check);
         let flags = clone_flags(call);
         if ns_nr.is_none() && !nested {
-            self.infer_new_pid_ns(e, cur, flags, child);
+            self.infer_new_pid_ns(cur, flags, child);
         }
         match child_of(self.sys(cur, call)) {
             Ok((t, pid, fd)) => {
@@ -231,14 +233,14 @@ impl Engine {
                 if flags & CLONE_THREAD == 0 {
                     let (p, c) = (self.k.getpid(cur), self.k.getpid(t));
                     if let (Ok(p), Ok(c)) = (p, c) {
-                        if self.brk_known.contains(&p) {
-                            self.brk_known.insert(c);
+                        if self.mem.brk_known.contains(&p) {
+                            self.mem.brk_known.insert(c);
                         } else {
-                            self.brk_known.remove(&c);
+                            self.mem.brk_known.remove(&c);
                         }
-                        match self.mm_touched.get(&p).cloned() {
-                            Some(v) => self.mm_touched.insert(c, v),
-                            None => self.mm_touched.remove(&c),
+                        match self.mem.mm_touched.get(&p).cloned() {
+                            Some(v) => self.mem.mm_touched.insert(c, v),
+                            None => self.mem.mm_touched.remove(&c),
                         };
                     }
                 }
@@ -276,8 +278,8 @@ impl Engine {
                 self.adopt(child, t, Some(e));
                 self.drain();
                 if let Some(held) = self.held.remove(&child) {
-                    for h in held {
-                        self.dispatch(&h);
+                    for (h, facts) in held {
+                        self.dispatch(&h, &facts);
                     }
                 }
             }
@@ -345,21 +347,19 @@ impl Engine {
     /// trace (its creator died in the call; a caller in a nested pid
     /// namespace without `--decode-pids=pidns`, see [`pidns`](super::pidns)):
     /// the first task of the lookahead, after the clone began, that no
-    /// clone created and no other such clone claimed. Kept per clone, so
+    /// clone created ([`Facts::uncreated`](crate::facts::Facts), the
+    /// planner's) and no other such clone claimed. Kept per clone, so
     /// that a replay of the same stretch by the order search finds the
     /// same child.
     fn unnamed_child(&mut self, e: &Event) -> Option<i32> {
-        if let Some(&c) = self.inferred.get(&e.seq) {
+        if let Some(&c) = self.pids.inferred.get(&e.seq) {
             return Some(c);
         }
-        let claimed: HashSet<i32> = self.inferred.values().copied().collect();
-        let child = self
-            .look
-            .borrow()
-            .first_uncreated_after(e.entry_line, |pid| {
-                self.pids.task(pid).is_some_and(|t| !t.dead) || claimed.contains(&pid)
-            })?;
-        self.inferred.insert(e.seq, child);
+        let claimed: HashSet<i32> = self.pids.inferred.values().copied().collect();
+        let child = self.facts.uncreated.iter().copied().find(|&pid| {
+            !(self.pids.task(pid).is_some_and(|t| !t.dead) || claimed.contains(&pid))
+        })?;
+        self.pids.inferred.insert(e.seq, child);
         Some(child)
     }
 }

@@ -22,8 +22,21 @@ use taskcore::mm::{FileId, MmLayout, MmStruct, MmapFile};
 use taskcore::sys::{SysRet, Syscall};
 use taskcore::{Errno, TaskId};
 
-use super::Engine;
+use super::{uaccess, Engine};
 use crate::event::{Event, Outcome, Rec};
+
+/// What the memory calls need to know beyond the core's address spaces.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Mem {
+    /// Emulated tgids whose current image's program break is known.
+    pub(super) brk_known: std::collections::HashSet<i32>,
+    /// Per emulated tgid, the address ranges the trace itself mapped, moved
+    /// or unmapped since its last exec (sorted, merged): memory there is
+    /// never learned to explain a failure.
+    pub(super) mm_touched: std::collections::HashMap<i32, Vec<(u64, u64)>>,
+    /// The user pointers of the call being applied (`uaccess.rs`).
+    pub(super) cur_ptrs: uaccess::CurPtrs,
+}
 
 const PAGE: u64 = 4096;
 
@@ -190,7 +203,7 @@ impl Engine {
             }
             (Syscall::Brk { addr }, Outcome::Value(got)) => {
                 let got = got as u64;
-                if self.brk_known.insert(tgid) {
+                if self.mem.brk_known.insert(tgid) {
                     // The image's randomised break, seen for the first time.
                     self.learn_brk(cur, got);
                     if addr == 0 || addr == got {
@@ -243,7 +256,7 @@ impl Engine {
     /// addr + len)` in process `tgid`: memory the replay must never learn.
     pub(super) fn touch(&mut self, tgid: i32, addr: u64, len: u64) {
         let end = addr.saturating_add(len.div_ceil(PAGE) * PAGE);
-        let v = self.mm_touched.entry(tgid).or_default();
+        let v = self.mem.mm_touched.entry(tgid).or_default();
         let (mut s, mut e) = (addr, end);
         v.retain(|&(a, b)| {
             if b < s || a > e {
@@ -263,7 +276,8 @@ impl Engine {
     /// exactly what is mapped there.
     pub(super) fn is_known(&self, tgid: i32, addr: u64, len: u64) -> bool {
         let end = addr.saturating_add(len.max(1));
-        self.mm_touched
+        self.mem
+            .mm_touched
             .get(&tgid)
             .is_some_and(|v| v.iter().any(|&(a, b)| a <= addr && end <= b))
     }
@@ -271,7 +285,8 @@ impl Engine {
     /// Whether the trace touched any part of `[addr, addr + len)` in `tgid`.
     fn is_touched(&self, tgid: i32, addr: u64, len: u64) -> bool {
         let end = addr.saturating_add(len.div_ceil(PAGE) * PAGE);
-        self.mm_touched
+        self.mem
+            .mm_touched
             .get(&tgid)
             .is_some_and(|v| v.iter().any(|&(a, b)| a < end && b > addr))
     }

@@ -47,12 +47,18 @@
 //!   may skip unconfirmed children (the real kernel may not have seen them
 //!   yet) but never a confirmed one, and never report a child the core does
 //!   not consider ready with exactly the recorded status.
-//! - A wait that reports a child whose death the trace prints later pulls
-//!   that death forward from the lookahead.
+//! - The engine never looks ahead: what later lines show reaches it as
+//!   the planner's facts attached to an event (`plan.rs`, `facts.rs`),
+//!   and the order it is given already has the happens-before constraints
+//!   the trace shows (a wait after the death it reports, a `---` line
+//!   after its sender, see `replayer.rs`). When it finds a signal taken
+//!   that no applied call sent and the facts name a later line that did,
+//!   it says so ([`Engine::take_wants`]) and applies nothing out of turn.
 //!
 //! # Memory
 //! Everything the engine keeps is bounded by the tasks alive (or still
-//! referable: zombies, process groups) plus the lookahead window: entries of
+//! referable: zombies, process groups) plus the events held for tasks not
+//! created yet: entries of
 //! reaped tasks whose numbers the emulation no longer uses are dropped (see
 //! [`pidmap::PidMap::sweep`]).
 
@@ -71,7 +77,7 @@ mod pidns;
 mod procapi;
 pub(crate) mod records;
 pub(crate) mod report;
-mod sigbit;
+use crate::sigbit;
 mod sigcalls;
 mod signals;
 mod sigwait;
@@ -80,17 +86,18 @@ mod userns;
 mod waits;
 mod world;
 
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use taskcore::{Config, Kernel, Notification, TaskId};
 
 use crate::event::{Event, Kind, Outcome};
-use crate::window::Window;
+use crate::facts::Facts;
 use pidmap::PidMap;
 pub(crate) use report::{Mismatch, Stats};
+
+/// An event with the facts the planner attached to it.
+type Planned = (Arc<Event>, Arc<Facts>);
 
 /// How often (in steps) entries of reaped tasks are swept.
 const SWEEP_EVERY: u64 = 256;
@@ -101,87 +108,42 @@ const SWEEP_EVERY: u64 = 256;
 /// tasks, not by the trace.
 pub(crate) struct Engine {
     pub(crate) k: Kernel,
-    init: TaskId,
-    /// The emulated strace: tracer of dying processes until their `+++`.
-    strace: TaskId,
-    /// Emulated numbers of the processes outside the trace.
-    outside: Vec<i32>,
-    /// The emulated process group the traced root inherited (strace's).
-    inherited_pgid: i32,
-    /// Recorded ids to emulated ones.
+    /// The processes the trace ran in (see [`world`]).
+    world: world::World,
+    /// Recorded ids to emulated ones (see [`pidmap`]).
     pub(crate) pids: PidMap,
-    /// Recorded tid -> emulated number of the leader strace seized as it
-    /// died, until strace has reaped it.
-    dying_leader: HashMap<i32, i32>,
-    /// Emulated tgids whose current image's program break is known.
-    brk_known: HashSet<i32>,
-    /// Per emulated tgid, the address ranges the trace itself mapped, moved
-    /// or unmapped since its last exec (sorted, merged): memory there is
-    /// never learned to explain a failure.
-    mm_touched: HashMap<i32, Vec<(u64, u64)>>,
-    /// The user pointers of the call being applied (`uaccess.rs`).
-    cur_ptrs: uaccess::CurPtrs,
-    /// Position in the replay order of the current step.
-    pos: u64,
-    /// Exit status words from `Exited` notifications.
-    exit_codes: HashMap<TaskId, i32>,
-    /// Pending `exit(code)` of a recorded tid.
-    pending_exit: HashMap<i32, i32>,
-    /// Pending `exit_group(code)` by a recorded tid, keyed by its leader
-    /// task.
-    pending_group_exit: HashMap<TaskId, (i32, i32)>,
-    /// The status word of each group (leader task) whose exit began
-    /// (`exit_group` entered, or a fatal signal applied): what `wait`
-    /// reports for any of its zombies from then on.
-    group_status: HashMap<TaskId, i32>,
-    /// The leader of each task that died in the core, until its `+++` line.
-    death_leader: HashMap<TaskId, TaskId>,
-    /// Tasks dead in the core whose `+++` line has not been seen.
-    unconfirmed_dead: HashSet<TaskId>,
-    /// Groups (leader tasks) stopped by a kill whose `--- stopped` line has
-    /// not been seen.
-    unconfirmed_stop: HashSet<TaskId>,
-    /// Events held until their task exists, by recorded tid.
-    held: HashMap<i32, Vec<Arc<Event>>>,
-    /// Events already applied out of order (pulled forward), by sequence
-    /// number; removed when their own turn comes.
-    consumed: HashSet<u64>,
-    /// Leaders whose pid a thread's exec took over (its `<... execve
-    /// resumed>` is already applied).
-    superseded: HashSet<i32>,
-    /// Tids already given to clones whose creator died before the call
-    /// returned (`= ?`): clone sequence number -> child tid.
-    inferred: HashMap<u64, i32>,
-    /// Timestamp of the first event (the emulated clock's origin).
-    t0: Option<f64>,
-    /// Whether per-process records are kept.
-    opts_records: bool,
-    /// Open records of live processes, by recorded pid.
-    records: HashMap<i32, records::ProcessRecord>,
-    /// Closed records not yet handed out, with the position that closed
-    /// them.
-    pub(crate) finished: Vec<(u64, records::Finished)>,
-    /// The events read so far (for lookahead; shared, not part of the
-    /// state).
-    look: Rc<RefCell<Window>>,
-    /// pidfd tables and known limits (see [`procapi`]).
-    proc: procapi::ProcState,
+    /// The two moments of each death under strace (see [`deaths`]).
+    deaths: deaths::Deaths,
+    /// What the memory calls need to know (see [`memory`]).
+    mem: memory::Mem,
     /// Signal masks, frames and interrupted calls (see [`signals`]).
     sig: signals::SigState,
+    /// pidfd tables and known limits (see [`procapi`]).
+    proc: procapi::ProcState,
     /// What the trace has shown of state from before it (see
     /// [`inherited`]).
     inherited: inherited::Inherited,
+    /// Per-process records (see [`records`]).
+    pub(crate) rec: records::Records,
     pub(crate) stats: Stats,
+    /// Position in the replay order of the current step.
+    pos: u64,
+    /// Timestamp of the first event (the emulated clock's origin).
+    t0: Option<f64>,
+    /// Events held until their task exists (with their facts), by
+    /// recorded tid.
+    held: HashMap<i32, Vec<Planned>>,
+    /// The planner's facts of the event being applied.
+    facts: Arc<Facts>,
+    /// Later lines the event applied last (its sequence number) needed
+    /// before it (see [`Engine::take_wants`]).
+    wants: Option<(u64, Vec<(usize, u64)>)>,
 }
 
 impl Engine {
     /// An engine with the world of [`world`] not yet created (see
     /// [`Engine::start`]). `look` is the window of events read so far.
-    pub(crate) fn new(
-        look: Rc<RefCell<Window>>,
-        probes: Arc<taskcore::probe::ProbeSet>,
-        records: bool,
-    ) -> Self {
+    pub(crate) fn new(probes: Arc<taskcore::probe::ProbeSet>, records: bool) -> Self {
         let mut k = Kernel::new(Config {
             pid_max: taskcore::uapi::PID_MAX_LIMIT,
             core_dumps: true,
@@ -194,36 +156,28 @@ impl Engine {
         let init = k.init_task().expect("a new kernel has init");
         Engine {
             k,
-            init,
-            strace: init,
-            outside: Vec::new(),
-            inherited_pgid: 0,
+            world: world::World {
+                init,
+                strace: init,
+                outside: Vec::new(),
+                inherited_pgid: 0,
+            },
             pids: PidMap::default(),
-            dying_leader: HashMap::new(),
-            brk_known: HashSet::new(),
-            mm_touched: HashMap::new(),
-            cur_ptrs: uaccess::CurPtrs::default(),
-            pos: 0,
-            exit_codes: HashMap::new(),
-            pending_exit: HashMap::new(),
-            pending_group_exit: HashMap::new(),
-            group_status: HashMap::new(),
-            death_leader: HashMap::new(),
-            unconfirmed_dead: HashSet::new(),
-            unconfirmed_stop: HashSet::new(),
-            held: HashMap::new(),
-            consumed: HashSet::new(),
-            superseded: HashSet::new(),
-            inferred: HashMap::new(),
-            t0: None,
-            opts_records: records,
-            records: HashMap::new(),
-            finished: Vec::new(),
-            look,
-            proc: procapi::ProcState::default(),
+            deaths: deaths::Deaths::default(),
+            mem: memory::Mem::default(),
             sig: signals::SigState::default(),
+            proc: procapi::ProcState::default(),
             inherited: inherited::Inherited::default(),
+            rec: records::Records {
+                on: records,
+                ..records::Records::default()
+            },
             stats: Stats::default(),
+            pos: 0,
+            t0: None,
+            held: HashMap::new(),
+            facts: Arc::clone(Facts::none()),
+            wants: None,
         }
     }
 
@@ -237,56 +191,33 @@ impl Engine {
     pub(crate) fn snapshot(&self) -> Engine {
         Engine {
             k: self.k.snapshot(),
-            init: self.init,
-            strace: self.strace,
-            outside: self.outside.clone(),
-            inherited_pgid: self.inherited_pgid,
+            world: self.world.clone(),
             pids: self.pids.clone(),
-            dying_leader: self.dying_leader.clone(),
-            brk_known: self.brk_known.clone(),
-            mm_touched: self.mm_touched.clone(),
-            cur_ptrs: self.cur_ptrs.clone(),
-            pos: self.pos,
-            exit_codes: self.exit_codes.clone(),
-            pending_exit: self.pending_exit.clone(),
-            pending_group_exit: self.pending_group_exit.clone(),
-            group_status: self.group_status.clone(),
-            death_leader: self.death_leader.clone(),
-            unconfirmed_dead: self.unconfirmed_dead.clone(),
-            unconfirmed_stop: self.unconfirmed_stop.clone(),
-            held: self.held.clone(),
-            consumed: self.consumed.clone(),
-            superseded: self.superseded.clone(),
-            inferred: self.inferred.clone(),
-            t0: self.t0,
-            opts_records: self.opts_records,
-            records: self.records.clone(),
-            finished: self.finished.clone(),
-            look: Rc::clone(&self.look),
-            proc: self.proc.clone(),
+            deaths: self.deaths.clone(),
+            mem: self.mem.clone(),
             sig: self.sig.clone(),
+            proc: self.proc.clone(),
             inherited: self.inherited.clone(),
+            rec: self.rec.clone(),
             stats: self.stats.clone(),
+            pos: self.pos,
+            t0: self.t0,
+            held: self.held.clone(),
+            facts: Arc::clone(&self.facts),
+            wants: None,
         }
     }
 
-    /// Where an event is placed by default: clones at their entry line
-    /// (their result is known), an event with a point of its own
-    /// ([`Event::at`]) there, everything else at the line that completed
-    /// it. The default order sorts by `(key, seq)`.
+    /// Where an event is placed by default ([`Event::key`]).
     pub(crate) fn key(e: &Event) -> usize {
-        if let Some(at) = e.at {
-            at
-        } else if e.kind.is_clone() {
-            e.entry_line
-        } else {
-            e.line
-        }
+        e.key()
     }
 
-    /// Applies `ev` as the `pos`-th step of the replay.
-    pub(crate) fn step(&mut self, pos: u64, ev: &Arc<Event>) {
+    /// Applies `ev`, with the facts the planner attached to it, as the
+    /// `pos`-th step of the replay.
+    pub(crate) fn step(&mut self, pos: u64, ev: &Arc<Event>, facts: &Arc<Facts>) {
         self.pos = pos;
+        self.wants = None;
         if self.t0.is_none() {
             self.t0 = Some(ev.ts);
             self.start(ev.pid);
@@ -300,18 +231,28 @@ impl Engine {
         if !matches!(ev.kind, Kind::Die { .. }) {
             self.stats.events += 1;
         }
-        if !self.consumed.remove(&ev.seq) {
-            self.dispatch(ev);
-        }
+        self.dispatch(ev, facts);
         if pos.is_multiple_of(SWEEP_EVERY) {
             self.sweep();
+        }
+    }
+
+    /// The later lines (`(key, seq)`) that event `seq`, just applied, says
+    /// the kernel applied before it, given what the emulation holds (a
+    /// signal taken that no applied call sent). The scheduler moves them
+    /// before the event and replays it from a copy taken before it; the
+    /// engine applied it as if they were not there.
+    pub(crate) fn take_wants(&mut self, seq: u64) -> Option<Vec<(usize, u64)>> {
+        match self.wants.take() {
+            Some((s, w)) if s == seq => Some(w),
+            _ => None,
         }
     }
 
     /// Counts events still held (their task was never created).
     pub(crate) fn finish(&mut self) {
         for held in self.held.values() {
-            for e in held {
+            for (e, _) in held {
                 let name = format!("{} (task never created)", e.kind.name());
                 *self.stats.unchecked.entry(name).or_default() += 1;
             }
@@ -323,19 +264,27 @@ impl Engine {
     /// Drops what the engine knows of reaped tasks whose numbers the
     /// emulation no longer uses.
     fn sweep(&mut self) {
-        let gone = self.pids.sweep(&self.k, self.init, &self.unconfirmed_dead);
+        let gone = self
+            .pids
+            .sweep(&self.k, self.world.init, &self.deaths.unconfirmed_dead);
         for t in gone {
-            self.exit_codes.remove(&t);
+            self.deaths.exit_codes.remove(&t);
         }
         let k = &self.k;
-        self.pending_group_exit.retain(|l, _| k.getpid(*l).is_ok());
-        self.group_status.retain(|l, _| k.getpid(*l).is_ok());
-        let unconfirmed = &self.unconfirmed_dead;
-        self.death_leader.retain(|t, _| unconfirmed.contains(t));
+        self.deaths
+            .pending_group_exit
+            .retain(|l, _| k.getpid(*l).is_ok());
+        self.deaths.group_status.retain(|l, _| k.getpid(*l).is_ok());
+        let unconfirmed = &self.deaths.unconfirmed_dead;
+        self.deaths
+            .death_leader
+            .retain(|t, _| unconfirmed.contains(t));
         let pids = &self.pids;
-        self.pending_exit.retain(|rec, _| pids.is_live(*rec));
+        self.deaths.pending_exit.retain(|rec, _| pids.is_live(*rec));
         // A claimed child once gone no longer needs excluding.
-        self.inferred.retain(|_, c| pids.task(*c).is_some());
+        let mut inferred = std::mem::take(&mut self.pids.inferred);
+        inferred.retain(|_, c| self.pids.task(*c).is_some());
+        self.pids.inferred = inferred;
         self.sweep_signals();
         self.sweep_inherited();
     }
@@ -345,7 +294,7 @@ impl Engine {
     fn adopt(&mut self, rec: i32, task: TaskId, creator: Option<&Event>) {
         let nr = self
             .k
-            .pid_vnr(self.init, task)
+            .pid_vnr(self.world.init, task)
             .expect("a task just created");
         self.pids.adopt(rec, task, nr, creator.map(|e| e.pid));
         self.open_record(rec, task, creator);
@@ -353,7 +302,14 @@ impl Engine {
         self.stats.peak_live = self.stats.peak_live.max(self.k.nr_tasks() as u64);
     }
 
-    pub(crate) fn dispatch(&mut self, e: &Arc<Event>) {
+    /// Applies `e` with its facts (`facts`).
+    pub(crate) fn dispatch(&mut self, e: &Arc<Event>, facts: &Arc<Facts>) {
+        let outer = std::mem::replace(&mut self.facts, Arc::clone(facts));
+        self.dispatch_one(e);
+        self.facts = outer;
+    }
+
+    fn dispatch_one(&mut self, e: &Arc<Event>) {
         if debug_enabled() {
             eprintln!(
                 "[pos {}] line {} pid {} {:?} = {:?}",
@@ -361,7 +317,8 @@ impl Engine {
             );
         }
         let Some(tr) = self.pids.task(e.pid) else {
-            self.held.entry(e.pid).or_default().push(Arc::clone(e));
+            let held = (Arc::clone(e), Arc::clone(&self.facts));
+            self.held.entry(e.pid).or_default().push(held);
             return;
         };
         if tr.dead
@@ -399,15 +356,15 @@ impl Engine {
             }
             match n {
                 Notification::Stopped { group, .. } => {
-                    self.unconfirmed_stop.insert(group);
+                    self.deaths.unconfirmed_stop.insert(group);
                 }
                 Notification::Continued { group } => {
-                    self.unconfirmed_stop.remove(&group);
+                    self.deaths.unconfirmed_stop.remove(&group);
                 }
                 Notification::Exited { task, exit_code } => {
-                    self.exit_codes.insert(task, exit_code);
+                    self.deaths.exit_codes.insert(task, exit_code);
                     self.pids.mark_dead(task);
-                    self.unconfirmed_dead.insert(task);
+                    self.deaths.unconfirmed_dead.insert(task);
                 }
                 Notification::Signal { group, sig, info } => {
                     self.note_kernel_signal(group, sig, info);
@@ -455,7 +412,7 @@ impl Engine {
                     match self.sys(t.task, &exec) {
                         Ok(_) => {
                             self.pids.supersede(*by, e.pid);
-                            self.superseded.insert(e.pid);
+                            self.pids.superseded.insert(e.pid);
                         }
                         Err(err) => {
                             self.mismatch(e, "execve by a thread", "0".into(), err.name().into())
@@ -500,16 +457,13 @@ impl Engine {
 
     /// Whether a core-dumping signal dumps core depends on rlimits the trace
     /// does not show; the recording says what happened: the next death by
-    /// that signal in the lookahead tells.
-    pub(super) fn learn_core_dumps(&mut self, e: &Event, sig: i32) {
+    /// that signal, which the planner attached to the event
+    /// ([`Facts::core_dump`]).
+    pub(super) fn learn_core_dumps(&mut self, sig: i32) {
         if !taskcore::uapi::sig_kernel_coredump(sig) {
             return;
         }
-        let next = self.look.borrow().find_after(e.line, |x| match x.kind {
-            Kind::Killed { sig: s, core } if s == sig => Some(core),
-            _ => None,
-        });
-        if let Some(core) = next {
+        if let Some(core) = self.facts.core_dump {
             self.k.set_core_dumps(core);
         }
     }
@@ -546,8 +500,8 @@ impl Engine {
             return self.pids.map_pgid(rec);
         }
         if matches!(e.ret, Outcome::Value(_)) {
-            self.pids.learn_outside(rec, self.inherited_pgid);
-            return self.inherited_pgid;
+            self.pids.learn_outside(rec, self.world.inherited_pgid);
+            return self.world.inherited_pgid;
         }
         pidmap::UNUSED_NR
     }

@@ -26,14 +26,13 @@ use taskcore::uapi::{CLONE_NEWPID, CLONE_THREAD};
 use taskcore::{NsKind, TaskId};
 
 use super::Engine;
-use crate::event::{Event, Kind, Rec};
 
 impl Engine {
     /// Whether `cur` lives in a pid namespace below the replay's root one.
     pub(super) fn nested(&self, cur: TaskId) -> bool {
         match (
             self.k.task_pid_ns(cur, NsKind::Pid),
-            self.k.task_pid_ns(self.init, NsKind::Pid),
+            self.k.task_pid_ns(self.world.init, NsKind::Pid),
         ) {
             (Ok(a), Ok(b)) => a != b,
             _ => false,
@@ -50,52 +49,27 @@ impl Engine {
         }
     }
 
-    /// The recorded label (strace's number) of the task `cur` numbers
-    /// `nr`, for a nested caller; `nr` itself otherwise.
-    pub(super) fn label_for(&self, cur: TaskId, nr: i32) -> i32 {
-        if !self.nested(cur) {
-            return nr;
-        }
-        self.k
-            .find_task_by_vpid(cur, nr)
-            .and_then(|t| self.k.pid_vnr(self.init, t))
-            .ok()
-            .and_then(|n| self.pids.rec_of(n))
-            .unwrap_or(nr)
-    }
-
-    /// Before clone event `e` by `cur` (whose children the core numbers in
+    /// Before a clone by `cur` (whose children the core numbers in
     /// strace's namespace) creating recorded task `child` with `flags`:
     /// applies the `unshare(CLONE_NEWPID)` the recording did not show when
-    /// the lookahead proves the child lives in a nested namespace (see the
+    /// a later line proves the child lives in a nested namespace (the
+    /// planner's [`Facts::ns_annotated`](crate::facts::Facts); see the
     /// module docs).
-    pub(super) fn infer_new_pid_ns(&mut self, e: &Event, cur: TaskId, flags: u64, child: i32) {
-        if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 || !self.look.borrow().has_ns_comments() {
+    pub(super) fn infer_new_pid_ns(&mut self, cur: TaskId, flags: u64, child: i32) {
+        if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 || !self.facts.ns_annotated.contains(&child) {
             return;
         }
         if self.k.task_pid_ns(cur, NsKind::PidForChildren) != self.k.task_pid_ns(cur, NsKind::Pid) {
             return;
         }
-        let annotated = self.look.borrow().find_after(e.entry_line, |a| {
-            (a.pid == child
-                && matches!(
-                    a.kind,
-                    Kind::Sys {
-                        rec: Rec::Clone { ns_nr: Some(_), .. },
-                        ..
-                    }
-                ))
-            .then_some(())
-        });
-        if annotated.is_some()
-            && self
-                .sys(
-                    cur,
-                    &Syscall::Unshare {
-                        flags: CLONE_NEWPID,
-                    },
-                )
-                .is_ok()
+        if self
+            .sys(
+                cur,
+                &Syscall::Unshare {
+                    flags: CLONE_NEWPID,
+                },
+            )
+            .is_ok()
         {
             *self
                 .stats

@@ -206,7 +206,7 @@ impl Engine {
                 };
                 *info = Some(taskcore::SigInfo { pid, ..i });
             }
-            self.learn_core_dumps(e, args[1] as i32);
+            self.learn_core_dumps(args[1] as i32);
         }
         let r = call.and_then(|c| self.sys(cur, &c));
         self.check_unit(e, r.map(drop));
@@ -308,8 +308,8 @@ impl Engine {
         if !known {
             if let (Some(o), Outcome::Value(0)) = (old, &e.ret) {
                 // Learn what the world outside the trace gave.
-                if let Ok(nr) = self.k.pid_vnr(self.init, target) {
-                    let _ = self.k.prlimit64(self.init, nr, resource, Some(o));
+                if let Ok(nr) = self.k.pid_vnr(self.world.init, target) {
+                    let _ = self.k.prlimit64(self.world.init, nr, resource, Some(o));
                 }
             }
         }

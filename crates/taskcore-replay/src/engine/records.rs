@@ -77,6 +77,18 @@ pub struct ProcessRecord {
     pub exit_status: Option<i32>,
 }
 
+/// The per-process records (with [`crate::Options::records`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Records {
+    /// Whether per-process records are kept.
+    pub(crate) on: bool,
+    /// Open records of live processes, by recorded pid.
+    pub(crate) open: std::collections::HashMap<i32, ProcessRecord>,
+    /// Closed records not yet handed out, with the position that closed
+    /// them.
+    pub(crate) finished: Vec<(u64, Finished)>,
+}
+
 impl Engine {
     /// Recorded number of emulated `nr`; 0 for a process outside the trace.
     fn rec_number(&self, nr: taskcore::Result<i32>) -> i32 {
@@ -86,7 +98,7 @@ impl Engine {
     /// Opens the record of process `rec` (emulated `task`), created by the
     /// event `e` (`None` for the traced root).
     pub(super) fn open_record(&mut self, rec: i32, task: TaskId, e: Option<&Event>) {
-        if !self.opts_records || self.k.getpid(task) != self.k.gettid(task) {
+        if !self.rec.on || self.k.getpid(task) != self.k.gettid(task) {
             return;
         }
         let ppid = self.rec_number(self.k.getppid(task));
@@ -94,12 +106,12 @@ impl Engine {
             .and_then(|e| self.pids.task(e.pid))
             .and_then(|t| self.k.getpid(t.task).ok())
             .and_then(|tgid| self.pids.rec_of(tgid))
-            .and_then(|p| self.records.get(&p))
+            .and_then(|p| self.rec.open.get(&p))
             .map(|r| r.argv.clone())
             .unwrap_or_default();
         let rec_pgid = self.rec_number(self.k.getpgid(task, 0));
         let rec_sid = self.rec_number(self.k.getsid(task, 0));
-        self.records.insert(
+        self.rec.open.insert(
             rec,
             ProcessRecord {
                 pid: rec,
@@ -122,7 +134,7 @@ impl Engine {
         if let Some(r) = tgid
             .ok()
             .and_then(|n| self.pids.rec_of(n))
-            .and_then(|p| self.records.get_mut(&p))
+            .and_then(|p| self.rec.open.get_mut(&p))
         {
             r.argv = argv
                 .iter()
@@ -135,28 +147,29 @@ impl Engine {
     /// The `+++` line of recorded `rec` with status `status`: closes its
     /// record if it is a process.
     pub(super) fn close_record(&mut self, e: &Event, status: i32) {
-        let Some(mut r) = self.records.remove(&e.pid) else {
+        let Some(mut r) = self.rec.open.remove(&e.pid) else {
             return;
         };
         if let Some(nr) = self.pids.nr_of(e.pid) {
-            if let Ok(g) = self.k.getpgid(self.init, nr) {
+            if let Ok(g) = self.k.getpgid(self.world.init, nr) {
                 r.pgid = self.rec_number(Ok(g));
             }
-            if let Ok(s) = self.k.getsid(self.init, nr) {
+            if let Ok(s) = self.k.getsid(self.world.init, nr) {
                 r.sid = self.rec_number(Ok(s));
             }
         }
         r.end = Some(e.ts);
         r.exit_status = Some(status);
-        self.finished.push((self.pos, Finished::Record(r)));
+        self.rec.finished.push((self.pos, Finished::Record(r)));
     }
 
     /// Closes every record still open (the trace ended first).
     pub(super) fn close_open_records(&mut self) {
-        let mut open: Vec<ProcessRecord> = self.records.drain().map(|(_, r)| r).collect();
+        let mut open: Vec<ProcessRecord> = self.rec.open.drain().map(|(_, r)| r).collect();
         open.sort_by(|a, b| a.start.total_cmp(&b.start));
         let pos = self.pos;
-        self.finished
+        self.rec
+            .finished
             .extend(open.into_iter().map(|r| (pos, Finished::Record(r))));
     }
 
@@ -172,9 +185,9 @@ impl Engine {
     /// Notes the `---` line `e` of thread `cur` (signal `signo`, sent by
     /// recorded `sender`) for the timeline.
     pub(super) fn mark_signal(&mut self, e: &Event, cur: TaskId, signo: i32, sender: i32) {
-        if self.opts_records {
+        if self.rec.on {
             let pid = self.rec_process(cur, e.pid);
-            self.finished.push((
+            self.rec.finished.push((
                 self.pos,
                 Finished::Mark(Mark::Signal {
                     ts: e.ts,
@@ -189,9 +202,9 @@ impl Engine {
 
     /// Notes that the wait `e` of thread `cur` reaped recorded `child`.
     pub(super) fn mark_reap(&mut self, e: &Event, cur: TaskId, child: i32) {
-        if self.opts_records {
+        if self.rec.on {
             let reaper = self.rec_process(cur, e.pid);
-            self.finished.push((
+            self.rec.finished.push((
                 self.pos,
                 Finished::Mark(Mark::Reap {
                     ts: e.ts,

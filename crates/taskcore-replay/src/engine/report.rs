@@ -129,7 +129,9 @@ impl Engine {
             (Outcome::Value(v), Ok(nr)) if nested && *v == i64::from(*nr) => {
                 self.stats.checked += 1
             }
-            (Outcome::Value(v), Ok(nr)) if self.pids.same_id(*v as i32, *nr, &self.outside) => {
+            (Outcome::Value(v), Ok(nr))
+                if self.pids.same_id(*v as i32, *nr, &self.world.outside) =>
+            {
                 if self.pids.is_outside(*v as i32) && *v > 0 {
                     self.pids.learn_outside(*v as i32, *nr);
                 }

@@ -153,7 +153,7 @@ impl Engine {
         let r = self.sys_sigset(cur, &Syscall::RtSigprocmask { how, set });
         self.stats.applied += u64::from(r.is_ok());
         if let Ok(prev) = r {
-            self.consumed_unseen(e, cur, prev);
+            self.consumed_unseen(cur, prev);
         }
         match (&e.ret, r) {
             (Outcome::Value(0), Ok(prev)) => {
@@ -233,7 +233,7 @@ impl Engine {
                 (p | s) & bit(sig) != 0
             };
             if !held(&self.k) {
-                self.pull_cause(e, sig, Some(i));
+                self.want_cause(e, sig, Some(i));
             }
             // A signal no traced call sent (a timer's SIGALRM, a
             // terminal's, a process outside the trace), taken here with
@@ -406,7 +406,7 @@ impl Engine {
         {
             self.stats.applied += 1;
             if let Ok(before) = before {
-                self.consumed_unseen(e, cur, before);
+                self.consumed_unseen(cur, before);
             }
         }
         let got_eintr = e.ret == Outcome::Interrupted;

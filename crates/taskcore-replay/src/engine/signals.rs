@@ -190,22 +190,18 @@ impl Engine {
             return; // nothing was lost: the later one is still pending
         }
         let tgid = self.tgid_of_rec(e.pid);
+        let later = &self.facts.later_same;
         let lost = self.sig.kernel_sent.get(&leader).and_then(|v| {
             v.iter()
                 .filter(|k| k.sig == sig && k.line > prev && k.line <= e.line && k.child.is_some())
                 .find(|k| {
-                    k.child != taken && {
-                        let look = self.look.borrow();
-                        look.find_after(e.line, |x| {
-                            let named = matches!(x.kind, Kind::Signal { sig: s2, info: Some(i) }
-                                if s2 == sig && i.pid == k.child && i.code == k.info.code);
-                            (named
-                                && !self.consumed.contains(&x.seq)
-                                && self.tgid_of_rec(x.pid) == tgid)
-                                .then_some(())
+                    k.child != taken
+                        && later.iter().any(|x| {
+                            x.sig == sig
+                                && x.pid == k.child
+                                && x.code == k.info.code
+                                && self.tgid_of_rec(x.thread) == tgid
                         })
-                        .is_some()
-                    }
                 })
                 .copied()
         });
@@ -320,16 +316,7 @@ impl Engine {
     /// emulation holds nothing it would take: the signal of its next
     /// `---` line, if the emulation cannot hold it (see the module docs).
     pub(super) fn next_waker(&mut self, e: &Event, cur: TaskId) -> Waker {
-        let next = self.look.borrow().find_after(e.line, |x| {
-            if x.pid != e.pid {
-                return None;
-            }
-            Some(match x.kind {
-                Kind::Signal { sig, info } => Some((sig, info)),
-                _ => None,
-            })
-        });
-        let Some((sig, info)) = next.flatten() else {
+        let Some((sig, info)) = self.facts.next_signal else {
             return self.sigcont_waker(e);
         };
         if self.ignores(cur, sig) {
@@ -341,31 +328,20 @@ impl Engine {
         }
     }
 
-    /// Whether the next line of the thread of the stop-signal line `e`
-    /// (whose window starts at its `---` line) is a `--- SIGCONT` line.
-    fn next_line_is_sigcont(&self, e: &Event) -> bool {
-        let next = self.look.borrow().find_after(e.entry_line, |x| {
-            (x.pid == e.pid && x.seq != e.seq)
-                .then_some(matches!(x.kind, Kind::Signal { sig: SIGCONT, .. }))
-        });
-        next == Some(true)
-    }
-
     /// Under `PTRACE_SEIZE`, a SIGCONT wakes every thread of its process
     /// (`prepare_signal()` → `ptrace_trap_notify()`), though one takes it:
     /// a `--- SIGCONT` line of a thread of the same process, ignoring it,
-    /// dequeued while the wait of `e` was open, explains its interruption.
+    /// dequeued while the wait of `e` was open, explains its interruption
+    /// (the planner lists those lines' threads,
+    /// [`Facts::sigcont_threads`](crate::facts::Facts)).
     fn sigcont_waker(&mut self, e: &Event) -> Waker {
         let tgid = self.tgid_of_rec(e.pid);
-        let hit = {
-            let look = self.look.borrow();
-            look.find_after(e.entry_line, |x| {
-                (matches!(x.kind, Kind::Signal { sig: SIGCONT, .. })
-                    && x.entry_line <= e.line
-                    && self.tgid_of_rec(x.pid) == tgid)
-                    .then_some(x.pid)
-            })
-        };
+        let hit = self
+            .facts
+            .sigcont_threads
+            .iter()
+            .copied()
+            .find(|&x| self.tgid_of_rec(x) == tgid);
         match hit.and_then(|rec| self.pids.task(rec)) {
             Some(t) if self.ignores(t.task, SIGCONT) => Waker::Ignored,
             _ => Waker::Nothing,
@@ -385,7 +361,7 @@ impl Engine {
                     sig_kernel_ignore(sig)
                         || (sig != SIGKILL
                             && sig != SIGSTOP
-                            && t != self.init
+                            && t != self.world.init
                             && self.k.getpid(t) == Ok(1))
                 }
                 _ => false,
@@ -422,7 +398,7 @@ impl Engine {
             let released_same =
                 || self.pids.nr_of(p).is_none() && self.pids.was(p) == Some(got.pid);
             let same = (nested && p == got.pid)
-                || self.pids.same_id(p, got.pid, &self.outside)
+                || self.pids.same_id(p, got.pid, &self.world.outside)
                 || released_same();
             if !same {
                 let emu = if nested {
@@ -554,7 +530,7 @@ impl Engine {
         self.mark_signal(e, cur, sig, info.and_then(|i| i.pid).unwrap_or(0));
         if self.pids.task(e.pid).is_some_and(|t| t.dead) {
             // Killed at the send (the emulation's fatal fast path).
-            match self.exit_codes.get(&cur) {
+            match self.deaths.exit_codes.get(&cur) {
                 Some(c) if c & 0x7f == sig => {
                     self.stats.checked += 1;
                     self.stats.signals_checked += 1;
@@ -571,11 +547,9 @@ impl Engine {
         let ignored = self.ignores(cur, sig);
         self.stats.checked += 1;
         self.stats.signals_checked += 1;
-        let (p, s) = if (p | s) & bit(sig) == 0 && !ignored && self.pull_cause(e, sig, info) {
-            self.k.pending_signals(cur).unwrap_or((p, s))
-        } else {
-            (p, s)
-        };
+        if (p | s) & bit(sig) == 0 && !ignored {
+            self.want_cause(e, sig, info);
+        }
         if (p | s) & bit(sig) == 0 {
             let kept = self.take_kept(cur, sig);
             if kept && !ignored {
@@ -625,7 +599,7 @@ impl Engine {
                 self.note_ignored_take(e, cur, sig);
                 return;
             }
-            if sig_kernel_stop(sig) && self.next_line_is_sigcont(e) {
+            if sig_kernel_stop(sig) && self.facts.next_is_sigcont {
                 // Dequeued into its signal-delivery-stop (strace's line)
                 // before a SIGCONT came, which cleared JOBCTL_STOP_DEQUEUED:
                 // do_signal_stop() gave the stop up, no `--- stopped` line
@@ -643,7 +617,7 @@ impl Engine {
                 );
             }
             // Sent from outside the replay: sent now, then delivered.
-            self.learn_core_dumps(e, sig);
+            self.learn_core_dumps(sig);
             self.stats.signals_checked -= 1;
             if let Err(err) = self.send_from_outside(e, cur, sig, info, "line") {
                 return self.mismatch(e, "signal", "sent".into(), err.name().into());
@@ -679,63 +653,42 @@ impl Engine {
     }
 
     /// What caused signal `sig` (siginfo `info`) that thread `e.pid` takes
-    /// at `e` may be printed later: [`Engine::pull_sender`], or the
-    /// `--- stopped by` lines of the threads of a child whose CLD_STOPPED
-    /// SIGCHLD it is (the group stop completes with its last thread).
-    pub(super) fn pull_cause(&mut self, e: &Event, sig: i32, info: Option<RecSigInfo>) -> bool {
-        if self.pull_sender(e, sig, info) {
-            return true;
+    /// at `e`, which the core does not hold, may be printed later: a call
+    /// of the sender (`si_pid`, a thread of that process) whose window
+    /// contains the line (the signal is queued inside the sender's
+    /// syscall, before its syscall-exit stop, and strace may handle the
+    /// receiver's signal-delivery-stop first), or the `--- stopped by`
+    /// lines of the threads of a child whose CLD_STOPPED SIGCHLD it is
+    /// (the last thread to stop notifies the parent in `do_signal_stop()`
+    /// before strace prints the stops). The engine applies nothing out of
+    /// turn: it asks the scheduler to place those lines before `e`
+    /// ([`Engine::take_wants`]), which replays `e` after them.
+    pub(super) fn want_cause(&mut self, e: &Event, sig: i32, info: Option<RecSigInfo>) {
+        let causes = std::sync::Arc::clone(&self.facts);
+        let sender = info.and_then(|i| i.pid);
+        let by_sender = causes.causes.iter().find(|c| {
+            !c.stop && sender.is_some_and(|s| c.thread == s || self.tgid_of_rec(c.thread) == s)
+        });
+        let want: Vec<(usize, u64)> = match by_sender {
+            Some(c) => vec![(c.key, c.seq)],
+            None => {
+                let Some(child) = info
+                    .filter(|i| sig == SIGCHLD && i.code == CLD_STOPPED)
+                    .and_then(|i| i.pid)
+                else {
+                    return;
+                };
+                causes
+                    .causes
+                    .iter()
+                    .filter(|c| c.stop && self.tgid_of_rec(c.thread) == child)
+                    .map(|c| (c.key, c.seq))
+                    .collect()
+            }
+        };
+        if !want.is_empty() {
+            self.wants = Some((e.seq, want));
         }
-        let Some(child) = info
-            .filter(|i| sig == SIGCHLD && i.code == CLD_STOPPED)
-            .and_then(|i| i.pid)
-        else {
-            return false;
-        };
-        let mut any = false;
-        loop {
-            let next = {
-                let look = self.look.borrow();
-                look.find_event_after(e.line, |x| {
-                    matches!(x.kind, Kind::Stopped { .. })
-                        && x.entry_line < e.line
-                        && self.tgid_of_rec(x.pid) == child
-                        && !self.consumed.contains(&x.seq)
-                })
-            };
-            let Some(ev) = next else {
-                return any;
-            };
-            self.consumed.insert(ev.seq);
-            self.dispatch(&ev);
-            any = true;
-        }
-    }
-
-    /// The call that sent the signal of `e`'s `---` line completed after
-    /// it (strace printed the sender's return later): the first such call
-    /// of the lookahead whose window contains the line, by the recorded
-    /// sender, is applied now. Returns whether one was.
-    fn pull_sender(&mut self, e: &Event, sig: i32, info: Option<RecSigInfo>) -> bool {
-        let Some(sender) = info.and_then(|i| i.pid) else {
-            return false;
-        };
-        let next = {
-            let look = self.look.borrow();
-            look.find_event_after(e.line, |x| {
-                let sends = x.kind.sent_signal() == Some(sig);
-                sends
-                    && x.entry_line < e.line
-                    && (x.pid == sender || self.tgid_of_rec(x.pid) == sender)
-                    && !self.consumed.contains(&x.seq)
-            })
-        };
-        let Some(ev) = next else {
-            return false;
-        };
-        self.consumed.insert(ev.seq);
-        self.dispatch(&ev);
-        true
     }
 
     /// A `--- stopped by SIGxxx ---` line: the thread is in its group's
@@ -749,18 +702,18 @@ impl Engine {
         };
         let blocked = self.k.sigmask(cur).unwrap_or(0);
         let stopped = if self.deliverable(cur, blocked) {
-            self.unconfirmed_stop.contains(&leader)
+            self.deaths.unconfirmed_stop.contains(&leader)
         } else {
             let r = self.k.get_signal(cur);
             self.drain();
             r == Ok(SignalAction::Stopped)
         };
-        if !stopped && !self.unconfirmed_stop.contains(&leader) {
+        if !stopped && !self.deaths.unconfirmed_stop.contains(&leader) {
             let _ = self.k.send_signal(cur, sig);
             let _ = self.k.get_signal(cur);
             self.drain();
         }
-        self.unconfirmed_stop.remove(&leader);
+        self.deaths.unconfirmed_stop.remove(&leader);
     }
 
     /// `get_signal()` for the thread at its `---` line.
@@ -836,7 +789,7 @@ impl Engine {
                 };
                 // A handler interrupts the call at most once.
                 self.sig.last_restart.insert(e.pid, None);
-                if self.frames_recorded(e) {
+                if self.frames_recorded() {
                     self.sig.frames.entry(cur).or_default().push(Frame {
                         old_mask,
                         eintr,
@@ -863,7 +816,11 @@ impl Engine {
             Ok(SignalAction::Exit) if !sig_kernel_stop(sig) => {}
             // A fatal signal kills at the send (the fast path) unless the
             // task is traced: the death is the check.
-            _ if self.exit_codes.get(&cur).is_some_and(|c| c & 0x7f == sig) => {}
+            _ if self
+                .deaths
+                .exit_codes
+                .get(&cur)
+                .is_some_and(|c| c & 0x7f == sig) => {}
             Ok(other) => self.mismatch(
                 e,
                 "signal",
@@ -875,16 +832,10 @@ impl Engine {
     }
 
     /// Whether the handler frame set up at `e` ends at an `rt_sigreturn`
-    /// the trace records.
-    fn frames_recorded(&self, e: &Event) -> bool {
-        self.sig.recorded
-            || self
-                .look
-                .borrow()
-                .find_after(e.line, |x| {
-                    (x.pid == e.pid && x.kind.is_sigreturn()).then_some(())
-                })
-                .is_some()
+    /// the trace records (the filter has signal calls, or the planner saw
+    /// the thread's later one).
+    fn frames_recorded(&self) -> bool {
+        self.sig.recorded || self.facts.sigreturn_later
     }
 }
 

@@ -136,7 +136,7 @@ impl Engine {
     /// Makes the output pointers of `e` (a recorded system call) the ones
     /// [`Engine::sys`] checks until [`Engine::end_ptrs`].
     pub(super) fn begin_ptrs(&mut self, e: &Event, call: &Syscall) {
-        self.cur_ptrs = CurPtrs {
+        self.mem.cur_ptrs = CurPtrs {
             ptrs: e.uptrs.clone(),
             name: call.name(),
             efault: e.ret == Outcome::Errno(Errno::EFAULT),
@@ -147,7 +147,7 @@ impl Engine {
     /// Ends [`Engine::begin_ptrs`]: returns whether a fault was taken from
     /// the recording.
     pub(super) fn end_ptrs(&mut self) -> bool {
-        std::mem::take(&mut self.cur_ptrs).trusted
+        std::mem::take(&mut self.mem.cur_ptrs).trusted
     }
 
     /// clone3's pointers inside the call: `call` with the pidfd and set_tid
@@ -157,10 +157,11 @@ impl Engine {
             return None;
         };
         let ptrs = self
+            .mem
             .cur_ptrs
             .ptrs
             .clone()
-            .filter(|_| self.cur_ptrs.name == call.name())?;
+            .filter(|_| self.mem.cur_ptrs.name == call.name())?;
         let mut args = args.clone();
         let mut faulted = false;
         let mut unknown = Vec::new();
@@ -179,11 +180,11 @@ impl Engine {
                 Verdict::Fine => {}
             }
         }
-        if !faulted && self.cur_ptrs.efault && !unknown.is_empty() {
+        if !faulted && self.mem.cur_ptrs.efault && !unknown.is_empty() {
             for p in &unknown {
                 fault_clone3(&mut args, p);
             }
-            self.cur_ptrs.trusted = true;
+            self.mem.cur_ptrs.trusted = true;
         }
         Some(Syscall::Clone3(args))
     }
@@ -191,10 +192,10 @@ impl Engine {
     /// `r`, the result of `call` by `cur`, with the output pointers of the
     /// current event written: `EFAULT` where one is refused.
     pub(super) fn output_faults(&mut self, cur: TaskId, call: &Syscall, r: SysResult) -> SysResult {
-        let Some(ptrs) = self.cur_ptrs.ptrs.clone() else {
+        let Some(ptrs) = self.mem.cur_ptrs.ptrs.clone() else {
             return r;
         };
-        if self.cur_ptrs.name != call.name() {
+        if self.mem.cur_ptrs.name != call.name() {
             return r;
         }
         let mut unknown = false;
@@ -213,8 +214,8 @@ impl Engine {
                 Verdict::Fine => {}
             }
         }
-        if unknown && self.cur_ptrs.efault {
-            self.cur_ptrs.trusted = true;
+        if unknown && self.mem.cur_ptrs.efault {
+            self.mem.cur_ptrs.trusted = true;
             return Err(Errno::EFAULT);
         }
         r

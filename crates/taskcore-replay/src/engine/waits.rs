@@ -1,15 +1,16 @@
 //! Checking waits: a recorded `wait4`/`waitid` result against what the core
 //! may report, allowing for the timing strace cannot show (children whose
-//! death or stop is not confirmed yet may be skipped, a death the trace
-//! prints later is pulled forward, a blocking wait that was interrupted was
-//! sleeping).
+//! death or stop is not confirmed yet may be skipped, a blocking wait that
+//! was interrupted was sleeping). A death the trace prints after the wait
+//! that reports it comes before the wait in the order the engine is given
+//! (the planner's happens-before constraint, `plan.rs`).
 
 use taskcore::sys::{SysRet, Syscall};
 use taskcore::uapi::{P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT};
 use taskcore::{Errno, TaskId, WaitOutcome, WaitReport};
 
 use super::Engine;
-use crate::event::{Event, Kind, Outcome, RecInfo};
+use crate::event::{Event, Outcome, RecInfo};
 
 /// The wait call to apply for a candidate `(idtype, id)`: the recorded
 /// call with its numbers mapped, or (`P_PID`) the one child it reaps.
@@ -34,29 +35,7 @@ impl Engine {
         let Ok(t) = self.k.find_task_by_vpid(cur, r.pid) else {
             return false;
         };
-        self.unconfirmed_dead.contains(&t) || self.unconfirmed_stop.contains(&t)
-    }
-
-    /// Pulls forward the next `+++`/`--- stopped` line of recorded `rec`
-    /// after line `after`, from the lookahead.
-    pub(super) fn pull_forward(&mut self, rec: i32, after: usize) -> bool {
-        let next = {
-            let look = self.look.borrow();
-            look.find_event_after(after, |x| {
-                x.pid == rec
-                    && matches!(
-                        x.kind,
-                        Kind::Exited { .. } | Kind::Killed { .. } | Kind::Stopped { .. }
-                    )
-                    && !self.consumed.contains(&x.seq)
-            })
-        };
-        let Some(ev) = next else {
-            return false;
-        };
-        self.consumed.insert(ev.seq);
-        self.dispatch(&ev);
-        true
+        self.deaths.unconfirmed_dead.contains(&t) || self.deaths.unconfirmed_stop.contains(&t)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -120,15 +99,9 @@ impl Engine {
         match recorded {
             Some((rpid, status)) if rpid > 0 => {
                 let want = self.nr_for(cur, rpid);
-                let mut cands = cands;
-                let mut pos = cands.iter().position(|c| c.pid == want);
-                if pos.is_none() && self.pull_forward(self.label_for(cur, rpid), e.line) {
-                    cands = self
-                        .k
-                        .wait_candidates(cur, idtype, id, options)
-                        .unwrap_or_default();
-                    pos = cands.iter().position(|c| c.pid == want);
-                }
+                // A death or stop strace printed after the wait was moved
+                // before it by the scheduler (`plan.rs`).
+                let pos = cands.iter().position(|c| c.pid == want);
                 let ok = pos.is_some_and(|p| {
                     cands[..p].iter().all(|c| self.is_uncertain(c, cur))
                         && status.is_none_or(|s| s == cands[p].status)
@@ -209,7 +182,8 @@ impl Engine {
         let Ok(me) = self.k.getpid(cur) else {
             return false;
         };
-        self.unconfirmed_dead
+        self.deaths
+            .unconfirmed_dead
             .iter()
             .any(|&t| self.k.getppid(t).is_ok_and(|p| p == me))
     }

@@ -7,12 +7,25 @@ use taskcore::{SigAction, SigHandler};
 
 use super::Engine;
 
+/// The processes the trace ran in, as the emulation made them.
+#[derive(Clone, Debug)]
+pub(super) struct World {
+    /// The emulated init.
+    pub(super) init: taskcore::TaskId,
+    /// The emulated strace: tracer of dying processes until their `+++`.
+    pub(super) strace: taskcore::TaskId,
+    /// Emulated numbers of the processes outside the trace.
+    pub(super) outside: Vec<i32>,
+    /// The emulated process group the traced root inherited (strace's).
+    pub(super) inherited_pgid: i32,
+}
+
 impl Engine {
     /// Creates the outside processes and the traced root, recorded tid
     /// `root`.
     pub(super) fn start(&mut self, root: i32) {
         let k = &mut self.k;
-        let shell = k.fork(self.init).expect("fork of init");
+        let shell = k.fork(self.world.init).expect("fork of init");
         k.setsid(shell).expect("setsid of a fresh process");
         let job = k.fork(shell).expect("fork of the shell");
         k.setpgid(job, 0, 0).expect("setpgid of a fresh process");
@@ -25,18 +38,18 @@ impl Engine {
         k.set_comm(shell, b"sh").expect("live");
         k.set_comm(job, b"strace").expect("live");
         let root_task = k.fork(job).expect("fork of the job");
-        self.strace = job;
+        self.world.strace = job;
         for sig in 1..=64 {
             if !taskcore::uapi::sig_kernel_only(sig) {
                 k.rt_sigaction(root_task, sig, Some(SigAction::DEFAULT))
                     .expect("valid signal");
             }
         }
-        for t in [self.init, shell, job] {
-            let nr = k.pid_vnr(self.init, t).expect("live");
-            self.outside.push(nr);
+        for t in [self.world.init, shell, job] {
+            let nr = k.pid_vnr(self.world.init, t).expect("live");
+            self.world.outside.push(nr);
         }
-        self.inherited_pgid = k.getpgid(root_task, 0).expect("live");
+        self.world.inherited_pgid = k.getpgid(root_task, 0).expect("live");
         k.take_notifications();
         self.adopt(root, root_task, None);
     }

@@ -2,7 +2,7 @@
 //! Linux's `sigset_t` on x86_64 (`sigmask()`). Imports nothing.
 
 /// Bit of signal `sig` in a mask; 0 for a number outside 1..=64.
-pub(super) fn bit(sig: i32) -> u64 {
+pub(crate) fn bit(sig: i32) -> u64 {
     if (1..=64).contains(&sig) {
         1 << (sig - 1)
     } else {
