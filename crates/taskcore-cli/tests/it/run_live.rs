@@ -5,12 +5,12 @@
 
 use std::process::{Command, Output};
 
-fn taskcore() -> &'static str {
+pub(crate) fn taskcore() -> &'static str {
     env!("CARGO_BIN_EXE_taskcore")
 }
 
 /// Whether `taskcore run` works here; prints why not.
-fn available() -> bool {
+pub(crate) fn available() -> bool {
     let out = Command::new(taskcore())
         .args(["run", "--", "true"])
         .output()
@@ -25,7 +25,7 @@ fn available() -> bool {
     false
 }
 
-fn have(tool: &str) -> bool {
+pub(crate) fn have(tool: &str) -> bool {
     let ok = Command::new("sh")
         .args(["-c", &format!("command -v {tool}")])
         .output()
@@ -270,7 +270,7 @@ fn ptrace_inside_is_refused() {
 
 /// Compiles the C program `c` to `bin` (`-O1 -pthread`), asserting it
 /// compiled.
-fn gcc(c: &str, bin: &std::path::Path) {
+pub(crate) fn gcc(c: &str, bin: &std::path::Path) {
     let ok = Command::new("gcc")
         .args(["-O1", "-pthread", "-o"])
         .arg(bin)

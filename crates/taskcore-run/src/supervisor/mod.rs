@@ -21,6 +21,7 @@ mod answer;
 mod entry;
 mod events;
 mod exit;
+mod lost;
 mod notation;
 mod signals;
 mod window;
@@ -143,6 +144,12 @@ struct Supervisor {
     parked: HashSet<i32>,
     /// New tasks known from their parent's event, not yet stopped.
     newborn: HashMap<i32, Newborn>,
+    /// Death reports of tasks not numbered yet (real tid → wait status),
+    /// applied when they are (`supervisor/lost.rs`).
+    unborn_deaths: HashMap<i32, i32>,
+    /// New tasks the core could not number, killed: their deaths are
+    /// not kept.
+    unnumbered: HashSet<i32>,
     sup_pid: i32,
     command: i32,
     command_status: Option<i32>,
@@ -266,6 +273,8 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         )]),
         parked: HashSet::new(),
         newborn: HashMap::new(),
+        unborn_deaths: HashMap::new(),
+        unnumbered: HashSet::new(),
         sup_pid,
         command: sp.pid,
         command_status: None,
@@ -404,6 +413,9 @@ impl Supervisor {
             match self.newborn.remove(&tid) {
                 Some(nb) => self.first_stop(tid, nb),
                 None => {
+                    // A stop after a death report of the same tid: a new
+                    // task (the number was reused).
+                    self.unborn_deaths.remove(&tid);
                     self.parked.insert(tid);
                 }
             }
@@ -490,24 +502,38 @@ impl Supervisor {
             });
         }
         self.parked.remove(&tid);
-        self.threads.remove(&tid);
+        let gone = self.threads.remove(&tid);
         let v = self.map.to_virtual(tid);
-        if let Some(task) = self.map.remove_task(tid) {
-            // A thread that de_thread() ended for a sibling's execve: the
-            // core's execve ends it at the exec event.
-            if self.alive(task) && !self.group_in_exec(task) {
-                // A death no stop showed (a SIGKILL from outside).
-                let sig = if libc::WIFSIGNALED(st) {
-                    libc::WTERMSIG(st)
-                } else {
-                    libc::SIGKILL
-                };
-                let _ = self.k.force_fatal_signal(task, sig, libc::WCOREDUMP(st));
-                if sig != libc::SIGKILL {
-                    self.report.not_checked("death not seen at a stop");
-                }
-            }
+        let task = self.map.task(tid);
+        if task.is_none() && gone.is_none() && !self.unnumbered.remove(&tid) && self.unborn(tid) {
+            // Not numbered yet: kept until its creator's clone is applied.
+            self.unborn_deaths.insert(tid, st);
+            return;
         }
+        // A thread that de_thread() ended for a sibling's execve: the
+        // core's execve ends it at the exec event.
+        if let Some(task) = task.filter(|&t| self.alive(t) && !self.group_in_exec(t)) {
+            // A death no stop showed (a SIGKILL from outside): the clones
+            // its group had in flight come first (supervisor/lost.rs).
+            self.settle_lost_clones(tid, task, gone);
+            let sig = if libc::WIFSIGNALED(st) {
+                libc::WTERMSIG(st)
+            } else {
+                libc::SIGKILL
+            };
+            let _ = self.k.force_fatal_signal(task, sig, libc::WCOREDUMP(st));
+            if sig != libc::SIGKILL {
+                self.report.not_checked("death not seen at a stop");
+            }
+        } else if let Some(Thread {
+            in_call: Some(ic),
+            tgid,
+            ..
+        }) = gone
+        {
+            self.lost_clone_of_dead_group(tid, tgid, ic);
+        }
+        self.map.remove_task(tid);
         if let Some(t) = &mut self.timeline {
             // A leader's death is reported once its group is gone.
             t.exit(v, st & 0xffff);
