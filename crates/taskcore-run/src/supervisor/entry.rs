@@ -287,11 +287,15 @@ impl Supervisor {
                     real
                 };
                 self.report.answered_at_entry += 1;
-                if self.opts.check {
+                regs.skip_with(shown);
+                // Only a thread still in its stop was read inside its call:
+                // one a SIGKILL woke meanwhile (ESRCH) is exiting, and its
+                // exit may have handed its children on before the read.
+                if regs.set(tid).is_err() {
+                    self.report.not_checked("caller killed at its entry");
+                } else if self.opts.check {
                     self.check(tid, InCall::new(nr, c.name, vargs, call, early), shown);
                 }
-                regs.skip_with(shown);
-                let _ = regs.set(tid);
                 self.resume(tid, 0);
                 return;
             }

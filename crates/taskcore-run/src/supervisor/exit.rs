@@ -51,8 +51,17 @@ impl Supervisor {
             // stop is another's, not trapped).
             t.in_call.take_if(|c| super::exit_wanted(c.nr))
         });
-        let (Some(ic), Ok(mut regs)) = (ic, Regs::get(tid)) else {
+        let Some(ic) = ic else {
             self.resume(tid, 0);
+            return;
+        };
+        let Ok(mut regs) = Regs::get(tid) else {
+            // A SIGKILL woke it from this stop: its result cannot be read.
+            // The call stays in flight for its death (a wait's reap is
+            // then told by /proc, supervisor/window.rs).
+            if let Some(t) = self.threads.get_mut(&tid) {
+                t.in_call = Some(ic);
+            }
             return;
         };
         let real = regs.ret();

@@ -66,6 +66,11 @@ struct InCall {
     /// wait4/waitid: what the core would have reported at the entry (a
     /// peek: `WNOWAIT|WNOHANG`), the start of the call's window.
     entry_peek: Option<Option<i32>>,
+    /// A blocking wait4/waitid: the child the core would have reported
+    /// when a death report first made one visible during the call (the
+    /// moment the real kernel may have woken the waiter; a peek, applied
+    /// at the exit if the real answer names it, `supervisor/window.rs`).
+    woken: Option<i32>,
     /// rt_sigqueueinfo family: where the siginfo's `si_pid` was made real
     /// at the entry, and the program's (virtual) value to put back.
     restore_si_pid: Option<(u64, i32)>,
@@ -92,6 +97,7 @@ impl InCall {
             vfork_child: None,
             applied: false,
             entry_peek: None,
+            woken: None,
             restore_si_pid: None,
         }
     }
@@ -340,8 +346,10 @@ impl Supervisor {
     }
 
     /// Handles the stops that are ready now, without waiting (at most a
-    /// bounded number, so that a busy run still publishes).
-    fn drain_stops(&mut self) {
+    /// bounded number, so that a busy run still publishes); returns how
+    /// many.
+    fn drain_stops(&mut self) -> usize {
+        let mut n = 0;
         for _ in 0..64 {
             let mut st: libc::c_int = 0;
             // SAFETY: waitpid writes the status to a local.
@@ -350,7 +358,9 @@ impl Supervisor {
                 break;
             }
             self.on_status(tid, st);
+            n += 1;
         }
+        n
     }
 
     /// Publishes the core and the numbering as they are now (between two
@@ -515,6 +525,7 @@ impl Supervisor {
         if let Some(task) = task.filter(|&t| self.alive(t) && !self.group_in_exec(t)) {
             // A death no stop showed (a SIGKILL from outside): the clones
             // its group had in flight come first (supervisor/lost.rs).
+            self.settle_woken_waits(tid, task, gone.as_ref());
             self.settle_lost_clones(tid, task, gone);
             let sig = if libc::WIFSIGNALED(st) {
                 libc::WTERMSIG(st)
@@ -539,48 +550,7 @@ impl Supervisor {
             t.exit(v, st & 0xffff);
         }
         self.reap_by_init(v);
-        self.complete_blocked_waits();
-    }
-
-    /// A zombie just became visible to its parent: a blocking wait in
-    /// progress takes it now, as the real kernel wakes the waiter at that
-    /// moment (before another child's death can make a second zombie
-    /// visible). The core's answer is kept for the wait's syscall exit.
-    fn complete_blocked_waits(&mut self) {
-        let waiting: Vec<i32> = self
-            .threads
-            .iter()
-            .filter(|(_, t)| {
-                t.in_call.as_ref().is_some_and(|c| {
-                    c.early.is_none()
-                        && matches!(
-                            c.call,
-                            Ok(Syscall::Wait4 { options, .. } | Syscall::Waitid { options, .. })
-                                if options & WNOHANG == 0
-                        )
-                })
-            })
-            .map(|(&tid, _)| tid)
-            .collect();
-        for tid in waiting {
-            let Some(task) = self.map.task(tid).filter(|&t| self.alive(t)) else {
-                continue;
-            };
-            let Some(ic) = self.threads.get_mut(&tid).and_then(|t| t.in_call.as_mut()) else {
-                continue;
-            };
-            let Ok(call) = &ic.call else { continue };
-            let r = taskcore::sys::dispatch(&mut self.k, task, call);
-            if matches!(
-                r,
-                Ok(
-                    taskcore::sys::SysRet::Wait(taskcore::WaitOutcome::Reported(_))
-                        | taskcore::sys::SysRet::Waitid(taskcore::WaitOutcome::Reported(_))
-                )
-            ) {
-                ic.early = Some(r);
-            }
-        }
+        self.note_wakeups();
     }
 
     /// The core's init reaps virtual `v` if it is its zombie child (the
