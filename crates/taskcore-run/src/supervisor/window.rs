@@ -42,16 +42,20 @@ impl Supervisor {
             (_, 0) => None,
             _ => return None,
         };
-        let mut now = self.peek_wait(task, call)?;
-        let seen = |now: Option<i32>| [Some(entry), ic.woken.map(Some), Some(now)];
+        // `None`: the core fails the wait now (ECHILD: the zombie a
+        // death report handed to the parent untraced, where the real wait
+        // ran while it was still traced, which clears `notask_error` in
+        // `wait_consider_task()`).
+        let mut now = self.peek_wait(task, call);
+        let seen = |now: Option<Option<i32>>| [Some(entry), ic.woken.map(Some), now];
         if !seen(now).contains(&Some(real_child)) && self.drain_stops() > 0 {
             if !self.alive(task) {
                 return None;
             }
-            now = self.peek_wait(task, call)?;
+            now = self.peek_wait(task, call);
         }
         let seen = seen(now);
-        if seen.iter().flatten().all(|&s| s == now) || !seen.contains(&Some(real_child)) {
+        if seen.iter().flatten().all(|&s| Some(s) == now) || !seen.contains(&Some(real_child)) {
             return None;
         }
         Some(match (real_child, call) {
