@@ -174,6 +174,13 @@ impl Supervisor {
             },
             (_, c) => c,
         };
+        if sends_signal(nr) {
+            // The signal is sent once this thread runs again: every report
+            // already waiting (a target's delivery stop of a signal this one
+            // would discard, SIGCONT after SIGSTOP or the reverse) happened
+            // before it, and is taken first.
+            self.drain_stops();
+        }
         let alive = self.alive(task);
         match nr {
             libc::SYS_exit | libc::SYS_exit_group => {
@@ -358,8 +365,7 @@ impl Supervisor {
             return false;
         };
         // EPERM when the program traces it itself: then unseized.
-        let ok = self.k.getppid(leader).is_ok_and(|p| p != 1)
-            && self.k.ptrace_attach(self.init, tgid, true).is_ok();
+        let ok = self.k.ptrace_attach(self.init, tgid, true).is_ok();
         if ok {
             self.seized.insert(leader);
         }
