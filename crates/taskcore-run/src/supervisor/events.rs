@@ -65,6 +65,9 @@ impl Supervisor {
     ) {
         let task = self.map.task(tid);
         let (nr, args) = (ic.nr, ic.args);
+        if let Some(task) = task {
+            self.place_pgrp_calls_before_clone(tid, task, child);
+        }
         let r = match (&ic.call, task) {
             (Ok(call), Some(task)) => dispatch(&mut self.k, task, call),
             (Err(e), _) => Err(*e),
@@ -76,6 +79,10 @@ impl Supervisor {
             }) => {
                 ic.child = Some(v);
                 self.map.insert_task(child, ct, v);
+                if let (Ok(pp), Some(Ok(by))) = (self.k.getppid(ct), task.map(|t| self.k.gettid(t)))
+                {
+                    self.born_to.insert(v, (pp, by));
+                }
                 self.report.tasks_created += 1;
                 if let Some(t) = &mut self.timeline {
                     if self.k.getpid(ct) == Ok(v) {
@@ -132,6 +139,34 @@ impl Supervisor {
                     format!("= -1 {}", e.name()),
                 );
                 self.kill_unnumbered(child);
+            }
+        }
+    }
+
+    /// Before the core makes the child `child` of thread `tid` (`task`):
+    /// while another thread's setpgid or setsid is in flight, whether it
+    /// took effect before the fork is told by the child's own process
+    /// group and session (inherited in `copy_process()`; nobody can have
+    /// changed them yet, since nobody knows its pid before this event):
+    /// when they differ from the creator's in the core, the calls in
+    /// flight are applied first (`supervisor/window.rs`).
+    fn place_pgrp_calls_before_clone(&mut self, tid: i32, task: taskcore::TaskId, child: i32) {
+        let in_flight = self.threads.iter().any(|(&t, th)| {
+            t != tid
+                && th.in_call.as_ref().is_some_and(|c| {
+                    c.early.is_none() && matches!(c.nr, libc::SYS_setpgid | libc::SYS_setsid)
+                })
+        });
+        if !in_flight {
+            return;
+        }
+        let Some([_, pgrp, sid]) = super::answer::stat_ids(child) else {
+            return;
+        };
+        let (pgrp, sid) = (self.map.to_virtual(pgrp), self.map.to_virtual(sid));
+        if self.k.getpgid(task, 0) != Ok(pgrp) || self.k.getsid(task, 0) != Ok(sid) {
+            if let Ok(tgid) = self.k.getpid(task) {
+                self.pull_in_flight(tid, tgid);
             }
         }
     }

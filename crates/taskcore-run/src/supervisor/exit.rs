@@ -287,6 +287,18 @@ impl Supervisor {
                         .not_checked("caller already exiting in the core");
                     return;
                 }
+                if shown < 0 && matches!(ic.nr, libc::SYS_setsid | libc::SYS_setpgid) {
+                    // Refused for real: another thread's setpgid or setsid
+                    // in flight that names this process (it made it a
+                    // group leader, say) may have come first; it is placed
+                    // now, inside its window (supervisor/window.rs).
+                    let own = self.k.getpid(task).unwrap_or(0);
+                    let target = match ic.nr {
+                        libc::SYS_setpgid if ic.args[0] as i32 != 0 => ic.args[0] as i32,
+                        _ => own,
+                    };
+                    self.pull_in_flight(tid, target);
+                }
                 match self.wait_in_window(task, call, &ic, shown) {
                     Some(r) => r,
                     None => dispatch(&mut self.k, task, call),
@@ -324,7 +336,13 @@ impl Supervisor {
             // Another thread's call in flight (entered, not yet exited) may
             // have taken effect first for real: each one's effect is placed
             // now, inside its window, and the answer taken again.
-            if let (Some(_), Ok(call)) = (self.pull_in_flight(tid), &ic.call) {
+            let own = self.k.getpid(task).unwrap_or(0);
+            let target = match ic.nr {
+                libc::SYS_getpgid | libc::SYS_getsid if ic.args[0] as i32 != 0 => ic.args[0] as i32,
+                libc::SYS_getppid => 0,
+                _ => own,
+            };
+            if let (Some(_), Ok(call)) = (self.pull_in_flight(tid, target), &ic.call) {
                 let again = dispatch(&mut self.k, task, call);
                 if agrees(&again, shown) == Some(true) {
                     return;

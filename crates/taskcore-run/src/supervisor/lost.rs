@@ -47,7 +47,7 @@ fn is_zombie(tid: i32) -> bool {
 }
 
 /// The children of every thread of real group `tgid`.
-fn children_of_group(tgid: i32) -> Vec<i32> {
+pub(super) fn children_of_group(tgid: i32) -> Vec<i32> {
     let Ok(dir) = std::fs::read_dir(format!("/proc/{tgid}/task")) else {
         return Vec::new();
     };

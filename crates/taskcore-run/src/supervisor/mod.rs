@@ -156,6 +156,12 @@ struct Supervisor {
     /// New tasks the core could not number, killed: their deaths are
     /// not kept.
     unnumbered: HashSet<i32>,
+    /// Virtual pid of each process the program created → its parent at
+    /// creation (virtual tgid) and the thread that made it (virtual tid),
+    /// to tell children handed on (orphans, children of an exited thread)
+    /// from those still where their fork put them (`supervisor/window.rs`).
+    /// A number's entry is replaced when the core gives it out again.
+    born_to: HashMap<i32, (i32, i32)>,
     sup_pid: i32,
     command: i32,
     command_status: Option<i32>,
@@ -281,6 +287,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         newborn: HashMap::new(),
         unborn_deaths: HashMap::new(),
         unnumbered: HashSet::new(),
+        born_to: HashMap::new(),
         sup_pid,
         command: sp.pid,
         command_status: None,

@@ -54,6 +54,19 @@ impl Supervisor {
             }
             now = self.peek_wait(task, call);
         }
+        if let (Some(Some(x)), Some(y)) = (now, real_child) {
+            if !seen(now).contains(&Some(real_child))
+                && self.orphans_in_kernel_order(task, call, x, y)
+            {
+                return self.wait_for(task, call, y);
+            }
+        }
+        if self.debug {
+            eprintln!(
+                "[debug]   window: entry {entry:?} woken {:?} now {now:?} real {real_child:?}",
+                ic.woken
+            );
+        }
         let seen = seen(now);
         if seen.iter().flatten().all(|&s| Some(s) == now) || !seen.contains(&Some(real_child)) {
             return None;
@@ -63,6 +76,78 @@ impl Supervisor {
             (None, _) => Ok(SysRet::Waitid(WaitOutcome::NothingYet)),
             (Some(c), call) => self.wait_for(task, call, c)?,
         })
+    }
+
+    /// Whether the core would report child `x` where the kernel reported
+    /// `y` (a wait by `task`) only because the two came to the caller in
+    /// another order: one at least was handed on to it (an orphan, or the
+    /// child of one of its threads that exited), at a moment the supervisor
+    /// does not know exactly (`forget_original_parent()` appends each to
+    /// the new parent's children as the old one exits, between the
+    /// caller's forks and other orphans; the core's exit can come at the
+    /// exit's entry, or at the death report), the core can report `y` too,
+    /// and the
+    /// kernel's children list of the caller (`/proc/TGID/task/*/children`,
+    /// its walk order) has `y` before `x`.
+    fn orphans_in_kernel_order(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &taskcore::sys::Syscall,
+        x: i32,
+        y: i32,
+    ) -> bool {
+        let Ok(caller) = self.k.getpid(task) else {
+            return false;
+        };
+        // Still in the list its fork put it in: forked by the caller's
+        // process, by a thread that is alive.
+        let forked = |c: i32| {
+            self.born_to.get(&c).is_none_or(|&(p, by)| {
+                p == caller
+                    && self
+                        .map
+                        .to_real(&self.k, self.init, by)
+                        .is_some_and(|r| self.threads.contains_key(&r))
+            })
+        };
+        if x == y || (forked(x) && forked(y)) {
+            return false;
+        }
+        let (Some(rx), Some(ry), Some(rc)) = (
+            self.map.to_real(&self.k, self.init, x),
+            self.map.to_real(&self.k, self.init, y),
+            self.map
+                .tid_of_task(task)
+                .and_then(|t| self.threads.get(&t))
+                .map(|t| t.tgid),
+        ) else {
+            return false;
+        };
+        let only_y = match *call {
+            Syscall::Wait4 { options, .. } => Syscall::Wait4 {
+                pid: y,
+                options: options | WNOHANG,
+            },
+            Syscall::Waitid { options, .. } => Syscall::Waitid {
+                idtype: taskcore::uapi::P_PID,
+                id: y,
+                options: options | WNOHANG,
+            },
+            _ => return false,
+        };
+        if self.peek_wait(task, &only_y) != Some(Some(y)) {
+            return false;
+        }
+        let list = super::lost::children_of_group(rc);
+        if self.debug {
+            eprintln!(
+                "[debug]   order {x}/{y} ({rx}/{ry}): kernel list {list:?}, born {:?} {:?}",
+                self.born_to.get(&x),
+                self.born_to.get(&y)
+            );
+        }
+        let at = |r: i32| list.iter().position(|&p| p == r);
+        matches!((at(ry), at(rx)), (Some(a), Some(b)) if a < b)
     }
 
     /// `call` (a wait) by `task` made for child `c` only (`P_PID`).
@@ -179,19 +264,29 @@ impl Supervisor {
         }
     }
 
-    /// Applies, now, the calls in flight of other threads that change what
-    /// the id queries answer (setpgid, setsid), inside their windows; their
-    /// answers are kept for their syscall exits. `Some(n)`: `n` applied.
-    pub(super) fn pull_in_flight(&mut self, tid: i32) -> Option<usize> {
+    /// Applies, now, the calls in flight of other threads that change the
+    /// process group or session of process `target` (virtual tgid:
+    /// setpgid naming it, setsid by one of its threads), inside their
+    /// windows; their answers are kept for their syscall exits. `Some(n)`:
+    /// `n` applied.
+    pub(super) fn pull_in_flight(&mut self, tid: i32, target: i32) -> Option<usize> {
         let pending: Vec<i32> = self
             .threads
             .iter()
             .filter(|(&t, th)| {
                 t != tid
                     && th.in_call.as_ref().is_some_and(|c| {
-                        c.early.is_none()
-                            && c.call.is_ok()
-                            && matches!(c.nr, libc::SYS_setpgid | libc::SYS_setsid)
+                        let Some(caller) = self.map.task(t).and_then(|x| self.k.getpid(x).ok())
+                        else {
+                            return false;
+                        };
+                        let names = match c.nr {
+                            libc::SYS_setpgid if c.args[0] as i32 == 0 => caller,
+                            libc::SYS_setpgid => c.args[0] as i32,
+                            libc::SYS_setsid => caller,
+                            _ => return false,
+                        };
+                        c.early.is_none() && c.call.is_ok() && names == target
                     })
             })
             .map(|(&t, _)| t)
