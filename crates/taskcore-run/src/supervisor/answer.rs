@@ -37,7 +37,7 @@ fn read_small(path: &str) -> Option<Vec<u8>> {
 
 /// Fields 4, 5 and 6 of `/proc/TID/stat` (ppid, pgrp, session), read
 /// after the last `)` (the command name may hold spaces and parentheses).
-fn stat_ids(tid: i32) -> Option<[i32; 3]> {
+pub(super) fn stat_ids(tid: i32) -> Option<[i32; 3]> {
     parse_stat_ids(&read_small(&format!("/proc/{tid}/stat"))?)
 }
 

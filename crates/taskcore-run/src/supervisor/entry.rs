@@ -221,6 +221,13 @@ impl Supervisor {
             },
             (_, c) => c,
         };
+        if sends_signal(nr) {
+            // The signal is sent once this thread runs again: every report
+            // already waiting (a target's delivery stop of a signal this one
+            // would discard, SIGCONT after SIGSTOP or the reverse) happened
+            // before it, and is taken first.
+            self.drain_stops();
+        }
         let alive = self.alive(task);
         match nr {
             libc::SYS_exit | libc::SYS_exit_group => {
@@ -347,11 +354,15 @@ impl Supervisor {
                     real
                 };
                 self.report.answered_at_entry += 1;
-                if self.opts.check {
+                regs.skip_with(shown);
+                // Only a thread still in its stop was read inside its call:
+                // one a SIGKILL woke meanwhile (ESRCH) is exiting, and its
+                // exit may have handed its children on before the read.
+                if regs.set(tid).is_err() {
+                    self.report.not_checked("caller killed at its entry");
+                } else if self.opts.check {
                     self.check(tid, InCall::new(nr, c.name, vargs, call, early), shown);
                 }
-                regs.skip_with(shown);
-                let _ = regs.set(tid);
                 self.resume(tid, 0);
                 return;
             }
@@ -469,11 +480,10 @@ impl Supervisor {
         let Ok(vtgid) = self.k.pid_vnr(self.init, leader) else {
             return false;
         };
-        // Not init's own child (the parent of a task in a nested namespace
-        // never is). EPERM when the program traces it itself: then unseized.
-        let nested = self.k.task_active_pid_ns(leader).ok() != Some(self.k.root_ns());
-        let ok = (nested || self.k.getppid(leader).is_ok_and(|p| p != 1))
-            && self.k.ptrace_attach(self.init, vtgid, true).is_ok();
+        // Whatever its parent (an orphan of init, stopped and listened for
+        // real, takes signals its core task must see too). EPERM when the
+        // program traces it itself: then unseized.
+        let ok = self.k.ptrace_attach(self.init, vtgid, true).is_ok();
         if ok {
             self.seized.insert(leader);
         }

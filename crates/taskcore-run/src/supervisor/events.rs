@@ -14,24 +14,61 @@ use crate::tracee::{self, Memory};
 const CLONE3_CHILD_TID: u64 = 16;
 const CLONE3_PARENT_TID: u64 = 24;
 
+/// A clone-family call's flags and its `CLONE_PARENT_SETTID` and
+/// `CLONE_CHILD_SETTID` addresses (0: none), from its arguments `args`
+/// (clone3's from its `struct clone_args` in `mem`); fork and vfork: 0.
+pub(super) fn clone_flags_and_tids(nr: i64, args: &[u64; 6], mem: &Memory) -> (u64, u64, u64) {
+    match nr {
+        libc::SYS_clone => (args[0], args[2], args[3]),
+        libc::SYS_clone3 => (
+            mem.read_u64(args[0]).unwrap_or(0),
+            mem.read_u64(args[0] + CLONE3_PARENT_TID).unwrap_or(0),
+            mem.read_u64(args[0] + CLONE3_CHILD_TID).unwrap_or(0),
+        ),
+        _ => (0, 0, 0),
+    }
+}
+
 impl Supervisor {
     /// `PTRACE_EVENT_FORK`/`VFORK`/`CLONE` of thread `tid`: its call made
     /// a child. The core makes the same child; its number is written where
     /// `CLONE_PARENT_SETTID` points now and where `CLONE_CHILD_SETTID`
     /// points at the child's first stop.
     pub(super) fn on_clone_event(&mut self, tid: i32) {
+        // ESRCH: a SIGKILL woke the thread from this stop; its child is
+        // found when its group's death is applied (supervisor/lost.rs).
         let Ok(child) = ptrace::getevent(pid(tid)) else {
             self.resume(tid, 0);
             return;
         };
-        let child = child as i32;
-        let task = self.map.task(tid);
         let parent_tgid = self.threads.get(&tid).map_or(0, |t| t.tgid);
-        let Some(ic) = self.threads.get_mut(&tid).and_then(|t| t.in_call.as_mut()) else {
-            self.resume(tid, 0);
-            return;
-        };
+        if let Some(mut ic) = self.threads.get_mut(&tid).and_then(|t| t.in_call.take()) {
+            // Numbered already when its event was thought lost.
+            if ic.child.is_none() && ic.refused.is_none() {
+                self.make_child(tid, parent_tgid, &mut ic, child as i32);
+            }
+            if let Some(t) = self.threads.get_mut(&tid) {
+                t.in_call = Some(ic);
+            }
+        }
+        self.resume(tid, 0);
+    }
+
+    /// The core makes the child `child` (real tid) that call `ic` of
+    /// thread `tid` (of real group `parent_tgid`) made, and numbers it;
+    /// or refuses it, and the real child is killed.
+    pub(super) fn make_child(
+        &mut self,
+        tid: i32,
+        parent_tgid: i32,
+        ic: &mut super::InCall,
+        child: i32,
+    ) {
+        let task = self.map.task(tid);
         let (nr, args) = (ic.nr, ic.args);
+        if let Some(task) = task {
+            self.place_pgrp_calls_before_clone(tid, task, child);
+        }
         let r = match (&ic.call, task) {
             (Ok(call), Some(task)) => dispatch(&mut self.k, task, call),
             (Err(e), _) => Err(*e),
@@ -48,6 +85,10 @@ impl Supervisor {
                 let v0 = self.k.pid_vnr(self.init, ct).unwrap_or(v);
                 self.map.insert_task(child, ct, v0);
                 self.map.record_levels(&self.k, ct, child);
+                if let (Ok(pp), Some(Ok(by))) = (self.k.getppid(ct), task.map(|t| self.k.gettid(t)))
+                {
+                    self.born_to.insert(v, (pp, by));
+                }
                 self.report.tasks_created += 1;
                 if let Some(t) = &mut self.timeline {
                     let k = &self.k;
@@ -64,15 +105,7 @@ impl Supervisor {
                     }
                 }
                 let mem = Memory::new(tid);
-                let (flags, parent_tid, child_tid) = match nr {
-                    libc::SYS_clone => (args[0], args[2], args[3]),
-                    libc::SYS_clone3 => (
-                        mem.read_u64(args[0]).unwrap_or(0),
-                        mem.read_u64(args[0] + CLONE3_PARENT_TID).unwrap_or(0),
-                        mem.read_u64(args[0] + CLONE3_CHILD_TID).unwrap_or(0),
-                    ),
-                    _ => (0, 0, 0),
-                };
+                let (flags, parent_tid, child_tid) = clone_flags_and_tids(nr, &args, &mem);
                 if nr == libc::SYS_vfork || flags & libc::CLONE_VFORK as u64 != 0 {
                     ic.vfork_child = Some(child);
                 }
@@ -91,7 +124,17 @@ impl Supervisor {
                     child_tid: (flags & libc::CLONE_CHILD_SETTID as u64 != 0 && child_tid != 0)
                         .then_some(child_tid),
                 };
-                if self.parked.remove(&child) {
+                if let Some(st) = self.unborn_deaths.remove(&child) {
+                    // It died before it was numbered: its death now.
+                    self.threads.insert(
+                        child,
+                        Thread {
+                            tgid,
+                            ..Thread::default()
+                        },
+                    );
+                    self.on_gone(child, st);
+                } else if self.parked.remove(&child) {
                     self.first_stop(child, nb);
                 } else {
                     self.newborn.insert(child, nb);
@@ -107,12 +150,47 @@ impl Supervisor {
                     format!("= {child}"),
                     format!("= -1 {}", e.name()),
                 );
-                // The core cannot number it: the child Linux made goes.
-                // SAFETY: kill of the new traced child.
-                unsafe { libc::kill(child, libc::SIGKILL) };
+                self.kill_unnumbered(child);
             }
         }
-        self.resume(tid, 0);
+    }
+
+    /// Before the core makes the child `child` of thread `tid` (`task`):
+    /// while another thread's setpgid or setsid is in flight, whether it
+    /// took effect before the fork is told by the child's own process
+    /// group and session (inherited in `copy_process()`; nobody can have
+    /// changed them yet, since nobody knows its pid before this event):
+    /// when they differ from the creator's in the core, the calls in
+    /// flight are applied first (`supervisor/window.rs`).
+    fn place_pgrp_calls_before_clone(&mut self, tid: i32, task: taskcore::TaskId, child: i32) {
+        let in_flight = self.threads.iter().any(|(&t, th)| {
+            t != tid
+                && th.in_call.as_ref().is_some_and(|c| {
+                    c.early.is_none() && matches!(c.nr, libc::SYS_setpgid | libc::SYS_setsid)
+                })
+        });
+        if !in_flight {
+            return;
+        }
+        let Some([_, pgrp, sid]) = super::answer::stat_ids(child) else {
+            return;
+        };
+        let (pgrp, sid) = (self.map.to_virtual(pgrp), self.map.to_virtual(sid));
+        if self.k.getpgid(task, 0) != Ok(pgrp) || self.k.getsid(task, 0) != Ok(sid) {
+            if let Ok(tgid) = self.k.getpid(task) {
+                self.pull_in_flight(tid, tgid);
+            }
+        }
+    }
+
+    /// The core cannot number real task `child`: it goes (its death
+    /// report is then expected, not kept for a numbering).
+    pub(super) fn kill_unnumbered(&mut self, child: i32) {
+        self.unnumbered.insert(child);
+        self.parked.remove(&child);
+        self.unborn_deaths.remove(&child);
+        // SAFETY: kill of a new traced child.
+        unsafe { libc::kill(child, libc::SIGKILL) };
     }
 
     /// A new task's first stop: its tid is written where

@@ -52,8 +52,17 @@ impl Supervisor {
             // stop is another's, not trapped).
             t.in_call.take_if(|c| super::exit_wanted(c.nr))
         });
-        let (Some(ic), Ok(mut regs)) = (ic, Regs::get(tid)) else {
+        let Some(ic) = ic else {
             self.resume(tid, 0);
+            return;
+        };
+        let Ok(mut regs) = Regs::get(tid) else {
+            // A SIGKILL woke it from this stop: its result cannot be read.
+            // The call stays in flight for its death (a wait's reap is
+            // then told by /proc, supervisor/window.rs).
+            if let Some(t) = self.threads.get_mut(&tid) {
+                t.in_call = Some(ic);
+            }
             return;
         };
         let real = regs.ret();
@@ -293,6 +302,18 @@ impl Supervisor {
                         .not_checked("caller already exiting in the core");
                     return;
                 }
+                if shown < 0 && matches!(ic.nr, libc::SYS_setsid | libc::SYS_setpgid) {
+                    // Refused for real: another thread's setpgid or setsid
+                    // in flight that names this process (it made it a
+                    // group leader, say) may have come first; it is placed
+                    // now, inside its window (supervisor/window.rs).
+                    let own = self.k.getpid(task).unwrap_or(0);
+                    let target = match ic.nr {
+                        libc::SYS_setpgid if ic.args[0] as i32 != 0 => ic.args[0] as i32,
+                        _ => own,
+                    };
+                    self.pull_in_flight(tid, target);
+                }
                 match self.wait_in_window(task, call, &ic, shown) {
                     Some(r) => r,
                     None => dispatch(&mut self.k, task, call),
@@ -330,7 +351,13 @@ impl Supervisor {
             // Another thread's call in flight (entered, not yet exited) may
             // have taken effect first for real: each one's effect is placed
             // now, inside its window, and the answer taken again.
-            if let (Some(_), Ok(call)) = (self.pull_in_flight(tid), &ic.call) {
+            let own = self.k.getpid(task).unwrap_or(0);
+            let target = match ic.nr {
+                libc::SYS_getpgid | libc::SYS_getsid if ic.args[0] as i32 != 0 => ic.args[0] as i32,
+                libc::SYS_getppid => 0,
+                _ => own,
+            };
+            if let (Some(_), Ok(call)) = (self.pull_in_flight(tid, target), &ic.call) {
                 let again = dispatch(&mut self.k, task, call);
                 if agrees(&again, shown) == Some(true) {
                     return;

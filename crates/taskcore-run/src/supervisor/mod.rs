@@ -21,6 +21,7 @@ mod answer;
 mod entry;
 mod events;
 mod exit;
+mod lost;
 mod notation;
 mod signals;
 mod window;
@@ -65,6 +66,11 @@ struct InCall {
     /// wait4/waitid: what the core would have reported at the entry (a
     /// peek: `WNOWAIT|WNOHANG`), the start of the call's window.
     entry_peek: Option<Option<i32>>,
+    /// A blocking wait4/waitid: the child the core would have reported
+    /// when a death report first made one visible during the call (the
+    /// moment the real kernel may have woken the waiter; a peek, applied
+    /// at the exit if the real answer names it, `supervisor/window.rs`).
+    woken: Option<i32>,
     /// A pid in the caller's memory made real at the entry (the
     /// rt_sigqueueinfo family's `si_pid`, capget/capset's `hdrp->pid`):
     /// where, and the program's (virtual) value to put back at the exit.
@@ -92,6 +98,7 @@ impl InCall {
             vfork_child: None,
             applied: false,
             entry_peek: None,
+            woken: None,
             restore_pid: None,
         }
     }
@@ -144,6 +151,18 @@ struct Supervisor {
     parked: HashSet<i32>,
     /// New tasks known from their parent's event, not yet stopped.
     newborn: HashMap<i32, Newborn>,
+    /// Death reports of tasks not numbered yet (real tid → wait status),
+    /// applied when they are (`supervisor/lost.rs`).
+    unborn_deaths: HashMap<i32, i32>,
+    /// New tasks the core could not number, killed: their deaths are
+    /// not kept.
+    unnumbered: HashSet<i32>,
+    /// Virtual pid of each process the program created → its parent at
+    /// creation (virtual tgid) and the thread that made it (virtual tid),
+    /// to tell children handed on (orphans, children of an exited thread)
+    /// from those still where their fork put them (`supervisor/window.rs`).
+    /// A number's entry is replaced when the core gives it out again.
+    born_to: HashMap<i32, (i32, i32)>,
     sup_pid: i32,
     command: i32,
     command_status: Option<i32>,
@@ -286,6 +305,9 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         )]),
         parked: HashSet::new(),
         newborn: HashMap::new(),
+        unborn_deaths: HashMap::new(),
+        unnumbered: HashSet::new(),
+        born_to: HashMap::new(),
         sup_pid,
         command: sp.pid,
         command_status: None,
@@ -351,8 +373,10 @@ impl Supervisor {
     }
 
     /// Handles the stops that are ready now, without waiting (at most a
-    /// bounded number, so that a busy run still publishes).
-    fn drain_stops(&mut self) {
+    /// bounded number, so that a busy run still publishes); returns how
+    /// many.
+    fn drain_stops(&mut self) -> usize {
+        let mut n = 0;
         for _ in 0..64 {
             let mut st: libc::c_int = 0;
             // SAFETY: waitpid writes the status to a local.
@@ -361,7 +385,9 @@ impl Supervisor {
                 break;
             }
             self.on_status(tid, st);
+            n += 1;
         }
+        n
     }
 
     /// Publishes the core and the numbering as they are now (between two
@@ -424,6 +450,9 @@ impl Supervisor {
             match self.newborn.remove(&tid) {
                 Some(nb) => self.first_stop(tid, nb),
                 None => {
+                    // A stop after a death report of the same tid: a new
+                    // task (the number was reused).
+                    self.unborn_deaths.remove(&tid);
                     self.parked.insert(tid);
                 }
             }
@@ -510,71 +539,45 @@ impl Supervisor {
             });
         }
         self.parked.remove(&tid);
-        self.threads.remove(&tid);
+        let gone = self.threads.remove(&tid);
         let v = self.map.to_virtual(tid);
-        if let Some(task) = self.map.remove_task(tid) {
-            // A thread that de_thread() ended for a sibling's execve: the
-            // core's execve ends it at the exec event.
-            if self.alive(task) && !self.group_in_exec(task) {
-                // A death no stop showed (a SIGKILL from outside).
-                let sig = if libc::WIFSIGNALED(st) {
-                    libc::WTERMSIG(st)
-                } else {
-                    libc::SIGKILL
-                };
-                let _ = self.k.force_fatal_signal(task, sig, libc::WCOREDUMP(st));
-                if sig != libc::SIGKILL {
-                    self.report.not_checked("death not seen at a stop");
-                }
-            }
+        let task = self.map.task(tid);
+        if task.is_none() && gone.is_none() && !self.unnumbered.remove(&tid) && self.unborn(tid) {
+            // Not numbered yet: kept until its creator's clone is applied.
+            self.unborn_deaths.insert(tid, st);
+            return;
         }
+        // A thread that de_thread() ended for a sibling's execve: the
+        // core's execve ends it at the exec event.
+        if let Some(task) = task.filter(|&t| self.alive(t) && !self.group_in_exec(t)) {
+            // A death no stop showed (a SIGKILL from outside): the clones
+            // its group had in flight come first (supervisor/lost.rs).
+            self.settle_woken_waits(tid, task, gone.as_ref());
+            self.settle_lost_clones(tid, task, gone);
+            let sig = if libc::WIFSIGNALED(st) {
+                libc::WTERMSIG(st)
+            } else {
+                libc::SIGKILL
+            };
+            let _ = self.k.force_fatal_signal(task, sig, libc::WCOREDUMP(st));
+            if sig != libc::SIGKILL {
+                self.report.not_checked("death not seen at a stop");
+            }
+        } else if let Some(Thread {
+            in_call: Some(ic),
+            tgid,
+            ..
+        }) = gone
+        {
+            self.lost_clone_of_dead_group(tid, tgid, ic);
+        }
+        self.map.remove_task(tid);
         if let Some(t) = &mut self.timeline {
             // A leader's death is reported once its group is gone.
             t.exit(v, st & 0xffff);
         }
         self.reap_by_init(v);
-        self.complete_blocked_waits();
-    }
-
-    /// A zombie just became visible to its parent: a blocking wait in
-    /// progress takes it now, as the real kernel wakes the waiter at that
-    /// moment (before another child's death can make a second zombie
-    /// visible). The core's answer is kept for the wait's syscall exit.
-    fn complete_blocked_waits(&mut self) {
-        let waiting: Vec<i32> = self
-            .threads
-            .iter()
-            .filter(|(_, t)| {
-                t.in_call.as_ref().is_some_and(|c| {
-                    c.early.is_none()
-                        && matches!(
-                            c.call,
-                            Ok(Syscall::Wait4 { options, .. } | Syscall::Waitid { options, .. })
-                                if options & WNOHANG == 0
-                        )
-                })
-            })
-            .map(|(&tid, _)| tid)
-            .collect();
-        for tid in waiting {
-            let Some(task) = self.map.task(tid).filter(|&t| self.alive(t)) else {
-                continue;
-            };
-            let Some(ic) = self.threads.get_mut(&tid).and_then(|t| t.in_call.as_mut()) else {
-                continue;
-            };
-            let Ok(call) = &ic.call else { continue };
-            let r = taskcore::sys::dispatch(&mut self.k, task, call);
-            if matches!(
-                r,
-                Ok(
-                    taskcore::sys::SysRet::Wait(taskcore::WaitOutcome::Reported(_))
-                        | taskcore::sys::SysRet::Waitid(taskcore::WaitOutcome::Reported(_))
-                )
-            ) {
-                ic.early = Some(r);
-            }
-        }
+        self.note_wakeups();
     }
 
     /// The core's init reaps virtual `v` if it is its zombie child (the

@@ -193,12 +193,32 @@ impl Supervisor {
         }
         let mut r = self.k.get_signal_once(task);
         // A task the core's init traces takes a ptrace trap for each signal
-        // (ptrace_signal()); the supervisor resumes it with the signal.
-        if r == Ok(SignalAction::Stopped) && !sig_kernel_stop(sig) {
-            if let Ok(v) = self.k.pid_vnr(self.init, task) {
-                if self.k.ptrace_cont(self.init, v, sig).is_ok() {
-                    r = self.k.get_signal_once(task);
-                }
+        // (ptrace_signal()); the supervisor resumes it with the signal. A
+        // trap of another kind first (the notify of a SIGCONT the core took
+        // at its sender's entry, sent for real only after this dequeue) is
+        // the core's own: it is resumed, and the signal taken next.
+        for _ in 0..4 {
+            if r != Ok(SignalAction::Stopped) || sig_kernel_stop(sig) {
+                break;
+            }
+            let Ok(v) = self.k.pid_vnr(self.init, task) else {
+                break;
+            };
+            let info = self.k.ptrace_getsiginfo(self.init, v);
+            if self.debug {
+                eprintln!("[debug]   core trap of {v}: {info:?}");
+            }
+            let ours = info.is_ok_and(|i| i.signo == sig && (sig != libc::SIGTRAP || i.code <= 0));
+            if self
+                .k
+                .ptrace_cont(self.init, v, if ours { sig } else { 0 })
+                .is_err()
+            {
+                break;
+            }
+            r = self.k.get_signal_once(task);
+            if ours {
+                break;
             }
         }
         match r {

@@ -4,7 +4,8 @@
 //! exited) at that moment. The core's answer is taken at a point of the
 //! window that matches the real one, instead of at the exit stop alone.
 
-use taskcore::sys::{dispatch, SysRet};
+use taskcore::sys::{dispatch, SysRet, Syscall};
+use taskcore::uapi::WNOHANG;
 use taskcore::WaitOutcome;
 
 use super::{InCall, Supervisor};
@@ -13,10 +14,14 @@ use crate::tracee::{Memory, SI_PID_OFFSET};
 impl Supervisor {
     /// A wait is placed within its window: the real kernel answered at some
     /// moment between its entry and its exit, and the core's answer at the
-    /// entry (`ic.entry_peek`) or now may be that moment's. When the real
-    /// answer is one of the two, the core applies that one (reaping the
-    /// child the real kernel reported, if any); otherwise `None` (applied as
-    /// it is now, and compared).
+    /// entry (`ic.entry_peek`), when a death report could have woken it
+    /// (`ic.woken`), or now may be that moment's. When the real answer is
+    /// one of them, the core applies that one (reaping the child the real
+    /// kernel reported, if any); otherwise `None` (applied as it is now,
+    /// and compared). The reports already waiting for the supervisor are
+    /// taken first when none matches: a death the kernel made before this
+    /// answer (a parent's, that handed its children on) may not have been
+    /// seen yet.
     pub(super) fn wait_in_window(
         &mut self,
         task: taskcore::TaskId,
@@ -26,7 +31,6 @@ impl Supervisor {
     ) -> Option<taskcore::sys::SysResult> {
         use taskcore::sys::Syscall;
         let entry = ic.entry_peek?;
-        let now = self.peek_wait(task, call)?;
         let real_child = match (call, shown) {
             (Syscall::Wait4 { .. }, v) if v > 0 => Some(v as i32),
             (Syscall::Waitid { .. }, 0) if ic.args[2] != 0 => {
@@ -38,46 +42,251 @@ impl Supervisor {
             (_, 0) => None,
             _ => return None,
         };
-        if entry == now || (real_child != entry && real_child != now) {
+        // `None`: the core fails the wait now (ECHILD: the zombie a
+        // death report handed to the parent untraced, where the real wait
+        // ran while it was still traced, which clears `notask_error` in
+        // `wait_consider_task()`).
+        let mut now = self.peek_wait(task, call);
+        let seen = |now: Option<Option<i32>>| [Some(entry), ic.woken.map(Some), now];
+        if !seen(now).contains(&Some(real_child)) && self.drain_stops() > 0 {
+            if !self.alive(task) {
+                return None;
+            }
+            now = self.peek_wait(task, call);
+        }
+        if let (Some(Some(x)), Some(y)) = (now, real_child) {
+            if !seen(now).contains(&Some(real_child))
+                && self.orphans_in_kernel_order(task, call, x, y)
+            {
+                return self.wait_for(task, call, y);
+            }
+        }
+        if self.debug {
+            eprintln!(
+                "[debug]   window: entry {entry:?} woken {:?} now {now:?} real {real_child:?}",
+                ic.woken
+            );
+        }
+        let seen = seen(now);
+        if seen.iter().flatten().all(|&s| Some(s) == now) || !seen.contains(&Some(real_child)) {
             return None;
         }
         Some(match (real_child, call) {
             (None, Syscall::Wait4 { .. }) => Ok(SysRet::Wait(WaitOutcome::NothingYet)),
             (None, _) => Ok(SysRet::Waitid(WaitOutcome::NothingYet)),
-            (Some(c), Syscall::Wait4 { options, .. }) => dispatch(
-                &mut self.k,
-                task,
-                &Syscall::Wait4 {
-                    pid: c,
-                    options: *options,
-                },
-            ),
-            (Some(c), Syscall::Waitid { options, .. }) => dispatch(
-                &mut self.k,
-                task,
-                &Syscall::Waitid {
-                    idtype: taskcore::uapi::P_PID,
-                    id: c,
-                    options: *options,
-                },
-            ),
-            _ => return None,
+            (Some(c), call) => self.wait_for(task, call, c)?,
         })
     }
 
-    /// Applies, now, the calls in flight of other threads that change what
-    /// the id queries answer (setpgid, setsid), inside their windows; their
-    /// answers are kept for their syscall exits. `Some(n)`: `n` applied.
-    pub(super) fn pull_in_flight(&mut self, tid: i32) -> Option<usize> {
+    /// Whether the core would report child `x` where the kernel reported
+    /// `y` (a wait by `task`) only because the two came to the caller in
+    /// another order: one at least was handed on to it (an orphan, or the
+    /// child of one of its threads that exited), at a moment the supervisor
+    /// does not know exactly (`forget_original_parent()` appends each to
+    /// the new parent's children as the old one exits, between the
+    /// caller's forks and other orphans; the core's exit can come at the
+    /// exit's entry, or at the death report), the core can report `y` too,
+    /// and the
+    /// kernel's children list of the caller (`/proc/TGID/task/*/children`,
+    /// its walk order) has `y` before `x`.
+    fn orphans_in_kernel_order(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &taskcore::sys::Syscall,
+        x: i32,
+        y: i32,
+    ) -> bool {
+        let Ok(caller) = self.k.getpid(task) else {
+            return false;
+        };
+        // Still in the list its fork put it in: forked by the caller's
+        // process, by a thread that is alive.
+        let forked = |c: i32| {
+            self.born_to.get(&c).is_none_or(|&(p, by)| {
+                p == caller
+                    && self
+                        .map
+                        .to_real(&self.k, self.init, by)
+                        .is_some_and(|r| self.threads.contains_key(&r))
+            })
+        };
+        if x == y || (forked(x) && forked(y)) {
+            return false;
+        }
+        let (Some(rx), Some(ry), Some(rc)) = (
+            self.map.to_real(&self.k, self.init, x),
+            self.map.to_real(&self.k, self.init, y),
+            self.map
+                .tid_of_task(task)
+                .and_then(|t| self.threads.get(&t))
+                .map(|t| t.tgid),
+        ) else {
+            return false;
+        };
+        let only_y = match *call {
+            Syscall::Wait4 { options, .. } => Syscall::Wait4 {
+                pid: y,
+                options: options | WNOHANG,
+            },
+            Syscall::Waitid { options, .. } => Syscall::Waitid {
+                idtype: taskcore::uapi::P_PID,
+                id: y,
+                options: options | WNOHANG,
+            },
+            _ => return false,
+        };
+        if self.peek_wait(task, &only_y) != Some(Some(y)) {
+            return false;
+        }
+        let list = super::lost::children_of_group(rc);
+        if self.debug {
+            eprintln!(
+                "[debug]   order {x}/{y} ({rx}/{ry}): kernel list {list:?}, born {:?} {:?}",
+                self.born_to.get(&x),
+                self.born_to.get(&y)
+            );
+        }
+        let at = |r: i32| list.iter().position(|&p| p == r);
+        matches!((at(ry), at(rx)), (Some(a), Some(b)) if a < b)
+    }
+
+    /// `call` (a wait) by `task` made for child `c` only (`P_PID`).
+    fn wait_for(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &taskcore::sys::Syscall,
+        c: i32,
+    ) -> Option<taskcore::sys::SysResult> {
+        use taskcore::sys::Syscall;
+        let only = match call {
+            Syscall::Wait4 { options, .. } => Syscall::Wait4 {
+                pid: c,
+                options: *options,
+            },
+            Syscall::Waitid { options, .. } => Syscall::Waitid {
+                idtype: taskcore::uapi::P_PID,
+                id: c,
+                options: *options,
+            },
+            _ => return None,
+        };
+        Some(dispatch(&mut self.k, task, &only))
+    }
+
+    /// A zombie just became visible to its parent: each blocking wait in
+    /// progress notes the child the core would report now (a peek), the
+    /// first time, since the real kernel may wake the waiter at this
+    /// moment (before another child's death can make a second zombie
+    /// visible) — or not, if a SIGKILL comes first. It is applied at the
+    /// wait's exit if the real answer names it ([`Self::wait_in_window`]),
+    /// or at the waiter's death if the child is gone for real
+    /// ([`Self::settle_woken_waits`]).
+    pub(super) fn note_wakeups(&mut self) {
+        let waiting: Vec<(i32, Syscall)> = self
+            .threads
+            .iter()
+            .filter_map(|(&tid, t)| {
+                let c = t.in_call.as_ref()?;
+                match &c.call {
+                    Ok(
+                        call @ (Syscall::Wait4 { options, .. } | Syscall::Waitid { options, .. }),
+                    ) if options & WNOHANG == 0 && c.early.is_none() && c.woken.is_none() => {
+                        Some((tid, call.clone()))
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
+        for (tid, call) in waiting {
+            let Some(task) = self.map.task(tid).filter(|&t| self.alive(t)) else {
+                continue;
+            };
+            if let Some(Some(c)) = self.peek_wait(task, &call) {
+                if let Some(ic) = self.threads.get_mut(&tid).and_then(|t| t.in_call.as_mut()) {
+                    ic.woken = Some(c);
+                }
+            }
+        }
+    }
+
+    /// Before the core ends `task`'s group for a real death (SIGKILL: no
+    /// syscall-exit stop follows): a wait its threads had in flight
+    /// (`gone`: the dead thread `tid`'s) reaped a child the core would
+    /// have reported at its entry or at a wake-up if that child is gone
+    /// from `/proc`; the core reaps it too. (Not reaped, it was handed on
+    /// with the others.)
+    pub(super) fn settle_woken_waits(
+        &mut self,
+        tid: i32,
+        task: taskcore::TaskId,
+        gone: Option<&super::Thread>,
+    ) {
+        let Ok(tgid) = self.k.getpid(task) else {
+            return;
+        };
+        let mut woken: Vec<(taskcore::TaskId, Syscall, i32)> = Vec::new();
+        // The children the core would have reported at the entry or at a
+        // wake-up: either may be the one the kernel reaped.
+        let of = |ic: &InCall| match &ic.call {
+            Ok(call @ (Syscall::Wait4 { .. } | Syscall::Waitid { .. })) => {
+                let mut v: Vec<(Syscall, i32)> = Vec::new();
+                for c in [ic.entry_peek.flatten(), ic.woken].into_iter().flatten() {
+                    if !v.iter().any(|w| w.1 == c) {
+                        v.push((call.clone(), c));
+                    }
+                }
+                v
+            }
+            _ => Vec::new(),
+        };
+        if let Some(ic) = gone.and_then(|t| t.in_call.as_ref()) {
+            woken.extend(of(ic).into_iter().map(|(call, c)| (task, call, c)));
+        }
+        for (&t, th) in &self.threads {
+            let Some(x) = self
+                .map
+                .task(t)
+                .filter(|&x| t != tid && self.k.getpid(x) == Ok(tgid))
+            else {
+                continue;
+            };
+            if let Some(ic) = th.in_call.as_ref() {
+                woken.extend(of(ic).into_iter().map(|(call, c)| (x, call, c)));
+            }
+        }
+        for (t, call, c) in woken {
+            let Some(real) = self.map.to_real(&self.k, self.init, c) else {
+                continue;
+            };
+            if !std::path::Path::new(&format!("/proc/{real}")).exists() {
+                let _ = self.wait_for(t, &call, c);
+            }
+        }
+    }
+
+    /// Applies, now, the calls in flight of other threads that change the
+    /// process group or session of process `target` (virtual tgid:
+    /// setpgid naming it, setsid by one of its threads), inside their
+    /// windows; their answers are kept for their syscall exits. `Some(n)`:
+    /// `n` applied.
+    pub(super) fn pull_in_flight(&mut self, tid: i32, target: i32) -> Option<usize> {
         let pending: Vec<i32> = self
             .threads
             .iter()
             .filter(|(&t, th)| {
                 t != tid
                     && th.in_call.as_ref().is_some_and(|c| {
-                        c.early.is_none()
-                            && c.call.is_ok()
-                            && matches!(c.nr, libc::SYS_setpgid | libc::SYS_setsid)
+                        let Some(caller) = self.map.task(t).and_then(|x| self.k.getpid(x).ok())
+                        else {
+                            return false;
+                        };
+                        let names = match c.nr {
+                            libc::SYS_setpgid if c.args[0] as i32 == 0 => caller,
+                            libc::SYS_setpgid => c.args[0] as i32,
+                            libc::SYS_setsid => caller,
+                            _ => return false,
+                        };
+                        c.early.is_none() && c.call.is_ok() && names == target
                     })
             })
             .map(|(&t, _)| t)
