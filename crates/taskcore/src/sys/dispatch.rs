@@ -49,61 +49,7 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
                 k.execve_argv(current, filename, &argv)
             }
         }),
-        // The calls of the TaskApi (lifecycle, credentials, masks, the
-        // process prctls, unshare): one mapping, shared with the reference
-        // model's dispatch.
-        Syscall::Exit { .. }
-        | Syscall::ExitGroup { .. }
-        | Syscall::Wait4 { .. }
-        | Syscall::Waitid { .. }
-        | Syscall::Setpgid { .. }
-        | Syscall::Setsid
-        | Syscall::Getpgid { .. }
-        | Syscall::Getpgrp
-        | Syscall::Getsid { .. }
-        | Syscall::Getppid
-        | Syscall::Getpid
-        | Syscall::Gettid
-        | Syscall::Kill { .. }
-        | Syscall::Tgkill { .. }
-        | Syscall::Tkill { .. }
-        | Syscall::RtSigaction { .. }
-        | Syscall::Prctl(
-            Prctl::SetChildSubreaper(_)
-            | Prctl::SetPdeathsig(_)
-            | Prctl::GetPdeathsig
-            | Prctl::SetName(_)
-            | Prctl::GetName
-            | Prctl::SetDumpable(_)
-            | Prctl::GetDumpable,
-        )
-        | Syscall::Setuid { .. }
-        | Syscall::Setgid { .. }
-        | Syscall::Setreuid { .. }
-        | Syscall::Setregid { .. }
-        | Syscall::Setresuid { .. }
-        | Syscall::Setresgid { .. }
-        | Syscall::Setfsuid { .. }
-        | Syscall::Setfsgid { .. }
-        | Syscall::Setgroups { .. }
-        | Syscall::Unshare { .. }
-        | Syscall::RtSigprocmask { .. }
-        | Syscall::RtSigpending
-        | Syscall::Ptrace(
-            Ptrace::Traceme | Ptrace::Attach { .. } | Ptrace::Cont { .. } | Ptrace::Detach { .. },
-        ) => match super::generic::dispatch_api(k, current, call)? {
-            super::generic::ApiRet::Ret(r) => Ok(r),
-            // None of these creates a task.
-            _ => Err(crate::errno::Errno::ENOSYS),
-        },
         Syscall::Prctl(p) => match p {
-            Prctl::SetChildSubreaper(_)
-            | Prctl::SetPdeathsig(_)
-            | Prctl::GetPdeathsig
-            | Prctl::SetName(_)
-            | Prctl::GetName
-            | Prctl::SetDumpable(_)
-            | Prctl::GetDumpable => unreachable_api(),
             Prctl::GetChildSubreaper => k
                 .child_subreaper(current)
                 .map(|on| SysRet::Written(on.into())),
@@ -118,6 +64,7 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             Prctl::GetKeepcaps => value(k.pr_get_keepcaps(current)),
             Prctl::SetNoNewPrivs(args) => unit(k.pr_set_no_new_privs(current, *args)),
             Prctl::GetNoNewPrivs(args) => value(k.pr_get_no_new_privs(current, *args)),
+            _ => api(k, current, call),
         },
         Syscall::Capget { version, pid, data } => {
             k.capget(current, *version, *pid, *data).map(|d| match d {
@@ -127,10 +74,6 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
         }
         Syscall::Capset { version, pid, data } => unit(k.capset(current, *version, *pid, *data)),
         Syscall::Ptrace(p) => match *p {
-            Ptrace::Traceme
-            | Ptrace::Attach { .. }
-            | Ptrace::Cont { .. }
-            | Ptrace::Detach { .. } => unreachable_api(),
             Ptrace::Seize { pid, options } => unit(k.ptrace_seize(current, pid, options)),
             Ptrace::Setoptions { pid, options } => unit(k.ptrace_setoptions(current, pid, options)),
             Ptrace::Geteventmsg { pid } => k.ptrace_geteventmsg(current, pid).map(SysRet::EventMsg),
@@ -138,6 +81,7 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             Ptrace::Interrupt { pid } => unit(k.ptrace_interrupt(current, pid)),
             Ptrace::Listen { pid } => unit(k.ptrace_listen(current, pid)),
             Ptrace::Syscall { pid, sig } => unit(k.ptrace_syscall(current, pid, sig)),
+            _ => api(k, current, call),
         },
         Syscall::Getuid => k
             .getresuid(current)
@@ -207,11 +151,20 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             k.waitid_pidfd(current, *fd, *options).map(SysRet::Waitid)
         }
         Syscall::Setns { fd, nstype } => unit(k.setns(current, *fd, *nstype)),
+        // The calls of the TaskApi (lifecycle, credentials, masks, the
+        // process prctls, unshare): one mapping, shared with the reference
+        // model's dispatch.
+        _ => api(k, current, call),
     }
 }
 
-/// The calls [`dispatch`] hands to [`dispatch_api`](super::dispatch_api)
-/// above (never reached here): `ENOSYS` rather than a panic.
-fn unreachable_api() -> SysResult {
-    Err(crate::errno::Errno::ENOSYS)
+/// `call` through [`dispatch_api`](super::dispatch_api), the mapping the
+/// reference model shares: the calls of the [`TaskApi`](super::TaskApi)
+/// that create no task (those that do are [`dispatch`]'s own, with their
+/// pidfd); `ENOSYS` for a call it does not know.
+fn api(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
+    match super::generic::dispatch_api(k, current, call)? {
+        super::generic::ApiRet::Ret(r) => Ok(r),
+        super::generic::ApiRet::Child { .. } => Err(crate::errno::Errno::ENOSYS),
+    }
 }
