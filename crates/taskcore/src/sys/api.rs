@@ -281,6 +281,18 @@ pub trait TaskApi: Sized {
     /// # Errors
     /// As [`Kernel::pdeathsig`].
     fn pdeathsig(&self, current: Self::Task) -> Result<i32>;
+    /// `prlimit64(pid, resource, new, old)`: the old limit, after setting
+    /// `new` if given (`pid` 0: the caller). [`Kernel::prlimit64`].
+    ///
+    /// # Errors
+    /// As [`Kernel::prlimit64`].
+    fn prlimit64(
+        &mut self,
+        current: Self::Task,
+        pid: i32,
+        resource: u32,
+        new: Option<crate::Rlimit>,
+    ) -> Result<crate::Rlimit>;
     /// A task's pid as `viewer`'s namespace numbers it. [`Kernel::pid_vnr`].
     ///
     /// # Errors
@@ -500,6 +512,15 @@ macro_rules! impl_task_api {
             }
             fn pdeathsig(&self, c: $task) -> $crate::errno::Result<i32> {
                 <$ty>::pdeathsig(self, c)
+            }
+            fn prlimit64(
+                &mut self,
+                c: $task,
+                pid: i32,
+                resource: u32,
+                new: Option<$crate::Rlimit>,
+            ) -> $crate::errno::Result<$crate::Rlimit> {
+                <$ty>::prlimit64(self, c, pid, resource, new)
             }
             fn pid_vnr(&self, v: $task, t: $task) -> $crate::errno::Result<i32> {
                 <$ty>::pid_vnr(self, v, t)

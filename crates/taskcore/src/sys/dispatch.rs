@@ -100,9 +100,6 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
         Syscall::Getgroups { size } => k.getgroups(current, *size).map(SysRet::Groups),
         Syscall::Getrlimit { resource } => k.getrlimit(current, *resource).map(SysRet::Rlimit),
         Syscall::Setrlimit { resource, new } => unit(k.setrlimit(current, *resource, *new)),
-        Syscall::Prlimit64 { pid, resource, new } => k
-            .prlimit64(current, *pid, *resource, *new)
-            .map(SysRet::Rlimit),
         Syscall::Mmap {
             addr,
             len,

@@ -29,7 +29,7 @@ pub enum ApiRet<T> {
 /// for the calls that create no task.
 ///
 /// # Errors
-/// - `ENOSYS`: a call outside [`TaskApi`] (limits, memory, pidfds,
+/// - `ENOSYS`: a call outside [`TaskApi`] (getrlimit/setrlimit, memory, pidfds,
 ///   setns, capabilities and the capability prctls, signal waits and
 ///   queues, the ptrace requests beyond attach/traceme/cont/detach, execve
 ///   with an argv); nothing is changed.
@@ -123,6 +123,9 @@ pub fn dispatch_api<K: TaskApi>(
             k.rt_sigprocmask(current, *how, *set).map(SysRet::Sigset)
         }
         Syscall::RtSigpending => k.rt_sigpending(current).map(SysRet::Sigset),
+        Syscall::Prlimit64 { pid, resource, new } => k
+            .prlimit64(current, *pid, *resource, *new)
+            .map(SysRet::Rlimit),
         Syscall::Ptrace(p) => unit(match *p {
             Ptrace::Traceme => k.ptrace_traceme(current),
             Ptrace::Attach { pid, seize } => k.ptrace_attach(current, pid, seize),

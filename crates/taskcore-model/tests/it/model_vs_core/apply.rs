@@ -144,10 +144,12 @@ impl Pair {
             }
             Op::SetNproc(_, n) => {
                 let l = taskcore::Rlimit { cur: *n, max: *n };
-                let nproc = taskcore::uapi::RLIMIT_NPROC;
-                let a = self.k.prlimit64(kc, 0, nproc, Some(l));
-                let b = self.m.prlimit64(c, 0, nproc, Some(l));
-                self.cmp(who, a, b)
+                let call = Syscall::Prlimit64 {
+                    pid: 0,
+                    resource: taskcore::uapi::RLIMIT_NPROC,
+                    new: Some(l),
+                };
+                self.sys(c, who, call)
             }
             Op::Exit(_, code) => {
                 if self.in_root_init_group(c) && self.init_threads_left() <= 1 {
