@@ -150,6 +150,21 @@ impl Numbers {
         }
     }
 
+    /// As [`Self::nr_in`], with `ns`'s level asked of `level` only when
+    /// the pid has several numbers: a root-only pid's one number is in
+    /// `ns` exactly when its namespace is `ns` (then at level 0).
+    #[inline]
+    pub(crate) fn nr_in_ns(
+        &self,
+        ns: crate::pid::ns::NsIx,
+        level: impl FnOnce() -> usize,
+    ) -> Option<u32> {
+        match &self.many {
+            None => (self.last.ns == ns).then_some(self.last.nr),
+            Some(b) => b.get(level()).filter(|u| u.ns == ns).map(|u| u.nr),
+        }
+    }
+
     /// The deepest number (the owner namespace's).
     #[inline(always)]
     pub(crate) fn last(&self) -> Upid {

@@ -502,10 +502,9 @@ impl Kernel {
     /// The number of `struct pid` `pid` in namespace `ns`, or 0 if it has
     /// none there (`pid_nr_ns`).
     pub(crate) fn pid_nr_ns(&self, pid: PidIx, ns: NsIx) -> i32 {
-        let level = self.nss[ns].level;
         self.pids[pid]
             .numbers
-            .nr_in(ns, level)
+            .nr_in_ns(ns, || self.nss[ns].level)
             .map_or(0, |nr| nr as i32)
     }
 
@@ -689,34 +688,47 @@ impl Kernel {
     /// Frees `pid`'s numbers if nothing uses it any more (`put_pid` +
     /// `free_pid`); true if it did (their tags went with them).
     pub(crate) fn put_pid(&mut self, pid: PidIx) -> bool {
-        if !self.pids[pid].unused() || self.pids[pid].freed {
+        let p = &self.pids[pid];
+        if !p.unused() || p.freed {
             return false;
         }
-        let n = self.pids[pid].numbers.len();
-        for level in 0..n {
-            let u = self.pids[pid].numbers.as_slice()[level];
-            self.nss[u.ns].idr.remove(u.nr);
-            // free_pid(): when all that is left in the namespace is its
-            // exiting init, wake it up (zap_pid_ns_processes() waits).
-            if let Some((w, group_dead)) = self.nss[u.ns].zap_waiter {
-                let init_pids = if self.is_leader(w) { 1 } else { 2 };
-                if self.nss[u.ns].idr.len() <= init_pids {
-                    self.nss[u.ns].zap_waiter = None;
-                    self.deferred.push_back(Deferred {
-                        task: w,
-                        gen: self.gens[w.slot()],
-                        what: Deferral::ResumeExit { group_dead },
-                    });
-                }
+        let (refs, owner) = (p.refs, p.numbers.last());
+        if p.numbers.len() == 1 {
+            // The common case: one number, no copy of the list.
+            self.free_pid_nr(owner);
+        } else {
+            let numbers = p.numbers.as_slice().to_vec();
+            for u in numbers {
+                self.free_pid_nr(u);
             }
         }
         // External references (pidfds) keep the entry, numberless.
-        if self.pids[pid].refs > 0 {
+        if refs > 0 {
             self.pids[pid].freed = true;
         } else {
-            self.free_pid_entry(pid);
+            self.free_pid_entry(pid, owner.ns);
         }
         true
+    }
+
+    /// `free_pid()` of one number: out of its namespace's idr, and when
+    /// all that is left in the namespace is its exiting init, that init is
+    /// woken up (`zap_pid_ns_processes()` waits).
+    #[inline]
+    fn free_pid_nr(&mut self, u: Upid) {
+        let ns = &mut self.nss[u.ns];
+        ns.idr.remove(u.nr);
+        if let Some((w, group_dead)) = ns.zap_waiter {
+            let init_pids = if self.is_leader(w) { 1 } else { 2 };
+            if self.nss[u.ns].idr.len() <= init_pids {
+                self.nss[u.ns].zap_waiter = None;
+                self.deferred.push_back(Deferred {
+                    task: w,
+                    gen: self.gens[w.slot()],
+                    what: Deferral::ResumeExit { group_dead },
+                });
+            }
+        }
     }
 
     /// Sets or clears the TGID tag on every number of `pid`.

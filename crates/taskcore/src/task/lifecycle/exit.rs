@@ -630,28 +630,40 @@ impl Kernel {
             if self.tasks[p].ptrace != 0 {
                 self.ptrace_unlink(p);
             }
-            let g = self.tasks[p].group;
-            let leader = self.groups[g].leader;
+            // What the release reads of the task and its group, read once.
+            let task = &self.tasks[p];
+            let (g, pid, thread_next, user_ns) = (
+                task.group,
+                task.pid,
+                task.thread_node.next,
+                task.cred.user_ns.0,
+            );
+            let grp = &self.groups[g];
+            let (leader, curr_target, threads_first) =
+                (grp.leader, grp.curr_target, grp.threads.first);
             let group_dead = leader == p;
             if group_dead {
+                // A leader is released last (delay_group_leader()): its
+                // group goes with it, thread list and all.
+                debug_assert_eq!(grp.nr_threads, 1, "a leader is released last");
                 self.unindex_child(g);
                 self.unlink_child(g);
                 self.detach_process_pids(g);
-            }
-            // __exit_signal(): the thread after it becomes the start of the
-            // search for a taker.
-            if self.groups[g].curr_target == p {
-                let next = self.tasks[p].thread_node.next;
-                if let Some(next) = next.or(self.groups[g].threads.first) {
-                    self.groups[g].curr_target = next;
+            } else {
+                // __exit_signal(): the thread after it becomes the start of
+                // the search for a taker.
+                if curr_target == p {
+                    if let Some(next) = thread_next.or(threads_first) {
+                        self.groups[g].curr_target = next;
+                    }
                 }
+                // __unhash_process: off the thread list, PID detached.
+                let mut head = self.groups[g].threads;
+                list::unlink(&mut head, &mut self.tasks, p, |t| &mut t.thread_node);
+                let grp = &mut self.groups[g];
+                grp.threads = head;
+                grp.nr_threads -= 1;
             }
-            // __unhash_process: off the thread list, PID detached.
-            let mut head = self.groups[g].threads;
-            list::unlink(&mut head, &mut self.tasks, p, |t| &mut t.thread_node);
-            self.groups[g].threads = head;
-            self.groups[g].nr_threads -= 1;
-            let pid = self.tasks[p].pid;
             self.pids[pid].task = None;
             // A leader's numbers that outlive it (its process group's or
             // session's) lose the TGID tag; freed ones lost it with them.
@@ -663,12 +675,12 @@ impl Kernel {
             self.side.forget(p);
             debug_assert!(self.tasks[p].children.is_empty());
             debug_assert!(self.tasks[p].ptraced.is_empty());
-            let user_ns = self.tasks[p].cred.user_ns.0;
             self.tasks.delete(p);
             self.put_user_ns(user_ns);
             self.gens[p.slot()] = self.gens[p.slot()].wrapping_add(1);
             if group_dead {
-                self.flush_group_pending(g, u64::MAX);
+                // Its last thread's own pending set went above.
+                self.flush_shared_pending(g, u64::MAX);
                 self.groups.delete(g);
                 return;
             }

@@ -188,6 +188,19 @@ impl Kernel {
     /// thread's own.
     #[inline]
     pub(crate) fn flush_group_pending(&mut self, g: GroupIx, mask: u64) {
+        self.flush_shared_pending(g, mask);
+        let mut next = self.groups[g].threads.first;
+        while let Some(cur) = next {
+            if self.tasks[cur].pending.signal & mask != 0 {
+                self.flush_task_pending(cur, mask);
+            }
+            next = self.tasks[cur].thread_node.next;
+        }
+    }
+
+    /// `flush_sigqueue_mask()` on group `g`'s shared pending set alone.
+    #[inline]
+    pub(crate) fn flush_shared_pending(&mut self, g: GroupIx, mask: u64) {
         if self.groups[g].shared_pending.signal & mask != 0 {
             let mut freed = Vec::new();
             self.groups[g]
@@ -196,13 +209,6 @@ impl Kernel {
             for uid in freed {
                 self.sigqueue_uncharge(uid);
             }
-        }
-        let mut next = self.groups[g].threads.first;
-        while let Some(cur) = next {
-            if self.tasks[cur].pending.signal & mask != 0 {
-                self.flush_task_pending(cur, mask);
-            }
-            next = self.tasks[cur].thread_node.next;
         }
     }
 
