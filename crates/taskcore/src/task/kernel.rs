@@ -925,10 +925,16 @@ impl Kernel {
 
     /// `__wake_up_parent`: wake the waiters of `parent`'s thread group.
     pub(crate) fn wake_parent(&mut self, parent: TaskIx) {
-        let leader = self.leader_of(parent);
-        let g = self.tasks[leader].group;
-        self.groups[g].chld_events = self.groups[g].chld_events.wrapping_add(1);
-        let group = self.handle_unchecked(leader);
+        let g = self.tasks[parent].group;
+        let group = self.handle_unchecked(self.groups[g].leader);
+        self.wake_chldexit(g, group);
+    }
+
+    /// [`Self::wake_parent`] of a thread of group `g`, whose leader's
+    /// handle is `group`.
+    pub(crate) fn wake_chldexit(&mut self, g: GroupIx, group: TaskId) {
+        let grp = &mut self.groups[g];
+        grp.chld_events = grp.chld_events.wrapping_add(1);
         self.notify(Notification::WakeChldexit { group });
     }
 

@@ -176,18 +176,20 @@ impl Kernel {
     /// `code`.
     pub(crate) fn do_exit(&mut self, t: TaskIx, code: i32) {
         debug_assert!(!self.tasks[t].flags.contains(PF_EXITING));
-        let g = self.tasks[t].group;
         if self.tasks[t].flags.contains(TS_VFORK_WAIT) {
             self.retarget_vfork_waiter_signals(t);
         }
-        self.tasks[t].flags |= PF_EXITING;
+        let task = &mut self.tasks[t];
+        let g = task.group;
+        task.flags |= PF_EXITING;
+        task.exit_code = code;
         // Its ptrace stop (if any) ends.
-        if self.tasks[t].traced_stop() || self.tasks[t].trap_code.get() != 0 {
+        if task.traced_stop() || task.trap_code.get() != 0 {
             self.set_traced_stop(t, false, 0);
         }
-        self.tasks[t].exit_code = code;
-        self.groups[g].live -= 1;
-        let group_dead = self.groups[g].live == 0;
+        let grp = &mut self.groups[g];
+        grp.live -= 1;
+        let group_dead = grp.live == 0;
         let task = self.handle_unchecked(t);
         self.notify(Notification::Exited {
             task,
@@ -296,21 +298,24 @@ impl Kernel {
 
     /// The rest of `exit_notify()`, once `t`'s children are settled.
     pub(crate) fn exit_notify_tail(&mut self, t: TaskIx, group_dead: bool, dead: Vec<TaskIx>) {
+        let g = self.tasks[t].group;
         if group_dead {
-            let g = self.tasks[t].group;
             self.kill_orphaned_pgrp(g, None);
         }
         self.set_exit_state(t, ExitState::Zombie);
-        let g = self.tasks[t].group;
-        let autoreap = if self.tasks[t].ptrace != 0 {
-            let sig = if self.is_leader(t) && self.group_empty(g) && !self.ptrace_reparented(t) {
-                self.groups[g].exit_signal.get()
+        let traced = self.tasks[t].ptrace != 0;
+        let grp = &self.groups[g];
+        let (leader, lone, exit_signal) =
+            (grp.leader == t, grp.nr_threads == 1, grp.exit_signal.get());
+        let autoreap = if traced {
+            let sig = if leader && lone && !self.ptrace_reparented(t) {
+                exit_signal
             } else {
                 SIGCHLD
             };
             self.do_notify_parent(t, sig)
-        } else if self.is_leader(t) {
-            self.group_empty(g) && self.do_notify_parent(t, self.groups[g].exit_signal.get())
+        } else if leader {
+            lone && self.do_notify_parent(t, exit_signal)
         } else {
             true
         };
@@ -332,13 +337,23 @@ impl Kernel {
             // Pid 1 of the root namespace has no parent to tell.
             return true;
         };
-        let g = self.tasks[t].group;
+        // What the notice reads of the child and of the parent, read once.
+        let task = &self.tasks[t];
+        let (g, code, tpid, kuid, traced) = (
+            task.group,
+            task.exit_code,
+            task.pid,
+            task.cred.uid,
+            task.ptrace != 0,
+        );
+        let par = &self.tasks[parent];
+        let (pg, p_exec_id, p_pid, p_userns) =
+            (par.group, par.self_exec_id, par.pid, par.cred.user_ns.0);
         let mut sig = sig;
         // A parent that exec'd since the fork gets plain SIGCHLD.
-        if sig != SIGCHLD && self.groups[g].parent_exec_id != self.tasks[parent].self_exec_id {
+        if sig != SIGCHLD && self.groups[g].parent_exec_id != p_exec_id {
             sig = SIGCHLD;
         }
-        let code = self.tasks[t].exit_code;
         let (si_code, status) = if code & 0x80 != 0 {
             (CLD_DUMPED, code & 0x7f)
         } else if code & 0x7f != 0 {
@@ -346,26 +361,29 @@ impl Kernel {
         } else {
             (CLD_EXITED, code >> 8)
         };
+        let p_ns = self.pids[p_pid].numbers.last().ns;
         let info = SigInfo {
             signo: sig,
             code: si_code,
-            pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(parent)),
-            uid: self.uid_seen_by(parent, self.tasks[t].cred.uid),
+            pid: self.pid_nr_ns(tpid, p_ns),
+            uid: self.kuid_munged(p_userns, kuid),
             status,
             value: 0,
         };
-        let psig = self.groups[self.tasks[parent].group].sighand;
+        let pgroup = &self.groups[pg];
+        let (psig, pleader) = (pgroup.sighand, pgroup.leader);
         let mut autoreap = false;
-        if self.tasks[t].ptrace == 0 && sig == SIGCHLD && psig.ignoring_children() {
+        if !traced && sig == SIGCHLD && psig.ignoring_children() {
             autoreap = true;
             if psig.is_ignored(SIGCHLD) {
                 sig = 0;
             }
         }
+        let group = self.handle_unchecked(pleader);
         if valid_signal(sig) {
-            self.send_kernel_signal(parent, sig, info);
+            self.send_kernel_signal_to(parent, group, sig, info);
         }
-        self.wake_parent(parent);
+        self.wake_chldexit(pg, group);
         autoreap
     }
 
@@ -382,6 +400,12 @@ impl Kernel {
     /// either way, as before.
     pub(crate) fn send_kernel_signal(&mut self, target: TaskIx, sig: i32, info: SigInfo) {
         let group = self.handle_unchecked(self.leader_of(target));
+        self.send_kernel_signal_to(target, group, sig, info);
+    }
+
+    /// [`Self::send_kernel_signal`], `group` being the handle of
+    /// `target`'s group leader.
+    fn send_kernel_signal_to(&mut self, target: TaskIx, group: TaskId, sig: i32, info: SigInfo) {
         self.notify(Notification::Signal { group, sig, info });
         if sig == SIGCHLD && self.deferred.is_empty() && self.would_discard(target, sig) {
             return;
