@@ -468,10 +468,20 @@ impl Kernel {
     ///
     /// # Errors
     /// `ESRCH` if the handle is stale (the task was released).
+    #[inline]
     pub(crate) fn task_idx(&self, id: TaskId) -> Result<TaskIx> {
+        self.task_entry(id).map(|(t, _)| t)
+    }
+
+    /// [`Self::task_idx`] with the task itself (one slab lookup for both).
+    ///
+    /// # Errors
+    /// `ESRCH` if the handle is stale (the task was released).
+    #[inline]
+    pub(crate) fn task_entry(&self, id: TaskId) -> Result<(TaskIx, &Task)> {
         let t = TaskIx::from_ordinal(id.idx).ok_or(Errno::ESRCH)?;
         match (self.tasks.get(t), self.gens.get(t.slot())) {
-            (Some(_), Some(&g)) if g == id.gen => Ok(t),
+            (Some(task), Some(&g)) if g == id.gen => Ok((t, task)),
             _ => Err(Errno::ESRCH),
         }
     }
@@ -481,12 +491,10 @@ impl Kernel {
     ///
     /// # Errors
     /// `ESRCH` if stale, exited or exiting.
+    #[inline]
     pub(crate) fn current(&self, id: TaskId) -> Result<TaskIx> {
-        let t = self.task_idx(id)?;
-        if self.tasks[t]
-            .flags
-            .contains(crate::task::task_struct::PF_EXITING)
-        {
+        let (t, task) = self.task_entry(id)?;
+        if task.flags.contains(crate::task::task_struct::PF_EXITING) {
             return Err(Errno::ESRCH);
         }
         Ok(t)

@@ -536,7 +536,9 @@ impl WaitIndex {
 
     /// The `(kind, class)` buckets of waiter group `group` for `pgrp` that
     /// `allowed` accepts and whose ready count is not zero, kinds outer,
-    /// classes inner: one counts lookup per class with an allowed kind.
+    /// classes inner: `allowed` asked once per pair, and one counts lookup
+    /// per class with an allowed kind (one for all three when `pgrp` is
+    /// `None`: the group's own counts).
     #[inline]
     fn buckets(
         &self,
@@ -544,19 +546,35 @@ impl WaitIndex {
         pgrp: Option<PidIx>,
         allowed: impl Fn(u8, Class) -> bool,
     ) -> Buckets {
-        let mut counts = [Counts::default(); 3];
+        let mut masks = [0u8; 3];
         for class in CLASSES {
-            if KINDS.iter().any(|&kind| allowed(kind, class)) {
-                counts[class as usize] = self.counts(Waiter::Group(group), pgrp, class);
+            for kind in KINDS {
+                if allowed(kind, class) {
+                    masks[class as usize] |= kind;
+                }
             }
         }
+        let counts = match pgrp {
+            None => self
+                .group(group)
+                .map_or([Counts::default(); 3], |gw| gw.counts),
+            Some(_) => {
+                let mut counts = [Counts::default(); 3];
+                for class in CLASSES {
+                    if masks[class as usize] != 0 {
+                        counts[class as usize] = self.counts(Waiter::Group(group), pgrp, class);
+                    }
+                }
+                counts
+            }
+        };
         let mut out = Buckets {
             buckets: [0; 12],
             len: 0,
         };
         for (k, kind) in KINDS.into_iter().enumerate() {
             for class in CLASSES {
-                if counts[class as usize].ready[k] > 0 && allowed(kind, class) {
+                if masks[class as usize] & kind != 0 && counts[class as usize].ready[k] > 0 {
                     out.buckets[out.len] = bucket(kind, class);
                     out.len += 1;
                 }

@@ -427,7 +427,18 @@ impl Kernel {
     ///
     /// The end of an operation: the wait edges marked on the way are
     /// flushed last ([`Self::flush_wait_edges`]).
+    #[inline]
     pub(crate) fn run_deferred(&mut self) {
+        // Most operations defer nothing: one length test, then the flush's.
+        if !self.deferred.is_empty() {
+            self.run_deferred_slow();
+        }
+        self.flush_wait_edges();
+    }
+
+    /// [`Self::run_deferred`]'s loop, once something was deferred.
+    #[inline(never)]
+    fn run_deferred_slow(&mut self) {
         while let Some(d) = self.deferred.pop_front() {
             if self.tasks.get(d.task).is_some() && self.gens[d.task.slot()] == d.gen {
                 match d.what {
@@ -459,7 +470,6 @@ impl Kernel {
                 }
             }
         }
-        self.flush_wait_edges();
     }
 
     /// `find_alive_thread()`: the first thread of `t`'s group not exiting.
