@@ -1023,7 +1023,10 @@ impl Kernel {
         // semantics from the children list too.
         let ptrace = ptrace_edge || (task.ptrace != 0 && !self.ptrace_reparented(t));
         let cat = if task.exit_state() == ExitState::Zombie {
-            if !self.delay_group_leader(t) && (ptrace || task.ptrace == 0) {
+            // delay_group_leader(), on the group already at hand.
+            let delay = grp.leader == t && grp.nr_threads != 1;
+            debug_assert_eq!(delay, self.delay_group_leader(t));
+            if !delay && (ptrace || task.ptrace == 0) {
                 return EdgeState {
                     class,
                     cat: Cat::ZombieReap,
