@@ -722,7 +722,7 @@ impl Kernel {
     /// `free_pid()` of one number: out of its namespace's idr, and when
     /// all that is left in the namespace is its exiting init, that init is
     /// woken up (`zap_pid_ns_processes()` waits).
-    #[inline]
+    #[inline(always)]
     fn free_pid_nr(&mut self, u: Upid) {
         let ns = &mut self.nss[u.ns];
         ns.idr.remove(u.nr);
@@ -828,6 +828,7 @@ impl Kernel {
 
     /// Appends `t` to group `g`'s thread list (`list_add_tail_rcu` on
     /// `thread_head`).
+    #[inline(always)]
     pub(crate) fn join_thread_list(&mut self, g: GroupIx, t: TaskIx) {
         let grp = &mut self.groups[g];
         let seq = grp.next_thread_seq;
@@ -857,6 +858,7 @@ impl Kernel {
         self.pids[session].session_members = head;
     }
 
+    #[inline(always)]
     pub(crate) fn attach_pgrp(&mut self, g: GroupIx, pgrp: PidIx) {
         self.groups[g].pgrp = pgrp;
         let mut head = self.pids[pgrp].pgrp_members;
@@ -907,6 +909,7 @@ impl Kernel {
     }
 
     /// Appends group `g` to thread `parent`'s children with a fresh position.
+    #[inline(always)]
     pub(crate) fn link_child(&mut self, parent: TaskIx, g: GroupIx) {
         let seq = self.next_seq();
         let grp = &mut self.groups[g];

@@ -61,6 +61,7 @@ impl Kernel {
     /// Removes `struct pid` `pid`, whose numbers are already released, and
     /// drops its namespace reference (`delayed_put_pid`).
     /// `ns` is the pid's deepest namespace (its `numbers.last().ns`).
+    #[inline(always)]
     pub(crate) fn free_pid_entry(&mut self, pid: PidIx, ns: NsIx) {
         debug_assert_eq!(self.pids[pid].numbers.last().ns, ns);
         self.pids.delete(pid);

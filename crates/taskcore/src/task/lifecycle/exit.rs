@@ -244,7 +244,17 @@ impl Kernel {
 
     /// Completes a vfork: the vfork parent may run again
     /// (`mm_release` -> `complete_vfork_done`).
+    #[inline(always)]
     pub(crate) fn mm_release(&mut self, t: TaskIx) {
+        // Most tasks were not vforked: one test here, the rest out of line.
+        if self.tasks[t].vfork_parent.is_some() {
+            self.mm_release_slow(t);
+        }
+    }
+
+    /// [`Self::mm_release`] of a vfork child.
+    #[inline(never)]
+    fn mm_release_slow(&mut self, t: TaskIx) {
         let Some(vp) = self.tasks[t].vfork_parent.take() else {
             return;
         };
@@ -754,7 +764,19 @@ impl Kernel {
     /// with stopped members, send it SIGHUP then SIGCONT. `parent` is the
     /// exiting parent when `g` is being reparented, or `None` when `g`
     /// itself exits.
+    #[inline(always)]
     pub(crate) fn kill_orphaned_pgrp(&mut self, g: GroupIx, parent: Option<TaskIx>) {
+        // No stopped member (the usual case): nothing to send, whoever
+        // the parent is; tested here, the rest out of line.
+        if self.pids[self.groups[g].pgrp].pgrp_nr_stopped != 0 {
+            self.kill_orphaned_pgrp_slow(g, parent);
+        }
+    }
+
+    /// [`Self::kill_orphaned_pgrp`] once the process group has a stopped
+    /// member.
+    #[inline(never)]
+    fn kill_orphaned_pgrp_slow(&mut self, g: GroupIx, parent: Option<TaskIx>) {
         let pgrp = self.groups[g].pgrp;
         // No stopped member (the usual case): nothing to send, whoever
         // the parent is. The other tests are free of side effects, so

@@ -199,9 +199,17 @@ impl Kernel {
     }
 
     /// `flush_sigqueue_mask()` on group `g`'s shared pending set alone.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn flush_shared_pending(&mut self, g: GroupIx, mask: u64) {
         if self.groups[g].shared_pending.signal & mask != 0 {
+            self.flush_shared_pending_slow(g, mask);
+        }
+    }
+
+    /// [`Self::flush_shared_pending`] once something is pending.
+    #[inline(never)]
+    fn flush_shared_pending_slow(&mut self, g: GroupIx, mask: u64) {
+        {
             let mut freed = Vec::new();
             self.groups[g]
                 .shared_pending
