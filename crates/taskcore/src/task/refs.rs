@@ -123,6 +123,7 @@ impl Kernel {
     // ------------------------------------------------------------ namespaces
 
     /// Takes a reference on namespace `ns` (`get_pid_ns`).
+    #[inline(always)]
     pub(crate) fn get_ns(&mut self, ns: NsIx) {
         self.nss[ns].refs += 1;
     }

@@ -328,16 +328,12 @@ impl WaitIndex {
         &mut self.waiters[i - 1]
     }
 
-    /// Drops group `g`'s part once it counts no edge.
-    #[inline]
-    fn release_group_if_empty(&mut self, g: GroupIx) {
-        let slot = g.slot();
-        let i = self.of_group[slot];
-        if self.waiters[i - 1].is_empty() {
-            debug_assert_eq!(self.waiters[i - 1].ready.len(), 0);
-            self.waiters.remove(i - 1);
-            self.of_group[slot] = 0;
-        }
+    /// Group `g`'s part, which exists (an edge of its is registered).
+    #[inline(always)]
+    fn registered_mut(&mut self, g: GroupIx) -> &mut GroupWait {
+        let i = self.of_group[g.slot()];
+        debug_assert_ne!(i, 0, "a registered edge's group has a part");
+        &mut self.waiters[i - 1]
     }
 
     /// With `by_pgrp` under the waiter group for the target's process
@@ -462,7 +458,7 @@ impl WaitIndex {
             ready: new.ready & !old.ready,
             ..new
         };
-        let gw = self.group_mut(pos.group);
+        let gw = self.registered_mut(pos.group);
         if counts_change {
             Self::count_update(&mut gw.counts[new.class as usize], old, new);
         }
@@ -489,10 +485,19 @@ impl WaitIndex {
 
     /// Removes the edge at `pos`, registered in state `st`.
     pub(crate) fn remove(&mut self, pos: &EdgePos, st: EdgeState) {
-        let gw = self.group_mut(pos.group);
+        // A registered edge's group part exists: looked up once, and
+        // dropped here once it counts no edge.
+        let slot = pos.group.slot();
+        let i = self.of_group[slot];
+        debug_assert_ne!(i, 0, "a registered edge's group has a part");
+        let gw = &mut self.waiters[i - 1];
         Self::count_remove(&mut gw.counts[st.class as usize], st);
         Self::for_ready_pos(pos, st, |p| gw.ready.remove(p));
-        self.release_group_if_empty(pos.group);
+        if gw.is_empty() {
+            debug_assert_eq!(gw.ready.len(), 0);
+            self.waiters.remove(i - 1);
+            self.of_group[slot] = 0;
+        }
         if pos.by_pgrp || pos.by_thread {
             for key in Self::count_keys(pos, st.class).as_slice() {
                 let c = self.counts.get_mut(key).expect("edge counted");
