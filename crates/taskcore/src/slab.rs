@@ -233,7 +233,7 @@ impl<T, I: SlabIx> Slab<T, I> {
 
     /// Removes the value at `idx`, dropping it where it lies (no copy out,
     /// as [`Self::remove`] makes); false if the slot was vacant.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn delete(&mut self, idx: I) -> bool {
         let free_head = self.free_head;
         let Some(slot) = self.slots.get_mut(idx.slot()) else {

@@ -97,49 +97,77 @@ impl Pid {
 }
 
 /// A pid's numbers, stored inline for the common single-level case.
+///
+/// The deepest number (what `task_active_pid_ns`, `pid_vnr` and most
+/// lookups read) is kept inline whatever the depth, so that reading it is
+/// one field load, not a match on the representation; the full list is
+/// boxed only for a pid of a nested namespace.
 #[derive(Clone, Debug)]
-pub(crate) enum Numbers {
-    /// A pid of the root namespace only.
-    One(Upid),
-    /// A pid of a nested namespace: one number per level, root first.
-    Many(Box<[Upid]>),
+pub(crate) struct Numbers {
+    /// The deepest number (the owner namespace's).
+    last: Upid,
+    /// Every number, root first, when there are several levels; `None`
+    /// for a pid of the root namespace only (then `last` is its number).
+    /// A thin pointer (a boxed `Vec`, not a boxed slice) keeps `Numbers`
+    /// at 16 bytes, as small as the single number's case needs.
+    #[allow(clippy::box_collection)]
+    many: Option<Box<Vec<Upid>>>,
 }
 
 impl Numbers {
-    /// The numbers `v` (root first), inline when there is one.
+    /// The numbers `v` (root first, at least one), inline when there is
+    /// one.
     pub(crate) fn from_slice(v: &[Upid]) -> Numbers {
-        if v.len() == 1 {
-            Numbers::One(v[0])
-        } else {
-            Numbers::Many(v.into())
+        let last = *v.last().expect("a pid has at least one number");
+        Numbers {
+            last,
+            many: (v.len() > 1).then(|| Box::new(v.to_vec())),
         }
     }
 
+    /// The numbers, root first.
+    #[inline]
     pub(crate) fn as_slice(&self) -> &[Upid] {
-        match self {
-            Numbers::One(u) => core::slice::from_ref(u),
-            Numbers::Many(b) => b,
+        match &self.many {
+            None => core::slice::from_ref(&self.last),
+            Some(b) => b,
         }
     }
 
+    /// How many numbers (`level + 1`).
+    #[inline]
     pub(crate) fn len(&self) -> usize {
-        self.as_slice().len()
+        self.many.as_ref().map_or(1, |b| b.len())
     }
 
     /// The number at `level` if it belongs to namespace `ns`, else `None`
     /// (`pid_nr_ns`).
+    #[inline]
     pub(crate) fn nr_in(&self, ns: crate::pid::ns::NsIx, level: usize) -> Option<u32> {
-        self.as_slice()
-            .get(level)
-            .filter(|u| u.ns == ns)
-            .map(|u| u.nr)
+        match &self.many {
+            None => (level == 0 && self.last.ns == ns).then_some(self.last.nr),
+            Some(b) => b.get(level).filter(|u| u.ns == ns).map(|u| u.nr),
+        }
+    }
+
+    /// As [`Self::nr_in`], with `ns`'s level asked of `level` only when
+    /// the pid has several numbers: a root-only pid's one number is in
+    /// `ns` exactly when its namespace is `ns` (then at level 0).
+    #[inline]
+    pub(crate) fn nr_in_ns(
+        &self,
+        ns: crate::pid::ns::NsIx,
+        level: impl FnOnce() -> usize,
+    ) -> Option<u32> {
+        match &self.many {
+            None => (self.last.ns == ns).then_some(self.last.nr),
+            Some(b) => b.get(level()).filter(|u| u.ns == ns).map(|u| u.nr),
+        }
     }
 
     /// The deepest number (the owner namespace's).
+    #[inline(always)]
     pub(crate) fn last(&self) -> Upid {
-        *self
-            .as_slice()
-            .last()
-            .expect("a pid has at least one number")
+        self.last
     }
 }

@@ -468,10 +468,20 @@ impl Kernel {
     ///
     /// # Errors
     /// `ESRCH` if the handle is stale (the task was released).
+    #[inline]
     pub(crate) fn task_idx(&self, id: TaskId) -> Result<TaskIx> {
+        self.task_entry(id).map(|(t, _)| t)
+    }
+
+    /// [`Self::task_idx`] with the task itself (one slab lookup for both).
+    ///
+    /// # Errors
+    /// `ESRCH` if the handle is stale (the task was released).
+    #[inline]
+    pub(crate) fn task_entry(&self, id: TaskId) -> Result<(TaskIx, &Task)> {
         let t = TaskIx::from_ordinal(id.idx).ok_or(Errno::ESRCH)?;
         match (self.tasks.get(t), self.gens.get(t.slot())) {
-            (Some(_), Some(&g)) if g == id.gen => Ok(t),
+            (Some(task), Some(&g)) if g == id.gen => Ok((t, task)),
             _ => Err(Errno::ESRCH),
         }
     }
@@ -481,12 +491,10 @@ impl Kernel {
     ///
     /// # Errors
     /// `ESRCH` if stale, exited or exiting.
+    #[inline]
     pub(crate) fn current(&self, id: TaskId) -> Result<TaskIx> {
-        let t = self.task_idx(id)?;
-        if self.tasks[t]
-            .flags
-            .contains(crate::task::task_struct::PF_EXITING)
-        {
+        let (t, task) = self.task_entry(id)?;
+        if task.flags.contains(crate::task::task_struct::PF_EXITING) {
             return Err(Errno::ESRCH);
         }
         Ok(t)
@@ -502,10 +510,9 @@ impl Kernel {
     /// The number of `struct pid` `pid` in namespace `ns`, or 0 if it has
     /// none there (`pid_nr_ns`).
     pub(crate) fn pid_nr_ns(&self, pid: PidIx, ns: NsIx) -> i32 {
-        let level = self.nss[ns].level;
         self.pids[pid]
             .numbers
-            .nr_in(ns, level)
+            .nr_in_ns(ns, || self.nss[ns].level)
             .map_or(0, |nr| nr as i32)
     }
 
@@ -689,34 +696,47 @@ impl Kernel {
     /// Frees `pid`'s numbers if nothing uses it any more (`put_pid` +
     /// `free_pid`); true if it did (their tags went with them).
     pub(crate) fn put_pid(&mut self, pid: PidIx) -> bool {
-        if !self.pids[pid].unused() || self.pids[pid].freed {
+        let p = &self.pids[pid];
+        if !p.unused() || p.freed {
             return false;
         }
-        let n = self.pids[pid].numbers.len();
-        for level in 0..n {
-            let u = self.pids[pid].numbers.as_slice()[level];
-            self.nss[u.ns].idr.remove(u.nr);
-            // free_pid(): when all that is left in the namespace is its
-            // exiting init, wake it up (zap_pid_ns_processes() waits).
-            if let Some((w, group_dead)) = self.nss[u.ns].zap_waiter {
-                let init_pids = if self.is_leader(w) { 1 } else { 2 };
-                if self.nss[u.ns].idr.len() <= init_pids {
-                    self.nss[u.ns].zap_waiter = None;
-                    self.deferred.push_back(Deferred {
-                        task: w,
-                        gen: self.gens[w.slot()],
-                        what: Deferral::ResumeExit { group_dead },
-                    });
-                }
+        let (refs, owner) = (p.refs, p.numbers.last());
+        if p.numbers.len() == 1 {
+            // The common case: one number, no copy of the list.
+            self.free_pid_nr(owner);
+        } else {
+            let numbers = p.numbers.as_slice().to_vec();
+            for u in numbers {
+                self.free_pid_nr(u);
             }
         }
         // External references (pidfds) keep the entry, numberless.
-        if self.pids[pid].refs > 0 {
+        if refs > 0 {
             self.pids[pid].freed = true;
         } else {
-            self.free_pid_entry(pid);
+            self.free_pid_entry(pid, owner.ns);
         }
         true
+    }
+
+    /// `free_pid()` of one number: out of its namespace's idr, and when
+    /// all that is left in the namespace is its exiting init, that init is
+    /// woken up (`zap_pid_ns_processes()` waits).
+    #[inline(always)]
+    fn free_pid_nr(&mut self, u: Upid) {
+        let ns = &mut self.nss[u.ns];
+        ns.idr.remove(u.nr);
+        if let Some((w, group_dead)) = ns.zap_waiter {
+            let init_pids = if self.is_leader(w) { 1 } else { 2 };
+            if self.nss[u.ns].idr.len() <= init_pids {
+                self.nss[u.ns].zap_waiter = None;
+                self.deferred.push_back(Deferred {
+                    task: w,
+                    gen: self.gens[w.slot()],
+                    what: Deferral::ResumeExit { group_dead },
+                });
+            }
+        }
     }
 
     /// Sets or clears the TGID tag on every number of `pid`.
@@ -808,6 +828,7 @@ impl Kernel {
 
     /// Appends `t` to group `g`'s thread list (`list_add_tail_rcu` on
     /// `thread_head`).
+    #[inline(always)]
     pub(crate) fn join_thread_list(&mut self, g: GroupIx, t: TaskIx) {
         let grp = &mut self.groups[g];
         let seq = grp.next_thread_seq;
@@ -837,6 +858,7 @@ impl Kernel {
         self.pids[session].session_members = head;
     }
 
+    #[inline(always)]
     pub(crate) fn attach_pgrp(&mut self, g: GroupIx, pgrp: PidIx) {
         self.groups[g].pgrp = pgrp;
         let mut head = self.pids[pgrp].pgrp_members;
@@ -887,6 +909,7 @@ impl Kernel {
     }
 
     /// Appends group `g` to thread `parent`'s children with a fresh position.
+    #[inline(always)]
     pub(crate) fn link_child(&mut self, parent: TaskIx, g: GroupIx) {
         let seq = self.next_seq();
         let grp = &mut self.groups[g];
@@ -913,10 +936,16 @@ impl Kernel {
 
     /// `__wake_up_parent`: wake the waiters of `parent`'s thread group.
     pub(crate) fn wake_parent(&mut self, parent: TaskIx) {
-        let leader = self.leader_of(parent);
-        let g = self.tasks[leader].group;
-        self.groups[g].chld_events = self.groups[g].chld_events.wrapping_add(1);
-        let group = self.handle_unchecked(leader);
+        let g = self.tasks[parent].group;
+        let group = self.handle_unchecked(self.groups[g].leader);
+        self.wake_chldexit(g, group);
+    }
+
+    /// [`Self::wake_parent`] of a thread of group `g`, whose leader's
+    /// handle is `group`.
+    pub(crate) fn wake_chldexit(&mut self, g: GroupIx, group: TaskId) {
+        let grp = &mut self.groups[g];
+        grp.chld_events = grp.chld_events.wrapping_add(1);
         self.notify(Notification::WakeChldexit { group });
     }
 
@@ -997,7 +1026,10 @@ impl Kernel {
         // semantics from the children list too.
         let ptrace = ptrace_edge || (task.ptrace != 0 && !self.ptrace_reparented(t));
         let cat = if task.exit_state() == ExitState::Zombie {
-            if !self.delay_group_leader(t) && (ptrace || task.ptrace == 0) {
+            // delay_group_leader(), on the group already at hand.
+            let delay = grp.leader == t && grp.nr_threads != 1;
+            debug_assert_eq!(delay, self.delay_group_leader(t));
+            if !delay && (ptrace || task.ptrace == 0) {
                 return EdgeState {
                     class,
                     cat: Cat::ZombieReap,

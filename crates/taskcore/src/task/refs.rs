@@ -53,14 +53,17 @@ impl Kernel {
         let p = &mut self.pids[pid];
         p.refs -= 1;
         if p.refs == 0 && p.freed {
-            self.free_pid_entry(pid);
+            let ns = p.numbers.last().ns;
+            self.free_pid_entry(pid, ns);
         }
     }
 
     /// Removes `struct pid` `pid`, whose numbers are already released, and
     /// drops its namespace reference (`delayed_put_pid`).
-    pub(crate) fn free_pid_entry(&mut self, pid: PidIx) {
-        let ns = self.pids[pid].numbers.last().ns;
+    /// `ns` is the pid's deepest namespace (its `numbers.last().ns`).
+    #[inline(always)]
+    pub(crate) fn free_pid_entry(&mut self, pid: PidIx, ns: NsIx) {
+        debug_assert_eq!(self.pids[pid].numbers.last().ns, ns);
         self.pids.delete(pid);
         bump_gen(&mut self.ext.pid_gens, pid.idr_value());
         self.put_ns(ns);
@@ -120,6 +123,7 @@ impl Kernel {
     // ------------------------------------------------------------ namespaces
 
     /// Takes a reference on namespace `ns` (`get_pid_ns`).
+    #[inline(always)]
     pub(crate) fn get_ns(&mut self, ns: NsIx) {
         self.nss[ns].refs += 1;
     }

@@ -328,16 +328,12 @@ impl WaitIndex {
         &mut self.waiters[i - 1]
     }
 
-    /// Drops group `g`'s part once it counts no edge.
-    #[inline]
-    fn release_group_if_empty(&mut self, g: GroupIx) {
-        let slot = g.slot();
-        let i = self.of_group[slot];
-        if self.waiters[i - 1].is_empty() {
-            debug_assert_eq!(self.waiters[i - 1].ready.len(), 0);
-            self.waiters.remove(i - 1);
-            self.of_group[slot] = 0;
-        }
+    /// Group `g`'s part, which exists (an edge of its is registered).
+    #[inline(always)]
+    fn registered_mut(&mut self, g: GroupIx) -> &mut GroupWait {
+        let i = self.of_group[g.slot()];
+        debug_assert_ne!(i, 0, "a registered edge's group has a part");
+        &mut self.waiters[i - 1]
     }
 
     /// With `by_pgrp` under the waiter group for the target's process
@@ -462,7 +458,7 @@ impl WaitIndex {
             ready: new.ready & !old.ready,
             ..new
         };
-        let gw = self.group_mut(pos.group);
+        let gw = self.registered_mut(pos.group);
         if counts_change {
             Self::count_update(&mut gw.counts[new.class as usize], old, new);
         }
@@ -489,10 +485,19 @@ impl WaitIndex {
 
     /// Removes the edge at `pos`, registered in state `st`.
     pub(crate) fn remove(&mut self, pos: &EdgePos, st: EdgeState) {
-        let gw = self.group_mut(pos.group);
+        // A registered edge's group part exists: looked up once, and
+        // dropped here once it counts no edge.
+        let slot = pos.group.slot();
+        let i = self.of_group[slot];
+        debug_assert_ne!(i, 0, "a registered edge's group has a part");
+        let gw = &mut self.waiters[i - 1];
         Self::count_remove(&mut gw.counts[st.class as usize], st);
         Self::for_ready_pos(pos, st, |p| gw.ready.remove(p));
-        self.release_group_if_empty(pos.group);
+        if gw.is_empty() {
+            debug_assert_eq!(gw.ready.len(), 0);
+            self.waiters.remove(i - 1);
+            self.of_group[slot] = 0;
+        }
         if pos.by_pgrp || pos.by_thread {
             for key in Self::count_keys(pos, st.class).as_slice() {
                 let c = self.counts.get_mut(key).expect("edge counted");
@@ -536,7 +541,9 @@ impl WaitIndex {
 
     /// The `(kind, class)` buckets of waiter group `group` for `pgrp` that
     /// `allowed` accepts and whose ready count is not zero, kinds outer,
-    /// classes inner: one counts lookup per class with an allowed kind.
+    /// classes inner: `allowed` asked once per pair, and one counts lookup
+    /// per class with an allowed kind (one for all three when `pgrp` is
+    /// `None`: the group's own counts).
     #[inline]
     fn buckets(
         &self,
@@ -544,19 +551,35 @@ impl WaitIndex {
         pgrp: Option<PidIx>,
         allowed: impl Fn(u8, Class) -> bool,
     ) -> Buckets {
-        let mut counts = [Counts::default(); 3];
+        let mut masks = [0u8; 3];
         for class in CLASSES {
-            if KINDS.iter().any(|&kind| allowed(kind, class)) {
-                counts[class as usize] = self.counts(Waiter::Group(group), pgrp, class);
+            for kind in KINDS {
+                if allowed(kind, class) {
+                    masks[class as usize] |= kind;
+                }
             }
         }
+        let counts = match pgrp {
+            None => self
+                .group(group)
+                .map_or([Counts::default(); 3], |gw| gw.counts),
+            Some(_) => {
+                let mut counts = [Counts::default(); 3];
+                for class in CLASSES {
+                    if masks[class as usize] != 0 {
+                        counts[class as usize] = self.counts(Waiter::Group(group), pgrp, class);
+                    }
+                }
+                counts
+            }
+        };
         let mut out = Buckets {
             buckets: [0; 12],
             len: 0,
         };
         for (k, kind) in KINDS.into_iter().enumerate() {
             for class in CLASSES {
-                if counts[class as usize].ready[k] > 0 && allowed(kind, class) {
+                if masks[class as usize] & kind != 0 && counts[class as usize].ready[k] > 0 {
                     out.buckets[out.len] = bucket(kind, class);
                     out.len += 1;
                 }

@@ -1,22 +1,36 @@
 //! One waiter group's ready edges under all process groups, ordered by
 //! bucket and Linux's walk position: a few entries inline (the common case,
-//! no allocation and a scan of at most [`SMALL`]), a B-tree beyond.
+//! no allocation and a scan of at most [`SMALL`]); beyond, a sorted run
+//! while edges come and go at its ends (children that become ready in fork
+//! order, or in reverse, and are reaped from the front: a million zombies
+//! reaped by `wait4(-1)`), and a B-tree once an edge comes or goes in the
+//! middle of a run longer than [`RUN_MIDDLE`].
 //!
 //! # Complexity
 //! Insert, remove and "first at or after" are O(1) while at most [`SMALL`]
-//! edges are ready, O(log R) for R ready edges beyond.
+//! edges are ready; in a run, O(1) at its ends (O(log R) to find the first
+//! entry at or after a bound that is not the first, O(`RUN_MIDDLE`) for a
+//! change in the middle of a short run); O(log R) for R ready edges in a
+//! tree. A run becomes a tree once (O(R)), at its first change in the
+//! middle beyond `RUN_MIDDLE`, after at least `RUN_MIDDLE` cheap changes;
+//! a set that empties becomes inline again.
 //!
 //! # Linux
 //! No Linux analogue (`do_wait` walks the lists).
 
 use core::ops::Bound;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::ix::TaskIx;
 use crate::slab::SlabIx;
 
 /// How many ready edges a set keeps inline before it becomes a tree.
 pub(crate) const SMALL: usize = 4;
+
+/// The longest run in whose middle an edge may come or go (a shift of at
+/// most this many entries); a change in the middle of a longer run makes
+/// it a tree.
+pub(crate) const RUN_MIDDLE: usize = 64;
 
 /// A ready entry's place: `(bucket, thread_seq, list)` packed into `hi`
 /// (bucket in bits 33.., thread_seq in 1..33, list in bit 0), then `seq`.
@@ -58,10 +72,17 @@ impl Pos {
 }
 
 /// The set: sorted inline entries (`len` of them; the task as its slot
-/// number), or a tree once more than [`SMALL`] were ready at once.
+/// number) while at most [`SMALL`] are ready; then a sorted run changed at
+/// its ends; a tree once a run longer than [`RUN_MIDDLE`] would change in
+/// its middle.
 #[derive(Clone, Debug)]
 pub(crate) enum ReadySet {
-    Small { len: u8, e: [(Pos, u32); SMALL] },
+    Small {
+        len: u8,
+        e: [(Pos, u32); SMALL],
+    },
+    /// Sorted by position, never empty.
+    Run(VecDeque<(Pos, TaskIx)>),
     Tree(BTreeMap<Pos, TaskIx>),
 }
 
@@ -85,6 +106,7 @@ impl ReadySet {
     pub(crate) fn len(&self) -> usize {
         match self {
             ReadySet::Small { len, .. } => *len as usize,
+            ReadySet::Run(r) => r.len(),
             ReadySet::Tree(t) => t.len(),
         }
     }
@@ -97,6 +119,7 @@ impl ReadySet {
                     .iter()
                     .map(|&(p, t)| (p, TaskIx::from_slot(t))),
             ),
+            ReadySet::Run(r) => Box::new(r.iter().copied()),
             ReadySet::Tree(t) => Box::new(t.iter().map(|(&p, &t)| (p, t))),
         }
     }
@@ -119,8 +142,24 @@ impl ReadySet {
                     e[i] = (p, task.slot() as u32);
                     *len += 1;
                 } else {
-                    let mut t: BTreeMap<Pos, TaskIx> =
-                        e.iter().map(|&(p, t)| (p, TaskIx::from_slot(t))).collect();
+                    let mut r: VecDeque<(Pos, TaskIx)> = VecDeque::with_capacity(2 * SMALL);
+                    r.extend(e.iter().map(|&(p, t)| (p, TaskIx::from_slot(t))));
+                    *self = ReadySet::Run(r);
+                    self.insert(p, task);
+                }
+            }
+            ReadySet::Run(r) => {
+                // Never empty: it has a front and a back.
+                if r.back().is_none_or(|b| b.0 < p) {
+                    r.push_back((p, task));
+                } else if r.front().is_some_and(|f| p < f.0) {
+                    r.push_front((p, task));
+                } else if r.len() < RUN_MIDDLE {
+                    let i = r.partition_point(|x| x.0 < p);
+                    debug_assert!(r[i].0 != p, "ready entry added twice");
+                    r.insert(i, (p, task));
+                } else {
+                    let mut t: BTreeMap<Pos, TaskIx> = r.iter().copied().collect();
                     let old = t.insert(p, task);
                     debug_assert!(old.is_none(), "ready entry added twice");
                     *self = ReadySet::Tree(t);
@@ -133,8 +172,8 @@ impl ReadySet {
         }
     }
 
-    /// Removes `p`, which must be in the set. A tree left empty becomes
-    /// inline again.
+    /// Removes `p`, which must be in the set. A run or tree left empty
+    /// becomes inline again.
     #[inline]
     pub(crate) fn remove(&mut self, p: Pos) {
         match self {
@@ -146,6 +185,29 @@ impl ReadySet {
                 };
                 e.copy_within(i + 1..n, i);
                 *len -= 1;
+            }
+            ReadySet::Run(r) => {
+                if r.front().is_some_and(|f| f.0 == p) {
+                    r.pop_front();
+                } else if r.back().is_some_and(|b| b.0 == p) {
+                    r.pop_back();
+                } else if r.len() <= RUN_MIDDLE {
+                    let i = r.partition_point(|x| x.0 < p);
+                    if r.get(i).is_none_or(|x| x.0 != p) {
+                        debug_assert!(false, "ready entry missing");
+                        return;
+                    }
+                    r.remove(i);
+                } else {
+                    let mut t: BTreeMap<Pos, TaskIx> = r.iter().copied().collect();
+                    let old = t.remove(&p);
+                    debug_assert!(old.is_some(), "ready entry missing");
+                    *self = ReadySet::Tree(t);
+                    return;
+                }
+                if r.is_empty() {
+                    *self = ReadySet::default();
+                }
             }
             ReadySet::Tree(t) => {
                 let old = t.remove(&p);
@@ -170,6 +232,14 @@ impl ReadySet {
                 .iter()
                 .find(|x| after(x.0))
                 .map(|&(p, t)| (p, TaskIx::from_slot(t))),
+            ReadySet::Run(r) => {
+                // Most often the first entry (a wait for any child reaps
+                // from the front): one comparison, else a binary search.
+                match r.front() {
+                    Some(&f) if after(f.0) => Some(f),
+                    _ => r.get(r.partition_point(|x| !after(x.0))).copied(),
+                }
+            }
             ReadySet::Tree(t) => t
                 .range((start, Bound::Unbounded))
                 .next()
@@ -245,5 +315,152 @@ mod tests {
         }
         assert!(matches!(s, ReadySet::Small { len: 0, .. }));
         assert_eq!(s, ReadySet::default());
+    }
+
+    /// The set holds what `model` holds, and answers `first_from` as
+    /// `model.range` does at every bound around a few probes.
+    fn agrees(s: &ReadySet, model: &BTreeMap<Pos, TaskIx>, probes: &[Pos]) {
+        assert_eq!(s.len(), model.len());
+        assert!(s.iter().eq(model.iter().map(|(&p, &t)| (p, t))));
+        for &probe in probes {
+            for b in [
+                Bound::Included(probe),
+                Bound::Excluded(probe),
+                Bound::Unbounded,
+            ] {
+                let want = model
+                    .range((b, Bound::Unbounded))
+                    .next()
+                    .map(|(&p, &t)| (p, t));
+                assert_eq!(s.first_from(b), want, "first_from({b:?})");
+            }
+        }
+    }
+
+    #[test]
+    fn a_run_grown_and_shrunk_at_its_ends_stays_a_run() {
+        let mut s = ReadySet::default();
+        let mut model = BTreeMap::new();
+        let at = |i: u64| Pos::new(0, 0, 0, i);
+        // Ready in fork order, reaped from the front (wait4(-1)).
+        for i in 0..1000u64 {
+            s.insert(at(i), tk(i as u32 + 1));
+            model.insert(at(i), tk(i as u32 + 1));
+        }
+        assert!(matches!(s, ReadySet::Run(_)));
+        agrees(&s, &model, &[at(0), at(500), at(999), at(1000)]);
+        for i in 0..990u64 {
+            s.remove(at(i));
+            model.remove(&at(i));
+            assert!(matches!(s, ReadySet::Run(_)));
+        }
+        agrees(&s, &model, &[at(0), at(995), at(999)]);
+        // Reverse order grows at the front; the back goes too.
+        for i in (800..990u64).rev() {
+            s.insert(at(i), tk(i as u32 + 1));
+            model.insert(at(i), tk(i as u32 + 1));
+        }
+        assert!(matches!(s, ReadySet::Run(_)));
+        // Then the newest go first, from the back.
+        let back: Vec<Pos> = model.keys().rev().take(50).copied().collect();
+        for p in back {
+            s.remove(p);
+            model.remove(&p);
+        }
+        assert!(matches!(s, ReadySet::Run(_)));
+        agrees(&s, &model, &[at(800), at(850), at(990)]);
+        while let Some((&p, _)) = model.iter().next() {
+            s.remove(p);
+            model.remove(&p);
+        }
+        assert_eq!(s, ReadySet::default());
+        assert!(matches!(s, ReadySet::Small { len: 0, .. }));
+    }
+
+    #[test]
+    fn a_change_in_the_middle_of_a_long_run_makes_a_tree() {
+        for insert in [true, false] {
+            let mut s = ReadySet::default();
+            let mut model = BTreeMap::new();
+            let at = |i: u64| Pos::new(1, 2, 0, i);
+            for i in 0..(RUN_MIDDLE as u64 + 10) {
+                s.insert(at(2 * i), tk(i as u32 + 1));
+                model.insert(at(2 * i), tk(i as u32 + 1));
+            }
+            // In the middle of a short run: shifted in place.
+            assert!(matches!(s, ReadySet::Run(_)));
+            if insert {
+                s.insert(at(21), tk(999));
+                model.insert(at(21), tk(999));
+            } else {
+                s.remove(at(20));
+                model.remove(&at(20));
+            }
+            assert!(matches!(s, ReadySet::Tree(_)));
+            agrees(&s, &model, &[at(0), at(20), at(21), at(22), at(1000)]);
+        }
+        // A short run changes in its middle and stays a run.
+        let mut s = ReadySet::default();
+        let mut model = BTreeMap::new();
+        let at = |i: u64| Pos::new(2, 0, 1, i);
+        for i in 0..10u64 {
+            s.insert(at(2 * i), tk(i as u32 + 1));
+            model.insert(at(2 * i), tk(i as u32 + 1));
+        }
+        s.insert(at(7), tk(77));
+        model.insert(at(7), tk(77));
+        s.remove(at(10));
+        model.remove(&at(10));
+        assert!(matches!(s, ReadySet::Run(_)));
+        agrees(&s, &model, &[at(6), at(7), at(8), at(10), at(11)]);
+    }
+
+    #[test]
+    fn agrees_with_a_tree_through_every_representation() {
+        let mut s = ReadySet::default();
+        let mut model: BTreeMap<Pos, TaskIx> = BTreeMap::new();
+        let mut x = 987654321u64;
+        let mut kinds = [false; 3];
+        for step in 0..20_000u32 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // Phases: grow in order, shrink from the front, then random.
+            let phase = (step / 2500) % 4;
+            let p = match phase {
+                0 => Pos::new(0, 0, 0, u64::from(step)),
+                1 => match model.keys().next() {
+                    Some(&p) => p,
+                    None => Pos::new(0, 0, 0, 0),
+                },
+                _ => Pos::new(
+                    (x >> 60) as u8 % 3,
+                    (x >> 40) as u32 % 3,
+                    0,
+                    (x >> 20) % 200,
+                ),
+            };
+            if model.remove(&p).is_some() {
+                s.remove(p);
+            } else if phase != 1 {
+                s.insert(p, tk(step + 1));
+                model.insert(p, tk(step + 1));
+            }
+            kinds[match s {
+                ReadySet::Small { .. } => 0,
+                ReadySet::Run(_) => 1,
+                ReadySet::Tree(_) => 2,
+            }] = true;
+            if step % 97 == 0 {
+                let probes = [
+                    Pos::new(1, 1, 0, 100),
+                    Pos::new(0, 0, 0, u64::from(step)),
+                    p,
+                ];
+                agrees(&s, &model, &probes);
+            }
+        }
+        agrees(&s, &model, &[Pos::new(1, 1, 0, 100)]);
+        assert_eq!(kinds, [true; 3], "every representation was used");
     }
 }

@@ -269,7 +269,11 @@ impl Kernel {
             }
             return Err(err);
         }
-        let comm = self.tasks[cur].comm;
+        // What the child copies of the caller (dup_task_struct()), read
+        // once: its comm, signal mask, self_exec_id and no_new_privs.
+        let src = &self.tasks[cur];
+        let (comm, blocked, self_exec_id) = (src.comm, src.blocked, src.self_exec_id);
+        let nnp = src.flags & crate::task::task_struct::PFA_NO_NEW_PRIVS;
         let mm = match self.copy_mm(cur, flags) {
             Ok(mm) => mm,
             Err(e) => {
@@ -287,38 +291,37 @@ impl Kernel {
                 return Err(e);
             }
         };
-        self.tasks[child].mm = mm;
+        let c = &mut self.tasks[child];
+        c.mm = mm;
         // The mask is inherited; the pending sets start empty.
-        self.tasks[child].blocked = self.tasks[cur].blocked;
+        c.blocked = blocked;
+        // dup_task_struct() copies the caller, self_exec_id included: a
+        // thread or child created after an exec carries the new id.
+        c.self_exec_id = self_exec_id;
+        c.flags |= nnp;
         // copy_namespaces(): the new namespace's creation reference becomes
         // the child's nsproxy's.
         if new_ns.is_some() {
-            self.tasks[child].nsproxy.pid_ns_for_children = new_ns;
+            c.nsproxy.pid_ns_for_children = new_ns;
         } else {
             self.set_nsproxy(child, for_children);
         }
-        // dup_task_struct() copies the caller, self_exec_id included: a
-        // thread or child created after an exec carries the new id.
-        self.tasks[child].self_exec_id = self.tasks[cur].self_exec_id;
-        let nnp = self.tasks[cur].flags & crate::task::task_struct::PFA_NO_NEW_PRIVS;
-        self.tasks[child].flags |= nnp;
         if flags & CLONE_THREAD != 0 {
             self.tasks[child].group = cur_group;
             self.join_thread_list(cur_group, child);
         } else {
-            let parent = if flags & CLONE_PARENT != 0 {
-                self.groups[cur_group].real_parent
-            } else {
-                Some(cur)
-            };
-            let exit_signal = if flags & CLONE_PARENT != 0 {
-                self.groups[cur_group].exit_signal.get()
-            } else {
-                exit_signal
-            };
+            // What the new process copies of the caller's, read once.
             let src = &self.groups[cur_group];
+            // CLONE_PARENT inherits the caller's parent and parent_exec_id;
+            // otherwise the parent is the caller and its self_exec_id is
+            // recorded.
+            let (parent, exit_signal, parent_exec_id) = if flags & CLONE_PARENT != 0 {
+                (src.real_parent, src.exit_signal.get(), src.parent_exec_id)
+            } else {
+                (Some(cur), exit_signal, self_exec_id)
+            };
             let (pgrp, session, sighand) = (src.pgrp, src.session, src.sighand);
-            let rlim = src.rlim.clone();
+            let (rlim, actions) = (src.rlim.clone(), src.actions.clone());
             let g = match self.new_group(child, pgrp, session, sighand, rlim, exit_signal) {
                 Ok(g) => g,
                 Err(e) => {
@@ -332,18 +335,13 @@ impl Kernel {
                 }
             };
             self.tasks[child].group = g;
-            self.groups[g].actions = self.groups[cur_group].actions.clone();
+            let ng = &mut self.groups[g];
+            ng.actions = actions;
+            ng.parent_exec_id = parent_exec_id;
             if flags & CLONE_CLEAR_SIGHAND != 0 {
                 self.flush_signal_handlers(g);
             }
             self.join_thread_list(g, child);
-            // CLONE_PARENT inherits the caller's parent_exec_id; otherwise
-            // the parent is the caller and its self_exec_id is recorded.
-            self.groups[g].parent_exec_id = if flags & CLONE_PARENT != 0 {
-                self.groups[cur_group].parent_exec_id
-            } else {
-                self.tasks[cur].self_exec_id
-            };
             self.attach_process_pids(g);
             if self.pids[pid].numbers.last().nr == 1 {
                 let ns = self.pids[pid].numbers.last().ns;

@@ -176,18 +176,20 @@ impl Kernel {
     /// `code`.
     pub(crate) fn do_exit(&mut self, t: TaskIx, code: i32) {
         debug_assert!(!self.tasks[t].flags.contains(PF_EXITING));
-        let g = self.tasks[t].group;
         if self.tasks[t].flags.contains(TS_VFORK_WAIT) {
             self.retarget_vfork_waiter_signals(t);
         }
-        self.tasks[t].flags |= PF_EXITING;
+        let task = &mut self.tasks[t];
+        let g = task.group;
+        task.flags |= PF_EXITING;
+        task.exit_code = code;
         // Its ptrace stop (if any) ends.
-        if self.tasks[t].traced_stop() || self.tasks[t].trap_code.get() != 0 {
+        if task.traced_stop() || task.trap_code.get() != 0 {
             self.set_traced_stop(t, false, 0);
         }
-        self.tasks[t].exit_code = code;
-        self.groups[g].live -= 1;
-        let group_dead = self.groups[g].live == 0;
+        let grp = &mut self.groups[g];
+        grp.live -= 1;
+        let group_dead = grp.live == 0;
         let task = self.handle_unchecked(t);
         self.notify(Notification::Exited {
             task,
@@ -242,7 +244,17 @@ impl Kernel {
 
     /// Completes a vfork: the vfork parent may run again
     /// (`mm_release` -> `complete_vfork_done`).
+    #[inline(always)]
     pub(crate) fn mm_release(&mut self, t: TaskIx) {
+        // Most tasks were not vforked: one test here, the rest out of line.
+        if self.tasks[t].vfork_parent.is_some() {
+            self.mm_release_slow(t);
+        }
+    }
+
+    /// [`Self::mm_release`] of a vfork child.
+    #[inline(never)]
+    fn mm_release_slow(&mut self, t: TaskIx) {
         let Some(vp) = self.tasks[t].vfork_parent.take() else {
             return;
         };
@@ -296,21 +308,24 @@ impl Kernel {
 
     /// The rest of `exit_notify()`, once `t`'s children are settled.
     pub(crate) fn exit_notify_tail(&mut self, t: TaskIx, group_dead: bool, dead: Vec<TaskIx>) {
+        let g = self.tasks[t].group;
         if group_dead {
-            let g = self.tasks[t].group;
             self.kill_orphaned_pgrp(g, None);
         }
         self.set_exit_state(t, ExitState::Zombie);
-        let g = self.tasks[t].group;
-        let autoreap = if self.tasks[t].ptrace != 0 {
-            let sig = if self.is_leader(t) && self.group_empty(g) && !self.ptrace_reparented(t) {
-                self.groups[g].exit_signal.get()
+        let traced = self.tasks[t].ptrace != 0;
+        let grp = &self.groups[g];
+        let (leader, lone, exit_signal) =
+            (grp.leader == t, grp.nr_threads == 1, grp.exit_signal.get());
+        let autoreap = if traced {
+            let sig = if leader && lone && !self.ptrace_reparented(t) {
+                exit_signal
             } else {
                 SIGCHLD
             };
             self.do_notify_parent(t, sig)
-        } else if self.is_leader(t) {
-            self.group_empty(g) && self.do_notify_parent(t, self.groups[g].exit_signal.get())
+        } else if leader {
+            lone && self.do_notify_parent(t, exit_signal)
         } else {
             true
         };
@@ -332,13 +347,23 @@ impl Kernel {
             // Pid 1 of the root namespace has no parent to tell.
             return true;
         };
-        let g = self.tasks[t].group;
+        // What the notice reads of the child and of the parent, read once.
+        let task = &self.tasks[t];
+        let (g, code, tpid, kuid, traced) = (
+            task.group,
+            task.exit_code,
+            task.pid,
+            task.cred.uid,
+            task.ptrace != 0,
+        );
+        let par = &self.tasks[parent];
+        let (pg, p_exec_id, p_pid, p_userns) =
+            (par.group, par.self_exec_id, par.pid, par.cred.user_ns.0);
         let mut sig = sig;
         // A parent that exec'd since the fork gets plain SIGCHLD.
-        if sig != SIGCHLD && self.groups[g].parent_exec_id != self.tasks[parent].self_exec_id {
+        if sig != SIGCHLD && self.groups[g].parent_exec_id != p_exec_id {
             sig = SIGCHLD;
         }
-        let code = self.tasks[t].exit_code;
         let (si_code, status) = if code & 0x80 != 0 {
             (CLD_DUMPED, code & 0x7f)
         } else if code & 0x7f != 0 {
@@ -346,26 +371,29 @@ impl Kernel {
         } else {
             (CLD_EXITED, code >> 8)
         };
+        let p_ns = self.pids[p_pid].numbers.last().ns;
         let info = SigInfo {
             signo: sig,
             code: si_code,
-            pid: self.pid_nr_ns(self.tasks[t].pid, self.ns_of(parent)),
-            uid: self.uid_seen_by(parent, self.tasks[t].cred.uid),
+            pid: self.pid_nr_ns(tpid, p_ns),
+            uid: self.kuid_munged(p_userns, kuid),
             status,
             value: 0,
         };
-        let psig = self.groups[self.tasks[parent].group].sighand;
+        let pgroup = &self.groups[pg];
+        let (psig, pleader) = (pgroup.sighand, pgroup.leader);
         let mut autoreap = false;
-        if self.tasks[t].ptrace == 0 && sig == SIGCHLD && psig.ignoring_children() {
+        if !traced && sig == SIGCHLD && psig.ignoring_children() {
             autoreap = true;
             if psig.is_ignored(SIGCHLD) {
                 sig = 0;
             }
         }
+        let group = self.handle_unchecked(pleader);
         if valid_signal(sig) {
-            self.send_kernel_signal(parent, sig, info);
+            self.send_kernel_signal_to(parent, group, sig, info);
         }
-        self.wake_parent(parent);
+        self.wake_chldexit(pg, group);
         autoreap
     }
 
@@ -382,6 +410,12 @@ impl Kernel {
     /// either way, as before.
     pub(crate) fn send_kernel_signal(&mut self, target: TaskIx, sig: i32, info: SigInfo) {
         let group = self.handle_unchecked(self.leader_of(target));
+        self.send_kernel_signal_to(target, group, sig, info);
+    }
+
+    /// [`Self::send_kernel_signal`], `group` being the handle of
+    /// `target`'s group leader.
+    fn send_kernel_signal_to(&mut self, target: TaskIx, group: TaskId, sig: i32, info: SigInfo) {
         self.notify(Notification::Signal { group, sig, info });
         if sig == SIGCHLD && self.deferred.is_empty() && self.would_discard(target, sig) {
             return;
@@ -403,7 +437,18 @@ impl Kernel {
     ///
     /// The end of an operation: the wait edges marked on the way are
     /// flushed last ([`Self::flush_wait_edges`]).
+    #[inline]
     pub(crate) fn run_deferred(&mut self) {
+        // Most operations defer nothing: one length test, then the flush's.
+        if !self.deferred.is_empty() {
+            self.run_deferred_slow();
+        }
+        self.flush_wait_edges();
+    }
+
+    /// [`Self::run_deferred`]'s loop, once something was deferred.
+    #[inline(never)]
+    fn run_deferred_slow(&mut self) {
         while let Some(d) = self.deferred.pop_front() {
             if self.tasks.get(d.task).is_some() && self.gens[d.task.slot()] == d.gen {
                 match d.what {
@@ -435,7 +480,6 @@ impl Kernel {
                 }
             }
         }
-        self.flush_wait_edges();
     }
 
     /// `find_alive_thread()`: the first thread of `t`'s group not exiting.
@@ -630,28 +674,40 @@ impl Kernel {
             if self.tasks[p].ptrace != 0 {
                 self.ptrace_unlink(p);
             }
-            let g = self.tasks[p].group;
-            let leader = self.groups[g].leader;
+            // What the release reads of the task and its group, read once.
+            let task = &self.tasks[p];
+            let (g, pid, thread_next, user_ns) = (
+                task.group,
+                task.pid,
+                task.thread_node.next,
+                task.cred.user_ns.0,
+            );
+            let grp = &self.groups[g];
+            let (leader, curr_target, threads_first) =
+                (grp.leader, grp.curr_target, grp.threads.first);
             let group_dead = leader == p;
             if group_dead {
+                // A leader is released last (delay_group_leader()): its
+                // group goes with it, thread list and all.
+                debug_assert_eq!(grp.nr_threads, 1, "a leader is released last");
                 self.unindex_child(g);
                 self.unlink_child(g);
                 self.detach_process_pids(g);
-            }
-            // __exit_signal(): the thread after it becomes the start of the
-            // search for a taker.
-            if self.groups[g].curr_target == p {
-                let next = self.tasks[p].thread_node.next;
-                if let Some(next) = next.or(self.groups[g].threads.first) {
-                    self.groups[g].curr_target = next;
+            } else {
+                // __exit_signal(): the thread after it becomes the start of
+                // the search for a taker.
+                if curr_target == p {
+                    if let Some(next) = thread_next.or(threads_first) {
+                        self.groups[g].curr_target = next;
+                    }
                 }
+                // __unhash_process: off the thread list, PID detached.
+                let mut head = self.groups[g].threads;
+                list::unlink(&mut head, &mut self.tasks, p, |t| &mut t.thread_node);
+                let grp = &mut self.groups[g];
+                grp.threads = head;
+                grp.nr_threads -= 1;
             }
-            // __unhash_process: off the thread list, PID detached.
-            let mut head = self.groups[g].threads;
-            list::unlink(&mut head, &mut self.tasks, p, |t| &mut t.thread_node);
-            self.groups[g].threads = head;
-            self.groups[g].nr_threads -= 1;
-            let pid = self.tasks[p].pid;
             self.pids[pid].task = None;
             // A leader's numbers that outlive it (its process group's or
             // session's) lose the TGID tag; freed ones lost it with them.
@@ -663,12 +719,12 @@ impl Kernel {
             self.side.forget(p);
             debug_assert!(self.tasks[p].children.is_empty());
             debug_assert!(self.tasks[p].ptraced.is_empty());
-            let user_ns = self.tasks[p].cred.user_ns.0;
             self.tasks.delete(p);
             self.put_user_ns(user_ns);
             self.gens[p.slot()] = self.gens[p.slot()].wrapping_add(1);
             if group_dead {
-                self.flush_group_pending(g, u64::MAX);
+                // Its last thread's own pending set went above.
+                self.flush_shared_pending(g, u64::MAX);
                 self.groups.delete(g);
                 return;
             }
@@ -708,7 +764,19 @@ impl Kernel {
     /// with stopped members, send it SIGHUP then SIGCONT. `parent` is the
     /// exiting parent when `g` is being reparented, or `None` when `g`
     /// itself exits.
+    #[inline(always)]
     pub(crate) fn kill_orphaned_pgrp(&mut self, g: GroupIx, parent: Option<TaskIx>) {
+        // No stopped member (the usual case): nothing to send, whoever
+        // the parent is; tested here, the rest out of line.
+        if self.pids[self.groups[g].pgrp].pgrp_nr_stopped != 0 {
+            self.kill_orphaned_pgrp_slow(g, parent);
+        }
+    }
+
+    /// [`Self::kill_orphaned_pgrp`] once the process group has a stopped
+    /// member.
+    #[inline(never)]
+    fn kill_orphaned_pgrp_slow(&mut self, g: GroupIx, parent: Option<TaskIx>) {
         let pgrp = self.groups[g].pgrp;
         // No stopped member (the usual case): nothing to send, whoever
         // the parent is. The other tests are free of side effects, so

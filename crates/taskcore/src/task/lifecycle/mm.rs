@@ -64,6 +64,7 @@ impl Kernel {
     }
 
     /// Drops one user of address space `mm` (`mmput`).
+    #[inline(always)]
     pub(crate) fn mmput(&mut self, mm: u32) {
         if mm == NONE {
             return;
@@ -76,6 +77,7 @@ impl Kernel {
     }
 
     /// `exit_mm()`: the exiting task gives up its address space.
+    #[inline(always)]
     pub(crate) fn exit_mm(&mut self, t: TaskIx) {
         let mm = core::mem::replace(&mut self.tasks[t].mm, NONE);
         self.mmput(mm);

@@ -250,9 +250,9 @@ impl Kernel {
     /// # Errors
     /// `ESRCH` if either handle is stale.
     pub fn pid_vnr(&self, viewer: TaskId, task: TaskId) -> Result<i32> {
-        let v = self.task_idx(viewer)?;
-        let t = self.task_idx(task)?;
-        Ok(self.pid_nr_ns(self.tasks[t].pid, self.ns_of(v)))
+        let (_, v) = self.task_entry(viewer)?;
+        let (_, t) = self.task_entry(task)?;
+        Ok(self.pid_nr_ns(t.pid, self.pids[v.pid].numbers.last().ns))
     }
 
     /// Whether number `nr` is in use in `viewer`'s namespace, as a pid,

@@ -50,6 +50,7 @@ pub enum SetnsFd {
 impl Kernel {
     /// Gives task `t` (without an nsproxy) `ns` as `pid_ns_for_children`,
     /// taking a reference.
+    #[inline(always)]
     pub(crate) fn set_nsproxy(&mut self, t: TaskIx, ns: NsIx) {
         debug_assert_eq!(self.tasks[t].nsproxy, NsProxy::NONE);
         self.get_ns(ns);
@@ -57,6 +58,7 @@ impl Kernel {
     }
 
     /// Drops task `t`'s nsproxy (`exit_task_namespaces`), at its exit.
+    #[inline(always)]
     pub(crate) fn exit_task_namespaces(&mut self, t: TaskIx) {
         let ns = core::mem::replace(&mut self.tasks[t].nsproxy, NsProxy::NONE).pid_ns_for_children;
         if let Some(ns) = ns {

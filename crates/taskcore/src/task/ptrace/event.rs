@@ -340,7 +340,15 @@ impl Kernel {
     /// A thread about to exit with status word `code`: traced with
     /// `PTRACE_O_TRACEEXIT`, it stops first and exits when resumed
     /// (returns true); else the caller goes on exiting.
+    #[inline(always)]
     pub(crate) fn ptrace_exit_event(&mut self, t: TaskIx, code: i32) -> bool {
+        // An untraced task has no exit stop: one test here.
+        self.tasks[t].ptrace != 0 && self.ptrace_exit_event_slow(t, code)
+    }
+
+    /// [`Self::ptrace_exit_event`] of a traced task.
+    #[inline(never)]
+    fn ptrace_exit_event_slow(&mut self, t: TaskIx, code: i32) -> bool {
         if self.tasks[t].flags.contains(PF_EXITING)
             || !self.ptrace_event_enabled(t, PTRACE_EVENT_EXIT)
         {
@@ -599,6 +607,7 @@ impl Kernel {
     /// `CLONE_UNTRACED`. It starts stopped: on SIGSTOP, or seized in a
     /// `PTRACE_EVENT_STOP` trap. Returns the event `cur` must stop for
     /// (0: none).
+    #[inline(always)]
     pub(crate) fn ptrace_init_task(
         &mut self,
         cur: TaskIx,
@@ -606,10 +615,23 @@ impl Kernel {
         flags: u64,
         exit_signal: i32,
     ) -> i32 {
-        use crate::uapi::{CLONE_PTRACE, CLONE_UNTRACED, CLONE_VFORK, SIGSTOP};
-        if flags & CLONE_UNTRACED != 0 || self.tasks[cur].ptrace == 0 {
+        // An untraced caller's child starts untraced: one test here.
+        if flags & crate::uapi::CLONE_UNTRACED != 0 || self.tasks[cur].ptrace == 0 {
             return 0;
         }
+        self.ptrace_init_task_slow(cur, child, flags, exit_signal)
+    }
+
+    /// [`Self::ptrace_init_task`] for a traced caller.
+    #[inline(never)]
+    fn ptrace_init_task_slow(
+        &mut self,
+        cur: TaskIx,
+        child: TaskIx,
+        flags: u64,
+        exit_signal: i32,
+    ) -> i32 {
+        use crate::uapi::{CLONE_PTRACE, CLONE_VFORK, SIGSTOP};
         let mut event = if flags & CLONE_VFORK != 0 {
             PTRACE_EVENT_VFORK
         } else if exit_signal != SIGCHLD {

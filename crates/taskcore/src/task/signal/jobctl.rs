@@ -213,7 +213,20 @@ impl Kernel {
 
     /// `task_join_group_stop()`: new thread `t` of a stopping or stopped
     /// group takes part in its stop (counted if the stop is in progress).
+    #[inline(always)]
     pub(crate) fn task_join_group_stop(&mut self, t: TaskIx) {
+        // No group stop in progress or in effect (the usual case): one
+        // test here, the rest out of line.
+        let grp = &self.groups[self.tasks[t].group];
+        if grp.group_stop_count > 0 || grp.flags.get().contains(SIGNAL_STOP_STOPPED) {
+            self.task_join_group_stop_slow(t);
+        }
+    }
+
+    /// [`Self::task_join_group_stop`] while a group stop is in progress or
+    /// in effect.
+    #[inline(never)]
+    fn task_join_group_stop_slow(&mut self, t: TaskIx) {
         let g = self.tasks[t].group;
         let mut mask = u32::from(self.groups[g].stop_sig) & JOBCTL_STOP_SIGMASK;
         if self.groups[g].group_stop_count > 0 {

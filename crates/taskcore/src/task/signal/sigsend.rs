@@ -188,7 +188,28 @@ impl Kernel {
     /// thread's own.
     #[inline]
     pub(crate) fn flush_group_pending(&mut self, g: GroupIx, mask: u64) {
+        self.flush_shared_pending(g, mask);
+        let mut next = self.groups[g].threads.first;
+        while let Some(cur) = next {
+            if self.tasks[cur].pending.signal & mask != 0 {
+                self.flush_task_pending(cur, mask);
+            }
+            next = self.tasks[cur].thread_node.next;
+        }
+    }
+
+    /// `flush_sigqueue_mask()` on group `g`'s shared pending set alone.
+    #[inline(always)]
+    pub(crate) fn flush_shared_pending(&mut self, g: GroupIx, mask: u64) {
         if self.groups[g].shared_pending.signal & mask != 0 {
+            self.flush_shared_pending_slow(g, mask);
+        }
+    }
+
+    /// [`Self::flush_shared_pending`] once something is pending.
+    #[inline(never)]
+    fn flush_shared_pending_slow(&mut self, g: GroupIx, mask: u64) {
+        {
             let mut freed = Vec::new();
             self.groups[g]
                 .shared_pending
@@ -196,13 +217,6 @@ impl Kernel {
             for uid in freed {
                 self.sigqueue_uncharge(uid);
             }
-        }
-        let mut next = self.groups[g].threads.first;
-        while let Some(cur) = next {
-            if self.tasks[cur].pending.signal & mask != 0 {
-                self.flush_task_pending(cur, mask);
-            }
-            next = self.tasks[cur].thread_node.next;
         }
     }
 
