@@ -42,6 +42,12 @@
  *   its re-trap (JOBCTL_TRAP_NOTIFY) survives the syscall-exit stop (only
  *   a PTRACE_EVENT_STOP trap clears it, ptrace_stop()) and comes once
  *   the tracee is resumed from there, before the SIGCONT itself.
+ * - listen_new_thread: a seized process of a stopped group, resumed from
+ *   its group-stop trap, makes a thread (PTRACE_O_TRACECLONE): the thread
+ *   joins the group stop (task_join_group_stop()) in its first trap (a
+ *   PTRACE_EVENT_STOP with SIGSTOP), with no re-trap left pending: after
+ *   PTRACE_LISTEN it listens (PTRACE_SETOPTIONS: ESRCH; nothing to wait
+ *   for).
  * Lines: as tracer_log.h prints them (ptrace calls, wait status words,
  * event messages, kills), pids by name.
  * Re-record with tests/oracle/record.sh. */
@@ -572,6 +578,42 @@ static void case_sigcont_syscall(void) {
     close(go[1]);
 }
 
+static void case_listen_new_thread(void) {
+    cs = "listen_new_thread";
+    int go[2];
+    if (pipe(go)) exit(1);
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        char b;
+        if (read(go[0], &b, 1) != 1) _exit(9);
+        syscall(SYS_kill, syscall(SYS_getpid), SIGSTOP);
+        pthread_t t;
+        pthread_create(&t, NULL, pause_forever, NULL);
+        for (;;) pause();
+    }
+    name(c, "tracee");
+    PT(PTRACE_SEIZE, c, PTRACE_O_TRACECLONE);
+    if (write(go[1], "g", 1) != 1) exit(1);
+    W(c); /* SIGSTOP signal-delivery-stop */
+    PT(PTRACE_CONT, c, SIGSTOP);
+    W(c); /* group-stop trap */
+    PT(PTRACE_CONT, c, 0);
+    W(c); /* clone event */
+    pid_t t = 0;
+    for (int i = nnames - 1; i >= 0 && !t; i--)
+        if (!strcmp(names[i].name, "tracee.clone")) t = names[i].pid;
+    W(t); /* the thread's first trap */
+    PT(PTRACE_LISTEN, t, 0);
+    PT(PTRACE_SETOPTIONS, t, 0);
+    Wq(t);
+    K(c, SIGKILL, "SIGKILL");
+    W(t);
+    W(c);
+    close(go[0]);
+    close(go[1]);
+}
+
 int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "exitmask")) return 16 * atoi(argv[2]) + 5;
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -600,5 +642,6 @@ int main(int argc, char **argv) {
     case_clone_ptrace_stop();
     case_syscall_kill();
     case_sigcont_syscall();
+    case_listen_new_thread();
     return 0;
 }

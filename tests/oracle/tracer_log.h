@@ -20,12 +20,12 @@
 static struct {
     pid_t pid;
     char name[32];
-} names[32];
+} names[64];
 static int nnames;
 
 /* Gives pid p the name n (the newest name of a reused pid wins). */
 static inline void name(pid_t p, const char *n) {
-    if (nnames < 32) {
+    if (nnames < 64) {
         names[nnames].pid = p;
         snprintf(names[nnames].name, sizeof names[nnames].name, "%s", n);
         nnames++;

@@ -626,3 +626,36 @@ fn a_sigcont_retrap_survives_a_syscall_exit_stop_as_linux() {
         r.k.check_invariants();
     }
 }
+
+/// A seized process of a stopped group, resumed from its group-stop trap,
+/// makes a thread (`PTRACE_O_TRACECLONE`): the thread's first trap is its
+/// part of the group stop (`task_join_group_stop()`, then
+/// `do_signal_stop()` -> `do_jobctl_trap()`: SIGSTOP reported), and no
+/// re-trap is left pending, so after `PTRACE_LISTEN` it listens:
+/// `PTRACE_SETOPTIONS` fails with ESRCH and there is nothing to wait for.
+#[test]
+fn a_new_thread_of_a_stopped_group_listens_after_its_first_trap_as_linux() {
+    let mut r = run("listen_new_thread", SignalDelivery::Immediate);
+    let c = r.k.fork(r.tracer).unwrap();
+    let cp = r.name(c, "tracee");
+    r.seize(cp, PTRACE_O_TRACECLONE);
+    r.k.kill(c, cp, SIGSTOP).unwrap();
+    r.wait(cp); // SIGSTOP signal-delivery-stop
+    r.cont(cp, SIGSTOP);
+    r.wait(cp); // group-stop trap
+    r.cont(cp, 0);
+    let t = r.k.clone(c, &CloneArgs::thread()).unwrap();
+    r.wait(cp); // clone event
+    let tp = r.pid(t);
+    r.wait(tp); // the thread's first trap
+    let l = r.k.ptrace_listen(r.tracer, tp);
+    r.req("PTRACE_LISTEN", tp, 0, l);
+    let s = r.k.ptrace_setoptions(r.tracer, tp, 0);
+    r.req("PTRACE_SETOPTIONS", tp, 0, s);
+    r.wait(tp);
+    r.kill(cp, SIGKILL, "SIGKILL");
+    r.wait(tp);
+    r.wait(cp);
+    r.done();
+    r.k.check_invariants();
+}

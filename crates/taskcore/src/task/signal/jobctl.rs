@@ -236,6 +236,18 @@ impl Kernel {
             return;
         }
         self.task_set_jobctl_pending(t, mask | JOBCTL_STOP_PENDING);
+        if self.tasks[t].ptrace & PT_SEIZED != 0 && self.tasks[t].traced_stop() {
+            // A seized new thread already in its first trap
+            // (`ptrace_init_task()`): that trap is the one its first
+            // `get_signal()` takes for the pending stop (`do_signal_stop()`
+            // -> `do_jobctl_trap()`, the stop signal reported), so it takes
+            // part now and has nothing left to re-trap for
+            // (tests/oracle/ptrace_edges.out, `listen_new_thread`).
+            if self.task_participate_group_stop(t) {
+                self.group_stop_done(g, true);
+            }
+            return;
+        }
         self.join_stop_now_or_later(t);
     }
 
