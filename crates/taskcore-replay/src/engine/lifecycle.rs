@@ -229,7 +229,9 @@ impl Engine {
         match child_of(self.sys(cur, call)) {
             Ok((t, pid, fd)) => {
                 self.stats.applied += 1;
-                self.inherit_known(cur, t, flags & CLONE_THREAD != 0);
+                let thread = flags & CLONE_THREAD != 0;
+                self.learned_after_clone(cur, t, thread);
+                self.signalfd_after_clone(cur, t, thread);
                 if flags & CLONE_THREAD == 0 {
                     let (p, c) = (self.k.getpid(cur), self.k.getpid(t));
                     if let (Ok(p), Ok(c)) = (p, c) {

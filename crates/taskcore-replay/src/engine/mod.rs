@@ -15,8 +15,8 @@
 //!   signal waits, rt_sig(tg)queueinfo, rt_sigreturn), ptrace under
 //!   strace;
 //! - [`report`]: counters, mismatches and the result checks;
-//! - [`inherited`]: dispositions and masks from before the trace, learned
-//!   at their first showing;
+//! - [`learned`]: state from before the trace (dispositions, masks,
+//!   limits, capabilities, groups), learned at its first read;
 //! - [`consumed`]: signals consumed where the trace cannot see (signalfd);
 //! - [`kept`]: ignored signals strace's tracing keeps queued;
 //! - [`frames`]: handler frames an order the recording allows never set
@@ -67,8 +67,8 @@ mod caps;
 mod consumed;
 mod deaths;
 mod frames;
-mod inherited;
 mod kept;
+mod learned;
 mod lifecycle;
 mod memory;
 mod notation;
@@ -120,9 +120,9 @@ pub(crate) struct Engine {
     sig: signals::SigState,
     /// pidfd tables and known limits (see [`procapi`]).
     proc: procapi::ProcState,
-    /// What the trace has shown of state from before it (see
-    /// [`inherited`]).
-    inherited: inherited::Inherited,
+    /// What the trace has set or shown of state from before it (see
+    /// [`learned`]).
+    learned: learned::Learned,
     /// Per-process records (see [`records`]).
     pub(crate) rec: records::Records,
     pub(crate) stats: Stats,
@@ -167,7 +167,7 @@ impl Engine {
             mem: memory::Mem::default(),
             sig: signals::SigState::default(),
             proc: procapi::ProcState::default(),
-            inherited: inherited::Inherited::default(),
+            learned: learned::Learned::default(),
             rec: records::Records {
                 on: records,
                 ..records::Records::default()
@@ -197,7 +197,7 @@ impl Engine {
             mem: self.mem.clone(),
             sig: self.sig.clone(),
             proc: self.proc.clone(),
-            inherited: self.inherited.clone(),
+            learned: self.learned.clone(),
             rec: self.rec.clone(),
             stats: self.stats.clone(),
             pos: self.pos,
@@ -286,7 +286,8 @@ impl Engine {
         inferred.retain(|_, c| self.pids.task(*c).is_some());
         self.pids.inferred = inferred;
         self.sweep_signals();
-        self.sweep_inherited();
+        self.sweep_learned();
+        self.sweep_signalfd();
     }
 
     /// Records that recorded tid `rec` (created by recorded `creator`) is
