@@ -31,7 +31,9 @@
 //!   ambient bit: `PR_CAP_AMBIENT_IS_SET`; the securebits:
 //!   `PR_GET_SECUREBITS` (`PR_GET_KEEPCAPS` shows one of them); the
 //!   no_new_privs flag: `PR_GET_NO_NEW_PRIVS`;
-//! - the supplementary groups: `getgroups`.
+//! - the supplementary groups: `getgroups`;
+//! - the program break, which exec places at random: the image's first
+//!   `brk` (unknown again after each exec; see [`memory`](super::memory)).
 //!
 //! The credentials' ids are not among them: the emulated world runs as
 //! root, as the recordings were made, and `get*id` is checked.
@@ -71,6 +73,9 @@ pub(super) enum Attr {
     NoNewPrivs,
     /// The supplementary groups.
     Groups,
+    /// The program break exec placed at random (unknown again after each
+    /// exec).
+    Brk,
 }
 
 const MASK: u8 = 1;
@@ -79,6 +84,7 @@ const SECUREBITS: u8 = 4;
 const KEEPCAPS: u8 = 8;
 const NNP: u8 = 16;
 const GROUPS: u8 = 32;
+const BRK: u8 = 64;
 
 impl Attr {
     /// What `learned` counts a first read that changed the emulation as.
@@ -94,13 +100,14 @@ impl Attr {
             Attr::Keepcaps => "keepcaps",
             Attr::NoNewPrivs => "no_new_privs",
             Attr::Groups => "supplementary groups",
+            Attr::Brk => "program break",
         }
     }
 
     /// Why a call that only read the attribute at its first read is not
     /// checkable.
     pub(super) fn why(self) -> String {
-        format!("{} from before the trace, learned", self.what())
+        format!("{}, learned at the first read", self.what())
     }
 
     /// Whether the attribute is one thread's (the mask) rather than its
@@ -140,6 +147,7 @@ impl Known {
             Attr::Keepcaps => self.flags & (SECUREBITS | KEEPCAPS) != 0,
             Attr::NoNewPrivs => self.flags & NNP != 0,
             Attr::Groups => self.flags & GROUPS != 0,
+            Attr::Brk => self.flags & BRK != 0,
         }
     }
 
@@ -164,6 +172,7 @@ impl Known {
             Attr::Keepcaps => put(&mut self.flags, KEEPCAPS, on),
             Attr::NoNewPrivs => put(&mut self.flags, NNP, on),
             Attr::Groups => put(&mut self.flags, GROUPS, on),
+            Attr::Brk => put(&mut self.flags, BRK, on),
         }
     }
 
