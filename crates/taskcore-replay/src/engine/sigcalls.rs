@@ -71,7 +71,7 @@ impl Engine {
         }
     }
 
-    /// A call the decoder refuses with `err` (`Kind::Refused`): the
+    /// A call the decoder refuses with `err` (`Call::Refused`): the
     /// recorded result must be that errno. The signal calls among them
     /// still show that the trace records the `%signal` class.
     pub(super) fn refused(&mut self, e: &Event, name: &str, err: Errno) {
