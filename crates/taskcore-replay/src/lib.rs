@@ -148,7 +148,10 @@
 //! 7. `learn_core_dumps` (`engine/mod.rs`; fact `Facts::core_dump`):
 //!    whether a core-dumping signal dumps core depends on `RLIMIT_CORE`
 //!    and `core_pattern`, which the trace need not show; the next `+++
-//!    killed by SIGx (core dumped)` line says.
+//!    killed by SIGx (core dumped)` line says. No recording of the
+//!    repository needs it (each set replays with 0 mismatches without
+//!    it: every core-dumping death there dumped core, the emulation's
+//!    default); a recording made under `ulimit -c 0` does.
 //!
 //! ## State the recording does not show
 //! Learned (counted under `learned`, not checked) or not checkable (with
@@ -156,28 +159,31 @@
 //! 8. State from before the trace is learned at its first read: one
 //!     mechanism for every per-task attribute the recording can show
 //!     before it sets it (`engine/learned.rs`, `Attr`): a signal's
-//!     disposition (`rt_sigaction`'s old action: nohup, a non-interactive
-//!     shell's background job), the mask (`rt_sigprocmask`'s old mask),
-//!     each resource limit (`prlimit64`/`getrlimit`'s old limits), the
-//!     capability sets, bounding and ambient bits, securebits and
-//!     no_new_privs (`capget`, `PR_CAPBSET_READ`, `PR_CAP_AMBIENT_IS_SET`,
+//!     disposition (`rt_sigaction`'s old action: nohup, a
+//!     non-interactive shell's background job), the mask
+//!     (`rt_sigprocmask`'s old mask), each resource limit
+//!     (`prlimit64`/`getrlimit`'s old limits), the capability sets,
+//!     bounding and ambient bits, securebits and no_new_privs
+//!     (`capget`, `PR_CAPBSET_READ`, `PR_CAP_AMBIENT_IS_SET`,
 //!     `PR_GET_SECUREBITS`, `PR_GET_NO_NEW_PRIVS`) and the groups
 //!     (`getgroups`); and the program break exec placed at random (an
-//!     image's first `brk`, unknown again after each exec). The process inherited them from strace's shell
-//!     (`copy_process()` copies `sighand`, `blocked`, `signal->rlim` and
-//!     the credentials; exec keeps them); the emulation's world starts
-//!     with its own defaults. An attribute the trace has neither set nor
-//!     shown takes the value its first read shows (counted under
-//!     `learned` when it differs, the value not compared); every later
-//!     read is compared; a new process knows what its creator's knew.
-//!     (Were four listed rules before: dispositions, masks, limits, and
-//!     credentials/groups/capabilities, and the unlisted `brk` one, each
-//!     with its own store and its own idea of when a value is known; limits were never known from a
-//!     read, so every read of a limit the trace did not set went
-//!     unchecked: the one mechanism checks more calls, 2,255 in `extra`,
-//!     3,712 in `wide`, 1,048 in `suite`, 88 in `qq`, 9 in `signal`.) The credentials' ids are not learned:
-//!     the world runs as root, as the recordings were made, and `get*id`
-//!     is checked.
+//!     image's first `brk`, unknown again after each exec). The process
+//!     inherited them from strace's shell (`copy_process()` copies
+//!     `sighand`, `blocked`, `signal->rlim` and the credentials; exec
+//!     keeps them); the emulation's world starts with its own defaults.
+//!     An attribute the trace has neither set nor shown takes the value
+//!     its first read shows (counted under `learned` when it differs,
+//!     the value not compared); every later read is compared; a new
+//!     process knows what its creator's knew. (Were four listed rules
+//!     before: dispositions, masks, limits, and
+//!     credentials/groups/capabilities, and the unlisted `brk` one,
+//!     each with its own store and its own idea of when a value is
+//!     known; limits were never known from a read, so every read of a
+//!     limit the trace did not set went unchecked: the one mechanism
+//!     checks more calls, 2,255 in `extra`, 3,712 in `wide`, 1,048 in
+//!     `suite`, 88 in `qq`, 9 in `signal`.) The credentials' ids are
+//!     not learned: the world runs as root, as the recordings were
+//!     made, and `get*id` is checked.
 //! 9. Memory exec and the loader mapped is not in the trace: an
 //!     `mprotect` or `mremap` that succeeded where the emulation has no
 //!     mapping and the trace never mapped, moved or unmapped reveals one;
