@@ -119,7 +119,7 @@ impl Attr {
 
 /// What the trace has set or shown of one task's attributes: for a
 /// leader, its process's and its own mask; for another thread, its mask.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Known {
     /// Signals (bit `sig - 1`) whose disposition is known.
     actions: u64,
@@ -276,7 +276,13 @@ impl Engine {
                 .process_part()
         };
         k.set(Attr::Mask, self.attr_known(parent, Attr::Mask));
-        self.learned.by_task.insert(child, k);
+        // Nothing known takes no entry (a trace that shows none of this
+        // state costs nothing per task).
+        if k == Known::default() {
+            self.learned.by_task.remove(&child);
+        } else {
+            self.learned.by_task.insert(child, k);
+        }
     }
 
     /// Forgets tasks that are gone.
