@@ -36,6 +36,8 @@ pub(crate) enum Restart {
     Eintr,
 }
 
+/// A recorded call in the strace decoder's vocabulary.
+pub(crate) use taskcore_strace::Call;
 /// What strace printed of a call beyond its return value (the outputs the
 /// engine compares with the dispatched result): strace's
 /// [`taskcore_strace::Recorded`].
@@ -50,58 +52,37 @@ pub(crate) use taskcore_strace::WaitidInfo as RecInfo;
 /// ([`taskcore_strace::UserPtr`], [`taskcore_strace::Access`]).
 pub(crate) use taskcore_strace::{Access, UserPtr};
 
-/// What one recorded event is: a system call as the kernel sees it
-/// ([`Kind::Sys`], or [`Kind::Raw`] until its fd or request is resolved,
-/// [`Kind::Refused`] when the decoder refuses it), or a line of strace's
-/// own (`---`, `+++`) and the replay's synthetic deaths. There is no call
-/// type of the replay's own: calls are [`taskcore::sys::Syscall`] values.
+/// What one recorded event is: a system call in the strace decoder's
+/// vocabulary ([`Kind::Call`]: a [`taskcore::sys::Syscall`] with what
+/// strace printed of its outputs, or the few shapes the decoder keeps
+/// apart), or a line of strace's own (`---`, `+++`) and the replay's
+/// synthetic deaths. There is no call type of the replay's own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
-    /// A system call as the kernel sees it, with the numbers the trace
-    /// printed (pids, groups, fds: the engine maps them to the emulation's
-    /// before [`taskcore::sys::dispatch`]), and its recorded outputs.
-    Sys { call: Syscall, rec: Rec },
-    /// A call kept as the kernel sees it in registers (its number and
-    /// arguments, pointers NULL, 1 for a pointer strace read), because
-    /// what an argument names is resolved when it is applied: the fd of
-    /// pidfd_send_signal and setns (decoded with
-    /// [`Syscall::from_raw_in`] through the caller's fd table,
-    /// `engine/procapi.rs`), and ptrace's request (any request: under
-    /// `strace -f` the answer is strace's rule, `engine/signals.rs`).
-    Raw {
-        nr: u64,
-        args: [u64; 6],
-        /// The siginfo given (pidfd_send_signal), as strace printed it
-        /// (`si_pid` the trace's number): applied in place of the pointer.
-        info: Option<taskcore::SigInfo>,
-    },
-    /// A call the decoder refuses with `err` before the kernel sees it
-    /// (a `sigsetsize` other than 8): its recorded result is checked
-    /// against `err`.
-    Refused {
-        name: &'static str,
-        err: taskcore::Errno,
-    },
-    /// write(2) of `data` to a user-namespace file of `/proc` (`uid_map`,
-    /// `gid_map`, `setgroups`) of recorded process `pid`, known by
-    /// strace's `-y` fd annotation (`engine/userns.rs`).
-    ProcWrite {
-        pid: i32,
-        file: taskcore_strace::ProcFile,
-        data: Vec<u8>,
-    },
-    /// A modelled call whose recorded arguments cannot be applied (a
-    /// pointer strace did not read): counted as unchecked, with why.
-    Unchecked {
-        name: &'static str,
-        why: &'static str,
-    },
+    /// A recorded call as the strace crate decoded it ([`Call`]), with the
+    /// numbers the trace printed (pids, groups, fds: the engine maps them
+    /// to the emulation's before [`taskcore::sys::dispatch`]):
+    /// - [`Call::Sys`]: a call the core implements, and its recorded
+    ///   outputs;
+    /// - [`Call::Raw`]: kept as registers, what an argument names resolved
+    ///   when it is applied: the fd of pidfd_send_signal and setns
+    ///   (through the caller's fd table, `engine/procapi.rs`), ptrace's
+    ///   request (under `strace -f` the answer is strace's rule,
+    ///   `engine/sigcalls.rs`);
+    /// - [`Call::Refused`]: refused before the kernel acts (a
+    ///   `sigsetsize` other than 8), checked against that errno;
+    /// - [`Call::ProcWrite`]: a write to a user-namespace file of `/proc`
+    ///   (`engine/userns.rs`);
+    /// - [`Call::Unchecked`]: modelled, its arguments not printed in full:
+    ///   counted as unchecked, with why;
+    /// - [`Call::RestartSyscall`]: checked against the thread's last call
+    ///   (it must have been interrupted).
+    ///
+    /// Never [`Call::Other`]: a call the replay does not model is
+    /// [`Kind::Other`], which keeps only its name.
+    Call(Call),
     /// `--- SIGx {...} ---`: a signal delivered to the task.
     Signal { sig: i32, info: Option<RecSigInfo> },
-    /// restart_syscall(<... resuming interrupted NAME ...>): a call the
-    /// core does not model; the engine checks that the thread's last call
-    /// was interrupted.
-    RestartSyscall,
     /// `--- stopped by SIGx ---`.
     Stopped { sig: i32 },
     /// The death behind a `+++` line (synthetic): the task ran `do_exit`
@@ -182,14 +163,14 @@ impl Kind {
 
     /// Whether this is a call that creates a task.
     pub(crate) fn is_clone(&self) -> bool {
-        matches!(self, Kind::Sys { call, .. } if Kind::creates(call))
+        matches!(self, Kind::Call(Call::Sys { call, .. }) if Kind::creates(call))
     }
 
     /// The signal this event sends to another task (kill, tgkill, tkill,
     /// rt_sig(tg)queueinfo), if it is such a call.
     pub(crate) fn sent_signal(&self) -> Option<i32> {
         match self {
-            Kind::Sys {
+            Kind::Call(Call::Sys {
                 call:
                     Syscall::Kill { sig, .. }
                     | Syscall::Tgkill { sig, .. }
@@ -197,7 +178,7 @@ impl Kind {
                     | Syscall::RtSigqueueinfo { sig, .. }
                     | Syscall::RtTgsigqueueinfo { sig, .. },
                 ..
-            } => Some(*sig),
+            }) => Some(*sig),
             _ => None,
         }
     }
@@ -206,10 +187,10 @@ impl Kind {
     pub(crate) fn is_sigreturn(&self) -> bool {
         matches!(
             self,
-            Kind::Sys {
+            Kind::Call(Call::Sys {
                 call: Syscall::RtSigreturn { .. },
                 ..
-            }
+            })
         )
     }
 
@@ -218,24 +199,26 @@ impl Kind {
         match self {
             // fork and vfork count as clone, as the replay always counted
             // them.
-            Kind::Sys { call, .. } if Kind::creates(call) => "clone",
-            Kind::Sys { call, .. } => call.name(),
+            Kind::Call(Call::Sys { call, .. }) if Kind::creates(call) => "clone",
+            Kind::Call(Call::Sys { call, .. }) => call.name(),
             Kind::Signal { .. } => "--- signal",
-            Kind::RestartSyscall => "restart_syscall",
+            Kind::Call(Call::RestartSyscall { .. }) => "restart_syscall",
             Kind::Stopped { .. } => "--- stopped",
             Kind::Die { .. } => "death",
             Kind::Exited { .. } => "+++ exited",
             Kind::Killed { .. } => "+++ killed",
             Kind::Superseded { .. } => "+++ superseded",
-            Kind::Raw { nr, .. } => raw_name(*nr),
-            Kind::ProcWrite { .. } => "write",
-            Kind::Refused { name, .. } | Kind::Unchecked { name, .. } => name,
+            Kind::Call(Call::Raw { nr, .. }) => raw_name(*nr),
+            Kind::Call(Call::ProcWrite { .. }) => "write",
+            Kind::Call(Call::Refused { name, .. } | Call::Unchecked { name, .. }) => name,
             Kind::Unrecorded { name } | Kind::Other { name } => name,
+            // Not built (see [`Kind::Call`]).
+            Kind::Call(Call::Other { .. }) => "other",
         }
     }
 }
 
-/// The name of a [`Kind::Raw`] call.
+/// The name of a [`Call::Raw`] call.
 fn raw_name(nr: u64) -> &'static str {
     match nr {
         taskcore::sys::nr::PIDFD_SEND_SIGNAL => "pidfd_send_signal",

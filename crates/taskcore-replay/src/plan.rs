@@ -11,6 +11,7 @@
 use taskcore::sys::Syscall;
 use taskcore::uapi::{sig_kernel_coredump, sig_kernel_stop, SIGCONT};
 
+use crate::event::Call;
 use crate::event::{Event, Kind, Outcome};
 use crate::facts::{Cause, Facts, Named, Unblocked};
 use crate::sigbit::bit;
@@ -32,7 +33,7 @@ pub(crate) fn plan(w: &Window, e: &Event) -> Option<Facts> {
         || taken_with_info(e).is_some()
         || match &e.kind {
             Kind::Signal { .. } => true,
-            Kind::Sys { call, .. } => {
+            Kind::Call(Call::Sys { call, .. }) => {
                 (e.ret == Outcome::Interrupted && is_signal_wait(call))
                     || (w.signalfd_seen && changes_mask(e))
                     || (Kind::creates(call)
@@ -90,7 +91,9 @@ fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
                 f.later_same = later_named(w.named_lines_after(sig, e.line).map(|x| &**x));
             }
         }
-        Kind::Sys { call, .. } if e.ret == Outcome::Interrupted && is_signal_wait(call) => {
+        Kind::Call(Call::Sys { call, .. })
+            if e.ret == Outcome::Interrupted && is_signal_wait(call) =>
+        {
             f.next_signal = w
                 .thread_after(e.pid, e.line)
                 .next()
@@ -116,10 +119,10 @@ fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
                 .filter(|a| {
                     matches!(
                         a.kind,
-                        Kind::Sys {
-                            rec: crate::event::Rec::Clone { ns_nr: Some(_), .. },
+                        Kind::Call(Call::Sys {
+                            out: crate::event::Rec::Clone { ns_nr: Some(_), .. },
                             ..
-                        }
+                        })
                     )
                 })
                 .map(|a| a.pid)
@@ -147,10 +150,10 @@ fn taken_with_info(e: &Event) -> Option<(i32, crate::event::RecSigInfo)> {
     match (&e.kind, &e.ret) {
         (Kind::Signal { sig, info: Some(i) }, _) => Some((*sig, *i)),
         (
-            Kind::Sys {
+            Kind::Call(Call::Sys {
                 call: Syscall::RtSigtimedwait { .. },
-                rec: crate::event::Rec::Siginfo { info: Some(i), .. },
-            },
+                out: crate::event::Rec::Siginfo { info: Some(i), .. },
+            }),
             Outcome::Value(n),
         ) => Some((*n as i32, *i)),
         _ => None,
@@ -175,10 +178,10 @@ fn reported(e: &Event) -> Option<(i32, Report)> {
         return None;
     };
     match &e.kind {
-        Kind::Sys {
-            rec: Rec::Wait4 { status },
+        Kind::Call(Call::Sys {
+            out: Rec::Wait4 { status },
             ..
-        } if v > 0 => {
+        }) if v > 0 => {
             let what = match status {
                 None => Report::Either,
                 Some(0xffff) => return None,
@@ -187,10 +190,10 @@ fn reported(e: &Event) -> Option<(i32, Report)> {
             };
             Some((v as i32, what))
         }
-        Kind::Sys {
-            rec: Rec::Waitid { info: Some(i) },
+        Kind::Call(Call::Sys {
+            out: Rec::Waitid { info: Some(i) },
             ..
-        } if i.pid > 0 => {
+        }) if i.pid > 0 => {
             let what = match i.code {
                 CLD_EXITED | CLD_KILLED | CLD_DUMPED => Report::Death,
                 CLD_STOPPED | CLD_TRAPPED => Report::Stop,
@@ -249,7 +252,7 @@ fn reported_end(w: &Window, e: &Event, nr: i32, what: Report) -> Vec<(usize, u64
 fn coredump_signal(e: &Event) -> Option<i32> {
     let sig = match &e.kind {
         Kind::Signal { sig, .. } => Some(*sig),
-        Kind::Raw { nr, args, .. } if *nr == taskcore::sys::nr::PIDFD_SEND_SIGNAL => {
+        Kind::Call(Call::Raw { nr, args, .. }) if *nr == taskcore::sys::nr::PIDFD_SEND_SIGNAL => {
             Some(args[1] as i32)
         }
         k => k.sent_signal(),
@@ -270,10 +273,10 @@ fn is_signal_wait(call: &Syscall) -> bool {
 fn changes_mask(e: &Event) -> bool {
     matches!(
         e.kind,
-        Kind::Sys {
+        Kind::Call(Call::Sys {
             call: Syscall::RtSigprocmask { .. } | Syscall::RtSigreturn { .. },
             ..
-        }
+        })
     )
 }
 

@@ -305,3 +305,54 @@ fn dumpable_prctls_are_checked() {
     ));
     assert_eq!(bad_lines(&s), vec![6]);
 }
+
+/// State from before the trace is learned at its first read and compared
+/// at every later one, whatever the attribute: a limit, the groups, a
+/// disposition (one mechanism, `engine/learned.rs`). The child inherits
+/// what its parent's process learned.
+const FIRST_READS: &str = "\
+400 1.0 prlimit64(0, RLIMIT_NOFILE, NULL, {rlim_cur=512, rlim_max=2048}) = 0
+400 1.1 getgroups(0, NULL) = 2
+400 1.2 getgroups(2, [10, 20]) = 2
+400 1.3 rt_sigaction(SIGINT, NULL, {sa_handler=SIG_IGN, sa_mask=[], sa_flags=0}, 8) = 0
+400 1.4 clone(child_stack=NULL, flags=SIGCHLD) = 401
+401 1.5 prlimit64(0, RLIMIT_NOFILE, NULL, {rlim_cur=512, rlim_max=2048}) = 0
+401 1.6 getgroups(2, [10, 20]) = 2
+401 1.7 rt_sigaction(SIGINT, NULL, {sa_handler=SIG_IGN, sa_mask=[], sa_flags=0}, 8) = 0
+400 1.8 prlimit64(0, RLIMIT_NOFILE, NULL, {rlim_cur=512, rlim_max=2048}) = 0
+";
+
+#[test]
+fn state_from_before_the_trace_is_learned_once_then_checked() {
+    let s = summary(FIRST_READS);
+    assert_eq!(bad_lines(&s), Vec::<usize>::new());
+    // Learned: the first limit read, the first getgroups that shows the
+    // list (the count alone shows nothing), the first old action.
+    for what in [
+        "resource limits",
+        "supplementary groups",
+        "rt_sigaction old action",
+    ] {
+        assert_eq!(
+            s.stats.learned.get(what),
+            Some(&1),
+            "{what}: {:?}",
+            s.stats.learned
+        );
+    }
+    // Checked: the child's and the parent's later limit reads and the
+    // child's groups.
+    assert_eq!(checked(&s, "prlimit64"), 2);
+    assert_eq!(checked(&s, "getgroups"), 1);
+    // A later read that disagrees with the first is a mismatch.
+    let s = summary(&FIRST_READS.replace(
+        "400 1.8 prlimit64(0, RLIMIT_NOFILE, NULL, {rlim_cur=512, rlim_max=2048}) = 0",
+        "400 1.8 prlimit64(0, RLIMIT_NOFILE, NULL, {rlim_cur=256, rlim_max=2048}) = 0",
+    ));
+    assert_eq!(bad_lines(&s), vec![9]);
+    let s = summary(&FIRST_READS.replace(
+        "401 1.6 getgroups(2, [10, 20]) = 2",
+        "401 1.6 getgroups(2, [10, 30]) = 2",
+    ));
+    assert_eq!(bad_lines(&s), vec![7]);
+}

@@ -15,6 +15,7 @@ use std::collections::{HashSet, VecDeque};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
+use crate::event::Call;
 use crate::event::{Event, Kind, Outcome, Rec};
 use crate::facts::Facts;
 
@@ -22,10 +23,10 @@ use crate::facts::Facts;
 fn ns_comment(e: &Event) -> bool {
     matches!(
         e.kind,
-        Kind::Sys {
-            rec: Rec::Clone { ns_nr: Some(_), .. },
+        Kind::Call(Call::Sys {
+            out: Rec::Clone { ns_nr: Some(_), .. },
             ..
-        }
+        })
     )
 }
 
@@ -116,7 +117,7 @@ impl Window {
             {
                 self.signalfd_seen = true;
             }
-            Kind::Sys { call, .. } => {
+            Kind::Call(Call::Sys { call, .. }) => {
                 let flags = match call {
                     Syscall::Clone(a) => a.flags,
                     Syscall::Clone3(a) => a.flags,
@@ -127,7 +128,9 @@ impl Window {
                     self.pidns_seen = true;
                 }
             }
-            Kind::Raw { nr, .. } if *nr == taskcore::sys::nr::SETNS => self.pidns_seen = true,
+            Kind::Call(Call::Raw { nr, .. }) if *nr == taskcore::sys::nr::SETNS => {
+                self.pidns_seen = true
+            }
             _ => {}
         }
     }
@@ -246,10 +249,10 @@ impl Window {
         let mut any = None;
         for e in self.events.iter().rev() {
             if let (
-                Kind::Sys {
-                    rec: Rec::Clone { ns_nr: Some(n), .. },
+                Kind::Call(Call::Sys {
+                    out: Rec::Clone { ns_nr: Some(n), .. },
                     ..
-                },
+                }),
                 Some(c),
             ) = (&e.kind, created(e))
             {

@@ -1,78 +1,45 @@
 //! Capabilities: `capget`, `capset` and the capability prctl options
 //! (`PR_CAPBSET_*`, `PR_CAP_AMBIENT`, `PR_*_KEEPCAPS`, `PR_*_SECUREBITS`,
 //! `PR_*_NO_NEW_PRIVS`); and the supplementary groups (`getgroups`,
-//! `setgroups`), also inherited from outside the trace.
+//! `setgroups`).
 //!
 //! # What is known
-//! A trace's first processes get their capabilities from outside it
-//! (strace's shell: on a container without `CAP_SYS_RESOURCE`, the
-//! permitted set lacks it). As with resource limits, each thread group's
-//! sets are "known" once the trace showed them: the first `capget` that
-//! succeeds (or `capset` that does) in a process whose effective,
-//! permitted and inheritable sets are not known is learned, written into
-//! the emulated process; later ones are checked. The bounding and ambient
-//! sets are learned bit by bit from `PR_CAPBSET_READ` and
-//! `PR_CAP_AMBIENT_IS_SET`, the securebits from `PR_GET_SECUREBITS`, the
-//! no_new_privs flag from `PR_GET_NO_NEW_PRIVS`. A fork copies what is
-//! known; an exec keeps the sets known only when its result depends on
-//! nothing unknown (the ambient set, the securebits, and for root the
-//! bounding set). A call whose answer depends on something unknown is not
-//! checkable; the state follows the recording then. The groups are known
-//! once a `setgroups` succeeded in the process or an ancestor; until then
-//! a `getgroups` is learned.
-
-use std::collections::HashMap;
+//! A trace's first processes get their capabilities and groups from
+//! outside it (strace's shell: on a container without `CAP_SYS_RESOURCE`,
+//! the permitted set lacks it). Each is an attribute learned at its first
+//! read ([`learned`](super::learned)): the effective, permitted and
+//! inheritable sets at a `capget` (or a `capset` that succeeded), the
+//! bounding and ambient sets bit by bit at `PR_CAPBSET_READ` and
+//! `PR_CAP_AMBIENT_IS_SET`, the securebits at `PR_GET_SECUREBITS`, the
+//! no_new_privs flag at `PR_GET_NO_NEW_PRIVS`, the groups at `getgroups`.
+//! An exec keeps the sets known only when its result depends on nothing
+//! unknown (the ambient set, the securebits, and for root the bounding
+//! set). A setter whose answer depends on something unknown is not
+//! checkable; the state follows the recording then.
 
 use taskcore::sys::{Prctl, SysRet, Syscall};
 use taskcore::task::capability::{Cap, SECBIT_KEEP_CAPS, SECBIT_NOROOT};
 use taskcore::{AmbientOp, CapUserData, Cred, KernelCap, TaskId};
 
+use super::learned::{Attr, Read};
 use super::Engine;
 use crate::event::{Event, Outcome, Rec};
 
-/// What the trace has shown of one thread group's capability state.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct CapKnown {
-    /// The effective, permitted and inheritable sets.
-    sets: bool,
-    /// Bounding-set bits known.
-    bset: u64,
-    /// Ambient-set bits known.
-    ambient: u64,
-    /// The securebits.
-    securebits: bool,
-    /// The no_new_privs flag.
-    nnp: bool,
-    /// The supplementary groups.
-    groups: bool,
-}
-
-/// Per thread group (its leader task), what is known.
-pub(crate) type CapsKnown = HashMap<TaskId, CapKnown>;
-
-const WHY: &str = "capabilities from outside the trace, learned";
-
 impl Engine {
-    fn caps_known(&self, t: TaskId) -> CapKnown {
-        let g = self.leader_of(t).unwrap_or(t);
-        self.proc.caps.get(&g).copied().unwrap_or_default()
-    }
-
-    fn caps_learn(&mut self, t: TaskId, f: impl FnOnce(&mut CapKnown)) {
-        let g = self.leader_of(t).unwrap_or(t);
-        f(self.proc.caps.entry(g).or_default());
-    }
-
     /// Writes `f`'s change into `t`'s emulated credentials (what the
-    /// recording showed of the world outside the trace).
-    fn caps_write(&mut self, t: TaskId, f: impl FnOnce(&mut Cred)) {
-        if let Ok(mut c) = self.k.cred(t) {
-            f(&mut c);
-            c.cap_ambient = c
-                .cap_ambient
-                .intersect(c.cap_permitted.intersect(c.cap_inheritable));
-            let _ = self.k.set_cred(t, c);
-        }
+    /// recording showed of the world outside the trace); whether they
+    /// changed.
+    fn caps_write(&mut self, t: TaskId, f: impl FnOnce(&mut Cred)) -> bool {
+        let Ok(was) = self.k.cred(t) else {
+            return false;
+        };
+        let mut c = was.clone();
+        f(&mut c);
+        c.cap_ambient = c
+            .cap_ambient
+            .intersect(c.cap_permitted.intersect(c.cap_inheritable));
+        let changed = c != was;
+        changed && self.k.set_cred(t, c).is_ok()
     }
 
     /// Applies and checks a capability call of `e` by `cur`.
@@ -92,7 +59,7 @@ impl Engine {
                 let r = self.sys(cur, call);
                 self.check_unit(e, r.map(drop));
                 if e.ret == Outcome::Value(0) {
-                    self.caps_learn(cur, |k| k.groups = true);
+                    self.set_known(cur, Attr::Groups, true);
                 }
             }
             &Syscall::Getgroups { size } => {
@@ -111,15 +78,16 @@ impl Engine {
     /// written, checked once the groups are known, learned before.
     fn do_getgroups(&mut self, e: &Event, cur: TaskId, size: i32, recorded: Option<Vec<u32>>) {
         let r = self.sys(cur, &Syscall::Getgroups { size });
-        if !self.caps_known(cur).groups {
-            if let (Outcome::Value(n), Some(g)) = (&e.ret, &recorded) {
-                if *n as usize == g.len() {
-                    let g = g.clone();
-                    self.caps_write(cur, |c| c.groups = g.into());
-                    self.caps_learn(cur, |k| k.groups = true);
-                }
-            }
-            return self.unchecked_because(e, "groups from outside the trace, learned");
+        let shown = match (&e.ret, &recorded) {
+            (Outcome::Value(n), Some(g)) if *n as usize == g.len() => Some(g.clone()),
+            _ => None,
+        };
+        let read = self.first_read(cur, Attr::Groups, shown.is_some(), |en| {
+            let g = shown.unwrap_or_default();
+            en.caps_write(cur, |c| c.groups = g.into())
+        });
+        if read != Read::Known {
+            return self.unchecked_because(e, &Attr::Groups.why());
         }
         match (r, recorded) {
             (Ok(SysRet::Groups(got)), Some(want)) if e.ret == Outcome::Value(want.len() as i64) => {
@@ -177,14 +145,15 @@ impl Engine {
         let (Some(rec), Outcome::Value(0)) = (recorded, &e.ret) else {
             return self.check_unit(e, r.map(drop));
         };
-        if !self.caps_known(target).sets {
-            self.caps_write(target, |c| {
+        let read = self.first_read(target, Attr::CapSets, true, |en| {
+            en.caps_write(target, |c| {
                 c.cap_effective = rec.effective;
                 c.cap_permitted = rec.permitted;
                 c.cap_inheritable = rec.inheritable;
-            });
-            self.caps_learn(target, |k| k.sets = true);
-            return self.unchecked_because(e, WHY);
+            })
+        });
+        if read == Read::Learned {
+            return self.unchecked_because(e, &Attr::CapSets.why());
         }
         match r {
             Ok(SysRet::Caps(got)) => {
@@ -225,111 +194,112 @@ impl Engine {
             Some((_, nr)) => nr,
             None => pid,
         };
-        if self.caps_known(cur).sets {
-            let call = Syscall::Capset {
-                version,
-                pid: nr,
-                data,
-            };
-            let r = self.sys(cur, &call);
-            return self.check_unit(e, r.map(drop));
-        }
-        match (data, &e.ret) {
-            (Some(d), Outcome::Value(0)) => {
-                self.caps_write(cur, |c| {
-                    c.cap_effective = d.effective;
-                    c.cap_permitted = d.permitted;
-                    c.cap_inheritable = d.inheritable;
-                });
-                self.caps_learn(cur, |k| k.sets = true);
-                self.unchecked_because(e, WHY);
+        // A successful capset shows the sets it set, which the emulation
+        // cannot check against a permitted set it does not know.
+        let shown = data.filter(|_| e.ret == Outcome::Value(0));
+        let read = self.first_read(cur, Attr::CapSets, shown.is_some(), |en| {
+            let d = shown.unwrap_or_default();
+            en.caps_write(cur, |c| {
+                c.cap_effective = d.effective;
+                c.cap_permitted = d.permitted;
+                c.cap_inheritable = d.inheritable;
+            })
+        });
+        match read {
+            Read::Known => {
+                let call = Syscall::Capset {
+                    version,
+                    pid: nr,
+                    data,
+                };
+                let r = self.sys(cur, &call);
+                self.check_unit(e, r.map(drop));
             }
-            _ => self.unchecked(e),
+            Read::Learned => self.unchecked_because(e, &Attr::CapSets.why()),
+            Read::Unknown => self.unchecked(e),
         }
     }
 
-    /// A prctl whose result is the return value: checked when `known`,
-    /// else learned by `learn` (given the recorded value).
+    /// A prctl whose result is the return value of attribute `attr` (a
+    /// first read, [`Engine::first_read`]): `take` writes the recorded
+    /// value into the emulation and says whether it changed it. `checked`:
+    /// the call is checked whatever is known (invalid arguments).
     fn cap_value(
         &mut self,
         e: &Event,
         cur: TaskId,
         p: &Prctl,
-        known: bool,
-        learn: impl FnOnce(&mut Engine, i64),
+        attr: Attr,
+        checked: bool,
+        take: impl FnOnce(&mut Engine, i64) -> bool,
     ) {
         let r = self.sys(cur, &Syscall::Prctl(p.clone()));
-        match (&e.ret, known) {
-            (Outcome::Value(v), false) if r.is_ok() => {
-                let v = *v;
-                learn(self, v);
-                self.unchecked_because(e, WHY);
-            }
+        let shown = match &e.ret {
+            Outcome::Value(v) if r.is_ok() && !checked => Some(*v),
+            _ => None,
+        };
+        let read = if checked {
+            Read::Known
+        } else {
+            self.first_read(cur, attr, shown.is_some(), |en| {
+                take(en, shown.unwrap_or_default())
+            })
+        };
+        match read {
+            Read::Learned => self.unchecked_because(e, &attr.why()),
             _ => self.check_value(e, r.map(|v| v.raw())),
         }
     }
 
     fn do_cap_prctl(&mut self, e: &Event, cur: TaskId, p: &Prctl) {
-        let k = self.caps_known(cur);
         let ok = e.ret == Outcome::Value(0);
+        let flip = |s: KernelCap, c: Cap, on: bool| if on { s.with(c) } else { s.without(c) };
         match *p {
             Prctl::CapbsetRead(cap) => {
-                let bit = Cap::from_arg(cap).map_or(0, |c| 1u64 << c.0);
-                self.cap_value(e, cur, p, bit == 0 || k.bset & bit != 0, |en, v| {
-                    let c = Cap(cap as u8);
+                // An invalid capability is EINVAL whatever is known.
+                let valid = Cap::from_arg(cap).is_some();
+                self.cap_value(e, cur, p, Attr::Bset(cap), !valid, |en, v| {
                     en.caps_write(cur, |cr| {
-                        cr.cap_bset = if v == 1 {
-                            cr.cap_bset.with(c)
-                        } else {
-                            cr.cap_bset.without(c)
-                        };
-                    });
-                    en.caps_learn(cur, |k| k.bset |= bit);
+                        cr.cap_bset = flip(cr.cap_bset, Cap(cap as u8), v == 1)
+                    })
                 });
             }
             Prctl::CapAmbient(Some(AmbientOp::IsSet), cap, 0, 0)
                 if Cap::from_arg(cap).is_some() =>
             {
-                let bit = 1u64 << cap;
-                self.cap_value(e, cur, p, k.ambient & bit != 0, |en, v| {
-                    let c = Cap(cap as u8);
+                self.cap_value(e, cur, p, Attr::Ambient(cap), false, |en, v| {
                     en.caps_write(cur, |cr| {
-                        cr.cap_ambient = if v == 1 {
-                            cr.cap_ambient.with(c)
-                        } else {
-                            cr.cap_ambient.without(c)
-                        };
-                    });
-                    en.caps_learn(cur, |k| k.ambient |= bit);
+                        cr.cap_ambient = flip(cr.cap_ambient, Cap(cap as u8), v == 1)
+                    })
                 });
             }
-            Prctl::GetSecurebits => self.cap_value(e, cur, p, k.securebits, |en, v| {
-                en.caps_write(cur, |c| c.securebits = v as u32);
-                en.caps_learn(cur, |k| k.securebits = true);
+            Prctl::GetSecurebits => self.cap_value(e, cur, p, Attr::Securebits, false, |en, v| {
+                en.caps_write(cur, |c| c.securebits = v as u32)
             }),
-            Prctl::GetKeepcaps => self.cap_value(e, cur, p, k.securebits, |en, v| {
+            Prctl::GetKeepcaps => self.cap_value(e, cur, p, Attr::Keepcaps, false, |en, v| {
                 en.caps_write(cur, |c| {
                     c.securebits = c.securebits & !SECBIT_KEEP_CAPS
                         | if v == 1 { SECBIT_KEEP_CAPS } else { 0 };
-                });
+                })
             }),
             Prctl::GetNoNewPrivs(args) => {
-                let known = k.nnp || args != [0; 4];
-                self.cap_value(e, cur, p, known, |en, v| {
-                    if v == 1 {
-                        let _ = en.k.pr_set_no_new_privs(cur, [1, 0, 0, 0]);
-                    }
-                    en.caps_learn(cur, |k| k.nnp = true);
+                // Other arguments are EINVAL whatever is known.
+                let bad = args != [0; 4];
+                self.cap_value(e, cur, p, Attr::NoNewPrivs, bad, |en, v| {
+                    v == 1 && en.k.pr_set_no_new_privs(cur, [1, 0, 0, 0]).is_ok()
                 });
             }
             _ => {
                 // The setters: checkable when their answer depends only on
                 // what is known.
+                let known = |a| self.attr_known(cur, a);
                 let checkable = match *p {
                     Prctl::SetNoNewPrivs(_) => true,
-                    Prctl::SetKeepcaps(_) => k.securebits,
-                    Prctl::SetSecurebits(_) | Prctl::CapbsetDrop(_) => k.securebits && k.sets,
-                    Prctl::CapAmbient(..) => k.sets && k.securebits,
+                    Prctl::SetKeepcaps(_) => known(Attr::Securebits),
+                    Prctl::SetSecurebits(_) | Prctl::CapbsetDrop(_) => {
+                        known(Attr::Securebits) && known(Attr::CapSets)
+                    }
+                    Prctl::CapAmbient(..) => known(Attr::CapSets) && known(Attr::Securebits),
                     _ => false,
                 };
                 let r = self.sys(cur, &Syscall::Prctl(p.clone()));
@@ -343,14 +313,18 @@ impl Engine {
                     self.unchecked(e);
                 }
                 if ok {
-                    self.caps_learn(cur, |k| match *p {
-                        Prctl::SetNoNewPrivs(_) => k.nnp = true,
-                        Prctl::SetSecurebits(_) => k.securebits = true,
-                        Prctl::CapbsetDrop(c) if c < 64 => k.bset |= 1 << c,
-                        Prctl::CapAmbient(Some(AmbientOp::ClearAll), ..) => k.ambient = !0,
-                        Prctl::CapAmbient(_, c, ..) if c < 64 => k.ambient |= 1 << c,
+                    match *p {
+                        Prctl::SetNoNewPrivs(_) => self.set_known(cur, Attr::NoNewPrivs, true),
+                        Prctl::SetSecurebits(_) => self.set_known(cur, Attr::Securebits, true),
+                        Prctl::CapbsetDrop(c) => self.set_known(cur, Attr::Bset(c), true),
+                        Prctl::CapAmbient(Some(AmbientOp::ClearAll), ..) => {
+                            for c in 0..64 {
+                                self.set_known(cur, Attr::Ambient(c), true);
+                            }
+                        }
+                        Prctl::CapAmbient(_, c, ..) => self.set_known(cur, Attr::Ambient(c), true),
                         _ => {}
-                    });
+                    }
                 }
             }
         }
@@ -381,24 +355,19 @@ impl Engine {
         });
     }
 
-    /// After a fork of `child` from `parent`'s process: it knows what its
-    /// parent knew.
-    pub(super) fn caps_after_clone(&mut self, parent: TaskId, child: TaskId) {
-        let k = self.caps_known(parent);
-        self.proc.caps.insert(child, k);
-    }
-
     /// After a successful exec by `cur`: the sets stay known only if the
     /// new ones depend on nothing unknown.
     pub(super) fn caps_after_exec(&mut self, cur: TaskId) {
         let Ok(c) = self.k.cred(cur) else { return };
-        let k = self.caps_known(cur);
         let full = KernelCap::FULL.bits();
+        let all = |en: &Engine, a: fn(u64) -> Attr| {
+            (0..64).all(|b| full & (1u64 << b) == 0 || en.attr_known(cur, a(b)))
+        };
         let root_rules = (c.uid == 0 || c.euid == 0) && c.securebits & SECBIT_NOROOT == 0;
-        let still = k.sets
-            && k.securebits
-            && k.ambient & full == full
-            && (!root_rules || k.bset & full == full);
-        self.caps_learn(cur, |k| k.sets = still);
+        let still = self.attr_known(cur, Attr::CapSets)
+            && self.attr_known(cur, Attr::Securebits)
+            && all(self, Attr::Ambient)
+            && (!root_rules || all(self, Attr::Bset));
+        self.set_known(cur, Attr::CapSets, still);
     }
 }

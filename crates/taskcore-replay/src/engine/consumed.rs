@@ -103,4 +103,23 @@ impl Engine {
             self.sig.signalfd.insert(l);
         }
     }
+
+    /// A new process `child` forked by `parent` (not a thread: `thread`)
+    /// shares its parent's open signalfds.
+    pub(super) fn signalfd_after_clone(&mut self, parent: TaskId, child: TaskId, thread: bool) {
+        if thread {
+            return;
+        }
+        if let (Ok(pl), Ok(cl)) = (self.leader_of(parent), self.leader_of(child)) {
+            if self.sig.signalfd.contains(&pl) {
+                self.sig.signalfd.insert(cl);
+            }
+        }
+    }
+
+    /// Forgets processes that are gone.
+    pub(super) fn sweep_signalfd(&mut self) {
+        let k = &self.k;
+        self.sig.signalfd.retain(|t| k.getpid(*t).is_ok());
+    }
 }

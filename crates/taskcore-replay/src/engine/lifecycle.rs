@@ -11,6 +11,7 @@ use taskcore::sys::{SysResult, SysRet, Syscall};
 use taskcore::uapi::{CLONE_THREAD, CLONE_VFORK, CLONE_VM};
 use taskcore::{Errno, PidFd, TaskId};
 
+use super::learned::Attr;
 use super::Engine;
 use crate::event::{Event, Outcome, Rec};
 
@@ -152,8 +153,8 @@ impl Engine {
             // Applied at the `+++ superseded` line.
             return;
         }
+        self.set_known(cur, Attr::Brk, false);
         if let Ok(tgid) = self.k.getpid(cur) {
-            self.mem.brk_known.remove(&tgid);
             self.mem.mm_touched.remove(&tgid);
         }
         match self.sys(cur, call) {
@@ -229,15 +230,12 @@ impl Engine {
         match child_of(self.sys(cur, call)) {
             Ok((t, pid, fd)) => {
                 self.stats.applied += 1;
-                self.inherit_known(cur, t, flags & CLONE_THREAD != 0);
+                let thread = flags & CLONE_THREAD != 0;
+                self.learned_after_clone(cur, t, thread);
+                self.signalfd_after_clone(cur, t, thread);
                 if flags & CLONE_THREAD == 0 {
                     let (p, c) = (self.k.getpid(cur), self.k.getpid(t));
                     if let (Ok(p), Ok(c)) = (p, c) {
-                        if self.mem.brk_known.contains(&p) {
-                            self.mem.brk_known.insert(c);
-                        } else {
-                            self.mem.brk_known.remove(&c);
-                        }
                         match self.mem.mm_touched.get(&p).cloned() {
                             Some(v) => self.mem.mm_touched.insert(c, v),
                             None => self.mem.mm_touched.remove(&c),

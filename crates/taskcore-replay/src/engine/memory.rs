@@ -12,7 +12,8 @@
 //!   mapped reveals an exec-time mapping: it is learned (mapped in) and the
 //!   call is counted as not checkable;
 //! - the first brk of an image reveals its randomised break, which is
-//!   learned; later brk calls are checked against it.
+//!   learned ([`learned`](super::learned)); later brk calls are checked
+//!   against it.
 
 use taskcore::mm::flags::{
     MAP_ANONYMOUS, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_PRIVATE, MREMAP_DONTUNMAP, MREMAP_FIXED,
@@ -22,14 +23,13 @@ use taskcore::mm::{FileId, MmLayout, MmStruct, MmapFile};
 use taskcore::sys::{SysRet, Syscall};
 use taskcore::{Errno, TaskId};
 
+use super::learned::{Attr, Read};
 use super::{uaccess, Engine};
 use crate::event::{Event, Outcome, Rec};
 
 /// What the memory calls need to know beyond the core's address spaces.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Mem {
-    /// Emulated tgids whose current image's program break is known.
-    pub(super) brk_known: std::collections::HashSet<i32>,
     /// Per emulated tgid, the address ranges the trace itself mapped, moved
     /// or unmapped since its last exec (sorted, merged): memory there is
     /// never learned to explain a failure.
@@ -203,13 +203,13 @@ impl Engine {
             }
             (Syscall::Brk { addr }, Outcome::Value(got)) => {
                 let got = got as u64;
-                if self.mem.brk_known.insert(tgid) {
-                    // The image's randomised break, seen for the first time.
-                    self.learn_brk(cur, got);
-                    if addr == 0 || addr == got {
-                        self.unchecked(i);
-                        return;
-                    }
+                // The image's randomised break, seen for the first time.
+                let read = self.first_read(cur, Attr::Brk, true, |en| {
+                    en.learn_brk(cur, got);
+                    true
+                });
+                if read == Read::Learned && (addr == 0 || addr == got) {
+                    return self.unchecked_because(i, &Attr::Brk.why());
                 }
                 let r = self.mem_sys(cur, Syscall::Brk { addr });
                 self.check_addr(i, r, got);

@@ -15,8 +15,8 @@
 //!   signal waits, rt_sig(tg)queueinfo, rt_sigreturn), ptrace under
 //!   strace;
 //! - [`report`]: counters, mismatches and the result checks;
-//! - [`inherited`]: dispositions and masks from before the trace, learned
-//!   at their first showing;
+//! - [`learned`]: state from before the trace (dispositions, masks,
+//!   limits, capabilities, groups), learned at its first read;
 //! - [`consumed`]: signals consumed where the trace cannot see (signalfd);
 //! - [`kept`]: ignored signals strace's tracing keeps queued;
 //! - [`frames`]: handler frames an order the recording allows never set
@@ -67,8 +67,8 @@ mod caps;
 mod consumed;
 mod deaths;
 mod frames;
-mod inherited;
 mod kept;
+mod learned;
 mod lifecycle;
 mod memory;
 mod notation;
@@ -77,6 +77,7 @@ mod pidns;
 mod procapi;
 pub(crate) mod records;
 pub(crate) mod report;
+use crate::event::Call;
 use crate::sigbit;
 mod sigcalls;
 mod signals;
@@ -120,9 +121,9 @@ pub(crate) struct Engine {
     sig: signals::SigState,
     /// pidfd tables and known limits (see [`procapi`]).
     proc: procapi::ProcState,
-    /// What the trace has shown of state from before it (see
-    /// [`inherited`]).
-    inherited: inherited::Inherited,
+    /// What the trace has set or shown of state from before it (see
+    /// [`learned`]).
+    learned: learned::Learned,
     /// Per-process records (see [`records`]).
     pub(crate) rec: records::Records,
     pub(crate) stats: Stats,
@@ -167,7 +168,7 @@ impl Engine {
             mem: memory::Mem::default(),
             sig: signals::SigState::default(),
             proc: procapi::ProcState::default(),
-            inherited: inherited::Inherited::default(),
+            learned: learned::Learned::default(),
             rec: records::Records {
                 on: records,
                 ..records::Records::default()
@@ -197,7 +198,7 @@ impl Engine {
             mem: self.mem.clone(),
             sig: self.sig.clone(),
             proc: self.proc.clone(),
-            inherited: self.inherited.clone(),
+            learned: self.learned.clone(),
             rec: self.rec.clone(),
             stats: self.stats.clone(),
             pos: self.pos,
@@ -286,7 +287,8 @@ impl Engine {
         inferred.retain(|_, c| self.pids.task(*c).is_some());
         self.pids.inferred = inferred;
         self.sweep_signals();
-        self.sweep_inherited();
+        self.sweep_learned();
+        self.sweep_signalfd();
     }
 
     /// Records that recorded tid `rec` (created by recorded `creator`) is
@@ -379,7 +381,7 @@ impl Engine {
             return;
         }
         match &e.kind {
-            Kind::Sys { call, rec } if e.uptrs.is_some() => {
+            Kind::Call(Call::Sys { call, out: rec }) if e.uptrs.is_some() => {
                 let (checked, mismatches) = (self.stats.checked, self.stats.mismatches.len());
                 self.begin_ptrs(e, call);
                 self.apply_sys(e, cur, call, rec);
@@ -395,12 +397,14 @@ impl Engine {
                     self.count_efault();
                 }
             }
-            Kind::Sys { call, rec } => self.apply_sys(e, cur, call, rec),
+            Kind::Call(Call::Sys { call, out: rec }) => self.apply_sys(e, cur, call, rec),
             Kind::Die { code, sig } => self.die(e, *code, *sig),
             Kind::Exited { code } => self.do_death(e, Some(*code), None),
             Kind::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
             Kind::Stopped { sig } => self.stopped_line(cur, *sig),
-            Kind::Signal { .. } | Kind::RestartSyscall => self.apply_signal(e, cur),
+            Kind::Signal { .. } | Kind::Call(Call::RestartSyscall { .. }) => {
+                self.apply_signal(e, cur)
+            }
             Kind::Superseded { by } => {
                 // Thread `by` exec'd and took over this leader's pid.
                 if let Some(t) = self.pids.task(*by).filter(|t| !t.dead) {
@@ -420,13 +424,17 @@ impl Engine {
                     }
                 }
             }
-            Kind::Raw { nr, args, .. } if *nr == taskcore::sys::nr::PTRACE => {
+            Kind::Call(Call::Raw { nr, args, .. }) if *nr == taskcore::sys::nr::PTRACE => {
                 self.ptrace_under_strace(e, cur, args[0] as i32, args[1] as i32)
             }
-            Kind::Raw { nr, args, info } => self.apply_fd_call(e, cur, *nr, *args, *info),
-            Kind::ProcWrite { pid, file, data } => self.apply_proc_write(e, cur, *pid, *file, data),
-            Kind::Refused { name, err } => self.refused(e, name, *err),
-            Kind::Unchecked { why, .. } => self.unchecked_because(e, why),
+            Kind::Call(Call::Raw { nr, args, info }) => {
+                self.apply_fd_call(e, cur, *nr, *args, *info)
+            }
+            Kind::Call(Call::ProcWrite { pid, file, data }) => {
+                self.apply_proc_write(e, cur, *pid, *file, data)
+            }
+            Kind::Call(Call::Refused { name, err }) => self.refused(e, name, *err),
+            Kind::Call(Call::Unchecked { why, .. }) => self.unchecked_because(e, why),
             Kind::Unrecorded { .. } => {
                 self.unchecked_because(e, "arguments not recorded: the caller died in the call")
             }
@@ -436,6 +444,10 @@ impl Engine {
                 }
                 self.note_skipped(e, name);
                 *self.stats.skipped.entry(name.clone()).or_default() += 1;
+            }
+            // Not built (see `Kind::Call`): counted as not modelled.
+            Kind::Call(Call::Other { .. }) => {
+                *self.stats.skipped.entry("other".into()).or_default() += 1;
             }
         }
     }

@@ -15,11 +15,10 @@
 //! are dropped in batches).
 //!
 //! # Resource limits
-//! Limits come from outside the trace (strace's shell). A process's limit
-//! of a resource is "known" once the trace set it in the process or an
-//! ancestor before the fork; until then a read is not checkable, and the
-//! value read is learned (written into the emulated process with init's
-//! privilege) so that later reads, forks and `RLIMIT_NPROC` checks see it.
+//! Limits come from outside the trace (strace's shell): the first read of
+//! one the trace has not set is learned ([`learned`](super::learned)),
+//! written into the emulated process with init's privilege, so that
+//! later reads, forks and `RLIMIT_NPROC` checks see it.
 
 use std::collections::HashMap;
 
@@ -27,6 +26,7 @@ use taskcore::sys::{nr as sysnr, FdTable, NoMemory, Prctl, SysRet, Syscall};
 use taskcore::uapi::CLONE_THREAD;
 use taskcore::{Errno, PidFd, Rlimit, SetnsFd, TaskId};
 
+use super::learned::{Attr, Read};
 use super::Engine;
 use crate::event::{Event, Outcome, Rec, RecInfo};
 
@@ -40,12 +40,8 @@ pub(crate) struct ProcState {
     fds: HashMap<TaskId, HashMap<i32, PidFd>>,
     /// How many fd tables hold each open pidfd.
     refs: HashMap<PidFd, u32>,
-    /// Per thread group, a bit per `RLIMIT_*` whose value is known.
-    known_limits: HashMap<TaskId, u32>,
     /// Clones since the last purge.
     clones: u64,
-    /// Per thread group, what the trace showed of its capabilities.
-    pub(super) caps: super::caps::CapsKnown,
 }
 
 /// A process's fd table as the decoder sees it: its pidfds by recorded
@@ -273,8 +269,9 @@ impl Engine {
     }
 
     /// `prlimit64(pid, resource, new, old)` (and setrlimit/getrlimit as
-    /// `pid` 0 with one of `new`/`old`), with the learning rule of the
-    /// module docs.
+    /// `pid` 0 with one of `new`/`old`): the old limits of a limit the
+    /// trace has not set or shown are a first read
+    /// ([`learned`](super::learned)).
     #[allow(clippy::too_many_arguments)]
     fn do_prlimit(
         &mut self,
@@ -298,21 +295,19 @@ impl Engine {
             self.unchecked_because(e, "a process outside the trace");
             return;
         };
-        let group = self.leader_of(target).unwrap_or(target);
-        let bit = 1u32.checked_shl(resource).unwrap_or(0);
-        let known = self
-            .proc
-            .known_limits
-            .get(&group)
-            .is_some_and(|m| m & bit != 0);
-        if !known {
-            if let (Some(o), Outcome::Value(0)) = (old, &e.ret) {
-                // Learn what the world outside the trace gave.
-                if let Ok(nr) = self.k.pid_vnr(self.world.init, target) {
-                    let _ = self.k.prlimit64(self.world.init, nr, resource, Some(o));
-                }
-            }
-        }
+        let attr = Attr::Limit(resource);
+        let shown = old.is_some() && e.ret == Outcome::Value(0);
+        let read = self.first_read(target, attr, shown, |en| {
+            // Written with init's privilege: what the world outside the
+            // trace gave.
+            let (init, Some(o)) = (en.world.init, old) else {
+                return false;
+            };
+            en.k.pid_vnr(init, target)
+                .and_then(|nr| en.k.prlimit64(init, nr, resource, Some(o)))
+                .is_ok_and(|prev| prev != o)
+        });
+        let known = read == Read::Known;
         let mapped = match call {
             Syscall::Prlimit64 { .. } if pid != 0 => Syscall::Prlimit64 {
                 pid: self.nr_for(cur, pid),
@@ -328,7 +323,7 @@ impl Engine {
         match (&e.ret, r) {
             (Outcome::Value(0), Ok(got)) => {
                 if new.is_some() {
-                    *self.proc.known_limits.entry(group).or_default() |= bit;
+                    self.set_known(target, attr, true);
                 }
                 match (old, got) {
                     (Some(o), Some(got)) if known => {
@@ -342,9 +337,7 @@ impl Engine {
                             );
                         }
                     }
-                    (Some(_), _) if new.is_none() => {
-                        self.unchecked_because(e, "limits inherited from outside the trace")
-                    }
+                    (Some(_), _) if new.is_none() => self.unchecked_because(e, &attr.why()),
                     _ => self.stats.checked += 1,
                 }
             }
@@ -400,7 +393,7 @@ impl Engine {
     }
 
     /// After a clone by `parent` created `child` (with `flags`): a new
-    /// process inherits its parent's fd table and known limits; a pidfd
+    /// process inherits its parent's fd table; a pidfd
     /// from `CLONE_PIDFD` is bound in the parent's table.
     pub(super) fn procapi_after_clone(
         &mut self,
@@ -417,11 +410,7 @@ impl Engine {
                     }
                     self.proc.fds.insert(child, t);
                 }
-                if let Some(&m) = self.proc.known_limits.get(&pg) {
-                    self.proc.known_limits.insert(child, m);
-                }
             }
-            self.caps_after_clone(parent, child);
         }
         if let Some((num, fd)) = pidfd {
             self.bind_pidfd(parent, num, fd);
@@ -432,15 +421,11 @@ impl Engine {
                 .proc
                 .fds
                 .keys()
-                .chain(self.proc.known_limits.keys())
-                .chain(self.proc.caps.keys())
                 .copied()
                 .filter(|&g| self.k.getpid(g).is_err())
                 .collect();
             for g in gone {
                 self.drop_fd_table(g);
-                self.proc.known_limits.remove(&g);
-                self.proc.caps.remove(&g);
             }
         }
     }

@@ -13,6 +13,7 @@ const PTRACE_TRACEME: i32 = 0;
 const PTRACE_ATTACH: i32 = 16;
 const PTRACE_SEIZE: i32 = 0x4206;
 
+use super::learned::{Attr, Read};
 use super::sigbit::bit;
 use super::signals::{sigset, Frame};
 use super::sigwait::{suspend, timedwait, Sleep, Waker};
@@ -70,7 +71,7 @@ impl Engine {
         }
     }
 
-    /// A call the decoder refuses with `err` (`Kind::Refused`): the
+    /// A call the decoder refuses with `err` (`Call::Refused`): the
     /// recorded result must be that errno. The signal calls among them
     /// still show that the trace records the `%signal` class.
     pub(super) fn refused(&mut self, e: &Event, name: &str, err: Errno) {
@@ -97,7 +98,7 @@ impl Engine {
         }
         let r = self.sys(cur, &Syscall::RtSigaction { sig, act });
         if let (Ok(_), Some(a)) = (&r, &act) {
-            self.known_action(cur, sig);
+            self.set_known(cur, Attr::Action(sig), true);
             self.note_concurrent_action(e, cur, sig, a);
             self.flush_kept(cur, sig, a);
         }
@@ -124,6 +125,51 @@ impl Engine {
                 let emu = super::notation::fmt_result(got, |_| "0".into());
                 self.mismatch(e, "result", super::report::fmt_outcome(rec), emu);
             }
+        }
+    }
+
+    /// Before `cur`'s rt_sigaction of `sig` whose old action strace printed
+    /// as `old`: a first read of the disposition ([`Engine::first_read`]).
+    /// A handler is never inherited through exec, so only SIG_DFL and
+    /// SIG_IGN are taken (a handler shown makes it known all the same).
+    fn learn_action(&mut self, cur: TaskId, sig: i32, old: Option<SigHandler>) {
+        self.first_read(cur, Attr::Action(sig), old.is_some(), |en| {
+            let Some(o @ (SigHandler::Default | SigHandler::Ignore)) = old else {
+                return false;
+            };
+            match en.sys(cur, &Syscall::RtSigaction { sig, act: None }) {
+                Ok(SysRet::SigAction(prev)) if prev.handler != o => {
+                    let act = taskcore::SigAction {
+                        handler: o,
+                        ..taskcore::SigAction::DEFAULT
+                    };
+                    let set = Syscall::RtSigaction {
+                        sig,
+                        act: Some(act),
+                    };
+                    en.sys(cur, &set).is_ok()
+                }
+                _ => false,
+            }
+        });
+    }
+
+    /// Before `cur`'s successful rt_sigprocmask (`how`, with a set given
+    /// when `set`) whose old mask strace printed as `old`: a first read of
+    /// the mask ([`Engine::first_read`]); without one, a SIG_SETMASK makes
+    /// it known.
+    fn learn_mask(&mut self, cur: TaskId, how: i32, set: bool, old: Option<u64>) {
+        let read = self.first_read(cur, Attr::Mask, old.is_some(), |en| {
+            let Some(o) = old else { return false };
+            let now = en.sys_sigset(cur, &Syscall::RtSigprocmask { how, set: None });
+            let set = Syscall::RtSigprocmask {
+                how: taskcore::uapi::SIG_SETMASK,
+                set: Some(o),
+            };
+            now.is_ok_and(|m| m != o) && en.sys_sigset(cur, &set).is_ok()
+        });
+        if read == Read::Unknown && set && how == taskcore::uapi::SIG_SETMASK {
+            self.set_known(cur, Attr::Mask, true);
         }
     }
 

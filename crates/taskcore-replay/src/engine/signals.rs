@@ -52,6 +52,7 @@ use super::notation::signame;
 use super::sigbit::bit;
 use super::sigwait::{Sleep, Waker};
 use super::Engine;
+use crate::event::Call;
 use crate::event::{Event, Kind, Outcome, RecSigInfo, Restart};
 
 /// A handler frame set up at a `---` line, until its `rt_sigreturn`.
@@ -267,7 +268,7 @@ impl Engine {
     pub(super) fn apply_signal(&mut self, e: &Arc<Event>, cur: TaskId) {
         match &e.kind {
             Kind::Signal { sig, info } => self.signal_line(e, cur, *sig, *info),
-            Kind::RestartSyscall => {
+            Kind::Call(Call::RestartSyscall { .. }) => {
                 // The kernel resumed a call a stop or an ignored signal
                 // interrupted: only right if the thread's last call was
                 // interrupted (and did not run a handler since).

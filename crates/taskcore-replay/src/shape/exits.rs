@@ -22,6 +22,7 @@
 
 use std::collections::HashMap;
 
+use crate::event::Call;
 use crate::event::{Event, Kind, Outcome, Rec};
 use taskcore::sys::Syscall;
 
@@ -66,10 +67,10 @@ impl ExitLines {
 pub(crate) fn exit_call(e: &Event) -> Option<i32> {
     match (&e.kind, &e.ret) {
         (
-            Kind::Sys {
+            Kind::Call(Call::Sys {
                 call: Syscall::Exit { code } | Syscall::ExitGroup { code },
                 ..
-            },
+            }),
             Outcome::Died,
         ) => Some(*code),
         _ => None,
@@ -84,17 +85,17 @@ pub(crate) fn reports(e: &Event) -> Option<i32> {
     match (&e.kind, &e.ret) {
         (Kind::Signal { sig, info: Some(i) }, _) if *sig == taskcore::uapi::SIGCHLD => i.pid,
         (
-            Kind::Sys {
+            Kind::Call(Call::Sys {
                 call: Syscall::Wait4 { .. },
                 ..
-            },
+            }),
             Outcome::Value(v),
         ) if *v > 0 => Some(*v as i32),
         (
-            Kind::Sys {
-                rec: Rec::Waitid { info: Some(i) },
+            Kind::Call(Call::Sys {
+                out: Rec::Waitid { info: Some(i) },
                 ..
-            },
+            }),
             Outcome::Value(0),
         ) if i.pid > 0 => Some(i.pid),
         (k, Outcome::Value(v)) if k.is_clone() && *v > 0 => Some(*v as i32),
@@ -122,7 +123,7 @@ pub(crate) struct Exits {
 impl Exits {
     /// Notes the threads `e` creates.
     pub(crate) fn note_clone(&mut self, e: &Event) {
-        let (Kind::Sys { call, .. }, Outcome::Value(v)) = (&e.kind, &e.ret) else {
+        let (Kind::Call(Call::Sys { call, .. }), Outcome::Value(v)) = (&e.kind, &e.ret) else {
             return;
         };
         let flags = match call {

@@ -106,10 +106,10 @@ impl Shaper {
             }
             if matches!(
                 ev.kind,
-                Kind::Sys {
+                Kind::Call(Call::Sys {
                     call: Syscall::RtSigprocmask { .. },
                     ..
-                }
+                })
             ) {
                 self.mask_calls += 1;
             }
@@ -361,40 +361,30 @@ fn convert(e: &strace::Event) -> (Kind, Outcome) {
         } => Kind::Other {
             name: s.name.to_string(),
         },
-        Call::Sys { call, out } => {
+        c @ Call::Sys { out, .. } => {
             // Under `--decode-pids=pidns`, the line labels and a clone's
             // result carry strace's number; the caller's is kept (in
             // `ns_nr`) for the check.
             if let (Rec::Clone { ns_nr: Some(_), .. }, Some(host)) = (out, s.ret_host_pid) {
                 ret = Outcome::Value(i64::from(host));
             }
-            Kind::Sys {
-                call: call.clone(),
-                rec: out.clone(),
-            }
+            Kind::Call(c.clone())
         }
-        Call::Raw { nr, args, info } => Kind::Raw {
-            nr: *nr,
-            args: *args,
-            info: *info,
-        },
-        Call::Refused { name, err } => Kind::Refused { name, err: *err },
-        Call::ProcWrite { pid, file, data } => Kind::ProcWrite {
-            pid: *pid,
-            file: *file,
-            data: data.clone(),
-        },
-        Call::Unchecked { name, why } => Kind::Unchecked { name, why },
-        Call::RestartSyscall { .. } => Kind::RestartSyscall,
+        // The decoder's own shapes, as they are.
+        c @ (Call::Raw { .. }
+        | Call::Refused { .. }
+        | Call::ProcWrite { .. }
+        | Call::Unchecked { .. }
+        | Call::RestartSyscall { .. }) => Kind::Call(c.clone()),
         // clone3 given an address strace could not read: its pointer is
         // checked where the trace mapped the memory (`engine/uaccess.rs`).
         Call::Other { .. }
             if &*s.name == "clone3" && s.hex_args.first().is_some_and(|h| h.0 == 0) =>
         {
-            Kind::Unchecked {
+            Kind::Call(Call::Unchecked {
                 name: "clone3",
                 why: "structure not read",
-            }
+            })
         }
         Call::Other { .. } => Kind::Other {
             name: s.name.to_string(),

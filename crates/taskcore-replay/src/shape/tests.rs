@@ -6,6 +6,7 @@ use taskcore::uapi::{CLONE_THREAD, CLONE_VM, SIGCHLD};
 use taskcore::{Errno, SigHandler};
 
 use super::convert;
+use crate::event::Call;
 use crate::event::{Kind, Outcome, Rec};
 
 /// The op and outcome of the one event of `line`.
@@ -17,7 +18,7 @@ fn one(line: &str) -> (Kind, Outcome) {
 
 fn call(line: &str) -> Syscall {
     match one(line).0 {
-        Kind::Sys { call, .. } => call,
+        Kind::Call(Call::Sys { call, .. }) => call,
         other => panic!("{line}: {other:?}"),
     }
 }
@@ -51,15 +52,15 @@ fn lifecycle_calls_become_syscalls_with_the_recorded_numbers() {
         one("100 1.0 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], WNOHANG, NULL) = 101");
     assert_eq!(
         op,
-        Kind::Sys {
+        Kind::Call(Call::Sys {
             call: Syscall::Wait4 {
                 pid: -1,
                 options: 1
             },
-            rec: Rec::Wait4 {
+            out: Rec::Wait4 {
                 status: Some(3 << 8)
             },
-        }
+        })
     );
     assert_eq!(ret, Outcome::Value(101));
 }
@@ -67,13 +68,13 @@ fn lifecycle_calls_become_syscalls_with_the_recorded_numbers() {
 #[test]
 fn signal_calls_keep_what_strace_printed_beside_the_call() {
     let (op, _) = one("100 1.0 rt_sigaction(SIGUSR1, {sa_handler=0x1000, sa_mask=[USR2], sa_flags=SA_RESTORER, sa_restorer=0x2000}, {sa_handler=SIG_IGN, sa_mask=[], sa_flags=0}, 8) = 0");
-    let Kind::Sys {
+    let Kind::Call(Call::Sys {
         call: Syscall::RtSigaction {
             sig: 10,
             act: Some(act),
         },
-        rec: Rec::OldHandler(old),
-    } = op
+        out: Rec::OldHandler(old),
+    }) = op
     else {
         panic!("{op:?}")
     };
@@ -84,24 +85,24 @@ fn signal_calls_keep_what_strace_printed_beside_the_call() {
     assert_eq!(old, Some(SigHandler::Ignore));
     assert_eq!(
         one("100 1.0 rt_sigprocmask(SIG_BLOCK, [RT_2], [HUP], 8) = 0").0,
-        Kind::Sys {
+        Kind::Call(Call::Sys {
             call: Syscall::RtSigprocmask {
                 how: 0,
                 set: Some(1 << 33)
             },
-            rec: Rec::Mask {
+            out: Rec::Mask {
                 read: true,
                 old: Some(1)
             },
-        }
+        })
     );
     // A sigsetsize the kernel refuses before the call: EINVAL.
     assert_eq!(
         one("100 1.0 rt_sigprocmask(SIG_BLOCK, [HUP], NULL, 4) = -1 EINVAL (Invalid argument)").0,
-        Kind::Refused {
+        Kind::Call(Call::Refused {
             name: "rt_sigprocmask",
             err: Errno::EINVAL
-        }
+        })
     );
 }
 
@@ -109,18 +110,18 @@ fn signal_calls_keep_what_strace_printed_beside_the_call() {
 fn fd_calls_stay_raw_for_the_callers_fd_table() {
     assert_eq!(
         one("100 1.0 pidfd_send_signal(3, SIGTERM, NULL, 0) = 0").0,
-        Kind::Raw {
+        Kind::Call(Call::Raw {
             nr: nr::PIDFD_SEND_SIGNAL,
             args: [3, 15, 0, 0, 0, 0],
             info: None,
-        }
+        })
     );
     // A siginfo strace printed goes with the call, as given.
     let (k, _) = one(
         "100 1.0 pidfd_send_signal(3, SIGUSR1, {si_signo=SIGUSR1, si_code=SI_QUEUE, \
          si_pid=100, si_uid=0, si_int=42, si_ptr=0x2a}, 0) = 0",
     );
-    let Kind::Raw { args, info, .. } = k else {
+    let Kind::Call(Call::Raw { args, info, .. }) = k else {
         panic!("{k:?}");
     };
     assert_eq!(args[2], 1);
