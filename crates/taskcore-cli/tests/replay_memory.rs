@@ -89,7 +89,7 @@ fn peak_rss_does_not_grow_with_trace_length() {
 }
 
 /// A million recorded processes alive at once is replayed (not refused,
-/// not aborted): 14.6 s and 2.5 GB here. Long: `cargo test --release --
+/// not aborted): 15.8 s of CPU and 3.0 GB here (2026-12-02). Long: `cargo test --release --
 /// --ignored million`.
 #[test]
 #[ignore]

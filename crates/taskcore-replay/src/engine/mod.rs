@@ -234,7 +234,16 @@ impl Engine {
         }
         self.dispatch(ev, facts);
         if pos.is_multiple_of(SWEEP_EVERY) {
-            self.sweep();
+            self.sweep_pids();
+        }
+        // The per-task maps are walked whole: once per as many positions
+        // as there are tasks (rounded up to a power of two), so that the
+        // walks cost O(1) per event however many tasks are alive.
+        let every = (self.k.nr_tasks() as u64)
+            .next_power_of_two()
+            .max(SWEEP_EVERY);
+        if pos.is_multiple_of(every) {
+            self.sweep_maps();
         }
     }
 
@@ -262,15 +271,19 @@ impl Engine {
         self.close_open_records();
     }
 
-    /// Drops what the engine knows of reaped tasks whose numbers the
-    /// emulation no longer uses.
-    fn sweep(&mut self) {
+    /// Drops the numbers of a batch of reaped tasks the emulation no
+    /// longer uses (O(1): [`PidMap::sweep`]), and their exit codes.
+    fn sweep_pids(&mut self) {
         let gone = self
             .pids
             .sweep(&self.k, self.world.init, &self.deaths.unconfirmed_dead);
         for t in gone {
             self.deaths.exit_codes.remove(&t);
         }
+    }
+
+    /// Drops what the per-task maps hold of tasks gone (O(their size)).
+    fn sweep_maps(&mut self) {
         let k = &self.k;
         self.deaths
             .pending_group_exit
