@@ -373,6 +373,33 @@ fn caps_rules_print_the_same_but_ptrace() {
     let _ = std::fs::remove_file(&bin);
 }
 
+/// `userns_rules` (CLONE_NEWUSER, the uid_map/gid_map/setgroups writes,
+/// the ids and capabilities they give) prints the same under `taskcore
+/// run` as natively, with no divergence: the maps a program writes
+/// natively are read from `/proc/TID` at its next seccomp stop and given
+/// to the core, so its set*id and unshare calls are checked against the
+/// maps Linux has (`supervisor/userns.rs`). But for its `child_map` and
+/// `status_parent` lines: they open `/proc/PID/...` of a child or of the
+/// parent by its pid, a virtual one, which `/proc` takes for a real one
+/// (docs/run.md, Limits; `status_parent` agrees as root only because the
+/// real process of that number is root's too).
+#[test]
+fn userns_rules_print_the_same_but_proc_pid_files() {
+    if !available() || !have("gcc") {
+        return;
+    }
+    let c = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/oracle/userns_rules.c"
+    );
+    let bin = std::env::temp_dir().join(format!("taskcore-run-userns-{}", std::process::id()));
+    gcc(c, &bin);
+    same_as_native_but(&[], &[bin.to_str().unwrap()], |l| {
+        !l.contains(" child_map ") && !l.contains(" status_parent ")
+    });
+    let _ = std::fs::remove_file(&bin);
+}
+
 /// The oracle programs whose answers do not depend on pid numbers or on
 /// reading `/proc` print the same under `taskcore run` as natively, with
 /// no divergence. (The others are listed in docs/run.md with what still

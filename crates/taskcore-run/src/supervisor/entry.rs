@@ -87,6 +87,7 @@ impl Supervisor {
             self.resume(tid, 0);
             return;
         };
+        self.sync_userns(tid, task);
         let vargs = regs.args();
         if self.debug {
             eprintln!("[debug]   entry {} {:?}", c.name, &vargs[..3]);

@@ -14,7 +14,8 @@
 //!
 //! Beside them: `answer` gives the real answer of id queries and of a
 //! childless wait at the seccomp stop (no syscall-exit stop); `window` places a wait's answer within its entry–exit
-//! window and pulls other threads' calls in flight into place; `notation`
+//! window and pulls other threads' calls in flight into place; `userns`
+//! gives the core the id maps a program wrote natively; `notation`
 //! writes divergences in strace's notation.
 
 mod answer;
@@ -24,6 +25,7 @@ mod exit;
 mod lost;
 mod notation;
 mod signals;
+mod userns;
 mod window;
 
 use std::collections::{HashMap, HashSet};
