@@ -234,6 +234,7 @@ impl Supervisor {
             libc::SYS_exit | libc::SYS_exit_group => {
                 if alive {
                     if let Ok(call) = &call {
+                        self.pull_subreapers_in_flight(tid);
                         self.seize_dying(task);
                         let _ = dispatch(&mut self.k, task, call);
                     }

@@ -54,11 +54,15 @@ impl Supervisor {
             }
             now = self.peek_wait(task, call);
         }
-        if let (Some(Some(x)), Some(y)) = (now, real_child) {
-            if !seen(now).contains(&Some(real_child))
-                && self.orphans_in_kernel_order(task, call, x, y)
-            {
-                return self.wait_for(task, call, y);
+        // The core's answer now, or the one at the entry (a child visible
+        // to the kernel since before the wait began), against the kernel's.
+        if let Some(y) = real_child.filter(|&y| !seen(now).contains(&Some(Some(y)))) {
+            let now_x = now.flatten().map(|x| (x, entry == Some(x)));
+            let entry_x = entry.map(|x| (x, true));
+            for (x, at_entry) in [now_x, entry_x].into_iter().flatten() {
+                if self.orphans_in_kernel_order(task, call, x, y, at_entry) {
+                    return self.wait_for(task, call, y);
+                }
             }
         }
         if self.debug {
@@ -88,13 +92,18 @@ impl Supervisor {
     /// exit's entry, or at the death report), the core can report `y` too,
     /// and the
     /// kernel's children list of the caller (`/proc/TGID/task/*/children`,
-    /// its walk order) has `y` before `x`.
+    /// its walk order) has `y` before `x` — or has `x` but no more `y`,
+    /// which this wait reaped, while `x` was the core's answer at the
+    /// wait's entry (`x_at_entry`: its death report was taken before the
+    /// wait began, so the kernel could report it too, and its walk met `y`
+    /// first).
     fn orphans_in_kernel_order(
         &mut self,
         task: taskcore::TaskId,
         call: &taskcore::sys::Syscall,
         x: i32,
         y: i32,
+        x_at_entry: bool,
     ) -> bool {
         let Ok(caller) = self.k.getpid(task) else {
             return false;
@@ -147,7 +156,11 @@ impl Supervisor {
             );
         }
         let at = |r: i32| list.iter().position(|&p| p == r);
-        matches!((at(ry), at(rx)), (Some(a), Some(b)) if a < b)
+        match (at(ry), at(rx)) {
+            (Some(a), Some(b)) => a < b,
+            (None, Some(_)) => x_at_entry,
+            _ => false,
+        }
     }
 
     /// `call` (a wait) by `task` made for child `c` only (`P_PID`).
@@ -305,5 +318,43 @@ impl Supervisor {
             }
         }
         (n > 0).then_some(n)
+    }
+
+    /// Applies, now, the `prctl(PR_SET_CHILD_SUBREAPER)` calls of other
+    /// threads in flight (entered, resumed, their exits not seen), before
+    /// an exit that hands its children on (`find_new_reaper()` reads each
+    /// ancestor's `is_child_subreaper` in `exit_notify()`). Each was
+    /// resumed before this exit's thread, which has all of `do_exit()`
+    /// before its `exit_notify()` still to run when it is resumed; the
+    /// prctl is one store. Their answers are kept for their syscall exits.
+    pub(super) fn pull_subreapers_in_flight(&mut self, tid: i32) {
+        let pending: Vec<i32> = self
+            .threads
+            .iter()
+            .filter(|(&t, th)| {
+                t != tid
+                    && th.in_call.as_ref().is_some_and(|c| {
+                        c.nr == libc::SYS_prctl
+                            && c.args[0] == libc::PR_SET_CHILD_SUBREAPER as u64
+                            && c.early.is_none()
+                            && c.call.is_ok()
+                    })
+            })
+            .map(|(&t, _)| t)
+            .collect();
+        for t in pending {
+            let Some(task) = self.map.task(t).filter(|&x| self.alive(x)) else {
+                continue;
+            };
+            let Some(ic) = self.threads.get_mut(&t).and_then(|th| th.in_call.as_mut()) else {
+                continue;
+            };
+            if let Ok(call) = &ic.call {
+                if self.debug {
+                    eprintln!("[debug]   subreaper prctl of {t} in flight applied before an exit");
+                }
+                ic.early = Some(dispatch(&mut self.k, task, call));
+            }
+        }
     }
 }
