@@ -423,6 +423,7 @@ impl Supervisor {
             t.in_call = Some(InCall {
                 entry_peek,
                 restore_pid,
+                entry_seq: self.stops_seen,
                 ..InCall::new(nr, c.name, vargs, call, early)
             });
         }

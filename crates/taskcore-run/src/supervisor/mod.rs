@@ -77,6 +77,8 @@ struct InCall {
     /// rt_sigqueueinfo family's `si_pid`, capget/capset's `hdrp->pid`):
     /// where, and the program's (virtual) value to put back at the exit.
     restore_pid: Option<(u64, i32)>,
+    /// [`Supervisor::stops_seen`] at the entry.
+    entry_seq: u64,
 }
 
 impl InCall {
@@ -102,6 +104,7 @@ impl InCall {
             entry_peek: None,
             woken: None,
             restore_pid: None,
+            entry_seq: 0,
         }
     }
 }
@@ -177,6 +180,12 @@ struct Supervisor {
     seized: HashSet<TaskId>,
     /// The processes over time, with [`Options::timeline`].
     timeline: Option<Recorder>,
+    /// Stops and death reports taken so far (an order of events).
+    stops_seen: u64,
+    /// Processes (real tgid) resumed with a stop signal at a delivery
+    /// stop: `None` until a thread's group-stop trap is reported, then
+    /// [`Supervisor::stops_seen`] at that report (`supervisor/window.rs`).
+    group_stops: HashMap<i32, Option<u64>>,
 }
 
 /// The signal the supervisor was sent (INT, TERM, HUP), to forward.
@@ -323,6 +332,8 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         debug: std::env::var_os("TASKCORE_RUN_DEBUG").is_some(),
         seized: HashSet::new(),
         timeline: opts.timeline.then(Recorder::default),
+        stops_seen: 0,
+        group_stops: HashMap::new(),
     };
     if let Some(t) = &mut s.timeline {
         t.start(1, 0, 1, 1, vec!["taskcore".into(), "run".into()]);
@@ -421,6 +432,7 @@ impl Supervisor {
     }
 
     fn on_status(&mut self, tid: i32, st: i32) {
+        self.stops_seen += 1;
         if self.debug {
             eprintln!(
                 "[debug] tid {tid} status {st:#x} v{}",
@@ -503,6 +515,9 @@ impl Supervisor {
         let task = self.map.task(tid);
         let seized = task.is_some_and(|t| self.seized.contains(&t));
         if group_stop {
+            if let Some(t) = self.threads.get(&tid) {
+                self.group_stops.insert(t.tgid, Some(self.stops_seen));
+            }
             let _ = tracee::listen(tid);
             if seized {
                 let _ = self.k.ptrace_listen(self.init, v);
@@ -541,6 +556,7 @@ impl Supervisor {
             });
         }
         self.parked.remove(&tid);
+        self.group_stops.remove(&tid);
         let gone = self.threads.remove(&tid);
         let v = self.map.to_virtual(tid);
         let task = self.map.task(tid);

@@ -49,6 +49,14 @@ impl Supervisor {
             self.resume(tid, 0);
             return;
         }
+        if self.alive(task) && sig_kernel_stop(sig) {
+            let dfl = self.k.rt_sigaction(task, sig, None).map(|a| a.handler);
+            if let (Ok(SigHandler::Default), Some(t)) = (dfl, self.threads.get(&tid)) {
+                // Its group stop completes after this resume
+                // (do_signal_stop()), at a moment seen only at its trap.
+                self.group_stops.insert(t.tgid, None);
+            }
+        }
         if self.alive(task) {
             let virtual_pid = self.take_signal(tid, task, sig, code, vsender);
             if let (Some(want), Some(got)) = (virtual_pid, vsender) {

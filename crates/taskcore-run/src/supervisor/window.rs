@@ -65,6 +65,24 @@ impl Supervisor {
                 }
             }
         }
+        // A stop the kernel may have made visible only after this wait
+        // ran: the core reports child `x` stopped, but the real kernel
+        // completed `x`'s group stop (SIGNAL_STOP_STOPPED, in
+        // do_signal_stop() after the delivery stop's resume) at a moment
+        // the supervisor sees only at the group-stop trap, which had not
+        // been reported at the wait's entry. The kernel's answer without
+        // it is taken (nothing, or another child the core can report).
+        if let Some(x) = now.flatten() {
+            if real_child != Some(x) && self.stop_unseen_at(x, ic.entry_seq) {
+                match real_child {
+                    None => return Some(nothing_yet(call)),
+                    Some(y) if self.peek_wait(task, &only(call, y, true)) == Some(Some(y)) => {
+                        return self.wait_for(task, call, y)
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
         if self.debug {
             eprintln!(
                 "[debug]   window: entry {entry:?} woken {:?} now {now:?} real {real_child:?}",
@@ -75,11 +93,24 @@ impl Supervisor {
         if seen.iter().flatten().all(|&s| Some(s) == now) || !seen.contains(&Some(real_child)) {
             return None;
         }
-        Some(match (real_child, call) {
-            (None, Syscall::Wait4 { .. }) => Ok(SysRet::Wait(WaitOutcome::NothingYet)),
-            (None, _) => Ok(SysRet::Waitid(WaitOutcome::NothingYet)),
-            (Some(c), call) => self.wait_for(task, call, c)?,
+        Some(match real_child {
+            None => nothing_yet(call),
+            Some(c) => self.wait_for(task, call, c)?,
         })
+    }
+
+    /// Whether virtual process `x` was resumed with a stop signal whose
+    /// group-stop trap had not been reported by the event `seq` (a
+    /// wait's entry): its stop may have been invisible to that wait.
+    fn stop_unseen_at(&self, x: i32, seq: u64) -> bool {
+        let Some(r) = self.map.to_real(&self.k, self.init, x) else {
+            return false;
+        };
+        match self.group_stops.get(&r) {
+            Some(None) => true,
+            Some(Some(at)) => *at > seq,
+            None => false,
+        }
     }
 
     /// Whether the core would report child `x` where the kernel reported
@@ -356,5 +387,32 @@ impl Supervisor {
                 ic.early = Some(dispatch(&mut self.k, task, call));
             }
         }
+    }
+}
+
+/// The "no child has anything to report yet" answer of wait `call`
+/// (`WNOHANG`).
+fn nothing_yet(call: &Syscall) -> taskcore::sys::SysResult {
+    match call {
+        Syscall::Wait4 { .. } => Ok(SysRet::Wait(WaitOutcome::NothingYet)),
+        _ => Ok(SysRet::Waitid(WaitOutcome::NothingYet)),
+    }
+}
+
+/// Wait `call` for child `c` only (`P_PID`), with `WNOHANG` added when
+/// `nohang`.
+fn only(call: &Syscall, c: i32, nohang: bool) -> Syscall {
+    let extra = if nohang { WNOHANG } else { 0 };
+    match *call {
+        Syscall::Wait4 { options, .. } => Syscall::Wait4 {
+            pid: c,
+            options: options | extra,
+        },
+        Syscall::Waitid { options, .. } => Syscall::Waitid {
+            idtype: taskcore::uapi::P_PID,
+            id: c,
+            options: options | extra,
+        },
+        ref other => other.clone(),
     }
 }
