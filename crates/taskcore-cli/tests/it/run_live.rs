@@ -441,6 +441,7 @@ fn oracle_programs_print_the_same() {
         "kill_perm",
         "loadavg_ns",
         "map_count",
+        "pidfd_leader",
         "pidns_view",
         "prctl_rules",
         "sig_delivery",
