@@ -312,7 +312,9 @@ impl Supervisor {
                 if probe.is_none() {
                     self.seize_fatal_targets(task, call);
                 }
+                let before = self.stops_pending_at_sigcont(task, call);
                 early = Some(dispatch(&mut self.k, task, probe.as_ref().unwrap_or(call)));
+                self.note_discarded_stops(before);
             }
         }
         if nr == libc::SYS_setns && alive {

@@ -186,6 +186,11 @@ struct Supervisor {
     /// stop: `None` until a thread's group-stop trap is reported, then
     /// [`Supervisor::stops_seen`] at that report (`supervisor/window.rs`).
     group_stops: HashMap<i32, Option<u64>>,
+    /// Stop signals (bits) a SIGCONT the core applied at its sender's
+    /// entry discarded from a process (virtual tgid), which the kernel
+    /// may have dequeued before that SIGCONT was sent
+    /// (`supervisor/signals.rs`).
+    discarded_stops: HashMap<i32, u64>,
 }
 
 /// The signal the supervisor was sent (INT, TERM, HUP), to forward.
@@ -334,6 +339,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         timeline: opts.timeline.then(Recorder::default),
         stops_seen: 0,
         group_stops: HashMap::new(),
+        discarded_stops: HashMap::new(),
     };
     if let Some(t) = &mut s.timeline {
         t.start(1, 0, 1, 1, vec!["taskcore".into(), "run".into()]);

@@ -164,6 +164,13 @@ impl Supervisor {
                     .not_checked("ignored signal reported to the tracer");
                 return None;
             }
+            if self.take_discarded_stop(task, sig) {
+                // Dequeued for real before the SIGCONT that discarded it
+                // in the core was sent: its delivery stop proves it (else
+                // the SIGCONT would have discarded it for real too).
+                let _ = self.k.send_signal(task, sig);
+                return self.take_signal(tid, task, sig, code, vsender);
+            }
             // Pid 1 is the supervisor in the root namespace only.
             let nested = self.k.task_active_pid_ns(task).ok() != Some(self.k.root_ns());
             let from_inside = code <= 0 && vsender.is_some_and(|v| v > 1 || (nested && v == 1));
@@ -283,4 +290,61 @@ impl Supervisor {
             }
         }
     }
+
+    /// For a SIGCONT sent to one process (`kill(pid > 0)`, `tgkill`,
+    /// `tkill`) by `task`: the target, its process (virtual tgid, its own
+    /// number) and its stop signals pending in the core before the send.
+    pub(super) fn stops_pending_at_sigcont(
+        &self,
+        task: TaskId,
+        call: &taskcore::sys::Syscall,
+    ) -> Option<(TaskId, i32, u64)> {
+        use taskcore::sys::Syscall;
+        let target = match *call {
+            Syscall::Kill { pid, sig } if sig == libc::SIGCONT && pid > 0 => pid,
+            Syscall::Tgkill { tid, sig, .. } | Syscall::Tkill { tid, sig }
+                if sig == libc::SIGCONT && tid > 0 =>
+            {
+                tid
+            }
+            _ => return None,
+        };
+        let t = self.map.task(self.map.to_real(&self.k, task, target)?)?;
+        let (private, shared) = self.k.pending_signals(t).ok()?;
+        Some((t, self.k.getpid(t).ok()?, (private | shared) & STOP_BITS))
+    }
+
+    /// After the send: the stop signals it discarded (prepare_signal()).
+    pub(super) fn note_discarded_stops(&mut self, before: Option<(TaskId, i32, u64)>) {
+        let Some((t, v, bits)) = before.filter(|&(_, _, b)| b != 0) else {
+            return;
+        };
+        let (private, shared) = self.k.pending_signals(t).unwrap_or((0, 0));
+        let gone = bits & !(private | shared);
+        if gone != 0 {
+            *self.discarded_stops.entry(v).or_default() |= gone;
+        }
+    }
+
+    /// Whether stop signal `sig` of `task`'s process was discarded in the
+    /// core by a SIGCONT (forgotten once taken).
+    fn take_discarded_stop(&mut self, task: TaskId, sig: i32) -> bool {
+        let bit = 1u64 << (sig - 1);
+        let Ok(v) = self.k.getpid(task) else {
+            return false;
+        };
+        match self.discarded_stops.get_mut(&v) {
+            Some(bits) if *bits & bit != 0 && sig_kernel_stop(sig) => {
+                *bits &= !bit;
+                true
+            }
+            _ => false,
+        }
+    }
 }
+
+/// SIGSTOP, SIGTSTP, SIGTTIN and SIGTTOU as pending bits.
+const STOP_BITS: u64 = (1 << (libc::SIGSTOP - 1))
+    | (1 << (libc::SIGTSTP - 1))
+    | (1 << (libc::SIGTTIN - 1))
+    | (1 << (libc::SIGTTOU - 1));
