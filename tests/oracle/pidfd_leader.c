@@ -93,7 +93,10 @@ int main(void) {
     int proc = syscall(SYS_pidfd_open, c, 0);
     printf("leader_exited thread_pidfd=%d process_pidfd=%d\n", ready(thr), ready(proc));
     if (write(pfd[1], "x", 1) != 1) return 1;
-    usleep(100000);
+    /* until the group has exited (the process pidfd readable; 10 s at
+     * most): a fixed sleep was too short under a loaded tracer */
+    struct pollfd gone = {.fd = proc, .events = POLLIN};
+    poll(&gone, 1, 10000);
     printf("group_exited thread_pidfd=%d process_pidfd=%d\n", ready(thr), ready(proc));
     waitpid(c, NULL, 0);
     printf("reaped thread_pidfd=%d process_pidfd=%d\n", ready(thr), ready(proc));

@@ -87,6 +87,7 @@ impl Supervisor {
             self.resume(tid, 0);
             return;
         };
+        self.sync_userns(tid, task);
         let vargs = regs.args();
         if self.debug {
             eprintln!("[debug]   entry {} {:?}", c.name, &vargs[..3]);
@@ -233,6 +234,7 @@ impl Supervisor {
             libc::SYS_exit | libc::SYS_exit_group => {
                 if alive {
                     if let Ok(call) = &call {
+                        self.pull_subreapers_in_flight(tid);
                         self.seize_dying(task);
                         let _ = dispatch(&mut self.k, task, call);
                     }
@@ -310,7 +312,9 @@ impl Supervisor {
                 if probe.is_none() {
                     self.seize_fatal_targets(task, call);
                 }
+                let before = self.stops_pending_at_sigcont(task, call);
                 early = Some(dispatch(&mut self.k, task, probe.as_ref().unwrap_or(call)));
+                self.note_discarded_stops(before);
             }
         }
         if nr == libc::SYS_setns && alive {
@@ -421,6 +425,7 @@ impl Supervisor {
             t.in_call = Some(InCall {
                 entry_peek,
                 restore_pid,
+                entry_seq: self.stops_seen,
                 ..InCall::new(nr, c.name, vargs, call, early)
             });
         }

@@ -83,6 +83,9 @@ impl Supervisor {
                 // child in a nested namespace has real numbers there too.
                 ic.child = Some(v);
                 let v0 = self.k.pid_vnr(self.init, ct).unwrap_or(v);
+                if self.debug {
+                    eprintln!("[debug]   child {child} of {tid} numbered {v0}");
+                }
                 self.map.insert_task(child, ct, v0);
                 self.map.record_levels(&self.k, ct, child);
                 if let (Ok(pp), Some(Ok(by))) = (self.k.getppid(ct), task.map(|t| self.k.gettid(t)))

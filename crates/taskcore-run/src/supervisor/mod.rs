@@ -14,7 +14,8 @@
 //!
 //! Beside them: `answer` gives the real answer of id queries and of a
 //! childless wait at the seccomp stop (no syscall-exit stop); `window` places a wait's answer within its entry–exit
-//! window and pulls other threads' calls in flight into place; `notation`
+//! window and pulls other threads' calls in flight into place; `userns`
+//! gives the core the id maps a program wrote natively; `notation`
 //! writes divergences in strace's notation.
 
 mod answer;
@@ -24,6 +25,7 @@ mod exit;
 mod lost;
 mod notation;
 mod signals;
+mod userns;
 mod window;
 
 use std::collections::{HashMap, HashSet};
@@ -75,6 +77,8 @@ struct InCall {
     /// rt_sigqueueinfo family's `si_pid`, capget/capset's `hdrp->pid`):
     /// where, and the program's (virtual) value to put back at the exit.
     restore_pid: Option<(u64, i32)>,
+    /// [`Supervisor::stops_seen`] at the entry.
+    entry_seq: u64,
 }
 
 impl InCall {
@@ -100,6 +104,7 @@ impl InCall {
             entry_peek: None,
             woken: None,
             restore_pid: None,
+            entry_seq: 0,
         }
     }
 }
@@ -175,6 +180,17 @@ struct Supervisor {
     seized: HashSet<TaskId>,
     /// The processes over time, with [`Options::timeline`].
     timeline: Option<Recorder>,
+    /// Stops and death reports taken so far (an order of events).
+    stops_seen: u64,
+    /// Processes (real tgid) resumed with a stop signal at a delivery
+    /// stop: `None` until a thread's group-stop trap is reported, then
+    /// [`Supervisor::stops_seen`] at that report (`supervisor/window.rs`).
+    group_stops: HashMap<i32, Option<u64>>,
+    /// Stop signals (bits) a SIGCONT the core applied at its sender's
+    /// entry discarded from a process (virtual tgid), which the kernel
+    /// may have dequeued before that SIGCONT was sent
+    /// (`supervisor/signals.rs`).
+    discarded_stops: HashMap<i32, u64>,
 }
 
 /// The signal the supervisor was sent (INT, TERM, HUP), to forward.
@@ -321,6 +337,9 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         debug: std::env::var_os("TASKCORE_RUN_DEBUG").is_some(),
         seized: HashSet::new(),
         timeline: opts.timeline.then(Recorder::default),
+        stops_seen: 0,
+        group_stops: HashMap::new(),
+        discarded_stops: HashMap::new(),
     };
     if let Some(t) = &mut s.timeline {
         t.start(1, 0, 1, 1, vec!["taskcore".into(), "run".into()]);
@@ -419,6 +438,7 @@ impl Supervisor {
     }
 
     fn on_status(&mut self, tid: i32, st: i32) {
+        self.stops_seen += 1;
         if self.debug {
             eprintln!(
                 "[debug] tid {tid} status {st:#x} v{}",
@@ -501,6 +521,9 @@ impl Supervisor {
         let task = self.map.task(tid);
         let seized = task.is_some_and(|t| self.seized.contains(&t));
         if group_stop {
+            if let Some(t) = self.threads.get(&tid) {
+                self.group_stops.insert(t.tgid, Some(self.stops_seen));
+            }
             let _ = tracee::listen(tid);
             if seized {
                 let _ = self.k.ptrace_listen(self.init, v);
@@ -539,6 +562,7 @@ impl Supervisor {
             });
         }
         self.parked.remove(&tid);
+        self.group_stops.remove(&tid);
         let gone = self.threads.remove(&tid);
         let v = self.map.to_virtual(tid);
         let task = self.map.task(tid);

@@ -49,6 +49,14 @@ impl Supervisor {
             self.resume(tid, 0);
             return;
         }
+        if self.alive(task) && sig_kernel_stop(sig) {
+            let dfl = self.k.rt_sigaction(task, sig, None).map(|a| a.handler);
+            if let (Ok(SigHandler::Default), Some(t)) = (dfl, self.threads.get(&tid)) {
+                // Its group stop completes after this resume
+                // (do_signal_stop()), at a moment seen only at its trap.
+                self.group_stops.insert(t.tgid, None);
+            }
+        }
         if self.alive(task) {
             let virtual_pid = self.take_signal(tid, task, sig, code, vsender);
             if let (Some(want), Some(got)) = (virtual_pid, vsender) {
@@ -155,6 +163,13 @@ impl Supervisor {
                 self.report
                     .not_checked("ignored signal reported to the tracer");
                 return None;
+            }
+            if self.take_discarded_stop(task, sig) {
+                // Dequeued for real before the SIGCONT that discarded it
+                // in the core was sent: its delivery stop proves it (else
+                // the SIGCONT would have discarded it for real too).
+                let _ = self.k.send_signal(task, sig);
+                return self.take_signal(tid, task, sig, code, vsender);
             }
             // Pid 1 is the supervisor in the root namespace only.
             let nested = self.k.task_active_pid_ns(task).ok() != Some(self.k.root_ns());
@@ -275,4 +290,61 @@ impl Supervisor {
             }
         }
     }
+
+    /// For a SIGCONT sent to one process (`kill(pid > 0)`, `tgkill`,
+    /// `tkill`) by `task`: the target, its process (virtual tgid, its own
+    /// number) and its stop signals pending in the core before the send.
+    pub(super) fn stops_pending_at_sigcont(
+        &self,
+        task: TaskId,
+        call: &taskcore::sys::Syscall,
+    ) -> Option<(TaskId, i32, u64)> {
+        use taskcore::sys::Syscall;
+        let target = match *call {
+            Syscall::Kill { pid, sig } if sig == libc::SIGCONT && pid > 0 => pid,
+            Syscall::Tgkill { tid, sig, .. } | Syscall::Tkill { tid, sig }
+                if sig == libc::SIGCONT && tid > 0 =>
+            {
+                tid
+            }
+            _ => return None,
+        };
+        let t = self.map.task(self.map.to_real(&self.k, task, target)?)?;
+        let (private, shared) = self.k.pending_signals(t).ok()?;
+        Some((t, self.k.getpid(t).ok()?, (private | shared) & STOP_BITS))
+    }
+
+    /// After the send: the stop signals it discarded (prepare_signal()).
+    pub(super) fn note_discarded_stops(&mut self, before: Option<(TaskId, i32, u64)>) {
+        let Some((t, v, bits)) = before.filter(|&(_, _, b)| b != 0) else {
+            return;
+        };
+        let (private, shared) = self.k.pending_signals(t).unwrap_or((0, 0));
+        let gone = bits & !(private | shared);
+        if gone != 0 {
+            *self.discarded_stops.entry(v).or_default() |= gone;
+        }
+    }
+
+    /// Whether stop signal `sig` of `task`'s process was discarded in the
+    /// core by a SIGCONT (forgotten once taken).
+    fn take_discarded_stop(&mut self, task: TaskId, sig: i32) -> bool {
+        let bit = 1u64 << (sig - 1);
+        let Ok(v) = self.k.getpid(task) else {
+            return false;
+        };
+        match self.discarded_stops.get_mut(&v) {
+            Some(bits) if *bits & bit != 0 && sig_kernel_stop(sig) => {
+                *bits &= !bit;
+                true
+            }
+            _ => false,
+        }
+    }
 }
+
+/// SIGSTOP, SIGTSTP, SIGTTIN and SIGTTOU as pending bits.
+const STOP_BITS: u64 = (1 << (libc::SIGSTOP - 1))
+    | (1 << (libc::SIGTSTP - 1))
+    | (1 << (libc::SIGTTIN - 1))
+    | (1 << (libc::SIGTTOU - 1));

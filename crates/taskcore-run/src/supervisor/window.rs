@@ -54,11 +54,33 @@ impl Supervisor {
             }
             now = self.peek_wait(task, call);
         }
-        if let (Some(Some(x)), Some(y)) = (now, real_child) {
-            if !seen(now).contains(&Some(real_child))
-                && self.orphans_in_kernel_order(task, call, x, y)
-            {
-                return self.wait_for(task, call, y);
+        // The core's answer now, or the one at the entry (a child visible
+        // to the kernel since before the wait began), against the kernel's.
+        if let Some(y) = real_child.filter(|&y| !seen(now).contains(&Some(Some(y)))) {
+            let now_x = now.flatten().map(|x| (x, entry == Some(x)));
+            let entry_x = entry.map(|x| (x, true));
+            for (x, at_entry) in [now_x, entry_x].into_iter().flatten() {
+                if self.orphans_in_kernel_order(task, call, x, y, at_entry) {
+                    return self.wait_for(task, call, y);
+                }
+            }
+        }
+        // A stop the kernel may have made visible only after this wait
+        // ran: the core reports child `x` stopped, but the real kernel
+        // completed `x`'s group stop (SIGNAL_STOP_STOPPED, in
+        // do_signal_stop() after the delivery stop's resume) at a moment
+        // the supervisor sees only at the group-stop trap, which had not
+        // been reported at the wait's entry. The kernel's answer without
+        // it is taken (nothing, or another child the core can report).
+        if let Some(x) = now.flatten() {
+            if real_child != Some(x) && self.stop_unseen_at(x, ic.entry_seq) {
+                match real_child {
+                    None => return Some(nothing_yet(call)),
+                    Some(y) if self.peek_wait(task, &only(call, y, true)) == Some(Some(y)) => {
+                        return self.wait_for(task, call, y)
+                    }
+                    Some(_) => {}
+                }
             }
         }
         if self.debug {
@@ -71,11 +93,24 @@ impl Supervisor {
         if seen.iter().flatten().all(|&s| Some(s) == now) || !seen.contains(&Some(real_child)) {
             return None;
         }
-        Some(match (real_child, call) {
-            (None, Syscall::Wait4 { .. }) => Ok(SysRet::Wait(WaitOutcome::NothingYet)),
-            (None, _) => Ok(SysRet::Waitid(WaitOutcome::NothingYet)),
-            (Some(c), call) => self.wait_for(task, call, c)?,
+        Some(match real_child {
+            None => nothing_yet(call),
+            Some(c) => self.wait_for(task, call, c)?,
         })
+    }
+
+    /// Whether virtual process `x` was resumed with a stop signal whose
+    /// group-stop trap had not been reported by the event `seq` (a
+    /// wait's entry): its stop may have been invisible to that wait.
+    fn stop_unseen_at(&self, x: i32, seq: u64) -> bool {
+        let Some(r) = self.map.to_real(&self.k, self.init, x) else {
+            return false;
+        };
+        match self.group_stops.get(&r) {
+            Some(None) => true,
+            Some(Some(at)) => *at > seq,
+            None => false,
+        }
     }
 
     /// Whether the core would report child `x` where the kernel reported
@@ -88,13 +123,18 @@ impl Supervisor {
     /// exit's entry, or at the death report), the core can report `y` too,
     /// and the
     /// kernel's children list of the caller (`/proc/TGID/task/*/children`,
-    /// its walk order) has `y` before `x`.
+    /// its walk order) has `y` before `x` — or has `x` but no more `y`,
+    /// which this wait reaped, while `x` was the core's answer at the
+    /// wait's entry (`x_at_entry`: its death report was taken before the
+    /// wait began, so the kernel could report it too, and its walk met `y`
+    /// first).
     fn orphans_in_kernel_order(
         &mut self,
         task: taskcore::TaskId,
         call: &taskcore::sys::Syscall,
         x: i32,
         y: i32,
+        x_at_entry: bool,
     ) -> bool {
         let Ok(caller) = self.k.getpid(task) else {
             return false;
@@ -147,7 +187,11 @@ impl Supervisor {
             );
         }
         let at = |r: i32| list.iter().position(|&p| p == r);
-        matches!((at(ry), at(rx)), (Some(a), Some(b)) if a < b)
+        match (at(ry), at(rx)) {
+            (Some(a), Some(b)) => a < b,
+            (None, Some(_)) => x_at_entry,
+            _ => false,
+        }
     }
 
     /// `call` (a wait) by `task` made for child `c` only (`P_PID`).
@@ -305,5 +349,70 @@ impl Supervisor {
             }
         }
         (n > 0).then_some(n)
+    }
+
+    /// Applies, now, the `prctl(PR_SET_CHILD_SUBREAPER)` calls of other
+    /// threads in flight (entered, resumed, their exits not seen), before
+    /// an exit that hands its children on (`find_new_reaper()` reads each
+    /// ancestor's `is_child_subreaper` in `exit_notify()`). Each was
+    /// resumed before this exit's thread, which has all of `do_exit()`
+    /// before its `exit_notify()` still to run when it is resumed; the
+    /// prctl is one store. Their answers are kept for their syscall exits.
+    pub(super) fn pull_subreapers_in_flight(&mut self, tid: i32) {
+        let pending: Vec<i32> = self
+            .threads
+            .iter()
+            .filter(|(&t, th)| {
+                t != tid
+                    && th.in_call.as_ref().is_some_and(|c| {
+                        c.nr == libc::SYS_prctl
+                            && c.args[0] == libc::PR_SET_CHILD_SUBREAPER as u64
+                            && c.early.is_none()
+                            && c.call.is_ok()
+                    })
+            })
+            .map(|(&t, _)| t)
+            .collect();
+        for t in pending {
+            let Some(task) = self.map.task(t).filter(|&x| self.alive(x)) else {
+                continue;
+            };
+            let Some(ic) = self.threads.get_mut(&t).and_then(|th| th.in_call.as_mut()) else {
+                continue;
+            };
+            if let Ok(call) = &ic.call {
+                if self.debug {
+                    eprintln!("[debug]   subreaper prctl of {t} in flight applied before an exit");
+                }
+                ic.early = Some(dispatch(&mut self.k, task, call));
+            }
+        }
+    }
+}
+
+/// The "no child has anything to report yet" answer of wait `call`
+/// (`WNOHANG`).
+fn nothing_yet(call: &Syscall) -> taskcore::sys::SysResult {
+    match call {
+        Syscall::Wait4 { .. } => Ok(SysRet::Wait(WaitOutcome::NothingYet)),
+        _ => Ok(SysRet::Waitid(WaitOutcome::NothingYet)),
+    }
+}
+
+/// Wait `call` for child `c` only (`P_PID`), with `WNOHANG` added when
+/// `nohang`.
+fn only(call: &Syscall, c: i32, nohang: bool) -> Syscall {
+    let extra = if nohang { WNOHANG } else { 0 };
+    match *call {
+        Syscall::Wait4 { options, .. } => Syscall::Wait4 {
+            pid: c,
+            options: options | extra,
+        },
+        Syscall::Waitid { options, .. } => Syscall::Waitid {
+            idtype: taskcore::uapi::P_PID,
+            id: c,
+            options: options | extra,
+        },
+        ref other => other.clone(),
     }
 }

@@ -306,7 +306,7 @@ impl Kernel {
         // The initial namespace is never freed (`init_pid_ns` is static).
         root_ns.refs = 1;
         k.root_ns = k.nss.insert(root_ns).ok_or(Errno::ENOMEM)?;
-        let pid = k.alloc_pid(k.root_ns, &[], false, true)?;
+        let pid = k.alloc_pid(k.root_ns, &[], false, true, None)?;
         let root = std::sync::Arc::new(crate::task::state::cred_struct::Cred::default());
         // The group is provisional: set by new_group below.
         let provisional = SlabIx::from_slot(1);
@@ -584,11 +584,16 @@ impl Kernel {
 
     /// Allocates a `struct pid` with a number at every level from `ns` up to
     /// the root, and registers it. With `new_ns_init`, `ns` is a namespace
-    /// being created and gets number 1. Nothing changes on error.
+    /// being created and gets number 1. A `set_tid` number needs `caller`'s
+    /// credentials to hold `CAP_SYS_ADMIN` or `CAP_CHECKPOINT_RESTORE` over
+    /// the owner of that level's namespace (`None`: the core's own
+    /// allocation, no `set_tid`). Nothing changes on error.
     ///
     /// # Errors
     /// `EAGAIN` when a level is full; `EINVAL`/`EEXIST` for bad `set_tid`
-    /// (see [`PidNamespace::peek_nr`]); `ENOMEM` if `ns`'s init has exited.
+    /// (see [`PidNamespace::peek_nr`]); `EPERM` for a `set_tid` number the
+    /// caller may not ask for (after that level's `EINVAL`, before its
+    /// `EEXIST`); `ENOMEM` if `ns`'s init has exited.
     ///
     /// # Linux
     /// `alloc_pid()` (kernel/pid.c). Divergence: Linux advances the cursors
@@ -599,6 +604,7 @@ impl Kernel {
         set_tid: &[i32],
         new_ns_init: bool,
         tgid: bool,
+        caller: Option<&crate::task::state::cred_struct::Cred>,
     ) -> Result<PidIx> {
         let level = self.nss[ns].level;
         if set_tid.len() > level + 1 {
@@ -618,18 +624,39 @@ impl Kernel {
             let tid = set_tid.get(level - l).copied();
             let nr = if new_ns_init && l == level {
                 match tid {
-                    Some(t) if t != 1 => return Err(Errno::EINVAL),
-                    _ => 1,
+                    Some(t) if t != 1 => Err(Errno::EINVAL),
+                    _ => Ok(1),
                 }
             } else {
-                self.nss[cur].peek_nr(tid)?
+                self.nss[cur].peek_nr(tid)
             };
+            // checkpoint_restore_ns_capable(), after the number's EINVAL
+            // checks and before idr_alloc()'s EEXIST.
+            if tid.is_some() && nr != Err(Errno::EINVAL) && !self.may_set_tid(caller, cur) {
+                return Err(Errno::EPERM);
+            }
+            let nr = nr?;
             numbers[l] = Upid { ns: cur, nr };
             if let Some(parent) = self.nss[cur].parent {
                 cur = parent;
             }
         }
         self.register_pid(ns, numbers, set_tid, tgid)
+    }
+
+    /// `checkpoint_restore_ns_capable(ns->user_ns)` for credentials
+    /// `caller`: `CAP_SYS_ADMIN` or `CAP_CHECKPOINT_RESTORE` over the
+    /// owner of pid namespace `ns`.
+    fn may_set_tid(
+        &self,
+        caller: Option<&crate::task::state::cred_struct::Cred>,
+        ns: NsIx,
+    ) -> bool {
+        use crate::task::state::capability::{CAP_CHECKPOINT_RESTORE, CAP_SYS_ADMIN};
+        let Some(c) = caller else { return true };
+        let owner = self.nss[ns].user_ns;
+        self.ns_capable_cred(c, owner, CAP_SYS_ADMIN)
+            || self.ns_capable_cred(c, owner, CAP_CHECKPOINT_RESTORE)
     }
 
     /// [`Kernel::alloc_pid`] of one number by cyclic allocation in the

@@ -319,3 +319,53 @@ fn loadavg_last_pid_is_the_readers_namespace() {
     let last = text.trim_end().rsplit(' ').next().unwrap();
     assert_eq!(last, want["init_reads_last_pid"], "{text}");
 }
+
+/// clone3's `set_tid` needs `CAP_SYS_ADMIN` or `CAP_CHECKPOINT_RESTORE`
+/// over the pid namespace's owner (`checkpoint_restore_ns_capable()` in
+/// `alloc_pid()`), checked after the number's `EINVAL` checks and before
+/// a taken number's `EEXIST`. Linux's answers: `clone_rules.c` run as uid
+/// 1000 without capabilities (`setpriv --reuid 1000 --regid 1000
+/// --clear-groups`, Linux 6.x, 2026-12-02) printed `c3_settid_1_taken
+/// EPERM`, `c3_cgroup_bad_fd_settid_taken EPERM`, `c3_settid_0 EINVAL`
+/// and `c3_settid_over_pid_max EINVAL`; as root (the fixture) the first
+/// two are `EEXIST`.
+#[test]
+fn set_tid_needs_checkpoint_restore_capability() {
+    let sig = SIGCHLD as u64;
+    let cases = [
+        (
+            "c3_settid_1_taken",
+            with_tid(sig, Some(vec![1]), 1),
+            "EPERM",
+        ),
+        (
+            "c3_cgroup_bad_fd_settid_taken",
+            Clone3Args {
+                flags: CLONE_INTO_CGROUP,
+                cgroup: 999,
+                ..with_tid(sig, Some(vec![1]), 1)
+            },
+            "EPERM",
+        ),
+        ("c3_settid_0", with_tid(sig, Some(vec![0]), 1), "EINVAL"),
+        (
+            "c3_settid_over_pid_max",
+            with_tid(sig, Some(vec![1 << 30]), 1),
+            "EINVAL",
+        ),
+    ];
+    let root = fixture(CLONE_RULES);
+    for (name, args, unprivileged) in cases {
+        let (mut k, p) = runner();
+        assert_eq!(answer(k.clone3(p, &args)), root[name], "{name} as root");
+        let (mut k, p) = runner();
+        k.setresuid(p, 1000, 1000, 1000).unwrap();
+        let before = k.nr_tasks();
+        assert_eq!(
+            answer(k.clone3(p, &args)),
+            unprivileged,
+            "{name} as uid 1000"
+        );
+        assert_eq!(k.nr_tasks(), before, "{name}: nothing made");
+    }
+}

@@ -421,6 +421,78 @@ fn user_namespaces_are_freed_with_their_last_task() {
     k.check_invariants();
 }
 
+/// Maps and `setgroups` set as Linux shows them (`proc_id_map_seen`,
+/// `proc_setgroups_seen`: what a supervisor that reads the files, and
+/// not the writes, hands to the core) take effect as a write would:
+/// `setuid(0)` inside works once the uid map is there, and the rules a
+/// map keeps (set once, `deny` first, within the parent's map) hold.
+#[test]
+fn maps_seen_in_proc_take_effect_as_written_ones() {
+    let mut k = Kernel::new(Config::default()).unwrap();
+    let init = k.init_task().unwrap();
+    let c = k.fork(init).unwrap();
+    k.setresgid(c, 1000, 1000, 1000).unwrap();
+    k.setresuid(c, 1000, 1000, 1000).unwrap();
+    k.unshare(c, CLONE_NEWUSER).unwrap();
+    assert_eq!(k.setuid(c, 0), Err(Errno::EINVAL));
+    assert_eq!(
+        k.proc_id_map_seen(init, IdMapFile::Uid, b"0 0 1\n"),
+        Err(Errno::EPERM)
+    );
+    assert_eq!(
+        k.proc_id_map_seen(c, IdMapFile::Uid, b"0 1000"),
+        Err(Errno::EINVAL)
+    );
+    assert_eq!(
+        k.proc_id_map_seen(c, IdMapFile::Uid, b"0 4294967294 2\n"),
+        Err(Errno::EINVAL)
+    );
+    let text = k.proc_id_map_read(init, c, IdMapFile::Uid).unwrap();
+    assert_eq!(text, "");
+    assert_eq!(
+        k.proc_id_map_seen(c, IdMapFile::Uid, b"         0       1000          1\n"),
+        Ok(true)
+    );
+    assert_eq!(
+        k.proc_id_map_seen(c, IdMapFile::Uid, b"0 1000 1\n"),
+        Ok(false)
+    );
+    assert_eq!(
+        k.proc_id_map_seen(c, IdMapFile::Uid, b"0 1001 1\n"),
+        Err(Errno::EPERM)
+    );
+    assert_eq!(
+        k.proc_id_map_read(init, c, IdMapFile::Uid).unwrap(),
+        "         0       1000          1\n"
+    );
+    assert_eq!(k.setuid(c, 0), Ok(()));
+    assert_eq!(k.setgid(c, 0), Err(Errno::EINVAL));
+    assert_eq!(k.proc_setgroups_seen(c, true), Ok(false));
+    assert_eq!(k.proc_setgroups_seen(c, false), Ok(true));
+    assert_eq!(k.proc_setgroups_seen(c, true), Err(Errno::EPERM));
+    assert_eq!(k.proc_setgroups_read(c), Ok("deny\n"));
+    assert_eq!(
+        k.proc_id_map_seen(c, IdMapFile::Gid, b"0 1000 1\n"),
+        Ok(true)
+    );
+    assert_eq!(k.setgid(c, 0), Ok(()));
+    // A nested namespace's lines must lie within its parent's map.
+    k.unshare(c, CLONE_NEWUSER).unwrap();
+    assert_eq!(
+        k.proc_id_map_seen(c, IdMapFile::Uid, b"0 0 1\n"),
+        Err(Errno::EINVAL)
+    );
+    assert_eq!(
+        k.proc_id_map_seen(c, IdMapFile::Uid, b"0 1000 2\n"),
+        Err(Errno::EINVAL)
+    );
+    assert_eq!(
+        k.proc_id_map_seen(c, IdMapFile::Uid, b"5 1000 1\n"),
+        Ok(true)
+    );
+    k.check_invariants();
+}
+
 /// A sender that kills its own process group and is reaped half-way (its
 /// parent ignores SIGCHLD) takes its user namespace with it; the rest of
 /// the group is still signalled, and sees the sender's kernel uid.

@@ -108,6 +108,9 @@ impl Kernel {
     ///   and the caller lacks `CAP_SYS_ADMIN` (user namespaces are not
     ///   modelled).
     /// - `ENOSPC`: `CLONE_NEWPID` past 32 nested levels.
+    /// - `EPERM`: a `set_tid` number at a level whose pid namespace's
+    ///   owner the caller holds neither `CAP_SYS_ADMIN` nor
+    ///   `CAP_CHECKPOINT_RESTORE` over (after that level's `EINVAL`).
     /// - `EEXIST`: a `set_tid` number is taken.
     /// - `EAGAIN`: the caller's real user has `RLIMIT_NPROC` tasks already
     ///   (zombies and threads count; real uid 0 and callers with
@@ -233,10 +236,18 @@ impl Kernel {
             }
         }
         let mut new_ns = None;
+        // set_tid's permission is the caller's (current_cred()).
+        let caller = (!set_tid.is_empty()).then(|| self.tasks[cur].cred.clone());
         let pid = if flags & CLONE_NEWPID != 0 {
             let ns = self.create_pid_namespace(for_children, user_ns)?;
             new_ns = Some(ns);
-            match self.alloc_pid(ns, set_tid, true, flags & CLONE_THREAD == 0) {
+            match self.alloc_pid(
+                ns,
+                set_tid,
+                true,
+                flags & CLONE_THREAD == 0,
+                caller.as_deref(),
+            ) {
                 Ok(pid) => pid,
                 Err(e) => {
                     self.put_ns(ns);
@@ -244,7 +255,13 @@ impl Kernel {
                 }
             }
         } else {
-            self.alloc_pid(for_children, set_tid, false, flags & CLONE_THREAD == 0)?
+            self.alloc_pid(
+                for_children,
+                set_tid,
+                false,
+                flags & CLONE_THREAD == 0,
+                caller.as_deref(),
+            )?
         };
         // Undoes the pid and the new namespace on a later failure.
         let undo = |k: &mut Kernel| {

@@ -645,6 +645,94 @@ impl Kernel {
         Ok(buf.len())
     }
 
+    /// The uid or gid map of task `target`'s user namespace set to `text`
+    /// as Linux shows it to a reader in the initial namespace (the
+    /// `/proc/PID/uid_map` or `gid_map` text of `uid_m_show()`: the lower
+    /// ids are kernel ids), for a caller that sees the file's content but
+    /// not the write that set it (a supervisor whose program wrote the file
+    /// without stopping). No permission is checked: the write was Linux's,
+    /// and it succeeded. Returns whether the map changed (`false` when it
+    /// was `text`'s map already).
+    ///
+    /// # Errors
+    /// Nothing changes when an error is returned.
+    /// - `ESRCH`: `target` is stale;
+    /// - `EPERM`: `target` is in the initial namespace, or its map is set
+    ///   already to another one (a map is set once);
+    /// - `EINVAL`: `text` is not a map `map_write()` accepts, or a line's
+    ///   kernel ids are not all within one line of the parent
+    ///   namespace's map.
+    ///
+    /// # Linux
+    /// The state `map_write()` leaves (`uid_m_show()` of it read back).
+    pub fn proc_id_map_seen(
+        &mut self,
+        target: TaskId,
+        which: IdMapFile,
+        text: &[u8],
+    ) -> Result<bool> {
+        let t = self.task_idx(target)?;
+        let ns = self.tasks[t].cred.user_ns.0;
+        let Some(parent) = self.userns[ns].parent else {
+            return Err(Errno::EPERM);
+        };
+        let new_map = parse_id_map(text)?;
+        let (map, parent_map) = match which {
+            IdMapFile::Uid => (&self.userns[ns].uid_map, &self.userns[parent].uid_map),
+            IdMapFile::Gid => (&self.userns[ns].gid_map, &self.userns[parent].gid_map),
+        };
+        if *map == new_map {
+            return Ok(false);
+        }
+        if !map.extents.is_empty() {
+            return Err(Errno::EPERM);
+        }
+        let within_parent = |e: &IdExtent| {
+            parent_map
+                .map_up(e.lower_first)
+                .and_then(|id| parent_map.map_range_down(id, e.count))
+                == Some(e.lower_first)
+        };
+        if !new_map.extents.iter().all(within_parent) {
+            return Err(Errno::EINVAL);
+        }
+        let u = &mut self.userns[ns];
+        match which {
+            IdMapFile::Uid => u.uid_map = new_map,
+            IdMapFile::Gid => u.gid_map = new_map,
+        }
+        Ok(true)
+    }
+
+    /// `setgroups` of task `target`'s user namespace set as Linux shows it
+    /// (`allowed`: `/proc/PID/setgroups` reads `allow`), for a caller that
+    /// sees the file but not the write, as [`Kernel::proc_id_map_seen`].
+    /// Returns whether it changed.
+    ///
+    /// # Errors
+    /// Nothing changes when an error is returned.
+    /// - `ESRCH`: `target` is stale;
+    /// - `EPERM`: `allow` where the core has `deny` (it is for good), or
+    ///   `deny` where the core has a gid map already (`deny` must come
+    ///   first).
+    ///
+    /// # Linux
+    /// The state `proc_setgroups_write()` leaves.
+    pub fn proc_setgroups_seen(&mut self, target: TaskId, allowed: bool) -> Result<bool> {
+        let t = self.task_idx(target)?;
+        let ns = self.tasks[t].cred.user_ns.0;
+        let u = &mut self.userns[ns];
+        match (u.setgroups_allowed, allowed) {
+            (a, b) if a == b => Ok(false),
+            (false, true) => Err(Errno::EPERM),
+            _ if !u.gid_map.extents.is_empty() => Err(Errno::EPERM),
+            _ => {
+                u.setgroups_allowed = false;
+                Ok(true)
+            }
+        }
+    }
+
     /// The open for writing of a `/proc/PID` file of mode 0644 of task
     /// `t` by task `cur`: the file belongs to `t`'s effective ids while it
     /// is dumpable, else to root (`task_dump_owner()`); the owner's fs uid

@@ -52,6 +52,9 @@ pub const CAP_MKNOD: Cap = Cap(27);
 pub const CAP_SETFCAP: Cap = Cap(31);
 /// `CAP_MAC_OVERRIDE`.
 pub const CAP_MAC_OVERRIDE: Cap = Cap(32);
+/// `CAP_CHECKPOINT_RESTORE`: clone3's `set_tid` (with `CAP_SYS_ADMIN`
+/// as the alternative).
+pub const CAP_CHECKPOINT_RESTORE: Cap = Cap(40);
 /// The highest capability of Linux 6.x (`CAP_CHECKPOINT_RESTORE`, 40).
 pub const CAP_LAST_CAP: Cap = Cap(40);
 
