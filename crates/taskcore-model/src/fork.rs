@@ -5,7 +5,7 @@
 //! kernel/pid_namespace.c `create_pid_namespace`; include/linux/ptrace.h
 //! `ptrace_init_task`.
 
-use taskcore::task::capability::CAP_SYS_ADMIN;
+use taskcore::task::capability::{CAP_CHECKPOINT_RESTORE, CAP_SYS_ADMIN};
 use taskcore::uapi::{
     CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP, CLONE_NEWCGROUP, CLONE_NEWIPC, CLONE_NEWNET,
     CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWTIME, CLONE_NEWUSER, CLONE_NEWUTS, CLONE_PARENT,
@@ -115,7 +115,10 @@ impl Model {
         } else {
             cur_ns
         };
-        let pid = match self.alloc_pid(ns, set_tid) {
+        // set_tid's permission: the model has one user namespace.
+        let caps = &self.task(cur).cred.cap_effective;
+        let may_set_tid = caps.has(CAP_SYS_ADMIN) || caps.has(CAP_CHECKPOINT_RESTORE);
+        let pid = match self.alloc_pid(ns, set_tid, may_set_tid) {
             Ok(p) => p,
             Err(e) => {
                 if ns != cur_ns {

@@ -509,7 +509,7 @@ impl Model {
             pidfds: Vec::new(),
             ns_files: Vec::new(),
         };
-        let pid = m.alloc_pid(0, &[])?;
+        let pid = m.alloc_pid(0, &[], true)?;
         let seq = m.next_seq();
         m.signals.push(Some(Signal {
             threads: vec![0],

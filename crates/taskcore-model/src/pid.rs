@@ -79,9 +79,17 @@ impl Model {
     /// # Errors
     /// `EINVAL` for a `set_tid` longer than the levels, out of
     /// `[1, pid_max)`, or not 1 where the level has no init yet; `EEXIST`
-    /// for a taken `set_tid`; `EAGAIN` when a level is full (the idr's
+    /// for a taken `set_tid`; `EPERM` for a `set_tid` number when not
+    /// `may_set_tid` (the caller's `CAP_SYS_ADMIN` or
+    /// `CAP_CHECKPOINT_RESTORE`; after that number's `EINVAL` checks,
+    /// before `EEXIST`); `EAGAIN` when a level is full (the idr's
     /// `ENOSPC`); `ENOMEM` when `ns`'s init has exited.
-    pub(crate) fn alloc_pid(&mut self, ns: usize, set_tid: &[i32]) -> Result<usize> {
+    pub(crate) fn alloc_pid(
+        &mut self,
+        ns: usize,
+        set_tid: &[i32],
+        may_set_tid: bool,
+    ) -> Result<usize> {
         let level = self.nss[ns].level;
         if set_tid.len() > level + 1 {
             return Err(Errno::EINVAL);
@@ -100,6 +108,11 @@ impl Model {
                     }
                     if tid != 1 && n.child_reaper.is_none() {
                         result = Err(Errno::EINVAL);
+                        break;
+                    }
+                    if !may_set_tid {
+                        // checkpoint_restore_ns_capable()
+                        result = Err(Errno::EPERM);
                         break;
                     }
                     if n.idr.contains_key(&(tid as u32)) {
