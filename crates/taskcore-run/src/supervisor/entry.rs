@@ -70,11 +70,9 @@ impl Supervisor {
         let Ok(mut regs) = Regs::get(tid) else {
             return;
         };
-        // A call entering proves the last one returned (a failed execve,
-        // resumed without its exit stop).
-        let stale = self.threads.get_mut(&tid).and_then(|t| t.in_call.take());
-        if stale.is_some_and(|c| !c.applied && !super::exit_wanted(c.nr)) {
-            self.report.not_checked("execve failure (file system)");
+        // A call entering proves the last one returned.
+        if let Some(t) = self.threads.get_mut(&tid) {
+            t.in_call = None;
         }
         let nr = regs.nr();
         let Some(c) = calls::lookup(nr) else {
@@ -125,13 +123,7 @@ impl Supervisor {
             Translate::None => {}
         }
         let mem = Memory::new(tid);
-        let call = match nr {
-            libc::SYS_execveat => Ok(Syscall::Execve {
-                filename: String::new(),
-                argv: None,
-            }),
-            _ => Syscall::from_raw_with(nr as u64, vargs, &mem),
-        };
+        let call = Syscall::from_raw_with(nr as u64, vargs, &mem);
         // A pidfd names its process for the core by the virtual pid of
         // the real one behind it.
         let vpid_of_fd = |fd: u64| match pidfd_target(tid, fd) {

@@ -47,11 +47,7 @@ fn is_clone(nr: i64) -> bool {
 impl Supervisor {
     /// The syscall-exit stop of thread `tid`.
     pub(super) fn on_syscall_exit(&mut self, tid: i32) {
-        let ic = self.threads.get_mut(&tid).and_then(|t| {
-            // A call resumed without its exit stop keeps its state (this
-            // stop is another's, not trapped).
-            t.in_call.take_if(|c| super::exit_wanted(c.nr))
-        });
+        let ic = self.threads.get_mut(&tid).and_then(|t| t.in_call.take());
         let Some(ic) = ic else {
             self.resume(tid, 0);
             return;
@@ -76,9 +72,9 @@ impl Supervisor {
             }
         }
         if let Some(child) = ic.vfork_child {
-            // The vfork parent runs again: its child's exec (if it is in
-            // one) is past mm_release(), whatever order the stops came in.
-            self.exec_before_vfork_release(child);
+            // The vfork parent runs again: its child passed mm_release(),
+            // in an exec or an exit, whatever order the stops came in.
+            self.wait_vfork_release(child);
         }
         if is_clone(ic.nr) {
             shown = self.clone_result(tid, &ic, real);
@@ -200,27 +196,33 @@ impl Supervisor {
         real
     }
 
-    /// Applies the execve vfork child `child` is in, if any, now.
-    fn exec_before_vfork_release(&mut self, child: i32) {
-        let in_exec = self
-            .threads
-            .get(&child)
-            .and_then(|t| t.in_call.as_ref())
-            .is_some_and(|c| !c.applied && matches!(c.nr, libc::SYS_execve | libc::SYS_execveat));
-        if !in_exec {
-            return;
-        }
-        let ic = self.threads.get_mut(&child).and_then(|t| t.in_call.take());
-        let (nr, name, args) = ic
-            .as_ref()
-            .map(|c| (c.nr, c.name, c.args))
-            .unwrap_or((0, "", [0; 6]));
-        self.apply_exec(child, ic);
-        if let Some(t) = self.threads.get_mut(&child) {
-            t.in_call = Some(super::InCall {
-                applied: true,
-                ..super::InCall::new(nr, name, args, Err(taskcore::Errno::ENOSYS), None)
-            });
+    /// The vfork parent of `child` is released: the child's exec
+    /// (`exec_mm_release()`) or exit (`exit_mm_release()`) completed its
+    /// vfork, so its exec event or death report is on its way, if the
+    /// supervisor has not taken it yet. It is taken now, before the
+    /// parent runs on (the parent may signal the child, whose handlers
+    /// the exec reset): a blocking wait for that one task, which reaches
+    /// the stop without the supervisor (no other stop comes between the
+    /// vfork's completion and the exec event, nor before a death).
+    fn wait_vfork_release(&mut self, child: i32) {
+        while self.vfork_children.contains(&child) {
+            let alive = self.map.task(child).is_some_and(|t| self.alive(t));
+            if !alive {
+                // Its exit was applied at its seccomp stop.
+                self.vfork_children.remove(&child);
+                return;
+            }
+            let mut st: libc::c_int = 0;
+            // SAFETY: waitpid writes the status to a local.
+            let r = unsafe { libc::waitpid(child, &mut st, libc::__WALL) };
+            if r == child {
+                self.on_status(child, st);
+            } else if nix::errno::Errno::last() == nix::errno::Errno::EINTR {
+                self.forward();
+            } else {
+                self.vfork_children.remove(&child);
+                return;
+            }
         }
     }
 
@@ -282,12 +284,6 @@ impl Supervisor {
         }
         if is_restart(shown) {
             self.report.not_checked("interrupted by a signal");
-            return;
-        }
-        if matches!(ic.nr, libc::SYS_execve | libc::SYS_execveat) {
-            // A successful exec is applied at its event; a failed one
-            // failed on the file system, which the core does not model.
-            self.report.not_checked("execve failure (file system)");
             return;
         }
         let r = match ic.early.clone() {
