@@ -75,6 +75,9 @@ impl Supervisor {
             t.in_call = None;
         }
         let nr = regs.nr();
+        if self.tid_address_before_clone(tid, nr, &regs) {
+            return;
+        }
         let Some(c) = calls::lookup(nr) else {
             self.resume(tid, 0);
             return;
@@ -346,6 +349,9 @@ impl Supervisor {
                     real
                 };
                 self.report.answered_at_entry += 1;
+                if nr == libc::SYS_set_tid_address {
+                    self.keep_tid_address(tid, vargs[0]);
+                }
                 regs.skip_with(shown);
                 // Only a thread still in its stop was read inside its call:
                 // one a SIGKILL woke meanwhile (ESRCH) is exiting, and its

@@ -226,6 +226,11 @@ impl Supervisor {
         }
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = None;
+            // A new address space, the group's only thread.
+            t.tid_address = super::tidaddr::TidAddress {
+                fresh: true,
+                ..Default::default()
+            };
         }
         let call = Regs::get(tid).map_err(|_| taskcore::Errno::ESRCH);
         let (name, call) = match call {

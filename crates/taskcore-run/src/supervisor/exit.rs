@@ -47,6 +47,9 @@ fn is_clone(nr: i64) -> bool {
 impl Supervisor {
     /// The syscall-exit stop of thread `tid`.
     pub(super) fn on_syscall_exit(&mut self, tid: i32) {
+        if self.tid_address_made(tid) {
+            return;
+        }
         let ic = self.threads.get_mut(&tid).and_then(|t| t.in_call.take());
         let Some(ic) = ic else {
             self.resume(tid, 0);

@@ -24,6 +24,7 @@ mod exit;
 mod lost;
 mod notation;
 mod signals;
+mod tidaddr;
 mod window;
 
 use std::collections::{HashMap, HashSet};
@@ -114,6 +115,8 @@ struct Thread {
     /// leads its own; a thread keeps it for life (an exec by a non-leader
     /// takes the leader's tid, which is the tgid).
     tgid: i32,
+    /// Set_tid_address state, `supervisor/tidaddr.rs`.
+    tid_address: tidaddr::TidAddress,
 }
 
 /// What to do at a new task's first stop.
