@@ -245,12 +245,38 @@ impl Supervisor {
         };
         self.report.calls_served += 1;
         *self.report.calls.entry(name).or_default() += 1;
-        self.apply_exec(tid, call);
+        let early = self
+            .threads
+            .get_mut(&tid)
+            .is_some_and(|t| std::mem::take(&mut t.exec_applied));
+        if early {
+            self.name_exec(tid, call);
+        } else {
+            self.apply_exec(tid, call);
+        }
         self.resume(tid, 0);
     }
 
+    /// The filename and argv of an exec the core applied before its event
+    /// (at its vfork parent's release): `comm` and the argument area.
+    fn name_exec(&mut self, tid: i32, call: Result<Syscall, taskcore::Errno>) {
+        let (Some(task), Ok(Syscall::Execve { filename, argv })) = (self.map.task(tid), &call)
+        else {
+            return;
+        };
+        let base = filename.rsplit('/').next().unwrap_or(filename);
+        let _ = self.k.set_comm(task, base.as_bytes());
+        if let Some(argv) = argv {
+            let args: Vec<&[u8]> = argv.iter().map(Vec::as_slice).collect();
+            let _ = self.k.set_cmdline(task, &args);
+        }
+        if let (Some(t), Ok(p)) = (&mut self.timeline, self.k.getpid(task)) {
+            t.exec(in_root(&self.k, task, p), filename, argv.as_deref());
+        }
+    }
+
     /// The core execs thread `tid` with `call`, the execve it completed.
-    fn apply_exec(&mut self, tid: i32, call: Result<Syscall, taskcore::Errno>) {
+    pub(super) fn apply_exec(&mut self, tid: i32, call: Result<Syscall, taskcore::Errno>) {
         let Some(task) = self.map.task(tid) else {
             return;
         };

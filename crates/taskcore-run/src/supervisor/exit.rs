@@ -201,31 +201,58 @@ impl Supervisor {
 
     /// The vfork parent of `child` is released: the child's exec
     /// (`exec_mm_release()`) or exit (`exit_mm_release()`) completed its
-    /// vfork, so its exec event or death report is on its way, if the
-    /// supervisor has not taken it yet. It is taken now, before the
-    /// parent runs on (the parent may signal the child, whose handlers
-    /// the exec reset): a blocking wait for that one task, which reaches
-    /// the stop without the supervisor (no other stop comes between the
-    /// vfork's completion and the exec event, nor before a death).
+    /// vfork, whatever order the stops came in. The core must have the
+    /// exec before the parent runs on (it may signal the child, whose
+    /// handlers the exec reset). Stops of the child already waiting (its
+    /// exec event, its death) are taken first; if none is, and the child
+    /// is not dying, it is in its exec, past its point of no return: the
+    /// core applies the exec now (its filename and argv, not known before
+    /// the exec event, are set there: `comm` and the argument area are in
+    /// flux in the real task too until its image is loaded). Waiting for
+    /// the exec event instead would hold the parent while the child loads
+    /// its program, which the two do at once natively.
     fn wait_vfork_release(&mut self, child: i32) {
-        while self.vfork_children.contains(&child) {
-            let alive = self.map.task(child).is_some_and(|t| self.alive(t));
-            if !alive {
+        loop {
+            if !self.vfork_children.contains(&child) {
+                return;
+            }
+            let Some(task) = self.map.task(child).filter(|&t| self.alive(t)) else {
                 // Its exit was applied at its seccomp stop.
                 self.vfork_children.remove(&child);
                 return;
-            }
+            };
             let mut st: libc::c_int = 0;
             // SAFETY: waitpid writes the status to a local.
-            let r = unsafe { libc::waitpid(child, &mut st, libc::__WALL) };
+            let r = unsafe { libc::waitpid(child, &mut st, libc::__WALL | libc::WNOHANG) };
             if r == child {
                 self.on_status(child, st);
-            } else if nix::errno::Errno::last() == nix::errno::Errno::EINTR {
-                self.forward();
-            } else {
+                continue;
+            }
+            if r < 0 && nix::errno::Errno::last() != nix::errno::Errno::EINTR {
                 self.vfork_children.remove(&child);
                 return;
             }
+            if r < 0 {
+                continue;
+            }
+            if super::lost::is_zombie(child) {
+                // Dying (a SIGKILL from outside): its death report comes.
+                return;
+            }
+            self.vfork_children.remove(&child);
+            let comm = self.k.comm(task).map(|c| c.to_vec()).unwrap_or_default();
+            let call = taskcore::sys::Syscall::Execve {
+                filename: String::from_utf8_lossy(&comm).into_owned(),
+                argv: None,
+            };
+            // The timeline gets the exec at its event, with its name.
+            let timeline = self.timeline.take();
+            self.apply_exec(child, Ok(call));
+            self.timeline = timeline;
+            if let Some(t) = self.threads.get_mut(&child) {
+                t.exec_applied = true;
+            }
+            return;
         }
     }
 

@@ -115,6 +115,9 @@ struct Thread {
     /// leads its own; a thread keeps it for life (an exec by a non-leader
     /// takes the leader's tid, which is the tgid).
     tgid: i32,
+    /// Its exec was applied at its vfork parent's release, before its
+    /// exec event (which then sets only its filename and argv).
+    exec_applied: bool,
     /// Set_tid_address state, `supervisor/tidaddr.rs`.
     tid_address: tidaddr::TidAddress,
 }
