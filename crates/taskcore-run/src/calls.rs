@@ -9,6 +9,10 @@
 //! names a process by a pid the supervisor does not translate
 //! ([`Translate::Refuse`]: refused with `ENOSYS` and one warning, never
 //! passed through with a pid from the wrong namespace).
+//!
+//! `execve` and `execveat` are not trapped: the core follows each one at
+//! its `PTRACE_EVENT_EXEC` stop, from the new image ([`EXECS`]); a
+//! failed one (a `PATH` search) runs at native speed.
 
 use libc::c_long;
 
@@ -84,8 +88,6 @@ pub const TRAPPED: &[Trapped] = &[
     t(libc::SYS_clone3, "clone3", Translate::None),
     t(libc::SYS_fork, "fork", Translate::None),
     t(libc::SYS_vfork, "vfork", Translate::None),
-    t(libc::SYS_execve, "execve", Translate::None),
-    t(libc::SYS_execveat, "execveat", Translate::None),
     t(libc::SYS_exit, "exit", Translate::None),
     t(libc::SYS_exit_group, "exit_group", Translate::None),
     t(libc::SYS_wait4, "wait4", Args(&[(0, WaitSelector)])),
@@ -215,6 +217,13 @@ pub const TRAPPED: &[Trapped] = &[
     t(libc::SYS_move_pages, "move_pages", Refuse(&[0])),
     t(libc::SYS_perf_event_open, "perf_event_open", Refuse(&[1])),
     t(libc::SYS_ptrace, "ptrace", Eperm),
+];
+
+/// The exec calls, followed at their exec event (not trapped): x86_64
+/// number and name.
+pub const EXECS: &[(c_long, &str)] = &[
+    (libc::SYS_execve, "execve"),
+    (libc::SYS_execveat, "execveat"),
 ];
 
 /// Waits that take a signal mask for their duration (x86_64 number, name,

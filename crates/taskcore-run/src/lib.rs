@@ -52,7 +52,7 @@ mod supervisor;
 mod timeline;
 mod tracee;
 
-pub use calls::{Arg, Translate, Trapped, MASKED_WAITS, TRAPPED};
+pub use calls::{Arg, Translate, Trapped, EXECS, MASKED_WAITS, TRAPPED};
 pub use check::Divergence;
 pub use live::{view_signal, LiveView, View};
 pub use options::{Options, RunError};

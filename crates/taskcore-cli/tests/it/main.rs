@@ -29,4 +29,5 @@ mod replay_probe;
 mod replay_userns;
 mod run_live;
 mod run_races;
+mod run_stops;
 mod timeline;

@@ -543,7 +543,12 @@ fn random_scenarios(seeds: &[String]) {
             bad.push(format!("seed {seed}: did not end in 60 s"));
             continue;
         };
-        assert_eq!(r.status.code(), Some(0), "seed {seed}");
+        assert_eq!(
+            r.status.code(),
+            Some(0),
+            "seed {seed}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
         let div = v["divergences"].as_array().map_or(usize::MAX, Vec::len);
         if div != 0 {
             bad.push(format!(

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | `gettid` | the stopped thread's tid (`waitpid`'s) |
 //! | `getpid` | its tgid, known since its clone event ([`super::Thread::tgid`]) |
+//! | `set_tid_address` by a thread whose address space nobody shares | the stopped thread's tid; the call itself is made before the thread's first `CLONE_VM` clone (`supervisor/tidaddr.rs`) |
 //! | `getppid`, `getpgrp`, `getpgid(0)`, `getsid(0)` | fields 4-6 of `/proc/TID/stat` (`real_parent`'s tgid, `task_pgrp_nr_ns`, `task_session_nr_ns`) |
 //! | `wait4` with valid options | `ECHILD` when no thread of the caller's group has a child (`/proc/TGID/task/*/children` all empty: `do_wait()` finds no task to consider) |
 //!
@@ -75,6 +76,9 @@ impl Supervisor {
         let r = match nr {
             libc::SYS_gettid => tid,
             libc::SYS_getpid if tgid > 0 => tgid,
+            // Its effect waits for the address space to be shared
+            // (supervisor/tidaddr.rs).
+            libc::SYS_set_tid_address if self.tid_address_unshared(tid) => tid,
             libc::SYS_getppid => stat_ids(tid)?[0],
             libc::SYS_getpgrp => stat_ids(tid)?[1],
             libc::SYS_getpgid if own => stat_ids(tid)?[1],

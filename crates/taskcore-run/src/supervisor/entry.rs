@@ -70,13 +70,14 @@ impl Supervisor {
         let Ok(mut regs) = Regs::get(tid) else {
             return;
         };
-        // A call entering proves the last one returned (a failed execve,
-        // resumed without its exit stop).
-        let stale = self.threads.get_mut(&tid).and_then(|t| t.in_call.take());
-        if stale.is_some_and(|c| !c.applied && !super::exit_wanted(c.nr)) {
-            self.report.not_checked("execve failure (file system)");
+        // A call entering proves the last one returned.
+        if let Some(t) = self.threads.get_mut(&tid) {
+            t.in_call = None;
         }
         let nr = regs.nr();
+        if self.tid_address_before_clone(tid, nr, &regs) {
+            return;
+        }
         let Some(c) = calls::lookup(nr) else {
             self.resume(tid, 0);
             return;
@@ -126,13 +127,7 @@ impl Supervisor {
             Translate::None => {}
         }
         let mem = Memory::new(tid);
-        let call = match nr {
-            libc::SYS_execveat => Ok(Syscall::Execve {
-                filename: String::new(),
-                argv: None,
-            }),
-            _ => Syscall::from_raw_with(nr as u64, vargs, &mem),
-        };
+        let call = Syscall::from_raw_with(nr as u64, vargs, &mem);
         // A pidfd names its process for the core by the virtual pid of
         // the real one behind it.
         let vpid_of_fd = |fd: u64| match pidfd_target(tid, fd) {
@@ -358,6 +353,9 @@ impl Supervisor {
                     real
                 };
                 self.report.answered_at_entry += 1;
+                if nr == libc::SYS_set_tid_address {
+                    self.keep_tid_address(tid, vargs[0]);
+                }
                 regs.skip_with(shown);
                 // Only a thread still in its stop was read inside its call:
                 // one a SIGKILL woke meanwhile (ESRCH) is exiting, and its

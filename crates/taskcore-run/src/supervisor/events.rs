@@ -3,12 +3,12 @@
 //! non-leader).
 
 use nix::sys::ptrace;
-use taskcore::sys::{dispatch, SysRet};
+use taskcore::sys::{dispatch, SysRet, Syscall};
 
 use super::{Newborn, Supervisor, Thread};
 use crate::pidmap::in_root;
 use crate::spawn::pid;
-use crate::tracee::{self, Memory};
+use crate::tracee::{self, Memory, Regs};
 
 /// `struct clone_args` offsets (include/uapi/linux/sched.h).
 const CLONE3_CHILD_TID: u64 = 16;
@@ -111,6 +111,7 @@ impl Supervisor {
                 let (flags, parent_tid, child_tid) = clone_flags_and_tids(nr, &args, &mem);
                 if nr == libc::SYS_vfork || flags & libc::CLONE_VFORK as u64 != 0 {
                     ic.vfork_child = Some(child);
+                    self.vfork_children.insert(child);
                 }
                 if flags & libc::CLONE_PARENT_SETTID as u64 != 0 && parent_tid != 0 {
                     let _ = mem.write_i32(parent_tid, v);
@@ -213,9 +214,11 @@ impl Supervisor {
     }
 
     /// `PTRACE_EVENT_EXEC`: thread `tid` (after a non-leader's exec, the
-    /// leader's tid, which it took) completed an execve.
+    /// leader's tid, which it took) completed an execve (not trapped: its
+    /// filename and argv are read from the new image, [`exec_call`]).
     pub(super) fn on_exec_event(&mut self, tid: i32) {
         let former = ptrace::getevent(pid(tid)).map_or(tid, |f| f as i32);
+        self.vfork_children.remove(&former);
         if former != tid {
             // de_thread(): the old leader is gone; the exec'ing thread
             // takes its tid.
@@ -224,56 +227,177 @@ impl Supervisor {
             self.threads.insert(tid, t);
             self.map.retid(former, tid);
         }
-        let ic = self.threads.get_mut(&tid).and_then(|t| t.in_call.take());
-        self.apply_exec(tid, ic);
+        if let Some(t) = self.threads.get_mut(&tid) {
+            t.in_call = None;
+            // A new address space, the group's only thread.
+            t.tid_address = super::tidaddr::TidAddress {
+                fresh: true,
+                ..Default::default()
+            };
+        }
+        let call = Regs::get(tid).map_err(|_| taskcore::Errno::ESRCH);
+        let (name, call) = match call {
+            Ok(regs) => {
+                let name = crate::calls::EXECS
+                    .iter()
+                    .find(|e| e.0 == regs.nr())
+                    .map_or("execve", |e| e.1);
+                (name, exec_call(tid, &regs))
+            }
+            Err(e) => ("execve", Err(e)),
+        };
+        self.report.calls_served += 1;
+        *self.report.calls.entry(name).or_default() += 1;
+        let early = self
+            .threads
+            .get_mut(&tid)
+            .is_some_and(|t| std::mem::take(&mut t.exec_applied));
+        if early {
+            self.name_exec(tid, call);
+        } else {
+            self.apply_exec(tid, call);
+        }
         self.resume(tid, 0);
     }
 
-    /// The core execs thread `tid` with its pending execve `ic` (once:
-    /// at the exec event, or earlier when its vfork parent ran, which
-    /// proves the exec passed its point of no return).
-    pub(super) fn apply_exec(&mut self, tid: i32, ic: Option<super::InCall>) {
-        if let (Some(task), Some(ic)) = (self.map.task(tid), ic) {
-            if let (Ok(call), false) = (&ic.call, ic.applied) {
-                if self.alive(task) {
-                    let r = dispatch(&mut self.k, task, call);
-                    self.report.checked += 1;
-                    if let (Some(t), Ok(_), taskcore::sys::Syscall::Execve { filename, argv }) =
-                        (&mut self.timeline, &r, call)
-                    {
-                        if let Ok(p) = self.k.getpid(task) {
-                            t.exec(in_root(&self.k, task, p), filename, argv.as_deref());
-                        }
-                    }
-                    if let Err(e) = r {
-                        self.diverge(
-                            tid,
-                            "execve()".into(),
-                            "= 0".into(),
-                            format!("= -1 {}", e.name()),
-                        );
-                    }
-                }
-            }
-            if let Ok(v) = self.k.pid_vnr(self.init, task) {
-                self.map.insert_task(tid, task, v);
-            }
+    /// The filename and argv of an exec the core applied before its event
+    /// (at its vfork parent's release): `comm` and the argument area.
+    fn name_exec(&mut self, tid: i32, call: Result<Syscall, taskcore::Errno>) {
+        let (Some(task), Ok(Syscall::Execve { filename, argv })) = (self.map.task(tid), &call)
+        else {
+            return;
+        };
+        let base = filename.rsplit('/').next().unwrap_or(filename);
+        let _ = self.k.set_comm(task, base.as_bytes());
+        if let Some(argv) = argv {
+            let args: Vec<&[u8]> = argv.iter().map(Vec::as_slice).collect();
+            let _ = self.k.set_cmdline(task, &args);
+        }
+        if let (Some(t), Ok(p)) = (&mut self.timeline, self.k.getpid(task)) {
+            t.exec(in_root(&self.k, task, p), filename, argv.as_deref());
         }
     }
 
-    /// Whether a thread of `task`'s group is inside an execve.
-    pub(super) fn group_in_exec(&self, task: taskcore::TaskId) -> bool {
-        let Ok(tgid) = self.k.getpid(task) else {
-            return false;
+    /// The core execs thread `tid` with `call`, the execve it completed.
+    pub(super) fn apply_exec(&mut self, tid: i32, call: Result<Syscall, taskcore::Errno>) {
+        let Some(task) = self.map.task(tid) else {
+            return;
         };
-        self.threads.iter().any(|(&t, th)| {
-            th.in_call
-                .as_ref()
-                .is_some_and(|c| c.nr == libc::SYS_execve || c.nr == libc::SYS_execveat)
-                && self
-                    .map
-                    .task(t)
-                    .is_some_and(|x| self.k.getpid(x).ok() == Some(tgid))
-        })
+        match (&call, self.alive(task)) {
+            (Ok(call), true) => {
+                let r = dispatch(&mut self.k, task, call);
+                self.report.checked += 1;
+                if let (Some(t), Ok(_), Syscall::Execve { filename, argv }) =
+                    (&mut self.timeline, &r, call)
+                {
+                    if let Ok(p) = self.k.getpid(task) {
+                        t.exec(in_root(&self.k, task, p), filename, argv.as_deref());
+                    }
+                }
+                if let Err(e) = r {
+                    self.diverge(
+                        tid,
+                        "execve()".into(),
+                        "= 0".into(),
+                        format!("= -1 {}", e.name()),
+                    );
+                }
+            }
+            (Err(_), true) => self.report.not_checked("exec image not readable"),
+            (_, false) => {}
+        }
+        if let Ok(v) = self.k.pid_vnr(self.init, task) {
+            self.map.insert_task(tid, task, v);
+        }
     }
+
+    /// Whether the death of real thread `tid` of group `tgid`, with wait
+    /// status `st` and no stop before it, is an exec's: another thread's
+    /// `de_thread()` killed it, a death the core's execve makes at the
+    /// exec event. execve is not trapped; the kernel tells it two ways: a
+    /// thread `de_thread()` kills reports an exit with code 0
+    /// (`do_group_exit()` while `group_exec_task` is set), and the
+    /// thread in the exec shows its call in `/proc/TID/syscall` (the
+    /// number of the call a blocked or stopped thread is in) until its
+    /// `exchange_tids()`.
+    pub(super) fn group_in_exec(&self, tid: i32, tgid: i32, st: i32) -> bool {
+        if tgid <= 0 {
+            return false;
+        }
+        let sibling = (tid != tgid && self.threads.contains_key(&tgid))
+            || self
+                .threads
+                .iter()
+                .any(|(&t, th)| t != tid && th.tgid == tgid);
+        if !sibling {
+            return false;
+        }
+        if libc::WIFEXITED(st) && libc::WEXITSTATUS(st) == 0 {
+            return true;
+        }
+        // A non-leader in its exec may have taken the leader's tid
+        // already (`exchange_tids()`): the group's number is asked too.
+        (tid != tgid && in_exec(tgid))
+            || self
+                .threads
+                .iter()
+                .filter(|(&t, th)| t != tid && t != tgid && th.tgid == tgid)
+                .any(|(&t, _)| in_exec(t))
+    }
+}
+
+/// Whether real thread `tid` is inside an execve or execveat: the first
+/// field of `/proc/TID/syscall` (`running` while it runs).
+fn in_exec(tid: i32) -> bool {
+    let Ok(text) = std::fs::read_to_string(format!("/proc/{tid}/syscall")) else {
+        return false;
+    };
+    let nr = text
+        .split_ascii_whitespace()
+        .next()
+        .and_then(|n| n.parse::<i64>().ok());
+    nr.is_some_and(|n| crate::calls::EXECS.iter().any(|e| e.0 == n))
+}
+
+/// `AT_EXECFN` (include/uapi/linux/auxvec.h): the auxiliary vector's
+/// pointer to the filename execve was given.
+const AT_EXECFN: u64 = 31;
+
+/// At most this many argv or envp pointers are followed (`MAX_ARG_STRINGS`).
+const MAX_ARG_STRINGS: u64 = 0x7FFF_FFFF;
+
+/// The execve thread `tid` completed, read from its new image stopped at
+/// its exec event (registers `regs`): the stack pointer is at `argc`,
+/// followed by argv, envp and the auxiliary vector
+/// (`create_elf_tables()`); the filename is `AT_EXECFN`'s string, the
+/// path as given (`bprm->filename`, a script's own path); argv is the new
+/// image's (a script's interpreter line comes first, as `/proc/PID/cmdline`
+/// shows it).
+fn exec_call(tid: i32, regs: &Regs) -> Result<Syscall, taskcore::Errno> {
+    let mem = Memory::new(tid);
+    let sp = regs.0.rsp;
+    let argc = mem.read_u64(sp)?.min(MAX_ARG_STRINGS);
+    let argv = sp + 8;
+    // envp starts after argv's NULL; the auxiliary vector after envp's.
+    let mut p = argv + 8 * (argc + 1);
+    for _ in 0..MAX_ARG_STRINGS {
+        let e = mem.read_u64(p)?;
+        p += 8;
+        if e == 0 {
+            break;
+        }
+    }
+    let mut execfn = 0;
+    loop {
+        let (key, val) = (mem.read_u64(p)?, mem.read_u64(p + 8)?);
+        if key == 0 {
+            break;
+        }
+        if key == AT_EXECFN {
+            execfn = val;
+            break;
+        }
+        p += 16;
+    }
+    Syscall::from_raw_with(libc::SYS_execve as u64, [execfn, argv, 0, 0, 0, 0], &mem)
 }

@@ -47,11 +47,10 @@ fn is_clone(nr: i64) -> bool {
 impl Supervisor {
     /// The syscall-exit stop of thread `tid`.
     pub(super) fn on_syscall_exit(&mut self, tid: i32) {
-        let ic = self.threads.get_mut(&tid).and_then(|t| {
-            // A call resumed without its exit stop keeps its state (this
-            // stop is another's, not trapped).
-            t.in_call.take_if(|c| super::exit_wanted(c.nr))
-        });
+        if self.tid_address_made(tid) {
+            return;
+        }
+        let ic = self.threads.get_mut(&tid).and_then(|t| t.in_call.take());
         let Some(ic) = ic else {
             self.resume(tid, 0);
             return;
@@ -76,9 +75,9 @@ impl Supervisor {
             }
         }
         if let Some(child) = ic.vfork_child {
-            // The vfork parent runs again: its child's exec (if it is in
-            // one) is past mm_release(), whatever order the stops came in.
-            self.exec_before_vfork_release(child);
+            // The vfork parent runs again: its child passed mm_release(),
+            // in an exec or an exit, whatever order the stops came in.
+            self.wait_vfork_release(child);
         }
         if is_clone(ic.nr) {
             shown = self.clone_result(tid, &ic, real);
@@ -200,27 +199,60 @@ impl Supervisor {
         real
     }
 
-    /// Applies the execve vfork child `child` is in, if any, now.
-    fn exec_before_vfork_release(&mut self, child: i32) {
-        let in_exec = self
-            .threads
-            .get(&child)
-            .and_then(|t| t.in_call.as_ref())
-            .is_some_and(|c| !c.applied && matches!(c.nr, libc::SYS_execve | libc::SYS_execveat));
-        if !in_exec {
+    /// The vfork parent of `child` is released: the child's exec
+    /// (`exec_mm_release()`) or exit (`exit_mm_release()`) completed its
+    /// vfork, whatever order the stops came in. The core must have the
+    /// exec before the parent runs on (it may signal the child, whose
+    /// handlers the exec reset). Stops of the child already waiting (its
+    /// exec event, its death) are taken first; if none is, and the child
+    /// is not dying, it is in its exec, past its point of no return: the
+    /// core applies the exec now (its filename and argv, not known before
+    /// the exec event, are set there: `comm` and the argument area are in
+    /// flux in the real task too until its image is loaded). Waiting for
+    /// the exec event instead would hold the parent while the child loads
+    /// its program, which the two do at once natively.
+    fn wait_vfork_release(&mut self, child: i32) {
+        loop {
+            if !self.vfork_children.contains(&child) {
+                return;
+            }
+            let Some(task) = self.map.task(child).filter(|&t| self.alive(t)) else {
+                // Its exit was applied at its seccomp stop.
+                self.vfork_children.remove(&child);
+                return;
+            };
+            let mut st: libc::c_int = 0;
+            // SAFETY: waitpid writes the status to a local.
+            let r = unsafe { libc::waitpid(child, &mut st, libc::__WALL | libc::WNOHANG) };
+            if r == child {
+                self.on_status(child, st);
+                continue;
+            }
+            if r < 0 && nix::errno::Errno::last() != nix::errno::Errno::EINTR {
+                self.vfork_children.remove(&child);
+                return;
+            }
+            if r < 0 {
+                continue;
+            }
+            if super::lost::is_zombie(child) {
+                // Dying (a SIGKILL from outside): its death report comes.
+                return;
+            }
+            self.vfork_children.remove(&child);
+            let comm = self.k.comm(task).map(|c| c.to_vec()).unwrap_or_default();
+            let call = taskcore::sys::Syscall::Execve {
+                filename: String::from_utf8_lossy(&comm).into_owned(),
+                argv: None,
+            };
+            // The timeline gets the exec at its event, with its name.
+            let timeline = self.timeline.take();
+            self.apply_exec(child, Ok(call));
+            self.timeline = timeline;
+            if let Some(t) = self.threads.get_mut(&child) {
+                t.exec_applied = true;
+            }
             return;
-        }
-        let ic = self.threads.get_mut(&child).and_then(|t| t.in_call.take());
-        let (nr, name, args) = ic
-            .as_ref()
-            .map(|c| (c.nr, c.name, c.args))
-            .unwrap_or((0, "", [0; 6]));
-        self.apply_exec(child, ic);
-        if let Some(t) = self.threads.get_mut(&child) {
-            t.in_call = Some(super::InCall {
-                applied: true,
-                ..super::InCall::new(nr, name, args, Err(taskcore::Errno::ENOSYS), None)
-            });
         }
     }
 
@@ -282,12 +314,6 @@ impl Supervisor {
         }
         if is_restart(shown) {
             self.report.not_checked("interrupted by a signal");
-            return;
-        }
-        if matches!(ic.nr, libc::SYS_execve | libc::SYS_execveat) {
-            // A successful exec is applied at its event; a failed one
-            // failed on the file system, which the core does not model.
-            self.report.not_checked("execve failure (file system)");
             return;
         }
         let r = match ic.early.clone() {

@@ -35,7 +35,7 @@ fn children_of_thread(tgid: i32, tid: i32) -> Vec<i32> {
 
 /// Whether real task `tid` is a zombie (or gone): `/proc/TID/stat`'s
 /// state, after the last `)`.
-fn is_zombie(tid: i32) -> bool {
+pub(super) fn is_zombie(tid: i32) -> bool {
     let Ok(text) = std::fs::read(format!("/proc/{tid}/stat")) else {
         return true;
     };

@@ -25,6 +25,7 @@ mod exit;
 mod lost;
 mod notation;
 mod signals;
+mod tidaddr;
 mod userns;
 mod window;
 
@@ -63,8 +64,6 @@ struct InCall {
     refused: Option<taskcore::Errno>,
     /// clone family with `CLONE_VFORK`: the child's real tid.
     vfork_child: Option<i32>,
-    /// execve: the core already applied it (its vfork parent ran first).
-    applied: bool,
     /// wait4/waitid: what the core would have reported at the entry (a
     /// peek: `WNOWAIT|WNOHANG`), the start of the call's window.
     entry_peek: Option<Option<i32>>,
@@ -100,25 +99,12 @@ impl InCall {
             child: None,
             refused: None,
             vfork_child: None,
-            applied: false,
             entry_peek: None,
             woken: None,
             restore_pid: None,
             entry_seq: 0,
         }
     }
-}
-
-/// Whether a trapped call's syscall-exit stop is needed. An execve's is
-/// not: its success is its exec event, and a failure is the file
-/// system's, which the core does not model (not checked). Resumed freely,
-/// a failed execve leaves its [`InCall`] until the thread's next seccomp
-/// stop, which proves it returned; meanwhile it only delays, by one death
-/// report, a SIGKILL death of its group (`group_in_exec`), and a vfork
-/// parent released then applies it (a child killed right after a failed
-/// execve: its exec is applied just before its death).
-fn exit_wanted(nr: i64) -> bool {
-    !matches!(nr, libc::SYS_execve | libc::SYS_execveat)
 }
 
 /// What the supervisor knows of one traced thread.
@@ -134,6 +120,11 @@ struct Thread {
     /// leads its own; a thread keeps it for life (an exec by a non-leader
     /// takes the leader's tid, which is the tgid).
     tgid: i32,
+    /// Its exec was applied at its vfork parent's release, before its
+    /// exec event (which then sets only its filename and argv).
+    exec_applied: bool,
+    /// Set_tid_address state, `supervisor/tidaddr.rs`.
+    tid_address: tidaddr::TidAddress,
 }
 
 /// What to do at a new task's first stop.
@@ -156,6 +147,10 @@ struct Supervisor {
     parked: HashSet<i32>,
     /// New tasks known from their parent's event, not yet stopped.
     newborn: HashMap<i32, Newborn>,
+    /// vfork children (`CLONE_VFORK`) whose exec event or death the
+    /// supervisor has not seen yet: their parent's release waits for it
+    /// (`supervisor/exit.rs`).
+    vfork_children: HashSet<i32>,
     /// Death reports of tasks not numbered yet (real tid → wait status),
     /// applied when they are (`supervisor/lost.rs`).
     unborn_deaths: HashMap<i32, i32>,
@@ -321,6 +316,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         )]),
         parked: HashSet::new(),
         newborn: HashMap::new(),
+        vfork_children: HashSet::new(),
         unborn_deaths: HashMap::new(),
         unnumbered: HashSet::new(),
         born_to: HashMap::new(),
@@ -494,11 +490,7 @@ impl Supervisor {
     /// Restarts thread `tid` with `sig` injected: to its current call's
     /// syscall-exit stop if one is awaited, else freely.
     fn resume(&mut self, tid: i32, sig: i32) {
-        let awaiting = self
-            .threads
-            .get(&tid)
-            .and_then(|t| t.in_call.as_ref())
-            .is_some_and(|c| exit_wanted(c.nr));
+        let awaiting = self.threads.get(&tid).is_some_and(|t| t.in_call.is_some());
         let _ = if awaiting {
             tracee::syscall(tid, sig)
         } else {
@@ -563,6 +555,7 @@ impl Supervisor {
         }
         self.parked.remove(&tid);
         self.group_stops.remove(&tid);
+        self.vfork_children.remove(&tid);
         let gone = self.threads.remove(&tid);
         let v = self.map.to_virtual(tid);
         let task = self.map.task(tid);
@@ -573,7 +566,8 @@ impl Supervisor {
         }
         // A thread that de_thread() ended for a sibling's execve: the
         // core's execve ends it at the exec event.
-        if let Some(task) = task.filter(|&t| self.alive(t) && !self.group_in_exec(t)) {
+        let tgid = gone.as_ref().map_or(0, |t| t.tgid);
+        if let Some(task) = task.filter(|&t| self.alive(t) && !self.group_in_exec(tid, tgid, st)) {
             // A death no stop showed (a SIGKILL from outside): the clones
             // its group had in flight come first (supervisor/lost.rs).
             self.settle_woken_waits(tid, task, gone.as_ref());
