@@ -283,7 +283,7 @@ fn confinement_outside_pids_do_not_exist_and_kill_minus_one_stays_inside() {
         "sleep 20 & sleep 20 & kill -9 -1; wait; echo survived",
     ]);
     assert_eq!(String::from_utf8_lossy(&r.stdout), "survived\n");
-    assert_eq!(div, 0);
+    assert_eq!(div, 0, "{}", String::from_utf8_lossy(&r.stderr));
     // The process outside is untouched.
     assert!(outside.try_wait().unwrap().is_none());
     outside.kill().unwrap();

@@ -235,8 +235,10 @@ impl Supervisor {
             if r < 0 {
                 continue;
             }
-            if super::lost::is_zombie(child) {
-                // Dying (a SIGKILL from outside): its death report comes.
+            let exiting = self.threads.get(&child).is_some_and(|t| t.exiting);
+            if exiting || super::lost::is_zombie(child) {
+                // Dying (its exit applied at its seccomp stop, or a SIGKILL
+                // from outside): its death report comes.
                 return;
             }
             self.vfork_children.remove(&child);

@@ -67,9 +67,9 @@ struct InCall {
     /// wait4/waitid: what the core would have reported at the entry (a
     /// peek: `WNOWAIT|WNOHANG`), the start of the call's window.
     entry_peek: Option<Option<i32>>,
-    /// A blocking wait4/waitid: the child the core would have reported
-    /// when a death report first made one visible during the call (the
-    /// moment the real kernel may have woken the waiter; a peek, applied
+    /// wait4/waitid: the child the core would have reported when a death
+    /// report first made one visible during the call (the moment the real
+    /// kernel may have woken the waiter, or run a `WNOHANG` one; a peek, applied
     /// at the exit if the real answer names it, `supervisor/window.rs`).
     woken: Option<i32>,
     /// A pid in the caller's memory made real at the entry (the
@@ -123,6 +123,10 @@ struct Thread {
     /// Its exec was applied at its vfork parent's release, before its
     /// exec event (which then sets only its filename and argv).
     exec_applied: bool,
+    /// Its exit or exit_group was applied to the core at its seccomp stop
+    /// (the real thread is on its way out: a vfork parent's release is
+    /// its exit's, not an exec's).
+    exiting: bool,
     /// Set_tid_address state, `supervisor/tidaddr.rs`.
     tid_address: tidaddr::TidAddress,
 }

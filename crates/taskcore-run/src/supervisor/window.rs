@@ -217,11 +217,11 @@ impl Supervisor {
         Some(dispatch(&mut self.k, task, &only))
     }
 
-    /// A zombie just became visible to its parent: each blocking wait in
-    /// progress notes the child the core would report now (a peek), the
-    /// first time, since the real kernel may wake the waiter at this
-    /// moment (before another child's death can make a second zombie
-    /// visible) — or not, if a SIGKILL comes first. It is applied at the
+    /// A zombie just became visible to its parent: each wait in progress
+    /// notes the child the core would report now (a peek), the first
+    /// time, since the real kernel may wake a blocking waiter at this
+    /// moment, or run a `WNOHANG` one (before another child's death can
+    /// make a second zombie visible) — or not, if a SIGKILL comes first. It is applied at the
     /// wait's exit if the real answer names it ([`Self::wait_in_window`]),
     /// or at the waiter's death if the child is gone for real
     /// ([`Self::settle_woken_waits`]).
@@ -232,9 +232,9 @@ impl Supervisor {
             .filter_map(|(&tid, t)| {
                 let c = t.in_call.as_ref()?;
                 match &c.call {
-                    Ok(
-                        call @ (Syscall::Wait4 { options, .. } | Syscall::Waitid { options, .. }),
-                    ) if options & WNOHANG == 0 && c.early.is_none() && c.woken.is_none() => {
+                    Ok(call @ (Syscall::Wait4 { .. } | Syscall::Waitid { .. }))
+                        if c.early.is_none() && c.woken.is_none() =>
+                    {
                         Some((tid, call.clone()))
                     }
                     _ => None,
