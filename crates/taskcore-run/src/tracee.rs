@@ -246,3 +246,22 @@ pub(crate) const SI_PID_OFFSET: u64 = 16;
 pub(crate) fn has_pid(sig: i32, code: i32) -> bool {
     code <= 0 || (sig == libc::SIGCHLD && (1..=6).contains(&code))
 }
+
+/// `struct clone_args` offsets (include/uapi/linux/sched.h).
+const CLONE3_CHILD_TID: u64 = 16;
+const CLONE3_PARENT_TID: u64 = 24;
+
+/// A clone-family call's flags and its `CLONE_PARENT_SETTID` and
+/// `CLONE_CHILD_SETTID` addresses (0: none), from its arguments `args`
+/// (clone3's from its `struct clone_args` in tracee memory `mem`); fork and vfork: 0.
+pub(crate) fn clone_flags_and_tids(nr: i64, args: &[u64; 6], mem: &Memory) -> (u64, u64, u64) {
+    match nr {
+        libc::SYS_clone => (args[0], args[2], args[3]),
+        libc::SYS_clone3 => (
+            mem.read_u64(args[0]).unwrap_or(0),
+            mem.read_u64(args[0] + CLONE3_PARENT_TID).unwrap_or(0),
+            mem.read_u64(args[0] + CLONE3_CHILD_TID).unwrap_or(0),
+        ),
+        _ => (0, 0, 0),
+    }
+}

@@ -8,26 +8,7 @@ use taskcore::sys::{dispatch, SysRet, Syscall};
 use super::{Newborn, Supervisor, Thread};
 use crate::pidmap::in_root;
 use crate::spawn::pid;
-use crate::tracee::{self, Memory, Regs};
-
-/// `struct clone_args` offsets (include/uapi/linux/sched.h).
-const CLONE3_CHILD_TID: u64 = 16;
-const CLONE3_PARENT_TID: u64 = 24;
-
-/// A clone-family call's flags and its `CLONE_PARENT_SETTID` and
-/// `CLONE_CHILD_SETTID` addresses (0: none), from its arguments `args`
-/// (clone3's from its `struct clone_args` in `mem`); fork and vfork: 0.
-pub(super) fn clone_flags_and_tids(nr: i64, args: &[u64; 6], mem: &Memory) -> (u64, u64, u64) {
-    match nr {
-        libc::SYS_clone => (args[0], args[2], args[3]),
-        libc::SYS_clone3 => (
-            mem.read_u64(args[0]).unwrap_or(0),
-            mem.read_u64(args[0] + CLONE3_PARENT_TID).unwrap_or(0),
-            mem.read_u64(args[0] + CLONE3_CHILD_TID).unwrap_or(0),
-        ),
-        _ => (0, 0, 0),
-    }
-}
+use crate::tracee::{self, clone_flags_and_tids, Memory, Regs};
 
 impl Supervisor {
     /// `PTRACE_EVENT_FORK`/`VFORK`/`CLONE` of thread `tid`: its call made

@@ -19,8 +19,8 @@
 
 use taskcore::TaskId;
 
-use super::events::clone_flags_and_tids;
 use super::{InCall, Supervisor, Thread};
+use crate::tracee::clone_flags_and_tids;
 use crate::tracee::Memory;
 
 /// The children (process leaders) in `/proc/TGID/task/TID/children` of

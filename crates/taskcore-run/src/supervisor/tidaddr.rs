@@ -17,8 +17,8 @@
 //! shares its memory (most exec'd programs) saves a stop; one that does
 //! pays two, once.
 
-use super::events::clone_flags_and_tids;
 use super::Supervisor;
+use crate::tracee::clone_flags_and_tids;
 use crate::tracee::{self, Memory, Regs};
 
 /// The `syscall` instruction's length (x86_64: `0f 05`).
