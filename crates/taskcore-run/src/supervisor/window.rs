@@ -314,27 +314,57 @@ impl Supervisor {
     /// windows; their answers are kept for their syscall exits. `Some(n)`:
     /// `n` applied.
     pub(super) fn pull_in_flight(&mut self, tid: i32, target: i32) -> Option<usize> {
-        let pending: Vec<i32> = self
-            .threads
-            .iter()
-            .filter(|(&t, th)| {
-                t != tid
-                    && th.in_call.as_ref().is_some_and(|c| {
-                        let Some(caller) = self.map.task(t).and_then(|x| self.k.getpid(x).ok())
-                        else {
-                            return false;
-                        };
-                        let names = match c.nr {
-                            libc::SYS_setpgid if c.args[0] as i32 == 0 => caller,
-                            libc::SYS_setpgid => c.args[0] as i32,
-                            libc::SYS_setsid => caller,
-                            _ => return false,
-                        };
-                        c.early.is_none() && c.call.is_ok() && names == target
-                    })
-            })
-            .map(|(&t, _)| t)
-            .collect();
+        let n = self.apply_in_flight(tid, |sup, t, c| {
+            let Some(caller) = sup.map.task(t).and_then(|x| sup.k.getpid(x).ok()) else {
+                return false;
+            };
+            let names = match c.nr {
+                libc::SYS_setpgid if c.args[0] as i32 == 0 => caller,
+                libc::SYS_setpgid => c.args[0] as i32,
+                libc::SYS_setsid => caller,
+                _ => return false,
+            };
+            names == target
+        });
+        (n > 0).then_some(n)
+    }
+
+    /// Applies, now, the `prctl(PR_SET_CHILD_SUBREAPER)` calls of other
+    /// threads in flight (entered, resumed, their exits not seen), before
+    /// an exit that hands its children on (`find_new_reaper()` reads each
+    /// ancestor's `is_child_subreaper` in `exit_notify()`). Each was
+    /// resumed before this exit's thread, which has all of `do_exit()`
+    /// before its `exit_notify()` still to run when it is resumed; the
+    /// prctl is one store. Their answers are kept for their syscall exits.
+    pub(super) fn pull_subreapers_in_flight(&mut self, tid: i32) {
+        let n = self.apply_in_flight(tid, |_, _, c| {
+            c.nr == libc::SYS_prctl && c.args[0] == libc::PR_SET_CHILD_SUBREAPER as u64
+        });
+        if self.debug && n > 0 {
+            eprintln!("[debug]   {n} subreaper prctl in flight applied before an exit");
+        }
+    }
+
+    /// Applies to the core, now, the calls in flight (entered, resumed,
+    /// their exits not seen, not applied yet) of threads other than `tid`
+    /// that `wanted` picks; their answers are kept for their syscall exits
+    /// (`InCall::early`). The number applied.
+    fn apply_in_flight(
+        &mut self,
+        tid: i32,
+        wanted: impl Fn(&Supervisor, i32, &InCall) -> bool,
+    ) -> usize {
+        let pending: Vec<i32> =
+            self.threads
+                .iter()
+                .filter(|(&t, th)| {
+                    t != tid
+                        && th.in_call.as_ref().is_some_and(|c| {
+                            c.early.is_none() && c.call.is_ok() && wanted(self, t, c)
+                        })
+                })
+                .map(|(&t, _)| t)
+                .collect();
         let mut n = 0;
         for t in pending {
             let Some(task) = self.map.task(t).filter(|&x| self.alive(x)) else {
@@ -348,45 +378,7 @@ impl Supervisor {
                 n += 1;
             }
         }
-        (n > 0).then_some(n)
-    }
-
-    /// Applies, now, the `prctl(PR_SET_CHILD_SUBREAPER)` calls of other
-    /// threads in flight (entered, resumed, their exits not seen), before
-    /// an exit that hands its children on (`find_new_reaper()` reads each
-    /// ancestor's `is_child_subreaper` in `exit_notify()`). Each was
-    /// resumed before this exit's thread, which has all of `do_exit()`
-    /// before its `exit_notify()` still to run when it is resumed; the
-    /// prctl is one store. Their answers are kept for their syscall exits.
-    pub(super) fn pull_subreapers_in_flight(&mut self, tid: i32) {
-        let pending: Vec<i32> = self
-            .threads
-            .iter()
-            .filter(|(&t, th)| {
-                t != tid
-                    && th.in_call.as_ref().is_some_and(|c| {
-                        c.nr == libc::SYS_prctl
-                            && c.args[0] == libc::PR_SET_CHILD_SUBREAPER as u64
-                            && c.early.is_none()
-                            && c.call.is_ok()
-                    })
-            })
-            .map(|(&t, _)| t)
-            .collect();
-        for t in pending {
-            let Some(task) = self.map.task(t).filter(|&x| self.alive(x)) else {
-                continue;
-            };
-            let Some(ic) = self.threads.get_mut(&t).and_then(|th| th.in_call.as_mut()) else {
-                continue;
-            };
-            if let Ok(call) = &ic.call {
-                if self.debug {
-                    eprintln!("[debug]   subreaper prctl of {t} in flight applied before an exit");
-                }
-                ic.early = Some(dispatch(&mut self.k, task, call));
-            }
-        }
+        n
     }
 }
 
