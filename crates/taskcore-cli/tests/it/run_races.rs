@@ -74,6 +74,59 @@ pub(crate) fn run_within(
     ))
 }
 
+/// Compiles C program `src` as `name` in a directory of this test
+/// process; the binary's path.
+pub(crate) fn build(name: &str, src: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("taskcore-races-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let c = dir.join(format!("{name}.c"));
+    std::fs::write(&c, src).unwrap();
+    let bin = dir.join(name);
+    gcc(c.to_str().unwrap(), &bin);
+    bin
+}
+
+/// Runs `argv` natively, then `runs` times under `taskcore run` (each
+/// within `deadline`, else a panic): each run's stdout as `shown` gives
+/// it equals the native one's, its exit status is `status` (`None`: the
+/// native one's), and it has no divergence. The runs' reports.
+pub(crate) fn runs_like_native(
+    argv: &[&str],
+    runs: usize,
+    deadline: Duration,
+    shown: fn(&[u8]) -> String,
+    status: Option<i32>,
+) -> Vec<serde_json::Value> {
+    let n = Command::new(argv[0]).args(&argv[1..]).output().unwrap();
+    let status = status.or(n.status.code());
+    (0..runs)
+        .map(|_| {
+            let Some((r, v)) = run_within(&[], argv, deadline) else {
+                panic!("{argv:?} did not end under taskcore run in {deadline:?}");
+            };
+            assert_eq!(
+                shown(&r.stdout),
+                shown(&n.stdout),
+                "stderr: {}",
+                String::from_utf8_lossy(&r.stderr)
+            );
+            assert_eq!(r.status.code(), status);
+            assert_eq!(
+                v["divergences"].as_array().map(Vec::len),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&r.stderr)
+            );
+            v
+        })
+        .collect()
+}
+
+/// `out` as text, as it is.
+fn as_text(out: &[u8]) -> String {
+    String::from_utf8_lossy(out).into_owned()
+}
+
 /// A parent forks children that fork in a loop, and SIGKILLs each after
 /// a little while: some die between a fork's `copy_process()` and its
 /// `PTRACE_EVENT_FORK` stop (skipped under a fatal signal) or while
@@ -128,36 +181,14 @@ fn children_of_creators_killed_in_fork_are_numbered() {
     if !available() || !have("gcc") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("taskcore-races-c-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let c = dir.join("killed_in_fork.c");
-    std::fs::write(&c, KILLED_IN_FORK).unwrap();
-    let bin = dir.join("killed_in_fork");
-    gcc(c.to_str().unwrap(), &bin);
+    let bin = build("killed_in_fork", KILLED_IN_FORK);
     let argv = [bin.to_str().unwrap(), "100"];
-    let n = Command::new(argv[0]).arg(argv[1]).output().unwrap();
-    let mut lost = 0;
-    for _ in 0..3 {
-        let Some((r, v)) = run_within(&[], &argv, Duration::from_secs(60)) else {
-            panic!("killed_in_fork did not end under taskcore run in 60 s");
-        };
-        assert_eq!(
-            String::from_utf8_lossy(&r.stdout),
-            String::from_utf8_lossy(&n.stdout),
-            "stderr: {}",
-            String::from_utf8_lossy(&r.stderr)
-        );
-        assert_eq!(r.status.code(), Some(0));
-        assert_eq!(
-            v["divergences"].as_array().map(Vec::len),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&r.stderr)
-        );
-        lost += v["lost_clone_events"].as_u64().unwrap_or(0);
-    }
+    let reports = runs_like_native(&argv, 3, Duration::from_secs(60), as_text, Some(0));
+    let lost: u64 = reports
+        .iter()
+        .map(|v| v["lost_clone_events"].as_u64().unwrap_or(0))
+        .sum();
     eprintln!("children found without their creator's fork event: {lost}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A process (not the command: its stops and its children's deaths come
@@ -205,26 +236,12 @@ fn waitid_continued_of_a_traced_zombie_is_placed_in_its_window() {
     if !available() || !have("gcc") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("taskcore-races-w-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let c = dir.join("waitid_cont.c");
-    std::fs::write(&c, WAITID_CONTINUED_WHILE_TRACED).unwrap();
-    let bin = dir.join("waitid_cont");
-    gcc(c.to_str().unwrap(), &bin);
-    let argv = [bin.to_str().unwrap()];
-    let n = Command::new(argv[0]).output().unwrap();
-    for _ in 0..3 {
-        let Some((r, v)) = run_within(&[], &argv, Duration::from_secs(60)) else {
-            panic!("waitid_cont did not end under taskcore run in 60 s");
-        };
-        assert_eq!(r.stdout, n.stdout, "{}", String::from_utf8_lossy(&r.stderr));
-        assert_eq!(r.status.code(), Some(0));
-        assert_eq!(
-            v["divergences"].as_array().map(Vec::len),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&r.stderr)
-        );
-    }
-    let _ = std::fs::remove_dir_all(&dir);
+    let bin = build("waitid_cont", WAITID_CONTINUED_WHILE_TRACED);
+    runs_like_native(
+        &[bin.to_str().unwrap()],
+        3,
+        Duration::from_secs(60),
+        as_text,
+        Some(0),
+    );
 }

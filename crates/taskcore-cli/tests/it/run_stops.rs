@@ -3,11 +3,10 @@
 //! made before the address space is shared), and a `/bin/true` loop
 //! costs the stops docs/run.md counts.
 
-use std::process::Command;
 use std::time::Duration;
 
-use crate::run_live::{available, gcc, have};
-use crate::run_races::run_within;
+use crate::run_live::{available, have};
+use crate::run_races::{build, runs_like_native};
 
 /// A non-leader thread execs while the leader and another thread sleep
 /// (`de_thread()` kills them: their deaths report exit code 0); a vfork
@@ -89,17 +88,6 @@ int main(void) {
 }
 "#;
 
-/// Compiles `src` as `name` in a directory of this test process.
-fn build(name: &str, src: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("taskcore-stops-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let c = dir.join(format!("{name}.c"));
-    std::fs::write(&c, src).unwrap();
-    let bin = dir.join(name);
-    gcc(c.to_str().unwrap(), &bin);
-    bin
-}
-
 /// `out` with each number (a pid: virtual or real) as `N`.
 fn no_pids(out: &[u8]) -> String {
     let mut s = String::new();
@@ -114,28 +102,15 @@ fn no_pids(out: &[u8]) -> String {
 }
 
 /// Runs `bin` natively and three times under `taskcore run` (within
-/// 30 s each): the same output and status, no divergence.
+/// 30 s each): the same output (pids aside) and status, no divergence.
 fn same_as_native(bin: &std::path::Path) {
-    let argv = [bin.to_str().unwrap()];
-    let n = Command::new(argv[0]).output().unwrap();
-    for _ in 0..3 {
-        let Some((r, v)) = run_within(&[], &argv, Duration::from_secs(30)) else {
-            panic!("{argv:?} did not end under taskcore run in 30 s");
-        };
-        assert_eq!(
-            no_pids(&r.stdout),
-            no_pids(&n.stdout),
-            "stderr: {}",
-            String::from_utf8_lossy(&r.stderr)
-        );
-        assert_eq!(r.status.code(), n.status.code());
-        assert_eq!(
-            v["divergences"].as_array().map(Vec::len),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&r.stderr)
-        );
-    }
+    runs_like_native(
+        &[bin.to_str().unwrap()],
+        3,
+        Duration::from_secs(30),
+        no_pids,
+        None,
+    );
 }
 
 /// Execs followed at their exec event (execve is not trapped): a
