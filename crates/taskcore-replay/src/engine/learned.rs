@@ -78,15 +78,36 @@ pub(super) enum Attr {
     Brk,
 }
 
-const MASK: u8 = 1;
-const CAP_SETS: u8 = 2;
-const SECUREBITS: u8 = 4;
-const KEEPCAPS: u8 = 8;
-const NNP: u8 = 16;
-const GROUPS: u8 = 32;
-const BRK: u8 = 64;
+bitflags::bitflags! {
+    /// The attributes [`Known`] holds as one bit each.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    struct Flags: u8 {
+        const MASK = 1;
+        const CAP_SETS = 2;
+        const SECUREBITS = 4;
+        const KEEPCAPS = 8;
+        const NO_NEW_PRIVS = 16;
+        const GROUPS = 32;
+        const BRK = 64;
+    }
+}
 
 impl Attr {
+    /// The bit of a one-bit attribute in [`Known`]'s flags (`None` for
+    /// those known per signal, limit or capability).
+    fn flag(self) -> Option<Flags> {
+        Some(match self {
+            Attr::Mask => Flags::MASK,
+            Attr::CapSets => Flags::CAP_SETS,
+            Attr::Securebits => Flags::SECUREBITS,
+            Attr::Keepcaps => Flags::KEEPCAPS,
+            Attr::NoNewPrivs => Flags::NO_NEW_PRIVS,
+            Attr::Groups => Flags::GROUPS,
+            Attr::Brk => Flags::BRK,
+            Attr::Action(_) | Attr::Limit(_) | Attr::Bset(_) | Attr::Ambient(_) => return None,
+        })
+    }
+
     /// What `learned` counts a first read that changed the emulation as.
     pub(super) fn what(self) -> &'static str {
         match self {
@@ -129,8 +150,8 @@ pub(crate) struct Known {
     bset: u64,
     /// Ambient-set capabilities known.
     ambient: u64,
-    /// [`MASK`], [`CAP_SETS`], ...
-    flags: u8,
+    /// The one-bit attributes known.
+    flags: Flags,
 }
 
 impl Known {
@@ -138,16 +159,12 @@ impl Known {
         let b64 = |set: u64, c: u64| cap_bit(c) & set != 0;
         match a {
             Attr::Action(sig) => self.actions & bit(sig) != 0,
-            Attr::Mask => self.flags & MASK != 0,
             Attr::Limit(r) => 1u32.checked_shl(r).is_some_and(|b| self.limits & b != 0),
-            Attr::CapSets => self.flags & CAP_SETS != 0,
             Attr::Bset(c) => b64(self.bset, c),
             Attr::Ambient(c) => b64(self.ambient, c),
-            Attr::Securebits => self.flags & SECUREBITS != 0,
-            Attr::Keepcaps => self.flags & (SECUREBITS | KEEPCAPS) != 0,
-            Attr::NoNewPrivs => self.flags & NNP != 0,
-            Attr::Groups => self.flags & GROUPS != 0,
-            Attr::Brk => self.flags & BRK != 0,
+            // Known with the securebits too.
+            Attr::Keepcaps => self.flags.intersects(Flags::SECUREBITS | Flags::KEEPCAPS),
+            _ => a.flag().is_some_and(|f| self.flags.contains(f)),
         }
     }
 
@@ -163,23 +180,21 @@ impl Known {
         }
         match a {
             Attr::Action(sig) => put(&mut self.actions, bit(sig), on),
-            Attr::Mask => put(&mut self.flags, MASK, on),
             Attr::Limit(r) => put(&mut self.limits, 1u32.checked_shl(r).unwrap_or(0), on),
-            Attr::CapSets => put(&mut self.flags, CAP_SETS, on),
             Attr::Bset(c) => put(&mut self.bset, cap_bit(c), on),
             Attr::Ambient(c) => put(&mut self.ambient, cap_bit(c), on),
-            Attr::Securebits => put(&mut self.flags, SECUREBITS, on),
-            Attr::Keepcaps => put(&mut self.flags, KEEPCAPS, on),
-            Attr::NoNewPrivs => put(&mut self.flags, NNP, on),
-            Attr::Groups => put(&mut self.flags, GROUPS, on),
-            Attr::Brk => put(&mut self.flags, BRK, on),
+            _ => {
+                if let Some(f) = a.flag() {
+                    self.flags.set(f, on);
+                }
+            }
         }
     }
 
     /// The process-wide part (all but the mask).
     fn process_part(self) -> Known {
         Known {
-            flags: self.flags & !MASK,
+            flags: self.flags - Flags::MASK,
             ..self
         }
     }
