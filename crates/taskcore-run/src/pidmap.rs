@@ -50,6 +50,10 @@ pub(crate) struct PidMap {
     /// core's namespace made by the same call (setns(2) names one by an
     /// open namespace file).
     ns_inodes: HashMap<u64, NsId>,
+    /// The virtual number a real process group or session id of 0 stands
+    /// for: the supervisor's own, when its leader is outside the
+    /// supervisor's pid namespace (Linux then shows it as 0); 0 otherwise.
+    outside_leader: i32,
 }
 
 /// The inode number of real thread `tid`'s pid namespace (`/proc/TID/ns/pid`).
@@ -131,8 +135,39 @@ impl PidMap {
     /// Shows real number `r` to the program as `v` without the reverse
     /// mapping (the supervisor's own process group and session, outside
     /// the namespace, read as init's).
+    /// A real `r` of 0 (a leader outside the supervisor's own pid
+    /// namespace, as `getsid(2)` shows it there) is kept for
+    /// [`PidMap::group_to_virtual`] only.
     pub(crate) fn alias(&mut self, r: i32, v: i32) {
-        self.r2v.entry(r).or_insert(v);
+        if r == 0 {
+            self.outside_leader = v;
+        } else if r > 0 {
+            self.r2v.entry(r).or_insert(v);
+        }
+    }
+
+    /// The virtual number of real process group or session id `r` (a
+    /// `getpgid`/`getsid` result, a `/proc/PID/stat` field): as
+    /// [`PidMap::to_virtual`], except that 0 is the supervisor's own
+    /// group or session when its leader is outside the supervisor's pid
+    /// namespace (`task_pgrp_nr_ns()` gives 0 for a `struct pid` with no
+    /// number there).
+    pub(crate) fn group_to_virtual(&self, r: i32) -> i32 {
+        match r {
+            0 => self.outside_leader,
+            r => self.to_virtual(r),
+        }
+    }
+
+    /// What a real process group or session id of 0 is for `viewer`:
+    /// the supervisor's own (see [`PidMap::group_to_virtual`]) in the
+    /// namespace the supervisor is init of; 0 in a nested one, where
+    /// the core too has no number for it.
+    pub(crate) fn outside_group_for(&self, k: &Kernel, viewer: TaskId) -> i32 {
+        match Self::nested_ns(k, viewer) {
+            None => self.outside_leader,
+            Some(_) => 0,
+        }
     }
 
     /// Records that real thread `tid` is the core's `task`, numbered `v`.

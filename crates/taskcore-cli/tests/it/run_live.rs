@@ -290,6 +290,63 @@ fn confinement_outside_pids_do_not_exist_and_kill_minus_one_stays_inside() {
     outside.wait().unwrap();
 }
 
+/// A supervisor whose session and process group leaders are outside its
+/// own pid namespace (Linux shows them as 0 there: a CI job's container)
+/// gives the program the same numbers as one that sees them: init's, 1.
+/// The real kernel's 0 is that same session, not a divergence.
+#[test]
+fn a_session_from_outside_the_supervisors_pid_namespace_is_inits() {
+    if !available() || !have("python3") || !have("unshare") {
+        return;
+    }
+    let prog = "import os\n\
+        print(os.getsid(0), os.getsid(1), os.getpgid(1))\n\
+        if os.fork() == 0:\n    print(os.getsid(0)); os._exit(0)\n\
+        os.wait()";
+    let (inside, div, _) = run(&["python3", "-c", prog]);
+    assert_eq!(String::from_utf8_lossy(&inside.stdout), "1 1 1\n1\n");
+    assert_eq!(div, 0);
+    let dir = std::env::temp_dir().join(format!("taskcore-run-ns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = dir.join("r.json");
+    let out = Command::new("unshare")
+        .args([
+            "--pid",
+            "--fork",
+            "--mount-proc",
+            taskcore(),
+            "run",
+            "--report",
+        ])
+        .arg(&report)
+        .args(["--", "python3", "-c", prog])
+        .output()
+        .expect("unshare runs");
+    if !out.status.success() && !report.exists() {
+        eprintln!(
+            "SKIPPED: unshare --pid is not permitted here: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        return;
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap_or_default())
+            .unwrap_or(serde_json::Value::Null);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "1 1 1\n1\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        v["divergences"].as_array().map(Vec::len),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn ptrace_inside_is_refused() {
     if !available() || !have("strace") {

@@ -352,6 +352,8 @@ impl Supervisor {
                     self.map
                         .global_to_virtual_for(&self.k, task, real as i32)
                         .into()
+                } else if super::exit::returns_group(nr) && real == 0 {
+                    self.map.outside_group_for(&self.k, task).into()
                 } else {
                     real
                 };

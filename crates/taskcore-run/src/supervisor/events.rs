@@ -160,7 +160,10 @@ impl Supervisor {
         let Some([_, pgrp, sid]) = super::answer::stat_ids(child) else {
             return;
         };
-        let (pgrp, sid) = (self.map.to_virtual(pgrp), self.map.to_virtual(sid));
+        let (pgrp, sid) = (
+            self.map.group_to_virtual(pgrp),
+            self.map.group_to_virtual(sid),
+        );
         if self.k.getpgid(task, 0) != Ok(pgrp) || self.k.getsid(task, 0) != Ok(sid) {
             if let Ok(tgid) = self.k.getpid(task) {
                 self.pull_in_flight(tid, tgid);

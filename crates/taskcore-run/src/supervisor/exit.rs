@@ -21,6 +21,12 @@ fn reads_only(nr: i64) -> bool {
     )
 }
 
+/// Calls whose return value is a process group or session id (0: its
+/// leader has no number in the caller's pid namespace).
+pub(super) fn returns_group(nr: i64) -> bool {
+    matches!(nr, libc::SYS_getpgrp | libc::SYS_getpgid | libc::SYS_getsid)
+}
+
 /// Calls whose non-negative return value is a pid.
 pub(super) fn returns_pid(nr: i64) -> bool {
     matches!(
@@ -85,6 +91,12 @@ impl Supervisor {
             shown = match self.map.task(tid) {
                 Some(t) => self.map.to_virtual_for(&self.k, t, real as i32),
                 None => self.map.to_virtual(real as i32),
+            }
+            .into();
+        } else if returns_group(ic.nr) && real == 0 {
+            shown = match self.map.task(tid) {
+                Some(t) => self.map.outside_group_for(&self.k, t),
+                None => self.map.group_to_virtual(0),
             }
             .into();
         }
