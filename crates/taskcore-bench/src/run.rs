@@ -71,8 +71,9 @@ fn time(argv: &[String], dir: &Path, prep: Option<&[&str]>) -> Result<f64, Strin
     Ok(s)
 }
 
-/// A workload: its name, its command, and an untimed preparation.
-type Workload<'a> = (&'a str, Vec<String>, Option<&'a [&'a str]>);
+/// A workload: its name, its command, an untimed preparation, and a
+/// prefix for each of the three timed commands (native, run, strace).
+type Workload<'a> = (&'a str, Vec<String>, Option<&'a [&'a str]>, Vec<String>);
 
 /// The 1-minute load average (`/proc/loadavg`), if readable.
 fn load_average() -> Option<f64> {
@@ -111,7 +112,7 @@ impl Experiment for Run {
     }
 
     fn about(&self) -> &'static str {
-        "taskcore run vs native vs strace -f: a /bin/true loop and make -j2"
+        "taskcore run vs native vs strace -f: a /bin/true loop (also on one CPU) and make -j2"
     }
 
     fn run(&self, opts: &Opts) -> Result<Report, String> {
@@ -123,14 +124,30 @@ impl Experiment for Run {
         let reps = if opts.quick { 3 } else { 5 };
         let strace = have("strace");
         let loop_cmd = format!("i=0; while [ $i -lt {loops} ]; do /bin/true; i=$((i+1)); done");
-        let workloads: Vec<Workload> = vec![
-            ("true-loop", strings(&["sh", "-c", &loop_cmd]), None),
+        let mut workloads: Vec<Workload> = vec![
+            ("true-loop", strings(&["sh", "-c", &loop_cmd]), None, vec![]),
             (
                 "make-j2",
                 strings(&["make", "-s", "-j2"]),
                 Some(&["make", "-s", "clean"][..]),
+                vec![],
             ),
         ];
+        // The loop again with every process (the supervisor too) on one
+        // CPU: each stop's wake-up is then a local switch, with no
+        // cross-CPU wake of an idle vCPU, which is most of a stop's cost
+        // in a KVM guest without halt polling (`machine_note`).
+        if have("taskset") {
+            workloads.insert(
+                1,
+                (
+                    "true-loop-1cpu",
+                    strings(&["sh", "-c", &loop_cmd]),
+                    None,
+                    strings(&["taskset", "-c", "0"]),
+                ),
+            );
+        }
         let mut rep = Report::new("run", "#");
         rep.columns = vec![
             Column::new("workload", "workload", Fmt::Text),
@@ -150,14 +167,16 @@ impl Experiment for Run {
             "taskcore run, native and strace -f, medians of interleaved runs".into(),
         )];
         let load_before = load_average();
-        for (i, (name, argv, prep)) in workloads.iter().enumerate() {
+        for (i, (name, argv, prep, prefix)) in workloads.iter().enumerate() {
             progress(format!("run: {name}, {reps} interleaved repetitions"));
             let report_file: PathBuf = dir.join(format!("{name}.json"));
-            let mut run_argv = vec![me.clone(), "run".into(), "--report".into()];
+            let mut run_argv = prefix.clone();
+            run_argv.extend([me.clone(), "run".into(), "--report".into()]);
             run_argv.push(report_file.to_string_lossy().into());
             run_argv.push("--".into());
             run_argv.extend(argv.iter().cloned());
-            let mut strace_argv = strings(&[
+            let mut strace_argv = prefix.clone();
+            strace_argv.extend(strings(&[
                 "strace",
                 "-f",
                 "-q",
@@ -165,11 +184,12 @@ impl Experiment for Run {
                 "trace=%process",
                 "-o",
                 "/dev/null",
-            ]);
+            ]));
             strace_argv.extend(argv.iter().cloned());
+            let native_argv: Vec<String> = prefix.iter().chain(argv).cloned().collect();
             let (mut nat, mut run, mut st) = (Vec::new(), Vec::new(), Vec::new());
             for _ in 0..reps {
-                nat.push(time(argv, &dir, *prep)?);
+                nat.push(time(&native_argv, &dir, *prep)?);
                 run.push(time(&run_argv, &dir, *prep)?);
                 if strace {
                     st.push(time(&strace_argv, &dir, *prep)?);
@@ -193,7 +213,7 @@ impl Experiment for Run {
                 .filter(|(k, _)| k != "death")
                 .map(|(_, n)| n)
                 .sum();
-            let per = if *name == "true-loop" {
+            let per = if name.starts_with("true-loop") {
                 loops as f64
             } else {
                 1.0
@@ -244,7 +264,7 @@ impl Experiment for Run {
         }
         rep.notes.push(machine_note(load_before, load_average()));
         rep.notes.push(format!(
-            "true-loop: {loops} iterations of /bin/true from sh; make-j2: the generated project in {}",
+            "true-loop: {loops} iterations of /bin/true from sh (true-loop-1cpu: the same, everything on CPU 0 by taskset); make-j2: the generated project in {}",
             dir.display()
         ));
         let _ = std::fs::remove_dir_all(&dir);
