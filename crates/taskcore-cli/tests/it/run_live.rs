@@ -44,12 +44,35 @@ fn run(argv: &[&str]) -> (Output, u64, serde_json::Value) {
 
 /// [`run`] with `taskcore run` options `opts` (`--proc`...).
 fn run_with(opts: &[&str], argv: &[&str]) -> (Output, u64, serde_json::Value) {
-    let dir = std::env::temp_dir().join(format!("taskcore-run-test-{}", std::process::id()));
+    run_wrapped(&[], opts, argv)
+}
+
+/// A fresh path for a run's `--report` file, in this test process's own
+/// temporary directory (`tag` names the directory).
+pub(crate) fn report_path(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("taskcore-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let report = dir.join(format!("r{n}.json"));
-    let out = Command::new(taskcore())
+    dir.join(format!("r{n}.json"))
+}
+
+/// The JSON report at `path`: `Null` if the run wrote none.
+pub(crate) fn read_report(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap_or_default())
+        .unwrap_or(serde_json::Value::Null)
+}
+
+/// [`run_with`] under the command `wrapper` (`unshare --pid ...`; empty:
+/// none).
+fn run_wrapped(wrapper: &[&str], opts: &[&str], argv: &[&str]) -> (Output, u64, serde_json::Value) {
+    let report = report_path("run-test");
+    let (prog, pre) = match wrapper.split_first() {
+        Some((w, rest)) => (*w, rest.iter().copied().chain([taskcore()]).collect()),
+        None => (taskcore(), Vec::new()),
+    };
+    let out = Command::new(prog)
+        .args(pre)
         .arg("run")
         .arg("--report")
         .arg(&report)
@@ -58,9 +81,7 @@ fn run_with(opts: &[&str], argv: &[&str]) -> (Output, u64, serde_json::Value) {
         .args(argv)
         .output()
         .expect("taskcore runs");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap_or_default())
-            .unwrap_or(serde_json::Value::Null);
+    let v = read_report(&report);
     let n = v["divergences"]
         .as_array()
         .map_or(u64::MAX, |d| d.len() as u64);
@@ -306,45 +327,18 @@ fn a_session_from_outside_the_supervisors_pid_namespace_is_inits() {
     let (inside, div, _) = run(&["python3", "-c", prog]);
     assert_eq!(String::from_utf8_lossy(&inside.stdout), "1 1 1\n1\n");
     assert_eq!(div, 0);
-    let dir = std::env::temp_dir().join(format!("taskcore-run-ns-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let report = dir.join("r.json");
-    let out = Command::new("unshare")
-        .args([
-            "--pid",
-            "--fork",
-            "--mount-proc",
-            taskcore(),
-            "run",
-            "--report",
-        ])
-        .arg(&report)
-        .args(["--", "python3", "-c", prog])
-        .output()
-        .expect("unshare runs");
-    if !out.status.success() && !report.exists() {
+    let unshare = ["unshare", "--pid", "--fork", "--mount-proc"];
+    let (out, div, v) = run_wrapped(&unshare, &[], &["python3", "-c", prog]);
+    if v.is_null() && !out.status.success() {
         eprintln!(
             "SKIPPED: unshare --pid is not permitted here: {}",
             String::from_utf8_lossy(&out.stderr).trim()
         );
         return;
     }
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap_or_default())
-            .unwrap_or(serde_json::Value::Null);
-    let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "1 1 1\n1\n",
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(
-        v["divergences"].as_array().map(Vec::len),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1 1 1\n1\n", "{err}");
+    assert_eq!(div, 0, "{err}");
 }
 
 #[test]

@@ -17,11 +17,7 @@ pub(crate) fn run_within(
     argv: &[&str],
     deadline: Duration,
 ) -> Option<(Output, serde_json::Value)> {
-    let dir = std::env::temp_dir().join(format!("taskcore-races-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let report = dir.join(format!("r{n}.json"));
+    let report = crate::run_live::report_path("races");
     let mut child = Command::new(taskcore())
         .arg("run")
         .arg("--report")
@@ -62,8 +58,7 @@ pub(crate) fn run_within(
     let stdout = t_out.join().unwrap();
     let stderr = t_err.join().unwrap();
     let status = status?;
-    let v = serde_json::from_str(&std::fs::read_to_string(&report).unwrap_or_default())
-        .unwrap_or(serde_json::Value::Null);
+    let v = crate::run_live::read_report(&report);
     Some((
         Output {
             status,
