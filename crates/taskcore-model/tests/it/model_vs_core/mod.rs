@@ -34,7 +34,8 @@
 //! in use. `Kernel::check_invariants` runs
 //! after every step.
 //!
-//! `PROPTEST_CASES` sets the number of cases (default 512); with
+//! `PROPTEST_CASES` sets the number of cases (default 512, half in each of
+//! the two tests `model_vs_core` and `model_vs_core_second_half`); with
 //! `MODEL_TRACE` set, every compared step is printed (`--nocapture`).
 //!
 //! Where things are: `ops` (the random operations and their strategies),
@@ -113,9 +114,10 @@ fn env_or(var: &str, default: u32) -> u32 {
         .unwrap_or(default)
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: env_or("PROPTEST_CASES", 512),
+/// The search's configuration: `cases` random programs.
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
         max_shrink_iters: env_or("PROPTEST_MAX_SHRINK_ITERS", 20000),
         // main.proptest-regressions, beside this file (the default would
         // look in tests/proptest-regressions/, as for a crate's main.rs).
@@ -123,10 +125,29 @@ proptest! {
             proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
         )),
         ..ProptestConfig::default()
-    })]
+    }
+}
+
+// The cases are split between two tests of the same strategy, so that the
+// test harness runs the halves on two threads at once; each replays every
+// seed of the regression file first.
+proptest! {
+    #![proptest_config(config(env_or("PROPTEST_CASES", 512u32).div_ceil(2)))]
 
     #[test]
     fn model_vs_core(
+        pid_max in prop_oneof![3 => Just(32768u32), 2 => 400u32..600],
+        core_dumps in any::<bool>(),
+        scan_only in any::<bool>(),
+        ops in prop::collection::vec(op(), 50..200),
+    ) {
+        if let Err(e) = run(pid_max, core_dumps, scan_only, &ops) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+
+    #[test]
+    fn model_vs_core_second_half(
         pid_max in prop_oneof![3 => Just(32768u32), 2 => 400u32..600],
         core_dumps in any::<bool>(),
         scan_only in any::<bool>(),
