@@ -128,6 +128,17 @@ fn config(cases: u32) -> ProptestConfig {
     }
 }
 
+/// One random program: `pid_max`, whether core dumps are on, whether
+/// waits take the scanning path only, and the operations.
+fn program() -> impl Strategy<Value = (u32, bool, bool, Vec<Op>)> {
+    (
+        prop_oneof![3 => Just(32768u32), 2 => 400u32..600],
+        any::<bool>(),
+        any::<bool>(),
+        prop::collection::vec(op(), 50..200),
+    )
+}
+
 // The cases are split between two tests of the same strategy, so that the
 // test harness runs the halves on two threads at once; each replays every
 // seed of the regression file first.
@@ -135,26 +146,12 @@ proptest! {
     #![proptest_config(config(env_or("PROPTEST_CASES", 512u32).div_ceil(2)))]
 
     #[test]
-    fn model_vs_core(
-        pid_max in prop_oneof![3 => Just(32768u32), 2 => 400u32..600],
-        core_dumps in any::<bool>(),
-        scan_only in any::<bool>(),
-        ops in prop::collection::vec(op(), 50..200),
-    ) {
-        if let Err(e) = run(pid_max, core_dumps, scan_only, &ops) {
-            prop_assert!(false, "{}", e);
-        }
+    fn model_vs_core((pid_max, core_dumps, scan_only, ops) in program()) {
+        run(pid_max, core_dumps, scan_only, &ops).map_err(TestCaseError::fail)?;
     }
 
     #[test]
-    fn model_vs_core_second_half(
-        pid_max in prop_oneof![3 => Just(32768u32), 2 => 400u32..600],
-        core_dumps in any::<bool>(),
-        scan_only in any::<bool>(),
-        ops in prop::collection::vec(op(), 50..200),
-    ) {
-        if let Err(e) = run(pid_max, core_dumps, scan_only, &ops) {
-            prop_assert!(false, "{}", e);
-        }
+    fn model_vs_core_second_half((pid_max, core_dumps, scan_only, ops) in program()) {
+        run(pid_max, core_dumps, scan_only, &ops).map_err(TestCaseError::fail)?;
     }
 }
