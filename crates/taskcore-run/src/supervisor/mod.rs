@@ -560,7 +560,14 @@ impl Supervisor {
         self.parked.remove(&tid);
         self.group_stops.remove(&tid);
         self.vfork_children.remove(&tid);
-        let gone = self.threads.remove(&tid);
+        // A thread that dies before its first stop (de_thread() may end
+        // it so) is still its group's: its tgid is known from its clone.
+        let gone = self.threads.remove(&tid).or_else(|| {
+            self.newborn.remove(&tid).map(|nb| Thread {
+                tgid: nb.tgid,
+                ..Thread::default()
+            })
+        });
         let v = self.map.to_virtual(tid);
         let task = self.map.task(tid);
         if task.is_none() && gone.is_none() && !self.unnumbered.remove(&tid) && self.unborn(tid) {
