@@ -281,3 +281,57 @@ fn threads_ended_by_exec_before_their_first_stop() {
     let argv = [bin.to_str().unwrap(), "100"];
     runs_like_native(&argv, 3, Duration::from_secs(60), as_text, Some(0));
 }
+
+/// `yes | head -1`, 50 times: the writer dies of the SIGPIPE the kernel
+/// sends it on its own behalf (`si_pid` its own pid: not a signal the
+/// core lost), while the reader exits; the parent's `wait(-1)`s report
+/// them in the order the kernel let them (the core applied the writer's
+/// death at its delivery stop, but the parent's wait could see the zombie
+/// only once the supervisor had collected its death report).
+const PIPE_WRITER_AND_READER: &str = r#"
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void) {
+    int killed = 0, exited = 0;
+    for (int i = 0; i < 50; i++) {
+        int p[2];
+        if (pipe(p)) return 1;
+        if (fork() == 0) {
+            close(p[0]);
+            for (;;) write(p[1], "y\n", 2);
+        }
+        if (fork() == 0) {
+            char c;
+            close(p[1]);
+            _exit(read(p[0], &c, 1) == 1 ? 0 : 1);
+        }
+        close(p[0]);
+        close(p[1]);
+        for (int k = 0; k < 2; k++) {
+            int st = 0;
+            if (wait(&st) < 0) return 2;
+            killed += WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE;
+            exited += WIFEXITED(st) && WEXITSTATUS(st) == 0;
+        }
+    }
+    printf("%d killed by SIGPIPE, %d exited 0\n", killed, exited);
+    return 0;
+}
+"#;
+
+#[test]
+fn a_pipe_writers_sigpipe_and_its_readers_exit() {
+    if !available() || !have("gcc") {
+        return;
+    }
+    let bin = build("pipe_writer_and_reader", PIPE_WRITER_AND_READER);
+    runs_like_native(
+        &[bin.to_str().unwrap()],
+        3,
+        Duration::from_secs(60),
+        as_text,
+        Some(0),
+    );
+}

@@ -620,7 +620,8 @@ impl Supervisor {
         }
     }
 
-    /// Whether the core's `task` is alive (not exiting, not released).
+    /// Whether the core's `task` is not released yet (it may be exiting
+    /// or a zombie: [`taskcore::Kernel::is_exiting`] tells).
     fn alive(&self, task: TaskId) -> bool {
         self.k.getpid(task).is_ok()
     }

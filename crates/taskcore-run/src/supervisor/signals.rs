@@ -173,7 +173,15 @@ impl Supervisor {
             }
             // Pid 1 is the supervisor in the root namespace only.
             let nested = self.k.task_active_pid_ns(task).ok() != Some(self.k.root_ns());
-            let from_inside = code <= 0 && vsender.is_some_and(|v| v > 1 || (nested && v == 1));
+            // A signal "from" the receiver's own process that it did not
+            // send is the kernel's on its behalf: `send_sig(sig, current,
+            // 0)` (SEND_SIG_NOINFO: SI_USER, si_pid the current tgid), as
+            // pipe_write() sends SIGPIPE and a write past RLIMIT_FSIZE
+            // SIGXFSZ. Every kill-family call is applied at its entry, so
+            // a self-sent one would be pending.
+            let own = self.k.getpid(task).ok();
+            let from_inside = code <= 0
+                && vsender.is_some_and(|v| (v > 1 || (nested && v == 1)) && Some(v) != own);
             if from_inside {
                 self.diverge(
                     tid,

@@ -47,6 +47,8 @@ impl Supervisor {
         // ran while it was still traced, which clears `notask_error` in
         // `wait_consider_task()`).
         let mut now = self.peek_wait(task, call);
+        // Collected only after the real wait returned, if at all (below).
+        let uncollected = now.flatten().filter(|&x| self.death_uncollected(x));
         let seen = |now: Option<Option<i32>>| [Some(entry), ic.woken.map(Some), now];
         if !seen(now).contains(&Some(real_child)) && self.drain_stops() > 0 {
             if !self.alive(task) {
@@ -72,8 +74,21 @@ impl Supervisor {
         // the supervisor sees only at the group-stop trap, which had not
         // been reported at the wait's entry. The kernel's answer without
         // it is taken (nothing, or another child the core can report).
+        //
+        // Likewise a death the core applied before the kernel made it (an
+        // exit at its `exit_group` entry, a fatal signal at its delivery
+        // stop) whose death report the supervisor had not collected at
+        // this wait's exit stop (`uncollected`), or has not now: a
+        // traced child's zombie reaches its real parent's wait only once
+        // its tracer has waited for it (`exit_notify()` notifies the
+        // tracer; the parent is told at the tracer's reap), so that wait
+        // could not report it.
         if let Some(x) = now.flatten() {
-            if real_child != Some(x) && self.stop_unseen_at(x, ic.entry_seq) {
+            if real_child != Some(x)
+                && (self.stop_unseen_at(x, ic.entry_seq)
+                    || uncollected == Some(x)
+                    || self.death_uncollected(x))
+            {
                 match real_child {
                     None => return Some(nothing_yet(call)),
                     Some(y) if self.peek_wait(task, &only(call, y, true)) == Some(Some(y)) => {
@@ -111,6 +126,20 @@ impl Supervisor {
             Some(Some(at)) => *at > seq,
             None => false,
         }
+    }
+
+    /// Whether virtual process `x` is dead in the core while the
+    /// supervisor has not yet collected its leader's death report (its
+    /// real thread is still traced).
+    fn death_uncollected(&self, x: i32) -> bool {
+        let Some(r) = self.map.to_real(&self.k, self.init, x) else {
+            return false;
+        };
+        self.threads.contains_key(&r)
+            && self
+                .map
+                .task(r)
+                .is_some_and(|t| self.k.is_exiting(t) == Ok(true))
     }
 
     /// Whether the core would report child `x` where the kernel reported

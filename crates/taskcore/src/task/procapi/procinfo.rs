@@ -158,6 +158,21 @@ impl Kernel {
         &c[..n]
     }
 
+    /// Whether `task`'s exit has begun: it is exiting, or a zombie not yet
+    /// reaped (what a tracer cannot tell from its own `waitpid` before the
+    /// death report).
+    ///
+    /// # Errors
+    /// `ESRCH` if `task` is stale (released).
+    ///
+    /// # Linux
+    /// `task->flags & PF_EXITING`, set by `exit_signals()` at the start of
+    /// `do_exit()`.
+    pub fn is_exiting(&self, task: TaskId) -> Result<bool> {
+        let (_, t) = self.task_entry(task)?;
+        Ok(t.flags.contains(crate::task::task_struct::PF_EXITING))
+    }
+
     /// The current time last given to [`Kernel::set_time`], in nanoseconds.
     pub fn now_ns(&self) -> u64 {
         self.now
@@ -246,6 +261,20 @@ mod tests {
         assert_eq!(k.comm(child).unwrap(), b"sleep");
         k.exit_group(child, 0).unwrap();
         assert_eq!(k.cmdline(child).unwrap(), b"");
+    }
+
+    #[test]
+    fn is_exiting_from_the_exit_to_the_reap() {
+        let mut k = Kernel::new(Config::default()).unwrap();
+        let init = k.init_task().unwrap();
+        let child = k.fork(init).unwrap();
+        assert_eq!(k.is_exiting(child), Ok(false));
+        k.exit_group(child, 3).unwrap();
+        // A zombie: its handle still answers getpid(), and it is exiting.
+        assert!(k.getpid(child).is_ok());
+        assert_eq!(k.is_exiting(child), Ok(true));
+        k.wait4(init, -1, 0).unwrap();
+        assert_eq!(k.is_exiting(child), Err(Errno::ESRCH));
     }
 
     #[test]
