@@ -232,9 +232,6 @@ impl Supervisor {
                         self.pull_subreapers_in_flight(tid);
                         self.seize_dying(task);
                         let _ = dispatch(&mut self.k, task, call);
-                        if let Some(t) = self.threads.get_mut(&tid) {
-                            t.exiting = true;
-                        }
                     }
                 }
                 self.resume(tid, 0);

@@ -247,7 +247,12 @@ impl Supervisor {
             if r < 0 {
                 continue;
             }
-            let exiting = self.threads.get(&child).is_some_and(|t| t.exiting);
+            // Its exit applied by the core (at its seccomp stop, or a fatal
+            // signal's delivery), or released there.
+            let exiting = self
+                .map
+                .task(child)
+                .is_some_and(|t| self.k.is_exiting(t) != Ok(false));
             if exiting || super::lost::is_zombie(child) {
                 // Dying (its exit applied at its seccomp stop, or a SIGKILL
                 // from outside): its death report comes.

@@ -123,10 +123,6 @@ struct Thread {
     /// Its exec was applied at its vfork parent's release, before its
     /// exec event (which then sets only its filename and argv).
     exec_applied: bool,
-    /// Its exit or exit_group was applied to the core at its seccomp stop
-    /// (the real thread is on its way out: a vfork parent's release is
-    /// its exit's, not an exec's).
-    exiting: bool,
     /// Set_tid_address state, `supervisor/tidaddr.rs`.
     tid_address: tidaddr::TidAddress,
 }
