@@ -578,6 +578,7 @@ impl Kernel {
 
     /// `ptrace_reparented()`: traced by a thread outside the real parent's
     /// group.
+    #[inline(always)]
     pub(crate) fn ptrace_reparented(&self, t: TaskIx) -> bool {
         self.tasks[t].ptrace != 0 && !self.same_group(self.real_parent(t), self.tasks[t].parent)
     }
@@ -839,6 +840,7 @@ impl Kernel {
         Ok(t)
     }
 
+    #[inline(always)]
     pub(crate) fn new_group(
         &mut self,
         leader: TaskIx,
@@ -871,6 +873,7 @@ impl Kernel {
     /// Attaches a new process's TGID, PGID and SID (`attach_pid` x 3).
     /// The leader's pid numbers carry the TGID tag already: `alloc_pid`
     /// with `tgid` set it as it inserted them.
+    #[inline(always)]
     pub(crate) fn attach_process_pids(&mut self, g: GroupIx) {
         let leader_pid = self.tasks[self.groups[g].leader].pid;
         self.pids[leader_pid].tgid_group = Some(g);
@@ -897,6 +900,7 @@ impl Kernel {
     }
 
     /// Unlinks group `g` from its process group; the caller puts the pid.
+    #[inline(always)]
     pub(crate) fn detach_pgrp(&mut self, g: GroupIx) -> PidIx {
         let pgrp = self.groups[g].pgrp;
         let mut head = self.pids[pgrp].pgrp_members;
@@ -908,6 +912,7 @@ impl Kernel {
         pgrp
     }
 
+    #[inline(always)]
     pub(crate) fn detach_session(&mut self, g: GroupIx) -> PidIx {
         let session = self.groups[g].session;
         let mut head = self.pids[session].session_members;
@@ -921,6 +926,7 @@ impl Kernel {
     /// with the numbers when `put_pid` frees them, else by
     /// [`Kernel::set_tgid_tag`] (the pid lives on as a process group's or
     /// session's).
+    #[inline(always)]
     pub(crate) fn detach_process_pids(&mut self, g: GroupIx) {
         let leader_pid = self.tasks[self.groups[g].leader].pid;
         self.pids[leader_pid].tgid_group = None;
@@ -947,6 +953,7 @@ impl Kernel {
         self.tasks[parent].children = head;
     }
 
+    #[inline(always)]
     pub(crate) fn unlink_child(&mut self, g: GroupIx) {
         let Some(parent) = self.groups[g].real_parent else {
             return;
@@ -978,6 +985,7 @@ impl Kernel {
 
     // ------------------------------------------------------------ wait index
 
+    #[inline(always)]
     fn edge_pos(&self, waiter: TaskIx, list: u8, seq: u64, target_group: GroupIx) -> EdgePos {
         let w = &self.tasks[waiter];
         EdgePos {
@@ -1030,6 +1038,7 @@ impl Kernel {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn child_edge_pos(&self, g: GroupIx) -> Option<EdgePos> {
         let grp = &self.groups[g];
         grp.real_parent
@@ -1046,6 +1055,7 @@ impl Kernel {
 
     /// What `wait_consider_task(wo, ptrace_edge, t)` would see, as an edge
     /// state of class `class`.
+    #[inline(always)]
     pub(crate) fn edge_state(&self, t: TaskIx, ptrace_edge: bool, class: Class) -> EdgeState {
         let task = &self.tasks[t];
         let grp = &self.groups[task.group];
@@ -1101,6 +1111,7 @@ impl Kernel {
     /// Brings group `g`'s child edge up to date in the wait index. The
     /// edge's position must not have changed since it was registered (use
     /// [`Self::unindex_child`] before changing it).
+    #[inline(always)]
     pub(crate) fn sync_child(&mut self, g: GroupIx) {
         let Some(pos) = self.child_edge_pos(g) else {
             debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
@@ -1125,6 +1136,7 @@ impl Kernel {
     /// nothing to report (not traced yet, no group stop, no continue), of
     /// the class its exit signal gives. What [`Self::sync_child`] would
     /// register, without computing [`Self::edge_state`].
+    #[inline(always)]
     pub(crate) fn index_new_child(&mut self, g: GroupIx) {
         debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
         let Some(pos) = self.child_edge_pos(g) else {
@@ -1142,6 +1154,7 @@ impl Kernel {
     }
 
     /// Removes group `g`'s child edge from the wait index.
+    #[inline(always)]
     pub(crate) fn unindex_child(&mut self, g: GroupIx) {
         if let Some(o) = EdgeState::decode(self.groups[g].child_reg) {
             let pos = self

@@ -243,6 +243,7 @@ impl Kernel {
     /// signal nor SIGCONT, so that `prepare_signal()` has no side effect),
     /// not forced, to `t` would discard it now and change nothing: its
     /// group is exiting, or `sig_ignored()`.
+    #[inline(always)]
     pub(crate) fn would_discard(&self, t: TaskIx, sig: i32) -> bool {
         debug_assert!(!sig_kernel_stop(sig) && sig != SIGCONT);
         self.groups[self.tasks[t].group]
@@ -255,6 +256,7 @@ impl Kernel {
     /// `sig_ignored()`: `sig` would be discarded by `t`. Blocked signals
     /// never are (the action may change before they are unblocked), nor
     /// are signals to a tracee (its tracer may want them), SIGKILL aside.
+    #[inline(always)]
     fn sig_ignored(&self, t: TaskIx, sig: i32, force: bool) -> bool {
         let task = &self.tasks[t];
         if (task.blocked | self.real_blocked(t)) & sigmask(sig) != 0 {
