@@ -883,9 +883,7 @@ impl Kernel {
         });
         let (pgrp, session) = (self.groups[g].pgrp, self.groups[g].session);
         self.attach_pgrp(g, pgrp);
-        let mut head = self.pids[session].session_members;
-        list::push_back(&mut head, &mut self.groups, g, |g| &mut g.session_node);
-        self.pids[session].session_members = head;
+        self.pids[session].session_members += 1;
     }
 
     #[inline(always)]
@@ -915,9 +913,7 @@ impl Kernel {
     #[inline(always)]
     pub(crate) fn detach_session(&mut self, g: GroupIx) -> PidIx {
         let session = self.groups[g].session;
-        let mut head = self.pids[session].session_members;
-        list::unlink(&mut head, &mut self.groups, g, |g| &mut g.session_node);
-        self.pids[session].session_members = head;
+        self.pids[session].session_members -= 1;
         session
     }
 

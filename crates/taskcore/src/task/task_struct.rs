@@ -257,8 +257,8 @@ impl Task {
 /// 2. `live` counts threads without `PF_EXITING`.
 /// 3. If `real_parent` is `Some`, the group is on `real_parent`'s `children`
 ///    list at key `sibling_seq`.
-/// 4. The group is on the `pgrp_members` list of `pgrp` and the
-///    `session_members` list of `session`.
+/// 4. The group is on the `pgrp_members` list of `pgrp` and counted in
+///    the `session_members` of `session`.
 #[derive(Clone, Debug)]
 pub(crate) struct ThreadGroup {
     /// The group leader task (its pid is the tgid).
@@ -301,7 +301,6 @@ pub(crate) struct ThreadGroup {
     /// Slab index of the session's `struct pid`.
     pub(crate) session: PidIx,
     pub(crate) pgrp_node: Link<GroupIx>,
-    pub(crate) session_node: Link<GroupIx>,
     pub(crate) sighand: SigHand,
     /// Flags, masks and addresses of the actions, shared copy-on-write;
     /// `None` while all are zero.
@@ -353,7 +352,6 @@ impl ThreadGroup {
             pgrp,
             session,
             pgrp_node: Link::UNLINKED,
-            session_node: Link::UNLINKED,
             sighand,
             actions: None,
             is_child_subreaper: false,

@@ -339,7 +339,7 @@ impl WaitIndex {
     /// With `by_pgrp` under the waiter group for the target's process
     /// group; with `by_thread` the same for the waiter thread (the waiter
     /// group's key for all process groups is its [`GroupWait`]'s).
-    #[inline]
+    #[inline(always)]
     fn count_keys(pos: &EdgePos, class: Class) -> CountKeys {
         let k = |waiter, pgrp| CountKey {
             waiter,
@@ -366,7 +366,7 @@ impl WaitIndex {
 
     /// Calls `f` with the place of every ready kind of the edge at `pos`
     /// in state `st`.
-    #[inline]
+    #[inline(always)]
     fn for_ready_pos(pos: &EdgePos, st: EdgeState, mut f: impl FnMut(Pos)) {
         let mut bits = st.ready;
         while bits != 0 {
@@ -382,7 +382,7 @@ impl WaitIndex {
     }
 
     /// The ready key under the target's process group of place `p`.
-    #[inline]
+    #[inline(always)]
     fn pgrp_key_of(pos: &EdgePos, p: Pos) -> ReadyKey {
         ReadyKey {
             group: pos.group.key(),
@@ -394,7 +394,7 @@ impl WaitIndex {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn count_add(c: &mut Counts, st: EdgeState) {
         c.n += 1;
         c.zr += (st.cat == Cat::ZombieReap) as u32;
@@ -402,7 +402,7 @@ impl WaitIndex {
         c.add_ready(st.ready, 1);
     }
 
-    #[inline]
+    #[inline(always)]
     fn count_remove(c: &mut Counts, st: EdgeState) {
         c.n -= 1;
         c.zr -= (st.cat == Cat::ZombieReap) as u32;
@@ -410,7 +410,7 @@ impl WaitIndex {
         c.add_ready(st.ready, -1);
     }
 
-    #[inline]
+    #[inline(always)]
     fn count_update(c: &mut Counts, old: EdgeState, new: EdgeState) {
         let (dzr, dzop) = (
             (new.cat == Cat::ZombieReap) as i32 - (old.cat == Cat::ZombieReap) as i32,
