@@ -313,10 +313,8 @@ impl Kernel {
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = k.mm_alloc()?;
         let rlim = crate::task::state::rlimit::init_rlimits(config.core_dumps);
-        let g = k.new_group(task, pid, pid, SigHand::default(), rlim, SIGCHLD)?;
-        k.tasks[task].group = g;
-        k.join_thread_list(g, task);
-        k.attach_process_pids(g);
+        let g = k.new_group(task, pid, pid, SigHand::default(), rlim, None, SIGCHLD, 0)?;
+        k.attach_process_pids(g, pid, pid, pid);
         k.groups[g].session_leader = true;
         k.init = task;
         k.set_nsproxy(task, k.root_ns);
@@ -840,6 +838,10 @@ impl Kernel {
         Ok(t)
     }
 
+    /// Stores a new thread group whose one thread is `leader`, built
+    /// whole where it is stored (see [`ThreadGroup::new`]); the leader's
+    /// `group` is set to it.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn new_group(
         &mut self,
@@ -848,11 +850,34 @@ impl Kernel {
         session: PidIx,
         sighand: SigHand,
         rlim: crate::task::state::rlimit::Rlimits,
+        actions: Option<crate::task::state::sighand::SigActions>,
         exit_signal: i32,
+        parent_exec_id: u32,
     ) -> Result<GroupIx> {
-        self.groups
-            .insert_with(|| ThreadGroup::new(leader, pgrp, session, sighand, rlim, exit_signal))
-            .ok_or(Errno::EAGAIN)
+        debug_assert_eq!(self.tasks[leader].thread_seq, 0);
+        debug_assert_eq!(self.tasks[leader].thread_node, Link::UNLINKED);
+        let g = self
+            .groups
+            .insert_with(|| {
+                ThreadGroup::new(
+                    leader,
+                    pgrp,
+                    session,
+                    sighand,
+                    rlim,
+                    actions,
+                    exit_signal,
+                    parent_exec_id,
+                )
+            })
+            .ok_or(Errno::EAGAIN)?;
+        let task = &mut self.tasks[leader];
+        // The provisional group a new task is made with is the slot the
+        // group takes: most often nothing to write.
+        if task.group != g {
+            task.group = g;
+        }
+        Ok(g)
     }
 
     /// Appends `t` to group `g`'s thread list (`list_add_tail_rcu` on
@@ -870,19 +895,33 @@ impl Kernel {
         self.groups[g].threads = head;
     }
 
-    /// Attaches a new process's TGID, PGID and SID (`attach_pid` x 3).
-    /// The leader's pid numbers carry the TGID tag already: `alloc_pid`
-    /// with `tgid` set it as it inserted them.
+    /// Attaches new process `g`'s TGID (its leader's pid `leader_pid`),
+    /// PGID `pgrp` and SID `session`, those it was made with
+    /// (`attach_pid` x 3). The leader's pid numbers carry the TGID tag
+    /// already: `alloc_pid` with `tgid` set it as it inserted them. A new
+    /// process is not group-stopped: no stopped member is counted.
     #[inline(always)]
-    pub(crate) fn attach_process_pids(&mut self, g: GroupIx) {
-        let leader_pid = self.tasks[self.groups[g].leader].pid;
+    pub(crate) fn attach_process_pids(
+        &mut self,
+        g: GroupIx,
+        leader_pid: PidIx,
+        pgrp: PidIx,
+        session: PidIx,
+    ) {
+        debug_assert_eq!(self.tasks[self.groups[g].leader].pid, leader_pid);
+        debug_assert_eq!(
+            (self.groups[g].pgrp, self.groups[g].session),
+            (pgrp, session)
+        );
+        debug_assert!(!self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED));
         self.pids[leader_pid].tgid_group = Some(g);
         debug_assert!({
             let u = self.pids[leader_pid].numbers.last();
             self.nss[u.ns].idr.get_tag(u.nr, TAG_TGID)
         });
-        let (pgrp, session) = (self.groups[g].pgrp, self.groups[g].session);
-        self.attach_pgrp(g, pgrp);
+        let mut head = self.pids[pgrp].pgrp_members;
+        list::push_back(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
+        self.pids[pgrp].pgrp_members = head;
         self.pids[session].session_members += 1;
     }
 
@@ -1127,23 +1166,55 @@ impl Kernel {
         self.groups[g].child_reg = reg;
     }
 
-    /// Registers the child edge of group `g`, just forked and linked to its
-    /// parent, in the state every new process starts in: alive, with
-    /// nothing to report (not traced yet, no group stop, no continue), of
-    /// the class its exit signal gives. What [`Self::sync_child`] would
-    /// register, without computing [`Self::edge_state`].
+    /// Links new process `g` (leader `leader`, in process group `pgrp`,
+    /// exit signal `exit_signal`) into thread `parent`'s children with a
+    /// fresh position, as [`Self::link_child`], and registers its child
+    /// edge in the state every new process starts in: alive, with nothing
+    /// to report (not traced yet, no group stop, no continue), of the class
+    /// its exit signal gives. What [`Self::link_child`] then
+    /// [`Self::sync_child`] would do, with the edge's position built from
+    /// what is at hand instead of read back, and without computing
+    /// [`Self::edge_state`].
     #[inline(always)]
-    pub(crate) fn index_new_child(&mut self, g: GroupIx) {
+    pub(crate) fn link_new_child(
+        &mut self,
+        parent: TaskIx,
+        g: GroupIx,
+        leader: TaskIx,
+        pgrp: PidIx,
+        exit_signal: i32,
+    ) {
         debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
-        let Some(pos) = self.child_edge_pos(g) else {
-            return;
-        };
-        let leader = self.groups[g].leader;
+        let seq = self.next_seq();
+        let p = &self.tasks[parent];
+        let (waiter_group, thread_seq, by_thread, mut head) =
+            (p.group, p.thread_seq, p.wait_counted, p.children);
+        let grp = &mut self.groups[g];
+        grp.real_parent = Some(parent);
+        grp.sibling_seq = seq;
+        list::push_back(&mut head, &mut self.groups, g, |g| &mut g.sibling);
+        self.tasks[parent].children = head;
         let new = EdgeState {
-            class: self.child_class(g),
+            class: if exit_signal == SIGCHLD {
+                Class::Normal
+            } else {
+                Class::Clone
+            },
             cat: Cat::Alive,
             ready: 0,
         };
+        let pos = EdgePos {
+            waiter: parent,
+            group: waiter_group,
+            thread_seq,
+            list: 0,
+            seq,
+            pgrp,
+            by_pgrp: self.groups[waiter_group].wait_by_pgrp,
+            by_thread,
+        };
+        debug_assert_eq!(Some(pos), self.child_edge_pos(g));
+        debug_assert_eq!(new.class, self.child_class(g));
         debug_assert_eq!(new, self.edge_state(leader, false, new.class));
         self.wait_index.add(&pos, new, leader);
         self.groups[g].child_reg = new.encode();

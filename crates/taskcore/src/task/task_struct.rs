@@ -324,13 +324,18 @@ pub(crate) struct ThreadGroup {
 }
 
 impl ThreadGroup {
+    /// A new process whose one thread is `leader` (its `thread_seq` 0, on
+    /// no list yet): the thread list holds it, counted once, alive.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         leader: TaskIx,
         pgrp: PidIx,
         session: PidIx,
         sighand: SigHand,
         rlim: crate::task::state::rlimit::Rlimits,
+        actions: Option<crate::task::state::sighand::SigActions>,
         exit_signal: i32,
+        parent_exec_id: u32,
     ) -> ThreadGroup {
         ThreadGroup {
             leader,
@@ -338,11 +343,14 @@ impl ThreadGroup {
             sibling: Link::UNLINKED,
             sibling_seq: 0,
             exit_signal: Ready::initial(exit_signal),
-            parent_exec_id: 0,
-            threads: ListHead::EMPTY,
-            nr_threads: 0,
-            live: 0,
-            next_thread_seq: 0,
+            parent_exec_id,
+            threads: ListHead {
+                first: Some(leader),
+                last: Some(leader),
+            },
+            nr_threads: 1,
+            live: 1,
+            next_thread_seq: 1,
             flags: Ready::initial(SignalFlags::empty()),
             group_exit_code: Ready::initial(0),
             stop_sig: 0,
@@ -353,7 +361,7 @@ impl ThreadGroup {
             session,
             pgrp_node: Link::UNLINKED,
             sighand,
-            actions: None,
+            actions,
             is_child_subreaper: false,
             session_leader: false,
             nr_traced: 0,
