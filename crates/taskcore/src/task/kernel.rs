@@ -967,11 +967,16 @@ impl Kernel {
         self.pids[leader_pid].tgid_group = None;
         let pgrp = self.detach_pgrp(g);
         let session = self.detach_session(g);
-        self.put_pid(pgrp);
+        // Most often both are still used (other members): tested here,
+        // without a call to put_pid, which would find the same.
+        let kept = |k: &Kernel, p: PidIx| !k.pids[p].unused() || k.pids[p].freed;
+        if !kept(self, pgrp) {
+            self.put_pid(pgrp);
+        }
         // A process group numbered like its session (the session leader's
         // group, kept by its members after the leader was reaped) is one
         // struct pid: the first put may already have freed it.
-        if session != pgrp {
+        if session != pgrp && !kept(self, session) {
             self.put_pid(session);
         }
     }
