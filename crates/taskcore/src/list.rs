@@ -60,7 +60,7 @@ impl<I: ListIx> ListHead<I> {
 }
 
 /// Appends `idx` at the tail (`list_add_tail`).
-#[inline]
+#[inline(always)]
 pub(crate) fn push_back<T, I: ListIx>(
     head: &mut ListHead<I>,
     slab: &mut Slab<T, I>,
@@ -100,7 +100,7 @@ pub(crate) fn push_front<T, I: ListIx>(
 }
 
 /// Unlinks `idx`, which must be a member of the list `head` (`list_del`).
-#[inline]
+#[inline(always)]
 pub(crate) fn unlink<T, I: ListIx>(
     head: &mut ListHead<I>,
     slab: &mut Slab<T, I>,

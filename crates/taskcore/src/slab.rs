@@ -153,6 +153,7 @@ impl<T, I: SlabIx> Slab<T, I> {
 
     /// Stores `value` and returns its index; `None` when 2^32 - 1 slots are in
     /// use (the caller maps that to `EAGAIN` or `ENOMEM`).
+    #[inline]
     pub(crate) fn insert(&mut self, value: T) -> Option<I> {
         let idx = self.vacant_slot()?;
         if idx as usize >= self.slots.len() {

@@ -44,7 +44,7 @@ pub(crate) struct Upid {
 /// 2. Each `numbers[i]` is registered in that namespace's idr with this pid's
 ///    slab index, and nowhere else.
 /// 3. The pid is live while `task`, `leader`, `pgrp_members` or
-///    `session_members` is non-empty.
+///    `session_members` is not zero.
 #[derive(Clone, Debug)]
 pub(crate) struct Pid {
     /// Numbers from the root namespace (index 0) down to the owner's.
@@ -55,8 +55,10 @@ pub(crate) struct Pid {
     pub(crate) tgid_group: Option<crate::ix::GroupIx>,
     /// Thread groups whose process group this is (`PIDTYPE_PGID`).
     pub(crate) pgrp_members: ListHead<crate::ix::GroupIx>,
-    /// Thread groups whose session this is (`PIDTYPE_SID`).
-    pub(crate) session_members: ListHead<crate::ix::GroupIx>,
+    /// How many thread groups this is the session of (`PIDTYPE_SID`): a
+    /// count, not a list, since nothing walks a session's members (only
+    /// whether the session's `struct pid` is still used is asked).
+    pub(crate) session_members: u32,
     /// Members of `pgrp_members` that are group-stopped (`has_stopped_jobs`
     /// in O(1)).
     pub(crate) pgrp_nr_stopped: u32,
@@ -75,7 +77,7 @@ impl Pid {
             task: None,
             tgid_group: None,
             pgrp_members: ListHead::EMPTY,
-            session_members: ListHead::EMPTY,
+            session_members: 0,
             pgrp_nr_stopped: 0,
             refs: 0,
             freed: false,
@@ -87,7 +89,7 @@ impl Pid {
         self.task.is_none()
             && self.tgid_group.is_none()
             && self.pgrp_members.is_empty()
-            && self.session_members.is_empty()
+            && self.session_members == 0
     }
 
     /// The deepest level (`pid->level`).

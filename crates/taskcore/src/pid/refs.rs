@@ -78,7 +78,7 @@ pub(crate) fn gen_of(gens: &[u32], idx: u32) -> u32 {
 }
 
 /// Bumps slot `idx`'s generation in `gens`.
-#[inline]
+#[inline(always)]
 pub(crate) fn bump_gen(gens: &mut Vec<u32>, idx: u32) {
     if gens.len() <= idx as usize {
         gens.resize(idx as usize + 1, 0);

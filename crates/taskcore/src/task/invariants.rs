@@ -169,13 +169,6 @@ impl Kernel {
                 "pgrp",
             );
             assert!(members.contains(&g), "group {g}: not in its process group");
-            let members = walk(
-                self.pids[grp.session].session_members,
-                &self.groups,
-                |x| &x.session_node,
-                "session",
-            );
-            assert!(members.contains(&g), "group {g}: not in its session");
             let leader_pid = self.tasks[grp.leader].pid;
             assert_eq!(self.pids[leader_pid].tgid_group, Some(g), "group {g}: tgid");
         }
@@ -193,6 +186,10 @@ impl Kernel {
         let mut pid_refs = std::collections::HashMap::new();
         for (_, f) in self.ext.pidfds.iter() {
             *pid_refs.entry(f.pid).or_insert(0u32) += 1;
+        }
+        let mut sessions = std::collections::HashMap::new();
+        for (_, g) in self.groups.iter() {
+            *sessions.entry(g.session).or_insert(0u32) += 1;
         }
         for (p, pid) in self.pids.iter() {
             ns_refs[pid.numbers.last().ns.slot()] += 1;
@@ -234,14 +231,11 @@ impl Kernel {
             for g in members {
                 assert_eq!(self.groups[g].pgrp, p, "pgrp member {g}");
             }
-            for g in walk(
+            assert_eq!(
                 pid.session_members,
-                &self.groups,
-                |x| &x.session_node,
-                "session",
-            ) {
-                assert_eq!(self.groups[g].session, p, "session member {g}");
-            }
+                sessions.get(&p).copied().unwrap_or(0),
+                "pid {p}: session members"
+            );
         }
         for (_, ns) in self.nss.iter() {
             if let Some(parent) = ns.parent {

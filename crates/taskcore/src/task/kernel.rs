@@ -313,10 +313,8 @@ impl Kernel {
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = k.mm_alloc()?;
         let rlim = crate::task::state::rlimit::init_rlimits(config.core_dumps);
-        let g = k.new_group(task, pid, pid, SigHand::default(), rlim, SIGCHLD)?;
-        k.tasks[task].group = g;
-        k.join_thread_list(g, task);
-        k.attach_process_pids(g);
+        let g = k.new_group(task, pid, pid, SigHand::default(), rlim, None, SIGCHLD, 0)?;
+        k.attach_process_pids(g, pid, pid, pid);
         k.groups[g].session_leader = true;
         k.init = task;
         k.set_nsproxy(task, k.root_ns);
@@ -578,6 +576,7 @@ impl Kernel {
 
     /// `ptrace_reparented()`: traced by a thread outside the real parent's
     /// group.
+    #[inline(always)]
     pub(crate) fn ptrace_reparented(&self, t: TaskIx) -> bool {
         self.tasks[t].ptrace != 0 && !self.same_group(self.real_parent(t), self.tasks[t].parent)
     }
@@ -839,6 +838,11 @@ impl Kernel {
         Ok(t)
     }
 
+    /// Stores a new thread group whose one thread is `leader`, built
+    /// whole where it is stored (see [`ThreadGroup::new`]); the leader's
+    /// `group` is set to it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub(crate) fn new_group(
         &mut self,
         leader: TaskIx,
@@ -846,11 +850,34 @@ impl Kernel {
         session: PidIx,
         sighand: SigHand,
         rlim: crate::task::state::rlimit::Rlimits,
+        actions: Option<crate::task::state::sighand::SigActions>,
         exit_signal: i32,
+        parent_exec_id: u32,
     ) -> Result<GroupIx> {
-        self.groups
-            .insert_with(|| ThreadGroup::new(leader, pgrp, session, sighand, rlim, exit_signal))
-            .ok_or(Errno::EAGAIN)
+        debug_assert_eq!(self.tasks[leader].thread_seq, 0);
+        debug_assert_eq!(self.tasks[leader].thread_node, Link::UNLINKED);
+        let g = self
+            .groups
+            .insert_with(|| {
+                ThreadGroup::new(
+                    leader,
+                    pgrp,
+                    session,
+                    sighand,
+                    rlim,
+                    actions,
+                    exit_signal,
+                    parent_exec_id,
+                )
+            })
+            .ok_or(Errno::EAGAIN)?;
+        let task = &mut self.tasks[leader];
+        // The provisional group a new task is made with is the slot the
+        // group takes: most often nothing to write.
+        if task.group != g {
+            task.group = g;
+        }
+        Ok(g)
     }
 
     /// Appends `t` to group `g`'s thread list (`list_add_tail_rcu` on
@@ -868,21 +895,34 @@ impl Kernel {
         self.groups[g].threads = head;
     }
 
-    /// Attaches a new process's TGID, PGID and SID (`attach_pid` x 3).
-    /// The leader's pid numbers carry the TGID tag already: `alloc_pid`
-    /// with `tgid` set it as it inserted them.
-    pub(crate) fn attach_process_pids(&mut self, g: GroupIx) {
-        let leader_pid = self.tasks[self.groups[g].leader].pid;
+    /// Attaches new process `g`'s TGID (its leader's pid `leader_pid`),
+    /// PGID `pgrp` and SID `session`, those it was made with
+    /// (`attach_pid` x 3). The leader's pid numbers carry the TGID tag
+    /// already: `alloc_pid` with `tgid` set it as it inserted them. A new
+    /// process is not group-stopped: no stopped member is counted.
+    #[inline(always)]
+    pub(crate) fn attach_process_pids(
+        &mut self,
+        g: GroupIx,
+        leader_pid: PidIx,
+        pgrp: PidIx,
+        session: PidIx,
+    ) {
+        debug_assert_eq!(self.tasks[self.groups[g].leader].pid, leader_pid);
+        debug_assert_eq!(
+            (self.groups[g].pgrp, self.groups[g].session),
+            (pgrp, session)
+        );
+        debug_assert!(!self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED));
         self.pids[leader_pid].tgid_group = Some(g);
         debug_assert!({
             let u = self.pids[leader_pid].numbers.last();
             self.nss[u.ns].idr.get_tag(u.nr, TAG_TGID)
         });
-        let (pgrp, session) = (self.groups[g].pgrp, self.groups[g].session);
-        self.attach_pgrp(g, pgrp);
-        let mut head = self.pids[session].session_members;
-        list::push_back(&mut head, &mut self.groups, g, |g| &mut g.session_node);
-        self.pids[session].session_members = head;
+        let mut head = self.pids[pgrp].pgrp_members;
+        list::push_back(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
+        self.pids[pgrp].pgrp_members = head;
+        self.pids[session].session_members += 1;
     }
 
     #[inline(always)]
@@ -897,6 +937,7 @@ impl Kernel {
     }
 
     /// Unlinks group `g` from its process group; the caller puts the pid.
+    #[inline(always)]
     pub(crate) fn detach_pgrp(&mut self, g: GroupIx) -> PidIx {
         let pgrp = self.groups[g].pgrp;
         let mut head = self.pids[pgrp].pgrp_members;
@@ -908,11 +949,10 @@ impl Kernel {
         pgrp
     }
 
+    #[inline(always)]
     pub(crate) fn detach_session(&mut self, g: GroupIx) -> PidIx {
         let session = self.groups[g].session;
-        let mut head = self.pids[session].session_members;
-        list::unlink(&mut head, &mut self.groups, g, |g| &mut g.session_node);
-        self.pids[session].session_members = head;
+        self.pids[session].session_members -= 1;
         session
     }
 
@@ -921,16 +961,22 @@ impl Kernel {
     /// with the numbers when `put_pid` frees them, else by
     /// [`Kernel::set_tgid_tag`] (the pid lives on as a process group's or
     /// session's).
+    #[inline(always)]
     pub(crate) fn detach_process_pids(&mut self, g: GroupIx) {
         let leader_pid = self.tasks[self.groups[g].leader].pid;
         self.pids[leader_pid].tgid_group = None;
         let pgrp = self.detach_pgrp(g);
         let session = self.detach_session(g);
-        self.put_pid(pgrp);
+        // Most often both are still used (other members): tested here,
+        // without a call to put_pid, which would find the same.
+        let kept = |k: &Kernel, p: PidIx| !k.pids[p].unused() || k.pids[p].freed;
+        if !kept(self, pgrp) {
+            self.put_pid(pgrp);
+        }
         // A process group numbered like its session (the session leader's
         // group, kept by its members after the leader was reaped) is one
         // struct pid: the first put may already have freed it.
-        if session != pgrp {
+        if session != pgrp && !kept(self, session) {
             self.put_pid(session);
         }
     }
@@ -947,6 +993,7 @@ impl Kernel {
         self.tasks[parent].children = head;
     }
 
+    #[inline(always)]
     pub(crate) fn unlink_child(&mut self, g: GroupIx) {
         let Some(parent) = self.groups[g].real_parent else {
             return;
@@ -978,6 +1025,7 @@ impl Kernel {
 
     // ------------------------------------------------------------ wait index
 
+    #[inline(always)]
     fn edge_pos(&self, waiter: TaskIx, list: u8, seq: u64, target_group: GroupIx) -> EdgePos {
         let w = &self.tasks[waiter];
         EdgePos {
@@ -1030,6 +1078,7 @@ impl Kernel {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn child_edge_pos(&self, g: GroupIx) -> Option<EdgePos> {
         let grp = &self.groups[g];
         grp.real_parent
@@ -1046,6 +1095,7 @@ impl Kernel {
 
     /// What `wait_consider_task(wo, ptrace_edge, t)` would see, as an edge
     /// state of class `class`.
+    #[inline(always)]
     pub(crate) fn edge_state(&self, t: TaskIx, ptrace_edge: bool, class: Class) -> EdgeState {
         let task = &self.tasks[t];
         let grp = &self.groups[task.group];
@@ -1101,6 +1151,7 @@ impl Kernel {
     /// Brings group `g`'s child edge up to date in the wait index. The
     /// edge's position must not have changed since it was registered (use
     /// [`Self::unindex_child`] before changing it).
+    #[inline(always)]
     pub(crate) fn sync_child(&mut self, g: GroupIx) {
         let Some(pos) = self.child_edge_pos(g) else {
             debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
@@ -1120,28 +1171,62 @@ impl Kernel {
         self.groups[g].child_reg = reg;
     }
 
-    /// Registers the child edge of group `g`, just forked and linked to its
-    /// parent, in the state every new process starts in: alive, with
-    /// nothing to report (not traced yet, no group stop, no continue), of
-    /// the class its exit signal gives. What [`Self::sync_child`] would
-    /// register, without computing [`Self::edge_state`].
-    pub(crate) fn index_new_child(&mut self, g: GroupIx) {
+    /// Links new process `g` (leader `leader`, in process group `pgrp`,
+    /// exit signal `exit_signal`) into thread `parent`'s children with a
+    /// fresh position, as [`Self::link_child`], and registers its child
+    /// edge in the state every new process starts in: alive, with nothing
+    /// to report (not traced yet, no group stop, no continue), of the class
+    /// its exit signal gives. What [`Self::link_child`] then
+    /// [`Self::sync_child`] would do, with the edge's position built from
+    /// what is at hand instead of read back, and without computing
+    /// [`Self::edge_state`].
+    #[inline(always)]
+    pub(crate) fn link_new_child(
+        &mut self,
+        parent: TaskIx,
+        g: GroupIx,
+        leader: TaskIx,
+        pgrp: PidIx,
+        exit_signal: i32,
+    ) {
         debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
-        let Some(pos) = self.child_edge_pos(g) else {
-            return;
-        };
-        let leader = self.groups[g].leader;
+        let seq = self.next_seq();
+        let p = &self.tasks[parent];
+        let (waiter_group, thread_seq, by_thread, mut head) =
+            (p.group, p.thread_seq, p.wait_counted, p.children);
+        let grp = &mut self.groups[g];
+        grp.real_parent = Some(parent);
+        grp.sibling_seq = seq;
+        list::push_back(&mut head, &mut self.groups, g, |g| &mut g.sibling);
+        self.tasks[parent].children = head;
         let new = EdgeState {
-            class: self.child_class(g),
+            class: if exit_signal == SIGCHLD {
+                Class::Normal
+            } else {
+                Class::Clone
+            },
             cat: Cat::Alive,
             ready: 0,
         };
+        let pos = EdgePos {
+            waiter: parent,
+            group: waiter_group,
+            thread_seq,
+            list: 0,
+            seq,
+            pgrp,
+            by_pgrp: self.groups[waiter_group].wait_by_pgrp,
+            by_thread,
+        };
+        debug_assert_eq!(Some(pos), self.child_edge_pos(g));
+        debug_assert_eq!(new.class, self.child_class(g));
         debug_assert_eq!(new, self.edge_state(leader, false, new.class));
         self.wait_index.add(&pos, new, leader);
         self.groups[g].child_reg = new.encode();
     }
 
     /// Removes group `g`'s child edge from the wait index.
+    #[inline(always)]
     pub(crate) fn unindex_child(&mut self, g: GroupIx) {
         if let Some(o) = EdgeState::decode(self.groups[g].child_reg) {
             let pos = self

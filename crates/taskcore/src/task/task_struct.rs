@@ -257,8 +257,8 @@ impl Task {
 /// 2. `live` counts threads without `PF_EXITING`.
 /// 3. If `real_parent` is `Some`, the group is on `real_parent`'s `children`
 ///    list at key `sibling_seq`.
-/// 4. The group is on the `pgrp_members` list of `pgrp` and the
-///    `session_members` list of `session`.
+/// 4. The group is on the `pgrp_members` list of `pgrp` and counted in
+///    the `session_members` of `session`.
 #[derive(Clone, Debug)]
 pub(crate) struct ThreadGroup {
     /// The group leader task (its pid is the tgid).
@@ -301,7 +301,6 @@ pub(crate) struct ThreadGroup {
     /// Slab index of the session's `struct pid`.
     pub(crate) session: PidIx,
     pub(crate) pgrp_node: Link<GroupIx>,
-    pub(crate) session_node: Link<GroupIx>,
     pub(crate) sighand: SigHand,
     /// Flags, masks and addresses of the actions, shared copy-on-write;
     /// `None` while all are zero.
@@ -325,13 +324,18 @@ pub(crate) struct ThreadGroup {
 }
 
 impl ThreadGroup {
+    /// A new process whose one thread is `leader` (its `thread_seq` 0, on
+    /// no list yet): the thread list holds it, counted once, alive.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         leader: TaskIx,
         pgrp: PidIx,
         session: PidIx,
         sighand: SigHand,
         rlim: crate::task::state::rlimit::Rlimits,
+        actions: Option<crate::task::state::sighand::SigActions>,
         exit_signal: i32,
+        parent_exec_id: u32,
     ) -> ThreadGroup {
         ThreadGroup {
             leader,
@@ -339,11 +343,14 @@ impl ThreadGroup {
             sibling: Link::UNLINKED,
             sibling_seq: 0,
             exit_signal: Ready::initial(exit_signal),
-            parent_exec_id: 0,
-            threads: ListHead::EMPTY,
-            nr_threads: 0,
-            live: 0,
-            next_thread_seq: 0,
+            parent_exec_id,
+            threads: ListHead {
+                first: Some(leader),
+                last: Some(leader),
+            },
+            nr_threads: 1,
+            live: 1,
+            next_thread_seq: 1,
             flags: Ready::initial(SignalFlags::empty()),
             group_exit_code: Ready::initial(0),
             stop_sig: 0,
@@ -353,9 +360,8 @@ impl ThreadGroup {
             pgrp,
             session,
             pgrp_node: Link::UNLINKED,
-            session_node: Link::UNLINKED,
             sighand,
-            actions: None,
+            actions,
             is_child_subreaper: false,
             session_leader: false,
             nr_traced: 0,

@@ -339,7 +339,7 @@ impl WaitIndex {
     /// With `by_pgrp` under the waiter group for the target's process
     /// group; with `by_thread` the same for the waiter thread (the waiter
     /// group's key for all process groups is its [`GroupWait`]'s).
-    #[inline]
+    #[inline(always)]
     fn count_keys(pos: &EdgePos, class: Class) -> CountKeys {
         let k = |waiter, pgrp| CountKey {
             waiter,
@@ -366,7 +366,7 @@ impl WaitIndex {
 
     /// Calls `f` with the place of every ready kind of the edge at `pos`
     /// in state `st`.
-    #[inline]
+    #[inline(always)]
     fn for_ready_pos(pos: &EdgePos, st: EdgeState, mut f: impl FnMut(Pos)) {
         let mut bits = st.ready;
         while bits != 0 {
@@ -382,7 +382,7 @@ impl WaitIndex {
     }
 
     /// The ready key under the target's process group of place `p`.
-    #[inline]
+    #[inline(always)]
     fn pgrp_key_of(pos: &EdgePos, p: Pos) -> ReadyKey {
         ReadyKey {
             group: pos.group.key(),
@@ -394,7 +394,7 @@ impl WaitIndex {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn count_add(c: &mut Counts, st: EdgeState) {
         c.n += 1;
         c.zr += (st.cat == Cat::ZombieReap) as u32;
@@ -402,7 +402,7 @@ impl WaitIndex {
         c.add_ready(st.ready, 1);
     }
 
-    #[inline]
+    #[inline(always)]
     fn count_remove(c: &mut Counts, st: EdgeState) {
         c.n -= 1;
         c.zr -= (st.cat == Cat::ZombieReap) as u32;
@@ -410,7 +410,7 @@ impl WaitIndex {
         c.add_ready(st.ready, -1);
     }
 
-    #[inline]
+    #[inline(always)]
     fn count_update(c: &mut Counts, old: EdgeState, new: EdgeState) {
         let (dzr, dzop) = (
             (new.cat == Cat::ZombieReap) as i32 - (old.cat == Cat::ZombieReap) as i32,
@@ -423,6 +423,7 @@ impl WaitIndex {
     }
 
     /// Adds the edge `pos -> task` in state `st`.
+    #[inline(always)]
     pub(crate) fn add(&mut self, pos: &EdgePos, st: EdgeState, task: TaskIx) {
         let gw = self.group_mut(pos.group);
         Self::count_add(&mut gw.counts[st.class as usize], st);
@@ -443,6 +444,7 @@ impl WaitIndex {
 
     /// Changes the edge at `pos` to `task` from state `old` to `new`,
     /// touching only the counters and ready entries that differ.
+    #[inline(always)]
     pub(crate) fn update(&mut self, pos: &EdgePos, old: EdgeState, new: EdgeState, task: TaskIx) {
         if old.class != new.class {
             self.remove(pos, old);
@@ -484,6 +486,7 @@ impl WaitIndex {
     }
 
     /// Removes the edge at `pos`, registered in state `st`.
+    #[inline(always)]
     pub(crate) fn remove(&mut self, pos: &EdgePos, st: EdgeState) {
         // A registered edge's group part exists: looked up once, and
         // dropped here once it counts no edge.
@@ -540,39 +543,34 @@ impl WaitIndex {
     }
 
     /// The `(kind, class)` buckets of waiter group `group` for `pgrp` that
-    /// `allowed` accepts and whose ready count is not zero, kinds outer,
-    /// classes inner: `allowed` asked once per pair, and one counts lookup
-    /// per class with an allowed kind (one for all three when `pgrp` is
-    /// `None`: the group's own counts).
+    /// `masks` accepts (`masks[class]`: the `READY_*` kinds allowed for
+    /// that class) and whose ready count is not zero, kinds outer, classes
+    /// inner: one counts lookup per class with an allowed kind (one for
+    /// all three when `pgrp` is `None`: the group's own counts).
     #[inline]
-    fn buckets(
-        &self,
-        group: GroupIx,
-        pgrp: Option<PidIx>,
-        allowed: impl Fn(u8, Class) -> bool,
-    ) -> Buckets {
-        let mut masks = [0u8; 3];
+    fn buckets(&self, group: GroupIx, pgrp: Option<PidIx>, masks: [u8; 3]) -> Buckets {
+        let Some(_) = pgrp else {
+            return match self.group(group) {
+                Some(gw) => Self::buckets_of(&gw.counts, masks),
+                None => Buckets {
+                    buckets: [0; 12],
+                    len: 0,
+                },
+            };
+        };
+        let mut counts = [Counts::default(); 3];
         for class in CLASSES {
-            for kind in KINDS {
-                if allowed(kind, class) {
-                    masks[class as usize] |= kind;
-                }
+            if masks[class as usize] != 0 {
+                counts[class as usize] = self.counts(Waiter::Group(group), pgrp, class);
             }
         }
-        let counts = match pgrp {
-            None => self
-                .group(group)
-                .map_or([Counts::default(); 3], |gw| gw.counts),
-            Some(_) => {
-                let mut counts = [Counts::default(); 3];
-                for class in CLASSES {
-                    if masks[class as usize] != 0 {
-                        counts[class as usize] = self.counts(Waiter::Group(group), pgrp, class);
-                    }
-                }
-                counts
-            }
-        };
+        Self::buckets_of(&counts, masks)
+    }
+
+    /// The buckets `masks` accepts whose count in `counts` (by class) is
+    /// not zero, kinds outer, classes inner.
+    #[inline(always)]
+    fn buckets_of(counts: &[Counts; 3], masks: [u8; 3]) -> Buckets {
         let mut out = Buckets {
             buckets: [0; 12],
             len: 0,
@@ -645,7 +643,8 @@ impl WaitIndex {
 
     /// Calls `visit(key, task)` for each ready edge of waiter group `group`
     /// for `pgrp` (`None` for all) with `thread_seq` in `[lo, hi]`, among
-    /// the `(kind, class)` buckets `allowed` accepts, in walk order (an edge
+    /// the `(kind, class)` buckets `masks` accepts (`masks[class]`: the
+    /// `READY_*` kinds allowed for that class), in walk order (an edge
     /// ready for several kinds once), until `visit` breaks. Each step takes
     /// the smallest of each bucket's next entry: O(B log R) for B buckets
     /// (at most 12) and R ready edges of the group, so the first edge costs
@@ -656,11 +655,54 @@ impl WaitIndex {
         pgrp: Option<PidIx>,
         lo: u32,
         hi: u32,
-        allowed: impl Fn(u8, Class) -> bool,
+        masks: [u8; 3],
         mut visit: impl FnMut(ReadyKey, TaskIx) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let b = self.buckets(group, pgrp, allowed);
-        let buckets = &b.buckets[..b.len];
+        if pgrp.is_none() {
+            // Any process group (the common case): the group's own part,
+            // looked up once.
+            let Some(gw) = self.group(group) else {
+                return ControlFlow::Continue(());
+            };
+            let b = Self::buckets_of(&gw.counts, masks);
+            if let [only] = b.buckets[..b.len] {
+                // One bucket (most waits): its entries are already in walk
+                // order.
+                let mut start = Bound::Included(Pos::new(only, lo, 0, 0));
+                while let Some((p, t)) = gw.ready.first_from(start) {
+                    if p.bucket() != only || p.thread_seq() > hi {
+                        break;
+                    }
+                    let key = ReadyKey {
+                        group: group.key(),
+                        pgrp: ALL_PGRPS,
+                        bucket: only,
+                        thread_seq: p.thread_seq(),
+                        list: p.list(),
+                        seq: p.seq(),
+                    };
+                    visit(key, t)?;
+                    start = Bound::Excluded(p);
+                }
+                return ControlFlow::Continue(());
+            }
+            return self.walk_buckets(group, pgrp, &b.buckets[..b.len], lo, hi, visit);
+        }
+        let b = self.buckets(group, pgrp, masks);
+        self.walk_buckets(group, pgrp, &b.buckets[..b.len], lo, hi, visit)
+    }
+
+    /// [`Self::walk_ready`] over several `buckets`: each step takes the
+    /// smallest of each bucket's next entry.
+    fn walk_buckets(
+        &self,
+        group: GroupIx,
+        pgrp: Option<PidIx>,
+        buckets: &[u8],
+        lo: u32,
+        hi: u32,
+        mut visit: impl FnMut(ReadyKey, TaskIx) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let mut after = None;
         loop {
             let mut best: Option<(ReadyKey, TaskIx)> = None;
@@ -687,10 +729,10 @@ impl WaitIndex {
         pgrp: Option<PidIx>,
         lo: u32,
         hi: u32,
-        allowed: impl Fn(u8, Class) -> bool,
+        masks: [u8; 3],
     ) -> Option<(ReadyKey, TaskIx)> {
         let mut first = None;
-        let _ = self.walk_ready(group, pgrp, lo, hi, allowed, |k, t| {
+        let _ = self.walk_ready(group, pgrp, lo, hi, masks, |k, t| {
             first = Some((k, t));
             ControlFlow::Break(())
         });
@@ -774,7 +816,7 @@ mod tests {
         ix.add(&pos(1, 10, 5), cont, tk(101));
         ix.add(&pos(2, 20, 5), stop_cont, tk(102));
         ix.add(&pos(3, 5, 5), cont, tk(103));
-        let all = |_, _| true;
+        let all = [READY_EXIT | READY_STOP | READY_TRAP | READY_CONT; 3];
         let walk = |lo, hi, limit: usize| {
             let mut seen = Vec::new();
             let _ = ix.walk_ready(gr(7), None, lo, hi, all, |_, t| {
@@ -791,7 +833,7 @@ mod tests {
         assert_eq!(walk(2, u32::MAX, 0), vec![102, 103]);
         assert_eq!(walk(0, 1, 0), vec![101, 100]);
         assert_eq!(walk(0, u32::MAX, 2), vec![101, 100]);
-        let only_stop = |k, _| k == READY_STOP;
+        let only_stop = [READY_STOP; 3];
         let mut seen = Vec::new();
         let _ = ix.walk_ready(gr(7), None, 0, u32::MAX, only_stop, |_, t| {
             seen.push(t.key());
@@ -816,12 +858,12 @@ mod tests {
         ix.add(&pos(1, 20, 5), zombie, tk(100));
         ix.add(&pos(1, 10, 6), stopped, tk(101));
         ix.add(&pos(2, 5, 5), zombie, tk(102));
-        let all = |_, _| true;
+        let all = [READY_EXIT | READY_STOP | READY_TRAP | READY_CONT; 3];
         assert_eq!(
             ix.first_ready(gr(7), None, 0, u32::MAX, all).unwrap().1,
             tk(101)
         );
-        let only_exit = |k, _| k == READY_EXIT;
+        let only_exit = [READY_EXIT; 3];
         assert_eq!(
             ix.first_ready(gr(7), None, 0, u32::MAX, only_exit)
                 .unwrap()

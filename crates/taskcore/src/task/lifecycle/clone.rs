@@ -339,7 +339,18 @@ impl Kernel {
             };
             let (pgrp, session, sighand) = (src.pgrp, src.session, src.sighand);
             let (rlim, actions) = (src.rlim.clone(), src.actions.clone());
-            let g = match self.new_group(child, pgrp, session, sighand, rlim, exit_signal) {
+            // Built whole, its one thread the child (its thread list and
+            // counts), with the caller's actions and the parent's exec id.
+            let g = match self.new_group(
+                child,
+                pgrp,
+                session,
+                sighand,
+                rlim,
+                actions,
+                exit_signal,
+                parent_exec_id,
+            ) {
                 Ok(g) => g,
                 Err(e) => {
                     self.exit_task_namespaces(child);
@@ -351,25 +362,19 @@ impl Kernel {
                     return Err(e);
                 }
             };
-            self.tasks[child].group = g;
-            let ng = &mut self.groups[g];
-            ng.actions = actions;
-            ng.parent_exec_id = parent_exec_id;
             if flags & CLONE_CLEAR_SIGHAND != 0 {
                 self.flush_signal_handlers(g);
             }
-            self.join_thread_list(g, child);
-            self.attach_process_pids(g);
+            self.attach_process_pids(g, pid, pgrp, session);
             if self.pids[pid].numbers.last().nr == 1 {
                 let ns = self.pids[pid].numbers.last().ns;
                 self.nss[ns].child_reaper = Some(child);
                 self.set_group_flags(g, self.groups[g].flags.get() | SIGNAL_UNKILLABLE);
             }
             if let Some(parent) = parent {
-                self.link_child(parent, g);
                 // A new edge: registered at once in its first state (a
                 // position change, not a readiness write).
-                self.index_new_child(g);
+                self.link_new_child(parent, g, child, pgrp, exit_signal);
             }
         }
         if flags & CLONE_VFORK != 0 {

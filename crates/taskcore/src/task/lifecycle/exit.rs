@@ -307,6 +307,7 @@ impl Kernel {
     }
 
     /// The rest of `exit_notify()`, once `t`'s children are settled.
+    #[inline(always)]
     pub(crate) fn exit_notify_tail(&mut self, t: TaskIx, group_dead: bool, dead: Vec<TaskIx>) {
         let g = self.tasks[t].group;
         if group_dead {
@@ -342,6 +343,7 @@ impl Kernel {
     /// `do_notify_parent()`: tells `t`'s parent (its tracer, if traced)
     /// that `t` died, with signal `sig`. Returns whether `t` should be
     /// reaped at once (the parent ignores its children).
+    #[inline(always)]
     pub(crate) fn do_notify_parent(&mut self, t: TaskIx, sig: i32) -> bool {
         let Some(parent) = self.ptrace_parent(t) else {
             // Pid 1 of the root namespace has no parent to tell.
@@ -415,6 +417,7 @@ impl Kernel {
 
     /// [`Self::send_kernel_signal`], `group` being the handle of
     /// `target`'s group leader.
+    #[inline(always)]
     fn send_kernel_signal_to(&mut self, target: TaskIx, group: TaskId, sig: i32, info: SigInfo) {
         self.notify(Notification::Signal { group, sig, info });
         if sig == SIGCHLD && self.deferred.is_empty() && self.would_discard(target, sig) {
@@ -748,6 +751,7 @@ impl Kernel {
 
     /// Reaps `p` for a waiter (the `EXIT_DEAD`/`EXIT_TRACE` part of
     /// `wait_task_zombie()`).
+    #[inline(always)]
     pub(crate) fn reap_zombie(&mut self, p: TaskIx) {
         if self.ptrace_reparented(p) && self.is_leader(p) {
             // EXIT_TRACE: the tracer reaped it; now the real parent's turn.

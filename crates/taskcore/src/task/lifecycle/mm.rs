@@ -72,7 +72,8 @@ impl Kernel {
         let e = &mut self.mms[mm];
         e.users -= 1;
         if e.users == 0 {
-            self.mms.remove(mm);
+            // Dropped where it lies (no copy out).
+            self.mms.delete(mm);
         }
     }
 

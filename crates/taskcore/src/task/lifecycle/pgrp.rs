@@ -134,9 +134,7 @@ impl Kernel {
         self.unindex_group(g);
         let old_session = self.detach_session(g);
         self.groups[g].session = sid;
-        let mut head = self.pids[sid].session_members;
-        crate::list::push_back(&mut head, &mut self.groups, g, |g| &mut g.session_node);
-        self.pids[sid].session_members = head;
+        self.pids[sid].session_members += 1;
         self.put_pid(old_session);
         let old_pgrp = self.detach_pgrp(g);
         self.attach_pgrp(g, sid);

@@ -113,6 +113,7 @@ impl Kernel {
 
     /// A wait's target as a filter, its numbers looked up in `cur`'s
     /// namespace.
+    #[inline(always)]
     fn wait_filter(&self, cur: TaskIx, target: crate::rules::WaitTarget) -> WaitFilter {
         use crate::rules::WaitTarget;
         let ns = self.ns_of(cur);
@@ -300,7 +301,7 @@ impl Kernel {
         };
         let group = self.tasks[cur].group;
         let ts = self.tasks[cur].thread_seq;
-        let allowed = |kind: u8, class: Class| Self::kind_allowed(kind, class, flags);
+        let allowed = Self::ready_masks(flags);
         // Without a per-process-group index yet, the group's entries,
         // filtered.
         let (key, only) = if self.groups[group].wait_by_pgrp {
@@ -398,6 +399,7 @@ impl Kernel {
     /// operation flushes its marks when it ends and `do_wait` flushes
     /// before it walks, so the registration is what [`Kernel::edge_state`]
     /// would say (`check_invariants` compares the two).
+    #[inline(always)]
     fn consider(&self, t: TaskIx, ptrace_edge: bool, class: Class, flags: i32) -> Consider {
         let reg = if ptrace_edge {
             self.tasks[t].ptrace_reg
@@ -437,6 +439,7 @@ impl Kernel {
     }
 
     /// What reporting state change `kind` of task `t` to `cur` returns.
+    #[inline(always)]
     fn peek_report(&self, cur: TaskIx, t: TaskIx, kind: u8) -> WaitReport {
         let pid = self.pid_nr_ns(self.tasks[t].pid, self.ns_of(cur));
         let g = self.tasks[t].group;
@@ -481,6 +484,7 @@ impl Kernel {
     }
 
     /// Reports and, without `WNOWAIT`, consumes state change `kind` of `t`.
+    #[inline(always)]
     fn report(&mut self, cur: TaskIx, t: TaskIx, kind: u8, flags: i32) -> WaitOutcome {
         let r = self.peek_report(cur, t, kind);
         if flags & WNOWAIT == 0 {
@@ -534,13 +538,28 @@ impl Kernel {
         Ok(out)
     }
 
-    fn kind_allowed(kind: u8, class: Class, flags: i32) -> bool {
-        Self::class_allowed(class, flags)
-            && match kind {
-                READY_EXIT => flags & WEXITED != 0,
-                READY_STOP => flags & WUNTRACED != 0,
-                READY_TRAP => true,
-                _ => flags & WCONTINUED != 0,
+    /// The `READY_*` kinds a wait with `flags` accepts on an edge of each
+    /// [`Class`] (indexed by class): `eligible_child()`'s clone filter,
+    /// then `wait_consider_task()`'s option for each kind (`WEXITED`,
+    /// `WUNTRACED`, `WCONTINUED`; a ptrace stop whatever the options).
+    fn ready_masks(flags: i32) -> [u8; 3] {
+        let mut kinds = READY_TRAP;
+        if flags & WEXITED != 0 {
+            kinds |= READY_EXIT;
+        }
+        if flags & WUNTRACED != 0 {
+            kinds |= READY_STOP;
+        }
+        if flags & WCONTINUED != 0 {
+            kinds |= READY_CONT;
+        }
+        let of = |class| {
+            if Self::class_allowed(class, flags) {
+                kinds
+            } else {
+                0
             }
+        };
+        [of(Class::Normal), of(Class::Clone), of(Class::Ptrace)]
     }
 }

@@ -108,10 +108,14 @@ impl Kernel {
     /// are exempt (the count is per kernel uid, not per namespace's
     /// `ucounts`).
     pub(crate) fn nproc_ok(&self, cur: TaskIx) -> bool {
-        let c = &self.tasks[cur].cred;
-        let limit = self.groups[self.tasks[cur].group].rlim[RLIMIT_NPROC as usize].cur;
-        if c.uid == 0
-            || self.capable_cred(c, CAP_SYS_RESOURCE)
+        let task = &self.tasks[cur];
+        let c = &task.cred;
+        // Root first: no limit to read.
+        if c.uid == 0 {
+            return true;
+        }
+        let limit = self.groups[task.group].rlim[RLIMIT_NPROC as usize].cur;
+        if self.capable_cred(c, CAP_SYS_RESOURCE)
             || self.capable_cred(c, CAP_SYS_ADMIN)
             || limit == RLIM_INFINITY
         {

@@ -221,12 +221,23 @@ impl Kernel {
 
     /// `from_kuid_munged(ns, kuid)`: kernel uid `kuid` as `ns` sees it,
     /// [`OVERFLOW_UID`] if it does not map it.
+    #[inline]
     pub(crate) fn kuid_munged(&self, ns: UserNsIx, kuid: u32) -> u32 {
+        // The initial namespace's map is the identity of 0..u32::MAX
+        // (all but the invalid id), and never written (its map files
+        // refuse with EPERM): no lookup.
+        if ns == self.init_userns() && kuid != u32::MAX {
+            return kuid;
+        }
         self.userns[ns].uid_map.map_up(kuid).unwrap_or(OVERFLOW_UID)
     }
 
     /// `from_kgid_munged(ns, kgid)`.
     pub(crate) fn kgid_munged(&self, ns: UserNsIx, kgid: u32) -> u32 {
+        // As kuid_munged: the initial namespace's map is the identity.
+        if ns == self.init_userns() && kgid != u32::MAX {
+            return kgid;
+        }
         self.userns[ns].gid_map.map_up(kgid).unwrap_or(OVERFLOW_GID)
     }
 

@@ -395,6 +395,7 @@ impl Kernel {
 
     /// `real_blocked`: the mask `rt_sigtimedwait` replaced while it sleeps,
     /// 0 otherwise.
+    #[inline]
     pub(crate) fn real_blocked(&self, t: TaskIx) -> u64 {
         if !self.tasks[t].flags.contains(TS_SIGSLEEP) {
             return 0;

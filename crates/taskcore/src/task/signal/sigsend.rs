@@ -24,7 +24,9 @@ use crate::ix::GroupIx;
 use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, SigInfo};
 use crate::task::state::sigpending::{sigmask, SigQueue};
-use crate::task::task_struct::{PF_EXITING, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE};
+use crate::task::task_struct::{
+    Task, ThreadGroup, PF_EXITING, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE, TS_SIGSLEEP,
+};
 use crate::uapi::{
     sig_kernel_coredump, sig_kernel_ignore, sig_kernel_only, sig_kernel_stop, RLIMIT_SIGPENDING,
     SIGCONT, SIGKILL, SIGRTMIN, SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU, SI_USER,
@@ -243,43 +245,62 @@ impl Kernel {
     /// signal nor SIGCONT, so that `prepare_signal()` has no side effect),
     /// not forced, to `t` would discard it now and change nothing: its
     /// group is exiting, or `sig_ignored()`.
+    #[inline(always)]
     pub(crate) fn would_discard(&self, t: TaskIx, sig: i32) -> bool {
         debug_assert!(!sig_kernel_stop(sig) && sig != SIGCONT);
-        self.groups[self.tasks[t].group]
-            .flags
-            .get()
-            .contains(SIGNAL_GROUP_EXIT)
-            || self.sig_ignored(t, sig, false)
+        // The task and its group, looked up once for every test.
+        let task = &self.tasks[t];
+        let grp = &self.groups[task.group];
+        grp.flags.get().contains(SIGNAL_GROUP_EXIT) || self.sig_ignored_in(t, task, grp, sig, false)
     }
 
     /// `sig_ignored()`: `sig` would be discarded by `t`. Blocked signals
     /// never are (the action may change before they are unblocked), nor
     /// are signals to a tracee (its tracer may want them), SIGKILL aside.
+    #[inline(always)]
     fn sig_ignored(&self, t: TaskIx, sig: i32, force: bool) -> bool {
         let task = &self.tasks[t];
-        if (task.blocked | self.real_blocked(t)) & sigmask(sig) != 0 {
+        self.sig_ignored_in(t, task, &self.groups[task.group], sig, force)
+    }
+
+    /// [`Self::sig_ignored`] of `t`, whose task and thread group are
+    /// `task` and `grp`.
+    #[inline(always)]
+    fn sig_ignored_in(
+        &self,
+        t: TaskIx,
+        task: &Task,
+        grp: &ThreadGroup,
+        sig: i32,
+        force: bool,
+    ) -> bool {
+        // real_blocked(): only while asleep in rt_sigtimedwait.
+        let real_blocked = if task.flags.contains(TS_SIGSLEEP) {
+            self.real_blocked(t)
+        } else {
+            0
+        };
+        if (task.blocked | real_blocked) & sigmask(sig) != 0 {
             return false;
         }
         if task.ptrace != 0 && sig != SIGKILL {
             return false;
         }
-        self.sig_task_ignored(t, sig, force)
+        self.sig_task_ignored(t, grp, sig, force)
     }
 
-    /// `sig_task_ignored()`: init takes neither SIGKILL nor SIGSTOP; a
-    /// namespace init only signals it handles (or SIGKILL/SIGSTOP from an
-    /// ancestor namespace); then the action decides.
-    fn sig_task_ignored(&self, t: TaskIx, sig: i32, force: bool) -> bool {
-        let g = self.tasks[t].group;
-        let sh = self.groups[g].sighand;
+    /// `sig_task_ignored()` of `t`, whose thread group is `grp`: init takes
+    /// neither SIGKILL nor SIGSTOP; a namespace init only signals it
+    /// handles (or SIGKILL/SIGSTOP from an ancestor namespace); then the
+    /// action decides.
+    #[inline(always)]
+    fn sig_task_ignored(&self, t: TaskIx, grp: &ThreadGroup, sig: i32, force: bool) -> bool {
+        let sh = grp.sighand;
         let dfl = !sh.is_ignored(sig) && !sh.is_handled(sig);
         if sig_kernel_only(sig) && self.is_global_init(t) {
             return true;
         }
-        if self.groups[g].flags.get().contains(SIGNAL_UNKILLABLE)
-            && dfl
-            && !(force && sig_kernel_only(sig))
-        {
+        if grp.flags.get().contains(SIGNAL_UNKILLABLE) && dfl && !(force && sig_kernel_only(sig)) {
             return true;
         }
         sh.handler_ignored(sig)
