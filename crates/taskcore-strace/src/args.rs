@@ -179,14 +179,14 @@ pub(crate) fn split_top(s: &str, sep: u8) -> Vec<&str> {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
             c if c == sep && depth == 0 => {
-                out.push(s[start..i].trim());
+                out.push(trim(&s[start..i]));
                 start = i + 1;
             }
             _ => {}
         }
         i += 1;
     }
-    let last = s[start..].trim();
+    let last = trim(&s[start..]);
     if !last.is_empty() || !out.is_empty() {
         out.push(last);
     }
@@ -276,7 +276,85 @@ fn strip_comments(s: &str) -> std::borrow::Cow<'_, str> {
     out.trim().to_string().into()
 }
 
-/// Byte index of the first top-level occurrence of `pat` in `s`.
+/// The top-level structure of one value's text, found in one pass (the
+/// decisions of [`value_at`] read it instead of scanning once each).
+/// "Top-level" means outside strings, comments and brackets, as in
+/// [`split_top`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Top {
+    /// Byte index of the first top-level `=>`.
+    arrow: Option<usize>,
+    /// Whether a top-level `|` occurs.
+    bar: bool,
+    /// Byte index of the first top-level `<<`.
+    shl: Option<usize>,
+    /// Byte index of the bracket closing the first bracket opened (what
+    /// [`matching_close`] finds from it).
+    close: Option<usize>,
+    /// Whether a `/* ... */` comment occurs (at any depth).
+    comment: bool,
+}
+
+impl Top {
+    /// Scans `s` once. Linear in its length.
+    fn scan(s: &str) -> Top {
+        let b = s.as_bytes();
+        let mut top = Top::default();
+        let mut depth = 0usize;
+        let mut opened = false;
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'"' => {
+                    i = skip_string(b, i);
+                    continue;
+                }
+                b'/' if b.get(i + 1) == Some(&b'*') => {
+                    top.comment = true;
+                    i = skip_comment(b, i);
+                    continue;
+                }
+                b'(' | b'[' | b'{' => {
+                    depth += 1;
+                    opened = true;
+                }
+                b')' | b']' | b'}' => {
+                    if depth == 1 && opened && top.close.is_none() {
+                        top.close = Some(i);
+                    }
+                    depth = depth.saturating_sub(1);
+                }
+                b'|' if depth == 0 => top.bar = true,
+                b'=' if depth == 0 && top.arrow.is_none() && b.get(i + 1) == Some(&b'>') => {
+                    top.arrow = Some(i);
+                }
+                b'<' if depth == 0 && top.shl.is_none() && b.get(i + 1) == Some(&b'<') => {
+                    top.shl = Some(i);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        top
+    }
+}
+
+/// `s` without leading and trailing whitespace, as [`str::trim`]; the
+/// usual piece, which starts and ends with a visible ASCII byte, is
+/// returned without decoding any character.
+fn trim(s: &str) -> &str {
+    let visible = |c: Option<&u8>| c.is_some_and(|&c| c > b' ' && c < 0x80);
+    let b = s.as_bytes();
+    if visible(b.first()) && visible(b.last()) {
+        s
+    } else {
+        s.trim()
+    }
+}
+
+/// Byte index of the first top-level occurrence of `pat` in `s` (the
+/// reference [`Top::scan`] is tested against).
+#[cfg(test)]
 fn find_top(s: &str, pat: &str) -> Option<usize> {
     let b = s.as_bytes();
     let p = pat.as_bytes();
@@ -323,7 +401,7 @@ pub(crate) fn parse_value(s: &str) -> Value {
 }
 
 fn value_at(s: &str, depth: usize) -> Value {
-    let s = s.trim();
+    let s = trim(s);
     if depth > MAX_DEPTH {
         return Value::Raw(s.to_string());
     }
@@ -332,12 +410,19 @@ fn value_at(s: &str, depth: usize) -> Value {
     let parse_args = |t: &str| args_at(t, depth);
     let parse_array = |t: &str| array_at(t, depth);
     let parse_struct = |t: &str| struct_at(t, depth);
-    let stripped = strip_comments(s);
-    let s: &str = &stripped;
+    let mut top = Top::scan(s);
+    let stripped;
+    let s: &str = if top.comment {
+        stripped = strip_comments(s);
+        top = Top::scan(&stripped);
+        &stripped
+    } else {
+        s
+    };
     if s.is_empty() {
         return Value::Raw(String::new());
     }
-    if let Some(i) = find_top(s, "=>") {
+    if let Some(i) = top.arrow {
         return Value::Changed(
             Box::new(parse_value(&s[..i])),
             Box::new(parse_value(&s[i + 2..])),
@@ -352,15 +437,19 @@ fn value_at(s: &str, depth: usize) -> Value {
             Box::new(parse_value(&s[ident_len + 1..])),
         );
     }
-    let parts = split_top(s, b'|');
+    let parts = if top.bar {
+        split_top(s, b'|')
+    } else {
+        Vec::new()
+    };
     if parts.len() > 1 {
         if parts.iter().any(|p| p.is_empty()) {
             return Value::Raw(s.to_string()); // `||` belongs to an expression
         }
         return Value::Or(parts.into_iter().map(parse_value).collect());
     }
-    if let Some(i) = find_top(s, "<<") {
-        let (a, b) = (s[..i].trim(), s[i + 2..].trim());
+    if let Some(i) = top.shl {
+        let (a, b) = (trim(&s[..i]), trim(&s[i + 2..]));
         if !a.is_empty() && !b.is_empty() && !b.starts_with('<') {
             return Value::Shl(Box::new(parse_value(a)), Box::new(parse_value(b)));
         }
@@ -371,12 +460,8 @@ fn value_at(s: &str, depth: usize) -> Value {
                 return Value::NotSet(items);
             }
         }
-        b'[' if matching_close(b, 0) == Some(b.len() - 1) => {
-            return parse_array(&s[1..s.len() - 1])
-        }
-        b'{' if matching_close(b, 0) == Some(b.len() - 1) => {
-            return parse_struct(&s[1..s.len() - 1])
-        }
+        b'[' if top.close == Some(b.len() - 1) => return parse_array(&s[1..s.len() - 1]),
+        b'{' if top.close == Some(b.len() - 1) => return parse_struct(&s[1..s.len() - 1]),
         b'"' => {
             if let Some(v) = parse_string(s) {
                 return v;
@@ -392,7 +477,8 @@ fn value_at(s: &str, depth: usize) -> Value {
     }
     if ident_len > 0 {
         match b[ident_len] {
-            b'(' if matching_close(b, ident_len) == Some(b.len() - 1) => {
+            // The identifier's `(` is the first bracket.
+            b'(' if top.close == Some(b.len() - 1) => {
                 return Value::Call(
                     s[..ident_len].to_string(),
                     parse_args(&s[ident_len + 1..s.len() - 1]),
@@ -768,6 +854,31 @@ mod tests {
         // Unbalanced text never panics.
         assert_eq!(split_top("a)], b", b','), vec!["a)]", "b"]);
         assert_eq!(split_top("\"unterminated, x", b',').len(), 1);
+    }
+
+    proptest::proptest! {
+        /// One pass finds what the separate scans find: the first
+        /// top-level `=>` and `<<`, a top-level `|`, and the bracket
+        /// closing one that opens the text (comments are stripped before
+        /// [`Top`] is read, so the text here has none).
+        #[test]
+        fn one_scan_finds_what_each_scan_finds(s in r#"[a=<>|(){}\[\]" ,\\/*]{0,24}"#) {
+            proptest::prop_assume!(!s.contains("/*"));
+            let top = Top::scan(&s);
+            proptest::prop_assert_eq!(top.arrow, find_top(&s, "=>"));
+            proptest::prop_assert_eq!(top.shl, find_top(&s, "<<"));
+            proptest::prop_assert_eq!(top.bar, find_top(&s, "|").is_some());
+            proptest::prop_assert!(!top.comment);
+            if s.starts_with(['(', '[', '{']) {
+                proptest::prop_assert_eq!(top.close, matching_close(s.as_bytes(), 0));
+            }
+        }
+
+        /// The fast trim is `str::trim`.
+        #[test]
+        fn trim_is_str_trim(s in "[ \t\n\x0b\x0c\ra\u{a0}\u{2003}]{0,6}") {
+            proptest::prop_assert_eq!(trim(&s), s.trim());
+        }
     }
 
     #[test]

@@ -251,6 +251,16 @@ impl Parser {
         }
     }
 
+    /// As [`Parser::feed`], for the line's bytes as read: bytes that are
+    /// not UTF-8 become U+FFFD (strace escapes every unprintable byte, so a
+    /// trace line is plain ASCII, checked without decoding each character).
+    pub fn feed_bytes(&mut self, bytes: &[u8], out: &mut VecDeque<Event>) {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.feed(text, out),
+            Err(_) => self.feed(&String::from_utf8_lossy(bytes), out),
+        }
+    }
+
     fn feed_line(&mut self, text: &str, out: &mut VecDeque<Event>) {
         self.line += 1;
         self.stats.lines += 1;
