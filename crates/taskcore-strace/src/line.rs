@@ -264,8 +264,8 @@ fn lex_body(b: &str) -> Result<Body<'_>, String> {
     }
     // `... <pid changed to N ...>`: the execve()ing thread's entry line was
     // cut when it took over the leader's pid (strace's maybe_switch_tcbs()).
-    if let Some(i) = after.rfind(" <pid changed to ") {
-        if after.ends_with(" ...>") {
+    if after.ends_with(" ...>") {
+        if let Some(i) = after.rfind(" <pid changed to ") {
             return Ok(Body::Unfinished {
                 name,
                 args: &after[..i],
@@ -293,6 +293,9 @@ pub(crate) fn split_call_tail(text: &str, open: usize) -> Option<(&str, &str)> {
 
 /// Drops a trailing `-T` duration, ` <0.000012>`.
 fn strip_duration(r: &str) -> &str {
+    if !r.ends_with('>') {
+        return r;
+    }
     if let Some(i) = r.rfind(" <") {
         let d = &r[i + 2..];
         if let Some(d) = d.strip_suffix('>') {
