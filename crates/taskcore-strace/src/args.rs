@@ -26,9 +26,13 @@
 //! No Linux analogue: this mirrors strace's printers (`print_*` in strace's
 //! `src/`), not kernel code.
 
-/// One argument value as strace printed it.
+use std::borrow::Cow;
+
+/// One argument value as strace printed it. Its names and verbatim texts
+/// borrow the line's text (`'a`); a value whose text held a comment owns
+/// them (the text without the comment exists only while it is parsed).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Value {
+pub(crate) enum Value<'a> {
     /// An integer: decimal, `0x` hex or `0` octal, possibly negative; wide
     /// enough for any u64 address and any i64.
     Int(i128),
@@ -41,38 +45,70 @@ pub(crate) enum Value {
         truncated: bool,
     },
     /// A bare symbol: `NULL`, `SIG_DFL`, `P_ALL`, `WNOHANG`, ...
-    Sym(String),
+    Sym(Cow<'a, str>),
     /// `A|B|0x10`: an OR of flags and numbers.
-    Or(Vec<Value>),
+    Or(Vec<Value<'a>>),
     /// `A<<B`: a shifted constant, as in `21<<MAP_HUGE_SHIFT`.
-    Shl(Box<Value>, Box<Value>),
+    Shl(Box<Value<'a>>, Box<Value<'a>>),
     /// `[a, b]` or `[A B]`; `more` when the list ended with `...`.
     Array {
         /// The elements.
-        items: Vec<Value>,
+        items: Vec<Value<'a>>,
         /// Whether strace elided further elements.
         more: bool,
     },
     /// `~[A B]`: a signal set printed as the complement of its elements.
-    NotSet(Vec<Value>),
+    NotSet(Vec<Value<'a>>),
     /// `{k=v, ...}`; a field without `k=` has key `None`.
     Struct {
         /// The fields in printed order.
-        fields: Vec<(Option<String>, Value)>,
+        fields: Vec<(Option<Cow<'a, str>>, Value<'a>)>,
         /// Whether strace elided further fields with `...`.
         more: bool,
     },
     /// `key=value` outside braces (clone()'s `flags=...`).
-    Named(String, Box<Value>),
+    Named(Cow<'a, str>, Box<Value<'a>>),
     /// `entry => exit`: a value strace printed on entry and again on exit.
-    Changed(Box<Value>, Box<Value>),
+    Changed(Box<Value<'a>>, Box<Value<'a>>),
     /// `name(args)`, e.g. `makedev(0x1, 0x3)`.
-    Call(String, Vec<Value>),
+    Call(Cow<'a, str>, Vec<Value<'a>>),
     /// Anything else, verbatim (trimmed).
-    Raw(String),
+    Raw(Cow<'a, str>),
 }
 
-impl Value {
+impl Value<'_> {
+    /// The same value owning all its text.
+    fn into_owned(self) -> Value<'static> {
+        let own = |c: Cow<'_, str>| Cow::Owned(c.into_owned());
+        let all = |v: Vec<Value<'_>>| v.into_iter().map(Value::into_owned).collect();
+        let boxed = |v: Box<Value<'_>>| Box::new(v.into_owned());
+        match self {
+            Value::Int(n) => Value::Int(n),
+            Value::Str { text, truncated } => Value::Str { text, truncated },
+            Value::Sym(s) => Value::Sym(own(s)),
+            Value::Or(v) => Value::Or(all(v)),
+            Value::Shl(a, b) => Value::Shl(boxed(a), boxed(b)),
+            Value::Array { items, more } => Value::Array {
+                items: all(items),
+                more,
+            },
+            Value::NotSet(v) => Value::NotSet(all(v)),
+            Value::Struct { fields, more } => Value::Struct {
+                fields: fields
+                    .into_iter()
+                    .map(|(k, v)| (k.map(own), v.into_owned()))
+                    .collect(),
+                more,
+            },
+            Value::Named(k, v) => Value::Named(own(k), boxed(v)),
+            Value::Changed(a, b) => Value::Changed(boxed(a), boxed(b)),
+            Value::Call(name, v) => Value::Call(own(name), all(v)),
+            Value::Raw(s) => Value::Raw(own(s)),
+        }
+    }
+}
+
+impl<'a> Value<'a> {
     /// The integer value, if this is an [`Value::Int`].
     pub(crate) fn int(&self) -> Option<i128> {
         match self {
@@ -111,7 +147,7 @@ impl Value {
     }
 
     /// The value with any [`Value::Named`] wrapper removed.
-    pub(crate) fn unnamed(&self) -> &Value {
+    pub(crate) fn unnamed(&self) -> &Value<'a> {
         match self {
             Value::Named(_, v) => v,
             v => v,
@@ -119,7 +155,7 @@ impl Value {
     }
 
     /// The field `key` of a [`Value::Struct`].
-    pub(crate) fn field(&self, key: &str) -> Option<&Value> {
+    pub(crate) fn field(&self, key: &str) -> Option<&Value<'a>> {
         match self {
             Value::Struct { fields, .. } => fields
                 .iter()
@@ -253,7 +289,7 @@ pub(crate) fn matching_close(b: &[u8], open: usize) -> Option<usize> {
 
 /// Removes top-level `/* ... */` comments from `s` (returning a new string
 /// only when there was one).
-fn strip_comments(s: &str) -> std::borrow::Cow<'_, str> {
+fn strip_comments(s: &str) -> Cow<'_, str> {
     if !s.contains("/*") {
         return s.into();
     }
@@ -379,11 +415,11 @@ fn find_top(s: &str, pat: &str) -> Option<usize> {
 /// Parses a whole argument list (the text between a syscall's parentheses)
 /// into one [`Value`] per top-level comma-separated argument.
 #[cfg(test)]
-pub(crate) fn parse_args(s: &str) -> Vec<Value> {
+pub(crate) fn parse_args(s: &str) -> Vec<Value<'_>> {
     args_at(s, 0)
 }
 
-fn args_at(s: &str, depth: usize) -> Vec<Value> {
+fn args_at(s: &str, depth: usize) -> Vec<Value<'_>> {
     split_top(s, b',')
         .into_iter()
         .map(|a| value_at(a, depth))
@@ -396,31 +432,32 @@ fn args_at(s: &str, depth: usize) -> Vec<Value> {
 pub(crate) const MAX_DEPTH: usize = 16;
 
 /// Parses one argument. Never fails: unrecognised text is [`Value::Raw`].
-pub(crate) fn parse_value(s: &str) -> Value {
+pub(crate) fn parse_value(s: &str) -> Value<'_> {
     value_at(s, 0)
 }
 
-fn value_at(s: &str, depth: usize) -> Value {
+fn value_at(s: &str, depth: usize) -> Value<'_> {
     let s = trim(s);
     if depth > MAX_DEPTH {
-        return Value::Raw(s.to_string());
+        return Value::Raw(s.into());
     }
-    let depth = depth + 1;
-    let parse_value = |t: &str| value_at(t, depth);
-    let parse_args = |t: &str| args_at(t, depth);
-    let parse_array = |t: &str| array_at(t, depth);
-    let parse_struct = |t: &str| struct_at(t, depth);
-    let mut top = Top::scan(s);
-    let stripped;
-    let s: &str = if top.comment {
-        stripped = strip_comments(s);
-        top = Top::scan(&stripped);
-        &stripped
-    } else {
-        s
-    };
+    let top = Top::scan(s);
+    if top.comment {
+        let stripped = strip_comments(s);
+        return shaped(&stripped, Top::scan(&stripped), depth + 1).into_owned();
+    }
+    shaped(s, top, depth + 1)
+}
+
+/// Parses the trimmed text `s` whose structure is `top`, its parts at
+/// nesting `depth`.
+fn shaped(s: &str, top: Top, depth: usize) -> Value<'_> {
+    let parse_value = |t| value_at(t, depth);
+    let parse_args = |t| args_at(t, depth);
+    let parse_array = |t| array_at(t, depth);
+    let parse_struct = |t| struct_at(t, depth);
     if s.is_empty() {
-        return Value::Raw(String::new());
+        return Value::Raw("".into());
     }
     if let Some(i) = top.arrow {
         return Value::Changed(
@@ -433,7 +470,7 @@ fn value_at(s: &str, depth: usize) -> Value {
     if ident_len > 0 && b.get(ident_len) == Some(&b'=') && b.get(ident_len + 1) != Some(&b'=') {
         // `key=value`: the value may itself be an OR (`flags=A|B`).
         return Value::Named(
-            s[..ident_len].to_string(),
+            s[..ident_len].into(),
             Box::new(parse_value(&s[ident_len + 1..])),
         );
     }
@@ -444,7 +481,7 @@ fn value_at(s: &str, depth: usize) -> Value {
     };
     if parts.len() > 1 {
         if parts.iter().any(|p| p.is_empty()) {
-            return Value::Raw(s.to_string()); // `||` belongs to an expression
+            return Value::Raw(s.into()); // `||` belongs to an expression
         }
         return Value::Or(parts.into_iter().map(parse_value).collect());
     }
@@ -473,21 +510,21 @@ fn value_at(s: &str, depth: usize) -> Value {
         return Value::Int(n);
     }
     if ident_len == b.len() {
-        return Value::Sym(s.to_string());
+        return Value::Sym(s.into());
     }
     if ident_len > 0 {
         match b[ident_len] {
             // The identifier's `(` is the first bracket.
             b'(' if top.close == Some(b.len() - 1) => {
                 return Value::Call(
-                    s[..ident_len].to_string(),
+                    s[..ident_len].into(),
                     parse_args(&s[ident_len + 1..s.len() - 1]),
                 );
             }
             _ => {}
         }
     }
-    Value::Raw(s.to_string())
+    Value::Raw(s.into())
 }
 
 /// Length of the C identifier at the start of `b` (0 if none).
@@ -501,8 +538,8 @@ fn ident_len(b: &[u8]) -> usize {
 }
 
 /// Parses the inside of `[...]`.
-fn array_at(inner: &str, depth: usize) -> Value {
-    let parse_value = |t: &str| value_at(t, depth);
+fn array_at(inner: &str, depth: usize) -> Value<'_> {
+    let parse_value = |t| value_at(t, depth);
     let mut pieces = split_top(inner, b',');
     // A signal set prints as `[INT QUIT]`: space separated, no commas.
     if pieces.len() == 1 && pieces[0].contains(' ') {
@@ -525,8 +562,8 @@ fn array_at(inner: &str, depth: usize) -> Value {
 }
 
 /// Parses the inside of `{...}`.
-fn struct_at(inner: &str, depth: usize) -> Value {
-    let parse_value = |t: &str| value_at(t, depth);
+fn struct_at(inner: &str, depth: usize) -> Value<'_> {
+    let parse_value = |t| value_at(t, depth);
     let mut fields = Vec::new();
     let mut more = false;
     for piece in split_top(inner, b',') {
@@ -537,7 +574,7 @@ fn struct_at(inner: &str, depth: usize) -> Value {
         let b = piece.as_bytes();
         let n = ident_len(b);
         if n > 0 && b.get(n) == Some(&b'=') && b.get(n + 1) != Some(&b'=') {
-            fields.push((Some(piece[..n].to_string()), parse_value(&piece[n + 1..])));
+            fields.push((Some(piece[..n].into()), parse_value(&piece[n + 1..])));
         } else {
             fields.push((None, parse_value(piece)));
         }
@@ -575,7 +612,7 @@ fn parse_int(s: &str) -> Option<i128> {
 
 /// Parses `"..."` optionally followed by `...`; `None` if anything else
 /// follows the closing quote.
-fn parse_string(s: &str) -> Option<Value> {
+fn parse_string(s: &str) -> Option<Value<'_>> {
     let b = s.as_bytes();
     let end = skip_string(b, 0);
     if end > b.len() || end < 2 || b[end - 1] != b'"' {
@@ -645,8 +682,8 @@ pub(crate) fn unescape(b: &[u8]) -> String {
 mod tests {
     use super::*;
 
-    fn sym(s: &str) -> Value {
-        Value::Sym(s.to_string())
+    fn sym(s: &str) -> Value<'_> {
+        Value::Sym(s.into())
     }
 
     #[test]

@@ -176,7 +176,7 @@ struct Args<'a> {
     /// The argument texts, trimmed.
     raw: Vec<&'a str>,
     /// The parsed values, one per `raw` piece.
-    vals: Vec<Value>,
+    vals: Vec<Value<'a>>,
     /// Tolerate missing arguments (the call did not return).
     lenient: bool,
     /// Set when a lenient getter substituted a default.
@@ -207,7 +207,7 @@ impl<'a> Args<'a> {
     }
 
     /// Argument `i`, or `None` (after flagging) if absent and lenient.
-    fn get(&self, i: usize) -> Res<Option<&Value>> {
+    fn get(&self, i: usize) -> Res<Option<&Value<'a>>> {
         match self.vals.get(i) {
             Some(Value::Raw(s)) if s.is_empty() && self.lenient => {
                 self.missing.set(true);
