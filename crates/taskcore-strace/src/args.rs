@@ -202,8 +202,11 @@ pub(crate) fn split_top(s: &str, sep: u8) -> Vec<&str> {
     let mut depth = 0usize;
     let mut start = 0;
     let mut i = 0;
-    while i < b.len() {
-        match b[i] {
+    debug_assert!(SPECIAL[usize::from(sep)]);
+    loop {
+        i = skip_plain(b, i);
+        let Some(&c) = b.get(i) else { break };
+        match c {
             b'"' => {
                 i = skip_string(b, i);
                 continue;
@@ -230,6 +233,29 @@ pub(crate) fn split_top(s: &str, sep: u8) -> Vec<&str> {
         out.pop();
     }
     out
+}
+
+/// The bytes the scans below act on: quotes, comment starts, brackets,
+/// and the separators and operators they look for; any other byte is
+/// passed over by [`skip_plain`] without being matched.
+static SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let bytes = b"\"/()[]{},|=<";
+    let mut k = 0;
+    while k < bytes.len() {
+        t[bytes[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+/// The index of the first byte at or after `i` that is in [`SPECIAL`]
+/// (`b.len()` if none).
+fn skip_plain(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && !SPECIAL[usize::from(b[i])] {
+        i += 1;
+    }
+    i
 }
 
 /// Index just past the string literal starting at `b[i] == b'"'` (or the
@@ -263,8 +289,10 @@ fn skip_comment(b: &[u8], i: usize) -> usize {
 pub(crate) fn matching_close(b: &[u8], open: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = open;
-    while i < b.len() {
-        match b[i] {
+    loop {
+        i = skip_plain(b, i);
+        let Some(&c) = b.get(i) else { break };
+        match c {
             b'"' => {
                 i = skip_string(b, i);
                 continue;
@@ -339,8 +367,10 @@ impl Top {
         let mut depth = 0usize;
         let mut opened = false;
         let mut i = 0;
-        while i < b.len() {
-            match b[i] {
+        loop {
+            i = skip_plain(b, i);
+            let Some(&c) = b.get(i) else { break };
+            match c {
                 b'"' => {
                     i = skip_string(b, i);
                     continue;
