@@ -21,9 +21,11 @@
 //! (`printleader()`'s `<unfinished ...>`, `TCB_REPRINT`, and
 //! `maybe_switch_tcbs()` for a non-leader execve()).
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::sync::Arc;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::args::parse_value;
 use super::consts::signal_number;
@@ -162,7 +164,7 @@ impl Parser {
             file: file.into(),
             default_pid: 0,
             line: 0,
-            pending: HashMap::new(),
+            pending: HashMap::default(),
             stats: Stats::default(),
             errors: Vec::new(),
             joined: String::new(),
