@@ -196,13 +196,34 @@ impl<'a> Value<'a> {
 /// pieces, and a trailing empty piece (as in `"-1, "`) is dropped.
 ///
 /// Unbalanced closers are treated as plain text, so this never fails.
+#[cfg(test)]
 pub(crate) fn split_top(s: &str, sep: u8) -> Vec<&str> {
+    split_scan(s, sep).into_iter().map(|(p, _)| p).collect()
+}
+
+/// As [`split_top`], with each piece's [`Top`] (what [`Top::scan`] finds
+/// in it), found in the same pass: a piece begins at depth 0, so its
+/// top level is the text's.
+fn split_scan(s: &str, sep: u8) -> Vec<(&str, Top)> {
     let b = s.as_bytes();
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;
+    // The current piece's structure, at positions in `s`.
+    let mut top = Top::default();
+    let mut opened = false;
     let mut i = 0;
     debug_assert!(SPECIAL[usize::from(sep)]);
+    let piece = |start: usize, end: usize, top: Top| {
+        let raw = &s[start..end];
+        let t = trim(raw);
+        let lead = if t.len() == raw.len() {
+            0
+        } else {
+            raw.len() - raw.trim_start().len()
+        };
+        (t, top.moved(start + lead))
+    };
     loop {
         i = skip_plain(b, i);
         let Some(&c) = b.get(i) else { break };
@@ -212,24 +233,35 @@ pub(crate) fn split_top(s: &str, sep: u8) -> Vec<&str> {
                 continue;
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
+                top.comment = true;
                 i = skip_comment(b, i);
                 continue;
             }
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            c if c == sep && depth == 0 => {
-                out.push(trim(&s[start..i]));
-                start = i + 1;
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                opened = true;
             }
-            _ => {}
+            b')' | b']' | b'}' => {
+                if depth == 1 && opened && top.close.is_none() {
+                    top.close = Some(i);
+                }
+                depth = depth.saturating_sub(1);
+            }
+            c if c == sep && depth == 0 => {
+                out.push(piece(start, i, top));
+                start = i + 1;
+                top = Top::default();
+                opened = false;
+            }
+            c => top.note(b, i, c, depth),
         }
         i += 1;
     }
-    let last = trim(&s[start..]);
-    if !last.is_empty() || !out.is_empty() {
+    let last = piece(start, b.len(), top);
+    if !last.0.is_empty() || !out.is_empty() {
         out.push(last);
     }
-    while out.last().is_some_and(|p| p.is_empty()) {
+    while out.last().is_some_and(|p| p.0.is_empty()) {
         out.pop();
     }
     out
@@ -390,18 +422,48 @@ impl Top {
                     }
                     depth = depth.saturating_sub(1);
                 }
-                b'|' if depth == 0 => top.bar = true,
-                b'=' if depth == 0 && top.arrow.is_none() && b.get(i + 1) == Some(&b'>') => {
-                    top.arrow = Some(i);
-                }
-                b'<' if depth == 0 && top.shl.is_none() && b.get(i + 1) == Some(&b'<') => {
-                    top.shl = Some(i);
-                }
-                _ => {}
+                c => top.note(b, i, c, depth),
             }
             i += 1;
         }
         top
+    }
+
+    /// Notes the operator byte `c` at `b[i]`, at bracket depth `depth`.
+    fn note(&mut self, b: &[u8], i: usize, c: u8, depth: usize) {
+        if depth != 0 {
+            return;
+        }
+        match c {
+            b'|' => self.bar = true,
+            b'=' if self.arrow.is_none() && b.get(i + 1) == Some(&b'>') => self.arrow = Some(i),
+            b'<' if self.shl.is_none() && b.get(i + 1) == Some(&b'<') => self.shl = Some(i),
+            _ => {}
+        }
+    }
+
+    /// The same structure at positions `from` earlier (a piece found at
+    /// `from` in a larger text; nothing is noted before it).
+    fn moved(self, from: usize) -> Top {
+        let at = |p: Option<usize>| p.map(|p| p - from);
+        Top {
+            arrow: at(self.arrow),
+            shl: at(self.shl),
+            close: at(self.close),
+            ..self
+        }
+    }
+
+    /// The structure of the text's tail from byte `from` on, when this
+    /// tells it: nothing before `from` but text without brackets, `|` or
+    /// comments (the `key=` of a field). `None` when a noted position
+    /// lies before `from`.
+    fn tail(self, from: usize) -> Option<Top> {
+        let before = |p: Option<usize>| p.is_some_and(|p| p < from);
+        if before(self.arrow) || before(self.shl) || before(self.close) {
+            return None;
+        }
+        Some(self.moved(from))
     }
 }
 
@@ -450,10 +512,22 @@ pub(crate) fn parse_args(s: &str) -> Vec<Value<'_>> {
 }
 
 fn args_at(s: &str, depth: usize) -> Vec<Value<'_>> {
-    split_top(s, b',')
+    split_scan(s, b',')
         .into_iter()
-        .map(|a| value_at(a, depth))
+        .map(|(a, top)| value_top(a, top, depth))
         .collect()
+}
+
+/// Splits an argument list (the text between a syscall's parentheses) at
+/// its top-level commas: the trimmed pieces, and each one's [`Value`].
+pub(crate) fn parse_list(s: &str) -> (Vec<&str>, Vec<Value<'_>>) {
+    let pieces = split_scan(s, b',');
+    let raw = pieces.iter().map(|p| p.0).collect();
+    let vals = pieces
+        .into_iter()
+        .map(|(p, top)| value_top(p, top, 0))
+        .collect();
+    (raw, vals)
 }
 
 /// Nesting deeper than this is kept as [`Value::Raw`] text: strace nests
@@ -471,12 +545,31 @@ fn value_at(s: &str, depth: usize) -> Value<'_> {
     if depth > MAX_DEPTH {
         return Value::Raw(s.into());
     }
-    let top = Top::scan(s);
+    value_top(s, Top::scan(s), depth)
+}
+
+/// As [`value_at`] for the trimmed text `s` whose structure is `top`.
+fn value_top(s: &str, top: Top, depth: usize) -> Value<'_> {
+    if depth > MAX_DEPTH {
+        return Value::Raw(s.into());
+    }
     if top.comment {
         let stripped = strip_comments(s);
         return shaped(&stripped, Top::scan(&stripped), depth + 1).into_owned();
     }
     shaped(s, top, depth + 1)
+}
+
+/// Parses the value after the `key=` that ends at byte `key_end` of the
+/// trimmed text `s` whose structure is `top`.
+fn value_after(s: &str, top: Top, key_end: usize, depth: usize) -> Value<'_> {
+    let rest = &s[key_end..];
+    let v = trim(rest);
+    // `s` is trimmed: what `trim` removed from `rest` is at its start.
+    match top.tail(key_end + rest.len() - v.len()) {
+        Some(top) => value_top(v, top, depth),
+        None => value_at(v, depth),
+    }
 }
 
 /// Parses the trimmed text `s` whose structure is `top`, its parts at
@@ -501,19 +594,24 @@ fn shaped(s: &str, top: Top, depth: usize) -> Value<'_> {
         // `key=value`: the value may itself be an OR (`flags=A|B`).
         return Value::Named(
             s[..ident_len].into(),
-            Box::new(parse_value(&s[ident_len + 1..])),
+            Box::new(value_after(s, top, ident_len + 1, depth)),
         );
     }
     let parts = if top.bar {
-        split_top(s, b'|')
+        split_scan(s, b'|')
     } else {
         Vec::new()
     };
     if parts.len() > 1 {
-        if parts.iter().any(|p| p.is_empty()) {
+        if parts.iter().any(|p| p.0.is_empty()) {
             return Value::Raw(s.into()); // `||` belongs to an expression
         }
-        return Value::Or(parts.into_iter().map(parse_value).collect());
+        return Value::Or(
+            parts
+                .into_iter()
+                .map(|(p, top)| value_top(p, top, depth))
+                .collect(),
+        );
     }
     if let Some(i) = top.shl {
         let (a, b) = (trim(&s[..i]), trim(&s[i + 2..]));
@@ -569,34 +667,42 @@ fn ident_len(b: &[u8]) -> usize {
 
 /// Parses the inside of `[...]`.
 fn array_at(inner: &str, depth: usize) -> Value<'_> {
-    let parse_value = |t| value_at(t, depth);
-    let mut pieces = split_top(inner, b',');
+    let mut pieces = split_scan(inner, b',');
     // A signal set prints as `[INT QUIT]`: space separated, no commas.
-    if pieces.len() == 1 && pieces[0].contains(' ') {
-        let words: Vec<&str> = pieces[0].split_whitespace().collect();
+    if pieces.len() == 1 && pieces[0].0.contains(' ') {
+        let words: Vec<&str> = pieces[0].0.split_whitespace().collect();
         if words
             .iter()
             .all(|w| ident_len(w.as_bytes()) == w.len() || w.bytes().all(|c| c.is_ascii_digit()))
         {
-            pieces = words;
+            // Identifiers and numbers: nothing a scan would note.
+            return Value::Array {
+                items: words
+                    .into_iter()
+                    .map(|w| value_top(w, Top::default(), depth))
+                    .collect(),
+                more: false,
+            };
         }
     }
-    let more = pieces.last() == Some(&"...");
+    let more = pieces.last().is_some_and(|p| p.0 == "...");
     if more {
         pieces.pop();
     }
     Value::Array {
-        items: pieces.into_iter().map(parse_value).collect(),
+        items: pieces
+            .into_iter()
+            .map(|(p, top)| value_top(p, top, depth))
+            .collect(),
         more,
     }
 }
 
 /// Parses the inside of `{...}`.
 fn struct_at(inner: &str, depth: usize) -> Value<'_> {
-    let parse_value = |t| value_at(t, depth);
     let mut fields = Vec::new();
     let mut more = false;
-    for piece in split_top(inner, b',') {
+    for (piece, top) in split_scan(inner, b',') {
         if piece == "..." {
             more = true;
             continue;
@@ -604,9 +710,12 @@ fn struct_at(inner: &str, depth: usize) -> Value<'_> {
         let b = piece.as_bytes();
         let n = ident_len(b);
         if n > 0 && b.get(n) == Some(&b'=') && b.get(n + 1) != Some(&b'=') {
-            fields.push((Some(piece[..n].into()), parse_value(&piece[n + 1..])));
+            fields.push((
+                Some(piece[..n].into()),
+                value_after(piece, top, n + 1, depth),
+            ));
         } else {
-            fields.push((None, parse_value(piece)));
+            fields.push((None, value_top(piece, top, depth)));
         }
     }
     Value::Struct { fields, more }
@@ -941,9 +1050,32 @@ mod tests {
             }
         }
 
+        /// Each piece of a split comes with what a scan of the piece
+        /// alone finds, for either separator.
+        #[test]
+        fn split_pieces_carry_their_scan(s in r#"[a=<>|(){}\[\]" ,\\/*]{0,24}"#, bar in proptest::bool::ANY) {
+            let sep = if bar { b'|' } else { b',' };
+            for (piece, top) in split_scan(&s, sep) {
+                proptest::prop_assert_eq!(top, Top::scan(piece), "{:?} in {:?}", piece, s);
+            }
+        }
+
+        /// The structure after a `key=` is what a scan of it finds,
+        /// whenever the whole text's structure tells it.
+        #[test]
+        fn a_tail_carries_its_scan(v in r#"[a=<>|(){}\[\]" ,\\/*]{0,20}"#) {
+            let s = format!("k={v}");
+            let s = trim(&s);
+            let rest = &s[2..];
+            let t = trim(rest);
+            if let Some(top) = Top::scan(s).tail(2 + rest.len() - t.len()) {
+                proptest::prop_assert_eq!(top, Top::scan(t));
+            }
+        }
+
         /// The fast trim is `str::trim`.
         #[test]
-        fn trim_is_str_trim(s in "[ \t\n\x0b\x0c\ra\u{a0}\u{2003}]{0,6}") {
+        fn trim_is_str_trim(s in "[ \t\n\x0b\x0c\r\x1c\x1fa\u{85}\u{a0}\u{2003}é]{0,6}") {
             proptest::prop_assert_eq!(trim(&s), s.trim());
         }
     }

@@ -21,7 +21,7 @@ use taskcore::sys::{nr, Syscall, SIG_DFL, SIG_IGN};
 use taskcore::uapi::{CLONE_PIDFD, CLONE_THREAD};
 use taskcore::{Clone3Args, CloneArgs, SigAction, SigHandler};
 
-use super::args::{parse_value, split_top, Value};
+use super::args::{parse_list, parse_value, Value};
 use super::call::{Call, Recorded, WaitidInfo};
 use super::consts::{self, lookup, signal_number};
 use super::event::Ret;
@@ -188,8 +188,7 @@ type Res<T> = Result<T, String>;
 
 impl<'a> Args<'a> {
     fn new(text: &'a str, lenient: bool) -> Args<'a> {
-        let raw = split_top(text, b',');
-        let vals = raw.iter().map(|r| parse_value(r)).collect();
+        let (raw, vals) = parse_list(text);
         Args {
             raw,
             vals,
