@@ -28,7 +28,7 @@
 //! Complexity: O(line length). No Linux analogue: this mirrors strace's
 //! `printleader()` and `syscall_exiting_trace()` output.
 
-use super::args::matching_close;
+use super::scan::matching_close;
 
 /// A lexed line: the optional pid and timestamp, then the body.
 #[derive(Clone, Debug, PartialEq)]
