@@ -111,7 +111,8 @@ pub(crate) enum Body<'a> {
 /// # Errors
 /// A lowercase message when the line fits none of the forms above.
 pub(crate) fn lex(line: &str) -> Result<Line<'_>, String> {
-    let line = line.trim_end_matches(['\n', '\r']);
+    let end = line.bytes().rposition(|c| c != b'\n' && c != b'\r');
+    let line = &line[..end.map_or(0, |i| i + 1)];
     let t = line.trim_start();
     if t.is_empty()
         || t.starts_with("strace: ")
@@ -155,7 +156,11 @@ fn lex_pid(t: &str) -> Result<(Option<i32>, &str), String> {
 /// Splits off a timestamp: `1795224849.604632`, `01:36:12.123456`,
 /// `01:36:12`. Returns 0.0 and the input unchanged if there is none.
 fn lex_timestamp(t: &str) -> (f64, &str) {
-    let end = t.find(|c: char| c.is_ascii_whitespace()).unwrap_or(t.len());
+    // An ASCII byte: the same index as the first such character.
+    let end = t
+        .bytes()
+        .position(|c| c.is_ascii_whitespace())
+        .unwrap_or(t.len());
     let tok = &t[..end];
     let ok_chars = !tok.is_empty()
         && tok
