@@ -201,8 +201,7 @@ pub fn replay_reader(
                 }
                 Ok(taskcore_strace::LineRead::Line) => {
                     ended_mid_line = buf.last() != Some(&b'\n');
-                    let text = String::from_utf8_lossy(&buf);
-                    parser.feed(&text, &mut ready);
+                    parser.feed_bytes(&buf, &mut ready);
                     batch.extend(ready.drain(..));
                     if not_a_trace(&name, parser.stats()).is_some() {
                         // A binary file, or recorded without -f (a clone

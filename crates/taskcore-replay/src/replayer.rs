@@ -18,7 +18,9 @@
 //! ```
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
+
+use rustc_hash::FxHashSet as HashSet;
 use std::sync::Arc;
 
 use taskcore::Kernel;
@@ -168,7 +170,7 @@ impl Replayer {
             engine,
             checkpoints: VecDeque::new(),
             last_checkpoint: 0,
-            genuine: HashSet::new(),
+            genuine: HashSet::default(),
             out: VecDeque::new(),
             out_records: VecDeque::new(),
             out_marks: VecDeque::new(),

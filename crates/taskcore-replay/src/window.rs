@@ -10,7 +10,9 @@
 //! signal (`---` lines), so that the planner's questions about a thread's
 //! next lines cost that thread's events, not the window's.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashSet as HashSet;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;

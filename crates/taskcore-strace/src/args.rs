@@ -20,15 +20,22 @@
 //!   WIFEXITED(s) && ...           Value::Raw (anything else, verbatim)
 //! ```
 //!
-//! Complexity: [`split_top`] and [`parse_value`] are linear in the text per
-//! nesting level, O(n * depth) overall; strace nests at most 4 deep.
+//! Complexity: [`parse_value`] is linear in the text per nesting level
+//! (one scan of each level, [`super::scan`]), O(n * depth) overall;
+//! strace nests at most 4 deep.
 //!
 //! No Linux analogue: this mirrors strace's printers (`print_*` in strace's
 //! `src/`), not kernel code.
 
-/// One argument value as strace printed it.
+use std::borrow::Cow;
+
+use super::scan::{skip_string, split_scan, strip_comments, trim, Top};
+
+/// One argument value as strace printed it. Its names and verbatim texts
+/// borrow the line's text (`'a`); a value whose text held a comment owns
+/// them (the text without the comment exists only while it is parsed).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Value {
+pub(crate) enum Value<'a> {
     /// An integer: decimal, `0x` hex or `0` octal, possibly negative; wide
     /// enough for any u64 address and any i64.
     Int(i128),
@@ -41,38 +48,70 @@ pub(crate) enum Value {
         truncated: bool,
     },
     /// A bare symbol: `NULL`, `SIG_DFL`, `P_ALL`, `WNOHANG`, ...
-    Sym(String),
+    Sym(Cow<'a, str>),
     /// `A|B|0x10`: an OR of flags and numbers.
-    Or(Vec<Value>),
+    Or(Vec<Value<'a>>),
     /// `A<<B`: a shifted constant, as in `21<<MAP_HUGE_SHIFT`.
-    Shl(Box<Value>, Box<Value>),
+    Shl(Box<Value<'a>>, Box<Value<'a>>),
     /// `[a, b]` or `[A B]`; `more` when the list ended with `...`.
     Array {
         /// The elements.
-        items: Vec<Value>,
+        items: Vec<Value<'a>>,
         /// Whether strace elided further elements.
         more: bool,
     },
     /// `~[A B]`: a signal set printed as the complement of its elements.
-    NotSet(Vec<Value>),
+    NotSet(Vec<Value<'a>>),
     /// `{k=v, ...}`; a field without `k=` has key `None`.
     Struct {
         /// The fields in printed order.
-        fields: Vec<(Option<String>, Value)>,
+        fields: Vec<(Option<Cow<'a, str>>, Value<'a>)>,
         /// Whether strace elided further fields with `...`.
         more: bool,
     },
     /// `key=value` outside braces (clone()'s `flags=...`).
-    Named(String, Box<Value>),
+    Named(Cow<'a, str>, Box<Value<'a>>),
     /// `entry => exit`: a value strace printed on entry and again on exit.
-    Changed(Box<Value>, Box<Value>),
+    Changed(Box<Value<'a>>, Box<Value<'a>>),
     /// `name(args)`, e.g. `makedev(0x1, 0x3)`.
-    Call(String, Vec<Value>),
+    Call(Cow<'a, str>, Vec<Value<'a>>),
     /// Anything else, verbatim (trimmed).
-    Raw(String),
+    Raw(Cow<'a, str>),
 }
 
-impl Value {
+impl Value<'_> {
+    /// The same value owning all its text.
+    fn into_owned(self) -> Value<'static> {
+        let own = |c: Cow<'_, str>| Cow::Owned(c.into_owned());
+        let all = |v: Vec<Value<'_>>| v.into_iter().map(Value::into_owned).collect();
+        let boxed = |v: Box<Value<'_>>| Box::new(v.into_owned());
+        match self {
+            Value::Int(n) => Value::Int(n),
+            Value::Str { text, truncated } => Value::Str { text, truncated },
+            Value::Sym(s) => Value::Sym(own(s)),
+            Value::Or(v) => Value::Or(all(v)),
+            Value::Shl(a, b) => Value::Shl(boxed(a), boxed(b)),
+            Value::Array { items, more } => Value::Array {
+                items: all(items),
+                more,
+            },
+            Value::NotSet(v) => Value::NotSet(all(v)),
+            Value::Struct { fields, more } => Value::Struct {
+                fields: fields
+                    .into_iter()
+                    .map(|(k, v)| (k.map(own), v.into_owned()))
+                    .collect(),
+                more,
+            },
+            Value::Named(k, v) => Value::Named(own(k), boxed(v)),
+            Value::Changed(a, b) => Value::Changed(boxed(a), boxed(b)),
+            Value::Call(name, v) => Value::Call(own(name), all(v)),
+            Value::Raw(s) => Value::Raw(own(s)),
+        }
+    }
+}
+
+impl<'a> Value<'a> {
     /// The integer value, if this is an [`Value::Int`].
     pub(crate) fn int(&self) -> Option<i128> {
         match self {
@@ -111,7 +150,7 @@ impl Value {
     }
 
     /// The value with any [`Value::Named`] wrapper removed.
-    pub(crate) fn unnamed(&self) -> &Value {
+    pub(crate) fn unnamed(&self) -> &Value<'a> {
         match self {
             Value::Named(_, v) => v,
             v => v,
@@ -119,7 +158,7 @@ impl Value {
     }
 
     /// The field `key` of a [`Value::Struct`].
-    pub(crate) fn field(&self, key: &str) -> Option<&Value> {
+    pub(crate) fn field(&self, key: &str) -> Option<&Value<'a>> {
         match self {
             Value::Struct { fields, .. } => fields
                 .iter()
@@ -155,161 +194,30 @@ impl Value {
     }
 }
 
-/// Splits `s` at every top-level `sep` byte: outside quotes, comments and
-/// `()`, `[]`, `{}` nesting. Pieces are trimmed; an empty input gives no
-/// pieces, and a trailing empty piece (as in `"-1, "`) is dropped.
-///
-/// Unbalanced closers are treated as plain text, so this never fails.
-pub(crate) fn split_top(s: &str, sep: u8) -> Vec<&str> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                i = skip_string(b, i);
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = skip_comment(b, i);
-                continue;
-            }
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            c if c == sep && depth == 0 => {
-                out.push(s[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    let last = s[start..].trim();
-    if !last.is_empty() || !out.is_empty() {
-        out.push(last);
-    }
-    while out.last().is_some_and(|p| p.is_empty()) {
-        out.pop();
-    }
-    out
-}
-
-/// Index just past the string literal starting at `b[i] == b'"'` (or the
-/// end of input if it is unterminated).
-fn skip_string(b: &[u8], mut i: usize) -> usize {
-    i += 1;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 2,
-            b'"' => return i + 1,
-            _ => i += 1,
-        }
-    }
-    b.len()
-}
-
-/// Index just past the `/* ... */` comment starting at `i`.
-fn skip_comment(b: &[u8], i: usize) -> usize {
-    let mut j = i + 2;
-    while j + 1 < b.len() {
-        if b[j] == b'*' && b[j + 1] == b'/' {
-            return j + 2;
-        }
-        j += 1;
-    }
-    b.len()
-}
-
-/// Index of the bracket closing the one opening at `b[open]`, if any,
-/// skipping strings and comments.
-pub(crate) fn matching_close(b: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = open;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                i = skip_string(b, i);
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = skip_comment(b, i);
-                continue;
-            }
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Removes top-level `/* ... */` comments from `s` (returning a new string
-/// only when there was one).
-fn strip_comments(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.contains("/*") {
-        return s.into();
-    }
-    let b = s.as_bytes();
-    let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    let mut last = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => i = skip_string(b, i),
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                out.push_str(&s[last..i]);
-                i = skip_comment(b, i);
-                last = i;
-            }
-            _ => i += 1,
-        }
-    }
-    out.push_str(&s[last..]);
-    out.trim().to_string().into()
-}
-
-/// Byte index of the first top-level occurrence of `pat` in `s`.
-fn find_top(s: &str, pat: &str) -> Option<usize> {
-    let b = s.as_bytes();
-    let p = pat.as_bytes();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                i = skip_string(b, i);
-                continue;
-            }
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ if depth == 0 && b[i..].starts_with(p) => return Some(i),
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
 /// Parses a whole argument list (the text between a syscall's parentheses)
 /// into one [`Value`] per top-level comma-separated argument.
 #[cfg(test)]
-pub(crate) fn parse_args(s: &str) -> Vec<Value> {
+pub(crate) fn parse_args(s: &str) -> Vec<Value<'_>> {
     args_at(s, 0)
 }
 
-fn args_at(s: &str, depth: usize) -> Vec<Value> {
-    split_top(s, b',')
+fn args_at(s: &str, depth: usize) -> Vec<Value<'_>> {
+    split_scan(s, b',')
         .into_iter()
-        .map(|a| value_at(a, depth))
+        .map(|(a, top)| value_top(a, top, depth))
         .collect()
+}
+
+/// Splits an argument list (the text between a syscall's parentheses) at
+/// its top-level commas: the trimmed pieces, and each one's [`Value`].
+pub(crate) fn parse_list(s: &str) -> (Vec<&str>, Vec<Value<'_>>) {
+    let pieces = split_scan(s, b',');
+    let raw = pieces.iter().map(|p| p.0).collect();
+    let vals = pieces
+        .into_iter()
+        .map(|(p, top)| value_top(p, top, 0))
+        .collect();
+    (raw, vals)
 }
 
 /// Nesting deeper than this is kept as [`Value::Raw`] text: strace nests
@@ -318,26 +226,53 @@ fn args_at(s: &str, depth: usize) -> Vec<Value> {
 pub(crate) const MAX_DEPTH: usize = 16;
 
 /// Parses one argument. Never fails: unrecognised text is [`Value::Raw`].
-pub(crate) fn parse_value(s: &str) -> Value {
+pub(crate) fn parse_value(s: &str) -> Value<'_> {
     value_at(s, 0)
 }
 
-fn value_at(s: &str, depth: usize) -> Value {
-    let s = s.trim();
+fn value_at(s: &str, depth: usize) -> Value<'_> {
+    let s = trim(s);
     if depth > MAX_DEPTH {
-        return Value::Raw(s.to_string());
+        return Value::Raw(s.into());
     }
-    let depth = depth + 1;
-    let parse_value = |t: &str| value_at(t, depth);
-    let parse_args = |t: &str| args_at(t, depth);
-    let parse_array = |t: &str| array_at(t, depth);
-    let parse_struct = |t: &str| struct_at(t, depth);
-    let stripped = strip_comments(s);
-    let s: &str = &stripped;
+    value_top(s, Top::scan(s), depth)
+}
+
+/// As [`value_at`] for the trimmed text `s` whose structure is `top`.
+fn value_top(s: &str, top: Top, depth: usize) -> Value<'_> {
+    if depth > MAX_DEPTH {
+        return Value::Raw(s.into());
+    }
+    if top.comment {
+        let stripped = strip_comments(s);
+        return shaped(&stripped, Top::scan(&stripped), depth + 1).into_owned();
+    }
+    shaped(s, top, depth + 1)
+}
+
+/// Parses the value after the `key=` that ends at byte `key_end` of the
+/// trimmed text `s` whose structure is `top`.
+fn value_after(s: &str, top: Top, key_end: usize, depth: usize) -> Value<'_> {
+    let rest = &s[key_end..];
+    let v = trim(rest);
+    // `s` is trimmed: what `trim` removed from `rest` is at its start.
+    match top.tail(key_end + rest.len() - v.len()) {
+        Some(top) => value_top(v, top, depth),
+        None => value_at(v, depth),
+    }
+}
+
+/// Parses the trimmed text `s` whose structure is `top`, its parts at
+/// nesting `depth`.
+fn shaped(s: &str, top: Top, depth: usize) -> Value<'_> {
+    let parse_value = |t| value_at(t, depth);
+    let parse_args = |t| args_at(t, depth);
+    let parse_array = |t| array_at(t, depth);
+    let parse_struct = |t| struct_at(t, depth);
     if s.is_empty() {
-        return Value::Raw(String::new());
+        return Value::Raw("".into());
     }
-    if let Some(i) = find_top(s, "=>") {
+    if let Some(i) = top.arrow {
         return Value::Changed(
             Box::new(parse_value(&s[..i])),
             Box::new(parse_value(&s[i + 2..])),
@@ -348,19 +283,28 @@ fn value_at(s: &str, depth: usize) -> Value {
     if ident_len > 0 && b.get(ident_len) == Some(&b'=') && b.get(ident_len + 1) != Some(&b'=') {
         // `key=value`: the value may itself be an OR (`flags=A|B`).
         return Value::Named(
-            s[..ident_len].to_string(),
-            Box::new(parse_value(&s[ident_len + 1..])),
+            s[..ident_len].into(),
+            Box::new(value_after(s, top, ident_len + 1, depth)),
         );
     }
-    let parts = split_top(s, b'|');
+    let parts = if top.bar {
+        split_scan(s, b'|')
+    } else {
+        Vec::new()
+    };
     if parts.len() > 1 {
-        if parts.iter().any(|p| p.is_empty()) {
-            return Value::Raw(s.to_string()); // `||` belongs to an expression
+        if parts.iter().any(|p| p.0.is_empty()) {
+            return Value::Raw(s.into()); // `||` belongs to an expression
         }
-        return Value::Or(parts.into_iter().map(parse_value).collect());
+        return Value::Or(
+            parts
+                .into_iter()
+                .map(|(p, top)| value_top(p, top, depth))
+                .collect(),
+        );
     }
-    if let Some(i) = find_top(s, "<<") {
-        let (a, b) = (s[..i].trim(), s[i + 2..].trim());
+    if let Some(i) = top.shl {
+        let (a, b) = (trim(&s[..i]), trim(&s[i + 2..]));
         if !a.is_empty() && !b.is_empty() && !b.starts_with('<') {
             return Value::Shl(Box::new(parse_value(a)), Box::new(parse_value(b)));
         }
@@ -371,12 +315,8 @@ fn value_at(s: &str, depth: usize) -> Value {
                 return Value::NotSet(items);
             }
         }
-        b'[' if matching_close(b, 0) == Some(b.len() - 1) => {
-            return parse_array(&s[1..s.len() - 1])
-        }
-        b'{' if matching_close(b, 0) == Some(b.len() - 1) => {
-            return parse_struct(&s[1..s.len() - 1])
-        }
+        b'[' if top.close == Some(b.len() - 1) => return parse_array(&s[1..s.len() - 1]),
+        b'{' if top.close == Some(b.len() - 1) => return parse_struct(&s[1..s.len() - 1]),
         b'"' => {
             if let Some(v) = parse_string(s) {
                 return v;
@@ -388,20 +328,21 @@ fn value_at(s: &str, depth: usize) -> Value {
         return Value::Int(n);
     }
     if ident_len == b.len() {
-        return Value::Sym(s.to_string());
+        return Value::Sym(s.into());
     }
     if ident_len > 0 {
         match b[ident_len] {
-            b'(' if matching_close(b, ident_len) == Some(b.len() - 1) => {
+            // The identifier's `(` is the first bracket.
+            b'(' if top.close == Some(b.len() - 1) => {
                 return Value::Call(
-                    s[..ident_len].to_string(),
+                    s[..ident_len].into(),
                     parse_args(&s[ident_len + 1..s.len() - 1]),
                 );
             }
             _ => {}
         }
     }
-    Value::Raw(s.to_string())
+    Value::Raw(s.into())
 }
 
 /// Length of the C identifier at the start of `b` (0 if none).
@@ -415,35 +356,43 @@ fn ident_len(b: &[u8]) -> usize {
 }
 
 /// Parses the inside of `[...]`.
-fn array_at(inner: &str, depth: usize) -> Value {
-    let parse_value = |t: &str| value_at(t, depth);
-    let mut pieces = split_top(inner, b',');
+fn array_at(inner: &str, depth: usize) -> Value<'_> {
+    let mut pieces = split_scan(inner, b',');
     // A signal set prints as `[INT QUIT]`: space separated, no commas.
-    if pieces.len() == 1 && pieces[0].contains(' ') {
-        let words: Vec<&str> = pieces[0].split_whitespace().collect();
+    if pieces.len() == 1 && pieces[0].0.contains(' ') {
+        let words: Vec<&str> = pieces[0].0.split_whitespace().collect();
         if words
             .iter()
             .all(|w| ident_len(w.as_bytes()) == w.len() || w.bytes().all(|c| c.is_ascii_digit()))
         {
-            pieces = words;
+            // Identifiers and numbers: nothing a scan would note.
+            return Value::Array {
+                items: words
+                    .into_iter()
+                    .map(|w| value_top(w, Top::default(), depth))
+                    .collect(),
+                more: false,
+            };
         }
     }
-    let more = pieces.last() == Some(&"...");
+    let more = pieces.last().is_some_and(|p| p.0 == "...");
     if more {
         pieces.pop();
     }
     Value::Array {
-        items: pieces.into_iter().map(parse_value).collect(),
+        items: pieces
+            .into_iter()
+            .map(|(p, top)| value_top(p, top, depth))
+            .collect(),
         more,
     }
 }
 
 /// Parses the inside of `{...}`.
-fn struct_at(inner: &str, depth: usize) -> Value {
-    let parse_value = |t: &str| value_at(t, depth);
+fn struct_at(inner: &str, depth: usize) -> Value<'_> {
     let mut fields = Vec::new();
     let mut more = false;
-    for piece in split_top(inner, b',') {
+    for (piece, top) in split_scan(inner, b',') {
         if piece == "..." {
             more = true;
             continue;
@@ -451,9 +400,12 @@ fn struct_at(inner: &str, depth: usize) -> Value {
         let b = piece.as_bytes();
         let n = ident_len(b);
         if n > 0 && b.get(n) == Some(&b'=') && b.get(n + 1) != Some(&b'=') {
-            fields.push((Some(piece[..n].to_string()), parse_value(&piece[n + 1..])));
+            fields.push((
+                Some(piece[..n].into()),
+                value_after(piece, top, n + 1, depth),
+            ));
         } else {
-            fields.push((None, parse_value(piece)));
+            fields.push((None, value_top(piece, top, depth)));
         }
     }
     Value::Struct { fields, more }
@@ -489,7 +441,7 @@ fn parse_int(s: &str) -> Option<i128> {
 
 /// Parses `"..."` optionally followed by `...`; `None` if anything else
 /// follows the closing quote.
-fn parse_string(s: &str) -> Option<Value> {
+fn parse_string(s: &str) -> Option<Value<'_>> {
     let b = s.as_bytes();
     let end = skip_string(b, 0);
     if end > b.len() || end < 2 || b[end - 1] != b'"' {
@@ -559,8 +511,8 @@ pub(crate) fn unescape(b: &[u8]) -> String {
 mod tests {
     use super::*;
 
-    fn sym(s: &str) -> Value {
-        Value::Sym(s.to_string())
+    fn sym(s: &str) -> Value<'_> {
+        Value::Sym(s.into())
     }
 
     #[test]
@@ -751,23 +703,6 @@ mod tests {
             },
             other => panic!("{other:?}"),
         }
-    }
-
-    #[test]
-    fn split_top_handles_nesting_quotes_and_trailing_separators() {
-        assert_eq!(split_top("-1,  ", b','), vec!["-1"]);
-        assert_eq!(split_top("", b','), Vec::<&str>::new());
-        assert_eq!(
-            split_top("a, {b, c}, [d, e], \"f,g\", h(i, j)", b','),
-            vec!["a", "{b, c}", "[d, e]", "\"f,g\"", "h(i, j)"]
-        );
-        assert_eq!(
-            split_top("a /* x, y */, b", b','),
-            vec!["a /* x, y */", "b"]
-        );
-        // Unbalanced text never panics.
-        assert_eq!(split_top("a)], b", b','), vec!["a)]", "b"]);
-        assert_eq!(split_top("\"unterminated, x", b',').len(), 1);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::fmt;
 use crate::args::Value;
 
 /// Writes `items` separated by `sep`.
-fn list(f: &mut fmt::Formatter<'_>, items: &[Value], sep: &str) -> fmt::Result {
+fn list(f: &mut fmt::Formatter<'_>, items: &[Value<'_>], sep: &str) -> fmt::Result {
     for (i, v) in items.iter().enumerate() {
         if i > 0 {
             f.write_str(sep)?;
@@ -16,7 +16,7 @@ fn list(f: &mut fmt::Formatter<'_>, items: &[Value], sep: &str) -> fmt::Result {
     Ok(())
 }
 
-impl fmt::Display for Value {
+impl fmt::Display for Value<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Int(n) => write!(f, "{n}"),

@@ -21,7 +21,7 @@ use taskcore::sys::{nr, Syscall, SIG_DFL, SIG_IGN};
 use taskcore::uapi::{CLONE_PIDFD, CLONE_THREAD};
 use taskcore::{Clone3Args, CloneArgs, SigAction, SigHandler};
 
-use super::args::{parse_value, split_top, Value};
+use super::args::{parse_list, parse_value, Value};
 use super::call::{Call, Recorded, WaitidInfo};
 use super::consts::{self, lookup, signal_number};
 use super::event::Ret;
@@ -176,7 +176,7 @@ struct Args<'a> {
     /// The argument texts, trimmed.
     raw: Vec<&'a str>,
     /// The parsed values, one per `raw` piece.
-    vals: Vec<Value>,
+    vals: Vec<Value<'a>>,
     /// Tolerate missing arguments (the call did not return).
     lenient: bool,
     /// Set when a lenient getter substituted a default.
@@ -188,8 +188,7 @@ type Res<T> = Result<T, String>;
 
 impl<'a> Args<'a> {
     fn new(text: &'a str, lenient: bool) -> Args<'a> {
-        let raw = split_top(text, b',');
-        let vals = raw.iter().map(|r| parse_value(r)).collect();
+        let (raw, vals) = parse_list(text);
         Args {
             raw,
             vals,
@@ -207,7 +206,7 @@ impl<'a> Args<'a> {
     }
 
     /// Argument `i`, or `None` (after flagging) if absent and lenient.
-    fn get(&self, i: usize) -> Res<Option<&Value>> {
+    fn get(&self, i: usize) -> Res<Option<&Value<'a>>> {
         match self.vals.get(i) {
             Some(Value::Raw(s)) if s.is_empty() && self.lenient => {
                 self.missing.set(true);

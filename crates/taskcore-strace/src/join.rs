@@ -21,9 +21,11 @@
 //! (`printleader()`'s `<unfinished ...>`, `TCB_REPRINT`, and
 //! `maybe_switch_tcbs()` for a non-leader execve()).
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::sync::Arc;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::args::parse_value;
 use super::consts::signal_number;
@@ -150,6 +152,9 @@ pub struct Parser {
     stats: Stats,
     /// The first [`MAX_STORED_ERRORS`] errors.
     errors: Vec<ParseError>,
+    /// The text of the last call joined from its halves (a buffer reused
+    /// from line to line).
+    joined: String,
 }
 
 impl Parser {
@@ -159,9 +164,10 @@ impl Parser {
             file: file.into(),
             default_pid: 0,
             line: 0,
-            pending: HashMap::new(),
+            pending: HashMap::default(),
             stats: Stats::default(),
             errors: Vec::new(),
+            joined: String::new(),
         }
     }
 
@@ -248,6 +254,16 @@ impl Parser {
                     self.stats.child_clones += 1;
                 }
             }
+        }
+    }
+
+    /// As [`Parser::feed`], for the line's bytes as read: bytes that are
+    /// not UTF-8 become U+FFFD (strace escapes every unprintable byte, so a
+    /// trace line is plain ASCII, checked without decoding each character).
+    pub fn feed_bytes(&mut self, bytes: &[u8], out: &mut VecDeque<Event>) {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.feed(text, out),
+            Err(_) => self.feed(&String::from_utf8_lossy(bytes), out),
         }
     }
 
@@ -379,19 +395,13 @@ impl Parser {
             }
             None => return self.error(format!("{name}() resumed without an unfinished entry")),
         };
-        let whole = format!("{name}({}{rest}", entry.args);
-        let Some((args, result)) = split_call_tail(&whole, name.len()) else {
-            return self.error(format!(
-                "no `) = result` after joining {name}() with line {}",
-                entry.line
-            ));
-        };
-        let ret = match Ret::parse(result) {
-            Ok(r) => r,
-            Err(msg) => return self.error(msg),
-        };
-        let mut sc = self.syscall(name, args, ret, true);
-        sc.set_host_pid(crate::pidns::host_pid_comment(result));
+        // The whole call's text, in a buffer kept across lines.
+        let mut whole = std::mem::take(&mut self.joined);
+        whole.clear();
+        whole.extend([name, "(", &entry.args, rest]);
+        let sc = self.joined_syscall(name, &whole, entry.line);
+        self.joined = whole;
+        let Some(sc) = sc else { return };
         out.push_back(Event {
             file: self.file.clone(),
             line: self.line,
@@ -402,6 +412,33 @@ impl Parser {
             entry_ts: entry.ts,
             kind: EventKind::Syscall(sc),
         });
+    }
+
+    /// Decodes the call `whole` (`NAME(ARGS) = RESULT`, joined from the
+    /// halves whose entry is on line `entry_line`); `None` after recording
+    /// the error when it has no `) = result`.
+    fn joined_syscall(
+        &mut self,
+        name: &str,
+        whole: &str,
+        entry_line: usize,
+    ) -> Option<SyscallLine> {
+        let Some((args, result)) = split_call_tail(whole, name.len()) else {
+            self.error(format!(
+                "no `) = result` after joining {name}() with line {entry_line}"
+            ));
+            return None;
+        };
+        let ret = match Ret::parse(result) {
+            Ok(r) => r,
+            Err(msg) => {
+                self.error(msg);
+                return None;
+            }
+        };
+        let mut sc = self.syscall(name, args, ret, true);
+        sc.set_host_pid(crate::pidns::host_pid_comment(result));
+        Some(sc)
     }
 
     /// Decodes a call and counts it.

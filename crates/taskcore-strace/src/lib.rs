@@ -42,7 +42,8 @@
 //!               flush calls whose task died, count lines per syscall,
 //!               collect ParseErrors (never fatal)
 //!     args.rs   argument text -> Value tree (ints, strings, flags, arrays,
-//!               structs, `a => b`), total: unknown text stays Raw
+//!               structs, `a => b`), total: unknown text stays Raw;
+//!               scan.rs the strings, comments and brackets it looks past
 //!     decode.rs name + Values -> Call: a taskcore::sys::Syscall and what
 //!               strace printed of its outputs (clone/fork/vfork/clone3,
 //!               execve, exit, wait4, waitid, kill, rt_sigaction, prctl,
@@ -99,6 +100,7 @@ mod line;
 pub mod pidns;
 mod procfile;
 mod reader;
+mod scan;
 mod siginfo;
 mod uptrs;
 

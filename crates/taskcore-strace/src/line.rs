@@ -28,7 +28,7 @@
 //! Complexity: O(line length). No Linux analogue: this mirrors strace's
 //! `printleader()` and `syscall_exiting_trace()` output.
 
-use super::args::matching_close;
+use super::scan::matching_close;
 
 /// A lexed line: the optional pid and timestamp, then the body.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,7 +111,8 @@ pub(crate) enum Body<'a> {
 /// # Errors
 /// A lowercase message when the line fits none of the forms above.
 pub(crate) fn lex(line: &str) -> Result<Line<'_>, String> {
-    let line = line.trim_end_matches(['\n', '\r']);
+    let end = line.bytes().rposition(|c| c != b'\n' && c != b'\r');
+    let line = &line[..end.map_or(0, |i| i + 1)];
     let t = line.trim_start();
     if t.is_empty()
         || t.starts_with("strace: ")
@@ -155,7 +156,11 @@ fn lex_pid(t: &str) -> Result<(Option<i32>, &str), String> {
 /// Splits off a timestamp: `1795224849.604632`, `01:36:12.123456`,
 /// `01:36:12`. Returns 0.0 and the input unchanged if there is none.
 fn lex_timestamp(t: &str) -> (f64, &str) {
-    let end = t.find(|c: char| c.is_ascii_whitespace()).unwrap_or(t.len());
+    // An ASCII byte: the same index as the first such character.
+    let end = t
+        .bytes()
+        .position(|c| c.is_ascii_whitespace())
+        .unwrap_or(t.len());
     let tok = &t[..end];
     let ok_chars = !tok.is_empty()
         && tok
@@ -264,8 +269,8 @@ fn lex_body(b: &str) -> Result<Body<'_>, String> {
     }
     // `... <pid changed to N ...>`: the execve()ing thread's entry line was
     // cut when it took over the leader's pid (strace's maybe_switch_tcbs()).
-    if let Some(i) = after.rfind(" <pid changed to ") {
-        if after.ends_with(" ...>") {
+    if after.ends_with(" ...>") {
+        if let Some(i) = after.rfind(" <pid changed to ") {
             return Ok(Body::Unfinished {
                 name,
                 args: &after[..i],
@@ -293,6 +298,9 @@ pub(crate) fn split_call_tail(text: &str, open: usize) -> Option<(&str, &str)> {
 
 /// Drops a trailing `-T` duration, ` <0.000012>`.
 fn strip_duration(r: &str) -> &str {
+    if !r.ends_with('>') {
+        return r;
+    }
     if let Some(i) = r.rfind(" <") {
         let d = &r[i + 2..];
         if let Some(d) = d.strip_suffix('>') {

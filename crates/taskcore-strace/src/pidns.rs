@@ -12,6 +12,9 @@
 /// `N /* M in strace's PID NS */`: `Some(M)`; `None` without such a
 /// comment.
 pub fn host_pid_comment(result: &str) -> Option<i32> {
+    if !result.contains('/') {
+        return None; // the usual result, found without a substring search
+    }
     let start = result.find("/*")?;
     let inner = result[start + 2..].split("*/").next()?.trim();
     let num = inner.strip_suffix("in strace's PID NS")?.trim();

@@ -170,8 +170,7 @@ impl<R: BufRead> TraceReader<R> {
                     self.done = true;
                 }
                 Ok(LineRead::Line) => {
-                    let text = String::from_utf8_lossy(&self.buf);
-                    self.parser.feed(&text, &mut self.ready);
+                    self.parser.feed_bytes(&self.buf, &mut self.ready);
                 }
                 Ok(LineRead::TooLong) => {
                     self.parser

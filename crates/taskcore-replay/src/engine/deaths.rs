@@ -6,7 +6,7 @@
 //! dying process's leader before its `do_exit` and reaps it at the `+++`
 //! line.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use taskcore::sys::Syscall;
 use taskcore::uapi::{__WALL, P_PID, WEXITED, WNOHANG};

@@ -43,7 +43,7 @@
 //! that shows nothing else is counted as not checkable, with the reason
 //! [`Attr::why`]).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use taskcore::TaskId;
 

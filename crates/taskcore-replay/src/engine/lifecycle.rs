@@ -4,7 +4,7 @@
 //! emulation's, the call is applied through [`taskcore::sys::dispatch`],
 //! and its result is compared with the recorded one.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::sync::Arc;
 
 use taskcore::sys::{SysResult, SysRet, Syscall};

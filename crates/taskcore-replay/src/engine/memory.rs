@@ -33,7 +33,7 @@ pub(super) struct Mem {
     /// Per emulated tgid, the address ranges the trace itself mapped, moved
     /// or unmapped since its last exec (sorted, merged): memory there is
     /// never learned to explain a failure.
-    pub(super) mm_touched: std::collections::HashMap<i32, Vec<(u64, u64)>>,
+    pub(super) mm_touched: rustc_hash::FxHashMap<i32, Vec<(u64, u64)>>,
     /// The user pointers of the call being applied (`uaccess.rs`).
     pub(super) cur_ptrs: uaccess::CurPtrs,
 }

@@ -87,7 +87,7 @@ mod userns;
 mod waits;
 mod world;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use taskcore::{Config, Kernel, Notification, TaskId};
@@ -176,7 +176,7 @@ impl Engine {
             stats: Stats::default(),
             pos: 0,
             t0: None,
-            held: HashMap::new(),
+            held: HashMap::default(),
             facts: Arc::clone(Facts::none()),
             wants: None,
         }

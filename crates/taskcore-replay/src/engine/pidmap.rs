@@ -20,7 +20,9 @@
 //!   given to `setpgid` maps to [`UNUSED_NR`], so a recorded `EPERM` stays
 //!   an `EPERM`.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use taskcore::{Kernel, TaskId};
 

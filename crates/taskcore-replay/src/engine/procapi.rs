@@ -20,7 +20,7 @@
 //! written into the emulated process with init's privilege, so that
 //! later reads, forks and `RLIMIT_NPROC` checks see it.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use taskcore::sys::{nr as sysnr, FdTable, NoMemory, Prctl, SysRet, Syscall};
 use taskcore::uapi::CLONE_THREAD;

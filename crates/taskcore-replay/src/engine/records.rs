@@ -83,7 +83,7 @@ pub(crate) struct Records {
     /// Whether per-process records are kept.
     pub(crate) on: bool,
     /// Open records of live processes, by recorded pid.
-    pub(crate) open: std::collections::HashMap<i32, ProcessRecord>,
+    pub(crate) open: rustc_hash::FxHashMap<i32, ProcessRecord>,
     /// Closed records not yet handed out, with the position that closed
     /// them.
     pub(crate) finished: Vec<(u64, Finished)>,

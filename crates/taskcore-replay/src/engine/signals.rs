@@ -39,7 +39,9 @@
 //! under `SA_RESTART`, else EINTR). A trace without `%signal` records no
 //! `rt_sigreturn` and no mask: there the handler returns at once.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
 use taskcore::uapi::{

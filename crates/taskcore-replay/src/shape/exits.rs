@@ -20,7 +20,7 @@
 //! exited` line later still switches back. Memory: the events of at most
 //! [`DECIDE_AFTER`] lines, once per trace.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::event::Call;
 use crate::event::{Event, Kind, Outcome, Rec};

@@ -4,7 +4,7 @@
 //! come in with their calls already the core's
 //! ([`taskcore_strace::Call`]); this module places them in time.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 pub(crate) mod exits;
 #[cfg(test)]

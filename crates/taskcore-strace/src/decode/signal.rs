@@ -144,7 +144,7 @@ fn set_of(v: &Value) -> Res<SetArg> {
 fn rt_sigprocmask(a: &Args<'_>) -> Res<Call> {
     let how = match a.get(0)? {
         None => 0,
-        Some(Value::Sym(s)) => match s.as_str() {
+        Some(Value::Sym(s)) => match &**s {
             "SIG_BLOCK" => taskcore::uapi::SIG_BLOCK,
             "SIG_UNBLOCK" => taskcore::uapi::SIG_UNBLOCK,
             "SIG_SETMASK" => taskcore::uapi::SIG_SETMASK,

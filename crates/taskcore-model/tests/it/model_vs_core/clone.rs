@@ -2,17 +2,34 @@
 
 use super::*;
 
+/// The child and pid of a clone-family call's [`dispatch_api`] result.
+fn child<T>(r: taskcore::Result<ApiRet<T>>) -> taskcore::Result<(T, i32)> {
+    match r? {
+        ApiRet::Child { task, pid } => Ok((task, pid)),
+        ApiRet::Ret(other) => panic!("a clone returned {other:?}, not a child"),
+        _ => panic!("a clone returned no child"),
+    }
+}
+
 impl Pair {
+    /// A clone or clone3 on both sides, as a [`Syscall`] through the one
+    /// [`dispatch_api`]: the results and the child's pid as the caller
+    /// sees it are compared, and the new task is kept.
     pub(crate) fn clone_op(&mut self, c: Tid, args: CloneCall, what: String) -> Check {
         let kc = self.kt(c);
-        let (rk, rm) = match &args {
-            CloneCall::Legacy(a) => (self.k.clone(kc, a), self.m.clone(c, a)),
-            CloneCall::V3(a) => (self.k.clone3(kc, a), self.m.clone3(c, a)),
+        let call = match args {
+            CloneCall::Legacy(a) => Syscall::Clone(a),
+            CloneCall::V3(a) => Syscall::Clone3(a),
         };
-        let (ck, cm) = (rk.map(|_| ()), rm.map(|t| t.0));
+        let rk = child(dispatch_api(&mut self.k, kc, &call));
+        let rm = child(dispatch_api(&mut self.m, c, &call));
+        let (ck, cm) = (
+            rk.as_ref().map(|&(_, pid)| pid),
+            rm.as_ref().map(|&(t, pid)| (t.0, pid)),
+        );
         self.log.push(format!("{what} -> {cm:?}"));
         match (rk, rm) {
-            (Ok(kt), Ok(mt)) => {
+            (Ok((kt, kpid)), Ok((mt, mpid))) if kpid == mpid => {
                 if mt.0 != self.h.len() {
                     return Err(self.fail(format!("model handle {mt:?} out of order")));
                 }
