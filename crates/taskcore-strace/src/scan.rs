@@ -34,11 +34,9 @@ pub(crate) fn split_top(s: &str, sep: u8) -> Vec<&str> {
 pub(crate) fn split_scan(s: &str, sep: u8) -> Vec<(&str, Top)> {
     let b = s.as_bytes();
     let mut out = Vec::new();
-    let mut depth = 0usize;
     let mut start = 0;
     // The current piece's structure, at positions in `s`.
     let mut top = Top::default();
-    let mut opened = false;
     let mut i = 0;
     debug_assert!(SPECIAL[usize::from(sep)]);
     let piece = |start: usize, end: usize, top: Top| {
@@ -51,38 +49,26 @@ pub(crate) fn split_scan(s: &str, sep: u8) -> Vec<(&str, Top)> {
         };
         (t, top.moved(start + lead))
     };
+    let mut lv = Level::default();
     loop {
         i = skip_plain(b, i);
-        let Some(&c) = b.get(i) else { break };
-        match c {
-            b'"' => {
-                i = skip_string(b, i);
-                continue;
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                top.comment = true;
-                i = skip_comment(b, i);
-                continue;
-            }
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                opened = true;
-            }
-            b')' | b']' | b'}' => {
-                if depth == 1 && opened && top.close.is_none() {
-                    top.close = Some(i);
-                }
-                depth = depth.saturating_sub(1);
-            }
-            c if c == sep && depth == 0 => {
+        if i >= b.len() {
+            break;
+        }
+        match lv.step(b, i, &mut top) {
+            Ok(next) => i = next,
+            Err(c) if c == sep && lv.depth == 0 => {
                 out.push(piece(start, i, top));
                 start = i + 1;
                 top = Top::default();
-                opened = false;
+                lv.opened = false;
+                i += 1;
             }
-            c => top.note(b, i, c, depth),
+            Err(c) => {
+                top.note(b, i, c, lv.depth);
+                i += 1;
+            }
         }
-        i += 1;
     }
     let last = piece(start, b.len(), top);
     if !last.0.is_empty() || !out.is_empty() {
@@ -218,40 +204,63 @@ pub(crate) struct Top {
     pub(crate) comment: bool,
 }
 
+/// The nesting state of one scan: the bracket depth, and whether a bracket
+/// was opened since the scan (or its piece) began.
+#[derive(Default)]
+struct Level {
+    depth: usize,
+    opened: bool,
+}
+
+impl Level {
+    /// Passes over the token at `b[i]` when it is a string, a comment or a
+    /// bracket, noting in `top` a comment and the bracket that closes the
+    /// first one opened: the index after it. `Err(c)`: byte `c` is
+    /// something else (an operator or a separator), at depth `self.depth`.
+    #[inline(always)]
+    fn step(&mut self, b: &[u8], i: usize, top: &mut Top) -> Result<usize, u8> {
+        match b[i] {
+            b'"' => Ok(skip_string(b, i)),
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                top.comment = true;
+                Ok(skip_comment(b, i))
+            }
+            b'(' | b'[' | b'{' => {
+                self.depth += 1;
+                self.opened = true;
+                Ok(i + 1)
+            }
+            b')' | b']' | b'}' => {
+                if self.depth == 1 && self.opened && top.close.is_none() {
+                    top.close = Some(i);
+                }
+                self.depth = self.depth.saturating_sub(1);
+                Ok(i + 1)
+            }
+            c => Err(c),
+        }
+    }
+}
+
 impl Top {
     /// Scans `s` once. Linear in its length.
     pub(crate) fn scan(s: &str) -> Top {
         let b = s.as_bytes();
         let mut top = Top::default();
-        let mut depth = 0usize;
-        let mut opened = false;
+        let mut lv = Level::default();
         let mut i = 0;
         loop {
             i = skip_plain(b, i);
-            let Some(&c) = b.get(i) else { break };
-            match c {
-                b'"' => {
-                    i = skip_string(b, i);
-                    continue;
-                }
-                b'/' if b.get(i + 1) == Some(&b'*') => {
-                    top.comment = true;
-                    i = skip_comment(b, i);
-                    continue;
-                }
-                b'(' | b'[' | b'{' => {
-                    depth += 1;
-                    opened = true;
-                }
-                b')' | b']' | b'}' => {
-                    if depth == 1 && opened && top.close.is_none() {
-                        top.close = Some(i);
-                    }
-                    depth = depth.saturating_sub(1);
-                }
-                c => top.note(b, i, c, depth),
+            if i >= b.len() {
+                break;
             }
-            i += 1;
+            match lv.step(b, i, &mut top) {
+                Ok(next) => i = next,
+                Err(c) => {
+                    top.note(b, i, c, lv.depth);
+                    i += 1;
+                }
+            }
         }
         top
     }
