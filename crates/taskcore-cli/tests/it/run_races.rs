@@ -245,3 +245,77 @@ fn waitid_continued_of_a_traced_zombie_is_placed_in_its_window() {
         Some(0),
     );
 }
+
+/// A child whose thread creates threads in a loop is stopped and
+/// continued again and again: some SIGSTOPs come while a thread is being
+/// made, which joins the group stop in its first stop, and some while a
+/// thread is on its way out, which takes part in the stop as it exits.
+/// A shared counter tells whether a thread ran while its group was
+/// stopped.
+const THREADS_OF_A_STOPPING_GROUP: &str = r#"
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+static volatile long *counter;
+static void *bump(void *a) { __atomic_add_fetch(counter, 1, __ATOMIC_SEQ_CST); return a; }
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 100;
+    counter = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    pid_t c = fork();
+    if (c == 0) {
+        for (;;) {
+            pthread_t t;
+            if (pthread_create(&t, 0, bump, 0) == 0) pthread_join(t, 0);
+        }
+    }
+    int ran = 0;
+    for (int i = 0; i < n; i++) {
+        struct timespec ts = {0, (i * 37 % 20) * 50000};
+        nanosleep(&ts, 0);
+        kill(c, SIGSTOP);
+        int st;
+        if (waitpid(c, &st, WUNTRACED) != c || !WIFSTOPPED(st)) printf("stop %d: %#x\n", i, st);
+        long a = *counter;
+        struct timespec d = {0, 5000000};
+        nanosleep(&d, 0);
+        if (*counter != a) ran++;
+        kill(c, SIGCONT);
+        if (waitpid(c, &st, WCONTINUED) != c || !WIFCONTINUED(st)) printf("cont %d: %#x\n", i, st);
+    }
+    kill(c, SIGKILL);
+    waitpid(c, 0, 0);
+    printf("done, %s\n", ran ? "a thread ran while its group was stopped" : "nothing ran while stopped");
+    return 0;
+}
+"#;
+
+/// Threads born or dying while their group stops (randscen seeds 28, 38,
+/// 39): a new thread's first stop that is a group stop
+/// (`PTRACE_EVENT_STOP` with SIGSTOP) is kept as any group stop (was
+/// resumed, so the thread ran while its group was stopped: "a thread ran
+/// while its group was stopped" in most runs); the core's init, which
+/// traces a process whose thread exited, resumes its signal-delivery trap
+/// of a stop signal with it and makes its traced threads take part
+/// (was no stop reported: `wait4(3, WSTOPPED) = 3 (real kernel) but would
+/// block (core)`, 150-200 a run); a thread that exits with the group stop
+/// pending takes part as it exits (the core's `exit_signals()`,
+/// tests/oracle/exit_gstop.c; was 10-40 a run).
+#[test]
+fn threads_born_or_exiting_in_a_group_stop_take_part() {
+    if !available() || !have("gcc") {
+        return;
+    }
+    let bin = build("stopping_threads", THREADS_OF_A_STOPPING_GROUP);
+    runs_like_native(
+        &[bin.to_str().unwrap(), "100"],
+        3,
+        Duration::from_secs(60),
+        as_text,
+        Some(0),
+    );
+}

@@ -231,7 +231,9 @@ impl Supervisor {
                     if let Ok(call) = &call {
                         self.pull_subreapers_in_flight(tid);
                         self.seize_dying(task);
+                        let before = self.hand_on_before(tid, task);
                         let _ = dispatch(&mut self.k, task, call);
+                        self.hand_on_after(before);
                         if let Some(t) = self.threads.get_mut(&tid) {
                             t.exiting = true;
                         }
@@ -505,26 +507,8 @@ impl Supervisor {
         task: taskcore::TaskId,
         call: &Syscall,
     ) -> Option<Option<i32>> {
-        use taskcore::uapi::{P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT, WSTOPPED};
-        let (idtype, id, options) = match *call {
-            Syscall::Wait4 { pid, options } => {
-                let (t, id) = match pid {
-                    -1 => (P_ALL, 0),
-                    0 => (P_PGID, 0),
-                    p if p > 0 => (P_PID, p),
-                    p if p == i32::MIN => return None,
-                    p => (P_PGID, -p),
-                };
-                // wait4's WUNTRACED is waitid's WSTOPPED.
-                (t, id, options | WEXITED | (options & WSTOPPED))
-            }
-            Syscall::Waitid {
-                idtype,
-                id,
-                options,
-            } => (idtype, id, options),
-            _ => return None,
-        };
+        use taskcore::uapi::{WNOHANG, WNOWAIT};
+        let (idtype, id, options) = waitid_form(call)?;
         let peek = Syscall::Waitid {
             idtype,
             id,
@@ -649,5 +633,31 @@ impl Supervisor {
             // SAFETY: kill of a traced process of the namespace.
             unsafe { libc::kill(tid, sig) };
         }
+    }
+}
+
+/// A wait call as `waitid(idtype, id, options)` (wait4's selector and
+/// options mapped as `kernel_wait4()` does); `None` for other calls and
+/// wait4's `INT_MIN` (`ESRCH`).
+pub(super) fn waitid_form(call: &Syscall) -> Option<(i32, i32, i32)> {
+    use taskcore::uapi::{P_ALL, P_PGID, P_PID, WEXITED, WSTOPPED};
+    match *call {
+        Syscall::Wait4 { pid, options } => {
+            let (t, id) = match pid {
+                -1 => (P_ALL, 0),
+                0 => (P_PGID, 0),
+                p if p > 0 => (P_PID, p),
+                p if p == i32::MIN => return None,
+                p => (P_PGID, -p),
+            };
+            // wait4's WUNTRACED is waitid's WSTOPPED.
+            Some((t, id, options | WEXITED | (options & WSTOPPED)))
+        }
+        Syscall::Waitid {
+            idtype,
+            id,
+            options,
+        } => Some((idtype, id, options)),
+        _ => None,
     }
 }

@@ -119,8 +119,8 @@ impl Supervisor {
                         },
                     );
                     self.on_gone(child, st);
-                } else if self.parked.remove(&child) {
-                    self.first_stop(child, nb);
+                } else if let Some(st) = self.parked.remove(&child) {
+                    self.first_stop(child, nb, st);
                 } else {
                     self.newborn.insert(child, nb);
                 }
@@ -181,9 +181,15 @@ impl Supervisor {
         unsafe { libc::kill(child, libc::SIGKILL) };
     }
 
-    /// A new task's first stop: its tid is written where
-    /// `CLONE_CHILD_SETTID` asked, and it starts.
-    pub(super) fn first_stop(&mut self, tid: i32, nb: Newborn) {
+    /// A new task's first stop (wait status `st`): its tid is written
+    /// where `CLONE_CHILD_SETTID` asked, and it starts — unless the stop
+    /// is a group stop: a new thread of a group in a group stop takes part
+    /// in it in its first trap (`task_join_group_stop()`, then
+    /// do_signal_stop()'s `PTRACE_EVENT_STOP` with the stop signal), and
+    /// is kept stopped as any other thread's group stop
+    /// (`Supervisor::on_event_stop`); resumed, it would run while its
+    /// group is stopped, which it does not natively.
+    pub(super) fn first_stop(&mut self, tid: i32, nb: Newborn, st: i32) {
         if let Some(addr) = nb.child_tid {
             let _ = Memory::new(tid).write_i32(addr, nb.vtid);
         }
@@ -194,6 +200,14 @@ impl Supervisor {
                 ..Thread::default()
             },
         );
+        let group_stop = matches!(
+            libc::WSTOPSIG(st),
+            libc::SIGSTOP | libc::SIGTSTP | libc::SIGTTIN | libc::SIGTTOU
+        );
+        if libc::WIFSTOPPED(st) && (st >> 16) & 0xff == libc::PTRACE_EVENT_STOP && group_stop {
+            self.on_event_stop(tid, libc::WSTOPSIG(st));
+            return;
+        }
         let _ = tracee::cont(tid, 0);
     }
 

@@ -22,6 +22,7 @@ mod answer;
 mod entry;
 mod events;
 mod exit;
+mod handon;
 mod lost;
 mod notation;
 mod signals;
@@ -147,8 +148,9 @@ struct Supervisor {
     init: TaskId,
     map: PidMap,
     threads: HashMap<i32, Thread>,
-    /// New tasks whose first stop came before their parent's clone event.
-    parked: HashSet<i32>,
+    /// New tasks whose first stop (its wait status) came before their
+    /// parent's clone event.
+    parked: HashMap<i32, i32>,
     /// New tasks known from their parent's event, not yet stopped.
     newborn: HashMap<i32, Newborn>,
     /// vfork children (`CLONE_VFORK`) whose exec event or death the
@@ -190,6 +192,10 @@ struct Supervisor {
     /// may have dequeued before that SIGCONT was sent
     /// (`supervisor/signals.rs`).
     discarded_stops: HashMap<i32, u64>,
+    /// Exits in flight (real tgid of the exiting process): the children
+    /// the core handed on before the kernel is known to have
+    /// (`supervisor/handon.rs`).
+    hand_ons: HashMap<i32, handon::HandOn>,
 }
 
 /// The signal the supervisor was sent (INT, TERM, HUP), to forward.
@@ -318,7 +324,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
                 ..Thread::default()
             },
         )]),
-        parked: HashSet::new(),
+        parked: HashMap::new(),
         newborn: HashMap::new(),
         vfork_children: HashSet::new(),
         unborn_deaths: HashMap::new(),
@@ -340,6 +346,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         stops_seen: 0,
         group_stops: HashMap::new(),
         discarded_stops: HashMap::new(),
+        hand_ons: HashMap::new(),
     };
     if let Some(t) = &mut s.timeline {
         t.start(1, 0, 1, 1, vec!["taskcore".into(), "run".into()]);
@@ -468,12 +475,12 @@ impl Supervisor {
         });
         if !self.threads.contains_key(&tid) {
             match self.newborn.remove(&tid) {
-                Some(nb) => self.first_stop(tid, nb),
+                Some(nb) => self.first_stop(tid, nb, st),
                 None => {
                     // A stop after a death report of the same tid: a new
                     // task (the number was reused).
                     self.unborn_deaths.remove(&tid);
-                    self.parked.insert(tid);
+                    self.parked.insert(tid, st);
                 }
             }
             return;
@@ -521,7 +528,18 @@ impl Supervisor {
                 self.group_stops.insert(t.tgid, Some(self.stops_seen));
             }
             let _ = tracee::listen(tid);
-            if seized {
+            if let (true, Some(task)) = (seized, task) {
+                // The core's traced thread takes part first when it is not
+                // in its group-stop trap yet (a thread that dequeued no stop
+                // signal itself: another one of its group started the
+                // stop), then listens.
+                let in_trap = self
+                    .k
+                    .ptrace_getsiginfo(self.init, v)
+                    .is_ok_and(|i| i.code >> 8 == libc::PTRACE_EVENT_STOP);
+                if !in_trap {
+                    let _ = self.k.get_signal_jobctl(task);
+                }
                 let _ = self.k.ptrace_listen(self.init, v);
             } else if let Some(task) = task {
                 // The thread took part in the group stop (do_signal_stop():
@@ -600,6 +618,7 @@ impl Supervisor {
         }
         self.reap_by_init(v);
         self.note_wakeups();
+        self.end_hand_on(tgid);
     }
 
     /// The core's init reaps virtual `v` if it is its zombie child (the

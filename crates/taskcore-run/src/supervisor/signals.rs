@@ -58,7 +58,15 @@ impl Supervisor {
             }
         }
         if self.alive(task) {
+            // A signal that kills ends the group in the core now, before
+            // the kernel's exit_notify() (supervisor/handon.rs).
+            let before = if self.is_fatal(task, sig) {
+                self.hand_on_before(tid, task)
+            } else {
+                None
+            };
             let virtual_pid = self.take_signal(tid, task, sig, code, vsender);
+            self.hand_on_after(before);
             if let (Some(want), Some(got)) = (virtual_pid, vsender) {
                 if want != got {
                     // SAFETY: si_pid lies at offset 16 of the 128-byte
@@ -213,7 +221,7 @@ impl Supervisor {
         // at its sender's entry, sent for real only after this dequeue) is
         // the core's own: it is resumed, and the signal taken next.
         for _ in 0..4 {
-            if r != Ok(SignalAction::Stopped) || sig_kernel_stop(sig) {
+            if r != Ok(SignalAction::Stopped) {
                 break;
             }
             let Ok(v) = self.k.pid_vnr(self.init, task) else {
@@ -222,6 +230,20 @@ impl Supervisor {
             let info = self.k.ptrace_getsiginfo(self.init, v);
             if self.debug {
                 eprintln!("[debug]   core trap of {v}: {info:?}");
+            }
+            // A stop signal's Stopped is its group stop when the task is
+            // not traced, or traced and in its group-stop trap (si_code
+            // `sig | PTRACE_EVENT_STOP << 8`, do_jobctl_trap()); a traced
+            // task's signal-delivery trap of it is resumed with it, as the
+            // supervisor resumes the real one, whose do_signal_stop()
+            // then makes the group stop.
+            let group_stop_trap = |i: &taskcore::SigInfo| i.code >> 8 == libc::PTRACE_EVENT_STOP;
+            if sig_kernel_stop(sig)
+                && !info
+                    .as_ref()
+                    .is_ok_and(|i| i.signo == sig && !group_stop_trap(i))
+            {
+                break;
             }
             let ours = info.is_ok_and(|i| i.signo == sig && (sig != libc::SIGTRAP || i.code <= 0));
             if self

@@ -46,6 +46,10 @@ impl Supervisor {
         // death report handed to the parent untraced, where the real wait
         // ran while it was still traced, which clears `notask_error` in
         // `wait_consider_task()`).
+        // Children exits in flight gave the caller in the core, as of this
+        // exit stop (a death report drained below may prove a hand-on done
+        // after the wait ran).
+        let handed = self.handed_on_in_flight(task);
         let mut now = self.peek_wait(task, call);
         let seen = |now: Option<Option<i32>>| [Some(entry), ic.woken.map(Some), now];
         if !seen(now).contains(&Some(real_child)) && self.drain_stops() > 0 {
@@ -65,27 +69,16 @@ impl Supervisor {
                 }
             }
         }
-        // A stop the kernel may have made visible only after this wait
-        // ran: the core reports child `x` stopped, but the real kernel
-        // completed `x`'s group stop (SIGNAL_STOP_STOPPED, in
-        // do_signal_stop() after the delivery stop's resume) at a moment
-        // the supervisor sees only at the group-stop trap, which had not
-        // been reported at the wait's entry. The kernel's answer without
-        // it is taken (nothing, or another child the core can report).
-        if let Some(x) = now.flatten() {
-            if real_child != Some(x) && self.stop_unseen_at(x, ic.entry_seq) {
-                match real_child {
-                    None => return Some(nothing_yet(call)),
-                    Some(y) if self.peek_wait(task, &only(call, y, true)) == Some(Some(y)) => {
-                        return self.wait_for(task, call, y)
-                    }
-                    Some(_) => {}
-                }
-            }
+        if let Some(r) = self.past_unseen(task, call, ic, &handed, real_child) {
+            return Some(r);
         }
         if self.debug {
+            let cands: Vec<(i32, i32)> = super::entry::waitid_form(call)
+                .and_then(|(i, id, o)| self.k.wait_candidates(task, i, id, o).ok())
+                .map(|v| v.iter().map(|c| (c.pid, c.status)).collect())
+                .unwrap_or_default();
             eprintln!(
-                "[debug]   window: entry {entry:?} woken {:?} now {now:?} real {real_child:?}",
+                "[debug]   window: entry {entry:?} woken {:?} now {now:?} real {real_child:?} candidates {cands:x?}",
                 ic.woken
             );
         }
@@ -97,6 +90,45 @@ impl Supervisor {
             None => nothing_yet(call),
             Some(c) => self.wait_for(task, call, c)?,
         })
+    }
+
+    /// The kernel's answer `real` (a child, or none) placed after the
+    /// children the core could report first that the kernel may not have
+    /// seen yet when the wait ran, as the replay skips children whose
+    /// readiness it cannot confirm: a child with a stop the kernel may
+    /// have completed only after the wait ran ([`Self::stop_unseen_at`]),
+    /// or one an exit in flight gave the caller (`handed`,
+    /// `supervisor/handon.rs`). Linux's walk meets the core's candidates
+    /// in order (`Kernel::wait_candidates`): when every one before `real`
+    /// (all of them, for none) is such a child, the core applies `real`.
+    fn past_unseen(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &Syscall,
+        ic: &InCall,
+        handed: &[i32],
+        real: Option<i32>,
+    ) -> Option<taskcore::sys::SysResult> {
+        let (idtype, id, options) = super::entry::waitid_form(call)?;
+        let cands = self.k.wait_candidates(task, idtype, id, options).ok()?;
+        let pos = match real {
+            None => cands.len(),
+            Some(y) => cands.iter().position(|c| c.pid == y)?,
+        };
+        let unseen = |c: &taskcore::WaitReport| {
+            handed.contains(&c.pid) || self.stop_unseen_at(c.pid, ic.entry_seq)
+        };
+        if pos == 0 || !cands[..pos].iter().all(unseen) {
+            return None;
+        }
+        if self.debug {
+            let skipped: Vec<i32> = cands[..pos].iter().map(|c| c.pid).collect();
+            eprintln!("[debug]   window: {skipped:?} not seen yet by the kernel's wait");
+        }
+        match real {
+            None => Some(nothing_yet(call)),
+            Some(y) => self.wait_for(task, call, y),
+        }
     }
 
     /// Whether virtual process `x` was resumed with a stop signal whose
@@ -388,23 +420,5 @@ fn nothing_yet(call: &Syscall) -> taskcore::sys::SysResult {
     match call {
         Syscall::Wait4 { .. } => Ok(SysRet::Wait(WaitOutcome::NothingYet)),
         _ => Ok(SysRet::Waitid(WaitOutcome::NothingYet)),
-    }
-}
-
-/// Wait `call` for child `c` only (`P_PID`), with `WNOHANG` added when
-/// `nohang`.
-fn only(call: &Syscall, c: i32, nohang: bool) -> Syscall {
-    let extra = if nohang { WNOHANG } else { 0 };
-    match *call {
-        Syscall::Wait4 { options, .. } => Syscall::Wait4 {
-            pid: c,
-            options: options | extra,
-        },
-        Syscall::Waitid { options, .. } => Syscall::Waitid {
-            idtype: taskcore::uapi::P_PID,
-            id: c,
-            options: options | extra,
-        },
-        ref other => other.clone(),
     }
 }
