@@ -330,6 +330,11 @@ impl Supervisor {
             self.report.not_checked("interrupted by a signal");
             return;
         }
+        // A setpgid or setsid: the process it changes, as it was.
+        let pgrp_before = match ic.early {
+            None => self.pgrp_target(task, ic.nr, &ic.args),
+            Some(_) => None,
+        };
         let r = match ic.early.clone() {
             Some(r) => r,
             None => {
@@ -362,6 +367,13 @@ impl Supervisor {
         };
         self.report.checked += 1;
         let mut ok = agrees(&r, shown);
+        if let (Some(true), Ok(_), Ok(call), Some((target, before))) =
+            (ok, &r, &ic.call, pgrp_before)
+        {
+            // Kept with the calls its window overlaps (supervisor/reorder.rs).
+            let call = call.clone();
+            self.note_pgrp_call(task, target, before, &call, ic.entry_seq);
+        }
         // wait4's status word.
         if let (Some(true), Ok(SysRet::Wait(WaitOutcome::Reported(w)))) = (ok, &r) {
             if ic.args[1] != 0 {
@@ -400,6 +412,16 @@ impl Supervisor {
             if let (Some(_), Ok(call)) = (self.pull_in_flight(tid, target), &ic.call) {
                 let again = dispatch(&mut self.k, task, call);
                 if agrees(&again, shown) == Some(true) {
+                    return;
+                }
+            }
+            // Or calls already applied, in another order than the
+            // kernel's (supervisor/reorder.rs).
+            if let (true, Ok(call)) = (target > 0, ic.call.clone()) {
+                let same = |k: &mut taskcore::Kernel| {
+                    agrees(&dispatch(k, task, &call), shown) == Some(true)
+                };
+                if self.reorder_pgrp_calls(target, same) {
                     return;
                 }
             }

@@ -25,6 +25,7 @@ mod exit;
 mod handon;
 mod lost;
 mod notation;
+mod reorder;
 mod signals;
 mod tidaddr;
 mod userns;
@@ -196,6 +197,9 @@ struct Supervisor {
     /// the core handed on before the kernel is known to have
     /// (`supervisor/handon.rs`).
     hand_ons: HashMap<i32, handon::HandOn>,
+    /// The setpgid and setsid calls applied per process (virtual tgid)
+    /// whose windows overlapped (`supervisor/reorder.rs`).
+    pgrp_calls: HashMap<i32, Vec<reorder::Applied>>,
 }
 
 /// The signal the supervisor was sent (INT, TERM, HUP), to forward.
@@ -347,6 +351,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         group_stops: HashMap::new(),
         discarded_stops: HashMap::new(),
         hand_ons: HashMap::new(),
+        pgrp_calls: HashMap::new(),
     };
     if let Some(t) = &mut s.timeline {
         t.start(1, 0, 1, 1, vec!["taskcore".into(), "run".into()]);
@@ -619,6 +624,9 @@ impl Supervisor {
         self.reap_by_init(v);
         self.note_wakeups();
         self.end_hand_on(tgid);
+        if tid == tgid {
+            self.pgrp_calls.remove(&v);
+        }
     }
 
     /// The core's init reaps virtual `v` if it is its zombie child (the
