@@ -426,9 +426,14 @@ impl Supervisor {
             (Ok(c), true) => self.peek_wait(task, c),
             _ => None,
         };
+        let entry_read = match (&call, alive && super::exit::reads_only(nr)) {
+            (Ok(c), true) => Some(dispatch(&mut self.k, task, c)),
+            _ => None,
+        };
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = Some(InCall {
                 entry_peek,
+                entry_read,
                 restore_pid,
                 entry_seq: self.stops_seen,
                 ..InCall::new(nr, c.name, vargs, call, early)

@@ -74,6 +74,11 @@ struct InCall {
     /// kernel may have woken the waiter, or run a `WNOHANG` one; a peek, applied
     /// at the exit if the real answer names it, `supervisor/window.rs`).
     woken: Option<i32>,
+    /// getpgid, getsid, getpgrp, getppid run by the kernel (not answered
+    /// at the entry): the core's answer at the entry, the start of the
+    /// call's window (another task's setpgid or setsid applied before its
+    /// exit may have run after the kernel answered).
+    entry_read: Option<SysResult>,
     /// A pid in the caller's memory made real at the entry (the
     /// rt_sigqueueinfo family's `si_pid`, capget/capset's `hdrp->pid`):
     /// where, and the program's (virtual) value to put back at the exit.
@@ -103,6 +108,7 @@ impl InCall {
             vfork_child: None,
             entry_peek: None,
             woken: None,
+            entry_read: None,
             restore_pid: None,
             entry_seq: 0,
         }
