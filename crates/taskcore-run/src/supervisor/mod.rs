@@ -199,6 +199,14 @@ struct Supervisor {
     /// may have dequeued before that SIGCONT was sent
     /// (`supervisor/signals.rs`).
     discarded_stops: HashMap<i32, u64>,
+    /// The SIGCONT (its sender and call) that discarded each such stop
+    /// signal, by process (virtual tgid): the last one sent.
+    discarding_cont: HashMap<i32, (TaskId, Syscall)>,
+    /// Processes (virtual tgid) whose stop signal the core took again
+    /// after the SIGCONT that had discarded it: that SIGCONT is sent
+    /// again in the core when the kernel shows it came after the stop
+    /// (`supervisor/signals.rs`).
+    cont_after_stop: HashMap<i32, (TaskId, Syscall)>,
     /// Exits in flight (real tgid of the exiting process): the children
     /// the core handed on before the kernel is known to have
     /// (`supervisor/handon.rs`).
@@ -356,6 +364,8 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         stops_seen: 0,
         group_stops: HashMap::new(),
         discarded_stops: HashMap::new(),
+        discarding_cont: HashMap::new(),
+        cont_after_stop: HashMap::new(),
         hand_ons: HashMap::new(),
         pgrp_calls: HashMap::new(),
     };
@@ -564,6 +574,7 @@ impl Supervisor {
             // tells its parent of the continued group, as the real thread
             // did before this trap.
             if let Some(task) = task {
+                self.send_cont_after_stop(task);
                 if seized {
                     if self.k.get_signal(task) == Ok(taskcore::SignalAction::Stopped) {
                         let _ = self.k.ptrace_cont(self.init, v, 0);
@@ -632,6 +643,9 @@ impl Supervisor {
         self.end_hand_on(tgid);
         if tid == tgid {
             self.pgrp_calls.remove(&v);
+            self.discarded_stops.remove(&v);
+            self.discarding_cont.remove(&v);
+            self.cont_after_stop.remove(&v);
         }
     }
 

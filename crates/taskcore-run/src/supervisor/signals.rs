@@ -320,7 +320,7 @@ impl Supervisor {
         &self,
         task: TaskId,
         call: &taskcore::sys::Syscall,
-    ) -> Option<(TaskId, i32, u64)> {
+    ) -> Option<(TaskId, i32, u64, TaskId, taskcore::sys::Syscall)> {
         use taskcore::sys::Syscall;
         let target = match *call {
             Syscall::Kill { pid, sig } if sig == libc::SIGCONT && pid > 0 => pid,
@@ -333,18 +333,51 @@ impl Supervisor {
         };
         let t = self.map.task(self.map.to_real(&self.k, task, target)?)?;
         let (private, shared) = self.k.pending_signals(t).ok()?;
-        Some((t, self.k.getpid(t).ok()?, (private | shared) & STOP_BITS))
+        Some((
+            t,
+            self.k.getpid(t).ok()?,
+            (private | shared) & STOP_BITS,
+            task,
+            call.clone(),
+        ))
     }
 
     /// After the send: the stop signals it discarded (prepare_signal()).
-    pub(super) fn note_discarded_stops(&mut self, before: Option<(TaskId, i32, u64)>) {
-        let Some((t, v, bits)) = before.filter(|&(_, _, b)| b != 0) else {
+    pub(super) fn note_discarded_stops(
+        &mut self,
+        before: Option<(TaskId, i32, u64, TaskId, taskcore::sys::Syscall)>,
+    ) {
+        let Some((t, v, bits, sender, call)) = before.filter(|b| b.2 != 0) else {
             return;
         };
         let (private, shared) = self.k.pending_signals(t).unwrap_or((0, 0));
         let gone = bits & !(private | shared);
         if gone != 0 {
             *self.discarded_stops.entry(v).or_default() |= gone;
+            self.discarding_cont.insert(v, (sender, call));
+        }
+    }
+
+    /// A trap of `task` that is no group stop (the notify of a SIGCONT
+    /// sent while it listened in one, `ptrace_trap_notify()`): if its
+    /// process took a stop signal again after the SIGCONT that had
+    /// discarded it in the core, the kernel's SIGCONT came after that
+    /// stop (sent while the thread was still in its signal-delivery
+    /// stop, it would find no stop to end, and that notify would be
+    /// taken by the group-stop trap): it is sent again in the core now,
+    /// by its sender if alive, as the same call.
+    pub(super) fn send_cont_after_stop(&mut self, task: TaskId) {
+        let Ok(v) = self.k.getpid(task) else { return };
+        let Some((sender, call)) = self.cont_after_stop.remove(&v) else {
+            return;
+        };
+        let r = if self.alive(sender) {
+            taskcore::sys::dispatch(&mut self.k, sender, &call).map(|_| ())
+        } else {
+            self.k.send_signal(task, libc::SIGCONT)
+        };
+        if self.debug {
+            eprintln!("[debug]   SIGCONT to {v} again after its stop: {r:?}");
         }
     }
 
@@ -358,6 +391,9 @@ impl Supervisor {
         match self.discarded_stops.get_mut(&v) {
             Some(bits) if *bits & bit != 0 && sig_kernel_stop(sig) => {
                 *bits &= !bit;
+                if let Some(c) = self.discarding_cont.remove(&v) {
+                    self.cont_after_stop.insert(v, c);
+                }
                 true
             }
             _ => false,
