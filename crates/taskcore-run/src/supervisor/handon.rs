@@ -41,7 +41,7 @@ impl Supervisor {
     /// The children (root namespace numbers, the core's list order) of
     /// every live thread of the process with real tgid `tgid` and root
     /// number `v0`, from the core's `/proc/V0/task/TID/children`.
-    fn core_children_of(&self, tgid: i32, v0: i32) -> Vec<i32> {
+    pub(super) fn core_children_of(&self, tgid: i32, v0: i32) -> Vec<i32> {
         let mut out = Vec::new();
         for (&rt, th) in &self.threads {
             if th.tgid != tgid {

@@ -30,6 +30,9 @@ impl Supervisor {
         shown: i64,
     ) -> Option<taskcore::sys::SysResult> {
         use taskcore::sys::Syscall;
+        if shown == -(libc::ECHILD as i64) {
+            return self.echild_before_hand_on(task, call);
+        }
         let entry = ic.entry_peek?;
         let real_child = match (call, shown) {
             (Syscall::Wait4 { .. }, v) if v > 0 => Some(v as i32),
@@ -90,6 +93,51 @@ impl Supervisor {
             None => nothing_yet(call),
             Some(c) => self.wait_for(task, call, c)?,
         })
+    }
+
+    /// `ECHILD` for real, where the core's wait has children to consider:
+    /// if every child of the caller that the wait selects was given it by
+    /// an exit in flight (`supervisor/handon.rs`), the kernel's wait ran
+    /// before that hand-on, and the core answers `ECHILD` too (the wait
+    /// changes nothing); `None` otherwise.
+    fn echild_before_hand_on(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &Syscall,
+    ) -> Option<taskcore::sys::SysResult> {
+        let handed = self.handed_on_in_flight(task);
+        if handed.is_empty() {
+            return None;
+        }
+        let (idtype, id, _) = super::entry::waitid_form(call)?;
+        let tgid = self
+            .map
+            .tid_of_task(task)
+            .and_then(|t| self.threads.get(&t))
+            .map(|t| t.tgid)?;
+        let own = self.k.getpid(task).ok()?;
+        let own0 = crate::pidmap::in_root(&self.k, task, own);
+        let group = match id {
+            0 => self.k.getpgid(task, 0).ok()?,
+            g => g,
+        };
+        let selected: Vec<i32> = self
+            .core_children_of(tgid, own0)
+            .into_iter()
+            .map(|c| crate::pidmap::in_ns_of(&self.k, task, c))
+            .filter(|&c| match idtype {
+                taskcore::uapi::P_PID => c == id,
+                taskcore::uapi::P_PGID => self.k.getpgid(task, c) == Ok(group),
+                _ => true,
+            })
+            .collect();
+        if selected.is_empty() || !selected.iter().all(|c| handed.contains(c)) {
+            return None;
+        }
+        if self.debug {
+            eprintln!("[debug]   window: ECHILD before the hand-on of {selected:?}");
+        }
+        Some(Err(taskcore::Errno::ECHILD))
     }
 
     /// The kernel's answer `real` (a child, or none) placed after the
