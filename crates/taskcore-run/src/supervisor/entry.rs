@@ -22,7 +22,7 @@ enum Target {
 }
 
 /// The kill family: calls that send a signal.
-fn sends_signal(nr: i64) -> bool {
+pub(super) fn sends_signal(nr: i64) -> bool {
     matches!(
         nr,
         libc::SYS_kill
@@ -314,6 +314,12 @@ impl Supervisor {
                 }
                 let before = self.stops_pending_at_sigcont(task, call);
                 early = Some(dispatch(&mut self.k, task, probe.as_ref().unwrap_or(call)));
+                if probe.is_none() {
+                    self.recent_kills.push_back((tid, task, call.clone(), None));
+                    if self.recent_kills.len() > 32 {
+                        self.recent_kills.pop_front();
+                    }
+                }
                 self.note_discarded_stops(before);
             }
         }

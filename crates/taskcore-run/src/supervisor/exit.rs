@@ -72,6 +72,12 @@ impl Supervisor {
         };
         let real = regs.ret();
         let mut shown = real;
+        if super::entry::sends_signal(ic.nr) {
+            let seq = self.stops_seen;
+            if let Some(k) = self.recent_kills.iter_mut().rev().find(|k| k.0 == tid) {
+                k.3.get_or_insert(seq);
+            }
+        }
         // The program's own arguments come back: a call the kernel
         // restarts (-ERESTART*) re-enters with them, to be translated again.
         let restore = regs.args() != ic.args;

@@ -137,6 +137,10 @@ struct Thread {
     exiting: bool,
     /// Set_tid_address state, `supervisor/tidaddr.rs`.
     tid_address: tidaddr::TidAddress,
+    /// [`Supervisor::stops_seen`] at its last stop, and at the one before
+    /// (it was resumed from that one: what it did since came after).
+    last_seen: u64,
+    prev_seen: u64,
 }
 
 /// What to do at a new task's first stop.
@@ -207,6 +211,10 @@ struct Supervisor {
     /// again in the core when the kernel shows it came after the stop
     /// (`supervisor/signals.rs`).
     cont_after_stop: HashMap<i32, (TaskId, Syscall)>,
+    /// The last kill-family calls applied at their entry: the sender's
+    /// real tid, its task, the call, and [`Supervisor::stops_seen`] at
+    /// its exit (`None`: in flight) (`supervisor/signals.rs`).
+    recent_kills: std::collections::VecDeque<(i32, TaskId, Syscall, Option<u64>)>,
     /// Exits in flight (real tgid of the exiting process): the children
     /// the core handed on before the kernel is known to have
     /// (`supervisor/handon.rs`).
@@ -366,6 +374,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         discarded_stops: HashMap::new(),
         discarding_cont: HashMap::new(),
         cont_after_stop: HashMap::new(),
+        recent_kills: std::collections::VecDeque::new(),
         hand_ons: HashMap::new(),
         pgrp_calls: HashMap::new(),
     };
@@ -467,6 +476,9 @@ impl Supervisor {
 
     fn on_status(&mut self, tid: i32, st: i32) {
         self.stops_seen += 1;
+        if let Some(t) = self.threads.get_mut(&tid) {
+            t.prev_seen = std::mem::replace(&mut t.last_seen, self.stops_seen);
+        }
         if self.debug {
             eprintln!(
                 "[debug] tid {tid} status {st:#x} v{}",

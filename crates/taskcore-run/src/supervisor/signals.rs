@@ -215,6 +215,7 @@ impl Supervisor {
             self.seize_dying(task);
         }
         let mut r = self.k.get_signal_once(task);
+        let mut later: Vec<(TaskId, taskcore::sys::Syscall)> = Vec::new();
         // A task the core's init traces takes a ptrace trap for each signal
         // (ptrace_signal()); the supervisor resumes it with the signal. A
         // trap of another kind first (the notify of a SIGCONT the core took
@@ -245,7 +246,22 @@ impl Supervisor {
             {
                 break;
             }
-            let ours = info.is_ok_and(|i| i.signo == sig && (sig != libc::SIGTRAP || i.code <= 0));
+            let ours = info
+                .as_ref()
+                .is_ok_and(|i| i.signo == sig && (sig != libc::SIGTRAP || i.code <= 0));
+            // Another signal's delivery trap: a signal the kernel did not
+            // have to take yet, sent by a kill still in flight (the core
+            // applied it at its sender's entry; the kernel sent it after
+            // this dequeue). Dropped from this trap, it is sent again by
+            // that call once this signal is taken.
+            if let Ok(i) = &info {
+                if !ours && i.code >> 8 != libc::PTRACE_EVENT_STOP {
+                    let since = self.threads.get(&tid).map_or(0, |t| t.prev_seen);
+                    if let Some(k) = self.kill_in_flight(task, i.signo, since) {
+                        later.push(k);
+                    }
+                }
+            }
             if self
                 .k
                 .ptrace_cont(self.init, v, if ours { sig } else { 0 })
@@ -256,6 +272,12 @@ impl Supervisor {
             r = self.k.get_signal_once(task);
             if ours {
                 break;
+            }
+        }
+        for (sender, call) in later {
+            let again = taskcore::sys::dispatch(&mut self.k, sender, &call);
+            if self.debug {
+                eprintln!("[debug]   {call:?} sent again after this delivery: {again:?}");
             }
         }
         match r {
@@ -398,6 +420,46 @@ impl Supervisor {
             }
             _ => false,
         }
+    }
+
+    /// A kill-family call that sent `sig` to `task`'s process
+    /// (`kill(pid > 0)`) or thread (`tgkill`, `tkill`), applied to the
+    /// core at its entry, whose send the kernel may have made after
+    /// `task`'s thread resumed at the stop numbered `since`: still in
+    /// flight, or its exit seen after that (the reports of two tasks come
+    /// to the supervisor in its tracees' order, not in time order). Its
+    /// sender and call (kept: a later delivery may need it again).
+    fn kill_in_flight(
+        &self,
+        task: TaskId,
+        sig: i32,
+        since: u64,
+    ) -> Option<(TaskId, taskcore::sys::Syscall)> {
+        use taskcore::sys::Syscall;
+        let k = &self.k;
+        let tgid = in_root(k, task, k.getpid(task).ok()?);
+        let tid = in_root(k, task, k.gettid(task).ok()?);
+        let at = self
+            .recent_kills
+            .iter()
+            .rposition(|(_, sender, call, exit)| {
+                let hits = |v: i32, thread: bool| {
+                    k.find_task_by_vpid(*sender, v).is_ok_and(|x| {
+                        let n = if thread { k.gettid(x) } else { k.getpid(x) };
+                        n.is_ok_and(|n| in_root(k, x, n) == if thread { tid } else { tgid })
+                    })
+                };
+                let aimed = match *call {
+                    Syscall::Kill { pid, sig: s } => s == sig && pid > 0 && hits(pid, false),
+                    Syscall::Tgkill { tid, sig: s, .. } | Syscall::Tkill { tid, sig: s } => {
+                        s == sig && tid > 0 && hits(tid, true)
+                    }
+                    _ => false,
+                };
+                aimed && exit.is_none_or(|x| x > since) && k.getpid(*sender).is_ok()
+            })?;
+        let (_, sender, call, _) = self.recent_kills.get(at)?;
+        Some((*sender, call.clone()))
     }
 }
 
