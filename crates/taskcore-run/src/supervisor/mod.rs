@@ -14,7 +14,10 @@
 //!
 //! Beside them: `answer` gives the real answer of id queries and of a
 //! childless wait at the seccomp stop (no syscall-exit stop); `window` places a wait's answer within its entry–exit
-//! window and pulls other threads' calls in flight into place; `userns`
+//! window and pulls other threads' calls in flight into place; `handon`
+//! keeps the children an exit applied before the kernel's `exit_notify()`
+//! handed on, for the waits placed before it; `reorder` applies again a
+//! setpgid or setsid the kernel ran after an overlapping one; `userns`
 //! gives the core the id maps a program wrote natively; `notation`
 //! writes divergences in strace's notation.
 

@@ -239,28 +239,32 @@ impl Supervisor {
             // supervisor resumes the real one, whose do_signal_stop()
             // then makes the group stop.
             let group_stop_trap = |i: &taskcore::SigInfo| i.code >> 8 == libc::PTRACE_EVENT_STOP;
-            if sig_kernel_stop(sig)
-                && !info
-                    .as_ref()
-                    .is_ok_and(|i| i.signo == sig && !group_stop_trap(i))
-            {
-                break;
-            }
-            let ours = info
-                .as_ref()
-                .is_ok_and(|i| i.signo == sig && (sig != libc::SIGTRAP || i.code <= 0));
+            let ours = info.as_ref().is_ok_and(|i| {
+                i.signo == sig && (sig != libc::SIGTRAP || i.code <= 0) && !group_stop_trap(i)
+            });
             // Another signal's delivery trap: a signal the kernel did not
             // have to take yet, sent by a kill still in flight (the core
             // applied it at its sender's entry; the kernel sent it after
             // this dequeue). Dropped from this trap, it is sent again by
             // that call once this signal is taken.
+            let mut resent = false;
             if let Ok(i) = &info {
-                if !ours && i.code >> 8 != libc::PTRACE_EVENT_STOP {
+                if !ours && !group_stop_trap(i) {
                     let since = self.threads.get(&tid).map_or(0, |t| t.prev_seen);
                     if let Some(k) = self.kill_in_flight(task, i.signo, since) {
                         later.push(k);
+                        resent = true;
                     }
                 }
+            }
+            // The core's own re-trap (a SIGCONT's notify, SIGTRAP) is
+            // resumed, and the signal taken next; a stop signal's group
+            // stop (its trap) or another signal's delivery trap ends it.
+            let retrap = info
+                .as_ref()
+                .is_ok_and(|i| i.signo == libc::SIGTRAP && group_stop_trap(i));
+            if sig_kernel_stop(sig) && !ours && !resent && !retrap {
+                break;
             }
             if self
                 .k
