@@ -406,19 +406,20 @@ impl Supervisor {
             }
         }
         if let (Some(false), Ok(call)) = (ok, &ic.call) {
-            // A wait for the caller's own process group that reaped
-            // nothing: a setpgid or setsid in flight that moves the caller
-            // may have run first for real (it changes which children the
-            // wait considers); placed now, inside its window, and the
-            // answer taken again.
-            let own_group = matches!(
+            // A wait for a process group that reaped nothing: a setpgid
+            // or setsid in flight that moves the caller or one of its
+            // children may have run first for real (it changes which
+            // children the wait selects); placed now, inside its window,
+            // and the answer taken again.
+            let by_group = matches!(
                 *call,
-                Syscall::Wait4 { pid: 0, .. }
-                    | Syscall::Waitid {
-                        idtype: taskcore::uapi::P_PGID,
-                        id: 0,
-                        ..
-                    }
+                Syscall::Wait4 { pid, .. } if pid == 0 || (pid < -1 && pid != i32::MIN)
+            ) || matches!(
+                *call,
+                Syscall::Waitid {
+                    idtype: taskcore::uapi::P_PGID,
+                    ..
+                }
             );
             let reaped_none = matches!(
                 r,
@@ -426,12 +427,26 @@ impl Supervisor {
                     | Ok(SysRet::Wait(WaitOutcome::NothingYet)
                         | SysRet::Waitid(WaitOutcome::NothingYet))
             );
-            let own = self.k.getpid(task).unwrap_or(0);
-            if own_group && reaped_none && self.pull_in_flight(tid, own).is_some() {
-                let call = call.clone();
-                let again = dispatch(&mut self.k, task, &call);
-                if agrees(&again, shown) == Some(true) {
-                    return;
+            if by_group && reaped_none {
+                let own = self.k.getpid(task).unwrap_or(0);
+                let tgid = self.threads.get(&tid).map_or(0, |t| t.tgid);
+                let own0 = in_root(&self.k, task, own);
+                let mut targets = vec![own];
+                targets.extend(
+                    self.core_children_of(tgid, own0)
+                        .into_iter()
+                        .map(|c| crate::pidmap::in_ns_of(&self.k, task, c)),
+                );
+                let pulled: usize = targets
+                    .into_iter()
+                    .filter_map(|t| self.pull_in_flight(tid, t))
+                    .sum();
+                if pulled > 0 {
+                    let call = call.clone();
+                    let again = dispatch(&mut self.k, task, &call);
+                    if agrees(&again, shown) == Some(true) {
+                        return;
+                    }
                 }
             }
         }
