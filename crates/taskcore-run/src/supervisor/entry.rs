@@ -232,8 +232,10 @@ impl Supervisor {
                         self.pull_subreapers_in_flight(tid);
                         self.seize_dying(task);
                         let before = self.hand_on_before(tid, task);
+                        let report = self.report_before_death(task);
                         let _ = dispatch(&mut self.k, task, call);
                         self.hand_on_after(before);
+                        self.note_dying(tid, nr == libc::SYS_exit_group, report);
                         if let Some(t) = self.threads.get_mut(&tid) {
                             t.exiting = true;
                         }
@@ -432,8 +434,13 @@ impl Supervisor {
             (Ok(c), true) => self.peek_wait(task, c),
             _ => None,
         };
-        let entry_read = match (&call, alive && super::exit::reads_only(nr)) {
-            (Ok(c), true) => Some(dispatch(&mut self.k, task, c)),
+        let entry_read = match (&call, alive) {
+            (Ok(c), true) if super::exit::reads_only(nr) => Some(dispatch(&mut self.k, task, c)),
+            // A setpgid or setsid: its answer at the entry, on a copy of
+            // the core (kept for a refusal, supervisor/exit.rs).
+            (Ok(c), true) if matches!(nr, libc::SYS_setpgid | libc::SYS_setsid) => {
+                Some(dispatch(&mut self.k.snapshot(), task, c))
+            }
             _ => None,
         };
         if let Some(t) = self.threads.get_mut(&tid) {
@@ -509,6 +516,25 @@ impl Supervisor {
             self.seized.insert(leader);
         }
         ok
+    }
+
+    /// For a wait, the report the core would give now, without reaping.
+    pub(super) fn peek_wait_report(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &Syscall,
+    ) -> Option<taskcore::WaitReport> {
+        use taskcore::uapi::{WNOHANG, WNOWAIT};
+        let (idtype, id, options) = waitid_form(call)?;
+        let peek = Syscall::Waitid {
+            idtype,
+            id,
+            options: options | WNOWAIT | WNOHANG,
+        };
+        match dispatch(&mut self.k, task, &peek) {
+            Ok(SysRet::Waitid(taskcore::WaitOutcome::Reported(w))) => Some(w),
+            _ => None,
+        }
     }
 
     /// For a wait, the child the core would report now without reaping it

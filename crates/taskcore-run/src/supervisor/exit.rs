@@ -365,9 +365,23 @@ impl Supervisor {
                     };
                     self.pull_in_flight(tid, target);
                 }
-                match self.wait_in_window(task, call, &ic, shown) {
-                    Some(r) => r,
-                    None => dispatch(&mut self.k, task, call),
+                // Or it ran before another's call the core applied since
+                // its entry (that setpgid made the group it joins, say): the
+                // core's refusal at the entry, which changes nothing, is
+                // that moment's.
+                let refused_at_entry = shown < 0
+                    && matches!(ic.nr, libc::SYS_setsid | libc::SYS_setpgid)
+                    && ic
+                        .entry_read
+                        .as_ref()
+                        .is_some_and(|e| agrees(e, shown) == Some(true));
+                if refused_at_entry {
+                    ic.entry_read.clone().unwrap_or(Err(taskcore::Errno::EPERM))
+                } else {
+                    match self.wait_in_window(task, call, &ic, shown) {
+                        Some(r) => r,
+                        None => dispatch(&mut self.k, task, call),
+                    }
                 }
             }
         };

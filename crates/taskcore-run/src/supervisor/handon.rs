@@ -106,8 +106,52 @@ impl Supervisor {
     /// A thread of real group `tgid` is gone: once none is left, its
     /// exit_notify() has handed every child on for real.
     pub(super) fn end_hand_on(&mut self, tgid: i32) {
-        if self.hand_ons.contains_key(&tgid) && !self.threads.values().any(|t| t.tgid == tgid) {
+        let tracked = self.hand_ons.contains_key(&tgid) || self.dying.contains_key(&tgid);
+        if tracked && !self.threads.values().any(|t| t.tgid == tgid) {
             self.hand_ons.remove(&tgid);
+            self.dying.remove(&tgid);
+        }
+    }
+
+    /// Before the core may end `task`'s group at one of its stops: the
+    /// stop or continue report its parent could take now (a peek), which
+    /// the kernel's still-living process keeps until it dies.
+    pub(super) fn report_before_death(&mut self, task: TaskId) -> Option<taskcore::WaitReport> {
+        use taskcore::uapi::{P_PID, WCONTINUED, WSTOPPED};
+        let me = self.k.getpid(task).ok()?;
+        let parent = self.k.getppid(task).ok().filter(|&p| p > 0)?;
+        let pt = self.k.find_task_by_vpid(task, parent).ok()?;
+        let me_there = self
+            .k
+            .pid_vnr(pt, task)
+            .ok()
+            .filter(|&v| v > 0)
+            .unwrap_or(me);
+        let call = taskcore::sys::Syscall::Waitid {
+            idtype: P_PID,
+            id: me_there,
+            options: WSTOPPED | WCONTINUED,
+        };
+        self.peek_wait_report(pt, &call)
+    }
+
+    /// The core ended the group of thread `tid` at one of its stops,
+    /// before the kernel (`group`: the whole group; else only that
+    /// thread, which ends the group if it is the last one): kept until
+    /// its last death report, with the stop or continue report its parent
+    /// could take before (`report`).
+    pub(super) fn note_dying(
+        &mut self,
+        tid: i32,
+        group: bool,
+        report: Option<taskcore::WaitReport>,
+    ) {
+        let Some(g) = self.threads.get(&tid).map(|t| t.tgid).filter(|&g| g > 0) else {
+            return;
+        };
+        let last = !self.threads.iter().any(|(&t, th)| t != tid && th.tgid == g);
+        if group || last {
+            self.dying.insert(g, report);
         }
     }
 

@@ -80,7 +80,8 @@ struct InCall {
     /// getpgid, getsid, getpgrp, getppid run by the kernel (not answered
     /// at the entry): the core's answer at the entry, the start of the
     /// call's window (another task's setpgid or setsid applied before its
-    /// exit may have run after the kernel answered).
+    /// exit may have run after the kernel answered); setpgid and setsid:
+    /// the answer a copy of the core gave at the entry.
     entry_read: Option<SysResult>,
     /// A pid in the caller's memory made real at the entry (the
     /// rt_sigqueueinfo family's `si_pid`, capget/capset's `hdrp->pid`):
@@ -222,6 +223,10 @@ struct Supervisor {
     /// the core handed on before the kernel is known to have
     /// (`supervisor/handon.rs`).
     hand_ons: HashMap<i32, handon::HandOn>,
+    /// Processes (real tgid) whose death the core applied at a stop
+    /// (exit_group, a last thread's exit, a fatal signal's delivery)
+    /// before their death report (`supervisor/handon.rs`).
+    dying: HashMap<i32, Option<taskcore::WaitReport>>,
     /// The setpgid and setsid calls applied per process (virtual tgid)
     /// whose windows overlapped (`supervisor/reorder.rs`).
     pgrp_calls: HashMap<i32, Vec<reorder::Applied>>,
@@ -379,6 +384,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         cont_after_stop: HashMap::new(),
         recent_kills: std::collections::VecDeque::new(),
         hand_ons: HashMap::new(),
+        dying: HashMap::new(),
         pgrp_calls: HashMap::new(),
     };
     if let Some(t) = &mut s.timeline {

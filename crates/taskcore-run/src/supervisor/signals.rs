@@ -60,13 +60,20 @@ impl Supervisor {
         if self.alive(task) {
             // A signal that kills ends the group in the core now, before
             // the kernel's exit_notify() (supervisor/handon.rs).
-            let before = if self.is_fatal(task, sig) {
-                self.hand_on_before(tid, task)
+            let fatal = self.is_fatal(task, sig);
+            let (before, report) = if fatal {
+                (
+                    self.hand_on_before(tid, task),
+                    self.report_before_death(task),
+                )
             } else {
-                None
+                (None, None)
             };
             let virtual_pid = self.take_signal(tid, task, sig, code, vsender);
             self.hand_on_after(before);
+            if fatal {
+                self.note_dying(tid, true, report);
+            }
             if let (Some(want), Some(got)) = (virtual_pid, vsender) {
                 if want != got {
                     // SAFETY: si_pid lies at offset 16 of the 128-byte

@@ -53,6 +53,12 @@ impl Supervisor {
         // exit stop (a death report drained below may prove a hand-on done
         // after the wait ran).
         let handed = self.handed_on_in_flight(task);
+        // The reports dying processes kept, as of this exit stop too.
+        let dying: Vec<(i32, taskcore::WaitReport)> = self
+            .dying
+            .iter()
+            .filter_map(|(&r, w)| w.map(|w| (r, w)))
+            .collect();
         let mut now = self.peek_wait(task, call);
         let seen = |now: Option<Option<i32>>| [Some(entry), ic.woken.map(Some), now];
         if !seen(now).contains(&Some(real_child)) && self.drain_stops() > 0 {
@@ -75,6 +81,9 @@ impl Supervisor {
         if let Some(r) = self.past_unseen(task, call, ic, &handed, real_child) {
             return Some(r);
         }
+        if let Some(r) = self.entry_report_of_dying(task, call, ic, &dying, real_child) {
+            return Some(r);
+        }
         if self.debug {
             let cands: Vec<(i32, i32)> = super::entry::waitid_form(call)
                 .and_then(|(i, id, o)| self.k.wait_candidates(task, i, id, o).ok())
@@ -93,6 +102,61 @@ impl Supervisor {
             None => nothing_yet(call),
             Some(c) => self.wait_for(task, call, c)?,
         })
+    }
+
+    /// The kernel reported child `real` stopped or continued, and the
+    /// core cannot report it so: its death was applied to the core at one
+    /// of its stops, before the kernel's (a fatal signal's delivery, an
+    /// exit: its death report not seen yet), and the still-living process
+    /// kept that report for real. The one its parent could have taken just
+    /// before the core's death is the answer (taken once; its status is
+    /// compared as the core's).
+    fn entry_report_of_dying(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &Syscall,
+        ic: &InCall,
+        dying: &[(i32, taskcore::WaitReport)],
+        real: Option<i32>,
+    ) -> Option<taskcore::sys::SysResult> {
+        let y = real?;
+        let (r, w) = *dying.iter().find(|d| d.1.pid == y)?;
+        let stop_or_cont = |st: i32| st == 0xffff || st & 0xff == 0x7f;
+        let core_now = self.peek_wait_report(task, &only_child(call, y));
+        if w.pid != y
+            || !self.real_is_stop_or_cont(task, call, ic)
+            || core_now.is_some_and(|c| stop_or_cont(c.status))
+        {
+            return None;
+        }
+        if let Some(slot) = self.dying.get_mut(&r) {
+            *slot = None;
+        }
+        if self.debug {
+            eprintln!("[debug]   window: {y}'s report before its death in the core");
+        }
+        Some(Ok(match call {
+            Syscall::Wait4 { .. } => SysRet::Wait(WaitOutcome::Reported(w)),
+            _ => SysRet::Waitid(WaitOutcome::Reported(w)),
+        }))
+    }
+
+    /// Whether the kernel's answer to wait `call` of `task` reports a stop
+    /// or a continue: wait4's status word, waitid's `si_code`
+    /// (`CLD_TRAPPED`, `CLD_STOPPED`, `CLD_CONTINUED`).
+    fn real_is_stop_or_cont(&self, task: taskcore::TaskId, call: &Syscall, ic: &InCall) -> bool {
+        let Some(mem) = self.map.tid_of_task(task).map(Memory::new) else {
+            return false;
+        };
+        match call {
+            Syscall::Wait4 { .. } if ic.args[1] != 0 => mem
+                .read_i32(ic.args[1])
+                .is_ok_and(|st| st == 0xffff || st & 0xff == 0x7f),
+            Syscall::Waitid { .. } if ic.args[2] != 0 => mem
+                .read_i32(ic.args[2] + 8)
+                .is_ok_and(|c| (4..=6).contains(&c)),
+            _ => false,
+        }
     }
 
     /// `ECHILD` for real, where the core's wait has children to consider:
@@ -468,5 +532,18 @@ fn nothing_yet(call: &Syscall) -> taskcore::sys::SysResult {
     match call {
         Syscall::Wait4 { .. } => Ok(SysRet::Wait(WaitOutcome::NothingYet)),
         _ => Ok(SysRet::Waitid(WaitOutcome::NothingYet)),
+    }
+}
+
+/// Wait `call` for child `c` only (`P_PID`), its options kept.
+fn only_child(call: &Syscall, c: i32) -> Syscall {
+    match *call {
+        Syscall::Wait4 { options, .. } => Syscall::Wait4 { pid: c, options },
+        Syscall::Waitid { options, .. } => Syscall::Waitid {
+            idtype: taskcore::uapi::P_PID,
+            id: c,
+            options,
+        },
+        ref other => other.clone(),
     }
 }
