@@ -122,18 +122,37 @@ mod tests {
 
     #[test]
     fn a_child_is_seen_in_the_children_lists() {
-        let mut child = std::process::Command::new("sleep")
-            .arg("5")
+        let me = std::process::id() as i32;
+        if !std::path::Path::new(&format!("/proc/{me}/task/{me}/children")).exists() {
+            assert_eq!(no_children(me), None);
+            return;
+        }
+        // A single-threaded shell with one child, and that child with none.
+        let mut sh = std::process::Command::new("sh")
+            .args(["-c", "sleep 5 & echo $!; wait"])
+            .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        let me = std::process::id() as i32;
-        let seen = no_children(me);
-        child.kill().unwrap();
-        child.wait().unwrap();
-        if std::path::Path::new(&format!("/proc/{me}/task/{me}/children")).exists() {
-            assert_eq!(seen, Some(false));
-        } else {
-            assert_eq!(seen, None);
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(sh.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        let sleep: i32 = line.trim().parse().unwrap();
+        let shell = sh.id() as i32;
+        let (of_shell, of_sleep) = (no_children(shell), no_children(sleep));
+        // SAFETY: kill of the sleep this test started.
+        unsafe { libc::kill(sleep, libc::SIGKILL) };
+        sh.wait().unwrap();
+        assert_eq!(of_shell, Some(false));
+        assert_eq!(of_sleep, Some(true));
+        // This test process has several threads: not read.
+        let threads = std::fs::read_dir(format!("/proc/{me}/task"))
+            .unwrap()
+            .count();
+        if threads > 1 {
+            assert_eq!(no_children(me), None);
         }
     }
 }
