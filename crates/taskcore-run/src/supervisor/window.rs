@@ -53,6 +53,13 @@ impl Supervisor {
         // exit stop (a death report drained below may prove a hand-on done
         // after the wait ran).
         let handed = self.handed_on_in_flight(task);
+        // The children the core could report at this exit stop: one that
+        // only a report drained below makes reportable may have become so
+        // after the kernel's wait ran.
+        let before_drain: Vec<i32> = super::entry::waitid_form(call)
+            .and_then(|(i, id, o)| self.k.wait_candidates(task, i, id, o).ok())
+            .map(|v| v.iter().map(|c| c.pid).collect())
+            .unwrap_or_default();
         // The reports dying processes kept, as of this exit stop too.
         let dying: Vec<(i32, taskcore::WaitReport)> = self
             .dying
@@ -78,7 +85,7 @@ impl Supervisor {
                 }
             }
         }
-        if let Some(r) = self.past_unseen(task, call, ic, &handed, real_child) {
+        if let Some(r) = self.past_unseen(task, call, ic, &handed, &before_drain, real_child) {
             return Some(r);
         }
         if let Some(r) = self.entry_report_of_dying(task, call, ic, &dying, real_child) {
@@ -210,7 +217,9 @@ impl Supervisor {
     /// readiness it cannot confirm: a child with a stop the kernel may
     /// have completed only after the wait ran ([`Self::stop_unseen_at`]),
     /// or one an exit in flight gave the caller (`handed`,
-    /// `supervisor/handon.rs`). Linux's walk meets the core's candidates
+    /// `supervisor/handon.rs`), or one the core could not report at the
+    /// wait's exit stop (not in `before_drain`: a report taken since made
+    /// it reportable, which may have come after the kernel's wait). Linux's walk meets the core's candidates
     /// in order (`Kernel::wait_candidates`): when every one before `real`
     /// (all of them, for none) is such a child, the core applies `real`.
     fn past_unseen(
@@ -219,6 +228,7 @@ impl Supervisor {
         call: &Syscall,
         ic: &InCall,
         handed: &[i32],
+        before_drain: &[i32],
         real: Option<i32>,
     ) -> Option<taskcore::sys::SysResult> {
         let (idtype, id, options) = super::entry::waitid_form(call)?;
@@ -228,7 +238,9 @@ impl Supervisor {
             Some(y) => cands.iter().position(|c| c.pid == y)?,
         };
         let unseen = |c: &taskcore::WaitReport| {
-            handed.contains(&c.pid) || self.stop_unseen_at(c.pid, ic.entry_seq)
+            handed.contains(&c.pid)
+                || !before_drain.contains(&c.pid)
+                || self.stop_unseen_at(c.pid, ic.entry_seq)
         };
         if pos == 0 || !cands[..pos].iter().all(unseen) {
             return None;
