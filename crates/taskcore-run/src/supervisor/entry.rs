@@ -443,9 +443,14 @@ impl Supervisor {
             }
             _ => None,
         };
+        let entry_report = match (&call, entry_peek) {
+            (Ok(c), Some(Some(_))) => self.peek_wait_report(task, c),
+            _ => None,
+        };
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = Some(InCall {
                 entry_peek,
+                entry_report,
                 entry_read,
                 restore_pid,
                 entry_seq: self.stops_seen,

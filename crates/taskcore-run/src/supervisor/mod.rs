@@ -72,6 +72,8 @@ struct InCall {
     /// wait4/waitid: what the core would have reported at the entry (a
     /// peek: `WNOWAIT|WNOHANG`), the start of the call's window.
     entry_peek: Option<Option<i32>>,
+    /// wait4/waitid: the report the core would have given at the entry.
+    entry_report: Option<taskcore::WaitReport>,
     /// wait4/waitid: the child the core would have reported when a death
     /// report first made one visible during the call (the moment the real
     /// kernel may have woken the waiter, or run a `WNOHANG` one; a peek, applied
@@ -111,6 +113,7 @@ impl InCall {
             refused: None,
             vfork_child: None,
             entry_peek: None,
+            entry_report: None,
             woken: None,
             entry_read: None,
             restore_pid: None,

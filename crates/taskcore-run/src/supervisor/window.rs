@@ -107,7 +107,21 @@ impl Supervisor {
         }
         Some(match real_child {
             None => nothing_yet(call),
-            Some(c) => self.wait_for(task, call, c)?,
+            Some(c) => {
+                // The entry's report of a stop or a continue that an
+                // event since (the child's continue or death) took from
+                // the core: the kernel's wait ran before it.
+                let gone = self.peek_wait(task, &only_child(call, c)) != Some(Some(c));
+                match ic.entry_report.filter(|w| {
+                    w.pid == c && gone && (w.status == 0xffff || w.status & 0xff == 0x7f)
+                }) {
+                    Some(w) => Ok(match call {
+                        Syscall::Wait4 { .. } => SysRet::Wait(WaitOutcome::Reported(w)),
+                        _ => SysRet::Waitid(WaitOutcome::Reported(w)),
+                    }),
+                    None => self.wait_for(task, call, c)?,
+                }
+            }
         })
     }
 
