@@ -22,7 +22,7 @@ enum Target {
 }
 
 /// The kill family: calls that send a signal.
-fn sends_signal(nr: i64) -> bool {
+pub(super) fn sends_signal(nr: i64) -> bool {
     matches!(
         nr,
         libc::SYS_kill
@@ -231,7 +231,11 @@ impl Supervisor {
                     if let Ok(call) = &call {
                         self.pull_subreapers_in_flight(tid);
                         self.seize_dying(task);
+                        let before = self.hand_on_before(tid, task);
+                        let report = self.report_before_death(task);
                         let _ = dispatch(&mut self.k, task, call);
+                        self.hand_on_after(before);
+                        self.note_dying(tid, nr == libc::SYS_exit_group, report);
                     }
                 }
                 self.resume(tid, 0);
@@ -309,6 +313,12 @@ impl Supervisor {
                 }
                 let before = self.stops_pending_at_sigcont(task, call);
                 early = Some(dispatch(&mut self.k, task, probe.as_ref().unwrap_or(call)));
+                if probe.is_none() {
+                    self.recent_kills.push_back((tid, task, call.clone(), None));
+                    if self.recent_kills.len() > 32 {
+                        self.recent_kills.pop_front();
+                    }
+                }
                 self.note_discarded_stops(before);
             }
         }
@@ -421,9 +431,24 @@ impl Supervisor {
             (Ok(c), true) => self.peek_wait(task, c),
             _ => None,
         };
+        let entry_read = match (&call, alive) {
+            (Ok(c), true) if super::exit::reads_only(nr) => Some(dispatch(&mut self.k, task, c)),
+            // A setpgid or setsid: its answer at the entry, on a copy of
+            // the core (kept for a refusal, supervisor/exit.rs).
+            (Ok(c), true) if matches!(nr, libc::SYS_setpgid | libc::SYS_setsid) => {
+                Some(dispatch(&mut self.k.snapshot(), task, c))
+            }
+            _ => None,
+        };
+        let entry_report = match (&call, entry_peek) {
+            (Ok(c), Some(Some(_))) => self.peek_wait_report(task, c),
+            _ => None,
+        };
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = Some(InCall {
                 entry_peek,
+                entry_report,
+                entry_read,
                 restore_pid,
                 entry_seq: self.stops_seen,
                 ..InCall::new(nr, c.name, vargs, call, early)
@@ -495,6 +520,25 @@ impl Supervisor {
         ok
     }
 
+    /// For a wait, the report the core would give now, without reaping.
+    pub(super) fn peek_wait_report(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &Syscall,
+    ) -> Option<taskcore::WaitReport> {
+        use taskcore::uapi::{WNOHANG, WNOWAIT};
+        let (idtype, id, options) = waitid_form(call)?;
+        let peek = Syscall::Waitid {
+            idtype,
+            id,
+            options: options | WNOWAIT | WNOHANG,
+        };
+        match dispatch(&mut self.k, task, &peek) {
+            Ok(SysRet::Waitid(taskcore::WaitOutcome::Reported(w))) => Some(w),
+            _ => None,
+        }
+    }
+
     /// For a wait, the child the core would report now without reaping it
     /// (`Some(None)`: none); `None` for other calls or an error.
     pub(super) fn peek_wait(
@@ -502,26 +546,8 @@ impl Supervisor {
         task: taskcore::TaskId,
         call: &Syscall,
     ) -> Option<Option<i32>> {
-        use taskcore::uapi::{P_ALL, P_PGID, P_PID, WEXITED, WNOHANG, WNOWAIT, WSTOPPED};
-        let (idtype, id, options) = match *call {
-            Syscall::Wait4 { pid, options } => {
-                let (t, id) = match pid {
-                    -1 => (P_ALL, 0),
-                    0 => (P_PGID, 0),
-                    p if p > 0 => (P_PID, p),
-                    p if p == i32::MIN => return None,
-                    p => (P_PGID, -p),
-                };
-                // wait4's WUNTRACED is waitid's WSTOPPED.
-                (t, id, options | WEXITED | (options & WSTOPPED))
-            }
-            Syscall::Waitid {
-                idtype,
-                id,
-                options,
-            } => (idtype, id, options),
-            _ => return None,
-        };
+        use taskcore::uapi::{WNOHANG, WNOWAIT};
+        let (idtype, id, options) = waitid_form(call)?;
         let peek = Syscall::Waitid {
             idtype,
             id,
@@ -646,5 +672,31 @@ impl Supervisor {
             // SAFETY: kill of a traced process of the namespace.
             unsafe { libc::kill(tid, sig) };
         }
+    }
+}
+
+/// A wait call as `waitid(idtype, id, options)` (wait4's selector and
+/// options mapped as `kernel_wait4()` does); `None` for other calls and
+/// wait4's `INT_MIN` (`ESRCH`).
+pub(super) fn waitid_form(call: &Syscall) -> Option<(i32, i32, i32)> {
+    use taskcore::uapi::{P_ALL, P_PGID, P_PID, WEXITED, WSTOPPED};
+    match *call {
+        Syscall::Wait4 { pid, options } => {
+            let (t, id) = match pid {
+                -1 => (P_ALL, 0),
+                0 => (P_PGID, 0),
+                p if p > 0 => (P_PID, p),
+                p if p == i32::MIN => return None,
+                p => (P_PGID, -p),
+            };
+            // wait4's WUNTRACED is waitid's WSTOPPED.
+            Some((t, id, options | WEXITED | (options & WSTOPPED)))
+        }
+        Syscall::Waitid {
+            idtype,
+            id,
+            options,
+        } => Some((idtype, id, options)),
+        _ => None,
     }
 }

@@ -47,9 +47,8 @@ impl Supervisor {
     ) {
         let task = self.map.task(tid);
         let (nr, args) = (ic.nr, ic.args);
-        if let Some(task) = task {
-            self.place_pgrp_calls_before_clone(tid, task, child);
-        }
+        let regroup =
+            task.and_then(|t| self.place_pgrp_calls_before_clone(tid, t, child, ic.entry_seq));
         let r = match (&ic.call, task) {
             (Ok(call), Some(task)) => dispatch(&mut self.k, task, call),
             (Err(e), _) => Err(*e),
@@ -63,6 +62,14 @@ impl Supervisor {
                 // root namespace's numbers with the global ones, and a
                 // child in a nested namespace has real numbers there too.
                 ic.child = Some(v);
+                if let (Some(pgid), Some(task)) = (regroup, task) {
+                    // Made before the creator's setpgid or setsid: it
+                    // keeps the group it inherited.
+                    let r = dispatch(&mut self.k, task, &Syscall::Setpgid { pid: v, pgid });
+                    if self.debug {
+                        eprintln!("[debug]   child {v} kept group {pgid}: {r:?}");
+                    }
+                }
                 let v0 = self.k.pid_vnr(self.init, ct).unwrap_or(v);
                 if self.debug {
                     eprintln!("[debug]   child {child} of {tid} numbered {v0}");
@@ -119,8 +126,8 @@ impl Supervisor {
                         },
                     );
                     self.on_gone(child, st);
-                } else if self.parked.remove(&child) {
-                    self.first_stop(child, nb);
+                } else if let Some(st) = self.parked.remove(&child) {
+                    self.first_stop(child, nb, st);
                 } else {
                     self.newborn.insert(child, nb);
                 }
@@ -146,29 +153,53 @@ impl Supervisor {
     /// group and session (inherited in `copy_process()`; nobody can have
     /// changed them yet, since nobody knows its pid before this event):
     /// when they differ from the creator's in the core, the calls in
-    /// flight are applied first (`supervisor/window.rs`).
-    fn place_pgrp_calls_before_clone(&mut self, tid: i32, task: taskcore::TaskId, child: i32) {
+    /// flight are applied first (`supervisor/window.rs`), or calls
+    /// applied in another order than the kernel's placed again
+    /// (`supervisor/reorder.rs`). A setpgid or setsid applied to the
+    /// creator after this clone (entered at `entry_seq`) entered may
+    /// have run after its `copy_process()`: then the group the child
+    /// keeps (the one it inherited, the creator's before that call) is
+    /// returned, to move the core's child into it once made.
+    fn place_pgrp_calls_before_clone(
+        &mut self,
+        tid: i32,
+        task: taskcore::TaskId,
+        child: i32,
+        entry_seq: u64,
+    ) -> Option<i32> {
         let in_flight = self.threads.iter().any(|(&t, th)| {
             t != tid
                 && th.in_call.as_ref().is_some_and(|c| {
                     c.early.is_none() && matches!(c.nr, libc::SYS_setpgid | libc::SYS_setsid)
                 })
         });
-        if !in_flight {
-            return;
+        let tgid = self.k.getpid(task).ok()?;
+        if !in_flight
+            && !self.has_overlapping_pgrp_calls(tgid)
+            && !self.pgrp_call_after(tgid, entry_seq)
+        {
+            return None;
         }
-        let Some([_, pgrp, sid]) = super::answer::stat_ids(child) else {
-            return;
-        };
+        let [_, pgrp, sid] = super::answer::stat_ids(child)?;
         let (pgrp, sid) = (
             self.map.group_to_virtual(pgrp),
             self.map.group_to_virtual(sid),
         );
-        if self.k.getpgid(task, 0) != Ok(pgrp) || self.k.getsid(task, 0) != Ok(sid) {
-            if let Ok(tgid) = self.k.getpid(task) {
-                self.pull_in_flight(tid, tgid);
-            }
+        let inherits = |k: &mut taskcore::Kernel| {
+            k.getpgid(task, 0) == Ok(pgrp) && k.getsid(task, 0) == Ok(sid)
+        };
+        if !inherits(&mut self.k) {
+            self.pull_in_flight(tid, tgid);
         }
+        if !inherits(&mut self.k) {
+            // Or calls already applied, in another order than the
+            // kernel's (supervisor/reorder.rs).
+            self.reorder_pgrp_calls(tgid, inherits);
+        }
+        if inherits(&mut self.k) {
+            return None;
+        }
+        self.inherited_before_pgrp_call(tgid, entry_seq, pgrp, sid)
     }
 
     /// The core cannot number real task `child`: it goes (its death
@@ -181,9 +212,15 @@ impl Supervisor {
         unsafe { libc::kill(child, libc::SIGKILL) };
     }
 
-    /// A new task's first stop: its tid is written where
-    /// `CLONE_CHILD_SETTID` asked, and it starts.
-    pub(super) fn first_stop(&mut self, tid: i32, nb: Newborn) {
+    /// A new task's first stop (wait status `st`): its tid is written
+    /// where `CLONE_CHILD_SETTID` asked, and it starts — unless the stop
+    /// is a group stop: a new thread of a group in a group stop takes part
+    /// in it in its first trap (`task_join_group_stop()`, then
+    /// do_signal_stop()'s `PTRACE_EVENT_STOP` with the stop signal), and
+    /// is kept stopped as any other thread's group stop
+    /// (`Supervisor::on_event_stop`); resumed, it would run while its
+    /// group is stopped, which it does not natively.
+    pub(super) fn first_stop(&mut self, tid: i32, nb: Newborn, st: i32) {
         if let Some(addr) = nb.child_tid {
             let _ = Memory::new(tid).write_i32(addr, nb.vtid);
         }
@@ -194,6 +231,14 @@ impl Supervisor {
                 ..Thread::default()
             },
         );
+        let group_stop = matches!(
+            libc::WSTOPSIG(st),
+            libc::SIGSTOP | libc::SIGTSTP | libc::SIGTTIN | libc::SIGTTOU
+        );
+        if libc::WIFSTOPPED(st) && (st >> 16) & 0xff == libc::PTRACE_EVENT_STOP && group_stop {
+            self.on_event_stop(tid, libc::WSTOPSIG(st));
+            return;
+        }
         let _ = tracee::cont(tid, 0);
     }
 

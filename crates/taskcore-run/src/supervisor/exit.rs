@@ -3,7 +3,7 @@
 //! siginfo), and the core applies the call and answers; the two answers
 //! are compared.
 
-use taskcore::sys::{dispatch, SysRet};
+use taskcore::sys::{dispatch, SysRet, Syscall};
 use taskcore::WaitOutcome;
 
 use super::notation::{describe_core, show_args};
@@ -14,7 +14,7 @@ use crate::tracee::{has_pid, Memory, Regs, SI_PID_OFFSET};
 
 /// Calls that only read the process table (answered again after a
 /// pull of calls in flight).
-fn reads_only(nr: i64) -> bool {
+pub(super) fn reads_only(nr: i64) -> bool {
     matches!(
         nr,
         libc::SYS_getpgrp | libc::SYS_getpgid | libc::SYS_getsid | libc::SYS_getppid
@@ -72,6 +72,12 @@ impl Supervisor {
         };
         let real = regs.ret();
         let mut shown = real;
+        if super::entry::sends_signal(ic.nr) {
+            let seq = self.stops_seen;
+            if let Some(k) = self.recent_kills.iter_mut().rev().find(|k| k.0 == tid) {
+                k.3.get_or_insert(seq);
+            }
+        }
         // The program's own arguments come back: a call the kernel
         // restarts (-ERESTART*) re-enters with them, to be translated again.
         let restore = regs.args() != ic.args;
@@ -335,6 +341,11 @@ impl Supervisor {
             self.report.not_checked("interrupted by a signal");
             return;
         }
+        // A setpgid or setsid: the process it changes, as it was.
+        let pgrp_before = match ic.early {
+            None => self.pgrp_target(task, ic.nr, &ic.args),
+            Some(_) => None,
+        };
         let r = match ic.early.clone() {
             Some(r) => r,
             None => {
@@ -359,14 +370,47 @@ impl Supervisor {
                     };
                     self.pull_in_flight(tid, target);
                 }
-                match self.wait_in_window(task, call, &ic, shown) {
-                    Some(r) => r,
-                    None => dispatch(&mut self.k, task, call),
+                // Or it ran before another's call the core applied since
+                // its entry (that setpgid made the group it joins, say): the
+                // core's refusal at the entry, which changes nothing, is
+                // that moment's.
+                let refused_at_entry = shown < 0
+                    && matches!(ic.nr, libc::SYS_setsid | libc::SYS_setpgid)
+                    && ic
+                        .entry_read
+                        .as_ref()
+                        .is_some_and(|e| agrees(e, shown) == Some(true));
+                if refused_at_entry {
+                    ic.entry_read.clone().unwrap_or(Err(taskcore::Errno::EPERM))
+                } else {
+                    match self.wait_in_window(task, call, &ic, shown) {
+                        Some(r) => r,
+                        None => dispatch(&mut self.k, task, call),
+                    }
                 }
             }
         };
+        if r == Err(taskcore::Errno::ESRCH) && shown != -(libc::ESRCH as i64) {
+            let tgid = self.threads.get(&tid).map_or(0, |t| t.tgid);
+            if self.dying.contains_key(&tgid) {
+                // Its group's death was applied to the core at another
+                // thread's stop, before the kernel's group exit reached
+                // this thread: when this call ran is not known.
+                self.report.not_checked(
+                    "caller's group already exiting in the core (applied before the kernel)",
+                );
+                return;
+            }
+        }
         self.report.checked += 1;
         let mut ok = agrees(&r, shown);
+        if let (Some(true), Ok(_), Ok(call), Some((target, before))) =
+            (ok, &r, &ic.call, pgrp_before)
+        {
+            // Kept with the calls its window overlaps (supervisor/reorder.rs).
+            let call = call.clone();
+            self.note_pgrp_call(task, target, before, &call, ic.entry_seq);
+        }
         // wait4's status word.
         if let (Some(true), Ok(SysRet::Wait(WaitOutcome::Reported(w)))) = (ok, &r) {
             if ic.args[1] != 0 {
@@ -392,7 +436,61 @@ impl Supervisor {
                 }
             }
         }
+        if let (Some(false), Ok(call)) = (ok, &ic.call) {
+            // A wait for a process group that reaped nothing: a setpgid
+            // or setsid in flight that moves the caller or one of its
+            // children may have run first for real (it changes which
+            // children the wait selects); placed now, inside its window,
+            // and the answer taken again.
+            let by_group = matches!(
+                *call,
+                Syscall::Wait4 { pid, .. } if pid == 0 || (pid < -1 && pid != i32::MIN)
+            ) || matches!(
+                *call,
+                Syscall::Waitid {
+                    idtype: taskcore::uapi::P_PGID,
+                    ..
+                }
+            );
+            let reaped_none = matches!(
+                r,
+                Err(_)
+                    | Ok(SysRet::Wait(WaitOutcome::NothingYet)
+                        | SysRet::Waitid(WaitOutcome::NothingYet))
+            );
+            if by_group && reaped_none {
+                let own = self.k.getpid(task).unwrap_or(0);
+                let tgid = self.threads.get(&tid).map_or(0, |t| t.tgid);
+                let own0 = in_root(&self.k, task, own);
+                let mut targets = vec![own];
+                targets.extend(
+                    self.core_children_of(tgid, own0)
+                        .into_iter()
+                        .map(|c| crate::pidmap::in_ns_of(&self.k, task, c)),
+                );
+                let pulled: usize = targets
+                    .into_iter()
+                    .filter_map(|t| self.pull_in_flight(tid, t))
+                    .sum();
+                if pulled > 0 {
+                    let call = call.clone();
+                    let again = dispatch(&mut self.k, task, &call);
+                    if agrees(&again, shown) == Some(true) {
+                        return;
+                    }
+                }
+            }
+        }
         if ok == Some(false) && reads_only(ic.nr) {
+            // The kernel's answer at the start of its window: a call
+            // applied since (at its exit stop) ran after it.
+            if ic
+                .entry_read
+                .as_ref()
+                .is_some_and(|e| agrees(e, shown) == Some(true))
+            {
+                return;
+            }
             // Another thread's call in flight (entered, not yet exited) may
             // have taken effect first for real: each one's effect is placed
             // now, inside its window, and the answer taken again.
@@ -405,6 +503,16 @@ impl Supervisor {
             if let (Some(_), Ok(call)) = (self.pull_in_flight(tid, target), &ic.call) {
                 let again = dispatch(&mut self.k, task, call);
                 if agrees(&again, shown) == Some(true) {
+                    return;
+                }
+            }
+            // Or calls already applied, in another order than the
+            // kernel's (supervisor/reorder.rs).
+            if let (true, Ok(call)) = (target > 0, ic.call.clone()) {
+                let same = |k: &mut taskcore::Kernel| {
+                    agrees(&dispatch(k, task, &call), shown) == Some(true)
+                };
+                if self.reorder_pgrp_calls(target, same) {
                     return;
                 }
             }

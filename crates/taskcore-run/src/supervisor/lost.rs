@@ -118,7 +118,7 @@ impl Supervisor {
             let new = self.map.task(x).is_none()
                 && !self.unnumbered.contains(&x)
                 && !out.contains(&x)
-                && (self.parked.contains(&x)
+                && (self.parked.contains_key(&x)
                     || self.unborn_deaths.contains_key(&x)
                     || !is_zombie(x));
             if new {

@@ -14,7 +14,10 @@
 //!
 //! Beside them: `answer` gives the real answer of id queries and of a
 //! childless wait at the seccomp stop (no syscall-exit stop); `window` places a wait's answer within its entry–exit
-//! window and pulls other threads' calls in flight into place; `userns`
+//! window and pulls other threads' calls in flight into place; `handon`
+//! keeps the children an exit applied before the kernel's `exit_notify()`
+//! handed on, for the waits placed before it; `reorder` applies again a
+//! setpgid or setsid the kernel ran after an overlapping one; `userns`
 //! gives the core the id maps a program wrote natively; `notation`
 //! writes divergences in strace's notation.
 
@@ -22,8 +25,10 @@ mod answer;
 mod entry;
 mod events;
 mod exit;
+mod handon;
 mod lost;
 mod notation;
+mod reorder;
 mod signals;
 mod tidaddr;
 mod userns;
@@ -67,11 +72,19 @@ struct InCall {
     /// wait4/waitid: what the core would have reported at the entry (a
     /// peek: `WNOWAIT|WNOHANG`), the start of the call's window.
     entry_peek: Option<Option<i32>>,
+    /// wait4/waitid: the report the core would have given at the entry.
+    entry_report: Option<taskcore::WaitReport>,
     /// wait4/waitid: the child the core would have reported when a death
     /// report first made one visible during the call (the moment the real
     /// kernel may have woken the waiter, or run a `WNOHANG` one; a peek, applied
     /// at the exit if the real answer names it, `supervisor/window.rs`).
     woken: Option<i32>,
+    /// getpgid, getsid, getpgrp, getppid run by the kernel (not answered
+    /// at the entry): the core's answer at the entry, the start of the
+    /// call's window (another task's setpgid or setsid applied before its
+    /// exit may have run after the kernel answered); setpgid and setsid:
+    /// the answer a copy of the core gave at the entry.
+    entry_read: Option<SysResult>,
     /// A pid in the caller's memory made real at the entry (the
     /// rt_sigqueueinfo family's `si_pid`, capget/capset's `hdrp->pid`):
     /// where, and the program's (virtual) value to put back at the exit.
@@ -100,7 +113,9 @@ impl InCall {
             refused: None,
             vfork_child: None,
             entry_peek: None,
+            entry_report: None,
             woken: None,
+            entry_read: None,
             restore_pid: None,
             entry_seq: 0,
         }
@@ -125,6 +140,10 @@ struct Thread {
     exec_applied: bool,
     /// Set_tid_address state, `supervisor/tidaddr.rs`.
     tid_address: tidaddr::TidAddress,
+    /// [`Supervisor::stops_seen`] at its last stop, and at the one before
+    /// (it was resumed from that one: what it did since came after).
+    last_seen: u64,
+    prev_seen: u64,
 }
 
 /// What to do at a new task's first stop.
@@ -143,8 +162,9 @@ struct Supervisor {
     init: TaskId,
     map: PidMap,
     threads: HashMap<i32, Thread>,
-    /// New tasks whose first stop came before their parent's clone event.
-    parked: HashSet<i32>,
+    /// New tasks whose first stop (its wait status) came before their
+    /// parent's clone event.
+    parked: HashMap<i32, i32>,
     /// New tasks known from their parent's event, not yet stopped.
     newborn: HashMap<i32, Newborn>,
     /// vfork children (`CLONE_VFORK`) whose exec event or death the
@@ -186,6 +206,29 @@ struct Supervisor {
     /// may have dequeued before that SIGCONT was sent
     /// (`supervisor/signals.rs`).
     discarded_stops: HashMap<i32, u64>,
+    /// The SIGCONT (its sender and call) that discarded each such stop
+    /// signal, by process (virtual tgid): the last one sent.
+    discarding_cont: HashMap<i32, (TaskId, Syscall)>,
+    /// Processes (virtual tgid) whose stop signal the core took again
+    /// after the SIGCONT that had discarded it: that SIGCONT is sent
+    /// again in the core when the kernel shows it came after the stop
+    /// (`supervisor/signals.rs`).
+    cont_after_stop: HashMap<i32, (TaskId, Syscall)>,
+    /// The last kill-family calls applied at their entry: the sender's
+    /// real tid, its task, the call, and [`Supervisor::stops_seen`] at
+    /// its exit (`None`: in flight) (`supervisor/signals.rs`).
+    recent_kills: std::collections::VecDeque<(i32, TaskId, Syscall, Option<u64>)>,
+    /// Exits in flight (real tgid of the exiting process): the children
+    /// the core handed on before the kernel is known to have
+    /// (`supervisor/handon.rs`).
+    hand_ons: HashMap<i32, handon::HandOn>,
+    /// Processes (real tgid) whose death the core applied at a stop
+    /// (exit_group, a last thread's exit, a fatal signal's delivery)
+    /// before their death report (`supervisor/handon.rs`).
+    dying: HashMap<i32, Option<taskcore::WaitReport>>,
+    /// The setpgid and setsid calls applied per process (virtual tgid)
+    /// whose windows overlapped (`supervisor/reorder.rs`).
+    pgrp_calls: HashMap<i32, Vec<reorder::Applied>>,
 }
 
 /// The signal the supervisor was sent (INT, TERM, HUP), to forward.
@@ -314,7 +357,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
                 ..Thread::default()
             },
         )]),
-        parked: HashSet::new(),
+        parked: HashMap::new(),
         newborn: HashMap::new(),
         vfork_children: HashSet::new(),
         unborn_deaths: HashMap::new(),
@@ -336,6 +379,12 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         stops_seen: 0,
         group_stops: HashMap::new(),
         discarded_stops: HashMap::new(),
+        discarding_cont: HashMap::new(),
+        cont_after_stop: HashMap::new(),
+        recent_kills: std::collections::VecDeque::new(),
+        hand_ons: HashMap::new(),
+        dying: HashMap::new(),
+        pgrp_calls: HashMap::new(),
     };
     if let Some(t) = &mut s.timeline {
         t.start(1, 0, 1, 1, vec!["taskcore".into(), "run".into()]);
@@ -435,6 +484,9 @@ impl Supervisor {
 
     fn on_status(&mut self, tid: i32, st: i32) {
         self.stops_seen += 1;
+        if let Some(t) = self.threads.get_mut(&tid) {
+            t.prev_seen = std::mem::replace(&mut t.last_seen, self.stops_seen);
+        }
         if self.debug {
             eprintln!(
                 "[debug] tid {tid} status {st:#x} v{}",
@@ -464,12 +516,12 @@ impl Supervisor {
         });
         if !self.threads.contains_key(&tid) {
             match self.newborn.remove(&tid) {
-                Some(nb) => self.first_stop(tid, nb),
+                Some(nb) => self.first_stop(tid, nb, st),
                 None => {
                     // A stop after a death report of the same tid: a new
                     // task (the number was reused).
                     self.unborn_deaths.remove(&tid);
-                    self.parked.insert(tid);
+                    self.parked.insert(tid, st);
                 }
             }
             return;
@@ -517,7 +569,18 @@ impl Supervisor {
                 self.group_stops.insert(t.tgid, Some(self.stops_seen));
             }
             let _ = tracee::listen(tid);
-            if seized {
+            if let (true, Some(task)) = (seized, task) {
+                // The core's traced thread takes part first when it is not
+                // in its group-stop trap yet (a thread that dequeued no stop
+                // signal itself: another one of its group started the
+                // stop), then listens.
+                let in_trap = self
+                    .k
+                    .ptrace_getsiginfo(self.init, v)
+                    .is_ok_and(|i| i.code >> 8 == libc::PTRACE_EVENT_STOP);
+                if !in_trap {
+                    let _ = self.k.get_signal_jobctl(task);
+                }
                 let _ = self.k.ptrace_listen(self.init, v);
             } else if let Some(task) = task {
                 // The thread took part in the group stop (do_signal_stop():
@@ -531,6 +594,7 @@ impl Supervisor {
             // tells its parent of the continued group, as the real thread
             // did before this trap.
             if let Some(task) = task {
+                self.send_cont_after_stop(task);
                 if seized {
                     if self.k.get_signal(task) == Ok(taskcore::SignalAction::Stopped) {
                         let _ = self.k.ptrace_cont(self.init, v, 0);
@@ -603,6 +667,13 @@ impl Supervisor {
         }
         self.reap_by_init(v);
         self.note_wakeups();
+        self.end_hand_on(tgid);
+        if tid == tgid {
+            self.pgrp_calls.remove(&v);
+            self.discarded_stops.remove(&v);
+            self.discarding_cont.remove(&v);
+            self.cont_after_stop.remove(&v);
+        }
     }
 
     /// The core's init reaps virtual `v` if it is its zombie child (the

@@ -58,7 +58,22 @@ impl Supervisor {
             }
         }
         if self.alive(task) {
+            // A signal that kills ends the group in the core now, before
+            // the kernel's exit_notify() (supervisor/handon.rs).
+            let fatal = self.is_fatal(task, sig);
+            let (before, report) = if fatal {
+                (
+                    self.hand_on_before(tid, task),
+                    self.report_before_death(task),
+                )
+            } else {
+                (None, None)
+            };
             let virtual_pid = self.take_signal(tid, task, sig, code, vsender);
+            self.hand_on_after(before);
+            if fatal {
+                self.note_dying(tid, true, report);
+            }
             if let (Some(want), Some(got)) = (virtual_pid, vsender) {
                 if want != got {
                     // SAFETY: si_pid lies at offset 16 of the 128-byte
@@ -215,13 +230,14 @@ impl Supervisor {
             self.seize_dying(task);
         }
         let mut r = self.k.get_signal_once(task);
+        let mut later: Vec<(TaskId, taskcore::sys::Syscall)> = Vec::new();
         // A task the core's init traces takes a ptrace trap for each signal
         // (ptrace_signal()); the supervisor resumes it with the signal. A
         // trap of another kind first (the notify of a SIGCONT the core took
         // at its sender's entry, sent for real only after this dequeue) is
         // the core's own: it is resumed, and the signal taken next.
         for _ in 0..4 {
-            if r != Ok(SignalAction::Stopped) || sig_kernel_stop(sig) {
+            if r != Ok(SignalAction::Stopped) {
                 break;
             }
             let Ok(v) = self.k.pid_vnr(self.init, task) else {
@@ -231,7 +247,40 @@ impl Supervisor {
             if self.debug {
                 eprintln!("[debug]   core trap of {v}: {info:?}");
             }
-            let ours = info.is_ok_and(|i| i.signo == sig && (sig != libc::SIGTRAP || i.code <= 0));
+            // A stop signal's Stopped is its group stop when the task is
+            // not traced, or traced and in its group-stop trap (si_code
+            // `sig | PTRACE_EVENT_STOP << 8`, do_jobctl_trap()); a traced
+            // task's signal-delivery trap of it is resumed with it, as the
+            // supervisor resumes the real one, whose do_signal_stop()
+            // then makes the group stop.
+            let group_stop_trap = |i: &taskcore::SigInfo| i.code >> 8 == libc::PTRACE_EVENT_STOP;
+            let ours = info.as_ref().is_ok_and(|i| {
+                i.signo == sig && (sig != libc::SIGTRAP || i.code <= 0) && !group_stop_trap(i)
+            });
+            // Another signal's delivery trap: a signal the kernel did not
+            // have to take yet, sent by a kill still in flight (the core
+            // applied it at its sender's entry; the kernel sent it after
+            // this dequeue). Dropped from this trap, it is sent again by
+            // that call once this signal is taken.
+            let mut resent = false;
+            if let Ok(i) = &info {
+                if !ours && !group_stop_trap(i) {
+                    let since = self.threads.get(&tid).map_or(0, |t| t.prev_seen);
+                    if let Some(k) = self.kill_in_flight(task, i.signo, since) {
+                        later.push(k);
+                        resent = true;
+                    }
+                }
+            }
+            // The core's own re-trap (a SIGCONT's notify, SIGTRAP) is
+            // resumed, and the signal taken next; a stop signal's group
+            // stop (its trap) or another signal's delivery trap ends it.
+            let retrap = info
+                .as_ref()
+                .is_ok_and(|i| i.signo == libc::SIGTRAP && group_stop_trap(i));
+            if sig_kernel_stop(sig) && !ours && !resent && !retrap {
+                break;
+            }
             if self
                 .k
                 .ptrace_cont(self.init, v, if ours { sig } else { 0 })
@@ -242,6 +291,12 @@ impl Supervisor {
             r = self.k.get_signal_once(task);
             if ours {
                 break;
+            }
+        }
+        for (sender, call) in later {
+            let again = taskcore::sys::dispatch(&mut self.k, sender, &call);
+            if self.debug {
+                eprintln!("[debug]   {call:?} sent again after this delivery: {again:?}");
             }
         }
         match r {
@@ -306,7 +361,7 @@ impl Supervisor {
         &self,
         task: TaskId,
         call: &taskcore::sys::Syscall,
-    ) -> Option<(TaskId, i32, u64)> {
+    ) -> Option<(TaskId, i32, u64, TaskId, taskcore::sys::Syscall)> {
         use taskcore::sys::Syscall;
         let target = match *call {
             Syscall::Kill { pid, sig } if sig == libc::SIGCONT && pid > 0 => pid,
@@ -319,18 +374,51 @@ impl Supervisor {
         };
         let t = self.map.task(self.map.to_real(&self.k, task, target)?)?;
         let (private, shared) = self.k.pending_signals(t).ok()?;
-        Some((t, self.k.getpid(t).ok()?, (private | shared) & STOP_BITS))
+        Some((
+            t,
+            self.k.getpid(t).ok()?,
+            (private | shared) & STOP_BITS,
+            task,
+            call.clone(),
+        ))
     }
 
     /// After the send: the stop signals it discarded (prepare_signal()).
-    pub(super) fn note_discarded_stops(&mut self, before: Option<(TaskId, i32, u64)>) {
-        let Some((t, v, bits)) = before.filter(|&(_, _, b)| b != 0) else {
+    pub(super) fn note_discarded_stops(
+        &mut self,
+        before: Option<(TaskId, i32, u64, TaskId, taskcore::sys::Syscall)>,
+    ) {
+        let Some((t, v, bits, sender, call)) = before.filter(|b| b.2 != 0) else {
             return;
         };
         let (private, shared) = self.k.pending_signals(t).unwrap_or((0, 0));
         let gone = bits & !(private | shared);
         if gone != 0 {
             *self.discarded_stops.entry(v).or_default() |= gone;
+            self.discarding_cont.insert(v, (sender, call));
+        }
+    }
+
+    /// A trap of `task` that is no group stop (the notify of a SIGCONT
+    /// sent while it listened in one, `ptrace_trap_notify()`): if its
+    /// process took a stop signal again after the SIGCONT that had
+    /// discarded it in the core, the kernel's SIGCONT came after that
+    /// stop (sent while the thread was still in its signal-delivery
+    /// stop, it would find no stop to end, and that notify would be
+    /// taken by the group-stop trap): it is sent again in the core now,
+    /// by its sender if alive, as the same call.
+    pub(super) fn send_cont_after_stop(&mut self, task: TaskId) {
+        let Ok(v) = self.k.getpid(task) else { return };
+        let Some((sender, call)) = self.cont_after_stop.remove(&v) else {
+            return;
+        };
+        let r = if self.alive(sender) {
+            taskcore::sys::dispatch(&mut self.k, sender, &call).map(|_| ())
+        } else {
+            self.k.send_signal(task, libc::SIGCONT)
+        };
+        if self.debug {
+            eprintln!("[debug]   SIGCONT to {v} again after its stop: {r:?}");
         }
     }
 
@@ -344,10 +432,53 @@ impl Supervisor {
         match self.discarded_stops.get_mut(&v) {
             Some(bits) if *bits & bit != 0 && sig_kernel_stop(sig) => {
                 *bits &= !bit;
+                if let Some(c) = self.discarding_cont.remove(&v) {
+                    self.cont_after_stop.insert(v, c);
+                }
                 true
             }
             _ => false,
         }
+    }
+
+    /// A kill-family call that sent `sig` to `task`'s process
+    /// (`kill(pid > 0)`) or thread (`tgkill`, `tkill`), applied to the
+    /// core at its entry, whose send the kernel may have made after
+    /// `task`'s thread resumed at the stop numbered `since`: still in
+    /// flight, or its exit seen after that (the reports of two tasks come
+    /// to the supervisor in its tracees' order, not in time order). Its
+    /// sender and call (kept: a later delivery may need it again).
+    fn kill_in_flight(
+        &self,
+        task: TaskId,
+        sig: i32,
+        since: u64,
+    ) -> Option<(TaskId, taskcore::sys::Syscall)> {
+        use taskcore::sys::Syscall;
+        let k = &self.k;
+        let tgid = in_root(k, task, k.getpid(task).ok()?);
+        let tid = in_root(k, task, k.gettid(task).ok()?);
+        let at = self
+            .recent_kills
+            .iter()
+            .rposition(|(_, sender, call, exit)| {
+                let hits = |v: i32, thread: bool| {
+                    k.find_task_by_vpid(*sender, v).is_ok_and(|x| {
+                        let n = if thread { k.gettid(x) } else { k.getpid(x) };
+                        n.is_ok_and(|n| in_root(k, x, n) == if thread { tid } else { tgid })
+                    })
+                };
+                let aimed = match *call {
+                    Syscall::Kill { pid, sig: s } => s == sig && pid > 0 && hits(pid, false),
+                    Syscall::Tgkill { tid, sig: s, .. } | Syscall::Tkill { tid, sig: s } => {
+                        s == sig && tid > 0 && hits(tid, true)
+                    }
+                    _ => false,
+                };
+                aimed && exit.is_none_or(|x| x > since) && k.getpid(*sender).is_ok()
+            })?;
+        let (_, sender, call, _) = self.recent_kills.get(at)?;
+        Some((*sender, call.clone()))
     }
 }
 

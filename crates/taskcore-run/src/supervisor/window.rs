@@ -30,6 +30,9 @@ impl Supervisor {
         shown: i64,
     ) -> Option<taskcore::sys::SysResult> {
         use taskcore::sys::Syscall;
+        if shown == -(libc::ECHILD as i64) {
+            return self.echild_before_hand_on(task, call);
+        }
         let entry = ic.entry_peek?;
         let real_child = match (call, shown) {
             (Syscall::Wait4 { .. }, v) if v > 0 => Some(v as i32),
@@ -46,9 +49,34 @@ impl Supervisor {
         // death report handed to the parent untraced, where the real wait
         // ran while it was still traced, which clears `notask_error` in
         // `wait_consider_task()`).
+        // Children exits in flight gave the caller in the core, as of this
+        // exit stop (a death report drained below may prove a hand-on done
+        // after the wait ran).
+        let handed = self.handed_on_in_flight(task);
+        // The children the core could report at this exit stop: one that
+        // only a report drained below makes reportable may have become so
+        // after the kernel's wait ran.
+        let before_drain: Vec<i32> = super::entry::waitid_form(call)
+            .and_then(|(i, id, o)| self.k.wait_candidates(task, i, id, o).ok())
+            .map(|v| v.iter().map(|c| c.pid).collect())
+            .unwrap_or_default();
+        // The reports dying processes kept, as of this exit stop too.
+        let dying: Vec<(i32, taskcore::WaitReport)> = self
+            .dying
+            .iter()
+            .filter_map(|(&r, w)| w.map(|w| (r, w)))
+            .collect();
         let mut now = self.peek_wait(task, call);
-        // Collected only after the real wait returned, if at all (below).
-        let uncollected = now.flatten().filter(|&x| self.death_uncollected(x));
+        // Dead in the core, their death reports not collected at this exit
+        // stop: a traced zombie reaches its real parent's wait only once
+        // its tracer has waited for it (`exit_notify()` notifies the
+        // tracer; the parent is told at the tracer's reap), so the
+        // kernel's wait could not report them.
+        // They count as not reportable at this stop.
+        let before_drain: Vec<i32> = before_drain
+            .into_iter()
+            .filter(|&x| !self.death_uncollected(x))
+            .collect();
         let seen = |now: Option<Option<i32>>| [Some(entry), ic.woken.map(Some), now];
         if !seen(now).contains(&Some(real_child)) && self.drain_stops() > 0 {
             if !self.alive(task) {
@@ -67,40 +95,19 @@ impl Supervisor {
                 }
             }
         }
-        // A stop the kernel may have made visible only after this wait
-        // ran: the core reports child `x` stopped, but the real kernel
-        // completed `x`'s group stop (SIGNAL_STOP_STOPPED, in
-        // do_signal_stop() after the delivery stop's resume) at a moment
-        // the supervisor sees only at the group-stop trap, which had not
-        // been reported at the wait's entry. The kernel's answer without
-        // it is taken (nothing, or another child the core can report).
-        //
-        // Likewise a death the core applied before the kernel made it (an
-        // exit at its `exit_group` entry, a fatal signal at its delivery
-        // stop) whose death report the supervisor had not collected at
-        // this wait's exit stop (`uncollected`), or has not now: a
-        // traced child's zombie reaches its real parent's wait only once
-        // its tracer has waited for it (`exit_notify()` notifies the
-        // tracer; the parent is told at the tracer's reap), so that wait
-        // could not report it.
-        if let Some(x) = now.flatten() {
-            if real_child != Some(x)
-                && (self.stop_unseen_at(x, ic.entry_seq)
-                    || uncollected == Some(x)
-                    || self.death_uncollected(x))
-            {
-                match real_child {
-                    None => return Some(nothing_yet(call)),
-                    Some(y) if self.peek_wait(task, &only(call, y, true)) == Some(Some(y)) => {
-                        return self.wait_for(task, call, y)
-                    }
-                    Some(_) => {}
-                }
-            }
+        if let Some(r) = self.past_unseen(task, call, ic, &handed, &before_drain, real_child) {
+            return Some(r);
+        }
+        if let Some(r) = self.entry_report_of_dying(task, call, ic, &dying, real_child) {
+            return Some(r);
         }
         if self.debug {
+            let cands: Vec<(i32, i32)> = super::entry::waitid_form(call)
+                .and_then(|(i, id, o)| self.k.wait_candidates(task, i, id, o).ok())
+                .map(|v| v.iter().map(|c| (c.pid, c.status)).collect())
+                .unwrap_or_default();
             eprintln!(
-                "[debug]   window: entry {entry:?} woken {:?} now {now:?} real {real_child:?}",
+                "[debug]   window: entry {entry:?} woken {:?} now {now:?} real {real_child:?} candidates {cands:x?}",
                 ic.woken
             );
         }
@@ -110,8 +117,167 @@ impl Supervisor {
         }
         Some(match real_child {
             None => nothing_yet(call),
-            Some(c) => self.wait_for(task, call, c)?,
+            Some(c) => {
+                // The entry's report of a stop or a continue that an
+                // event since (the child's continue or death) took from
+                // the core: the kernel's wait ran before it.
+                let gone = self.peek_wait(task, &only_child(call, c)) != Some(Some(c));
+                match ic.entry_report.filter(|w| {
+                    w.pid == c && gone && (w.status == 0xffff || w.status & 0xff == 0x7f)
+                }) {
+                    Some(w) => Ok(match call {
+                        Syscall::Wait4 { .. } => SysRet::Wait(WaitOutcome::Reported(w)),
+                        _ => SysRet::Waitid(WaitOutcome::Reported(w)),
+                    }),
+                    None => self.wait_for(task, call, c)?,
+                }
+            }
         })
+    }
+
+    /// The kernel reported child `real` stopped or continued, and the
+    /// core cannot report it so: its death was applied to the core at one
+    /// of its stops, before the kernel's (a fatal signal's delivery, an
+    /// exit: its death report not seen yet), and the still-living process
+    /// kept that report for real. The one its parent could have taken just
+    /// before the core's death is the answer (taken once; its status is
+    /// compared as the core's).
+    fn entry_report_of_dying(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &Syscall,
+        ic: &InCall,
+        dying: &[(i32, taskcore::WaitReport)],
+        real: Option<i32>,
+    ) -> Option<taskcore::sys::SysResult> {
+        let y = real?;
+        let (r, w) = *dying.iter().find(|d| d.1.pid == y)?;
+        let stop_or_cont = |st: i32| st == 0xffff || st & 0xff == 0x7f;
+        let core_now = self.peek_wait_report(task, &only_child(call, y));
+        if w.pid != y
+            || !self.real_is_stop_or_cont(task, call, ic)
+            || core_now.is_some_and(|c| stop_or_cont(c.status))
+        {
+            return None;
+        }
+        if let Some(slot) = self.dying.get_mut(&r) {
+            *slot = None;
+        }
+        if self.debug {
+            eprintln!("[debug]   window: {y}'s report before its death in the core");
+        }
+        Some(Ok(match call {
+            Syscall::Wait4 { .. } => SysRet::Wait(WaitOutcome::Reported(w)),
+            _ => SysRet::Waitid(WaitOutcome::Reported(w)),
+        }))
+    }
+
+    /// Whether the kernel's answer to wait `call` of `task` reports a stop
+    /// or a continue: wait4's status word, waitid's `si_code`
+    /// (`CLD_TRAPPED`, `CLD_STOPPED`, `CLD_CONTINUED`).
+    fn real_is_stop_or_cont(&self, task: taskcore::TaskId, call: &Syscall, ic: &InCall) -> bool {
+        let Some(mem) = self.map.tid_of_task(task).map(Memory::new) else {
+            return false;
+        };
+        match call {
+            Syscall::Wait4 { .. } if ic.args[1] != 0 => mem
+                .read_i32(ic.args[1])
+                .is_ok_and(|st| st == 0xffff || st & 0xff == 0x7f),
+            Syscall::Waitid { .. } if ic.args[2] != 0 => mem
+                .read_i32(ic.args[2] + 8)
+                .is_ok_and(|c| (4..=6).contains(&c)),
+            _ => false,
+        }
+    }
+
+    /// `ECHILD` for real, where the core's wait has children to consider:
+    /// if every child of the caller that the wait selects was given it by
+    /// an exit in flight (`supervisor/handon.rs`), the kernel's wait ran
+    /// before that hand-on, and the core answers `ECHILD` too (the wait
+    /// changes nothing); `None` otherwise.
+    fn echild_before_hand_on(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &Syscall,
+    ) -> Option<taskcore::sys::SysResult> {
+        let handed = self.handed_on_in_flight(task);
+        if handed.is_empty() {
+            return None;
+        }
+        let (idtype, id, _) = super::entry::waitid_form(call)?;
+        let tgid = self
+            .map
+            .tid_of_task(task)
+            .and_then(|t| self.threads.get(&t))
+            .map(|t| t.tgid)?;
+        let own = self.k.getpid(task).ok()?;
+        let own0 = crate::pidmap::in_root(&self.k, task, own);
+        let group = match id {
+            0 => self.k.getpgid(task, 0).ok()?,
+            g => g,
+        };
+        let selected: Vec<i32> = self
+            .core_children_of(tgid, own0)
+            .into_iter()
+            .map(|c| crate::pidmap::in_ns_of(&self.k, task, c))
+            .filter(|&c| match idtype {
+                taskcore::uapi::P_PID => c == id,
+                taskcore::uapi::P_PGID => self.k.getpgid(task, c) == Ok(group),
+                _ => true,
+            })
+            .collect();
+        if selected.is_empty() || !selected.iter().all(|c| handed.contains(c)) {
+            return None;
+        }
+        if self.debug {
+            eprintln!("[debug]   window: ECHILD before the hand-on of {selected:?}");
+        }
+        Some(Err(taskcore::Errno::ECHILD))
+    }
+
+    /// The kernel's answer `real` (a child, or none) placed after the
+    /// children the core could report first that the kernel may not have
+    /// seen yet when the wait ran, as the replay skips children whose
+    /// readiness it cannot confirm: a child with a stop the kernel may
+    /// have completed only after the wait ran ([`Self::stop_unseen_at`]),
+    /// or one an exit in flight gave the caller (`handed`,
+    /// `supervisor/handon.rs`), or one the core could not report at the
+    /// wait's exit stop (not in `before_drain`: a report taken since made
+    /// it reportable, which may have come after the kernel's wait; nor one
+    /// dead in the core whose death report was not collected then). Linux's walk meets the core's candidates
+    /// in order (`Kernel::wait_candidates`): when every one before `real`
+    /// (all of them, for none) is such a child, the core applies `real`.
+    fn past_unseen(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &Syscall,
+        ic: &InCall,
+        handed: &[i32],
+        before_drain: &[i32],
+        real: Option<i32>,
+    ) -> Option<taskcore::sys::SysResult> {
+        let (idtype, id, options) = super::entry::waitid_form(call)?;
+        let cands = self.k.wait_candidates(task, idtype, id, options).ok()?;
+        let pos = match real {
+            None => cands.len(),
+            Some(y) => cands.iter().position(|c| c.pid == y)?,
+        };
+        let unseen = |c: &taskcore::WaitReport| {
+            handed.contains(&c.pid)
+                || !before_drain.contains(&c.pid)
+                || self.stop_unseen_at(c.pid, ic.entry_seq)
+        };
+        if pos == 0 || !cands[..pos].iter().all(unseen) {
+            return None;
+        }
+        if self.debug {
+            let skipped: Vec<i32> = cands[..pos].iter().map(|c| c.pid).collect();
+            eprintln!("[debug]   window: {skipped:?} not seen yet by the kernel's wait");
+        }
+        match real {
+            None => Some(nothing_yet(call)),
+            Some(y) => self.wait_for(task, call, y),
+        }
     }
 
     /// Whether virtual process `x` was resumed with a stop signal whose
@@ -420,19 +586,14 @@ fn nothing_yet(call: &Syscall) -> taskcore::sys::SysResult {
     }
 }
 
-/// Wait `call` for child `c` only (`P_PID`), with `WNOHANG` added when
-/// `nohang`.
-fn only(call: &Syscall, c: i32, nohang: bool) -> Syscall {
-    let extra = if nohang { WNOHANG } else { 0 };
+/// Wait `call` for child `c` only (`P_PID`), its options kept.
+fn only_child(call: &Syscall, c: i32) -> Syscall {
     match *call {
-        Syscall::Wait4 { options, .. } => Syscall::Wait4 {
-            pid: c,
-            options: options | extra,
-        },
+        Syscall::Wait4 { options, .. } => Syscall::Wait4 { pid: c, options },
         Syscall::Waitid { options, .. } => Syscall::Waitid {
             idtype: taskcore::uapi::P_PID,
             id: c,
-            options: options | extra,
+            options,
         },
         ref other => other.clone(),
     }

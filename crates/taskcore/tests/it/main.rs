@@ -32,6 +32,7 @@ mod oracle_caps;
 mod oracle_children;
 mod oracle_clone;
 mod oracle_cred;
+mod oracle_exit_gstop;
 mod oracle_jobctl;
 mod oracle_map_count;
 mod oracle_pidfd;

@@ -27,6 +27,7 @@ use crate::pid::ns::NsIx;
 use crate::slab::SlabIx;
 use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, TaskId};
 use crate::task::signal::sigsend::{PidType, SendInfo};
+use crate::task::state::jobctl_flags::JOBCTL_STOP_PENDING;
 use crate::task::state::sighand::SigHand;
 use crate::task::task_struct::{ExitState, PF_EXITING, SIGNAL_GROUP_EXIT, TS_VFORK_WAIT};
 use crate::uapi::{
@@ -183,6 +184,8 @@ impl Kernel {
         let g = task.group;
         task.flags |= PF_EXITING;
         task.exit_code = code;
+        self.exit_signals_group_stop(t);
+        let task = &mut self.tasks[t];
         // Its ptrace stop (if any) ends.
         if task.traced_stop() || task.trap_code.get() != 0 {
             self.set_traced_stop(t, false, 0);
@@ -199,6 +202,26 @@ impl Kernel {
         self.exit_mm(t);
         self.exit_task_namespaces(t);
         self.exit_notify(t, group_dead);
+    }
+
+    /// `exit_signals()`'s group-stop part for thread `t`, now
+    /// `PF_EXITING`: a group stop pending for it (`JOBCTL_STOP_PENDING`,
+    /// set while it had not exited: a thread held in a ptrace stop, or
+    /// entering its exit, when another one started the stop) counts it
+    /// as done; the last one to take part makes the group stopped and
+    /// tells the real parent (`CLD_STOPPED`). Not for the group's only
+    /// thread, nor when the whole group is exiting.
+    fn exit_signals_group_stop(&mut self, t: TaskIx) {
+        let g = self.tasks[t].group;
+        if self.tasks[t].jobctl & JOBCTL_STOP_PENDING == 0
+            || self.groups[g].flags.get().contains(SIGNAL_GROUP_EXIT)
+            || self.threads(g).len() <= 1
+        {
+            return;
+        }
+        if self.task_participate_group_stop(t) {
+            self.group_stop_done(g, true);
+        }
     }
 
     /// `exit_signals()` -> `retarget_shared_pending()` for thread `t`,

@@ -1,0 +1,174 @@
+//! Exits in flight. An exit (at its seccomp stop) or a fatal signal (at
+//! its delivery stop) is applied to the core before the real kernel has
+//! run it: the real task still has all of `do_exit()` before its
+//! `exit_notify()` to run, which hands its children on
+//! (`forget_original_parent()`: to a live thread of the group, else the
+//! nearest subreaper ancestor, else the namespace's init). The supervisor
+//! sees that moment only as having passed, at the group's last death
+//! report. Until then, a wait by the new parent may have run before the
+//! hand-on: a child the core already gives it may not have been its
+//! child for the kernel yet. Each such hand-on is kept here, from the
+//! stop that applied it to the report that proves it done, so that a
+//! wait's answer can be placed before it (`supervisor/window.rs`), as the
+//! replay lets a wait skip children whose readiness it cannot confirm.
+
+use taskcore::TaskId;
+
+use super::Supervisor;
+use crate::pidmap::in_root;
+
+/// The children a process's exit handed on in the core, before the real
+/// kernel's `exit_notify()` is known to have done so.
+#[derive(Debug, Clone)]
+pub(super) struct HandOn {
+    /// The exiting process, in the core's root namespace numbers.
+    parent: i32,
+    /// Its children (process leaders, root namespace numbers) that the
+    /// core gave to another process.
+    children: Vec<i32>,
+}
+
+/// What [`Supervisor::hand_on_before`] saw, for
+/// [`Supervisor::hand_on_after`].
+pub(super) struct Before {
+    /// The exiting process's real tgid.
+    tgid: i32,
+    parent: i32,
+    children: Vec<i32>,
+}
+
+impl Supervisor {
+    /// The children (root namespace numbers, the core's list order) of
+    /// every live thread of the process with real tgid `tgid` and root
+    /// number `v0`, from the core's `/proc/V0/task/TID/children`.
+    pub(super) fn core_children_of(&self, tgid: i32, v0: i32) -> Vec<i32> {
+        let mut out = Vec::new();
+        for (&rt, th) in &self.threads {
+            if th.tgid != tgid {
+                continue;
+            }
+            let Some(t) = self.map.task(rt) else { continue };
+            let Ok(vt) = self.k.pid_vnr(self.init, t) else {
+                continue;
+            };
+            let Ok(text) = self
+                .k
+                .proc_read(self.init, &format!("{v0}/task/{vt}/children"))
+            else {
+                continue;
+            };
+            out.extend(
+                String::from_utf8_lossy(&text)
+                    .split_ascii_whitespace()
+                    .filter_map(|p| p.parse::<i32>().ok())
+                    .filter(|&p| p > 0),
+            );
+        }
+        out
+    }
+
+    /// Before the core exits thread `tid` (`task`) or ends its group: its
+    /// process's children now.
+    pub(super) fn hand_on_before(&self, tid: i32, task: TaskId) -> Option<Before> {
+        let tgid = self.threads.get(&tid).map(|t| t.tgid).filter(|&g| g > 0)?;
+        let parent = in_root(&self.k, task, self.k.getpid(task).ok()?);
+        let children = self.core_children_of(tgid, parent);
+        (!children.is_empty()).then_some(Before {
+            tgid,
+            parent,
+            children,
+        })
+    }
+
+    /// After: the children no thread of the process has any more were
+    /// handed on in the core; kept until the group's last death report.
+    pub(super) fn hand_on_after(&mut self, before: Option<Before>) {
+        let Some(b) = before else { return };
+        let still = self.core_children_of(b.tgid, b.parent);
+        let moved: Vec<i32> = b
+            .children
+            .into_iter()
+            .filter(|c| !still.contains(c))
+            .collect();
+        if moved.is_empty() {
+            return;
+        }
+        if self.debug {
+            eprintln!("[debug]   hand-on in flight from {}: {moved:?}", b.parent);
+        }
+        let e = self.hand_ons.entry(b.tgid).or_insert(HandOn {
+            parent: b.parent,
+            children: Vec::new(),
+        });
+        e.children.extend(moved);
+    }
+
+    /// A thread of real group `tgid` is gone: once none is left, its
+    /// exit_notify() has handed every child on for real.
+    pub(super) fn end_hand_on(&mut self, tgid: i32) {
+        let tracked = self.hand_ons.contains_key(&tgid) || self.dying.contains_key(&tgid);
+        if tracked && !self.threads.values().any(|t| t.tgid == tgid) {
+            self.hand_ons.remove(&tgid);
+            self.dying.remove(&tgid);
+        }
+    }
+
+    /// Before the core may end `task`'s group at one of its stops: the
+    /// stop or continue report its parent could take now (a peek), which
+    /// the kernel's still-living process keeps until it dies.
+    pub(super) fn report_before_death(&mut self, task: TaskId) -> Option<taskcore::WaitReport> {
+        use taskcore::uapi::{P_PID, WCONTINUED, WSTOPPED};
+        let me = self.k.getpid(task).ok()?;
+        let parent = self.k.getppid(task).ok().filter(|&p| p > 0)?;
+        let pt = self.k.find_task_by_vpid(task, parent).ok()?;
+        let me_there = self
+            .k
+            .pid_vnr(pt, task)
+            .ok()
+            .filter(|&v| v > 0)
+            .unwrap_or(me);
+        let call = taskcore::sys::Syscall::Waitid {
+            idtype: P_PID,
+            id: me_there,
+            options: WSTOPPED | WCONTINUED,
+        };
+        self.peek_wait_report(pt, &call)
+    }
+
+    /// The core ended the group of thread `tid` at one of its stops,
+    /// before the kernel (`group`: the whole group; else only that
+    /// thread, which ends the group if it is the last one): kept until
+    /// its last death report, with the stop or continue report its parent
+    /// could take before (`report`).
+    pub(super) fn note_dying(
+        &mut self,
+        tid: i32,
+        group: bool,
+        report: Option<taskcore::WaitReport>,
+    ) {
+        let Some(g) = self.threads.get(&tid).map(|t| t.tgid).filter(|&g| g > 0) else {
+            return;
+        };
+        let last = !self.threads.iter().any(|(&t, th)| t != tid && th.tgid == g);
+        if group || last {
+            self.dying.insert(g, report);
+        }
+    }
+
+    /// The children (numbers in `waiter`'s namespace) that exits in
+    /// flight handed to `waiter`'s process in the core from another
+    /// process: the kernel may not have handed them on yet.
+    pub(super) fn handed_on_in_flight(&self, waiter: TaskId) -> Vec<i32> {
+        let k = &self.k;
+        let Ok(own) = k.getpid(waiter).map(|p| in_root(k, waiter, p)) else {
+            return Vec::new();
+        };
+        self.hand_ons
+            .values()
+            .filter(|h| h.parent != own)
+            .flat_map(|h| h.children.iter().copied())
+            .map(|c| crate::pidmap::in_ns_of(k, waiter, c))
+            .filter(|&c| c > 0)
+            .collect()
+    }
+}
