@@ -520,12 +520,13 @@ impl Supervisor {
         ok
     }
 
-    /// For a wait, the report the core would give now, without reaping.
-    pub(super) fn peek_wait_report(
+    /// For a wait, the core's answer now to the same wait with `WNOWAIT |
+    /// WNOHANG` (nothing reaped); `None` for other calls.
+    fn peek_result(
         &mut self,
         task: taskcore::TaskId,
         call: &Syscall,
-    ) -> Option<taskcore::WaitReport> {
+    ) -> Option<taskcore::sys::SysResult> {
         use taskcore::uapi::{WNOHANG, WNOWAIT};
         let (idtype, id, options) = waitid_form(call)?;
         let peek = Syscall::Waitid {
@@ -533,7 +534,16 @@ impl Supervisor {
             id,
             options: options | WNOWAIT | WNOHANG,
         };
-        match dispatch(&mut self.k, task, &peek) {
+        Some(dispatch(&mut self.k, task, &peek))
+    }
+
+    /// For a wait, the report the core would give now, without reaping.
+    pub(super) fn peek_wait_report(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &Syscall,
+    ) -> Option<taskcore::WaitReport> {
+        match self.peek_result(task, call)? {
             Ok(SysRet::Waitid(taskcore::WaitOutcome::Reported(w))) => Some(w),
             _ => None,
         }
@@ -546,14 +556,7 @@ impl Supervisor {
         task: taskcore::TaskId,
         call: &Syscall,
     ) -> Option<Option<i32>> {
-        use taskcore::uapi::{WNOHANG, WNOWAIT};
-        let (idtype, id, options) = waitid_form(call)?;
-        let peek = Syscall::Waitid {
-            idtype,
-            id,
-            options: options | WNOWAIT | WNOHANG,
-        };
-        match dispatch(&mut self.k, task, &peek) {
+        match self.peek_result(task, call)? {
             Ok(SysRet::Waitid(taskcore::WaitOutcome::Reported(w))) => Some(Some(w.pid)),
             Ok(_) => Some(None),
             Err(_) => None,
