@@ -134,7 +134,7 @@ pub use pidfd::PidFd;
 
 // The lifecycle API shared with `taskcore::Kernel`: one scenario written
 // against `taskcore::sys::TaskApi` drives both.
-taskcore::impl_task_api!(Model, Tid);
+taskcore::impl_task_api!(Model, Tid, PidFd);
 
 /// A task handle of the model: the task's index in creation order.
 ///

@@ -103,11 +103,16 @@ impl Model {
         false
     }
 
-    /// `pidfd_send_signal(fd, sig, NULL, flags)` by `current`.
+    /// `pidfd_send_signal(fd, sig, info, flags)` by `current`. A siginfo
+    /// is checked (`taskcore::rules::pidfd_send_signal_info`) and then
+    /// sent as a NULL one is: the model keeps no siginfo.
     ///
     /// # Errors
     /// - `EINVAL`: unknown flags or more than one scope; the pid's
-    ///   namespace is not the caller's or below it; `sig` outside 0..=64.
+    ///   namespace is not the caller's or below it; `info.signo != sig`;
+    ///   `sig` outside 0..=64.
+    /// - `EPERM`: `info` claims a kernel or `kill` code to another pid or
+    ///   a process group.
     /// - `EBADF`: `fd` closed.
     /// - `ESRCH`: stale caller; no task uses the pid (for the process-group
     ///   scope: no process is in the group it names).
@@ -118,6 +123,7 @@ impl Model {
         current: Tid,
         fd: PidFd,
         sig: i32,
+        info: Option<taskcore::SigInfo>,
         flags: u32,
     ) -> Result<()> {
         taskcore::rules::pidfd_send_signal_flags(flags)?;
@@ -126,6 +132,9 @@ impl Model {
         if !self.ns_below(file.ns, self.ns_of(cur)) {
             return Err(Errno::EINVAL);
         }
+        let to_self = self.task(cur).pid == file.pid;
+        let pgrp_scope = flags == PIDFD_SIGNAL_PROCESS_GROUP;
+        taskcore::rules::pidfd_send_signal_info(info.as_ref(), sig, to_self, pgrp_scope)?;
         let thread = match flags {
             PIDFD_SIGNAL_THREAD => true,
             PIDFD_SIGNAL_THREAD_GROUP => false,

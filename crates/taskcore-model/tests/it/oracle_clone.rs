@@ -337,3 +337,49 @@ fn thread_with_new_pid_for_children_is_einval_before_nproc() {
         want(CLONE_RULES, "cl_fork_newpid_for_children_over_nproc")
     );
 }
+
+/// pidfd_send_signal(2)'s siginfo rules (the `send_info_*` cases of
+/// tests/oracle/pidfd_rules.c, in its order; the program ignores SIGUSR1
+/// from its start, so its sleeping child does too).
+#[test]
+fn pidfd_send_signal_siginfo_rules() {
+    use taskcore::task::pidfd::{PIDFD_SIGNAL_PROCESS_GROUP, PIDFD_SIGNAL_THREAD};
+    let (mut m, main) = runner();
+    let ign = SigAction::new(SigHandler::Ignore, 0);
+    m.rt_sigaction(main, SIGUSR1, Some(ign)).unwrap();
+    let c = m.fork(main).unwrap();
+    let cnr = m.pid_vnr(main, c).unwrap();
+    let fd = m.pidfd_open(main, cnr, 0).unwrap();
+    let info = |signo, code| {
+        Some(taskcore::SigInfo {
+            signo,
+            code,
+            ..taskcore::SigInfo::default()
+        })
+    };
+    let send = |m: &mut Model, fd, sig, code, flags, key| {
+        let r = m.pidfd_send_signal(main, fd, sig, info(sig, code), flags);
+        assert_eq!(ans(&r), want(PIDFD_RULES, key), "{key}");
+    };
+    let r = m.pidfd_send_signal(main, fd, SIGUSR1, info(SIGUSR2, SI_QUEUE), 0);
+    assert_eq!(ans(&r), want(PIDFD_RULES, "send_info_signo_mismatch"));
+    send(&mut m, fd, SIGUSR1, SI_USER, 0, "send_info_si_user_other");
+    send(&mut m, fd, SIGUSR1, SI_TKILL, 0, "send_info_si_tkill_other");
+    send(&mut m, fd, SIGUSR1, SI_QUEUE, 0, "send_info_si_queue_other");
+    let key = "send_info_si_queue_other_thread_scope";
+    send(&mut m, fd, SIGUSR1, SI_QUEUE, PIDFD_SIGNAL_THREAD, key);
+    let own = m.pid_vnr(main, main).unwrap();
+    let me = m.pidfd_open(main, own, 0).unwrap();
+    send(&mut m, me, SIGUSR1, SI_USER, 0, "send_info_si_user_self");
+    let key = "send_info_si_user_self_thread_scope";
+    send(&mut m, me, SIGUSR1, SI_USER, PIDFD_SIGNAL_THREAD, key);
+    let key = "send_info_si_user_self_pgrp_scope";
+    send(
+        &mut m,
+        me,
+        SIGUSR1,
+        SI_USER,
+        PIDFD_SIGNAL_PROCESS_GROUP,
+        key,
+    );
+}

@@ -189,6 +189,39 @@ pub fn pidfd_send_signal_flags(flags: u32) -> Result<u32> {
     Ok(flags)
 }
 
+/// `pidfd_send_signal(fd, sig, info, ..)`'s siginfo, once the target's
+/// namespace is checked: a siginfo given must name the signal sent, and
+/// only a sender signalling its own thread's pid, at most thread-group
+/// wide, may give a code that claims to come from the kernel or from
+/// `kill`/`tkill` (`si_code >= 0` or `SI_TKILL`). `to_self`: the pidfd's
+/// `struct pid` is the caller thread's own; `pgrp_scope`:
+/// `PIDFD_SIGNAL_PROCESS_GROUP`. `None` (a NULL pointer) passes.
+///
+/// # Errors
+/// - `EINVAL`: `info.signo != sig`.
+/// - `EPERM`: a code `>= 0` or `SI_TKILL` sent to another pid or to a
+///   process group.
+///
+/// # Linux
+/// `sys_pidfd_send_signal()` after `copy_siginfo_from_user_any()`.
+pub fn pidfd_send_signal_info(
+    info: Option<&crate::types::SigInfo>,
+    sig: i32,
+    to_self: bool,
+    pgrp_scope: bool,
+) -> Result<()> {
+    let Some(i) = info else {
+        return Ok(());
+    };
+    if i.signo != sig {
+        return Err(Errno::EINVAL);
+    }
+    if (!to_self || pgrp_scope) && (i.code >= 0 || i.code == crate::uapi::SI_TKILL) {
+        return Err(Errno::EPERM);
+    }
+    Ok(())
+}
+
 /// setns(2)'s `nstype` for its kind of fd: a namespace file takes 0 or
 /// `CLONE_NEWPID` (the only namespace file modelled), a pidfd one or more
 /// `CLONE_NEW*` bits.

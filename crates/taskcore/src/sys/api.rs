@@ -42,6 +42,9 @@ use crate::wait::WaitOutcome;
 pub trait TaskApi: Sized {
     /// The task handle.
     type Task: Copy + Eq + core::fmt::Debug;
+    /// The open-pidfd handle (the open file description; the embedder
+    /// numbers fds).
+    type PidFd: Copy + Eq + core::fmt::Debug;
 
     /// A table holding only init (pid 1). [`Kernel::new`].
     ///
@@ -65,6 +68,58 @@ pub trait TaskApi: Sized {
     /// # Errors
     /// As [`Kernel::clone3`].
     fn clone3(&mut self, current: Self::Task, args: &Clone3Args) -> Result<Self::Task>;
+    /// clone(2) with the pidfd `CLONE_PIDFD` asks for.
+    /// [`Kernel::clone_with_pidfd`].
+    ///
+    /// # Errors
+    /// As [`Kernel::clone_with_pidfd`].
+    fn clone_with_pidfd(
+        &mut self,
+        current: Self::Task,
+        args: &CloneArgs,
+    ) -> Result<(Self::Task, Option<Self::PidFd>)>;
+    /// clone3(2) with the pidfd `CLONE_PIDFD` asks for.
+    /// [`Kernel::clone3_with_pidfd`].
+    ///
+    /// # Errors
+    /// As [`Kernel::clone3_with_pidfd`].
+    fn clone3_with_pidfd(
+        &mut self,
+        current: Self::Task,
+        args: &Clone3Args,
+    ) -> Result<(Self::Task, Option<Self::PidFd>)>;
+    /// pidfd_open(2). [`Kernel::pidfd_open`].
+    ///
+    /// # Errors
+    /// As [`Kernel::pidfd_open`].
+    fn pidfd_open(&mut self, current: Self::Task, pid: i32, flags: u32) -> Result<Self::PidFd>;
+    /// pidfd_send_signal(2). [`Kernel::pidfd_send_signal`].
+    ///
+    /// # Errors
+    /// As [`Kernel::pidfd_send_signal`].
+    fn pidfd_send_signal(
+        &mut self,
+        current: Self::Task,
+        fd: Self::PidFd,
+        sig: i32,
+        info: Option<crate::SigInfo>,
+        flags: u32,
+    ) -> Result<()>;
+    /// waitid(2) with `P_PIDFD`. [`Kernel::waitid_pidfd`].
+    ///
+    /// # Errors
+    /// As [`Kernel::waitid_pidfd`].
+    fn waitid_pidfd(
+        &mut self,
+        current: Self::Task,
+        fd: Self::PidFd,
+        options: i32,
+    ) -> Result<WaitOutcome>;
+    /// The last close of a pidfd. [`Kernel::pidfd_close`].
+    ///
+    /// # Errors
+    /// As [`Kernel::pidfd_close`].
+    fn pidfd_close(&mut self, fd: Self::PidFd) -> Result<()>;
     /// fork(2). [`Kernel::fork`].
     ///
     /// # Errors
@@ -312,14 +367,59 @@ pub trait TaskApi: Sized {
 }
 
 /// Implements [`TaskApi`] for a type whose inherent methods have the
-/// trait's names and signatures (with `$task` as the handle), by
+/// trait's names and signatures (with `$task` as the task handle and
+/// `$pidfd` as the pidfd handle), by
 /// forwarding. Used for [`Kernel`] here and for the reference model in
 /// `taskcore-model`.
 #[macro_export]
 macro_rules! impl_task_api {
-    ($ty:ty, $task:ty) => {
+    ($ty:ty, $task:ty, $pidfd:ty) => {
         impl $crate::sys::TaskApi for $ty {
             type Task = $task;
+            type PidFd = $pidfd;
+            fn clone_with_pidfd(
+                &mut self,
+                c: $task,
+                args: &$crate::task::CloneArgs,
+            ) -> $crate::errno::Result<($task, Option<$pidfd>)> {
+                <$ty>::clone_with_pidfd(self, c, args)
+            }
+            fn clone3_with_pidfd(
+                &mut self,
+                c: $task,
+                args: &$crate::task::Clone3Args,
+            ) -> $crate::errno::Result<($task, Option<$pidfd>)> {
+                <$ty>::clone3_with_pidfd(self, c, args)
+            }
+            fn pidfd_open(
+                &mut self,
+                c: $task,
+                pid: i32,
+                flags: u32,
+            ) -> $crate::errno::Result<$pidfd> {
+                <$ty>::pidfd_open(self, c, pid, flags)
+            }
+            fn pidfd_send_signal(
+                &mut self,
+                c: $task,
+                fd: $pidfd,
+                sig: i32,
+                info: Option<$crate::SigInfo>,
+                flags: u32,
+            ) -> $crate::errno::Result<()> {
+                <$ty>::pidfd_send_signal(self, c, fd, sig, info, flags)
+            }
+            fn waitid_pidfd(
+                &mut self,
+                c: $task,
+                fd: $pidfd,
+                options: i32,
+            ) -> $crate::errno::Result<$crate::wait::WaitOutcome> {
+                <$ty>::waitid_pidfd(self, c, fd, options)
+            }
+            fn pidfd_close(&mut self, fd: $pidfd) -> $crate::errno::Result<()> {
+                <$ty>::pidfd_close(self, fd)
+            }
             fn new(config: $crate::task::Config) -> $crate::errno::Result<Self> {
                 <$ty>::new(config)
             }
@@ -535,4 +635,4 @@ macro_rules! impl_task_api {
     };
 }
 
-crate::impl_task_api!(Kernel, TaskId);
+crate::impl_task_api!(Kernel, TaskId, crate::task::procapi::pidfd::PidFd);

@@ -1,11 +1,11 @@
 //! [`dispatch`]: one [`Syscall`] applied to a [`Kernel`].
 
+use super::generic::ApiRet;
 use super::syscall::{Prctl, Ptrace, Syscall, Timespec};
 use super::sysret::{SysResult, SysRet};
 use crate::errno::Result;
 use crate::ix::TaskId;
 use crate::task::kernel::Kernel;
-use crate::task::procapi::pidfd::PidFd;
 
 /// Applies `call` to `k` on behalf of `current`, through the [`Kernel`]
 /// method of the same name.
@@ -17,31 +17,9 @@ use crate::task::procapi::pidfd::PidFd;
 /// # Linux
 /// The syscall table's dispatch (`x64_sys_call()`).
 pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
-    let child = |k: &mut Kernel, t: Result<(TaskId, Option<PidFd>)>| -> SysResult {
-        let (task, pidfd) = t?;
-        let pid = k.pid_vnr(current, task)?;
-        Ok(SysRet::Child { task, pid, pidfd })
-    };
-    let no_pidfd = |t: Result<TaskId>| t.map(|t| (t, None));
     let unit = |r: Result<()>| r.map(|()| SysRet::Value(0));
     let value = |r: Result<i32>| r.map(|v| SysRet::Value(v.into()));
     match call {
-        Syscall::Clone(args) => {
-            let t = k.clone_with_pidfd(current, args);
-            child(k, t)
-        }
-        Syscall::Clone3(args) => {
-            let t = k.clone3_with_pidfd(current, args);
-            child(k, t)
-        }
-        Syscall::Fork => {
-            let t = no_pidfd(k.fork(current));
-            child(k, t)
-        }
-        Syscall::Vfork => {
-            let t = no_pidfd(k.vfork(current));
-            child(k, t)
-        }
         Syscall::Execve { filename, argv } => unit(match argv {
             None => k.execve(current, filename),
             Some(argv) => {
@@ -137,31 +115,23 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
         Syscall::RtSigsuspend { mask } => k.rt_sigsuspend(current, *mask).map(SysRet::SigWait),
         Syscall::Pause => k.pause(current).map(SysRet::SigWait),
         Syscall::RtSigreturn { mask } => unit(k.rt_sigreturn(current, *mask)),
-        Syscall::PidfdOpen { pid, flags } => k.pidfd_open(current, *pid, *flags).map(SysRet::PidFd),
-        Syscall::PidfdSendSignal {
-            fd,
-            sig,
-            info,
-            flags,
-        } => unit(k.pidfd_send_signal(current, *fd, *sig, *info, *flags)),
-        Syscall::WaitidPidfd { fd, options } => {
-            k.waitid_pidfd(current, *fd, *options).map(SysRet::Waitid)
-        }
         Syscall::Setns { fd, nstype } => unit(k.setns(current, *fd, *nstype)),
-        // The calls of the TaskApi (lifecycle, credentials, masks, the
-        // process prctls, unshare): one mapping, shared with the reference
-        // model's dispatch.
+        // The calls of the TaskApi (lifecycle, credentials, masks, pidfds,
+        // the process prctls, unshare): one mapping, shared with the
+        // reference model's dispatch.
         _ => api(k, current, call),
     }
 }
 
 /// `call` through [`dispatch_api`](super::dispatch_api), the mapping the
-/// reference model shares: the calls of the [`TaskApi`](super::TaskApi)
-/// that create no task (those that do are [`dispatch`]'s own, with their
-/// pidfd); `ENOSYS` for a call it does not know.
+/// reference model shares: the calls of the [`TaskApi`](super::TaskApi);
+/// `ENOSYS` for a call it does not know.
 fn api(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
-    match super::generic::dispatch_api(k, current, call)? {
-        super::generic::ApiRet::Ret(r) => Ok(r),
-        super::generic::ApiRet::Child { .. } => Err(crate::errno::Errno::ENOSYS),
-    }
+    Ok(
+        match super::generic::dispatch_api(k, current, call, &super::generic::KernelPidFds)? {
+            ApiRet::Ret(r) => r,
+            ApiRet::Child { task, pid, pidfd } => SysRet::Child { task, pid, pidfd },
+            ApiRet::PidFd(fd) => SysRet::PidFd(fd),
+        },
+    )
 }

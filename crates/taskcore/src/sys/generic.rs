@@ -6,12 +6,14 @@ use super::api::TaskApi;
 use super::syscall::{Prctl, Ptrace, Syscall};
 use super::sysret::{SysResult, SysRet};
 use crate::errno::{Errno, Result};
+use crate::task::procapi::pidfd::PidFd;
 
-/// What [`dispatch_api`] returns: a new task (whose handle type is the
-/// implementation's), or the result [`dispatch`](super::dispatch) gives.
+/// What [`dispatch_api`] returns: a new task or pidfd (whose handle types
+/// are the implementation's), or the result [`dispatch`](super::dispatch)
+/// gives.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ApiRet<T> {
+pub enum ApiRet<T, F = PidFd> {
     /// clone, clone3, fork, vfork: the child and its pid in the caller's
     /// namespace (the return value).
     Child {
@@ -19,20 +21,54 @@ pub enum ApiRet<T> {
         task: T,
         /// Its pid as the caller sees it.
         pid: i32,
+        /// The pidfd `CLONE_PIDFD` made (clone and clone3 only).
+        pidfd: Option<F>,
     },
+    /// pidfd_open: the new pidfd.
+    PidFd(F),
     /// Any other call: as [`dispatch`](super::dispatch) returns it.
     Ret(SysRet),
 }
 
+/// The implementation's own pidfd for each [`PidFd`] a [`Syscall`] names.
+/// A [`Syscall`] holds the [`Kernel`](crate::Kernel)'s handles (its
+/// decoder resolves fd numbers through [`FdTable`](super::FdTable)); an
+/// implementation with handles of its own (the reference model) pairs
+/// them with the Kernel's.
+///
+/// # Linux
+/// `fdget()` + `pidfd_pid()`: an fd that is not an open pidfd is `EBADF`.
+pub trait PidFdMap<F> {
+    /// The implementation's pidfd for `fd`.
+    ///
+    /// # Errors
+    /// `EBADF`: no pidfd of the implementation's is paired with `fd`.
+    fn pidfd(&self, fd: PidFd) -> Result<F>;
+}
+
+/// The [`Kernel`](crate::Kernel)'s own handles: each [`PidFd`] is itself.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KernelPidFds;
+
+impl PidFdMap<PidFd> for KernelPidFds {
+    fn pidfd(&self, fd: PidFd) -> Result<PidFd> {
+        Ok(fd)
+    }
+}
+
 /// Applies `call` to `k` on behalf of `current` through the [`TaskApi`]
 /// method of the same name, with [`dispatch`](super::dispatch)'s result
-/// for the calls that create no task.
+/// for the calls that create no task or pidfd. `fds` gives `k`'s pidfd
+/// for each [`PidFd`] the call names ([`KernelPidFds`] for a
+/// [`Kernel`](crate::Kernel)).
 ///
 /// # Errors
-/// - `ENOSYS`: a call outside [`TaskApi`] (getrlimit/setrlimit, memory, pidfds,
+/// - `ENOSYS`: a call outside [`TaskApi`] (getrlimit/setrlimit, memory,
 ///   setns, capabilities and the capability prctls, signal waits and
 ///   queues, the ptrace requests beyond attach/traceme/cont/detach, execve
 ///   with an argv); nothing is changed.
+/// - `EBADF`: a pidfd `fds` does not pair (pidfd_send_signal, waitid
+///   with `P_PIDFD`); nothing is changed.
 /// - Otherwise the errors of the [`TaskApi`] method.
 ///
 /// # Linux
@@ -41,31 +77,48 @@ pub fn dispatch_api<K: TaskApi>(
     k: &mut K,
     current: K::Task,
     call: &Syscall,
-) -> Result<ApiRet<K::Task>> {
-    let child = |k: &mut K, t: Result<K::Task>| -> Result<ApiRet<K::Task>> {
-        let task = t?;
+    fds: &dyn PidFdMap<K::PidFd>,
+) -> Result<ApiRet<K::Task, K::PidFd>> {
+    type Made<K> = (<K as TaskApi>::Task, Option<<K as TaskApi>::PidFd>);
+    let child = |k: &mut K, t: Result<Made<K>>| -> Result<ApiRet<K::Task, K::PidFd>> {
+        let (task, pidfd) = t?;
         let pid = k.pid_vnr(current, task)?;
-        Ok(ApiRet::Child { task, pid })
+        Ok(ApiRet::Child { task, pid, pidfd })
     };
+    let no_pidfd = |t: Result<K::Task>| t.map(|t| (t, None));
     let unit = |r: Result<()>| r.map(|()| SysRet::Value(0));
     let val = |r: Result<i32>| r.map(|v| SysRet::Value(v.into()));
     let r: SysResult = match call {
         Syscall::Clone(args) => {
-            let t = k.clone(current, args);
+            let t = k.clone_with_pidfd(current, args);
             return child(k, t);
         }
         Syscall::Clone3(args) => {
-            let t = k.clone3(current, args);
+            let t = k.clone3_with_pidfd(current, args);
             return child(k, t);
         }
         Syscall::Fork => {
-            let t = k.fork(current);
+            let t = no_pidfd(k.fork(current));
             return child(k, t);
         }
         Syscall::Vfork => {
-            let t = k.vfork(current);
+            let t = no_pidfd(k.vfork(current));
             return child(k, t);
         }
+        Syscall::PidfdOpen { pid, flags } => {
+            return k.pidfd_open(current, *pid, *flags).map(ApiRet::PidFd);
+        }
+        Syscall::PidfdSendSignal {
+            fd,
+            sig,
+            info,
+            flags,
+        } => fds
+            .pidfd(*fd)
+            .and_then(|fd| unit(k.pidfd_send_signal(current, fd, *sig, *info, *flags))),
+        Syscall::WaitidPidfd { fd, options } => fds
+            .pidfd(*fd)
+            .and_then(|fd| k.waitid_pidfd(current, fd, *options).map(SysRet::Waitid)),
         Syscall::Execve {
             filename,
             argv: None,

@@ -70,7 +70,7 @@ pub use api::TaskApi;
 pub use decode::{NoMemory, UserMemory};
 pub use dispatch::dispatch;
 pub use fds::{FdTable, NoFds};
-pub use generic::{dispatch_api, ApiRet};
+pub use generic::{dispatch_api, ApiRet, KernelPidFds, PidFdMap};
 pub use sighandler::{SIG_DFL, SIG_IGN};
 pub use syscall::{Prctl, Ptrace, Syscall, Timespec};
 pub use sysret::{SysResult, SysRet};

@@ -604,7 +604,7 @@ fn signal_and_namespace_calls_dispatch_to_the_kernel() {
 /// and ENOSYS (changing nothing) for calls outside `TaskApi`.
 #[test]
 fn dispatch_api_agrees_with_dispatch() {
-    use taskcore::sys::{dispatch_api, ApiRet};
+    use taskcore::sys::{dispatch_api, ApiRet, KernelPidFds};
     let mut k1 = Kernel::new(Config::default()).unwrap();
     let mut k2 = Kernel::new(Config::default()).unwrap();
     let init = k1.init_task().unwrap();
@@ -612,7 +612,10 @@ fn dispatch_api_agrees_with_dispatch() {
         let Ok(SysRet::Child { task, pid, .. }) = dispatch(k1, init, &c) else {
             panic!()
         };
-        let Ok(ApiRet::Child { task: t2, pid: p2 }) = dispatch_api(k2, init, &c) else {
+        let Ok(ApiRet::Child {
+            task: t2, pid: p2, ..
+        }) = dispatch_api(k2, init, &c, &KernelPidFds)
+        else {
             panic!()
         };
         assert_eq!((task, pid), (t2, p2));
@@ -620,6 +623,60 @@ fn dispatch_api_agrees_with_dispatch() {
     };
     let a = fork(&mut k1, &mut k2, Syscall::Fork);
     let b = fork(&mut k1, &mut k2, Syscall::Vfork);
+    // The pidfd calls: CLONE_PIDFD, pidfd_open, pidfd_send_signal and
+    // waitid(P_PIDFD) give the same pidfds and results.
+    let clone = Syscall::Clone(taskcore::CloneArgs {
+        flags: CLONE_PIDFD,
+        exit_signal: SIGCHLD,
+        set_tid: vec![],
+    });
+    let Ok(SysRet::Child {
+        pidfd: Some(fd1), ..
+    }) = dispatch(&mut k1, init, &clone)
+    else {
+        panic!()
+    };
+    let Ok(ApiRet::Child {
+        pidfd: Some(fd2), ..
+    }) = dispatch_api(&mut k2, init, &clone, &KernelPidFds)
+    else {
+        panic!()
+    };
+    assert_eq!(fd1, fd2);
+    let open = Syscall::PidfdOpen { pid: 2, flags: 0 };
+    let Ok(SysRet::PidFd(o1)) = dispatch(&mut k1, init, &open) else {
+        panic!()
+    };
+    assert_eq!(
+        dispatch_api(&mut k2, init, &open, &KernelPidFds),
+        Ok(ApiRet::PidFd(o1))
+    );
+    for call in [
+        Syscall::PidfdSendSignal {
+            fd: fd1,
+            sig: SIGSTOP,
+            info: None,
+            flags: 0,
+        },
+        Syscall::WaitidPidfd {
+            fd: fd1,
+            options: WSTOPPED | WNOHANG,
+        },
+        Syscall::PidfdSendSignal {
+            fd: o1,
+            sig: 0,
+            info: None,
+            flags: PIDFD_SIGNAL_THREAD_GROUP,
+        },
+    ] {
+        let want = dispatch(&mut k1, init, &call);
+        let got = dispatch_api(&mut k2, init, &call, &KernelPidFds).map(|r| match r {
+            ApiRet::Ret(r) => r,
+            other => panic!("{other:?}"),
+        });
+        assert!(want.is_ok(), "{call:?}: {want:?}");
+        assert_eq!(got, want, "{call:?}");
+    }
     let act = SigAction::new(SigHandler::Ignore, 0);
     for (c, call) in [
         (a, Syscall::Getpid),
@@ -706,7 +763,7 @@ fn dispatch_api_agrees_with_dispatch() {
         ),
     ] {
         let want = dispatch(&mut k1, c, &call);
-        let got = dispatch_api(&mut k2, c, &call).map(|r| match r {
+        let got = dispatch_api(&mut k2, c, &call, &KernelPidFds).map(|r| match r {
             ApiRet::Ret(r) => r,
             other => panic!("{other:?}"),
         });
@@ -732,7 +789,7 @@ fn dispatch_api_agrees_with_dispatch() {
         Syscall::Setuid { uid: 0 },
     ] {
         let want = dispatch(&mut k1, init, &call);
-        let got = dispatch_api(&mut k2, init, &call).map(|r| match r {
+        let got = dispatch_api(&mut k2, init, &call, &KernelPidFds).map(|r| match r {
             ApiRet::Ret(r) => r,
             other => panic!("{other:?}"),
         });
@@ -744,7 +801,10 @@ fn dispatch_api_agrees_with_dispatch() {
         resource: RLIMIT_NOFILE,
         new: taskcore::Rlimit { cur: 1, max: 1 },
     };
-    assert_eq!(dispatch_api(&mut k2, init, &limit), Err(Errno::ENOSYS));
+    assert_eq!(
+        dispatch_api(&mut k2, init, &limit, &KernelPidFds),
+        Err(Errno::ENOSYS)
+    );
     assert_eq!(
         dispatch(
             &mut k2,

@@ -10,13 +10,15 @@ impl Pair {
         match op {
             Op::PidfdOpen(_, p, flags) => {
                 let p = self.pid_arg(c, p);
-                let (a, b) = (
-                    self.k.pidfd_open(kc, p, *flags),
-                    self.m.pidfd_open(c, p, *flags),
-                );
+                let call = Syscall::PidfdOpen {
+                    pid: p,
+                    flags: *flags,
+                };
+                let (a, b) = self.both(c, &call);
+                let (a, b) = (opened(a), opened(b));
                 let (ra, rb) = (a.map(|_| ()), b.map(|_| ()));
                 self.cmp(format!("{who} = pidfd_open({p}, {flags:#o})"), ra, rb)?;
-                if let (Ok(a), Ok(b)) = (a, b) {
+                if let (Ok(Some(a)), Ok(Some(b))) = (a, b) {
                     self.fds.push((a, b));
                 }
                 Ok(())
@@ -25,23 +27,28 @@ impl Pair {
                 let Some(&(kf, mf)) = self.fd(*f) else {
                     return Ok(());
                 };
-                let a = self.k.pidfd_send_signal(kc, kf, *sig, None, *flags);
-                let b = self.m.pidfd_send_signal(c, mf, *sig, *flags);
-                self.cmp(
-                    format!("{who} = pidfd_send_signal(#{}, {sig}, {flags})", mf.0),
-                    a,
-                    b,
-                )
+                let call = Syscall::PidfdSendSignal {
+                    fd: kf,
+                    sig: *sig,
+                    info: None,
+                    flags: *flags,
+                };
+                let who = format!("{who} = pidfd_send_signal(#{}, {sig}, {flags})", mf.0);
+                self.sys(c, who, call)
             }
             Op::WaitidPidfd(_, f, o) => {
                 let Some(&(kf, mf)) = self.fd(*f) else {
                     return Ok(());
                 };
-                let (a, b) = (
-                    self.k.waitid_pidfd(kc, kf, *o),
-                    self.m.waitid_pidfd(c, mf, *o),
-                );
-                self.cmp(format!("{who} = waitid(P_PIDFD, #{}, {o:#x})", mf.0), a, b)
+                let call = Syscall::WaitidPidfd {
+                    fd: kf,
+                    options: *o,
+                };
+                self.sys(
+                    c,
+                    format!("{who} = waitid(P_PIDFD, #{}, {o:#x})", mf.0),
+                    call,
+                )
             }
             Op::SetnsPidfd(_, f, nstype) => {
                 let Some(&(kf, mf)) = self.fd(*f) else {
@@ -92,5 +99,13 @@ impl Pair {
             }
             _ => unreachable!("not a fd_op op"),
         }
+    }
+}
+
+/// The pidfd a pidfd_open's [`dispatch_api`] result made.
+fn opened<T, F>(r: taskcore::Result<ApiRet<T, F>>) -> taskcore::Result<Option<F>> {
+    match r? {
+        ApiRet::PidFd(fd) => Ok(Some(fd)),
+        _ => Ok(None),
     }
 }

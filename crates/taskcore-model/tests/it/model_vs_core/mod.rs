@@ -39,7 +39,9 @@
 //! `MODEL_TRACE` set, every compared step is printed (`--nocapture`).
 //!
 //! Where things are: `ops` (the random operations and their strategies),
-//! `pair` (both implementations, argument mapping, compare-and-log),
+//! `pair` (both implementations, argument mapping, compare-and-log; every
+//! call but the ptrace and namespace-file ones goes to both as one
+//! `Syscall` through `dispatch_api`, the pidfds paired),
 //! `apply` (one step: caller, dispatch), `clone`, `ptrace`, `fds` and
 //! `pdeath` (the steps of those families, the case kept out, and the
 //! parent-death and listen set-ups), `snapshot` (the
@@ -47,7 +49,7 @@
 //! `mod.proptest-regressions`.
 
 use proptest::prelude::*;
-use taskcore::sys::{dispatch_api, ApiRet, Prctl, Ptrace, SysRet, Syscall};
+use taskcore::sys::{dispatch_api, ApiRet, KernelPidFds, PidFdMap, Prctl, Ptrace, SysRet, Syscall};
 use taskcore::task::pidfd::{
     PIDFD_NONBLOCK, PIDFD_SIGNAL_PROCESS_GROUP, PIDFD_SIGNAL_THREAD, PIDFD_SIGNAL_THREAD_GROUP,
     PIDFD_THREAD,

@@ -171,18 +171,45 @@ impl Pair {
     }
 
     /// `call` by `c` on both sides, through the one [`Syscall`] type and
-    /// [`dispatch_api`], compared.
+    /// [`dispatch_api`]: the model's pidfds are those paired with the
+    /// core's the call names.
+    pub(crate) fn both(
+        &mut self,
+        c: Tid,
+        call: &Syscall,
+    ) -> (
+        taskcore::Result<ApiRet<TaskId>>,
+        taskcore::Result<ApiRet<Tid, taskcore_model::PidFd>>,
+    ) {
+        let kc = self.kt(c);
+        let a = dispatch_api(&mut self.k, kc, call, &KernelPidFds);
+        let b = dispatch_api(&mut self.m, c, call, &Paired(&self.fds));
+        (a, b)
+    }
+
+    /// `call` by `c` on both sides ([`Pair::both`]), compared: a new
+    /// task by its pid, a new pidfd by its being made (its number is the
+    /// embedder's).
     pub(crate) fn sys(&mut self, c: Tid, who: String, call: Syscall) -> Check {
-        fn ret<T>(r: ApiRet<T>) -> SysRet {
+        fn ret<T, F>(r: ApiRet<T, F>) -> SysRet {
             match r {
                 ApiRet::Ret(r) => r,
                 ApiRet::Child { pid, .. } => SysRet::Value(pid.into()),
+                ApiRet::PidFd(_) => SysRet::Value(0),
                 _ => unreachable!("no other ApiRet"),
             }
         }
-        let kc = self.kt(c);
-        let a = dispatch_api(&mut self.k, kc, &call).map(ret);
-        let b = dispatch_api(&mut self.m, c, &call).map(ret);
-        self.cmp(who, a, b)
+        let (a, b) = self.both(c, &call);
+        self.cmp(who, a.map(ret), b.map(ret))
+    }
+}
+
+/// The model's pidfd paired with each of the core's ([`Pair::fds`]).
+struct Paired<'a>(&'a [(taskcore::PidFd, taskcore_model::PidFd)]);
+
+impl PidFdMap<taskcore_model::PidFd> for Paired<'_> {
+    fn pidfd(&self, fd: taskcore::PidFd) -> taskcore::Result<taskcore_model::PidFd> {
+        let pair = self.0.iter().find(|(k, _)| *k == fd);
+        pair.map(|&(_, m)| m).ok_or(taskcore::Errno::EBADF)
     }
 }

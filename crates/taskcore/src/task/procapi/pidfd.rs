@@ -30,7 +30,7 @@ use crate::task::lifecycle::clone3::Clone3Args;
 use crate::task::lifecycle::wait::WaitFilter;
 use crate::task::signal::sigsend::PidType;
 use crate::task::task_struct::{ExitState, PF_EXITING};
-use crate::uapi::{CLONE_PIDFD, CLONE_THREAD, SI_TKILL, WNOHANG};
+use crate::uapi::{CLONE_PIDFD, CLONE_THREAD, WNOHANG};
 use crate::wait::WaitOutcome;
 
 pub use crate::uapi::{
@@ -236,7 +236,7 @@ impl Kernel {
     /// - `EBADF`: `fd` closed.
     /// - `ESRCH`: `current` stale or exiting; the task was reaped; for the
     ///   process-group scope, the pid leads no process group.
-    /// - `EPERM`: `info` with `code >= 0` or [`SI_TKILL`] aimed at another
+    /// - `EPERM`: `info` with `code >= 0` or [`SI_TKILL`](crate::uapi::SI_TKILL) aimed at another
     ///   process or at a scope wider than the thread group; the caller may
     ///   not signal the target (see [`Kernel::kill`]; for a process group,
     ///   none of its members).
@@ -262,7 +262,7 @@ impl Kernel {
         if !self.ns_within(self.pids[pid].numbers.last().ns, active) {
             return Err(Errno::EINVAL);
         }
-        #[derive(PartialEq, PartialOrd)]
+        #[derive(PartialEq)]
         enum Scope {
             Thread,
             Group,
@@ -275,16 +275,8 @@ impl Kernel {
             _ if file.flags & PIDFD_THREAD != 0 => Scope::Thread,
             _ => Scope::Group,
         };
-        if let Some(i) = info {
-            if i.signo != sig {
-                return Err(Errno::EINVAL);
-            }
-            if (self.tasks[cur].pid != pid || scope > Scope::Group)
-                && (i.code >= 0 || i.code == SI_TKILL)
-            {
-                return Err(Errno::EPERM);
-            }
-        }
+        let to_self = self.tasks[cur].pid == pid;
+        crate::rules::pidfd_send_signal_info(info.as_ref(), sig, to_self, scope == Scope::Pgrp)?;
         let who = self.killer(cur);
         let may = |k: &Kernel, t: TaskIx| k.may_kill(&who, t, sig);
         if scope == Scope::Pgrp {
