@@ -11,7 +11,9 @@
 //! `model_vs_core/` is the property test of the model against the core.
 
 mod common {
-    // The core's scenarios, run here on the model.
+    // The core's scenarios and oracle cases, run here on the model.
+    #[path = "../../../../taskcore/tests/it/common/clone_oracle.rs"]
+    pub(crate) mod clone_oracle;
     #[path = "../../../../taskcore/tests/it/common/lifecycle_scenarios.rs"]
     pub(crate) mod lifecycle_scenarios;
     pub(crate) mod model_log;

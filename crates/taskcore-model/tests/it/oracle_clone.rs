@@ -1,9 +1,11 @@
 //! The reference model's clone(2) and clone3(2) rules and `CLONE_PIDFD`
 //! against answers recorded from real Linux (6.18) by
 //! tests/oracle/clone_rules.c (every `c3_*` and `cl_*` case, and
-//! `clear_sighand_child`) and tests/oracle/pidfd_rules.c (the
-//! `clone_pidfd*`, `clone3_pidfd*`, `poll_exited_thread` and
-//! `waitid_clone_pidfd*` cases). Re-record with tests/oracle/record.sh.
+//! `clear_sighand_child`: the core's own checks, `common/clone_oracle.rs`,
+//! run here on the model) and tests/oracle/pidfd_rules.c (the
+//! `clone_pidfd*`, `clone3_pidfd*`, `poll_exited_thread`,
+//! `waitid_clone_pidfd*` and `send_info_*` cases). Re-record with
+//! tests/oracle/record.sh.
 
 use taskcore::task::pidfd::{PIDFD_NONBLOCK, PIDFD_THREAD, POLLHUP, POLLIN};
 use taskcore::uapi::*;
@@ -11,7 +13,11 @@ use taskcore_model::{
     Clone3Args, CloneArgs, Config, Errno, Model, SigAction, SigHandler, Tid, WaitOutcome,
 };
 
-const CLONE_RULES: &str = include_str!("../../../../tests/oracle/clone_rules.out");
+use crate::common::clone_oracle::c3;
+
+// The recorded clone and clone3 cases, shared with the core.
+crate::common::clone_oracle::clone_oracle_tests!(Model);
+
 const PIDFD_RULES: &str = include_str!("../../../../tests/oracle/pidfd_rules.out");
 
 /// The answer recorded for `key` in `out`; panics when Linux was not asked.
@@ -35,189 +41,6 @@ fn runner() -> (Model, Tid) {
     let init = m.init_task().unwrap();
     let p = m.fork(init).unwrap();
     (m, p)
-}
-
-/// [`runner`], whose process drops root (`setresuid(1000, 1000, 1000)`)
-/// for the `*_unprivileged` cases, as clone_rules.c's child does.
-fn runner_for(key: &str) -> (Model, Tid) {
-    let (mut m, p) = runner();
-    if key.ends_with("_unprivileged") {
-        m.setresuid(p, 1000, 1000, 1000).unwrap();
-    }
-    (m, p)
-}
-
-fn c3(flags: u64, exit_signal: u64) -> Clone3Args {
-    Clone3Args {
-        flags,
-        exit_signal,
-        ..Clone3Args::default()
-    }
-}
-
-fn with_tid(set_tid: Option<Vec<i32>>, size: u64) -> Clone3Args {
-    Clone3Args {
-        set_tid,
-        set_tid_size: size,
-        ..c3(0, SIGCHLD as u64)
-    }
-}
-
-#[test]
-fn clone3_args_valid_rules() {
-    let sig = SIGCHLD as u64;
-    let tvm = CLONE_THREAD | CLONE_SIGHAND | CLONE_VM;
-    let cases = [
-        ("c3_plain", c3(0, sig)),
-        ("c3_parent_exitsig", c3(CLONE_PARENT, sig)),
-        ("c3_parent_noexitsig", c3(CLONE_PARENT, 0)),
-        ("c3_thread_exitsig", c3(tvm, sig)),
-        ("c3_exitsig_65", c3(0, 65)),
-        ("c3_exitsig_64", c3(0, 64)),
-        ("c3_exitsig_high32", c3(0, (1 << 32) | sig)),
-        ("c3_exitsig_256", c3(0, 256 | sig)),
-        ("c3_settid_size_33", with_tid(Some(vec![0, 0]), 33)),
-        ("c3_settid_null_size1", with_tid(None, 1)),
-        ("c3_settid_ptr_size0", with_tid(Some(vec![0, 0]), 0)),
-        ("c3_settid_size2_level0", with_tid(Some(vec![0, 0]), 2)),
-        ("c3_settid_1_taken", with_tid(Some(vec![1]), 1)),
-        ("c3_settid_0", with_tid(Some(vec![0]), 1)),
-        ("c3_settid_over_pid_max", with_tid(Some(vec![1 << 30]), 1)),
-        (
-            "c3_sighand_clear_sighand",
-            c3(CLONE_SIGHAND | CLONE_VM | CLONE_CLEAR_SIGHAND, sig),
-        ),
-        ("c3_detached", c3(CLONE_DETACHED, sig)),
-        ("c3_csignal_bits", c3(0x11, sig)),
-        ("c3_unknown_flag_40", c3(1 << 40, sig)),
-        (
-            "c3_cgroup_over_intmax",
-            Clone3Args {
-                cgroup: 1 << 32,
-                ..c3(CLONE_INTO_CGROUP, sig)
-            },
-        ),
-        (
-            "c3_cgroup_bad_fd",
-            Clone3Args {
-                cgroup: 999,
-                ..c3(CLONE_INTO_CGROUP, sig)
-            },
-        ),
-        (
-            "c3_cgroup_bad_fd_settid_taken",
-            Clone3Args {
-                flags: CLONE_INTO_CGROUP,
-                cgroup: 999,
-                ..with_tid(Some(vec![1]), 1)
-            },
-        ),
-        (
-            "c3_cgroup_bad_fd_thread_nosighand",
-            Clone3Args {
-                cgroup: 999,
-                ..c3(CLONE_INTO_CGROUP | CLONE_THREAD | CLONE_VM, 0)
-            },
-        ),
-        (
-            "c3_cgroup_bad_fd_newpid_unprivileged",
-            Clone3Args {
-                cgroup: 999,
-                ..c3(CLONE_INTO_CGROUP | CLONE_NEWPID, sig)
-            },
-        ),
-        (
-            "c3_stack0_size",
-            Clone3Args {
-                stack_size: 4096,
-                ..c3(0, sig)
-            },
-        ),
-        ("c3_thread_nosighand", c3(CLONE_THREAD | CLONE_VM, 0)),
-        ("c3_sighand_novm", c3(CLONE_SIGHAND, sig)),
-        ("c3_thread_newpid", c3(tvm | CLONE_NEWPID, 0)),
-        // Asked by a process that dropped root.
-        ("c3_newpid_unprivileged", c3(CLONE_NEWPID, sig)),
-        (
-            "c3_newpid_pidfd_unprivileged",
-            c3(CLONE_NEWPID | CLONE_PIDFD, sig),
-        ),
-        (
-            "c3_newpid_newuser_unprivileged",
-            c3(CLONE_NEWPID | CLONE_NEWUSER, sig),
-        ),
-    ];
-    for (key, args) in cases {
-        let (mut m, p) = runner_for(key);
-        let before = m.nr_tasks();
-        let r = m.clone3(p, &args);
-        assert_eq!(ans(&r), want(CLONE_RULES, key), "{key}");
-        // The CLONE_PIDFD entry gives the same answer.
-        let (mut m2, p2) = runner_for(key);
-        let r2 = m2.clone3_with_pidfd(p2, &args);
-        assert_eq!(
-            ans(&r2),
-            want(CLONE_RULES, key),
-            "{key} (clone3_with_pidfd)"
-        );
-        if r.is_err() {
-            assert_eq!(
-                m.nr_tasks(),
-                before,
-                "{key}: a refused clone3 changes nothing"
-            );
-        }
-    }
-}
-
-#[test]
-fn legacy_clone_rules() {
-    let cases = [
-        ("cl_plain", SIGCHLD as u64),
-        ("cl_parent_exitsig", CLONE_PARENT | SIGCHLD as u64),
-        ("cl_exitsig_100", 100),
-        ("cl_exitsig_65", 65),
-        (
-            "cl_pidfd_parent_settid",
-            CLONE_PIDFD | CLONE_PARENT_SETTID | SIGCHLD as u64,
-        ),
-        ("cl_detached", CLONE_DETACHED | SIGCHLD as u64),
-        ("cl_thread_nosighand", CLONE_THREAD | CLONE_VM),
-        ("cl_sighand_novm", CLONE_SIGHAND | SIGCHLD as u64),
-        ("cl_newpid_unprivileged", CLONE_NEWPID | SIGCHLD as u64),
-        ("cl_newuts_unprivileged", CLONE_NEWUTS | SIGCHLD as u64),
-    ];
-    for (key, flags) in cases {
-        let args = CloneArgs::from_clone_flags(flags);
-        let (mut m, p) = runner_for(key);
-        assert_eq!(ans(&m.clone(p, &args)), want(CLONE_RULES, key), "{key}");
-        let (mut m, p) = runner_for(key);
-        let r = m.clone_with_pidfd(p, &args);
-        assert_eq!(ans(&r), want(CLONE_RULES, key), "{key} (clone_with_pidfd)");
-    }
-}
-
-#[test]
-fn clone_clear_sighand() {
-    let (mut m, p) = runner();
-    let ign = SigAction::new(SigHandler::Ignore, 0);
-    let handled = SigAction::new(SigHandler::Handler, 0);
-    m.rt_sigaction(p, SIGUSR2, Some(ign)).unwrap();
-    m.rt_sigaction(p, SIGUSR1, Some(handled)).unwrap();
-    let c = m
-        .clone3(p, &c3(CLONE_CLEAR_SIGHAND, SIGCHLD as u64))
-        .unwrap();
-    let name = |h: SigHandler| match h {
-        SigHandler::Default => "dfl",
-        SigHandler::Ignore => "ign",
-        _ => "handler",
-    };
-    let usr1 = m.rt_sigaction(c, SIGUSR1, None).unwrap().handler;
-    let usr2 = m.rt_sigaction(c, SIGUSR2, None).unwrap().handler;
-    assert_eq!(
-        format!("usr1={} usr2={}", name(usr1), name(usr2)),
-        want(CLONE_RULES, "clear_sighand_child")
-    );
 }
 
 /// The poll answer as pidfd_rules.c prints it (it polls for POLLIN;
@@ -317,25 +140,6 @@ fn clone3_pidfd_rules() {
     assert_eq!(ans(&r), want(PIDFD_RULES, "clone3_pidfd_thread"));
     let fd = r.unwrap().1.expect("a pidfd");
     assert_eq!(m.pidfd_flags(fd), Ok(PIDFD_THREAD));
-}
-
-#[test]
-fn thread_with_new_pid_for_children_is_einval_before_nproc() {
-    let (mut m, p) = runner();
-    m.unshare(p, CLONE_NEWPID).unwrap();
-    m.setresuid(p, 1000, 1000, 1000).unwrap();
-    let one = taskcore::Rlimit { cur: 1, max: 1 };
-    m.prlimit64(p, 0, RLIMIT_NPROC, Some(one)).unwrap();
-    let thread = CloneArgs::from_clone_flags(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM);
-    assert_eq!(
-        ans(&m.clone(p, &thread)),
-        want(CLONE_RULES, "cl_thread_newpid_for_children_over_nproc")
-    );
-    let fork = CloneArgs::from_clone_flags(SIGCHLD as u64);
-    assert_eq!(
-        ans(&m.clone(p, &fork)),
-        want(CLONE_RULES, "cl_fork_newpid_for_children_over_nproc")
-    );
 }
 
 /// pidfd_send_signal(2)'s siginfo rules (the `send_info_*` cases of

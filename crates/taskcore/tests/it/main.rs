@@ -14,6 +14,7 @@
 //! `--cfg loom` (`scripts/miri-loom.sh`).
 
 mod common {
+    pub(crate) mod clone_oracle;
     pub(crate) mod lifecycle_scenarios;
     pub(crate) mod recorded;
     pub(crate) mod repo;
