@@ -6,11 +6,8 @@
 //! - a seized thread in a ptrace stop is notified of a group stop another
 //!   thread starts (`ptrace_trap_notify()`): at once if it listens, at its
 //!   `PTRACE_LISTEN` otherwise;
-//! - the parent-death signal needs `kill()`'s permission
-//!   (`group_send_sig_info()`);
-//! - an exec with effective ids other than the real ones (`secureexec`),
-//!   or one that resets changed fs ids (`commit_creds()`), clears the
-//!   parent-death signal (and the second, the dumpable flag).
+//! - (the parent-death signal's permission and its reset at exec are
+//!   `common/lifecycle_scenarios.rs`'s, run on the core and the model).
 
 use taskcore::task::ptrace_event::PTRACE_EVENT_STOP;
 use taskcore::uapi::*;
@@ -76,50 +73,4 @@ fn a_listener_rejoins_a_group_stop_another_thread_starts() {
     let stop = Some(stop_status(SIGSTOP));
     assert_eq!(seized_leader_and_sigstop(true), vec![trap, stop]);
     assert_eq!(seized_leader_and_sigstop(false), vec![trap, None, stop]);
-}
-
-/// The child blocks SIGUSR1, its parent-death signal; whether it is
-/// pending after the parent drops its root ids (or not) and exits.
-fn pdeath_after_parent_becomes(uid: Option<u32>) -> u64 {
-    let (mut k, init) = kernel();
-    let p = k.fork(init).unwrap();
-    let c = k.fork(p).unwrap();
-    k.set_pdeathsig(c, SIGUSR1).unwrap();
-    k.rt_sigprocmask(c, SIG_BLOCK, Some(1 << (SIGUSR1 - 1)))
-        .unwrap();
-    if let Some(u) = uid {
-        k.setresuid(p, u, u, u).unwrap();
-    }
-    k.exit(p, 0).unwrap();
-    k.rt_sigpending(c).unwrap()
-}
-
-#[test]
-fn the_parent_death_signal_needs_kill_permission() {
-    assert_eq!(pdeath_after_parent_becomes(None), 1 << (SIGUSR1 - 1));
-    assert_eq!(pdeath_after_parent_becomes(Some(1000)), 0);
-}
-
-/// The parent-death signal and dumpable flag after an exec by a child with
-/// real, effective and fs uids `r`, `e`, `fs`.
-fn after_exec(r: u32, e: u32, fs: Option<u32>) -> (i32, i32) {
-    let (mut k, init) = kernel();
-    let c = k.fork(init).unwrap();
-    k.setresuid(c, r, e, 0).unwrap();
-    if let Some(fs) = fs {
-        k.setfsuid(c, fs).unwrap();
-    }
-    k.set_pdeathsig(c, SIGUSR1).unwrap();
-    k.execve(c, "/bin/get").unwrap();
-    (k.pdeathsig(c).unwrap(), k.pr_get_dumpable(c).unwrap())
-}
-
-#[test]
-fn exec_clears_the_parent_death_signal_as_linux() {
-    assert_eq!(after_exec(0, 0, None), (SIGUSR1, 1));
-    assert_eq!(after_exec(1000, 1000, None), (SIGUSR1, 1));
-    assert_eq!(after_exec(0, 1000, None), (0, 0));
-    assert_eq!(after_exec(1000, 0, None), (0, 0));
-    assert_eq!(after_exec(0, 0, Some(1000)), (0, 0));
-    assert_eq!(after_exec(1000, 1000, Some(0)), (0, 0));
 }

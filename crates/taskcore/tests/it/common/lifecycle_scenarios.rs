@@ -933,11 +933,61 @@ pub(crate) fn a_single_threaded_exit_group_keeps_the_group_stop_state<K: TaskApi
     );
 }
 
+/// The child blocks SIGUSR1, its parent-death signal; whether it is
+/// pending after the parent drops its root ids (or not) and exits.
+fn pdeath_after_parent_becomes<K: TaskApi>(uid: Option<u32>) -> u64 {
+    let (mut k, init) = kernel::<K>();
+    let p = k.fork(init).unwrap();
+    let c = k.fork(p).unwrap();
+    k.set_pdeathsig(c, SIGUSR1).unwrap();
+    k.rt_sigprocmask(c, SIG_BLOCK, Some(1 << (SIGUSR1 - 1)))
+        .unwrap();
+    if let Some(u) = uid {
+        k.setresuid(p, u, u, u).unwrap();
+    }
+    k.exit(p, 0).unwrap();
+    k.rt_sigpending(c).unwrap()
+}
+
+/// The parent-death signal needs `kill()`'s permission
+/// (`group_send_sig_info()`; Linux 6.18, a C program as root).
+pub(crate) fn the_parent_death_signal_needs_kill_permission<K: TaskApi>() {
+    assert_eq!(pdeath_after_parent_becomes::<K>(None), 1 << (SIGUSR1 - 1));
+    assert_eq!(pdeath_after_parent_becomes::<K>(Some(1000)), 0);
+}
+
+/// The parent-death signal and dumpable flag after an exec by a child with
+/// real, effective and fs uids `r`, `e`, `fs`.
+fn after_exec<K: TaskApi>(r: u32, e: u32, fs: Option<u32>) -> (i32, i32) {
+    let (mut k, init) = kernel::<K>();
+    let c = k.fork(init).unwrap();
+    k.setresuid(c, r, e, 0).unwrap();
+    if let Some(fs) = fs {
+        k.setfsuid(c, fs).unwrap();
+    }
+    k.set_pdeathsig(c, SIGUSR1).unwrap();
+    k.execve(c, "/bin/get").unwrap();
+    (k.pdeathsig(c).unwrap(), k.pr_get_dumpable(c).unwrap())
+}
+
+/// An exec with effective ids other than the real ones (`secureexec`), or
+/// one that resets changed fs ids (`commit_creds()`), clears the
+/// parent-death signal (and the second, the dumpable flag; Linux 6.18, a
+/// C program as root).
+pub(crate) fn exec_clears_the_parent_death_signal_as_linux<K: TaskApi>() {
+    assert_eq!(after_exec::<K>(0, 0, None), (SIGUSR1, 1));
+    assert_eq!(after_exec::<K>(1000, 1000, None), (SIGUSR1, 1));
+    assert_eq!(after_exec::<K>(0, 1000, None), (0, 0));
+    assert_eq!(after_exec::<K>(1000, 0, None), (0, 0));
+    assert_eq!(after_exec::<K>(0, 0, Some(1000)), (0, 0));
+    assert_eq!(after_exec::<K>(1000, 1000, Some(0)), (0, 0));
+}
+
 /// `lifecycle_tests!(Type)`: one `#[test]` per scenario above, run on a
 /// fresh `Type` (an implementation of [`TaskApi`]).
 macro_rules! lifecycle_tests {
     ($k:ty) => {
-        $crate::common::lifecycle_scenarios::lifecycle_tests!(@each $k; fork_exit_wait_pid_and_any, waitid_nowait_keeps_zombie_and_siginfo, zombie_only_with_wstopped_is_echild, thread_group_leader_is_delayed_and_group_code_wins, orphans_go_to_subreaper_then_init_and_zombies_are_renotified, autoreap_when_sigchld_ignored_or_nocldwait, stop_continue_kill_reports, setpgid_setsid_errnos, pid_max_fill_eagain_then_wrap_to_300, exec_by_non_leader_takes_over_the_pid, pid_namespace_init_and_teardown, clone_and_clone3_exit_signal_rules, clone_errnos, clone_children_need_wclone, ptrace_tracer_then_real_parent, last_member_of_a_dead_leaders_group_and_session_frees_the_pid_once, process_group_and_per_thread_waits_built_lazily_see_earlier_children, set_tid_leaves_the_cyclic_cursor_alone, exec_makes_a_clone_child_an_ordinary_child, fatal_signals_wait_for_a_stopped_process_to_continue, an_exit_signal_of_sigkill_or_sigstop_does_not_reach_an_init, init_is_pid_1_after_an_exec_by_one_of_its_threads, killing_a_process_group_reaps_members_on_the_way, sigkill_from_a_sibling_namespace_is_forced, a_traced_namespace_init_stops_for_its_tracer, the_exit_signal_check_uses_the_forking_threads_exec_id, a_namespace_init_waits_for_tasks_traced_from_outside, zapping_a_namespace_keeps_the_status_of_dead_processes, tkill_to_an_exiting_thread_does_nothing, signals_go_to_a_thread_that_can_take_them, pending_fatal_signals_wait_for_a_thread_out_of_its_ptrace_stop, attaching_to_a_stopped_group_reports_its_stop_signal, clone_ptrace_child_of_a_seized_tracee_is_seized, a_single_threaded_exit_group_keeps_the_group_stop_state);
+        $crate::common::lifecycle_scenarios::lifecycle_tests!(@each $k; fork_exit_wait_pid_and_any, waitid_nowait_keeps_zombie_and_siginfo, zombie_only_with_wstopped_is_echild, thread_group_leader_is_delayed_and_group_code_wins, orphans_go_to_subreaper_then_init_and_zombies_are_renotified, autoreap_when_sigchld_ignored_or_nocldwait, stop_continue_kill_reports, setpgid_setsid_errnos, pid_max_fill_eagain_then_wrap_to_300, exec_by_non_leader_takes_over_the_pid, pid_namespace_init_and_teardown, clone_and_clone3_exit_signal_rules, clone_errnos, clone_children_need_wclone, ptrace_tracer_then_real_parent, last_member_of_a_dead_leaders_group_and_session_frees_the_pid_once, process_group_and_per_thread_waits_built_lazily_see_earlier_children, set_tid_leaves_the_cyclic_cursor_alone, exec_makes_a_clone_child_an_ordinary_child, fatal_signals_wait_for_a_stopped_process_to_continue, an_exit_signal_of_sigkill_or_sigstop_does_not_reach_an_init, init_is_pid_1_after_an_exec_by_one_of_its_threads, killing_a_process_group_reaps_members_on_the_way, sigkill_from_a_sibling_namespace_is_forced, a_traced_namespace_init_stops_for_its_tracer, the_exit_signal_check_uses_the_forking_threads_exec_id, a_namespace_init_waits_for_tasks_traced_from_outside, zapping_a_namespace_keeps_the_status_of_dead_processes, tkill_to_an_exiting_thread_does_nothing, signals_go_to_a_thread_that_can_take_them, pending_fatal_signals_wait_for_a_thread_out_of_its_ptrace_stop, attaching_to_a_stopped_group_reports_its_stop_signal, clone_ptrace_child_of_a_seized_tracee_is_seized, a_single_threaded_exit_group_keeps_the_group_stop_state, the_parent_death_signal_needs_kill_permission, exec_clears_the_parent_death_signal_as_linux);
     };
     (@each $k:ty; $($name:ident),*) => {
         $(
