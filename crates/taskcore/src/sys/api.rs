@@ -246,6 +246,36 @@ pub trait TaskApi: Sized {
     /// # Errors
     /// As [`Kernel::ptrace_detach`].
     fn ptrace_detach(&mut self, current: Self::Task, pid: i32, sig: i32) -> Result<()>;
+    /// `PTRACE_SEIZE` with options. [`Kernel::ptrace_seize`].
+    ///
+    /// # Errors
+    /// As [`Kernel::ptrace_seize`].
+    fn ptrace_seize(&mut self, current: Self::Task, pid: i32, options: u32) -> Result<()>;
+    /// `PTRACE_SETOPTIONS`. [`Kernel::ptrace_setoptions`].
+    ///
+    /// # Errors
+    /// As [`Kernel::ptrace_setoptions`].
+    fn ptrace_setoptions(&mut self, current: Self::Task, pid: i32, options: u32) -> Result<()>;
+    /// `PTRACE_GETEVENTMSG`: the last event's message. [`Kernel::ptrace_geteventmsg`].
+    ///
+    /// # Errors
+    /// As [`Kernel::ptrace_geteventmsg`].
+    fn ptrace_geteventmsg(&self, current: Self::Task, pid: i32) -> Result<u64>;
+    /// `PTRACE_INTERRUPT`. [`Kernel::ptrace_interrupt`].
+    ///
+    /// # Errors
+    /// As [`Kernel::ptrace_interrupt`].
+    fn ptrace_interrupt(&mut self, current: Self::Task, pid: i32) -> Result<()>;
+    /// `PTRACE_LISTEN`. [`Kernel::ptrace_listen`].
+    ///
+    /// # Errors
+    /// As [`Kernel::ptrace_listen`].
+    fn ptrace_listen(&mut self, current: Self::Task, pid: i32) -> Result<()>;
+    /// `PTRACE_SYSCALL`. [`Kernel::ptrace_syscall`].
+    ///
+    /// # Errors
+    /// As [`Kernel::ptrace_syscall`].
+    fn ptrace_syscall(&mut self, current: Self::Task, pid: i32, sig: i32) -> Result<()>;
     /// setuid(2). [`Kernel::setuid`].
     ///
     /// # Errors
@@ -538,6 +568,39 @@ macro_rules! impl_task_api {
             }
             fn ptrace_detach(&mut self, c: $task, pid: i32, sig: i32) -> $crate::errno::Result<()> {
                 <$ty>::ptrace_detach(self, c, pid, sig)
+            }
+            fn ptrace_seize(
+                &mut self,
+                c: $task,
+                pid: i32,
+                options: u32,
+            ) -> $crate::errno::Result<()> {
+                <$ty>::ptrace_seize(self, c, pid, options)
+            }
+            fn ptrace_setoptions(
+                &mut self,
+                c: $task,
+                pid: i32,
+                options: u32,
+            ) -> $crate::errno::Result<()> {
+                <$ty>::ptrace_setoptions(self, c, pid, options)
+            }
+            fn ptrace_geteventmsg(&self, c: $task, pid: i32) -> $crate::errno::Result<u64> {
+                <$ty>::ptrace_geteventmsg(self, c, pid)
+            }
+            fn ptrace_interrupt(&mut self, c: $task, pid: i32) -> $crate::errno::Result<()> {
+                <$ty>::ptrace_interrupt(self, c, pid)
+            }
+            fn ptrace_listen(&mut self, c: $task, pid: i32) -> $crate::errno::Result<()> {
+                <$ty>::ptrace_listen(self, c, pid)
+            }
+            fn ptrace_syscall(
+                &mut self,
+                c: $task,
+                pid: i32,
+                sig: i32,
+            ) -> $crate::errno::Result<()> {
+                <$ty>::ptrace_syscall(self, c, pid, sig)
             }
             fn setuid(&mut self, c: $task, uid: u32) -> $crate::errno::Result<()> {
                 <$ty>::setuid(self, c, uid)

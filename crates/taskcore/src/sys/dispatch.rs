@@ -51,16 +51,9 @@ pub fn dispatch(k: &mut Kernel, current: TaskId, call: &Syscall) -> SysResult {
             })
         }
         Syscall::Capset { version, pid, data } => unit(k.capset(current, *version, *pid, *data)),
-        Syscall::Ptrace(p) => match *p {
-            Ptrace::Seize { pid, options } => unit(k.ptrace_seize(current, pid, options)),
-            Ptrace::Setoptions { pid, options } => unit(k.ptrace_setoptions(current, pid, options)),
-            Ptrace::Geteventmsg { pid } => k.ptrace_geteventmsg(current, pid).map(SysRet::EventMsg),
-            Ptrace::Getsiginfo { pid } => k.ptrace_getsiginfo(current, pid).map(SysRet::SigInfo),
-            Ptrace::Interrupt { pid } => unit(k.ptrace_interrupt(current, pid)),
-            Ptrace::Listen { pid } => unit(k.ptrace_listen(current, pid)),
-            Ptrace::Syscall { pid, sig } => unit(k.ptrace_syscall(current, pid, sig)),
-            _ => api(k, current, call),
-        },
+        Syscall::Ptrace(Ptrace::Getsiginfo { pid }) => {
+            k.ptrace_getsiginfo(current, *pid).map(SysRet::SigInfo)
+        }
         Syscall::Getuid => k
             .getresuid(current)
             .map(|(r, _, _)| SysRet::Value(r.into())),

@@ -65,7 +65,7 @@ impl PidFdMap<PidFd> for KernelPidFds {
 /// # Errors
 /// - `ENOSYS`: a call outside [`TaskApi`] (getrlimit/setrlimit, memory,
 ///   setns, capabilities and the capability prctls, signal waits and
-///   queues, the ptrace requests beyond attach/traceme/cont/detach, execve
+///   queues, `PTRACE_GETSIGINFO`, execve
 ///   with an argv); nothing is changed.
 /// - `EBADF`: a pidfd `fds` does not pair (pidfd_send_signal, waitid
 ///   with `P_PIDFD`); nothing is changed.
@@ -184,8 +184,18 @@ pub fn dispatch_api<K: TaskApi>(
             Ptrace::Attach { pid, seize } => k.ptrace_attach(current, pid, seize),
             Ptrace::Cont { pid, sig } => k.ptrace_cont(current, pid, sig),
             Ptrace::Detach { pid, sig } => k.ptrace_detach(current, pid, sig),
-            Ptrace::Seize { pid, options: 0 } => k.ptrace_attach(current, pid, true),
-            // The reference model has no other ptrace request.
+            Ptrace::Seize { pid, options } => k.ptrace_seize(current, pid, options),
+            Ptrace::Setoptions { pid, options } => k.ptrace_setoptions(current, pid, options),
+            Ptrace::Interrupt { pid } => k.ptrace_interrupt(current, pid),
+            Ptrace::Listen { pid } => k.ptrace_listen(current, pid),
+            Ptrace::Syscall { pid, sig } => k.ptrace_syscall(current, pid, sig),
+            Ptrace::Geteventmsg { pid } => {
+                return k
+                    .ptrace_geteventmsg(current, pid)
+                    .map(|m| ApiRet::Ret(SysRet::EventMsg(m)));
+            }
+            // PTRACE_GETSIGINFO is the Kernel's only (the model keeps no
+            // siginfo).
             _ => Err(Errno::ENOSYS),
         }),
         _ => Err(Errno::ENOSYS),

@@ -40,8 +40,10 @@
 //!
 //! Where things are: `ops` (the random operations and their strategies),
 //! `pair` (both implementations, argument mapping, compare-and-log; every
-//! call but the ptrace and namespace-file ones goes to both as one
-//! `Syscall` through `dispatch_api`, the pidfds paired),
+//! call goes to both as one `Syscall` through `dispatch_api`, the pidfds
+//! paired, but for what `TaskApi` lacks: setns and the namespace files,
+//! `rt_sigtimedwait`, `PTRACE_GETSIGINFO`, and the syscall-stop reports,
+//! which are events, not calls),
 //! `apply` (one step: caller, dispatch), `clone`, `ptrace`, `fds` and
 //! `pdeath` (the steps of those families, the case kept out, and the
 //! parent-death and listen set-ups), `snapshot` (the

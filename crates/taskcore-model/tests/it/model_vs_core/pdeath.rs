@@ -19,21 +19,21 @@ impl Pair {
         if !self.m.is_runnable(t) {
             return Ok(());
         }
-        let kt = self.kt(t);
-        let (a, b) = (self.k.set_pdeathsig(kt, sig), self.m.set_pdeathsig(t, sig));
-        self.cmp(
+        let call = Syscall::Prctl(Prctl::SetPdeathsig(sig));
+        self.sys(
+            t,
             format!("{who} [{}] prctl(PR_SET_PDEATHSIG, {sig})", t.0),
-            a,
-            b,
+            call,
         )?;
         if block && (1..=64).contains(&sig) {
-            let set = Some(1u64 << (sig - 1));
-            let a = self.k.rt_sigprocmask(kt, SIG_BLOCK, set);
-            let b = self.m.rt_sigprocmask(t, SIG_BLOCK, set);
-            self.cmp(
+            let call = Syscall::RtSigprocmask {
+                how: SIG_BLOCK,
+                set: Some(1u64 << (sig - 1)),
+            };
+            self.sys(
+                t,
                 format!("{who} [{}] rt_sigprocmask(SIG_BLOCK, {sig})", t.0),
-                a,
-                b,
+                call,
             )?;
         }
         Ok(())
@@ -92,17 +92,24 @@ impl Pair {
             }
         }
         if drop_ids && self.m.is_runnable(parent) {
-            let (kp, id) = (self.kt(parent), 1000);
-            let a = self.k.setresuid(kp, id, id, id);
-            let b = self.m.setresuid(parent, id, id, id);
-            self.cmp(format!("{who} [{}] setresuid({id})", parent.0), a, b)?;
+            let id = 1000;
+            let call = Syscall::Setresuid {
+                ruid: id,
+                euid: id,
+                suid: id,
+            };
+            self.sys(
+                parent,
+                format!("{who} [{}] setresuid({id})", parent.0),
+                call,
+            )?;
         }
         self.exit_parent(parent, group, &who)?;
         for t in kids {
-            let (a, b) = (self.k.rt_sigpending(self.kt(t)), self.m.rt_sigpending(t));
-            self.cmp(format!("{who} [{}] rt_sigpending", t.0), a, b)?;
-            let (a, b) = (self.k.pdeathsig(self.kt(t)), self.m.pdeathsig(t));
-            self.cmp(format!("{who} [{}] prctl(PR_GET_PDEATHSIG)", t.0), a, b)?;
+            let who_t = format!("{who} [{}]", t.0);
+            self.sys(t, format!("{who_t} rt_sigpending"), Syscall::RtSigpending)?;
+            let call = Syscall::Prctl(Prctl::GetPdeathsig);
+            self.sys(t, format!("{who_t} prctl(PR_GET_PDEATHSIG)"), call)?;
         }
         Ok(())
     }
@@ -121,23 +128,16 @@ impl Pair {
         if !self.m.is_runnable(c) {
             return Ok(());
         }
-        let kc = self.kt(c);
         let Ok(pid) = self.m.pid_vnr(c, t) else {
             return Ok(());
         };
         if !self.m.is_traced(t) {
-            let (a, b) = (
-                self.k.ptrace_seize(kc, pid, 0),
-                self.m.ptrace_seize(c, pid, 0),
-            );
-            self.cmp(format!("{who} seize({pid})"), a, b)?;
+            let call = Syscall::Ptrace(Ptrace::Seize { pid, options: 0 });
+            self.sys(c, format!("{who} seize({pid})"), call)?;
         }
         if interrupt {
-            let (a, b) = (
-                self.k.ptrace_interrupt(kc, pid),
-                self.m.ptrace_interrupt(c, pid),
-            );
-            self.cmp(format!("{who} interrupt({pid})"), a, b)?;
+            let call = Syscall::Ptrace(Ptrace::Interrupt { pid });
+            self.sys(c, format!("{who} interrupt({pid})"), call)?;
         } else {
             let call = Syscall::Kill { pid, sig: SIGSTOP };
             self.sys(c, format!("{who} kill({pid}, SIGSTOP)"), call)?;
@@ -166,7 +166,7 @@ impl Pair {
         if !self.m.is_runnable(c) {
             return Ok(());
         }
-        let (a, b) = (self.k.ptrace_listen(kc, pid), self.m.ptrace_listen(c, pid));
-        self.cmp(format!("{who} listen({pid})"), a, b)
+        let call = Syscall::Ptrace(Ptrace::Listen { pid });
+        self.sys(c, format!("{who} listen({pid})"), call)
     }
 }

@@ -60,19 +60,16 @@ impl Pair {
             let t = list[n % list.len()];
             (c, self.nr_of(c, t.0), Some(t))
         };
-        let kc = self.kt(c);
         let who = format!("[{}] {:?} (pid {pid})", c.0, req);
         match *req {
             TraceReq::Setoptions(o) => {
                 let o = self.options_for(tracee, o);
-                let a = self.k.ptrace_setoptions(kc, pid, o);
-                let b = self.m.ptrace_setoptions(c, pid, o);
-                self.cmp(format!("{who} = setoptions({o:#x})"), a, b)
+                let call = Syscall::Ptrace(Ptrace::Setoptions { pid, options: o });
+                self.sys(c, format!("{who} = setoptions({o:#x})"), call)
             }
             TraceReq::Geteventmsg => {
-                let a = self.k.ptrace_geteventmsg(kc, pid);
-                let b = self.m.ptrace_geteventmsg(c, pid);
-                self.cmp(format!("{who} = geteventmsg"), a, b)
+                let call = Syscall::Ptrace(Ptrace::Geteventmsg { pid });
+                self.sys(c, format!("{who} = geteventmsg"), call)
             }
             TraceReq::Cont(sig) | TraceReq::Detach(sig) | TraceReq::Syscall(sig)
                 if tracee.is_some_and(|t| self.init_dies_of(t, sig)) =>
@@ -88,19 +85,16 @@ impl Pair {
                 self.sys(c, format!("{who} = detach"), call)
             }
             TraceReq::Interrupt => {
-                let a = self.k.ptrace_interrupt(kc, pid);
-                let b = self.m.ptrace_interrupt(c, pid);
-                self.cmp(format!("{who} = interrupt"), a, b)
+                let call = Syscall::Ptrace(Ptrace::Interrupt { pid });
+                self.sys(c, format!("{who} = interrupt"), call)
             }
             TraceReq::Syscall(sig) => {
-                let a = self.k.ptrace_syscall(kc, pid, sig);
-                let b = self.m.ptrace_syscall(c, pid, sig);
-                self.cmp(format!("{who} = syscall"), a, b)
+                let call = Syscall::Ptrace(Ptrace::Syscall { pid, sig });
+                self.sys(c, format!("{who} = syscall"), call)
             }
             TraceReq::Listen => {
-                let a = self.k.ptrace_listen(kc, pid);
-                let b = self.m.ptrace_listen(c, pid);
-                self.cmp(format!("{who} = listen"), a, b)
+                let call = Syscall::Ptrace(Ptrace::Listen { pid });
+                self.sys(c, format!("{who} = listen"), call)
             }
             TraceReq::Wait(options) => {
                 let call = Syscall::Wait4 { pid, options };
@@ -140,8 +134,8 @@ impl Pair {
                 let p = self.kill_arg(c, p);
                 let t = self.m.find_task_by_vpid(c, p).ok();
                 let o = self.options_for(t, *o);
-                let (a, b) = (self.k.ptrace_seize(kc, p, o), self.m.ptrace_seize(c, p, o));
-                self.cmp(format!("{who} = seize({p}, {o:#x})"), a, b)
+                let call = Syscall::Ptrace(Ptrace::Seize { pid: p, options: o });
+                self.sys(c, format!("{who} = seize({p}, {o:#x})"), call)
             }
             Op::Cont(_, p, s) | Op::Detach(_, p, s)
                 if {
