@@ -339,15 +339,14 @@ impl Pair {
                         break;
                     }
                     let child = Tid(before);
-                    let kchild = self.h[before];
                     let pid = self.m.pid_vnr(c, child).unwrap_or(0);
-                    let (a, b) = (self.k.exit_group(kchild, 0), self.m.exit_group(child, 0));
-                    self.cmp(format!("{who} #{i} exit_group"), a, b)?;
+                    let exit = Syscall::ExitGroup { code: 0 };
+                    self.sys(child, format!("{who} #{i} exit_group"), exit)?;
                     if !self.m.is_runnable(c) {
                         break;
                     }
-                    let (a, b) = (self.k.wait4(kc, pid, 0), self.m.wait4(c, pid, 0));
-                    self.cmp(format!("{who} #{i} wait4({pid})"), a, b)?;
+                    let wait = Syscall::Wait4 { pid, options: 0 };
+                    self.sys(c, format!("{who} #{i} wait4({pid})"), wait)?;
                 }
                 Ok(())
             }
