@@ -13,7 +13,7 @@
 //! kernel/ptrace.c `__ptrace_may_access()` with
 //! `PTRACE_MODE_ATTACH_REALCREDS`; `set_dumpable()`/`get_dumpable()`.
 
-use crate::{Errno, Model, Result, Tid};
+use crate::{Model, Result, Tid};
 use taskcore::task::capability::CAP_SYS_PTRACE;
 
 impl Model {
@@ -50,11 +50,9 @@ impl Model {
     /// `ESRCH` stale caller; `EINVAL` for any other `arg`.
     pub fn pr_set_dumpable(&mut self, current: Tid, arg: u64) -> Result<()> {
         let cur = self.current(current)?;
-        if arg > 1 {
-            return Err(Errno::EINVAL);
-        }
+        let dumpable = taskcore::rules::dumpable_arg(arg)?;
         if let Some(m) = self.task(cur).mm {
-            self.mms[m] = arg == 1;
+            self.mms[m] = dumpable;
         }
         Ok(())
     }

@@ -8,9 +8,7 @@
 //! kernel/sys.c `prctl()`, `__set_task_comm()`; fs/exec.c sets the name
 //! of an exec'd image from its path's last component.
 
-use taskcore::uapi::valid_signal;
-
-use crate::{Errno, Model, Result, Tid};
+use crate::{Model, Result, Tid};
 
 /// A name as `comm` keeps it: up to the first NUL, at most 15 bytes, the
 /// rest of the 16 NUL.
@@ -62,10 +60,7 @@ impl Model {
     /// `prctl()` PR_SET_PDEATHSIG (kernel/sys.c).
     pub fn set_pdeathsig(&mut self, current: Tid, sig: i32) -> Result<()> {
         let t = self.current(current)?;
-        if sig != 0 && !valid_signal(sig) {
-            return Err(Errno::EINVAL);
-        }
-        self.task_mut(t).pdeath_signal = sig;
+        self.task_mut(t).pdeath_signal = taskcore::rules::pdeathsig_sig(sig)?;
         Ok(())
     }
 

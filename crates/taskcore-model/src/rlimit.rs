@@ -6,7 +6,7 @@
 
 use taskcore::task::capability::{CAP_SYS_ADMIN, CAP_SYS_RESOURCE};
 use taskcore::task::rlimit::INIT_NPROC;
-use taskcore::uapi::{NR_OPEN, RLIMIT_NOFILE, RLIMIT_NPROC, RLIM_INFINITY, RLIM_NLIMITS};
+use taskcore::uapi::{RLIMIT_NPROC, RLIM_INFINITY, RLIM_NLIMITS};
 
 use crate::{Errno, Model, Result, Rlimit, Tid};
 
@@ -61,21 +61,14 @@ impl Model {
         if t != cur && !(same_user && same_group) && !resource_cap {
             return Err(Errno::EPERM);
         }
-        let Some(old) = self.sig(t).rlim.get(resource as usize).copied() else {
-            return Err(Errno::EINVAL);
-        };
+        let r = taskcore::rules::rlimit_args(resource, new.map(|n| (n.cur, n.max)))?;
+        let old = self.sig(t).rlim[r];
         if let Some(n) = new {
-            if n.cur > n.max {
-                return Err(Errno::EINVAL);
-            }
-            if resource == RLIMIT_NOFILE && n.max > NR_OPEN {
-                return Err(Errno::EPERM);
-            }
             if n.max > old.max && !resource_cap {
                 return Err(Errno::EPERM);
             }
             let s = self.task(t).signal;
-            self.signals[s].as_mut().expect("live signal").rlim[resource as usize] = n;
+            self.signals[s].as_mut().expect("live signal").rlim[r] = n;
         }
         Ok(old)
     }

@@ -5,7 +5,7 @@
 //! kernel/signal.c `sigprocmask()`, `do_sigpending()`,
 //! `do_sigtimedwait()`.
 
-use taskcore::uapi::{SIGKILL, SIGSTOP, SIG_BLOCK, SIG_SETMASK, SIG_UNBLOCK};
+use taskcore::uapi::{SIGKILL, SIGSTOP, SIG_BLOCK, SIG_UNBLOCK};
 
 use crate::{sigbit, Errno, Model, Result, Tid};
 
@@ -24,11 +24,10 @@ impl Model {
             return Ok(old);
         };
         let set = set & !(sigbit(SIGKILL) | sigbit(SIGSTOP));
-        let new = match how {
+        let new = match taskcore::rules::sigprocmask_how(how)? {
             SIG_BLOCK => old | set,
             SIG_UNBLOCK => old & !set,
-            SIG_SETMASK => set,
-            _ => return Err(Errno::EINVAL),
+            _ => set,
         };
         self.task_mut(t).blocked = new;
         if old & !new != 0 {

@@ -15,13 +15,17 @@
 //! `kernel_wait4()`, `kernel_waitid_prepare()` (kernel/exit.c);
 //! `ksys_setpgid()` (kernel/sys.c); `ksys_unshare()` and
 //! `check_unshare_flags()` (kernel/fork.c); `sys_pidfd_open()`
-//! (kernel/pid.c), `sys_pidfd_send_signal()` (kernel/signal.c).
+//! (kernel/pid.c), `sys_pidfd_send_signal()` (kernel/signal.c);
+//! `sigprocmask()`, `prctl()` and `do_prlimit()`: see [`sigprocmask_how`],
+//! [`pdeathsig_sig`], [`dumpable_arg`], [`rlimit_args`].
 
 mod clone;
+mod procapi;
 mod signal;
 
 pub use clone::{clone3_args, clone_flags, clone_pidfd_flags, copy_process_flags, Clone3Args};
-pub use signal::{sigaction_sig, tgkill_ids, tkill_tid};
+pub use procapi::{dumpable_arg, rlimit_args};
+pub use signal::{pdeathsig_sig, sigaction_sig, sigprocmask_how, tgkill_ids, tkill_tid};
 
 use crate::errno::{Errno, Result};
 use crate::uapi::{

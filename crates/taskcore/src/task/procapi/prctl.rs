@@ -5,9 +5,9 @@
 //! # Linux
 //! kernel/sys.c `prctl()`.
 
-use crate::errno::{Errno, Result};
+use crate::errno::Result;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::uapi::{NSIG, TASK_COMM_LEN};
+use crate::uapi::TASK_COMM_LEN;
 
 /// # Process API: prctl (`kernel/sys.c`).
 impl Kernel {
@@ -47,10 +47,7 @@ impl Kernel {
     /// `ESRCH` if `current` is stale; `EINVAL` if `sig` is not 0..=64.
     pub fn set_pdeathsig(&mut self, current: TaskId, sig: i32) -> Result<()> {
         let t = self.current(current)?;
-        if !(0..=NSIG).contains(&sig) {
-            return Err(Errno::EINVAL);
-        }
-        self.tasks[t].pdeath_signal = sig;
+        self.tasks[t].pdeath_signal = crate::rules::pdeathsig_sig(sig)?;
         Ok(())
     }
 
@@ -81,12 +78,10 @@ impl Kernel {
     /// fs/exec.c); tests/oracle/ptrace_access.c.
     pub fn pr_set_dumpable(&mut self, current: TaskId, arg: u64) -> Result<()> {
         let t = self.current(current)?;
-        if arg > 1 {
-            return Err(Errno::EINVAL);
-        }
+        let dumpable = crate::rules::dumpable_arg(arg)?;
         let mm = self.tasks[t].mm;
         if mm != crate::slab::NONE {
-            self.mms[mm].dumpable = arg == 1;
+            self.mms[mm].dumpable = dumpable;
         }
         Ok(())
     }

@@ -78,19 +78,10 @@ impl Kernel {
                 return Err(Errno::EPERM);
             }
         }
-        let r = resource as usize;
-        if r >= RLIM_NLIMITS {
-            return Err(Errno::EINVAL);
-        }
+        let r = crate::rules::rlimit_args(resource, new.map(|n| (n.cur, n.max)))?;
         let g = self.tasks[t].group;
         let old = self.groups[g].rlim[r];
         if let Some(n) = new {
-            if n.cur > n.max {
-                return Err(Errno::EINVAL);
-            }
-            if resource == RLIMIT_NOFILE && n.max > NR_OPEN {
-                return Err(Errno::EPERM);
-            }
             // capable(): in the initial user namespace.
             if n.max > old.max && !self.capable_cred(me, CAP_SYS_RESOURCE) {
                 return Err(Errno::EPERM);

@@ -24,7 +24,7 @@ use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
 use crate::task::signal::sigsend::PidType;
 use crate::task::state::delivery::UNBLOCKABLE;
 use crate::task::task_struct::{PF_EXITING, TS_RESTORE_SIGMASK, TS_SIGSLEEP};
-use crate::uapi::{SIG_BLOCK, SIG_SETMASK, SIG_UNBLOCK, SI_TKILL};
+use crate::uapi::{SIG_BLOCK, SIG_UNBLOCK, SI_TKILL};
 
 /// The outcome of a system call that waits for a signal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,11 +67,10 @@ impl Kernel {
                 return Ok(old);
             };
             let set = set & !UNBLOCKABLE;
-            let new = match how {
+            let new = match crate::rules::sigprocmask_how(how)? {
                 SIG_BLOCK => old | set,
                 SIG_UNBLOCK => old & !set,
-                SIG_SETMASK => set,
-                _ => return Err(Errno::EINVAL),
+                _ => set,
             };
             k.set_current_blocked(t, new);
             k.run_deferred();
