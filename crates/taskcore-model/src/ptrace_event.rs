@@ -70,10 +70,7 @@ impl Model {
     /// `ptrace_check_attach()` then `ptrace_setoptions()`.
     pub fn ptrace_setoptions(&mut self, current: Tid, pid: i32, options: u32) -> Result<()> {
         let t = self.stopped_tracee(current, pid)?;
-        if options & !PTRACE_O_MASK != 0 {
-            return Err(Errno::EINVAL);
-        }
-        self.task_mut(t).ptrace_opts = options;
+        self.task_mut(t).ptrace_opts = taskcore::rules::ptrace_options(options, false)?;
         Ok(())
     }
 
@@ -88,9 +85,7 @@ impl Model {
     /// become part of `ptrace` with `PT_SEIZED`.
     pub fn ptrace_seize(&mut self, current: Tid, pid: i32, options: u32) -> Result<()> {
         let cur = self.current(current)?;
-        if options & !PTRACE_O_MASK != 0 {
-            return Err(Errno::EIO);
-        }
+        taskcore::rules::ptrace_options(options, true)?;
         let t = self.find_task(self.ns_of(cur), pid);
         self.ptrace_attach(current, pid, true)?;
         let t = t.expect("attached to a task that exists");

@@ -493,3 +493,29 @@ mod signal_name_tests {
         assert_eq!(signal_name(65), "signal 65");
     }
 }
+
+// ptrace(2) options (include/uapi/linux/ptrace.h).
+
+/// `PTRACE_O_TRACESYSGOOD`: syscall stops report `SIGTRAP | 0x80`.
+pub const PTRACE_O_TRACESYSGOOD: u32 = 1;
+/// `PTRACE_O_TRACEFORK`: stop at fork, trace the child.
+pub const PTRACE_O_TRACEFORK: u32 = 1 << 1;
+/// `PTRACE_O_TRACEVFORK`: stop at vfork, trace the child.
+pub const PTRACE_O_TRACEVFORK: u32 = 1 << 2;
+/// `PTRACE_O_TRACECLONE`: stop at clone (other than fork/vfork), trace the
+/// child.
+pub const PTRACE_O_TRACECLONE: u32 = 1 << 3;
+/// `PTRACE_O_TRACEEXEC`: stop at a successful execve.
+pub const PTRACE_O_TRACEEXEC: u32 = 1 << 4;
+/// `PTRACE_O_TRACEVFORKDONE`: stop when a vfork child released the parent.
+pub const PTRACE_O_TRACEVFORKDONE: u32 = 1 << 5;
+/// `PTRACE_O_TRACEEXIT`: stop before exiting.
+pub const PTRACE_O_TRACEEXIT: u32 = 1 << 6;
+/// `PTRACE_O_TRACESECCOMP` (accepted; seccomp is not modelled).
+pub const PTRACE_O_TRACESECCOMP: u32 = 1 << 7;
+/// `PTRACE_O_EXITKILL`: SIGKILL the tracee when the tracer exits.
+pub const PTRACE_O_EXITKILL: u32 = 1 << 20;
+/// `PTRACE_O_SUSPEND_SECCOMP` (accepted; seccomp is not modelled).
+pub const PTRACE_O_SUSPEND_SECCOMP: u32 = 1 << 21;
+/// `PTRACE_O_MASK`: every option.
+pub const PTRACE_O_MASK: u32 = 0xff | PTRACE_O_EXITKILL | PTRACE_O_SUSPEND_SECCOMP;

@@ -24,7 +24,7 @@ mod procapi;
 mod signal;
 
 pub use clone::{clone3_args, clone_flags, clone_pidfd_flags, copy_process_flags, Clone3Args};
-pub use procapi::{dumpable_arg, rlimit_args};
+pub use procapi::{dumpable_arg, ptrace_options, rlimit_args};
 pub use signal::{pdeathsig_sig, sigaction_sig, sigprocmask_how, tgkill_ids, tkill_tid};
 
 use crate::errno::{Errno, Result};

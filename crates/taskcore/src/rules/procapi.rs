@@ -1,11 +1,12 @@
 //! The argument rules of the process-attribute calls: `PR_SET_DUMPABLE`'s
-//! value and `prlimit64`'s resource and new limit.
+//! value, `prlimit64`'s resource and new limit, and the ptrace options.
 //!
 //! # Linux
-//! kernel/sys.c: `prctl()` PR_SET_DUMPABLE, `do_prlimit()`.
+//! kernel/sys.c: `prctl()` PR_SET_DUMPABLE, `do_prlimit()`;
+//! kernel/ptrace.c: `ptrace_attach()`, `ptrace_setoptions()`.
 
 use crate::errno::{Errno, Result};
-use crate::uapi::{NR_OPEN, RLIMIT_NOFILE, RLIM_NLIMITS};
+use crate::uapi::{NR_OPEN, PTRACE_O_MASK, RLIMIT_NOFILE, RLIM_NLIMITS};
 
 /// `prctl(PR_SET_DUMPABLE, arg)`'s value: 0 (`SUID_DUMP_DISABLE`) or 1
 /// (`SUID_DUMP_USER`); 2, `SUID_DUMP_ROOT`, is only for the
@@ -50,9 +51,35 @@ pub fn rlimit_args(resource: u32, new: Option<(u64, u64)>) -> Result<usize> {
     Ok(r)
 }
 
+/// The ptrace options of `PTRACE_SEIZE` (`seize`) or `PTRACE_SETOPTIONS`:
+/// bits of [`PTRACE_O_MASK`] only.
+///
+/// # Errors
+/// Another bit: `EIO` for `PTRACE_SEIZE` (checked before the target is
+/// looked up), `EINVAL` for `PTRACE_SETOPTIONS` (once the tracee is found
+/// in a stop).
+///
+/// # Linux
+/// `ptrace_attach()` (`flags & ~PTRACE_O_MASK`), `ptrace_setoptions()`.
+pub fn ptrace_options(options: u32, seize: bool) -> Result<u32> {
+    if options & !PTRACE_O_MASK != 0 {
+        return Err(if seize { Errno::EIO } else { Errno::EINVAL });
+    }
+    Ok(options)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ptrace_options_refused_with_eio_at_seize_einval_after() {
+        use crate::uapi::{PTRACE_O_EXITKILL, PTRACE_O_TRACECLONE};
+        let ok = PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE;
+        assert_eq!(ptrace_options(ok, true), Ok(ok));
+        assert_eq!(ptrace_options(1 << 8, true), Err(Errno::EIO));
+        assert_eq!(ptrace_options(1 << 8, false), Err(Errno::EINVAL));
+    }
 
     #[test]
     fn dumpable_is_0_or_1() {

@@ -31,29 +31,11 @@ use crate::task::state::jobctl_flags::{
 use crate::task::task_struct::{ExitState, PF_EXITING, PT_SEIZED};
 use crate::uapi::{valid_signal, CLD_TRAPPED, SIGCHLD, SIGTRAP};
 
-/// `PTRACE_O_TRACESYSGOOD`: syscall stops report `SIGTRAP | 0x80`.
-pub const PTRACE_O_TRACESYSGOOD: u32 = 1;
-/// `PTRACE_O_TRACEFORK`: stop at fork, trace the child.
-pub const PTRACE_O_TRACEFORK: u32 = 1 << 1;
-/// `PTRACE_O_TRACEVFORK`: stop at vfork, trace the child.
-pub const PTRACE_O_TRACEVFORK: u32 = 1 << 2;
-/// `PTRACE_O_TRACECLONE`: stop at clone (other than fork/vfork), trace the
-/// child.
-pub const PTRACE_O_TRACECLONE: u32 = 1 << 3;
-/// `PTRACE_O_TRACEEXEC`: stop at a successful execve.
-pub const PTRACE_O_TRACEEXEC: u32 = 1 << 4;
-/// `PTRACE_O_TRACEVFORKDONE`: stop when a vfork child released the parent.
-pub const PTRACE_O_TRACEVFORKDONE: u32 = 1 << 5;
-/// `PTRACE_O_TRACEEXIT`: stop before exiting.
-pub const PTRACE_O_TRACEEXIT: u32 = 1 << 6;
-/// `PTRACE_O_TRACESECCOMP` (accepted; seccomp is not modelled).
-pub const PTRACE_O_TRACESECCOMP: u32 = 1 << 7;
-/// `PTRACE_O_EXITKILL`: SIGKILL the tracee when the tracer exits.
-pub const PTRACE_O_EXITKILL: u32 = 1 << 20;
-/// `PTRACE_O_SUSPEND_SECCOMP` (accepted; seccomp is not modelled).
-pub const PTRACE_O_SUSPEND_SECCOMP: u32 = 1 << 21;
-/// `PTRACE_O_MASK`: every option.
-pub const PTRACE_O_MASK: u32 = 0xff | PTRACE_O_EXITKILL | PTRACE_O_SUSPEND_SECCOMP;
+pub use crate::uapi::{
+    PTRACE_O_EXITKILL, PTRACE_O_MASK, PTRACE_O_SUSPEND_SECCOMP, PTRACE_O_TRACECLONE,
+    PTRACE_O_TRACEEXEC, PTRACE_O_TRACEEXIT, PTRACE_O_TRACEFORK, PTRACE_O_TRACESECCOMP,
+    PTRACE_O_TRACESYSGOOD, PTRACE_O_TRACEVFORK, PTRACE_O_TRACEVFORKDONE,
+};
 
 /// `PTRACE_EVENT_FORK`.
 pub const PTRACE_EVENT_FORK: i32 = 1;
@@ -392,9 +374,7 @@ impl Kernel {
     pub fn ptrace_setoptions(&mut self, current: TaskId, pid: i32, options: u32) -> Result<()> {
         self.probed(crate::probe::Op::Ptrace, current, |k| {
             let t = k.stopped_tracee(current, pid)?;
-            if options & !PTRACE_O_MASK != 0 {
-                return Err(Errno::EINVAL);
-            }
+            let options = crate::rules::ptrace_options(options, false)?;
             k.tasks[t].ptrace_opts = pack_options(options);
             Ok(())
         })
@@ -411,9 +391,9 @@ impl Kernel {
     /// `ptrace_attach()` with `PTRACE_SEIZE` (kernel/ptrace.c).
     pub fn ptrace_seize(&mut self, current: TaskId, pid: i32, options: u32) -> Result<()> {
         self.probed(crate::probe::Op::PtraceAttach, current, |k| {
-            if options & !PTRACE_O_MASK != 0 {
+            if let Err(e) = crate::rules::ptrace_options(options, true) {
                 k.current(current)?;
-                return Err(Errno::EIO);
+                return Err(e);
             }
             k.do_sys_ptrace_attach(current, pid, true)?;
             // Attached: `pid` names the tracee.
