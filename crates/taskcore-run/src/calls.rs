@@ -256,6 +256,52 @@ const MASKED_TRAPPED: [Trapped; 4] = [
     t(libc::SYS_epoll_pwait2, "epoll_pwait2", Translate::None),
 ];
 
+// How the supervisor treats a call's result, by its number.
+
+/// Calls that only read the process table (answered again after a
+/// pull of calls in flight).
+pub(crate) fn reads_only(nr: i64) -> bool {
+    matches!(
+        nr,
+        libc::SYS_getpgrp | libc::SYS_getpgid | libc::SYS_getsid | libc::SYS_getppid
+    )
+}
+
+/// Calls whose return value is a process group or session id (0: its
+/// leader has no number in the caller's pid namespace).
+pub(crate) fn returns_group(nr: i64) -> bool {
+    matches!(nr, libc::SYS_getpgrp | libc::SYS_getpgid | libc::SYS_getsid)
+}
+
+/// Calls whose non-negative return value is a pid.
+pub(crate) fn returns_pid(nr: i64) -> bool {
+    matches!(
+        nr,
+        libc::SYS_getpid
+            | libc::SYS_gettid
+            | libc::SYS_getppid
+            | libc::SYS_getpgrp
+            | libc::SYS_getpgid
+            | libc::SYS_getsid
+            | libc::SYS_setsid
+            | libc::SYS_set_tid_address
+            | libc::SYS_wait4
+    )
+}
+
+/// The kill family: calls that send a signal.
+pub(crate) fn sends_signal(nr: i64) -> bool {
+    matches!(
+        nr,
+        libc::SYS_kill
+            | libc::SYS_tgkill
+            | libc::SYS_tkill
+            | libc::SYS_rt_sigqueueinfo
+            | libc::SYS_rt_tgsigqueueinfo
+            | libc::SYS_pidfd_send_signal
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@ use taskcore::uapi::{P_PID, P_PIDFD};
 use taskcore::{Errno, SetnsFd};
 
 use super::{InCall, Supervisor};
-use crate::calls::{self, Arg, Translate};
+use crate::calls::{self, reads_only, returns_group, returns_pid, sends_signal, Arg, Translate};
 use crate::pidmap::NOPID;
 use crate::tracee::{has_pid, Memory, Regs, SI_PID_OFFSET};
 
@@ -19,19 +19,6 @@ enum Target {
     /// A target the namespace confines (every process, or init): the call
     /// is answered by the supervisor, not run.
     Confine,
-}
-
-/// The kill family: calls that send a signal.
-pub(super) fn sends_signal(nr: i64) -> bool {
-    matches!(
-        nr,
-        libc::SYS_kill
-            | libc::SYS_tgkill
-            | libc::SYS_tkill
-            | libc::SYS_rt_sigqueueinfo
-            | libc::SYS_rt_tgsigqueueinfo
-            | libc::SYS_pidfd_send_signal
-    )
 }
 
 /// The real pid pidfd `fd` of thread `tid` refers to (its `Pid:` line in
@@ -355,11 +342,11 @@ impl Supervisor {
         if alive {
             if let Some(real) = self.real_answer_at_entry(tid, nr, &regs.args()) {
                 // Answered here: no syscall-exit stop (supervisor/answer.rs).
-                let shown = if super::exit::returns_pid(nr) && real > 0 {
+                let shown = if returns_pid(nr) && real > 0 {
                     self.map
                         .global_to_virtual_for(&self.k, task, real as i32)
                         .into()
-                } else if super::exit::returns_group(nr) && real == 0 {
+                } else if returns_group(nr) && real == 0 {
                     self.map.outside_group_for(&self.k, task).into()
                 } else {
                     real
@@ -432,7 +419,7 @@ impl Supervisor {
             _ => None,
         };
         let entry_read = match (&call, alive) {
-            (Ok(c), true) if super::exit::reads_only(nr) => Some(dispatch(&mut self.k, task, c)),
+            (Ok(c), true) if reads_only(nr) => Some(dispatch(&mut self.k, task, c)),
             // A setpgid or setsid: its answer at the entry, on a copy of
             // the core (kept for a refusal, supervisor/exit.rs).
             (Ok(c), true) if matches!(nr, libc::SYS_setpgid | libc::SYS_setsid) => {

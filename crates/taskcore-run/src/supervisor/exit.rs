@@ -8,40 +8,10 @@ use taskcore::WaitOutcome;
 
 use super::notation::{describe_core, show_args};
 use super::{InCall, Supervisor};
+use crate::calls::{reads_only, returns_group, returns_pid, sends_signal};
 use crate::check::{agrees, is_restart, show_core, show_ret};
 use crate::pidmap::in_root;
 use crate::tracee::{has_pid, Memory, Regs, SI_PID_OFFSET};
-
-/// Calls that only read the process table (answered again after a
-/// pull of calls in flight).
-pub(super) fn reads_only(nr: i64) -> bool {
-    matches!(
-        nr,
-        libc::SYS_getpgrp | libc::SYS_getpgid | libc::SYS_getsid | libc::SYS_getppid
-    )
-}
-
-/// Calls whose return value is a process group or session id (0: its
-/// leader has no number in the caller's pid namespace).
-pub(super) fn returns_group(nr: i64) -> bool {
-    matches!(nr, libc::SYS_getpgrp | libc::SYS_getpgid | libc::SYS_getsid)
-}
-
-/// Calls whose non-negative return value is a pid.
-pub(super) fn returns_pid(nr: i64) -> bool {
-    matches!(
-        nr,
-        libc::SYS_getpid
-            | libc::SYS_gettid
-            | libc::SYS_getppid
-            | libc::SYS_getpgrp
-            | libc::SYS_getpgid
-            | libc::SYS_getsid
-            | libc::SYS_setsid
-            | libc::SYS_set_tid_address
-            | libc::SYS_wait4
-    )
-}
 
 fn is_clone(nr: i64) -> bool {
     matches!(
@@ -72,7 +42,7 @@ impl Supervisor {
         };
         let real = regs.ret();
         let mut shown = real;
-        if super::entry::sends_signal(ic.nr) {
+        if sends_signal(ic.nr) {
             let seq = self.stops_seen;
             if let Some(k) = self.recent_kills.iter_mut().rev().find(|k| k.0 == tid) {
                 k.3.get_or_insert(seq);
