@@ -75,6 +75,7 @@ impl Supervisor {
             self.resume(tid, 0);
             return;
         };
+        self.confirm_frame(tid, task, nr == libc::SYS_rt_sigreturn);
         self.sync_userns(tid, task);
         let vargs = regs.args();
         if self.debug {

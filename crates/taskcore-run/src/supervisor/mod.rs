@@ -14,7 +14,9 @@
 //!
 //! Beside them: `answer` gives the real answer of id queries and of a
 //! childless wait at the seccomp stop (no syscall-exit stop); `window` places a wait's answer within its entry–exit
-//! window and pulls other threads' calls in flight into place; `handon`
+//! window and pulls other threads' calls in flight into place; `frames`
+//! confirms a handler frame the core set up by the thread's next stop;
+//! `handon`
 //! keeps the children an exit applied before the kernel's `exit_notify()`
 //! handed on, for the waits placed before it; `reorder` applies again a
 //! setpgid or setsid the kernel ran after an overlapping one; `userns`
@@ -25,6 +27,7 @@ mod answer;
 mod entry;
 mod events;
 mod exit;
+mod frames;
 mod handon;
 mod lost;
 mod notation;
@@ -144,6 +147,9 @@ struct Thread {
     /// (it was resumed from that one: what it did since came after).
     last_seen: u64,
     prev_seen: u64,
+    /// A handler frame the core set up at its last delivery stop, to be
+    /// confirmed at its next stop (`supervisor/frames.rs`).
+    frame: Option<frames::Frame>,
 }
 
 /// What to do at a new task's first stop.

@@ -25,6 +25,7 @@ impl Supervisor {
             self.resume(tid, sig);
             return;
         };
+        self.confirm_frame(tid, task, false);
         let code = info.si_code;
         // SAFETY: si_pid is read only for codes that carry a pid.
         let real_sender = has_pid(sig, code).then(|| unsafe { info.si_pid() });
@@ -300,7 +301,12 @@ impl Supervisor {
             }
         }
         match r {
-            Ok(SignalAction::Handler { sig: s, info, .. }) => {
+            Ok(SignalAction::Handler {
+                sig: s,
+                info,
+                old_mask,
+                ..
+            }) => {
                 if s != sig {
                     self.diverge(
                         tid,
@@ -310,6 +316,7 @@ impl Supervisor {
                     );
                     return None;
                 }
+                self.frame_set_up(tid, task, old_mask);
                 vsender.map(|_| info.pid)
             }
             Ok(SignalAction::Stopped) if sig_kernel_stop(sig) => None,
