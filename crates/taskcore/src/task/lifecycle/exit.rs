@@ -117,7 +117,9 @@ impl Kernel {
             return;
         }
         self.do_exit(t, code);
-        self.exit_threads(&others, g, code);
+        if !others.is_empty() {
+            self.exit_threads(&others, g, code);
+        }
     }
 
     /// Kills group `g` with status `code` (a fatal signal, `complete_signal`
