@@ -51,6 +51,7 @@ impl Kernel {
         })
     }
 
+    #[inline(always)]
     fn do_sys_exit(&mut self, current: TaskId, code: i32) -> Result<()> {
         let t = self.current(current)?;
         if !self.ptrace_exit_event(t, (code & 0xff) << 8) {
@@ -79,6 +80,7 @@ impl Kernel {
         })
     }
 
+    #[inline(always)]
     fn do_sys_exit_group(&mut self, current: TaskId, code: i32) -> Result<()> {
         let t = self.current(current)?;
         self.do_group_exit(t, (code & 0xff) << 8);
@@ -465,7 +467,7 @@ impl Kernel {
     ///
     /// The end of an operation: the wait edges marked on the way are
     /// flushed last ([`Self::flush_wait_edges`]).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn run_deferred(&mut self) {
         // Most operations defer nothing: one length test, then the flush's.
         if !self.deferred.is_empty() {
