@@ -1033,6 +1033,12 @@ impl Kernel {
 
     #[inline(always)]
     fn edge_pos(&self, waiter: TaskIx, list: u8, seq: u64, target_group: GroupIx) -> EdgePos {
+        self.edge_pos_in(waiter, list, seq, self.groups[target_group].pgrp)
+    }
+
+    /// [`Self::edge_pos`] of a target in process group `pgrp`.
+    #[inline(always)]
+    fn edge_pos_in(&self, waiter: TaskIx, list: u8, seq: u64, pgrp: PidIx) -> EdgePos {
         let w = &self.tasks[waiter];
         EdgePos {
             waiter,
@@ -1040,7 +1046,7 @@ impl Kernel {
             thread_seq: w.thread_seq,
             list,
             seq,
-            pgrp: self.groups[target_group].pgrp,
+            pgrp,
             by_pgrp: self.groups[w.group].wait_by_pgrp,
             by_thread: w.wait_counted,
         }
@@ -1154,23 +1160,73 @@ impl Kernel {
         }
     }
 
+    /// The state of the child edge of group `grp` (its leader's, as
+    /// [`Self::edge_state`] of the leader with the class
+    /// [`Self::child_class`] gives), the group at hand: an untraced
+    /// leader's read from the group and the leader alone.
+    #[inline(always)]
+    fn child_edge_state(&self, grp: &ThreadGroup) -> EdgeState {
+        let t = grp.leader;
+        let task = &self.tasks[t];
+        let class = if grp.exit_signal.get() == SIGCHLD {
+            Class::Normal
+        } else {
+            Class::Clone
+        };
+        if task.ptrace != 0 {
+            return self.edge_state(t, false, class);
+        }
+        // Untraced: seen without ptrace semantics; a zombie leader is
+        // reapable unless other threads remain (delay_group_leader()).
+        let cat = if task.exit_state() == ExitState::Zombie {
+            if grp.nr_threads == 1 {
+                return EdgeState {
+                    class,
+                    cat: Cat::ZombieReap,
+                    ready: READY_EXIT,
+                };
+            }
+            Cat::ZombieOther
+        } else {
+            Cat::Alive
+        };
+        let flags = grp.flags.get();
+        let mut ready = 0;
+        if flags.contains(SIGNAL_STOP_STOPPED) && grp.group_exit_code.get() != 0 {
+            ready |= READY_STOP;
+        }
+        if flags.contains(SIGNAL_STOP_CONTINUED) {
+            ready |= READY_CONT;
+        }
+        EdgeState { class, cat, ready }
+    }
+
     /// Brings group `g`'s child edge up to date in the wait index. The
     /// edge's position must not have changed since it was registered (use
-    /// [`Self::unindex_child`] before changing it).
+    /// [`Self::unindex_child`] before changing it). The state is computed
+    /// first: an edge already registered in it costs no position.
     #[inline(always)]
     pub(crate) fn sync_child(&mut self, g: GroupIx) {
-        let Some(pos) = self.child_edge_pos(g) else {
-            debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
+        let grp = &self.groups[g];
+        let Some(parent) = grp.real_parent else {
+            debug_assert_eq!(grp.child_reg, UNREGISTERED);
             return;
         };
-        let leader = self.groups[g].leader;
-        let new = self.edge_state(leader, false, self.child_class(g));
+        let new = self.child_edge_state(grp);
+        debug_assert_eq!(
+            new,
+            self.edge_state(grp.leader, false, self.child_class(g))
+        );
         // Compared as registration bytes: one byte compare.
         let reg = new.encode();
-        if self.groups[g].child_reg == reg {
+        let old = grp.child_reg;
+        if old == reg {
             return;
         }
-        match EdgeState::decode(self.groups[g].child_reg) {
+        let (leader, seq, pgrp) = (grp.leader, grp.sibling_seq, grp.pgrp);
+        let pos = self.edge_pos_in(parent, 0, seq, pgrp);
+        debug_assert_eq!(Some(pos), self.child_edge_pos(g));
+        match EdgeState::decode(old) {
             Some(o) => self.wait_index.update(&pos, o, new, leader),
             None => self.wait_index.add(&pos, new, leader),
         }
@@ -1271,12 +1327,15 @@ impl Kernel {
     }
 
     /// Syncs both edges that lead to task `t`.
+    #[inline(always)]
     pub(crate) fn sync_task(&mut self, t: TaskIx) {
-        if self.tasks[t].ptrace != 0 {
+        let task = &self.tasks[t];
+        let (traced, g) = (task.ptrace != 0, task.group);
+        if traced {
             self.sync_ptrace(t);
         }
-        if self.is_leader(t) {
-            self.sync_child(self.tasks[t].group);
+        if self.groups[g].leader == t {
+            self.sync_child(g);
         }
     }
 
