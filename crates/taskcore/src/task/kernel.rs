@@ -611,14 +611,15 @@ impl Kernel {
         tgid: bool,
         caller: Option<&crate::task::state::cred_struct::Cred>,
     ) -> Result<PidIx> {
-        let level = self.nss[ns].level;
-        if set_tid.len() > level + 1 {
-            return Err(Errno::EINVAL);
-        }
-        if level == 0 && set_tid.is_empty() && !new_ns_init && self.nss[ns].adding {
+        let n = &self.nss[ns];
+        let (level, adding) = (n.level, n.adding);
+        if level == 0 && set_tid.is_empty() && !new_ns_init && adding {
             // The common case: one number, found and stored in one walk
             // of the radix tree.
             return self.alloc_pid_cyclic(ns, tgid);
+        }
+        if set_tid.len() > level + 1 {
+            return Err(Errno::EINVAL);
         }
         // On the stack: a fork must not pay two heap round trips for its
         // numbers (the common single-level pid is stored inline).
@@ -673,18 +674,17 @@ impl Kernel {
     /// # Errors
     /// `EAGAIN` when every number is taken (or the pid slab is full);
     /// nothing changes then.
+    #[inline(always)]
     fn alloc_pid_cyclic(&mut self, ns: NsIx, tgid: bool) -> Result<PidIx> {
         let idx = self.pids.vacant_key().ok_or(Errno::EAGAIN)?;
         let tags = if tgid { 1 << TAG_TGID } else { 0 };
-        let nr = self.nss[ns]
-            .alloc_cyclic(idx.idr_value(), tags)
-            .ok_or(Errno::EAGAIN)?;
-        let got = self
-            .pids
-            .insert_with(|| Pid::new(Numbers::from_slice(&[Upid { ns, nr }])));
+        let n = &mut self.nss[ns];
+        let nr = n.alloc_cyclic(idx.idr_value(), tags).ok_or(Errno::EAGAIN)?;
+        // A pid holds its namespace (alloc_pid's get_pid_ns), here with
+        // the namespace at hand.
+        n.refs += 1;
+        let got = self.pids.insert_with(|| Pid::new(Numbers::one(Upid { ns, nr })));
         debug_assert_eq!(got, Some(idx), "the pid slab's vacant slot is used");
-        // A pid holds its namespace (alloc_pid's get_pid_ns).
-        self.get_ns(ns);
         Ok(idx)
     }
 
@@ -733,6 +733,20 @@ impl Kernel {
             return false;
         }
         let (refs, owner) = (p.refs, p.numbers.last());
+        if p.numbers.len() == 1 && refs == 0 {
+            // The common case: one number, no external reference, in a
+            // namespace that others hold too and whose init is not
+            // waiting for it to empty: the number and the namespace's
+            // reference dropped with the namespace looked up once.
+            let n = &mut self.nss[owner.ns];
+            if n.zap_waiter.is_none() && n.refs > 1 {
+                n.idr.remove(owner.nr);
+                n.refs -= 1;
+                self.pids.delete(pid);
+                crate::pid::refs::bump_gen(&mut self.ext.pid_gens, pid.idr_value());
+                return true;
+            }
+        }
         if p.numbers.len() == 1 {
             // The common case: one number, no copy of the list.
             self.free_pid_nr(owner);
