@@ -683,7 +683,9 @@ impl Kernel {
         // A pid holds its namespace (alloc_pid's get_pid_ns), here with
         // the namespace at hand.
         n.refs += 1;
-        let got = self.pids.insert_with(|| Pid::new(Numbers::one(Upid { ns, nr })));
+        let got = self
+            .pids
+            .insert_with(|| Pid::new(Numbers::one(Upid { ns, nr })));
         debug_assert_eq!(got, Some(idx), "the pid slab's vacant slot is used");
         Ok(idx)
     }
@@ -976,26 +978,58 @@ impl Kernel {
         session
     }
 
-    /// Detaches a released leader's TGID, PGID and SID and frees what is no
-    /// longer used. The leader's TGID tag is the caller's to clear: gone
-    /// with the numbers when `put_pid` frees them, else by
-    /// [`Kernel::set_tgid_tag`] (the pid lives on as a process group's or
-    /// session's).
+    /// What the release of the leader of group `g` (whose pid is
+    /// `leader_pid`), the last of its threads, unlinks, with the group
+    /// read once, in this order: its child edge leaves the wait index (as
+    /// [`Self::unindex_child`]), the group its parent's children (as
+    /// [`Self::unlink_child`]), then its TGID, its process group and its
+    /// session are detached and those no longer used freed (the leader's
+    /// TGID tag is the caller's to clear: gone with the numbers when
+    /// `put_pid` frees them, else by [`Kernel::set_tgid_tag`]).
     #[inline(always)]
-    pub(crate) fn detach_process_pids(&mut self, g: GroupIx) {
-        let leader_pid = self.tasks[self.groups[g].leader].pid;
+    pub(crate) fn unlink_released_group(&mut self, g: GroupIx, leader_pid: PidIx) {
+        debug_assert_eq!(self.tasks[self.groups[g].leader].pid, leader_pid);
+        let grp = &self.groups[g];
+        let (parent, seq, reg, pgrp, session, stopped) = (
+            grp.real_parent,
+            grp.sibling_seq,
+            grp.child_reg,
+            grp.pgrp,
+            grp.session,
+            grp.flags.get().contains(SIGNAL_STOP_STOPPED),
+        );
+        if let Some(parent) = parent {
+            if let Some(o) = EdgeState::decode(reg) {
+                let pos = self.edge_pos_in(parent, 0, seq, pgrp);
+                debug_assert_eq!(Some(pos), self.child_edge_pos(g));
+                self.wait_index.remove(&pos, o);
+            }
+            let mut head = self.tasks[parent].children;
+            list::unlink(&mut head, &mut self.groups, g, |g| &mut g.sibling);
+            self.tasks[parent].children = head;
+            let grp = &mut self.groups[g];
+            grp.real_parent = None;
+            grp.child_reg = UNREGISTERED;
+        } else {
+            debug_assert_eq!(reg, UNREGISTERED, "a registered edge has a parent");
+        }
         self.pids[leader_pid].tgid_group = None;
-        let pgrp = self.detach_pgrp(g);
-        let session = self.detach_session(g);
+        let mut head = self.pids[pgrp].pgrp_members;
+        list::unlink(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
+        let pp = &mut self.pids[pgrp];
+        pp.pgrp_members = head;
+        if stopped {
+            pp.pgrp_nr_stopped -= 1;
+        }
+        self.pids[session].session_members -= 1;
         // Most often both are still used (other members): tested here,
         // without a call to put_pid, which would find the same.
         let kept = |k: &Kernel, p: PidIx| !k.pids[p].unused() || k.pids[p].freed;
         if !kept(self, pgrp) {
             self.put_pid(pgrp);
         }
-        // A process group numbered like its session (the session leader's
-        // group, kept by its members after the leader was reaped) is one
-        // struct pid: the first put may already have freed it.
+        // A process group numbered like its session is one struct pid:
+        // the first put may already have freed it.
         if session != pgrp && !kept(self, session) {
             self.put_pid(session);
         }
@@ -1227,10 +1261,7 @@ impl Kernel {
             return;
         };
         let new = self.child_edge_state(grp);
-        debug_assert_eq!(
-            new,
-            self.edge_state(grp.leader, false, self.child_class(g))
-        );
+        debug_assert_eq!(new, self.edge_state(grp.leader, false, self.child_class(g)));
         // Compared as registration bytes: one byte compare.
         let reg = new.encode();
         let old = grp.child_reg;

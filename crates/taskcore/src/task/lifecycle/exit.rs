@@ -720,9 +720,7 @@ impl Kernel {
                 // A leader is released last (delay_group_leader()): its
                 // group goes with it, thread list and all.
                 debug_assert_eq!(grp.nr_threads, 1, "a leader is released last");
-                self.unindex_child(g);
-                self.unlink_child(g);
-                self.detach_process_pids(g);
+                self.unlink_released_group(g, pid);
             } else {
                 // __exit_signal(): the thread after it becomes the start of
                 // the search for a taker.
