@@ -181,6 +181,9 @@ impl Kernel {
     /// `code`.
     pub(crate) fn do_exit(&mut self, t: TaskIx, code: i32) {
         debug_assert!(!self.tasks[t].flags.contains(PF_EXITING));
+        if self.do_exit_plain(t, code) {
+            return;
+        }
         if self.tasks[t].flags.contains(TS_VFORK_WAIT) {
             self.retarget_vfork_waiter_signals(t);
         }
@@ -206,6 +209,60 @@ impl Kernel {
         self.exit_mm(t);
         self.exit_task_namespaces(t);
         self.exit_notify(t, group_dead);
+    }
+
+    /// [`Self::do_exit`] of a task in the usual state, with the task read
+    /// and written once: not asleep in vfork nor vforked, no group stop
+    /// pending for it, not in a ptrace stop, tracing nobody and without
+    /// children, and not its namespace's reaper (so none of the steps
+    /// that depend on those applies: `retarget_shared_pending()`, the
+    /// group-stop participation, the end of a ptrace stop,
+    /// `complete_vfork_done()`, the reparenting). The same steps in the
+    /// same order otherwise: `PF_EXITING` and the exit code, one live
+    /// thread fewer, the `Exited` notification, `exit_mm()`,
+    /// `exit_task_namespaces()`, then `exit_notify()`'s tail. False, with
+    /// nothing done, for a task in another state.
+    #[inline(always)]
+    fn do_exit_plain(&mut self, t: TaskIx, code: i32) -> bool {
+        let task = &self.tasks[t];
+        if task.flags.contains(TS_VFORK_WAIT)
+            || task.vfork_parent.is_some()
+            || task.jobctl & JOBCTL_STOP_PENDING != 0
+            || task.traced_stop()
+            || task.trap_code.get() != 0
+            || !task.ptraced.is_empty()
+            || !task.children.is_empty()
+        {
+            return false;
+        }
+        let (g, pid) = (task.group, task.pid);
+        let ns = self.pids[pid].numbers.last().ns;
+        if self.nss[ns].child_reaper == Some(t) {
+            return false;
+        }
+        let task = &mut self.tasks[t];
+        task.flags |= PF_EXITING;
+        task.exit_code = code;
+        let mm = core::mem::replace(&mut task.mm, crate::slab::NONE);
+        let pidns = core::mem::replace(
+            &mut task.nsproxy,
+            crate::task::state::nsproxy_struct::NsProxy::NONE,
+        )
+        .pid_ns_for_children;
+        let grp = &mut self.groups[g];
+        grp.live -= 1;
+        let group_dead = grp.live == 0;
+        let task = self.handle_unchecked(t);
+        self.notify(Notification::Exited {
+            task,
+            exit_code: code,
+        });
+        self.mmput(mm);
+        if let Some(pidns) = pidns {
+            self.put_ns(pidns);
+        }
+        self.exit_notify_tail(t, group_dead, Vec::new());
+        true
     }
 
     /// `exit_signals()`'s group-stop part for thread `t`, now
