@@ -397,11 +397,11 @@ impl Kernel {
         if group_dead {
             self.kill_orphaned_pgrp(g, None);
         }
-        self.set_exit_state(t, ExitState::Zombie);
         let traced = self.tasks[t].ptrace != 0;
         let grp = &self.groups[g];
         let (leader, lone, exit_signal) =
             (grp.leader == t, grp.nr_threads == 1, grp.exit_signal.get());
+        self.set_exit_state(t, ExitState::Zombie, leader, traced);
         let autoreap = if traced {
             let sig = if leader && lone && !self.ptrace_reparented(t) {
                 exit_signal
