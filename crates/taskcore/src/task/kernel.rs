@@ -558,6 +558,7 @@ impl Kernel {
     }
 
     /// `parent`: the tracer if traced, else the real parent.
+    #[inline(always)]
     pub(crate) fn ptrace_parent(&self, t: TaskIx) -> Option<TaskIx> {
         let task = &self.tasks[t];
         if task.ptrace != 0 {
@@ -1071,6 +1072,7 @@ impl Kernel {
 
     /// [`Self::wake_parent`] of a thread of group `g`, whose leader's
     /// handle is `group`.
+    #[inline(always)]
     pub(crate) fn wake_chldexit(&mut self, g: GroupIx, group: TaskId) {
         let grp = &mut self.groups[g];
         grp.chld_events = grp.chld_events.wrapping_add(1);
