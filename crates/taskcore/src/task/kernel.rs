@@ -553,6 +553,7 @@ impl Kernel {
 
     /// The thread group's real parent thread (`real_parent` of the task),
     /// `None` when it has none (init).
+    #[inline(always)]
     pub(crate) fn real_parent(&self, t: TaskIx) -> Option<TaskIx> {
         self.groups[self.tasks[t].group].real_parent
     }
