@@ -127,6 +127,15 @@ impl Numbers {
         }
     }
 
+    /// The one number of a pid of a root-level namespace.
+    #[inline(always)]
+    pub(crate) fn one(u: Upid) -> Numbers {
+        Numbers {
+            last: u,
+            many: None,
+        }
+    }
+
     /// The numbers, root first.
     #[inline]
     pub(crate) fn as_slice(&self) -> &[Upid] {

@@ -404,8 +404,14 @@ impl Kernel {
     }
 
     /// Takes the notifications raised since the last call, oldest first.
+    /// The queue left behind starts with the capacity the taken one had
+    /// (one allocation, when it had any), so that a caller taking them
+    /// every few thousand operations does not pay the queue's regrowth
+    /// (a doubling and a copy of everything queued so far, about a dozen
+    /// times per take) on each.
     pub fn take_notifications(&mut self) -> Vec<Notification> {
-        core::mem::take(&mut self.notes)
+        let cap = self.notes.capacity();
+        core::mem::replace(&mut self.notes, Vec::with_capacity(cap))
     }
 
     /// Hands the notifications raised since the last call to `sink`, oldest
@@ -547,11 +553,13 @@ impl Kernel {
 
     /// The thread group's real parent thread (`real_parent` of the task),
     /// `None` when it has none (init).
+    #[inline(always)]
     pub(crate) fn real_parent(&self, t: TaskIx) -> Option<TaskIx> {
         self.groups[self.tasks[t].group].real_parent
     }
 
     /// `parent`: the tracer if traced, else the real parent.
+    #[inline(always)]
     pub(crate) fn ptrace_parent(&self, t: TaskIx) -> Option<TaskIx> {
         let task = &self.tasks[t];
         if task.ptrace != 0 {
@@ -605,14 +613,15 @@ impl Kernel {
         tgid: bool,
         caller: Option<&crate::task::state::cred_struct::Cred>,
     ) -> Result<PidIx> {
-        let level = self.nss[ns].level;
-        if set_tid.len() > level + 1 {
-            return Err(Errno::EINVAL);
-        }
-        if level == 0 && set_tid.is_empty() && !new_ns_init && self.nss[ns].adding {
+        let n = &self.nss[ns];
+        let (level, adding) = (n.level, n.adding);
+        if level == 0 && set_tid.is_empty() && !new_ns_init && adding {
             // The common case: one number, found and stored in one walk
             // of the radix tree.
             return self.alloc_pid_cyclic(ns, tgid);
+        }
+        if set_tid.len() > level + 1 {
+            return Err(Errno::EINVAL);
         }
         // On the stack: a fork must not pay two heap round trips for its
         // numbers (the common single-level pid is stored inline).
@@ -667,18 +676,19 @@ impl Kernel {
     /// # Errors
     /// `EAGAIN` when every number is taken (or the pid slab is full);
     /// nothing changes then.
+    #[inline(always)]
     fn alloc_pid_cyclic(&mut self, ns: NsIx, tgid: bool) -> Result<PidIx> {
         let idx = self.pids.vacant_key().ok_or(Errno::EAGAIN)?;
         let tags = if tgid { 1 << TAG_TGID } else { 0 };
-        let nr = self.nss[ns]
-            .alloc_cyclic(idx.idr_value(), tags)
-            .ok_or(Errno::EAGAIN)?;
+        let n = &mut self.nss[ns];
+        let nr = n.alloc_cyclic(idx.idr_value(), tags).ok_or(Errno::EAGAIN)?;
+        // A pid holds its namespace (alloc_pid's get_pid_ns), here with
+        // the namespace at hand.
+        n.refs += 1;
         let got = self
             .pids
-            .insert_with(|| Pid::new(Numbers::from_slice(&[Upid { ns, nr }])));
+            .insert_with(|| Pid::new(Numbers::one(Upid { ns, nr })));
         debug_assert_eq!(got, Some(idx), "the pid slab's vacant slot is used");
-        // A pid holds its namespace (alloc_pid's get_pid_ns).
-        self.get_ns(ns);
         Ok(idx)
     }
 
@@ -727,6 +737,20 @@ impl Kernel {
             return false;
         }
         let (refs, owner) = (p.refs, p.numbers.last());
+        if p.numbers.len() == 1 && refs == 0 {
+            // The common case: one number, no external reference, in a
+            // namespace that others hold too and whose init is not
+            // waiting for it to empty: the number and the namespace's
+            // reference dropped with the namespace looked up once.
+            let n = &mut self.nss[owner.ns];
+            if n.zap_waiter.is_none() && n.refs > 1 {
+                n.idr.remove(owner.nr);
+                n.refs -= 1;
+                self.pids.delete(pid);
+                crate::pid::refs::bump_gen(&mut self.ext.pid_gens, pid.idr_value());
+                return true;
+            }
+        }
         if p.numbers.len() == 1 {
             // The common case: one number, no copy of the list.
             self.free_pid_nr(owner);
@@ -956,26 +980,58 @@ impl Kernel {
         session
     }
 
-    /// Detaches a released leader's TGID, PGID and SID and frees what is no
-    /// longer used. The leader's TGID tag is the caller's to clear: gone
-    /// with the numbers when `put_pid` frees them, else by
-    /// [`Kernel::set_tgid_tag`] (the pid lives on as a process group's or
-    /// session's).
+    /// What the release of the leader of group `g` (whose pid is
+    /// `leader_pid`), the last of its threads, unlinks, with the group
+    /// read once, in this order: its child edge leaves the wait index (as
+    /// [`Self::unindex_child`]), the group its parent's children (as
+    /// [`Self::unlink_child`]), then its TGID, its process group and its
+    /// session are detached and those no longer used freed (the leader's
+    /// TGID tag is the caller's to clear: gone with the numbers when
+    /// `put_pid` frees them, else by [`Kernel::set_tgid_tag`]).
     #[inline(always)]
-    pub(crate) fn detach_process_pids(&mut self, g: GroupIx) {
-        let leader_pid = self.tasks[self.groups[g].leader].pid;
+    pub(crate) fn unlink_released_group(&mut self, g: GroupIx, leader_pid: PidIx) {
+        debug_assert_eq!(self.tasks[self.groups[g].leader].pid, leader_pid);
+        let grp = &self.groups[g];
+        let (parent, seq, reg, pgrp, session, stopped) = (
+            grp.real_parent,
+            grp.sibling_seq,
+            grp.child_reg,
+            grp.pgrp,
+            grp.session,
+            grp.flags.get().contains(SIGNAL_STOP_STOPPED),
+        );
+        if let Some(parent) = parent {
+            if let Some(o) = EdgeState::decode(reg) {
+                let pos = self.edge_pos_in(parent, 0, seq, pgrp);
+                debug_assert_eq!(Some(pos), self.child_edge_pos(g));
+                self.wait_index.remove(&pos, o);
+            }
+            let mut head = self.tasks[parent].children;
+            list::unlink(&mut head, &mut self.groups, g, |g| &mut g.sibling);
+            self.tasks[parent].children = head;
+            let grp = &mut self.groups[g];
+            grp.real_parent = None;
+            grp.child_reg = UNREGISTERED;
+        } else {
+            debug_assert_eq!(reg, UNREGISTERED, "a registered edge has a parent");
+        }
         self.pids[leader_pid].tgid_group = None;
-        let pgrp = self.detach_pgrp(g);
-        let session = self.detach_session(g);
+        let mut head = self.pids[pgrp].pgrp_members;
+        list::unlink(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
+        let pp = &mut self.pids[pgrp];
+        pp.pgrp_members = head;
+        if stopped {
+            pp.pgrp_nr_stopped -= 1;
+        }
+        self.pids[session].session_members -= 1;
         // Most often both are still used (other members): tested here,
         // without a call to put_pid, which would find the same.
         let kept = |k: &Kernel, p: PidIx| !k.pids[p].unused() || k.pids[p].freed;
         if !kept(self, pgrp) {
             self.put_pid(pgrp);
         }
-        // A process group numbered like its session (the session leader's
-        // group, kept by its members after the leader was reaped) is one
-        // struct pid: the first put may already have freed it.
+        // A process group numbered like its session is one struct pid:
+        // the first put may already have freed it.
         if session != pgrp && !kept(self, session) {
             self.put_pid(session);
         }
@@ -1017,6 +1073,7 @@ impl Kernel {
 
     /// [`Self::wake_parent`] of a thread of group `g`, whose leader's
     /// handle is `group`.
+    #[inline(always)]
     pub(crate) fn wake_chldexit(&mut self, g: GroupIx, group: TaskId) {
         let grp = &mut self.groups[g];
         grp.chld_events = grp.chld_events.wrapping_add(1);
@@ -1027,6 +1084,12 @@ impl Kernel {
 
     #[inline(always)]
     fn edge_pos(&self, waiter: TaskIx, list: u8, seq: u64, target_group: GroupIx) -> EdgePos {
+        self.edge_pos_in(waiter, list, seq, self.groups[target_group].pgrp)
+    }
+
+    /// [`Self::edge_pos`] of a target in process group `pgrp`.
+    #[inline(always)]
+    fn edge_pos_in(&self, waiter: TaskIx, list: u8, seq: u64, pgrp: PidIx) -> EdgePos {
         let w = &self.tasks[waiter];
         EdgePos {
             waiter,
@@ -1034,7 +1097,7 @@ impl Kernel {
             thread_seq: w.thread_seq,
             list,
             seq,
-            pgrp: self.groups[target_group].pgrp,
+            pgrp,
             by_pgrp: self.groups[w.group].wait_by_pgrp,
             by_thread: w.wait_counted,
         }
@@ -1148,23 +1211,70 @@ impl Kernel {
         }
     }
 
+    /// The state of the child edge of group `grp` (its leader's, as
+    /// [`Self::edge_state`] of the leader with the class
+    /// [`Self::child_class`] gives), the group at hand: an untraced
+    /// leader's read from the group and the leader alone.
+    #[inline(always)]
+    fn child_edge_state(&self, grp: &ThreadGroup) -> EdgeState {
+        let t = grp.leader;
+        let task = &self.tasks[t];
+        let class = if grp.exit_signal.get() == SIGCHLD {
+            Class::Normal
+        } else {
+            Class::Clone
+        };
+        if task.ptrace != 0 {
+            return self.edge_state(t, false, class);
+        }
+        // Untraced: seen without ptrace semantics; a zombie leader is
+        // reapable unless other threads remain (delay_group_leader()).
+        let cat = if task.exit_state() == ExitState::Zombie {
+            if grp.nr_threads == 1 {
+                return EdgeState {
+                    class,
+                    cat: Cat::ZombieReap,
+                    ready: READY_EXIT,
+                };
+            }
+            Cat::ZombieOther
+        } else {
+            Cat::Alive
+        };
+        let flags = grp.flags.get();
+        let mut ready = 0;
+        if flags.contains(SIGNAL_STOP_STOPPED) && grp.group_exit_code.get() != 0 {
+            ready |= READY_STOP;
+        }
+        if flags.contains(SIGNAL_STOP_CONTINUED) {
+            ready |= READY_CONT;
+        }
+        EdgeState { class, cat, ready }
+    }
+
     /// Brings group `g`'s child edge up to date in the wait index. The
     /// edge's position must not have changed since it was registered (use
-    /// [`Self::unindex_child`] before changing it).
+    /// [`Self::unindex_child`] before changing it). The state is computed
+    /// first: an edge already registered in it costs no position.
     #[inline(always)]
     pub(crate) fn sync_child(&mut self, g: GroupIx) {
-        let Some(pos) = self.child_edge_pos(g) else {
-            debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
+        let grp = &self.groups[g];
+        let Some(parent) = grp.real_parent else {
+            debug_assert_eq!(grp.child_reg, UNREGISTERED);
             return;
         };
-        let leader = self.groups[g].leader;
-        let new = self.edge_state(leader, false, self.child_class(g));
+        let new = self.child_edge_state(grp);
+        debug_assert_eq!(new, self.edge_state(grp.leader, false, self.child_class(g)));
         // Compared as registration bytes: one byte compare.
         let reg = new.encode();
-        if self.groups[g].child_reg == reg {
+        let old = grp.child_reg;
+        if old == reg {
             return;
         }
-        match EdgeState::decode(self.groups[g].child_reg) {
+        let (leader, seq, pgrp) = (grp.leader, grp.sibling_seq, grp.pgrp);
+        let pos = self.edge_pos_in(parent, 0, seq, pgrp);
+        debug_assert_eq!(Some(pos), self.child_edge_pos(g));
+        match EdgeState::decode(old) {
             Some(o) => self.wait_index.update(&pos, o, new, leader),
             None => self.wait_index.add(&pos, new, leader),
         }
@@ -1265,12 +1375,15 @@ impl Kernel {
     }
 
     /// Syncs both edges that lead to task `t`.
+    #[inline(always)]
     pub(crate) fn sync_task(&mut self, t: TaskIx) {
-        if self.tasks[t].ptrace != 0 {
+        let task = &self.tasks[t];
+        let (traced, g) = (task.ptrace != 0, task.group);
+        if traced {
             self.sync_ptrace(t);
         }
-        if self.is_leader(t) {
-            self.sync_child(self.tasks[t].group);
+        if self.groups[g].leader == t {
+            self.sync_child(g);
         }
     }
 

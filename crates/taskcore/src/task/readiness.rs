@@ -27,7 +27,7 @@ use crate::ix::TaskIx;
 use crate::task::kernel::Kernel;
 use crate::task::task_struct::{ExitState, SignalFlags, SIGNAL_STOP_STOPPED};
 use crate::wait::dirty::Dirty;
-use crate::wait::ready::mark;
+use crate::wait::ready::{mark, mark_if_edged};
 
 impl Kernel {
     /// Marks the edges that lead to task `t` (its ptrace edge, and its
@@ -77,11 +77,19 @@ impl Kernel {
         self.wait_dirty.clear();
     }
 
-    /// Sets task `t`'s `exit_state`.
-    pub(crate) fn set_exit_state(&mut self, t: TaskIx, s: ExitState) {
-        let m = mark(&mut self.wait_dirty, Dirty::Task(t));
-        let w = self.tasks[t].wait_state.get().with_exit_state(s);
-        self.tasks[t].wait_state.set(w, m);
+    /// Sets task `t`'s `exit_state`; `leader` and `traced` say whether
+    /// it leads its group and is traced (`ptrace != 0`), the two ways an
+    /// edge can lead to it: its group's child edge (which reads the
+    /// leader's state) and its ptrace edge. The exit state of a thread
+    /// that is neither is read by no edge: nothing is marked then.
+    #[inline(always)]
+    pub(crate) fn set_exit_state(&mut self, t: TaskIx, s: ExitState, leader: bool, traced: bool) {
+        debug_assert_eq!(leader, self.is_leader(t));
+        debug_assert_eq!(traced, self.tasks[t].ptrace != 0);
+        let m = mark_if_edged(&mut self.wait_dirty, Dirty::Task(t), leader || traced);
+        let task = &mut self.tasks[t];
+        let w = task.wait_state.get().with_exit_state(s);
+        task.wait_state.set(w, m);
     }
 
     /// Sets or clears task `t`'s `PF_TRACED_STOP` and sets its `trap_code`

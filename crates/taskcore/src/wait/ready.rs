@@ -13,6 +13,19 @@ pub(crate) fn mark<D: PartialEq>(marks: &mut Vec<D>, d: D) -> Marked {
     Marked(())
 }
 
+/// As [`mark`] for a field of an owner that `edged` tells whether any
+/// wait edge depends on: with none (a thread that is neither traced nor
+/// its group's leader, whose exit state no edge reads) there is nothing to
+/// re-sync and nothing is pushed; an edge it gets later is registered from
+/// the state it then has.
+#[inline(always)]
+pub(crate) fn mark_if_edged<D: PartialEq>(marks: &mut Vec<D>, d: D, edged: bool) -> Marked {
+    if edged && marks.last() != Some(&d) {
+        marks.push(d);
+    }
+    Marked(())
+}
+
 /// A field that wait readiness reads (`edge_state`: a task's exit state,
 /// ptrace stop and trap code; a group's `SIGNAL_*` flags, group exit code
 /// and exit signal). It is read with [`get`](Self::get) and written only

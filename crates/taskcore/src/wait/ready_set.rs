@@ -125,28 +125,38 @@ impl ReadySet {
     }
 
     /// Adds `p -> task`; `p` must not be in the set.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn insert(&mut self, p: Pos, task: TaskIx) {
-        match self {
-            ReadySet::Small { len, e } => {
-                let n = *len as usize;
-                if n < SMALL {
-                    // Edges mostly become ready in walk order: search from
-                    // the end.
-                    let mut i = n;
-                    while i > 0 && e[i - 1].0 > p {
-                        e[i] = e[i - 1];
-                        i -= 1;
-                    }
-                    debug_assert!(i == 0 || e[i - 1].0 != p, "ready entry added twice");
-                    e[i] = (p, task.slot() as u32);
-                    *len += 1;
-                } else {
-                    let mut r: VecDeque<(Pos, TaskIx)> = VecDeque::with_capacity(2 * SMALL);
-                    r.extend(e.iter().map(|&(p, t)| (p, TaskIx::from_slot(t))));
-                    *self = ReadySet::Run(r);
-                    self.insert(p, task);
+        // The common case, inline: a few entries, room for one more.
+        if let ReadySet::Small { len, e } = self {
+            let n = *len as usize;
+            if n < SMALL {
+                // Edges mostly become ready in walk order: search from
+                // the end.
+                let mut i = n;
+                while i > 0 && e[i - 1].0 > p {
+                    e[i] = e[i - 1];
+                    i -= 1;
                 }
+                debug_assert!(i == 0 || e[i - 1].0 != p, "ready entry added twice");
+                e[i] = (p, task.slot() as u32);
+                *len += 1;
+                return;
+            }
+        }
+        self.insert_slow(p, task);
+    }
+
+    /// [`Self::insert`] into a full inline set, a run or a tree.
+    #[inline(never)]
+    fn insert_slow(&mut self, p: Pos, task: TaskIx) {
+        match self {
+            ReadySet::Small { e, .. } => {
+                // Full: it becomes a run.
+                let mut r: VecDeque<(Pos, TaskIx)> = VecDeque::with_capacity(2 * SMALL);
+                r.extend(e.iter().map(|&(p, t)| (p, TaskIx::from_slot(t))));
+                *self = ReadySet::Run(r);
+                self.insert(p, task);
             }
             ReadySet::Run(r) => {
                 // Never empty: it has a front and a back.
@@ -174,18 +184,31 @@ impl ReadySet {
 
     /// Removes `p`, which must be in the set. A run or tree left empty
     /// becomes inline again.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn remove(&mut self, p: Pos) {
-        match self {
-            ReadySet::Small { len, e } => {
-                let n = *len as usize;
-                let Some(i) = e[..n].iter().position(|x| x.0 == p) else {
-                    debug_assert!(false, "ready entry missing");
-                    return;
-                };
-                e.copy_within(i + 1..n, i);
-                *len -= 1;
+        // The common case, inline: a few entries.
+        if let ReadySet::Small { len, e } = self {
+            let n = *len as usize;
+            let Some(i) = e[..n].iter().position(|x| x.0 == p) else {
+                debug_assert!(false, "ready entry missing");
+                return;
+            };
+            // At most SMALL - 1 moves, inline (a `copy_within` of a few
+            // entries is a call to memmove).
+            for j in i..n - 1 {
+                e[j] = e[j + 1];
             }
+            *len -= 1;
+            return;
+        }
+        self.remove_slow(p);
+    }
+
+    /// [`Self::remove`] from a run or a tree.
+    #[inline(never)]
+    fn remove_slow(&mut self, p: Pos) {
+        match self {
+            ReadySet::Small { .. } => unreachable!("inline sets are handled by remove"),
             ReadySet::Run(r) => {
                 if r.front().is_some_and(|f| f.0 == p) {
                     r.pop_front();

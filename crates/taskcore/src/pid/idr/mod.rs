@@ -327,6 +327,7 @@ impl Idr {
     /// assert_eq!((idr.get(300), idr.get_tag(300, 0), idr.len()), (Some(7), true, 1));
     /// # Ok::<(), taskcore::Errno>(())
     /// ```
+    #[inline]
     pub fn try_insert_tagged(&mut self, id: u32, value: u32, tags: u64) -> Result<bool> {
         if id >= IDR_MAX || value == EMPTY || tags >> IDR_TAGS != 0 {
             return Err(Errno::EINVAL);
@@ -363,6 +364,7 @@ impl Idr {
     /// # Linux
     /// Mirrors `idr_remove()` (`lib/idr.c`) -> `radix_tree_delete_item()`,
     /// which also clears the entry's tags and sets `IDR_FREE` up the path.
+    #[inline]
     pub fn remove(&mut self, id: u32) -> Option<u32> {
         if id >= IDR_MAX {
             return None;

@@ -212,14 +212,19 @@ impl Kernel {
         {
             return Err(Errno::EPERM);
         }
-        let cur_group = self.tasks[cur].group;
+        // What the checks below read and the child copies of the caller
+        // (dup_task_struct()), read once: its group, pid and namespace for
+        // children; its comm, signal mask, self_exec_id, no_new_privs and
+        // address space.
+        let src = &self.tasks[cur];
+        let (cur_group, cur_pid, for_children, cur_mm) =
+            (src.group, src.pid, src.nsproxy.pid_ns_for_children, src.mm);
+        let (comm, blocked, self_exec_id) = (src.comm, src.blocked, src.self_exec_id);
+        let nnp = src.flags & crate::task::task_struct::PFA_NO_NEW_PRIVS;
         // Children get their pids in the caller's pid_for_children, which a
         // thread must share and a new namespace must start from.
-        let active_ns = self.ns_of(cur);
-        let for_children = self.tasks[cur]
-            .nsproxy
-            .pid_ns_for_children
-            .ok_or(Errno::ESRCH)?;
+        let active_ns = self.pids[cur_pid].numbers.last().ns;
+        let for_children = for_children.ok_or(Errno::ESRCH)?;
         if flags & (CLONE_THREAD | CLONE_NEWPID) != 0 && for_children != active_ns {
             return Err(Errno::EINVAL);
         }
@@ -286,20 +291,20 @@ impl Kernel {
             }
             return Err(err);
         }
-        // What the child copies of the caller (dup_task_struct()), read
-        // once: its comm, signal mask, self_exec_id and no_new_privs.
-        let src = &self.tasks[cur];
-        let (comm, blocked, self_exec_id) = (src.comm, src.blocked, src.self_exec_id);
-        let nnp = src.flags & crate::task::task_struct::PFA_NO_NEW_PRIVS;
-        let mm = match self.copy_mm(cur, flags) {
+        let mm = match self.copy_mm(cur_mm, flags) {
             Ok(mm) => mm,
             Err(e) => {
                 undo(self);
                 return Err(e);
             }
         };
-        // The group is provisional for a new process: set once it exists.
-        let group = self.groups.vacant_key().unwrap_or(cur_group);
+        // A thread's group is the caller's; a new process's is provisional,
+        // set once it exists.
+        let group = if flags & CLONE_THREAD != 0 {
+            cur_group
+        } else {
+            self.groups.vacant_key().unwrap_or(cur_group)
+        };
         let child = match self.new_task(pid, group, comm, cred) {
             Ok(t) => t,
             Err(e) => {
@@ -317,14 +322,17 @@ impl Kernel {
         c.self_exec_id = self_exec_id;
         c.flags |= nnp;
         // copy_namespaces(): the new namespace's creation reference becomes
-        // the child's nsproxy's.
+        // the child's nsproxy's; else the child takes a reference on the
+        // caller's (set_nsproxy(), with the child at hand).
+        debug_assert_eq!(c.nsproxy, crate::task::state::nsproxy_struct::NsProxy::NONE);
         if new_ns.is_some() {
             c.nsproxy.pid_ns_for_children = new_ns;
         } else {
-            self.set_nsproxy(child, for_children);
+            c.nsproxy.pid_ns_for_children = Some(for_children);
+            self.get_ns(for_children);
         }
         if flags & CLONE_THREAD != 0 {
-            self.tasks[child].group = cur_group;
+            debug_assert_eq!(self.tasks[child].group, cur_group);
             self.join_thread_list(cur_group, child);
         } else {
             // What the new process copies of the caller's, read once.

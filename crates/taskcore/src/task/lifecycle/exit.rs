@@ -51,6 +51,7 @@ impl Kernel {
         })
     }
 
+    #[inline(always)]
     fn do_sys_exit(&mut self, current: TaskId, code: i32) -> Result<()> {
         let t = self.current(current)?;
         if !self.ptrace_exit_event(t, (code & 0xff) << 8) {
@@ -79,6 +80,7 @@ impl Kernel {
         })
     }
 
+    #[inline(always)]
     fn do_sys_exit_group(&mut self, current: TaskId, code: i32) -> Result<()> {
         let t = self.current(current)?;
         self.do_group_exit(t, (code & 0xff) << 8);
@@ -117,7 +119,9 @@ impl Kernel {
             return;
         }
         self.do_exit(t, code);
-        self.exit_threads(&others, g, code);
+        if !others.is_empty() {
+            self.exit_threads(&others, g, code);
+        }
     }
 
     /// Kills group `g` with status `code` (a fatal signal, `complete_signal`
@@ -177,6 +181,9 @@ impl Kernel {
     /// `code`.
     pub(crate) fn do_exit(&mut self, t: TaskIx, code: i32) {
         debug_assert!(!self.tasks[t].flags.contains(PF_EXITING));
+        if self.do_exit_plain(t, code) {
+            return;
+        }
         if self.tasks[t].flags.contains(TS_VFORK_WAIT) {
             self.retarget_vfork_waiter_signals(t);
         }
@@ -202,6 +209,60 @@ impl Kernel {
         self.exit_mm(t);
         self.exit_task_namespaces(t);
         self.exit_notify(t, group_dead);
+    }
+
+    /// [`Self::do_exit`] of a task in the usual state, with the task read
+    /// and written once: not asleep in vfork nor vforked, no group stop
+    /// pending for it, not in a ptrace stop, tracing nobody and without
+    /// children, and not its namespace's reaper (so none of the steps
+    /// that depend on those applies: `retarget_shared_pending()`, the
+    /// group-stop participation, the end of a ptrace stop,
+    /// `complete_vfork_done()`, the reparenting). The same steps in the
+    /// same order otherwise: `PF_EXITING` and the exit code, one live
+    /// thread fewer, the `Exited` notification, `exit_mm()`,
+    /// `exit_task_namespaces()`, then `exit_notify()`'s tail. False, with
+    /// nothing done, for a task in another state.
+    #[inline(always)]
+    fn do_exit_plain(&mut self, t: TaskIx, code: i32) -> bool {
+        let task = &self.tasks[t];
+        if task.flags.contains(TS_VFORK_WAIT)
+            || task.vfork_parent.is_some()
+            || task.jobctl & JOBCTL_STOP_PENDING != 0
+            || task.traced_stop()
+            || task.trap_code.get() != 0
+            || !task.ptraced.is_empty()
+            || !task.children.is_empty()
+        {
+            return false;
+        }
+        let (g, pid) = (task.group, task.pid);
+        let ns = self.pids[pid].numbers.last().ns;
+        if self.nss[ns].child_reaper == Some(t) {
+            return false;
+        }
+        let task = &mut self.tasks[t];
+        task.flags |= PF_EXITING;
+        task.exit_code = code;
+        let mm = core::mem::replace(&mut task.mm, crate::slab::NONE);
+        let pidns = core::mem::replace(
+            &mut task.nsproxy,
+            crate::task::state::nsproxy_struct::NsProxy::NONE,
+        )
+        .pid_ns_for_children;
+        let grp = &mut self.groups[g];
+        grp.live -= 1;
+        let group_dead = grp.live == 0;
+        let task = self.handle_unchecked(t);
+        self.notify(Notification::Exited {
+            task,
+            exit_code: code,
+        });
+        self.mmput(mm);
+        if let Some(pidns) = pidns {
+            self.put_ns(pidns);
+        }
+        self.exit_notify_tail(t, group_dead, Vec::new());
+        true
     }
 
     /// `exit_signals()`'s group-stop part for thread `t`, now
@@ -336,11 +397,11 @@ impl Kernel {
         if group_dead {
             self.kill_orphaned_pgrp(g, None);
         }
-        self.set_exit_state(t, ExitState::Zombie);
         let traced = self.tasks[t].ptrace != 0;
         let grp = &self.groups[g];
         let (leader, lone, exit_signal) =
             (grp.leader == t, grp.nr_threads == 1, grp.exit_signal.get());
+        self.set_exit_state(t, ExitState::Zombie, leader, traced);
         let autoreap = if traced {
             let sig = if leader && lone && !self.ptrace_reparented(t) {
                 exit_signal
@@ -463,7 +524,7 @@ impl Kernel {
     ///
     /// The end of an operation: the wait edges marked on the way are
     /// flushed last ([`Self::flush_wait_edges`]).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn run_deferred(&mut self) {
         // Most operations defer nothing: one length test, then the flush's.
         if !self.deferred.is_empty() {
@@ -716,9 +777,7 @@ impl Kernel {
                 // A leader is released last (delay_group_leader()): its
                 // group goes with it, thread list and all.
                 debug_assert_eq!(grp.nr_threads, 1, "a leader is released last");
-                self.unindex_child(g);
-                self.unlink_child(g);
-                self.detach_process_pids(g);
+                self.unlink_released_group(g, pid);
             } else {
                 // __exit_signal(): the thread after it becomes the start of
                 // the search for a taker.

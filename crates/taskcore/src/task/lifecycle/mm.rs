@@ -32,13 +32,13 @@ impl Kernel {
             .ok_or(Errno::ENOMEM)
     }
 
-    /// `copy_mm()`: the address space a child of `cur` created with `flags`
-    /// gets. Nothing changes on error.
+    /// `copy_mm()`: the address space a child created with `flags` by a
+    /// caller whose address space is `mm` (its slab index) gets. Nothing
+    /// changes on error.
     ///
     /// # Errors
     /// `ENOMEM` if the copy fails.
-    pub(crate) fn copy_mm(&mut self, cur: TaskIx, flags: u64) -> Result<u32> {
-        let mm = self.tasks[cur].mm;
+    pub(crate) fn copy_mm(&mut self, mm: u32, flags: u64) -> Result<u32> {
         if flags & CLONE_VM != 0 {
             self.mms[mm].users += 1;
             return Ok(mm);

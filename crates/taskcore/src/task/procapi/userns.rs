@@ -243,6 +243,7 @@ impl Kernel {
 
     /// Kernel uid `kuid` as task `viewer` sees it (in its credentials'
     /// namespace): what `si_uid` and the id calls report.
+    #[inline]
     pub(crate) fn uid_seen_by(&self, viewer: TaskIx, kuid: u32) -> u32 {
         self.kuid_munged(self.tasks[viewer].cred.user_ns.0, kuid)
     }
