@@ -197,6 +197,19 @@ impl Kernel {
         if task.traced_stop() || task.trap_code.get() != 0 {
             self.set_traced_stop(t, false, 0);
         }
+        let group_dead = self.exit_live_count(t, g, code);
+        self.mm_release(t);
+        self.exit_mm(t);
+        self.exit_task_namespaces(t);
+        self.exit_notify(t, group_dead);
+    }
+
+    /// One live thread fewer in group `g` (true: it was the last, the
+    /// group is dead), and the `Exited` notification of `t` with `code`:
+    /// the step both exit paths share, between `PF_EXITING` and
+    /// `exit_mm()`.
+    #[inline(always)]
+    fn exit_live_count(&mut self, t: TaskIx, g: GroupIx, code: i32) -> bool {
         let grp = &mut self.groups[g];
         grp.live -= 1;
         let group_dead = grp.live == 0;
@@ -205,10 +218,7 @@ impl Kernel {
             task,
             exit_code: code,
         });
-        self.mm_release(t);
-        self.exit_mm(t);
-        self.exit_task_namespaces(t);
-        self.exit_notify(t, group_dead);
+        group_dead
     }
 
     /// [`Self::do_exit`] of a task in the usual state, with the task read
@@ -249,14 +259,7 @@ impl Kernel {
             crate::task::state::nsproxy_struct::NsProxy::NONE,
         )
         .pid_ns_for_children;
-        let grp = &mut self.groups[g];
-        grp.live -= 1;
-        let group_dead = grp.live == 0;
-        let task = self.handle_unchecked(t);
-        self.notify(Notification::Exited {
-            task,
-            exit_code: code,
-        });
+        let group_dead = self.exit_live_count(t, g, code);
         self.mmput(mm);
         if let Some(pidns) = pidns {
             self.put_ns(pidns);
