@@ -32,9 +32,6 @@ pub(super) struct Frame {
     pub(super) running: u64,
 }
 
-/// `PTRACE_GETSIGMASK` (not in the libc crate's constants).
-const PTRACE_GETSIGMASK: libc::c_uint = 0x420a;
-
 /// Thread `tid`'s real blocked mask; `None` if it cannot be read.
 fn real_mask(tid: i32) -> Option<u64> {
     let mut mask = 0u64;
@@ -42,7 +39,7 @@ fn real_mask(tid: i32) -> Option<u64> {
     // in `addr`) of a stopped tracee's mask.
     let r = unsafe {
         libc::ptrace(
-            PTRACE_GETSIGMASK,
+            libc::PTRACE_GETSIGMASK,
             tid,
             std::mem::size_of::<u64>(),
             &mut mask as *mut u64,
