@@ -22,7 +22,8 @@ echo "recorded userns_rules_user.out ($(wc -l <userns_rules_user.out) lines, uid
 # pidfd_rules.c and pidns_rules.c need root (setresuid, unshare, setns,
 # mounting a procfs in a private mount namespace) and the initial pid
 # namespace; pthreads come with glibc 2.34+.
-# ptrace_edges.c (like ptrace_tracer.c, ptrace_gstop.c and vfork_wait.c) must run without
+# ptrace_edges.c (like ptrace_tracer.c, ptrace_gstop.c, ptrace_thread_stops.c,
+# vfork_wait.c and vfork_sleeper_signal.c) must run without
 # strace: it is a tracer itself.
 # caps_rules.c needs root with CAP_SETPCAP and CAP_SETUID/SETGID (its
 # "start" line records the machine's own sets, which the test starts from;

@@ -28,10 +28,12 @@ pub(crate) struct SideState {
     /// while waiting: Linux clears the child's `vfork_done`), its slot may
     /// hold another task.
     pub(crate) vfork_parent_gens: FxHashMap<TaskIx, u32>,
-    /// The process-wide signals `complete_signal()` gave to a thread asleep
-    /// in vfork (per such thread; kept aside, almost always empty): only
-    /// that thread has `TIF_SIGPENDING` for them, so the other threads of
-    /// its group do not see them pending until it takes them.
+    /// The threads asleep in vfork that have `TIF_SIGPENDING` (kept aside,
+    /// almost always empty; the entry goes when the vfork completes): such
+    /// a thread wants no further signal (`wants_signal()`). The value: the
+    /// process-wide signals `complete_signal()` gave it, which only it has
+    /// `TIF_SIGPENDING` for, so the other threads of its group do not see
+    /// them pending until one of them is woken.
     pub(crate) vfork_claims: FxHashMap<TaskIx, u64>,
 }
 

@@ -203,6 +203,7 @@ impl Kernel {
     /// stop and re-traps at once; a running one takes its pending trap in
     /// its next `get_signal()`; one in any other stop keeps it for later.
     fn ptrace_signal_wake_up(&mut self, t: TaskIx) {
+        self.sigpending_in_vfork(t);
         let task = &self.tasks[t];
         if task.traced_stop() {
             if task.jobctl & JOBCTL_LISTENING != 0 {

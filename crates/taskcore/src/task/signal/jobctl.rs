@@ -113,6 +113,11 @@ impl Kernel {
         {
             return;
         }
+        if self.tasks[u].ptrace & PT_SEIZED == 0 {
+            // signal_wake_up(t, 0) of do_signal_stop() (a seized thread's
+            // ptrace_trap_notify() does the same).
+            self.sigpending_in_vfork(u);
+        }
         match self.delivery {
             SignalDelivery::Immediate => {
                 if !self.tasks[u].traced_stop() && !self.held_in_vfork(u) {

@@ -277,6 +277,16 @@ impl Kernel {
         self.tasks[t].flags.contains(TS_VFORK_WAIT) && !self.sigkill_pending(t)
     }
 
+    /// `signal_wake_up()` reached thread `t` asleep in vfork, which it
+    /// does not wake: `t` has `TIF_SIGPENDING` until its vfork completes
+    /// (an entry in the `vfork_claims` side table), so `wants_signal()`
+    /// refuses it further signals.
+    pub(crate) fn sigpending_in_vfork(&mut self, t: TaskIx) {
+        if self.tasks.get(t).is_some() && self.held_in_vfork(t) {
+            self.side.vfork_claims.entry(t).or_default();
+        }
+    }
+
     /// SIGKILL is pending for `t` or its process (`fatal_signal_pending()`).
     pub(crate) fn sigkill_pending(&self, t: TaskIx) -> bool {
         let task = &self.tasks[t];

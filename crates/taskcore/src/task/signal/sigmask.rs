@@ -108,6 +108,7 @@ impl Kernel {
                 continue;
             }
             retarget &= task.blocked;
+            self.sigpending_in_vfork(u);
             self.signal_wake_up(u);
             if retarget == 0 {
                 break;

@@ -313,7 +313,15 @@ impl Kernel {
         if task.blocked & sigmask(sig) != 0 || task.flags.contains(PF_EXITING) {
             return false;
         }
-        sig == SIGKILL || !self.task_is_stopped_or_traced(t)
+        if sig == SIGKILL {
+            return true;
+        }
+        // `task_curr(p) || !task_sigpending(p)`: of the threads not on a
+        // CPU, only one asleep in vfork can already have TIF_SIGPENDING
+        // here (the others take what wakes them at once), and it is not
+        // offered more (tests/oracle/vfork_sleeper_signal).
+        !(self.task_is_stopped_or_traced(t)
+            || (self.held_in_vfork(t) && self.side.vfork_claims.contains_key(&t)))
     }
 
     /// `task_is_stopped_or_traced()`: in a ptrace stop, or stopped by a
@@ -376,16 +384,21 @@ impl Kernel {
             self.kill_group(g, sig);
             return;
         }
-        if ty != PidType::Pid && self.held_in_vfork(t) {
+        if self.held_in_vfork(t) {
             // TIF_SIGPENDING goes to t alone, which takes it only once its
             // vfork completes; the other threads go on without it.
-            *self.side.vfork_claims.entry(t).or_default() |= sigmask(sig);
+            let claim = self.side.vfork_claims.entry(t).or_default();
+            if ty != PidType::Pid {
+                *claim |= sigmask(sig);
+            }
         } else if ty != PidType::Pid && !self.side.vfork_claims.is_empty() {
-            // t has TIF_SIGPENDING now: the signal is no longer only a
-            // vfork waiter's to see.
+            // t has TIF_SIGPENDING now, and its get_signal() dequeues
+            // every process-wide signal it does not block: none is only a
+            // vfork waiter's to see any more
+            // (tests/oracle/vfork_sleeper_signal, vfork_sleeper_usr1).
             for (&u, claim) in self.side.vfork_claims.iter_mut() {
                 if self.tasks.get(u).is_some_and(|x| x.group == g) {
-                    *claim &= !sigmask(sig);
+                    *claim &= self.tasks[t].blocked;
                 }
             }
         }
