@@ -175,6 +175,9 @@ impl Model {
     /// `mm_release()` -> `complete_vfork_done()`.
     pub(crate) fn mm_release(&mut self, t: usize) {
         if let Some(parent) = self.task_mut(t).vfork_parent.take() {
+            if self.exists(parent) {
+                self.task_mut(parent).vfork_sigpending = false;
+            }
             self.vfork_done(parent, t);
             // Back from wait_for_vfork_done() (and a
             // PTRACE_EVENT_VFORK_DONE stop, if it took one), the parent

@@ -258,21 +258,32 @@ impl Model {
                 self.task_mut(rp).children.push(child);
             }
         }
-        if self.task(child).ptrace & PT_SEIZED != 0 {
+        let seized = self.task(child).ptrace & PT_SEIZED != 0;
+        if seized && thread && self.exists(child) {
+            // A seized thread of a stopping or stopped group: the group stop
+            // it joins (copy_process()'s task_join_group_stop()) is its
+            // first trap, a PTRACE_EVENT_STOP with the stop signal, and
+            // nothing is left pending after it: resumed, it runs
+            // (tests/oracle/ptrace_thread_stops).
+            self.task_join_group_stop(child);
+        }
+        if seized {
             // Seized: JOBCTL_TRAP_STOP, a PTRACE_EVENT_STOP trap for SIGTRAP
             // (or the stop signal of a stopped group it joins).
-            let sig = if self.sig(child).flags & SIGNAL_STOP_STOPPED != 0 {
-                self.sig(child).stop_sig
-            } else {
-                SIGTRAP
-            };
-            self.ptrace_trap(child, sig | (PTRACE_EVENT_STOP << 8));
-            self.task_mut(child).trap_group = true;
+            if self.exists(child) && !self.task(child).traced_stop {
+                let sig = if self.sig(child).flags & SIGNAL_STOP_STOPPED != 0 {
+                    self.sig(child).stop_sig
+                } else {
+                    SIGTRAP
+                };
+                self.ptrace_trap(child, sig | (PTRACE_EVENT_STOP << 8));
+                self.task_mut(child).trap_group = true;
+            }
         } else if self.task(child).ptrace != 0 {
             // The child starts with SIGSTOP pending and traps on it.
             self.send_signal(child, SIGSTOP, true, true);
         }
-        if thread && self.exists(child) {
+        if thread && !seized && self.exists(child) {
             self.task_join_group_stop(child);
         }
         self.clone_event(cur, child, event);

@@ -309,6 +309,10 @@ pub(crate) struct Task {
     /// The thread blocked in `vfork` until this task execs or exits
     /// (`vfork_done`).
     pub(crate) vfork_parent: Option<usize>,
+    /// Asleep in vfork, it was woken for a signal or a trap it cannot take
+    /// yet (`TIF_SIGPENDING` stays set until the vfork completes), so it
+    /// wants no other signal (`wants_signal()`).
+    pub(crate) vfork_sigpending: bool,
     /// The signal sent to its process when its parent thread exits
     /// (`pdeath_signal`, `PR_SET_PDEATHSIG`); 0 for none.
     pub(crate) pdeath_signal: i32,
@@ -377,6 +381,7 @@ impl Task {
             exit_pending: None,
             vfork_done_pending: false,
             vfork_parent: None,
+            vfork_sigpending: false,
             pdeath_signal: 0,
             listening: false,
             cred: Cred::default(),

@@ -319,6 +319,7 @@ impl Model {
                 } else if !task.exiting {
                     task.trap_notify = true;
                     retrap = true;
+                    self.note_vfork_sigpending(th);
                 }
             }
             if why != 0 {
@@ -380,7 +381,23 @@ impl Model {
         if task.exiting || (sig != 0 && task.blocked & sigbit(sig) != 0) {
             return false;
         }
-        sig == SIGKILL || !(task.traced_stop || self.job_stopped(t))
+        if sig == SIGKILL {
+            return true;
+        }
+        // `task_curr(p) || !task_sigpending(p)`: a thread asleep in vfork
+        // that was already woken for something keeps TIF_SIGPENDING
+        // (tests/oracle/vfork_sleeper_signal).
+        !(task.traced_stop
+            || self.job_stopped(t)
+            || (task.vfork_sigpending && self.in_vfork_wait(Tid(t))))
+    }
+
+    /// A wake-up (`signal_wake_up()`, `ptrace_trap_notify()`) reached `t`:
+    /// asleep in vfork, it keeps `TIF_SIGPENDING` until the vfork completes.
+    fn note_vfork_sigpending(&mut self, t: usize) {
+        if self.exists(t) && self.in_vfork_wait(Tid(t)) {
+            self.task_mut(t).vfork_sigpending = true;
+        }
     }
 
     /// `sig_fatal()`: the default action of `sig` kills.
@@ -421,6 +438,9 @@ impl Model {
             }
             found
         };
+        if let Some(t) = t {
+            self.note_vfork_sigpending(t);
+        }
         let Some(t) = t else {
             if self.opts.compat.untakeable_signals_lost
                 && !(self.sig_fatal(p, sig) && self.sig(p).flags & SIGNAL_STOP_STOPPED != 0)
@@ -572,6 +592,7 @@ impl Model {
                 if th != t && !self.task(th).stopped && self.set_stop_pending(th, sig, true) {
                     count += 1;
                     others.push(th);
+                    self.note_vfork_sigpending(th);
                     if self.task(th).ptrace & PT_SEIZED != 0 {
                         // ptrace_trap_notify(): a seized thread owes its
                         // tracer a re-trap (a listener takes it at once).

@@ -26,3 +26,5 @@ mod oracle_caps;
 mod oracle_clone;
 mod oracle_pdeath_listen;
 mod oracle_ptrace_edges;
+mod oracle_ptrace_thread_stops;
+mod oracle_vfork_sleeper;

@@ -41,36 +41,6 @@ impl Run {
         self.req("PTRACE_SEIZE", pid, options as i32, r);
     }
 
-    /// A wait that prints the event message after an event stop (the
-    /// tracer's `Wq`); the status, if any.
-    fn wait_ev(&mut self, pid: i32, msg_as_name: bool) -> Option<i32> {
-        let n = self.name_of(pid);
-        match self.m.wait4(self.tracer, pid, __WALL | WNOHANG).unwrap() {
-            WaitOutcome::Reported(r) => {
-                let line = format!(
-                    "wait pid={n} ret={} status={:#x}",
-                    self.name_of(r.pid),
-                    r.status
-                );
-                self.check(line);
-                if r.status & 0xff == 0x7f && !matches!(r.status >> 16, 0 | 0x80) {
-                    let msg = self.m.ptrace_geteventmsg(self.tracer, pid).unwrap();
-                    let msg = if msg_as_name {
-                        self.name_of(msg as i32)
-                    } else {
-                        format!("{msg:#x}")
-                    };
-                    self.check(format!("eventmsg pid={n} msg={msg}"));
-                }
-                Some(r.status)
-            }
-            _ => {
-                self.check(format!("wait pid={n} ret=none"));
-                None
-            }
-        }
-    }
-
     /// A tracee with a SIGUSR1 handler and `threads` threads; their pids.
     fn spawn(&mut self, threads: usize) -> (i32, Option<i32>) {
         let c = self.m.fork(self.tracer).unwrap();
