@@ -119,80 +119,66 @@ macro_rules! slab_index {
 }
 pub(crate) use slab_index;
 
-/// Writes `Occupied(make())` over the vacant `slot`.
-#[inline(always)]
-fn write_vacant<T>(slot: &mut Slot<T>, make: impl FnOnce() -> T) {
-    *slot = Slot::Occupied(make());
-}
-
-/// One slot: an occupied value or a link in the free list.
-#[derive(Clone, Debug)]
-enum Slot<T> {
-    Occupied(T),
-    Vacant { next_free: u32 },
-}
+/// A slot's entry in [`Slab::next`] while it is occupied (every other
+/// value is the next vacant slot, [`NONE`] ending the free list).
+const OCCUPIED: u32 = u32::MAX - 1;
 
 /// A growable arena of `T` addressed by index type `I`.
-#[derive(Clone, Debug)]
+///
+/// The values and the slots' states are kept apart: `vals[s - BASE]` is
+/// slot `s`'s value and `next[s - BASE]` its state ([`OCCUPIED`], or the
+/// next vacant slot). Indexing (`slab[ix]`, for an index the caller knows
+/// names an occupied slot) reads the value alone, one bounds check and no
+/// occupancy test (debug builds assert it); [`Self::get`] tests the state.
+/// A removed value stays where it lies, unreachable, until its slot is
+/// used again: [`Self::insert_with`] drops it then, as it writes the new one.
+#[derive(Clone)]
 pub(crate) struct Slab<T, I = u32> {
-    slots: Vec<Slot<T>>,
+    vals: Vec<T>,
+    next: Vec<u32>,
     free_head: u32,
     len: usize,
     _ix: core::marker::PhantomData<fn(I) -> I>,
 }
 
+impl<T: core::fmt::Debug, I: SlabIx> core::fmt::Debug for Slab<T, I> {
+    /// The occupied `(index, value)` pairs.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
 impl<T, I: SlabIx> Slab<T, I> {
     pub(crate) const fn new() -> Self {
         Slab {
-            slots: Vec::new(),
+            vals: Vec::new(),
+            next: Vec::new(),
             free_head: NONE,
             len: 0,
             _ix: core::marker::PhantomData,
         }
     }
 
-    /// Stores `value` and returns its index; `None` when 2^32 - 1 slots are in
+    /// Stores `value` and returns its index; `None` when 2^32 - 2 slots are in
     /// use (the caller maps that to `EAGAIN` or `ENOMEM`).
     #[inline]
     pub(crate) fn insert(&mut self, value: T) -> Option<I> {
-        let idx = self.vacant_slot()?;
-        if idx as usize >= self.slots.len() {
-            // The slots below BASE, once: vacant, on no free list.
-            while self.slots.len() < idx as usize {
-                self.slots.push(Slot::Vacant { next_free: NONE });
-            }
-            self.slots.push(Slot::Occupied(value));
-        } else {
-            let slot = &mut self.slots[idx as usize];
-            match *slot {
-                Slot::Vacant { next_free } => self.free_head = next_free,
-                Slot::Occupied(_) => unreachable!("free list names an occupied slot"),
-            }
-            *slot = Slot::Occupied(value);
-        }
-        self.len += 1;
-        Some(I::from_slot(idx))
+        self.insert_with(|| value)
     }
 
     /// As [`Self::insert`], with the value made by `make` once its slot is
-    /// known, so that it can be built where it is stored (a large value is
-    /// not built on the stack and copied in).
+    /// known (a reused slot's old value is dropped as the new one is
+    /// written over it).
     #[inline(always)]
     pub(crate) fn insert_with(&mut self, make: impl FnOnce() -> T) -> Option<I> {
         let idx = self.vacant_slot()?;
-        if idx as usize >= self.slots.len() {
-            while self.slots.len() < idx as usize {
-                self.slots.push(Slot::Vacant { next_free: NONE });
-            }
-            self.slots.push(Slot::Occupied(make()));
+        let i = (idx - I::BASE) as usize;
+        if i >= self.vals.len() {
+            self.vals.push(make());
+            self.next.push(OCCUPIED);
         } else {
-            let slot = &mut self.slots[idx as usize];
-            match *slot {
-                Slot::Vacant { next_free } => self.free_head = next_free,
-                Slot::Occupied(_) => unreachable!("free list names an occupied slot"),
-            }
-            // A vacant slot has nothing to drop: written in place.
-            write_vacant(slot, make);
+            self.free_head = core::mem::replace(&mut self.next[i], OCCUPIED);
+            self.vals[i] = make();
         }
         self.len += 1;
         Some(I::from_slot(idx))
@@ -203,49 +189,40 @@ impl<T, I: SlabIx> Slab<T, I> {
         self.vacant_slot().map(I::from_slot)
     }
 
+    #[inline(always)]
     fn vacant_slot(&self) -> Option<u32> {
         if self.free_head != NONE {
             Some(self.free_head)
         } else {
-            let n = self.slots.len().max(I::BASE as usize);
-            (n < NONE as usize).then_some(n as u32)
+            let n = self.vals.len() + I::BASE as usize;
+            (n < OCCUPIED as usize).then_some(n as u32)
         }
     }
 
-    /// Removes and returns the value at `idx`, if occupied.
-    pub(crate) fn remove(&mut self, idx: I) -> Option<T> {
-        let slot = self.slots.get_mut(idx.slot())?;
-        if matches!(slot, Slot::Vacant { .. }) {
-            return None;
-        }
-        let old = core::mem::replace(
-            slot,
-            Slot::Vacant {
-                next_free: self.free_head,
-            },
-        );
-        self.free_head = idx.slot() as u32;
-        self.len -= 1;
-        match old {
-            Slot::Occupied(v) => Some(v),
-            Slot::Vacant { .. } => None,
-        }
+    /// The position of slot `idx` in `vals` and `next`.
+    #[inline(always)]
+    fn pos(idx: I) -> usize {
+        idx.slot() - I::BASE as usize
     }
 
-    /// Removes the value at `idx`, dropping it where it lies (no copy out,
-    /// as [`Self::remove`] makes); false if the slot was vacant.
+    /// Whether `idx` names an occupied slot.
+    #[inline(always)]
+    pub(crate) fn contains(&self, idx: I) -> bool {
+        self.next.get(Self::pos(idx)) == Some(&OCCUPIED)
+    }
+
+    /// Removes the value at `idx` (it is dropped when the slot is used
+    /// again); false if the slot was vacant.
     #[inline(always)]
     pub(crate) fn delete(&mut self, idx: I) -> bool {
         let free_head = self.free_head;
-        let Some(slot) = self.slots.get_mut(idx.slot()) else {
+        let Some(st) = self.next.get_mut(Self::pos(idx)) else {
             return false;
         };
-        if matches!(slot, Slot::Vacant { .. }) {
+        if *st != OCCUPIED {
             return false;
         }
-        *slot = Slot::Vacant {
-            next_free: free_head,
-        };
+        *st = free_head;
         self.free_head = idx.slot() as u32;
         self.len -= 1;
         true
@@ -253,16 +230,9 @@ impl<T, I: SlabIx> Slab<T, I> {
 
     #[inline]
     pub(crate) fn get(&self, idx: I) -> Option<&T> {
-        match self.slots.get(idx.slot()) {
-            Some(Slot::Occupied(v)) => Some(v),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn get_mut(&mut self, idx: I) -> Option<&mut T> {
-        match self.slots.get_mut(idx.slot()) {
-            Some(Slot::Occupied(v)) => Some(v),
+        let i = Self::pos(idx);
+        match self.next.get(i) {
+            Some(&OCCUPIED) => self.vals.get(i),
             _ => None,
         }
     }
@@ -274,25 +244,31 @@ impl<T, I: SlabIx> Slab<T, I> {
     /// Occupied `(index, value)` pairs in index order (for
     /// `Kernel::check_invariants`).
     pub(crate) fn iter(&self) -> impl Iterator<Item = (I, &T)> {
-        self.slots.iter().enumerate().filter_map(|(i, s)| match s {
-            Slot::Occupied(v) => Some((I::from_slot(i as u32), v)),
-            Slot::Vacant { .. } => None,
-        })
+        self.vals
+            .iter()
+            .zip(&self.next)
+            .enumerate()
+            .filter(|&(_, (_, &st))| st == OCCUPIED)
+            .map(|(i, (v, _))| (I::from_slot(i as u32 + I::BASE), v))
     }
 }
 
 impl<T, I: SlabIx> core::ops::Index<I> for Slab<T, I> {
     type Output = T;
-    #[inline]
+    /// The value at `idx`, which must be occupied (asserted in debug
+    /// builds; a vacant slot's index reads its old value in release).
+    #[inline(always)]
     fn index(&self, idx: I) -> &T {
-        self.get(idx).expect("slab index names a vacant slot")
+        debug_assert!(self.contains(idx), "slab index names a vacant slot");
+        &self.vals[Self::pos(idx)]
     }
 }
 
 impl<T, I: SlabIx> core::ops::IndexMut<I> for Slab<T, I> {
-    #[inline]
+    #[inline(always)]
     fn index_mut(&mut self, idx: I) -> &mut T {
-        self.get_mut(idx).expect("slab index names a vacant slot")
+        debug_assert!(self.contains(idx), "slab index names a vacant slot");
+        &mut self.vals[Self::pos(idx)]
     }
 }
 
@@ -307,8 +283,8 @@ mod tests {
         let b = s.insert('b').unwrap();
         let c = s.insert('c').unwrap();
         assert_eq!((a, b, c), (0, 1, 2));
-        assert_eq!(s.remove(b), Some('b'));
-        assert_eq!(s.remove(b), None);
+        assert!(s.delete(b));
+        assert!(!s.delete(b));
         assert_eq!(s.len(), 2);
         assert_eq!(s.vacant_key(), Some(1));
         assert_eq!(s.insert('d'), Some(1));
@@ -335,7 +311,7 @@ mod tests {
         assert_eq!((a.slot(), b.slot()), (1, 2));
         assert_eq!(s[b], 'b');
         assert_eq!(s.iter().map(|(i, _)| i).collect::<Vec<_>>(), vec![a, b]);
-        assert_eq!(s.remove(a), Some('a'));
+        assert!(s.delete(a));
         assert_eq!(s.len(), 1);
         assert_eq!(s.vacant_key(), Some(a));
         assert_eq!(s.insert('c'), Some(a));

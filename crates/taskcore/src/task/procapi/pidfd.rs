@@ -131,7 +131,7 @@ impl Kernel {
     /// The last `fput` of a pidfd: `pidfd_release` → `put_pid`.
     pub fn pidfd_close(&mut self, fd: PidFd) -> Result<()> {
         let f = self.pidfd_file(fd)?;
-        self.ext.pidfds.remove(fd.idx);
+        self.ext.pidfds.delete(fd.idx);
         bump_gen(&mut self.ext.pidfd_gens, fd.idx);
         self.put_pid_idx(f.pid);
         Ok(())
