@@ -10,15 +10,17 @@
 //! declared with [`slab_index!`]), so that an index into one slab cannot be
 //! passed where an index into another is meant. A typed index holds its
 //! slot number in a `NonZeroU32` (a typed slab never uses slot 0, which
-//! stays a vacant placeholder): `Option<Ix>` is 4 bytes, `None` means "no
+//! stays a vacant placeholder holding an unreachable copy of the first
+//! value stored): `Option<Ix>` is 4 bytes, `None` means "no
 //! link" (there is no sentinel value), and an access costs no more than
 //! with a plain `u32`. The small side slabs (address spaces, pidfds,
 //! namespace files) still use plain `u32` indices, with [`NONE`] where a
 //! link may be absent.
 //!
 //! # Invariants
-//! 1. `free` lists exactly the vacant slots, each once.
+//! 1. `free` lists exactly the vacant slots at or above `BASE`, each once.
 //! 2. `len` equals the number of occupied slots.
+//! 3. `vals` and `next` have the same length.
 
 /// The plain `u32` index value that means "no entry" (a task's address
 /// space once it exited; the slab's own free list).
@@ -125,11 +127,14 @@ const OCCUPIED: u32 = u32::MAX - 1;
 
 /// A growable arena of `T` addressed by index type `I`.
 ///
-/// The values and the slots' states are kept apart: `vals[s - BASE]` is
-/// slot `s`'s value and `next[s - BASE]` its state ([`OCCUPIED`], or the
-/// next vacant slot). Indexing (`slab[ix]`, for an index the caller knows
-/// names an occupied slot) reads the value alone, one bounds check and no
+/// The values and the slots' states are kept apart: `vals[s]` is slot
+/// `s`'s value and `next[s]` its state ([`OCCUPIED`], or the next vacant
+/// slot). Indexing (`slab[ix]`, for an index the caller knows names an
+/// occupied slot) reads the value alone, one bounds check and no
 /// occupancy test (debug builds assert it); [`Self::get`] tests the state.
+/// The slots below `BASE` (slot 0 of a typed slab) hold a copy of the
+/// first value stored, never reachable (their state is [`NONE`], on no
+/// free list), so that a slot number needs no offset.
 /// A removed value stays where it lies, unreachable, until its slot is
 /// used again: [`Self::insert_with`] drops it then, as it writes the new one.
 #[derive(Clone)]
@@ -162,7 +167,10 @@ impl<T, I: SlabIx> Slab<T, I> {
     /// Stores `value` and returns its index; `None` when 2^32 - 2 slots are in
     /// use (the caller maps that to `EAGAIN` or `ENOMEM`).
     #[inline]
-    pub(crate) fn insert(&mut self, value: T) -> Option<I> {
+    pub(crate) fn insert(&mut self, value: T) -> Option<I>
+    where
+        T: Clone,
+    {
         self.insert_with(|| value)
     }
 
@@ -170,11 +178,18 @@ impl<T, I: SlabIx> Slab<T, I> {
     /// known (a reused slot's old value is dropped as the new one is
     /// written over it).
     #[inline(always)]
-    pub(crate) fn insert_with(&mut self, make: impl FnOnce() -> T) -> Option<I> {
+    pub(crate) fn insert_with(&mut self, make: impl FnOnce() -> T) -> Option<I>
+    where
+        T: Clone,
+    {
         let idx = self.vacant_slot()?;
-        let i = (idx - I::BASE) as usize;
+        let i = idx as usize;
         if i >= self.vals.len() {
-            self.vals.push(make());
+            if i > self.vals.len() {
+                self.fill_below_base(make());
+            } else {
+                self.vals.push(make());
+            }
             self.next.push(OCCUPIED);
         } else {
             self.free_head = core::mem::replace(&mut self.next[i], OCCUPIED);
@@ -182,6 +197,22 @@ impl<T, I: SlabIx> Slab<T, I> {
         }
         self.len += 1;
         Some(I::from_slot(idx))
+    }
+
+    /// The first value of a slab with slots below `BASE`: those slots get
+    /// a copy of it (unreachable: vacant, on no free list), then it is
+    /// stored at `BASE`.
+    #[cold]
+    #[inline(never)]
+    fn fill_below_base(&mut self, value: T)
+    where
+        T: Clone,
+    {
+        while self.vals.len() < I::BASE as usize {
+            self.vals.push(value.clone());
+            self.next.push(NONE);
+        }
+        self.vals.push(value);
     }
 
     /// The index the next `insert` will use.
@@ -194,15 +225,15 @@ impl<T, I: SlabIx> Slab<T, I> {
         if self.free_head != NONE {
             Some(self.free_head)
         } else {
-            let n = self.vals.len() + I::BASE as usize;
+            let n = self.vals.len().max(I::BASE as usize);
             (n < OCCUPIED as usize).then_some(n as u32)
         }
     }
 
-    /// The position of slot `idx` in `vals` and `next`.
+    /// The position of slot `idx` in `vals` and `next`: its number.
     #[inline(always)]
     fn pos(idx: I) -> usize {
-        idx.slot() - I::BASE as usize
+        idx.slot()
     }
 
     /// Whether `idx` names an occupied slot.
@@ -249,7 +280,7 @@ impl<T, I: SlabIx> Slab<T, I> {
             .zip(&self.next)
             .enumerate()
             .filter(|&(_, (_, &st))| st == OCCUPIED)
-            .map(|(i, (v, _))| (I::from_slot(i as u32 + I::BASE), v))
+            .map(|(i, (v, _))| (I::from_slot(i as u32), v))
     }
 }
 
