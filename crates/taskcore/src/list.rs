@@ -150,7 +150,7 @@ mod tests {
         NodeIx
     );
 
-    #[derive(Debug)]
+    #[derive(Clone, Debug)]
     struct Node {
         l: Link<NodeIx>,
     }

@@ -10,15 +10,17 @@
 //! declared with [`slab_index!`]), so that an index into one slab cannot be
 //! passed where an index into another is meant. A typed index holds its
 //! slot number in a `NonZeroU32` (a typed slab never uses slot 0, which
-//! stays a vacant placeholder): `Option<Ix>` is 4 bytes, `None` means "no
+//! stays a vacant placeholder holding an unreachable copy of the first
+//! value stored): `Option<Ix>` is 4 bytes, `None` means "no
 //! link" (there is no sentinel value), and an access costs no more than
 //! with a plain `u32`. The small side slabs (address spaces, pidfds,
 //! namespace files) still use plain `u32` indices, with [`NONE`] where a
 //! link may be absent.
 //!
 //! # Invariants
-//! 1. `free` lists exactly the vacant slots, each once.
+//! 1. `free` lists exactly the vacant slots at or above `BASE`, each once.
 //! 2. `len` equals the number of occupied slots.
+//! 3. `vals` and `next` have the same length.
 
 /// The plain `u32` index value that means "no entry" (a task's address
 /// space once it exited; the slab's own free list).
@@ -119,83 +121,98 @@ macro_rules! slab_index {
 }
 pub(crate) use slab_index;
 
-/// Writes `Occupied(make())` over the vacant `slot`.
-#[inline(always)]
-fn write_vacant<T>(slot: &mut Slot<T>, make: impl FnOnce() -> T) {
-    *slot = Slot::Occupied(make());
-}
-
-/// One slot: an occupied value or a link in the free list.
-#[derive(Clone, Debug)]
-enum Slot<T> {
-    Occupied(T),
-    Vacant { next_free: u32 },
-}
+/// A slot's entry in [`Slab::next`] while it is occupied (every other
+/// value is the next vacant slot, [`NONE`] ending the free list).
+const OCCUPIED: u32 = u32::MAX - 1;
 
 /// A growable arena of `T` addressed by index type `I`.
-#[derive(Clone, Debug)]
+///
+/// The values and the slots' states are kept apart: `vals[s]` is slot
+/// `s`'s value and `next[s]` its state ([`OCCUPIED`], or the next vacant
+/// slot). Indexing (`slab[ix]`, for an index the caller knows names an
+/// occupied slot) reads the value alone, one bounds check and no
+/// occupancy test (debug builds assert it); [`Self::get`] tests the state.
+/// The slots below `BASE` (slot 0 of a typed slab) hold a copy of the
+/// first value stored, never reachable (their state is [`NONE`], on no
+/// free list), so that a slot number needs no offset.
+/// A removed value stays where it lies, unreachable, until its slot is
+/// used again: [`Self::insert_with`] drops it then, as it writes the new one.
+#[derive(Clone)]
 pub(crate) struct Slab<T, I = u32> {
-    slots: Vec<Slot<T>>,
+    vals: Vec<T>,
+    next: Vec<u32>,
     free_head: u32,
     len: usize,
     _ix: core::marker::PhantomData<fn(I) -> I>,
 }
 
+impl<T: core::fmt::Debug, I: SlabIx> core::fmt::Debug for Slab<T, I> {
+    /// The occupied `(index, value)` pairs.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
 impl<T, I: SlabIx> Slab<T, I> {
     pub(crate) const fn new() -> Self {
         Slab {
-            slots: Vec::new(),
+            vals: Vec::new(),
+            next: Vec::new(),
             free_head: NONE,
             len: 0,
             _ix: core::marker::PhantomData,
         }
     }
 
-    /// Stores `value` and returns its index; `None` when 2^32 - 1 slots are in
+    /// Stores `value` and returns its index; `None` when 2^32 - 2 slots are in
     /// use (the caller maps that to `EAGAIN` or `ENOMEM`).
     #[inline]
-    pub(crate) fn insert(&mut self, value: T) -> Option<I> {
+    pub(crate) fn insert(&mut self, value: T) -> Option<I>
+    where
+        T: Clone,
+    {
+        self.insert_with(|| value)
+    }
+
+    /// As [`Self::insert`], with the value made by `make` once its slot is
+    /// known (a reused slot's old value is dropped as the new one is
+    /// written over it).
+    #[inline(always)]
+    pub(crate) fn insert_with(&mut self, make: impl FnOnce() -> T) -> Option<I>
+    where
+        T: Clone,
+    {
         let idx = self.vacant_slot()?;
-        if idx as usize >= self.slots.len() {
-            // The slots below BASE, once: vacant, on no free list.
-            while self.slots.len() < idx as usize {
-                self.slots.push(Slot::Vacant { next_free: NONE });
+        let i = idx as usize;
+        if i >= self.vals.len() {
+            if i > self.vals.len() {
+                self.fill_below_base(make());
+            } else {
+                self.vals.push(make());
             }
-            self.slots.push(Slot::Occupied(value));
+            self.next.push(OCCUPIED);
         } else {
-            let slot = &mut self.slots[idx as usize];
-            match *slot {
-                Slot::Vacant { next_free } => self.free_head = next_free,
-                Slot::Occupied(_) => unreachable!("free list names an occupied slot"),
-            }
-            *slot = Slot::Occupied(value);
+            self.free_head = core::mem::replace(&mut self.next[i], OCCUPIED);
+            self.vals[i] = make();
         }
         self.len += 1;
         Some(I::from_slot(idx))
     }
 
-    /// As [`Self::insert`], with the value made by `make` once its slot is
-    /// known, so that it can be built where it is stored (a large value is
-    /// not built on the stack and copied in).
-    #[inline(always)]
-    pub(crate) fn insert_with(&mut self, make: impl FnOnce() -> T) -> Option<I> {
-        let idx = self.vacant_slot()?;
-        if idx as usize >= self.slots.len() {
-            while self.slots.len() < idx as usize {
-                self.slots.push(Slot::Vacant { next_free: NONE });
-            }
-            self.slots.push(Slot::Occupied(make()));
-        } else {
-            let slot = &mut self.slots[idx as usize];
-            match *slot {
-                Slot::Vacant { next_free } => self.free_head = next_free,
-                Slot::Occupied(_) => unreachable!("free list names an occupied slot"),
-            }
-            // A vacant slot has nothing to drop: written in place.
-            write_vacant(slot, make);
+    /// The first value of a slab with slots below `BASE`: those slots get
+    /// a copy of it (unreachable: vacant, on no free list), then it is
+    /// stored at `BASE`.
+    #[cold]
+    #[inline(never)]
+    fn fill_below_base(&mut self, value: T)
+    where
+        T: Clone,
+    {
+        while self.vals.len() < I::BASE as usize {
+            self.vals.push(value.clone());
+            self.next.push(NONE);
         }
-        self.len += 1;
-        Some(I::from_slot(idx))
+        self.vals.push(value);
     }
 
     /// The index the next `insert` will use.
@@ -203,49 +220,40 @@ impl<T, I: SlabIx> Slab<T, I> {
         self.vacant_slot().map(I::from_slot)
     }
 
+    #[inline(always)]
     fn vacant_slot(&self) -> Option<u32> {
         if self.free_head != NONE {
             Some(self.free_head)
         } else {
-            let n = self.slots.len().max(I::BASE as usize);
-            (n < NONE as usize).then_some(n as u32)
+            let n = self.vals.len().max(I::BASE as usize);
+            (n < OCCUPIED as usize).then_some(n as u32)
         }
     }
 
-    /// Removes and returns the value at `idx`, if occupied.
-    pub(crate) fn remove(&mut self, idx: I) -> Option<T> {
-        let slot = self.slots.get_mut(idx.slot())?;
-        if matches!(slot, Slot::Vacant { .. }) {
-            return None;
-        }
-        let old = core::mem::replace(
-            slot,
-            Slot::Vacant {
-                next_free: self.free_head,
-            },
-        );
-        self.free_head = idx.slot() as u32;
-        self.len -= 1;
-        match old {
-            Slot::Occupied(v) => Some(v),
-            Slot::Vacant { .. } => None,
-        }
+    /// The position of slot `idx` in `vals` and `next`: its number.
+    #[inline(always)]
+    fn pos(idx: I) -> usize {
+        idx.slot()
     }
 
-    /// Removes the value at `idx`, dropping it where it lies (no copy out,
-    /// as [`Self::remove`] makes); false if the slot was vacant.
+    /// Whether `idx` names an occupied slot.
+    #[inline(always)]
+    pub(crate) fn contains(&self, idx: I) -> bool {
+        self.next.get(Self::pos(idx)) == Some(&OCCUPIED)
+    }
+
+    /// Removes the value at `idx` (it is dropped when the slot is used
+    /// again); false if the slot was vacant.
     #[inline(always)]
     pub(crate) fn delete(&mut self, idx: I) -> bool {
         let free_head = self.free_head;
-        let Some(slot) = self.slots.get_mut(idx.slot()) else {
+        let Some(st) = self.next.get_mut(Self::pos(idx)) else {
             return false;
         };
-        if matches!(slot, Slot::Vacant { .. }) {
+        if *st != OCCUPIED {
             return false;
         }
-        *slot = Slot::Vacant {
-            next_free: free_head,
-        };
+        *st = free_head;
         self.free_head = idx.slot() as u32;
         self.len -= 1;
         true
@@ -253,16 +261,9 @@ impl<T, I: SlabIx> Slab<T, I> {
 
     #[inline]
     pub(crate) fn get(&self, idx: I) -> Option<&T> {
-        match self.slots.get(idx.slot()) {
-            Some(Slot::Occupied(v)) => Some(v),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn get_mut(&mut self, idx: I) -> Option<&mut T> {
-        match self.slots.get_mut(idx.slot()) {
-            Some(Slot::Occupied(v)) => Some(v),
+        let i = Self::pos(idx);
+        match self.next.get(i) {
+            Some(&OCCUPIED) => self.vals.get(i),
             _ => None,
         }
     }
@@ -274,25 +275,31 @@ impl<T, I: SlabIx> Slab<T, I> {
     /// Occupied `(index, value)` pairs in index order (for
     /// `Kernel::check_invariants`).
     pub(crate) fn iter(&self) -> impl Iterator<Item = (I, &T)> {
-        self.slots.iter().enumerate().filter_map(|(i, s)| match s {
-            Slot::Occupied(v) => Some((I::from_slot(i as u32), v)),
-            Slot::Vacant { .. } => None,
-        })
+        self.vals
+            .iter()
+            .zip(&self.next)
+            .enumerate()
+            .filter(|&(_, (_, &st))| st == OCCUPIED)
+            .map(|(i, (v, _))| (I::from_slot(i as u32), v))
     }
 }
 
 impl<T, I: SlabIx> core::ops::Index<I> for Slab<T, I> {
     type Output = T;
-    #[inline]
+    /// The value at `idx`, which must be occupied (asserted in debug
+    /// builds; a vacant slot's index reads its old value in release).
+    #[inline(always)]
     fn index(&self, idx: I) -> &T {
-        self.get(idx).expect("slab index names a vacant slot")
+        debug_assert!(self.contains(idx), "slab index names a vacant slot");
+        &self.vals[Self::pos(idx)]
     }
 }
 
 impl<T, I: SlabIx> core::ops::IndexMut<I> for Slab<T, I> {
-    #[inline]
+    #[inline(always)]
     fn index_mut(&mut self, idx: I) -> &mut T {
-        self.get_mut(idx).expect("slab index names a vacant slot")
+        debug_assert!(self.contains(idx), "slab index names a vacant slot");
+        &mut self.vals[Self::pos(idx)]
     }
 }
 
@@ -307,8 +314,8 @@ mod tests {
         let b = s.insert('b').unwrap();
         let c = s.insert('c').unwrap();
         assert_eq!((a, b, c), (0, 1, 2));
-        assert_eq!(s.remove(b), Some('b'));
-        assert_eq!(s.remove(b), None);
+        assert!(s.delete(b));
+        assert!(!s.delete(b));
         assert_eq!(s.len(), 2);
         assert_eq!(s.vacant_key(), Some(1));
         assert_eq!(s.insert('d'), Some(1));
@@ -335,7 +342,7 @@ mod tests {
         assert_eq!((a.slot(), b.slot()), (1, 2));
         assert_eq!(s[b], 'b');
         assert_eq!(s.iter().map(|(i, _)| i).collect::<Vec<_>>(), vec![a, b]);
-        assert_eq!(s.remove(a), Some('a'));
+        assert!(s.delete(a));
         assert_eq!(s.len(), 1);
         assert_eq!(s.vacant_key(), Some(a));
         assert_eq!(s.insert('c'), Some(a));

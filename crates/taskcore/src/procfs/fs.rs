@@ -100,7 +100,7 @@ impl<'k> ProcFs<'k> {
     /// # Linux
     /// `proc_fill_super()`: the mount's namespace is the mounter's.
     pub fn new(kernel: &'k Kernel, ns: NsId, clock: ProcClock) -> Result<ProcFs<'k>> {
-        if kernel.nss.get(ns.0).is_none() {
+        if !kernel.nss.contains(ns.0) {
             return Err(Errno::EINVAL);
         }
         Ok(ProcFs {
@@ -187,7 +187,7 @@ impl<'k> ProcFs<'k> {
     /// The reading task if it is visible in the mount's namespace.
     pub(crate) fn current_visible(&self) -> Option<TaskIx> {
         self.current
-            .filter(|&t| self.k.tasks.get(t).is_some() && self.tid_nr(t) != 0)
+            .filter(|&t| self.k.tasks.contains(t) && self.tid_nr(t) != 0)
     }
 }
 

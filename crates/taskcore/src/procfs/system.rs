@@ -147,7 +147,7 @@ impl ProcFs<'_> {
         m.put_decimal_ull("/", self.k.nr_tasks() as u64);
         // The reader's namespace (task_active_pid_ns(current)), not the
         // mount's; a reader outside the table sees the mount's.
-        let ns = match self.current.filter(|&c| self.k.tasks.get(c).is_some()) {
+        let ns = match self.current.filter(|&c| self.k.tasks.contains(c)) {
             Some(c) => self.k.ns_of(c),
             None => self.ns,
         };

@@ -81,7 +81,7 @@ impl Kernel {
                 let tracer = task
                     .parent
                     .unwrap_or_else(|| panic!("task {t}: traced without a tracer"));
-                assert!(self.tasks.get(tracer).is_some(), "task {t}: tracer gone");
+                assert!(self.tasks.contains(tracer), "task {t}: tracer gone");
                 let l = walk(
                     self.tasks[tracer].ptraced,
                     &self.tasks,
@@ -150,7 +150,7 @@ impl Kernel {
                 last = Some(seq);
             }
             if let Some(p) = grp.real_parent {
-                assert!(self.tasks.get(p).is_some(), "group {g}: real parent gone");
+                assert!(self.tasks.contains(p), "group {g}: real parent gone");
                 let kids = list::collect(self.tasks[p].children, &self.groups, |x| &x.sibling);
                 assert!(
                     kids.contains(&g),
@@ -246,7 +246,7 @@ impl Kernel {
             let ns = task.nsproxy.pid_ns_for_children;
             if let Some(ns) = ns {
                 assert!(
-                    self.nss.get(ns).is_some(),
+                    self.nss.contains(ns),
                     "task {t}: nsproxy names a freed namespace"
                 );
                 ns_refs[ns.slot()] += 1;
@@ -262,7 +262,7 @@ impl Kernel {
         let mut user_refs = std::collections::HashMap::new();
         let mut hold = |u: crate::ix::UserNsIx, who: &str| {
             assert!(
-                self.userns.get(u).is_some(),
+                self.userns.contains(u),
                 "{who} names a freed user namespace"
             );
             *user_refs.entry(u).or_insert(0u32) += 1;

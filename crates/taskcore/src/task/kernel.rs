@@ -455,7 +455,7 @@ impl Kernel {
     // ------------------------------------------------------------ handles
 
     pub(crate) fn handle(&self, idx: TaskIx) -> Result<TaskId> {
-        if self.tasks.get(idx).is_none() {
+        if !self.tasks.contains(idx) {
             return Err(Errno::ESRCH);
         }
         Ok(self.handle_unchecked(idx))

@@ -62,12 +62,12 @@ impl Kernel {
         while i < self.wait_dirty.len() {
             match self.wait_dirty[i] {
                 Dirty::Task(t) => {
-                    if self.tasks.get(t).is_some() {
+                    if self.tasks.contains(t) {
                         self.sync_task(t);
                     }
                 }
                 Dirty::Group(g) => {
-                    if self.groups.get(g).is_some() {
+                    if self.groups.contains(g) {
                         self.sync_group(g);
                     }
                 }

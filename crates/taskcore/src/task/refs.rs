@@ -156,7 +156,7 @@ impl Kernel {
             debug_assert_eq!(n.idr.len(), 0, "a freed namespace has no numbers");
             let parent = n.parent;
             let user_ns = n.user_ns;
-            self.nss.remove(ns);
+            self.nss.delete(ns);
             self.put_user_ns(user_ns);
             next = parent;
         }
@@ -260,7 +260,7 @@ impl Kernel {
     /// The last `fput` of an nsfs file: `nsfs_evict` → `put_pid_ns`.
     pub fn ns_close(&mut self, f: NsRef) -> Result<()> {
         let ns = self.ns_file(f)?;
-        self.ext.ns_files.remove(f.idx);
+        self.ext.ns_files.delete(f.idx);
         bump_gen(&mut self.ext.ns_file_gens, f.idx);
         self.nss[ns].file_refs -= 1;
         self.put_ns(ns);

@@ -498,7 +498,7 @@ impl WaitIndex {
         Self::for_ready_pos(pos, st, |p| gw.ready.remove(p));
         if gw.is_empty() {
             debug_assert_eq!(gw.ready.len(), 0);
-            self.waiters.remove(i - 1);
+            self.waiters.delete(i - 1);
             self.of_group[slot] = 0;
         }
         if pos.by_pgrp || pos.by_thread {

@@ -363,7 +363,7 @@ impl Kernel {
                 Err(e) => {
                     self.exit_task_namespaces(child);
                     self.pids[pid].task = None;
-                    self.tasks.remove(child);
+                    self.tasks.delete(child);
                     self.put_user_ns(user_ns);
                     self.mmput(mm);
                     self.put_pid(pid);

@@ -347,7 +347,7 @@ impl Kernel {
         };
         let gen = self.side.vfork_parent_gens.remove(&t);
         // Not a task that took the slot of a released vfork parent.
-        if self.tasks.get(vp).is_some() && gen == Some(self.gens[vp.slot()]) {
+        if self.tasks.contains(vp) && gen == Some(self.gens[vp.slot()]) {
             self.tasks[vp].flags &= !TS_VFORK_WAIT;
             // Awake, it takes what it was given (or exits).
             if !self.side.vfork_claims.is_empty() {
@@ -540,7 +540,7 @@ impl Kernel {
     #[inline(never)]
     fn run_deferred_slow(&mut self) {
         while let Some(d) = self.deferred.pop_front() {
-            if self.tasks.get(d.task).is_some() && self.gens[d.task.slot()] == d.gen {
+            if self.tasks.contains(d.task) && self.gens[d.task.slot()] == d.gen {
                 match d.what {
                     Deferral::Signal(sig, info, force) => {
                         let info = info.map_or(SendInfo::Priv, SendInfo::Info);

@@ -131,7 +131,7 @@ impl Kernel {
     /// The last `fput` of a pidfd: `pidfd_release` → `put_pid`.
     pub fn pidfd_close(&mut self, fd: PidFd) -> Result<()> {
         let f = self.pidfd_file(fd)?;
-        self.ext.pidfds.remove(fd.idx);
+        self.ext.pidfds.delete(fd.idx);
         bump_gen(&mut self.ext.pidfd_gens, fd.idx);
         self.put_pid_idx(f.pid);
         Ok(())
@@ -293,7 +293,7 @@ impl Kernel {
                 return Err(Errno::EPERM);
             }
             for t in leaders {
-                if sig != 0 && self.tasks.get(t).is_some() && may(self, t) {
+                if sig != 0 && self.tasks.contains(t) && may(self, t) {
                     // SI_USER or a caller's own negative code to itself:
                     // a process group is never short of queue entries.
                     let _ = self.send_user_signal(&who, t, sig, PidType::Tgid, info);

@@ -204,7 +204,7 @@ impl Kernel {
                 return;
             }
             next = n.parent;
-            self.userns.remove(ns);
+            self.userns.delete(ns);
         }
     }
 

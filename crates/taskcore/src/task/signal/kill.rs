@@ -160,7 +160,7 @@ impl Kernel {
                 check(sig)?;
                 // kill(-1) ignores EPERM (it counts the process anyway).
                 for t in targets {
-                    if self.tasks.get(t).is_some() && self.may_kill(&who, t, sig) {
+                    if self.tasks.contains(t) && self.may_kill(&who, t, sig) {
                         self.send_user_signal(&who, t, sig, PidType::Tgid, None)?;
                     }
                 }
@@ -359,7 +359,7 @@ impl Kernel {
         // have taken its namespace with it: then no target left is in it
         // or below it, where its capabilities were.
         let tcred = &self.tasks[t].cred;
-        let caps = self.userns.get(cred.user_ns.0).is_some()
+        let caps = self.userns.contains(cred.user_ns.0)
             && self.ns_capable_cred(
                 cred,
                 tcred.user_ns.0,

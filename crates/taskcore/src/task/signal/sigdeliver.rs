@@ -234,7 +234,7 @@ impl Kernel {
     /// Thread `t` may have a deliverable signal: [`SignalDelivery`] says
     /// what happens (`signal_wake_up()`).
     pub(crate) fn signal_wake_up(&mut self, t: TaskIx) {
-        if self.tasks.get(t).is_none() {
+        if !self.tasks.contains(t) {
             return;
         }
         if self.held_in_vfork(t) {

@@ -86,7 +86,7 @@ impl Kernel {
         // The woken threads take what was kept pending while stopped
         // (unless the queueing released the whole process: a traced
         // zombie reaped when its tracer was notified).
-        if continued && self.groups.get(g).is_some() {
+        if continued && self.groups.contains(g) {
             self.wake_group(g);
         }
         r
