@@ -582,3 +582,81 @@ fn a_pipe_writers_sigpipe_and_its_readers_exit() {
         Some(0),
     );
 }
+
+/// A thread raises SIGUSR1 at itself and at its group in turn while the
+/// main thread switches SIGUSR1's action between a handler and
+/// `SIG_IGN` (CPython's `test_stress_modifying_handlers` in small).
+const HANDLER_OR_IGNORED: &str = r#"
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static volatile sig_atomic_t taken;
+static volatile int done;
+static void on_usr1(int s) { (void)s; taken++; }
+static void *raiser(void *a) {
+    long n = (long)a;
+    pid_t pid = getpid(), tid = syscall(SYS_gettid);
+    for (long i = 0; i < n; i++) {
+        if (i & 1)
+            syscall(SYS_tgkill, pid, tid, SIGUSR1);
+        else
+            kill(pid, SIGUSR1);
+    }
+    done = 1;
+    return 0;
+}
+int main(int argc, char **argv) {
+    long n = argc > 1 ? atol(argv[1]) : 2000;
+    struct sigaction h = {0}, ign = {0};
+    h.sa_handler = on_usr1;
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGUSR1, &ign, 0);
+    pthread_t t;
+    pthread_create(&t, 0, raiser, (void *)n);
+    while (!done) {
+        sigaction(SIGUSR1, &h, 0);
+        sigaction(SIGUSR1, &ign, 0);
+    }
+    pthread_join(t, 0);
+    printf("done\n");
+    return 0;
+}
+"#;
+
+/// A handler frame the core set up at a delivery stop, where the
+/// kernel's `get_signal()` read `SIG_IGN` after the resume (the main
+/// thread's `rt_sigaction` ran in between) and set up none, is undone at
+/// the thread's next stop (supervisor/frames.rs): 0 divergences. With
+/// the undo disabled the core keeps SIGUSR1 blocked for good: 36, 88 and
+/// 240 `--- signal delivery --- SIGUSR1 (real kernel) but nothing to
+/// deliver (core)` in three runs of 5000 (2026-12-03).
+#[test]
+fn a_handler_frame_the_kernel_did_not_set_up_is_undone() {
+    if !available() || !have("gcc") {
+        return;
+    }
+    let bin = build("handler_or_ignored", HANDLER_OR_IGNORED);
+    let reports = runs_like_native(
+        &[bin.to_str().unwrap(), "5000"],
+        3,
+        Duration::from_secs(60),
+        as_text,
+        Some(0),
+    );
+    // The race was met: at least one frame was undone in some run.
+    let undone: u64 = reports
+        .iter()
+        .filter_map(|v| {
+            v["not_checked"]
+                ["handler not run (another thread's rt_sigaction after the delivery stop)"]
+                .as_u64()
+        })
+        .sum();
+    assert!(
+        undone > 0,
+        "no frame undone in 3 runs: the race was not met"
+    );
+}
