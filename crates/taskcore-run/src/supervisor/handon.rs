@@ -172,3 +172,28 @@ impl Supervisor {
             .collect()
     }
 }
+
+impl Supervisor {
+    /// A real death by SIGKILL of `task`, whose group the core ended
+    /// before the kernel (its exit at its `exit_group` or `exit` entry,
+    /// a fatal signal at its delivery stop): a SIGKILL from another task
+    /// came in between, before the kernel's `do_group_exit()` read the
+    /// group's code (or while the thread was still in its seccomp stop,
+    /// which then skips the call: `__seccomp_filter()`), and decided the
+    /// status. The core's group takes SIGKILL's status before its parent
+    /// can see the zombie (at the tracer's reap). A group with a thread
+    /// alive in the core is left to the SIGKILL's own death reports.
+    pub(super) fn sigkill_overtook(&mut self, task: TaskId) {
+        if self.k.is_exiting(task) != Ok(true) {
+            return;
+        }
+        if self.k.sigkill_overtook_exit(task) == Ok(true) {
+            if self.debug {
+                eprintln!("[debug]   a SIGKILL overtook an exit applied early");
+            }
+            self.report.not_checked(
+                "SIGKILL overtook an exit applied early (status from the death report)",
+            );
+        }
+    }
+}

@@ -644,6 +644,11 @@ impl Supervisor {
         // A thread that de_thread() ended for a sibling's execve: the
         // core's execve ends it at the exec event.
         let tgid = gone.as_ref().map_or(0, |t| t.tgid);
+        if let Some(task) =
+            task.filter(|_| libc::WIFSIGNALED(st) && libc::WTERMSIG(st) == libc::SIGKILL)
+        {
+            self.sigkill_overtook(task);
+        }
         if let Some(task) = task.filter(|&t| self.alive(t) && !self.group_in_exec(tid, tgid, st)) {
             // A death no stop showed (a SIGKILL from outside): the clones
             // its group had in flight come first (supervisor/lost.rs).
