@@ -621,8 +621,9 @@ fn random_scenarios(seeds: &[String]) {
 /// (runwin, 2026-12-02) after 0 divergences in every one of about 75
 /// runs of the 1-40 range, 46 of them with this round's placements (load
 /// 3-8); 13, 24 and 27 added (runwin3, 2026-12-03) after 0 divergences
-/// in 80 runs each with this round's placements (a SIGKILL overtaking an
-/// exit applied early; a subreaper prctl against an exit in flight),
+/// in 40 runs each with this round's final build (a SIGKILL overtaking an
+/// exit applied early; a subreaper prctl against an exit in flight; 13
+/// and 24: 120 with the first of them, 27: 80 with both),
 /// load 7-11 with an extra busy loop (before: 24 in 4 of 50 runs, 27 in
 /// 6 of 90; 13 in none of 50 here).
 /// Stopped orphans reparented to the supervisor (in their session, as a
