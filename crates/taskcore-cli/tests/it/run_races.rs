@@ -582,3 +582,216 @@ fn a_pipe_writers_sigpipe_and_its_readers_exit() {
         Some(0),
     );
 }
+
+/// A thread raises SIGUSR1 at itself and at its group in turn while the
+/// main thread switches SIGUSR1's action between a handler and
+/// `SIG_IGN` (CPython's `test_stress_modifying_handlers` in small).
+const HANDLER_OR_IGNORED: &str = r#"
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static volatile sig_atomic_t taken;
+static volatile int done;
+static void on_usr1(int s) { (void)s; taken++; }
+static void *raiser(void *a) {
+    long n = (long)a;
+    pid_t pid = getpid(), tid = syscall(SYS_gettid);
+    for (long i = 0; i < n; i++) {
+        if (i & 1)
+            syscall(SYS_tgkill, pid, tid, SIGUSR1);
+        else
+            kill(pid, SIGUSR1);
+    }
+    done = 1;
+    return 0;
+}
+int main(int argc, char **argv) {
+    long n = argc > 1 ? atol(argv[1]) : 2000;
+    struct sigaction h = {0}, ign = {0};
+    h.sa_handler = on_usr1;
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGUSR1, &ign, 0);
+    pthread_t t;
+    pthread_create(&t, 0, raiser, (void *)n);
+    while (!done) {
+        sigaction(SIGUSR1, &h, 0);
+        sigaction(SIGUSR1, &ign, 0);
+    }
+    pthread_join(t, 0);
+    printf("done\n");
+    return 0;
+}
+"#;
+
+/// A handler frame the core set up at a delivery stop, where the
+/// kernel's `get_signal()` read `SIG_IGN` after the resume (the main
+/// thread's `rt_sigaction` ran in between) and set up none, is undone at
+/// the thread's next stop (supervisor/frames.rs): 0 divergences. With
+/// the undo disabled the core keeps SIGUSR1 blocked for good: 36, 88 and
+/// 240 `--- signal delivery --- SIGUSR1 (real kernel) but nothing to
+/// deliver (core)` in three runs of 5000 (2026-12-03).
+#[test]
+fn a_handler_frame_the_kernel_did_not_set_up_is_undone() {
+    if !available() || !have("gcc") {
+        return;
+    }
+    let bin = build("handler_or_ignored", HANDLER_OR_IGNORED);
+    let reports = runs_like_native(
+        &[bin.to_str().unwrap(), "5000"],
+        3,
+        Duration::from_secs(60),
+        as_text,
+        Some(0),
+    );
+    // The race was met: at least one frame was undone in some run.
+    let undone: u64 = reports
+        .iter()
+        .filter_map(|v| {
+            v["not_checked"]
+                ["handler not run (another thread's rt_sigaction after the delivery stop)"]
+                .as_u64()
+        })
+        .sum();
+    assert!(
+        undone > 0,
+        "no frame undone in 3 runs: the race was not met"
+    );
+}
+
+/// Children that exit (`_exit`, or a SIGTERM of their own, fatal at its
+/// delivery stop) while their parent SIGKILLs them at about that moment.
+const KILLED_WHILE_EXITING: &str = r#"
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 200;
+    for (int i = 0; i < n; i++) {
+        pid_t c = fork();
+        if (c == 0) {
+            if (i & 1) {
+                /* A fatal signal of its own, delivered at its stop. */
+                signal(SIGTERM, SIG_DFL);
+                kill(getpid(), SIGTERM);
+            }
+            _exit(3);
+        }
+        /* SIGKILL at about the moment the child exits. */
+        for (volatile int k = 0; k < (i * 7919) % 20000; k++)
+            ;
+        kill(c, SIGKILL);
+        int st;
+        waitpid(c, &st, 0);
+    }
+    printf("done\n");
+    return 0;
+}
+"#;
+
+/// A SIGKILL that overtakes an exit the core applied early (at the
+/// `exit_group` entry, or the fatal SIGTERM's delivery stop: the kernel's
+/// `do_group_exit()` had not read the group's code yet, or the thread
+/// was still in its seccomp stop, which then skips the call) decides the
+/// status: the core takes it from the real death report
+/// (supervisor/handon.rs, `Kernel::sigkill_overtook_exit`). Before: 13,
+/// 13 and 38 `wait4(C, 0) = C [SIGKILL] (real kernel) but = C
+/// [WEXITSTATUS == 3] (core)` in three runs of 300 (randscen seed 24:
+/// the same with SIGTERM, 3 of 30 runs under load).
+#[test]
+fn a_sigkill_overtaking_an_exit_applied_early_decides_the_status() {
+    if !available() || !have("gcc") {
+        return;
+    }
+    let bin = build("killed_while_exiting", KILLED_WHILE_EXITING);
+    runs_like_native(
+        &[bin.to_str().unwrap(), "300"],
+        3,
+        Duration::from_secs(60),
+        as_text,
+        Some(0),
+    );
+}
+
+/// The command, a subreaper, forks A, which forks B, which forks C and
+/// exits once C is ready; A becomes a subreaper at about that moment.
+/// C ends at its parent-death signal (once handed on, to A or to the
+/// command).
+const SUBREAPER_WHILE_CHILD_EXITS: &str = r#"
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 100;
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, 0);
+    for (int i = 0; i < n; i++) {
+        pid_t a = fork();
+        if (a == 0) {
+            pid_t b = fork();
+            if (b == 0) {
+                int p[2];
+                if (pipe(p) != 0)
+                    _exit(1);
+                if (fork() == 0) {
+                    /* Ends once handed on: its parent-death signal. */
+                    prctl(PR_SET_PDEATHSIG, SIGUSR1);
+                    close(p[1]);
+                    sigwaitinfo(&usr1, 0);
+                    _exit(5);
+                }
+                char c;
+                close(p[1]);
+                read(p[0], &c, 1);
+                _exit(0);
+            }
+            /* A subreaper at about the moment its child exits. */
+            for (volatile int k = 0; k < (i * 7919) % 20000; k++)
+                ;
+            prctl(PR_SET_CHILD_SUBREAPER, 1);
+            while (wait(0) > 0)
+                ;
+            _exit(0);
+        }
+        waitpid(a, 0, 0);
+        while (wait(0) > 0)
+            ;
+    }
+    printf("done\n");
+    return 0;
+}
+"#;
+
+/// A `prctl(PR_SET_CHILD_SUBREAPER)` and an exit the core applied at its
+/// entry, in either order of their stops: the exit's hand-on
+/// (`find_new_reaper()`) and the prctl's store are put in the core's
+/// order for real (supervisor/handon.rs: a prctl entering while such an
+/// exit is in flight waits for its death report; window.rs: an exit
+/// entering while a prctl runs waits for the prctl's syscall exit).
+/// Before: 11 divergences in 6 runs of 300 (`wait4(-1, 0) = -1 ECHILD
+/// (real kernel) but = C (core)` in A, the reverse in the command;
+/// randscen seeds 27 and 28).
+#[test]
+fn a_subreaper_prctl_and_an_exit_in_flight_keep_the_cores_order() {
+    if !available() || !have("gcc") {
+        return;
+    }
+    let bin = build("subreaper_while_child_exits", SUBREAPER_WHILE_CHILD_EXITS);
+    runs_like_native(
+        &[bin.to_str().unwrap(), "300"],
+        4,
+        Duration::from_secs(60),
+        as_text,
+        Some(0),
+    );
+}

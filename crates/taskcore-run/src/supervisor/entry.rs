@@ -442,6 +442,16 @@ impl Supervisor {
                 ..InCall::new(nr, c.name, vargs, call, early)
             });
         }
+        if nr == libc::SYS_prctl && vargs[0] == libc::PR_SET_CHILD_SUBREAPER as u64 && alive {
+            if let Some(g) = self.exit_decided_by_subreaper(task, vargs[1] != 0) {
+                // Held until that exit's hand-on is done for real.
+                if self.debug {
+                    eprintln!("[debug]   subreaper prctl held for the exit of {g}");
+                }
+                self.held_prctls.insert(tid, g);
+                return;
+            }
+        }
         self.resume(tid, 0);
     }
 

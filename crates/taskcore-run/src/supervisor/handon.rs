@@ -110,7 +110,80 @@ impl Supervisor {
         if tracked && !self.threads.values().any(|t| t.tgid == tgid) {
             self.hand_ons.remove(&tgid);
             self.dying.remove(&tgid);
+            self.release_prctls(tgid);
         }
+    }
+
+    /// The subreaper prctls held for the exit of real group `tgid`, whose
+    /// children the kernel has now handed on, run now: after the hand-on,
+    /// as the core applied it.
+    fn release_prctls(&mut self, tgid: i32) {
+        let held: Vec<i32> = self
+            .held_prctls
+            .iter()
+            .filter(|&(_, &g)| g == tgid)
+            .map(|(&t, _)| t)
+            .collect();
+        for t in held {
+            self.held_prctls.remove(&t);
+            let set = self
+                .threads
+                .get(&t)
+                .and_then(|th| th.in_call.as_ref())
+                .map(|c| c.args[1] != 0);
+            // Another exit in flight it could decide holds it again.
+            let again = match (self.map.task(t), set) {
+                (Some(task), Some(set)) => self.exit_decided_by_subreaper(task, set),
+                _ => None,
+            };
+            match again {
+                Some(g) => {
+                    self.held_prctls.insert(t, g);
+                }
+                None => self.resume(t, 0),
+            }
+        }
+    }
+
+    /// A `prctl(PR_SET_CHILD_SUBREAPER)` of `task` at its seccomp stop
+    /// (`set`: it sets the flag, else clears it) while an exit the core
+    /// applied is in flight: the kernel's `exit_notify()` of that exit,
+    /// still to come or not, reads the flag (`find_new_reaper()` walks
+    /// the exiting process's ancestors), so the two may run in either
+    /// order, where the core applied the exit first. The exit (real
+    /// tgid) whose hand-on the prctl would change: one whose children the
+    /// core gave to an ancestor above the caller (the caller an ancestor
+    /// of the exiting process, `set`), or to the caller (`!set`). The
+    /// supervisor holds the prctl until that hand-on is done for real,
+    /// which makes the kernel's order the core's.
+    pub(super) fn exit_decided_by_subreaper(&self, task: TaskId, set: bool) -> Option<i32> {
+        let k = &self.k;
+        let me = in_root(k, task, k.getpid(task).ok()?);
+        let ppid_of = |v0: i32| -> Option<i32> {
+            let t = k.find_task_by_vpid(self.init, v0).ok()?;
+            Some(in_root(k, t, k.getppid(t).ok()?))
+        };
+        self.hand_ons.iter().find_map(|(&g, h)| {
+            if h.parent == me {
+                return None;
+            }
+            // Where the core put the children: their parent now.
+            let reaper = h.children.iter().find_map(|&c| ppid_of(c))?;
+            if !set {
+                return (reaper == me).then_some(g);
+            }
+            let mut a = ppid_of(h.parent)?;
+            for _ in 0..64 {
+                if a == reaper || a <= 1 {
+                    return None;
+                }
+                if a == me {
+                    return Some(g);
+                }
+                a = ppid_of(a)?;
+            }
+            None
+        })
     }
 
     /// Before the core may end `task`'s group at one of its stops: the
@@ -170,5 +243,30 @@ impl Supervisor {
             .map(|c| crate::pidmap::in_ns_of(k, waiter, c))
             .filter(|&c| c > 0)
             .collect()
+    }
+}
+
+impl Supervisor {
+    /// A real death by SIGKILL of `task`, whose group the core ended
+    /// before the kernel (its exit at its `exit_group` or `exit` entry,
+    /// a fatal signal at its delivery stop): a SIGKILL from another task
+    /// came in between, before the kernel's `do_group_exit()` read the
+    /// group's code (or while the thread was still in its seccomp stop,
+    /// which then skips the call: `__seccomp_filter()`), and decided the
+    /// status. The core's group takes SIGKILL's status before its parent
+    /// can see the zombie (at the tracer's reap). A group with a thread
+    /// alive in the core is left to the SIGKILL's own death reports.
+    pub(super) fn sigkill_overtook(&mut self, task: TaskId) {
+        if self.k.is_exiting(task) != Ok(true) {
+            return;
+        }
+        if self.k.sigkill_overtook_exit(task) == Ok(true) {
+            if self.debug {
+                eprintln!("[debug]   a SIGKILL overtook an exit applied early");
+            }
+            self.report.not_checked(
+                "SIGKILL overtook an exit applied early (status from the death report)",
+            );
+        }
     }
 }

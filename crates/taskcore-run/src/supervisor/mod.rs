@@ -228,6 +228,10 @@ struct Supervisor {
     /// the core handed on before the kernel is known to have
     /// (`supervisor/handon.rs`).
     hand_ons: HashMap<i32, handon::HandOn>,
+    /// Threads held at the seccomp stop of a `PR_SET_CHILD_SUBREAPER`
+    /// prctl until the exit in flight it could decide (real tgid) has
+    /// handed its children on for real (`supervisor/handon.rs`).
+    held_prctls: HashMap<i32, i32>,
     /// Processes (real tgid) whose death the core applied at a stop
     /// (exit_group, a last thread's exit, a fatal signal's delivery)
     /// before their death report (`supervisor/handon.rs`).
@@ -389,6 +393,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         cont_after_stop: HashMap::new(),
         recent_kills: std::collections::VecDeque::new(),
         hand_ons: HashMap::new(),
+        held_prctls: HashMap::new(),
         dying: HashMap::new(),
         pgrp_calls: HashMap::new(),
     };
@@ -624,6 +629,7 @@ impl Supervisor {
             });
         }
         self.parked.remove(&tid);
+        self.held_prctls.remove(&tid);
         self.group_stops.remove(&tid);
         self.vfork_children.remove(&tid);
         // A thread that dies before its first stop (de_thread() may end
@@ -644,6 +650,11 @@ impl Supervisor {
         // A thread that de_thread() ended for a sibling's execve: the
         // core's execve ends it at the exec event.
         let tgid = gone.as_ref().map_or(0, |t| t.tgid);
+        if let Some(task) =
+            task.filter(|_| libc::WIFSIGNALED(st) && libc::WTERMSIG(st) == libc::SIGKILL)
+        {
+            self.sigkill_overtook(task);
+        }
         if let Some(task) = task.filter(|&t| self.alive(t) && !self.group_in_exec(tid, tgid, st)) {
             // A death no stop showed (a SIGKILL from outside): the clones
             // its group had in flight come first (supervisor/lost.rs).

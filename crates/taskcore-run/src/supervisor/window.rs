@@ -524,19 +524,68 @@ impl Supervisor {
         (n > 0).then_some(n)
     }
 
-    /// Applies, now, the `prctl(PR_SET_CHILD_SUBREAPER)` calls of other
-    /// threads in flight (entered, resumed, their exits not seen), before
-    /// an exit that hands its children on (`find_new_reaper()` reads each
-    /// ancestor's `is_child_subreaper` in `exit_notify()`). Each was
-    /// resumed before this exit's thread, which has all of `do_exit()`
-    /// before its `exit_notify()` still to run when it is resumed; the
-    /// prctl is one store. Their answers are kept for their syscall exits.
+    /// Before an exit that hands its children on (`find_new_reaper()`
+    /// reads each ancestor's `is_child_subreaper` in `exit_notify()`): the
+    /// `prctl(PR_SET_CHILD_SUBREAPER)` calls of other threads in flight
+    /// (entered, resumed, their exits not seen) are let finish first. Each
+    /// was resumed, but may not have run its store yet (a thread resumed
+    /// is not a thread scheduled): the exiting thread, still in its
+    /// seccomp stop, waits until each prctl's syscall-exit stop is taken
+    /// (the call does not block), which puts the store before the exit's
+    /// hand-on for real, the order in which the core applies them. A
+    /// prctl that has not stopped within a second is applied to the core
+    /// now, as the likelier order. Not those held at their own entry
+    /// (supervisor/handon.rs): they have not run.
     pub(super) fn pull_subreapers_in_flight(&mut self, tid: i32) {
-        let n = self.apply_in_flight(tid, |_, _, c| {
-            c.nr == libc::SYS_prctl && c.args[0] == libc::PR_SET_CHILD_SUBREAPER as u64
-        });
-        if self.debug && n > 0 {
-            eprintln!("[debug]   {n} subreaper prctl in flight applied before an exit");
+        let wanted = |sup: &Supervisor, t: i32, c: &InCall| {
+            c.nr == libc::SYS_prctl
+                && c.args[0] == libc::PR_SET_CHILD_SUBREAPER as u64
+                && !sup.held_prctls.contains_key(&t)
+        };
+        let running: Vec<i32> = self
+            .threads
+            .iter()
+            .filter(|(&t, th)| {
+                t != tid
+                    && th
+                        .in_call
+                        .as_ref()
+                        .is_some_and(|c| c.early.is_none() && wanted(self, t, c))
+            })
+            .map(|(&t, _)| t)
+            .collect();
+        for &t in &running {
+            self.finish_call(t);
+        }
+        let n = self.apply_in_flight(tid, wanted);
+        if self.debug && !running.is_empty() {
+            eprintln!(
+                "[debug]   {} subreaper prctl in flight let finish before an exit, {n} applied early",
+                running.len()
+            );
+        }
+    }
+
+    /// Takes the stops of thread `t`, resumed inside a call that does not
+    /// block, until that call's syscall-exit stop (or its death) is
+    /// handled; gives up after about a second.
+    fn finish_call(&mut self, t: i32) {
+        let start = std::time::Instant::now();
+        while self.threads.get(&t).is_some_and(|th| th.in_call.is_some()) {
+            let mut st: libc::c_int = 0;
+            // SAFETY: waitpid writes the status to a local.
+            let r = unsafe { libc::waitpid(t, &mut st, libc::__WALL | libc::WNOHANG) };
+            if r == t {
+                self.on_status(t, st);
+                continue;
+            }
+            if r < 0 && nix::errno::Errno::last() != nix::errno::Errno::EINTR {
+                return;
+            }
+            if start.elapsed() > std::time::Duration::from_secs(1) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(20));
         }
     }
 

@@ -17,8 +17,8 @@ use crate::pid::entry::Numbers;
 use crate::pid::entry::PidIx;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
 use crate::task::signal::sigsend::{PidType, SendInfo};
-use crate::task::task_struct::{ExitState, SIGNAL_GROUP_EXIT};
-use crate::uapi::{valid_signal, SIGCONT, SI_TKILL, SI_USER};
+use crate::task::task_struct::{ExitState, PF_EXITING, SIGNAL_GROUP_EXIT};
+use crate::uapi::{valid_signal, SIGCONT, SIGKILL, SI_TKILL, SI_USER};
 
 /// Where a `kill` is aimed, resolved.
 enum KillTarget {
@@ -284,6 +284,51 @@ impl Kernel {
         Ok(())
     }
 
+    /// A SIGKILL that overtook the exit of `t`'s group: the group's status
+    /// becomes SIGKILL's (status word 9, `CLD_KILLED`), for its waiters
+    /// and its parent's SIGCHLD, where the group already exited (every
+    /// thread exiting or a zombie, not reaped) with another status. For a
+    /// caller that applied an exit ahead of the real kernel (a tracer that
+    /// ends a group at its `exit_group` entry or at a fatal signal's
+    /// delivery stop) and learns from the real death that a SIGKILL came
+    /// first. Nothing else changes: no signal is queued, no thread wakes.
+    /// Returns whether the status changed (`false`: it was SIGKILL's).
+    ///
+    /// # Errors
+    /// `ESRCH` if `t` is stale (reaped); `EBUSY` if a thread of its group
+    /// is not exiting (the SIGKILL kills it: send it instead).
+    ///
+    /// # Linux
+    /// `complete_signal()` of a SIGKILL sent before the group's
+    /// `do_group_exit()`: `signal->flags = SIGNAL_GROUP_EXIT`,
+    /// `signal->group_exit_code = SIGKILL`, which `do_group_exit()` then
+    /// passes to every thread's `do_exit()` (its `exit_code`), and which
+    /// `wait_task_zombie()` reports.
+    pub fn sigkill_overtook_exit(&mut self, t: TaskId) -> Result<bool> {
+        let t = self.task_idx(t)?;
+        let g = self.tasks[t].group;
+        let threads = self.threads(g);
+        if threads
+            .iter()
+            .any(|&u| !self.tasks[u].flags.contains(PF_EXITING))
+        {
+            return Err(Errno::EBUSY);
+        }
+        let changed = !self.groups[g].flags.get().contains(SIGNAL_GROUP_EXIT)
+            || self.groups[g].group_exit_code.get() != SIGKILL
+            || threads.iter().any(|&u| self.tasks[u].exit_code != SIGKILL);
+        if !changed {
+            return Ok(false);
+        }
+        self.set_group_exit_code(g, SIGKILL);
+        self.set_group_flags(g, SIGNAL_GROUP_EXIT);
+        for u in threads {
+            self.tasks[u].exit_code = SIGKILL;
+        }
+        self.run_deferred();
+        Ok(true)
+    }
+
     /// Sends `sig` to the thread group of `target` from outside the emulated
     /// system (the kernel, a terminal, an untraced process): Linux's
     /// `SEND_SIG_PRIV`. 0 only checks that `target` exists.
@@ -435,5 +480,49 @@ impl Kernel {
             info.uid = who.uid_vnr;
         }
         self.send_signal_locked(t, sig, SendInfo::Info(info), ty, force)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::errno::Errno;
+    use crate::task::kernel::{Config, Kernel};
+    use crate::uapi::{__WALL, SIGKILL, SIGTERM, WNOHANG};
+    use crate::WaitOutcome;
+
+    /// A traced child of a child of init exits (its tracer, init, holds
+    /// its zombie); a SIGKILL overtook that exit: its parent's wait, once
+    /// the tracer reaped it, reports SIGKILL, not the exit code.
+    #[test]
+    fn a_sigkill_that_overtook_an_exit_decides_the_status() {
+        for sig_first in [false, true] {
+            let mut k = Kernel::new(Config::default()).unwrap();
+            let init = k.init_task().unwrap();
+            let p = k.fork(init).unwrap();
+            let c = k.fork(p).unwrap();
+            let vc = k.getpid(c).unwrap();
+            // A live group: the SIGKILL would kill it, not overtake.
+            assert_eq!(k.sigkill_overtook_exit(c), Err(Errno::EBUSY));
+            k.ptrace_attach(init, vc, true).unwrap();
+            if sig_first {
+                // A fatal signal's death, as at its delivery stop.
+                k.force_fatal_signal(c, SIGTERM, false).unwrap();
+            } else {
+                k.exit_group(c, 3).unwrap();
+            }
+            assert_eq!(k.sigkill_overtook_exit(c), Ok(true));
+            assert_eq!(k.sigkill_overtook_exit(c), Ok(false));
+            // The tracer's reap hands the zombie to its parent.
+            let r = k.wait4(init, vc, WNOHANG | __WALL).unwrap();
+            assert!(matches!(r, WaitOutcome::Reported(w) if w.status == SIGKILL));
+            match k.wait4(p, vc, 0).unwrap() {
+                WaitOutcome::Reported(w) => {
+                    assert_eq!(w.status, SIGKILL);
+                    assert_eq!(w.info.status, SIGKILL);
+                }
+                o => panic!("{o:?}"),
+            }
+            assert_eq!(k.sigkill_overtook_exit(c), Err(Errno::ESRCH));
+        }
     }
 }
