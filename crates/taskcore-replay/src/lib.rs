@@ -102,6 +102,11 @@
 //! 1), and the exec-time mappings are listed (rule 9). Of the 19, 8 take
 //! a fact the planner read from later lines (`plan.rs`: the 7 below and
 //! rule 19); the engine decides with its state what the fact means.
+//! Now 17: the emulated strace became every task's tracer in the core,
+//! and the core's ptrace semantics replaced the former rules 15
+//! (`sig_ignored()`'s tracee exception) and 16 (ptrace requests under
+//! strace); the former 17-19 are now 15-17 (rule 17, formerly 19, is
+//! the one that takes a fact from later lines beside 1-7).
 //!
 //! ## Rules that take a fact from later lines
 //! The planner reads the fact (`plan.rs`); the rule that uses it lives in
@@ -222,31 +227,44 @@
 //!     4 mismatches each before, 0 after.
 //!
 //! ## strace is every task's tracer
-//! 14. strace seizes a dying process's leader and reaps it at the `+++`
-//!     line, so its parent sees the zombie only then; a leader whose
-//!     threads outlive it is reaped at its own `+++` line, or at a later
-//!     thread's once that line was applied (`delay_group_leader()`: a
-//!     zombie leader is released, and its parent told, once its threads
-//!     are gone). (`death_line_ahead`, which looked for the leader's line in
-//!     the lookahead, is gone since 4a5bf00; `engine/deaths.rs`).
-//! 15. `sig_ignored()` keeps a tracee's ignored signals: a `---` line of
-//!     a signal the thread ignores that the core does not hold is checked
-//!     as ignored; a traced namespace init's signal without a handler is
-//!     such a line too (`engine/signals.rs`). A kill/tgkill/tkill the core
-//!     discards as ignored is kept (`engine/kept.rs`): at the target's
-//!     `---` line, once a handler or the default is set, it is queued and
-//!     delivered; an `rt_sigaction` that makes it ignored discards it, as
-//!     `do_sigaction()` flushes.
-//! 16. `PTRACE_TRACEME`, `PTRACE_ATTACH` and `PTRACE_SEIZE` fail with
-//!     EPERM, and requests that need a tracee of the caller with ESRCH
-//!     (`engine/sigcalls.rs`).
-//! 17. A fatal signal kills at the send in the emulation (the untraced
-//!     fast path of `complete_signal()`); the death is the check of its
-//!     `---` line (`engine/signals.rs`).
-//! 18. A thread's exec (`+++ superseded by execve in pid N +++`) is
+//! The emulated strace (`engine/strace.rs`) is the core-level tracer of
+//! every traced task: it seizes the traced root with strace's options
+//! (`PTRACE_O_TRACESYSGOOD | TRACEEXEC | TRACEEXIT | TRACECLONE |
+//! TRACEFORK | TRACEVFORK`, strace.c's `ptrace_setoptions` under `-f`),
+//! the core auto-attaches every child, and the engine handles each ptrace
+//! stop as strace's event loop does, through the core's ptrace API (no
+//! wait call per stop): event stops resumed, a signal-delivery-stop
+//! resumed with its signal (its `---` line), a group-stop trap left
+//! listening. strace reaps a thread at its exit and a leader at its
+//! `+++` line. What the core's ptrace semantics now do by themselves
+//! replaced two rules of this list (see the counts above): the former
+//! rule 15 (`sig_ignored()` keeping a tracee's ignored signals: the
+//! hand-kept signals of `engine/kept.rs`, deleted, and the `---` lines
+//! of ignored signals the emulation did not hold, checked as ignored:
+//! the core holds them now and `get_signal()` discards them after the
+//! stop) and the former rule 16 (`PTRACE_TRACEME`/`ATTACH`/`SEIZE`
+//! EPERM and other requests ESRCH, written by hand: the call now goes
+//! to the core, whose `ptrace_traceme()`/`ptrace_attach()` refuse an
+//! already traced task and whose `ptrace_check_attach()` refuses a
+//! non-tracee). Left:
+//! 14. strace reaps a dying process's leader at the `+++` line, so its
+//!     parent sees the zombie only then; a leader whose threads outlive
+//!     it is reaped at the first later `+++` line after which it can
+//!     (`delay_group_leader()`). The delay itself is the core's now
+//!     (a traced zombie is its tracer's to reap, `wait_task_zombie()`
+//!     tells the real parent); what stays a rule is when the emulated
+//!     strace's wait happens: at the `+++` line (`engine/deaths.rs`).
+//! 15. A fatal signal killing at the send: the untraced fast path of
+//!     `complete_signal()` no longer applies (every task is traced), but
+//!     the engine's code that takes a death as the check of a dead
+//!     task's `---` line (`engine/signals.rs`) is still there: deleting it
+//!     cost 62 checks in `extra`, 14 in `qq`, 12 in `suite` and one
+//!     mismatch in `signal` (a SIGKILL, which has no
+//!     signal-delivery-stop, and group exits), so it stays listed.
+//! 16. A thread's exec (`+++ superseded by execve in pid N +++`) is
 //!     applied at that line, its `<... execve resumed>` then skipped
 //!     (`engine/mod.rs`, `engine/lifecycle.rs`).
-//! 19. `get_signal()` reads a tracee's action after its
+//! 17. `get_signal()` reads a tracee's action after its
 //!     signal-delivery-stop (the `---` line), so another thread's
 //!     `rt_sigaction` whose window overlaps the `---` line to the thread's
 //!     next line may decide whether a handler ran. A frame set up there
@@ -260,7 +278,7 @@
 //!     `rt_sigreturn` lines) takes a fact from later lines: the thread's
 //!     next `rt_sigreturn` (`Facts::sigreturn_later`, `engine/signals.rs`). A frameless
 //!     `rt_sigreturn` otherwise, of a thread the trace created, is a
-//!     mismatch. With 11 and 15: `suite/cpython-signal-q`/`-qq` 24 and 41
+//!     mismatch. With 11 and the former 15: `suite/cpython-signal-q`/`-qq` 24 and 41
 //!     mismatches before, 0 after.
 //!
 //! No Linux analogue: this is a checker. What it checks is Linux's

@@ -102,9 +102,6 @@ impl Engine {
                     return;
                 }
                 let pid = self.arg_nr(cur, pid);
-                if let (true, Ok(t)) = (pid > 0, self.k.find_task_by_vpid(cur, pid)) {
-                    self.note_kept_send(t, sig, false);
-                }
                 let r = self.sys(cur, &Syscall::Kill { pid, sig });
                 self.check_unit(e, r.map(drop));
                 self.count_nested(nested, before, "kill");
@@ -116,12 +113,6 @@ impl Engine {
                     return;
                 }
                 let (tgid, tid) = (self.arg_nr(cur, tgid), self.arg_nr(cur, tid));
-                if let Ok(t) = self.k.find_task_by_vpid(cur, tid) {
-                    let group = self.leader_of(t).and_then(|l| self.k.pid_vnr(cur, l));
-                    if group == Ok(tgid) {
-                        self.note_kept_send(t, sig, true);
-                    }
-                }
                 let r = self.sys(cur, &Syscall::Tgkill { tgid, tid, sig });
                 self.check_unit(e, r.map(drop));
             }
@@ -132,9 +123,6 @@ impl Engine {
                     return;
                 }
                 let tid = self.arg_nr(cur, tid);
-                if let Ok(t) = self.k.find_task_by_vpid(cur, tid) {
-                    self.note_kept_send(t, sig, true);
-                }
                 let r = self.sys(cur, &Syscall::Tkill { tid, sig });
                 self.check_unit(e, r.map(drop));
             }
