@@ -211,7 +211,13 @@
 //!     strace did not read), which `note_skipped` counts for its process
 //!     so that its `---` line is taken as such a send, not a lost signal.
 //!     (Were two rules before, 13 and 14, over the same code path;
-//!     `suite/cpython-signal-q`: 3 mismatches before.)
+//!     `suite/cpython-signal-q`: 3 mismatches before.) A SIGCONT is such
+//!     a send too: a thread the emulation holds in a group stop that
+//!     takes another signal at a `---` line was continued from outside
+//!     (timeout(1) sends its signal, then SIGCONT); the SIGCONT is sent
+//!     there and counted under `learned`, the line checked once
+//!     (`deliver`, `engine/signals.rs`; it was counted under `unchecked`
+//!     as well, so such a line counted twice).
 //! 12. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
 //!     lines after its first exit call (or at its end), takes each exit
 //!     from its `exit_group(N) = ?` / `exit(N) = ?` line
@@ -242,7 +248,11 @@
 //! hand-kept signals of `engine/kept.rs`, deleted, and the `---` lines
 //! of ignored signals the emulation did not hold, checked as ignored:
 //! the core holds them now and `get_signal()` discards them after the
-//! stop) and the former rule 16 (`PTRACE_TRACEME`/`ATTACH`/`SEIZE`
+//! stop; the report still counts, under `--- signal sent while
+//! ignored, kept by tracing`, the lines the core's queue answered for a
+//! signal sent while ignored and taken with a handler or the default,
+//! `note_send` in `engine/signals.rs`, read by nothing else) and the
+//! former rule 16 (`PTRACE_TRACEME`/`ATTACH`/`SEIZE`
 //! EPERM and other requests ESRCH, written by hand: the call now goes
 //! to the core, whose `ptrace_traceme()`/`ptrace_attach()` refuse an
 //! already traced task and whose `ptrace_check_attach()` refuses a

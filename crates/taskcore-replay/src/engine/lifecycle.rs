@@ -102,6 +102,9 @@ impl Engine {
                     return;
                 }
                 let pid = self.arg_nr(cur, pid);
+                if let (true, Ok(t)) = (pid > 0, self.k.find_task_by_vpid(cur, pid)) {
+                    self.note_send(t, sig);
+                }
                 let r = self.sys(cur, &Syscall::Kill { pid, sig });
                 self.check_unit(e, r.map(drop));
                 self.count_nested(nested, before, "kill");
@@ -113,6 +116,9 @@ impl Engine {
                     return;
                 }
                 let (tgid, tid) = (self.arg_nr(cur, tgid), self.arg_nr(cur, tid));
+                if let Ok(t) = self.k.find_task_by_vpid(cur, tid) {
+                    self.note_send(t, sig);
+                }
                 let r = self.sys(cur, &Syscall::Tgkill { tgid, tid, sig });
                 self.check_unit(e, r.map(drop));
             }
@@ -123,6 +129,9 @@ impl Engine {
                     return;
                 }
                 let tid = self.arg_nr(cur, tid);
+                if let Ok(t) = self.k.find_task_by_vpid(cur, tid) {
+                    self.note_send(t, sig);
+                }
                 let r = self.sys(cur, &Syscall::Tkill { tid, sig });
                 self.check_unit(e, r.map(drop));
             }

@@ -160,6 +160,7 @@ impl Engine {
                 init,
                 strace: init,
                 resumed: None,
+                exit_resumed: None,
                 stopped_with: None,
                 outside: Vec::new(),
                 inherited_pgid: 0,

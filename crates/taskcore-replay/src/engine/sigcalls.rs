@@ -95,6 +95,7 @@ impl Engine {
         if let (Ok(_), Some(a)) = (&r, &act) {
             self.set_known(cur, Attr::Action(sig), true);
             self.note_concurrent_action(e, cur, sig, a);
+            self.flush_sent_ignored(cur, sig);
         }
         self.stats.applied += 1;
         match (&e.ret, &r) {

@@ -25,9 +25,9 @@
 //! given to `PTRACE_SEIZE`; `next_event()` / `dispatch_event()`.
 
 use taskcore::task::ptrace::event::{
-    PTRACE_EVENT_CLONE, PTRACE_EVENT_FORK, PTRACE_EVENT_STOP, PTRACE_EVENT_VFORK,
-    PTRACE_O_TRACECLONE, PTRACE_O_TRACEEXEC, PTRACE_O_TRACEEXIT, PTRACE_O_TRACEFORK,
-    PTRACE_O_TRACESYSGOOD, PTRACE_O_TRACEVFORK,
+    PTRACE_EVENT_CLONE, PTRACE_EVENT_EXIT, PTRACE_EVENT_FORK, PTRACE_EVENT_STOP,
+    PTRACE_EVENT_VFORK, PTRACE_O_TRACECLONE, PTRACE_O_TRACEEXEC, PTRACE_O_TRACEEXIT,
+    PTRACE_O_TRACEFORK, PTRACE_O_TRACESYSGOOD, PTRACE_O_TRACEVFORK,
 };
 use taskcore::uapi::{sig_kernel_stop, SIGTRAP};
 use taskcore::TaskId;
@@ -82,6 +82,10 @@ impl Engine {
             None
         };
         let _ = self.k.ptrace_cont(strace, nr, 0);
+        if event == PTRACE_EVENT_EXIT {
+            // Resumed from its exit stop, the thread goes on in do_exit().
+            self.world.exit_resumed = Some(task);
+        }
         if let Some(c) = child.and_then(|c| i32::try_from(c).ok()) {
             // The new tracee's first stop (a seized child's
             // JOBCTL_TRAP_STOP, taken on its way to user space).
@@ -93,8 +97,9 @@ impl Engine {
 
     /// `get_signal()` for thread `t`, through the ptrace stops the
     /// emulated strace resumes (signal-delivery-stops, a re-trap after a
-    /// SIGCONT): what the thread does once resumed (a stop it stays in is
-    /// a group stop's).
+    /// SIGCONT, its `PTRACE_EVENT_EXIT` stop on a fatal signal): what the
+    /// thread does once resumed (a stop it stays in is a group stop's; one
+    /// resumed from its exit stop exits, `SignalAction::Exit`).
     pub(super) fn take_signal(&mut self, t: TaskId) -> taskcore::Result<taskcore::SignalAction> {
         let mut resumed = false;
         loop {
@@ -109,7 +114,13 @@ impl Engine {
                 return r;
             }
             self.world.resumed = None;
+            self.world.exit_resumed = None;
             self.drain();
+            if self.world.exit_resumed.take() == Some(t) {
+                // Killed (do_group_exit() -> do_exit()), its exit stop
+                // resumed: it is not stopped.
+                return Ok(taskcore::SignalAction::Exit);
+            }
             if self.world.resumed.take() != Some(t) {
                 return r;
             }

@@ -17,6 +17,10 @@ pub(super) struct World {
     pub(super) strace: taskcore::TaskId,
     /// The tracee the emulated strace last resumed from a ptrace stop (see [`Engine::take_signal`]).
     pub(super) resumed: Option<taskcore::TaskId>,
+    /// The tracee the emulated strace last resumed from its
+    /// `PTRACE_EVENT_EXIT` stop, which exits then (see
+    /// [`Engine::take_signal`]).
+    pub(super) exit_resumed: Option<taskcore::TaskId>,
     /// The tracee and siginfo (`PTRACE_GETSIGINFO`) of the last
     /// signal-delivery-stop the emulated strace saw.
     pub(super) stopped_with: Option<(taskcore::TaskId, taskcore::SigInfo)>,
