@@ -335,8 +335,7 @@ impl Engine {
                     let pend = sigset((p | s) & set);
                     self.mismatch(e, "result", "interrupted".into(), format!("{pend} pending"));
                 } else if !self.deliverable(cur, blocked | set) {
-                    match self.next_waker(e, cur) {
-                        Waker::Ignored => {}
+                    match self.next_waker(e) {
                         Waker::Outside => {
                             // It sleeps until the signal is sent at its line.
                             let r = self.sys_sigwait(cur, &timedwait(set, false));
@@ -366,10 +365,7 @@ impl Engine {
             None => self.k.sigmask(cur).unwrap_or(0),
         };
         if !self.deliverable(cur, blocked) {
-            match self.next_waker(e, cur) {
-                // A signal it ignores woke it (kept by strace's tracing);
-                // the mask of rt_sigsuspend comes back with no handler run.
-                Waker::Ignored => {}
+            match self.next_waker(e) {
                 Waker::Outside => {
                     // It sleeps until the signal is sent at its line.
                     let r = self.sys_sigwait(cur, &suspend(mask));

@@ -369,36 +369,17 @@ impl Engine {
 
     /// What can have woken thread `cur` from the wait of `e` when the
     /// emulation holds nothing it would take: the signal of its next
-    /// `---` line, if the emulation cannot hold it (see the module docs).
-    pub(super) fn next_waker(&mut self, e: &Event, cur: TaskId) -> Waker {
-        let Some((sig, info)) = self.facts.next_signal else {
-            return self.sigcont_waker(e);
-        };
-        if self.ignores(cur, sig) {
-            Waker::Ignored
-        } else if self.unmodelled_sender(e.pid, sig, info.as_ref()) {
-            Waker::Outside
-        } else {
-            self.sigcont_waker(e)
-        }
-    }
-
-    /// Under `PTRACE_SEIZE`, a SIGCONT wakes every thread of its process
-    /// (`prepare_signal()` → `ptrace_trap_notify()`), though one takes it:
-    /// a `--- SIGCONT` line of a thread of the same process, ignoring it,
-    /// dequeued while the wait of `e` was open, explains its interruption
-    /// (the planner lists those lines' threads,
-    /// [`Facts::sigcont_threads`](crate::facts::Facts)).
-    fn sigcont_waker(&mut self, e: &Event) -> Waker {
-        let tgid = self.tgid_of_rec(e.pid);
-        let hit = self
-            .facts
-            .sigcont_threads
-            .iter()
-            .copied()
-            .find(|&x| self.tgid_of_rec(x) == tgid);
-        match hit.and_then(|rec| self.pids.task(rec)) {
-            Some(t) if self.ignores(t.task, SIGCONT) => Waker::Ignored,
+    /// `---` line, sent from outside the replay (rule 10 of the crate
+    /// docs). A signal the thread ignores needs nothing here: the core
+    /// keeps it queued for a tracee (`sig_ignored()`) and it wakes the
+    /// wait; so does a SIGCONT another thread takes, which under
+    /// `PTRACE_SEIZE` wakes every thread of its process
+    /// (`ptrace_trap_notify()`, the core's).
+    pub(super) fn next_waker(&mut self, e: &Event) -> Waker {
+        match self.facts.next_signal {
+            Some((sig, info)) if self.unmodelled_sender(e.pid, sig, info.as_ref()) => {
+                Waker::Outside
+            }
             _ => Waker::Nothing,
         }
     }
