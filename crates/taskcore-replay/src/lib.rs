@@ -119,6 +119,18 @@
 //! the thread's next `---` line, sent from outside, arrives there (fact
 //! `Facts::next_signal`). The former 3-17 are now 2-16; of the 16, 8
 //! take a fact from later lines (1-6, 10 and 16).
+//! Now 15: the former rule 14 (a fatal signal killing at the send, the
+//! engine taking a dead task's death as the check of its `---` line) is
+//! gone: `complete_signal()` kills the group at the send only for an
+//! untraced task (`sig == SIGKILL || !p->ptrace`), and every task is
+//! traced, so a fatal signal stops its thread in its
+//! signal-delivery-stop (the `---` line) first; the thread is resumed
+//! into its `PTRACE_EVENT_EXIT` stop and exits only then (`take_signal`, `engine/strace.rs`); no
+//! thread is dead at its own `---` line. Deleting both branches left the
+//! seven trace sets' checks and `---` line counts unchanged, 0
+//! mismatches (it cost 62 checks in `extra` before the exit stop was
+//! taken for what it is). The former 15-16 are now 14-15; of the 15, 8
+//! take a fact from later lines (1-6, 10 and 15).
 //!
 //! ## Rules that take a fact from later lines
 //! The planner reads the fact (`plan.rs`); the rule that uses it lives in
@@ -270,17 +282,10 @@
 //!     (a traced zombie is its tracer's to reap, `wait_task_zombie()`
 //!     tells the real parent); what stays a rule is when the emulated
 //!     strace's wait happens: at the `+++` line (`engine/deaths.rs`).
-//! 14. A fatal signal killing at the send: the untraced fast path of
-//!     `complete_signal()` no longer applies (every task is traced), but
-//!     the engine's code that takes a death as the check of a dead
-//!     task's `---` line (`engine/signals.rs`) is still there: deleting it
-//!     cost 62 checks in `extra`, 14 in `qq`, 12 in `suite` and one
-//!     mismatch in `signal` (a SIGKILL, which has no
-//!     signal-delivery-stop, and group exits), so it stays listed.
-//! 15. A thread's exec (`+++ superseded by execve in pid N +++`) is
+//! 14. A thread's exec (`+++ superseded by execve in pid N +++`) is
 //!     applied at that line, its `<... execve resumed>` then skipped
 //!     (`engine/mod.rs`, `engine/lifecycle.rs`).
-//! 16. `get_signal()` reads a tracee's action after its
+//! 15. `get_signal()` reads a tracee's action after its
 //!     signal-delivery-stop (the `---` line), so another thread's
 //!     `rt_sigaction` whose window overlaps the `---` line to the thread's
 //!     next line may decide whether a handler ran. A frame set up there

@@ -564,17 +564,6 @@ impl Engine {
     /// A `--- SIGxxx {...} ---` line: thread `cur` dequeues `sig`.
     fn signal_line(&mut self, e: &Event, cur: TaskId, sig: i32, info: Option<RecSigInfo>) {
         self.mark_signal(e, cur, sig, info.and_then(|i| i.pid).unwrap_or(0));
-        if self.pids.task(e.pid).is_some_and(|t| t.dead) {
-            // Killed at the send (the emulation's fatal fast path).
-            match self.deaths.exit_codes.get(&cur) {
-                Some(c) if c & 0x7f == sig => {
-                    self.stats.checked += 1;
-                    self.stats.signals_checked += 1;
-                }
-                _ => self.unchecked_because(e, "after death"),
-            }
-            return;
-        }
         self.undo_frame_blocking(cur, sig);
         let (p, s) = match self.k.pending_signals(cur) {
             Ok(x) => x,
@@ -810,13 +799,6 @@ impl Engine {
                     .world
                     .stopped_with
                     .is_some_and(|(t, i)| t == cur && i.signo == sig) => {}
-            // A fatal signal kills at the send (the fast path) unless the
-            // task is traced: the death is the check.
-            _ if self
-                .deaths
-                .exit_codes
-                .get(&cur)
-                .is_some_and(|c| c & 0x7f == sig) => {}
             Ok(other) => self.mismatch(
                 e,
                 "signal",
