@@ -81,9 +81,6 @@ pub(crate) struct Facts {
     /// An interrupted call: the signal and siginfo of the thread's next
     /// line when it is a `---` line.
     pub(crate) next_signal: Option<(i32, Option<RecSigInfo>)>,
-    /// An interrupted call: the threads whose `--- SIGCONT` line's window
-    /// overlaps the call's, in file order.
-    pub(crate) sigcont_threads: Vec<i32>,
     /// A `---` line: whether the thread has a later `rt_sigreturn` line.
     pub(crate) sigreturn_later: bool,
     /// A `---` line: the later `---` lines of the same signal with an

@@ -102,6 +102,35 @@
 //! 1), and the exec-time mappings are listed (rule 9). Of the 19, 8 take
 //! a fact the planner read from later lines (`plan.rs`: the 7 below and
 //! rule 19); the engine decides with its state what the fact means.
+//! Now 17: the emulated strace became every task's tracer in the core,
+//! and the core's ptrace semantics replaced the former rules 15
+//! (`sig_ignored()`'s tracee exception) and 16 (ptrace requests under
+//! strace); the former 17-19 are now 15-17 (rule 17, formerly 19, is
+//! the one that takes a fact from later lines beside 1-7).
+//! Now 16: with every task traced, the former rule 2 (`next_waker`'s
+//! wakers the untraced emulation dropped at the send: a signal the
+//! waiting thread ignores, another thread's `--- SIGCONT` under
+//! `PTRACE_SEIZE`) is the core's: `sig_ignored()` keeps a tracee's
+//! ignored signal queued and it interrupts the wait, and a SIGCONT wakes
+//! every seized thread (`ptrace_trap_notify()`). Deleted with its fact
+//! (`Facts::sigcont_threads`); all seven trace sets replay with the same
+//! checks and 0 mismatches without it. What stays of `next_waker` is rule
+//! 10's: a wait interrupted with nothing held sleeps until the signal of
+//! the thread's next `---` line, sent from outside, arrives there (fact
+//! `Facts::next_signal`). The former 3-17 are now 2-16; of the 16, 8
+//! take a fact from later lines (1-6, 10 and 16).
+//! Now 15: the former rule 14 (a fatal signal killing at the send, the
+//! engine taking a dead task's death as the check of its `---` line) is
+//! gone: `complete_signal()` kills the group at the send only for an
+//! untraced task (`sig == SIGKILL || !p->ptrace`), and every task is
+//! traced, so a fatal signal stops its thread in its
+//! signal-delivery-stop (the `---` line) first; the thread is resumed
+//! into its `PTRACE_EVENT_EXIT` stop and exits only then (`take_signal`, `engine/strace.rs`); no
+//! thread is dead at its own `---` line. Deleting both branches left the
+//! seven trace sets' checks and `---` line counts unchanged, 0
+//! mismatches (it cost 62 checks in `extra` before the exit stop was
+//! taken for what it is). The former 15-16 are now 14-15; of the 15, 8
+//! take a fact from later lines (1-6, 10 and 15).
 //!
 //! ## Rules that take a fact from later lines
 //! The planner reads the fact (`plan.rs`); the rule that uses it lives in
@@ -112,21 +141,12 @@
 //!    dequeue, when a later `---` line names that child. strace prints
 //!    `---` at the delivery stop (after the dequeue) and `+++` after its
 //!    reap (after the parent was signalled): either order.
-//! 2. `next_waker` (`engine/signals.rs`; facts: the thread's next line's
-//!    signal, the threads whose `--- SIGCONT` windows overlap the call): a
-//!    signal wait interrupted while the emulation holds nothing deliverable
-//!    was woken by a signal the untraced emulation drops at the send: the
-//!    thread's next `---` line's signal, which it ignores (`sig_ignored()`
-//!    keeps a tracee's ignored signals, queued and waking it), or, through
-//!    `sigcont_waker`, another thread's `--- SIGCONT` (under
-//!    `PTRACE_SEIZE` a SIGCONT wakes every thread of the process,
-//!    `ptrace_trap_notify()`).
-//! 3. `next_line_is_sigcont` (`engine/signals.rs`; fact
+//! 2. `next_line_is_sigcont` (`engine/signals.rs`; fact
 //!    `Facts::next_is_sigcont`): a stop signal's `---` line the core no
 //!    longer holds, followed by a `--- SIGCONT`: the SIGCONT cleared
 //!    `JOBCTL_STOP_DEQUEUED` and `do_signal_stop()` gave the stop up
 //!    (`tests/oracle/ptrace_edges.out`, `sigstop_cancelled`).
-//! 4. `unnamed_child` (`engine/lifecycle.rs`; fact `Facts::uncreated`): a
+//! 3. `unnamed_child` (`engine/lifecycle.rs`; fact `Facts::uncreated`): a
 //!    clone's child strace did not number for the trace, because the
 //!    caller died inside the call (`= ?`: the child exists,
 //!    `copy_process()` completed) or because the caller lives in a nested
@@ -134,18 +154,18 @@
 //!    (the result is the namespace's number, strace labels lines with its
 //!    own): the first task of the lookahead that no clone created and no
 //!    other such clone claimed.
-//! 5. `infer_new_pid_ns` (`engine/pidns.rs`; fact `Facts::ns_annotated`):
+//! 4. `infer_new_pid_ns` (`engine/pidns.rs`; fact `Facts::ns_annotated`):
 //!    a pid namespace whose `unshare(CLONE_NEWPID)` the filter left out is
 //!    applied before the clone of a child whose own clones strace
 //!    annotates with namespace numbers (Linux numbers a task once, at its
 //!    creation, in its parent's `pid_for_children`).
-//! 6. `consumed_unseen` (`engine/consumed.rs`; fact `Facts::unblocked`):
+//! 5. `consumed_unseen` (`engine/consumed.rs`; fact `Facts::unblocked`):
 //!    a signal a signalfd user unblocks whose `---` line does not come
 //!    before the thread's next call was consumed where the trace cannot
 //!    see (a `read()` of the signalfd); it is dequeued. A signal unblocked
 //!    is delivered on the way out of the unblocking call, a tracee's
 //!    dequeue is a signal-delivery-stop strace prints.
-//! 7. `learn_core_dumps` (`engine/mod.rs`; fact `Facts::core_dump`):
+//! 6. `learn_core_dumps` (`engine/mod.rs`; fact `Facts::core_dump`):
 //!    whether a core-dumping signal dumps core depends on `RLIMIT_CORE`
 //!    and `core_pattern`, which the trace need not show; the next `+++
 //!    killed by SIGx (core dumped)` line says. No recording of the
@@ -156,7 +176,7 @@
 //! ## State the recording does not show
 //! Learned (counted under `learned`, not checked) or not checkable (with
 //! the reason, never a mismatch).
-//! 8. State from before the trace is learned at its first read: one
+//! 7. State from before the trace is learned at its first read: one
 //!     mechanism for every per-task attribute the recording can show
 //!     before it sets it (`engine/learned.rs`, `Attr`): a signal's
 //!     disposition (`rt_sigaction`'s old action: nohup, a
@@ -184,19 +204,22 @@
 //!     `suite`, 88 in `qq`, 9 in `signal`.) The credentials' ids are
 //!     not learned: the world runs as root, as the recordings were
 //!     made, and `get*id` is checked.
-//! 9. Memory exec and the loader mapped is not in the trace: an
+//! 8. Memory exec and the loader mapped is not in the trace: an
 //!     `mprotect` or `mremap` that succeeded where the emulation has no
 //!     mapping and the trace never mapped, moved or unmapped reveals one;
 //!     it is mapped in and the call counted as not checkable
 //!     (`engine/memory.rs`). Not a first read of an attribute: a range is
 //!     known only where a call touched it.
-//! 10. Processes outside the trace (strace's parent, the shell): a call
+//! 9. Processes outside the trace (strace's parent, the shell): a call
 //!     naming one is applied to the emulation's stand-ins and not checked
 //!     (`outside_target`, `engine/mod.rs`; `engine/world.rs`).
-//! 11. A signal whose send the replay does not apply is queued where the
+//! 10. A signal whose send the replay does not apply is queued where the
 //!     recording shows it arrive, with the recorded siginfo: at its `---`
 //!     line, or at an `rt_sigtimedwait` that returns it with no `---`
-//!     line (a dequeue by a sigwait is not a signal-delivery-stop). One
+//!     line (a dequeue by a sigwait is not a signal-delivery-stop); a
+//!     signal wait interrupted with nothing held sleeps until then
+//!     (`next_waker`, fact `Facts::next_signal`: the thread's next line's
+//!     signal). One
 //!     decision (`unmodelled_sender`, `engine/signals.rs`) and one
 //!     queueing (`send_from_outside`) for every such send: a sender the
 //!     replay does not model (a terminal, a timer, a fault, SIGPIPE, a
@@ -206,13 +229,19 @@
 //!     strace did not read), which `note_skipped` counts for its process
 //!     so that its `---` line is taken as such a send, not a lost signal.
 //!     (Were two rules before, 13 and 14, over the same code path;
-//!     `suite/cpython-signal-q`: 3 mismatches before.)
-//! 12. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
+//!     `suite/cpython-signal-q`: 3 mismatches before.) A SIGCONT is such
+//!     a send too: a thread the emulation holds in a group stop that
+//!     takes another signal at a `---` line was continued from outside
+//!     (timeout(1) sends its signal, then SIGCONT); the SIGCONT is sent
+//!     there and counted under `learned`, the line checked once
+//!     (`deliver`, `engine/signals.rs`; it was counted under `unchecked`
+//!     as well, so such a line counted twice).
+//! 11. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
 //!     lines after its first exit call (or at its end), takes each exit
 //!     from its `exit_group(N) = ?` / `exit(N) = ?` line
 //!     (`shape/exits.rs`); an open call at its end does not make it
 //!     truncated (`input.rs`).
-//! 13. A clone recorded as refused is refused in the core too, whatever
+//! 12. A clone recorded as refused is refused in the core too, whatever
 //!     the core answers (a child it made is undone from a copy taken
 //!     before the call: `copy_process()` changes nothing when it fails);
 //!     EAGAIN and ENOMEM the core would not give depend on counts outside
@@ -222,31 +251,41 @@
 //!     4 mismatches each before, 0 after.
 //!
 //! ## strace is every task's tracer
-//! 14. strace seizes a dying process's leader and reaps it at the `+++`
-//!     line, so its parent sees the zombie only then; a leader whose
-//!     threads outlive it is reaped at its own `+++` line, or at a later
-//!     thread's once that line was applied (`delay_group_leader()`: a
-//!     zombie leader is released, and its parent told, once its threads
-//!     are gone). (`death_line_ahead`, which looked for the leader's line in
-//!     the lookahead, is gone since 4a5bf00; `engine/deaths.rs`).
-//! 15. `sig_ignored()` keeps a tracee's ignored signals: a `---` line of
-//!     a signal the thread ignores that the core does not hold is checked
-//!     as ignored; a traced namespace init's signal without a handler is
-//!     such a line too (`engine/signals.rs`). A kill/tgkill/tkill the core
-//!     discards as ignored is kept (`engine/kept.rs`): at the target's
-//!     `---` line, once a handler or the default is set, it is queued and
-//!     delivered; an `rt_sigaction` that makes it ignored discards it, as
-//!     `do_sigaction()` flushes.
-//! 16. `PTRACE_TRACEME`, `PTRACE_ATTACH` and `PTRACE_SEIZE` fail with
-//!     EPERM, and requests that need a tracee of the caller with ESRCH
-//!     (`engine/sigcalls.rs`).
-//! 17. A fatal signal kills at the send in the emulation (the untraced
-//!     fast path of `complete_signal()`); the death is the check of its
-//!     `---` line (`engine/signals.rs`).
-//! 18. A thread's exec (`+++ superseded by execve in pid N +++`) is
+//! The emulated strace (`engine/strace.rs`) is the core-level tracer of
+//! every traced task: it seizes the traced root with strace's options
+//! (`PTRACE_O_TRACESYSGOOD | TRACEEXEC | TRACEEXIT | TRACECLONE |
+//! TRACEFORK | TRACEVFORK`, strace.c's `ptrace_setoptions` under `-f`),
+//! the core auto-attaches every child, and the engine handles each ptrace
+//! stop as strace's event loop does, through the core's ptrace API (no
+//! wait call per stop): event stops resumed, a signal-delivery-stop
+//! resumed with its signal (its `---` line), a group-stop trap left
+//! listening. strace reaps a thread at its exit and a leader at its
+//! `+++` line. What the core's ptrace semantics now do by themselves
+//! replaced two rules of this list (see the counts above): the former
+//! rule 15 (`sig_ignored()` keeping a tracee's ignored signals: the
+//! hand-kept signals of `engine/kept.rs`, deleted, and the `---` lines
+//! of ignored signals the emulation did not hold, checked as ignored:
+//! the core holds them now and `get_signal()` discards them after the
+//! stop; the report still counts, under `--- signal sent while
+//! ignored, kept by tracing`, the lines the core's queue answered for a
+//! signal sent while ignored and taken with a handler or the default,
+//! `note_send` in `engine/signals.rs`, read by nothing else) and the
+//! former rule 16 (`PTRACE_TRACEME`/`ATTACH`/`SEIZE`
+//! EPERM and other requests ESRCH, written by hand: the call now goes
+//! to the core, whose `ptrace_traceme()`/`ptrace_attach()` refuse an
+//! already traced task and whose `ptrace_check_attach()` refuses a
+//! non-tracee). Left:
+//! 13. strace reaps a dying process's leader at the `+++` line, so its
+//!     parent sees the zombie only then; a leader whose threads outlive
+//!     it is reaped at the first later `+++` line after which it can
+//!     (`delay_group_leader()`). The delay itself is the core's now
+//!     (a traced zombie is its tracer's to reap, `wait_task_zombie()`
+//!     tells the real parent); what stays a rule is when the emulated
+//!     strace's wait happens: at the `+++` line (`engine/deaths.rs`).
+//! 14. A thread's exec (`+++ superseded by execve in pid N +++`) is
 //!     applied at that line, its `<... execve resumed>` then skipped
 //!     (`engine/mod.rs`, `engine/lifecycle.rs`).
-//! 19. `get_signal()` reads a tracee's action after its
+//! 15. `get_signal()` reads a tracee's action after its
 //!     signal-delivery-stop (the `---` line), so another thread's
 //!     `rt_sigaction` whose window overlaps the `---` line to the thread's
 //!     next line may decide whether a handler ran. A frame set up there
@@ -260,7 +299,7 @@
 //!     `rt_sigreturn` lines) takes a fact from later lines: the thread's
 //!     next `rt_sigreturn` (`Facts::sigreturn_later`, `engine/signals.rs`). A frameless
 //!     `rt_sigreturn` otherwise, of a thread the trace created, is a
-//!     mismatch. With 11 and 15: `suite/cpython-signal-q`/`-qq` 24 and 41
+//!     mismatch. With rule 10 and the former rule 15 (of the 19): `suite/cpython-signal-q`/`-qq` 24 and 41
 //!     mismatches before, 0 after.
 //!
 //! No Linux analogue: this is a checker. What it checks is Linux's

@@ -101,11 +101,6 @@ fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
                     Kind::Signal { sig, info } => Some((sig, info)),
                     _ => None,
                 });
-            f.sigcont_threads = w
-                .signal_lines_after(SIGCONT, e.entry_line)
-                .filter(|x| x.entry_line <= e.line)
-                .map(|x| x.pid)
-                .collect();
         }
         _ => {}
     }

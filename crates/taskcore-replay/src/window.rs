@@ -58,8 +58,6 @@ pub(crate) struct Window {
     causes: VecDeque<Arc<Event>>,
     /// Per thread, the line of its last `rt_sigreturn` call held.
     last_sigreturn: HashMap<i32, usize>,
-    /// Each signal's `---` lines, in file order.
-    by_sig: HashMap<i32, VecDeque<Arc<Event>>>,
     /// Each signal's `---` lines whose siginfo has an `si_pid`, in file
     /// order.
     named_by_sig: HashMap<i32, VecDeque<Arc<Event>>>,
@@ -83,17 +81,11 @@ impl Window {
             self.causes.push_back(Arc::clone(&e));
         }
         match e.kind {
-            Kind::Signal { sig, info } => {
-                self.by_sig
+            Kind::Signal { sig, info } if info.is_some_and(|i| i.pid.is_some()) => {
+                self.named_by_sig
                     .entry(sig)
                     .or_default()
                     .push_back(Arc::clone(&e));
-                if info.is_some_and(|i| i.pid.is_some()) {
-                    self.named_by_sig
-                        .entry(sig)
-                        .or_default()
-                        .push_back(Arc::clone(&e));
-                }
             }
             ref k if k.is_sigreturn() => {
                 self.last_sigreturn.insert(e.pid, e.line);
@@ -179,7 +171,6 @@ impl Window {
             }
             match e.kind {
                 Kind::Signal { sig, .. } => {
-                    pop_front_of(&mut self.by_sig, sig, e.seq);
                     pop_front_of(&mut self.named_by_sig, sig, e.seq);
                 }
                 Kind::Die { .. }
@@ -219,15 +210,6 @@ impl Window {
     /// next few lines).
     pub(crate) fn thread_after(&self, pid: i32, after: usize) -> impl Iterator<Item = &Arc<Event>> {
         self.after(after).filter(move |e| e.pid == pid)
-    }
-
-    /// The `--- sig` lines completed after line `after`, in file order.
-    pub(crate) fn signal_lines_after(
-        &self,
-        sig: i32,
-        after: usize,
-    ) -> impl Iterator<Item = &Arc<Event>> {
-        index_after(self.by_sig.get(&sig), after)
     }
 
     /// The sending calls entered before line `line` and completed after it,

@@ -314,7 +314,10 @@ fn quiet_traces_replay_without_mismatch() {
 
 /// CPython's own process, signal, credential and pid-namespace tests
 /// (`data/traces/suite`), recorded with `-q` and `-qq`: zero mismatches;
-/// signals sent while ignored and kept by strace's tracing are handled,
+/// signals sent while ignored are kept queued by the core (every task is
+/// the emulated strace's tracee: `sig_ignored()`'s tracee exception) and
+/// their `---` lines, taken with the handler set meanwhile, are checked
+/// from that queue (`--- signal sent while ignored, kept by tracing`),
 /// and the handler decisions another thread's `rt_sigaction` made after a
 /// `---` line are taken from the thread's next lines.
 #[test]

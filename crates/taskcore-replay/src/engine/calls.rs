@@ -29,6 +29,25 @@ impl Engine {
     /// the trace printed; `rec`, its recorded outputs) and checks its
     /// result.
     pub(super) fn apply_sys(&mut self, e: &Arc<Event>, cur: TaskId, call: &Syscall, rec: &Rec) {
+        if matches!(
+            call,
+            Syscall::Getuid
+                | Syscall::Geteuid
+                | Syscall::Getgid
+                | Syscall::Getegid
+                | Syscall::Getresuid
+                | Syscall::Getresgid
+                | Syscall::Setuid { .. }
+                | Syscall::Setgid { .. }
+                | Syscall::Setreuid { .. }
+                | Syscall::Setregid { .. }
+                | Syscall::Setresuid { .. }
+                | Syscall::Setresgid { .. }
+                | Syscall::Setfsuid { .. }
+                | Syscall::Setfsgid { .. }
+        ) {
+            self.learned.ids_shown = true;
+        }
         match call {
             // The name and the dumpable flag are process state the
             // process-API checks count.

@@ -2,9 +2,9 @@
 //! reparented, its tracer told) happens somewhere after its last printed
 //! activity ([`Kind::Die`](crate::event::Kind::Die), a synthetic event whose
 //! window ends at the `+++` line); its parent can see it only once strace
-//! has reaped it and printed `+++`. The emulated strace therefore seizes a
-//! dying process's leader before its `do_exit` and reaps it at the `+++`
-//! line.
+//! has reaped it and printed `+++`. The emulated strace, every traced
+//! task's tracer in the core ([`strace`](super::strace)), reaps a leader
+//! at its `+++` line and a thread at its exit.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -19,9 +19,10 @@ use crate::event::Event;
 /// exits begun, and which deaths strace has not printed (reaped) yet.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Deaths {
-    /// Recorded tid -> emulated number of the leader strace seized as it
-    /// died, until strace has reaped it.
-    pub(super) dying_leader: HashMap<i32, i32>,
+    /// Emulated numbers of the tracees whose `+++` line was applied and
+    /// that strace could not reap yet: a zombie leader whose threads are
+    /// not all gone (`delay_group_leader()`).
+    pub(super) unreaped: Vec<i32>,
     /// Exit status words from `Exited` notifications.
     pub(super) exit_codes: HashMap<TaskId, i32>,
     /// Pending `exit(code)` of a recorded tid.
@@ -43,10 +44,9 @@ pub(super) struct Deaths {
 }
 
 impl Engine {
-    /// The `do_exit` of the event's task: the process's leader, when the
-    /// whole process is ending, is first seized by the emulated strace, so
-    /// that its zombie stays invisible to its parent until strace reaps it
-    /// at the `+++` line.
+    /// The `do_exit` of the event's task (a tracee of the emulated strace:
+    /// its zombie stays invisible to its parent until strace reaps it at
+    /// the `+++` line).
     pub(super) fn die(&mut self, e: &Event, code: Option<i32>, sig: Option<(i32, bool)>) {
         let rec = e.pid;
         let Some(tr) = self.pids.task(rec) else {
@@ -56,16 +56,6 @@ impl Engine {
             return;
         }
         let leader = self.leader_of(tr.task).ok();
-        let group_ending = leader.is_some_and(|l| {
-            l == tr.task || self.deaths.pending_group_exit.contains_key(&l) || sig.is_some()
-        });
-        if let (Some(l), true) = (leader, group_ending) {
-            if let Ok(nr) = self.k.pid_vnr(self.world.strace, l) {
-                // EPERM when the program traces it itself: then unseized.
-                let _ = self.k.ptrace_attach(self.world.strace, nr, true);
-                self.deaths.dying_leader.insert(rec, nr);
-            }
-        }
         self.apply_death(e, tr.task, leader, code, sig);
         self.drain();
     }
@@ -114,12 +104,41 @@ impl Engine {
         }
     }
 
-    /// Whether recorded task `rec`'s `+++` line is still to come: the
-    /// task is alive in the core, or dead there and its line not seen.
-    fn death_line_to_come(&self, rec: i32) -> bool {
-        self.pids
-            .task(rec)
-            .is_some_and(|t| !t.dead || self.deaths.unconfirmed_dead.contains(&t.task))
+    /// strace reaps the tracees whose `+++` line was applied that can be
+    /// reaped now.
+    pub(super) fn reap_unreaped(&mut self) {
+        if self.deaths.unreaped.is_empty() {
+            return;
+        }
+        let mut unreaped = std::mem::take(&mut self.deaths.unreaped);
+        unreaped.retain(|&nr| {
+            let w = self
+                .k
+                .waitid(self.world.strace, P_PID, nr, WEXITED | __WALL | WNOHANG);
+            matches!(w, Ok(WaitOutcome::NothingYet))
+        });
+        self.deaths.unreaped = unreaped;
+    }
+
+    /// Tracee `task` exited in the core: a thread other than its
+    /// process's leader is reaped by strace at once (no one else can see
+    /// its zombie; its `+++` line, if the trace prints it, reports that
+    /// reap, and under `-qq` a thread killed by another's `exit_group`
+    /// has none), after which a leader waiting for its threads to be gone
+    /// (`delay_group_leader()`) may be reaped.
+    pub(super) fn strace_exited(&mut self, task: TaskId) {
+        let (Ok(tid), Ok(tgid)) = (self.k.gettid(task), self.k.getpid(task)) else {
+            return;
+        };
+        if tid == tgid {
+            return;
+        }
+        if let Ok(nr) = self.k.pid_vnr(self.world.strace, task) {
+            let _ = self
+                .k
+                .waitid(self.world.strace, P_PID, nr, WEXITED | __WALL | WNOHANG);
+        }
+        self.reap_unreaped();
     }
 
     /// A `+++` line: the death is applied if it was not yet, strace reaps
@@ -135,35 +154,15 @@ impl Engine {
             self.apply_death(e, tr.task, leader, code, sig);
             self.drain();
         }
-        // strace reaps what it seized at the leader's own `+++` line: a
-        // zombie leader is reaped only once its threads are gone
-        // (delay_group_leader()), and its real parent is told then
-        // (wait_task_zombie() -> do_notify_parent()), not at the `+++` line
-        // of the thread that died first or last. A leader whose `+++` line
-        // was already applied is reaped at the first line that can.
-        let seized: Vec<(i32, i32)> = self
-            .deaths
-            .dying_leader
-            .iter()
-            .map(|(&r, &n)| (r, n))
-            .collect();
-        for (r, nr) in seized {
-            let leader_rec = self.pids.rec_of(nr);
-            if leader_rec != Some(rec) {
-                if r != rec && self.pids.is_live(r) {
-                    continue;
-                }
-                if leader_rec.is_some_and(|l| self.death_line_to_come(l)) {
-                    continue;
-                }
-            }
-            let w = self
-                .k
-                .waitid(self.world.strace, P_PID, nr, WEXITED | __WALL | WNOHANG);
-            if !matches!(w, Ok(WaitOutcome::NothingYet)) {
-                self.deaths.dying_leader.remove(&r);
-            }
+        // strace prints `+++` when its wait reaps the tracee
+        // (wait_task_zombie(), which tells the real parent of a process
+        // then: do_notify_parent()). A zombie leader whose threads are not
+        // all gone cannot be reaped yet (delay_group_leader()): it is
+        // reaped at the first later `+++` line after which it can.
+        if let Ok(nr) = self.k.pid_vnr(self.world.strace, tr.task) {
+            self.deaths.unreaped.push(nr);
         }
+        self.reap_unreaped();
         self.drain();
         self.deaths.unconfirmed_dead.remove(&tr.task);
         let want = match (code, sig) {

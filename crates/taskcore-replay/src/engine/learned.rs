@@ -36,7 +36,11 @@
 //!   `brk` (unknown again after each exec; see [`memory`](super::memory)).
 //!
 //! The credentials' ids are not among them: the emulated world runs as
-//! root, as the recordings were made, and `get*id` is checked.
+//! root, as the recordings were made, and `get*id` is checked. A trace
+//! that shows no id at all (no `get*id`, no `set*id` call) may have been
+//! made under another uid (`qq/nproc`, made as uid 1000 for
+//! `RLIMIT_NPROC`): there a siginfo's `si_uid`, the sender's uid, is not
+//! compared (see [`Learned::ids_shown`]).
 //!
 //! Each attribute's calls keep the rest of their checks (an
 //! `rt_sigaction` that also sets an action is checked as a set; a read
@@ -213,6 +217,9 @@ fn cap_bit(c: u64) -> u64 {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Learned {
     by_task: HashMap<TaskId, Known>,
+    /// The trace has shown or set a credential id (a `get*id` or
+    /// `set*id` call): from then on a siginfo's `si_uid` is compared.
+    pub(super) ids_shown: bool,
 }
 
 /// What a first read found.

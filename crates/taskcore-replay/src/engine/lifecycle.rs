@@ -103,7 +103,7 @@ impl Engine {
                 }
                 let pid = self.arg_nr(cur, pid);
                 if let (true, Ok(t)) = (pid > 0, self.k.find_task_by_vpid(cur, pid)) {
-                    self.note_kept_send(t, sig, false);
+                    self.note_send(t, sig);
                 }
                 let r = self.sys(cur, &Syscall::Kill { pid, sig });
                 self.check_unit(e, r.map(drop));
@@ -117,10 +117,7 @@ impl Engine {
                 }
                 let (tgid, tid) = (self.arg_nr(cur, tgid), self.arg_nr(cur, tid));
                 if let Ok(t) = self.k.find_task_by_vpid(cur, tid) {
-                    let group = self.leader_of(t).and_then(|l| self.k.pid_vnr(cur, l));
-                    if group == Ok(tgid) {
-                        self.note_kept_send(t, sig, true);
-                    }
+                    self.note_send(t, sig);
                 }
                 let r = self.sys(cur, &Syscall::Tgkill { tgid, tid, sig });
                 self.check_unit(e, r.map(drop));
@@ -133,7 +130,7 @@ impl Engine {
                 }
                 let tid = self.arg_nr(cur, tid);
                 if let Ok(t) = self.k.find_task_by_vpid(cur, tid) {
-                    self.note_kept_send(t, sig, true);
+                    self.note_send(t, sig);
                 }
                 let r = self.sys(cur, &Syscall::Tkill { tid, sig });
                 self.check_unit(e, r.map(drop));

@@ -18,7 +18,6 @@
 //! - [`learned`]: state from before the trace (dispositions, masks,
 //!   limits, capabilities, groups), learned at its first read;
 //! - [`consumed`]: signals consumed where the trace cannot see (signalfd);
-//! - [`kept`]: ignored signals strace's tracing keeps queued;
 //! - [`frames`]: handler frames an order the recording allows never set
 //!   up (another thread's `rt_sigaction` open at the `---` line);
 //! - [`procapi`]: pidfds, namespaces, credentials, limits;
@@ -67,7 +66,6 @@ mod caps;
 mod consumed;
 mod deaths;
 mod frames;
-mod kept;
 mod learned;
 mod lifecycle;
 mod memory;
@@ -82,6 +80,7 @@ use crate::sigbit;
 mod sigcalls;
 mod signals;
 mod sigwait;
+mod strace;
 mod uaccess;
 mod userns;
 mod waits;
@@ -160,6 +159,9 @@ impl Engine {
             world: world::World {
                 init,
                 strace: init,
+                resumed: None,
+                exit_resumed: None,
+                stopped_with: None,
                 outside: Vec::new(),
                 inherited_pgid: 0,
             },
@@ -365,26 +367,34 @@ impl Engine {
     /// Processes notifications raised by the last core call.
     pub(super) fn drain(&mut self) {
         let debug = debug_enabled();
-        for n in self.k.take_notifications() {
-            if debug {
-                eprintln!("  [pos {}] {n:?}", self.pos);
+        loop {
+            let ns = self.k.take_notifications();
+            if ns.is_empty() {
+                break;
             }
-            match n {
-                Notification::Stopped { group, .. } => {
-                    self.deaths.unconfirmed_stop.insert(group);
+            for n in ns {
+                if debug {
+                    eprintln!("  [pos {}] {n:?}", self.pos);
                 }
-                Notification::Continued { group } => {
-                    self.deaths.unconfirmed_stop.remove(&group);
+                match n {
+                    Notification::Stopped { group, .. } => {
+                        self.deaths.unconfirmed_stop.insert(group);
+                    }
+                    Notification::Continued { group } => {
+                        self.deaths.unconfirmed_stop.remove(&group);
+                    }
+                    Notification::Exited { task, exit_code } => {
+                        self.deaths.exit_codes.insert(task, exit_code);
+                        self.pids.mark_dead(task);
+                        self.deaths.unconfirmed_dead.insert(task);
+                        self.strace_exited(task);
+                    }
+                    Notification::Signal { group, sig, info } => {
+                        self.note_kernel_signal(group, sig, info);
+                    }
+                    Notification::PtraceStopped { task, code } => self.strace_stop(task, code),
+                    _ => {}
                 }
-                Notification::Exited { task, exit_code } => {
-                    self.deaths.exit_codes.insert(task, exit_code);
-                    self.pids.mark_dead(task);
-                    self.deaths.unconfirmed_dead.insert(task);
-                }
-                Notification::Signal { group, sig, info } => {
-                    self.note_kernel_signal(group, sig, info);
-                }
-                _ => {}
             }
         }
     }
@@ -438,7 +448,7 @@ impl Engine {
                 }
             }
             Kind::Call(Call::Raw { nr, args, .. }) if *nr == taskcore::sys::nr::PTRACE => {
-                self.ptrace_under_strace(e, cur, args[0] as i32, args[1] as i32)
+                self.ptrace_call(e, cur, *args)
             }
             Kind::Call(Call::Raw { nr, args, info }) => {
                 self.apply_fd_call(e, cur, *nr, *args, *info)

@@ -8,11 +8,6 @@
 use taskcore::sys::{SysRet, Syscall};
 use taskcore::{Errno, SigHandler, SigInfo, SigWait, TaskId};
 
-/// `PTRACE_TRACEME`, `PTRACE_ATTACH`, `PTRACE_SEIZE`.
-const PTRACE_TRACEME: i32 = 0;
-const PTRACE_ATTACH: i32 = 16;
-const PTRACE_SEIZE: i32 = 0x4206;
-
 use super::learned::{Attr, Read};
 use super::sigbit::bit;
 use super::signals::{sigset, Frame};
@@ -100,7 +95,7 @@ impl Engine {
         if let (Ok(_), Some(a)) = (&r, &act) {
             self.set_known(cur, Attr::Action(sig), true);
             self.note_concurrent_action(e, cur, sig, a);
-            self.flush_kept(cur, sig, a);
+            self.flush_sent_ignored(cur, sig);
         }
         self.stats.applied += 1;
         match (&e.ret, &r) {
@@ -340,8 +335,7 @@ impl Engine {
                     let pend = sigset((p | s) & set);
                     self.mismatch(e, "result", "interrupted".into(), format!("{pend} pending"));
                 } else if !self.deliverable(cur, blocked | set) {
-                    match self.next_waker(e, cur) {
-                        Waker::Ignored => {}
+                    match self.next_waker(e) {
                         Waker::Outside => {
                             // It sleeps until the signal is sent at its line.
                             let r = self.sys_sigwait(cur, &timedwait(set, false));
@@ -371,10 +365,7 @@ impl Engine {
             None => self.k.sigmask(cur).unwrap_or(0),
         };
         if !self.deliverable(cur, blocked) {
-            match self.next_waker(e, cur) {
-                // A signal it ignores woke it (kept by strace's tracing);
-                // the mask of rt_sigsuspend comes back with no handler run.
-                Waker::Ignored => {}
+            match self.next_waker(e) {
                 Waker::Outside => {
                     // It sleeps until the signal is sent at its line.
                     let r = self.sys_sigwait(cur, &suspend(mask));
@@ -465,27 +456,25 @@ impl Engine {
         }
     }
 
-    /// A ptrace call of a traced program: under `strace -f` every task is
-    /// already strace's tracee, and none is the program's.
-    pub(super) fn ptrace_under_strace(&mut self, e: &Event, cur: TaskId, request: i32, pid: i32) {
-        let want = match request {
-            PTRACE_TRACEME => Err(Errno::EPERM),
-            PTRACE_ATTACH | PTRACE_SEIZE => {
-                if pid > 0 && self.outside_target(cur, pid) {
-                    return self.unchecked_because(e, "a process outside the trace");
-                }
-                let nr = if pid > 0 { self.arg_nr(cur, pid) } else { pid };
-                match self.k.find_task_by_vpid(cur, nr) {
-                    // ptrace_attach(): the same thread group, or already
-                    // traced: EPERM either way.
-                    Ok(_) => Err(Errno::EPERM),
-                    Err(x) => Err(x),
-                }
-            }
-            // ptrace_check_attach(): not a tracee of the caller.
-            _ => Err(Errno::ESRCH),
+    /// A ptrace call of a traced program, applied in the core, where
+    /// every traced task is already the emulated strace's tracee
+    /// ([`strace`](super::strace)) and none is the program's: the core
+    /// answers (`ptrace_traceme()`, `ptrace_attach()` and
+    /// `ptrace_check_attach()` of kernel/ptrace.c).
+    pub(super) fn ptrace_call(&mut self, e: &Event, cur: TaskId, args: [u64; 6]) {
+        let pid = args[1] as i32;
+        if pid > 0 && self.outside_target(cur, pid) {
+            return self.unchecked_because(e, "a process outside the trace");
+        }
+        let mut a = args;
+        if pid > 0 {
+            a[1] = self.arg_nr(cur, pid) as u32 as u64;
+        }
+        let call = match taskcore::sys::Syscall::from_raw(taskcore::sys::nr::PTRACE, a) {
+            Ok(c) => c,
+            Err(_) => return self.unchecked_because(e, "a request the core does not model"),
         };
-        let _ = cur;
-        self.check_unit(e, want);
+        let r = self.sys(cur, &call).map(drop);
+        self.check_unit(e, r);
     }
 }

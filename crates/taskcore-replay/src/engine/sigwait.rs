@@ -20,8 +20,6 @@ pub(super) enum Sleep {
 
 /// What woke a thread from a signal wait.
 pub(super) enum Waker {
-    /// A signal it ignores.
-    Ignored,
     /// A signal from outside the replay.
     Outside,
     /// Nothing that the emulation would not hold.

@@ -12,8 +12,18 @@ use super::Engine;
 pub(super) struct World {
     /// The emulated init.
     pub(super) init: taskcore::TaskId,
-    /// The emulated strace: tracer of dying processes until their `+++`.
+    /// The emulated strace: every traced task's tracer (see
+    /// [`strace`](super::strace)).
     pub(super) strace: taskcore::TaskId,
+    /// The tracee the emulated strace last resumed from a ptrace stop (see [`Engine::take_signal`]).
+    pub(super) resumed: Option<taskcore::TaskId>,
+    /// The tracee the emulated strace last resumed from its
+    /// `PTRACE_EVENT_EXIT` stop, which exits then (see
+    /// [`Engine::take_signal`]).
+    pub(super) exit_resumed: Option<taskcore::TaskId>,
+    /// The tracee and siginfo (`PTRACE_GETSIGINFO`) of the last
+    /// signal-delivery-stop the emulated strace saw.
+    pub(super) stopped_with: Option<(taskcore::TaskId, taskcore::SigInfo)>,
     /// Emulated numbers of the processes outside the trace.
     pub(super) outside: Vec<i32>,
     /// The emulated process group the traced root inherited (strace's).
@@ -50,6 +60,9 @@ impl Engine {
             self.world.outside.push(nr);
         }
         self.world.inherited_pgid = k.getpgid(root_task, 0).expect("live");
+        let nr = k.pid_vnr(job, root_task).expect("live");
+        k.ptrace_seize(job, nr, super::strace::STRACE_OPTIONS)
+            .expect("strace may seize its child");
         k.take_notifications();
         self.adopt(root, root_task, None);
     }

@@ -31,10 +31,13 @@ use taskcore::sys::Syscall;
 pub(crate) const DECIDE_AFTER: usize = 2048;
 
 /// Lines after its exit call by which a task's missing `+++ exited` line
-/// is placed when no line reported the task before: where `-q` recordings
-/// print it (within 1 line for 92% of the 7,540 exit calls of the
-/// repository's recordings, within 9 for all but 3).
-pub(crate) const REAP_WITHIN: usize = 1;
+/// is placed when no line reported the task before: at the call's own
+/// line, so before the next line (`-q` recordings print it within 1 line
+/// for 92% of the 7,540 exit calls of the repository's recordings, within
+/// 9 for all but 3; placed at the next line it came after that line's
+/// event, after a parent's `--- SIGCHLD` it caused once every task is
+/// traced: `suite/cpython-pidns-qq`).
+pub(crate) const REAP_WITHIN: usize = 0;
 
 /// Lines after its exit call a task's missing `+++ exited` line waits for
 /// a line that reports the task (the end of its window).

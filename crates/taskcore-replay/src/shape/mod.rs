@@ -236,6 +236,15 @@ impl Shaper {
             Kind::Exited { .. } | Kind::Killed { .. } => self.prev_line.remove(&ev.pid),
             _ => self.prev_line.insert(ev.pid, ev.line),
         };
+        if let (true, &Outcome::Value(v)) = (ev.kind.is_clone(), &ev.ret) {
+            // A new task's first line (a signal it took) opens its window
+            // at the clone that created it.
+            if let Ok(child) = i32::try_from(v) {
+                if child > 0 {
+                    self.prev_line.entry(child).or_insert(ev.line);
+                }
+            }
+        }
         match (&ev.kind, prev) {
             // Dequeued after the thread's previous line; strace prints it
             // when it gets to the signal-delivery-stop.

@@ -24,6 +24,7 @@ mod common {
 mod errno_table;
 mod idr;
 mod lifecycle;
+mod listen_continued;
 mod mm;
 mod mm_oracle;
 mod ns_refs;

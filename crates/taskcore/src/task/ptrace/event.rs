@@ -23,13 +23,14 @@ use crate::ix::TaskIx;
 use crate::task::kernel::{Kernel, Notification, SigInfo, TaskId};
 pub use crate::task::ptrace::attach::PTRACE_EVENT_STOP;
 use crate::task::signal::sigsend::{PidType, SendInfo};
+use crate::task::state::delivery::SignalDelivery;
 use crate::task::state::jobctl_flags::{
     JOBCTL_EXIT_PENDING, JOBCTL_LISTENING, JOBCTL_PENDING_MASK, JOBCTL_STOPPED,
     JOBCTL_STOP_PENDING, JOBCTL_TRAP_NOTIFY, JOBCTL_TRAP_STOP, JOBCTL_VFORK_DONE_PENDING,
     TIF_SYSCALL_TRACE,
 };
-use crate::task::task_struct::{ExitState, PF_EXITING, PT_SEIZED};
-use crate::uapi::{valid_signal, CLD_TRAPPED, SIGCHLD, SIGTRAP};
+use crate::task::task_struct::{ExitState, PF_EXITING, PT_SEIZED, SIGNAL_CLD_CONTINUED};
+use crate::uapi::{valid_signal, CLD_CONTINUED, CLD_TRAPPED, SIGCHLD, SIGTRAP};
 
 pub use crate::uapi::{
     PTRACE_O_EXITKILL, PTRACE_O_MASK, PTRACE_O_SUSPEND_SECCOMP, PTRACE_O_TRACECLONE,
@@ -206,7 +207,29 @@ impl Kernel {
         self.sigpending_in_vfork(t);
         let task = &self.tasks[t];
         if task.traced_stop() {
-            if task.jobctl & JOBCTL_LISTENING != 0 {
+            if task.jobctl & JOBCTL_LISTENING != 0 && self.delivery == SignalDelivery::OnGetSignal {
+                // Woken out of its listening stop, the tracee runs on in
+                // its next get_signal() (the embedder's), whose relock
+                // tells the parent of a continued group first
+                // (SIGNAL_CLD_CONTINUED), then takes the trap.
+                self.tasks[t].jobctl &= !JOBCTL_LISTENING;
+                self.set_traced_stop(t, false, 0);
+                let handle = self.handle_unchecked(t);
+                self.notify(Notification::PtraceResumed {
+                    task: handle,
+                    syscall: false,
+                });
+                self.signal_wake_up(t);
+            } else if task.jobctl & JOBCTL_LISTENING != 0 {
+                // Out of its listening stop, the tracee goes back through
+                // get_signal()'s relock: the parent of a continued group
+                // is told first (SIGNAL_CLD_CONTINUED), then it re-traps.
+                let g = task.group;
+                let flags = self.groups[g].flags.get();
+                if flags.contains(SIGNAL_CLD_CONTINUED) {
+                    self.set_group_flags(g, flags & !SIGNAL_CLD_CONTINUED);
+                    self.notify_parent_cldstop(g, CLD_CONTINUED);
+                }
                 self.do_jobctl_trap(t);
             }
             return;
