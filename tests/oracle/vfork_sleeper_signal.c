@@ -14,6 +14,9 @@
  *   !task_sigpending(p)`), so the thread takes it.
  * - vfork_sleeper_usr1: the same with SIGUSR1 (SIG_DFL: fatal, but to a
  *   traced group, so not at once) first.
+ * - vfork_sleeper_interrupt: PTRACE_INTERRUPT of the sleeping leader (its
+ *   trap waits for the vfork; ptrace_signal_wake_up() sets TIF_SIGPENDING),
+ *   then SIGUSR1: the thread takes it.
  * - vfork_sleeper_cont_only: SIGCONT alone: the leader, with no
  *   TIF_SIGPENDING yet, wants it and keeps it.
  * - pause_leader: the same without the vfork (the leader in pause()): the
@@ -53,7 +56,7 @@ static void nap(int ms) {
 }
 
 /* first: the signal sent first (0 for none), then SIGCONT if `cont`. */
-static void one_case(const char *name_, int do_vfork, int first, int cont) {
+static void one_case(const char *name_, int do_vfork, int first, int cont, int interrupt) {
     cs = name_;
     if (pipe(tidpipe) || pipe(go)) exit(1);
     fflush(stdout);
@@ -86,6 +89,11 @@ static void one_case(const char *name_, int do_vfork, int first, int cont) {
         PT(PTRACE_SYSCALL, c, 0);
     }
     nap(100);
+    if (interrupt) {
+        PT(PTRACE_INTERRUPT, c, 0);
+        nap(50);
+        Wq(c);
+    }
     if (first) {
         K(c, first, first == SIGSTOP ? "SIGSTOP" : "SIGUSR1");
         nap(100);
@@ -153,10 +161,11 @@ static void case_term_after_stop(void) {
 
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    one_case("pause_leader", 0, SIGSTOP, 1);
-    one_case("vfork_sleeper", 1, SIGSTOP, 1);
-    one_case("vfork_sleeper_usr1", 1, SIGUSR1, 1);
-    one_case("vfork_sleeper_cont_only", 1, 0, 1);
+    one_case("pause_leader", 0, SIGSTOP, 1, 0);
+    one_case("vfork_sleeper", 1, SIGSTOP, 1, 0);
+    one_case("vfork_sleeper_usr1", 1, SIGUSR1, 1, 0);
+    one_case("vfork_sleeper_interrupt", 1, SIGUSR1, 0, 1);
+    one_case("vfork_sleeper_cont_only", 1, 0, 1, 0);
     case_term_after_stop();
     return 0;
 }

@@ -133,6 +133,9 @@ impl Model {
             // once it runs again.
             if (task.traced_stop && !task.listening) || self.in_vfork_wait(Tid(t)) {
                 self.task_mut(t).trap_stop = true;
+                // ptrace_signal_wake_up(): a vfork sleeper keeps
+                // TIF_SIGPENDING (tests/oracle/vfork_sleeper_signal).
+                self.note_vfork_sigpending(t);
             } else {
                 // Running, or listening: ptrace_signal_wake_up(child,
                 // listening) takes a listener out of its stop at once.

@@ -394,7 +394,7 @@ impl Model {
 
     /// A wake-up (`signal_wake_up()`, `ptrace_trap_notify()`) reached `t`:
     /// asleep in vfork, it keeps `TIF_SIGPENDING` until the vfork completes.
-    fn note_vfork_sigpending(&mut self, t: usize) {
+    pub(crate) fn note_vfork_sigpending(&mut self, t: usize) {
         if self.exists(t) && self.in_vfork_wait(Tid(t)) {
             self.task_mut(t).vfork_sigpending = true;
         }

@@ -27,7 +27,7 @@ const OUT: &str = include_str!("oracle/vfork_sleeper_signal.out");
 /// The C program's `one_case()`: a seized tracee with a thread that did
 /// `PTRACE_TRACEME`; the leader vforks (if `vfork`) and is resumed into
 /// its vfork sleep; `first` (0 for none) is sent, then SIGCONT.
-fn one_case(case: &str, vfork: bool, first: i32) {
+fn one_case(case: &str, vfork: bool, first: i32, cont: bool, interrupt: bool) {
     let mut r = Run::new(OUT, case, SignalDelivery::Immediate);
     let c = r.k.fork(r.tracer).unwrap();
     let cp = r.name(c, "tracee");
@@ -45,6 +45,11 @@ fn one_case(case: &str, vfork: bool, first: i32) {
         r.wait(vp); // the child's first trap
         r.syscall(cp);
     }
+    if interrupt {
+        let i = r.k.ptrace_interrupt(r.tracer, cp);
+        r.req("PTRACE_INTERRUPT", cp, 0, i);
+        r.wait(cp);
+    }
     if first != 0 {
         r.kill(
             cp,
@@ -59,10 +64,12 @@ fn one_case(case: &str, vfork: bool, first: i32) {
         r.cont(tp, 0);
         r.wait(cp);
     }
-    r.kill(cp, SIGCONT, "SIGCONT");
-    r.wait(tp);
-    r.cont(tp, 0);
-    r.wait(cp);
+    if cont {
+        r.kill(cp, SIGCONT, "SIGCONT");
+        r.wait(tp);
+        r.cont(tp, 0);
+        r.wait(cp);
+    }
     r.cont(cp, 0);
     r.done();
     r.k.check_invariants();
@@ -73,21 +80,21 @@ fn one_case(case: &str, vfork: bool, first: i32) {
 /// leader is in a ptrace stop.
 #[test]
 fn a_paused_leader_takes_sigstop_and_its_thread_the_sigcont_as_linux() {
-    one_case("pause_leader", false, SIGSTOP);
+    one_case("pause_leader", false, SIGSTOP, true, false);
 }
 
 /// SIGSTOP stays with the leader asleep in vfork; the SIGCONT after it
 /// goes to the thread (the leader has `TIF_SIGPENDING`).
 #[test]
 fn a_vfork_sleeper_keeps_sigstop_and_its_thread_takes_the_sigcont_as_linux() {
-    one_case("vfork_sleeper", true, SIGSTOP);
+    one_case("vfork_sleeper", true, SIGSTOP, true, false);
 }
 
 /// SIGUSR1 stays with the leader asleep in vfork; the thread woken for the
 /// SIGCONT dequeues the group's SIGUSR1 first (the lower number).
 #[test]
 fn a_thread_woken_for_sigcont_takes_the_groups_pending_sigusr1_as_linux() {
-    one_case("vfork_sleeper_usr1", true, SIGUSR1);
+    one_case("vfork_sleeper_usr1", true, SIGUSR1, true, false);
 }
 
 /// SIGCONT alone: its `ptrace_trap_notify()` gives the seized leader
@@ -95,7 +102,7 @@ fn a_thread_woken_for_sigcont_takes_the_groups_pending_sigusr1_as_linux() {
 /// it.
 #[test]
 fn a_seized_vfork_sleeper_refuses_sigcont_after_its_trap_notify_as_linux() {
-    one_case("vfork_sleeper_cont_only", true, 0);
+    one_case("vfork_sleeper_cont_only", true, 0, true, false);
 }
 
 /// An untraced process asleep in vfork keeps a SIGSTOP (`TIF_SIGPENDING`);
@@ -117,4 +124,12 @@ fn a_vfork_sleeper_with_a_signal_kept_survives_sigterm_until_vfork_done_as_linux
     r.wait(cp);
     r.done();
     r.k.check_invariants();
+}
+
+/// `PTRACE_INTERRUPT` of the leader asleep in vfork (its trap waits for
+/// the vfork; `ptrace_signal_wake_up()` sets `TIF_SIGPENDING`): the
+/// SIGUSR1 after it goes to the thread.
+#[test]
+fn a_vfork_sleeper_interrupted_by_its_tracer_refuses_the_next_signal_as_linux() {
+    one_case("vfork_sleeper_interrupt", true, SIGUSR1, false, true);
 }
