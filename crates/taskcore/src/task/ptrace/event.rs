@@ -207,7 +207,10 @@ impl Kernel {
         self.sigpending_in_vfork(t);
         let task = &self.tasks[t];
         if task.traced_stop() {
-            if task.jobctl & JOBCTL_LISTENING != 0 && self.delivery == SignalDelivery::OnGetSignal {
+            if task.jobctl & JOBCTL_LISTENING == 0 {
+                return;
+            }
+            if self.delivery == SignalDelivery::OnGetSignal {
                 // Woken out of its listening stop, the tracee runs on in
                 // its next get_signal() (the embedder's), whose relock
                 // tells the parent of a continued group first
@@ -220,7 +223,7 @@ impl Kernel {
                     syscall: false,
                 });
                 self.signal_wake_up(t);
-            } else if task.jobctl & JOBCTL_LISTENING != 0 {
+            } else {
                 // Out of its listening stop, the tracee goes back through
                 // get_signal()'s relock: the parent of a continued group
                 // is told first (SIGNAL_CLD_CONTINUED), then it re-traps.

@@ -387,9 +387,9 @@ impl Kernel {
         if self.held_in_vfork(t) {
             // TIF_SIGPENDING goes to t alone, which takes it only once its
             // vfork completes; the other threads go on without it.
-            let claim = self.side.vfork_claims.entry(t).or_default();
+            self.sigpending_in_vfork(t);
             if ty != PidType::Pid {
-                *claim |= sigmask(sig);
+                *self.side.vfork_claims.entry(t).or_default() |= sigmask(sig);
             }
         } else if ty != PidType::Pid && !self.side.vfork_claims.is_empty() {
             // t has TIF_SIGPENDING now, and its get_signal() dequeues
