@@ -2,7 +2,7 @@
 //! pid of a full table) against an empty table, seed 003's tagged listing
 //! against a full walk, and memory per id at dense fill.
 //!
-//! Run with `cargo bench -p taskcore --bench idr`. Plain `Instant` timing,
+//! Run with `cargo bench -p taskcore-bench --bench idr`. Plain `Instant` timing,
 //! best of several rounds, no dependencies; figures are indicative only.
 
 use std::hint::black_box;

@@ -3,10 +3,10 @@
 //! population of N other children already present (N = 1 and 100,000) to
 //! show that the cost does not depend on it.
 //!
-//! Run with `cargo bench -p taskcore --bench core` (add `-- --quick` for a
-//! fast pass). Each timed operation is isolated with `iter_custom`: the
-//! untimed part (e.g. the fork before an exit, the reaping after it) runs
-//! outside the measured interval.
+//! Run with `cargo bench -p taskcore-bench --features criterion --bench
+//! core` (add `-- --quick` for a fast pass). Each timed operation is
+//! isolated with `iter_custom`: the untimed part (e.g. the fork before an
+//! exit, the reaping after it) runs outside the measured interval.
 
 // criterion_group!/criterion_main! generate undocumented items.
 #![allow(missing_docs)]

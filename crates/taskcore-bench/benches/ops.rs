@@ -4,9 +4,10 @@
 //! `setpgid`, the clone of a thread, and the probe check an unprobed
 //! operation pays. Budgets and measured figures are in BENCHMARKS.md.
 //!
-//! Run with `cargo bench -p taskcore --bench ops` (add `-- --quick` for a
-//! fast pass). The population is init, a waiter process `w` and 100 live
-//! children of `w`: the operations do not depend on it.
+//! Run with `cargo bench -p taskcore-bench --features criterion --bench
+//! ops` (add `-- --quick` for a fast pass). The population is init, a
+//! waiter process `w` and 100 live children of `w`: the operations do not
+//! depend on it.
 
 // criterion_group!/criterion_main! generate undocumented items.
 #![allow(missing_docs)]
