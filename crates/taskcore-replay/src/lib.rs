@@ -73,8 +73,18 @@
 //!   `---` line (the last thread to stop notifies the parent in
 //!   `do_signal_stop()`, `do_notify_parent_cldstop()`, before strace prints
 //!   the stops). (Was `pull_cause`.)
+//! - a dequeue before the send it did not coalesce with: a parent's `---`
+//!   SIGCHLD line whose window (from the thread's previous line) contains
+//!   a child's `+++` line comes before that `+++` line when a later `---`
+//!   SIGCHLD line of the same thread names the child (strace's reap at the
+//!   `+++` line sends the parent its SIGCHLD, `wait_task_zombie()` ->
+//!   `do_notify_parent()`; a non-real-time signal sent while the same one
+//!   is pending is lost, `legacy_queue()`, so the child's was sent after
+//!   the dequeue; strace prints the `---` line only at the
+//!   signal-delivery-stop). (Was rule 1, the engine's `requeue_lost`,
+//!   which queued the lost signal again from a fact of later lines.)
 //!
-//! The first holds whatever the emulation's state; the other two only
+//! The first and the last hold whatever the emulation's state; the other two only
 //! when the emulation holds no such signal already (an earlier send may
 //! be the one taken): the engine says so ([`Replayer`]'s `apply_at`,
 //! `Engine::take_wants`), and the scheduler moves the lines and replays
@@ -131,22 +141,27 @@
 //! mismatches (it cost 62 checks in `extra` before the exit stop was
 //! taken for what it is). The former 15-16 are now 14-15; of the 15, 8
 //! take a fact from later lines (1-6, 10 and 15).
+//! Now 14 (branch tracer4): the former rule 1 (`requeue_lost`, a
+//! child's SIGCHLD the emulation lost to one still pending, queued again
+//! after the dequeue when a later `---` line named the child) is the
+//! fourth happens-before constraint above: the scheduler applies the
+//! dequeue before the reap, so nothing is lost and nothing is queued
+//! again (its fact `Facts::later_same`, the engine's record of the
+//! kernel's signals and its counter `--- signal sent after the dequeue of
+//! the same signal` are gone; the 13 lines it requeued in `extra` and
+//! `wide` are checked as before, every set's checks unchanged, 0
+//! mismatches). The former 2-15 are now 1-14; of the 14, 7 take a fact
+//! from later lines (1-5, 9 and 14).
 //!
 //! ## Rules that take a fact from later lines
 //! The planner reads the fact (`plan.rs`); the rule that uses it lives in
 //! the engine module named.
-//! 1. `requeue_lost` (`engine/signals.rs`; fact: the later `---` lines of
-//!    the same signal, `Facts::later_same`): a child's SIGCHLD the
-//!    emulation lost to a SIGCHLD still pending is queued again after the
-//!    dequeue, when a later `---` line names that child. strace prints
-//!    `---` at the delivery stop (after the dequeue) and `+++` after its
-//!    reap (after the parent was signalled): either order.
-//! 2. `next_line_is_sigcont` (`engine/signals.rs`; fact
+//! 1. `next_line_is_sigcont` (`engine/signals.rs`; fact
 //!    `Facts::next_is_sigcont`): a stop signal's `---` line the core no
 //!    longer holds, followed by a `--- SIGCONT`: the SIGCONT cleared
 //!    `JOBCTL_STOP_DEQUEUED` and `do_signal_stop()` gave the stop up
 //!    (`tests/oracle/ptrace_edges.out`, `sigstop_cancelled`).
-//! 3. `unnamed_child` (`engine/lifecycle.rs`; fact `Facts::uncreated`): a
+//! 2. `unnamed_child` (`engine/lifecycle.rs`; fact `Facts::uncreated`): a
 //!    clone's child strace did not number for the trace, because the
 //!    caller died inside the call (`= ?`: the child exists,
 //!    `copy_process()` completed) or because the caller lives in a nested
@@ -154,18 +169,18 @@
 //!    (the result is the namespace's number, strace labels lines with its
 //!    own): the first task of the lookahead that no clone created and no
 //!    other such clone claimed.
-//! 4. `infer_new_pid_ns` (`engine/pidns.rs`; fact `Facts::ns_annotated`):
+//! 3. `infer_new_pid_ns` (`engine/pidns.rs`; fact `Facts::ns_annotated`):
 //!    a pid namespace whose `unshare(CLONE_NEWPID)` the filter left out is
 //!    applied before the clone of a child whose own clones strace
 //!    annotates with namespace numbers (Linux numbers a task once, at its
 //!    creation, in its parent's `pid_for_children`).
-//! 5. `consumed_unseen` (`engine/consumed.rs`; fact `Facts::unblocked`):
+//! 4. `consumed_unseen` (`engine/consumed.rs`; fact `Facts::unblocked`):
 //!    a signal a signalfd user unblocks whose `---` line does not come
 //!    before the thread's next call was consumed where the trace cannot
 //!    see (a `read()` of the signalfd); it is dequeued. A signal unblocked
 //!    is delivered on the way out of the unblocking call, a tracee's
 //!    dequeue is a signal-delivery-stop strace prints.
-//! 6. `learn_core_dumps` (`engine/mod.rs`; fact `Facts::core_dump`):
+//! 5. `learn_core_dumps` (`engine/mod.rs`; fact `Facts::core_dump`):
 //!    whether a core-dumping signal dumps core depends on `RLIMIT_CORE`
 //!    and `core_pattern`, which the trace need not show; the next `+++
 //!    killed by SIGx (core dumped)` line says. No recording of the
@@ -176,7 +191,7 @@
 //! ## State the recording does not show
 //! Learned (counted under `learned`, not checked) or not checkable (with
 //! the reason, never a mismatch).
-//! 7. State from before the trace is learned at its first read: one
+//! 6. State from before the trace is learned at its first read: one
 //!     mechanism for every per-task attribute the recording can show
 //!     before it sets it (`engine/learned.rs`, `Attr`): a signal's
 //!     disposition (`rt_sigaction`'s old action: nohup, a
@@ -204,16 +219,16 @@
 //!     `suite`, 88 in `qq`, 9 in `signal`.) The credentials' ids are
 //!     not learned: the world runs as root, as the recordings were
 //!     made, and `get*id` is checked.
-//! 8. Memory exec and the loader mapped is not in the trace: an
+//! 7. Memory exec and the loader mapped is not in the trace: an
 //!     `mprotect` or `mremap` that succeeded where the emulation has no
 //!     mapping and the trace never mapped, moved or unmapped reveals one;
 //!     it is mapped in and the call counted as not checkable
 //!     (`engine/memory.rs`). Not a first read of an attribute: a range is
 //!     known only where a call touched it.
-//! 9. Processes outside the trace (strace's parent, the shell): a call
+//! 8. Processes outside the trace (strace's parent, the shell): a call
 //!     naming one is applied to the emulation's stand-ins and not checked
 //!     (`outside_target`, `engine/mod.rs`; `engine/world.rs`).
-//! 10. A signal whose send the replay does not apply is queued where the
+//! 9. A signal whose send the replay does not apply is queued where the
 //!     recording shows it arrive, with the recorded siginfo: at its `---`
 //!     line, or at an `rt_sigtimedwait` that returns it with no `---`
 //!     line (a dequeue by a sigwait is not a signal-delivery-stop); a
@@ -236,12 +251,12 @@
 //!     there and counted under `learned`, the line checked once
 //!     (`deliver`, `engine/signals.rs`; it was counted under `unchecked`
 //!     as well, so such a line counted twice).
-//! 11. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
+//! 10. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
 //!     lines after its first exit call (or at its end), takes each exit
 //!     from its `exit_group(N) = ?` / `exit(N) = ?` line
 //!     (`shape/exits.rs`); an open call at its end does not make it
 //!     truncated (`input.rs`).
-//! 12. A clone recorded as refused is refused in the core too, whatever
+//! 11. A clone recorded as refused is refused in the core too, whatever
 //!     the core answers (a child it made is undone from a copy taken
 //!     before the call: `copy_process()` changes nothing when it fails);
 //!     EAGAIN and ENOMEM the core would not give depend on counts outside
@@ -275,17 +290,17 @@
 //! to the core, whose `ptrace_traceme()`/`ptrace_attach()` refuse an
 //! already traced task and whose `ptrace_check_attach()` refuses a
 //! non-tracee). Left:
-//! 13. strace reaps a dying process's leader at the `+++` line, so its
+//! 12. strace reaps a dying process's leader at the `+++` line, so its
 //!     parent sees the zombie only then; a leader whose threads outlive
 //!     it is reaped at the first later `+++` line after which it can
 //!     (`delay_group_leader()`). The delay itself is the core's now
 //!     (a traced zombie is its tracer's to reap, `wait_task_zombie()`
 //!     tells the real parent); what stays a rule is when the emulated
 //!     strace's wait happens: at the `+++` line (`engine/deaths.rs`).
-//! 14. A thread's exec (`+++ superseded by execve in pid N +++`) is
+//! 13. A thread's exec (`+++ superseded by execve in pid N +++`) is
 //!     applied at that line, its `<... execve resumed>` then skipped
 //!     (`engine/mod.rs`, `engine/lifecycle.rs`).
-//! 15. `get_signal()` reads a tracee's action after its
+//! 14. `get_signal()` reads a tracee's action after its
 //!     signal-delivery-stop (the `---` line), so another thread's
 //!     `rt_sigaction` whose window overlaps the `---` line to the thread's
 //!     next line may decide whether a handler ran. A frame set up there
@@ -299,7 +314,7 @@
 //!     `rt_sigreturn` lines) takes a fact from later lines: the thread's
 //!     next `rt_sigreturn` (`Facts::sigreturn_later`, `engine/signals.rs`). A frameless
 //!     `rt_sigreturn` otherwise, of a thread the trace created, is a
-//!     mismatch. With rule 10 and the former rule 15 (of the 19): `suite/cpython-signal-q`/`-qq` 24 and 41
+//!     mismatch. With rule 9 (10 before tracer4) and the former rule 15 (of the 19): `suite/cpython-signal-q`/`-qq` 24 and 41
 //!     mismatches before, 0 after.
 //!
 //! No Linux analogue: this is a checker. What it checks is Linux's

@@ -389,9 +389,6 @@ impl Engine {
                         self.deaths.unconfirmed_dead.insert(task);
                         self.strace_exited(task);
                     }
-                    Notification::Signal { group, sig, info } => {
-                        self.note_kernel_signal(group, sig, info);
-                    }
                     Notification::PtraceStopped { task, code } => self.strace_stop(task, code),
                     _ => {}
                 }
