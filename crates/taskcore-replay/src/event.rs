@@ -91,6 +91,12 @@ pub(crate) enum Kind {
         code: Option<i32>,
         sig: Option<(i32, bool)>,
     },
+    /// strace's restart of a thread's signal-delivery-stop for a stop
+    /// signal it takes with the default action (synthetic): the `---`
+    /// line is the dequeue, and the thread runs on into
+    /// `do_signal_stop()` once strace resumes it, somewhere between that
+    /// line and its next one (see `shape/`).
+    Resume { sig: i32 },
     /// `+++ exited with N +++`.
     Exited { code: i32 },
     /// `+++ killed by SIGx [(core dumped)] +++`.
@@ -205,6 +211,7 @@ impl Kind {
             Kind::Call(Call::RestartSyscall { .. }) => "restart_syscall",
             Kind::Stopped { .. } => "--- stopped",
             Kind::Die { .. } => "death",
+            Kind::Resume { .. } => "--- signal resumed",
             Kind::Exited { .. } => "+++ exited",
             Kind::Killed { .. } => "+++ killed",
             Kind::Superseded { .. } => "+++ superseded",

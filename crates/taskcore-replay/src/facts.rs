@@ -78,9 +78,6 @@ pub(crate) struct Facts {
     /// (`RLIMIT_CORE` and `core_pattern`, which the trace need not show,
     /// decide; `None`: no such line in the lookahead).
     pub(crate) core_dump: Option<bool>,
-    /// A stop signal's `---` line: whether the thread's next line is a
-    /// `--- SIGCONT` line.
-    pub(crate) next_is_sigcont: bool,
     /// An interrupted call: the signal and siginfo of the thread's next
     /// line when it is a `---` line.
     pub(crate) next_signal: Option<(i32, Option<RecSigInfo>)>,

@@ -48,7 +48,9 @@
 //! placed within its window: a call's `[entry, completion]` lines; a clone
 //! at its entry line, its child's events held until it (`engine/mod.rs`);
 //! a death (`Kind::Die`) between the task's last printed activity and its
-//! `+++` line (`engine/deaths.rs`); under `-qq`, strace's reap between the
+//! `+++` line (`engine/deaths.rs`); strace's restart of a stop signal's
+//! signal-delivery-stop (`Kind::Resume`) between its `---` line and the
+//! thread's next line (`shape/mod.rs`, `engine/strace.rs`); under `-qq`, strace's reap between the
 //! exit call and the first line that reports the task
 //! (`shape/exits.rs`). The planner (`plan.rs`), one pass over the
 //! lookahead window in file order, attaches to each event what later lines
@@ -152,16 +154,29 @@
 //! `wide` are checked as before, every set's checks unchanged, 0
 //! mismatches). The former 2-15 are now 1-14; of the 14, 7 take a fact
 //! from later lines (1-5, 9 and 14).
+//! Now 13: the former rule 1 (`next_line_is_sigcont`: a stop signal's
+//! `---` line the core no longer held, followed by a `--- SIGCONT`,
+//! accepted from a fact of later lines) is the emulated strace's: the
+//! `---` line of a stop signal taken with the default action is its
+//! dequeue, at its own place, and strace restarts that
+//! signal-delivery-stop at a synthetic `Kind::Resume` (just after the
+//! line when the thread's next line is its `--- stopped by`, else at
+//! that next line), where the thread runs on into `do_signal_stop()`;
+//! a SIGCONT sent in between finds it in the stop and the core gives the
+//! stop up (`prepare_signal()` clears `JOBCTL_STOP_DEQUEUED`,
+//! `tests/oracle/ptrace_edges.out`, `sigstop_cancelled`). Before, the
+//! whole line was held to the next line, so such a SIGCONT flushed a
+//! signal not yet dequeued. A `pause`/`rt_sigsuspend` interrupted is now
+//! the core's answer (`TIF_SIGPENDING` for a group stop another thread
+//! began, not only for a pending signal). Deleted with its fact
+//! (`Facts::next_is_sigcont`); the seven sets' checks unchanged, 0
+//! mismatches. The former 2-14 are now 1-13; of the 13, 6 take a fact
+//! from later lines (1-4, 8 and 13).
 //!
 //! ## Rules that take a fact from later lines
 //! The planner reads the fact (`plan.rs`); the rule that uses it lives in
 //! the engine module named.
-//! 1. `next_line_is_sigcont` (`engine/signals.rs`; fact
-//!    `Facts::next_is_sigcont`): a stop signal's `---` line the core no
-//!    longer holds, followed by a `--- SIGCONT`: the SIGCONT cleared
-//!    `JOBCTL_STOP_DEQUEUED` and `do_signal_stop()` gave the stop up
-//!    (`tests/oracle/ptrace_edges.out`, `sigstop_cancelled`).
-//! 2. `unnamed_child` (`engine/lifecycle.rs`; fact `Facts::uncreated`): a
+//! 1. `unnamed_child` (`engine/lifecycle.rs`; fact `Facts::uncreated`): a
 //!    clone's child strace did not number for the trace, because the
 //!    caller died inside the call (`= ?`: the child exists,
 //!    `copy_process()` completed) or because the caller lives in a nested
@@ -169,18 +184,18 @@
 //!    (the result is the namespace's number, strace labels lines with its
 //!    own): the first task of the lookahead that no clone created and no
 //!    other such clone claimed.
-//! 3. `infer_new_pid_ns` (`engine/pidns.rs`; fact `Facts::ns_annotated`):
+//! 2. `infer_new_pid_ns` (`engine/pidns.rs`; fact `Facts::ns_annotated`):
 //!    a pid namespace whose `unshare(CLONE_NEWPID)` the filter left out is
 //!    applied before the clone of a child whose own clones strace
 //!    annotates with namespace numbers (Linux numbers a task once, at its
 //!    creation, in its parent's `pid_for_children`).
-//! 4. `consumed_unseen` (`engine/consumed.rs`; fact `Facts::unblocked`):
+//! 3. `consumed_unseen` (`engine/consumed.rs`; fact `Facts::unblocked`):
 //!    a signal a signalfd user unblocks whose `---` line does not come
 //!    before the thread's next call was consumed where the trace cannot
 //!    see (a `read()` of the signalfd); it is dequeued. A signal unblocked
 //!    is delivered on the way out of the unblocking call, a tracee's
 //!    dequeue is a signal-delivery-stop strace prints.
-//! 5. `learn_core_dumps` (`engine/mod.rs`; fact `Facts::core_dump`):
+//! 4. `learn_core_dumps` (`engine/mod.rs`; fact `Facts::core_dump`):
 //!    whether a core-dumping signal dumps core depends on `RLIMIT_CORE`
 //!    and `core_pattern`, which the trace need not show; the next `+++
 //!    killed by SIGx (core dumped)` line says. No recording of the
@@ -191,7 +206,7 @@
 //! ## State the recording does not show
 //! Learned (counted under `learned`, not checked) or not checkable (with
 //! the reason, never a mismatch).
-//! 6. State from before the trace is learned at its first read: one
+//! 5. State from before the trace is learned at its first read: one
 //!     mechanism for every per-task attribute the recording can show
 //!     before it sets it (`engine/learned.rs`, `Attr`): a signal's
 //!     disposition (`rt_sigaction`'s old action: nohup, a
@@ -219,16 +234,16 @@
 //!     `suite`, 88 in `qq`, 9 in `signal`.) The credentials' ids are
 //!     not learned: the world runs as root, as the recordings were
 //!     made, and `get*id` is checked.
-//! 7. Memory exec and the loader mapped is not in the trace: an
+//! 6. Memory exec and the loader mapped is not in the trace: an
 //!     `mprotect` or `mremap` that succeeded where the emulation has no
 //!     mapping and the trace never mapped, moved or unmapped reveals one;
 //!     it is mapped in and the call counted as not checkable
 //!     (`engine/memory.rs`). Not a first read of an attribute: a range is
 //!     known only where a call touched it.
-//! 8. Processes outside the trace (strace's parent, the shell): a call
+//! 7. Processes outside the trace (strace's parent, the shell): a call
 //!     naming one is applied to the emulation's stand-ins and not checked
 //!     (`outside_target`, `engine/mod.rs`; `engine/world.rs`).
-//! 9. A signal whose send the replay does not apply is queued where the
+//! 8. A signal whose send the replay does not apply is queued where the
 //!     recording shows it arrive, with the recorded siginfo: at its `---`
 //!     line, or at an `rt_sigtimedwait` that returns it with no `---`
 //!     line (a dequeue by a sigwait is not a signal-delivery-stop); a
@@ -251,12 +266,12 @@
 //!     there and counted under `learned`, the line checked once
 //!     (`deliver`, `engine/signals.rs`; it was counted under `unchecked`
 //!     as well, so such a line counted twice).
-//! 10. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
+//! 9. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
 //!     lines after its first exit call (or at its end), takes each exit
 //!     from its `exit_group(N) = ?` / `exit(N) = ?` line
 //!     (`shape/exits.rs`); an open call at its end does not make it
 //!     truncated (`input.rs`).
-//! 11. A clone recorded as refused is refused in the core too, whatever
+//! 10. A clone recorded as refused is refused in the core too, whatever
 //!     the core answers (a child it made is undone from a copy taken
 //!     before the call: `copy_process()` changes nothing when it fails);
 //!     EAGAIN and ENOMEM the core would not give depend on counts outside
@@ -273,7 +288,8 @@
 //! the core auto-attaches every child, and the engine handles each ptrace
 //! stop as strace's event loop does, through the core's ptrace API (no
 //! wait call per stop): event stops resumed, a signal-delivery-stop
-//! resumed with its signal (its `---` line), a group-stop trap left
+//! resumed with its signal (its `---` line; a stop signal taken with the
+//! default action at its `Kind::Resume`, above), a group-stop trap left
 //! listening. strace reaps a thread at its exit and a leader at its
 //! `+++` line. What the core's ptrace semantics now do by themselves
 //! replaced two rules of this list (see the counts above): the former
@@ -290,17 +306,17 @@
 //! to the core, whose `ptrace_traceme()`/`ptrace_attach()` refuse an
 //! already traced task and whose `ptrace_check_attach()` refuses a
 //! non-tracee). Left:
-//! 12. strace reaps a dying process's leader at the `+++` line, so its
+//! 11. strace reaps a dying process's leader at the `+++` line, so its
 //!     parent sees the zombie only then; a leader whose threads outlive
 //!     it is reaped at the first later `+++` line after which it can
 //!     (`delay_group_leader()`). The delay itself is the core's now
 //!     (a traced zombie is its tracer's to reap, `wait_task_zombie()`
 //!     tells the real parent); what stays a rule is when the emulated
 //!     strace's wait happens: at the `+++` line (`engine/deaths.rs`).
-//! 13. A thread's exec (`+++ superseded by execve in pid N +++`) is
+//! 12. A thread's exec (`+++ superseded by execve in pid N +++`) is
 //!     applied at that line, its `<... execve resumed>` then skipped
 //!     (`engine/mod.rs`, `engine/lifecycle.rs`).
-//! 14. `get_signal()` reads a tracee's action after its
+//! 13. `get_signal()` reads a tracee's action after its
 //!     signal-delivery-stop (the `---` line), so another thread's
 //!     `rt_sigaction` whose window overlaps the `---` line to the thread's
 //!     next line may decide whether a handler ran. A frame set up there
@@ -314,7 +330,7 @@
 //!     `rt_sigreturn` lines) takes a fact from later lines: the thread's
 //!     next `rt_sigreturn` (`Facts::sigreturn_later`, `engine/signals.rs`). A frameless
 //!     `rt_sigreturn` otherwise, of a thread the trace created, is a
-//!     mismatch. With rule 9 (10 before tracer4) and the former rule 15 (of the 19): `suite/cpython-signal-q`/`-qq` 24 and 41
+//!     mismatch. With rule 8 (10 before tracer4) and the former rule 15 (of the 19): `suite/cpython-signal-q`/`-qq` 24 and 41
 //!     mismatches before, 0 after.
 //!
 //! No Linux analogue: this is a checker. What it checks is Linux's

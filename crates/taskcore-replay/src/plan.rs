@@ -9,7 +9,7 @@
 //! replay of it, by the search too, sees the same facts.
 
 use taskcore::sys::Syscall;
-use taskcore::uapi::{sig_kernel_coredump, sig_kernel_stop, SIGCONT};
+use taskcore::uapi::sig_kernel_coredump;
 
 use crate::event::Call;
 use crate::event::{Event, Kind, Outcome};
@@ -82,14 +82,7 @@ fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
             .collect();
     }
     match &e.kind {
-        Kind::Signal { sig, .. } => {
-            let sig = *sig;
-            if sig_kernel_stop(sig) {
-                f.next_is_sigcont = w
-                    .thread_after(e.pid, e.entry_line)
-                    .find(|x| x.seq != e.seq)
-                    .is_some_and(|x| matches!(x.kind, Kind::Signal { sig: SIGCONT, .. }));
-            }
+        Kind::Signal { .. } => {
             f.sigreturn_later = w.sigreturn_after(e.pid, e.line);
         }
         Kind::Call(Call::Sys { call, .. })

@@ -162,6 +162,8 @@ impl Engine {
                 resumed: None,
                 exit_resumed: None,
                 stopped_with: None,
+                defer_stop: false,
+                held_stops: Vec::new(),
                 outside: Vec::new(),
                 inherited_pgid: 0,
             },
@@ -230,8 +232,8 @@ impl Engine {
                 self.k.set_time(((ev.ts - t0) * 1e9) as u64);
             }
         }
-        // Synthetic death events are not lines of the trace.
-        if !matches!(ev.kind, Kind::Die { .. }) {
+        // Synthetic deaths and restarts are not lines of the trace.
+        if !matches!(ev.kind, Kind::Die { .. } | Kind::Resume { .. }) {
             self.stats.events += 1;
         }
         self.dispatch(ev, facts);
@@ -301,6 +303,7 @@ impl Engine {
         let mut inferred = std::mem::take(&mut self.pids.inferred);
         inferred.retain(|_, c| self.pids.task(*c).is_some());
         self.pids.inferred = inferred;
+        self.world.held_stops.retain(|(t, _)| k.getpid(*t).is_ok());
         self.sweep_signals();
         self.sweep_learned();
         self.sweep_signalfd();
@@ -338,6 +341,11 @@ impl Engine {
             self.held.entry(e.pid).or_default().push(held);
             return;
         };
+        if let Kind::Resume { sig } = e.kind {
+            // Not a line of the thread's: strace's restart of it.
+            self.resume_stop(tr.task, sig);
+            return;
+        }
         if tr.dead
             && !matches!(
                 e.kind,
@@ -422,6 +430,7 @@ impl Engine {
             Kind::Exited { code } => self.do_death(e, Some(*code), None),
             Kind::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
             Kind::Stopped { sig } => self.stopped_line(cur, *sig),
+            Kind::Resume { sig } => self.resume_stop(cur, *sig),
             Kind::Signal { .. } | Kind::Call(Call::RestartSyscall { .. }) => {
                 self.apply_signal(e, cur)
             }

@@ -260,7 +260,7 @@ impl Engine {
 
     /// What can have woken thread `cur` from the wait of `e` when the
     /// emulation holds nothing it would take: the signal of its next
-    /// `---` line, sent from outside the replay (rule 9 of the crate
+    /// `---` line, sent from outside the replay (rule 8 of the crate
     /// docs). A signal the thread ignores needs nothing here: the core
     /// keeps it queued for a tracee (`sig_ignored()`) and it wakes the
     /// wait; so does a SIGCONT another thread takes, which under
@@ -467,15 +467,6 @@ impl Engine {
             self.count_sent_ignored(cur, sig, ignored);
         } else {
             self.want_cause(e, sig, info);
-            if sig_kernel_stop(sig) && self.facts.next_is_sigcont {
-                // Dequeued into its signal-delivery-stop (strace's line)
-                // before a SIGCONT came, which cleared JOBCTL_STOP_DEQUEUED:
-                // do_signal_stop() gave the stop up, no `--- stopped` line
-                // came and the SIGCONT was the thread's next line
-                // (tests/oracle/ptrace_edges.out, sigstop_cancelled). The
-                // core flushed it at the SIGCONT: the same end state.
-                return;
-            }
             if !self.unmodelled_sender(e.pid, sig, info.as_ref()) {
                 return self.mismatch(
                     e,
@@ -601,7 +592,11 @@ impl Engine {
             let _ = self.k.rt_sigprocmask(cur, 2, Some(saved & !bit(sig)));
         }
         self.world.stopped_with = None;
+        // A stop signal taken with the default action: strace resumes the
+        // signal-delivery-stop at the thread's `Kind::Resume`.
+        self.world.defer_stop = alone;
         let mut r = self.take_signal(cur);
+        self.world.defer_stop = false;
         if alone || swapped && !matches!(r, Ok(SignalAction::Handler { .. })) {
             let _ = self.k.rt_sigprocmask(cur, 2, Some(saved));
         }

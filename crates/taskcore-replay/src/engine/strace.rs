@@ -9,7 +9,11 @@
 //!   resumed at once; at a clone's, the new tracee's first stop (a seized
 //!   child starts with `JOBCTL_TRAP_STOP`) is taken and resumed too;
 //! - a signal-delivery-stop is resumed with its signal (strace prints the
-//!   `---` line there and injects the signal back);
+//!   `---` line there and injects the signal back); that of a stop signal
+//!   taken with the default action at the thread's
+//!   [`Kind::Resume`](crate::event::Kind::Resume), where it runs on into
+//!   `do_signal_stop()` (a SIGCONT sent meanwhile cancels the stop:
+//!   `tests/oracle/ptrace_edges.out`, `sigstop_cancelled`);
 //! - a group-stop trap (`PTRACE_EVENT_STOP` with a stop signal) is left
 //!   listening (`PTRACE_LISTEN`, strace's `--- stopped by` line); any
 //!   other `PTRACE_EVENT_STOP` (a new child's first stop, the re-trap
@@ -58,6 +62,12 @@ impl Engine {
             if let Ok(info) = self.k.ptrace_getsiginfo(strace, nr) {
                 self.world.stopped_with = Some((task, info));
             }
+            if self.world.defer_stop && sig_kernel_stop(sig) {
+                // Resumed at the thread's `Kind::Resume`.
+                self.world.held_stops.retain(|&(t, _)| t != task);
+                self.world.held_stops.push((task, sig));
+                return;
+            }
             let _ = self.k.ptrace_cont(strace, nr, sig);
             self.world.resumed = Some(task);
             return;
@@ -95,13 +105,50 @@ impl Engine {
         }
     }
 
+    /// strace restarts tracee `cur` from the signal-delivery-stop of stop
+    /// signal `sig` it left it in at the `---` line (see
+    /// [`Kind::Resume`](crate::event::Kind::Resume)): the thread runs on
+    /// with the signal, into `do_signal_stop()`, or gives the stop up if a
+    /// SIGCONT came meanwhile (`JOBCTL_STOP_DEQUEUED` cleared), or
+    /// discards it (a terminal stop signal in an orphaned process group).
+    /// Nothing of it is a line of the trace: nothing is checked.
+    pub(super) fn resume_stop(&mut self, cur: TaskId, sig: i32) {
+        let Some(i) = self
+            .world
+            .held_stops
+            .iter()
+            .position(|&(t, s)| t == cur && s == sig)
+        else {
+            return;
+        };
+        self.world.held_stops.swap_remove(i);
+        let strace = self.world.strace;
+        let Ok(nr) = self.k.pid_vnr(strace, cur) else {
+            return;
+        };
+        self.world.resumed = None;
+        if self.k.ptrace_cont(strace, nr, sig).is_ok() {
+            let _ = self.take_signal_from(cur, true);
+        }
+        self.drain();
+    }
+
     /// `get_signal()` for thread `t`, through the ptrace stops the
     /// emulated strace resumes (signal-delivery-stops, a re-trap after a
     /// SIGCONT, its `PTRACE_EVENT_EXIT` stop on a fatal signal): what the
     /// thread does once resumed (a stop it stays in is a group stop's; one
     /// resumed from its exit stop exits, `SignalAction::Exit`).
     pub(super) fn take_signal(&mut self, t: TaskId) -> taskcore::Result<taskcore::SignalAction> {
-        let mut resumed = false;
+        self.take_signal_from(t, false)
+    }
+
+    /// [`Engine::take_signal`], for a thread just resumed from a ptrace
+    /// stop when `resumed` (one dequeue at most).
+    fn take_signal_from(
+        &mut self,
+        t: TaskId,
+        mut resumed: bool,
+    ) -> taskcore::Result<taskcore::SignalAction> {
         loop {
             // Once resumed, one dequeue: a signal it then discards ends the
             // turn (the next dequeue is the next `---` line's).

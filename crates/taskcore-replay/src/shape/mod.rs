@@ -26,17 +26,24 @@ use taskcore_strace::{self as strace, Call, EventKind, Ret};
 /// its `+++` (memory: live tasks).
 ///
 /// A `--- SIGSTOP` (or SIGTSTP, SIGTTIN, SIGTTOU) line is printed at the
-/// signal-delivery-stop, before the thread acts on the signal; the stop
-/// itself (and the parent's SIGCHLD) comes before its `--- stopped by`
-/// line. Such a line is held until the thread's next line and becomes an
-/// event whose window spans both (memory: one event per such thread).
+/// signal-delivery-stop, after the dequeue and before the thread acts on
+/// the signal; the stop itself (and the parent's SIGCHLD) comes once
+/// strace resumes it, before its `--- stopped by` line. Such a line is
+/// the dequeue, at its own place, and is followed by a synthetic
+/// [`Kind::Resume`] held until the thread's next line, whose window spans
+/// both (memory: one event per such thread): placed just after the `---`
+/// line when the next line is the thread's `--- stopped by` (strace
+/// resumes a tracee as soon as it printed the stop), else at the next
+/// line. A SIGCONT sent in between
+/// finds the thread in its signal-delivery-stop and cancels the stop
+/// (`prepare_signal()` clears `JOBCTL_STOP_DEQUEUED`).
 #[derive(Debug, Default)]
 pub(crate) struct Shaper {
     /// Entry line of the last event of each task not yet ended.
     last: HashMap<i32, usize>,
     /// Sequence number of the next event.
     seq: u64,
-    /// Held stop-signal lines, by task.
+    /// Held restarts of stop-signal lines ([`Kind::Resume`]), by task.
     held_stop: HashMap<i32, Event>,
     /// Completing line of the last event of each task not yet ended.
     prev_line: HashMap<i32, usize>,
@@ -88,7 +95,11 @@ impl Shaper {
 
     /// The lowest line an event still held here may be placed at.
     pub(crate) fn floor(&self) -> Option<usize> {
-        self.exits.floor()
+        let stops = self.held_stop.values().map(|e| e.entry_line).min();
+        match (self.exits.floor(), stops) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Converts `e`, handing the resulting events to `out` (or holding
@@ -207,8 +218,15 @@ impl Shaper {
     fn convert_one(&mut self, e: &strace::Event, mut out: impl FnMut(Event)) {
         self.max_line = self.max_line.max(e.line);
         if let Some(mut h) = self.held_stop.remove(&e.pid) {
-            // The stop took effect between its line and this one.
+            // strace resumed the thread between its `---` line and this
+            // one: at once, as its event loop does, when this line shows
+            // the stop took effect (`--- stopped by`: other threads'
+            // lines in between may be its group stop's doing); else as
+            // late as this line (a SIGCONT meanwhile cancelled the stop).
             h.line = e.line;
+            if matches!(e.kind, EventKind::Stopped { .. }) {
+                h.at = Some(h.entry_line);
+            }
             h.seq = self.next_seq();
             out(h);
         }
@@ -248,7 +266,7 @@ impl Shaper {
         match (&ev.kind, prev) {
             // Dequeued after the thread's previous line; strace prints it
             // when it gets to the signal-delivery-stop.
-            (Kind::Signal { sig, .. }, Some(prev)) if !stop_signal(*sig) && prev < ev.line => {
+            (Kind::Signal { .. }, Some(prev)) if prev < ev.line => {
                 ev.entry_line = prev;
             }
             // The thread stopped after its previous line; strace prints it
@@ -260,8 +278,19 @@ impl Shaper {
             Kind::Exited { code } => (Some(code), None),
             Kind::Killed { sig, core } => (None, Some((sig, core))),
             Kind::Signal { sig, .. } if stop_signal(sig) => {
-                self.last.insert(ev.pid, ev.entry_line);
-                self.held_stop.insert(ev.pid, ev);
+                // The thread's last activity is the line itself.
+                self.last.insert(ev.pid, ev.line);
+                let resume = Event {
+                    entry_line: ev.line,
+                    kind: Kind::Resume { sig },
+                    ret: Outcome::Unknown,
+                    restart: None,
+                    uptrs: None,
+                    ..ev.clone()
+                };
+                ev.seq = self.next_seq();
+                out(ev);
+                self.held_stop.insert(resume.pid, resume);
                 return;
             }
             _ => {
