@@ -91,12 +91,14 @@ pub(crate) enum Kind {
         code: Option<i32>,
         sig: Option<(i32, bool)>,
     },
-    /// strace's restart of a thread's signal-delivery-stop for a stop
-    /// signal it takes with the default action (synthetic): the `---`
-    /// line is the dequeue, and the thread runs on into
-    /// `do_signal_stop()` once strace resumes it, somewhere between that
-    /// line and its next one (see `shape/`).
-    Resume { sig: i32 },
+    /// strace's restart of a thread's signal-delivery-stop for a stop or
+    /// core-dumping signal it takes with the default action (synthetic):
+    /// the `---` line is the dequeue, and the thread runs on into
+    /// `do_signal_stop()`, or `do_coredump()` and its exit, once strace
+    /// resumes it, somewhere between that line and its next one (see
+    /// `shape/`). `core`: what that next line says of a core dump, when it
+    /// is the thread's `+++ killed by` the signal line.
+    Resume { sig: i32, core: Option<bool> },
     /// `+++ exited with N +++`.
     Exited { code: i32 },
     /// `+++ killed by SIGx [(core dumped)] +++`.

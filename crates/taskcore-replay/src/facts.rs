@@ -73,11 +73,6 @@ pub(crate) struct Facts {
     /// up the sender's process, asks the scheduler for the ones that did,
     /// [`crate::engine::Engine::take_wants`]).
     pub(crate) causes: Vec<Cause>,
-    /// A call sending, or a `---` line of, a core-dumping signal: whether
-    /// the next `+++ killed by` that signal line says `(core dumped)`
-    /// (`RLIMIT_CORE` and `core_pattern`, which the trace need not show,
-    /// decide; `None`: no such line in the lookahead).
-    pub(crate) core_dump: Option<bool>,
     /// An interrupted call: the signal and siginfo of the thread's next
     /// line when it is a `---` line.
     pub(crate) next_signal: Option<(i32, Option<RecSigInfo>)>,

@@ -48,9 +48,10 @@
 //! placed within its window: a call's `[entry, completion]` lines; a clone
 //! at its entry line, its child's events held until it (`engine/mod.rs`);
 //! a death (`Kind::Die`) between the task's last printed activity and its
-//! `+++` line (`engine/deaths.rs`); strace's restart of a stop signal's
-//! signal-delivery-stop (`Kind::Resume`) between its `---` line and the
-//! thread's next line (`shape/mod.rs`, `engine/strace.rs`); under `-qq`, strace's reap between the
+//! `+++` line (`engine/deaths.rs`); strace's restart of a stop or
+//! core-dumping signal's signal-delivery-stop (`Kind::Resume`) between its
+//! `---` line and the thread's next line (`shape/mod.rs`,
+//! `engine/strace.rs`); under `-qq`, strace's reap between the
 //! exit call and the first line that reports the task
 //! (`shape/exits.rs`). The planner (`plan.rs`), one pass over the
 //! lookahead window in file order, attaches to each event what later lines
@@ -172,6 +173,18 @@
 //! (`Facts::next_is_sigcont`); the seven sets' checks unchanged, 0
 //! mismatches. The former 2-14 are now 1-13; of the 13, 6 take a fact
 //! from later lines (1-4, 8 and 13).
+//! Now 12: the former rule 4 (`learn_core_dumps`, which set whether
+//! core-dumping signals dump core from a fact of later lines, the next
+//! `+++ killed by` that signal, at every send and `---` line of one) is
+//! part of rule 4 (was 5), state from before the trace: the core-dumping
+//! signal's `---` line is its dequeue too, strace's restart
+//! (`Kind::Resume`) ends at the thread's `+++ killed by` line and carries
+//! what it says, and the thread dumps core or not when it runs on. Its
+//! fact `Facts::core_dump` is gone. The repository needs it after all
+//! (`extra/jobctl`, `suite/cpython-process-q`: a SIGSEGV and a SIGABRT
+//! death without a core, counted under `learned` now); the seven sets'
+//! checks unchanged, 0 mismatches. The former 5-13 are now 4-12; of the
+//! 12, 5 take a fact from later lines (1-3, 7 and 12).
 //!
 //! ## Rules that take a fact from later lines
 //! The planner reads the fact (`plan.rs`); the rule that uses it lives in
@@ -195,18 +208,11 @@
 //!    see (a `read()` of the signalfd); it is dequeued. A signal unblocked
 //!    is delivered on the way out of the unblocking call, a tracee's
 //!    dequeue is a signal-delivery-stop strace prints.
-//! 4. `learn_core_dumps` (`engine/mod.rs`; fact `Facts::core_dump`):
-//!    whether a core-dumping signal dumps core depends on `RLIMIT_CORE`
-//!    and `core_pattern`, which the trace need not show; the next `+++
-//!    killed by SIGx (core dumped)` line says. No recording of the
-//!    repository needs it (each set replays with 0 mismatches without
-//!    it: every core-dumping death there dumped core, the emulation's
-//!    default); a recording made under `ulimit -c 0` does.
 //!
 //! ## State the recording does not show
 //! Learned (counted under `learned`, not checked) or not checkable (with
 //! the reason, never a mismatch).
-//! 5. State from before the trace is learned at its first read: one
+//! 4. State from before the trace is learned at its first read: one
 //!     mechanism for every per-task attribute the recording can show
 //!     before it sets it (`engine/learned.rs`, `Attr`): a signal's
 //!     disposition (`rt_sigaction`'s old action: nohup, a
@@ -233,17 +239,23 @@
 //!     checks more calls, 2,255 in `extra`, 3,712 in `wide`, 1,048 in
 //!     `suite`, 88 in `qq`, 9 in `signal`.) The credentials' ids are
 //!     not learned: the world runs as root, as the recordings were
-//!     made, and `get*id` is checked.
-//! 6. Memory exec and the loader mapped is not in the trace: an
+//!     made, and `get*id` is checked. Whether a core-dumping signal
+//!     dumps core (`RLIMIT_CORE`, inherited too, and `core_pattern`) is
+//!     shown at the death: the thread's `+++ killed by SIGx [(core
+//!     dumped)]` line ends strace's restart of its signal-delivery-stop
+//!     (`Kind::Resume`, `shape/mod.rs`), which carries it and applies it
+//!     before the thread runs on into `do_coredump()`
+//!     (`engine/strace.rs`; learned, not an `Attr`: no call reads it).
+//! 5. Memory exec and the loader mapped is not in the trace: an
 //!     `mprotect` or `mremap` that succeeded where the emulation has no
 //!     mapping and the trace never mapped, moved or unmapped reveals one;
 //!     it is mapped in and the call counted as not checkable
 //!     (`engine/memory.rs`). Not a first read of an attribute: a range is
 //!     known only where a call touched it.
-//! 7. Processes outside the trace (strace's parent, the shell): a call
+//! 6. Processes outside the trace (strace's parent, the shell): a call
 //!     naming one is applied to the emulation's stand-ins and not checked
 //!     (`outside_target`, `engine/mod.rs`; `engine/world.rs`).
-//! 8. A signal whose send the replay does not apply is queued where the
+//! 7. A signal whose send the replay does not apply is queued where the
 //!     recording shows it arrive, with the recorded siginfo: at its `---`
 //!     line, or at an `rt_sigtimedwait` that returns it with no `---`
 //!     line (a dequeue by a sigwait is not a signal-delivery-stop); a
@@ -266,12 +278,12 @@
 //!     there and counted under `learned`, the line checked once
 //!     (`deliver`, `engine/signals.rs`; it was counted under `unchecked`
 //!     as well, so such a line counted twice).
-//! 9. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
+//! 8. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
 //!     lines after its first exit call (or at its end), takes each exit
 //!     from its `exit_group(N) = ?` / `exit(N) = ?` line
 //!     (`shape/exits.rs`); an open call at its end does not make it
 //!     truncated (`input.rs`).
-//! 10. A clone recorded as refused is refused in the core too, whatever
+//! 9. A clone recorded as refused is refused in the core too, whatever
 //!     the core answers (a child it made is undone from a copy taken
 //!     before the call: `copy_process()` changes nothing when it fails);
 //!     EAGAIN and ENOMEM the core would not give depend on counts outside
@@ -288,8 +300,8 @@
 //! the core auto-attaches every child, and the engine handles each ptrace
 //! stop as strace's event loop does, through the core's ptrace API (no
 //! wait call per stop): event stops resumed, a signal-delivery-stop
-//! resumed with its signal (its `---` line; a stop signal taken with the
-//! default action at its `Kind::Resume`, above), a group-stop trap left
+//! resumed with its signal (its `---` line; a stop or core-dumping signal
+//! taken with the default action at its `Kind::Resume`, above), a group-stop trap left
 //! listening. strace reaps a thread at its exit and a leader at its
 //! `+++` line. What the core's ptrace semantics now do by themselves
 //! replaced two rules of this list (see the counts above): the former
@@ -306,17 +318,17 @@
 //! to the core, whose `ptrace_traceme()`/`ptrace_attach()` refuse an
 //! already traced task and whose `ptrace_check_attach()` refuses a
 //! non-tracee). Left:
-//! 11. strace reaps a dying process's leader at the `+++` line, so its
+//! 10. strace reaps a dying process's leader at the `+++` line, so its
 //!     parent sees the zombie only then; a leader whose threads outlive
 //!     it is reaped at the first later `+++` line after which it can
 //!     (`delay_group_leader()`). The delay itself is the core's now
 //!     (a traced zombie is its tracer's to reap, `wait_task_zombie()`
 //!     tells the real parent); what stays a rule is when the emulated
 //!     strace's wait happens: at the `+++` line (`engine/deaths.rs`).
-//! 12. A thread's exec (`+++ superseded by execve in pid N +++`) is
+//! 11. A thread's exec (`+++ superseded by execve in pid N +++`) is
 //!     applied at that line, its `<... execve resumed>` then skipped
 //!     (`engine/mod.rs`, `engine/lifecycle.rs`).
-//! 13. `get_signal()` reads a tracee's action after its
+//! 12. `get_signal()` reads a tracee's action after its
 //!     signal-delivery-stop (the `---` line), so another thread's
 //!     `rt_sigaction` whose window overlaps the `---` line to the thread's
 //!     next line may decide whether a handler ran. A frame set up there
@@ -330,7 +342,7 @@
 //!     `rt_sigreturn` lines) takes a fact from later lines: the thread's
 //!     next `rt_sigreturn` (`Facts::sigreturn_later`, `engine/signals.rs`). A frameless
 //!     `rt_sigreturn` otherwise, of a thread the trace created, is a
-//!     mismatch. With rule 8 (10 before tracer4) and the former rule 15 (of the 19): `suite/cpython-signal-q`/`-qq` 24 and 41
+//!     mismatch. With rule 7 (10 before tracer4) and the former rule 15 (of the 19): `suite/cpython-signal-q`/`-qq` 24 and 41
 //!     mismatches before, 0 after.
 //!
 //! No Linux analogue: this is a checker. What it checks is Linux's

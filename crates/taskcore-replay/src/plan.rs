@@ -9,7 +9,6 @@
 //! replay of it, by the search too, sees the same facts.
 
 use taskcore::sys::Syscall;
-use taskcore::uapi::sig_kernel_coredump;
 
 use crate::event::Call;
 use crate::event::{Event, Kind, Outcome};
@@ -26,10 +25,8 @@ const NAMED_READ: usize = 256;
 
 /// The facts of `e`, from the events of `w` after it (`None`: none).
 pub(crate) fn plan(w: &Window, e: &Event) -> Option<Facts> {
-    let core = coredump_signal(e);
     let report = reported(e);
-    let wanted = core.is_some()
-        || report.is_some()
+    let wanted = report.is_some()
         || matches!(e.kind, Kind::Exited { .. } | Kind::Killed { .. })
         || taken_with_info(e).is_some()
         || match &e.kind {
@@ -45,24 +42,18 @@ pub(crate) fn plan(w: &Window, e: &Event) -> Option<Facts> {
     if !wanted {
         return None;
     }
-    let f = facts(w, e, core);
+    let f = facts(w, e);
     (!f.is_empty()).then_some(f)
 }
 
-/// The facts of `e` (`core`: the core-dumping signal it sends or takes).
-fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
+/// The facts of `e`.
+fn facts(w: &Window, e: &Event) -> Facts {
     let mut f = Facts::default();
     if let Some((pid, what)) = reported(e) {
         f.preceded_by = reported_end(w, e, pid, what);
     }
     if matches!(e.kind, Kind::Exited { .. } | Kind::Killed { .. }) {
         f.preceded_by = dequeued_before(w, e);
-    }
-    if let Some(sig) = core {
-        f.core_dump = w.after(e.line).find_map(|x| match x.kind {
-            Kind::Killed { sig: s, core } if s == sig => Some(core),
-            _ => None,
-        });
     }
     if let Some((sig, info)) = taken_with_info(e) {
         f.causes = w
@@ -272,18 +263,6 @@ fn dequeued_before(w: &Window, e: &Event) -> Vec<(usize, u64)> {
             .collect();
     }
     Vec::new()
-}
-
-/// The core-dumping signal `e` sends or delivers, if any.
-fn coredump_signal(e: &Event) -> Option<i32> {
-    let sig = match &e.kind {
-        Kind::Signal { sig, .. } => Some(*sig),
-        Kind::Call(Call::Raw { nr, args, .. }) if *nr == taskcore::sys::nr::PIDFD_SEND_SIGNAL => {
-            Some(args[1] as i32)
-        }
-        k => k.sent_signal(),
-    }?;
-    sig_kernel_coredump(sig).then_some(sig)
 }
 
 /// Whether `call` is a signal wait (what an interruption's waker is asked

@@ -96,7 +96,6 @@ impl Engine {
             }
             (&Syscall::Kill { pid, sig }, _) => {
                 let (before, nested) = (self.stats.checked, self.nested(cur));
-                self.learn_core_dumps(sig);
                 if self.outside_target(cur, pid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
@@ -110,7 +109,6 @@ impl Engine {
                 self.count_nested(nested, before, "kill");
             }
             (&Syscall::Tgkill { tgid, tid, sig }, _) => {
-                self.learn_core_dumps(sig);
                 if self.outside_target(cur, tid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
@@ -123,7 +121,6 @@ impl Engine {
                 self.check_unit(e, r.map(drop));
             }
             (&Syscall::Tkill { tid, sig }, _) => {
-                self.learn_core_dumps(sig);
                 if self.outside_target(cur, tid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;

@@ -162,7 +162,7 @@ impl Engine {
                 resumed: None,
                 exit_resumed: None,
                 stopped_with: None,
-                defer_stop: false,
+                defer_stop: None,
                 held_stops: Vec::new(),
                 outside: Vec::new(),
                 inherited_pgid: 0,
@@ -341,9 +341,9 @@ impl Engine {
             self.held.entry(e.pid).or_default().push(held);
             return;
         };
-        if let Kind::Resume { sig } = e.kind {
+        if let Kind::Resume { sig, core } = e.kind {
             // Not a line of the thread's: strace's restart of it.
-            self.resume_stop(tr.task, sig);
+            self.resume_stop(tr.task, sig, core);
             return;
         }
         if tr.dead
@@ -430,7 +430,7 @@ impl Engine {
             Kind::Exited { code } => self.do_death(e, Some(*code), None),
             Kind::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
             Kind::Stopped { sig } => self.stopped_line(cur, *sig),
-            Kind::Resume { sig } => self.resume_stop(cur, *sig),
+            Kind::Resume { sig, core } => self.resume_stop(cur, *sig, *core),
             Kind::Signal { .. } | Kind::Call(Call::RestartSyscall { .. }) => {
                 self.apply_signal(e, cur)
             }
@@ -494,19 +494,6 @@ impl Engine {
     fn leader_of(&self, t: TaskId) -> taskcore::Result<TaskId> {
         let pid = self.k.getpid(t)?;
         self.k.find_task_by_vpid(t, pid)
-    }
-
-    /// Whether a core-dumping signal dumps core depends on rlimits the trace
-    /// does not show; the recording says what happened: the next death by
-    /// that signal, which the planner attached to the event
-    /// ([`Facts::core_dump`]).
-    pub(super) fn learn_core_dumps(&mut self, sig: i32) {
-        if !taskcore::uapi::sig_kernel_coredump(sig) {
-            return;
-        }
-        if let Some(core) = self.facts.core_dump {
-            self.k.set_core_dumps(core);
-        }
     }
 
     /// A target (pid encoding as kill takes it) outside the trace: a

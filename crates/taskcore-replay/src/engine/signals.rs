@@ -260,7 +260,7 @@ impl Engine {
 
     /// What can have woken thread `cur` from the wait of `e` when the
     /// emulation holds nothing it would take: the signal of its next
-    /// `---` line, sent from outside the replay (rule 8 of the crate
+    /// `---` line, sent from outside the replay (rule 7 of the crate
     /// docs). A signal the thread ignores needs nothing here: the core
     /// keeps it queued for a tracee (`sig_ignored()`) and it wakes the
     /// wait; so does a SIGCONT another thread takes, which under
@@ -476,7 +476,6 @@ impl Engine {
                 );
             }
             // Sent from outside the replay: sent now, then delivered.
-            self.learn_core_dumps(sig);
             self.stats.signals_checked -= 1;
             if let Err(err) = self.send_from_outside(e, cur, sig, info, "line") {
                 return self.mismatch(e, "signal", "sent".into(), err.name().into());
@@ -592,11 +591,18 @@ impl Engine {
             let _ = self.k.rt_sigprocmask(cur, 2, Some(saved & !bit(sig)));
         }
         self.world.stopped_with = None;
-        // A stop signal taken with the default action: strace resumes the
-        // signal-delivery-stop at the thread's `Kind::Resume`.
-        self.world.defer_stop = alone;
+        // A stop or core-dumping signal taken with the default action:
+        // strace resumes the signal-delivery-stop at the thread's
+        // `Kind::Resume`.
+        let dumps = taskcore::uapi::sig_kernel_coredump(sig)
+            && matches!(
+                self.k.rt_sigaction(cur, sig, None).map(|a| a.handler),
+                Ok(SigHandler::Default)
+            );
+        self.world.defer_stop = (alone || dumps).then_some(sig);
         let mut r = self.take_signal(cur);
-        self.world.defer_stop = false;
+        self.world.defer_stop = None;
+        let deferred = self.world.held_stops.contains(&(cur, sig));
         if alone || swapped && !matches!(r, Ok(SignalAction::Handler { .. })) {
             let _ = self.k.rt_sigprocmask(cur, 2, Some(saved));
         }
@@ -662,7 +668,7 @@ impl Engine {
                     let _ = self.k.rt_sigreturn(cur, old_mask);
                 }
             }
-            Ok(SignalAction::Stopped) if sig_kernel_stop(sig) => {}
+            Ok(SignalAction::Stopped) if sig_kernel_stop(sig) || deferred => {}
             // A terminal stop signal dequeued and discarded: the process
             // group is orphaned (Linux prints the `---` line before it
             // looks).

@@ -25,16 +25,17 @@ use taskcore_strace::{self as strace, Call, EventKind, Ret};
 /// second. The shaper keeps the last activity line of each task until
 /// its `+++` (memory: live tasks).
 ///
-/// A `--- SIGSTOP` (or SIGTSTP, SIGTTIN, SIGTTOU) line is printed at the
+/// A `--- SIGSTOP` (or SIGTSTP, SIGTTIN, SIGTTOU, or a core-dumping signal's) line is printed at the
 /// signal-delivery-stop, after the dequeue and before the thread acts on
 /// the signal; the stop itself (and the parent's SIGCHLD) comes once
 /// strace resumes it, before its `--- stopped by` line. Such a line is
 /// the dequeue, at its own place, and is followed by a synthetic
 /// [`Kind::Resume`] held until the thread's next line, whose window spans
 /// both (memory: one event per such thread): placed just after the `---`
-/// line when the next line is the thread's `--- stopped by` (strace
-/// resumes a tracee as soon as it printed the stop), else at the next
-/// line. A SIGCONT sent in between
+/// line when the next line is the thread's `--- stopped by`, or its `+++
+/// killed by` the signal line (strace resumes a tracee as soon as it
+/// printed the stop; that line also says whether it dumped core), else
+/// at the next line. A SIGCONT sent in between
 /// finds the thread in its signal-delivery-stop and cancels the stop
 /// (`prepare_signal()` clears `JOBCTL_STOP_DEQUEUED`).
 #[derive(Debug, Default)]
@@ -224,8 +225,21 @@ impl Shaper {
             // lines in between may be its group stop's doing); else as
             // late as this line (a SIGCONT meanwhile cancelled the stop).
             h.line = e.line;
-            if matches!(e.kind, EventKind::Stopped { .. }) {
-                h.at = Some(h.entry_line);
+            match (&mut h.kind, &e.kind) {
+                (Kind::Resume { .. }, EventKind::Stopped { .. }) => h.at = Some(h.entry_line),
+                // It dumped core or not (`RLIMIT_CORE`, `core_pattern`,
+                // which the trace need not show), and died.
+                (
+                    Kind::Resume { sig, core },
+                    &EventKind::Killed {
+                        sig: s,
+                        core_dumped,
+                    },
+                ) if *sig == s => {
+                    *core = Some(core_dumped);
+                    h.at = Some(h.entry_line);
+                }
+                _ => {}
             }
             h.seq = self.next_seq();
             out(h);
@@ -277,12 +291,14 @@ impl Shaper {
         let (code, sig) = match ev.kind {
             Kind::Exited { code } => (Some(code), None),
             Kind::Killed { sig, core } => (None, Some((sig, core))),
-            Kind::Signal { sig, .. } if stop_signal(sig) => {
+            Kind::Signal { sig, .. }
+                if stop_signal(sig) || taskcore::uapi::sig_kernel_coredump(sig) =>
+            {
                 // The thread's last activity is the line itself.
                 self.last.insert(ev.pid, ev.line);
                 let resume = Event {
                     entry_line: ev.line,
-                    kind: Kind::Resume { sig },
+                    kind: Kind::Resume { sig, core: None },
                     ret: Outcome::Unknown,
                     restart: None,
                     uptrs: None,
