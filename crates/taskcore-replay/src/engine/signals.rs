@@ -613,7 +613,7 @@ impl Engine {
                 .entry("--- signal in a temporary mask".into())
                 .or_default() += 1;
         }
-        if r == Ok(SignalAction::Stopped) && !sig_kernel_stop(sig) {
+        if r == Ok(SignalAction::Stopped) && !sig_kernel_stop(sig) && !deferred {
             // A stopped thread dequeues nothing: Linux shows it did, so
             // its group was continued, by nothing the replay applies (a
             // SIGCONT from outside, which it then ignored or took later:
