@@ -103,9 +103,6 @@ pub(crate) enum Kind {
     Exited { code: i32 },
     /// `+++ killed by SIGx [(core dumped)] +++`.
     Killed { sig: i32, core: bool },
-    /// `+++ superseded by execve in pid N +++`: this thread exec'd and took
-    /// pid N.
-    Superseded { by: i32 },
     /// A modelled call whose arguments strace never printed (the caller
     /// died inside it): neither applied nor checked.
     Unrecorded { name: String },
@@ -216,7 +213,6 @@ impl Kind {
             Kind::Resume { .. } => "--- signal resumed",
             Kind::Exited { .. } => "+++ exited",
             Kind::Killed { .. } => "+++ killed",
-            Kind::Superseded { .. } => "+++ superseded",
             Kind::Call(Call::Raw { nr, .. }) => raw_name(*nr),
             Kind::Call(Call::ProcWrite { .. }) => "write",
             Kind::Call(Call::Refused { name, .. } | Call::Unchecked { name, .. }) => name,

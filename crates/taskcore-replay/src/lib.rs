@@ -51,7 +51,8 @@
 //! `+++` line (`engine/deaths.rs`); strace's restart of a stop or
 //! core-dumping signal's signal-delivery-stop (`Kind::Resume`) between its
 //! `---` line and the thread's next line (`shape/mod.rs`,
-//! `engine/strace.rs`); under `-qq`, strace's reap between the
+//! `engine/strace.rs`); a thread's execve at strace's `+++ superseded by
+//! execve in pid T +++` line, inside its window (`shape/mod.rs`); under `-qq`, strace's reap between the
 //! exit call and the first line that reports the task
 //! (`shape/exits.rs`). The planner (`plan.rs`), one pass over the
 //! lookahead window in file order, attaches to each event what later lines
@@ -185,6 +186,18 @@
 //! death without a core, counted under `learned` now); the seven sets'
 //! checks unchanged, 0 mismatches. The former 5-13 are now 4-12; of the
 //! 12, 5 take a fact from later lines (1-3, 7 and 12).
+//! Now 11: the former rule 11 (a thread's exec applied at the `+++
+//! superseded` line by a handler of that line, its `<... execve
+//! resumed>` then skipped through a set of superseded leaders) is a
+//! placement: the shaper holds the line until the old leader's next
+//! event and, when that is the execve the thread entered, places the
+//! call at the line as the thread's (strace prints the line at
+//! `PTRACE_EVENT_EXEC`, after `de_thread()`: a point of the call's
+//! window); `do_execve` applies every exec the same way, and the pid map
+//! gives the leader's number to the thread that exec'd it. The line is no
+//! event of its own (4 fewer events in `extra`; the same checks, the
+//! execve's instead of the line's; 0 mismatches). The former 12 is now
+//! 11; of the 11, 5 take a fact from later lines (1-3, 7 and 11).
 //!
 //! ## Rules that take a fact from later lines
 //! The planner reads the fact (`plan.rs`); the rule that uses it lives in
@@ -325,10 +338,7 @@
 //!     (a traced zombie is its tracer's to reap, `wait_task_zombie()`
 //!     tells the real parent); what stays a rule is when the emulated
 //!     strace's wait happens: at the `+++` line (`engine/deaths.rs`).
-//! 11. A thread's exec (`+++ superseded by execve in pid N +++`) is
-//!     applied at that line, its `<... execve resumed>` then skipped
-//!     (`engine/mod.rs`, `engine/lifecycle.rs`).
-//! 12. `get_signal()` reads a tracee's action after its
+//! 11. `get_signal()` reads a tracee's action after its
 //!     signal-delivery-stop (the `---` line), so another thread's
 //!     `rt_sigaction` whose window overlaps the `---` line to the thread's
 //!     next line may decide whether a handler ran. A frame set up there

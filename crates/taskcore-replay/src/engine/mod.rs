@@ -434,25 +434,6 @@ impl Engine {
             Kind::Signal { .. } | Kind::Call(Call::RestartSyscall { .. }) => {
                 self.apply_signal(e, cur)
             }
-            Kind::Superseded { by } => {
-                // Thread `by` exec'd and took over this leader's pid.
-                if let Some(t) = self.pids.task(*by).filter(|t| !t.dead) {
-                    self.stats.checked += 1;
-                    let exec = taskcore::sys::Syscall::Execve {
-                        filename: String::new(),
-                        argv: None,
-                    };
-                    match self.sys(t.task, &exec) {
-                        Ok(_) => {
-                            self.pids.supersede(*by, e.pid);
-                            self.pids.superseded.insert(e.pid);
-                        }
-                        Err(err) => {
-                            self.mismatch(e, "execve by a thread", "0".into(), err.name().into())
-                        }
-                    }
-                }
-            }
             Kind::Call(Call::Raw { nr, args, .. }) if *nr == taskcore::sys::nr::PTRACE => {
                 self.ptrace_call(e, cur, *args)
             }

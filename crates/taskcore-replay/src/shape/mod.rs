@@ -46,6 +46,9 @@ pub(crate) struct Shaper {
     seq: u64,
     /// Held restarts of stop-signal lines ([`Kind::Resume`]), by task.
     held_stop: HashMap<i32, Event>,
+    /// Held `+++ superseded by execve in pid T +++` lines, by the old
+    /// leader's pid (see [`Shaper::convert_one`]).
+    held_exec: HashMap<i32, HeldExec>,
     /// Completing line of the last event of each task not yet ended.
     prev_line: HashMap<i32, usize>,
     /// Whether the trace prints `+++ exited` lines (see [`exits`]).
@@ -57,6 +60,44 @@ pub(crate) struct Shaper {
     max_line: usize,
     /// The events of the line being converted (kept for its capacity).
     scratch: Vec<Event>,
+}
+
+/// A `+++ superseded by execve in pid T +++` line held until the old
+/// leader's next event (see [`Shaper::convert_one`]).
+#[derive(Debug)]
+struct HeldExec {
+    /// The thread that exec'd (T).
+    by: i32,
+    line: usize,
+    ts: f64,
+    file: std::sync::Arc<str>,
+}
+
+impl HeldExec {
+    /// T's execve when the trace has not its call (its entry came before
+    /// the trace began): one with arguments strace did not print, placed
+    /// at the line.
+    fn unseen_call(self) -> Event {
+        Event {
+            seq: 0,
+            file: self.file,
+            line: self.line,
+            entry_line: self.line,
+            pid: self.by,
+            ts: self.ts,
+            restart: None,
+            at: None,
+            uptrs: None,
+            kind: Kind::Call(Call::Sys {
+                call: Syscall::Execve {
+                    filename: String::new(),
+                    argv: None,
+                },
+                out: Rec::Ret,
+            }),
+            ret: Outcome::Value(0),
+        }
+    }
 }
 
 /// Whether `sig` is one of the stop signals.
@@ -81,7 +122,9 @@ impl Shaper {
             l.seq = self.next_seq();
             out(l);
         }
+        let execs: Vec<HeldExec> = self.held_exec.drain().map(|(_, h)| h).collect();
         let mut held: Vec<Event> = self.held_stop.drain().map(|(_, e)| e).collect();
+        held.extend(execs.into_iter().map(HeldExec::unseen_call));
         held.sort_by_key(|e| e.line);
         for mut h in held {
             h.seq = self.next_seq();
@@ -96,7 +139,12 @@ impl Shaper {
 
     /// The lowest line an event still held here may be placed at.
     pub(crate) fn floor(&self) -> Option<usize> {
-        let stops = self.held_stop.values().map(|e| e.entry_line).min();
+        let stops = self
+            .held_stop
+            .values()
+            .map(|e| e.entry_line)
+            .chain(self.held_exec.values().map(|h| h.line))
+            .min();
         match (self.exits.floor(), stops) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -216,8 +264,32 @@ impl Shaper {
     }
 
     /// Converts `e`, handing the resulting events to `out`.
+    ///
+    /// A thread's execve: strace prints `+++ superseded by execve in pid
+    /// T +++` for the old leader L once it sees the exec (`de_thread()`
+    /// done, T renumbered L, `PTRACE_EVENT_EXEC`), and T's execve then
+    /// completes under pid L. The line is held until L's next event; when
+    /// that is the execve T entered, the call is placed at the line (a
+    /// point of its window, where the exec had taken effect) as T's, and
+    /// the line is not an event of its own.
     fn convert_one(&mut self, e: &strace::Event, mut out: impl FnMut(Event)) {
         self.max_line = self.max_line.max(e.line);
+        let mut exec_by = None;
+        if let Some(h) = self.held_exec.remove(&e.pid) {
+            match &e.kind {
+                EventKind::Syscall(s)
+                    if h.by == e.entry_pid
+                        && matches!(s.call.syscall(), Some(Syscall::Execve { .. })) =>
+                {
+                    exec_by = Some((h.by, h.line));
+                }
+                _ => {
+                    let mut x = h.unseen_call();
+                    x.seq = self.next_seq();
+                    out(x);
+                }
+            }
+        }
         if let Some(mut h) = self.held_stop.remove(&e.pid) {
             // strace resumed the thread between its `---` line and this
             // one: at once, as its event loop does, when this line shows
@@ -243,6 +315,16 @@ impl Shaper {
             }
             h.seq = self.next_seq();
             out(h);
+        }
+        if let EventKind::Superseded { by_pid } = e.kind {
+            let h = HeldExec {
+                by: by_pid,
+                line: e.line,
+                ts: e.ts,
+                file: e.file.clone(),
+            };
+            self.held_exec.insert(e.pid, h);
+            return;
         }
         let (op, ret) = convert(e);
         let mut ev = Event {
@@ -312,6 +394,10 @@ impl Shaper {
             _ => {
                 self.last.insert(ev.pid, ev.entry_line);
                 ev.seq = self.next_seq();
+                if let Some((by, line)) = exec_by {
+                    ev.pid = by;
+                    ev.at = Some(line);
+                }
                 out(ev);
                 return;
             }
@@ -400,8 +486,14 @@ fn convert(e: &strace::Event) -> (Kind, Outcome) {
                 Outcome::Unknown,
             )
         }
-        EventKind::Superseded { by_pid } => {
-            return (Kind::Superseded { by: *by_pid }, Outcome::Unknown)
+        // Held by `Shaper::convert_one`, never converted.
+        EventKind::Superseded { .. } => {
+            return (
+                Kind::Other {
+                    name: "+++ superseded".into(),
+                },
+                Outcome::Unknown,
+            )
         }
     };
     let mut ret = outcome(&s.ret);
