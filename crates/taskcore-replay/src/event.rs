@@ -91,13 +91,18 @@ pub(crate) enum Kind {
         code: Option<i32>,
         sig: Option<(i32, bool)>,
     },
+    /// strace's restart of a thread's signal-delivery-stop for a stop or
+    /// core-dumping signal it takes with the default action (synthetic):
+    /// the `---` line is the dequeue, and the thread runs on into
+    /// `do_signal_stop()`, or `do_coredump()` and its exit, once strace
+    /// resumes it, somewhere between that line and its next one (see
+    /// `shape/`). `core`: what that next line says of a core dump, when it
+    /// is the thread's `+++ killed by` the signal line.
+    Resume { sig: i32, core: Option<bool> },
     /// `+++ exited with N +++`.
     Exited { code: i32 },
     /// `+++ killed by SIGx [(core dumped)] +++`.
     Killed { sig: i32, core: bool },
-    /// `+++ superseded by execve in pid N +++`: this thread exec'd and took
-    /// pid N.
-    Superseded { by: i32 },
     /// A modelled call whose arguments strace never printed (the caller
     /// died inside it): neither applied nor checked.
     Unrecorded { name: String },
@@ -205,9 +210,9 @@ impl Kind {
             Kind::Call(Call::RestartSyscall { .. }) => "restart_syscall",
             Kind::Stopped { .. } => "--- stopped",
             Kind::Die { .. } => "death",
+            Kind::Resume { .. } => "--- signal resumed",
             Kind::Exited { .. } => "+++ exited",
             Kind::Killed { .. } => "+++ killed",
-            Kind::Superseded { .. } => "+++ superseded",
             Kind::Call(Call::Raw { nr, .. }) => raw_name(*nr),
             Kind::Call(Call::ProcWrite { .. }) => "write",
             Kind::Call(Call::Refused { name, .. } | Call::Unchecked { name, .. }) => name,

@@ -62,7 +62,10 @@ pub(crate) struct Facts {
     /// before this event, which the scheduler (`replayer.rs`) moves before
     /// it. A wait reporting a child's death or stop: the child's death and
     /// `+++` line, or its `--- stopped by` line, that strace printed after
-    /// the wait.
+    /// the wait. A `+++` line: the parent's `---` SIGCHLD line strace
+    /// printed after it, whose dequeue came before the reap sent the
+    /// child's SIGCHLD (a later `---` line names the child, so the two
+    /// were not coalesced).
     pub(crate) preceded_by: Vec<(usize, u64)>,
     /// A `---` line with a siginfo, or an `rt_sigtimedwait` that returned
     /// one: the later lines that may have caused it (the engine, which
@@ -70,22 +73,11 @@ pub(crate) struct Facts {
     /// up the sender's process, asks the scheduler for the ones that did,
     /// [`crate::engine::Engine::take_wants`]).
     pub(crate) causes: Vec<Cause>,
-    /// A call sending, or a `---` line of, a core-dumping signal: whether
-    /// the next `+++ killed by` that signal line says `(core dumped)`
-    /// (`RLIMIT_CORE` and `core_pattern`, which the trace need not show,
-    /// decide; `None`: no such line in the lookahead).
-    pub(crate) core_dump: Option<bool>,
-    /// A stop signal's `---` line: whether the thread's next line is a
-    /// `--- SIGCONT` line.
-    pub(crate) next_is_sigcont: bool,
     /// An interrupted call: the signal and siginfo of the thread's next
     /// line when it is a `---` line.
     pub(crate) next_signal: Option<(i32, Option<RecSigInfo>)>,
     /// A `---` line: whether the thread has a later `rt_sigreturn` line.
     pub(crate) sigreturn_later: bool,
-    /// A `---` line: the later `---` lines of the same signal with an
-    /// `si_pid`, in file order, distinct, at most 32.
-    pub(crate) later_same: Vec<Named>,
     /// A mask-changing call in a trace that opened a signalfd.
     pub(crate) unblocked: Option<Unblocked>,
     /// A clone in a trace with `--decode-pids=pidns` comments: the tasks

@@ -48,9 +48,13 @@
 //! placed within its window: a call's `[entry, completion]` lines; a clone
 //! at its entry line, its child's events held until it (`engine/mod.rs`);
 //! a death (`Kind::Die`) between the task's last printed activity and its
-//! `+++` line (`engine/deaths.rs`); under `-qq`, strace's reap between the
-//! exit call and the first line that reports the task
-//! (`shape/exits.rs`). The planner (`plan.rs`), one pass over the
+//! `+++` line (`engine/deaths.rs`); strace's restart of a stop or
+//! core-dumping signal's signal-delivery-stop (`Kind::Resume`) between its
+//! `---` line and the thread's next line (`shape/mod.rs`,
+//! `engine/strace.rs`); a thread's execve at strace's `+++ superseded by
+//! execve in pid T +++` line, inside its window (`shape/mod.rs`); under
+//! `-qq`, strace's reap between the exit call and the first line that
+//! reports the task (`shape/exits.rs`). The planner (`plan.rs`), one pass over the
 //! lookahead window in file order, attaches to each event what later lines
 //! show about it (`facts.rs`), among them happens-before constraints the
 //! scheduler (`replayer.rs`) makes hold before any engine applies the
@@ -73,10 +77,20 @@
 //!   `---` line (the last thread to stop notifies the parent in
 //!   `do_signal_stop()`, `do_notify_parent_cldstop()`, before strace prints
 //!   the stops). (Was `pull_cause`.)
+//! - a dequeue before the send it did not coalesce with: a parent's `---`
+//!   SIGCHLD line whose window (from the thread's previous line) contains
+//!   a child's `+++` line comes before that `+++` line when a later `---`
+//!   SIGCHLD line of the same thread names the child (strace's reap at the
+//!   `+++` line sends the parent its SIGCHLD, `wait_task_zombie()` ->
+//!   `do_notify_parent()`; a non-real-time signal sent while the same one
+//!   is pending is lost, `legacy_queue()`, so the child's was sent after
+//!   the dequeue; strace prints the `---` line only at the
+//!   signal-delivery-stop). (Was rule 1, the engine's `requeue_lost`,
+//!   which queued the lost signal again from a fact of later lines.)
 //!
-//! The first holds whatever the emulation's state; the other two only
-//! when the emulation holds no such signal already (an earlier send may
-//! be the one taken): the engine says so ([`Replayer`]'s `apply_at`,
+//! The first and the last hold whatever the emulation's state; the other
+//! two only when the emulation holds no such signal already (an earlier
+//! send may be the one taken): the engine says so ([`Replayer`]'s `apply_at`,
 //! `Engine::take_wants`), and the scheduler moves the lines and replays
 //! the event from a copy taken before it. The engine itself is a function
 //! of its state and the events (with their facts) in the order given:
@@ -131,22 +145,69 @@
 //! mismatches (it cost 62 checks in `extra` before the exit stop was
 //! taken for what it is). The former 15-16 are now 14-15; of the 15, 8
 //! take a fact from later lines (1-6, 10 and 15).
+//! Now 14 (branch tracer4): the former rule 1 (`requeue_lost`, a
+//! child's SIGCHLD the emulation lost to one still pending, queued again
+//! after the dequeue when a later `---` line named the child) is the
+//! fourth happens-before constraint above: the scheduler applies the
+//! dequeue before the reap, so nothing is lost and nothing is queued
+//! again (its fact `Facts::later_same`, the engine's record of the
+//! kernel's signals and its counter `--- signal sent after the dequeue of
+//! the same signal` are gone; the 13 lines it requeued in `extra` and
+//! `wide` are checked as before, every set's checks unchanged, 0
+//! mismatches). The former 2-15 are now 1-14; of the 14, 7 take a fact
+//! from later lines (1-5, 9 and 14).
+//! Now 13: the former rule 1 (`next_line_is_sigcont`: a stop signal's
+//! `---` line the core no longer held, followed by a `--- SIGCONT`,
+//! accepted from a fact of later lines) is the emulated strace's: the
+//! `---` line of a stop signal taken with the default action is its
+//! dequeue, at its own place, and strace restarts that
+//! signal-delivery-stop at a synthetic `Kind::Resume` (just after the
+//! line when the thread's next line is its `--- stopped by`, else at
+//! that next line), where the thread runs on into `do_signal_stop()`;
+//! a SIGCONT sent in between finds it in the stop and the core gives the
+//! stop up (`prepare_signal()` clears `JOBCTL_STOP_DEQUEUED`,
+//! `tests/oracle/ptrace_edges.out`, `sigstop_cancelled`). Before, the
+//! whole line was held to the next line, so such a SIGCONT flushed a
+//! signal not yet dequeued. A `pause`/`rt_sigsuspend` interrupted is now
+//! the core's answer (`TIF_SIGPENDING` for a group stop another thread
+//! began, not only for a pending signal). Deleted with its fact
+//! (`Facts::next_is_sigcont`); the seven sets' checks unchanged, 0
+//! mismatches. The former 2-14 are now 1-13; of the 13, 6 take a fact
+//! from later lines (1-4, 8 and 13).
+//! Now 12: the former rule 4 (`learn_core_dumps`, which set whether
+//! core-dumping signals dump core from a fact of later lines, the next
+//! `+++ killed by` that signal, at every send and `---` line of one) is
+//! part of rule 4 (was 5), state from before the trace: the core-dumping
+//! signal's `---` line is its dequeue too, strace's restart
+//! (`Kind::Resume`) ends at the thread's `+++ killed by` line and carries
+//! what it says, and the thread dumps core or not when it runs on. Its
+//! fact `Facts::core_dump` is gone. The repository needs it after all
+//! (`extra/jobctl`, `suite/cpython-process-q`: a SIGSEGV and a SIGABRT
+//! death without a core, counted under `learned` now); the seven sets'
+//! checks unchanged, 0 mismatches. The former 5-13 are now 4-12; of the
+//! 12, 5 take a fact from later lines (1-3, 7 and 12).
+//! Now 11: the former rule 11 (a thread's exec applied at the `+++
+//! superseded` line by a handler of that line, its `<... execve
+//! resumed>` then skipped through a set of superseded leaders) is a
+//! placement: the shaper holds the line until the old leader's next
+//! event and, when that is the execve the thread entered, places the
+//! call at the line as the thread's (strace prints the line at
+//! `PTRACE_EVENT_EXEC`, after `de_thread()`: a point of the call's
+//! window); `do_execve` applies every exec the same way, and the pid map
+//! gives the leader's number to the thread that exec'd it. The line is no
+//! event of its own (4 fewer events in `extra`; the same checks, the
+//! execve's instead of the line's; 0 mismatches). The former 12 is now
+//! 11; of the 11, 5 take a fact from later lines (1-3, 7 and 11).
+//! The engine reads facts of later lines at 7 places now, 10 at
+//! da92cce (`later_same`, `next_is_sigcont` and `core_dump` gone; left:
+//! `uncreated`, `ns_annotated`, `unblocked` twice, `next_signal`,
+//! `sigreturn_later`, and `causes`, which only names what the scheduler
+//! may move).
 //!
 //! ## Rules that take a fact from later lines
 //! The planner reads the fact (`plan.rs`); the rule that uses it lives in
 //! the engine module named.
-//! 1. `requeue_lost` (`engine/signals.rs`; fact: the later `---` lines of
-//!    the same signal, `Facts::later_same`): a child's SIGCHLD the
-//!    emulation lost to a SIGCHLD still pending is queued again after the
-//!    dequeue, when a later `---` line names that child. strace prints
-//!    `---` at the delivery stop (after the dequeue) and `+++` after its
-//!    reap (after the parent was signalled): either order.
-//! 2. `next_line_is_sigcont` (`engine/signals.rs`; fact
-//!    `Facts::next_is_sigcont`): a stop signal's `---` line the core no
-//!    longer holds, followed by a `--- SIGCONT`: the SIGCONT cleared
-//!    `JOBCTL_STOP_DEQUEUED` and `do_signal_stop()` gave the stop up
-//!    (`tests/oracle/ptrace_edges.out`, `sigstop_cancelled`).
-//! 3. `unnamed_child` (`engine/lifecycle.rs`; fact `Facts::uncreated`): a
+//! 1. `unnamed_child` (`engine/lifecycle.rs`; fact `Facts::uncreated`): a
 //!    clone's child strace did not number for the trace, because the
 //!    caller died inside the call (`= ?`: the child exists,
 //!    `copy_process()` completed) or because the caller lives in a nested
@@ -154,29 +215,22 @@
 //!    (the result is the namespace's number, strace labels lines with its
 //!    own): the first task of the lookahead that no clone created and no
 //!    other such clone claimed.
-//! 4. `infer_new_pid_ns` (`engine/pidns.rs`; fact `Facts::ns_annotated`):
+//! 2. `infer_new_pid_ns` (`engine/pidns.rs`; fact `Facts::ns_annotated`):
 //!    a pid namespace whose `unshare(CLONE_NEWPID)` the filter left out is
 //!    applied before the clone of a child whose own clones strace
 //!    annotates with namespace numbers (Linux numbers a task once, at its
 //!    creation, in its parent's `pid_for_children`).
-//! 5. `consumed_unseen` (`engine/consumed.rs`; fact `Facts::unblocked`):
+//! 3. `consumed_unseen` (`engine/consumed.rs`; fact `Facts::unblocked`):
 //!    a signal a signalfd user unblocks whose `---` line does not come
 //!    before the thread's next call was consumed where the trace cannot
 //!    see (a `read()` of the signalfd); it is dequeued. A signal unblocked
 //!    is delivered on the way out of the unblocking call, a tracee's
 //!    dequeue is a signal-delivery-stop strace prints.
-//! 6. `learn_core_dumps` (`engine/mod.rs`; fact `Facts::core_dump`):
-//!    whether a core-dumping signal dumps core depends on `RLIMIT_CORE`
-//!    and `core_pattern`, which the trace need not show; the next `+++
-//!    killed by SIGx (core dumped)` line says. No recording of the
-//!    repository needs it (each set replays with 0 mismatches without
-//!    it: every core-dumping death there dumped core, the emulation's
-//!    default); a recording made under `ulimit -c 0` does.
 //!
 //! ## State the recording does not show
 //! Learned (counted under `learned`, not checked) or not checkable (with
 //! the reason, never a mismatch).
-//! 7. State from before the trace is learned at its first read: one
+//! 4. State from before the trace is learned at its first read: one
 //!     mechanism for every per-task attribute the recording can show
 //!     before it sets it (`engine/learned.rs`, `Attr`): a signal's
 //!     disposition (`rt_sigaction`'s old action: nohup, a
@@ -203,17 +257,23 @@
 //!     checks more calls, 2,255 in `extra`, 3,712 in `wide`, 1,048 in
 //!     `suite`, 88 in `qq`, 9 in `signal`.) The credentials' ids are
 //!     not learned: the world runs as root, as the recordings were
-//!     made, and `get*id` is checked.
-//! 8. Memory exec and the loader mapped is not in the trace: an
+//!     made, and `get*id` is checked. Whether a core-dumping signal
+//!     dumps core (`RLIMIT_CORE`, inherited too, and `core_pattern`) is
+//!     shown at the death: the thread's `+++ killed by SIGx [(core
+//!     dumped)]` line ends strace's restart of its signal-delivery-stop
+//!     (`Kind::Resume`, `shape/mod.rs`), which carries it and applies it
+//!     before the thread runs on into `do_coredump()`
+//!     (`engine/strace.rs`; learned, not an `Attr`: no call reads it).
+//! 5. Memory exec and the loader mapped is not in the trace: an
 //!     `mprotect` or `mremap` that succeeded where the emulation has no
 //!     mapping and the trace never mapped, moved or unmapped reveals one;
 //!     it is mapped in and the call counted as not checkable
 //!     (`engine/memory.rs`). Not a first read of an attribute: a range is
 //!     known only where a call touched it.
-//! 9. Processes outside the trace (strace's parent, the shell): a call
+//! 6. Processes outside the trace (strace's parent, the shell): a call
 //!     naming one is applied to the emulation's stand-ins and not checked
 //!     (`outside_target`, `engine/mod.rs`; `engine/world.rs`).
-//! 10. A signal whose send the replay does not apply is queued where the
+//! 7. A signal whose send the replay does not apply is queued where the
 //!     recording shows it arrive, with the recorded siginfo: at its `---`
 //!     line, or at an `rt_sigtimedwait` that returns it with no `---`
 //!     line (a dequeue by a sigwait is not a signal-delivery-stop); a
@@ -236,12 +296,12 @@
 //!     there and counted under `learned`, the line checked once
 //!     (`deliver`, `engine/signals.rs`; it was counted under `unchecked`
 //!     as well, so such a line counted twice).
-//! 11. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
+//! 8. `strace -qq` drops `+++ exited` lines: a trace with none, 2,048
 //!     lines after its first exit call (or at its end), takes each exit
 //!     from its `exit_group(N) = ?` / `exit(N) = ?` line
 //!     (`shape/exits.rs`); an open call at its end does not make it
 //!     truncated (`input.rs`).
-//! 12. A clone recorded as refused is refused in the core too, whatever
+//! 9. A clone recorded as refused is refused in the core too, whatever
 //!     the core answers (a child it made is undone from a copy taken
 //!     before the call: `copy_process()` changes nothing when it fails);
 //!     EAGAIN and ENOMEM the core would not give depend on counts outside
@@ -258,7 +318,8 @@
 //! the core auto-attaches every child, and the engine handles each ptrace
 //! stop as strace's event loop does, through the core's ptrace API (no
 //! wait call per stop): event stops resumed, a signal-delivery-stop
-//! resumed with its signal (its `---` line), a group-stop trap left
+//! resumed with its signal (its `---` line; a stop or core-dumping signal
+//! taken with the default action at its `Kind::Resume`, above), a group-stop trap left
 //! listening. strace reaps a thread at its exit and a leader at its
 //! `+++` line. What the core's ptrace semantics now do by themselves
 //! replaced two rules of this list (see the counts above): the former
@@ -275,17 +336,14 @@
 //! to the core, whose `ptrace_traceme()`/`ptrace_attach()` refuse an
 //! already traced task and whose `ptrace_check_attach()` refuses a
 //! non-tracee). Left:
-//! 13. strace reaps a dying process's leader at the `+++` line, so its
+//! 10. strace reaps a dying process's leader at the `+++` line, so its
 //!     parent sees the zombie only then; a leader whose threads outlive
 //!     it is reaped at the first later `+++` line after which it can
 //!     (`delay_group_leader()`). The delay itself is the core's now
 //!     (a traced zombie is its tracer's to reap, `wait_task_zombie()`
 //!     tells the real parent); what stays a rule is when the emulated
 //!     strace's wait happens: at the `+++` line (`engine/deaths.rs`).
-//! 14. A thread's exec (`+++ superseded by execve in pid N +++`) is
-//!     applied at that line, its `<... execve resumed>` then skipped
-//!     (`engine/mod.rs`, `engine/lifecycle.rs`).
-//! 15. `get_signal()` reads a tracee's action after its
+//! 11. `get_signal()` reads a tracee's action after its
 //!     signal-delivery-stop (the `---` line), so another thread's
 //!     `rt_sigaction` whose window overlaps the `---` line to the thread's
 //!     next line may decide whether a handler ran. A frame set up there
@@ -299,7 +357,7 @@
 //!     `rt_sigreturn` lines) takes a fact from later lines: the thread's
 //!     next `rt_sigreturn` (`Facts::sigreturn_later`, `engine/signals.rs`). A frameless
 //!     `rt_sigreturn` otherwise, of a thread the trace created, is a
-//!     mismatch. With rule 10 and the former rule 15 (of the 19): `suite/cpython-signal-q`/`-qq` 24 and 41
+//!     mismatch. With rule 7 (10 before tracer4) and the former rule 15 (of the 19): `suite/cpython-signal-q`/`-qq` 24 and 41
 //!     mismatches before, 0 after.
 //!
 //! No Linux analogue: this is a checker. What it checks is Linux's

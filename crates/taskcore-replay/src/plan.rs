@@ -9,7 +9,6 @@
 //! replay of it, by the search too, sees the same facts.
 
 use taskcore::sys::Syscall;
-use taskcore::uapi::{sig_kernel_coredump, sig_kernel_stop, SIGCONT};
 
 use crate::event::Call;
 use crate::event::{Event, Kind, Outcome};
@@ -26,10 +25,9 @@ const NAMED_READ: usize = 256;
 
 /// The facts of `e`, from the events of `w` after it (`None`: none).
 pub(crate) fn plan(w: &Window, e: &Event) -> Option<Facts> {
-    let core = coredump_signal(e);
     let report = reported(e);
-    let wanted = core.is_some()
-        || report.is_some()
+    let wanted = report.is_some()
+        || matches!(e.kind, Kind::Exited { .. } | Kind::Killed { .. })
         || taken_with_info(e).is_some()
         || match &e.kind {
             Kind::Signal { .. } => true,
@@ -44,21 +42,18 @@ pub(crate) fn plan(w: &Window, e: &Event) -> Option<Facts> {
     if !wanted {
         return None;
     }
-    let f = facts(w, e, core);
+    let f = facts(w, e);
     (!f.is_empty()).then_some(f)
 }
 
-/// The facts of `e` (`core`: the core-dumping signal it sends or takes).
-fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
+/// The facts of `e`.
+fn facts(w: &Window, e: &Event) -> Facts {
     let mut f = Facts::default();
     if let Some((pid, what)) = reported(e) {
         f.preceded_by = reported_end(w, e, pid, what);
     }
-    if let Some(sig) = core {
-        f.core_dump = w.after(e.line).find_map(|x| match x.kind {
-            Kind::Killed { sig: s, core } if s == sig => Some(core),
-            _ => None,
-        });
+    if matches!(e.kind, Kind::Exited { .. } | Kind::Killed { .. }) {
+        f.preceded_by = dequeued_before(w, e);
     }
     if let Some((sig, info)) = taken_with_info(e) {
         f.causes = w
@@ -78,18 +73,8 @@ fn facts(w: &Window, e: &Event, core: Option<i32>) -> Facts {
             .collect();
     }
     match &e.kind {
-        Kind::Signal { sig, info } => {
-            let sig = *sig;
-            if sig_kernel_stop(sig) {
-                f.next_is_sigcont = w
-                    .thread_after(e.pid, e.entry_line)
-                    .find(|x| x.seq != e.seq)
-                    .is_some_and(|x| matches!(x.kind, Kind::Signal { sig: SIGCONT, .. }));
-            }
+        Kind::Signal { .. } => {
             f.sigreturn_later = w.sigreturn_after(e.pid, e.line);
-            if info.is_some() {
-                f.later_same = later_named(w.named_lines_after(sig, e.line).map(|x| &**x));
-            }
         }
         Kind::Call(Call::Sys { call, .. })
             if e.ret == Outcome::Interrupted && is_signal_wait(call) =>
@@ -243,16 +228,41 @@ fn reported_end(w: &Window, e: &Event, nr: i32, what: Report) -> Vec<(usize, u64
     Vec::new()
 }
 
-/// The core-dumping signal `e` sends or delivers, if any.
-fn coredump_signal(e: &Event) -> Option<i32> {
-    let sig = match &e.kind {
-        Kind::Signal { sig, .. } => Some(*sig),
-        Kind::Call(Call::Raw { nr, args, .. }) if *nr == taskcore::sys::nr::PIDFD_SEND_SIGNAL => {
-            Some(args[1] as i32)
+/// "A dequeue before the send it did not coalesce with": strace prints a
+/// `+++` line when its wait reaps the tracee, and `wait_task_zombie()`
+/// sends the real parent its SIGCHLD then (`do_notify_parent()`); the
+/// parent prints its `---` line once in its signal-delivery-stop, after
+/// the dequeue. A non-real-time signal sent while the same one is pending
+/// is lost (`legacy_queue()`), so when a later `---` SIGCHLD line of a
+/// thread names the child of `+++` line `e`, that child's SIGCHLD was sent
+/// after the thread's previous SIGCHLD dequeue: the thread's `---`
+/// SIGCHLD line naming another process whose window (from the thread's
+/// previous line) contains `e`'s line came before `e` in the kernel,
+/// though strace printed it later. Of the first [`NAMED_READ`] later
+/// `---` SIGCHLD lines.
+fn dequeued_before(w: &Window, e: &Event) -> Vec<(usize, u64)> {
+    use taskcore::uapi::{CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD};
+    let mut open: Vec<&Event> = Vec::new();
+    for x in w.named_lines_after(SIGCHLD, e.line).take(NAMED_READ) {
+        let Kind::Signal { info: Some(i), .. } = x.kind else {
+            continue;
+        };
+        if i.pid != Some(e.pid) {
+            if x.entry_line < e.line {
+                open.push(x);
+            }
+            continue;
         }
-        k => k.sent_signal(),
-    }?;
-    sig_kernel_coredump(sig).then_some(sig)
+        if !matches!(i.code, CLD_EXITED | CLD_KILLED | CLD_DUMPED) {
+            continue;
+        }
+        return open
+            .iter()
+            .filter(|y| y.pid == x.pid)
+            .map(|y| (y.key(), y.seq))
+            .collect();
+    }
+    Vec::new()
 }
 
 /// Whether `call` is a signal wait (what an interruption's waker is asked
@@ -273,33 +283,6 @@ fn changes_mask(e: &Event) -> bool {
             ..
         })
     )
-}
-
-/// The distinct `---` lines with an `si_pid` among the first
-/// [`NAMED_READ`] of `lines`, at most [`NAMED_KEPT`].
-fn later_named<'a>(lines: impl Iterator<Item = &'a Event>) -> Vec<Named> {
-    let mut v: Vec<Named> = Vec::new();
-    for x in lines.take(NAMED_READ) {
-        let Kind::Signal { sig, info: Some(i) } = x.kind else {
-            continue;
-        };
-        if i.pid.is_none() {
-            continue;
-        }
-        let n = Named {
-            thread: x.pid,
-            sig,
-            code: i.code,
-            pid: i.pid,
-        };
-        if !v.contains(&n) {
-            v.push(n);
-            if v.len() >= NAMED_KEPT {
-                break;
-            }
-        }
-    }
-    v
 }
 
 /// What the lines after `e` show of the signals its thread unblocked.

@@ -487,3 +487,43 @@ fn a_group_continued_from_outside_counts_its_line_once() {
         s.stats.learned
     );
 }
+
+/// Two children killed by SIGSEGV, the first dumping core, the second
+/// not (`RLIMIT_CORE` or `core_pattern`, which the trace does not show;
+/// data/traces/extra/jobctl): the thread's `+++ killed by` line, which
+/// ends strace's restart of its signal-delivery-stop, says which, and the
+/// parent's wait and SIGCHLD report it so.
+const CORE_DUMPS: &str = "\
+100 1.00 clone(child_stack=NULL, flags=SIGCHLD) = 101
+101 1.01 --- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=NULL} ---
+101 1.02 +++ killed by SIGSEGV (core dumped) +++
+100 1.03 wait4(-1, [{WIFSIGNALED(s) && WTERMSIG(s) == SIGSEGV && WCOREDUMP(s)}], 0, NULL) = 101
+100 1.04 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_DUMPED, si_pid=101, si_uid=0, si_status=SIGSEGV, si_utime=0, si_stime=0} ---
+100 1.05 clone(child_stack=NULL, flags=SIGCHLD) = 102
+102 1.06 --- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=NULL} ---
+102 1.07 +++ killed by SIGSEGV +++
+100 1.08 wait4(-1, [{WIFSIGNALED(s) && WTERMSIG(s) == SIGSEGV}], 0, NULL) = 102
+100 1.09 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_KILLED, si_pid=102, si_uid=0, si_status=SIGSEGV, si_utime=0, si_stime=0} ---
+";
+
+#[test]
+fn whether_a_core_was_dumped_is_learned_from_the_killed_line() {
+    let (_, signals, bad) = replay(CORE_DUMPS);
+    assert!(bad.is_empty(), "{bad:?}");
+    // The faults are sent at their lines (not checked), the SIGCHLDs are.
+    assert_eq!(signals, 2);
+    let s = summary(CORE_DUMPS);
+    assert_eq!(
+        s.stats
+            .learned
+            .get("core dumps (RLIMIT_CORE, core_pattern), at a death"),
+        Some(&1)
+    );
+    // A wait that shows a core dump the `+++` line denies is wrong.
+    let wrong = CORE_DUMPS.replace(
+        "[{WIFSIGNALED(s) && WTERMSIG(s) == SIGSEGV}], 0, NULL) = 102",
+        "[{WIFSIGNALED(s) && WTERMSIG(s) == SIGSEGV && WCOREDUMP(s)}], 0, NULL) = 102",
+    );
+    let (_, _, bad) = replay(&wrong);
+    assert_eq!(bad, vec![9], "{bad:?}");
+}

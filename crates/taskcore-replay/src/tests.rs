@@ -523,3 +523,32 @@ fn a_binary_file_is_named_so_at_its_first_nul_line() {
     assert!(e.starts_with("t:2: binary file"), "{e}");
     assert_eq!(mismatches, 0);
 }
+
+/// Thread 201 of process 200 execs: strace prints `+++ superseded by
+/// execve in pid 201 +++` for the leader 200 once the exec took effect
+/// (`de_thread()`: 201 took pid 200), and 201's execve completes under
+/// pid 200. The call is placed at that line as 201's; from then on 200
+/// is 201's task, whose mask the exec kept.
+const THREAD_EXEC: &str = "\
+100 1.00 clone(child_stack=NULL, flags=SIGCHLD) = 200
+200 1.01 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, exit_signal=0, stack=0x1000, stack_size=0x1000}, 88) = 201
+201 1.02 rt_sigprocmask(SIG_BLOCK, [USR1], [], 8) = 0
+201 1.03 execve(\"/bin/true\", [\"true\"], 0x7ffc /* 1 var */ <unfinished ...>
+200 1.04 +++ superseded by execve in pid 201 +++
+200 1.05 <... execve resumed>) = 0
+200 1.06 rt_sigprocmask(SIG_BLOCK, NULL, [USR1], 8) = 0
+200 1.07 exit_group(3) = ?
+200 1.08 +++ exited with 3 +++
+100 1.09 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = 200
+";
+
+#[test]
+fn a_threads_exec_is_placed_at_the_superseded_line_and_takes_the_leaders_pid() {
+    let s = summary(THREAD_EXEC);
+    assert!(s.mismatches.is_empty(), "{:?}", s.mismatches);
+    // The clones, both masks, the execve, the exit status, the wait.
+    assert_eq!(s.stats.checked, 7, "{:?}", s.stats);
+    // The leader's mask is not the exec'd thread's.
+    let s = summary(&THREAD_EXEC.replace("NULL, [USR1], 8) = 0", "NULL, [], 8) = 0"));
+    assert_eq!(s.mismatches.len(), 1, "{:?}", s.mismatches);
+}

@@ -205,11 +205,13 @@ impl Window {
         self.events.range(self.first_after(after)..)
     }
 
-    /// Thread `pid`'s events completed after line `after`, in file order
+    /// Thread `pid`'s lines completed after line `after`, in file order
     /// (a scan of the window from there: the planner asks for a thread's
-    /// next few lines).
+    /// next few lines); strace's restarts ([`Kind::Resume`]) are not its
+    /// lines.
     pub(crate) fn thread_after(&self, pid: i32, after: usize) -> impl Iterator<Item = &Arc<Event>> {
-        self.after(after).filter(move |e| e.pid == pid)
+        self.after(after)
+            .filter(move |e| e.pid == pid && !matches!(e.kind, Kind::Resume { .. }))
     }
 
     /// The sending calls entered before line `line` and completed after it,

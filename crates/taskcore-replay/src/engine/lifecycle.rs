@@ -96,7 +96,6 @@ impl Engine {
             }
             (&Syscall::Kill { pid, sig }, _) => {
                 let (before, nested) = (self.stats.checked, self.nested(cur));
-                self.learn_core_dumps(sig);
                 if self.outside_target(cur, pid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
@@ -110,7 +109,6 @@ impl Engine {
                 self.count_nested(nested, before, "kill");
             }
             (&Syscall::Tgkill { tgid, tid, sig }, _) => {
-                self.learn_core_dumps(sig);
                 if self.outside_target(cur, tid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
@@ -123,7 +121,6 @@ impl Engine {
                 self.check_unit(e, r.map(drop));
             }
             (&Syscall::Tkill { tid, sig }, _) => {
-                self.learn_core_dumps(sig);
                 if self.outside_target(cur, tid) {
                     self.unchecked_because(e, "a process outside the trace");
                     return;
@@ -139,17 +136,20 @@ impl Engine {
         }
     }
 
-    /// A recorded execve: applied when it succeeded (unless a thread's
-    /// exec already applied it at the `+++ superseded` line).
+    /// A recorded execve: applied when it succeeded. A thread other than
+    /// its process's leader that execs takes the leader's pid
+    /// (`de_thread()`): the recorded leader's number is the thread's from
+    /// then on (its call was placed at strace's `+++ superseded` line,
+    /// `shape/`).
     fn do_execve(&mut self, e: &Event, cur: TaskId, call: &Syscall) {
         if e.ret != Outcome::Value(0) {
             self.unchecked(e);
             return;
         }
-        if self.pids.superseded.remove(&e.pid) {
-            // Applied at the `+++ superseded` line.
-            return;
-        }
+        let leader = match (self.k.gettid(cur), self.k.getpid(cur)) {
+            (Ok(tid), Ok(tgid)) if tid != tgid => self.pids.rec_of(tgid),
+            _ => None,
+        };
         self.set_known(cur, Attr::Brk, false);
         if let Ok(tgid) = self.k.getpid(cur) {
             self.mem.mm_touched.remove(&tgid);
@@ -157,6 +157,9 @@ impl Engine {
         match self.sys(cur, call) {
             Ok(_) => {
                 self.stats.applied += 1;
+                if let Some(l) = leader {
+                    self.pids.supersede(e.pid, l);
+                }
                 self.procapi_after_exec(cur);
                 if let Syscall::Execve {
                     filename,

@@ -162,6 +162,8 @@ impl Engine {
                 resumed: None,
                 exit_resumed: None,
                 stopped_with: None,
+                defer_stop: None,
+                held_stops: Vec::new(),
                 outside: Vec::new(),
                 inherited_pgid: 0,
             },
@@ -230,8 +232,8 @@ impl Engine {
                 self.k.set_time(((ev.ts - t0) * 1e9) as u64);
             }
         }
-        // Synthetic death events are not lines of the trace.
-        if !matches!(ev.kind, Kind::Die { .. }) {
+        // Synthetic deaths and restarts are not lines of the trace.
+        if !matches!(ev.kind, Kind::Die { .. } | Kind::Resume { .. }) {
             self.stats.events += 1;
         }
         self.dispatch(ev, facts);
@@ -301,6 +303,7 @@ impl Engine {
         let mut inferred = std::mem::take(&mut self.pids.inferred);
         inferred.retain(|_, c| self.pids.task(*c).is_some());
         self.pids.inferred = inferred;
+        self.world.held_stops.retain(|(t, _)| k.getpid(*t).is_ok());
         self.sweep_signals();
         self.sweep_learned();
         self.sweep_signalfd();
@@ -338,6 +341,11 @@ impl Engine {
             self.held.entry(e.pid).or_default().push(held);
             return;
         };
+        if let Kind::Resume { sig, core } = e.kind {
+            // Not a line of the thread's: strace's restart of it.
+            self.resume_stop(tr.task, sig, core);
+            return;
+        }
         if tr.dead
             && !matches!(
                 e.kind,
@@ -389,9 +397,6 @@ impl Engine {
                         self.deaths.unconfirmed_dead.insert(task);
                         self.strace_exited(task);
                     }
-                    Notification::Signal { group, sig, info } => {
-                        self.note_kernel_signal(group, sig, info);
-                    }
                     Notification::PtraceStopped { task, code } => self.strace_stop(task, code),
                     _ => {}
                 }
@@ -425,27 +430,9 @@ impl Engine {
             Kind::Exited { code } => self.do_death(e, Some(*code), None),
             Kind::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
             Kind::Stopped { sig } => self.stopped_line(cur, *sig),
+            Kind::Resume { sig, core } => self.resume_stop(cur, *sig, *core),
             Kind::Signal { .. } | Kind::Call(Call::RestartSyscall { .. }) => {
                 self.apply_signal(e, cur)
-            }
-            Kind::Superseded { by } => {
-                // Thread `by` exec'd and took over this leader's pid.
-                if let Some(t) = self.pids.task(*by).filter(|t| !t.dead) {
-                    self.stats.checked += 1;
-                    let exec = taskcore::sys::Syscall::Execve {
-                        filename: String::new(),
-                        argv: None,
-                    };
-                    match self.sys(t.task, &exec) {
-                        Ok(_) => {
-                            self.pids.supersede(*by, e.pid);
-                            self.pids.superseded.insert(e.pid);
-                        }
-                        Err(err) => {
-                            self.mismatch(e, "execve by a thread", "0".into(), err.name().into())
-                        }
-                    }
-                }
             }
             Kind::Call(Call::Raw { nr, args, .. }) if *nr == taskcore::sys::nr::PTRACE => {
                 self.ptrace_call(e, cur, *args)
@@ -488,19 +475,6 @@ impl Engine {
     fn leader_of(&self, t: TaskId) -> taskcore::Result<TaskId> {
         let pid = self.k.getpid(t)?;
         self.k.find_task_by_vpid(t, pid)
-    }
-
-    /// Whether a core-dumping signal dumps core depends on rlimits the trace
-    /// does not show; the recording says what happened: the next death by
-    /// that signal, which the planner attached to the event
-    /// ([`Facts::core_dump`]).
-    pub(super) fn learn_core_dumps(&mut self, sig: i32) {
-        if !taskcore::uapi::sig_kernel_coredump(sig) {
-            return;
-        }
-        if let Some(core) = self.facts.core_dump {
-            self.k.set_core_dumps(core);
-        }
     }
 
     /// A target (pid encoding as kill takes it) outside the trace: a

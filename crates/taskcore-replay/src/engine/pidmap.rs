@@ -103,9 +103,6 @@ pub(crate) struct PidMap {
     /// signal's siginfo may name a child reaped just before it was
     /// delivered.
     recent: VecDeque<(i32, i32)>,
-    /// Leaders whose pid a thread's exec took over (its `<... execve
-    /// resumed>` is already applied).
-    pub(crate) superseded: HashSet<i32>,
     /// Tids already given to clones whose creator strace did not number
     /// the child for: clone sequence number -> child tid.
     pub(crate) inferred: HashMap<u64, i32>,

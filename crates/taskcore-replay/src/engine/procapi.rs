@@ -189,20 +189,16 @@ impl Engine {
             args[2] = 0;
         }
         let mut call = Syscall::from_raw_in(nr, args, &NoMemory, &fds);
-        if nr == sysnr::PIDFD_SEND_SIGNAL {
-            if given {
-                let (Some(i), Ok(Syscall::PidfdSendSignal { info, .. })) = (info, call.as_mut())
-                else {
-                    self.note_skipped(e, "pidfd_send_signal");
-                    return self.unchecked_because(e, "a siginfo strace did not read");
-                };
-                let pid = match i.pid {
-                    p if p > 0 && !self.pids.is_outside(p) => self.pids.map_nr(p),
-                    p => p,
-                };
-                *info = Some(taskcore::SigInfo { pid, ..i });
-            }
-            self.learn_core_dumps(args[1] as i32);
+        if given {
+            let (Some(i), Ok(Syscall::PidfdSendSignal { info, .. })) = (info, call.as_mut()) else {
+                self.note_skipped(e, "pidfd_send_signal");
+                return self.unchecked_because(e, "a siginfo strace did not read");
+            };
+            let pid = match i.pid {
+                p if p > 0 && !self.pids.is_outside(p) => self.pids.map_nr(p),
+                p => p,
+            };
+            *info = Some(taskcore::SigInfo { pid, ..i });
         }
         let r = call.and_then(|c| self.sys(cur, &c));
         self.check_unit(e, r.map(drop));

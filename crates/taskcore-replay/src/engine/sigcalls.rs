@@ -360,35 +360,28 @@ impl Engine {
             return self.unchecked(e);
         }
         self.stats.checked += 1;
-        let blocked = match mask {
-            Some(m) => m,
-            None => self.k.sigmask(cur).unwrap_or(0),
-        };
-        if !self.deliverable(cur, blocked) {
-            match self.next_waker(e) {
+        // The core decides whether the thread was woken: a signal it can
+        // take, or a group stop another thread began (`signal_wake_up()`
+        // sets `TIF_SIGPENDING` for `JOBCTL_STOP_PENDING` too).
+        let r = self.sys_sigwait(cur, &suspend(mask));
+        self.stats.applied += 1;
+        match r {
+            Err(Errno::EINTR) => {}
+            Ok(SigWait::WouldBlock) => match self.next_waker(e) {
+                // It sleeps until the signal is sent at its line.
                 Waker::Outside => {
-                    // It sleeps until the signal is sent at its line.
-                    let r = self.sys_sigwait(cur, &suspend(mask));
-                    self.stats.applied += 1;
-                    if r == Ok(SigWait::WouldBlock) {
-                        self.sig.sleeping.insert(cur, Sleep::Suspend(mask));
-                    }
+                    self.sig.sleeping.insert(cur, Sleep::Suspend(mask));
                 }
                 Waker::Nothing => {
                     self.mismatch(e, "result", "interrupted".into(), "would sleep".into())
                 }
-            }
-            return;
-        }
-        let r = self.sys_sigwait(cur, &suspend(mask));
-        self.stats.applied += 1;
-        if r != Err(Errno::EINTR) {
-            self.mismatch(
+            },
+            r => self.mismatch(
                 e,
                 "result",
                 "= ? ERESTARTNOHAND".into(),
                 super::notation::fmt_sigwait(&r),
-            );
+            ),
         }
     }
 

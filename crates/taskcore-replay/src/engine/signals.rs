@@ -29,8 +29,6 @@
 //! under `SA_RESTART`, else EINTR). A trace without `%signal` records no
 //! `rt_sigreturn` and no mask: there the handler returns at once.
 
-use std::collections::VecDeque;
-
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
@@ -85,10 +83,6 @@ pub(crate) struct SigState {
     pub(super) sleeping: HashMap<TaskId, Sleep>,
     /// The line of the event being applied.
     pub(super) cur_line: usize,
-    /// The last kernel signals (a child's SIGCHLD) sent to each process,
-    /// by its leader, with the line they were sent at: one sent while the
-    /// same signal was pending was lost to it in the emulation.
-    kernel_sent: HashMap<TaskId, VecDeque<KernelSent>>,
     /// Processes (leaders) that opened a signalfd or inherited one at
     /// fork: a signal pending for them may be consumed unseen (see
     /// [`consumed`](super::consumed)).
@@ -101,19 +95,6 @@ pub(crate) struct SigState {
     /// [`Engine::note_send`]); for the report alone.
     sent_ignored: HashMap<TaskId, u64>,
 }
-
-/// A kernel signal sent to a process ([`SigState::kernel_sent`]).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct KernelSent {
-    sig: i32,
-    info: SigInfo,
-    /// The recorded pid of the child it names.
-    child: Option<i32>,
-    line: usize,
-}
-
-/// How many kernel signals [`SigState::kernel_sent`] keeps per process.
-const KERNEL_SENT_KEPT: usize = 16;
 
 /// SIGKILL and SIGSTOP, never blocked.
 const UNBLOCKABLE: u64 = (1 << (SIGKILL - 1)) | (1 << (SIGSTOP - 1));
@@ -129,7 +110,6 @@ impl Engine {
             .unapplied_sends
             .retain(|rec, n| *n > 0 && pids.is_live(*rec));
         self.sig.last_restart.retain(|rec, _| pids.is_live(*rec));
-        self.sig.kernel_sent.retain(|g, _| k.getpid(*g).is_ok());
         self.sig.ignored_takes.retain(|t, _| k.getpid(*t).is_ok());
         self.sig.sent_ignored.retain(|g, _| k.getpid(*g).is_ok());
     }
@@ -192,95 +172,6 @@ impl Engine {
                 .checked_calls
                 .entry("--- signal sent while ignored, kept by tracing".into())
                 .or_default() += 1;
-        }
-    }
-
-    /// Notes a kernel signal sent to process `group` (a notification).
-    pub(super) fn note_kernel_signal(&mut self, group: TaskId, sig: i32, info: SigInfo) {
-        if !(1..32).contains(&sig) {
-            return; // real-time signals queue, they are never lost
-        }
-        let child = self.pids.rec_of(info.pid);
-        let line = self.sig.cur_line;
-        let v = self.sig.kernel_sent.entry(group).or_default();
-        if v.len() == KERNEL_SENT_KEPT {
-            v.pop_front();
-        }
-        v.push_back(KernelSent {
-            sig,
-            info,
-            child,
-            line,
-        });
-    }
-
-    /// After thread `cur` took `sig` at its `---` line `e`: a child's
-    /// signal the kernel sent its process after the thread's previous line,
-    /// which the emulation lost because `sig` was pending then, came after
-    /// the dequeue in Linux when a later `---` line of the process names
-    /// that child. strace prints the `---` line once the thread is in its
-    /// signal-delivery-stop, after the dequeue, and a `+++` line once it
-    /// reaped the child, after the parent was sent SIGCHLD: the two lines
-    /// can show them in either order. The lost signal is queued again now.
-    fn requeue_lost(&mut self, e: &Event, cur: TaskId, sig: i32, info: Option<RecSigInfo>) {
-        let Ok(leader) = self.leader_of(cur) else {
-            return;
-        };
-        // The thread's previous line: where the converter opened the `---`
-        // line's window (none: since the thread began).
-        let prev = if e.entry_line < e.line {
-            e.entry_line
-        } else {
-            0
-        };
-        let taken = info.and_then(|i| i.pid);
-        if let Some(v) = self.sig.kernel_sent.get_mut(&leader) {
-            // The one taken now is no longer a candidate.
-            v.retain(|k| k.sig != sig || k.child != taken);
-        }
-        let Ok((p, s)) = self.k.pending_signals(cur) else {
-            return;
-        };
-        if (p | s) & bit(sig) != 0 {
-            return; // nothing was lost: the later one is still pending
-        }
-        let tgid = self.tgid_of_rec(e.pid);
-        let later = &self.facts.later_same;
-        let lost = self.sig.kernel_sent.get(&leader).and_then(|v| {
-            v.iter()
-                .filter(|k| k.sig == sig && k.line > prev && k.line <= e.line && k.child.is_some())
-                .find(|k| {
-                    k.child != taken
-                        && later.iter().any(|x| {
-                            x.sig == sig
-                                && x.pid == k.child
-                                && x.code == k.info.code
-                                && self.tgid_of_rec(x.thread) == tgid
-                        })
-                })
-                .copied()
-        });
-        let Some(lost) = lost else {
-            return;
-        };
-        let own = self.k.getpid(cur).unwrap_or(0);
-        let sent = self
-            .k
-            .rt_sigqueueinfo(leader, own, sig, lost.info)
-            .or_else(|_| {
-                let tid = self.k.pid_vnr(cur, cur).unwrap_or(0);
-                self.k.rt_tgsigqueueinfo(cur, own, tid, sig, lost.info)
-            });
-        self.drain();
-        if sent.is_ok() {
-            *self
-                .stats
-                .checked_calls
-                .entry("--- signal sent after the dequeue of the same signal".into())
-                .or_default() += 1;
-            if let Some(v) = self.sig.kernel_sent.get_mut(&leader) {
-                v.retain(|k| k.line != lost.line || k.child != lost.child);
-            }
         }
     }
 
@@ -369,7 +260,7 @@ impl Engine {
 
     /// What can have woken thread `cur` from the wait of `e` when the
     /// emulation holds nothing it would take: the signal of its next
-    /// `---` line, sent from outside the replay (rule 10 of the crate
+    /// `---` line, sent from outside the replay (rule 7 of the crate
     /// docs). A signal the thread ignores needs nothing here: the core
     /// keeps it queued for a tracee (`sig_ignored()`) and it wakes the
     /// wait; so does a SIGCONT another thread takes, which under
@@ -576,15 +467,6 @@ impl Engine {
             self.count_sent_ignored(cur, sig, ignored);
         } else {
             self.want_cause(e, sig, info);
-            if sig_kernel_stop(sig) && self.facts.next_is_sigcont {
-                // Dequeued into its signal-delivery-stop (strace's line)
-                // before a SIGCONT came, which cleared JOBCTL_STOP_DEQUEUED:
-                // do_signal_stop() gave the stop up, no `--- stopped` line
-                // came and the SIGCONT was the thread's next line
-                // (tests/oracle/ptrace_edges.out, sigstop_cancelled). The
-                // core flushed it at the SIGCONT: the same end state.
-                return;
-            }
             if !self.unmodelled_sender(e.pid, sig, info.as_ref()) {
                 return self.mismatch(
                     e,
@@ -594,7 +476,6 @@ impl Engine {
                 );
             }
             // Sent from outside the replay: sent now, then delivered.
-            self.learn_core_dumps(sig);
             self.stats.signals_checked -= 1;
             if let Err(err) = self.send_from_outside(e, cur, sig, info, "line") {
                 return self.mismatch(e, "signal", "sent".into(), err.name().into());
@@ -617,7 +498,6 @@ impl Engine {
             self.stats.signals_ignored += 1;
         }
         self.deliver(e, cur, sig, info);
-        self.requeue_lost(e, cur, sig, info);
     }
 
     /// What caused signal `sig` (siginfo `info`) that thread `e.pid` takes
@@ -711,7 +591,18 @@ impl Engine {
             let _ = self.k.rt_sigprocmask(cur, 2, Some(saved & !bit(sig)));
         }
         self.world.stopped_with = None;
+        // A stop or core-dumping signal taken with the default action:
+        // strace resumes the signal-delivery-stop at the thread's
+        // `Kind::Resume`.
+        let dumps = taskcore::uapi::sig_kernel_coredump(sig)
+            && matches!(
+                self.k.rt_sigaction(cur, sig, None).map(|a| a.handler),
+                Ok(SigHandler::Default)
+            );
+        self.world.defer_stop = (alone || dumps).then_some(sig);
         let mut r = self.take_signal(cur);
+        self.world.defer_stop = None;
+        let deferred = self.world.held_stops.contains(&(cur, sig));
         if alone || swapped && !matches!(r, Ok(SignalAction::Handler { .. })) {
             let _ = self.k.rt_sigprocmask(cur, 2, Some(saved));
         }
@@ -722,7 +613,7 @@ impl Engine {
                 .entry("--- signal in a temporary mask".into())
                 .or_default() += 1;
         }
-        if r == Ok(SignalAction::Stopped) && !sig_kernel_stop(sig) {
+        if r == Ok(SignalAction::Stopped) && !sig_kernel_stop(sig) && !deferred {
             // A stopped thread dequeues nothing: Linux shows it did, so
             // its group was continued, by nothing the replay applies (a
             // SIGCONT from outside, which it then ignored or took later:
@@ -777,7 +668,7 @@ impl Engine {
                     let _ = self.k.rt_sigreturn(cur, old_mask);
                 }
             }
-            Ok(SignalAction::Stopped) if sig_kernel_stop(sig) => {}
+            Ok(SignalAction::Stopped) if sig_kernel_stop(sig) || deferred => {}
             // A terminal stop signal dequeued and discarded: the process
             // group is orphaned (Linux prints the `---` line before it
             // looks).

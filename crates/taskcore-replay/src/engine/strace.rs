@@ -9,7 +9,12 @@
 //!   resumed at once; at a clone's, the new tracee's first stop (a seized
 //!   child starts with `JOBCTL_TRAP_STOP`) is taken and resumed too;
 //! - a signal-delivery-stop is resumed with its signal (strace prints the
-//!   `---` line there and injects the signal back);
+//!   `---` line there and injects the signal back); that of a stop or
+//!   core-dumping signal taken with the default action at the thread's
+//!   [`Kind::Resume`](crate::event::Kind::Resume), where it runs on into
+//!   `do_signal_stop()` (a SIGCONT sent meanwhile cancels the stop:
+//!   `tests/oracle/ptrace_edges.out`, `sigstop_cancelled`) or
+//!   `do_coredump()`;
 //! - a group-stop trap (`PTRACE_EVENT_STOP` with a stop signal) is left
 //!   listening (`PTRACE_LISTEN`, strace's `--- stopped by` line); any
 //!   other `PTRACE_EVENT_STOP` (a new child's first stop, the re-trap
@@ -29,7 +34,7 @@ use taskcore::task::ptrace::event::{
     PTRACE_EVENT_VFORK, PTRACE_O_TRACECLONE, PTRACE_O_TRACEEXEC, PTRACE_O_TRACEEXIT,
     PTRACE_O_TRACEFORK, PTRACE_O_TRACESYSGOOD, PTRACE_O_TRACEVFORK,
 };
-use taskcore::uapi::{sig_kernel_stop, SIGTRAP};
+use taskcore::uapi::{sig_kernel_coredump, sig_kernel_stop, SIGTRAP};
 use taskcore::TaskId;
 
 use super::Engine;
@@ -57,6 +62,12 @@ impl Engine {
             // PTRACE_GETSIGINFO and restarts the tracee with the signal.
             if let Ok(info) = self.k.ptrace_getsiginfo(strace, nr) {
                 self.world.stopped_with = Some((task, info));
+            }
+            if self.world.defer_stop == Some(sig) {
+                // Resumed at the thread's `Kind::Resume`.
+                self.world.held_stops.retain(|&(t, _)| t != task);
+                self.world.held_stops.push((task, sig));
+                return;
             }
             let _ = self.k.ptrace_cont(strace, nr, sig);
             self.world.resumed = Some(task);
@@ -95,13 +106,64 @@ impl Engine {
         }
     }
 
+    /// strace restarts tracee `cur` from the signal-delivery-stop of stop
+    /// or core-dumping signal `sig` it left it in at the `---` line (see
+    /// [`Kind::Resume`](crate::event::Kind::Resume)): the thread runs on
+    /// with the signal, into `do_signal_stop()`, or gives the stop up if a
+    /// SIGCONT came meanwhile (`JOBCTL_STOP_DEQUEUED` cleared), or
+    /// discards it (a terminal stop signal in an orphaned process group);
+    /// or into `do_coredump()` and `do_group_exit()`. Whether the dump
+    /// happens depends on `RLIMIT_CORE` and `core_pattern`, which the
+    /// trace need not show: `core`, the thread's `+++ killed by` line,
+    /// says (learned, not checked). Nothing of it is a line of the trace:
+    /// nothing is checked.
+    pub(super) fn resume_stop(&mut self, cur: TaskId, sig: i32, core: Option<bool>) {
+        let Some(i) = self
+            .world
+            .held_stops
+            .iter()
+            .position(|&(t, s)| t == cur && s == sig)
+        else {
+            return;
+        };
+        self.world.held_stops.swap_remove(i);
+        let strace = self.world.strace;
+        let Ok(nr) = self.k.pid_vnr(strace, cur) else {
+            return;
+        };
+        if let Some(core) = core.filter(|_| sig_kernel_coredump(sig)) {
+            if self.k.config().core_dumps != core {
+                *self
+                    .stats
+                    .learned
+                    .entry("core dumps (RLIMIT_CORE, core_pattern), at a death".into())
+                    .or_default() += 1;
+            }
+            self.k.set_core_dumps(core);
+        }
+        self.world.resumed = None;
+        if self.k.ptrace_cont(strace, nr, sig).is_ok() {
+            let _ = self.take_signal_from(cur, true);
+        }
+        self.drain();
+    }
+
     /// `get_signal()` for thread `t`, through the ptrace stops the
     /// emulated strace resumes (signal-delivery-stops, a re-trap after a
     /// SIGCONT, its `PTRACE_EVENT_EXIT` stop on a fatal signal): what the
     /// thread does once resumed (a stop it stays in is a group stop's; one
     /// resumed from its exit stop exits, `SignalAction::Exit`).
     pub(super) fn take_signal(&mut self, t: TaskId) -> taskcore::Result<taskcore::SignalAction> {
-        let mut resumed = false;
+        self.take_signal_from(t, false)
+    }
+
+    /// [`Engine::take_signal`], for a thread just resumed from a ptrace
+    /// stop when `resumed` (one dequeue at most).
+    fn take_signal_from(
+        &mut self,
+        t: TaskId,
+        mut resumed: bool,
+    ) -> taskcore::Result<taskcore::SignalAction> {
         loop {
             // Once resumed, one dequeue: a signal it then discards ends the
             // turn (the next dequeue is the next `---` line's).

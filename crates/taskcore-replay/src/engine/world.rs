@@ -24,6 +24,14 @@ pub(super) struct World {
     /// The tracee and siginfo (`PTRACE_GETSIGINFO`) of the last
     /// signal-delivery-stop the emulated strace saw.
     pub(super) stopped_with: Option<(taskcore::TaskId, taskcore::SigInfo)>,
+    /// The signal, while a thread dequeues a stop or core-dumping signal
+    /// it takes with the default action: strace leaves that
+    /// signal-delivery-stop until the thread's
+    /// [`Kind::Resume`](crate::event::Kind::Resume) (see
+    /// [`strace`](super::strace)).
+    pub(super) defer_stop: Option<i32>,
+    /// The tracees in such a signal-delivery-stop, with their signal.
+    pub(super) held_stops: Vec<(taskcore::TaskId, i32)>,
     /// Emulated numbers of the processes outside the trace.
     pub(super) outside: Vec<i32>,
     /// The emulated process group the traced root inherited (strace's).

@@ -25,19 +25,30 @@ use taskcore_strace::{self as strace, Call, EventKind, Ret};
 /// second. The shaper keeps the last activity line of each task until
 /// its `+++` (memory: live tasks).
 ///
-/// A `--- SIGSTOP` (or SIGTSTP, SIGTTIN, SIGTTOU) line is printed at the
-/// signal-delivery-stop, before the thread acts on the signal; the stop
-/// itself (and the parent's SIGCHLD) comes before its `--- stopped by`
-/// line. Such a line is held until the thread's next line and becomes an
-/// event whose window spans both (memory: one event per such thread).
+/// A `--- SIGSTOP` (or SIGTSTP, SIGTTIN, SIGTTOU, or a core-dumping signal's) line is printed at the
+/// signal-delivery-stop, after the dequeue and before the thread acts on
+/// the signal; the stop itself (and the parent's SIGCHLD) comes once
+/// strace resumes it, before its `--- stopped by` line. Such a line is
+/// the dequeue, at its own place, and is followed by a synthetic
+/// [`Kind::Resume`] held until the thread's next line, whose window spans
+/// both (memory: one event per such thread): placed just after the `---`
+/// line when the next line is the thread's `--- stopped by`, or its `+++
+/// killed by` the signal line (strace resumes a tracee as soon as it
+/// printed the stop; that line also says whether it dumped core), else
+/// at the next line. A SIGCONT sent in between
+/// finds the thread in its signal-delivery-stop and cancels the stop
+/// (`prepare_signal()` clears `JOBCTL_STOP_DEQUEUED`).
 #[derive(Debug, Default)]
 pub(crate) struct Shaper {
     /// Entry line of the last event of each task not yet ended.
     last: HashMap<i32, usize>,
     /// Sequence number of the next event.
     seq: u64,
-    /// Held stop-signal lines, by task.
+    /// Held restarts of stop-signal lines ([`Kind::Resume`]), by task.
     held_stop: HashMap<i32, Event>,
+    /// Held `+++ superseded by execve in pid T +++` lines, by the old
+    /// leader's pid (see [`Shaper::convert_one`]).
+    held_exec: HashMap<i32, HeldExec>,
     /// Completing line of the last event of each task not yet ended.
     prev_line: HashMap<i32, usize>,
     /// Whether the trace prints `+++ exited` lines (see [`exits`]).
@@ -49,6 +60,44 @@ pub(crate) struct Shaper {
     max_line: usize,
     /// The events of the line being converted (kept for its capacity).
     scratch: Vec<Event>,
+}
+
+/// A `+++ superseded by execve in pid T +++` line held until the old
+/// leader's next event (see [`Shaper::convert_one`]).
+#[derive(Debug)]
+struct HeldExec {
+    /// The thread that exec'd (T).
+    by: i32,
+    line: usize,
+    ts: f64,
+    file: std::sync::Arc<str>,
+}
+
+impl HeldExec {
+    /// T's execve when the trace has not its call (its entry came before
+    /// the trace began): one with arguments strace did not print, placed
+    /// at the line.
+    fn unseen_call(self) -> Event {
+        Event {
+            seq: 0,
+            file: self.file,
+            line: self.line,
+            entry_line: self.line,
+            pid: self.by,
+            ts: self.ts,
+            restart: None,
+            at: None,
+            uptrs: None,
+            kind: Kind::Call(Call::Sys {
+                call: Syscall::Execve {
+                    filename: String::new(),
+                    argv: None,
+                },
+                out: Rec::Ret,
+            }),
+            ret: Outcome::Value(0),
+        }
+    }
 }
 
 /// Whether `sig` is one of the stop signals.
@@ -73,7 +122,9 @@ impl Shaper {
             l.seq = self.next_seq();
             out(l);
         }
+        let execs: Vec<HeldExec> = self.held_exec.drain().map(|(_, h)| h).collect();
         let mut held: Vec<Event> = self.held_stop.drain().map(|(_, e)| e).collect();
+        held.extend(execs.into_iter().map(HeldExec::unseen_call));
         held.sort_by_key(|e| e.line);
         for mut h in held {
             h.seq = self.next_seq();
@@ -88,7 +139,16 @@ impl Shaper {
 
     /// The lowest line an event still held here may be placed at.
     pub(crate) fn floor(&self) -> Option<usize> {
-        self.exits.floor()
+        let stops = self
+            .held_stop
+            .values()
+            .map(|e| e.entry_line)
+            .chain(self.held_exec.values().map(|h| h.line))
+            .min();
+        match (self.exits.floor(), stops) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Converts `e`, handing the resulting events to `out` (or holding
@@ -204,13 +264,67 @@ impl Shaper {
     }
 
     /// Converts `e`, handing the resulting events to `out`.
+    ///
+    /// A thread's execve: strace prints `+++ superseded by execve in pid
+    /// T +++` for the old leader L once it sees the exec (`de_thread()`
+    /// done, T renumbered L, `PTRACE_EVENT_EXEC`), and T's execve then
+    /// completes under pid L. The line is held until L's next event; when
+    /// that is the execve T entered, the call is placed at the line (a
+    /// point of its window, where the exec had taken effect) as T's, and
+    /// the line is not an event of its own.
     fn convert_one(&mut self, e: &strace::Event, mut out: impl FnMut(Event)) {
         self.max_line = self.max_line.max(e.line);
+        let mut exec_by = None;
+        if let Some(h) = self.held_exec.remove(&e.pid) {
+            match &e.kind {
+                EventKind::Syscall(s)
+                    if h.by == e.entry_pid
+                        && matches!(s.call.syscall(), Some(Syscall::Execve { .. })) =>
+                {
+                    exec_by = Some((h.by, h.line));
+                }
+                _ => {
+                    let mut x = h.unseen_call();
+                    x.seq = self.next_seq();
+                    out(x);
+                }
+            }
+        }
         if let Some(mut h) = self.held_stop.remove(&e.pid) {
-            // The stop took effect between its line and this one.
+            // strace resumed the thread between its `---` line and this
+            // one: at once, as its event loop does, when this line shows
+            // the stop took effect (`--- stopped by`: other threads'
+            // lines in between may be its group stop's doing); else as
+            // late as this line (a SIGCONT meanwhile cancelled the stop).
             h.line = e.line;
+            match (&mut h.kind, &e.kind) {
+                (Kind::Resume { .. }, EventKind::Stopped { .. }) => h.at = Some(h.entry_line),
+                // It dumped core or not (`RLIMIT_CORE`, `core_pattern`,
+                // which the trace need not show), and died.
+                (
+                    Kind::Resume { sig, core },
+                    &EventKind::Killed {
+                        sig: s,
+                        core_dumped,
+                    },
+                ) if *sig == s => {
+                    *core = Some(core_dumped);
+                    h.at = Some(h.entry_line);
+                }
+                _ => {}
+            }
             h.seq = self.next_seq();
             out(h);
+        }
+        if let EventKind::Superseded { by_pid } = e.kind {
+            let h = HeldExec {
+                by: by_pid,
+                line: e.line,
+                ts: e.ts,
+                file: e.file.clone(),
+            };
+            self.held_exec.insert(e.pid, h);
+            return;
         }
         let (op, ret) = convert(e);
         let mut ev = Event {
@@ -248,7 +362,7 @@ impl Shaper {
         match (&ev.kind, prev) {
             // Dequeued after the thread's previous line; strace prints it
             // when it gets to the signal-delivery-stop.
-            (Kind::Signal { sig, .. }, Some(prev)) if !stop_signal(*sig) && prev < ev.line => {
+            (Kind::Signal { .. }, Some(prev)) if prev < ev.line => {
                 ev.entry_line = prev;
             }
             // The thread stopped after its previous line; strace prints it
@@ -259,14 +373,31 @@ impl Shaper {
         let (code, sig) = match ev.kind {
             Kind::Exited { code } => (Some(code), None),
             Kind::Killed { sig, core } => (None, Some((sig, core))),
-            Kind::Signal { sig, .. } if stop_signal(sig) => {
-                self.last.insert(ev.pid, ev.entry_line);
-                self.held_stop.insert(ev.pid, ev);
+            Kind::Signal { sig, .. }
+                if stop_signal(sig) || taskcore::uapi::sig_kernel_coredump(sig) =>
+            {
+                // The thread's last activity is the line itself.
+                self.last.insert(ev.pid, ev.line);
+                let resume = Event {
+                    entry_line: ev.line,
+                    kind: Kind::Resume { sig, core: None },
+                    ret: Outcome::Unknown,
+                    restart: None,
+                    uptrs: None,
+                    ..ev.clone()
+                };
+                ev.seq = self.next_seq();
+                out(ev);
+                self.held_stop.insert(resume.pid, resume);
                 return;
             }
             _ => {
                 self.last.insert(ev.pid, ev.entry_line);
                 ev.seq = self.next_seq();
+                if let Some((by, line)) = exec_by {
+                    ev.pid = by;
+                    ev.at = Some(line);
+                }
                 out(ev);
                 return;
             }
@@ -355,8 +486,14 @@ fn convert(e: &strace::Event) -> (Kind, Outcome) {
                 Outcome::Unknown,
             )
         }
-        EventKind::Superseded { by_pid } => {
-            return (Kind::Superseded { by: *by_pid }, Outcome::Unknown)
+        // Held by `Shaper::convert_one`, never converted.
+        EventKind::Superseded { .. } => {
+            return (
+                Kind::Other {
+                    name: "+++ superseded".into(),
+                },
+                Outcome::Unknown,
+            )
         }
     };
     let mut ret = outcome(&s.ret);
