@@ -1265,6 +1265,19 @@ impl Kernel {
         };
         let new = self.child_edge_state(grp);
         debug_assert_eq!(new, self.edge_state(grp.leader, false, self.child_class(g)));
+        self.register_child_state(g, parent, new);
+    }
+
+    /// Registers group `g`'s child edge (real parent `parent`) in state
+    /// `new`, which must be what [`Self::child_edge_state`] computes now:
+    /// the second half of [`Self::sync_child`], for a caller that knows
+    /// the state without computing it. An edge already registered in it
+    /// costs no position.
+    #[inline(always)]
+    pub(crate) fn register_child_state(&mut self, g: GroupIx, parent: TaskIx, new: EdgeState) {
+        let grp = &self.groups[g];
+        debug_assert_eq!(grp.real_parent, Some(parent));
+        debug_assert_eq!(new, self.child_edge_state(grp));
         // Compared as registration bytes: one byte compare.
         let reg = new.encode();
         let old = grp.child_reg;

@@ -26,7 +26,9 @@ use crate::ix::GroupIx;
 use crate::ix::TaskIx;
 use crate::task::kernel::Kernel;
 use crate::task::task_struct::{ExitState, SignalFlags, SIGNAL_STOP_STOPPED};
+use crate::uapi::SIGCHLD;
 use crate::wait::dirty::Dirty;
+use crate::wait::index::{Cat, Class, EdgeState, READY_EXIT};
 use crate::wait::ready::{mark, mark_if_edged};
 
 impl Kernel {
@@ -90,6 +92,42 @@ impl Kernel {
         let task = &mut self.tasks[t];
         let w = task.wait_state.get().with_exit_state(s);
         task.wait_state.set(w, m);
+    }
+
+    /// [`Self::set_exit_state`] to `Zombie` of task `t`, the untraced
+    /// leader and only thread of group `g` (a process's usual exit), with
+    /// the one edge that reads it, the group's child edge, registered at
+    /// once in the state it now has (a reapable zombie of its class; a
+    /// zombie's stop and continue are not reported from the children
+    /// list) instead of marked and recomputed at the flush. The mark this
+    /// takes (the last one) is dropped again: nothing is left for it.
+    #[inline(always)]
+    pub(crate) fn set_zombie_lone_leader(&mut self, t: TaskIx, g: GroupIx) {
+        debug_assert!(self.is_leader(t) && self.tasks[t].ptrace == 0);
+        debug_assert_eq!(self.groups[g].nr_threads, 1);
+        let m = mark(&mut self.wait_dirty, Dirty::Task(t));
+        let task = &mut self.tasks[t];
+        let w = task.wait_state.get().with_exit_state(ExitState::Zombie);
+        task.wait_state.set(w, m);
+        let grp = &self.groups[g];
+        if let Some(parent) = grp.real_parent {
+            let class = if grp.exit_signal.get() == SIGCHLD {
+                Class::Normal
+            } else {
+                Class::Clone
+            };
+            let new = EdgeState {
+                class,
+                cat: Cat::ZombieReap,
+                ready: READY_EXIT,
+            };
+            self.register_child_state(g, parent, new);
+        }
+        // Task `t`'s mark (pushed above, or an earlier one left last) asks
+        // for what was just done: its ptrace edge, it being untraced, has
+        // nothing to sync.
+        let last = self.wait_dirty.pop();
+        debug_assert_eq!(last, Some(Dirty::Task(t)));
     }
 
     /// Sets or clears task `t`'s `PF_TRACED_STOP` and sets its `trap_code`

@@ -188,6 +188,9 @@ pub(crate) struct Counts {
     /// Edges ready for each kind (bit `k` of `READY_*` -> index `k`): lets
     /// a wait skip empty buckets without a tree lookup.
     pub(crate) ready: [u32; 4],
+    /// The `READY_*` kinds with a ready edge: bit `k` set iff `ready[k]`
+    /// is not zero (a wait reads one byte per class, not four counts).
+    pub(crate) kinds: u8,
 }
 
 impl Counts {
@@ -199,7 +202,9 @@ impl Counts {
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            self.ready[k] = self.ready[k].wrapping_add_signed(d);
+            let v = self.ready[k].wrapping_add_signed(d);
+            self.ready[k] = v;
+            self.kinds = (self.kinds & !(1 << k)) | (u8::from(v != 0) << k);
         }
     }
 }
@@ -571,13 +576,39 @@ impl WaitIndex {
     /// not zero, kinds outer, classes inner.
     #[inline(always)]
     fn buckets_of(counts: &[Counts; 3], masks: [u8; 3]) -> Buckets {
+        Self::buckets_on(Self::kinds_on(counts, masks))
+    }
+
+    /// Per class, the kinds `masks` accepts that have a ready edge in
+    /// `counts`.
+    #[inline(always)]
+    fn kinds_on(counts: &[Counts; 3], masks: [u8; 3]) -> [u8; 3] {
+        let on = [
+            masks[0] & counts[0].kinds,
+            masks[1] & counts[1].kinds,
+            masks[2] & counts[2].kinds,
+        ];
+        debug_assert!((0..3).all(|c| KINDS.iter().enumerate().all(|(k, &kind)| {
+            (on[c] & kind != 0) == (masks[c] & kind != 0 && counts[c].ready[k] > 0)
+        })));
+        on
+    }
+
+    /// The buckets of the kinds `on` (per class), kinds outer, classes
+    /// inner.
+    #[inline(always)]
+    fn buckets_on(on: [u8; 3]) -> Buckets {
         let mut out = Buckets {
             buckets: [0; 12],
             len: 0,
         };
-        for (k, kind) in KINDS.into_iter().enumerate() {
+        // Kinds outer, lowest first; classes inner.
+        let mut kinds = on[0] | on[1] | on[2];
+        while kinds != 0 {
+            let kind = kinds & kinds.wrapping_neg();
+            kinds &= kinds - 1;
             for class in CLASSES {
-                if masks[class as usize] & kind != 0 && counts[class as usize].ready[k] > 0 {
+                if on[class as usize] & kind != 0 {
                     out.buckets[out.len] = bucket(kind, class);
                     out.len += 1;
                 }
@@ -664,7 +695,17 @@ impl WaitIndex {
             let Some(gw) = self.group(group) else {
                 return ControlFlow::Continue(());
             };
-            let b = Self::buckets_of(&gw.counts, masks);
+            let on = Self::kinds_on(&gw.counts, masks);
+            // One kind of normal children only (most waits): its bucket
+            // without building the list.
+            let b = if on[1] | on[2] == 0 && on[0].is_power_of_two() {
+                Buckets {
+                    buckets: [bucket(on[0], Class::Normal); 12],
+                    len: 1,
+                }
+            } else {
+                Self::buckets_on(on)
+            };
             if let [only] = b.buckets[..b.len] {
                 // One bucket (most waits): its entries are already in walk
                 // order.

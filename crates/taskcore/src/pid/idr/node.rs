@@ -245,6 +245,7 @@ impl Node for Leaf {
         (*v != EMPTY).then_some(v)
     }
 
+    #[inline(always)]
     fn insert(&mut self, off: u32, value: u32, tags: u64, _pool: &mut Pool) {
         debug_assert!(self.free & (1 << off) != 0, "insert into a used slot");
         debug_assert_ne!(value, EMPTY);
@@ -262,6 +263,7 @@ impl Node for Leaf {
         true
     }
 
+    #[inline(always)]
     fn remove(&mut self, off: u32, _pool: &mut Pool) -> Option<u32> {
         let bit = 1u64 << off;
         if self.free & bit != 0 {
@@ -398,6 +400,7 @@ impl<C: Spare> Node for Interior<C> {
             .slot_mut(off & Self::CHILD_MASK)
     }
 
+    #[inline(always)]
     fn insert(&mut self, off: u32, value: u32, tags: u64, pool: &mut Pool) {
         let s = Self::slot_of(off);
         let bit = 1u64 << s;
@@ -417,6 +420,7 @@ impl<C: Spare> Node for Interior<C> {
         }
     }
 
+    #[inline(always)]
     fn try_insert(&mut self, off: u32, value: u32, tags: u64, pool: &mut Pool) -> bool {
         let s = Self::slot_of(off);
         let bit = 1u64 << s;
@@ -438,6 +442,7 @@ impl<C: Spare> Node for Interior<C> {
         true
     }
 
+    #[inline(always)]
     fn remove(&mut self, off: u32, pool: &mut Pool) -> Option<u32> {
         let s = Self::slot_of(off);
         let bit = 1u64 << s;

@@ -404,7 +404,11 @@ impl Kernel {
         let grp = &self.groups[g];
         let (leader, lone, exit_signal) =
             (grp.leader == t, grp.nr_threads == 1, grp.exit_signal.get());
-        self.set_exit_state(t, ExitState::Zombie, leader, traced);
+        if leader && lone && !traced {
+            self.set_zombie_lone_leader(t, g);
+        } else {
+            self.set_exit_state(t, ExitState::Zombie, leader, traced);
+        }
         let autoreap = if traced {
             let sig = if leader && lone && !self.ptrace_reparented(t) {
                 exit_signal
