@@ -103,106 +103,14 @@
 //! count.
 //!
 //! Everything else is a special rule, each listed here once with the
-//! strace or kernel behaviour that forces it, and where it lives. Counts:
-//! at the start of this round of issue 22 (main at 6c466df) 24, at
-//! 4a5bf00 24, at 4ab5526 25 (10 engine-side look-aheads and pulls, 9 for
-//! state the recording does not show, 6 for strace being every task's
-//! tracer); at cef9f00 22 listed (the three pulls became the constraints
-//! above, and no rule reads the lookahead from the engine), plus two that
-//! were not listed (the program break learned at an image's first `brk`,
-//! and exec-time mappings learned from a call that succeeded on them):
-//! 24 in all. Now 19: rule 8 is one mechanism for what were four listed
-//! rules and the unlisted `brk` one (5 -> 1), rule 11 one for two (2 ->
-//! 1), and the exec-time mappings are listed (rule 9). Of the 19, 8 take
-//! a fact the planner read from later lines (`plan.rs`: the 7 below and
-//! rule 19); the engine decides with its state what the fact means.
-//! Now 17: the emulated strace became every task's tracer in the core,
-//! and the core's ptrace semantics replaced the former rules 15
-//! (`sig_ignored()`'s tracee exception) and 16 (ptrace requests under
-//! strace); the former 17-19 are now 15-17 (rule 17, formerly 19, is
-//! the one that takes a fact from later lines beside 1-7).
-//! Now 16: with every task traced, the former rule 2 (`next_waker`'s
-//! wakers the untraced emulation dropped at the send: a signal the
-//! waiting thread ignores, another thread's `--- SIGCONT` under
-//! `PTRACE_SEIZE`) is the core's: `sig_ignored()` keeps a tracee's
-//! ignored signal queued and it interrupts the wait, and a SIGCONT wakes
-//! every seized thread (`ptrace_trap_notify()`). Deleted with its fact
-//! (`Facts::sigcont_threads`); all seven trace sets replay with the same
-//! checks and 0 mismatches without it. What stays of `next_waker` is rule
-//! 10's: a wait interrupted with nothing held sleeps until the signal of
-//! the thread's next `---` line, sent from outside, arrives there (fact
-//! `Facts::next_signal`). The former 3-17 are now 2-16; of the 16, 8
-//! take a fact from later lines (1-6, 10 and 16).
-//! Now 15: the former rule 14 (a fatal signal killing at the send, the
-//! engine taking a dead task's death as the check of its `---` line) is
-//! gone: `complete_signal()` kills the group at the send only for an
-//! untraced task (`sig == SIGKILL || !p->ptrace`), and every task is
-//! traced, so a fatal signal stops its thread in its
-//! signal-delivery-stop (the `---` line) first; the thread is resumed
-//! into its `PTRACE_EVENT_EXIT` stop and exits only then (`take_signal`, `engine/strace.rs`); no
-//! thread is dead at its own `---` line. Deleting both branches left the
-//! seven trace sets' checks and `---` line counts unchanged, 0
-//! mismatches (it cost 62 checks in `extra` before the exit stop was
-//! taken for what it is). The former 15-16 are now 14-15; of the 15, 8
-//! take a fact from later lines (1-6, 10 and 15).
-//! Now 14 (branch tracer4): the former rule 1 (`requeue_lost`, a
-//! child's SIGCHLD the emulation lost to one still pending, queued again
-//! after the dequeue when a later `---` line named the child) is the
-//! fourth happens-before constraint above: the scheduler applies the
-//! dequeue before the reap, so nothing is lost and nothing is queued
-//! again (its fact `Facts::later_same`, the engine's record of the
-//! kernel's signals and its counter `--- signal sent after the dequeue of
-//! the same signal` are gone; the 13 lines it requeued in `extra` and
-//! `wide` are checked as before, every set's checks unchanged, 0
-//! mismatches). The former 2-15 are now 1-14; of the 14, 7 take a fact
-//! from later lines (1-5, 9 and 14).
-//! Now 13: the former rule 1 (`next_line_is_sigcont`: a stop signal's
-//! `---` line the core no longer held, followed by a `--- SIGCONT`,
-//! accepted from a fact of later lines) is the emulated strace's: the
-//! `---` line of a stop signal taken with the default action is its
-//! dequeue, at its own place, and strace restarts that
-//! signal-delivery-stop at a synthetic `Kind::Resume` (just after the
-//! line when the thread's next line is its `--- stopped by`, else at
-//! that next line), where the thread runs on into `do_signal_stop()`;
-//! a SIGCONT sent in between finds it in the stop and the core gives the
-//! stop up (`prepare_signal()` clears `JOBCTL_STOP_DEQUEUED`,
-//! `tests/oracle/ptrace_edges.out`, `sigstop_cancelled`). Before, the
-//! whole line was held to the next line, so such a SIGCONT flushed a
-//! signal not yet dequeued. A `pause`/`rt_sigsuspend` interrupted is now
-//! the core's answer (`TIF_SIGPENDING` for a group stop another thread
-//! began, not only for a pending signal). Deleted with its fact
-//! (`Facts::next_is_sigcont`); the seven sets' checks unchanged, 0
-//! mismatches. The former 2-14 are now 1-13; of the 13, 6 take a fact
-//! from later lines (1-4, 8 and 13).
-//! Now 12: the former rule 4 (`learn_core_dumps`, which set whether
-//! core-dumping signals dump core from a fact of later lines, the next
-//! `+++ killed by` that signal, at every send and `---` line of one) is
-//! part of rule 4 (was 5), state from before the trace: the core-dumping
-//! signal's `---` line is its dequeue too, strace's restart
-//! (`Kind::Resume`) ends at the thread's `+++ killed by` line and carries
-//! what it says, and the thread dumps core or not when it runs on. Its
-//! fact `Facts::core_dump` is gone. The repository needs it after all
-//! (`extra/jobctl`, `suite/cpython-process-q`: a SIGSEGV and a SIGABRT
-//! death without a core, counted under `learned` now); the seven sets'
-//! checks unchanged, 0 mismatches. The former 5-13 are now 4-12; of the
-//! 12, 5 take a fact from later lines (1-3, 7 and 12).
-//! Now 11: the former rule 11 (a thread's exec applied at the `+++
-//! superseded` line by a handler of that line, its `<... execve
-//! resumed>` then skipped through a set of superseded leaders) is a
-//! placement: the shaper holds the line until the old leader's next
-//! event and, when that is the execve the thread entered, places the
-//! call at the line as the thread's (strace prints the line at
-//! `PTRACE_EVENT_EXEC`, after `de_thread()`: a point of the call's
-//! window); `do_execve` applies every exec the same way, and the pid map
-//! gives the leader's number to the thread that exec'd it. The line is no
-//! event of its own (4 fewer events in `extra`; the same checks, the
-//! execve's instead of the line's; 0 mismatches). The former 12 is now
-//! 11; of the 11, 5 take a fact from later lines (1-3, 7 and 11).
-//! The engine reads facts of later lines at 7 places now, 10 at
-//! da92cce (`later_same`, `next_is_sigcont` and `core_dump` gone; left:
-//! `uncreated`, `ns_annotated`, `unblocked` twice, `next_signal`,
-//! `sigreturn_later`, and `causes`, which only names what the scheduler
-//! may move).
+//! strace or kernel behaviour that forces it, and where it lives: 11 of
+//! them, 5 of which take a fact the planner read from later lines
+//! (`plan.rs`: rules 1-3, 7 and 11; the engine decides with its state what
+//! the fact means). The engine reads such facts at 7 places (`uncreated`,
+//! `ns_annotated`, `unblocked` twice, `next_signal`, `sigreturn_later`,
+//! and `causes`, which only names what the scheduler may move). How the
+//! count went from 25 to 11, and what replaced each rule removed, is in
+//! `docs/replay-rules.md`.
 //!
 //! ## Rules that take a fact from later lines
 //! The planner reads the fact (`plan.rs`); the rule that uses it lives in
