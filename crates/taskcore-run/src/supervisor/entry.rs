@@ -227,6 +227,8 @@ impl Supervisor {
                     }
                 }
                 self.resume(tid, 0);
+                // A vfork child's exit releases its parent (`exit_mm_release()`).
+                self.release_vfork_parent(tid);
                 return;
             }
             libc::SYS_rt_sigreturn => {
