@@ -228,6 +228,22 @@ impl Supervisor {
         }
     }
 
+    /// Whether `shown` (in `task`'s numbers), a `getppid` answer of the
+    /// kernel that is not the core's, is the parent an exit in flight
+    /// took `task`'s process from in the core: the kernel ran the call
+    /// before that exit's `exit_notify()` handed the process on (the
+    /// core's answer then), as its `real_parent` still showed.
+    pub(super) fn ran_before_hand_on(&self, task: TaskId, shown: i64) -> bool {
+        let k = &self.k;
+        let Ok(own) = k.getpid(task).map(|p| in_root(k, task, p)) else {
+            return false;
+        };
+        self.hand_ons.values().any(|h| {
+            h.children.contains(&own)
+                && i64::from(crate::pidmap::in_ns_of(k, task, h.parent)) == shown
+        })
+    }
+
     /// The children (numbers in `waiter`'s namespace) that exits in
     /// flight handed to `waiter`'s process in the core from another
     /// process: the kernel may not have handed them on yet.
