@@ -82,6 +82,10 @@ impl Supervisor {
 
     /// After: the children no thread of the process has any more were
     /// handed on in the core; kept until the group's last death report.
+    /// The waits in flight note what the core could report them now: the
+    /// kernel's `exit_notify()` to come may wake them with a handed-on
+    /// zombie (`reparent_leader()` notifies its new parent) before the
+    /// exiting process's own death report (`supervisor/window.rs`).
     pub(super) fn hand_on_after(&mut self, before: Option<Before>) {
         let Some(b) = before else { return };
         let still = self.core_children_of(b.tgid, b.parent);
@@ -101,6 +105,7 @@ impl Supervisor {
             children: Vec::new(),
         });
         e.children.extend(moved);
+        self.note_wakeups();
     }
 
     /// A thread of real group `tgid` is gone: once none is left, its
