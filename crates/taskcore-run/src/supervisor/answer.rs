@@ -9,7 +9,7 @@
 //! | `getpid` | its tgid, known since its clone event ([`super::Thread::tgid`]) |
 //! | `set_tid_address` by a thread whose address space nobody shares | the stopped thread's tid; the call itself is made before the thread's first `CLONE_VM` clone (`supervisor/tidaddr.rs`) |
 //! | `getppid`, `getpgrp`, `getpgid(0)`, `getsid(0)` | fields 4-6 of `/proc/TID/stat` (`real_parent`'s tgid, `task_pgrp_nr_ns`, `task_session_nr_ns`) |
-//! | `wait4` with valid options by a single-threaded process | `ECHILD` when it has no child (`/proc/TGID/task/TGID/children` empty: `do_wait()` finds no task to consider) |
+//! | `wait4` with valid options by a single-threaded process (no other thread known to the supervisor, [`Supervisor::lone_thread`]) whose wait the core answers `ECHILD` | `ECHILD` when it has no child (`/proc/TGID/task/TID/children` empty: `do_wait()` finds no task to consider) |
 //!
 //! Each read is made while the caller is stopped in its call, so the
 //! answer is the kernel's at one moment inside the call, as a syscall's
@@ -52,31 +52,56 @@ fn parse_stat_ids(text: &[u8]) -> Option<[i32; 3]> {
     Some([next()?, next()?, next()?])
 }
 
-/// Whether no thread of real group `tgid` has a child (`None`: unknown,
-/// such as a kernel without `CONFIG_PROC_CHILDREN`, or a group of more
-/// than one thread). Only a group whose one thread is the caller, stopped,
-/// is read: with several, each list is read at another moment, and a
-/// thread exiting in between moves its children to another one's list
-/// (`forget_original_parent()`), which could then be read before and the
-/// exiting one's after the move, both empty (randscen seed 27:
-/// `wait4(141, WNOHANG|WSTOPPED) = -1 ECHILD` given to the program, with
-/// the child alive).
-fn no_children(tgid: i32) -> Option<bool> {
-    let mut tasks = std::fs::read_dir(format!("/proc/{tgid}/task")).ok()?;
-    let name = tasks.next()?.ok()?.file_name();
-    if tasks.next().is_some() {
-        return None;
-    }
-    let t = name.to_str()?;
-    let kids = read_small(&format!("/proc/{tgid}/task/{t}/children"))?;
+/// Whether real thread `tid`, the only thread of its group, has no child
+/// (`None`: unknown, such as a kernel without `CONFIG_PROC_CHILDREN`).
+/// Only a group whose one thread is the caller, stopped, is read (the
+/// caller checks it, [`Supervisor::lone_thread`]): with several, each
+/// list is read at another moment, and a thread exiting in between moves
+/// its children to another one's list (`forget_original_parent()`), which
+/// could then be read before and the exiting one's after the move, both
+/// empty (randscen seed 27: `wait4(141, WNOHANG|WSTOPPED) = -1 ECHILD`
+/// given to the program, with the child alive).
+fn no_children(tgid: i32, tid: i32) -> Option<bool> {
+    let kids = read_small(&format!("/proc/{tgid}/task/{tid}/children"))?;
     Some(!kids.iter().any(|b| b.is_ascii_digit()))
 }
 
 impl Supervisor {
+    /// Whether real thread `tid` of group `tgid` is its group's only
+    /// thread: no other thread of the run has that group (or an unknown
+    /// one, 0), none is born into it (its first stop to come), and no new
+    /// task's first stop is parked before its creator's clone event. Each
+    /// thread is in [`Supervisor::threads`] from its creator's clone event
+    /// (which comes before that clone returns) to its death report (which
+    /// comes after its `exit_notify()` handed its children on), so no
+    /// thread the kernel has, or had when the caller stopped, is missed;
+    /// the kernel's `/proc/TGID/task` listing, which this replaces, costs
+    /// four system calls.
+    pub(super) fn lone_thread(&self, tid: i32, tgid: i32) -> bool {
+        let of_group = |g: i32| g == tgid || g == 0;
+        tgid > 0
+            && self.parked.is_empty()
+            && !self.newborn.values().any(|nb| of_group(nb.tgid))
+            && !self
+                .threads
+                .iter()
+                .any(|(&t, th)| t != tid && of_group(th.tgid))
+    }
+
     /// The real kernel's answer to call `nr` with real arguments `args`
     /// by thread `tid`, stopped at its entry, when it can be read now
     /// (a pid or `-errno`, not renumbered); `None`: the call must run.
-    pub(super) fn real_answer_at_entry(&self, tid: i32, nr: i64, args: &[u64; 6]) -> Option<i64> {
+    /// `core_childless`: the core's answer to the same wait now is
+    /// `ECHILD` (otherwise the kernel, whose children the core mirrors,
+    /// most likely has one too, and a wait runs without reading its
+    /// children lists: the same check, at the exit).
+    pub(super) fn real_answer_at_entry(
+        &self,
+        tid: i32,
+        nr: i64,
+        args: &[u64; 6],
+        core_childless: bool,
+    ) -> Option<i64> {
         let tgid = self.threads.get(&tid).map_or(0, |t| t.tgid);
         let own = args[0] as i32 == 0;
         let r = match nr {
@@ -92,8 +117,9 @@ impl Supervisor {
             libc::SYS_wait4
                 if args[2] as u32 & !WAIT4_OPTIONS == 0
                     && args[0] as i32 != i32::MIN
-                    && tgid > 0
-                    && no_children(tgid)? =>
+                    && core_childless
+                    && self.lone_thread(tid, tgid)
+                    && no_children(tgid, tid)? =>
             {
                 -libc::ECHILD
             }
@@ -124,7 +150,7 @@ mod tests {
     fn a_child_is_seen_in_the_children_lists() {
         let me = std::process::id() as i32;
         if !std::path::Path::new(&format!("/proc/{me}/task/{me}/children")).exists() {
-            assert_eq!(no_children(me), None);
+            assert_eq!(no_children(me, me), None);
             return;
         }
         // A single-threaded shell with one child, and that child with none.
@@ -141,18 +167,11 @@ mod tests {
         .unwrap();
         let sleep: i32 = line.trim().parse().unwrap();
         let shell = sh.id() as i32;
-        let (of_shell, of_sleep) = (no_children(shell), no_children(sleep));
+        let (of_shell, of_sleep) = (no_children(shell, shell), no_children(sleep, sleep));
         // SAFETY: kill of the sleep this test started.
         unsafe { libc::kill(sleep, libc::SIGKILL) };
         sh.wait().unwrap();
         assert_eq!(of_shell, Some(false));
         assert_eq!(of_sleep, Some(true));
-        // This test process has several threads: not read.
-        let threads = std::fs::read_dir(format!("/proc/{me}/task"))
-            .unwrap()
-            .count();
-        if threads > 1 {
-            assert_eq!(no_children(me), None);
-        }
     }
 }

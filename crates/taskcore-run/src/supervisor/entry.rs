@@ -227,6 +227,8 @@ impl Supervisor {
                     }
                 }
                 self.resume(tid, 0);
+                // A vfork child's exit releases its parent (`exit_mm_release()`).
+                self.release_vfork_parent(tid);
                 return;
             }
             libc::SYS_rt_sigreturn => {
@@ -340,8 +342,16 @@ impl Supervisor {
             self.resume(tid, 0);
             return;
         }
+        // A wait's peek: what the core would report now, nothing reaped
+        // (the start of its window; `ECHILD` lets a childless wait be
+        // answered here).
+        let peek = match (&call, alive) {
+            (Ok(c), true) => self.peek_result(task, c),
+            _ => None,
+        };
         if alive {
-            if let Some(real) = self.real_answer_at_entry(tid, nr, &regs.args()) {
+            let core_childless = matches!(peek, Some(Err(Errno::ECHILD)));
+            if let Some(real) = self.real_answer_at_entry(tid, nr, &regs.args(), core_childless) {
                 // Answered here: no syscall-exit stop (supervisor/answer.rs).
                 let shown = if returns_pid(nr) && real > 0 {
                     self.map
@@ -415,8 +425,9 @@ impl Supervisor {
                 }
             }
         }
-        let entry_peek = match (&call, alive) {
-            (Ok(c), true) => self.peek_wait(task, c),
+        let entry_peek = match &peek {
+            Some(Ok(SysRet::Waitid(taskcore::WaitOutcome::Reported(w)))) => Some(Some(w.pid)),
+            Some(Ok(_)) => Some(None),
             _ => None,
         };
         let entry_read = match (&call, alive) {
@@ -428,8 +439,8 @@ impl Supervisor {
             }
             _ => None,
         };
-        let entry_report = match (&call, entry_peek) {
-            (Ok(c), Some(Some(_))) => self.peek_wait_report(task, c),
+        let entry_report = match peek {
+            Some(Ok(SysRet::Waitid(taskcore::WaitOutcome::Reported(w)))) => Some(w),
             _ => None,
         };
         if let Some(t) = self.threads.get_mut(&tid) {

@@ -23,16 +23,39 @@ impl Supervisor {
             return;
         };
         let parent_tgid = self.threads.get(&tid).map_or(0, |t| t.tgid);
+        let mut vfork_child = None;
         if let Some(mut ic) = self.threads.get_mut(&tid).and_then(|t| t.in_call.take()) {
             // Numbered already when its event was thought lost.
             if ic.child.is_none() && ic.refused.is_none() {
                 self.make_child(tid, parent_tgid, &mut ic, child as i32);
             }
+            vfork_child = ic.vfork_child;
             if let Some(t) = self.threads.get_mut(&tid) {
                 t.in_call = Some(ic);
             }
         }
-        self.resume(tid, 0);
+        match vfork_child.filter(|c| self.vfork_children.contains(c)) {
+            // A vfork parent sleeps in the kernel (`wait_for_vfork_done()`)
+            // until its child's exec or exit releases its memory: it stays
+            // in this stop until then (`release_vfork_parent`), instead of
+            // waking only to sleep again while its child runs.
+            Some(c) => {
+                self.held_vfork_parents.insert(c, tid);
+            }
+            None => self.resume(tid, 0),
+        }
+    }
+
+    /// The vfork parent held at its vfork event until its child `child`
+    /// (real tid) released it — its exec event, its exit's seccomp stop,
+    /// its death — is resumed, to its vfork's syscall exit (the kernel
+    /// wakes it there from `wait_for_vfork_done()` natively). Called after
+    /// the child's own stop was handled and the child resumed, so that the
+    /// child, the one that runs on, goes first.
+    pub(super) fn release_vfork_parent(&mut self, child: i32) {
+        if let Some(parent) = self.held_vfork_parents.remove(&child) {
+            self.resume(parent, 0);
+        }
     }
 
     /// The core makes the child `child` (real tid) that call `ic` of
@@ -246,7 +269,14 @@ impl Supervisor {
     /// leader's tid, which it took) completed an execve (not trapped: its
     /// filename and argv are read from the new image, [`exec_call`]).
     pub(super) fn on_exec_event(&mut self, tid: i32) {
-        let former = ptrace::getevent(pid(tid)).map_or(tid, |f| f as i32);
+        // The thread that made the exec: itself when it is its group's
+        // only thread (no de_thread() exchange of tids; one request saved).
+        let tgid = self.threads.get(&tid).map_or(0, |t| t.tgid);
+        let former = if tgid == tid && self.lone_thread(tid, tgid) {
+            tid
+        } else {
+            ptrace::getevent(pid(tid)).map_or(tid, |f| f as i32)
+        };
         self.vfork_children.remove(&former);
         if former != tid {
             // de_thread(): the old leader is gone; the exec'ing thread
@@ -287,6 +317,7 @@ impl Supervisor {
             self.apply_exec(tid, call);
         }
         self.resume(tid, 0);
+        self.release_vfork_parent(former);
     }
 
     /// The filename and argv of an exec the core applied before its event

@@ -82,6 +82,10 @@ impl Supervisor {
 
     /// After: the children no thread of the process has any more were
     /// handed on in the core; kept until the group's last death report.
+    /// The waits in flight note what the core could report them now: the
+    /// kernel's `exit_notify()` to come may wake them with a handed-on
+    /// zombie (`reparent_leader()` notifies its new parent) before the
+    /// exiting process's own death report (`supervisor/window.rs`).
     pub(super) fn hand_on_after(&mut self, before: Option<Before>) {
         let Some(b) = before else { return };
         let still = self.core_children_of(b.tgid, b.parent);
@@ -101,6 +105,7 @@ impl Supervisor {
             children: Vec::new(),
         });
         e.children.extend(moved);
+        self.note_wakeups();
     }
 
     /// A thread of real group `tgid` is gone: once none is left, its
@@ -226,6 +231,22 @@ impl Supervisor {
         if group || last {
             self.dying.insert(g, report);
         }
+    }
+
+    /// Whether `shown` (in `task`'s numbers), a `getppid` answer of the
+    /// kernel that is not the core's, is the parent an exit in flight
+    /// took `task`'s process from in the core: the kernel ran the call
+    /// before that exit's `exit_notify()` handed the process on (the
+    /// core's answer then), as its `real_parent` still showed.
+    pub(super) fn ran_before_hand_on(&self, task: TaskId, shown: i64) -> bool {
+        let k = &self.k;
+        let Ok(own) = k.getpid(task).map(|p| in_root(k, task, p)) else {
+            return false;
+        };
+        self.hand_ons.values().any(|h| {
+            h.children.contains(&own)
+                && i64::from(crate::pidmap::in_ns_of(k, task, h.parent)) == shown
+        })
     }
 
     /// The children (numbers in `waiter`'s namespace) that exits in

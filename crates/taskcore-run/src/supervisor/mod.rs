@@ -177,6 +177,10 @@ struct Supervisor {
     /// supervisor has not seen yet: their parent's release waits for it
     /// (`supervisor/exit.rs`).
     vfork_children: HashSet<i32>,
+    /// vfork parents (real tid) held at their vfork event, by their child
+    /// (real tid), until the child's exec event, exit or death
+    /// (`supervisor/events.rs`).
+    held_vfork_parents: HashMap<i32, i32>,
     /// Death reports of tasks not numbered yet (real tid → wait status),
     /// applied when they are (`supervisor/lost.rs`).
     unborn_deaths: HashMap<i32, i32>,
@@ -370,6 +374,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         parked: HashMap::new(),
         newborn: HashMap::new(),
         vfork_children: HashSet::new(),
+        held_vfork_parents: HashMap::new(),
         unborn_deaths: HashMap::new(),
         unnumbered: HashSet::new(),
         born_to: HashMap::new(),
@@ -632,6 +637,10 @@ impl Supervisor {
         self.held_prctls.remove(&tid);
         self.group_stops.remove(&tid);
         self.vfork_children.remove(&tid);
+        // A held vfork parent killed in its stop is gone (its number may
+        // come back); one whose child died runs on.
+        self.held_vfork_parents.retain(|_, p| *p != tid);
+        self.release_vfork_parent(tid);
         // A thread that dies before its first stop (de_thread() may end
         // it so) is still its group's: its tgid is known from its clone.
         let gone = self.threads.remove(&tid).or_else(|| {

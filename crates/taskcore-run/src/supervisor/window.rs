@@ -503,6 +503,30 @@ impl Supervisor {
         }
     }
 
+    /// A kill-family call applied at its entry (`ic.early`, success) to
+    /// one task that the kernel answers `ESRCH`: its target existed in the
+    /// core at the entry and may have been reaped before the kernel ran
+    /// the call — by the supervisor itself, when init is its parent, at
+    /// the death report that came inside the call's window (a zombie
+    /// takes a signal and does nothing with it; a living target exited in
+    /// the window, and what the signal left pending in the core went with
+    /// it). Whether the core, asked now with signal 0 (no effect), finds
+    /// no target either: then the call is placed at this end of its
+    /// window. What the entry's signal told others (a parent's stop or
+    /// continue report, a fatal status) their own waits still check.
+    pub(super) fn target_gone_in_window(&mut self, task: taskcore::TaskId, ic: &InCall) -> bool {
+        if !matches!(ic.early, Some(Ok(_))) {
+            return false;
+        }
+        let probe = match ic.call {
+            Ok(Syscall::Kill { pid, .. }) if pid > 0 => Syscall::Kill { pid, sig: 0 },
+            Ok(Syscall::Tgkill { tgid, tid, .. }) => Syscall::Tgkill { tgid, tid, sig: 0 },
+            Ok(Syscall::Tkill { tid, .. }) => Syscall::Tkill { tid, sig: 0 },
+            _ => return false,
+        };
+        dispatch(&mut self.k, task, &probe) == Err(taskcore::Errno::ESRCH)
+    }
+
     /// Applies, now, the calls in flight of other threads that change the
     /// process group or session of process `target` (virtual tgid:
     /// setpgid naming it, setsid by one of its threads), inside their
