@@ -30,25 +30,32 @@ static void out(const char *name, long r) {
 }
 
 int main(void) {
-    int a_done[2];
-    if (pipe(a_done)) return 1;
+    /* Each child says on a pipe when its session and uids are set: a
+     * sleep instead once let A's kill(-b) run before B's setsid() on a
+     * loaded machine (ESRCH, no such group yet). */
+    int a_done[2], b_ready[2], d_ready[2];
+    char c;
+    if (pipe(a_done) || pipe(b_ready) || pipe(d_ready)) return 1;
     signal(SIGUSR1, SIG_IGN);
     pid_t b = fork();
     if (b == 0) {
         signal(SIGUSR1, SIG_IGN);
         setsid();
         user(1001, 1001, 1001);
+        if (write(b_ready[1], "b", 1) != 1) _exit(1);
         for (;;) pause();
     }
+    if (read(b_ready[0], &c, 1) != 1) return 1;
     pid_t a = fork();
     if (a == 0) {
         setsid();
         pid_t d = fork();
         if (d == 0) {
             user(1001, 1001, 1001);
+            if (write(d_ready[1], "d", 1) != 1) _exit(1);
             for (;;) pause();
         }
-        usleep(100000);
+        if (read(d_ready[0], &c, 1) != 1) _exit(1);
         user(1000, 1000, 1000);
         out("a_kills_b_sig0", kill(b, 0));
         out("a_kills_b_term", kill(b, SIGTERM));
@@ -57,11 +64,9 @@ int main(void) {
         out("a_tkill_b", syscall(SYS_tkill, b, SIGUSR1));
         out("a_kills_pgrp_b", kill(-b, 0));
         out("a_kills_bad_sig_b", kill(b, 65));
-        char c = 1;
-        if (write(a_done[1], &c, 1) != 1) _exit(1);
+        if (write(a_done[1], "a", 1) != 1) _exit(1);
         for (;;) pause();
     }
-    char c;
     if (read(a_done[0], &c, 1) != 1) return 1;
     /* A process with real uid 1000, effective 1001 signals A. */
     pid_t e = fork();
