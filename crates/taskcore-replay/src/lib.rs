@@ -250,7 +250,18 @@
 //!     (`delay_group_leader()`). The delay itself is the core's now
 //!     (a traced zombie is its tracer's to reap, `wait_task_zombie()`
 //!     tells the real parent); what stays a rule is when the emulated
-//!     strace's wait happens: at the `+++` line (`engine/deaths.rs`).
+//!     strace's wait happens: at the `+++` line, and for a delayed
+//!     leader again at each later `+++` line and thread exit
+//!     (`engine/deaths.rs`). Not a happens-before constraint: the
+//!     scheduler only moves a later event earlier, and a `-qq` leader's
+//!     synthetic `+++` line placed `REAP_HOLD` lines (`shape/exits.rs`)
+//!     after its `exit` may come while its thread still prints lines,
+//!     so the thread's death cannot move before it (test
+//!     `a_qq_leader_whose_thread_outlives_its_reap_line_is_reaped_after_the_thread`:
+//!     2 mismatches without the retry). In a `-q` trace the kernel
+//!     forces the order (strace's wait cannot reap the leader before
+//!     it reaped the threads, whose `+++` lines come first), and no
+//!     leader of the seven trace sets is delayed.
 //! 11. `get_signal()` reads a tracee's action after its
 //!     signal-delivery-stop (the `---` line), so another thread's
 //!     `rt_sigaction` whose window overlaps the `---` line to the thread's

@@ -552,3 +552,33 @@ fn a_threads_exec_is_placed_at_the_superseded_line_and_takes_the_leaders_pid() {
     let s = summary(&THREAD_EXEC.replace("NULL, [USR1], 8) = 0", "NULL, [], 8) = 0"));
     assert_eq!(s.mismatches.len(), 1, "{:?}", s.mismatches);
 }
+
+/// A `-qq` leader that calls `exit` while its thread runs on for more
+/// than [`crate::shape::exits::REAP_HOLD`] lines: its synthetic `+++`
+/// line is placed while the thread lives, and strace can reap it only
+/// once the thread is gone (`delay_group_leader()`). The thread has
+/// lines after that `+++` line, so its death cannot be moved before it:
+/// the reap waits in the engine (rule 10) for the thread's exit.
+#[test]
+fn a_qq_leader_whose_thread_outlives_its_reap_line_is_reaped_after_the_thread() {
+    let mut text = String::from(
+        "\
+100 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
+101 1.1 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f90, parent_tid=0x7f90, exit_signal=0, stack=0x7f00, stack_size=0x7fff80, tls=0x7f60} => {parent_tid=[102]}, 88) = 102
+101 1.2 exit(0) = ?
+",
+    );
+    for i in 0..600 {
+        text.push_str(&format!("102 1.3{i:04} getpid() = 101\n"));
+    }
+    text.push_str(
+        "\
+102 1.4 exit(0) = ?
+100 1.5 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101
+100 1.6 wait4(-1, NULL, 0, NULL) = -1 ECHILD (No child processes)
+",
+    );
+    let s = summary(&text);
+    assert_eq!(s.recording.exit_lines, crate::ExitLines::Dropped);
+    assert!(s.mismatches.is_empty(), "{:?}", s.mismatches);
+}
