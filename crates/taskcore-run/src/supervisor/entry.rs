@@ -302,7 +302,9 @@ impl Supervisor {
                     self.seize_fatal_targets(task, call);
                 }
                 let before = self.stops_pending_at_sigcont(task, call);
+                let kept = self.report_before_kill(task, call);
                 early = Some(dispatch(&mut self.k, task, probe.as_ref().unwrap_or(call)));
+                self.note_report_taken_by_kill(tid, kept);
                 if probe.is_none() {
                     self.recent_kills.push_back((tid, task, call.clone(), None));
                     if self.recent_kills.len() > 32 {

@@ -47,6 +47,9 @@ impl Supervisor {
             if let Some(k) = self.recent_kills.iter_mut().rev().find(|k| k.0 == tid) {
                 k.3.get_or_insert(seq);
             }
+            for k in self.taken_by_kill.values_mut().filter(|k| k.1 == tid) {
+                k.3.get_or_insert(seq);
+            }
         }
         // The program's own arguments come back: a call the kernel
         // restarts (-ERESTART*) re-enters with them, to be translated again.

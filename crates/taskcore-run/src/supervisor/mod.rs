@@ -240,6 +240,12 @@ struct Supervisor {
     /// (exit_group, a last thread's exit, a fatal signal's delivery)
     /// before their death report (`supervisor/handon.rs`).
     dying: HashMap<i32, Option<taskcore::WaitReport>>,
+    /// Stop or continue reports a kill applied at its entry took from its
+    /// target's parent in the core (virtual pid of the target process):
+    /// the report, the sender's real tid, [`Supervisor::stops_seen`] at
+    /// the kill's entry and at its exit (`None`: in flight)
+    /// (`supervisor/window.rs`).
+    taken_by_kill: HashMap<i32, (taskcore::WaitReport, i32, u64, Option<u64>)>,
     /// The setpgid and setsid calls applied per process (virtual tgid)
     /// whose windows overlapped (`supervisor/reorder.rs`).
     pgrp_calls: HashMap<i32, Vec<reorder::Applied>>,
@@ -400,6 +406,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         hand_ons: HashMap::new(),
         held_prctls: HashMap::new(),
         dying: HashMap::new(),
+        taken_by_kill: HashMap::new(),
         pgrp_calls: HashMap::new(),
     };
     if let Some(t) = &mut s.timeline {

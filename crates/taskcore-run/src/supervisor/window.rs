@@ -101,6 +101,9 @@ impl Supervisor {
         if let Some(r) = self.entry_report_of_dying(task, call, ic, &dying, real_child) {
             return Some(r);
         }
+        if let Some(r) = self.report_before_kill_in_flight(task, call, ic, real_child) {
+            return Some(r);
+        }
         if self.debug {
             let cands: Vec<(i32, i32)> = super::entry::waitid_form(call)
                 .and_then(|(i, id, o)| self.k.wait_candidates(task, i, id, o).ok())
@@ -165,6 +168,80 @@ impl Supervisor {
         }
         if self.debug {
             eprintln!("[debug]   window: {y}'s report before its death in the core");
+        }
+        Some(Ok(match call {
+            Syscall::Wait4 { .. } => SysRet::Wait(WaitOutcome::Reported(w)),
+            _ => SysRet::Waitid(WaitOutcome::Reported(w)),
+        }))
+    }
+
+    /// The stop or continue report the parent of the single target of
+    /// kill-family `call` by `task` could take now, before the call is
+    /// applied to the core at its entry (`None`: another form, or none).
+    pub(super) fn report_before_kill(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &Syscall,
+    ) -> Option<(taskcore::TaskId, taskcore::WaitReport)> {
+        let target = match *call {
+            Syscall::Kill { pid, .. } if pid > 0 => self.k.find_task_by_vpid(task, pid).ok()?,
+            Syscall::Tgkill { tid, .. } | Syscall::Tkill { tid, .. } if tid > 0 => {
+                self.k.find_task_by_vpid(task, tid).ok()?
+            }
+            _ => return None,
+        };
+        Some((target, self.report_before_death(target)?))
+    }
+
+    /// The kill just applied at the entry of thread `tid` took report
+    /// `kept` (from [`Self::report_before_kill`]) from its target's parent
+    /// in the core (a SIGCONT ending a stop): kept for the waits whose
+    /// window the kill's overlaps ([`Self::report_before_kill_in_flight`]).
+    pub(super) fn note_report_taken_by_kill(
+        &mut self,
+        tid: i32,
+        kept: Option<(taskcore::TaskId, taskcore::WaitReport)>,
+    ) {
+        let Some((t, w)) = kept else {
+            return;
+        };
+        if self.report_before_death(t) == Some(w) {
+            return;
+        }
+        self.taken_by_kill
+            .insert(w.pid, (w, tid, self.stops_seen, None));
+    }
+
+    /// The kernel reported child `real` stopped or continued where the
+    /// core cannot: a kill of another thread applied to the core at its
+    /// entry before this wait's entry, and still in flight then (its exit
+    /// stop not seen), took that report (a SIGCONT ending the stop); the
+    /// kernel ran the wait before the kill. The report the parent could
+    /// take just before the kill is the answer (taken once; its status is
+    /// compared as the core's; the core's state after the kill is the
+    /// kernel's after both).
+    fn report_before_kill_in_flight(
+        &mut self,
+        task: taskcore::TaskId,
+        call: &Syscall,
+        ic: &InCall,
+        real: Option<i32>,
+    ) -> Option<taskcore::sys::SysResult> {
+        let y = real?;
+        let &(w, _, entered, exited) = self.taken_by_kill.get(&y)?;
+        let stop_or_cont = |st: i32| st == 0xffff || st & 0xff == 0x7f;
+        if entered > ic.entry_seq
+            || exited.is_some_and(|x| x <= ic.entry_seq)
+            || !self.real_is_stop_or_cont(task, call, ic)
+            || self
+                .peek_wait_report(task, &only_child(call, y))
+                .is_some_and(|c| stop_or_cont(c.status))
+        {
+            return None;
+        }
+        self.taken_by_kill.remove(&y);
+        if self.debug {
+            eprintln!("[debug]   window: {y}'s report before a kill in flight");
         }
         Some(Ok(match call {
             Syscall::Wait4 { .. } => SysRet::Wait(WaitOutcome::Reported(w)),
