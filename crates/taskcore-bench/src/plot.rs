@@ -1,4 +1,7 @@
-//! PNG plots of cost against size on log-log axes (plotters, bitmap backend).
+//! PNG plots of cost against size on log-log axes: drawn by plotters' bitmap
+//! backend into a buffer, encoded by the `png` crate (plotters' own encoder
+//! would pull in the `image` crate and its decoders, a third of the bench
+//! crate's compile time).
 //!
 //! Text is drawn with `ab_glyph` from an embedded ASCII subset of DejaVu
 //! Sans (`assets/DejaVuSans-ascii.ttf`, 14 KB, license in
@@ -68,15 +71,33 @@ pub(crate) fn draw(report: &Report, spec: &PlotSpec, path: &Path) -> Result<(), 
     let (x0, x1) = (x0 / 1.5, x1 * 1.5);
     let (y0, y1) = (y0 / 2.0, y1 * 2.0);
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let root = BitMapBackend::new(path, (800, 500)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut rgb = vec![0u8; WIDTH as usize * HEIGHT as usize * 3];
+    render(&lines, spec, (x0, x1), (y0, y1), &mut rgb).map_err(|e| err(&e))?;
+    write_png(path, &rgb).map_err(|e| err(&e))
+}
+
+/// Width and height of a plot, in pixels.
+const WIDTH: u32 = 800;
+const HEIGHT: u32 = 500;
+
+type Lines = [(String, Vec<(f64, f64)>)];
+
+/// Draws the chart into `rgb` (`WIDTH * HEIGHT` pixels, 3 bytes each).
+fn render(
+    lines: &Lines,
+    spec: &PlotSpec,
+    (x0, x1): (f64, f64),
+    (y0, y1): (f64, f64),
+    rgb: &mut [u8],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let root = BitMapBackend::with_buffer(rgb, (WIDTH, HEIGHT)).into_drawing_area();
+    root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(&spec.title, (FAMILY, 20))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(70)
-        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
-        .map_err(|e| err(&e))?;
+        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())?;
     chart
         .configure_mesh()
         .x_desc(spec.x_label.as_str())
@@ -86,20 +107,16 @@ pub(crate) fn draw(report: &Report, spec: &PlotSpec, path: &Path) -> Result<(), 
         .label_style((FAMILY, 13))
         .axis_desc_style((FAMILY, 14))
         .light_line_style(RGBColor(235, 235, 235))
-        .draw()
-        .map_err(|e| err(&e))?;
-    for (i, (legend, pts)) in lines.into_iter().enumerate() {
+        .draw()?;
+    for (i, (legend, pts)) in lines.iter().enumerate() {
         let color = COLORS[i % COLORS.len()];
         chart
-            .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
-            .map_err(|e| err(&e))?
-            .label(legend)
+            .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))?
+            .label(legend.as_str())
             .legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
             });
-        chart
-            .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
-            .map_err(|e| err(&e))?;
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
     }
     chart
         .configure_series_labels()
@@ -107,10 +124,22 @@ pub(crate) fn draw(report: &Report, spec: &PlotSpec, path: &Path) -> Result<(), 
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font((FAMILY, 13))
-        .draw()
-        .map_err(|e| err(&e))?;
-    root.present().map_err(|e| err(&e))?;
+        .draw()?;
+    root.present()?;
     Ok(())
+}
+
+/// Writes `rgb` (8-bit RGB, `WIDTH * HEIGHT`) as a PNG file.
+fn write_png(path: &Path, rgb: &[u8]) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), WIDTH, HEIGHT);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.set_compression(png::Compression::Best);
+    enc.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    let mut w = enc.write_header().map_err(|e| e.to_string())?;
+    w.write_image_data(rgb).map_err(|e| e.to_string())?;
+    w.finish().map_err(|e| e.to_string())
 }
 
 /// Axis tick labels: 1, 10, 1k, 10k, 1M...
@@ -168,6 +197,11 @@ mod tests {
         draw(&rep, &spec, &path).unwrap();
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(&bytes[1..4], b"PNG");
+        // IHDR: width and height, big-endian, then 8-bit RGB.
+        assert_eq!(&bytes[16..24], [0, 0, 3, 32, 0, 0, 1, 244]);
+        assert_eq!(&bytes[24..26], [8, 2]);
+        // Not blank: the image data is more than a white field compresses to.
+        assert!(bytes.len() > 8_000, "{} bytes", bytes.len());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
