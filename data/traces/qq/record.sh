@@ -39,6 +39,13 @@ record_wrap=(sh -c '"$@" & wait' sh)
 both bg-job -- sh ./shell.sh > /dev/null
 record_wrap=()
 both signalfd -- ./signalfd
+# bash job control (`set -m`: each job its own group), USR1 and CHLD traps,
+# a job stopped, continued and killed, `wait -n` until 127, a child that
+# sends itself SIGINT under nohup, `timeout -s KILL`.
+both bash-jobs -- bash ./bash-jobs.sh > /dev/null 2>&1
+# Python: children that block SIGUSR1 and take it with sigwait(), waitid
+# on each, a thread running subprocess, a setsid() child killed by SIGKILL.
+both sigwait -- "$py" ./sigwait.py > /dev/null
 both pidsig -- ./pidsig > /dev/null
 both signalfd-late -- ./signalfd-late > /dev/null
 # Forks refused with EAGAIN: RLIMIT_NPROC is 8 from before the trace, for

@@ -284,7 +284,7 @@ fn quiet_traces_replay_without_mismatch() {
     let Some(files) = data("traces/qq", "quiet_traces_replay_without_mismatch") else {
         return;
     };
-    assert!(files.len() >= 22, "{files:?}");
+    assert!(files.len() >= 26, "{files:?}");
     let v = replay(&files);
     for f in v["files"].as_array().unwrap() {
         let name = f["file"].as_str().unwrap();
