@@ -36,4 +36,7 @@ echo "recorded userns_rules_user.out ($(wc -l <userns_rules_user.out) lines, uid
 # restriction); its second run needs setpriv (util-linux).
 # map_count.c fills its address space up to vm.max_map_count (65530
 # one-page mappings: about 256 MiB of address space, no memory touched).
+# init_signals.c needs root (unshare(CLONE_NEWPID)): natively it makes a
+# namespace whose init installs no handler; as pid 2 under an init (as
+# under `taskcore run`) it tests that init at once.
 # uaccess_rules.c needs nothing special (its capset calls all fault).

@@ -31,6 +31,21 @@ fn pidfd_target(tid: i32, fd: u64) -> Option<i32> {
         .and_then(|v| v.trim().parse().ok())
 }
 
+/// The real pid of the process whose `/proc/PID` directory of the real
+/// procfs `fd` of thread `tid` is (what `pidfd_send_signal()` also accepts
+/// as a pidfd: `tgid_pidfd_to_pid()`); `None` for any other file, a
+/// `--proc` mount's directories included (FUSE, not procfs).
+fn proc_dir_target(tid: i32, fd: u64) -> Option<i32> {
+    let link = format!("/proc/{tid}/fd/{}", fd as i32);
+    let fs = nix::sys::statfs::statfs(link.as_str()).ok()?;
+    if fs.filesystem_type() != nix::sys::statfs::PROC_SUPER_MAGIC {
+        return None;
+    }
+    let path = std::fs::read_link(&link).ok()?;
+    let n = path.to_str()?.strip_prefix("/proc/")?;
+    n.parse().ok().filter(|&n: &i32| n > 0)
+}
+
 /// What a setns(2) fd is, for the core.
 enum SetnsTarget {
     /// A pid namespace file of the core's namespace.
@@ -107,6 +122,13 @@ impl Supervisor {
             Translate::Args(list) => {
                 for &(i, kind) in list {
                     match self.translate(task, kind, &vargs, i) {
+                        // A signal for the namespace's init is the core's
+                        // to answer (`SIGNAL_UNKILLABLE`): the supervisor,
+                        // which stands for init, is never signalled from
+                        // inside.
+                        Target::Real(r) if sends_signal(nr) && r as i32 == self.sup_pid => {
+                            confine = true
+                        }
                         Target::Real(r) => regs.set_arg(i, r),
                         Target::Confine => confine = true,
                     }
@@ -127,6 +149,7 @@ impl Supervisor {
         // for the call only (closed below).
         let mut tmp_pidfd = None;
         let mut tmp_nsref = None;
+        let mut outside_pidfd = false;
         let call = match (nr, call) {
             (libc::SYS_setns, _) => {
                 let nstype = i64::from(vargs[1] as i32) as u64;
@@ -155,8 +178,24 @@ impl Supervisor {
                     None => Err(Errno::ENOSYS),
                 }
             }
-            (libc::SYS_pidfd_send_signal, _) => match vpid_of_fd(vargs[0]) {
-                Some(v) => {
+            (libc::SYS_pidfd_send_signal, _) => match pidfd_target(tid, vargs[0])
+                .or_else(|| proc_dir_target(tid, vargs[0]))
+                .map(|r| match r {
+                    r if r > 0 => Some(self.map.to_virtual(r)).filter(|&v| v > 0),
+                    // Reaped: the core's answer is ESRCH.
+                    _ => Some(NOPID),
+                }) {
+                // A live process outside the namespace (a pidfd inherited
+                // from outside, a `/proc/PID` directory of the real
+                // procfs): `access_pidfd_pidns()` fails, EINVAL, and the
+                // real call is not made.
+                Some(None) => {
+                    outside_pidfd = true;
+                    Err(Errno::EINVAL)
+                }
+                Some(Some(v)) => {
+                    // Init's pidfd: answered by the core, as a kill(1).
+                    confine |= v == 1;
                     let info = match vargs[2] {
                         0 => Ok(None),
                         p => Syscall::from_raw_with(
@@ -244,6 +283,10 @@ impl Supervisor {
             _ => {}
         }
         let mut early = None;
+        if outside_pidfd {
+            confine = true;
+            early = Some(Err(Errno::EINVAL));
+        }
         if matches!(nr, libc::SYS_rt_sigprocmask | libc::SYS_rt_sigaction) && alive {
             // Their effect is at the entry and their only result is 0 or
             // an errno the core knows from the arguments: when the core
