@@ -192,6 +192,9 @@ pub const TRAPPED: &[Trapped] = &[
         Args(&[(0, Pid)]),
     ),
     t(libc::SYS_kcmp, "kcmp", Args(&[(0, Pid), (1, Pid)])),
+    // Its target is a pidfd: trapped only to refuse init's
+    // ([`acts_on_target`]); the call itself runs unchanged.
+    t(libc::SYS_pidfd_getfd, "pidfd_getfd", Translate::None),
     // Credentials and limits: the core follows them.
     t(libc::SYS_setuid, "setuid", Translate::None),
     t(libc::SYS_setgid, "setgid", Translate::None),
@@ -265,6 +268,30 @@ pub(crate) fn reads_only(nr: i64) -> bool {
         nr,
         libc::SYS_getpgrp | libc::SYS_getpgid | libc::SYS_getsid | libc::SYS_getppid
     )
+}
+
+/// Calls that change or reach into the process their pid argument (or
+/// pidfd) names, with arguments `args`: limits set, scheduling and
+/// priority set, memory read or written, a file descriptor taken. When
+/// that process is the namespace's init, the supervisor itself, they get
+/// `EPERM` without running (as for a target the caller has no permission
+/// over: `check_prlimit_permission()`, `ptrace_may_access()`), so the
+/// program cannot change or read the supervisor through them.
+pub(crate) fn acts_on_target(nr: i64, args: &[u64; 6]) -> bool {
+    match nr {
+        // prlimit64 with new limits; reading them is harmless.
+        libc::SYS_prlimit64 => args[2] != 0,
+        libc::SYS_setpriority
+        | libc::SYS_ioprio_set
+        | libc::SYS_sched_setparam
+        | libc::SYS_sched_setscheduler
+        | libc::SYS_sched_setaffinity
+        | libc::SYS_sched_setattr
+        | libc::SYS_process_vm_readv
+        | libc::SYS_process_vm_writev
+        | libc::SYS_pidfd_getfd => true,
+        _ => false,
+    }
 }
 
 /// Calls whose return value is a process group or session id (0: its

@@ -323,6 +323,74 @@ fn confinement_outside_pids_do_not_exist_and_kill_minus_one_stays_inside() {
     outside.wait().unwrap();
 }
 
+/// The calls that would change or read the supervisor, which stands for
+/// the namespace's init, get EPERM without running, with one warning per
+/// call (the binary before set the supervisor's own RLIMIT_NOFILE to 1
+/// through `prlimit64(1, ...)`); the same calls on the program itself run.
+#[test]
+fn calls_acting_on_init_are_refused_and_the_supervisor_is_unchanged() {
+    if !available() || !have("gcc") {
+        return;
+    }
+    let bin = crate::run_races::build(
+        "acts_on_init",
+        r#"#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+static void show(const char *w, long r) { printf("%s %s\n", w, r < 0 ? strerrorname_np(errno) : "ok"); }
+int main(void) {
+    struct rlimit old, one = {1, 1}, now;
+    show("get init NOFILE", prlimit(1, RLIMIT_NOFILE, NULL, &old));
+    show("set init NOFILE", prlimit(1, RLIMIT_NOFILE, &one, NULL));
+    show("get init NOFILE again", prlimit(1, RLIMIT_NOFILE, NULL, &now));
+    printf("init NOFILE unchanged %d\n", now.rlim_cur == old.rlim_cur);
+    char buf[8]; struct iovec l = {buf, 8}, r = {(void *)0x400000, 8};
+    show("process_vm_readv init", process_vm_readv(1, &l, 1, &r, 1, 0));
+    show("process_vm_writev init", process_vm_writev(1, &l, 1, &r, 1, 0));
+    cpu_set_t set; CPU_ZERO(&set); CPU_SET(0, &set);
+    show("sched_setaffinity init", sched_setaffinity(1, sizeof set, &set));
+    show("setpriority init", setpriority(PRIO_PROCESS, 1, 19));
+    int fd = syscall(SYS_pidfd_open, 1, 0);
+    show("pidfd_getfd init", syscall(SYS_pidfd_getfd, fd, 0, 0));
+    show("set own NOFILE", prlimit(0, RLIMIT_NOFILE, &old, NULL));
+    show("pidfd_getfd own", syscall(SYS_pidfd_getfd, syscall(SYS_pidfd_open, getpid(), 0), 0, 0));
+    return 0;
+}
+"#,
+    );
+    let (r, div, _) = run(&[bin.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&r.stdout);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(
+        out,
+        "get init NOFILE ok\nset init NOFILE EPERM\nget init NOFILE again ok\n\
+         init NOFILE unchanged 1\nprocess_vm_readv init EPERM\nprocess_vm_writev init EPERM\n\
+         sched_setaffinity init EPERM\nsetpriority init EPERM\npidfd_getfd init EPERM\n\
+         set own NOFILE ok\npidfd_getfd own ok\n",
+        "{err}"
+    );
+    assert_eq!(r.status.code(), Some(0), "{err}");
+    assert_eq!(div, 0, "{err}");
+    for call in [
+        "prlimit64",
+        "process_vm_readv",
+        "process_vm_writev",
+        "sched_setaffinity",
+        "setpriority",
+        "pidfd_getfd",
+    ] {
+        let warning =
+            format!("{call}() on the namespace's init (the supervisor) is refused with EPERM");
+        assert_eq!(err.matches(&warning).count(), 1, "{call}: {err}");
+    }
+}
+
 /// A supervisor whose session and process group leaders are outside its
 /// own pid namespace (Linux shows them as 0 there: a CI job's container)
 /// gives the program the same numbers as one that sees them: init's, 1.

@@ -8,7 +8,9 @@ use taskcore::uapi::{P_PID, P_PIDFD};
 use taskcore::{Errno, SetnsFd};
 
 use super::{InCall, Supervisor};
-use crate::calls::{self, reads_only, returns_group, returns_pid, sends_signal, Arg, Translate};
+use crate::calls::{
+    self, acts_on_target, reads_only, returns_group, returns_pid, sends_signal, Arg, Translate,
+};
 use crate::pidmap::NOPID;
 use crate::tracee::{has_pid, Memory, Regs, SI_PID_OFFSET};
 
@@ -97,6 +99,9 @@ impl Supervisor {
             eprintln!("[debug]   entry {} {:?}", c.name, &vargs[..3]);
         }
         let mut confine = false;
+        // A call that would change or read the supervisor (init) itself.
+        let mut on_init =
+            nr == libc::SYS_pidfd_getfd && pidfd_target(tid, vargs[0]) == Some(self.sup_pid);
         match c.translate {
             Translate::Eperm => {
                 *self.report.refused.entry(c.name).or_default() += 1;
@@ -129,12 +134,29 @@ impl Supervisor {
                         Target::Real(r) if sends_signal(nr) && r as i32 == self.sup_pid => {
                             confine = true
                         }
+                        Target::Real(r)
+                            if r as i32 == self.sup_pid && acts_on_target(nr, &vargs) =>
+                        {
+                            on_init = true
+                        }
                         Target::Real(r) => regs.set_arg(i, r),
                         Target::Confine => confine = true,
                     }
                 }
             }
             Translate::None => {}
+        }
+        if on_init {
+            *self.report.refused.entry(c.name).or_default() += 1;
+            let msg = format!(
+                "{}() on the namespace's init (the supervisor) is refused with EPERM",
+                c.name
+            );
+            self.warn_once(c.name, &msg);
+            regs.skip_with(-(libc::EPERM as i64));
+            let _ = regs.set(tid);
+            self.resume(tid, 0);
+            return;
         }
         let mem = Memory::new(tid);
         let call = Syscall::from_raw_with(nr as u64, vargs, &mem);
