@@ -16,8 +16,46 @@ impl Supervisor {
                 return format!("{} [{}]", show_ret(shown), show_status(st));
             }
         }
+        if ic.nr == libc::SYS_waitid && shown == 0 && ic.args[2] != 0 {
+            // siginfo_t: si_signo at 0, si_code at 8, si_pid at 16,
+            // si_status at 24 (include/uapi/asm-generic/siginfo.h).
+            let m = Memory::new(tid);
+            let at = |off: u64| m.read_i32(ic.args[2] + off).unwrap_or(0);
+            return format!(
+                "{} {}",
+                show_ret(0),
+                show_waitid_info(at(0), at(8), at(16), at(24))
+            );
+        }
         show_ret(shown)
     }
+}
+
+/// A waitid siginfo as strace prints it: `{}` when nothing was reported,
+/// else `{si_signo=SIGCHLD, si_code=CLD_STOPPED, si_pid=44,
+/// si_status=SIGSTOP}` (`si_status` a number for `CLD_EXITED`).
+fn show_waitid_info(signo: i32, code: i32, pid: i32, status: i32) -> String {
+    if signo == 0 && pid == 0 {
+        return "{}".to_string();
+    }
+    let code_name = match code {
+        1 => "CLD_EXITED".to_string(),
+        2 => "CLD_KILLED".to_string(),
+        3 => "CLD_DUMPED".to_string(),
+        4 => "CLD_TRAPPED".to_string(),
+        5 => "CLD_STOPPED".to_string(),
+        6 => "CLD_CONTINUED".to_string(),
+        c => c.to_string(),
+    };
+    let status = if code == 1 {
+        status.to_string()
+    } else {
+        signame(status)
+    };
+    format!(
+        "{{si_signo={}, si_code={code_name}, si_pid={pid}, si_status={status}}}",
+        signame(signo)
+    )
 }
 
 /// The core's answer in strace's notation, with the wait status.
@@ -26,7 +64,11 @@ pub(super) fn describe_core(r: &taskcore::sys::SysResult) -> String {
         Ok(SysRet::Wait(WaitOutcome::Reported(w))) => {
             format!("= {} [{}]", w.pid, show_status(w.status))
         }
-        Ok(SysRet::Waitid(WaitOutcome::Reported(w))) => format!("= 0 {{si_pid={}}}", w.pid),
+        Ok(SysRet::Waitid(WaitOutcome::Reported(w))) => format!(
+            "= 0 {}",
+            show_waitid_info(w.info.signo, w.info.code, w.pid, w.info.status)
+        ),
+        Ok(SysRet::Waitid(WaitOutcome::NothingYet)) => "= 0 {}".to_string(),
         r => show_core(r),
     }
 }
@@ -115,5 +157,42 @@ pub(super) fn options(o: i32) -> String {
         "0".to_string()
     } else {
         names.join("|")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use taskcore::{SigInfo, WaitReport};
+
+    #[test]
+    fn waitid_answers_show_their_siginfo_as_strace_does() {
+        assert_eq!(show_waitid_info(0, 0, 0, 0), "{}");
+        assert_eq!(
+            show_waitid_info(libc::SIGCHLD, 5, 44, libc::SIGSTOP),
+            "{si_signo=SIGCHLD, si_code=CLD_STOPPED, si_pid=44, si_status=SIGSTOP}"
+        );
+        assert_eq!(
+            show_waitid_info(libc::SIGCHLD, 1, 7, 3),
+            "{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=7, si_status=3}"
+        );
+        let nothing = Ok(SysRet::Waitid(WaitOutcome::NothingYet));
+        assert_eq!(describe_core(&nothing), "= 0 {}");
+        let info = SigInfo {
+            signo: libc::SIGCHLD,
+            code: 6,
+            pid: 9,
+            status: libc::SIGCONT,
+            ..SigInfo::default()
+        };
+        let reported = Ok(SysRet::Waitid(WaitOutcome::Reported(WaitReport {
+            pid: 9,
+            status: 0xffff,
+            info,
+        })));
+        assert_eq!(
+            describe_core(&reported),
+            "= 0 {si_signo=SIGCHLD, si_code=CLD_CONTINUED, si_pid=9, si_status=SIGCONT}"
+        );
     }
 }
