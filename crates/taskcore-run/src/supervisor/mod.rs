@@ -142,14 +142,64 @@ struct Thread {
     /// exec event (which then sets only its filename and argv).
     exec_applied: bool,
     /// Set_tid_address state, `supervisor/tidaddr.rs`.
-    tid_address: tidaddr::TidAddress,
+    tid_address: TidAddress,
     /// [`Supervisor::stops_seen`] at its last stop, and at the one before
     /// (it was resumed from that one: what it did since came after).
     last_seen: u64,
     prev_seen: u64,
     /// A handler frame the core set up at its last delivery stop, to be
     /// confirmed at its next stop (`supervisor/frames.rs`).
-    frame: Option<frames::Frame>,
+    frame: Option<Frame>,
+}
+
+/// One thread's `set_tid_address` state (`supervisor/tidaddr.rs`).
+#[derive(Debug, Default)]
+struct TidAddress {
+    /// No other task shares its address space, and none has since its
+    /// exec event (no `CLONE_VM` clone since).
+    fresh: bool,
+    /// The address of a `set_tid_address` answered at its entry, not
+    /// made for real yet (0 is never kept: the kernel's own value after
+    /// an exec).
+    pending: Option<u64>,
+    /// The registers of a clone whose seccomp stop was turned into the
+    /// pending `set_tid_address`: put back at that call's exit.
+    clone_regs: Option<tracee::Regs>,
+}
+
+/// A handler frame the core set up at a delivery stop, not yet confirmed
+/// (`supervisor/frames.rs`).
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    /// The mask the frame saved (before the delivery).
+    saved: u64,
+    /// The mask while the handler runs.
+    running: u64,
+}
+
+/// The children a process's exit handed on in the core, before the real
+/// kernel's `exit_notify()` is known to have done so
+/// (`supervisor/handon.rs`).
+#[derive(Debug, Clone)]
+struct HandOn {
+    /// The exiting process, in the core's root namespace numbers.
+    parent: i32,
+    /// Its children (process leaders, root namespace numbers) that the
+    /// core gave to another process.
+    children: Vec<i32>,
+}
+
+/// A setpgid or setsid the core applied, with its window
+/// (`supervisor/reorder.rs`).
+#[derive(Debug, Clone)]
+struct Applied {
+    task: TaskId,
+    call: Syscall,
+    /// [`Supervisor::stops_seen`] at its entry and at its exit.
+    entry_seq: u64,
+    exit_seq: u64,
+    /// The process's group and session before it (virtual numbers).
+    before: Option<(i32, i32)>,
 }
 
 /// What to do at a new task's first stop.
@@ -231,7 +281,7 @@ struct Supervisor {
     /// Exits in flight (real tgid of the exiting process): the children
     /// the core handed on before the kernel is known to have
     /// (`supervisor/handon.rs`).
-    hand_ons: HashMap<i32, handon::HandOn>,
+    hand_ons: HashMap<i32, HandOn>,
     /// Threads held at the seccomp stop of a `PR_SET_CHILD_SUBREAPER`
     /// prctl until the exit in flight it could decide (real tgid) has
     /// handed its children on for real (`supervisor/handon.rs`).
@@ -248,7 +298,7 @@ struct Supervisor {
     taken_by_kill: HashMap<i32, (taskcore::WaitReport, i32, u64, Option<u64>)>,
     /// The setpgid and setsid calls applied per process (virtual tgid)
     /// whose windows overlapped (`supervisor/reorder.rs`).
-    pgrp_calls: HashMap<i32, Vec<reorder::Applied>>,
+    pgrp_calls: HashMap<i32, Vec<Applied>>,
 }
 
 /// The signal the supervisor was sent (INT, TERM, HUP), to forward.
