@@ -54,6 +54,9 @@ use crate::spawn;
 use crate::timeline::Recorder;
 use crate::tracee;
 
+/// How many of the latest death reports [`Supervisor`] keeps the moment of.
+const DEATHS_KEPT: usize = 64;
+
 /// A trapped call between its seccomp stop and its syscall-exit stop.
 #[derive(Debug)]
 struct InCall {
@@ -261,6 +264,11 @@ struct Supervisor {
     /// stop: `None` until a thread's group-stop trap is reported, then
     /// [`Supervisor::stops_seen`] at that report (`supervisor/window.rs`).
     group_stops: HashMap<i32, Option<u64>>,
+    /// The latest death reports (virtual tid, [`Supervisor::stops_seen`]
+    /// then), at most [`DEATHS_KEPT`]: a zombie whose report came after a
+    /// wait's entry became visible to its parent inside that wait's
+    /// window (`supervisor/window.rs`).
+    deaths_seen: std::collections::VecDeque<(i32, u64)>,
     /// Stop signals (bits) a SIGCONT the core applied at its sender's
     /// entry discarded from a process (virtual tgid), which the kernel
     /// may have dequeued before that SIGCONT was sent
@@ -449,6 +457,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         timeline: opts.timeline.then(Recorder::default),
         stops_seen: 0,
         group_stops: HashMap::new(),
+        deaths_seen: std::collections::VecDeque::new(),
         discarded_stops: HashMap::new(),
         discarding_cont: HashMap::new(),
         cont_after_stop: HashMap::new(),
@@ -693,6 +702,11 @@ impl Supervisor {
         self.parked.remove(&tid);
         self.held_prctls.remove(&tid);
         self.group_stops.remove(&tid);
+        if self.deaths_seen.len() == DEATHS_KEPT {
+            self.deaths_seen.pop_front();
+        }
+        self.deaths_seen
+            .push_back((self.map.to_virtual(tid), self.stops_seen));
         self.vfork_children.remove(&tid);
         // A held vfork parent killed in its stop is gone (its number may
         // come back); one whose child died runs on.

@@ -343,6 +343,7 @@ impl Supervisor {
             handed.contains(&c.pid)
                 || !before_drain.contains(&c.pid)
                 || self.stop_unseen_at(c.pid, ic.entry_seq)
+                || self.died_after(c.pid, ic.entry_seq)
         };
         if pos == 0 || !cands[..pos].iter().all(unseen) {
             return None;
@@ -369,6 +370,18 @@ impl Supervisor {
             Some(Some(at)) => *at > seq,
             None => false,
         }
+    }
+
+    /// Whether the death report of virtual process `x` came after the
+    /// event `seq` (a wait's entry): a traced zombie is hidden from its
+    /// parent until its tracer has waited for it (`wait_consider_task()`),
+    /// so a wait that ran before that report could not see it.
+    fn died_after(&self, x: i32, seq: u64) -> bool {
+        self.deaths_seen
+            .iter()
+            .rev()
+            .find(|d| d.0 == x)
+            .is_some_and(|d| d.1 > seq)
     }
 
     /// Whether virtual process `x` is dead in the core while the
