@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,9 +78,12 @@ static void show_status(const char *key, pid_t w, int st) {
     else say("%s pid %d status %#x", key, w, st);
 }
 
+static int thread_ready[2];
+
 static void *thread_body(void *a) {
     (void)a;
     say("thread gettid %d getpid %d", tid(), getpid());
+    if (write(thread_ready[1], "t", 1) != 1) _exit(92);
     siginfo_t si = take(SIGUSR1);
     say("thread sigusr1 si_pid %d si_code %d", si.si_pid, si.si_code);
     return NULL;
@@ -149,8 +153,11 @@ static void init_body(int ready_w, int go_r, int hold_w) {
         pid_t g = fork();
         if (g == 0) {
             pid_t was = getppid();
+            /* Its parent's death signal (SIGUSR2, blocked) comes once
+             * forget_original_parent() has given it its new parent. */
+            prctl(PR_SET_PDEATHSIG, SIGUSR2);
             if (write(p[1], "r", 1) != 1) _exit(1);
-            for (int i = 0; i < 2000 && getppid() == was; i++) usleep(1000);
+            if (getppid() == was) take(SIGUSR2);
             say("orphan getpid %d parent_was %d getppid %d", getpid(), was, getppid());
             _exit(7);
         }
@@ -204,8 +211,8 @@ static void init_body(int ready_w, int go_r, int hold_w) {
 
     /* A thread: its tid (glibc's, from CLONE_PARENT_SETTID) names it. */
     pthread_t th;
-    if (pthread_create(&th, NULL, thread_body, NULL)) _exit(93);
-    usleep(20000);
+    if (pipe(thread_ready) || pthread_create(&th, NULL, thread_body, NULL)) _exit(93);
+    if (read(thread_ready[0], &x, 1) != 1) _exit(93);
     r = pthread_kill(th, SIGUSR1);
     pthread_join(th, NULL);
     say("init pthread_kill %d", r);
@@ -229,15 +236,18 @@ static void init_body(int ready_w, int go_r, int hold_w) {
     drain_sigchld();
 
     /* Processes still there when the init exits are killed. */
+    int started[2];
+    if (pipe(started)) _exit(91);
     c = fork();
     if (c == 0) {
         char y;
         /* Holds hold_w open; waits for nothing that will come. */
+        if (write(started[1], "s", 1) != 1) _exit(1);
         if (read(go_r, &y, 1) < 0) _exit(1);
         _exit(8);
     }
     close(hold_w);
-    usleep(20000);
+    if (read(started[0], &x, 1) != 1) _exit(91);
     say("init exits");
     _exit(4);
 }

@@ -7,6 +7,8 @@
  * Re-record with tests/oracle/record.sh. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -130,12 +132,53 @@ static void itimer_ms(int ms) {
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
-static pid_t sleeper(int ms) {
+/* A child that exits (status 3) once a byte comes on its pipe: the
+ * handler writes it when `pipe_w` is set to `*release` (the caller
+ * keeps the read end open too, so that no write raises SIGPIPE), or the
+ * caller. */
+static pid_t held(int *release) {
+    int p[2];
+    if (pipe(p)) _exit(8);
     pid_t c = fork();
     if (c == 0) {
-        usleep(ms * 1000);
+        char b;
+        close(p[1]);
+        if (read(p[0], &b, 1) != 1) _exit(1);
         _exit(3);
     }
+    release[0] = p[1];
+    release[1] = p[0];
+    return c;
+}
+
+static void release(int *release) {
+    if (write(release[0], "x", 1) != 1) _exit(7);
+}
+
+static void done_with(int *release) {
+    close(release[0]);
+    close(release[1]);
+}
+
+/* A child that, once its parent sleeps (in the wait it makes next: its
+ * state in its own /proc stat file, opened before the fork), sends it
+ * `sig` (if not 0) and exits (status 3). */
+static pid_t once_parent_sleeps(int sig) {
+    int fd = open("/proc/self/stat", O_RDONLY);
+    if (fd < 0) _exit(8);
+    pid_t c = fork();
+    if (c == 0) {
+        for (;;) {
+            char st[512], *p;
+            ssize_t n = pread(fd, st, sizeof st - 1, 0);
+            st[n > 0 ? n : 0] = 0;
+            if ((p = strrchr(st, ')')) && p[1] == ' ' && p[2] == 'S') break;
+            sched_yield();
+        }
+        if (sig) kill(getppid(), sig);
+        _exit(3);
+    }
+    close(fd);
     return c;
 }
 
@@ -158,21 +201,28 @@ static void interrupted_waits(void) {
         char name[64];
         install(SIGALRM, restart ? SA_RESTART : 0, 0);
 
-        pid_t c = sleeper(300);
+        /* The child exits once the timer's handler has run. */
+        int rel[2];
+        pid_t c = held(rel);
+        pipe_w = rel[0];
         handler_runs = 0;
         itimer_ms(50);
         int st = 0;
         long r = wait4(c, &st, 0, NULL);
+        pipe_w = -1;
         snprintf(name, sizeof name, "wait4_%s", sfx);
         report(name, r, c, st);
         if (r < 0) waitpid(c, NULL, 0);
+        done_with(rel);
 
-        c = sleeper(300);
+        c = held(rel);
+        pipe_w = rel[0];
         handler_runs = 0;
         itimer_ms(50);
         siginfo_t si;
         memset(&si, 0, sizeof si);
         r = waitid(P_PID, c, &si, WEXITED);
+        pipe_w = -1;
         snprintf(name, sizeof name, "waitid_%s", sfx);
         if (r < 0)
             report(name, r, c, 0);
@@ -180,6 +230,7 @@ static void interrupted_waits(void) {
             printf("%s ret=%ld si_pid=%s si_code=%d si_status=%d handler_runs=%d\n", name, r,
                    si.si_pid == c ? "child" : "other", si.si_code, si.si_status, handler_runs);
         if (r < 0) waitpid(c, NULL, 0);
+        done_with(rel);
 
         handler_runs = 0;
         itimer_ms(50);
@@ -247,33 +298,39 @@ static void interrupted_waits(void) {
     printf("sigsuspend_size_4 ret=%ld errno=%s\n", r, r < 0 ? en(errno) : "none");
     /* an ignored SIGCHLD does not interrupt wait4 */
     signal(SIGALRM, SIG_IGN);
-    pid_t c = sleeper(100);
-    itimer_ms(20);
+    pid_t c = once_parent_sleeps(SIGALRM);
     int st = 0;
     handler_runs = 0;
     r = wait4(c, &st, 0, NULL);
     report("wait4_ignored_alarm", r, c, st);
     /* a handled SIGCHLD from the awaited child's own exit: wait4 returns the child */
     install(SIGCHLD, 0, 0);
-    c = sleeper(50);
+    c = once_parent_sleeps(0);
     handler_runs = 0;
     r = wait4(c, &st, 0, NULL);
     report("wait4_own_sigchld_no_restart", r, c, st);
     /* ... but a SIGCHLD from another child's exit interrupts wait4 for this one */
-    pid_t other = sleeper(30);
-    c = sleeper(300);
+    int rel[2];
+    c = held(rel);
+    pid_t other = once_parent_sleeps(0);
     handler_runs = 0;
     r = wait4(c, &st, 0, NULL);
     report("wait4_other_sigchld_no_restart", r, c, st);
+    release(rel);
     if (r < 0) wait4(c, &st, 0, NULL);
     waitpid(other, NULL, 0);
+    done_with(rel);
+    /* Restarted: the child exits once the other's SIGCHLD handler ran. */
     install(SIGCHLD, SA_RESTART, 0);
-    other = sleeper(30);
-    c = sleeper(300);
+    c = held(rel);
+    pipe_w = rel[0];
+    other = once_parent_sleeps(0);
     handler_runs = 0;
     r = wait4(c, &st, 0, NULL);
+    pipe_w = -1;
     report("wait4_other_sigchld_sa_restart", r, c, st);
     waitpid(other, NULL, 0);
+    done_with(rel);
     signal(SIGCHLD, SIG_DFL);
 }
 

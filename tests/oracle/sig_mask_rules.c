@@ -227,13 +227,19 @@ static void queue_perm(void) {
     u64 m = BIT(SIGUSR1);
     set_mask(m);
     fflush(stdout);
+    int hold[2];
+    if (pipe(hold)) _exit(1);
     pid_t c = fork();
     if (c == 0) {
+        char b;
         base_parent = getppid();
         base_child = 0;
-        sleep(5);
+        /* Lives until it is killed (or its parent is gone). */
+        close(hold[1]);
+        if (read(hold[0], &b, 1) < 0) _exit(1);
         _exit(0);
     }
+    close(hold[0]);
     base_child = c;
     res("queue_other_si_queue", queue(c, SIGUSR1, SI_QUEUE, 1));
     res("queue_other_si_user", queue(c, SIGUSR1, SI_USER, 1));
@@ -246,6 +252,7 @@ static void queue_perm(void) {
     res("queue_bad_sig_65", queue(c, 65, SI_QUEUE, 1));
     kill(c, SIGKILL);
     waitpid(c, NULL, 0);
+    close(hold[1]);
     set_mask(0);
 }
 

@@ -706,15 +706,18 @@ fn random_scenarios(seeds: &[String]) {
 /// exit applied early; a subreaper prctl against an exit in flight; 13
 /// and 24: 120 with the first of them, 27: 80 with both),
 /// load 7-11 with an extra busy loop (before: 24 in 4 of 50 runs, 27 in
-/// 6 of 90; 13 in none of 50 here).
+/// 6 of 90; 13 in none of 50 here). 28 added (run6, 2026-12-03) after 0
+/// divergences in 330 runs with `TASKCORE_RUN_DEBUG` and 0 in
+/// 330 without, with that round's three placements (before them about one
+/// run in 130 diverged; with the first two only, 2 of 330 and 2 of 400).
 /// Stopped orphans reparented to the supervisor (in their session, as a
 /// pid namespace's init is: their group is not orphaned, no SIGHUP) are
 /// resumed by the scenario's clean-up, which finds them in `/proc`.
 #[test]
 fn random_scenarios_have_no_divergence() {
     let seeds: Vec<String> = [
-        1, 2, 3, 5, 6, 7, 10, 11, 12, 13, 14, 19, 20, 22, 24, 25, 26, 27, 29, 30, 31, 33, 34, 35,
-        37, 39,
+        1, 2, 3, 5, 6, 7, 10, 11, 12, 13, 14, 19, 20, 22, 24, 25, 26, 27, 28, 29, 30, 31, 33, 34,
+        35, 37, 39,
     ]
     .iter()
     .map(|s: &u32| s.to_string())

@@ -369,6 +369,9 @@ impl Supervisor {
                 let before = self.stops_pending_at_sigcont(task, call);
                 let kept = self.report_before_kill(task, call);
                 early = Some(dispatch(&mut self.k, task, probe.as_ref().unwrap_or(call)));
+                if self.debug {
+                    eprintln!("[debug]   applied at the entry: {early:?}, report kept {kept:x?}");
+                }
                 self.note_report_taken_by_kill(tid, kept);
                 if probe.is_none() {
                     self.recent_kills.push_back((tid, task, call.clone(), None));
@@ -510,6 +513,11 @@ impl Supervisor {
             Some(Ok(SysRet::Waitid(taskcore::WaitOutcome::Reported(w)))) => Some(w),
             _ => None,
         };
+        if self.debug {
+            if let Some(w) = &entry_report {
+                eprintln!("[debug]   entry report {w:x?}");
+            }
+        }
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = Some(InCall {
                 entry_peek,

@@ -289,7 +289,7 @@ impl Supervisor {
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = None;
             // A new address space, the group's only thread.
-            t.tid_address = super::tidaddr::TidAddress {
+            t.tid_address = super::TidAddress {
                 fresh: true,
                 ..Default::default()
             };

@@ -21,16 +21,7 @@
 
 use taskcore::TaskId;
 
-use super::Supervisor;
-
-/// A handler frame the core set up at a delivery stop, not yet confirmed.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Frame {
-    /// The mask the frame saved (before the delivery).
-    pub(super) saved: u64,
-    /// The mask while the handler runs.
-    pub(super) running: u64,
-}
+use super::{Frame, Supervisor};
 
 /// Thread `tid`'s real blocked mask; `None` if it cannot be read.
 fn real_mask(tid: i32) -> Option<u64> {

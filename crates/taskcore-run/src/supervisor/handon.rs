@@ -14,19 +14,8 @@
 
 use taskcore::TaskId;
 
-use super::Supervisor;
+use super::{HandOn, Supervisor};
 use crate::pidmap::in_root;
-
-/// The children a process's exit handed on in the core, before the real
-/// kernel's `exit_notify()` is known to have done so.
-#[derive(Debug, Clone)]
-pub(super) struct HandOn {
-    /// The exiting process, in the core's root namespace numbers.
-    parent: i32,
-    /// Its children (process leaders, root namespace numbers) that the
-    /// core gave to another process.
-    children: Vec<i32>,
-}
 
 /// What [`Supervisor::hand_on_before`] saw, for
 /// [`Supervisor::hand_on_after`].

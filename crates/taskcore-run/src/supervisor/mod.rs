@@ -54,6 +54,9 @@ use crate::spawn;
 use crate::timeline::Recorder;
 use crate::tracee;
 
+/// How many of the latest death reports [`Supervisor`] keeps the moment of.
+const DEATHS_KEPT: usize = 64;
+
 /// A trapped call between its seccomp stop and its syscall-exit stop.
 #[derive(Debug)]
 struct InCall {
@@ -142,14 +145,64 @@ struct Thread {
     /// exec event (which then sets only its filename and argv).
     exec_applied: bool,
     /// Set_tid_address state, `supervisor/tidaddr.rs`.
-    tid_address: tidaddr::TidAddress,
+    tid_address: TidAddress,
     /// [`Supervisor::stops_seen`] at its last stop, and at the one before
     /// (it was resumed from that one: what it did since came after).
     last_seen: u64,
     prev_seen: u64,
     /// A handler frame the core set up at its last delivery stop, to be
     /// confirmed at its next stop (`supervisor/frames.rs`).
-    frame: Option<frames::Frame>,
+    frame: Option<Frame>,
+}
+
+/// One thread's `set_tid_address` state (`supervisor/tidaddr.rs`).
+#[derive(Debug, Default)]
+struct TidAddress {
+    /// No other task shares its address space, and none has since its
+    /// exec event (no `CLONE_VM` clone since).
+    fresh: bool,
+    /// The address of a `set_tid_address` answered at its entry, not
+    /// made for real yet (0 is never kept: the kernel's own value after
+    /// an exec).
+    pending: Option<u64>,
+    /// The registers of a clone whose seccomp stop was turned into the
+    /// pending `set_tid_address`: put back at that call's exit.
+    clone_regs: Option<tracee::Regs>,
+}
+
+/// A handler frame the core set up at a delivery stop, not yet confirmed
+/// (`supervisor/frames.rs`).
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    /// The mask the frame saved (before the delivery).
+    saved: u64,
+    /// The mask while the handler runs.
+    running: u64,
+}
+
+/// The children a process's exit handed on in the core, before the real
+/// kernel's `exit_notify()` is known to have done so
+/// (`supervisor/handon.rs`).
+#[derive(Debug, Clone)]
+struct HandOn {
+    /// The exiting process, in the core's root namespace numbers.
+    parent: i32,
+    /// Its children (process leaders, root namespace numbers) that the
+    /// core gave to another process.
+    children: Vec<i32>,
+}
+
+/// A setpgid or setsid the core applied, with its window
+/// (`supervisor/reorder.rs`).
+#[derive(Debug, Clone)]
+struct Applied {
+    task: TaskId,
+    call: Syscall,
+    /// [`Supervisor::stops_seen`] at its entry and at its exit.
+    entry_seq: u64,
+    exit_seq: u64,
+    /// The process's group and session before it (virtual numbers).
+    before: Option<(i32, i32)>,
 }
 
 /// What to do at a new task's first stop.
@@ -211,6 +264,11 @@ struct Supervisor {
     /// stop: `None` until a thread's group-stop trap is reported, then
     /// [`Supervisor::stops_seen`] at that report (`supervisor/window.rs`).
     group_stops: HashMap<i32, Option<u64>>,
+    /// The latest death reports (virtual tid, [`Supervisor::stops_seen`]
+    /// then), at most [`DEATHS_KEPT`]: a zombie whose report came after a
+    /// wait's entry became visible to its parent inside that wait's
+    /// window (`supervisor/window.rs`).
+    deaths_seen: std::collections::VecDeque<(i32, u64)>,
     /// Stop signals (bits) a SIGCONT the core applied at its sender's
     /// entry discarded from a process (virtual tgid), which the kernel
     /// may have dequeued before that SIGCONT was sent
@@ -231,7 +289,7 @@ struct Supervisor {
     /// Exits in flight (real tgid of the exiting process): the children
     /// the core handed on before the kernel is known to have
     /// (`supervisor/handon.rs`).
-    hand_ons: HashMap<i32, handon::HandOn>,
+    hand_ons: HashMap<i32, HandOn>,
     /// Threads held at the seccomp stop of a `PR_SET_CHILD_SUBREAPER`
     /// prctl until the exit in flight it could decide (real tgid) has
     /// handed its children on for real (`supervisor/handon.rs`).
@@ -248,7 +306,7 @@ struct Supervisor {
     taken_by_kill: HashMap<i32, (taskcore::WaitReport, i32, u64, Option<u64>)>,
     /// The setpgid and setsid calls applied per process (virtual tgid)
     /// whose windows overlapped (`supervisor/reorder.rs`).
-    pgrp_calls: HashMap<i32, Vec<reorder::Applied>>,
+    pgrp_calls: HashMap<i32, Vec<Applied>>,
 }
 
 /// The signal the supervisor was sent (INT, TERM, HUP), to forward.
@@ -399,6 +457,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         timeline: opts.timeline.then(Recorder::default),
         stops_seen: 0,
         group_stops: HashMap::new(),
+        deaths_seen: std::collections::VecDeque::new(),
         discarded_stops: HashMap::new(),
         discarding_cont: HashMap::new(),
         cont_after_stop: HashMap::new(),
@@ -643,6 +702,11 @@ impl Supervisor {
         self.parked.remove(&tid);
         self.held_prctls.remove(&tid);
         self.group_stops.remove(&tid);
+        if self.deaths_seen.len() == DEATHS_KEPT {
+            self.deaths_seen.pop_front();
+        }
+        self.deaths_seen
+            .push_back((self.map.to_virtual(tid), self.stops_seen));
         self.vfork_children.remove(&tid);
         // A held vfork parent killed in its stop is gone (its number may
         // come back); one whose child died runs on.

@@ -16,19 +16,7 @@
 use taskcore::sys::{dispatch, Syscall};
 use taskcore::{Kernel, TaskId};
 
-use super::Supervisor;
-
-/// A setpgid or setsid the core applied, with its window.
-#[derive(Debug, Clone)]
-pub(super) struct Applied {
-    task: TaskId,
-    call: Syscall,
-    /// [`Supervisor::stops_seen`] at its entry and at its exit.
-    entry_seq: u64,
-    exit_seq: u64,
-    /// The process's group and session before it (virtual numbers).
-    before: Option<(i32, i32)>,
-}
+use super::{Applied, Supervisor};
 
 /// At most this many calls are kept per process.
 const KEPT: usize = 4;

@@ -137,6 +137,31 @@ impl Supervisor {
             && self.k.getpid(task) == Ok(1)
     }
 
+    /// The signal the core's own `dequeue_signal()` would take next for
+    /// `task`: its thread's pending set before its process's, the
+    /// synchronous signals first in each, then the lowest number
+    /// (`next_signal()`); `None` if nothing is deliverable.
+    fn core_first(&self, task: TaskId) -> Option<i32> {
+        const SYNCHRONOUS: u64 = (1 << (libc::SIGSEGV - 1))
+            | (1 << (libc::SIGBUS - 1))
+            | (1 << (libc::SIGILL - 1))
+            | (1 << (libc::SIGTRAP - 1))
+            | (1 << (libc::SIGFPE - 1))
+            | (1 << (libc::SIGSYS - 1));
+        let (private, shared) = self.k.pending_signals(task).ok()?;
+        let open = !self.k.sigmask(task).ok()?;
+        let first = |set: u64| {
+            let set = set & open;
+            let pick = if set & SYNCHRONOUS != 0 {
+                set & SYNCHRONOUS
+            } else {
+                set
+            };
+            (pick != 0).then(|| pick.trailing_zeros() as i32 + 1)
+        };
+        first(private).or_else(|| first(shared))
+    }
+
     /// Whether `sig` is pending for `task` or its process in the core.
     fn pending(&self, task: TaskId, sig: i32) -> bool {
         let (private, shared) = self.k.pending_signals(task).unwrap_or((0, 0));
@@ -230,7 +255,18 @@ impl Supervisor {
         if fatal {
             self.seize_dying(task);
         }
-        let mut r = self.k.get_signal_once(task);
+        // The core takes the signal the kernel dequeued, not its own next
+        // one: a signal applied to the core before the kernel generated it
+        // (a child's stop at that child's delivery stop, a kill at its
+        // sender's entry) came after this dequeue for real, and would
+        // otherwise be taken first when its number is lower (SIGCHLD
+        // before SIGSTOP). Which comes first is then not compared.
+        if self.core_first(task) != Some(sig) {
+            self.report.not_checked(
+                "signal taken as the kernel dequeued it, the core having another first",
+            );
+        }
+        let mut r = self.k.get_signal_once_of(task, sig);
         let mut later: Vec<(TaskId, taskcore::sys::Syscall)> = Vec::new();
         // A task the core's init traces takes a ptrace trap for each signal
         // (ptrace_signal()); the supervisor resumes it with the signal. A
@@ -289,7 +325,7 @@ impl Supervisor {
             {
                 break;
             }
-            r = self.k.get_signal_once(task);
+            r = self.k.get_signal_once_of(task, sig);
             if ours {
                 break;
             }

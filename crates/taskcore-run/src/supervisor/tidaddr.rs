@@ -24,21 +24,6 @@ use crate::tracee::{self, Memory, Regs};
 /// The `syscall` instruction's length (x86_64: `0f 05`).
 const SYSCALL_INSN_LEN: u64 = 2;
 
-/// One thread's `set_tid_address` state.
-#[derive(Debug, Default)]
-pub(super) struct TidAddress {
-    /// No other task shares its address space, and none has since its
-    /// exec event (no `CLONE_VM` clone since).
-    pub(super) fresh: bool,
-    /// The address of a `set_tid_address` answered at its entry, not
-    /// made for real yet (0 is never kept: the kernel's own value after
-    /// an exec).
-    pub(super) pending: Option<u64>,
-    /// The registers of a clone whose seccomp stop was turned into the
-    /// pending `set_tid_address`: put back at that call's exit.
-    pub(super) clone_regs: Option<Regs>,
-}
-
 impl Supervisor {
     /// Whether `set_tid_address` by thread `tid` may be answered at its
     /// entry (its address space shared with nobody).

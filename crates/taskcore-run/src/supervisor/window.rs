@@ -177,19 +177,19 @@ impl Supervisor {
 
     /// The stop or continue report the parent of the single target of
     /// kill-family `call` by `task` could take now, before the call is
-    /// applied to the core at its entry (`None`: another form, or none).
+    /// applied to the core at its entry (`None`: another form, a signal
+    /// whose generation takes no such report, no such target, or no
+    /// report).
     pub(super) fn report_before_kill(
         &mut self,
         task: taskcore::TaskId,
         call: &Syscall,
     ) -> Option<(taskcore::TaskId, taskcore::WaitReport)> {
-        let target = match *call {
-            Syscall::Kill { pid, .. } if pid > 0 => self.k.find_task_by_vpid(task, pid).ok()?,
-            Syscall::Tgkill { tid, .. } | Syscall::Tkill { tid, .. } if tid > 0 => {
-                self.k.find_task_by_vpid(task, tid).ok()?
-            }
-            _ => return None,
-        };
+        let (probe, nr, sig) = single_kill_target(call)?;
+        if !takes_wait_report(sig) || dispatch(&mut self.k, task, &probe).is_err() {
+            return None;
+        }
+        let target = self.k.find_task_by_vpid(task, nr).ok()?;
         Some((target, self.report_before_death(target)?))
     }
 
@@ -343,6 +343,7 @@ impl Supervisor {
             handed.contains(&c.pid)
                 || !before_drain.contains(&c.pid)
                 || self.stop_unseen_at(c.pid, ic.entry_seq)
+                || self.died_after(c.pid, ic.entry_seq)
         };
         if pos == 0 || !cands[..pos].iter().all(unseen) {
             return None;
@@ -369,6 +370,18 @@ impl Supervisor {
             Some(Some(at)) => *at > seq,
             None => false,
         }
+    }
+
+    /// Whether the death report of virtual process `x` came after the
+    /// event `seq` (a wait's entry): a traced zombie is hidden from its
+    /// parent until its tracer has waited for it (`wait_consider_task()`),
+    /// so a wait that ran before that report could not see it.
+    fn died_after(&self, x: i32, seq: u64) -> bool {
+        self.deaths_seen
+            .iter()
+            .rev()
+            .find(|d| d.0 == x)
+            .is_some_and(|d| d.1 > seq)
     }
 
     /// Whether virtual process `x` is dead in the core while the
@@ -589,19 +602,74 @@ impl Supervisor {
     /// the window, and what the signal left pending in the core went with
     /// it). Whether the core, asked now with signal 0 (no effect), finds
     /// no target either: then the call is placed at this end of its
-    /// window. What the entry's signal told others (a parent's stop or
+    /// window. Or the target is a zombie its parent could reap by a wait
+    /// in flight, which for real ran before the kill: that wait is
+    /// applied now ([`Self::pull_waits_reaping`]) and the core asked
+    /// again. What the entry's signal told others (a parent's stop or
     /// continue report, a fatal status) their own waits still check.
     pub(super) fn target_gone_in_window(&mut self, task: taskcore::TaskId, ic: &InCall) -> bool {
         if !matches!(ic.early, Some(Ok(_))) {
             return false;
         }
-        let probe = match ic.call {
-            Ok(Syscall::Kill { pid, .. }) if pid > 0 => Syscall::Kill { pid, sig: 0 },
-            Ok(Syscall::Tgkill { tgid, tid, .. }) => Syscall::Tgkill { tgid, tid, sig: 0 },
-            Ok(Syscall::Tkill { tid, .. }) => Syscall::Tkill { tid, sig: 0 },
-            _ => return false,
+        let Some((probe, nr, _)) = ic.call.as_ref().ok().and_then(single_kill_target) else {
+            return false;
         };
-        dispatch(&mut self.k, task, &probe) == Err(taskcore::Errno::ESRCH)
+        if dispatch(&mut self.k, task, &probe) == Err(taskcore::Errno::ESRCH) {
+            return true;
+        }
+        // A zombie in the core that its parent's wait in flight reaps now:
+        // for real that wait ran before the kill (nothing else reaps a
+        // zombie its tracer has let go).
+        let Ok(target) = self.k.find_task_by_vpid(task, nr) else {
+            return false;
+        };
+        self.pull_waits_reaping(target) > 0
+            && dispatch(&mut self.k, task, &probe) == Err(taskcore::Errno::ESRCH)
+    }
+
+    /// Applies to the core, now, each wait in flight (entered, its exit
+    /// not seen, not applied yet) that the core would answer now by
+    /// reaping `target` (a zombie its parent can see: its death report
+    /// taken), its answer kept for its syscall exit (`InCall::early`,
+    /// compared there with the kernel's). Not `WNOWAIT` ones, which reap
+    /// nothing. For a call that proves the zombie gone for real (a kill's
+    /// `ESRCH`) while the wait's exit stop has not been seen. The number
+    /// applied.
+    fn pull_waits_reaping(&mut self, target: taskcore::TaskId) -> usize {
+        let waits: Vec<(i32, taskcore::TaskId, Syscall)> = self
+            .threads
+            .iter()
+            .filter_map(|(&t, th)| {
+                let ic = th.in_call.as_ref().filter(|ic| ic.early.is_none())?;
+                let call = ic.call.as_ref().ok()?;
+                let (_, _, options) = super::entry::waitid_form(call)?;
+                if options & taskcore::uapi::WNOWAIT != 0 {
+                    return None;
+                }
+                Some((t, self.map.task(t)?, call.clone()))
+            })
+            .collect();
+        let mut n = 0;
+        for (t, waiter, call) in waits {
+            if !self.alive(waiter) {
+                continue;
+            }
+            let Some(v) = self.k.pid_vnr(waiter, target).ok().filter(|&v| v > 0) else {
+                continue;
+            };
+            if self.peek_wait(waiter, &call) != Some(Some(v)) {
+                continue;
+            }
+            let r = dispatch(&mut self.k, waiter, &call);
+            if self.debug {
+                eprintln!("[debug]   window: wait in flight of {t} reaps {v} before a kill: {r:?}");
+            }
+            if let Some(ic) = self.threads.get_mut(&t).and_then(|x| x.in_call.as_mut()) {
+                ic.early = Some(r);
+                n += 1;
+            }
+        }
+        n
     }
 
     /// Applies, now, the calls in flight of other threads that change the
@@ -725,6 +793,37 @@ impl Supervisor {
         }
         n
     }
+}
+
+/// The single target of kill-family `call` (`kill(pid > 0)`, `tgkill`,
+/// `tkill`; `None` for another form): the call with signal 0, which asks
+/// the core only whether that target exists and may be signalled (the
+/// lookups of `kill_pid_info()` and `do_send_specific()`, tgkill's tgid
+/// check included), the number naming the task (kill's pid, the tid),
+/// and the signal.
+fn single_kill_target(call: &Syscall) -> Option<(Syscall, i32, i32)> {
+    match *call {
+        Syscall::Kill { pid, sig } if pid > 0 => Some((Syscall::Kill { pid, sig: 0 }, pid, sig)),
+        Syscall::Tgkill { tgid, tid, sig } => {
+            Some((Syscall::Tgkill { tgid, tid, sig: 0 }, tid, sig))
+        }
+        Syscall::Tkill { tid, sig } => Some((Syscall::Tkill { tid, sig: 0 }, tid, sig)),
+        _ => None,
+    }
+}
+
+/// Whether generating `sig` can take a stop or continue report from its
+/// target's parent (Linux, for a traced target as every one here):
+/// SIGCONT ends a stop (`prepare_signal()` sets `SIGNAL_STOP_CONTINUED`,
+/// clearing `SIGNAL_STOP_STOPPED`, which `wait_task_stopped()` reads),
+/// SIGKILL ends the group (`complete_signal()` sets `SIGNAL_GROUP_EXIT`
+/// alone, clearing both). A stop signal only flushes a pending SIGCONT
+/// (the continue report stays until the stop is taken, at its
+/// dequeue); any other fatal signal takes `complete_signal()`'s group
+/// exit only for an untraced target (`!p->ptrace`), else at its
+/// delivery.
+fn takes_wait_report(sig: i32) -> bool {
+    sig == libc::SIGCONT || sig == libc::SIGKILL
 }
 
 /// The "no child has anything to report yet" answer of wait `call`

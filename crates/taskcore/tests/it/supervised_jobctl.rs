@@ -103,3 +103,55 @@ fn get_signal_jobctl_joins_a_group_stop_without_dequeuing() {
         Ok(WaitOutcome::Reported(_))
     ));
 }
+
+#[test]
+fn get_signal_once_of_takes_the_named_signal_and_leaves_the_lower_one() {
+    // SIGCHLD (17) and SIGSTOP (19) pending: get_signal_once takes SIGCHLD
+    // first (lowest number); get_signal_once_of(SIGSTOP) takes SIGSTOP and
+    // leaves SIGCHLD pending for the next dequeue.
+    let (mut k, init, c) = setup(false);
+    let v = k.getpid(c).unwrap();
+    k.rt_sigaction(
+        c,
+        SIGCHLD,
+        Some(taskcore::SigAction {
+            handler: taskcore::SigHandler::Handler,
+            addr: 0x1000,
+            ..Default::default()
+        }),
+    )
+    .unwrap();
+    let bit = |s: i32| 1u64 << (s - 1);
+    k.kill(init, v, SIGCHLD).unwrap();
+    k.kill(init, v, SIGSTOP).unwrap();
+    assert_eq!(k.get_signal_once_of(c, 0), Err(taskcore::Errno::EINVAL));
+    assert_eq!(k.get_signal_once_of(c, 65), Err(taskcore::Errno::EINVAL));
+    // Not pending: nothing dequeued, both stay.
+    assert_eq!(k.get_signal_once_of(c, SIGUSR1), Ok(SignalAction::None));
+    let (p, sh) = k.pending_signals(c).unwrap();
+    assert_eq!(p | sh, bit(SIGCHLD) | bit(SIGSTOP));
+    assert_eq!(k.get_signal_once_of(c, SIGSTOP), Ok(SignalAction::Stopped));
+    let (p, sh) = k.pending_signals(c).unwrap();
+    assert_eq!(p | sh, bit(SIGCHLD));
+    let r = k.wait4(init, v, WUNTRACED | WNOHANG).unwrap();
+    assert!(matches!(r, WaitOutcome::Reported(_)), "{r:?}");
+    // The unrestricted dequeue would have taken SIGCHLD.
+    let (mut k, init, c) = setup(false);
+    let v = k.getpid(c).unwrap();
+    k.rt_sigaction(
+        c,
+        SIGCHLD,
+        Some(taskcore::SigAction {
+            handler: taskcore::SigHandler::Handler,
+            addr: 0x1000,
+            ..Default::default()
+        }),
+    )
+    .unwrap();
+    k.kill(init, v, SIGCHLD).unwrap();
+    k.kill(init, v, SIGSTOP).unwrap();
+    assert!(matches!(
+        k.get_signal_once(c),
+        Ok(SignalAction::Handler { sig: SIGCHLD, .. })
+    ));
+}

@@ -96,7 +96,7 @@ impl Kernel {
     pub fn get_signal(&mut self, current: TaskId) -> Result<SignalAction> {
         self.probed(crate::probe::Op::GetSignal, current, |k| {
             let t = k.current(current)?;
-            let r = k.get_signal_one(t, false);
+            let r = k.get_signal_one(t, false, u64::MAX);
             k.run_deferred();
             Ok(r)
         })
@@ -119,7 +119,39 @@ impl Kernel {
     pub fn get_signal_once(&mut self, current: TaskId) -> Result<SignalAction> {
         self.probed(crate::probe::Op::GetSignal, current, |k| {
             let t = k.current(current)?;
-            let r = k.get_signal_one(t, true);
+            let r = k.get_signal_one(t, true, u64::MAX);
+            k.run_deferred();
+            Ok(r)
+        })
+    }
+
+    /// One dequeue of `get_signal()` that takes signal `sig` only: as
+    /// [`Kernel::get_signal_once`], but the other pending signals are
+    /// left pending for this dequeue, as if blocked (the job-control
+    /// steps before the dequeue, and a signal a tracer resumed the thread
+    /// with, are as there). For an embedder whose real thread is traced
+    /// and has reported which signal it dequeued (`PTRACE_GETSIGINFO` at
+    /// its signal-delivery stop): a signal the embedder applied to the
+    /// core before the real kernel generated it (so after that dequeue)
+    /// would otherwise be taken first by the lowest-number rule. With
+    /// `sig` not pending, or blocked, nothing is dequeued
+    /// ([`SignalAction::None`]).
+    ///
+    /// # Errors
+    /// `EINVAL` if `sig` is not a signal number (1..=64); `ESRCH` if
+    /// `current` is stale or exiting.
+    ///
+    /// # Linux
+    /// `dequeue_signal()` with a mask of the signals not to take, as
+    /// `do_sigtimedwait()` and `signalfd_dequeue()` call it; here inside
+    /// `get_signal()` of a ptraced task (`ptrace_signal()`).
+    pub fn get_signal_once_of(&mut self, current: TaskId, sig: i32) -> Result<SignalAction> {
+        if !(1..=64).contains(&sig) {
+            return Err(crate::errno::Errno::EINVAL);
+        }
+        self.probed(crate::probe::Op::GetSignal, current, |k| {
+            let t = k.current(current)?;
+            let r = k.get_signal_one(t, true, sigmask(sig));
             k.run_deferred();
             Ok(r)
         })
@@ -166,9 +198,10 @@ impl Kernel {
     }
 
     /// The `get_signal()` loop until it delivers something or finds
-    /// nothing (`once`: or discards the one signal it dequeued); a
-    /// handler's mask is applied.
-    fn get_signal_one(&mut self, t: TaskIx, once: bool) -> SignalAction {
+    /// nothing (`once`: or discards the one signal it dequeued), its
+    /// dequeues taking only signals in `allow`; a handler's mask is
+    /// applied.
+    fn get_signal_one(&mut self, t: TaskIx, once: bool, allow: u64) -> SignalAction {
         if self.held_in_vfork(t) {
             return SignalAction::None;
         }
@@ -184,7 +217,7 @@ impl Kernel {
             }
         }
         loop {
-            match self.get_signal_step(t) {
+            match self.get_signal_step(t, allow) {
                 Step::Again if once => {
                     if !self.has_deliverable(t) {
                         self.restore_saved_sigmask(t);
@@ -193,7 +226,10 @@ impl Kernel {
                 }
                 Step::Again => continue,
                 Step::Nothing => {
-                    self.restore_saved_sigmask(t);
+                    // Others left pending by `allow` are still to come.
+                    if allow == u64::MAX || !self.has_deliverable(t) {
+                        self.restore_saved_sigmask(t);
+                    }
                     return SignalAction::None;
                 }
                 Step::Stopped => return SignalAction::Stopped,
@@ -341,7 +377,7 @@ impl Kernel {
             info,
             old_mask,
             ..
-        } = self.get_signal_one(t, false)
+        } = self.get_signal_one(t, false, u64::MAX)
         {
             // The handler ran at once; its sigreturn gave back the mask
             // its frame saved.
@@ -381,8 +417,9 @@ impl Kernel {
         !self.sigkill_pending(t) && (self.jobctl_step(t) || self.task_is_stopped_or_traced(t))
     }
 
-    /// One turn of `get_signal()`'s loop for thread `t`.
-    fn get_signal_step(&mut self, t: TaskIx) -> Step {
+    /// One turn of `get_signal()`'s loop for thread `t`, its dequeue
+    /// taking only signals in `allow`.
+    fn get_signal_step(&mut self, t: TaskIx, allow: u64) -> Step {
         if let Some(step) = self.get_signal_head(t) {
             return step;
         }
@@ -405,7 +442,7 @@ impl Kernel {
         if self.get_signal_stop(t) {
             return Step::Stopped;
         }
-        let Some((sig, info)) = self.dequeue_signal(t, !self.tasks[t].blocked) else {
+        let Some((sig, info)) = self.dequeue_signal(t, !self.tasks[t].blocked & allow) else {
             return Step::Nothing;
         };
         if self.tasks[t].ptrace != 0 && sig != SIGKILL {
