@@ -14,6 +14,11 @@ use crate::pidmap::in_root;
 use crate::spawn::pid;
 use crate::tracee::{self, has_pid, SI_PID_OFFSET};
 
+/// What a SIGCONT is about to reach ([`Supervisor::stops_pending_at_sigcont`]):
+/// each target thread with its virtual tgid and its stop signals pending
+/// in the core before the send, then the sender and the call.
+pub(super) type SigcontTargets = (Vec<(TaskId, i32, u64)>, TaskId, taskcore::sys::Syscall);
+
 impl Supervisor {
     /// A signal-delivery stop of thread `tid` for `sig`.
     pub(super) fn on_signal(&mut self, tid: i32, sig: i32) {
@@ -397,48 +402,71 @@ impl Supervisor {
         }
     }
 
-    /// For a SIGCONT sent to one process (`kill(pid > 0)`, `tgkill`,
-    /// `tkill`) by `task`: the target, its process (virtual tgid, its own
-    /// number) and its stop signals pending in the core before the send.
+    /// For a SIGCONT sent by `task` to one process (`kill(pid > 0)`),
+    /// one thread (`tgkill`, `tkill`) or a process group (`kill(0)`,
+    /// `kill(-pgid)`): each target thread, its process (virtual tgid, its
+    /// own number) and its stop signals pending in the core before the
+    /// send; with the sender and the call.
     pub(super) fn stops_pending_at_sigcont(
         &self,
         task: TaskId,
         call: &taskcore::sys::Syscall,
-    ) -> Option<(TaskId, i32, u64, TaskId, taskcore::sys::Syscall)> {
+    ) -> Option<SigcontTargets> {
         use taskcore::sys::Syscall;
-        let target = match *call {
-            Syscall::Kill { pid, sig } if sig == libc::SIGCONT && pid > 0 => pid,
+        let pending_stops = |t: TaskId| -> Option<(TaskId, i32, u64)> {
+            let (private, shared) = self.k.pending_signals(t).ok()?;
+            Some((t, self.k.getpid(t).ok()?, (private | shared) & STOP_BITS))
+        };
+        let targets: Vec<(TaskId, i32, u64)> = match *call {
+            Syscall::Kill { pid, sig } if sig == libc::SIGCONT && pid > 0 => {
+                let t = self.map.task(self.map.to_real(&self.k, task, pid)?)?;
+                vec![pending_stops(t)?]
+            }
             Syscall::Tgkill { tid, sig, .. } | Syscall::Tkill { tid, sig }
                 if sig == libc::SIGCONT && tid > 0 =>
             {
-                tid
+                let t = self.map.task(self.map.to_real(&self.k, task, tid)?)?;
+                vec![pending_stops(t)?]
+            }
+            // A group: every thread of its processes (prepare_signal()
+            // flushes the stops of each one kill_pgrp_info() reaches).
+            Syscall::Kill { pid, sig } if sig == libc::SIGCONT && (pid == 0 || pid < -1) => {
+                let g = match pid {
+                    0 => self.k.getpgid(task, 0).ok()?,
+                    p => p.checked_neg()?,
+                };
+                let root_pgid = crate::pidmap::in_root(&self.k, task, g);
+                if root_pgid <= 0 {
+                    return None;
+                }
+                self.map
+                    .threads()
+                    .map(|(_, t)| t)
+                    .filter(|&t| {
+                        self.k
+                            .getpgid(t, 0)
+                            .is_ok_and(|tg| crate::pidmap::in_root(&self.k, t, tg) == root_pgid)
+                    })
+                    .filter_map(pending_stops)
+                    .collect()
             }
             _ => return None,
         };
-        let t = self.map.task(self.map.to_real(&self.k, task, target)?)?;
-        let (private, shared) = self.k.pending_signals(t).ok()?;
-        Some((
-            t,
-            self.k.getpid(t).ok()?,
-            (private | shared) & STOP_BITS,
-            task,
-            call.clone(),
-        ))
+        Some((targets, task, call.clone()))
     }
 
     /// After the send: the stop signals it discarded (prepare_signal()).
-    pub(super) fn note_discarded_stops(
-        &mut self,
-        before: Option<(TaskId, i32, u64, TaskId, taskcore::sys::Syscall)>,
-    ) {
-        let Some((t, v, bits, sender, call)) = before.filter(|b| b.2 != 0) else {
+    pub(super) fn note_discarded_stops(&mut self, before: Option<SigcontTargets>) {
+        let Some((targets, sender, call)) = before else {
             return;
         };
-        let (private, shared) = self.k.pending_signals(t).unwrap_or((0, 0));
-        let gone = bits & !(private | shared);
-        if gone != 0 {
-            *self.discarded_stops.entry(v).or_default() |= gone;
-            self.discarding_cont.insert(v, (sender, call));
+        for (t, v, bits) in targets.into_iter().filter(|b| b.2 != 0) {
+            let (private, shared) = self.k.pending_signals(t).unwrap_or((0, 0));
+            let gone = bits & !(private | shared);
+            if gone != 0 {
+                *self.discarded_stops.entry(v).or_default() |= gone;
+                self.discarding_cont.insert(v, (sender, call.clone()));
+            }
         }
     }
 
