@@ -74,6 +74,26 @@ pub(crate) fn run_within(
     ))
 }
 
+/// The C prelude of the timed programs below: their headers and `now()`,
+/// the monotonic clock in seconds.
+macro_rules! timed_prelude {
+    () => {
+        r#"
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+"#
+    };
+}
+
 /// Compiles C program `src` as `name` in a directory of this test
 /// process; the binary's path.
 pub(crate) fn build(name: &str, src: &str) -> std::path::PathBuf {
@@ -930,19 +950,9 @@ fn a_wait_woken_by_a_zombie_handed_on_reports_it_before_its_parent() {
 /// (the supervisor, which reaps it), exits once the command closes a
 /// pipe, while the command sends it SIGCONT in a loop until `ESRCH` (for
 /// at most 20 ms: natively the machine's reaper decides when).
-const KILL_WHILE_INIT_REAPS: &str = r#"
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-int main(int argc, char **argv) {
+const KILL_WHILE_INIT_REAPS: &str = concat!(
+    timed_prelude!(),
+    r#"int main(int argc, char **argv) {
     int n = argc > 1 ? atoi(argv[1]) : 100;
     for (int i = 0; i < n; i++) {
         int p[2];
@@ -972,7 +982,8 @@ int main(int argc, char **argv) {
     printf("done\n");
     return 0;
 }
-"#;
+"#
+);
 
 /// A kill applied to the core at its entry, to a task init reaps at a
 /// death report inside the call's window, that the kernel ran after
@@ -996,19 +1007,9 @@ fn a_kill_run_after_init_reaped_its_target_is_esrch() {
     );
 }
 
-const WAIT_WHILE_SIGCONT_IN_FLIGHT: &str = r#"
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-int main(int argc, char **argv) {
+const WAIT_WHILE_SIGCONT_IN_FLIGHT: &str = concat!(
+    timed_prelude!(),
+    r#"int main(int argc, char **argv) {
     int n = argc > 1 ? atoi(argv[1]) : 100;
     int p[2], q[2];
     if (pipe(p) != 0 || pipe(q) != 0)
@@ -1050,7 +1051,8 @@ int main(int argc, char **argv) {
     printf("done\n");
     return 0;
 }
-"#;
+"#
+);
 
 /// A kill applied to the core at its entry, a SIGCONT that ends a child's
 /// stop, with the child's parent entering a `waitid(WSTOPPED|WNOHANG)`
@@ -1149,19 +1151,9 @@ fn a_signal_the_core_had_before_the_kernel_is_not_taken_first() {
 
 /// A child exits while its parent waits for it (`waitpid(C, 0)`) and
 /// its sibling sends it SIGCONT in a loop until `ESRCH` (20 ms at most).
-const KILL_WHILE_THE_PARENT_REAPS: &str = r#"
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-int main(int argc, char **argv) {
+const KILL_WHILE_THE_PARENT_REAPS: &str = concat!(
+    timed_prelude!(),
+    r#"int main(int argc, char **argv) {
     int n = argc > 1 ? atoi(argv[1]) : 100;
     int odd = 0;
     for (int i = 0; i < n; i++) {
@@ -1199,7 +1191,8 @@ int main(int argc, char **argv) {
     printf("done, %s\n", odd ? "an odd status" : "each child exited with 3");
     return 0;
 }
-"#;
+"#
+);
 
 /// A kill applied to the core at its entry to a zombie its parent can
 /// see (its death report taken), that the kernel ran after the parent's
