@@ -26,7 +26,7 @@ use crate::pid::entry::{Numbers, Pid, Upid};
 use crate::pid::ns::{NsId, PidNamespace};
 use crate::pid::TAG_TGID;
 use crate::slab::{Slab, SlabIx};
-use crate::task::state::sighand::SigHand;
+use crate::task::state::sighand::SharedSigHand;
 use crate::task::task_struct::{
     ExitState, Task, ThreadGroup, PF_FORKNOEXEC, SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
 };
@@ -311,9 +311,18 @@ impl Kernel {
         // The group is provisional: set by new_group below.
         let provisional = SlabIx::from_slot(1);
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
-        k.tasks[task].mm = k.mm_alloc()?;
+        k.tasks[task].mm = crate::task::lifecycle::mm::EMPTY_MM;
         let rlim = crate::task::state::rlimit::init_rlimits(config.core_dumps);
-        let g = k.new_group(task, pid, pid, SigHand::default(), rlim, None, SIGCHLD, 0)?;
+        let g = k.new_group(
+            task,
+            pid,
+            pid,
+            SharedSigHand::default(),
+            rlim,
+            None,
+            SIGCHLD,
+            0,
+        )?;
         k.attach_process_pids(g, pid, pid, pid);
         k.groups[g].session_leader = true;
         k.init = task;
@@ -838,8 +847,6 @@ impl Kernel {
                 ptrace: 0,
                 flags: PF_FORKNOEXEC,
                 ptrace_reg: UNREGISTERED,
-                wait_counted: false,
-                vfork_parent: None,
                 self_exec_id: 0,
                 comm,
                 cred,
@@ -872,7 +879,7 @@ impl Kernel {
         leader: TaskIx,
         pgrp: PidIx,
         session: PidIx,
-        sighand: SigHand,
+        sighand: SharedSigHand,
         rlim: crate::task::state::rlimit::Rlimits,
         actions: Option<crate::task::state::sighand::SigActions>,
         exit_signal: i32,
@@ -1099,7 +1106,9 @@ impl Kernel {
             seq,
             pgrp,
             by_pgrp: self.groups[w.group].wait_by_pgrp,
-            by_thread: w.wait_counted,
+            by_thread: w
+                .flags
+                .contains(crate::task::task_struct::TaskFlags::WAIT_COUNTED),
         }
     }
 
@@ -1315,8 +1324,13 @@ impl Kernel {
         debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
         let seq = self.next_seq();
         let p = &self.tasks[parent];
-        let (waiter_group, thread_seq, by_thread, mut head) =
-            (p.group, p.thread_seq, p.wait_counted, p.children);
+        let (waiter_group, thread_seq, by_thread, mut head) = (
+            p.group,
+            p.thread_seq,
+            p.flags
+                .contains(crate::task::task_struct::TaskFlags::WAIT_COUNTED),
+            p.children,
+        );
         let grp = &mut self.groups[g];
         grp.real_parent = Some(parent);
         grp.sibling_seq = seq;

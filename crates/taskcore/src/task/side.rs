@@ -23,11 +23,13 @@ pub(crate) struct SideState {
     /// Each tracee's `ptrace_message` (what `PTRACE_GETEVENTMSG` reads):
     /// kept aside, not in every task; absent means 0.
     pub(crate) ptrace_messages: FxHashMap<TaskIx, u64>,
-    /// Each vfork child's parent slot generation at the vfork (kept
-    /// aside, not in every task): once that parent is released (killed
-    /// while waiting: Linux clears the child's `vfork_done`), its slot may
-    /// hold another task.
-    pub(crate) vfork_parent_gens: FxHashMap<TaskIx, u32>,
+    /// Each vfork child's parent (the thread that waits for it to exec or
+    /// exit, `vfork_done`) and that parent's slot generation at the vfork
+    /// (kept aside, not in every task; the entry goes when the vfork
+    /// completes): once that parent is released (killed while waiting:
+    /// Linux clears the child's `vfork_done`), its slot may hold another
+    /// task.
+    pub(crate) vfork_parents: FxHashMap<TaskIx, (TaskIx, u32)>,
     /// The threads asleep in vfork that have `TIF_SIGPENDING` (kept aside,
     /// almost always empty; the entry goes when the vfork completes): such
     /// a thread wants no further signal (`wants_signal()`). The value: the
@@ -38,6 +40,13 @@ pub(crate) struct SideState {
 }
 
 impl SideState {
+    /// Whether task `t` is a vfork child whose vfork has not completed:
+    /// one length test when no vfork is in progress.
+    #[inline(always)]
+    pub(crate) fn has_vfork_parent(&self, t: TaskIx) -> bool {
+        !self.vfork_parents.is_empty() && self.vfork_parents.contains_key(&t)
+    }
+
     /// Drops what the tables keep for released task `t`; an empty table
     /// is not hashed, so an exit of a task with nothing aside pays one
     /// length test per table.
@@ -52,7 +61,7 @@ impl SideState {
         drop_entry(&mut self.trap_info, t);
         drop_entry(&mut self.sigsave, t);
         drop_entry(&mut self.ptrace_messages, t);
-        drop_entry(&mut self.vfork_parent_gens, t);
+        drop_entry(&mut self.vfork_parents, t);
         drop_entry(&mut self.vfork_claims, t);
     }
 }

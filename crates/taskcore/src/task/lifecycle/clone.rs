@@ -217,8 +217,8 @@ impl Kernel {
         // children; its comm, signal mask, self_exec_id, no_new_privs and
         // address space.
         let src = &self.tasks[cur];
-        let (cur_group, cur_pid, for_children, cur_mm) =
-            (src.group, src.pid, src.nsproxy.pid_ns_for_children, src.mm);
+        let (cur_group, cur_pid, for_children) =
+            (src.group, src.pid, src.nsproxy.pid_ns_for_children);
         let (comm, blocked, self_exec_id) = (src.comm, src.blocked, src.self_exec_id);
         let nnp = src.flags & crate::task::task_struct::PFA_NO_NEW_PRIVS;
         // Children get their pids in the caller's pid_for_children, which a
@@ -291,7 +291,7 @@ impl Kernel {
             }
             return Err(err);
         }
-        let mm = match self.copy_mm(cur_mm, flags) {
+        let mm = match self.copy_mm(cur, flags) {
             Ok(mm) => mm,
             Err(e) => {
                 undo(self);
@@ -345,7 +345,7 @@ impl Kernel {
             } else {
                 (Some(cur), exit_signal, self_exec_id)
             };
-            let (pgrp, session, sighand) = (src.pgrp, src.session, src.sighand);
+            let (pgrp, session, sighand) = (src.pgrp, src.session, src.sighand.clone());
             let (rlim, actions) = (src.rlim.clone(), src.actions.clone());
             // Built whole, its one thread the child (its thread list and
             // counts), with the caller's actions and the parent's exec id.
@@ -390,10 +390,9 @@ impl Kernel {
             // PTRACE_EVENT_VFORK stop, if any) until the child execs or
             // exits.
             self.tasks[cur].flags |= TS_VFORK_WAIT;
-            self.tasks[child].vfork_parent = Some(cur);
             self.side
-                .vfork_parent_gens
-                .insert(child, self.gens[cur.slot()]);
+                .vfork_parents
+                .insert(child, (cur, self.gens[cur.slot()]));
         }
         let event = self.ptrace_init_task(cur, child, flags, exit_signal);
         if flags & CLONE_THREAD != 0 {

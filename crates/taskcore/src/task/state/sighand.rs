@@ -95,6 +95,38 @@ pub(crate) struct SigHand {
     pub(crate) chld_flags: u64,
 }
 
+/// A thread group's [`SigHand`], shared copy-on-write between the groups
+/// that have the same (a fork copies a pointer, not 32 bytes); `None`
+/// while every mask is zero, as almost every process's are.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SharedSigHand(Option<Arc<SigHand>>);
+
+impl SharedSigHand {
+    /// The masks (all zero when none are stored).
+    #[inline(always)]
+    pub(crate) fn get(&self) -> SigHand {
+        match &self.0 {
+            Some(h) => **h,
+            None => SigHand::default(),
+        }
+    }
+
+    /// The masks to change: made (zero) if none are stored, copied first
+    /// if another group shares them.
+    #[inline]
+    pub(crate) fn make_mut(&mut self) -> &mut SigHand {
+        Arc::make_mut(self.0.get_or_insert_with(Default::default))
+    }
+
+    /// Drops the stored masks if they are all zero again.
+    #[inline]
+    pub(crate) fn shrink(&mut self) {
+        if self.0.as_deref().is_some_and(|h| *h == SigHand::default()) {
+            self.0 = None;
+        }
+    }
+}
+
 impl SigHand {
     pub(crate) fn bit(sig: i32) -> u64 {
         debug_assert!((1..=NSIG).contains(&sig));
