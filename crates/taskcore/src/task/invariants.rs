@@ -83,7 +83,7 @@ impl Kernel {
                     .unwrap_or_else(|| panic!("task {t}: traced without a tracer"));
                 assert!(self.tasks.contains(tracer), "task {t}: tracer gone");
                 let l = walk(
-                    self.tasks[tracer].ptraced,
+                    self.side.ptraced(tracer),
                     &self.tasks,
                     |x| &x.ptrace_entry,
                     "ptraced",
@@ -106,16 +106,21 @@ impl Kernel {
                 );
                 last = self.groups[g].sibling_seq;
             }
-            let traced = walk(task.ptraced, &self.tasks, |x| &x.ptrace_entry, "ptraced");
+            let traced = walk(
+                self.side.ptraced(t),
+                &self.tasks,
+                |x| &x.ptrace_entry,
+                "ptraced",
+            );
             let mut last = 0;
             for (i, u) in traced.into_iter().enumerate() {
                 assert_eq!(self.tasks[u].parent, Some(t), "tracee {u} of task {t}");
                 assert!(self.tasks[u].ptrace != 0, "tracee {u} untraced");
                 assert!(
-                    i == 0 || self.tasks[u].ptrace_seq > last,
+                    i == 0 || self.side.ptrace_seq(u) > last,
                     "ptraced of {t} out of order"
                 );
-                last = self.tasks[u].ptrace_seq;
+                last = self.side.ptrace_seq(u);
             }
         }
         for (g, grp) in self.groups.iter() {

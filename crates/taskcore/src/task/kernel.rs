@@ -313,16 +313,7 @@ impl Kernel {
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
         k.tasks[task].mm = crate::task::lifecycle::mm::EMPTY_MM;
         let rlim = crate::task::state::rlimit::init_rlimits(config.core_dumps);
-        let g = k.new_group(
-            task,
-            pid,
-            pid,
-            SharedSigHand::default(),
-            rlim,
-            None,
-            SIGCHLD,
-            0,
-        )?;
+        let g = k.new_group(task, pid, pid, SharedSigHand::default(), rlim, SIGCHLD, 0)?;
         k.attach_process_pids(g, pid, pid, pid);
         k.groups[g].session_leader = true;
         k.init = task;
@@ -836,10 +827,8 @@ impl Kernel {
                 group,
                 parent: None,
                 children: ListHead::EMPTY,
-                ptraced: ListHead::EMPTY,
                 ptrace_entry: Link::UNLINKED,
                 thread_node: Link::UNLINKED,
-                ptrace_seq: 0,
                 thread_seq: 0,
                 exit_code: 0,
                 trap_code: Ready::initial(0),
@@ -881,7 +870,6 @@ impl Kernel {
         session: PidIx,
         sighand: SharedSigHand,
         rlim: crate::task::state::rlimit::Rlimits,
-        actions: Option<crate::task::state::sighand::SigActions>,
         exit_signal: i32,
         parent_exec_id: u32,
     ) -> Result<GroupIx> {
@@ -896,7 +884,6 @@ impl Kernel {
                     session,
                     sighand,
                     rlim,
-                    actions,
                     exit_signal,
                     parent_exec_id,
                 )
@@ -1131,7 +1118,7 @@ impl Kernel {
             kids.extend(list::collect(self.tasks[w].children, &self.groups, |g| {
                 &g.sibling
             }));
-            tracees.extend(list::collect(self.tasks[w].ptraced, &self.tasks, |t| {
+            tracees.extend(list::collect(self.side.ptraced(w), &self.tasks, |t| {
                 &t.ptrace_entry
             }));
         }
@@ -1161,7 +1148,7 @@ impl Kernel {
         let task = &self.tasks[t];
         (task.ptrace != 0).then(|| {
             let tracer = task.parent.expect("a traced task has a tracer");
-            self.edge_pos(tracer, 1, task.ptrace_seq, task.group)
+            self.edge_pos(tracer, 1, self.side.ptrace_seq(t), task.group)
         })
     }
 

@@ -179,14 +179,12 @@ pub(crate) struct Task {
     pub(crate) parent: Option<TaskIx>,
     /// Thread groups whose real parent is this thread, in fork order.
     pub(crate) children: ListHead<GroupIx>,
-    /// Tasks this thread traces, newest first (Linux `list_add`).
-    pub(crate) ptraced: ListHead<TaskIx>,
-    /// Link in the tracer's `ptraced` list.
+    /// Link in the tracer's `ptraced` list (whose head, and this task's
+    /// order key in it, are kept in the side state: `SideState::ptraced`,
+    /// `SideState::ptrace_seq`).
     pub(crate) ptrace_entry: Link<TaskIx>,
     /// Link in the group's thread list.
     pub(crate) thread_node: Link<TaskIx>,
-    /// Order key in the tracer's `ptraced` list (decreasing = later).
-    pub(crate) ptrace_seq: u64,
     /// Order key in the group's thread list.
     pub(crate) thread_seq: u32,
     /// Exit status word (`exit_code`): `code << 8`, or the signal (| 0x80).
@@ -301,11 +299,9 @@ pub(crate) struct ThreadGroup {
     /// Slab index of the session's `struct pid`.
     pub(crate) session: PidIx,
     pub(crate) pgrp_node: Link<GroupIx>,
-    /// Signal dispositions (`sighand`), shared copy-on-write.
+    /// Signal dispositions and the actions' flags, masks and addresses
+    /// (`sighand`), shared copy-on-write.
     pub(crate) sighand: SharedSigHand,
-    /// Flags, masks and addresses of the actions, shared copy-on-write;
-    /// `None` while all are zero.
-    pub(crate) actions: Option<crate::task::state::sighand::SigActions>,
     /// Resource limits (`rlim`), shared copy-on-write between groups.
     pub(crate) rlim: crate::task::state::rlimit::Rlimits,
     /// `PR_SET_CHILD_SUBREAPER` (`is_child_subreaper`).
@@ -334,7 +330,6 @@ impl ThreadGroup {
         session: PidIx,
         sighand: SharedSigHand,
         rlim: crate::task::state::rlimit::Rlimits,
-        actions: Option<crate::task::state::sighand::SigActions>,
         exit_signal: i32,
         parent_exec_id: u32,
     ) -> ThreadGroup {
@@ -362,7 +357,6 @@ impl ThreadGroup {
             session,
             pgrp_node: Link::UNLINKED,
             sighand,
-            actions,
             is_child_subreaper: false,
             session_leader: false,
             nr_traced: 0,
@@ -393,13 +387,15 @@ mod size_tests {
     /// that grows these structures must be worth it. Budgets in bytes.
     #[test]
     fn tasks_and_groups_stay_small() {
-        // 144: the vfork parent kept aside, pdeath_signal a byte and the
-        // per-thread wait counting a flag (152 before).
-        assert!(core::mem::size_of::<super::Task>() <= 144);
-        // 136: the dispositions shared copy-on-write (8 bytes, not 32) and
-        // the SIGNAL_* flags a byte (168 before).
-        assert!(core::mem::size_of::<super::ThreadGroup>() <= 136);
+        // 128: the vfork parent, the tracer's `ptraced` head and the
+        // tracee's order key kept aside, pdeath_signal a byte and the
+        // per-thread wait counting a flag (152 before). A power of two
+        // also scales a slab index in one instruction.
+        assert!(core::mem::size_of::<super::Task>() <= 128);
+        // 128: the dispositions and the actions' details shared
+        // copy-on-write behind one pointer (8 bytes, not 40) and the
+        // SIGNAL_* flags a byte (168 before).
+        assert!(core::mem::size_of::<super::ThreadGroup>() <= 128);
         assert!(core::mem::size_of::<crate::pid::entry::Pid>() <= 56);
     }
 }
-

@@ -217,8 +217,8 @@ impl Kernel {
         // children; its comm, signal mask, self_exec_id, no_new_privs and
         // address space.
         let src = &self.tasks[cur];
-        let (cur_group, cur_pid, for_children) =
-            (src.group, src.pid, src.nsproxy.pid_ns_for_children);
+        let (cur_group, cur_pid, for_children, cur_mm) =
+            (src.group, src.pid, src.nsproxy.pid_ns_for_children, src.mm);
         let (comm, blocked, self_exec_id) = (src.comm, src.blocked, src.self_exec_id);
         let nnp = src.flags & crate::task::task_struct::PFA_NO_NEW_PRIVS;
         // Children get their pids in the caller's pid_for_children, which a
@@ -291,7 +291,7 @@ impl Kernel {
             }
             return Err(err);
         }
-        let mm = match self.copy_mm(cur, flags) {
+        let mm = match self.copy_mm(cur, cur_mm, flags) {
             Ok(mm) => mm,
             Err(e) => {
                 undo(self);
@@ -346,7 +346,7 @@ impl Kernel {
                 (Some(cur), exit_signal, self_exec_id)
             };
             let (pgrp, session, sighand) = (src.pgrp, src.session, src.sighand.clone());
-            let (rlim, actions) = (src.rlim.clone(), src.actions.clone());
+            let rlim = src.rlim.clone();
             // Built whole, its one thread the child (its thread list and
             // counts), with the caller's actions and the parent's exec id.
             let g = match self.new_group(
@@ -355,7 +355,6 @@ impl Kernel {
                 session,
                 sighand,
                 rlim,
-                actions,
                 exit_signal,
                 parent_exec_id,
             ) {
@@ -434,12 +433,12 @@ impl Kernel {
         let task = &mut self.tasks[t];
         task.ptrace = mode;
         task.parent = Some(tracer);
-        task.ptrace_seq = seq;
         let g = task.group;
+        self.side.set_ptrace_seq(t, Some(seq));
         self.groups[g].nr_traced += 1;
-        let mut head = self.tasks[tracer].ptraced;
+        let mut head = self.side.ptraced(tracer);
         list::push_front(&mut head, &mut self.tasks, t, |t| &mut t.ptrace_entry);
-        self.tasks[tracer].ptraced = head;
+        self.side.set_ptraced(tracer, head);
         self.mark_task(t);
     }
 }

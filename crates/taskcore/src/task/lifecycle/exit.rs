@@ -240,7 +240,7 @@ impl Kernel {
             || task.jobctl & JOBCTL_STOP_PENDING != 0
             || task.traced_stop()
             || task.trap_code.get() != 0
-            || !task.ptraced.is_empty()
+            || self.side.has_tracees(t)
             || !task.children.is_empty()
         {
             return false;
@@ -630,7 +630,7 @@ impl Kernel {
 
     /// Returns false when `father` has to wait for its namespace to empty.
     fn forget_original_parent(&mut self, father: TaskIx, dead: &mut Vec<TaskIx>) -> bool {
-        if !self.tasks[father].ptraced.is_empty() {
+        if self.side.has_tracees(father) {
             self.exit_ptrace(father, dead);
         }
         let Some(child_reaper) = self.find_child_reaper(father, dead) else {
@@ -709,7 +709,7 @@ impl Kernel {
 
     /// `exit_ptrace()`: the exiting tracer detaches from all its tracees.
     fn exit_ptrace(&mut self, tracer: TaskIx, dead: &mut Vec<TaskIx>) {
-        let tracees = list::collect(self.tasks[tracer].ptraced, &self.tasks, |t| &t.ptrace_entry);
+        let tracees = list::collect(self.side.ptraced(tracer), &self.tasks, |t| &t.ptrace_entry);
         for p in tracees {
             if self.ptrace_options(p) & crate::task::ptrace::event::PTRACE_O_EXITKILL != 0
                 && self.tasks[p].exit_state() == ExitState::Alive
@@ -808,9 +808,9 @@ impl Kernel {
             }
             // __exit_signal(): its pending signals go with it.
             self.flush_task_pending(p, u64::MAX);
+            debug_assert!(!self.side.has_tracees(p));
             self.side.forget(p);
             debug_assert!(self.tasks[p].children.is_empty());
-            debug_assert!(self.tasks[p].ptraced.is_empty());
             self.tasks.delete(p);
             self.put_user_ns(user_ns);
             self.gens[p.slot()] = self.gens[p.slot()].wrapping_add(1);

@@ -34,11 +34,19 @@ impl Kernel {
     /// The slab cannot be full: each task holds at most one address
     /// space, and tasks are bounded by `pid_max` (at most 2^22), far
     /// below the slab's 2^32 - 2 slots.
+    #[inline(always)]
     pub(crate) fn mm_own(&mut self, t: TaskIx) -> u32 {
         let mm = self.tasks[t].mm;
         if mm != EMPTY_MM {
             return mm;
         }
+        self.mm_make_own(t)
+    }
+
+    /// [`Self::mm_own`] of a task with no entry: makes it.
+    #[cold]
+    #[inline(never)]
+    fn mm_make_own(&mut self, t: TaskIx) -> u32 {
         let mm = self
             .mms
             .insert(MmEntry {
@@ -85,16 +93,21 @@ impl Kernel {
     }
 
     /// `copy_mm()`: the address space a child created with `flags` by
-    /// the live task `cur` gets. Nothing observable changes on error (a
+    /// the live task `cur`, whose address space is `mm` (its `mm` field),
+    /// gets. Nothing observable changes on error (a
     /// `CLONE_VM` clone may have made `cur`'s entry, which reads the same).
     ///
     /// # Errors
     /// `ENOMEM` if the copy fails.
     #[inline]
-    pub(crate) fn copy_mm(&mut self, cur: TaskIx, flags: u64) -> Result<u32> {
-        let mm = self.tasks[cur].mm;
+    pub(crate) fn copy_mm(&mut self, cur: TaskIx, mm: u32, flags: u64) -> Result<u32> {
+        debug_assert_eq!(mm, self.tasks[cur].mm);
         if flags & CLONE_VM != 0 {
-            let mm = self.mm_own(cur);
+            let mm = if mm == EMPTY_MM {
+                self.mm_make_own(cur)
+            } else {
+                mm
+            };
             self.mms[mm].users += 1;
             return Ok(mm);
         }

@@ -78,8 +78,8 @@ impl Kernel {
             SigHandler::Default
         };
         let d = grp
-            .actions
-            .as_ref()
+            .sighand
+            .actions()
             .map(|a| a[(sig - 1) as usize])
             .unwrap_or_default();
         SigAction {
@@ -114,7 +114,6 @@ impl Kernel {
         if sig == SIGCHLD {
             sh.chld_flags = flags & (SA_NOCLDSTOP | SA_NOCLDWAIT);
         }
-        grp.sighand.shrink();
         let d = ActionDetail {
             flags,
             mask: a.mask & !(sigmask(SIGKILL) | sigmask(SIGSTOP)),
@@ -125,13 +124,14 @@ impl Kernel {
             },
             restorer: a.restorer,
         };
-        if d == ActionDetail::default() && grp.actions.is_none() {
-            return;
+        if d != ActionDetail::default() || grp.sighand.actions().is_some() {
+            let table = grp
+                .sighand
+                .actions_mut()
+                .get_or_insert_with(|| Arc::new([ActionDetail::default(); 64]));
+            Arc::make_mut(table)[(sig - 1) as usize] = d;
         }
-        let table = grp
-            .actions
-            .get_or_insert_with(|| Arc::new([ActionDetail::default(); 64]));
-        Arc::make_mut(table)[(sig - 1) as usize] = d;
+        grp.sighand.shrink();
     }
 
     /// `SA_RESETHAND` at delivery: `sig`'s handler becomes `SIG_DFL`
@@ -141,10 +141,10 @@ impl Kernel {
         let sh = self.groups[g].sighand.make_mut();
         sh.handled &= !sigmask(sig);
         sh.resethand &= !sigmask(sig);
-        self.groups[g].sighand.shrink();
-        if let Some(table) = self.groups[g].actions.as_mut() {
+        if let Some(table) = self.groups[g].sighand.actions_mut().as_mut() {
             Arc::make_mut(table)[(sig - 1) as usize].addr = 0;
         }
+        self.groups[g].sighand.shrink();
     }
 
     /// `flush_signal_handlers(t, 0)`: handlers back to `SIG_DFL`, `SIG_IGN`
@@ -152,13 +152,13 @@ impl Kernel {
     /// `CLONE_CLEAR_SIGHAND`).
     pub(crate) fn flush_signal_handlers(&mut self, g: GroupIx) {
         let grp = &mut self.groups[g];
-        if grp.sighand.get() != SigHand::default() {
+        if grp.sighand.get() != SigHand::default() || grp.sighand.actions().is_some() {
             let sh = grp.sighand.make_mut();
             sh.handled = 0;
             sh.resethand = 0;
             sh.chld_flags = 0;
+            *grp.sighand.actions_mut() = None;
             grp.sighand.shrink();
         }
-        grp.actions = None;
     }
 }
