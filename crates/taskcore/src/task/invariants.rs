@@ -196,13 +196,22 @@ impl Kernel {
         for (_, g) in self.groups.iter() {
             *sessions.entry(g.session).or_insert(0u32) += 1;
         }
+        for &p in &self.freed_pids {
+            assert!(self.pids.contains(p), "freed pid {p} not stored");
+        }
+        for (&p, &n) in &self.pgrp_stopped {
+            assert!(
+                n > 0 && self.pids.contains(p) && !self.pid_freed(p),
+                "pgrp {p}: stopped count {n} kept"
+            );
+        }
         for (p, pid) in self.pids.iter() {
             ns_refs[pid.numbers.last().ns.slot()] += 1;
             assert!(
                 pid.refs >= pid_refs.get(&p).copied().unwrap_or(0),
                 "pid {p}: fewer references than pidfds"
             );
-            if pid.freed {
+            if self.pid_freed(p) {
                 assert!(pid.unused(), "pid {p}: freed yet used");
                 assert!(pid.refs > 0, "pid {p}: freed entry kept without references");
                 for u in pid.numbers.as_slice() {
@@ -230,7 +239,8 @@ impl Kernel {
                 .filter(|&&g| self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED))
                 .count();
             assert_eq!(
-                pid.pgrp_nr_stopped as usize, stopped,
+                self.pgrp_nr_stopped(p) as usize,
+                stopped,
                 "pid {p}: stopped members"
             );
             for g in members {

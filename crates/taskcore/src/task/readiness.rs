@@ -176,11 +176,7 @@ impl Kernel {
         );
         if was != is {
             let pgrp = self.groups[g].pgrp;
-            if is {
-                self.pids[pgrp].pgrp_nr_stopped += 1;
-            } else {
-                self.pids[pgrp].pgrp_nr_stopped -= 1;
-            }
+            self.pgrp_count_stopped(pgrp, is);
         }
     }
 }

@@ -861,7 +861,7 @@ impl Kernel {
     pub(crate) fn kill_orphaned_pgrp(&mut self, g: GroupIx, parent: Option<TaskIx>) {
         // No stopped member (the usual case): nothing to send, whoever
         // the parent is; tested here, the rest out of line.
-        if self.pids[self.groups[g].pgrp].pgrp_nr_stopped != 0 {
+        if self.pgrp_nr_stopped(self.groups[g].pgrp) != 0 {
             self.kill_orphaned_pgrp_slow(g, parent);
         }
     }
@@ -874,7 +874,7 @@ impl Kernel {
         // No stopped member (the usual case): nothing to send, whoever
         // the parent is. The other tests are free of side effects, so
         // this one, O(1), goes first.
-        if self.pids[pgrp].pgrp_nr_stopped == 0 {
+        if self.pgrp_nr_stopped(pgrp) == 0 {
             return;
         }
         let (parent, ignored) = match parent {
@@ -887,7 +887,7 @@ impl Kernel {
         let pg = &self.groups[self.tasks[parent].group];
         if pg.pgrp != pgrp
             && pg.session == self.groups[g].session
-            && self.pids[pgrp].pgrp_nr_stopped > 0
+            && self.pgrp_nr_stopped(pgrp) > 0
             && self.will_become_orphaned_pgrp(pgrp, ignored)
         {
             let members =
