@@ -45,6 +45,11 @@ pub(crate) struct Upid {
 ///    slab index, and nowhere else.
 /// 3. The pid is live while `task`, `leader`, `pgrp_members` or
 ///    `session_members` is not zero.
+///
+/// Kept aside, not in every entry: a process group's count of
+/// group-stopped members (`Kernel::pgrp_nr_stopped`) and whether the
+/// numbers were released with external references left
+/// (`Kernel::pid_freed`).
 #[derive(Clone, Debug)]
 pub(crate) struct Pid {
     /// Numbers from the root namespace (index 0) down to the owner's.
@@ -59,15 +64,9 @@ pub(crate) struct Pid {
     /// count, not a list, since nothing walks a session's members (only
     /// whether the session's `struct pid` is still used is asked).
     pub(crate) session_members: u32,
-    /// Members of `pgrp_members` that are group-stopped (`has_stopped_jobs`
-    /// in O(1)).
-    pub(crate) pgrp_nr_stopped: u32,
     /// External references ([`crate::pid::refs::PidRef`]s, pidfds): they keep the
     /// `struct pid` (not its numbers) past its last user (`get_pid`).
     pub(crate) refs: u32,
-    /// The numbers were released from their namespaces (`free_pid`): no
-    /// user is left and only external references keep the entry.
-    pub(crate) freed: bool,
 }
 
 impl Pid {
@@ -78,9 +77,7 @@ impl Pid {
             tgid_group: None,
             pgrp_members: ListHead::EMPTY,
             session_members: 0,
-            pgrp_nr_stopped: 0,
             refs: 0,
-            freed: false,
         }
     }
 

@@ -28,7 +28,6 @@ use crate::mm::flags::{PAGE_SHIFT, VM_EXEC, VM_GROWSDOWN, VM_LOCKED, VM_SHARED, 
 use crate::mm::MmStruct;
 use crate::procfs::fs::ProcFs;
 use crate::procfs::seq::SeqBuf;
-use crate::slab::NONE;
 
 /// `VM_STACK` on x86_64 (`VM_GROWSDOWN`).
 const VM_STACK: u64 = VM_GROWSDOWN;
@@ -114,12 +113,7 @@ impl ProcFs<'_> {
     /// The address space of task `t`: `None` for a task without one (a
     /// zombie), `Some(None)` for an address space with no mapping yet.
     pub(crate) fn task_mm(&self, t: TaskIx) -> Option<Option<&MmStruct>> {
-        let mm = self.k.tasks[t].mm;
-        if mm == NONE {
-            None
-        } else {
-            Some(self.k.mms[mm].mm.as_deref())
-        }
+        self.k.mm_struct(self.k.tasks[t].mm)
     }
 
     /// The counters of task `t`'s address space, `None` if it has none.

@@ -59,8 +59,12 @@ impl ProcFs<'_> {
     /// address space, shares the reader's, or [`ProcFs::permitted`].
     fn may_read_mm(&self, t: TaskIx) -> bool {
         let mm = self.k.tasks[t].mm;
+        // An entry-less space (EMPTY_MM) is its one task's own.
         mm == crate::slab::NONE
-            || self.current.is_some_and(|cur| self.k.tasks[cur].mm == mm)
+            || self.current.is_some_and(|cur| {
+                self.k.tasks[cur].mm == mm
+                    && (mm != crate::task::lifecycle::mm::EMPTY_MM || cur == t)
+            })
             || self.permitted(t)
     }
 
@@ -189,7 +193,7 @@ impl ProcFs<'_> {
             Some(t) => {
                 let task = &self.k.tasks[t];
                 let dir = mode == s_ifmt(crate::procfs::dirent::DType::Dir) | 0o555;
-                let dumpable = task.mm != crate::slab::NONE && self.k.mms[task.mm].dumpable;
+                let dumpable = self.k.mm_dumpable(task.mm);
                 if dir || dumpable {
                     (task.cred.euid, task.cred.egid)
                 } else {

@@ -133,8 +133,8 @@ impl ProcFs<'_> {
                                    // and its mask, first 31 signals.
         m.put_decimal_ull(" ", mask31(task.pending.signal));
         m.put_decimal_ull(" ", mask31(task.blocked));
-        m.put_decimal_ull(" ", mask31(g.sighand.ignored));
-        m.put_decimal_ull(" ", mask31(g.sighand.handled));
+        m.put_decimal_ull(" ", mask31(g.sighand.get().ignored));
+        m.put_decimal_ull(" ", mask31(g.sighand.get().handled));
         m.put_decimal_ull(" ", wchan);
         m.put_decimal_ull(" ", 0); // nswap
         m.put_decimal_ull(" ", 0); // cnswap

@@ -122,8 +122,8 @@ impl ProcFs<'_> {
         sigset(&mut m, "\nSigPnd:\t", task.pending.signal);
         sigset(&mut m, "ShdPnd:\t", g.shared_pending.signal);
         sigset(&mut m, "SigBlk:\t", task.blocked);
-        sigset(&mut m, "SigIgn:\t", g.sighand.ignored);
-        sigset(&mut m, "SigCgt:\t", g.sighand.handled);
+        sigset(&mut m, "SigIgn:\t", g.sighand.get().ignored);
+        sigset(&mut m, "SigCgt:\t", g.sighand.get().handled);
 
         // task_cap()
         let c = &task.cred;

@@ -83,7 +83,7 @@ impl Kernel {
                     .unwrap_or_else(|| panic!("task {t}: traced without a tracer"));
                 assert!(self.tasks.contains(tracer), "task {t}: tracer gone");
                 let l = walk(
-                    self.tasks[tracer].ptraced,
+                    self.side.ptraced(tracer),
                     &self.tasks,
                     |x| &x.ptrace_entry,
                     "ptraced",
@@ -106,16 +106,21 @@ impl Kernel {
                 );
                 last = self.groups[g].sibling_seq;
             }
-            let traced = walk(task.ptraced, &self.tasks, |x| &x.ptrace_entry, "ptraced");
+            let traced = walk(
+                self.side.ptraced(t),
+                &self.tasks,
+                |x| &x.ptrace_entry,
+                "ptraced",
+            );
             let mut last = 0;
             for (i, u) in traced.into_iter().enumerate() {
                 assert_eq!(self.tasks[u].parent, Some(t), "tracee {u} of task {t}");
                 assert!(self.tasks[u].ptrace != 0, "tracee {u} untraced");
                 assert!(
-                    i == 0 || self.tasks[u].ptrace_seq > last,
+                    i == 0 || self.side.ptrace_seq(u) > last,
                     "ptraced of {t} out of order"
                 );
-                last = self.tasks[u].ptrace_seq;
+                last = self.side.ptrace_seq(u);
             }
         }
         for (g, grp) in self.groups.iter() {
@@ -191,13 +196,22 @@ impl Kernel {
         for (_, g) in self.groups.iter() {
             *sessions.entry(g.session).or_insert(0u32) += 1;
         }
+        for &p in &self.freed_pids {
+            assert!(self.pids.contains(p), "freed pid {p} not stored");
+        }
+        for (&p, &n) in &self.pgrp_stopped {
+            assert!(
+                n > 0 && self.pids.contains(p) && !self.pid_freed(p),
+                "pgrp {p}: stopped count {n} kept"
+            );
+        }
         for (p, pid) in self.pids.iter() {
             ns_refs[pid.numbers.last().ns.slot()] += 1;
             assert!(
                 pid.refs >= pid_refs.get(&p).copied().unwrap_or(0),
                 "pid {p}: fewer references than pidfds"
             );
-            if pid.freed {
+            if self.pid_freed(p) {
                 assert!(pid.unused(), "pid {p}: freed yet used");
                 assert!(pid.refs > 0, "pid {p}: freed entry kept without references");
                 for u in pid.numbers.as_slice() {
@@ -225,7 +239,8 @@ impl Kernel {
                 .filter(|&&g| self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED))
                 .count();
             assert_eq!(
-                pid.pgrp_nr_stopped as usize, stopped,
+                self.pgrp_nr_stopped(p) as usize,
+                stopped,
                 "pid {p}: stopped members"
             );
             for g in members {

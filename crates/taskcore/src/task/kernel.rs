@@ -26,7 +26,7 @@ use crate::pid::entry::{Numbers, Pid, Upid};
 use crate::pid::ns::{NsId, PidNamespace};
 use crate::pid::TAG_TGID;
 use crate::slab::{Slab, SlabIx};
-use crate::task::state::sighand::SigHand;
+use crate::task::state::sighand::SharedSigHand;
 use crate::task::task_struct::{
     ExitState, Task, ThreadGroup, PF_FORKNOEXEC, SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
 };
@@ -252,6 +252,14 @@ pub struct Kernel {
     /// Pending siginfo entries per real uid (`ucounts`'
     /// `UCOUNT_RLIMIT_SIGPENDING`).
     pub(crate) sigpending_users: rustc_hash::FxHashMap<u32, u32>,
+    /// How many members of each process group are group-stopped, for the
+    /// process groups that have one (`has_stopped_jobs` in O(1)): kept
+    /// aside, not in every `struct pid`.
+    pub(crate) pgrp_stopped: rustc_hash::FxHashMap<PidIx, u32>,
+    /// The `struct pid`s whose numbers were released (`free_pid`) with
+    /// external references left: no user, only those references keep
+    /// the entry. Kept aside, not in every `struct pid`.
+    pub(crate) freed_pids: rustc_hash::FxHashSet<PidIx>,
     /// When threads take their signals.
     pub(crate) delivery: crate::task::state::delivery::SignalDelivery,
     /// The rare per-task state kept aside (resume signals, last siginfo,
@@ -297,6 +305,8 @@ impl Kernel {
             config,
             probes: Default::default(),
             sigpending_users: Default::default(),
+            pgrp_stopped: Default::default(),
+            freed_pids: Default::default(),
             delivery: Default::default(),
             side: Default::default(),
             ext: Default::default(),
@@ -311,9 +321,9 @@ impl Kernel {
         // The group is provisional: set by new_group below.
         let provisional = SlabIx::from_slot(1);
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
-        k.tasks[task].mm = k.mm_alloc()?;
+        k.tasks[task].mm = crate::task::lifecycle::mm::EMPTY_MM;
         let rlim = crate::task::state::rlimit::init_rlimits(config.core_dumps);
-        let g = k.new_group(task, pid, pid, SigHand::default(), rlim, None, SIGCHLD, 0)?;
+        let g = k.new_group(task, pid, pid, SharedSigHand::default(), rlim, SIGCHLD, 0)?;
         k.attach_process_pids(g, pid, pid, pid);
         k.groups[g].session_leader = true;
         k.init = task;
@@ -353,6 +363,8 @@ impl Kernel {
             config: self.config,
             probes: self.probes.clone(),
             sigpending_users: self.sigpending_users.clone(),
+            pgrp_stopped: self.pgrp_stopped.clone(),
+            freed_pids: self.freed_pids.clone(),
             delivery: self.delivery,
             side: self.side.clone(),
             ext: self.ext.clone(),
@@ -732,8 +744,11 @@ impl Kernel {
     /// Frees `pid`'s numbers if nothing uses it any more (`put_pid` +
     /// `free_pid`); true if it did (their tags went with them).
     pub(crate) fn put_pid(&mut self, pid: PidIx) -> bool {
+        if self.pid_freed(pid) {
+            return false;
+        }
         let p = &self.pids[pid];
-        if !p.unused() || p.freed {
+        if !p.unused() {
             return false;
         }
         let (refs, owner) = (p.refs, p.numbers.last());
@@ -762,7 +777,7 @@ impl Kernel {
         }
         // External references (pidfds) keep the entry, numberless.
         if refs > 0 {
-            self.pids[pid].freed = true;
+            self.freed_pids.insert(pid);
         } else {
             self.free_pid_entry(pid, owner.ns);
         }
@@ -827,10 +842,8 @@ impl Kernel {
                 group,
                 parent: None,
                 children: ListHead::EMPTY,
-                ptraced: ListHead::EMPTY,
                 ptrace_entry: Link::UNLINKED,
                 thread_node: Link::UNLINKED,
-                ptrace_seq: 0,
                 thread_seq: 0,
                 exit_code: 0,
                 trap_code: Ready::initial(0),
@@ -838,8 +851,6 @@ impl Kernel {
                 ptrace: 0,
                 flags: PF_FORKNOEXEC,
                 ptrace_reg: UNREGISTERED,
-                wait_counted: false,
-                vfork_parent: None,
                 self_exec_id: 0,
                 comm,
                 cred,
@@ -872,9 +883,8 @@ impl Kernel {
         leader: TaskIx,
         pgrp: PidIx,
         session: PidIx,
-        sighand: SigHand,
+        sighand: SharedSigHand,
         rlim: crate::task::state::rlimit::Rlimits,
-        actions: Option<crate::task::state::sighand::SigActions>,
         exit_signal: i32,
         parent_exec_id: u32,
     ) -> Result<GroupIx> {
@@ -889,7 +899,6 @@ impl Kernel {
                     session,
                     sighand,
                     rlim,
-                    actions,
                     exit_signal,
                     parent_exec_id,
                 )
@@ -956,8 +965,37 @@ impl Kernel {
         list::push_back(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
         self.pids[pgrp].pgrp_members = head;
         if self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED) {
-            self.pids[pgrp].pgrp_nr_stopped += 1;
+            self.pgrp_count_stopped(pgrp, true);
         }
+    }
+
+    /// How many members of process group `pgrp` are group-stopped: one
+    /// length test while no process group has one.
+    #[inline(always)]
+    pub(crate) fn pgrp_nr_stopped(&self, pgrp: PidIx) -> u32 {
+        if self.pgrp_stopped.is_empty() {
+            return 0;
+        }
+        self.pgrp_stopped.get(&pgrp).copied().unwrap_or(0)
+    }
+
+    /// One more (`up`) or one fewer group-stopped member of `pgrp`.
+    pub(crate) fn pgrp_count_stopped(&mut self, pgrp: PidIx, up: bool) {
+        if up {
+            *self.pgrp_stopped.entry(pgrp).or_insert(0) += 1;
+        } else if let Some(n) = self.pgrp_stopped.get_mut(&pgrp) {
+            *n -= 1;
+            if *n == 0 {
+                self.pgrp_stopped.remove(&pgrp);
+            }
+        }
+    }
+
+    /// Whether `struct pid` `pid` lost its numbers and is kept by external
+    /// references alone: one length test while none is.
+    #[inline(always)]
+    pub(crate) fn pid_freed(&self, pid: PidIx) -> bool {
+        !self.freed_pids.is_empty() && self.freed_pids.contains(&pid)
     }
 
     /// Unlinks group `g` from its process group; the caller puts the pid.
@@ -968,7 +1006,7 @@ impl Kernel {
         list::unlink(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
         self.pids[pgrp].pgrp_members = head;
         if self.groups[g].flags.get().contains(SIGNAL_STOP_STOPPED) {
-            self.pids[pgrp].pgrp_nr_stopped -= 1;
+            self.pgrp_count_stopped(pgrp, false);
         }
         pgrp
     }
@@ -1018,15 +1056,14 @@ impl Kernel {
         self.pids[leader_pid].tgid_group = None;
         let mut head = self.pids[pgrp].pgrp_members;
         list::unlink(&mut head, &mut self.groups, g, |g| &mut g.pgrp_node);
-        let pp = &mut self.pids[pgrp];
-        pp.pgrp_members = head;
+        self.pids[pgrp].pgrp_members = head;
         if stopped {
-            pp.pgrp_nr_stopped -= 1;
+            self.pgrp_count_stopped(pgrp, false);
         }
         self.pids[session].session_members -= 1;
         // Most often both are still used (other members): tested here,
         // without a call to put_pid, which would find the same.
-        let kept = |k: &Kernel, p: PidIx| !k.pids[p].unused() || k.pids[p].freed;
+        let kept = |k: &Kernel, p: PidIx| !k.pids[p].unused() || k.pid_freed(p);
         if !kept(self, pgrp) {
             self.put_pid(pgrp);
         }
@@ -1099,7 +1136,9 @@ impl Kernel {
             seq,
             pgrp,
             by_pgrp: self.groups[w.group].wait_by_pgrp,
-            by_thread: w.wait_counted,
+            by_thread: w
+                .flags
+                .contains(crate::task::task_struct::TaskFlags::WAIT_COUNTED),
         }
     }
 
@@ -1122,7 +1161,7 @@ impl Kernel {
             kids.extend(list::collect(self.tasks[w].children, &self.groups, |g| {
                 &g.sibling
             }));
-            tracees.extend(list::collect(self.tasks[w].ptraced, &self.tasks, |t| {
+            tracees.extend(list::collect(self.side.ptraced(w), &self.tasks, |t| {
                 &t.ptrace_entry
             }));
         }
@@ -1152,7 +1191,7 @@ impl Kernel {
         let task = &self.tasks[t];
         (task.ptrace != 0).then(|| {
             let tracer = task.parent.expect("a traced task has a tracer");
-            self.edge_pos(tracer, 1, task.ptrace_seq, task.group)
+            self.edge_pos(tracer, 1, self.side.ptrace_seq(t), task.group)
         })
     }
 
@@ -1315,8 +1354,13 @@ impl Kernel {
         debug_assert_eq!(self.groups[g].child_reg, UNREGISTERED);
         let seq = self.next_seq();
         let p = &self.tasks[parent];
-        let (waiter_group, thread_seq, by_thread, mut head) =
-            (p.group, p.thread_seq, p.wait_counted, p.children);
+        let (waiter_group, thread_seq, by_thread, mut head) = (
+            p.group,
+            p.thread_seq,
+            p.flags
+                .contains(crate::task::task_struct::TaskFlags::WAIT_COUNTED),
+            p.children,
+        );
         let grp = &mut self.groups[g];
         grp.real_parent = Some(parent);
         grp.sibling_seq = seq;

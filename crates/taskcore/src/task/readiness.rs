@@ -29,7 +29,7 @@ use crate::task::task_struct::{ExitState, SignalFlags, SIGNAL_STOP_STOPPED};
 use crate::uapi::SIGCHLD;
 use crate::wait::dirty::Dirty;
 use crate::wait::index::{Cat, Class, EdgeState, READY_EXIT};
-use crate::wait::ready::{mark, mark_if_edged};
+use crate::wait::ready::{mark, mark_if_edged, registered_by_caller};
 
 impl Kernel {
     /// Marks the edges that lead to task `t` (its ptrace edge, and its
@@ -99,13 +99,16 @@ impl Kernel {
     /// the one edge that reads it, the group's child edge, registered at
     /// once in the state it now has (a reapable zombie of its class; a
     /// zombie's stop and continue are not reported from the children
-    /// list) instead of marked and recomputed at the flush. The mark this
-    /// takes (the last one) is dropped again: nothing is left for it.
+    /// list) instead of marked and recomputed at the flush. No mark is
+    /// pushed ([`registered_by_caller`]): the task's two edges are its
+    /// ptrace edge, which it has none of (untraced), and the child edge
+    /// registered here; the marks of other edges, whatever
+    /// `register_child_state` does, are left as they are.
     #[inline(always)]
     pub(crate) fn set_zombie_lone_leader(&mut self, t: TaskIx, g: GroupIx) {
         debug_assert!(self.is_leader(t) && self.tasks[t].ptrace == 0);
         debug_assert_eq!(self.groups[g].nr_threads, 1);
-        let m = mark(&mut self.wait_dirty, Dirty::Task(t));
+        let m = registered_by_caller();
         let task = &mut self.tasks[t];
         let w = task.wait_state.get().with_exit_state(ExitState::Zombie);
         task.wait_state.set(w, m);
@@ -123,11 +126,6 @@ impl Kernel {
             };
             self.register_child_state(g, parent, new);
         }
-        // Task `t`'s mark (pushed above, or an earlier one left last) asks
-        // for what was just done: its ptrace edge, it being untraced, has
-        // nothing to sync.
-        let last = self.wait_dirty.pop();
-        debug_assert_eq!(last, Some(Dirty::Task(t)));
     }
 
     /// Sets or clears task `t`'s `PF_TRACED_STOP` and sets its `trap_code`
@@ -178,11 +176,7 @@ impl Kernel {
         );
         if was != is {
             let pgrp = self.groups[g].pgrp;
-            if is {
-                self.pids[pgrp].pgrp_nr_stopped += 1;
-            } else {
-                self.pids[pgrp].pgrp_nr_stopped -= 1;
-            }
+            self.pgrp_count_stopped(pgrp, is);
         }
     }
 }
@@ -229,6 +223,25 @@ mod tests {
         let f = k.groups[g].flags.get() | SIGNAL_STOP_CONTINUED;
         k.set_group_flags(g, f);
         k.check_invariants();
+    }
+
+    #[test]
+    fn a_lone_leaders_zombie_registration_pushes_no_mark_and_keeps_others() {
+        use crate::wait::dirty::Dirty;
+        use crate::wait::index::{Cat, Class, EdgeState, READY_EXIT};
+        let (mut k, g) = with_child();
+        let t = k.groups[g].leader;
+        let init_g = k.tasks[k.init].group;
+        // A mark of another edge, pending when the child becomes a zombie.
+        k.mark_group(init_g);
+        k.set_zombie_lone_leader(t, g);
+        assert_eq!(k.wait_dirty, vec![Dirty::Group(init_g)]);
+        let zombie = EdgeState {
+            class: Class::Normal,
+            cat: Cat::ZombieReap,
+            ready: READY_EXIT,
+        };
+        assert_eq!(k.groups[g].child_reg, zombie.encode());
     }
 
     #[test]

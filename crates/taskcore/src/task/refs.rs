@@ -52,8 +52,8 @@ impl Kernel {
     pub(crate) fn put_pid_idx(&mut self, pid: PidIx) {
         let p = &mut self.pids[pid];
         p.refs -= 1;
-        if p.refs == 0 && p.freed {
-            let ns = p.numbers.last().ns;
+        if p.refs == 0 && self.freed_pids.remove(&pid) {
+            let ns = self.pids[pid].numbers.last().ns;
             self.free_pid_entry(pid, ns);
         }
     }

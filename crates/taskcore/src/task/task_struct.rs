@@ -10,7 +10,7 @@
 
 use crate::list::{Link, ListHead};
 use crate::pid::entry::PidIx;
-use crate::task::state::sighand::SigHand;
+use crate::task::state::sighand::SharedSigHand;
 use crate::task::state::sigpending::SigPending;
 use crate::uapi::TASK_COMM_LEN;
 use crate::wait::ready::Ready;
@@ -82,6 +82,10 @@ bitflags::bitflags! {
         const EXITING = 0x01;
         /// Forked but has not exec'd (`PF_FORKNOEXEC`).
         const FORKNOEXEC = 0x02;
+        /// No Linux analogue: as a waiter, edges to this thread's own
+        /// children and tracees are also counted per thread (set at its
+        /// first `__WNOTHREAD` wait; see `wait::index`).
+        const WAIT_COUNTED = 0x04;
         /// No Linux `PF_*` analogue: runnable (`__state == TASK_RUNNING`,
         /// `R` in `/proc`) rather than sleeping (`TASK_INTERRUPTIBLE`,
         /// `S`), as the caller reports with `Kernel::set_running`.
@@ -121,7 +125,7 @@ pub(crate) const PFA_NO_NEW_PRIVS: TaskFlags = TaskFlags::NO_NEW_PRIVS;
 bitflags::bitflags! {
     /// A thread group's `SIGNAL_*` flags (`signal->flags`).
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub(crate) struct SignalFlags: u32 {
+    pub(crate) struct SignalFlags: u8 {
         /// Job control stop in effect (`SIGNAL_STOP_STOPPED`).
         const STOP_STOPPED = 0x01;
         /// SIGCONT since the last WCONTINUED report
@@ -175,14 +179,12 @@ pub(crate) struct Task {
     pub(crate) parent: Option<TaskIx>,
     /// Thread groups whose real parent is this thread, in fork order.
     pub(crate) children: ListHead<GroupIx>,
-    /// Tasks this thread traces, newest first (Linux `list_add`).
-    pub(crate) ptraced: ListHead<TaskIx>,
-    /// Link in the tracer's `ptraced` list.
+    /// Link in the tracer's `ptraced` list (whose head, and this task's
+    /// order key in it, are kept in the side state: `SideState::ptraced`,
+    /// `SideState::ptrace_seq`).
     pub(crate) ptrace_entry: Link<TaskIx>,
     /// Link in the group's thread list.
     pub(crate) thread_node: Link<TaskIx>,
-    /// Order key in the tracer's `ptraced` list (decreasing = later).
-    pub(crate) ptrace_seq: u64,
     /// Order key in the group's thread list.
     pub(crate) thread_seq: u32,
     /// Exit status word (`exit_code`): `code << 8`, or the signal (| 0x80).
@@ -199,11 +201,6 @@ pub(crate) struct Task {
     pub(crate) flags: TaskFlags,
     /// The wait index registration of the ptrace edge (see `wait::index`).
     pub(crate) ptrace_reg: u8,
-    /// As a waiter: edges to this thread's own children and tracees are
-    /// also counted per thread (built at its first `__WNOTHREAD` wait).
-    pub(crate) wait_counted: bool,
-    /// Thread that vforked this task and waits for it to exec or exit.
-    pub(crate) vfork_parent: Option<TaskIx>,
     /// Bumped at each exec (`self_exec_id`).
     pub(crate) self_exec_id: u32,
     /// Command name, NUL-padded (`comm`).
@@ -212,8 +209,9 @@ pub(crate) struct Task {
     pub(crate) cred: std::sync::Arc<crate::task::state::cred_struct::Cred>,
     /// Namespaces for children (`nsproxy`); empty once the task exited.
     pub(crate) nsproxy: crate::task::state::nsproxy_struct::NsProxy,
-    /// Signal asked for at the parent's death (`pdeath_signal`), 0 none.
-    pub(crate) pdeath_signal: i32,
+    /// Signal asked for at the parent's death (`pdeath_signal`), 0 none
+    /// (a signal number, 1-64, fits a byte).
+    pub(crate) pdeath_signal: u8,
     /// Start time in caller-supplied nanoseconds.
     pub(crate) start_time: u64,
     /// Signals sent to this thread alone (`pending`): `tkill`, `tgkill`,
@@ -301,10 +299,9 @@ pub(crate) struct ThreadGroup {
     /// Slab index of the session's `struct pid`.
     pub(crate) session: PidIx,
     pub(crate) pgrp_node: Link<GroupIx>,
-    pub(crate) sighand: SigHand,
-    /// Flags, masks and addresses of the actions, shared copy-on-write;
-    /// `None` while all are zero.
-    pub(crate) actions: Option<crate::task::state::sighand::SigActions>,
+    /// Signal dispositions and the actions' flags, masks and addresses
+    /// (`sighand`), shared copy-on-write.
+    pub(crate) sighand: SharedSigHand,
     /// Resource limits (`rlim`), shared copy-on-write between groups.
     pub(crate) rlim: crate::task::state::rlimit::Rlimits,
     /// `PR_SET_CHILD_SUBREAPER` (`is_child_subreaper`).
@@ -331,9 +328,8 @@ impl ThreadGroup {
         leader: TaskIx,
         pgrp: PidIx,
         session: PidIx,
-        sighand: SigHand,
+        sighand: SharedSigHand,
         rlim: crate::task::state::rlimit::Rlimits,
-        actions: Option<crate::task::state::sighand::SigActions>,
         exit_signal: i32,
         parent_exec_id: u32,
     ) -> ThreadGroup {
@@ -361,7 +357,6 @@ impl ThreadGroup {
             session,
             pgrp_node: Link::UNLINKED,
             sighand,
-            actions,
             is_child_subreaper: false,
             session_leader: false,
             nr_traced: 0,
@@ -392,10 +387,17 @@ mod size_tests {
     /// that grows these structures must be worth it. Budgets in bytes.
     #[test]
     fn tasks_and_groups_stay_small() {
-        assert!(core::mem::size_of::<super::Task>() <= 152);
-        // 176: Linux's signal_struct.group_stop_count (per-thread group
-        // stop, task/signal/jobctl.rs) costs one u32 beyond the 168 of before.
-        assert!(core::mem::size_of::<super::ThreadGroup>() <= 176);
-        assert!(core::mem::size_of::<crate::pid::entry::Pid>() <= 56);
+        // 128: the vfork parent, the tracer's `ptraced` head and the
+        // tracee's order key kept aside, pdeath_signal a byte and the
+        // per-thread wait counting a flag (152 before). A power of two
+        // also scales a slab index in one instruction.
+        assert!(core::mem::size_of::<super::Task>() <= 128);
+        // 128: the dispositions and the actions' details shared
+        // copy-on-write behind one pointer (8 bytes, not 40) and the
+        // SIGNAL_* flags a byte (168 before).
+        assert!(core::mem::size_of::<super::ThreadGroup>() <= 128);
+        // 40: a process group's stopped count and the freed flag kept
+        // aside (48 before).
+        assert!(core::mem::size_of::<crate::pid::entry::Pid>() <= 40);
     }
 }

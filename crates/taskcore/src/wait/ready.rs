@@ -26,6 +26,19 @@ pub(crate) fn mark_if_edged<D: PartialEq>(marks: &mut Vec<D>, d: D, edged: bool)
     Marked(())
 }
 
+/// The proof for a write whose one dependent edge the caller registers
+/// itself, in the state the write gives it, before it returns (a child
+/// edge's [`register_child_state`]): no mark is pushed, so nothing is
+/// left for the flush, and no other mark is touched. Only for that case:
+/// an edge a caller fails to register stays stale, and
+/// `Kernel::check_invariants` fails on it.
+///
+/// [`register_child_state`]: crate::task::kernel::Kernel::register_child_state
+#[inline(always)]
+pub(crate) fn registered_by_caller() -> Marked {
+    Marked(())
+}
+
 /// A field that wait readiness reads (`edge_state`: a task's exit state,
 /// ptrace stop and trap code; a group's `SIGNAL_*` flags, group exit code
 /// and exit signal). It is read with [`get`](Self::get) and written only

@@ -71,6 +71,48 @@ impl Pos {
     }
 }
 
+/// A run's entry: a [`Pos`] and the task, packed to 4-byte alignment (20
+/// bytes, not the 24 of a `(Pos, TaskIx)` pair): a run holds one per
+/// ready edge (a million reapable zombies: 4 MB less). Its fields are
+/// read by value only.
+#[derive(Clone, Copy)]
+#[repr(C, packed(4))]
+pub(crate) struct RunEntry {
+    hi: u64,
+    seq: u64,
+    task: TaskIx,
+}
+
+impl RunEntry {
+    #[inline(always)]
+    fn new(p: Pos, task: TaskIx) -> RunEntry {
+        RunEntry {
+            hi: p.hi,
+            seq: p.seq,
+            task,
+        }
+    }
+
+    #[inline(always)]
+    fn pos(self) -> Pos {
+        Pos {
+            hi: self.hi,
+            seq: self.seq,
+        }
+    }
+
+    #[inline(always)]
+    fn pair(self) -> (Pos, TaskIx) {
+        (self.pos(), self.task)
+    }
+}
+
+impl core::fmt::Debug for RunEntry {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.pair().fmt(f)
+    }
+}
+
 /// The set: sorted inline entries (`len` of them; the task as its slot
 /// number) while at most [`SMALL`] are ready; then a sorted run changed at
 /// its ends; a tree once a run longer than [`RUN_MIDDLE`] would change in
@@ -82,7 +124,7 @@ pub(crate) enum ReadySet {
         e: [(Pos, u32); SMALL],
     },
     /// Sorted by position, never empty.
-    Run(VecDeque<(Pos, TaskIx)>),
+    Run(VecDeque<RunEntry>),
     Tree(BTreeMap<Pos, TaskIx>),
 }
 
@@ -119,7 +161,7 @@ impl ReadySet {
                     .iter()
                     .map(|&(p, t)| (p, TaskIx::from_slot(t))),
             ),
-            ReadySet::Run(r) => Box::new(r.iter().copied()),
+            ReadySet::Run(r) => Box::new(r.iter().map(|e| e.pair())),
             ReadySet::Tree(t) => Box::new(t.iter().map(|(&p, &t)| (p, t))),
         }
     }
@@ -153,23 +195,26 @@ impl ReadySet {
         match self {
             ReadySet::Small { e, .. } => {
                 // Full: it becomes a run.
-                let mut r: VecDeque<(Pos, TaskIx)> = VecDeque::with_capacity(2 * SMALL);
-                r.extend(e.iter().map(|&(p, t)| (p, TaskIx::from_slot(t))));
+                let mut r: VecDeque<RunEntry> = VecDeque::with_capacity(2 * SMALL);
+                r.extend(
+                    e.iter()
+                        .map(|&(p, t)| RunEntry::new(p, TaskIx::from_slot(t))),
+                );
                 *self = ReadySet::Run(r);
                 self.insert(p, task);
             }
             ReadySet::Run(r) => {
                 // Never empty: it has a front and a back.
-                if r.back().is_none_or(|b| b.0 < p) {
-                    r.push_back((p, task));
-                } else if r.front().is_some_and(|f| p < f.0) {
-                    r.push_front((p, task));
+                if r.back().is_none_or(|b| b.pos() < p) {
+                    r.push_back(RunEntry::new(p, task));
+                } else if r.front().is_some_and(|f| p < f.pos()) {
+                    r.push_front(RunEntry::new(p, task));
                 } else if r.len() < RUN_MIDDLE {
-                    let i = r.partition_point(|x| x.0 < p);
-                    debug_assert!(r[i].0 != p, "ready entry added twice");
-                    r.insert(i, (p, task));
+                    let i = r.partition_point(|x| x.pos() < p);
+                    debug_assert!(r[i].pos() != p, "ready entry added twice");
+                    r.insert(i, RunEntry::new(p, task));
                 } else {
-                    let mut t: BTreeMap<Pos, TaskIx> = r.iter().copied().collect();
+                    let mut t: BTreeMap<Pos, TaskIx> = r.iter().map(|e| e.pair()).collect();
                     let old = t.insert(p, task);
                     debug_assert!(old.is_none(), "ready entry added twice");
                     *self = ReadySet::Tree(t);
@@ -210,19 +255,19 @@ impl ReadySet {
         match self {
             ReadySet::Small { .. } => unreachable!("inline sets are handled by remove"),
             ReadySet::Run(r) => {
-                if r.front().is_some_and(|f| f.0 == p) {
+                if r.front().is_some_and(|f| f.pos() == p) {
                     r.pop_front();
-                } else if r.back().is_some_and(|b| b.0 == p) {
+                } else if r.back().is_some_and(|b| b.pos() == p) {
                     r.pop_back();
                 } else if r.len() <= RUN_MIDDLE {
-                    let i = r.partition_point(|x| x.0 < p);
-                    if r.get(i).is_none_or(|x| x.0 != p) {
+                    let i = r.partition_point(|x| x.pos() < p);
+                    if r.get(i).is_none_or(|x| x.pos() != p) {
                         debug_assert!(false, "ready entry missing");
                         return;
                     }
                     r.remove(i);
                 } else {
-                    let mut t: BTreeMap<Pos, TaskIx> = r.iter().copied().collect();
+                    let mut t: BTreeMap<Pos, TaskIx> = r.iter().map(|e| e.pair()).collect();
                     let old = t.remove(&p);
                     debug_assert!(old.is_some(), "ready entry missing");
                     *self = ReadySet::Tree(t);
@@ -259,8 +304,10 @@ impl ReadySet {
                 // Most often the first entry (a wait for any child reaps
                 // from the front): one comparison, else a binary search.
                 match r.front() {
-                    Some(&f) if after(f.0) => Some(f),
-                    _ => r.get(r.partition_point(|x| !after(x.0))).copied(),
+                    Some(&f) if after(f.pos()) => Some(f.pair()),
+                    _ => r
+                        .get(r.partition_point(|x| !after(x.pos())))
+                        .map(|e| e.pair()),
                 }
             }
             ReadySet::Tree(t) => t
@@ -277,6 +324,15 @@ mod tests {
 
     fn tk(slot: u32) -> TaskIx {
         TaskIx::from_slot(slot)
+    }
+
+    #[test]
+    fn a_run_entry_is_20_bytes() {
+        // Memory per process is a goal (BENCHMARKS.md, bench scale): a
+        // run holds one entry per reapable zombie.
+        assert_eq!(core::mem::size_of::<RunEntry>(), 20);
+        let e = RunEntry::new(Pos::new(3, 7, 1, u64::MAX - 1), tk(9));
+        assert_eq!(e.pair(), (Pos::new(3, 7, 1, u64::MAX - 1), tk(9)));
     }
 
     #[test]

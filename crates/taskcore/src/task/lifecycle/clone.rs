@@ -291,7 +291,7 @@ impl Kernel {
             }
             return Err(err);
         }
-        let mm = match self.copy_mm(cur_mm, flags) {
+        let mm = match self.copy_mm(cur, cur_mm, flags) {
             Ok(mm) => mm,
             Err(e) => {
                 undo(self);
@@ -345,8 +345,8 @@ impl Kernel {
             } else {
                 (Some(cur), exit_signal, self_exec_id)
             };
-            let (pgrp, session, sighand) = (src.pgrp, src.session, src.sighand);
-            let (rlim, actions) = (src.rlim.clone(), src.actions.clone());
+            let (pgrp, session, sighand) = (src.pgrp, src.session, src.sighand.clone());
+            let rlim = src.rlim.clone();
             // Built whole, its one thread the child (its thread list and
             // counts), with the caller's actions and the parent's exec id.
             let g = match self.new_group(
@@ -355,7 +355,6 @@ impl Kernel {
                 session,
                 sighand,
                 rlim,
-                actions,
                 exit_signal,
                 parent_exec_id,
             ) {
@@ -390,10 +389,9 @@ impl Kernel {
             // PTRACE_EVENT_VFORK stop, if any) until the child execs or
             // exits.
             self.tasks[cur].flags |= TS_VFORK_WAIT;
-            self.tasks[child].vfork_parent = Some(cur);
             self.side
-                .vfork_parent_gens
-                .insert(child, self.gens[cur.slot()]);
+                .vfork_parents
+                .insert(child, (cur, self.gens[cur.slot()]));
         }
         let event = self.ptrace_init_task(cur, child, flags, exit_signal);
         if flags & CLONE_THREAD != 0 {
@@ -435,12 +433,12 @@ impl Kernel {
         let task = &mut self.tasks[t];
         task.ptrace = mode;
         task.parent = Some(tracer);
-        task.ptrace_seq = seq;
         let g = task.group;
+        self.side.set_ptrace_seq(t, Some(seq));
         self.groups[g].nr_traced += 1;
-        let mut head = self.tasks[tracer].ptraced;
+        let mut head = self.side.ptraced(tracer);
         list::push_front(&mut head, &mut self.tasks, t, |t| &mut t.ptrace_entry);
-        self.tasks[tracer].ptraced = head;
+        self.side.set_ptraced(tracer, head);
         self.mark_task(t);
     }
 }

@@ -58,7 +58,8 @@ impl Kernel {
         let mut t = self.current(current)?;
         // The new image gets a new address space (allocated before the
         // point of no return, so a failure changes nothing).
-        let new_mm = self.mm_alloc()?;
+        // The new, empty address space: its entry is made when needed.
+        let new_mm = crate::task::lifecycle::mm::EMPTY_MM;
         let g = self.tasks[t].group;
         // PTRACE_EVENT_EXEC's message: the caller's tid before de_thread().
         let old_vpid = self.pid_for_tracer(t, t);
@@ -96,8 +97,10 @@ impl Kernel {
             task.pdeath_signal = 0;
         }
         task.comm = comm_from_path(filename);
-        let mm = self.tasks[t].mm;
-        self.mms[mm].dumpable = dumpable;
+        if !dumpable {
+            let mm = self.mm_own(t);
+            self.mms[mm].dumpable = false;
+        }
         // The new image's creds: saved and fs ids follow the effective
         // ones, committed by commit_creds(), which clears the dumpable flag
         // and the parent-death signal if the fs ids change or the

@@ -236,11 +236,11 @@ impl Kernel {
     fn do_exit_plain(&mut self, t: TaskIx, code: i32) -> bool {
         let task = &self.tasks[t];
         if task.flags.contains(TS_VFORK_WAIT)
-            || task.vfork_parent.is_some()
+            || self.side.has_vfork_parent(t)
             || task.jobctl & JOBCTL_STOP_PENDING != 0
             || task.traced_stop()
             || task.trap_code.get() != 0
-            || !task.ptraced.is_empty()
+            || self.side.has_tracees(t)
             || !task.children.is_empty()
         {
             return false;
@@ -334,7 +334,7 @@ impl Kernel {
     #[inline(always)]
     pub(crate) fn mm_release(&mut self, t: TaskIx) {
         // Most tasks were not vforked: one test here, the rest out of line.
-        if self.tasks[t].vfork_parent.is_some() {
+        if self.side.has_vfork_parent(t) {
             self.mm_release_slow(t);
         }
     }
@@ -342,12 +342,11 @@ impl Kernel {
     /// [`Self::mm_release`] of a vfork child.
     #[inline(never)]
     fn mm_release_slow(&mut self, t: TaskIx) {
-        let Some(vp) = self.tasks[t].vfork_parent.take() else {
+        let Some((vp, gen)) = self.side.vfork_parents.remove(&t) else {
             return;
         };
-        let gen = self.side.vfork_parent_gens.remove(&t);
         // Not a task that took the slot of a released vfork parent.
-        if self.tasks.contains(vp) && gen == Some(self.gens[vp.slot()]) {
+        if self.tasks.contains(vp) && gen == self.gens[vp.slot()] {
             self.tasks[vp].flags &= !TS_VFORK_WAIT;
             // Awake, it takes what it was given (or exits).
             if !self.side.vfork_claims.is_empty() {
@@ -474,7 +473,7 @@ impl Kernel {
             value: 0,
         };
         let pgroup = &self.groups[pg];
-        let (psig, pleader) = (pgroup.sighand, pgroup.leader);
+        let (psig, pleader) = (pgroup.sighand.get(), pgroup.leader);
         let mut autoreap = false;
         if !traced && sig == SIGCHLD && psig.ignoring_children() {
             autoreap = true;
@@ -631,7 +630,7 @@ impl Kernel {
 
     /// Returns false when `father` has to wait for its namespace to empty.
     fn forget_original_parent(&mut self, father: TaskIx, dead: &mut Vec<TaskIx>) -> bool {
-        if !self.tasks[father].ptraced.is_empty() {
+        if self.side.has_tracees(father) {
             self.exit_ptrace(father, dead);
         }
         let Some(child_reaper) = self.find_child_reaper(father, dead) else {
@@ -668,7 +667,7 @@ impl Kernel {
     fn send_pdeath_signals(&mut self, father: TaskIx, g: GroupIx) {
         let mut next = self.groups[g].threads.first;
         while let Some(t) = next {
-            let sig = self.tasks[t].pdeath_signal;
+            let sig = i32::from(self.tasks[t].pdeath_signal);
             // group_send_sig_info() checks kill()'s permission: a father
             // that changed its ids may no longer signal its child.
             if sig != 0 && self.may_kill_by(father, t, sig) {
@@ -710,7 +709,7 @@ impl Kernel {
 
     /// `exit_ptrace()`: the exiting tracer detaches from all its tracees.
     fn exit_ptrace(&mut self, tracer: TaskIx, dead: &mut Vec<TaskIx>) {
-        let tracees = list::collect(self.tasks[tracer].ptraced, &self.tasks, |t| &t.ptrace_entry);
+        let tracees = list::collect(self.side.ptraced(tracer), &self.tasks, |t| &t.ptrace_entry);
         for p in tracees {
             if self.ptrace_options(p) & crate::task::ptrace::event::PTRACE_O_EXITKILL != 0
                 && self.tasks[p].exit_state() == ExitState::Alive
@@ -751,6 +750,7 @@ impl Kernel {
                 dead = self.do_notify_parent(p, self.groups[g].exit_signal.get());
             } else if self.groups[self.tasks[tracer].group]
                 .sighand
+                .get()
                 .ignoring_children()
             {
                 self.wake_parent(tracer);
@@ -808,9 +808,9 @@ impl Kernel {
             }
             // __exit_signal(): its pending signals go with it.
             self.flush_task_pending(p, u64::MAX);
+            debug_assert!(!self.side.has_tracees(p));
             self.side.forget(p);
             debug_assert!(self.tasks[p].children.is_empty());
-            debug_assert!(self.tasks[p].ptraced.is_empty());
             self.tasks.delete(p);
             self.put_user_ns(user_ns);
             self.gens[p.slot()] = self.gens[p.slot()].wrapping_add(1);
@@ -861,7 +861,7 @@ impl Kernel {
     pub(crate) fn kill_orphaned_pgrp(&mut self, g: GroupIx, parent: Option<TaskIx>) {
         // No stopped member (the usual case): nothing to send, whoever
         // the parent is; tested here, the rest out of line.
-        if self.pids[self.groups[g].pgrp].pgrp_nr_stopped != 0 {
+        if self.pgrp_nr_stopped(self.groups[g].pgrp) != 0 {
             self.kill_orphaned_pgrp_slow(g, parent);
         }
     }
@@ -874,7 +874,7 @@ impl Kernel {
         // No stopped member (the usual case): nothing to send, whoever
         // the parent is. The other tests are free of side effects, so
         // this one, O(1), goes first.
-        if self.pids[pgrp].pgrp_nr_stopped == 0 {
+        if self.pgrp_nr_stopped(pgrp) == 0 {
             return;
         }
         let (parent, ignored) = match parent {
@@ -887,7 +887,7 @@ impl Kernel {
         let pg = &self.groups[self.tasks[parent].group];
         if pg.pgrp != pgrp
             && pg.session == self.groups[g].session
-            && self.pids[pgrp].pgrp_nr_stopped > 0
+            && self.pgrp_nr_stopped(pgrp) > 0
             && self.will_become_orphaned_pgrp(pgrp, ignored)
         {
             let members =
@@ -948,7 +948,7 @@ impl Kernel {
         // Ignore SIGCHLD so that children exiting from now on are reaped at
         // once: those traced from outside become the dying init's zombies
         // only after their tracer is done with them.
-        let sh = &mut self.groups[init_group].sighand;
+        let sh = self.groups[init_group].sighand.make_mut();
         sh.ignored |= SigHand::bit(SIGCHLD);
         sh.handled &= !SigHand::bit(SIGCHLD);
         sh.resethand &= !SigHand::bit(SIGCHLD);

@@ -2,9 +2,12 @@
 //! `CLONE_VM` (threads, vfork) shares it, `execve` replaces it and exit drops
 //! it. The memory syscalls act on the caller's.
 //!
-//! An address space with no mappings costs one slab slot: its
-//! [`MmStruct`] is allocated at the first mapping, so a million forks of an
-//! empty init allocate no trees.
+//! An address space with no mappings, no argument area and the dumpable
+//! flag set, used by one task, costs no slab slot: the task's `mm` is
+//! [`EMPTY_MM`], and the entry is made ([`Kernel::mm_own`]) when the
+//! space is shared (`CLONE_VM`), mapped into, given an argument area or
+//! made undumpable. A fork of such a task gives the child one too, so a
+//! million forks of an empty init allocate no entries and no trees.
 //!
 //! # Linux
 //! kernel/fork.c `copy_mm()`/`dup_mm()`, kernel/exit.c `exit_mm()`,
@@ -18,30 +21,103 @@ use crate::task::kernel::{Kernel, TaskId};
 use crate::task::state::mm_entry::{ForkMm, MmEntry};
 use crate::uapi::CLONE_VM;
 
+/// A task's `mm` when it has an address space of its own with no entry:
+/// no mapping, no argument area, dumpable, one user (itself). Never a
+/// slot number (a slab's slots stay below `u32::MAX - 1`).
+pub(crate) const EMPTY_MM: u32 = NONE - 1;
+
 /// # Memory: address spaces, the mmap family (`mm/`).
 impl Kernel {
-    /// A new, empty address space with one user.
-    pub(crate) fn mm_alloc(&mut self) -> Result<u32> {
-        self.mms
+    /// The slab index of task `t`'s address space, its entry made first
+    /// if it had none ([`EMPTY_MM`]); [`NONE`] for a task that exited.
+    ///
+    /// The slab cannot be full: each task holds at most one address
+    /// space, and tasks are bounded by `pid_max` (at most 2^22), far
+    /// below the slab's 2^32 - 2 slots.
+    #[inline(always)]
+    pub(crate) fn mm_own(&mut self, t: TaskIx) -> u32 {
+        let mm = self.tasks[t].mm;
+        if mm != EMPTY_MM {
+            return mm;
+        }
+        self.mm_make_own(t)
+    }
+
+    /// [`Self::mm_own`] of a task with no entry: makes it.
+    #[cold]
+    #[inline(never)]
+    fn mm_make_own(&mut self, t: TaskIx) -> u32 {
+        let mm = self
+            .mms
             .insert(MmEntry {
                 mm: None,
                 users: 1,
                 cmdline: None,
                 dumpable: true,
             })
-            .ok_or(Errno::ENOMEM)
+            .expect("fewer address spaces than tasks");
+        self.tasks[t].mm = mm;
+        mm
     }
 
-    /// `copy_mm()`: the address space a child created with `flags` by a
-    /// caller whose address space is `mm` (its slab index) gets. Nothing
-    /// changes on error.
+    /// Whether address space `mm` (a task's `mm` field) may be dumped:
+    /// false for [`NONE`] (no address space).
+    #[inline]
+    pub(crate) fn mm_dumpable(&self, mm: u32) -> bool {
+        match mm {
+            NONE => false,
+            EMPTY_MM => true,
+            _ => self.mms[mm].dumpable,
+        }
+    }
+
+    /// The argument area of address space `mm` (a task's `mm` field),
+    /// empty for none.
+    #[inline]
+    pub(crate) fn mm_cmdline(&self, mm: u32) -> Option<&std::sync::Arc<[u8]>> {
+        match mm {
+            NONE | EMPTY_MM => None,
+            _ => self.mms[mm].cmdline.as_ref(),
+        }
+    }
+
+    /// The VMA tree of address space `mm` (a task's `mm` field): `None`
+    /// for no address space, `Some(None)` for one with no mapping yet.
+    #[inline]
+    pub(crate) fn mm_struct(&self, mm: u32) -> Option<Option<&MmStruct>> {
+        match mm {
+            NONE => None,
+            EMPTY_MM => Some(None),
+            _ => Some(self.mms[mm].mm.as_deref()),
+        }
+    }
+
+    /// `copy_mm()`: the address space a child created with `flags` by
+    /// the live task `cur`, whose address space is `mm` (its `mm` field),
+    /// gets. Nothing observable changes on error (a
+    /// `CLONE_VM` clone may have made `cur`'s entry, which reads the same).
     ///
     /// # Errors
     /// `ENOMEM` if the copy fails.
-    pub(crate) fn copy_mm(&mut self, mm: u32, flags: u64) -> Result<u32> {
+    #[inline]
+    pub(crate) fn copy_mm(&mut self, cur: TaskIx, mm: u32, flags: u64) -> Result<u32> {
+        debug_assert_eq!(mm, self.tasks[cur].mm);
         if flags & CLONE_VM != 0 {
+            let mm = if mm == EMPTY_MM {
+                self.mm_make_own(cur)
+            } else {
+                mm
+            };
             self.mms[mm].users += 1;
             return Ok(mm);
+        }
+        if mm == EMPTY_MM {
+            return Ok(EMPTY_MM);
+        }
+        let src = &self.mms[mm];
+        if src.mm.is_none() && src.cmdline.is_none() && src.dumpable {
+            // A copy of an empty space: the child's own, with no entry.
+            return Ok(EMPTY_MM);
         }
         let copy = match &self.mms[mm].mm {
             None => None,
@@ -66,7 +142,8 @@ impl Kernel {
     /// Drops one user of address space `mm` (`mmput`).
     #[inline(always)]
     pub(crate) fn mmput(&mut self, mm: u32) {
-        if mm == NONE {
+        // NONE or EMPTY_MM: no entry.
+        if mm >= EMPTY_MM {
             return;
         }
         let e = &mut self.mms[mm];
@@ -91,12 +168,7 @@ impl Kernel {
     /// `ESRCH` if `task` is stale.
     pub fn mm(&self, task: TaskId) -> Result<Option<&MmStruct>> {
         let t = self.task_idx(task)?;
-        let mm = self.tasks[t].mm;
-        Ok(if mm == NONE {
-            None
-        } else {
-            self.mms[mm].mm.as_deref()
-        })
+        Ok(self.mm_struct(self.tasks[t].mm).flatten())
     }
 
     /// Whether tasks `a` and `b` share one address space (threads, vfork).
@@ -105,7 +177,9 @@ impl Kernel {
     /// `ESRCH` if either handle is stale.
     pub fn same_mm(&self, a: TaskId, b: TaskId) -> Result<bool> {
         let (a, b) = (self.task_idx(a)?, self.task_idx(b)?);
-        Ok(self.tasks[a].mm != NONE && self.tasks[a].mm == self.tasks[b].mm)
+        // An entry-less space (EMPTY_MM) is its one task's own.
+        let mm = self.tasks[a].mm;
+        Ok(mm != NONE && mm == self.tasks[b].mm && (mm != EMPTY_MM || a == b))
     }
 
     /// Runs `f` on the caller's address space, creating it (empty) on
@@ -118,7 +192,9 @@ impl Kernel {
     ) -> Result<T> {
         let t = self.current(current)?;
         let max_map_count = self.config.max_map_count;
-        let slot = &mut self.mms[self.tasks[t].mm].mm;
+        let entryless = self.tasks[t].mm == EMPTY_MM;
+        let own = self.mm_own(t);
+        let slot = &mut self.mms[own].mm;
         let created = slot.is_none();
         let mm = slot.get_or_insert_with(Box::default);
         // The sysctl is global: the value in force applies.
@@ -126,6 +202,11 @@ impl Kernel {
         let r = f(mm);
         if created && r.is_err() {
             *slot = None;
+            if entryless {
+                // Back to no entry, as before the call.
+                self.mms.delete(own);
+                self.tasks[t].mm = EMPTY_MM;
+            }
         }
         r
     }
@@ -267,8 +348,8 @@ impl Kernel {
     pub fn set_mm(&mut self, current: TaskId, mm: MmStruct) -> Result<()> {
         let t = self.current(current)?;
         // The argument area stays with the task's image.
-        let cmdline = self.mms[self.tasks[t].mm].cmdline.clone();
-        let dumpable = self.mms[self.tasks[t].mm].dumpable;
+        let cmdline = self.mm_cmdline(self.tasks[t].mm).cloned();
+        let dumpable = self.mm_dumpable(self.tasks[t].mm);
         let new = self
             .mms
             .insert(MmEntry {

@@ -214,8 +214,9 @@ impl Kernel {
             if matches!(filter, WaitFilter::Pgid(_)) && !self.groups[group].wait_by_pgrp {
                 self.reindex_waiter(group, None, |k| k.groups[group].wait_by_pgrp = true);
             }
-            if flags & __WNOTHREAD != 0 && !self.tasks[cur].wait_counted {
-                self.reindex_waiter(group, Some(cur), |k| k.tasks[cur].wait_counted = true);
+            let counted = crate::task::task_struct::TaskFlags::WAIT_COUNTED;
+            if flags & __WNOTHREAD != 0 && !self.tasks[cur].flags.contains(counted) {
+                self.reindex_waiter(group, Some(cur), |k| k.tasks[cur].flags |= counted);
             }
         }
         let mut found = None;

@@ -47,7 +47,8 @@ impl Kernel {
     /// `ESRCH` if `current` is stale; `EINVAL` if `sig` is not 0..=64.
     pub fn set_pdeathsig(&mut self, current: TaskId, sig: i32) -> Result<()> {
         let t = self.current(current)?;
-        self.tasks[t].pdeath_signal = crate::rules::pdeathsig_sig(sig)?;
+        // pdeathsig_sig() accepts 0..=64 only.
+        self.tasks[t].pdeath_signal = crate::rules::pdeathsig_sig(sig)? as u8;
         Ok(())
     }
 
@@ -57,7 +58,7 @@ impl Kernel {
     /// `ESRCH` if `current` is stale.
     pub fn pdeathsig(&self, current: TaskId) -> Result<i32> {
         let t = self.task_idx(current)?;
-        Ok(self.tasks[t].pdeath_signal)
+        Ok(i32::from(self.tasks[t].pdeath_signal))
     }
 
     /// `prctl(PR_SET_DUMPABLE, arg)`: sets the dumpable flag of the
@@ -79,9 +80,12 @@ impl Kernel {
     pub fn pr_set_dumpable(&mut self, current: TaskId, arg: u64) -> Result<()> {
         let t = self.current(current)?;
         let dumpable = crate::rules::dumpable_arg(arg)?;
-        let mm = self.tasks[t].mm;
-        if mm != crate::slab::NONE {
-            self.mms[mm].dumpable = dumpable;
+        // An entry-less space is dumpable already.
+        if dumpable != self.mm_dumpable(self.tasks[t].mm) {
+            let mm = self.mm_own(t);
+            if mm != crate::slab::NONE {
+                self.mms[mm].dumpable = dumpable;
+            }
         }
         Ok(())
     }
@@ -96,7 +100,6 @@ impl Kernel {
     /// `prctl()` PR_GET_DUMPABLE, `get_dumpable()`.
     pub fn pr_get_dumpable(&self, current: TaskId) -> Result<i32> {
         let t = self.task_idx(current)?;
-        let mm = self.tasks[t].mm;
-        Ok(i32::from(mm != crate::slab::NONE && self.mms[mm].dumpable))
+        Ok(i32::from(self.mm_dumpable(self.tasks[t].mm)))
     }
 }

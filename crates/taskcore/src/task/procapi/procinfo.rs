@@ -53,6 +53,7 @@ impl Kernel {
             area.extend_from_slice(a);
             area.push(0);
         }
+        let mm = self.mm_own(t);
         self.mms[mm].cmdline = Some(Arc::from(area));
         Ok(())
     }
@@ -72,11 +73,7 @@ impl Kernel {
     }
 
     pub(crate) fn cmdline_of(&self, t: TaskIx) -> &[u8] {
-        let mm = self.tasks[t].mm;
-        if mm == NONE {
-            return &[];
-        }
-        self.mms[mm].cmdline.as_deref().unwrap_or(&[])
+        self.mm_cmdline(self.tasks[t].mm).map_or(&[], |c| &c[..])
     }
 
     /// A successful `execve(filename, argv)`: [`Kernel::execve`], then the

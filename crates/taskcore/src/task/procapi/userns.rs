@@ -756,7 +756,7 @@ impl Kernel {
     /// `EACCES` otherwise (`generic_permission()`).
     fn proc_may_open_write(&self, cur: TaskIx, t: TaskIx) -> Result<()> {
         let task = &self.tasks[t];
-        let dumpable = task.mm != crate::slab::NONE && self.mms[task.mm].dumpable;
+        let dumpable = self.mm_dumpable(task.mm);
         let (uid, gid) = if dumpable {
             (task.cred.euid, task.cred.egid)
         } else {

@@ -81,7 +81,7 @@ impl Kernel {
             return false;
         }
         let mm = self.tasks[t].mm;
-        if !(mm == NONE || self.mms[mm].dumpable || has_cap) {
+        if !(mm == NONE || self.mm_dumpable(mm) || has_cap) {
             return false;
         }
         // cap_ptrace_access_check(): the target's permitted set within the

@@ -220,9 +220,10 @@ impl Kernel {
         }
         self.unindex_ptrace(t);
         let tracer = self.tracer_of(t);
-        let mut head = self.tasks[tracer].ptraced;
+        let mut head = self.side.ptraced(tracer);
         list::unlink(&mut head, &mut self.tasks, t, |t| &mut t.ptrace_entry);
-        self.tasks[tracer].ptraced = head;
+        self.side.set_ptraced(tracer, head);
+        self.side.set_ptrace_seq(t, None);
         let task = &mut self.tasks[t];
         task.ptrace = 0;
         task.parent = None;

@@ -150,7 +150,7 @@ impl Kernel {
             status: code & 0x7f,
             value: 0,
         };
-        let psig = self.groups[self.tasks[tracer].group].sighand;
+        let psig = self.groups[self.tasks[tracer].group].sighand.get();
         if !psig.is_ignored(SIGCHLD) && !psig.nocldstop() {
             self.send_kernel_signal(tracer, SIGCHLD, info);
         }

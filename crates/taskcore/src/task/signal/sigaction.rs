@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::errno::Result;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::state::sighand::{ActionDetail, SigAction, SigHandler};
+use crate::task::state::sighand::{ActionDetail, SigAction, SigHand, SigHandler};
 use crate::task::state::sigpending::sigmask;
 use crate::uapi::{
     SA_NOCLDSTOP, SA_NOCLDWAIT, SA_RESETHAND, SIGCHLD, SIGKILL, SIGSTOP, UAPI_SA_FLAGS,
@@ -59,7 +59,7 @@ impl Kernel {
         let old = self.sigaction_of(g, sig);
         if let Some(a) = act {
             self.set_sigaction(g, sig, a);
-            if self.groups[g].sighand.handler_ignored(sig) {
+            if self.groups[g].sighand.get().handler_ignored(sig) {
                 self.flush_group_pending(g, sigmask(sig));
             }
         }
@@ -69,7 +69,7 @@ impl Kernel {
     /// The action of `sig` in group `g`, as `rt_sigaction` reports it.
     pub(crate) fn sigaction_of(&self, g: GroupIx, sig: i32) -> SigAction {
         let grp = &self.groups[g];
-        let sh = &grp.sighand;
+        let sh = grp.sighand.get();
         let handler = if sh.is_ignored(sig) {
             SigHandler::Ignore
         } else if sh.is_handled(sig) {
@@ -78,8 +78,8 @@ impl Kernel {
             SigHandler::Default
         };
         let d = grp
-            .actions
-            .as_ref()
+            .sighand
+            .actions()
             .map(|a| a[(sig - 1) as usize])
             .unwrap_or_default();
         SigAction {
@@ -97,7 +97,7 @@ impl Kernel {
         let bit = sigmask(sig);
         let flags = a.flags & UAPI_SA_FLAGS;
         let grp = &mut self.groups[g];
-        let sh = &mut grp.sighand;
+        let sh = grp.sighand.make_mut();
         sh.ignored &= !bit;
         sh.handled &= !bit;
         sh.resethand &= !bit;
@@ -124,25 +124,27 @@ impl Kernel {
             },
             restorer: a.restorer,
         };
-        if d == ActionDetail::default() && grp.actions.is_none() {
-            return;
+        if d != ActionDetail::default() || grp.sighand.actions().is_some() {
+            let table = grp
+                .sighand
+                .actions_mut()
+                .get_or_insert_with(|| Arc::new([ActionDetail::default(); 64]));
+            Arc::make_mut(table)[(sig - 1) as usize] = d;
         }
-        let table = grp
-            .actions
-            .get_or_insert_with(|| Arc::new([ActionDetail::default(); 64]));
-        Arc::make_mut(table)[(sig - 1) as usize] = d;
+        grp.sighand.shrink();
     }
 
     /// `SA_RESETHAND` at delivery: `sig`'s handler becomes `SIG_DFL`
     /// (`sa_flags` keep their value but for the one-shot bit, as Linux's
     /// `ka->sa.sa_handler = SIG_DFL` leaves them).
     pub(crate) fn reset_handler(&mut self, g: GroupIx, sig: i32) {
-        let sh = &mut self.groups[g].sighand;
+        let sh = self.groups[g].sighand.make_mut();
         sh.handled &= !sigmask(sig);
         sh.resethand &= !sigmask(sig);
-        if let Some(table) = self.groups[g].actions.as_mut() {
+        if let Some(table) = self.groups[g].sighand.actions_mut().as_mut() {
             Arc::make_mut(table)[(sig - 1) as usize].addr = 0;
         }
+        self.groups[g].sighand.shrink();
     }
 
     /// `flush_signal_handlers(t, 0)`: handlers back to `SIG_DFL`, `SIG_IGN`
@@ -150,9 +152,13 @@ impl Kernel {
     /// `CLONE_CLEAR_SIGHAND`).
     pub(crate) fn flush_signal_handlers(&mut self, g: GroupIx) {
         let grp = &mut self.groups[g];
-        grp.sighand.handled = 0;
-        grp.sighand.resethand = 0;
-        grp.sighand.chld_flags = 0;
-        grp.actions = None;
+        if grp.sighand.get() != SigHand::default() || grp.sighand.actions().is_some() {
+            let sh = grp.sighand.make_mut();
+            sh.handled = 0;
+            sh.resethand = 0;
+            sh.chld_flags = 0;
+            *grp.sighand.actions_mut() = None;
+            grp.sighand.shrink();
+        }
     }
 }

@@ -475,7 +475,7 @@ impl Kernel {
     /// `sig` by its group's action.
     fn act_on_signal(&mut self, t: TaskIx, sig: i32, info: SigInfo) -> Step {
         let g = self.tasks[t].group;
-        let sh = self.groups[g].sighand;
+        let sh = self.groups[g].sighand.get();
         if sh.is_ignored(sig) {
             return Step::Again;
         }
@@ -573,7 +573,7 @@ impl Kernel {
             status,
             value: 0,
         };
-        let psig = self.groups[self.tasks[parent].group].sighand;
+        let psig = self.groups[self.tasks[parent].group].sighand.get();
         if !psig.is_ignored(SIGCHLD) && !psig.nocldstop() {
             self.send_kernel_signal(parent, SIGCHLD, info);
         }

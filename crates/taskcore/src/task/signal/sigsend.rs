@@ -295,7 +295,7 @@ impl Kernel {
     /// action decides.
     #[inline(always)]
     fn sig_task_ignored(&self, t: TaskIx, grp: &ThreadGroup, sig: i32, force: bool) -> bool {
-        let sh = grp.sighand;
+        let sh = grp.sighand.get();
         let dfl = !sh.is_ignored(sig) && !sh.is_handled(sig);
         if sig_kernel_only(sig) && self.is_global_init(t) {
             return true;
@@ -334,7 +334,7 @@ impl Kernel {
     /// `sig_fatal()`: `sig`'s action in group `g` is the default one, and
     /// that kills.
     pub(crate) fn sig_fatal(&self, g: GroupIx, sig: i32) -> bool {
-        let sh = self.groups[g].sighand;
+        let sh = self.groups[g].sighand.get();
         !sig_kernel_ignore(sig)
             && !sig_kernel_stop(sig)
             && !sh.is_ignored(sig)

@@ -95,6 +95,70 @@ pub(crate) struct SigHand {
     pub(crate) chld_flags: u64,
 }
 
+/// A thread group's dispositions as [`SharedSigHand`] stores them: the
+/// masks, and the actions' details while one is not zero.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Dispositions {
+    hand: SigHand,
+    actions: Option<SigActions>,
+}
+
+/// A thread group's [`SigHand`] and the details of its actions
+/// (Linux's `sighand_struct`), shared copy-on-write between the groups
+/// that have the same (a fork copies a pointer, not 32 bytes of masks and
+/// another pointer); `None` while every mask and detail is zero, as almost
+/// every process's are.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SharedSigHand(Option<Arc<Dispositions>>);
+
+impl SharedSigHand {
+    /// The masks (all zero when none are stored).
+    #[inline(always)]
+    pub(crate) fn get(&self) -> SigHand {
+        match &self.0 {
+            Some(d) => d.hand,
+            None => SigHand::default(),
+        }
+    }
+
+    /// The 64 actions' details (index `sig - 1`), `None` while all are
+    /// zero.
+    #[inline]
+    pub(crate) fn actions(&self) -> Option<&[ActionDetail; 64]> {
+        self.0.as_deref().and_then(|d| d.actions.as_deref())
+    }
+
+    fn make_mut_all(&mut self) -> &mut Dispositions {
+        Arc::make_mut(self.0.get_or_insert_with(Default::default))
+    }
+
+    /// The masks to change: made (zero) if none are stored, copied first
+    /// if another group shares them.
+    #[inline]
+    pub(crate) fn make_mut(&mut self) -> &mut SigHand {
+        &mut self.make_mut_all().hand
+    }
+
+    /// The details to change, as [`Self::make_mut`]; `None` while all are
+    /// zero (store a table to change one).
+    #[inline]
+    pub(crate) fn actions_mut(&mut self) -> &mut Option<SigActions> {
+        &mut self.make_mut_all().actions
+    }
+
+    /// Drops what is stored if it is all zero again.
+    #[inline]
+    pub(crate) fn shrink(&mut self) {
+        if self
+            .0
+            .as_deref()
+            .is_some_and(|d| d.hand == SigHand::default() && d.actions.is_none())
+        {
+            self.0 = None;
+        }
+    }
+}
+
 impl SigHand {
     pub(crate) fn bit(sig: i32) -> u64 {
         debug_assert!((1..=NSIG).contains(&sig));
