@@ -143,7 +143,7 @@
 //! the reason, never a mismatch).
 //! 4. State from before the trace is learned at its first read: one
 //!     mechanism for every per-task attribute the recording can show
-//!     before it sets it (`engine/learned.rs`, `Attr`): a signal's
+//!     before it sets it (`engine/learned.rs`; the attributes, `Attr`, in `engine/known.rs`): a signal's
 //!     disposition (`rt_sigaction`'s old action: nohup, a
 //!     non-interactive shell's background job), the mask
 //!     (`rt_sigprocmask`'s old mask), each resource limit
@@ -290,7 +290,7 @@ pub use engine::records::{Mark, ProcessRecord};
 pub use engine::report::{Mismatch, Stats};
 pub use input::{
     kernel_at, not_a_trace, open, per_process_file, replay_file, replay_file_with, replay_reader,
-    verdict, FileReport, InputError, MAX_ERROR_RATIO, MAX_PARSE_ERRORS,
+    verdict, BenchTrace, FileReport, InputError, MAX_ERROR_RATIO, MAX_PARSE_ERRORS,
 };
 pub use replayer::{Options, Recording, Replayer, Summary};
 pub use shape::exits::ExitLines;

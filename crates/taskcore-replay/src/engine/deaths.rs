@@ -6,38 +6,12 @@
 //! task's tracer in the core ([`strace`](super::strace)), reaps a leader
 //! at its `+++` line and a thread at its exit.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-
 use taskcore::sys::Syscall;
 use taskcore::uapi::{__WALL, P_PID, WEXITED, WNOHANG};
 use taskcore::TaskId;
 
 use super::Engine;
 use crate::event::Event;
-
-/// What the engine knows of deaths in progress: the core's exit codes, the
-/// exits begun, and which deaths strace has not printed (reaped) yet.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Deaths {
-    /// Exit status words from `Exited` notifications.
-    pub(super) exit_codes: HashMap<TaskId, i32>,
-    /// Pending `exit(code)` of a recorded tid.
-    pub(super) pending_exit: HashMap<i32, i32>,
-    /// Pending `exit_group(code)` by a recorded tid, keyed by its leader
-    /// task.
-    pub(super) pending_group_exit: HashMap<TaskId, (i32, i32)>,
-    /// The status word of each group (leader task) whose exit began
-    /// (`exit_group` entered, or a fatal signal applied): what `wait`
-    /// reports for any of its zombies from then on.
-    pub(super) group_status: HashMap<TaskId, i32>,
-    /// The leader of each task that died in the core, until its `+++` line.
-    pub(super) death_leader: HashMap<TaskId, TaskId>,
-    /// Tasks dead in the core whose `+++` line has not been seen.
-    pub(super) unconfirmed_dead: HashSet<TaskId>,
-    /// Groups (leader tasks) stopped by a kill whose `--- stopped` line has
-    /// not been seen.
-    pub(super) unconfirmed_stop: HashSet<TaskId>,
-}
 
 impl Engine {
     /// The `do_exit` of the event's task (a tracee of the emulated strace:
