@@ -44,7 +44,8 @@ use taskcore::{Config, Kernel, WaitOutcome};
 
 use super::freelist::FreeList;
 use super::harness::{median, progress, Column, Experiment, Fmt, Opts, PlotSpec, Report, Row};
-use taskcore_replay::probe::{self as rprobe, BenchTrace, LatencyProbe};
+use taskcore_replay::probe::{self as rprobe, LatencyProbe};
+use taskcore_replay::BenchTrace;
 
 /// The `objpool` experiment.
 #[derive(Debug)]

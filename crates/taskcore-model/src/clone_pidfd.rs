@@ -10,7 +10,7 @@
 use taskcore::task::pidfd::PIDFD_THREAD;
 use taskcore::uapi::{CLONE_PIDFD, CLONE_THREAD};
 
-use crate::pidfd::{PidFd, PidFdFile};
+use crate::objects::{PidFd, PidFdFile};
 use crate::{Clone3Args, CloneArgs, Model, Result, Tid};
 
 impl Model {

@@ -12,7 +12,7 @@ use taskcore::uapi::{
     CLONE_THREAD, CLONE_VFORK, CLONE_VM, MAX_PID_NS_LEVEL, SIGSTOP, SIGTRAP,
 };
 
-use crate::pid::Ns;
+use crate::objects::Ns;
 use crate::ptrace::PTRACE_EVENT_STOP;
 use crate::{
     Action, CloneArgs, Errno, Model, Result, SigHandler, Signal, Task, Tid, PT_SEIZED,

@@ -109,6 +109,7 @@ mod exec;
 mod exit;
 mod fork;
 mod nsproxy;
+mod objects;
 mod pid;
 mod pidfd;
 mod prctl;
@@ -128,9 +129,8 @@ pub use taskcore::{
     WaitOutcome, WaitReport,
 };
 
-pub use nsproxy::NsFile;
-use pid::{Ns, PidStruct};
-pub use pidfd::PidFd;
+use objects::{Ns, PidFdFile, PidStruct};
+pub use objects::{NsFile, PidFd};
 
 // The lifecycle API shared with `taskcore::Kernel`: one scenario written
 // against `taskcore::sys::TaskApi` drives both.
@@ -475,7 +475,7 @@ pub struct Model {
     /// `SUID_DUMP_USER`), indexed by [`Task::mm`]; never shrinks.
     pub(crate) mms: Vec<bool>,
     /// Open pidfds by [`PidFd`] index; `None` once closed.
-    pub(crate) pidfds: Vec<Option<pidfd::PidFdFile>>,
+    pub(crate) pidfds: Vec<Option<PidFdFile>>,
     /// Open namespace files by [`NsFile`] index: the namespace; `None`
     /// once closed.
     pub(crate) ns_files: Vec<Option<usize>>,
@@ -532,7 +532,7 @@ impl Model {
             shared_pending: 0,
             curr_target: 0,
             rt_queue: Vec::new(),
-            rlim: rlimit::init(config.core_dumps),
+            rlim: objects::init_rlimits(config.core_dumps),
         }));
         m.tasks.push(Some(Task {
             cred: Cred::default(),

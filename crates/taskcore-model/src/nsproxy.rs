@@ -9,7 +9,7 @@ use taskcore::task::capability::CAP_SYS_ADMIN;
 use taskcore::uapi::{CLONE_NEWPID, CLONE_THREAD, MAX_PID_NS_LEVEL};
 use taskcore::{Errno, NsKind, Result};
 
-use crate::pid::Ns;
+use crate::objects::{Ns, NsFile};
 use crate::{Model, Tid};
 
 use taskcore::uapi::CLONE_NEW_ANY;
@@ -71,12 +71,6 @@ impl Model {
         Ok(())
     }
 }
-
-/// A model namespace file (an open `/proc/PID/ns/pid` or
-/// `pid_for_children`): the model's open namespace files numbered in
-/// opening order (never reused; a closed one gives `EBADF`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NsFile(pub usize);
 
 impl Model {
     /// Opens `/proc/PID/ns/pid` (`kind` [`NsKind::Pid`]: the task's

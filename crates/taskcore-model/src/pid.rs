@@ -5,71 +5,8 @@
 //! kernel/pid.c `alloc_pid`, `free_pid`, `find_pid_ns`, `pid_nr_ns`;
 //! lib/idr.c `idr_alloc_cyclic` (`idr_next` cursor), `idr_alloc`.
 
-use std::collections::BTreeMap;
-
-use taskcore::uapi::RESERVED_PIDS;
-
+use crate::objects::PidStruct;
 use crate::{Errno, Model, Result};
-
-/// A pid namespace.
-#[derive(Clone, Debug)]
-pub(crate) struct Ns {
-    pub(crate) level: usize,
-    pub(crate) parent: Option<usize>,
-    pub(crate) pid_max: u32,
-    /// `idr_next`: where the next cyclic search starts.
-    pub(crate) cursor: u32,
-    /// Number -> `struct pid` index: the namespace's IDR.
-    pub(crate) idr: BTreeMap<u32, usize>,
-    pub(crate) child_reaper: Option<usize>,
-    /// `PIDNS_ADDING`: cleared when the namespace's init has exited.
-    pub(crate) adding: bool,
-    /// The init thread whose exit waits in `zap_pid_ns_processes()` for
-    /// the namespace to empty, and whether its group is dead.
-    pub(crate) zap_waiter: Option<(usize, bool)>,
-}
-
-impl Ns {
-    pub(crate) fn new(level: usize, parent: Option<usize>, pid_max: u32) -> Ns {
-        Ns {
-            level,
-            parent,
-            pid_max,
-            cursor: 0,
-            idr: BTreeMap::new(),
-            child_reaper: None,
-            adding: true,
-            zap_waiter: None,
-        }
-    }
-
-    /// `idr_alloc_cyclic(idr, start = pid_min, end = pid_max)` without the
-    /// insertion: the first free number from the cursor, then from
-    /// `pid_min` after a wrap; `pid_min` is 1 until the cursor has passed
-    /// `RESERVED_PIDS`.
-    fn cyclic_free(&self) -> Option<u32> {
-        let pid_min = if self.cursor > RESERVED_PIDS {
-            RESERVED_PIDS
-        } else {
-            1
-        };
-        let max = self.pid_max - 1;
-        let id = self.cursor.max(pid_min);
-        let free = |from: u32| (from..=max).find(|n| !self.idr.contains_key(n));
-        free(id).or_else(|| if id > pid_min { free(pid_min) } else { None })
-    }
-}
-
-/// A `struct pid`.
-#[derive(Clone, Debug)]
-pub(crate) struct PidStruct {
-    /// `(namespace, number)` per level, root first.
-    pub(crate) numbers: Vec<(usize, u32)>,
-    /// Attachments: as some task's PID, a group's TGID, PGID or SID.
-    pub(crate) count: usize,
-    /// The task using it as PID (`pid_task(pid, PIDTYPE_PID)`).
-    pub(crate) task: Option<usize>,
-}
 
 impl Model {
     /// `alloc_pid()`: a new `struct pid` with a number in `ns` and every

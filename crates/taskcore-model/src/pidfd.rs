@@ -20,25 +20,9 @@ use taskcore::uapi::{CLONE_NEWPID, NSIG, WNOHANG};
 use taskcore::WaitOutcome;
 
 use crate::cred::Sender;
+use crate::objects::{PidFd, PidFdFile};
 use crate::wait::WaitType;
 use crate::{Errno, ExitState, Model, Result, Tid};
-
-/// A model pidfd: the model's open pidfds numbered in opening order
-/// (never reused; a closed one gives `EBADF`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PidFd(pub usize);
-
-/// An open pidfd.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PidFdFile {
-    /// The `struct pid` (an index of [`Model::pids`]; `None` there once its
-    /// numbers were freed).
-    pub(crate) pid: usize,
-    /// The namespace the pid was allocated in (`ns_of_pid()`).
-    pub(crate) ns: usize,
-    /// `PIDFD_NONBLOCK` and `PIDFD_THREAD` as opened.
-    pub(crate) flags: u32,
-}
 
 impl Model {
     pub(crate) fn pidfd_file(&self, fd: PidFd) -> Result<PidFdFile> {

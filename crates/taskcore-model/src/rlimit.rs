@@ -5,30 +5,9 @@
 //! kernel/sys.c `do_prlimit()`; kernel/fork.c `copy_process()`.
 
 use taskcore::task::capability::{CAP_SYS_ADMIN, CAP_SYS_RESOURCE};
-use taskcore::task::rlimit::INIT_NPROC;
-use taskcore::uapi::{RLIMIT_NPROC, RLIM_INFINITY, RLIM_NLIMITS};
+use taskcore::uapi::RLIMIT_NPROC;
 
 use crate::{Errno, Model, Result, Rlimit, Tid};
-
-/// Init's limits (`INIT_RLIMITS`), `RLIMIT_CORE` unlimited if `core`.
-pub(crate) fn init(core: bool) -> [Rlimit; RLIM_NLIMITS] {
-    let inf = Rlimit {
-        cur: RLIM_INFINITY,
-        max: RLIM_INFINITY,
-    };
-    let mut r = [inf; RLIM_NLIMITS];
-    let fixed = |cur, max| Rlimit { cur, max };
-    r[3].cur = 8 << 20;
-    r[4].cur = if core { RLIM_INFINITY } else { 0 };
-    r[6] = fixed(INIT_NPROC, INIT_NPROC);
-    r[7] = fixed(1024, 4096);
-    r[8] = fixed(8 << 20, 8 << 20);
-    r[11] = fixed(INIT_NPROC, INIT_NPROC);
-    r[12] = fixed(819_200, 819_200);
-    r[13] = fixed(0, 0);
-    r[14] = fixed(0, 0);
-    r
-}
 
 impl Model {
     /// `prlimit64(pid, resource, new, old)` (pid 0: the caller).

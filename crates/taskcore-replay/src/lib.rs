@@ -54,7 +54,10 @@
 //! `engine/strace.rs`); a thread's execve at strace's `+++ superseded by
 //! execve in pid T +++` line, inside its window (`shape/mod.rs`); under
 //! `-qq`, strace's reap between the exit call and the first line that
-//! reports the task (`shape/exits.rs`). The planner (`plan.rs`), one pass over the
+//! reports the task, and for a leader that called `exit` while threads
+//! of its process live, just after the last of their deaths (strace
+//! cannot reap it before, `delay_group_leader()`; `shape/exits.rs`). The
+//! planner (`plan.rs`), one pass over the
 //! lookahead window in file order, attaches to each event what later lines
 //! show about it (`facts.rs`), among them happens-before constraints the
 //! scheduler (`replayer.rs`) makes hold before any engine applies the
@@ -103,13 +106,13 @@
 //! count.
 //!
 //! Everything else is a special rule, each listed here once with the
-//! strace or kernel behaviour that forces it, and where it lives: 11 of
+//! strace or kernel behaviour that forces it, and where it lives: 10 of
 //! them, 5 of which take a fact the planner read from later lines
-//! (`plan.rs`: rules 1-3, 7 and 11; the engine decides with its state what
+//! (`plan.rs`: rules 1-3, 7 and 10; the engine decides with its state what
 //! the fact means). The engine reads such facts at 7 places (`uncreated`,
 //! `ns_annotated`, `unblocked` twice, `next_signal`, `sigreturn_later`,
 //! and `causes`, which only names what the scheduler may move). How the
-//! count went from 25 to 11, and what replaced each rule removed, is in
+//! count went from 25 to 10, and what replaced each rule removed, is in
 //! `docs/replay-rules.md`.
 //!
 //! ## Rules that take a fact from later lines
@@ -140,7 +143,7 @@
 //! the reason, never a mismatch).
 //! 4. State from before the trace is learned at its first read: one
 //!     mechanism for every per-task attribute the recording can show
-//!     before it sets it (`engine/learned.rs`, `Attr`): a signal's
+//!     before it sets it (`engine/learned.rs`; the attributes, `Attr`, in `engine/known.rs`): a signal's
 //!     disposition (`rt_sigaction`'s old action: nohup, a
 //!     non-interactive shell's background job), the mask
 //!     (`rt_sigprocmask`'s old mask), each resource limit
@@ -243,26 +246,15 @@
 //! EPERM and other requests ESRCH, written by hand: the call now goes
 //! to the core, whose `ptrace_traceme()`/`ptrace_attach()` refuse an
 //! already traced task and whose `ptrace_check_attach()` refuses a
-//! non-tracee). Left:
-//! 10. strace reaps a dying process's leader at the `+++` line, so its
-//!     parent sees the zombie only then; a leader whose threads outlive
-//!     it is reaped at the first later `+++` line after which it can
-//!     (`delay_group_leader()`). The delay itself is the core's now
-//!     (a traced zombie is its tracer's to reap, `wait_task_zombie()`
-//!     tells the real parent); what stays a rule is when the emulated
-//!     strace's wait happens: at the `+++` line, and for a delayed
-//!     leader again at each later `+++` line and thread exit
-//!     (`engine/deaths.rs`). Not a happens-before constraint: the
-//!     scheduler only moves a later event earlier, and a `-qq` leader's
-//!     synthetic `+++` line placed `REAP_HOLD` lines (`shape/exits.rs`)
-//!     after its `exit` may come while its thread still prints lines,
-//!     so the thread's death cannot move before it (test
-//!     `a_qq_leader_whose_thread_outlives_its_reap_line_is_reaped_after_the_thread`:
-//!     2 mismatches without the retry). In a `-q` trace the kernel
-//!     forces the order (strace's wait cannot reap the leader before
-//!     it reaped the threads, whose `+++` lines come first), and no
-//!     leader of the seven trace sets is delayed.
-//! 11. `get_signal()` reads a tracee's action after its
+//! non-tracee). A third, the former rule 10 (a leader whose threads
+//! outlive it, `delay_group_leader()`, reaped by a retry of strace's
+//! wait at each later `+++` line and thread exit), is a placement now:
+//! under `-qq` the leader's synthetic `+++` line is held until the last
+//! thread's death (above), and in a `-q` trace the kernel forces the
+//! order (strace's wait cannot reap the leader before it reaped the
+//! threads, whose `+++` lines come first); strace's wait for a leader
+//! happens once, at its `+++` line (`engine/deaths.rs`). Left:
+//! 10. `get_signal()` reads a tracee's action after its
 //!     signal-delivery-stop (the `---` line), so another thread's
 //!     `rt_sigaction` whose window overlaps the `---` line to the thread's
 //!     next line may decide whether a handler ran. A frame set up there
@@ -298,7 +290,7 @@ pub use engine::records::{Mark, ProcessRecord};
 pub use engine::report::{Mismatch, Stats};
 pub use input::{
     kernel_at, not_a_trace, open, per_process_file, replay_file, replay_file_with, replay_reader,
-    verdict, FileReport, InputError, MAX_ERROR_RATIO, MAX_PARSE_ERRORS,
+    verdict, BenchTrace, FileReport, InputError, MAX_ERROR_RATIO, MAX_PARSE_ERRORS,
 };
 pub use replayer::{Options, Recording, Replayer, Summary};
 pub use shape::exits::ExitLines;

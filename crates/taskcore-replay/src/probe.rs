@@ -230,45 +230,6 @@ impl LatencyProbe {
     }
 }
 
-/// A trace loaded once and replayed many times (`taskcore bench objpool`'s
-/// replay-throughput rows).
-#[derive(Debug)]
-pub struct BenchTrace {
-    events: Vec<taskcore_strace::Event>,
-}
-
-impl BenchTrace {
-    /// Reads and parses `path`.
-    ///
-    /// # Errors
-    /// A message naming the file when it cannot be read.
-    pub fn load(path: &std::path::Path) -> Result<BenchTrace, String> {
-        let t =
-            taskcore_strace::read_trace(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(BenchTrace { events: t.events })
-    }
-
-    /// Number of parsed events.
-    pub fn len(&self) -> usize {
-        self.events.len()
-    }
-
-    /// Whether the trace has no event.
-    pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
-    }
-
-    /// Replays the trace once, as `taskcore replay` does (with whatever is
-    /// registered on [`probes`]); returns the number of mismatches.
-    pub fn replay(&self) -> usize {
-        let mut r = crate::Replayer::new(crate::Options::default());
-        for e in &self.events {
-            r.push(e);
-        }
-        r.finish().mismatches.len()
-    }
-}
-
 /// Nanoseconds with a unit keeping 3-4 significant digits.
 fn fmt_ns(ns: u64) -> String {
     let x = ns as f64;

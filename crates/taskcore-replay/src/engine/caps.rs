@@ -21,7 +21,7 @@ use taskcore::sys::{Prctl, SysRet, Syscall};
 use taskcore::task::capability::{Cap, SECBIT_KEEP_CAPS, SECBIT_NOROOT};
 use taskcore::{AmbientOp, CapUserData, Cred, KernelCap, TaskId};
 
-use super::learned::{Attr, Read};
+use super::known::{Attr, Read};
 use super::Engine;
 use crate::event::{Event, Outcome, Rec};
 

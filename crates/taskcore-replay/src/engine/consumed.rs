@@ -26,8 +26,8 @@
 
 use taskcore::{SigInfo, SigWait, TaskId};
 
-use super::sigbit::bit;
 use super::Engine;
+use crate::sigbit::bit;
 
 impl Engine {
     /// After thread `cur`'s call changed its mask from `before`:

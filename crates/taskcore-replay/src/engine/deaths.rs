@@ -6,42 +6,12 @@
 //! task's tracer in the core ([`strace`](super::strace)), reaps a leader
 //! at its `+++` line and a thread at its exit.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-
 use taskcore::sys::Syscall;
 use taskcore::uapi::{__WALL, P_PID, WEXITED, WNOHANG};
-use taskcore::{TaskId, WaitOutcome};
+use taskcore::TaskId;
 
 use super::Engine;
 use crate::event::Event;
-
-/// What the engine knows of deaths in progress: the core's exit codes, the
-/// exits begun, and which deaths strace has not printed (reaped) yet.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Deaths {
-    /// Emulated numbers of the tracees whose `+++` line was applied and
-    /// that strace could not reap yet: a zombie leader whose threads are
-    /// not all gone (`delay_group_leader()`).
-    pub(super) unreaped: Vec<i32>,
-    /// Exit status words from `Exited` notifications.
-    pub(super) exit_codes: HashMap<TaskId, i32>,
-    /// Pending `exit(code)` of a recorded tid.
-    pub(super) pending_exit: HashMap<i32, i32>,
-    /// Pending `exit_group(code)` by a recorded tid, keyed by its leader
-    /// task.
-    pub(super) pending_group_exit: HashMap<TaskId, (i32, i32)>,
-    /// The status word of each group (leader task) whose exit began
-    /// (`exit_group` entered, or a fatal signal applied): what `wait`
-    /// reports for any of its zombies from then on.
-    pub(super) group_status: HashMap<TaskId, i32>,
-    /// The leader of each task that died in the core, until its `+++` line.
-    pub(super) death_leader: HashMap<TaskId, TaskId>,
-    /// Tasks dead in the core whose `+++` line has not been seen.
-    pub(super) unconfirmed_dead: HashSet<TaskId>,
-    /// Groups (leader tasks) stopped by a kill whose `--- stopped` line has
-    /// not been seen.
-    pub(super) unconfirmed_stop: HashSet<TaskId>,
-}
 
 impl Engine {
     /// The `do_exit` of the event's task (a tracee of the emulated strace:
@@ -104,28 +74,11 @@ impl Engine {
         }
     }
 
-    /// strace reaps the tracees whose `+++` line was applied that can be
-    /// reaped now.
-    pub(super) fn reap_unreaped(&mut self) {
-        if self.deaths.unreaped.is_empty() {
-            return;
-        }
-        let mut unreaped = std::mem::take(&mut self.deaths.unreaped);
-        unreaped.retain(|&nr| {
-            let w = self
-                .k
-                .waitid(self.world.strace, P_PID, nr, WEXITED | __WALL | WNOHANG);
-            matches!(w, Ok(WaitOutcome::NothingYet))
-        });
-        self.deaths.unreaped = unreaped;
-    }
-
     /// Tracee `task` exited in the core: a thread other than its
     /// process's leader is reaped by strace at once (no one else can see
     /// its zombie; its `+++` line, if the trace prints it, reports that
     /// reap, and under `-qq` a thread killed by another's `exit_group`
-    /// has none), after which a leader waiting for its threads to be gone
-    /// (`delay_group_leader()`) may be reaped.
+    /// has none).
     pub(super) fn strace_exited(&mut self, task: TaskId) {
         let (Ok(tid), Ok(tgid)) = (self.k.gettid(task), self.k.getpid(task)) else {
             return;
@@ -133,12 +86,17 @@ impl Engine {
         if tid == tgid {
             return;
         }
+        self.strace_reap(task);
+    }
+
+    /// strace's `wait4(__WALL)` collecting tracee `task`'s zombie
+    /// (`wait_task_zombie()`; nothing when it cannot be reaped).
+    fn strace_reap(&mut self, task: TaskId) {
         if let Ok(nr) = self.k.pid_vnr(self.world.strace, task) {
             let _ = self
                 .k
                 .waitid(self.world.strace, P_PID, nr, WEXITED | __WALL | WNOHANG);
         }
-        self.reap_unreaped();
     }
 
     /// A `+++` line: the death is applied if it was not yet, strace reaps
@@ -157,12 +115,10 @@ impl Engine {
         // strace prints `+++` when its wait reaps the tracee
         // (wait_task_zombie(), which tells the real parent of a process
         // then: do_notify_parent()). A zombie leader whose threads are not
-        // all gone cannot be reaped yet (delay_group_leader()): it is
-        // reaped at the first later `+++` line after which it can.
-        if let Ok(nr) = self.k.pid_vnr(self.world.strace, tr.task) {
-            self.deaths.unreaped.push(nr);
-        }
-        self.reap_unreaped();
+        // all gone cannot be reaped (delay_group_leader()): strace prints
+        // no line for it before they are gone, and under `-qq` the line
+        // is placed after their deaths (`shape/exits.rs`).
+        self.strace_reap(tr.task);
         self.drain();
         self.deaths.unconfirmed_dead.remove(&tr.task);
         let want = match (code, sig) {

@@ -36,26 +36,13 @@
 use taskcore::uapi::sig_kernel_ignore;
 use taskcore::{SigAction, SigHandler, TaskId};
 
-use super::sigbit::bit;
+use super::state::IgnoredTake;
 use super::Engine;
 use crate::event::Event;
+use crate::sigbit::bit;
 
 /// What `learned` counts a handler found run after all as.
 const RUN: &str = "handler run (another thread's rt_sigaction open at the --- line)";
-
-/// A `---` line of a signal the thread ignored.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct IgnoredTake {
-    sig: i32,
-    line: usize,
-    /// The thread's mask then.
-    mask: u64,
-    /// The entry line of the thread's next event.
-    next_line: Option<usize>,
-    /// Another thread's `rt_sigaction` setting a handler overlapped the
-    /// read of the action.
-    maybe_handled: bool,
-}
 
 /// What `learned` counts an undone frame as.
 const UNDONE: &str = "handler not run (another thread's rt_sigaction open at the --- line)";

@@ -11,7 +11,7 @@ use taskcore::sys::{SysResult, SysRet, Syscall};
 use taskcore::uapi::{CLONE_THREAD, CLONE_VFORK, CLONE_VM};
 use taskcore::{Errno, PidFd, TaskId};
 
-use super::learned::Attr;
+use super::known::Attr;
 use super::Engine;
 use crate::event::{Event, Outcome, Rec};
 

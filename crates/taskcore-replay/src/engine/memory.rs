@@ -23,20 +23,9 @@ use taskcore::mm::{FileId, MmLayout, MmStruct, MmapFile};
 use taskcore::sys::{SysRet, Syscall};
 use taskcore::{Errno, TaskId};
 
-use super::learned::{Attr, Read};
-use super::{uaccess, Engine};
+use super::known::{Attr, Read};
+use super::Engine;
 use crate::event::{Event, Outcome, Rec};
-
-/// What the memory calls need to know beyond the core's address spaces.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Mem {
-    /// Per emulated tgid, the address ranges the trace itself mapped, moved
-    /// or unmapped since its last exec (sorted, merged): memory there is
-    /// never learned to explain a failure.
-    pub(super) mm_touched: rustc_hash::FxHashMap<i32, Vec<(u64, u64)>>,
-    /// The user pointers of the call being applied (`uaccess.rs`).
-    pub(super) cur_ptrs: uaccess::CurPtrs,
-}
 
 const PAGE: u64 = 4096;
 

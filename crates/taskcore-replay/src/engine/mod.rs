@@ -14,9 +14,12 @@
 //! - [`sigcalls`]: the signal calls (rt_sigaction, masks, pending sets,
 //!   signal waits, rt_sig(tg)queueinfo, rt_sigreturn), ptrace under
 //!   strace;
-//! - [`report`]: counters, mismatches and the result checks;
+//! - [`report`]: counters and mismatches; [`checks`]: the result checks;
 //! - [`learned`]: state from before the trace (dispositions, masks,
-//!   limits, capabilities, groups), learned at its first read;
+//!   limits, capabilities, groups), learned at its first read (what is
+//!   known of it: [`known`]);
+//! - [`records`]: per-process records and timeline marks, kept by
+//!   [`recorder`];
 //! - [`consumed`]: signals consumed where the trace cannot see (signalfd);
 //! - [`frames`]: handler frames an order the recording allows never set
 //!   up (another thread's `rt_sigaction` open at the `---` line);
@@ -29,6 +32,11 @@
 //! - [`lifecycle`]: clone, execve, exit, process groups and sessions,
 //!   kill;
 //! - this module: dispatching one event.
+//!
+//! The types of the engine's fields stand below this module and import
+//! nothing that imports it ([`state`], [`known`], [`pidmap`], [`records`],
+//! [`report`], [`sigwait`]); each concept's behaviour is an `impl Engine`
+//! in its module, above it.
 //!
 //! # Trace order is not kernel order
 //! strace prints a line when it handles a tracee's stop, so lines of
@@ -63,9 +71,11 @@
 
 mod calls;
 mod caps;
+mod checks;
 mod consumed;
 mod deaths;
 mod frames;
+mod known;
 mod learned;
 mod lifecycle;
 mod memory;
@@ -73,13 +83,13 @@ mod notation;
 pub(crate) mod pidmap;
 mod pidns;
 mod procapi;
+mod recorder;
 pub(crate) mod records;
 pub(crate) mod report;
-use crate::event::Call;
-use crate::sigbit;
 mod sigcalls;
 mod signals;
 mod sigwait;
+mod state;
 mod strace;
 mod uaccess;
 mod userns;
@@ -91,7 +101,7 @@ use std::sync::Arc;
 
 use taskcore::{Config, Kernel, Notification, TaskId};
 
-use crate::event::{Event, Kind, Outcome};
+use crate::event::{Call, Event, Kind, Outcome};
 use crate::facts::Facts;
 use pidmap::PidMap;
 pub(crate) use report::{Mismatch, Stats};
@@ -109,20 +119,20 @@ const SWEEP_EVERY: u64 = 256;
 pub(crate) struct Engine {
     pub(crate) k: Kernel,
     /// The processes the trace ran in (see [`world`]).
-    world: world::World,
+    world: state::World,
     /// Recorded ids to emulated ones (see [`pidmap`]).
     pub(crate) pids: PidMap,
     /// The two moments of each death under strace (see [`deaths`]).
-    deaths: deaths::Deaths,
+    deaths: state::Deaths,
     /// What the memory calls need to know (see [`memory`]).
-    mem: memory::Mem,
+    mem: state::Mem,
     /// Signal masks, frames and interrupted calls (see [`signals`]).
-    sig: signals::SigState,
+    sig: state::SigState,
     /// pidfd tables and known limits (see [`procapi`]).
-    proc: procapi::ProcState,
+    proc: state::ProcState,
     /// What the trace has set or shown of state from before it (see
     /// [`learned`]).
-    learned: learned::Learned,
+    learned: known::Learned,
     /// Per-process records (see [`records`]).
     pub(crate) rec: records::Records,
     pub(crate) stats: Stats,
@@ -156,7 +166,7 @@ impl Engine {
         let init = k.init_task().expect("a new kernel has init");
         Engine {
             k,
-            world: world::World {
+            world: state::World {
                 init,
                 strace: init,
                 resumed: None,
@@ -168,11 +178,11 @@ impl Engine {
                 inherited_pgid: 0,
             },
             pids: PidMap::default(),
-            deaths: deaths::Deaths::default(),
-            mem: memory::Mem::default(),
-            sig: signals::SigState::default(),
-            proc: procapi::ProcState::default(),
-            learned: learned::Learned::default(),
+            deaths: state::Deaths::default(),
+            mem: state::Mem::default(),
+            sig: state::SigState::default(),
+            proc: state::ProcState::default(),
+            learned: known::Learned::default(),
             rec: records::Records {
                 on: records,
                 ..records::Records::default()
@@ -410,20 +420,7 @@ impl Engine {
         }
         match &e.kind {
             Kind::Call(Call::Sys { call, out: rec }) if e.uptrs.is_some() => {
-                let (checked, mismatches) = (self.stats.checked, self.stats.mismatches.len());
-                self.begin_ptrs(e, call);
-                self.apply_sys(e, cur, call, rec);
-                let was_checked = self.stats.checked > checked;
-                if self.end_ptrs() && was_checked {
-                    // The EFAULT came from the recording, not the model.
-                    self.stats.checked = checked;
-                    self.unchecked_because(e, uaccess::UNKNOWN);
-                } else if was_checked
-                    && e.ret == Outcome::Errno(taskcore::Errno::EFAULT)
-                    && self.stats.mismatches.len() == mismatches
-                {
-                    self.count_efault();
-                }
+                self.apply_with_ptrs(e, cur, call, rec)
             }
             Kind::Call(Call::Sys { call, out: rec }) => self.apply_sys(e, cur, call, rec),
             Kind::Die { code, sig } => self.die(e, *code, *sig),

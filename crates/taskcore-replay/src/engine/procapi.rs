@@ -26,23 +26,12 @@ use taskcore::sys::{nr as sysnr, FdTable, NoMemory, Prctl, SysRet, Syscall};
 use taskcore::uapi::CLONE_THREAD;
 use taskcore::{Errno, PidFd, Rlimit, SetnsFd, TaskId};
 
-use super::learned::{Attr, Read};
+use super::known::{Attr, Read};
 use super::Engine;
 use crate::event::{Event, Outcome, Rec, RecInfo};
 
 /// Clones between two drops of the fd tables of reaped processes.
 const PURGE_EVERY: u64 = 64;
-
-/// What the engine knows of the recorded processes' pidfds and limits.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ProcState {
-    /// Per thread group (its leader task), its pidfds by recorded fd.
-    fds: HashMap<TaskId, HashMap<i32, PidFd>>,
-    /// How many fd tables hold each open pidfd.
-    refs: HashMap<PidFd, u32>,
-    /// Clones since the last purge.
-    clones: u64,
-}
 
 /// A process's fd table as the decoder sees it: its pidfds by recorded
 /// number (the replay models no other open file).

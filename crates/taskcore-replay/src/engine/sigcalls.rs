@@ -8,14 +8,25 @@
 use taskcore::sys::{SysRet, Syscall};
 use taskcore::{Errno, SigHandler, SigInfo, SigWait, TaskId};
 
-use super::learned::{Attr, Read};
-use super::sigbit::bit;
-use super::signals::{sigset, Frame};
+use super::known::{Attr, Read};
+use super::signals::sigset;
 use super::sigwait::{suspend, timedwait, Sleep, Waker};
+use super::state::Frame;
 use super::Engine;
 use crate::event::{Event, Outcome, Rec, RecSigInfo};
+use crate::sigbit::bit;
 
 impl Engine {
+    /// A signal wait (rt_sigtimedwait, rt_sigsuspend, pause) applied
+    /// through [`taskcore::sys::dispatch`].
+    pub(super) fn sys_sigwait(&mut self, cur: TaskId, call: &Syscall) -> taskcore::Result<SigWait> {
+        match self.sys(cur, call)? {
+            SysRet::SigWait(w) => Ok(w),
+            // Only those calls reach here.
+            _ => Err(Errno::ENOSYS),
+        }
+    }
+
     /// A call returning a signal set (rt_sigprocmask's old mask,
     /// rt_sigpending's set) applied through [`taskcore::sys::dispatch`].
     pub(super) fn sys_sigset(&mut self, cur: TaskId, call: &Syscall) -> taskcore::Result<u64> {

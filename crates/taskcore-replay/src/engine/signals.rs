@@ -29,7 +29,6 @@
 //! under `SA_RESTART`, else EINTR). A trace without `%signal` records no
 //! `rt_sigreturn` and no mask: there the handler returns at once.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
 use taskcore::uapi::{
@@ -39,62 +38,12 @@ use taskcore::uapi::{
 use taskcore::{Errno, SigHandler, SigInfo, SignalAction, TaskId};
 
 use super::notation::signame;
-use super::sigbit::bit;
-use super::sigwait::{Sleep, Waker};
+use super::sigwait::Waker;
+use super::state::Frame;
 use super::Engine;
 use crate::event::Call;
 use crate::event::{Event, Kind, Outcome, RecSigInfo, Restart};
-
-/// A handler frame set up at a `---` line, until its `rt_sigreturn`.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Frame {
-    /// The mask the frame saved.
-    pub(super) old_mask: u64,
-    /// Whether `rt_sigreturn` must give EINTR (`Some(true)`), restart the
-    /// call (`Some(false)`), or return what the call returned (`None`).
-    pub(super) eintr: Option<bool>,
-    /// The signal it was set up for.
-    pub(super) sig: i32,
-    /// The `---` line it was set up at.
-    pub(super) line: usize,
-    /// Another thread's `rt_sigaction` that discards `sig` was open at
-    /// `line`: an order the recording allows has no frame (see
-    /// [`frames`](super::frames)).
-    pub(super) maybe_not: bool,
-    /// The entry line of the thread's first event after `line`.
-    pub(super) next_line: Option<usize>,
-}
-
-/// The engine's signal state (cloned with the engine for checkpoints).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct SigState {
-    /// The trace records the `%signal` class (a mask or signal-wait call
-    /// was seen).
-    pub(super) recorded: bool,
-    /// Open handler frames, innermost last, by emulated thread.
-    pub(super) frames: HashMap<TaskId, Vec<Frame>>,
-    /// How the last call of each recorded thread was interrupted.
-    last_restart: HashMap<i32, Option<Restart>>,
-    /// Signal-sending calls the replay does not apply, per recorded
-    /// process (tgid) of the sender, not yet matched with a `---` line.
-    unapplied_sends: HashMap<i32, u32>,
-    /// Threads asleep in a signal wait until a signal from outside the
-    /// replay is sent at their `---` line.
-    pub(super) sleeping: HashMap<TaskId, Sleep>,
-    /// The line of the event being applied.
-    pub(super) cur_line: usize,
-    /// Processes (leaders) that opened a signalfd or inherited one at
-    /// fork: a signal pending for them may be consumed unseen (see
-    /// [`consumed`](super::consumed)).
-    pub(super) signalfd: HashSet<TaskId>,
-    /// Each thread's last `---` line of a signal it ignored (see
-    /// [`frames`](super::frames)).
-    pub(super) ignored_takes: HashMap<TaskId, super::frames::IgnoredTake>,
-    /// Signals sent to each process (by leader) while it ignored them and
-    /// did not block them, which only tracing kept queued (see
-    /// [`Engine::note_send`]); for the report alone.
-    sent_ignored: HashMap<TaskId, u64>,
-}
+use crate::sigbit::bit;
 
 /// SIGKILL and SIGSTOP, never blocked.
 const UNBLOCKABLE: u64 = (1 << (SIGKILL - 1)) | (1 << (SIGSTOP - 1));

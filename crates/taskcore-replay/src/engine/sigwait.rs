@@ -1,13 +1,11 @@
 //! The signal waits a thread sleeps in (rt_sigsuspend, pause,
 //! rt_sigtimedwait): the calls that express them, what ends a sleep, and
-//! how the engine applies one through [`taskcore::sys::dispatch`]. The
+//! what ends a sleep (the engine applies one through [`taskcore::sys::dispatch`],
+//! [`sigcalls`](super::sigcalls)). The
 //! recorded calls ([`sigcalls`](super::sigcalls)) put a thread to sleep;
 //! its `---` line ([`signals`](super::signals)) wakes it.
 
-use taskcore::sys::{SysRet, Syscall, Timespec};
-use taskcore::{Errno, SigWait, TaskId};
-
-use super::Engine;
+use taskcore::sys::{Syscall, Timespec};
 
 /// A signal wait a thread sleeps in.
 #[derive(Clone, Copy, Debug)]
@@ -33,18 +31,6 @@ impl Sleep {
         match self {
             Sleep::Suspend(mask) => suspend(mask),
             Sleep::Timedwait(set) => timedwait(set, true),
-        }
-    }
-}
-
-impl Engine {
-    /// A signal wait (rt_sigtimedwait, rt_sigsuspend, pause) applied
-    /// through [`taskcore::sys::dispatch`].
-    pub(super) fn sys_sigwait(&mut self, cur: TaskId, call: &Syscall) -> taskcore::Result<SigWait> {
-        match self.sys(cur, call)? {
-            SysRet::SigWait(w) => Ok(w),
-            // Only those calls reach here.
-            _ => Err(Errno::ENOSYS),
         }
     }
 }

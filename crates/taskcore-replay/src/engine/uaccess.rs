@@ -32,8 +32,9 @@ use taskcore::sys::{SysResult, SysRet, Syscall};
 use taskcore::wait::WaitOutcome;
 use taskcore::{Errno, SigWait, TaskId};
 
+use super::state::CurPtrs;
 use super::Engine;
-use crate::event::{Access, Event, Outcome, UserPtr};
+use crate::event::{Access, Event, Outcome, Rec, UserPtr};
 
 /// Why a call is not checked when its `EFAULT` rests on memory the
 /// emulation does not know.
@@ -43,27 +44,33 @@ pub(crate) const CHECKED: &str = "EFAULT from a user pointer";
 
 pub(super) const UNKNOWN: &str = "pointer outside the memory the trace mapped";
 
-/// The user pointers of the event being applied, for [`Engine::sys`].
-#[derive(Clone, Debug, Default)]
-pub(super) struct CurPtrs {
-    ptrs: Option<Arc<[UserPtr]>>,
-    /// The call they belong to (its name).
-    name: &'static str,
-    /// The recorded result is `EFAULT`.
-    efault: bool,
-    /// A fault was taken from the recording, not the emulation.
-    pub(super) trusted: bool,
-}
-
-/// What the emulation says of one pointer.
-enum Verdict {
-    Faults,
-    Fine,
-    /// Memory the emulation does not know.
-    Unknown,
-}
-
 impl Engine {
+    /// Applies system call `e` (`call`, `rec`) by `cur`, whose pointers
+    /// strace printed as addresses: each checked against the emulated
+    /// address space as the call touches it.
+    pub(super) fn apply_with_ptrs(
+        &mut self,
+        e: &Arc<Event>,
+        cur: TaskId,
+        call: &Syscall,
+        rec: &Rec,
+    ) {
+        let (checked, mismatches) = (self.stats.checked, self.stats.mismatches.len());
+        self.begin_ptrs(e, call);
+        self.apply_sys(e, cur, call, rec);
+        let was_checked = self.stats.checked > checked;
+        if self.end_ptrs() && was_checked {
+            // The EFAULT came from the recording, not the model.
+            self.stats.checked = checked;
+            self.unchecked_because(e, UNKNOWN);
+        } else if was_checked
+            && e.ret == Outcome::Errno(Errno::EFAULT)
+            && self.stats.mismatches.len() == mismatches
+        {
+            self.count_efault();
+        }
+    }
+
     /// Checks the input pointers of `e` by `cur` before it is applied.
     /// Returns `true` when that settled the event: an input the emulation
     /// refuses (the call's result is `EFAULT`, checked), or an `EFAULT`
@@ -241,6 +248,14 @@ impl Engine {
             Err(_) => Verdict::Unknown,
         }
     }
+}
+
+/// What the emulation says of one pointer.
+enum Verdict {
+    Faults,
+    Fine,
+    /// Memory the emulation does not know.
+    Unknown,
 }
 
 /// A refused clone3 pointer handed to the core.

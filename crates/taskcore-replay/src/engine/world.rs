@@ -7,37 +7,6 @@ use taskcore::{SigAction, SigHandler};
 
 use super::Engine;
 
-/// The processes the trace ran in, as the emulation made them.
-#[derive(Clone, Debug)]
-pub(super) struct World {
-    /// The emulated init.
-    pub(super) init: taskcore::TaskId,
-    /// The emulated strace: every traced task's tracer (see
-    /// [`strace`](super::strace)).
-    pub(super) strace: taskcore::TaskId,
-    /// The tracee the emulated strace last resumed from a ptrace stop (see [`Engine::take_signal`]).
-    pub(super) resumed: Option<taskcore::TaskId>,
-    /// The tracee the emulated strace last resumed from its
-    /// `PTRACE_EVENT_EXIT` stop, which exits then (see
-    /// [`Engine::take_signal`]).
-    pub(super) exit_resumed: Option<taskcore::TaskId>,
-    /// The tracee and siginfo (`PTRACE_GETSIGINFO`) of the last
-    /// signal-delivery-stop the emulated strace saw.
-    pub(super) stopped_with: Option<(taskcore::TaskId, taskcore::SigInfo)>,
-    /// The signal, while a thread dequeues a stop or core-dumping signal
-    /// it takes with the default action: strace leaves that
-    /// signal-delivery-stop until the thread's
-    /// [`Kind::Resume`](crate::event::Kind::Resume) (see
-    /// [`strace`](super::strace)).
-    pub(super) defer_stop: Option<i32>,
-    /// The tracees in such a signal-delivery-stop, with their signal.
-    pub(super) held_stops: Vec<(taskcore::TaskId, i32)>,
-    /// Emulated numbers of the processes outside the trace.
-    pub(super) outside: Vec<i32>,
-    /// The emulated process group the traced root inherited (strace's).
-    pub(super) inherited_pgid: i32,
-}
-
 impl Engine {
     /// Creates the outside processes and the traced root, recorded tid
     /// `root`.

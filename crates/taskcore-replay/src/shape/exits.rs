@@ -19,6 +19,13 @@
 //! dropped: the held exit calls get their synthetic lines). A `+++
 //! exited` line later still switches back. Memory: the events of at most
 //! [`DECIDE_AFTER`] lines, once per trace.
+//!
+//! A synthetic line is strace's reap, so it cannot come before the kernel
+//! lets strace reap the task: a leader that called `exit` while threads
+//! of its process live stays a zombie until they are gone
+//! (`delay_group_leader()`), and its line waits for the last of their
+//! deaths (the threads the trace's `CLONE_THREAD` clones created;
+//! memory: live threads, one held line per such leader).
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -121,6 +128,14 @@ pub(crate) struct Exits {
     /// The tgid of each thread a `CLONE_THREAD` clone created (memory: the
     /// threads not yet reaped).
     pub(crate) tgid: HashMap<i32, i32>,
+    /// The threads (not the leader) of each process that a `CLONE_THREAD`
+    /// clone created and that have not died yet, while the trace may drop
+    /// `+++ exited` lines (memory: live threads).
+    pub(crate) threads: HashMap<i32, Vec<i32>>,
+    /// When the trace drops them: the `+++ exited` line of a leader that
+    /// called `exit` while threads of its process lived, by process, held
+    /// until the last of them dies (see [`Exits::held_leader`]).
+    pub(crate) leaders: HashMap<i32, Event>,
 }
 
 impl Exits {
@@ -137,7 +152,52 @@ impl Exits {
         if flags & taskcore::uapi::CLONE_THREAD != 0 && *v > 0 {
             let tgid = self.tgid_of(e.pid);
             self.tgid.insert(*v as i32, tgid);
+            self.threads.entry(tgid).or_default().push(*v as i32);
         }
+    }
+
+    /// The trace prints `+++ exited` lines: nothing of the threads is
+    /// needed.
+    pub(crate) fn forget_threads(&mut self) {
+        self.tgid = HashMap::default();
+        self.threads = HashMap::default();
+    }
+
+    /// Whether the `+++ exited` line of `pid`'s exit call `e` waits for
+    /// the threads of its process: `pid` is a leader that called `exit`
+    /// (not `exit_group`) while threads the trace created live. strace
+    /// cannot reap it before them (`delay_group_leader()`: a zombie leader
+    /// is reaped once its thread group is empty, and a traced thread
+    /// leaves it when strace reaps it, at its exit), so its line comes
+    /// after their deaths, however long they run on.
+    pub(crate) fn held_leader(&self, e: &Event) -> bool {
+        matches!(
+            e.kind,
+            Kind::Call(Call::Sys {
+                call: Syscall::Exit { .. },
+                ..
+            })
+        ) && self.tgid_of(e.pid) == e.pid
+            && self.threads.get(&e.pid).is_some_and(|t| !t.is_empty())
+    }
+
+    /// Task `pid` died (its [`Kind::Die`]); `group`: with its whole thread
+    /// group (`exit_group`, a fatal signal). The held `+++` line of its
+    /// process's leader, when that was its last live thread.
+    pub(crate) fn died(&mut self, pid: i32, group: bool) -> Option<Event> {
+        let tgid = self.tgid_of(pid);
+        let empty = match self.threads.get_mut(&tgid) {
+            Some(t) if !group => {
+                t.retain(|&x| x != pid);
+                t.is_empty()
+            }
+            _ => true,
+        };
+        if !empty {
+            return None;
+        }
+        self.threads.remove(&tgid);
+        self.leaders.remove(&tgid)
     }
 
     /// Takes the `+++` lines due before line `line`: those of process
@@ -173,6 +233,8 @@ impl Exits {
 
     /// The lowest line a held event may be placed at, if any is held.
     pub(crate) fn floor(&self) -> Option<usize> {
+        // A held leader's line is placed at the line that releases it,
+        // not earlier.
         self.held
             .iter()
             .chain(self.unreaped.values().flatten())

@@ -122,6 +122,14 @@ impl Shaper {
             l.seq = self.next_seq();
             out(l);
         }
+        // Leaders whose threads outlived the trace: at its end.
+        let mut leaders: Vec<Event> = self.exits.leaders.drain().map(|(_, e)| e).collect();
+        leaders.sort_by_key(|e| e.line);
+        for mut l in leaders {
+            (l.entry_line, l.line, l.at) = (end, end, Some(end));
+            l.seq = self.next_seq();
+            out(l);
+        }
         let execs: Vec<HeldExec> = self.held_exec.drain().map(|(_, h)| h).collect();
         let mut held: Vec<Event> = self.held_stop.drain().map(|(_, e)| e).collect();
         held.extend(execs.into_iter().map(HeldExec::unseen_call));
@@ -163,6 +171,7 @@ impl Shaper {
             if matches!(ev.kind, Kind::Exited { .. }) {
                 self.exits.mode = ExitLines::Printed;
                 self.release(&mut out);
+                self.exits.forget_threads();
             }
             if matches!(
                 ev.kind,
@@ -212,13 +221,38 @@ impl Shaper {
     /// its window spans back to the call, and it is placed by default
     /// [`exits::REAP_WITHIN`] lines after the call (or at its line if
     /// that is earlier).
+    ///
+    /// A leader that calls `exit` while threads the trace created live
+    /// cannot be reaped before they are gone (`delay_group_leader()`): its
+    /// line is held until the last of them dies (its exit call's or `+++
+    /// killed` line's [`Kind::Die`], or a group death) and placed just
+    /// after that death, or until a line of its own or one that reports it
+    /// (see [`exits::Exits::held_leader`]).
     fn route(&mut self, mut ev: Event, out: &mut impl FnMut(Event)) {
-        if self.exits.mode != exits::ExitLines::Dropped {
-            out(ev);
-            return;
+        match self.exits.mode {
+            exits::ExitLines::Dropped => {}
+            exits::ExitLines::Unknown => {
+                // The threads a later leader's exit may wait for.
+                self.exits.note_clone(&ev);
+                out(ev);
+                return;
+            }
+            exits::ExitLines::Printed => {
+                out(ev);
+                return;
+            }
         }
-        let reported = exits::reports(&ev).map(|p| self.exits.tgid_of(p));
-        let due = self.exits.due(reported, ev.line);
+        let raw = exits::reports(&ev);
+        let reported = raw.map(|p| self.exits.tgid_of(p));
+        let mut due = self.exits.due(reported, ev.line);
+        // A held leader's line: reported only by a line that names the
+        // leader itself (a thread's own lines say nothing of its reap).
+        if let Some(mut l) = raw.and_then(|p| self.exits.leaders.remove(&p)) {
+            self.exits.threads.remove(&l.pid);
+            // Placed at this line (below), not back at the exit call.
+            l.entry_line = ev.line;
+            due.push(l);
+        }
         if !due.is_empty() {
             // Before `ev` in the default order: lower sequence numbers.
             for mut line in due {
@@ -233,9 +267,25 @@ impl Shaper {
         }
         self.exits.note_clone(&ev);
         let Some(code) = exits::exit_call(&ev) else {
+            let died = match ev.kind {
+                Kind::Die { sig, .. } => Some((ev.pid, sig.is_some())),
+                _ => None,
+            };
+            let (line, ts) = (ev.line, ev.ts);
             out(ev);
+            if let Some((pid, group)) = died {
+                self.release_leader(pid, group, (line, ts), out);
+            }
             return;
         };
+        let group = !matches!(
+            ev.kind,
+            Kind::Call(Call::Sys {
+                call: Syscall::Exit { .. },
+                ..
+            })
+        );
+        let held = self.exits.held_leader(&ev);
         let mut line = ev.clone();
         line.kind = Kind::Exited { code };
         line.ret = Outcome::Unknown;
@@ -260,7 +310,31 @@ impl Shaper {
             ..line.clone()
         });
         let tgid = self.exits.tgid_of(line.pid);
+        if held {
+            self.exits.leaders.insert(tgid, line);
+            return;
+        }
+        let (pid, at) = (line.pid, (line.line, line.ts));
         self.exits.unreaped.entry(tgid).or_default().push(line);
+        self.release_leader(pid, group, at, out);
+    }
+
+    /// Task `pid` died at line `at` (and its time; `group`: with its
+    /// thread group): the held `+++` line of its process's leader, when it
+    /// was the last thread, is placed just after the death.
+    fn release_leader(
+        &mut self,
+        pid: i32,
+        group: bool,
+        (at, ts): (usize, f64),
+        out: &mut impl FnMut(Event),
+    ) {
+        if let Some(mut l) = self.exits.died(pid, group) {
+            self.exits.tgid.remove(&l.pid);
+            (l.entry_line, l.line, l.at, l.ts) = (at, at, Some(at), ts);
+            l.seq = self.next_seq();
+            out(l);
+        }
     }
 
     /// Converts `e`, handing the resulting events to `out`.
