@@ -465,7 +465,20 @@ impl Supervisor {
             let gone = bits & !(private | shared);
             if gone != 0 {
                 *self.discarded_stops.entry(v).or_default() |= gone;
-                self.discarding_cont.insert(v, (sender, call.clone()));
+                // What is sent again if this process's stop proves to
+                // have come first (send_cont_after_stop()): a SIGCONT to
+                // this process only, not to the whole group again (that
+                // would discard the other members' later stops too).
+                let again = match call {
+                    taskcore::sys::Syscall::Kill { pid, sig } if pid <= 0 => {
+                        match self.k.pid_vnr(sender, t) {
+                            Ok(n) if n > 0 => taskcore::sys::Syscall::Kill { pid: n, sig },
+                            _ => continue,
+                        }
+                    }
+                    ref c => c.clone(),
+                };
+                self.discarding_cont.insert(v, (sender, again));
             }
         }
     }

@@ -63,7 +63,7 @@ impl ProcFs<'_> {
         mm == crate::slab::NONE
             || self.current.is_some_and(|cur| {
                 self.k.tasks[cur].mm == mm
-                    && (mm != crate::task::lifecycle::mm::EMPTY_MM || cur == t)
+                    && (mm != crate::task::state::mm_entry::EMPTY_MM || cur == t)
             })
             || self.permitted(t)
     }

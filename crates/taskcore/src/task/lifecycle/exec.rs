@@ -59,7 +59,7 @@ impl Kernel {
         // The new image gets a new address space (allocated before the
         // point of no return, so a failure changes nothing).
         // The new, empty address space: its entry is made when needed.
-        let new_mm = crate::task::lifecycle::mm::EMPTY_MM;
+        let new_mm = crate::task::state::mm_entry::EMPTY_MM;
         let g = self.tasks[t].group;
         // PTRACE_EVENT_EXEC's message: the caller's tid before de_thread().
         let old_vpid = self.pid_for_tracer(t, t);

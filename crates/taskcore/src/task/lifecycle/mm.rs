@@ -18,13 +18,8 @@ use crate::ix::TaskIx;
 use crate::mm::{MmStruct, MmapFile};
 use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::state::mm_entry::{ForkMm, MmEntry};
+use crate::task::state::mm_entry::{ForkMm, MmEntry, EMPTY_MM};
 use crate::uapi::CLONE_VM;
-
-/// A task's `mm` when it has an address space of its own with no entry:
-/// no mapping, no argument area, dumpable, one user (itself). Never a
-/// slot number (a slab's slots stay below `u32::MAX - 1`).
-pub(crate) const EMPTY_MM: u32 = NONE - 1;
 
 /// # Memory: address spaces, the mmap family (`mm/`).
 impl Kernel {

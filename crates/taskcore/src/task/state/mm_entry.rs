@@ -4,6 +4,11 @@
 
 use crate::mm::MmStruct;
 
+/// A task's `mm` when it has an address space of its own with no entry:
+/// no mapping, no argument area, dumpable, one user (itself). Never a
+/// slot number (a slab's slots stay below `u32::MAX - 1`).
+pub(crate) const EMPTY_MM: u32 = crate::slab::NONE - 1;
+
 /// How fork duplicates an address space.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
