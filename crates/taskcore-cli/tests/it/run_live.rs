@@ -88,11 +88,10 @@ fn run_wrapped(wrapper: &[&str], opts: &[&str], argv: &[&str]) -> (Output, u64, 
     (out, n, v)
 }
 
+/// `argv` run natively, in a process group of its own as `taskcore run`
+/// runs its command ([`native_in_own_group`]).
 fn native(argv: &[&str]) -> Output {
-    Command::new(argv[0])
-        .args(&argv[1..])
-        .output()
-        .expect("runs natively")
+    native_in_own_group(argv)
 }
 
 /// Same stdout and status as natively, and no divergence. The status must
@@ -123,7 +122,7 @@ fn same_as_native_but(opts: &[&str], argv: &[&str], keep: fn(&str) -> bool) {
 /// group of its own whose parent (this test) is in the same session and
 /// another group, so the group is never orphaned (`will_become_orphaned_pgrp()`)
 /// whatever group and session the test itself was started in.
-fn native_in_own_group(argv: &[&str]) -> Output {
+pub(crate) fn native_in_own_group(argv: &[&str]) -> Output {
     use std::os::unix::process::CommandExt;
     Command::new(argv[0])
         .args(&argv[1..])
