@@ -88,6 +88,18 @@ fn run_wrapped(wrapper: &[&str], opts: &[&str], argv: &[&str]) -> (Output, u64, 
     (out, n, v)
 }
 
+/// The programs of uid 1000 these tests run, as RLIMIT_NPROC sees them:
+/// it counts every process of the real uid on the machine, so the
+/// `rlimit_rules` run holds this exclusively, and every other test whose
+/// programs switch to uid 1000 holds it shared (once a concurrent test's
+/// uid-1000 processes made its fork fail with EAGAIN one fork early).
+static UID_1000: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// A shared hold of [`UID_1000`].
+fn uid_1000_shared() -> std::sync::RwLockReadGuard<'static, ()> {
+    UID_1000.read().unwrap_or_else(|e| e.into_inner())
+}
+
 /// `argv` run natively, in a process group of its own as `taskcore run`
 /// runs its command ([`native_in_own_group`]).
 fn native(argv: &[&str]) -> Output {
@@ -457,6 +469,7 @@ pub(crate) fn gcc(c: &str, bin: &std::path::Path) {
 /// under this test ([`native_in_own_group`]).
 #[test]
 fn jobctl_rules_prints_the_same() {
+    let _uid_1000 = uid_1000_shared();
     // SAFETY: geteuid reads this process's credentials.
     let proc_ok = unsafe { libc::geteuid() } == 0 && std::path::Path::new("/dev/fuse").exists();
     if !available() || !have("gcc") || !proc_ok {
@@ -479,6 +492,7 @@ fn jobctl_rules_prints_the_same() {
 /// `taskcore run --proc` (root and `/dev/fuse`) as natively.
 #[test]
 fn proc_oracle_programs_print_the_same() {
+    let _uid_1000 = uid_1000_shared();
     if !available() || !have("gcc") {
         return;
     }
@@ -508,6 +522,7 @@ fn proc_oracle_programs_print_the_same() {
 /// refused with EPERM, by design (docs/run.md).
 #[test]
 fn caps_rules_print_the_same_but_ptrace() {
+    let _uid_1000 = uid_1000_shared();
     if !available() || !have("gcc") {
         return;
     }
@@ -535,6 +550,7 @@ fn caps_rules_print_the_same_but_ptrace() {
 /// real process of that number is root's too).
 #[test]
 fn userns_rules_print_the_same_but_proc_pid_files() {
+    let _uid_1000 = uid_1000_shared();
     if !available() || !have("gcc") {
         return;
     }
@@ -556,6 +572,7 @@ fn userns_rules_print_the_same_but_proc_pid_files() {
 /// differs.)
 #[test]
 fn oracle_programs_print_the_same() {
+    let uid_1000 = uid_1000_shared();
     if !available() || !have("gcc") {
         return;
     }
@@ -601,6 +618,8 @@ fn oracle_programs_print_the_same() {
     // left (the earlier programs' orphans are reaped by the machine's pid
     // 1, in its own time).
     let c = format!("{src}/rlimit_rules.c");
+    drop(uid_1000);
+    let _alone = UID_1000.write().unwrap_or_else(|e| e.into_inner());
     if std::path::Path::new(&c).exists() {
         let bin = dir.join("rlimit_rules");
         gcc(&c, &bin);
