@@ -134,14 +134,14 @@ impl SyscallLine {
     /// strace's PID NS */` ([`crate::pidns`]): kept in
     /// [`SyscallLine::ret_host_pid`], and for a clone the printed `N` (the
     /// child's number in the caller's namespace) in
-    /// [`Recorded::Clone`](crate::Recorded::Clone)'s `ns_nr`.
+    /// [`Recorded::Clone`](crate::call::Recorded::Clone)'s `ns_nr`.
     pub(crate) fn set_host_pid(&mut self, host: Option<i32>) {
         self.ret_host_pid = host;
         if let (
             Some(_),
             Ret::Val(v),
             Call::Sys {
-                out: crate::Recorded::Clone { ns_nr, .. },
+                out: crate::call::Recorded::Clone { ns_nr, .. },
                 ..
             },
         ) = (host, &self.ret, &mut self.call)

@@ -107,6 +107,8 @@ mod uptrs;
 #[cfg(test)]
 mod prop_tests;
 #[cfg(test)]
+mod signal_tests;
+#[cfg(test)]
 mod trace_tests;
 
 pub use call::{Call, Recorded, WaitidInfo};
