@@ -104,24 +104,19 @@ impl Supervisor {
             nr == libc::SYS_pidfd_getfd && pidfd_target(tid, vargs[0]) == Some(self.sup_pid);
         match c.translate {
             Translate::Eperm => {
-                *self.report.refused.entry(c.name).or_default() += 1;
-                regs.skip_with(-(libc::EPERM as i64));
-                let _ = regs.set(tid);
-                self.resume(tid, 0);
+                self.refuse(tid, &mut regs, c.name, libc::EPERM, None);
                 return;
             }
             Translate::Refuse(idx) => {
                 if idx.iter().any(|&i| vargs[i] as i32 != 0) {
-                    *self.report.refused.entry(c.name).or_default() += 1;
                     let msg = format!(
                         "{}() with a pid other than the caller's is not translated; refused with ENOSYS",
                         c.name
                     );
-                    self.warn_once(c.name, &msg);
-                    regs.skip_with(-(libc::ENOSYS as i64));
-                    let _ = regs.set(tid);
+                    self.refuse(tid, &mut regs, c.name, libc::ENOSYS, Some(&msg));
+                } else {
+                    self.resume(tid, 0);
                 }
-                self.resume(tid, 0);
                 return;
             }
             Translate::Args(list) => {
@@ -147,15 +142,11 @@ impl Supervisor {
             Translate::None => {}
         }
         if on_init {
-            *self.report.refused.entry(c.name).or_default() += 1;
             let msg = format!(
                 "{}() on the namespace's init (the supervisor) is refused with EPERM",
                 c.name
             );
-            self.warn_once(c.name, &msg);
-            regs.skip_with(-(libc::EPERM as i64));
-            let _ = regs.set(tid);
-            self.resume(tid, 0);
+            self.refuse(tid, &mut regs, c.name, libc::EPERM, Some(&msg));
             return;
         }
         let mem = Memory::new(tid);
@@ -688,6 +679,26 @@ impl Supervisor {
                 self.seize_dying(t);
             }
         }
+    }
+
+    /// Refuses the call `name` that thread `tid` is entering: counted as
+    /// refused, `warning` printed once per call name, the call skipped
+    /// with `-errno`, the thread resumed.
+    fn refuse(
+        &mut self,
+        tid: i32,
+        regs: &mut Regs,
+        name: &'static str,
+        errno: i32,
+        warning: Option<&str>,
+    ) {
+        *self.report.refused.entry(name).or_default() += 1;
+        if let Some(msg) = warning {
+            self.warn_once(name, msg);
+        }
+        regs.skip_with(-(errno as i64));
+        let _ = regs.set(tid);
+        self.resume(tid, 0);
     }
 
     /// The real value of pid argument `i` of kind `kind`, as `task` sees
