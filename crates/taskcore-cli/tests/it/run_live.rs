@@ -402,6 +402,59 @@ int main(void) {
     }
 }
 
+/// A pid-bearing call the supervisor does not translate is refused with
+/// `ENOSYS` and one warning line per call name, however often it is made,
+/// and counted in the report's `refused`; the same call naming only the
+/// caller (0, or its own tid) runs. Never is an untranslated pid passed
+/// through.
+#[test]
+fn an_untranslated_pid_bearing_call_gets_enosys_and_one_warning() {
+    if !available() || !have("gcc") {
+        return;
+    }
+    let bin = crate::run_races::build(
+        "untranslated",
+        r#"#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static void show(const char *w, long r) { printf("%s %s\n", w, r < 0 ? strerrorname_np(errno) : "ok"); }
+int main(void) {
+    void *head; size_t len;
+    show("get_robust_list self", syscall(SYS_get_robust_list, 0, &head, &len));
+    show("get_robust_list init", syscall(SYS_get_robust_list, 1, &head, &len));
+    show("get_robust_list own tid", syscall(SYS_get_robust_list, gettid(), &head, &len));
+    show("get_robust_list init again", syscall(SYS_get_robust_list, 1, &head, &len));
+    int status = 0;
+    show("move_pages self", syscall(SYS_move_pages, 0, 0, NULL, NULL, &status, 0));
+    show("move_pages init", syscall(SYS_move_pages, 1, 0, NULL, NULL, &status, 0));
+    return 0;
+}
+"#,
+    );
+    let (r, div, report) = run(&[bin.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&r.stdout);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(
+        out,
+        "get_robust_list self ok\nget_robust_list init ENOSYS\n\
+         get_robust_list own tid ok\nget_robust_list init again ENOSYS\n\
+         move_pages self ok\nmove_pages init ENOSYS\n",
+        "{err}"
+    );
+    assert_eq!(r.status.code(), Some(0), "{err}");
+    assert_eq!(div, 0, "{err}");
+    for (call, n) in [("get_robust_list", 2), ("move_pages", 1)] {
+        let warning = format!(
+            "{call}() with a pid other than the caller's is not translated; refused with ENOSYS"
+        );
+        assert_eq!(err.matches(&warning).count(), 1, "{call}: {err}");
+        assert_eq!(report["refused"][call], n, "{call}: {report}");
+    }
+}
+
 /// A supervisor whose session and process group leaders are outside its
 /// own pid namespace (Linux shows them as 0 there: a CI job's container)
 /// gives the program the same numbers as one that sees them: init's, 1.
