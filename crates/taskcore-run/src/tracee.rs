@@ -36,6 +36,13 @@ impl Regs {
         self.0.orig_rax as i64
     }
 
+    /// Replaces the system call at a seccomp stop by call `nr` (`orig_rax`;
+    /// the kernel runs the new one after the stop, its filter re-checked
+    /// without a second stop, `__seccomp_filter()`'s recheck).
+    pub(crate) fn set_nr(&mut self, nr: i64) {
+        self.0.orig_rax = nr as u64;
+    }
+
     /// The six argument registers: rdi, rsi, rdx, r10, r8, r9.
     pub(crate) fn args(&self) -> [u64; 6] {
         let r = &self.0;

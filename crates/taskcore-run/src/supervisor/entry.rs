@@ -48,6 +48,44 @@ fn proc_dir_target(tid: i32, fd: u64) -> Option<i32> {
     n.parse().ok().filter(|&n: &i32| n > 0)
 }
 
+/// The virtual pid (root namespace) whose directory of the emulated
+/// `/proc` (the FUSE server mounted at `proc_dir` by `--proc`) `fd` of
+/// thread `tid` is; `None` for any other file. Natively a `/proc/PID`
+/// directory is a pidfd for `pidfd_send_signal()` (`tgid_pidfd_to_pid()`);
+/// the emulated one must be too.
+fn emulated_proc_dir_target(tid: i32, fd: u64, proc_dir: &std::path::Path) -> Option<i32> {
+    use std::os::unix::fs::MetadataExt;
+    let link = format!("/proc/{tid}/fd/{}", fd as i32);
+    let file = std::fs::metadata(&link).ok()?;
+    if !file.is_dir() || file.dev() != std::fs::metadata(proc_dir).ok()?.dev() {
+        return None;
+    }
+    let path = std::fs::read_link(&link).ok()?;
+    let name = path.file_name()?.to_str()?;
+    name.parse().ok().filter(|&n: &i32| n > 0)
+}
+
+/// pidfd_send_signal(fd, sig, info, flags) (`args`) on a `/proc` directory
+/// of real pid `real` as the call by number that does the same
+/// (`pidfd_send_signal()` by its flags, `kill_pid_info()`): its number and
+/// first four arguments. `None` where none does (a siginfo to a process
+/// group, an unknown flag: left to fail as a FUSE directory's fd, after
+/// its flags are checked).
+fn by_number(real: i32, args: &[u64; 6]) -> Option<(i64, [u64; 4])> {
+    let (pid, sig, info) = (real as u64, args[1], args[2]);
+    const THREAD: u64 = 1;
+    const THREAD_GROUP: u64 = 2;
+    const PROCESS_GROUP: u64 = 4;
+    Some(match (args[3], info) {
+        (0 | THREAD_GROUP, 0) => (libc::SYS_kill, [pid, sig, 0, 0]),
+        (0 | THREAD_GROUP, _) => (libc::SYS_rt_sigqueueinfo, [pid, sig, info, 0]),
+        (THREAD, 0) => (libc::SYS_tgkill, [pid, pid, sig, 0]),
+        (THREAD, _) => (libc::SYS_rt_tgsigqueueinfo, [pid, pid, sig, info]),
+        (PROCESS_GROUP, 0) => (libc::SYS_kill, [(-real) as i64 as u64, sig, 0, 0]),
+        _ => return None,
+    })
+}
+
 /// What a setns(2) fd is, for the core.
 enum SetnsTarget {
     /// A pid namespace file of the core's namespace.
@@ -180,6 +218,15 @@ impl Supervisor {
         let mut tmp_pidfd = None;
         let mut tmp_nsref = None;
         let mut outside_pidfd = false;
+        // A directory of the emulated `/proc` (`--proc`) as the pidfd: the
+        // real kernel, to which it is a FUSE directory (EBADF), is given the
+        // same signal by number below.
+        let emulated_dir = match (nr, self.opts.proc_dir.as_deref()) {
+            (libc::SYS_pidfd_send_signal, Some(dir)) => {
+                emulated_proc_dir_target(tid, vargs[0], dir)
+            }
+            _ => None,
+        };
         let call = match (nr, call) {
             (libc::SYS_setns, _) => {
                 let nstype = i64::from(vargs[1] as i32) as u64;
@@ -208,13 +255,15 @@ impl Supervisor {
                     None => Err(Errno::ENOSYS),
                 }
             }
-            (libc::SYS_pidfd_send_signal, _) => match pidfd_target(tid, vargs[0])
-                .or_else(|| proc_dir_target(tid, vargs[0]))
-                .map(|r| match r {
-                    r if r > 0 => Some(self.map.to_virtual(r)).filter(|&v| v > 0),
-                    // Reaped: the core's answer is ESRCH.
-                    _ => Some(NOPID),
-                }) {
+            (libc::SYS_pidfd_send_signal, _) => match emulated_dir.map(Some).or_else(|| {
+                pidfd_target(tid, vargs[0])
+                    .or_else(|| proc_dir_target(tid, vargs[0]))
+                    .map(|r| match r {
+                        r if r > 0 => Some(self.map.to_virtual(r)).filter(|&v| v > 0),
+                        // Reaped: the core's answer is ESRCH.
+                        _ => Some(NOPID),
+                    })
+            }) {
                 // A live process outside the namespace (a pidfd inherited
                 // from outside, a `/proc/PID` directory of the real
                 // procfs): `access_pidfd_pidns()` fails, EINVAL, and the
@@ -457,7 +506,24 @@ impl Supervisor {
                 return;
             }
         }
-        if regs.args() != vargs {
+        if let Some(v) = emulated_dir {
+            if vargs[2] != 0 && mem.read_i32(vargs[2]).is_ok_and(|s| s != vargs[1] as i32) {
+                // A siginfo for another signal: pidfd_send_signal's own
+                // EINVAL, which none of the calls below makes.
+                self.report
+                    .not_checked("emulated /proc directory: siginfo check");
+                self.refuse(tid, &mut regs, c.name, libc::EINVAL, None);
+                return;
+            }
+            let real = self.map.to_real(&self.k, self.init, v).unwrap_or(NOPID);
+            if let Some((nr, args)) = by_number(real, &vargs) {
+                regs.set_nr(nr);
+                for (i, a) in args.into_iter().enumerate() {
+                    regs.set_arg(i, a);
+                }
+                let _ = regs.set(tid);
+            }
+        } else if regs.args() != vargs {
             let _ = regs.set(tid);
         }
         // A sender's own siginfo names itself in virtual numbers: the real
