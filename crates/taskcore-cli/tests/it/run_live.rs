@@ -557,7 +557,12 @@ fn proc_oracle_programs_print_the_same() {
     let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/oracle");
     let dir = std::env::temp_dir().join(format!("taskcore-run-proc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for name in ["children", "children_thread_exit", "proc_owner", "procdir_pidfd"] {
+    for name in [
+        "children",
+        "children_thread_exit",
+        "proc_owner",
+        "procdir_pidfd",
+    ] {
         let c = format!("{src}/{name}.c");
         if !std::path::Path::new(&c).exists() {
             eprintln!("SKIPPED {name}: {c} not found (outside the repository)");
