@@ -321,7 +321,7 @@ impl Kernel {
         // The group is provisional: set by new_group below.
         let provisional = SlabIx::from_slot(1);
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
-        k.tasks[task].mm = crate::task::state::mm_entry::EMPTY_MM;
+        k.tasks[task].mm = crate::task::state::mm_entry::TaskMm::EMPTY;
         let rlim = crate::task::state::rlimit::init_rlimits(config.core_dumps);
         let g = k.new_group(task, pid, pid, SharedSigHand::default(), rlim, SIGCHLD, 0)?;
         k.attach_process_pids(g, pid, pid, pid);
@@ -859,7 +859,7 @@ impl Kernel {
                 start_time: now,
                 pending: Default::default(),
                 blocked: 0,
-                mm: crate::slab::NONE,
+                mm: crate::task::state::mm_entry::TaskMm::GONE,
                 jobctl: 0,
                 ptrace_opts: 0,
                 trap_kind: 0,

@@ -220,8 +220,9 @@ pub(crate) struct Task {
     /// Signals this thread blocks (`blocked`, bit `sig - 1`); never SIGKILL
     /// or SIGSTOP.
     pub(crate) blocked: u64,
-    /// Slab index of its address space, `NONE` once exited.
-    pub(crate) mm: u32,
+    /// Its address space: an entry of `Kernel::mms`, one of its own
+    /// without an entry, or none once exited.
+    pub(crate) mm: crate::task::state::mm_entry::TaskMm,
     /// Job-control and ptrace-trap state (`jobctl`: the `JOBCTL_*` bits of
     /// `task/signal/jobctl_flags.rs`, the stop signal in the low 16 bits).
     pub(crate) jobctl: u32,

@@ -253,7 +253,7 @@ impl Kernel {
         let task = &mut self.tasks[t];
         task.flags |= PF_EXITING;
         task.exit_code = code;
-        let mm = core::mem::replace(&mut task.mm, crate::slab::NONE);
+        let mm = core::mem::replace(&mut task.mm, crate::task::state::mm_entry::TaskMm::GONE);
         let pidns = core::mem::replace(
             &mut task.nsproxy,
             crate::task::state::nsproxy_struct::NsProxy::NONE,
