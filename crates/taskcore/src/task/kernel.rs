@@ -222,8 +222,10 @@ pub(crate) enum Deferral {
 #[derive(Debug)]
 pub struct Kernel {
     pub(crate) tasks: Slab<Task, TaskIx>,
-    /// Generation of each task slot (bumped when a task is released),
-    /// indexed by [`TaskIx::slot`] (slot 0 unused).
+    /// Generation of each task slot, indexed by [`TaskIx::slot`] (slot 0
+    /// unused): bumped whenever the slot's task goes, so that a handle
+    /// whose generation matches names a live slot (`task_entry` tests
+    /// nothing else).
     pub(crate) gens: Vec<u32>,
     pub(crate) groups: Slab<ThreadGroup, GroupIx>,
     pub(crate) pids: Slab<Pid, PidIx>,
@@ -496,8 +498,15 @@ impl Kernel {
     #[inline]
     pub(crate) fn task_entry(&self, id: TaskId) -> Result<(TaskIx, &Task)> {
         let t = TaskIx::from_ordinal(id.idx).ok_or(Errno::ESRCH)?;
-        match (self.tasks.get(t), self.gens.get(t.slot())) {
-            (Some(task), Some(&g)) if g == id.gen => Ok((t, task)),
+        // The generation alone decides: a slot's is bumped whenever its
+        // task goes (`release_task`, and a clone that fails after making
+        // its task), so a handle's generation matches only while the task
+        // it was made for holds the slot; no occupancy test is needed.
+        match self.gens.get(t.slot()) {
+            Some(&g) if g == id.gen => {
+                debug_assert!(self.tasks.contains(t), "a current generation names a task");
+                Ok((t, &self.tasks[t]))
+            }
             _ => Err(Errno::ESRCH),
         }
     }
