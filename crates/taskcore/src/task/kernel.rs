@@ -262,6 +262,11 @@ pub struct Kernel {
     /// external references left: no user, only those references keep
     /// the entry. Kept aside, not in every `struct pid`.
     pub(crate) freed_pids: rustc_hash::FxHashSet<PidIx>,
+    /// Every number, root first, of each `struct pid` of a nested pid
+    /// namespace (level > 0), whose entry holds only its deepest
+    /// ([`Kernel::pid_numbers`]); empty while no nested namespace has a
+    /// pid. Dropped with the entry (`free_pid_entry`).
+    pub(crate) pid_levels: rustc_hash::FxHashMap<PidIx, Box<[Upid]>>,
     /// When threads take their signals.
     pub(crate) delivery: crate::task::state::delivery::SignalDelivery,
     /// The rare per-task state kept aside (resume signals, last siginfo,
@@ -309,6 +314,7 @@ impl Kernel {
             sigpending_users: Default::default(),
             pgrp_stopped: Default::default(),
             freed_pids: Default::default(),
+            pid_levels: Default::default(),
             delivery: Default::default(),
             side: Default::default(),
             ext: Default::default(),
@@ -367,6 +373,7 @@ impl Kernel {
             sigpending_users: self.sigpending_users.clone(),
             pgrp_stopped: self.pgrp_stopped.clone(),
             freed_pids: self.freed_pids.clone(),
+            pid_levels: self.pid_levels.clone(),
             delivery: self.delivery,
             side: self.side.clone(),
             ext: self.ext.clone(),
@@ -534,11 +541,45 @@ impl Kernel {
 
     /// The number of `struct pid` `pid` in namespace `ns`, or 0 if it has
     /// none there (`pid_nr_ns`).
+    #[inline(always)]
     pub(crate) fn pid_nr_ns(&self, pid: PidIx, ns: NsIx) -> i32 {
-        self.pids[pid]
-            .numbers
-            .nr_in_ns(ns, || self.nss[ns].level)
-            .map_or(0, |nr| nr as i32)
+        let last = self.pids[pid].numbers.last();
+        // The deepest number is in `ns` exactly when its namespace is
+        // `ns`; another level's only for a pid of a nested namespace.
+        if last.ns == ns {
+            return last.nr as i32;
+        }
+        if self.pid_levels.is_empty() {
+            return 0;
+        }
+        self.pid_nr_upper(pid, ns)
+    }
+
+    /// [`Self::pid_nr_ns`] of a number above the deepest.
+    #[inline(never)]
+    fn pid_nr_upper(&self, pid: PidIx, ns: NsIx) -> i32 {
+        self.pid_levels
+            .get(&pid)
+            .and_then(|v| v.get(self.nss[ns].level))
+            .filter(|u| u.ns == ns)
+            .map_or(0, |u| u.nr as i32)
+    }
+
+    /// Every number of `struct pid` `pid`, root first (`pid->numbers`):
+    /// the entry's one for a pid of a root-level namespace.
+    pub(crate) fn pid_numbers(&self, pid: PidIx) -> &[Upid] {
+        if !self.pid_levels.is_empty() {
+            if let Some(v) = self.pid_levels.get(&pid) {
+                return v;
+            }
+        }
+        core::slice::from_ref(self.pids[pid].numbers.last_ref())
+    }
+
+    /// The level of `struct pid` `pid` (`pid->level`): its deepest
+    /// namespace's.
+    pub(crate) fn pid_level(&self, pid: PidIx) -> usize {
+        self.nss[self.pids[pid].numbers.last().ns].level
     }
 
     /// The `struct pid` numbered `nr` in namespace `ns` (`find_pid_ns`).
@@ -729,10 +770,14 @@ impl Kernel {
             // cleared) fails with ENOMEM.
             return Err(Errno::ENOMEM);
         }
+        let last = *numbers.last().expect("a pid has at least one number");
         let idx = self
             .pids
-            .insert_with(|| Pid::new(Numbers::from_slice(numbers)))
+            .insert_with(|| Pid::new(Numbers::one(last)))
             .ok_or(Errno::EAGAIN)?;
+        if level > 0 {
+            self.pid_levels.insert(idx, numbers.into());
+        }
         // A pid holds its namespace (alloc_pid's get_pid_ns).
         self.get_ns(ns);
         let tags = if tgid { 1 << TAG_TGID } else { 0 };
@@ -761,13 +806,14 @@ impl Kernel {
             return false;
         }
         let (refs, owner) = (p.refs, p.numbers.last());
-        if p.numbers.len() == 1 && refs == 0 {
-            // The common case: one number, no external reference, in a
-            // namespace that others hold too and whose init is not
-            // waiting for it to empty: the number and the namespace's
-            // reference dropped with the namespace looked up once.
+        if refs == 0 {
+            // The common case: one number (a root-level namespace's), no
+            // external reference, in a namespace that others hold too and
+            // whose init is not waiting for it to empty: the number and
+            // the namespace's reference dropped with the namespace looked
+            // up once.
             let n = &mut self.nss[owner.ns];
-            if n.zap_waiter.is_none() && n.refs > 1 {
+            if n.level == 0 && n.zap_waiter.is_none() && n.refs > 1 {
                 n.idr.remove(owner.nr);
                 n.refs -= 1;
                 self.pids.delete(pid);
@@ -775,11 +821,11 @@ impl Kernel {
                 return true;
             }
         }
-        if p.numbers.len() == 1 {
+        if self.nss[owner.ns].level == 0 {
             // The common case: one number, no copy of the list.
             self.free_pid_nr(owner);
         } else {
-            let numbers = p.numbers.as_slice().to_vec();
+            let numbers = self.pid_numbers(pid).to_vec();
             for u in numbers {
                 self.free_pid_nr(u);
             }
@@ -815,9 +861,9 @@ impl Kernel {
 
     /// Sets or clears the TGID tag on every number of `pid`.
     pub(crate) fn set_tgid_tag(&mut self, pid: PidIx, on: bool) {
-        let n = self.pids[pid].numbers.len();
+        let n = self.pid_numbers(pid).len();
         for level in 0..n {
-            let u = self.pids[pid].numbers.as_slice()[level];
+            let u = self.pid_numbers(pid)[level];
             let idr = &mut self.nss[u.ns].idr;
             let r = if on {
                 idr.set_tag(u.nr, TAG_TGID)

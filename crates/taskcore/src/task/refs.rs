@@ -65,6 +65,9 @@ impl Kernel {
     pub(crate) fn free_pid_entry(&mut self, pid: PidIx, ns: NsIx) {
         debug_assert_eq!(self.pids[pid].numbers.last().ns, ns);
         self.pids.delete(pid);
+        if !self.pid_levels.is_empty() {
+            self.pid_levels.remove(&pid);
+        }
         bump_gen(&mut self.ext.pid_gens, pid.idr_value());
         self.put_ns(ns);
     }

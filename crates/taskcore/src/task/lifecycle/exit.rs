@@ -612,10 +612,10 @@ impl Kernel {
         if let Some(alive) = self.find_alive_thread(father) {
             return alive;
         }
-        let level = self.pids[self.tasks[father].pid].level();
+        let level = self.pid_level(self.tasks[father].pid);
         let mut next = self.real_parent(father);
         while let Some(reaper) = next {
-            if self.pids[self.tasks[reaper].pid].level() != level {
+            if self.pid_level(self.tasks[reaper].pid) != level {
                 break;
             }
             if self.groups[self.tasks[reaper].group].is_child_subreaper {
