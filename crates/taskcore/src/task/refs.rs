@@ -134,7 +134,8 @@ impl Kernel {
     /// Drops a reference on namespace `ns`, freeing it (and dropping its
     /// reference on its parent, and so on up) when it was the last
     /// (`put_pid_ns`). Iterative: no recursion however deep the nesting.
-    #[inline]
+    /// The usual case, not the last reference, inline at every caller.
+    #[inline(always)]
     pub(crate) fn put_ns(&mut self, ns: NsIx) {
         let n = &mut self.nss[ns];
         if n.refs > 1 {
