@@ -40,19 +40,23 @@ pub(crate) struct Upid {
 /// A `struct pid`.
 ///
 /// # Invariants
-/// 1. `numbers[i]` is the number at level `i`; `numbers.len() == level + 1`.
-/// 2. Each `numbers[i]` is registered in that namespace's idr with this pid's
+/// 1. Its numbers (`Kernel::pid_numbers`: `numbers` alone at level 0,
+///    else the side table's list) hold the number at level `i` at index
+///    `i`, `level + 1` of them, `level` being its deepest namespace's.
+/// 2. Each number is registered in that namespace's idr with this pid's
 ///    slab index, and nowhere else.
 /// 3. The pid is live while `task`, `leader`, `pgrp_members` or
 ///    `session_members` is not zero.
 ///
 /// Kept aside, not in every entry: a process group's count of
-/// group-stopped members (`Kernel::pgrp_nr_stopped`) and whether the
+/// group-stopped members (`Kernel::pgrp_nr_stopped`), whether the
 /// numbers were released with external references left
-/// (`Kernel::pid_freed`).
+/// (`Kernel::pid_freed`), and the numbers above the deepest of a pid of
+/// a nested namespace (`Kernel::pid_levels`).
 #[derive(Clone, Debug)]
 pub(crate) struct Pid {
-    /// Numbers from the root namespace (index 0) down to the owner's.
+    /// The deepest number (all of them, root first, in
+    /// `Kernel::pid_levels` for a pid of a nested namespace).
     pub(crate) numbers: Numbers,
     /// The task whose PID this is (`PIDTYPE_PID`), or `None`.
     pub(crate) task: Option<crate::ix::TaskIx>,
@@ -88,94 +92,36 @@ impl Pid {
             && self.pgrp_members.is_empty()
             && self.session_members == 0
     }
-
-    /// The deepest level (`pid->level`).
-    pub(crate) fn level(&self) -> usize {
-        self.numbers.len() - 1
-    }
 }
 
-/// A pid's numbers, stored inline for the common single-level case.
-///
-/// The deepest number (what `task_active_pid_ns`, `pid_vnr` and most
-/// lookups read) is kept inline whatever the depth, so that reading it is
-/// one field load, not a match on the representation; the full list is
-/// boxed only for a pid of a nested namespace.
-#[derive(Clone, Debug)]
+/// A pid's deepest number, inline: what `task_active_pid_ns`, `pid_vnr`
+/// and most lookups read, one field load. A pid of a nested namespace
+/// (`level` > 0: its namespace's level) has its whole list, root first,
+/// in the kernel's side table (`Kernel::pid_levels`), so that the
+/// common root-level pid costs 8 bytes here, not 16.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Numbers {
     /// The deepest number (the owner namespace's).
     last: Upid,
-    /// Every number, root first, when there are several levels; `None`
-    /// for a pid of the root namespace only (then `last` is its number).
-    /// A thin pointer (a boxed `Vec`, not a boxed slice) keeps `Numbers`
-    /// at 16 bytes, as small as the single number's case needs.
-    #[allow(clippy::box_collection)]
-    many: Option<Box<Vec<Upid>>>,
 }
 
 impl Numbers {
-    /// The numbers `v` (root first, at least one), inline when there is
-    /// one.
-    pub(crate) fn from_slice(v: &[Upid]) -> Numbers {
-        let last = *v.last().expect("a pid has at least one number");
-        Numbers {
-            last,
-            many: (v.len() > 1).then(|| Box::new(v.to_vec())),
-        }
-    }
-
-    /// The one number of a pid of a root-level namespace.
+    /// The numbers whose deepest is `u` (the only one for a root-level
+    /// pid).
     #[inline(always)]
     pub(crate) fn one(u: Upid) -> Numbers {
-        Numbers {
-            last: u,
-            many: None,
-        }
-    }
-
-    /// The numbers, root first.
-    #[inline]
-    pub(crate) fn as_slice(&self) -> &[Upid] {
-        match &self.many {
-            None => core::slice::from_ref(&self.last),
-            Some(b) => b,
-        }
-    }
-
-    /// How many numbers (`level + 1`).
-    #[inline]
-    pub(crate) fn len(&self) -> usize {
-        self.many.as_ref().map_or(1, |b| b.len())
-    }
-
-    /// The number at `level` if it belongs to namespace `ns`, else `None`
-    /// (`pid_nr_ns`).
-    #[inline]
-    pub(crate) fn nr_in(&self, ns: crate::pid::ns::NsIx, level: usize) -> Option<u32> {
-        match &self.many {
-            None => (level == 0 && self.last.ns == ns).then_some(self.last.nr),
-            Some(b) => b.get(level).filter(|u| u.ns == ns).map(|u| u.nr),
-        }
-    }
-
-    /// As [`Self::nr_in`], with `ns`'s level asked of `level` only when
-    /// the pid has several numbers: a root-only pid's one number is in
-    /// `ns` exactly when its namespace is `ns` (then at level 0).
-    #[inline]
-    pub(crate) fn nr_in_ns(
-        &self,
-        ns: crate::pid::ns::NsIx,
-        level: impl FnOnce() -> usize,
-    ) -> Option<u32> {
-        match &self.many {
-            None => (self.last.ns == ns).then_some(self.last.nr),
-            Some(b) => b.get(level()).filter(|u| u.ns == ns).map(|u| u.nr),
-        }
+        Numbers { last: u }
     }
 
     /// The deepest number (the owner namespace's).
     #[inline(always)]
     pub(crate) fn last(&self) -> Upid {
         self.last
+    }
+
+    /// The deepest number, borrowed (a one-number list).
+    #[inline(always)]
+    pub(crate) fn last_ref(&self) -> &Upid {
+        &self.last
     }
 }

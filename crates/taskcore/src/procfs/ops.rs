@@ -59,11 +59,11 @@ impl ProcFs<'_> {
     /// address space, shares the reader's, or [`ProcFs::permitted`].
     fn may_read_mm(&self, t: TaskIx) -> bool {
         let mm = self.k.tasks[t].mm;
-        // An entry-less space (EMPTY_MM) is its one task's own.
-        mm == crate::slab::NONE
+        // An entry-less space is its one task's own.
+        mm.is_gone()
             || self.current.is_some_and(|cur| {
                 self.k.tasks[cur].mm == mm
-                    && (mm != crate::task::state::mm_entry::EMPTY_MM || cur == t)
+                    && (mm != crate::task::state::mm_entry::TaskMm::EMPTY || cur == t)
             })
             || self.permitted(t)
     }

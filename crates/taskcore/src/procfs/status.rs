@@ -80,10 +80,9 @@ impl ProcFs<'_> {
         }
         // "Trailing space shouldn't have been added in the first place."
         m.putc(b' ');
-        let pid = &k.pids[task.pid];
-        let own_level = pid.level();
+        let own_level = k.pid_level(task.pid);
         let my_level = k.nss[self.ns].level;
-        let levels = pid.numbers.as_slice();
+        let levels = k.pid_numbers(task.pid);
         for (key, f) in [
             ("\nNStgid:", 0usize),
             ("\nNSpid:", 1),

@@ -205,7 +205,20 @@ impl Kernel {
                 "pgrp {p}: stopped count {n} kept"
             );
         }
+        for (&p, v) in &self.pid_levels {
+            let last = self.pids.get(p).map(|pid| pid.numbers.last());
+            assert!(
+                v.len() > 1 && last == v.last().copied(),
+                "pid {p}: side-table numbers {v:?} not a nested pid's (deepest {last:?})"
+            );
+        }
         for (p, pid) in self.pids.iter() {
+            let level = self.nss[pid.numbers.last().ns].level;
+            assert_eq!(
+                self.pid_numbers(p).len(),
+                level + 1,
+                "pid {p}: one number per level"
+            );
             ns_refs[pid.numbers.last().ns.slot()] += 1;
             assert!(
                 pid.refs >= pid_refs.get(&p).copied().unwrap_or(0),
@@ -214,7 +227,7 @@ impl Kernel {
             if self.pid_freed(p) {
                 assert!(pid.unused(), "pid {p}: freed yet used");
                 assert!(pid.refs > 0, "pid {p}: freed entry kept without references");
-                for u in pid.numbers.as_slice() {
+                for u in self.pid_numbers(p) {
                     assert_ne!(
                         self.nss.get(u.ns).and_then(|n| n.idr.get(u.nr)),
                         Some(p.idr_value())
@@ -223,7 +236,7 @@ impl Kernel {
                 continue;
             }
             assert!(!pid.unused(), "pid {p} kept without users");
-            for u in pid.numbers.as_slice() {
+            for u in self.pid_numbers(p) {
                 assert_eq!(
                     self.nss[u.ns].idr.get(u.nr),
                     Some(p.idr_value()),
@@ -307,12 +320,9 @@ impl Kernel {
             assert_eq!(ns.refs, ns_refs[n.slot()], "ns {n}: reference count");
             for (nr, p) in ns.idr.iter() {
                 let p = PidIx::from_idr(p);
-                let pid = self.pids.get(p).expect("idr names a live pid");
+                assert!(self.pids.contains(p), "idr names a live pid");
                 assert!(
-                    pid.numbers
-                        .as_slice()
-                        .iter()
-                        .any(|u| u.ns == n && u.nr == nr),
+                    self.pid_numbers(p).iter().any(|u| u.ns == n && u.nr == nr),
                     "ns {n}: number {nr} names pid {p} that does not have it"
                 );
             }

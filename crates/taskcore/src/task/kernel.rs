@@ -222,8 +222,10 @@ pub(crate) enum Deferral {
 #[derive(Debug)]
 pub struct Kernel {
     pub(crate) tasks: Slab<Task, TaskIx>,
-    /// Generation of each task slot (bumped when a task is released),
-    /// indexed by [`TaskIx::slot`] (slot 0 unused).
+    /// Generation of each task slot, indexed by [`TaskIx::slot`] (slot 0
+    /// unused): bumped whenever the slot's task goes, so that a handle
+    /// whose generation matches names a live slot (`task_entry` tests
+    /// nothing else).
     pub(crate) gens: Vec<u32>,
     pub(crate) groups: Slab<ThreadGroup, GroupIx>,
     pub(crate) pids: Slab<Pid, PidIx>,
@@ -260,6 +262,11 @@ pub struct Kernel {
     /// external references left: no user, only those references keep
     /// the entry. Kept aside, not in every `struct pid`.
     pub(crate) freed_pids: rustc_hash::FxHashSet<PidIx>,
+    /// Every number, root first, of each `struct pid` of a nested pid
+    /// namespace (level > 0), whose entry holds only its deepest
+    /// ([`Kernel::pid_numbers`]); empty while no nested namespace has a
+    /// pid. Dropped with the entry (`free_pid_entry`).
+    pub(crate) pid_levels: rustc_hash::FxHashMap<PidIx, Box<[Upid]>>,
     /// When threads take their signals.
     pub(crate) delivery: crate::task::state::delivery::SignalDelivery,
     /// The rare per-task state kept aside (resume signals, last siginfo,
@@ -307,6 +314,7 @@ impl Kernel {
             sigpending_users: Default::default(),
             pgrp_stopped: Default::default(),
             freed_pids: Default::default(),
+            pid_levels: Default::default(),
             delivery: Default::default(),
             side: Default::default(),
             ext: Default::default(),
@@ -321,7 +329,7 @@ impl Kernel {
         // The group is provisional: set by new_group below.
         let provisional = SlabIx::from_slot(1);
         let task = k.new_task(pid, provisional, *b"init\0\0\0\0\0\0\0\0\0\0\0\0", root)?;
-        k.tasks[task].mm = crate::task::state::mm_entry::EMPTY_MM;
+        k.tasks[task].mm = crate::task::state::mm_entry::TaskMm::EMPTY;
         let rlim = crate::task::state::rlimit::init_rlimits(config.core_dumps);
         let g = k.new_group(task, pid, pid, SharedSigHand::default(), rlim, SIGCHLD, 0)?;
         k.attach_process_pids(g, pid, pid, pid);
@@ -365,6 +373,7 @@ impl Kernel {
             sigpending_users: self.sigpending_users.clone(),
             pgrp_stopped: self.pgrp_stopped.clone(),
             freed_pids: self.freed_pids.clone(),
+            pid_levels: self.pid_levels.clone(),
             delivery: self.delivery,
             side: self.side.clone(),
             ext: self.ext.clone(),
@@ -496,8 +505,15 @@ impl Kernel {
     #[inline]
     pub(crate) fn task_entry(&self, id: TaskId) -> Result<(TaskIx, &Task)> {
         let t = TaskIx::from_ordinal(id.idx).ok_or(Errno::ESRCH)?;
-        match (self.tasks.get(t), self.gens.get(t.slot())) {
-            (Some(task), Some(&g)) if g == id.gen => Ok((t, task)),
+        // The generation alone decides: a slot's is bumped whenever its
+        // task goes (`release_task`, and a clone that fails after making
+        // its task), so a handle's generation matches only while the task
+        // it was made for holds the slot; no occupancy test is needed.
+        match self.gens.get(t.slot()) {
+            Some(&g) if g == id.gen => {
+                debug_assert!(self.tasks.contains(t), "a current generation names a task");
+                Ok((t, &self.tasks[t]))
+            }
             _ => Err(Errno::ESRCH),
         }
     }
@@ -525,11 +541,45 @@ impl Kernel {
 
     /// The number of `struct pid` `pid` in namespace `ns`, or 0 if it has
     /// none there (`pid_nr_ns`).
+    #[inline(always)]
     pub(crate) fn pid_nr_ns(&self, pid: PidIx, ns: NsIx) -> i32 {
-        self.pids[pid]
-            .numbers
-            .nr_in_ns(ns, || self.nss[ns].level)
-            .map_or(0, |nr| nr as i32)
+        let last = self.pids[pid].numbers.last();
+        // The deepest number is in `ns` exactly when its namespace is
+        // `ns`; another level's only for a pid of a nested namespace.
+        if last.ns == ns {
+            return last.nr as i32;
+        }
+        if self.pid_levels.is_empty() {
+            return 0;
+        }
+        self.pid_nr_upper(pid, ns)
+    }
+
+    /// [`Self::pid_nr_ns`] of a number above the deepest.
+    #[inline(never)]
+    fn pid_nr_upper(&self, pid: PidIx, ns: NsIx) -> i32 {
+        self.pid_levels
+            .get(&pid)
+            .and_then(|v| v.get(self.nss[ns].level))
+            .filter(|u| u.ns == ns)
+            .map_or(0, |u| u.nr as i32)
+    }
+
+    /// Every number of `struct pid` `pid`, root first (`pid->numbers`):
+    /// the entry's one for a pid of a root-level namespace.
+    pub(crate) fn pid_numbers(&self, pid: PidIx) -> &[Upid] {
+        if !self.pid_levels.is_empty() {
+            if let Some(v) = self.pid_levels.get(&pid) {
+                return v;
+            }
+        }
+        core::slice::from_ref(self.pids[pid].numbers.last_ref())
+    }
+
+    /// The level of `struct pid` `pid` (`pid->level`): its deepest
+    /// namespace's.
+    pub(crate) fn pid_level(&self, pid: PidIx) -> usize {
+        self.nss[self.pids[pid].numbers.last().ns].level
     }
 
     /// The `struct pid` numbered `nr` in namespace `ns` (`find_pid_ns`).
@@ -720,10 +770,14 @@ impl Kernel {
             // cleared) fails with ENOMEM.
             return Err(Errno::ENOMEM);
         }
+        let last = *numbers.last().expect("a pid has at least one number");
         let idx = self
             .pids
-            .insert_with(|| Pid::new(Numbers::from_slice(numbers)))
+            .insert_with(|| Pid::new(Numbers::one(last)))
             .ok_or(Errno::EAGAIN)?;
+        if level > 0 {
+            self.pid_levels.insert(idx, numbers.into());
+        }
         // A pid holds its namespace (alloc_pid's get_pid_ns).
         self.get_ns(ns);
         let tags = if tgid { 1 << TAG_TGID } else { 0 };
@@ -752,13 +806,14 @@ impl Kernel {
             return false;
         }
         let (refs, owner) = (p.refs, p.numbers.last());
-        if p.numbers.len() == 1 && refs == 0 {
-            // The common case: one number, no external reference, in a
-            // namespace that others hold too and whose init is not
-            // waiting for it to empty: the number and the namespace's
-            // reference dropped with the namespace looked up once.
+        if refs == 0 {
+            // The common case: one number (a root-level namespace's), no
+            // external reference, in a namespace that others hold too and
+            // whose init is not waiting for it to empty: the number and
+            // the namespace's reference dropped with the namespace looked
+            // up once.
             let n = &mut self.nss[owner.ns];
-            if n.zap_waiter.is_none() && n.refs > 1 {
+            if n.level == 0 && n.zap_waiter.is_none() && n.refs > 1 {
                 n.idr.remove(owner.nr);
                 n.refs -= 1;
                 self.pids.delete(pid);
@@ -766,11 +821,11 @@ impl Kernel {
                 return true;
             }
         }
-        if p.numbers.len() == 1 {
+        if self.nss[owner.ns].level == 0 {
             // The common case: one number, no copy of the list.
             self.free_pid_nr(owner);
         } else {
-            let numbers = p.numbers.as_slice().to_vec();
+            let numbers = self.pid_numbers(pid).to_vec();
             for u in numbers {
                 self.free_pid_nr(u);
             }
@@ -806,9 +861,9 @@ impl Kernel {
 
     /// Sets or clears the TGID tag on every number of `pid`.
     pub(crate) fn set_tgid_tag(&mut self, pid: PidIx, on: bool) {
-        let n = self.pids[pid].numbers.len();
+        let n = self.pid_numbers(pid).len();
         for level in 0..n {
-            let u = self.pids[pid].numbers.as_slice()[level];
+            let u = self.pid_numbers(pid)[level];
             let idr = &mut self.nss[u.ns].idr;
             let r = if on {
                 idr.set_tag(u.nr, TAG_TGID)
@@ -859,7 +914,7 @@ impl Kernel {
                 start_time: now,
                 pending: Default::default(),
                 blocked: 0,
-                mm: crate::slab::NONE,
+                mm: crate::task::state::mm_entry::TaskMm::GONE,
                 jobctl: 0,
                 ptrace_opts: 0,
                 trap_kind: 0,

@@ -65,6 +65,9 @@ impl Kernel {
     pub(crate) fn free_pid_entry(&mut self, pid: PidIx, ns: NsIx) {
         debug_assert_eq!(self.pids[pid].numbers.last().ns, ns);
         self.pids.delete(pid);
+        if !self.pid_levels.is_empty() {
+            self.pid_levels.remove(&pid);
+        }
         bump_gen(&mut self.ext.pid_gens, pid.idr_value());
         self.put_ns(ns);
     }
@@ -131,7 +134,8 @@ impl Kernel {
     /// Drops a reference on namespace `ns`, freeing it (and dropping its
     /// reference on its parent, and so on up) when it was the last
     /// (`put_pid_ns`). Iterative: no recursion however deep the nesting.
-    #[inline]
+    /// The usual case, not the last reference, inline at every caller.
+    #[inline(always)]
     pub(crate) fn put_ns(&mut self, ns: NsIx) {
         let n = &mut self.nss[ns];
         if n.refs > 1 {

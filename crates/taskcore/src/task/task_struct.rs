@@ -220,8 +220,9 @@ pub(crate) struct Task {
     /// Signals this thread blocks (`blocked`, bit `sig - 1`); never SIGKILL
     /// or SIGSTOP.
     pub(crate) blocked: u64,
-    /// Slab index of its address space, `NONE` once exited.
-    pub(crate) mm: u32,
+    /// Its address space: an entry of `Kernel::mms`, one of its own
+    /// without an entry, or none once exited.
+    pub(crate) mm: crate::task::state::mm_entry::TaskMm,
     /// Job-control and ptrace-trap state (`jobctl`: the `JOBCTL_*` bits of
     /// `task/signal/jobctl_flags.rs`, the stop signal in the low 16 bits).
     pub(crate) jobctl: u32,
@@ -396,8 +397,10 @@ mod size_tests {
         // copy-on-write behind one pointer (8 bytes, not 40) and the
         // SIGNAL_* flags a byte (168 before).
         assert!(core::mem::size_of::<super::ThreadGroup>() <= 128);
-        // 40: a process group's stopped count and the freed flag kept
-        // aside (48 before).
-        assert!(core::mem::size_of::<crate::pid::entry::Pid>() <= 40);
+        // 32: a process group's stopped count and the freed flag kept
+        // aside (48 before), and a nested pid's numbers above its deepest
+        // (40 before). A power of two scales a slab index in one
+        // instruction.
+        assert!(core::mem::size_of::<crate::pid::entry::Pid>() <= 32);
     }
 }

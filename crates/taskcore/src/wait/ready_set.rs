@@ -1,10 +1,12 @@
 //! One waiter group's ready edges under all process groups, ordered by
 //! bucket and Linux's walk position: a few entries inline (the common case,
 //! no allocation and a scan of at most [`SMALL`]); beyond, a sorted run
-//! while edges come and go at its ends (children that become ready in fork
-//! order, or in reverse, and are reaped from the front: a million zombies
-//! reaped by `wait4(-1)`), and a B-tree once an edge comes or goes in the
-//! middle of a run longer than [`RUN_MIDDLE`].
+//! of edges that share one place before their fork order (one bucket, one
+//! waiting thread, one list: the usual case) while edges come and go at
+//! its ends (children that become ready in fork order, or in reverse, and
+//! are reaped from the front: a million zombies reaped by `wait4(-1)`),
+//! and a B-tree once an edge comes or goes in the middle of a run longer
+//! than [`RUN_MIDDLE`], or an edge of another place joins a run.
 //!
 //! # Complexity
 //! Insert, remove and "first at or after" are O(1) while at most [`SMALL`]
@@ -12,8 +14,10 @@
 //! entry at or after a bound that is not the first, O(`RUN_MIDDLE`) for a
 //! change in the middle of a short run); O(log R) for R ready edges in a
 //! tree. A run becomes a tree once (O(R)), at its first change in the
-//! middle beyond `RUN_MIDDLE`, after at least `RUN_MIDDLE` cheap changes;
-//! a set that empties becomes inline again.
+//! middle beyond `RUN_MIDDLE`, after at least `RUN_MIDDLE` cheap changes,
+//! or at the first edge of another place (then O(R) once for R below any
+//! bound: a set of more than [`SMALL`] edges of several places is a tree
+//! from the start); a set that empties becomes inline again.
 //!
 //! # Linux
 //! No Linux analogue (`do_wait` walks the lists).
@@ -71,45 +75,58 @@ impl Pos {
     }
 }
 
-/// A run's entry: a [`Pos`] and the task, packed to 4-byte alignment (20
-/// bytes, not the 24 of a `(Pos, TaskIx)` pair): a run holds one per
-/// ready edge (a million reapable zombies: 4 MB less). Its fields are
-/// read by value only.
+/// A run's entry: the [`Pos`]'s fork-order key and the task, packed to
+/// 4-byte alignment (12 bytes): the rest of the position, the same for
+/// every entry of a run, is the run's own ([`Run::hi`]). A run holds one
+/// per ready edge (a million reapable zombies: 12 MB, where a whole
+/// `Pos` per entry took 20). Its fields are read by value only.
 #[derive(Clone, Copy)]
 #[repr(C, packed(4))]
 pub(crate) struct RunEntry {
-    hi: u64,
     seq: u64,
     task: TaskIx,
 }
 
-impl RunEntry {
-    #[inline(always)]
-    fn new(p: Pos, task: TaskIx) -> RunEntry {
-        RunEntry {
-            hi: p.hi,
-            seq: p.seq,
-            task,
-        }
-    }
-
-    #[inline(always)]
-    fn pos(self) -> Pos {
-        Pos {
-            hi: self.hi,
-            seq: self.seq,
-        }
-    }
-
-    #[inline(always)]
-    fn pair(self) -> (Pos, TaskIx) {
-        (self.pos(), self.task)
+impl core::fmt::Debug for RunEntry {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let (seq, task) = (self.seq, self.task);
+        (seq, task).fmt(f)
     }
 }
 
-impl core::fmt::Debug for RunEntry {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        self.pair().fmt(f)
+/// A sorted run of ready edges that share `hi` (bucket, waiting thread,
+/// list), never empty.
+#[derive(Clone, Debug)]
+pub(crate) struct Run {
+    hi: u64,
+    r: VecDeque<RunEntry>,
+}
+
+impl Run {
+    /// Entry `e`'s whole position.
+    #[inline(always)]
+    fn pos(&self, e: RunEntry) -> Pos {
+        Pos {
+            hi: self.hi,
+            seq: e.seq,
+        }
+    }
+
+    /// Entry `e` as a `(position, task)` pair.
+    #[inline(always)]
+    fn pair(&self, e: RunEntry) -> (Pos, TaskIx) {
+        (self.pos(e), e.task)
+    }
+
+    /// The entry of `p -> task` (`p` of this run's place).
+    #[inline(always)]
+    fn entry(p: Pos, task: TaskIx) -> RunEntry {
+        RunEntry { seq: p.seq, task }
+    }
+
+    /// The entries as a tree.
+    fn to_tree(&self) -> BTreeMap<Pos, TaskIx> {
+        self.r.iter().map(|&e| self.pair(e)).collect()
     }
 }
 
@@ -123,8 +140,8 @@ pub(crate) enum ReadySet {
         len: u8,
         e: [(Pos, u32); SMALL],
     },
-    /// Sorted by position, never empty.
-    Run(VecDeque<RunEntry>),
+    /// Sorted by position, of one place, never empty.
+    Run(Run),
     Tree(BTreeMap<Pos, TaskIx>),
 }
 
@@ -148,7 +165,7 @@ impl ReadySet {
     pub(crate) fn len(&self) -> usize {
         match self {
             ReadySet::Small { len, .. } => *len as usize,
-            ReadySet::Run(r) => r.len(),
+            ReadySet::Run(r) => r.r.len(),
             ReadySet::Tree(t) => t.len(),
         }
     }
@@ -161,7 +178,7 @@ impl ReadySet {
                     .iter()
                     .map(|&(p, t)| (p, TaskIx::from_slot(t))),
             ),
-            ReadySet::Run(r) => Box::new(r.iter().map(|e| e.pair())),
+            ReadySet::Run(r) => Box::new(r.r.iter().map(|&e| r.pair(e))),
             ReadySet::Tree(t) => Box::new(t.iter().map(|(&p, &t)| (p, t))),
         }
     }
@@ -194,27 +211,38 @@ impl ReadySet {
     fn insert_slow(&mut self, p: Pos, task: TaskIx) {
         match self {
             ReadySet::Small { e, .. } => {
-                // Full: it becomes a run.
-                let mut r: VecDeque<RunEntry> = VecDeque::with_capacity(2 * SMALL);
-                r.extend(
-                    e.iter()
-                        .map(|&(p, t)| RunEntry::new(p, TaskIx::from_slot(t))),
-                );
-                *self = ReadySet::Run(r);
+                // Full: it becomes a run if its edges and `p` share one
+                // place, else a tree.
+                let hi = p.hi;
+                if e.iter().all(|x| x.0.hi == hi) {
+                    let mut r: VecDeque<RunEntry> = VecDeque::with_capacity(2 * SMALL);
+                    r.extend(e.iter().map(|&(p, t)| Run::entry(p, TaskIx::from_slot(t))));
+                    *self = ReadySet::Run(Run { hi, r });
+                } else {
+                    let t = e.iter().map(|&(p, t)| (p, TaskIx::from_slot(t))).collect();
+                    *self = ReadySet::Tree(t);
+                }
                 self.insert(p, task);
             }
-            ReadySet::Run(r) => {
+            ReadySet::Run(run) => {
+                let r = &mut run.r;
                 // Never empty: it has a front and a back.
-                if r.back().is_none_or(|b| b.pos() < p) {
-                    r.push_back(RunEntry::new(p, task));
-                } else if r.front().is_some_and(|f| p < f.pos()) {
-                    r.push_front(RunEntry::new(p, task));
+                if p.hi != run.hi {
+                    // Another place: a tree holds both.
+                    let mut t = run.to_tree();
+                    let old = t.insert(p, task);
+                    debug_assert!(old.is_none(), "ready entry added twice");
+                    *self = ReadySet::Tree(t);
+                } else if r.back().is_none_or(|b| b.seq < p.seq) {
+                    r.push_back(Run::entry(p, task));
+                } else if r.front().is_some_and(|f| p.seq < f.seq) {
+                    r.push_front(Run::entry(p, task));
                 } else if r.len() < RUN_MIDDLE {
-                    let i = r.partition_point(|x| x.pos() < p);
-                    debug_assert!(r[i].pos() != p, "ready entry added twice");
-                    r.insert(i, RunEntry::new(p, task));
+                    let i = r.partition_point(|x| x.seq < p.seq);
+                    debug_assert!(r[i].seq != p.seq, "ready entry added twice");
+                    r.insert(i, Run::entry(p, task));
                 } else {
-                    let mut t: BTreeMap<Pos, TaskIx> = r.iter().map(|e| e.pair()).collect();
+                    let mut t = run.to_tree();
                     let old = t.insert(p, task);
                     debug_assert!(old.is_none(), "ready entry added twice");
                     *self = ReadySet::Tree(t);
@@ -254,20 +282,25 @@ impl ReadySet {
     fn remove_slow(&mut self, p: Pos) {
         match self {
             ReadySet::Small { .. } => unreachable!("inline sets are handled by remove"),
-            ReadySet::Run(r) => {
-                if r.front().is_some_and(|f| f.pos() == p) {
+            ReadySet::Run(run) => {
+                let r = &mut run.r;
+                if p.hi != run.hi {
+                    debug_assert!(false, "ready entry missing");
+                    return;
+                }
+                if r.front().is_some_and(|f| f.seq == p.seq) {
                     r.pop_front();
-                } else if r.back().is_some_and(|b| b.pos() == p) {
+                } else if r.back().is_some_and(|b| b.seq == p.seq) {
                     r.pop_back();
                 } else if r.len() <= RUN_MIDDLE {
-                    let i = r.partition_point(|x| x.pos() < p);
-                    if r.get(i).is_none_or(|x| x.pos() != p) {
+                    let i = r.partition_point(|x| x.seq < p.seq);
+                    if r.get(i).is_none_or(|x| x.seq != p.seq) {
                         debug_assert!(false, "ready entry missing");
                         return;
                     }
                     r.remove(i);
                 } else {
-                    let mut t: BTreeMap<Pos, TaskIx> = r.iter().map(|e| e.pair()).collect();
+                    let mut t = run.to_tree();
                     let old = t.remove(&p);
                     debug_assert!(old.is_some(), "ready entry missing");
                     *self = ReadySet::Tree(t);
@@ -300,14 +333,15 @@ impl ReadySet {
                 .iter()
                 .find(|x| after(x.0))
                 .map(|&(p, t)| (p, TaskIx::from_slot(t))),
-            ReadySet::Run(r) => {
+            ReadySet::Run(run) => {
                 // Most often the first entry (a wait for any child reaps
                 // from the front): one comparison, else a binary search.
+                let r = &run.r;
                 match r.front() {
-                    Some(&f) if after(f.pos()) => Some(f.pair()),
+                    Some(&f) if after(run.pos(f)) => Some(run.pair(f)),
                     _ => r
-                        .get(r.partition_point(|x| !after(x.pos())))
-                        .map(|e| e.pair()),
+                        .get(r.partition_point(|&x| !after(run.pos(x))))
+                        .map(|&e| run.pair(e)),
                 }
             }
             ReadySet::Tree(t) => t
@@ -327,12 +361,48 @@ mod tests {
     }
 
     #[test]
-    fn a_run_entry_is_20_bytes() {
+    fn a_run_entry_is_12_bytes() {
         // Memory per process is a goal (BENCHMARKS.md, bench scale): a
         // run holds one entry per reapable zombie.
-        assert_eq!(core::mem::size_of::<RunEntry>(), 20);
-        let e = RunEntry::new(Pos::new(3, 7, 1, u64::MAX - 1), tk(9));
-        assert_eq!(e.pair(), (Pos::new(3, 7, 1, u64::MAX - 1), tk(9)));
+        assert_eq!(core::mem::size_of::<RunEntry>(), 12);
+        let p = Pos::new(3, 7, 1, u64::MAX - 1);
+        let run = Run {
+            hi: p.hi,
+            r: VecDeque::new(),
+        };
+        assert_eq!(run.pair(Run::entry(p, tk(9))), (p, tk(9)));
+    }
+
+    #[test]
+    fn edges_of_several_places_make_a_tree_not_a_run() {
+        // A full inline set of one place and an edge of another.
+        let mut s = ReadySet::default();
+        let mut model = BTreeMap::new();
+        for i in 0..SMALL as u64 {
+            s.insert(Pos::new(0, 0, 0, 2 * i), tk(i as u32 + 1));
+            model.insert(Pos::new(0, 0, 0, 2 * i), tk(i as u32 + 1));
+        }
+        s.insert(Pos::new(0, 0, 1, 3), tk(50));
+        model.insert(Pos::new(0, 0, 1, 3), tk(50));
+        assert!(matches!(s, ReadySet::Tree(_)));
+        agrees(&s, &model, &[Pos::new(0, 0, 0, 3), Pos::new(0, 0, 1, 0)]);
+        // A run of one place, then an edge of another bucket.
+        let mut s = ReadySet::default();
+        let mut model = BTreeMap::new();
+        for i in 0..20u64 {
+            s.insert(Pos::new(1, 0, 0, i), tk(i as u32 + 1));
+            model.insert(Pos::new(1, 0, 0, i), tk(i as u32 + 1));
+        }
+        assert!(matches!(s, ReadySet::Run(_)));
+        s.insert(Pos::new(0, 0, 0, 100), tk(99));
+        model.insert(Pos::new(0, 0, 0, 100), tk(99));
+        assert!(matches!(s, ReadySet::Tree(_)));
+        agrees(&s, &model, &[Pos::new(0, 0, 0, 0), Pos::new(1, 0, 0, 5)]);
+        while let Some((&p, _)) = model.iter().next() {
+            s.remove(p);
+            model.remove(&p);
+        }
+        assert_eq!(s, ReadySet::default());
     }
 
     #[test]

@@ -59,7 +59,7 @@ impl Kernel {
         // The new image gets a new address space (allocated before the
         // point of no return, so a failure changes nothing).
         // The new, empty address space: its entry is made when needed.
-        let new_mm = crate::task::state::mm_entry::EMPTY_MM;
+        let new_mm = crate::task::state::mm_entry::TaskMm::EMPTY;
         let g = self.tasks[t].group;
         // PTRACE_EVENT_EXEC's message: the caller's tid before de_thread().
         let old_vpid = self.pid_for_tracer(t, t);
@@ -98,8 +98,9 @@ impl Kernel {
         }
         task.comm = comm_from_path(filename);
         if !dumpable {
-            let mm = self.mm_own(t);
-            self.mms[mm].dumpable = false;
+            if let Some(mm) = self.mm_own(t).entry() {
+                self.mms[mm].dumpable = false;
+            }
         }
         // The new image's creds: saved and fs ids follow the effective
         // ones, committed by commit_creds(), which clears the dumpable flag

@@ -29,7 +29,9 @@ use crate::task::kernel::{Deferral, Deferred, Kernel, Notification, SigInfo, Tas
 use crate::task::signal::sigsend::{PidType, SendInfo};
 use crate::task::state::jobctl_flags::JOBCTL_STOP_PENDING;
 use crate::task::state::sighand::SigHand;
-use crate::task::task_struct::{ExitState, PF_EXITING, SIGNAL_GROUP_EXIT, TS_VFORK_WAIT};
+use crate::task::task_struct::{
+    ExitState, PF_EXITING, SIGNAL_GROUP_EXIT, SIGNAL_UNKILLABLE, TS_VFORK_WAIT,
+};
 use crate::uapi::{
     valid_signal, __WALL, CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD, SIGCONT, SIGHUP, SIGKILL,
     WEXITED, WNOHANG,
@@ -224,7 +226,8 @@ impl Kernel {
     /// [`Self::do_exit`] of a task in the usual state, with the task read
     /// and written once: not asleep in vfork nor vforked, no group stop
     /// pending for it, not in a ptrace stop, tracing nobody and without
-    /// children, and not its namespace's reaper (so none of the steps
+    /// children, and not in its namespace's init process nor in a group
+    /// exiting as a whole (so not the namespace's reaper; none of the steps
     /// that depend on those applies: `retarget_shared_pending()`, the
     /// group-stop participation, the end of a ptrace stop,
     /// `complete_vfork_done()`, the reparenting). The same steps in the
@@ -245,15 +248,23 @@ impl Kernel {
         {
             return false;
         }
-        let (g, pid) = (task.group, task.pid);
-        let ns = self.pids[pid].numbers.last().ns;
-        if self.nss[ns].child_reaper == Some(t) {
+        let g = task.group;
+        // Not a namespace's reaper: that is a thread of a group made
+        // SIGNAL_UNKILLABLE at its creation (the namespace's pid 1), whose
+        // flags lose the bit only when SIGNAL_GROUP_EXIT replaces them. One
+        // test of the group's flags, not a lookup of the pid's namespace.
+        if self.groups[g]
+            .flags
+            .get()
+            .intersects(SIGNAL_UNKILLABLE | SIGNAL_GROUP_EXIT)
+        {
             return false;
         }
+        debug_assert_ne!(self.nss[self.ns_of(t)].child_reaper, Some(t));
         let task = &mut self.tasks[t];
         task.flags |= PF_EXITING;
         task.exit_code = code;
-        let mm = core::mem::replace(&mut task.mm, crate::slab::NONE);
+        let mm = core::mem::replace(&mut task.mm, crate::task::state::mm_entry::TaskMm::GONE);
         let pidns = core::mem::replace(
             &mut task.nsproxy,
             crate::task::state::nsproxy_struct::NsProxy::NONE,
@@ -612,10 +623,10 @@ impl Kernel {
         if let Some(alive) = self.find_alive_thread(father) {
             return alive;
         }
-        let level = self.pids[self.tasks[father].pid].level();
+        let level = self.pid_level(self.tasks[father].pid);
         let mut next = self.real_parent(father);
         while let Some(reaper) = next {
-            if self.pids[self.tasks[reaper].pid].level() != level {
+            if self.pid_level(self.tasks[reaper].pid) != level {
                 break;
             }
             if self.groups[self.tasks[reaper].group].is_child_subreaper {

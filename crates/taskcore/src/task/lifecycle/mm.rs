@@ -4,7 +4,7 @@
 //!
 //! An address space with no mappings, no argument area and the dumpable
 //! flag set, used by one task, costs no slab slot: the task's `mm` is
-//! [`EMPTY_MM`], and the entry is made ([`Kernel::mm_own`]) when the
+//! [`TaskMm::EMPTY`], and the entry is made ([`Kernel::mm_own`]) when the
 //! space is shared (`CLONE_VM`), mapped into, given an argument area or
 //! made undumpable. A fork of such a task gives the child one too, so a
 //! million forks of an empty init allocate no entries and no trees.
@@ -16,29 +16,29 @@
 use crate::errno::{Errno, Result};
 use crate::ix::TaskIx;
 use crate::mm::{MmStruct, MmapFile};
-use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
-use crate::task::state::mm_entry::{ForkMm, MmEntry, EMPTY_MM};
+use crate::task::state::mm_entry::{ForkMm, MmEntry, MmState, TaskMm};
 use crate::uapi::CLONE_VM;
 
 /// # Memory: address spaces, the mmap family (`mm/`).
 impl Kernel {
-    /// The slab index of task `t`'s address space, its entry made first
-    /// if it had none ([`EMPTY_MM`]); [`NONE`] for a task that exited.
+    /// Task `t`'s address space, its entry made first if it had none
+    /// ([`TaskMm::EMPTY`]); [`TaskMm::GONE`] for a task that exited.
     ///
     /// The slab cannot be full: each task holds at most one address
     /// space, and tasks are bounded by `pid_max` (at most 2^22), far
     /// below the slab's 2^32 - 2 slots.
     #[inline(always)]
-    pub(crate) fn mm_own(&mut self, t: TaskIx) -> u32 {
+    pub(crate) fn mm_own(&mut self, t: TaskIx) -> TaskMm {
         let mm = self.tasks[t].mm;
-        if mm != EMPTY_MM {
+        if mm != TaskMm::EMPTY {
             return mm;
         }
-        self.mm_make_own(t)
+        TaskMm::slot(self.mm_make_own(t))
     }
 
-    /// [`Self::mm_own`] of a task with no entry: makes it.
+    /// [`Self::mm_own`] of a task with no entry: makes it, and returns
+    /// its slot.
     #[cold]
     #[inline(never)]
     fn mm_make_own(&mut self, t: TaskIx) -> u32 {
@@ -51,39 +51,36 @@ impl Kernel {
                 dumpable: true,
             })
             .expect("fewer address spaces than tasks");
-        self.tasks[t].mm = mm;
+        self.tasks[t].mm = TaskMm::slot(mm);
         mm
     }
 
     /// Whether address space `mm` (a task's `mm` field) may be dumped:
-    /// false for [`NONE`] (no address space).
+    /// false for [`TaskMm::GONE`] (no address space).
     #[inline]
-    pub(crate) fn mm_dumpable(&self, mm: u32) -> bool {
-        match mm {
-            NONE => false,
-            EMPTY_MM => true,
-            _ => self.mms[mm].dumpable,
+    pub(crate) fn mm_dumpable(&self, mm: TaskMm) -> bool {
+        match mm.state() {
+            MmState::Gone => false,
+            MmState::Empty => true,
+            MmState::Entry(e) => self.mms[e].dumpable,
         }
     }
 
     /// The argument area of address space `mm` (a task's `mm` field),
     /// empty for none.
     #[inline]
-    pub(crate) fn mm_cmdline(&self, mm: u32) -> Option<&std::sync::Arc<[u8]>> {
-        match mm {
-            NONE | EMPTY_MM => None,
-            _ => self.mms[mm].cmdline.as_ref(),
-        }
+    pub(crate) fn mm_cmdline(&self, mm: TaskMm) -> Option<&std::sync::Arc<[u8]>> {
+        self.mms[mm.entry()?].cmdline.as_ref()
     }
 
     /// The VMA tree of address space `mm` (a task's `mm` field): `None`
     /// for no address space, `Some(None)` for one with no mapping yet.
     #[inline]
-    pub(crate) fn mm_struct(&self, mm: u32) -> Option<Option<&MmStruct>> {
-        match mm {
-            NONE => None,
-            EMPTY_MM => Some(None),
-            _ => Some(self.mms[mm].mm.as_deref()),
+    pub(crate) fn mm_struct(&self, mm: TaskMm) -> Option<Option<&MmStruct>> {
+        match mm.state() {
+            MmState::Gone => None,
+            MmState::Empty => Some(None),
+            MmState::Entry(e) => Some(self.mms[e].mm.as_deref()),
         }
     }
 
@@ -95,24 +92,22 @@ impl Kernel {
     /// # Errors
     /// `ENOMEM` if the copy fails.
     #[inline]
-    pub(crate) fn copy_mm(&mut self, cur: TaskIx, mm: u32, flags: u64) -> Result<u32> {
+    pub(crate) fn copy_mm(&mut self, cur: TaskIx, mm: TaskMm, flags: u64) -> Result<TaskMm> {
         debug_assert_eq!(mm, self.tasks[cur].mm);
+        // `cur` is live: it has an address space.
+        let mm = match mm.state() {
+            MmState::Entry(e) => e,
+            MmState::Empty if flags & CLONE_VM != 0 => self.mm_make_own(cur),
+            MmState::Empty | MmState::Gone => return Ok(TaskMm::EMPTY),
+        };
         if flags & CLONE_VM != 0 {
-            let mm = if mm == EMPTY_MM {
-                self.mm_make_own(cur)
-            } else {
-                mm
-            };
             self.mms[mm].users += 1;
-            return Ok(mm);
-        }
-        if mm == EMPTY_MM {
-            return Ok(EMPTY_MM);
+            return Ok(TaskMm::slot(mm));
         }
         let src = &self.mms[mm];
         if src.mm.is_none() && src.cmdline.is_none() && src.dumpable {
             // A copy of an empty space: the child's own, with no entry.
-            return Ok(EMPTY_MM);
+            return Ok(TaskMm::EMPTY);
         }
         let copy = match &self.mms[mm].mm {
             None => None,
@@ -131,16 +126,17 @@ impl Kernel {
                 cmdline,
                 dumpable,
             })
+            .map(TaskMm::slot)
             .ok_or(Errno::ENOMEM)
     }
 
     /// Drops one user of address space `mm` (`mmput`).
     #[inline(always)]
-    pub(crate) fn mmput(&mut self, mm: u32) {
-        // NONE or EMPTY_MM: no entry.
-        if mm >= EMPTY_MM {
+    pub(crate) fn mmput(&mut self, mm: TaskMm) {
+        // None, or one without an entry: nothing to drop.
+        let Some(mm) = mm.entry() else {
             return;
-        }
+        };
         let e = &mut self.mms[mm];
         e.users -= 1;
         if e.users == 0 {
@@ -152,7 +148,7 @@ impl Kernel {
     /// `exit_mm()`: the exiting task gives up its address space.
     #[inline(always)]
     pub(crate) fn exit_mm(&mut self, t: TaskIx) {
-        let mm = core::mem::replace(&mut self.tasks[t].mm, NONE);
+        let mm = core::mem::replace(&mut self.tasks[t].mm, TaskMm::GONE);
         self.mmput(mm);
     }
 
@@ -172,9 +168,9 @@ impl Kernel {
     /// `ESRCH` if either handle is stale.
     pub fn same_mm(&self, a: TaskId, b: TaskId) -> Result<bool> {
         let (a, b) = (self.task_idx(a)?, self.task_idx(b)?);
-        // An entry-less space (EMPTY_MM) is its one task's own.
+        // An entry-less space is its one task's own.
         let mm = self.tasks[a].mm;
-        Ok(mm != NONE && mm == self.tasks[b].mm && (mm != EMPTY_MM || a == b))
+        Ok(!mm.is_gone() && mm == self.tasks[b].mm && (mm != TaskMm::EMPTY || a == b))
     }
 
     /// Runs `f` on the caller's address space, creating it (empty) on
@@ -187,8 +183,11 @@ impl Kernel {
     ) -> Result<T> {
         let t = self.current(current)?;
         let max_map_count = self.config.max_map_count;
-        let entryless = self.tasks[t].mm == EMPTY_MM;
-        let own = self.mm_own(t);
+        let entryless = self.tasks[t].mm == TaskMm::EMPTY;
+        // A live task (`current` checked it) has an address space.
+        let Some(own) = self.mm_own(t).entry() else {
+            return Err(Errno::ESRCH);
+        };
         let slot = &mut self.mms[own].mm;
         let created = slot.is_none();
         let mm = slot.get_or_insert_with(Box::default);
@@ -200,7 +199,7 @@ impl Kernel {
             if entryless {
                 // Back to no entry, as before the call.
                 self.mms.delete(own);
-                self.tasks[t].mm = EMPTY_MM;
+                self.tasks[t].mm = TaskMm::EMPTY;
             }
         }
         r
@@ -354,7 +353,7 @@ impl Kernel {
                 dumpable,
             })
             .ok_or(Errno::ENOMEM)?;
-        let old = core::mem::replace(&mut self.tasks[t].mm, new);
+        let old = core::mem::replace(&mut self.tasks[t].mm, TaskMm::slot(new));
         self.mmput(old);
         Ok(())
     }

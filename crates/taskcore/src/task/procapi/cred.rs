@@ -240,8 +240,7 @@ impl Kernel {
         if key(old) != key(&new) || !self.cred_cap_issubset(old, &new) {
             self.tasks[cur].pdeath_signal = 0;
             // set_dumpable(mm, suid_dumpable), suid_dumpable being 0.
-            let mm = self.mm_own(cur);
-            if mm != crate::slab::NONE {
+            if let Some(mm) = self.mm_own(cur).entry() {
                 self.mms[mm].dumpable = false;
             }
         }

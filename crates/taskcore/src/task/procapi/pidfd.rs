@@ -411,7 +411,7 @@ impl Kernel {
         let nr = self.pid_nr_ns(pid, ns.0);
         let mut nspid = vec![nr];
         if nr > 0 {
-            let numbers = self.pids[pid].numbers.as_slice();
+            let numbers = self.pid_numbers(pid);
             nspid.extend(numbers[level + 1..].iter().map(|u| u.nr as i32));
         }
         Ok(PidFdInfo { pid: nr, nspid })

@@ -82,8 +82,7 @@ impl Kernel {
         let dumpable = crate::rules::dumpable_arg(arg)?;
         // An entry-less space is dumpable already.
         if dumpable != self.mm_dumpable(self.tasks[t].mm) {
-            let mm = self.mm_own(t);
-            if mm != crate::slab::NONE {
+            if let Some(mm) = self.mm_own(t).entry() {
                 self.mms[mm].dumpable = dumpable;
             }
         }

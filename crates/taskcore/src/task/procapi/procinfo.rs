@@ -14,7 +14,6 @@ use std::sync::Arc;
 
 use crate::errno::{Errno, Result};
 use crate::pid::NsId;
-use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::task_struct::TS_RUNNING;
 use crate::uapi::TASK_COMM_LEN;
@@ -40,8 +39,7 @@ impl Kernel {
     /// except `prctl(PR_SET_MM_ARG_START/END)`.
     pub fn set_cmdline(&mut self, task: TaskId, argv: &[&[u8]]) -> Result<()> {
         let t = self.task_idx(task)?;
-        let mm = self.tasks[t].mm;
-        if mm == NONE {
+        if self.tasks[t].mm.is_gone() {
             return Err(Errno::ESRCH);
         }
         let len: usize = argv.iter().map(|a| a.len() + 1).sum();
@@ -53,8 +51,9 @@ impl Kernel {
             area.extend_from_slice(a);
             area.push(0);
         }
-        let mm = self.mm_own(t);
-        self.mms[mm].cmdline = Some(Arc::from(area));
+        if let Some(mm) = self.mm_own(t).entry() {
+            self.mms[mm].cmdline = Some(Arc::from(area));
+        }
         Ok(())
     }
 

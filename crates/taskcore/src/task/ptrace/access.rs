@@ -29,7 +29,6 @@
 
 use crate::errno::{Errno, Result};
 use crate::ix::TaskIx;
-use crate::slab::NONE;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::state::capability::CAP_SYS_PTRACE;
 
@@ -81,7 +80,7 @@ impl Kernel {
             return false;
         }
         let mm = self.tasks[t].mm;
-        if !(mm == NONE || self.mm_dumpable(mm) || has_cap) {
+        if !(mm.is_gone() || self.mm_dumpable(mm) || has_cap) {
             return false;
         }
         // cap_ptrace_access_check(): the target's permitted set within the

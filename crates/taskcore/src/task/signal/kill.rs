@@ -13,8 +13,8 @@ use crate::errno::{Errno, Result};
 use crate::ix::GroupIx;
 use crate::ix::TaskIx;
 use crate::list;
-use crate::pid::entry::Numbers;
 use crate::pid::entry::PidIx;
+use crate::pid::entry::Upid;
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
 use crate::task::signal::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::{ExitState, PF_EXITING, SIGNAL_GROUP_EXIT};
@@ -36,7 +36,9 @@ pub(crate) struct Killer {
     /// what `si_pid` says unless the target cannot see the sender.
     tgid_vnr: i32,
     /// The sender's pid numbers: whether the target's namespace sees it.
-    numbers: Numbers,
+    /// Its deepest, and all of them (root first) when it has several.
+    last: Upid,
+    upper: Option<Box<[Upid]>>,
     /// The sender's uid as its user namespace shows it (what
     /// `prepare_kill_siginfo()` writes in `si_uid`), and that number taken
     /// back to a kernel uid through the same namespace (`None`: unmapped):
@@ -361,6 +363,16 @@ impl Kernel {
 
     /// What `check_kill_permission()` needs of the sender, taken before the
     /// first delivery (the sender may die half-way through a group).
+    /// The numbers of a sender's `struct pid` `pid` above its deepest,
+    /// for a pid of a nested namespace (a copy: the sender may be reaped
+    /// before the signal is sent).
+    fn sender_levels(&self, pid: PidIx) -> Option<Box<[Upid]>> {
+        if self.pid_levels.is_empty() {
+            return None;
+        }
+        self.pid_levels.get(&pid).cloned()
+    }
+
     pub(crate) fn killer(&self, cur: TaskIx) -> Killer {
         let g = self.tasks[cur].group;
         let c = &self.tasks[cur].cred;
@@ -370,7 +382,8 @@ impl Kernel {
             group: g,
             session: self.groups[g].session,
             tgid_vnr: self.pid_nr_ns(self.tasks[self.groups[g].leader].pid, self.ns_of(cur)),
-            numbers: self.pids[self.tasks[cur].pid].numbers.clone(),
+            last: self.pids[self.tasks[cur].pid].numbers.last(),
+            upper: self.sender_levels(self.tasks[cur].pid),
             uid_vnr,
             uid_back: self.make_kuid(c.user_ns.0, uid_vnr),
         }
@@ -442,7 +455,11 @@ impl Kernel {
         // namespace (an ancestor namespace) is shown as pid 0, and its
         // SIGKILL/SIGSTOP reach a namespace init.
         let ns = self.ns_of(t);
-        let force = who.numbers.nr_in(ns, self.nss[ns].level).is_none();
+        let force = !(who.last.ns == ns
+            || who
+                .upper
+                .as_ref()
+                .is_some_and(|v| v.get(self.nss[ns].level).is_some_and(|u| u.ns == ns)));
         let mut info = own.unwrap_or(SigInfo {
             signo: sig,
             code: if ty == PidType::Pid {
