@@ -22,10 +22,10 @@ const BATCH: usize = 128;
 /// Batches the channel from the reader thread holds. The reader parses
 /// faster than the replay applies, so the channel is full for most of a
 /// replay: with the batch being filled and the one being applied, at most
-/// `(CHANNEL_BATCHES + 2) * BATCH` parsed events are in flight (about 230
-/// KB at 304 bytes an event). 16 batches of 512 held 2.8 MB, a fifth of
-/// a 100,000-process replay's peak RSS; 4 of 128 keep the two threads
-/// overlapped as well.
+/// `(CHANNEL_BATCHES + 2) * BATCH` parsed events are in flight (about 200
+/// KB at 256 bytes an event). 16 batches of 512 held 2.8 MB (of 304-byte
+/// events), a fifth of a 100,000-process replay's peak RSS; 4 of 128 keep
+/// the two threads overlapped as well.
 const CHANNEL_BATCHES: usize = 4;
 /// Parse errors tolerated in a usable trace: at most this many, and at most
 /// one line in [`MAX_ERROR_RATIO`].
