@@ -135,7 +135,7 @@ fn taken_with_info(e: &Event) -> Option<(i32, crate::event::RecSigInfo)> {
                 out: crate::event::Rec::Siginfo { info: Some(i), .. },
             }),
             Outcome::Value(n),
-        ) => Some((*n as i32, *i)),
+        ) => Some((*n as i32, **i)),
         _ => None,
     }
 }

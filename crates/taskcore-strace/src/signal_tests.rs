@@ -172,14 +172,14 @@ fn timedwait_with_siginfo() {
             },
             Recorded::Siginfo {
                 read: true,
-                info: Some(SigInfo {
+                info: Some(Box::new(SigInfo {
                     signo: 17,
                     code: 6,
                     pid: Some(1957),
                     uid: Some(54322),
                     status: Some(18),
                     ..SigInfo::default()
-                }),
+                })),
             }
         )
     );
@@ -242,7 +242,7 @@ fn queueinfo_with_values() {
             },
             Recorded::Siginfo {
                 read: true,
-                info: Some(printed)
+                info: Some(Box::new(printed))
             }
         )
     );

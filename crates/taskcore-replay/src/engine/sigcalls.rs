@@ -62,13 +62,13 @@ impl Engine {
             }
             (Syscall::RtSigqueueinfo { .. } | Syscall::RtTgsigqueueinfo { .. }, rec) => {
                 let info = match rec {
-                    Rec::Siginfo { info, .. } => *info,
+                    Rec::Siginfo { info, .. } => info.as_deref().copied(),
                     _ => None,
                 };
                 self.sigqueueinfo(e, cur, call, info)
             }
-            (&Syscall::RtSigtimedwait { set, .. }, &Rec::Siginfo { read, info }) => {
-                self.sigtimedwait(e, cur, read.then_some(set), info)
+            (&Syscall::RtSigtimedwait { set, .. }, Rec::Siginfo { read, info }) => {
+                self.sigtimedwait(e, cur, read.then_some(set), info.as_deref().copied())
             }
             (&Syscall::RtSigsuspend { mask }, _) => self.sigsuspend(e, cur, Some(mask)),
             (Syscall::Pause, _) => self.sigsuspend(e, cur, None),

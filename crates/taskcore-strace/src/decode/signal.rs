@@ -68,7 +68,10 @@ pub(super) fn decode(name: &str, a: &Args<'_>) -> Option<Res<Call>> {
                     sig,
                     info: given_info(sig, info.as_ref()),
                 },
-                Recorded::Siginfo { read: true, info },
+                Recorded::Siginfo {
+                    read: true,
+                    info: info.map(Box::new),
+                },
             ))
         })(),
         "rt_tgsigqueueinfo" => (|| {
@@ -81,7 +84,10 @@ pub(super) fn decode(name: &str, a: &Args<'_>) -> Option<Res<Call>> {
                     sig,
                     info: given_info(sig, info.as_ref()),
                 },
-                Recorded::Siginfo { read: true, info },
+                Recorded::Siginfo {
+                    read: true,
+                    info: info.map(Box::new),
+                },
             ))
         })(),
         "rt_sigreturn" => rt_sigreturn(a),
@@ -209,7 +215,7 @@ fn rt_sigtimedwait(a: &Args<'_>) -> Res<Call> {
         },
         out: Recorded::Siginfo {
             read: set.mask().is_some(),
-            info,
+            info: info.map(Box::new),
         },
     })
 }
