@@ -504,6 +504,11 @@ impl Supervisor {
                 }
             }
         }
+        dline!(
+            self,
+            "[debug]   exit {} = {shown}, core {r:?}: {ok:?}",
+            ic.name
+        );
         match ok {
             None => self.report.not_checked("result not comparable"),
             Some(true) => {}

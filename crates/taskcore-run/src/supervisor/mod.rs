@@ -23,6 +23,8 @@
 //! gives the core the id maps a program wrote natively; `notation`
 //! writes divergences in strace's notation.
 
+#[macro_use]
+mod log;
 mod answer;
 mod entry;
 mod events;
@@ -252,8 +254,8 @@ struct Supervisor {
     opts: Options,
     report: Report,
     warned: HashSet<&'static str>,
-    /// `TASKCORE_RUN_DEBUG` is set: every stop is printed.
-    debug: bool,
+    /// The debug lines (`TASKCORE_RUN_DEBUG`, `TASKCORE_RUN_RING`).
+    log: log::DebugLog,
     /// Leaders the core's init traces (seized before a death).
     seized: HashSet<TaskId>,
     /// The processes over time, with [`Options::timeline`].
@@ -452,7 +454,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
             ..Report::default()
         },
         warned: HashSet::new(),
-        debug: std::env::var_os("TASKCORE_RUN_DEBUG").is_some(),
+        log: log::DebugLog::from_env(),
         seized: HashSet::new(),
         timeline: opts.timeline.then(Recorder::default),
         stops_seen: 0,
@@ -569,8 +571,9 @@ impl Supervisor {
         if let Some(t) = self.threads.get_mut(&tid) {
             t.prev_seen = std::mem::replace(&mut t.last_seen, self.stops_seen);
         }
-        if self.debug {
-            eprintln!(
+        if self.log.on() {
+            dline!(
+                self,
                 "[debug] tid {tid} status {st:#x} v{}",
                 self.map.to_virtual(tid)
             );
@@ -802,6 +805,7 @@ impl Supervisor {
             eprintln!("taskcore run: DIVERGENCE {d}");
         }
         self.report.divergences.push(d);
+        self.log.dump();
     }
 
     /// Prints a warning once per key.

@@ -244,11 +244,12 @@ impl Supervisor {
         if let Some(call) = self.threads.get_mut(&tid).and_then(|t| t.suspended.take()) {
             let _ = taskcore::sys::dispatch(&mut self.k, task, &call);
         }
-        if self.debug {
+        if self.log.on() {
             let (p, sh) = self.k.pending_signals(task).unwrap_or((0, 0));
             let m = self.k.sigmask(task).unwrap_or(0);
             let h = self.k.rt_sigaction(task, sig, None).map(|a| a.handler);
-            eprintln!(
+            dline!(
+                self,
                 "[debug]   signal {sig}: pending {p:#x}/{sh:#x} blocked {m:#x} handler {h:?}"
             );
         }
@@ -286,8 +287,8 @@ impl Supervisor {
                 break;
             };
             let info = self.k.ptrace_getsiginfo(self.init, v);
-            if self.debug {
-                eprintln!("[debug]   core trap of {v}: {info:?}");
+            if self.log.on() {
+                dline!(self, "[debug]   core trap of {v}: {info:?}");
             }
             // A stop signal's Stopped is its group stop when the task is
             // not traced, or traced and in its group-stop trap (si_code
@@ -337,8 +338,11 @@ impl Supervisor {
         }
         for (sender, call) in later {
             let again = taskcore::sys::dispatch(&mut self.k, sender, &call);
-            if self.debug {
-                eprintln!("[debug]   {call:?} sent again after this delivery: {again:?}");
+            if self.log.on() {
+                dline!(
+                    self,
+                    "[debug]   {call:?} sent again after this delivery: {again:?}"
+                );
             }
         }
         match r {
@@ -374,7 +378,7 @@ impl Supervisor {
             Ok(SignalAction::None) if self.is_ns_init(task) && !self.pending(task, sig) => None,
             Ok(SignalAction::Exit) | Err(_) => None,
             Ok(other) => {
-                if self.debug {
+                if self.log.on() {
                     let v = self.k.gettid(task).unwrap_or(0);
                     let st = self
                         .k
@@ -389,7 +393,7 @@ impl Supervisor {
                                 || l.starts_with("Sig")
                         })
                         .collect();
-                    eprintln!("[debug]   core status of {v}: {lines:?}");
+                    dline!(self, "[debug]   core status of {v}: {lines:?}");
                 }
                 let core = match other {
                     SignalAction::None => "nothing to deliver".to_string(),
@@ -501,8 +505,8 @@ impl Supervisor {
         } else {
             self.k.send_signal(task, libc::SIGCONT)
         };
-        if self.debug {
-            eprintln!("[debug]   SIGCONT to {v} again after its stop: {r:?}");
+        if self.log.on() {
+            dline!(self, "[debug]   SIGCONT to {v} again after its stop: {r:?}");
         }
     }
 
