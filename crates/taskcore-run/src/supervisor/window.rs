@@ -217,12 +217,16 @@ impl Supervisor {
 
     /// The kernel reported child `real` stopped or continued where the
     /// core cannot: a kill of another thread applied to the core at its
-    /// entry before this wait's entry, and still in flight then (its exit
-    /// stop not seen), took that report (a SIGCONT ending the stop); the
-    /// kernel ran the wait before the kill. The report the parent could
-    /// take just before the kill is the answer (taken once; its status is
-    /// compared as the core's; the core's state after the kill is the
-    /// kernel's after both).
+    /// entry took that report (a SIGCONT ending the stop), and the two
+    /// calls' windows overlap (the kill's exit stop not seen before this
+    /// wait's entry), so the kernel may have run the wait before the kill.
+    /// The kill may have been applied after the wait's entry too: the
+    /// moment just before it, when the core had the report (the child's
+    /// stop came to the core after the wait's entry), is then one inside
+    /// the wait's window. The report the parent could take just before
+    /// the kill is the answer (taken once; its status is compared as the
+    /// core's; the core's state after the kill is the kernel's after
+    /// both).
     fn report_before_kill_in_flight(
         &mut self,
         task: taskcore::TaskId,
@@ -233,8 +237,7 @@ impl Supervisor {
         let y = real?;
         let &(w, _, entered, exited) = self.taken_by_kill.get(&y)?;
         let stop_or_cont = |st: i32| st == 0xffff || st & 0xff == 0x7f;
-        if entered > ic.entry_seq
-            || exited.is_some_and(|x| x <= ic.entry_seq)
+        if exited.is_some_and(|x| x <= ic.entry_seq)
             || !self.real_is_stop_or_cont(task, call, ic)
             || self
                 .peek_wait_report(task, &only_child(call, y))
@@ -246,7 +249,8 @@ impl Supervisor {
         if self.log.on() {
             dline!(
                 self,
-                "[debug]   window: {y}'s report before a kill in flight"
+                "[debug]   window: {y}'s report before a kill in flight (applied at stop {entered}, the wait entered at {})",
+                ic.entry_seq
             );
         }
         Some(Ok(match call {
