@@ -464,6 +464,14 @@ impl Supervisor {
         let Some((targets, sender, call)) = before else {
             return;
         };
+        for &(_, v, _) in &targets {
+            // A stop the core took again after an earlier SIGCONT that had
+            // discarded it is ended in the core by this one: that earlier
+            // SIGCONT is not sent again at the process's next trap
+            // (send_cont_after_stop()), which could come after this
+            // SIGCONT, and after stop signals sent since.
+            self.cont_after_stop.remove(&v);
+        }
         for (t, v, bits) in targets.into_iter().filter(|b| b.2 != 0) {
             let (private, shared) = self.k.pending_signals(t).unwrap_or((0, 0));
             let gone = bits & !(private | shared);
@@ -500,14 +508,30 @@ impl Supervisor {
         let Some((sender, call)) = self.cont_after_stop.remove(&v) else {
             return;
         };
+        // Stop signals pending now were sent in the core after the stop
+        // taken again, and so after that SIGCONT (its exit stop had come,
+        // or it was in flight: one of the orders): this trap may come long
+        // after it, a starved thread's trap after its sender's next
+        // kill(SIGSTOP). They stay pending (prepare_signal() flushed only
+        // the stops sent before it).
+        let stops = |k: &taskcore::Kernel| {
+            let (private, shared) = k.pending_signals(task).unwrap_or((0, 0));
+            (private | shared) & STOP_BITS
+        };
+        let before = stops(&self.k);
         let r = if self.alive(sender) {
             taskcore::sys::dispatch(&mut self.k, sender, &call).map(|_| ())
         } else {
             self.k.send_signal(task, libc::SIGCONT)
         };
-        if self.log.on() {
-            dline!(self, "[debug]   SIGCONT to {v} again after its stop: {r:?}");
+        let flushed = before & !stops(&self.k);
+        for sig in (1..=64).filter(|s| flushed & (1u64 << (s - 1)) != 0) {
+            let _ = self.k.send_signal(task, sig);
         }
+        dline!(
+            self,
+            "[debug]   SIGCONT to {v} again after its stop: {r:?}, stops kept {flushed:#x}"
+        );
     }
 
     /// Whether stop signal `sig` of `task`'s process was discarded in the
@@ -520,6 +544,10 @@ impl Supervisor {
         match self.discarded_stops.get_mut(&v) {
             Some(bits) if *bits & bit != 0 && sig_kernel_stop(sig) => {
                 *bits &= !bit;
+                dline!(
+                    self,
+                    "[debug]   stop {sig} of {v} taken again after a SIGCONT"
+                );
                 if let Some(c) = self.discarding_cont.remove(&v) {
                     self.cont_after_stop.insert(v, c);
                 }
