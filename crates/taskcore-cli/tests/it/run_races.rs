@@ -1146,10 +1146,13 @@ int main(int argc, char **argv) {
 /// `--- signal delivery --- SIGSTOP (real kernel) but SIGCHLD (core)`).
 /// Before: 233-768 divergences in each of 5 runs of 200; 0 in 5 after.
 /// One run: the order it checks diverges in every run without the fix.
-/// A residual order, not analysed (`--- SIGSTOP --- delivered but not
-/// pending` for the grandchild, with no debug log reproducing it in 260
-/// runs), still diverges in about 1 run of 100 (2026-12-03, after the
-/// group SIGCONT's discarded stops were noted per process).
+/// A residual order (`--- SIGSTOP --- delivered but not pending` for the
+/// grandchild, about 1 run in 100 on a quiet machine) was a SIGCONT sent
+/// again in the core at the grandchild's late notify trap, after the
+/// next `kill(-pgrp, SIGSTOP)`, discarding that stop (found by
+/// `TASKCORE_RUN_RING`'s dump; supervisor/signals.rs,
+/// `send_cont_after_stop`): beside two CPU hogs 28 of 300 runs diverged
+/// before, 0 of 300 after (2026-12-03).
 #[test]
 fn a_signal_the_core_had_before_the_kernel_is_not_taken_first() {
     if !available() || !have("gcc") {
