@@ -284,6 +284,12 @@ struct Supervisor {
     /// again in the core when the kernel shows it came after the stop
     /// (`supervisor/signals.rs`).
     cont_after_stop: HashMap<i32, (TaskId, Syscall)>,
+    /// Processes (virtual tgid) whose discarding SIGCONT (the last one
+    /// noted) was applied while another thread's kill-family call was in
+    /// flight: the kernel may have sent the stop after that SIGCONT, so
+    /// its group stop proves no SIGCONT came after it
+    /// (`supervisor/signals.rs`, `send_cont_proven_after_stop`).
+    cont_unordered: HashSet<i32>,
     /// The last kill-family calls applied at their entry: the sender's
     /// real tid, its task, the call, and [`Supervisor::stops_seen`] at
     /// its exit (`None`: in flight) (`supervisor/signals.rs`).
@@ -463,6 +469,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         discarded_stops: HashMap::new(),
         discarding_cont: HashMap::new(),
         cont_after_stop: HashMap::new(),
+        cont_unordered: HashSet::new(),
         recent_kills: std::collections::VecDeque::new(),
         hand_ons: HashMap::new(),
         held_prctls: HashMap::new(),
@@ -672,6 +679,9 @@ impl Supervisor {
                 // the last one tells the parent); the core's thread too,
                 // dequeuing nothing it has not delivered for real.
                 let _ = self.k.get_signal_jobctl(task);
+            }
+            if let Some(g) = self.threads.get(&tid).map(|t| t.tgid) {
+                self.send_cont_proven_after_stop(Some(g));
             }
         } else {
             // A trap (a SIGCONT's notify, the end of a listen): the core's

@@ -472,6 +472,16 @@ impl Supervisor {
             // SIGCONT, and after stop signals sent since.
             self.cont_after_stop.remove(&v);
         }
+        // Another thread's kill in flight (a stop signal's, say) may have
+        // been sent for real after this SIGCONT though applied before it.
+        let sender_tid = self.map.tid_of_task(sender);
+        let others_sending = self.threads.iter().any(|(&r, th)| {
+            Some(r) != sender_tid
+                && th
+                    .in_call
+                    .as_ref()
+                    .is_some_and(|ic| crate::calls::sends_signal(ic.nr))
+        });
         for (t, v, bits) in targets.into_iter().filter(|b| b.2 != 0) {
             let (private, shared) = self.k.pending_signals(t).unwrap_or((0, 0));
             let gone = bits & !(private | shared);
@@ -491,6 +501,11 @@ impl Supervisor {
                     ref c => c.clone(),
                 };
                 self.discarding_cont.insert(v, (sender, again));
+                if others_sending {
+                    self.cont_unordered.insert(v);
+                } else {
+                    self.cont_unordered.remove(&v);
+                }
             }
         }
     }
@@ -532,6 +547,58 @@ impl Supervisor {
             self,
             "[debug]   SIGCONT to {v} again after its stop: {r:?}, stops kept {flushed:#x}"
         );
+    }
+
+    /// The SIGCONTs noted to be sent again after a stop taken again
+    /// ([`Self::send_cont_after_stop`]) that the kernel has shown to have
+    /// run after that stop, sent again now rather than at the process's
+    /// notify trap, which a starved thread may take long after: its
+    /// group-stop trap has come since the stop was taken again (a SIGCONT
+    /// sent between the dequeue and `do_signal_stop()` clears
+    /// `JOBCTL_STOP_DEQUEUED`, and there is no group stop: so it came
+    /// after the group stop), and its sender's call has returned (it was
+    /// sent), and no other kill was in flight when the core applied it
+    /// (a stop signal sent by one may have come after it for real, and
+    /// the group stop then follows the SIGCONT). A wait of the parent
+    /// after both would otherwise get the stop from the core where the
+    /// kernel, which continued the process, reports nothing. Called at a group-stop trap of `tgid` (real) and
+    /// at a kill-family call's syscall exit (`tgid` `None`: every
+    /// process).
+    pub(super) fn send_cont_proven_after_stop(&mut self, tgid: Option<i32>) {
+        if self.cont_after_stop.is_empty() {
+            return;
+        }
+        let mut due: Vec<TaskId> = Vec::new();
+        for (r, t) in self.map.threads() {
+            let Some(th) = self.threads.get(&r) else {
+                continue;
+            };
+            if tgid.is_some_and(|g| g != th.tgid)
+                || !matches!(self.group_stops.get(&th.tgid), Some(Some(_)))
+            {
+                continue;
+            }
+            let Ok(v) = self.k.getpid(t) else { continue };
+            let Some(&(sender, _)) = self.cont_after_stop.get(&v) else {
+                continue;
+            };
+            if self.cont_unordered.contains(&v) {
+                continue;
+            }
+            let sending = self
+                .map
+                .tid_of_task(sender)
+                .and_then(|s| self.threads.get(&s))
+                .and_then(|s| s.in_call.as_ref())
+                .is_some_and(|ic| crate::calls::sends_signal(ic.nr));
+            if !sending && !due.iter().any(|&d| self.k.getpid(d) == Ok(v)) {
+                due.push(t);
+            }
+        }
+        for t in due {
+            dline!(self, "[debug]   SIGCONT proven after the group stop");
+            self.send_cont_after_stop(t);
+        }
     }
 
     /// Whether stop signal `sig` of `task`'s process was discarded in the
