@@ -374,6 +374,7 @@ impl Supervisor {
                     }
                 }
                 self.note_discarded_stops(before);
+                self.note_cont_in_flight(tid, call);
             }
         }
         if nr == libc::SYS_setns && alive {

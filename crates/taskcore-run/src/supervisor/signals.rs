@@ -459,6 +459,79 @@ impl Supervisor {
         Some((targets, task, call.clone()))
     }
 
+    /// A stop signal sent by thread `tid` (`call`, just applied at its
+    /// entry) to processes that another thread's SIGCONT, applied before
+    /// it and still in flight, reaches: the kernel may have sent the stop
+    /// first, and the SIGCONT then ended the group stop the core keeps.
+    /// That SIGCONT is noted to be sent again at such a process's next
+    /// notify trap ([`Self::send_cont_after_stop`]: after a group stop it
+    /// proves the SIGCONT came after it; before the delivery, sent again it
+    /// changes nothing, the stop kept pending), not earlier (the order is
+    /// not known).
+    pub(super) fn note_cont_in_flight(&mut self, tid: i32, call: &taskcore::sys::Syscall) {
+        use taskcore::sys::Syscall;
+        let as_cont = match *call {
+            Syscall::Kill { pid, sig } if sig_kernel_stop(sig) => Syscall::Kill {
+                pid,
+                sig: libc::SIGCONT,
+            },
+            Syscall::Tgkill { tgid, tid, sig } if sig_kernel_stop(sig) => Syscall::Tgkill {
+                tgid,
+                tid,
+                sig: libc::SIGCONT,
+            },
+            Syscall::Tkill { tid, sig } if sig_kernel_stop(sig) => Syscall::Tkill {
+                tid,
+                sig: libc::SIGCONT,
+            },
+            _ => return,
+        };
+        let Some(task) = self.map.task(tid) else {
+            return;
+        };
+        let Some((stopped, _, _)) = self.stops_pending_at_sigcont(task, &as_cont) else {
+            return;
+        };
+        let conts: Vec<(TaskId, Syscall)> = self
+            .threads
+            .iter()
+            .filter(|(&r, _)| r != tid)
+            .filter_map(|(&r, th)| {
+                let c = th.in_call.as_ref()?.call.as_ref().ok()?;
+                let sig = match *c {
+                    Syscall::Kill { sig, .. }
+                    | Syscall::Tgkill { sig, .. }
+                    | Syscall::Tkill { sig, .. } => sig,
+                    _ => return None,
+                };
+                (sig == libc::SIGCONT).then(|| Some((self.map.task(r)?, c.clone())))?
+            })
+            .collect();
+        for (sender, c) in conts {
+            let Some((reached, _, _)) = self.stops_pending_at_sigcont(sender, &c) else {
+                continue;
+            };
+            for &(t, v, _) in &reached {
+                if !stopped.iter().any(|s| s.1 == v) {
+                    continue;
+                }
+                let again = match c {
+                    Syscall::Kill { pid, sig } if pid <= 0 => match self.k.pid_vnr(sender, t) {
+                        Ok(n) if n > 0 => Syscall::Kill { pid: n, sig },
+                        _ => continue,
+                    },
+                    ref c => c.clone(),
+                };
+                dline!(
+                    self,
+                    "[debug]   stop to {v} sent while a SIGCONT is in flight"
+                );
+                self.cont_after_stop.insert(v, (sender, again));
+                self.cont_unordered.insert(v);
+            }
+        }
+    }
+
     /// After the send: the stop signals it discarded (prepare_signal()).
     pub(super) fn note_discarded_stops(&mut self, before: Option<SigcontTargets>) {
         let Some((targets, sender, call)) = before else {
