@@ -133,8 +133,8 @@ impl Supervisor {
         self.confirm_frame(tid, task, nr == libc::SYS_rt_sigreturn);
         self.sync_userns(tid, task);
         let vargs = regs.args();
-        if self.debug {
-            eprintln!("[debug]   entry {} {:?}", c.name, &vargs[..3]);
+        if self.log.on() {
+            dline!(self, "[debug]   entry {} {:?}", c.name, &vargs[..3]);
         }
         let mut confine = false;
         // A call that would change or read the supervisor (init) itself.
@@ -426,8 +426,11 @@ impl Supervisor {
                 let before = self.stops_pending_at_sigcont(task, call);
                 let kept = self.report_before_kill(task, call);
                 early = Some(dispatch(&mut self.k, task, probe.as_ref().unwrap_or(call)));
-                if self.debug {
-                    eprintln!("[debug]   applied at the entry: {early:?}, report kept {kept:x?}");
+                if self.log.on() {
+                    dline!(
+                        self,
+                        "[debug]   applied at the entry: {early:?}, report kept {kept:x?}"
+                    );
                 }
                 self.note_report_taken_by_kill(tid, kept);
                 if probe.is_none() {
@@ -437,6 +440,7 @@ impl Supervisor {
                     }
                 }
                 self.note_discarded_stops(before);
+                self.note_cont_in_flight(tid, call);
             }
         }
         if nr == libc::SYS_setns && alive {
@@ -587,9 +591,9 @@ impl Supervisor {
             Some(Ok(SysRet::Waitid(taskcore::WaitOutcome::Reported(w)))) => Some(w),
             _ => None,
         };
-        if self.debug {
+        if self.log.on() {
             if let Some(w) = &entry_report {
-                eprintln!("[debug]   entry report {w:x?}");
+                dline!(self, "[debug]   entry report {w:x?}");
             }
         }
         if let Some(t) = self.threads.get_mut(&tid) {
@@ -605,8 +609,8 @@ impl Supervisor {
         if nr == libc::SYS_prctl && vargs[0] == libc::PR_SET_CHILD_SUBREAPER as u64 && alive {
             if let Some(g) = self.exit_decided_by_subreaper(task, vargs[1] != 0) {
                 // Held until that exit's hand-on is done for real.
-                if self.debug {
-                    eprintln!("[debug]   subreaper prctl held for the exit of {g}");
+                if self.log.on() {
+                    dline!(self, "[debug]   subreaper prctl held for the exit of {g}");
                 }
                 self.held_prctls.insert(tid, g);
                 return;

@@ -89,13 +89,13 @@ impl Supervisor {
                     // Made before the creator's setpgid or setsid: it
                     // keeps the group it inherited.
                     let r = dispatch(&mut self.k, task, &Syscall::Setpgid { pid: v, pgid });
-                    if self.debug {
-                        eprintln!("[debug]   child {v} kept group {pgid}: {r:?}");
+                    if self.log.on() {
+                        dline!(self, "[debug]   child {v} kept group {pgid}: {r:?}");
                     }
                 }
                 let v0 = self.k.pid_vnr(self.init, ct).unwrap_or(v);
-                if self.debug {
-                    eprintln!("[debug]   child {child} of {tid} numbered {v0}");
+                if self.log.on() {
+                    dline!(self, "[debug]   child {child} of {tid} numbered {v0}");
                 }
                 self.map.insert_task(child, ct, v0);
                 self.map.record_levels(&self.k, ct, child);

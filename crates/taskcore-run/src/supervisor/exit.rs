@@ -101,8 +101,14 @@ impl Supervisor {
             regs.set_ret(shown);
             let _ = regs.set(tid);
         }
+        let sent = sends_signal(ic.nr);
         if self.opts.check && !is_clone(ic.nr) {
             self.check(tid, ic, shown);
+        }
+        if sent {
+            // A SIGCONT it sent after a stop the core took again
+            // (supervisor/signals.rs).
+            self.send_cont_proven_after_stop(None);
         }
         self.resume(tid, 0);
     }
@@ -504,6 +510,11 @@ impl Supervisor {
                 }
             }
         }
+        dline!(
+            self,
+            "[debug]   exit {} = {shown}, core {r:?}: {ok:?}",
+            ic.name
+        );
         match ok {
             None => self.report.not_checked("result not comparable"),
             Some(true) => {}

@@ -67,10 +67,12 @@ impl Supervisor {
         if real != Some(f.saved) || self.k.sigmask(task) != Ok(f.running) {
             return;
         }
-        if self.debug {
-            eprintln!(
+        if self.log.on() {
+            dline!(
+                self,
                 "[debug]   frame undone: real mask {:#x}, the core's {:#x}",
-                f.saved, f.running
+                f.saved,
+                f.running
             );
         }
         let _ = self.k.rt_sigreturn(task, f.saved);

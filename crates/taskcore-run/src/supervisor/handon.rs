@@ -86,8 +86,12 @@ impl Supervisor {
         if moved.is_empty() {
             return;
         }
-        if self.debug {
-            eprintln!("[debug]   hand-on in flight from {}: {moved:?}", b.parent);
+        if self.log.on() {
+            dline!(
+                self,
+                "[debug]   hand-on in flight from {}: {moved:?}",
+                b.parent
+            );
         }
         let e = self.hand_ons.entry(b.tgid).or_insert(HandOn {
             parent: b.parent,
@@ -271,8 +275,8 @@ impl Supervisor {
             return;
         }
         if self.k.sigkill_overtook_exit(task) == Ok(true) {
-            if self.debug {
-                eprintln!("[debug]   a SIGKILL overtook an exit applied early");
+            if self.log.on() {
+                dline!(self, "[debug]   a SIGKILL overtook an exit applied early");
             }
             self.report.not_checked(
                 "SIGKILL overtook an exit applied early (status from the death report)",

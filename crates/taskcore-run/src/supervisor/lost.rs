@@ -187,8 +187,8 @@ impl Supervisor {
                 lost.push((t, g, ic));
             }
         }
-        if self.debug {
-            eprintln!("[debug]   settle {tid}: {} lost", lost.len());
+        if self.log.on() {
+            dline!(self, "[debug]   settle {tid}: {} lost", lost.len());
         }
         if lost.is_empty() {
             return;
@@ -210,8 +210,11 @@ impl Supervisor {
                 .chain(children_of_group(g))
                 .chain(reapers.iter().flat_map(|&r| children_of_group(r)));
             let found = self.unnumbered_in(lists);
-            if self.debug {
-                eprintln!("[debug]   lost clone of {t}: unnumbered {found:?} reapers {reapers:?}");
+            if self.log.on() {
+                dline!(
+                    self,
+                    "[debug]   lost clone of {t}: unnumbered {found:?} reapers {reapers:?}"
+                );
             }
             if let Some(&child) = found.first() {
                 self.report.lost_clone_events += 1;

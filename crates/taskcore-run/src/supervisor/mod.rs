@@ -23,6 +23,8 @@
 //! gives the core the id maps a program wrote natively; `notation`
 //! writes divergences in strace's notation.
 
+#[macro_use]
+mod log;
 mod answer;
 mod entry;
 mod events;
@@ -252,8 +254,8 @@ struct Supervisor {
     opts: Options,
     report: Report,
     warned: HashSet<&'static str>,
-    /// `TASKCORE_RUN_DEBUG` is set: every stop is printed.
-    debug: bool,
+    /// The debug lines (`TASKCORE_RUN_DEBUG`, `TASKCORE_RUN_RING`).
+    log: log::DebugLog,
     /// Leaders the core's init traces (seized before a death).
     seized: HashSet<TaskId>,
     /// The processes over time, with [`Options::timeline`].
@@ -282,6 +284,12 @@ struct Supervisor {
     /// again in the core when the kernel shows it came after the stop
     /// (`supervisor/signals.rs`).
     cont_after_stop: HashMap<i32, (TaskId, Syscall)>,
+    /// Processes (virtual tgid) whose discarding SIGCONT (the last one
+    /// noted) was applied while another thread's kill-family call was in
+    /// flight: the kernel may have sent the stop after that SIGCONT, so
+    /// its group stop proves no SIGCONT came after it
+    /// (`supervisor/signals.rs`, `send_cont_proven_after_stop`).
+    cont_unordered: HashSet<i32>,
     /// The last kill-family calls applied at their entry: the sender's
     /// real tid, its task, the call, and [`Supervisor::stops_seen`] at
     /// its exit (`None`: in flight) (`supervisor/signals.rs`).
@@ -452,7 +460,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
             ..Report::default()
         },
         warned: HashSet::new(),
-        debug: std::env::var_os("TASKCORE_RUN_DEBUG").is_some(),
+        log: log::DebugLog::from_env(),
         seized: HashSet::new(),
         timeline: opts.timeline.then(Recorder::default),
         stops_seen: 0,
@@ -461,6 +469,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         discarded_stops: HashMap::new(),
         discarding_cont: HashMap::new(),
         cont_after_stop: HashMap::new(),
+        cont_unordered: HashSet::new(),
         recent_kills: std::collections::VecDeque::new(),
         hand_ons: HashMap::new(),
         held_prctls: HashMap::new(),
@@ -569,8 +578,9 @@ impl Supervisor {
         if let Some(t) = self.threads.get_mut(&tid) {
             t.prev_seen = std::mem::replace(&mut t.last_seen, self.stops_seen);
         }
-        if self.debug {
-            eprintln!(
+        if self.log.on() {
+            dline!(
+                self,
                 "[debug] tid {tid} status {st:#x} v{}",
                 self.map.to_virtual(tid)
             );
@@ -669,6 +679,9 @@ impl Supervisor {
                 // the last one tells the parent); the core's thread too,
                 // dequeuing nothing it has not delivered for real.
                 let _ = self.k.get_signal_jobctl(task);
+            }
+            if let Some(g) = self.threads.get(&tid).map(|t| t.tgid) {
+                self.send_cont_proven_after_stop(Some(g));
             }
         } else {
             // A trap (a SIGCONT's notify, the end of a listen): the core's
@@ -802,6 +815,7 @@ impl Supervisor {
             eprintln!("taskcore run: DIVERGENCE {d}");
         }
         self.report.divergences.push(d);
+        self.log.dump();
     }
 
     /// Prints a warning once per key.

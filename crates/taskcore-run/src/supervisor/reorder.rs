@@ -113,10 +113,12 @@ impl Supervisor {
                 continue;
             }
             self.k = k;
-            if self.debug {
-                eprintln!(
+            if self.log.on() {
+                dline!(
+                    self,
                     "[debug]   reordered for {target}: {:?} again after {:?}",
-                    a.call, last.call
+                    a.call,
+                    last.call
                 );
             }
             if let Some(l) = self.pgrp_calls.get_mut(&target) {

@@ -244,11 +244,12 @@ impl Supervisor {
         if let Some(call) = self.threads.get_mut(&tid).and_then(|t| t.suspended.take()) {
             let _ = taskcore::sys::dispatch(&mut self.k, task, &call);
         }
-        if self.debug {
+        if self.log.on() {
             let (p, sh) = self.k.pending_signals(task).unwrap_or((0, 0));
             let m = self.k.sigmask(task).unwrap_or(0);
             let h = self.k.rt_sigaction(task, sig, None).map(|a| a.handler);
-            eprintln!(
+            dline!(
+                self,
                 "[debug]   signal {sig}: pending {p:#x}/{sh:#x} blocked {m:#x} handler {h:?}"
             );
         }
@@ -286,8 +287,8 @@ impl Supervisor {
                 break;
             };
             let info = self.k.ptrace_getsiginfo(self.init, v);
-            if self.debug {
-                eprintln!("[debug]   core trap of {v}: {info:?}");
+            if self.log.on() {
+                dline!(self, "[debug]   core trap of {v}: {info:?}");
             }
             // A stop signal's Stopped is its group stop when the task is
             // not traced, or traced and in its group-stop trap (si_code
@@ -337,8 +338,11 @@ impl Supervisor {
         }
         for (sender, call) in later {
             let again = taskcore::sys::dispatch(&mut self.k, sender, &call);
-            if self.debug {
-                eprintln!("[debug]   {call:?} sent again after this delivery: {again:?}");
+            if self.log.on() {
+                dline!(
+                    self,
+                    "[debug]   {call:?} sent again after this delivery: {again:?}"
+                );
             }
         }
         match r {
@@ -374,7 +378,7 @@ impl Supervisor {
             Ok(SignalAction::None) if self.is_ns_init(task) && !self.pending(task, sig) => None,
             Ok(SignalAction::Exit) | Err(_) => None,
             Ok(other) => {
-                if self.debug {
+                if self.log.on() {
                     let v = self.k.gettid(task).unwrap_or(0);
                     let st = self
                         .k
@@ -389,7 +393,7 @@ impl Supervisor {
                                 || l.starts_with("Sig")
                         })
                         .collect();
-                    eprintln!("[debug]   core status of {v}: {lines:?}");
+                    dline!(self, "[debug]   core status of {v}: {lines:?}");
                 }
                 let core = match other {
                     SignalAction::None => "nothing to deliver".to_string(),
@@ -455,11 +459,102 @@ impl Supervisor {
         Some((targets, task, call.clone()))
     }
 
+    /// A stop signal sent by thread `tid` (`call`, just applied at its
+    /// entry) to processes that another thread's SIGCONT, applied before
+    /// it and still in flight, reaches: the kernel may have sent the stop
+    /// first, and the SIGCONT then ended the group stop the core keeps.
+    /// That SIGCONT is noted to be sent again at such a process's next
+    /// notify trap ([`Self::send_cont_after_stop`]: after a group stop it
+    /// proves the SIGCONT came after it; before the delivery, sent again it
+    /// changes nothing, the stop kept pending), not earlier (the order is
+    /// not known).
+    pub(super) fn note_cont_in_flight(&mut self, tid: i32, call: &taskcore::sys::Syscall) {
+        use taskcore::sys::Syscall;
+        let as_cont = match *call {
+            Syscall::Kill { pid, sig } if sig_kernel_stop(sig) => Syscall::Kill {
+                pid,
+                sig: libc::SIGCONT,
+            },
+            Syscall::Tgkill { tgid, tid, sig } if sig_kernel_stop(sig) => Syscall::Tgkill {
+                tgid,
+                tid,
+                sig: libc::SIGCONT,
+            },
+            Syscall::Tkill { tid, sig } if sig_kernel_stop(sig) => Syscall::Tkill {
+                tid,
+                sig: libc::SIGCONT,
+            },
+            _ => return,
+        };
+        let Some(task) = self.map.task(tid) else {
+            return;
+        };
+        let Some((stopped, _, _)) = self.stops_pending_at_sigcont(task, &as_cont) else {
+            return;
+        };
+        let conts: Vec<(TaskId, Syscall)> = self
+            .threads
+            .iter()
+            .filter(|(&r, _)| r != tid)
+            .filter_map(|(&r, th)| {
+                let c = th.in_call.as_ref()?.call.as_ref().ok()?;
+                let sig = match *c {
+                    Syscall::Kill { sig, .. }
+                    | Syscall::Tgkill { sig, .. }
+                    | Syscall::Tkill { sig, .. } => sig,
+                    _ => return None,
+                };
+                (sig == libc::SIGCONT).then(|| Some((self.map.task(r)?, c.clone())))?
+            })
+            .collect();
+        for (sender, c) in conts {
+            let Some((reached, _, _)) = self.stops_pending_at_sigcont(sender, &c) else {
+                continue;
+            };
+            for &(t, v, _) in &reached {
+                if !stopped.iter().any(|s| s.1 == v) {
+                    continue;
+                }
+                let again = match c {
+                    Syscall::Kill { pid, sig } if pid <= 0 => match self.k.pid_vnr(sender, t) {
+                        Ok(n) if n > 0 => Syscall::Kill { pid: n, sig },
+                        _ => continue,
+                    },
+                    ref c => c.clone(),
+                };
+                dline!(
+                    self,
+                    "[debug]   stop to {v} sent while a SIGCONT is in flight"
+                );
+                self.cont_after_stop.insert(v, (sender, again));
+                self.cont_unordered.insert(v);
+            }
+        }
+    }
+
     /// After the send: the stop signals it discarded (prepare_signal()).
     pub(super) fn note_discarded_stops(&mut self, before: Option<SigcontTargets>) {
         let Some((targets, sender, call)) = before else {
             return;
         };
+        for &(_, v, _) in &targets {
+            // A stop the core took again after an earlier SIGCONT that had
+            // discarded it is ended in the core by this one: that earlier
+            // SIGCONT is not sent again at the process's next trap
+            // (send_cont_after_stop()), which could come after this
+            // SIGCONT, and after stop signals sent since.
+            self.cont_after_stop.remove(&v);
+        }
+        // Another thread's kill in flight (a stop signal's, say) may have
+        // been sent for real after this SIGCONT though applied before it.
+        let sender_tid = self.map.tid_of_task(sender);
+        let others_sending = self.threads.iter().any(|(&r, th)| {
+            Some(r) != sender_tid
+                && th
+                    .in_call
+                    .as_ref()
+                    .is_some_and(|ic| crate::calls::sends_signal(ic.nr))
+        });
         for (t, v, bits) in targets.into_iter().filter(|b| b.2 != 0) {
             let (private, shared) = self.k.pending_signals(t).unwrap_or((0, 0));
             let gone = bits & !(private | shared);
@@ -479,6 +574,11 @@ impl Supervisor {
                     ref c => c.clone(),
                 };
                 self.discarding_cont.insert(v, (sender, again));
+                if others_sending {
+                    self.cont_unordered.insert(v);
+                } else {
+                    self.cont_unordered.remove(&v);
+                }
             }
         }
     }
@@ -496,13 +596,81 @@ impl Supervisor {
         let Some((sender, call)) = self.cont_after_stop.remove(&v) else {
             return;
         };
+        // Stop signals pending now were sent in the core after the stop
+        // taken again, and so after that SIGCONT (its exit stop had come,
+        // or it was in flight: one of the orders): this trap may come long
+        // after it, a starved thread's trap after its sender's next
+        // kill(SIGSTOP). They stay pending (prepare_signal() flushed only
+        // the stops sent before it).
+        let stops = |k: &taskcore::Kernel| {
+            let (private, shared) = k.pending_signals(task).unwrap_or((0, 0));
+            (private | shared) & STOP_BITS
+        };
+        let before = stops(&self.k);
         let r = if self.alive(sender) {
             taskcore::sys::dispatch(&mut self.k, sender, &call).map(|_| ())
         } else {
             self.k.send_signal(task, libc::SIGCONT)
         };
-        if self.debug {
-            eprintln!("[debug]   SIGCONT to {v} again after its stop: {r:?}");
+        let flushed = before & !stops(&self.k);
+        for sig in (1..=64).filter(|s| flushed & (1u64 << (s - 1)) != 0) {
+            let _ = self.k.send_signal(task, sig);
+        }
+        dline!(
+            self,
+            "[debug]   SIGCONT to {v} again after its stop: {r:?}, stops kept {flushed:#x}"
+        );
+    }
+
+    /// The SIGCONTs noted to be sent again after a stop taken again
+    /// ([`Self::send_cont_after_stop`]) that the kernel has shown to have
+    /// run after that stop, sent again now rather than at the process's
+    /// notify trap, which a starved thread may take long after: its
+    /// group-stop trap has come since the stop was taken again (a SIGCONT
+    /// sent between the dequeue and `do_signal_stop()` clears
+    /// `JOBCTL_STOP_DEQUEUED`, and there is no group stop: so it came
+    /// after the group stop), and its sender's call has returned (it was
+    /// sent), and no other kill was in flight when the core applied it
+    /// (a stop signal sent by one may have come after it for real, and
+    /// the group stop then follows the SIGCONT). A wait of the parent
+    /// after both would otherwise get the stop from the core where the
+    /// kernel, which continued the process, reports nothing. Called at a group-stop trap of `tgid` (real) and
+    /// at a kill-family call's syscall exit (`tgid` `None`: every
+    /// process).
+    pub(super) fn send_cont_proven_after_stop(&mut self, tgid: Option<i32>) {
+        if self.cont_after_stop.is_empty() {
+            return;
+        }
+        let mut due: Vec<TaskId> = Vec::new();
+        for (r, t) in self.map.threads() {
+            let Some(th) = self.threads.get(&r) else {
+                continue;
+            };
+            if tgid.is_some_and(|g| g != th.tgid)
+                || !matches!(self.group_stops.get(&th.tgid), Some(Some(_)))
+            {
+                continue;
+            }
+            let Ok(v) = self.k.getpid(t) else { continue };
+            let Some(&(sender, _)) = self.cont_after_stop.get(&v) else {
+                continue;
+            };
+            if self.cont_unordered.contains(&v) {
+                continue;
+            }
+            let sending = self
+                .map
+                .tid_of_task(sender)
+                .and_then(|s| self.threads.get(&s))
+                .and_then(|s| s.in_call.as_ref())
+                .is_some_and(|ic| crate::calls::sends_signal(ic.nr));
+            if !sending && !due.iter().any(|&d| self.k.getpid(d) == Ok(v)) {
+                due.push(t);
+            }
+        }
+        for t in due {
+            dline!(self, "[debug]   SIGCONT proven after the group stop");
+            self.send_cont_after_stop(t);
         }
     }
 
@@ -516,6 +684,10 @@ impl Supervisor {
         match self.discarded_stops.get_mut(&v) {
             Some(bits) if *bits & bit != 0 && sig_kernel_stop(sig) => {
                 *bits &= !bit;
+                dline!(
+                    self,
+                    "[debug]   stop {sig} of {v} taken again after a SIGCONT"
+                );
                 if let Some(c) = self.discarding_cont.remove(&v) {
                     self.cont_after_stop.insert(v, c);
                 }

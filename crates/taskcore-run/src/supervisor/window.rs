@@ -104,12 +104,12 @@ impl Supervisor {
         if let Some(r) = self.report_before_kill_in_flight(task, call, ic, real_child) {
             return Some(r);
         }
-        if self.debug {
+        if self.log.on() {
             let cands: Vec<(i32, i32)> = super::entry::waitid_form(call)
                 .and_then(|(i, id, o)| self.k.wait_candidates(task, i, id, o).ok())
                 .map(|v| v.iter().map(|c| (c.pid, c.status)).collect())
                 .unwrap_or_default();
-            eprintln!(
+            dline!(self,
                 "[debug]   window: entry {entry:?} woken {:?} now {now:?} real {real_child:?} candidates {cands:x?}",
                 ic.woken
             );
@@ -166,8 +166,11 @@ impl Supervisor {
         if let Some(slot) = self.dying.get_mut(&r) {
             *slot = None;
         }
-        if self.debug {
-            eprintln!("[debug]   window: {y}'s report before its death in the core");
+        if self.log.on() {
+            dline!(
+                self,
+                "[debug]   window: {y}'s report before its death in the core"
+            );
         }
         Some(Ok(match call {
             Syscall::Wait4 { .. } => SysRet::Wait(WaitOutcome::Reported(w)),
@@ -214,12 +217,16 @@ impl Supervisor {
 
     /// The kernel reported child `real` stopped or continued where the
     /// core cannot: a kill of another thread applied to the core at its
-    /// entry before this wait's entry, and still in flight then (its exit
-    /// stop not seen), took that report (a SIGCONT ending the stop); the
-    /// kernel ran the wait before the kill. The report the parent could
-    /// take just before the kill is the answer (taken once; its status is
-    /// compared as the core's; the core's state after the kill is the
-    /// kernel's after both).
+    /// entry took that report (a SIGCONT ending the stop), and the two
+    /// calls' windows overlap (the kill's exit stop not seen before this
+    /// wait's entry), so the kernel may have run the wait before the kill.
+    /// The kill may have been applied after the wait's entry too: the
+    /// moment just before it, when the core had the report (the child's
+    /// stop came to the core after the wait's entry), is then one inside
+    /// the wait's window. The report the parent could take just before
+    /// the kill is the answer (taken once; its status is compared as the
+    /// core's; the core's state after the kill is the kernel's after
+    /// both).
     fn report_before_kill_in_flight(
         &mut self,
         task: taskcore::TaskId,
@@ -230,8 +237,7 @@ impl Supervisor {
         let y = real?;
         let &(w, _, entered, exited) = self.taken_by_kill.get(&y)?;
         let stop_or_cont = |st: i32| st == 0xffff || st & 0xff == 0x7f;
-        if entered > ic.entry_seq
-            || exited.is_some_and(|x| x <= ic.entry_seq)
+        if exited.is_some_and(|x| x <= ic.entry_seq)
             || !self.real_is_stop_or_cont(task, call, ic)
             || self
                 .peek_wait_report(task, &only_child(call, y))
@@ -240,8 +246,12 @@ impl Supervisor {
             return None;
         }
         self.taken_by_kill.remove(&y);
-        if self.debug {
-            eprintln!("[debug]   window: {y}'s report before a kill in flight");
+        if self.log.on() {
+            dline!(
+                self,
+                "[debug]   window: {y}'s report before a kill in flight (applied at stop {entered}, the wait entered at {})",
+                ic.entry_seq
+            );
         }
         Some(Ok(match call {
             Syscall::Wait4 { .. } => SysRet::Wait(WaitOutcome::Reported(w)),
@@ -306,8 +316,11 @@ impl Supervisor {
         if selected.is_empty() || !selected.iter().all(|c| handed.contains(c)) {
             return None;
         }
-        if self.debug {
-            eprintln!("[debug]   window: ECHILD before the hand-on of {selected:?}");
+        if self.log.on() {
+            dline!(
+                self,
+                "[debug]   window: ECHILD before the hand-on of {selected:?}"
+            );
         }
         Some(Err(taskcore::Errno::ECHILD))
     }
@@ -348,9 +361,12 @@ impl Supervisor {
         if pos == 0 || !cands[..pos].iter().all(unseen) {
             return None;
         }
-        if self.debug {
+        if self.log.on() {
             let skipped: Vec<i32> = cands[..pos].iter().map(|c| c.pid).collect();
-            eprintln!("[debug]   window: {skipped:?} not seen yet by the kernel's wait");
+            dline!(
+                self,
+                "[debug]   window: {skipped:?} not seen yet by the kernel's wait"
+            );
         }
         match real {
             None => Some(nothing_yet(call)),
@@ -464,8 +480,9 @@ impl Supervisor {
             return false;
         }
         let list = super::lost::children_of_group(rc);
-        if self.debug {
-            eprintln!(
+        if self.log.on() {
+            dline!(
+                self,
                 "[debug]   order {x}/{y} ({rx}/{ry}): kernel list {list:?}, born {:?} {:?}",
                 self.born_to.get(&x),
                 self.born_to.get(&y)
@@ -661,8 +678,11 @@ impl Supervisor {
                 continue;
             }
             let r = dispatch(&mut self.k, waiter, &call);
-            if self.debug {
-                eprintln!("[debug]   window: wait in flight of {t} reaps {v} before a kill: {r:?}");
+            if self.log.on() {
+                dline!(
+                    self,
+                    "[debug]   window: wait in flight of {t} reaps {v} before a kill: {r:?}"
+                );
             }
             if let Some(ic) = self.threads.get_mut(&t).and_then(|x| x.in_call.as_mut()) {
                 ic.early = Some(r);
@@ -727,8 +747,8 @@ impl Supervisor {
             self.finish_call(t);
         }
         let n = self.apply_in_flight(tid, wanted);
-        if self.debug && !running.is_empty() {
-            eprintln!(
+        if self.log.on() && !running.is_empty() {
+            dline!(self,
                 "[debug]   {} subreaper prctl in flight let finish before an exit, {n} applied early",
                 running.len()
             );
