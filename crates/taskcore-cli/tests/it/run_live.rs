@@ -334,6 +334,26 @@ fn confinement_outside_pids_do_not_exist_and_kill_minus_one_stays_inside() {
     outside.wait().unwrap();
 }
 
+/// Builds C program `name` from `main_fn` (its `main`, after the headers
+/// for the calls of process management and a `show(what, result)` that
+/// prints `what ok` or `what ERRNO`), runs it under `taskcore run`, and
+/// asserts exit status 0 and 0 divergences: its stdout, stderr and report.
+fn run_show_program(name: &str, main_fn: &str) -> (String, String, serde_json::Value) {
+    let src = format!(
+        "#define _GNU_SOURCE\n#include <errno.h>\n#include <sched.h>\n#include <stdio.h>\n\
+         #include <string.h>\n#include <sys/resource.h>\n#include <sys/syscall.h>\n\
+         #include <sys/uio.h>\n#include <unistd.h>\n\
+         static void show(const char *w, long r) {{ printf(\"%s %s\\n\", w, r < 0 ? strerrorname_np(errno) : \"ok\"); }}\n{main_fn}"
+    );
+    let bin = crate::run_races::build(name, &src);
+    let (r, div, report) = run(&[bin.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&r.stdout).into_owned();
+    let err = String::from_utf8_lossy(&r.stderr).into_owned();
+    assert_eq!(r.status.code(), Some(0), "{name}: {err}");
+    assert_eq!(div, 0, "{name}: {err}");
+    (out, err, report)
+}
+
 /// The calls that would change or read the supervisor, which stands for
 /// the namespace's init, get EPERM without running, with one warning per
 /// call (the binary before set the supervisor's own RLIMIT_NOFILE to 1
@@ -343,19 +363,9 @@ fn calls_acting_on_init_are_refused_and_the_supervisor_is_unchanged() {
     if !available() || !have("gcc") {
         return;
     }
-    let bin = crate::run_races::build(
+    let (out, err, _) = run_show_program(
         "acts_on_init",
-        r#"#define _GNU_SOURCE
-#include <errno.h>
-#include <sched.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
-#include <unistd.h>
-static void show(const char *w, long r) { printf("%s %s\n", w, r < 0 ? strerrorname_np(errno) : "ok"); }
-int main(void) {
+        r#"int main(void) {
     struct rlimit old, one = {1, 1}, now;
     show("get init NOFILE", prlimit(1, RLIMIT_NOFILE, NULL, &old));
     show("set init NOFILE", prlimit(1, RLIMIT_NOFILE, &one, NULL));
@@ -375,9 +385,6 @@ int main(void) {
 }
 "#,
     );
-    let (r, div, _) = run(&[bin.to_str().unwrap()]);
-    let out = String::from_utf8_lossy(&r.stdout);
-    let err = String::from_utf8_lossy(&r.stderr);
     assert_eq!(
         out,
         "get init NOFILE ok\nset init NOFILE EPERM\nget init NOFILE again ok\n\
@@ -386,8 +393,6 @@ int main(void) {
          set own NOFILE ok\npidfd_getfd own ok\n",
         "{err}"
     );
-    assert_eq!(r.status.code(), Some(0), "{err}");
-    assert_eq!(div, 0, "{err}");
     for call in [
         "prlimit64",
         "process_vm_readv",
@@ -412,16 +417,9 @@ fn an_untranslated_pid_bearing_call_gets_enosys_and_one_warning() {
     if !available() || !have("gcc") {
         return;
     }
-    let bin = crate::run_races::build(
+    let (out, err, report) = run_show_program(
         "untranslated",
-        r#"#define _GNU_SOURCE
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-static void show(const char *w, long r) { printf("%s %s\n", w, r < 0 ? strerrorname_np(errno) : "ok"); }
-int main(void) {
+        r#"int main(void) {
     void *head; size_t len;
     show("get_robust_list self", syscall(SYS_get_robust_list, 0, &head, &len));
     show("get_robust_list init", syscall(SYS_get_robust_list, 1, &head, &len));
@@ -434,9 +432,6 @@ int main(void) {
 }
 "#,
     );
-    let (r, div, report) = run(&[bin.to_str().unwrap()]);
-    let out = String::from_utf8_lossy(&r.stdout);
-    let err = String::from_utf8_lossy(&r.stderr);
     assert_eq!(
         out,
         "get_robust_list self ok\nget_robust_list init ENOSYS\n\
@@ -444,8 +439,6 @@ int main(void) {
          move_pages self ok\nmove_pages init ENOSYS\n",
         "{err}"
     );
-    assert_eq!(r.status.code(), Some(0), "{err}");
-    assert_eq!(div, 0, "{err}");
     for (call, n) in [("get_robust_list", 2), ("move_pages", 1)] {
         let warning = format!(
             "{call}() with a pid other than the caller's is not translated; refused with ENOSYS"
