@@ -553,6 +553,21 @@ fn a_threads_exec_is_placed_at_the_superseded_line_and_takes_the_leaders_pid() {
     assert_eq!(s.mismatches.len(), 1, "{:?}", s.mismatches);
 }
 
+/// A `-qq` trace: `head`, then leader 101 makes thread 102 and calls
+/// `exit(0)`, then `n` `getpid` lines of the thread, then `tail`.
+fn qq_leader_trace(head: &str, n: usize, tail: &str) -> String {
+    let mut text = format!(
+        "{head}\
+101 1.1 clone3({{flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f90, parent_tid=0x7f90, exit_signal=0, stack=0x7f00, stack_size=0x7fff80, tls=0x7f60}} => {{parent_tid=[102]}}, 88) = 102
+101 1.2 exit(0) = ?
+"
+    );
+    for i in 0..n {
+        text.push_str(&format!("102 1.3{i:04} getpid() = 101\n"));
+    }
+    text + tail
+}
+
 /// A `-qq` leader that calls `exit` while its thread runs on for more
 /// than [`crate::shape::exits::REAP_HOLD`] lines: its synthetic `+++`
 /// line would be due while the thread lives, and strace can reap it only
@@ -562,17 +577,11 @@ fn a_threads_exec_is_placed_at_the_superseded_line_and_takes_the_leaders_pid() {
 /// without, since the engine's retry, the former rule 10, is gone).
 #[test]
 fn a_qq_leader_whose_thread_outlives_its_reap_line_is_reaped_after_the_thread() {
-    let mut text = String::from(
+    let text = qq_leader_trace(
         "\
 100 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
-101 1.1 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f90, parent_tid=0x7f90, exit_signal=0, stack=0x7f00, stack_size=0x7fff80, tls=0x7f60} => {parent_tid=[102]}, 88) = 102
-101 1.2 exit(0) = ?
 ",
-    );
-    for i in 0..600 {
-        text.push_str(&format!("102 1.3{i:04} getpid() = 101\n"));
-    }
-    text.push_str(
+        600,
         "\
 102 1.4 exit(0) = ?
 100 1.5 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101
@@ -591,20 +600,14 @@ fn a_qq_leader_whose_thread_outlives_its_reap_line_is_reaped_after_the_thread() 
 /// `group_exit_code`, not the leader's own `exit(0)`).
 #[test]
 fn a_qq_leader_held_for_its_thread_is_reaped_after_the_threads_exit_group() {
-    let mut text = String::from(
+    let text = qq_leader_trace(
         "\
 100 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 101
 100 1.01 clone(child_stack=NULL, flags=SIGCHLD) = 103
 103 1.02 exit_group(0) = ?
 100 1.03 wait4(103, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 103
-101 1.1 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f90, parent_tid=0x7f90, exit_signal=0, stack=0x7f00, stack_size=0x7fff80, tls=0x7f60} => {parent_tid=[102]}, 88) = 102
-101 1.2 exit(0) = ?
 ",
-    );
-    for i in 0..20 {
-        text.push_str(&format!("102 1.3{i:04} getpid() = 101\n"));
-    }
-    text.push_str(
+        20,
         "\
 102 1.4 exit_group(3) = ?
 100 1.5 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 3}], 0, NULL) = 101

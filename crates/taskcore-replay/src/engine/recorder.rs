@@ -101,21 +101,23 @@ impl Engine {
             .unwrap_or(tid)
     }
 
+    /// Keeps timeline mark `m` at the current position.
+    fn push_mark(&mut self, m: Mark) {
+        self.rec.finished.push((self.pos, Finished::Mark(m)));
+    }
+
     /// Notes the `---` line `e` of thread `cur` (signal `signo`, sent by
     /// recorded `sender`) for the timeline.
     pub(super) fn mark_signal(&mut self, e: &Event, cur: TaskId, signo: i32, sender: i32) {
         if self.rec.on {
             let pid = self.rec_process(cur, e.pid);
-            self.rec.finished.push((
-                self.pos,
-                Finished::Mark(Mark::Signal {
-                    ts: e.ts,
-                    pid,
-                    tid: e.pid,
-                    signo,
-                    sender,
-                }),
-            ));
+            self.push_mark(Mark::Signal {
+                ts: e.ts,
+                pid,
+                tid: e.pid,
+                signo,
+                sender,
+            });
         }
     }
 
@@ -123,14 +125,11 @@ impl Engine {
     pub(super) fn mark_reap(&mut self, e: &Event, cur: TaskId, child: i32) {
         if self.rec.on {
             let reaper = self.rec_process(cur, e.pid);
-            self.rec.finished.push((
-                self.pos,
-                Finished::Mark(Mark::Reap {
-                    ts: e.ts,
-                    reaper,
-                    child,
-                }),
-            ));
+            self.push_mark(Mark::Reap {
+                ts: e.ts,
+                reaper,
+                child,
+            });
         }
     }
 }

@@ -148,30 +148,25 @@ impl Supervisor {
             Translate::Refuse(idx) => {
                 // The caller's own tid names the calling thread, as 0
                 // does (`find_task_by_vpid()` of itself): rewritten to 0.
-                let own = |i: usize| self.map.to_real(&self.k, task, vargs[i] as i32) == Some(tid);
-                let named_self: Vec<usize> = idx
-                    .iter()
-                    .copied()
-                    .filter(|&i| vargs[i] as i32 != 0 && own(i))
-                    .collect();
-                if idx
-                    .iter()
-                    .any(|&i| vargs[i] as i32 != 0 && !named_self.contains(&i))
-                {
-                    let msg = format!(
-                        "{}() with a pid other than the caller's is not translated; refused with ENOSYS",
-                        c.name
-                    );
-                    self.refuse(tid, &mut regs, c.name, libc::ENOSYS, Some(&msg));
-                } else {
-                    if !named_self.is_empty() {
-                        for &i in &named_self {
-                            regs.set_arg(i, 0);
-                        }
-                        let _ = regs.set(tid);
+                let mut own = Vec::new();
+                for &i in idx.iter().filter(|&&i| vargs[i] as i32 != 0) {
+                    if self.map.to_real(&self.k, task, vargs[i] as i32) != Some(tid) {
+                        let msg = format!(
+                            "{}() with a pid other than the caller's is not translated; refused with ENOSYS",
+                            c.name
+                        );
+                        self.refuse(tid, &mut regs, c.name, libc::ENOSYS, Some(&msg));
+                        return;
                     }
-                    self.resume(tid, 0);
+                    own.push(i);
                 }
+                if !own.is_empty() {
+                    for i in own {
+                        regs.set_arg(i, 0);
+                    }
+                    let _ = regs.set(tid);
+                }
+                self.resume(tid, 0);
                 return;
             }
             Translate::Args(list) => {
