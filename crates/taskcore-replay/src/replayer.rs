@@ -35,8 +35,15 @@ use crate::shape::exits::ExitLines;
 use crate::shape::Shaper;
 use crate::window::Window;
 
-/// Positions between checkpoints.
-const CHECKPOINT_EVERY: u64 = 4096;
+/// Positions between checkpoints. The window holds the events from the
+/// older of the two checkpoints kept, so up to twice this many events
+/// (about 250 B each) stay resident: at 4096 they were 2 MB of a 5k loop
+/// replay's 9.7 MB peak. A search needs a checkpoint at least
+/// [`LOOK_BACK`] positions before its mismatch, which the older one always
+/// is; and a search replays from it, so a shorter spacing also shortens
+/// each search. Copying the engine stays O(1) per event because the
+/// spacing is at least the live task count ([`Replayer::checkpoint_due`]).
+pub(crate) const CHECKPOINT_EVERY: u64 = 1024;
 /// Engine steps (and copies, see [`SNAPSHOT_TASKS_PER_STEP`]) the order
 /// search may spend: this much to start with, plus
 /// [`SEARCH_STEPS_PER_EVENT`] per position applied. Real recordings need a
@@ -53,7 +60,7 @@ const SNAPSHOT_TASKS_PER_STEP: u64 = 16;
 
 /// Positions released ahead of the one applied (room for the search's
 /// verification and the engine's lookahead).
-const LOOKAHEAD: u64 = VERIFY + 64;
+pub(crate) const LOOKAHEAD: u64 = VERIFY + 64;
 
 /// How a [`Replayer`] runs.
 #[derive(Clone, Debug)]
@@ -287,6 +294,12 @@ impl Replayer {
     /// tests.
     pub fn held_events(&self) -> usize {
         self.look.borrow().len() + self.pending.len() + self.order.len()
+    }
+
+    /// Events the window holds now (what stays resident of the trace).
+    #[cfg(test)]
+    pub(crate) fn held(&self) -> usize {
+        self.look.borrow().len()
     }
 
     /// Positions released so far.
