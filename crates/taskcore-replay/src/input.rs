@@ -382,9 +382,18 @@ pub fn replay_file_with(
     path: &Path,
     name: &str,
     opts: Options,
+    progress: impl FnMut(&Replayer, usize),
+) -> Result<FileReport, InputError> {
+    replay_source(open(path)?, name, opts, progress)
+}
+
+/// Replays `src` as trace `name` (see [`replay_file_with`]).
+pub(crate) fn replay_source(
+    src: Box<dyn BufRead + Send>,
+    name: &str,
+    opts: Options,
     mut progress: impl FnMut(&Replayer, usize),
 ) -> Result<FileReport, InputError> {
-    let src = open(path)?;
     let (r, parser, unusable) =
         replay_reader(name, src, Replayer::new(opts), |r, n| progress(r, n))?;
     Ok(FileReport {
@@ -467,7 +476,8 @@ pub fn per_process_file(file: &str, st: &taskcore_strace::Stats) -> Option<(usiz
             1,
             format!(
                 "no pid on any line of a file named FILE.PID: one process's file of `strace -ff`? \
-                 The replay needs every process in one file; {RECORD_HINT}"
+                 The replay merges the files of `strace -ff -ttt -o PREFIX` given as PREFIX, \
+                 when recorded with -ttt; {RECORD_HINT}"
             ),
         )
     })

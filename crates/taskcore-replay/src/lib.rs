@@ -277,6 +277,7 @@
 pub(crate) mod engine;
 mod event;
 mod facts;
+mod ffmerge;
 mod input;
 mod plan;
 pub mod probe;
@@ -288,6 +289,7 @@ mod window;
 
 pub use engine::records::{Mark, ProcessRecord};
 pub use engine::report::{Mismatch, Stats};
+pub use ffmerge::{group_inputs, open_merged, replay_input_with, Input, Merge, PerTaskFiles};
 pub use input::{
     kernel_at, not_a_trace, open, per_process_file, replay_file, replay_file_with, replay_reader,
     verdict, BenchTrace, FileReport, InputError, MAX_ERROR_RATIO, MAX_PARSE_ERRORS,

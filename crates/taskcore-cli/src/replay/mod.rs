@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use progress::Progress;
 use rayon::prelude::*;
 use taskcore_replay::probe::{self as rprobe, LatencyProbe};
-use taskcore_replay::{ExitLines, FileReport, InputError, Options, Recording, Stats};
+use taskcore_replay::{ExitLines, FileReport, Input, InputError, Options, Recording, Stats};
 
 /// What `--probe` measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -35,8 +35,15 @@ written. Errors name FILE:LINE."
 )]
 pub(crate) struct Args {
     /// Trace files (`strace -f -ttt -o FILE` output, plain or .gz; `-` for
-    /// standard input). Default: the bundled traces.
+    /// standard input). Default: the bundled traces. The per-task files of
+    /// `strace -ff -ttt -o PREFIX` (`PREFIX.TID`) are merged into one
+    /// trace, `PREFIX.*`; `PREFIX` alone names them all.
     pub(crate) files: Vec<PathBuf>,
+    /// Write the merged `strace -f` text of the one `strace -ff` recording
+    /// given to FILE (the lines its report's line numbers count), and
+    /// replay nothing.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) write_merged: Option<PathBuf>,
     /// Print the summary as one JSON object on the last line of stdout.
     #[arg(long)]
     pub(crate) json: bool,
@@ -94,20 +101,49 @@ fn display(p: &Path) -> PathBuf {
 
 /// Replays one file, counting its progress in `p`; with `records`, keeps
 /// its process records (for `--timeline`).
-fn replay_one(path: &Path, p: &Progress, records: bool) -> Result<FileReport, InputError> {
-    let name = display(path).display().to_string();
+fn replay_one(input: &Input, p: &Progress, records: bool) -> Result<FileReport, InputError> {
+    let name = match input {
+        Input::File(path) => display(path).display().to_string(),
+        Input::PerTask(set) => set.name(),
+    };
     let mut seen = 0;
     let opts = Options {
         records,
         ..Options::default()
     };
-    let r = taskcore_replay::replay_file_with(path, &name, opts, |r, n| {
+    let r = taskcore_replay::replay_input_with(input, &name, opts, |r, n| {
         let m = r.nr_mismatches();
         p.add(n as u64, m - seen);
         seen = m;
     });
     p.file_done();
     r
+}
+
+/// `--write-merged OUT`: the merged text of the one `-ff` recording in
+/// `inputs`.
+fn write_merged(inputs: &[Input], out: &Path) -> ExitCode {
+    let [Input::PerTask(set)] = inputs else {
+        eprintln!(
+            "taskcore replay: --write-merged takes the files of one `strace -ff` recording \
+             (PREFIX.TID, or PREFIX), and nothing else"
+        );
+        return ExitCode::from(2);
+    };
+    let written = taskcore_replay::open_merged(set)
+        .map_err(|e| e.to_string())
+        .and_then(|mut src| {
+            let mut f =
+                std::fs::File::create(out).map_err(|e| format!("{}: {e}", out.display()))?;
+            std::io::copy(&mut src, &mut f).map_err(|e| format!("{}: {e}", set.name()))
+        });
+    match written {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("taskcore replay: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 pub(crate) fn run(args: Args) -> ExitCode {
@@ -123,9 +159,13 @@ pub(crate) fn run(args: Args) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    let files = taskcore_replay::group_inputs(&files);
+    if let Some(out) = &args.write_merged {
+        return write_merged(&files, out);
+    }
     if args.timeline.is_some() && files.len() != 1 {
         eprintln!(
-            "taskcore replay: --timeline draws one trace: give exactly one file ({} given)",
+            "taskcore replay: --timeline draws one trace: give exactly one ({} given)",
             files.len()
         );
         return ExitCode::from(2);

@@ -312,6 +312,46 @@ fn quiet_traces_replay_without_mismatch() {
     assert_eq!(refused, 6);
 }
 
+/// Recordings made with `strace -ff` (`data/traces/ff`: one file per task,
+/// `NAME/t.TID.gz`), with `-q` and with `-qq`: each directory's files,
+/// named by their prefix `t`, are merged by timestamp into one trace,
+/// `t.*`, which replays with zero mismatches.
+#[test]
+fn per_task_recordings_replay_without_mismatch() {
+    let Some(root) = repo::path(
+        "data/traces/ff",
+        "per_task_recordings_replay_without_mismatch",
+    ) else {
+        return;
+    };
+    let mut sets: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() && p.file_name().unwrap() != "open")
+        .map(|d| d.join("t"))
+        .collect();
+    sets.sort();
+    assert!(sets.len() >= 6, "{sets:?}");
+    let v = replay(&sets);
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(
+        files.len(),
+        sets.len(),
+        "one trace per recording: {files:?}"
+    );
+    for f in files {
+        let name = f["file"].as_str().unwrap();
+        assert!(name.ends_with("/t.*"), "{name}");
+        let want = if name.contains("-qq/") {
+            "dropped"
+        } else {
+            "printed"
+        };
+        assert_eq!(f["exit_lines"], want, "{name}");
+        assert!(f["checked"].as_u64().unwrap() > 100, "{name}: {f}");
+    }
+}
+
 /// CPython's own process, signal, credential and pid-namespace tests
 /// (`data/traces/suite`), recorded with `-q` and `-qq`: zero mismatches;
 /// signals sent while ignored are kept queued by the core (every task is
