@@ -12,9 +12,11 @@
 //! and its task's next line, it is written as `name(args <unfinished
 //! ...>` at its entry and `<... name resumed>) = result` just before the
 //! task's next line. The replay's windows and order search then place it,
-//! as they place a call that `-f` printed in two parts. A call that ended
-//! its task (`= ?`) is not split; `---` and `+++` lines keep their
-//! stamp.
+//! as they place a call that `-f` printed in two parts; and since that
+//! resumed half is the merge's bound, not a stop strace saw, the `---`
+//! line after an interrupted call may be a dequeue from the call's entry
+//! on ([`Options::merged`]). A call that ended its task (`= ?`) is not
+//! split; `---` and `+++` lines keep their stamp.
 //!
 //! Memory: one line of lookahead per task whose file is open, and a file
 //! is open only between its first and last line, so at most as many
@@ -439,6 +441,10 @@ pub fn replay_input_with(
         Input::File(path) => replay_file_with(path, name, opts, progress),
         Input::PerTask(set) => {
             let src = open_merged(set)?;
+            let opts = Options {
+                merged: true,
+                ..opts
+            };
             replay_source(src, name, opts, progress)
         }
     }

@@ -77,6 +77,11 @@ pub struct Options {
     pub probes: Arc<taskcore::probe::ProbeSet>,
     /// Keep a [`ProcessRecord`] per process (default `false`).
     pub records: bool,
+    /// The trace was merged from the per-task files of `strace -ff`
+    /// ([`crate::Merge`], default `false`): there a call's completion is
+    /// only bounded by its task's next line, so the `---` line after an
+    /// interrupted call may be a dequeue from the call's entry on.
+    pub merged: bool,
 }
 
 impl Default for Options {
@@ -86,6 +91,7 @@ impl Default for Options {
             stop_after_line: None,
             probes: Arc::clone(crate::probe::probes()),
             records: false,
+            merged: false,
         }
     }
 }
@@ -166,7 +172,7 @@ impl Replayer {
         let look = RefCell::new(Window::default());
         let engine = Engine::new(Arc::clone(&opts.probes), opts.records);
         Replayer {
-            conv: Shaper::default(),
+            conv: Shaper::new(opts.merged),
             look,
             pending: BTreeMap::new(),
             watermark: 0,

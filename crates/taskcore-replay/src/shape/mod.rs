@@ -60,6 +60,11 @@ pub(crate) struct Shaper {
     max_line: usize,
     /// The events of the line being converted (kept for its capacity).
     scratch: Vec<Event>,
+    /// The trace was merged from `strace -ff` files (`ffmerge.rs`): a
+    /// call's completing line is a bound the merge chose, not a stop
+    /// strace saw, so a signal the thread dequeues next may have been
+    /// dequeued from the call's entry on.
+    pub(crate) merged: bool,
 }
 
 /// A `+++ superseded by execve in pid T +++` line held until the old
@@ -106,6 +111,15 @@ fn stop_signal(sig: i32) -> bool {
 }
 
 impl Shaper {
+    /// A shaper for a trace read from one file (`merged` false) or merged
+    /// from `strace -ff` files ([`Shaper::merged`]).
+    pub(crate) fn new(merged: bool) -> Shaper {
+        Shaper {
+            merged,
+            ..Shaper::default()
+        }
+    }
+
     /// Hands out every held event (end of input).
     pub(crate) fn flush(&mut self, mut out: impl FnMut(Event)) {
         if self.exits.mode == exits::ExitLines::Unknown && self.exits.since.is_some() {
@@ -422,6 +436,11 @@ impl Shaper {
         };
         let prev = match ev.kind {
             Kind::Exited { .. } | Kind::Killed { .. } => self.prev_line.remove(&ev.pid),
+            // An interrupted call of a merged trace: dequeues that
+            // follow may come from its entry on.
+            _ if self.merged && ev.restart.is_some() => {
+                self.prev_line.insert(ev.pid, ev.entry_line)
+            }
             _ => self.prev_line.insert(ev.pid, ev.line),
         };
         if let (true, &Outcome::Value(v)) = (ev.kind.is_clone(), &ev.ret) {
