@@ -611,6 +611,25 @@ impl Supervisor {
                 return;
             }
         }
+        if self.holds.on() {
+            let sig = match self.threads.get(&tid).and_then(|t| t.in_call.as_ref()) {
+                Some(InCall {
+                    call:
+                        Ok(
+                            Syscall::Kill { sig, .. }
+                            | Syscall::Tgkill { sig, .. }
+                            | Syscall::Tkill { sig, .. },
+                        ),
+                    ..
+                }) => Some(*sig),
+                _ => None,
+            };
+            if let Some(d) = self.holds.at_entry(c.name, sig) {
+                dline!(self, "[debug]   hold: {} resumed later", c.name);
+                self.holds.hold(tid, d);
+                return;
+            }
+        }
         self.resume(tid, 0);
     }
 

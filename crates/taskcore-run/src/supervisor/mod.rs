@@ -31,6 +31,7 @@ mod events;
 mod exit;
 mod frames;
 mod handon;
+mod hold;
 mod lost;
 mod notation;
 mod reorder;
@@ -256,6 +257,8 @@ struct Supervisor {
     warned: HashSet<&'static str>,
     /// The debug lines (`TASKCORE_RUN_DEBUG`, `TASKCORE_RUN_RING`).
     log: log::DebugLog,
+    /// The test-only holds of `TASKCORE_RUN_HOLD` (`supervisor/hold.rs`).
+    holds: hold::Holds,
     /// Leaders the core's init traces (seized before a death).
     seized: HashSet<TaskId>,
     /// The processes over time, with [`Options::timeline`].
@@ -461,6 +464,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         },
         warned: HashSet::new(),
         log: log::DebugLog::from_env(),
+        holds: hold::Holds::from_env(),
         seized: HashSet::new(),
         timeline: opts.timeline.then(Recorder::default),
         stops_seen: 0,
@@ -495,6 +499,12 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
 impl Supervisor {
     fn event_loop(&mut self) {
         loop {
+            if self.holds.on() {
+                if self.event_loop_holding() {
+                    continue;
+                }
+                break;
+            }
             let mut st: libc::c_int = 0;
             // SAFETY: waitpid writes the status to a local.
             let tid = unsafe { libc::waitpid(-1, &mut st, libc::__WALL) };
@@ -511,6 +521,54 @@ impl Supervisor {
             self.on_status(tid, st);
             self.publish_view_if_wanted();
         }
+    }
+
+    /// One turn of the event loop with `TASKCORE_RUN_HOLD` rules
+    /// (`supervisor/hold.rs`): what is due is resumed or handled, then a
+    /// stop is taken without blocking while anything is held, and a
+    /// deferred one is put aside. Whether the loop goes on.
+    fn event_loop_holding(&mut self) -> bool {
+        for d in self.holds.due() {
+            match d {
+                hold::Due::Resume(tid) => self.resume(tid, 0),
+                hold::Due::Stop(tid, st) => self.on_status(tid, st),
+            }
+        }
+        let waiting = self.holds.next().is_some();
+        let flags = libc::__WALL | if waiting { libc::WNOHANG } else { 0 };
+        let mut st: libc::c_int = 0;
+        // SAFETY: waitpid writes the status to a local.
+        let tid = unsafe { libc::waitpid(-1, &mut st, flags) };
+        if tid == 0 {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+            return true;
+        }
+        if tid < 0 {
+            if nix::errno::Errno::last() == nix::errno::Errno::EINTR {
+                self.forward();
+                return true;
+            }
+            return false;
+        }
+        // A stop put aside comes before any later report of its thread.
+        if let Some(prev) = self.holds.take_late_of(tid) {
+            self.on_status(tid, prev);
+        }
+        // A new task's first stop is never deferred (its number comes
+        // from its creator's event).
+        let late = self
+            .threads
+            .contains_key(&tid)
+            .then(|| self.holds.late_for(self.map.to_virtual(tid), st))
+            .flatten();
+        match late {
+            Some(d) => {
+                dline!(self, "[debug] hold: status {st:#x} of {tid} handled later");
+                self.holds.defer(tid, st, d);
+            }
+            None => self.on_status(tid, st),
+        }
+        true
     }
 
     /// Publishes a view if a reader asked for one, after the stops that
