@@ -35,6 +35,7 @@ mod hold;
 mod lost;
 mod notation;
 mod reorder;
+mod resend;
 mod signals;
 mod tidaddr;
 mod userns;
@@ -274,25 +275,10 @@ struct Supervisor {
     /// wait's entry became visible to its parent inside that wait's
     /// window (`supervisor/window.rs`).
     deaths_seen: std::collections::VecDeque<(i32, u64)>,
-    /// Stop signals (bits) a SIGCONT the core applied at its sender's
-    /// entry discarded from a process (virtual tgid), which the kernel
-    /// may have dequeued before that SIGCONT was sent
-    /// (`supervisor/signals.rs`).
-    discarded_stops: HashMap<i32, u64>,
-    /// The SIGCONT (its sender and call) that discarded each such stop
-    /// signal, by process (virtual tgid): the last one sent.
-    discarding_cont: HashMap<i32, (TaskId, Syscall)>,
-    /// Processes (virtual tgid) whose stop signal the core took again
-    /// after the SIGCONT that had discarded it: that SIGCONT is sent
-    /// again in the core when the kernel shows it came after the stop
-    /// (`supervisor/signals.rs`).
-    cont_after_stop: HashMap<i32, (TaskId, Syscall)>,
-    /// Processes (virtual tgid) whose discarding SIGCONT (the last one
-    /// noted) was applied while another thread's kill-family call was in
-    /// flight: the kernel may have sent the stop after that SIGCONT, so
-    /// its group stop proves no SIGCONT came after it
-    /// (`supervisor/signals.rs`, `send_cont_proven_after_stop`).
-    cont_unordered: HashSet<i32>,
+    /// The SIGCONTs applied at their entry too early, to be sent again in
+    /// the core once the kernel shows their order (`supervisor/resend.rs`,
+    /// driven by `supervisor/signals.rs`).
+    resends: resend::ContResends,
     /// The last kill-family calls applied at their entry: the sender's
     /// real tid, its task, the call, and [`Supervisor::stops_seen`] at
     /// its exit (`None`: in flight) (`supervisor/signals.rs`).
@@ -470,10 +456,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         stops_seen: 0,
         group_stops: HashMap::new(),
         deaths_seen: std::collections::VecDeque::new(),
-        discarded_stops: HashMap::new(),
-        discarding_cont: HashMap::new(),
-        cont_after_stop: HashMap::new(),
-        cont_unordered: HashSet::new(),
+        resends: resend::ContResends::default(),
         recent_kills: std::collections::VecDeque::new(),
         hand_ons: HashMap::new(),
         held_prctls: HashMap::new(),
@@ -838,9 +821,7 @@ impl Supervisor {
         self.end_hand_on(tgid);
         if tid == tgid {
             self.pgrp_calls.remove(&v);
-            self.discarded_stops.remove(&v);
-            self.discarding_cont.remove(&v);
-            self.cont_after_stop.remove(&v);
+            self.resends.forget(v);
         }
     }
 
