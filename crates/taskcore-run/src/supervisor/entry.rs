@@ -117,6 +117,11 @@ impl Supervisor {
             t.in_call = None;
         }
         let nr = regs.nr();
+        if sends_signal(nr) {
+            self.sending.insert(tid);
+        } else if !self.sending.is_empty() {
+            self.sending.remove(&tid);
+        }
         if self.tid_address_before_clone(tid, nr, &regs) {
             return;
         }

@@ -279,6 +279,13 @@ struct Supervisor {
     /// the core once the kernel shows their order (`supervisor/resend.rs`,
     /// driven by `supervisor/signals.rs`).
     resends: resend::ContResends,
+    /// Threads (real tid) whose last trapped call entered sends a signal
+    /// ([`crate::calls::sends_signal`]): every thread with such a call in
+    /// flight is here (a call is made in flight only at its entry), so the
+    /// kill paths look for other threads' sends among these, not among
+    /// all threads ([`Supervisor::others_sending`]). A thread leaves it at
+    /// its next entry of another call, or at its death.
+    sending: HashSet<i32>,
     /// The last kill-family calls applied at their entry: the sender's
     /// real tid, its task, the call, and [`Supervisor::stops_seen`] at
     /// its exit (`None`: in flight) (`supervisor/signals.rs`).
@@ -457,6 +464,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         group_stops: HashMap::new(),
         deaths_seen: std::collections::VecDeque::new(),
         resends: resend::ContResends::default(),
+        sending: HashSet::new(),
         recent_kills: std::collections::VecDeque::new(),
         hand_ons: HashMap::new(),
         held_prctls: HashMap::new(),
@@ -768,6 +776,7 @@ impl Supervisor {
         self.release_vfork_parent(tid);
         // A thread that dies before its first stop (de_thread() may end
         // it so) is still its group's: its tgid is known from its clone.
+        self.sending.remove(&tid);
         let gone = self.threads.remove(&tid).or_else(|| {
             self.newborn.remove(&tid).map(|nb| Thread {
                 tgid: nb.tgid,

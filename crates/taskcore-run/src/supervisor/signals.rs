@@ -493,11 +493,11 @@ impl Supervisor {
             return;
         };
         let conts: Vec<(TaskId, Syscall)> = self
-            .threads
+            .sending
             .iter()
-            .filter(|(&r, _)| r != tid)
-            .filter_map(|(&r, th)| {
-                let c = th.in_call.as_ref()?.call.as_ref().ok()?;
+            .filter(|&&r| r != tid)
+            .filter_map(|&r| {
+                let c = self.threads.get(&r)?.in_call.as_ref()?.call.as_ref().ok()?;
                 let sig = match *c {
                     Syscall::Kill { sig, .. }
                     | Syscall::Tgkill { sig, .. }
@@ -546,14 +546,9 @@ impl Supervisor {
         }
         // Another thread's kill in flight (a stop signal's, say) may have
         // been sent for real after this SIGCONT though applied before it.
+        // Asked only when a stop was discarded.
         let sender_tid = self.map.tid_of_task(sender);
-        let others_sending = self.threads.iter().any(|(&r, th)| {
-            Some(r) != sender_tid
-                && th
-                    .in_call
-                    .as_ref()
-                    .is_some_and(|ic| crate::calls::sends_signal(ic.nr))
-        });
+        let mut others_sending = None;
         for (t, v, bits) in targets.into_iter().filter(|b| b.2 != 0) {
             let (private, shared) = self.k.pending_signals(t).unwrap_or((0, 0));
             let gone = bits & !(private | shared);
@@ -574,9 +569,24 @@ impl Supervisor {
                     ref c => Some(c.clone()),
                 };
                 let cont = again.map(|c| (sender, c));
-                self.resends.note_discard(v, gone, cont, others_sending);
+                let unordered =
+                    *others_sending.get_or_insert_with(|| self.others_sending(sender_tid));
+                self.resends.note_discard(v, gone, cont, unordered);
             }
         }
+    }
+
+    /// Whether a thread other than `tid` has a call that sends a signal
+    /// in flight (entered, its exit not seen).
+    fn others_sending(&self, tid: Option<i32>) -> bool {
+        self.sending.iter().any(|&r| {
+            Some(r) != tid
+                && self
+                    .threads
+                    .get(&r)
+                    .and_then(|th| th.in_call.as_ref())
+                    .is_some_and(|ic| crate::calls::sends_signal(ic.nr))
+        })
     }
 
     /// A trap of `task` that is no group stop (the notify of a SIGCONT
