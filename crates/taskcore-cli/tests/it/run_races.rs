@@ -17,6 +17,17 @@ pub(crate) fn run_within(
     argv: &[&str],
     deadline: Duration,
 ) -> Option<(Output, serde_json::Value)> {
+    run_within_env(&[], opts, argv, deadline)
+}
+
+/// [`run_within`] with variables `env` set for `taskcore run` (the
+/// supervisor's test hooks, `TASKCORE_RUN_HOLD`).
+pub(crate) fn run_within_env(
+    env: &[(&str, &str)],
+    opts: &[&str],
+    argv: &[&str],
+    deadline: Duration,
+) -> Option<(Output, serde_json::Value)> {
     let dir = std::env::temp_dir().join(format!("taskcore-races-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -29,6 +40,7 @@ pub(crate) fn run_within(
         .args(opts)
         .arg("--")
         .args(argv)
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -121,6 +133,19 @@ pub(crate) fn runs_like_native(
     shown: fn(&[u8]) -> String,
     status: Option<i32>,
 ) -> Vec<serde_json::Value> {
+    runs_like_native_env(&[], argv, runs, deadline, shown, status)
+}
+
+/// [`runs_like_native`] with variables `env` set for `taskcore run` only
+/// (not for the native run).
+pub(crate) fn runs_like_native_env(
+    env: &[(&str, &str)],
+    argv: &[&str],
+    runs: usize,
+    deadline: Duration,
+    shown: fn(&[u8]) -> String,
+    status: Option<i32>,
+) -> Vec<serde_json::Value> {
     // In a process group of its own, as `taskcore run` runs its command:
     // a native program whose stopped group becomes orphaned (or that
     // signals its own group) reaches only its own processes, never the
@@ -130,7 +155,7 @@ pub(crate) fn runs_like_native(
     let status = status.or(n.status.code());
     (0..runs)
         .map(|_| {
-            let Some((r, v)) = run_within(&[], argv, deadline) else {
+            let Some((r, v)) = run_within_env(env, &[], argv, deadline) else {
                 panic!("{argv:?} did not end under taskcore run in {deadline:?}");
             };
             for _ in 0..2 {
@@ -1089,6 +1114,88 @@ fn a_wait_run_before_a_sigcont_in_flight_reports_the_stop() {
     );
 }
 
+/// The order of `a_wait_run_before_a_sigcont_in_flight_reports_the_stop`'s
+/// divergence under load, made by the program's own steps: the child C
+/// enters `waitid(P_PID, G, WSTOPPED|WNOHANG)`; its parent P then stops
+/// G (`kill(G, SIGSTOP)`) and, once G's delivery stop gave the core G's
+/// stop, sends `kill(G, SIGCONT)`. Natively the wait runs before the stop
+/// (it reports nothing).
+const WAIT_HELD_ACROSS_A_SIGCONT: &str = r#"
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 2;
+    int p[2], q[2], r[2];
+    if (pipe(p) != 0 || pipe(q) != 0 || pipe(r) != 0)
+        return 1;
+    pid_t c = fork();
+    if (c == 0) {
+        pid_t g = fork();
+        if (g == 0)
+            for (;;)
+                pause();
+        write(p[1], &g, sizeof g);
+        for (int i = 0; i < n; i++) {
+            char b;
+            siginfo_t si;
+            write(q[1], "x", 1);
+            si.si_pid = 0;
+            waitid(P_PID, g, &si, WSTOPPED | WNOHANG);
+            read(r[0], &b, 1);
+        }
+        kill(g, SIGKILL);
+        waitpid(g, 0, 0);
+        _exit(0);
+    }
+    pid_t g;
+    char b;
+    read(p[0], &g, sizeof g);
+    struct timespec d = {0, 100000000};
+    for (int i = 0; i < n; i++) {
+        read(q[0], &b, 1);
+        nanosleep(&d, 0);
+        kill(g, SIGSTOP);
+        nanosleep(&d, 0);
+        kill(g, SIGCONT);
+        write(r[1], "x", 1);
+    }
+    waitpid(c, 0, 0);
+    printf("done\n");
+    return 0;
+}
+"#;
+
+/// The SIGCONT-in-flight wait's window (cause A of run7), every run:
+/// `TASKCORE_RUN_HOLD` (supervisor/hold.rs) resumes C 300 ms after its
+/// `waitid` entry and P 600 ms after its `kill(G, SIGCONT)` entry, so the
+/// supervisor sees C's entry, G's SIGSTOP delivery stop (the core has G
+/// stopped), the SIGCONT applied at its entry (taking that stop report),
+/// and only then the kernel runs C's wait, which finds G stopped
+/// (`CLD_STOPPED`), before the SIGCONT is sent for real. The kill was
+/// applied inside the wait's window, after its entry: placed since
+/// `3c7dbff`. With that commit's window rule reverted (a kill applied
+/// after the wait's entry not counted), every run diverged (`waitid(...)
+/// = 0 {CLD_STOPPED, si_pid=4} (real kernel) but = 0 {} (core)`).
+#[test]
+fn a_sigcont_applied_inside_a_held_waits_window_gives_it_the_stop() {
+    if !available() || !have("gcc") {
+        return;
+    }
+    let bin = build("wait_held_across_a_sigcont", WAIT_HELD_ACROSS_A_SIGCONT);
+    runs_like_native_env(
+        &[("TASKCORE_RUN_HOLD", "hold:waitid=300,hold:kill:18=600")],
+        &[bin.to_str().unwrap(), "2"],
+        1,
+        Duration::from_secs(60),
+        as_text,
+        Some(0),
+    );
+}
+
 /// A process with a SIGCHLD handler and its child, in a process group of
 /// their own, stopped and continued together by their parent
 /// (`kill(-pgrp, SIGSTOP)`, then SIGCONT).
@@ -1161,6 +1268,48 @@ fn a_signal_the_core_had_before_the_kernel_is_not_taken_first() {
     let bin = build("stop_with_a_stopping_child", STOP_WITH_A_STOPPING_CHILD);
     runs_like_native(
         &[bin.to_str().unwrap(), "200"],
+        1,
+        Duration::from_secs(60),
+        as_text,
+        Some(0),
+    );
+}
+
+/// The grandchild's "SIGSTOP delivered but not pending" (cause B of
+/// run7), every run, on `STOP_WITH_A_STOPPING_CHILD`'s program:
+/// `TASKCORE_RUN_HOLD` (supervisor/hold.rs) has the supervisor handle the
+/// grandchild G's (virtual tid 4) SIGSTOP delivery stops and its SIGCONT
+/// notify traps 300 ms after the kernel reported them, and resumes the
+/// command 400 ms after each `kill(-pgrp, SIGSTOP)` entry and 200 ms
+/// after each `waitpid` entry. So the group SIGCONT is applied in the
+/// core while G's SIGSTOP is pending there (discarding it) and sent for
+/// real while G is in its delivery stop (no group stop follows), G's
+/// delivery stop takes that stop again (the SIGCONT to be sent again at
+/// G's notify trap), and G's notify trap comes after the next
+/// `kill(-pgrp, SIGSTOP)` was applied, before it is sent for real. The SIGCONT sent again there must keep that new stop pending
+/// (supervisor/signals.rs, `send_cont_after_stop`, since `9a4e460`). With
+/// `9a4e460` reverted, every run diverged (`--- SIGSTOP --- delivered
+/// (real kernel) but not pending (core)` for pid 4); with only its
+/// cancel (a later SIGCONT forgets the one due) reverted, 8 of 8 passed:
+/// this order needs the stops kept, and `supervisor/resend.rs`'s unit
+/// tests cover the cancel. Its binary has a name of its own: built under
+/// the same name as the test above, one test could exec it while the other
+/// was writing it (`ETXTBSY`).
+#[test]
+fn a_sigcont_sent_again_after_a_later_stop_keeps_that_stop() {
+    if !available() || !have("gcc") {
+        return;
+    }
+    let bin = build(
+        "stop_with_a_stopping_child_held",
+        STOP_WITH_A_STOPPING_CHILD,
+    );
+    runs_like_native_env(
+        &[(
+            "TASKCORE_RUN_HOLD",
+            "late:4:signal:19=300,late:4:trap=300,hold:kill:19=400,hold:wait4=200",
+        )],
+        &[bin.to_str().unwrap(), "4"],
         1,
         Duration::from_secs(60),
         as_text,

@@ -117,6 +117,11 @@ impl Supervisor {
             t.in_call = None;
         }
         let nr = regs.nr();
+        if sends_signal(nr) {
+            self.sending.insert(tid);
+        } else if !self.sending.is_empty() {
+            self.sending.remove(&tid);
+        }
         if self.tid_address_before_clone(tid, nr, &regs) {
             return;
         }
@@ -608,6 +613,25 @@ impl Supervisor {
                     dline!(self, "[debug]   subreaper prctl held for the exit of {g}");
                 }
                 self.held_prctls.insert(tid, g);
+                return;
+            }
+        }
+        if self.holds.on() {
+            let sig = match self.threads.get(&tid).and_then(|t| t.in_call.as_ref()) {
+                Some(InCall {
+                    call:
+                        Ok(
+                            Syscall::Kill { sig, .. }
+                            | Syscall::Tgkill { sig, .. }
+                            | Syscall::Tkill { sig, .. },
+                        ),
+                    ..
+                }) => Some(*sig),
+                _ => None,
+            };
+            if let Some(d) = self.holds.at_entry(c.name, sig) {
+                dline!(self, "[debug]   hold: {} resumed later", c.name);
+                self.holds.hold(tid, d);
                 return;
             }
         }

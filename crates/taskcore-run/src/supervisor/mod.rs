@@ -31,9 +31,11 @@ mod events;
 mod exit;
 mod frames;
 mod handon;
+mod hold;
 mod lost;
 mod notation;
 mod reorder;
+mod resend;
 mod signals;
 mod tidaddr;
 mod userns;
@@ -256,6 +258,8 @@ struct Supervisor {
     warned: HashSet<&'static str>,
     /// The debug lines (`TASKCORE_RUN_DEBUG`, `TASKCORE_RUN_RING`).
     log: log::DebugLog,
+    /// The test-only holds of `TASKCORE_RUN_HOLD` (`supervisor/hold.rs`).
+    holds: hold::Holds,
     /// Leaders the core's init traces (seized before a death).
     seized: HashSet<TaskId>,
     /// The processes over time, with [`Options::timeline`].
@@ -271,25 +275,17 @@ struct Supervisor {
     /// wait's entry became visible to its parent inside that wait's
     /// window (`supervisor/window.rs`).
     deaths_seen: std::collections::VecDeque<(i32, u64)>,
-    /// Stop signals (bits) a SIGCONT the core applied at its sender's
-    /// entry discarded from a process (virtual tgid), which the kernel
-    /// may have dequeued before that SIGCONT was sent
-    /// (`supervisor/signals.rs`).
-    discarded_stops: HashMap<i32, u64>,
-    /// The SIGCONT (its sender and call) that discarded each such stop
-    /// signal, by process (virtual tgid): the last one sent.
-    discarding_cont: HashMap<i32, (TaskId, Syscall)>,
-    /// Processes (virtual tgid) whose stop signal the core took again
-    /// after the SIGCONT that had discarded it: that SIGCONT is sent
-    /// again in the core when the kernel shows it came after the stop
-    /// (`supervisor/signals.rs`).
-    cont_after_stop: HashMap<i32, (TaskId, Syscall)>,
-    /// Processes (virtual tgid) whose discarding SIGCONT (the last one
-    /// noted) was applied while another thread's kill-family call was in
-    /// flight: the kernel may have sent the stop after that SIGCONT, so
-    /// its group stop proves no SIGCONT came after it
-    /// (`supervisor/signals.rs`, `send_cont_proven_after_stop`).
-    cont_unordered: HashSet<i32>,
+    /// The SIGCONTs applied at their entry too early, to be sent again in
+    /// the core once the kernel shows their order (`supervisor/resend.rs`,
+    /// driven by `supervisor/signals.rs`).
+    resends: resend::ContResends,
+    /// Threads (real tid) whose last trapped call entered sends a signal
+    /// ([`crate::calls::sends_signal`]): every thread with such a call in
+    /// flight is here (a call is made in flight only at its entry), so the
+    /// kill paths look for other threads' sends among these, not among
+    /// all threads ([`Supervisor::others_sending`]). A thread leaves it at
+    /// its next entry of another call, or at its death.
+    sending: HashSet<i32>,
     /// The last kill-family calls applied at their entry: the sender's
     /// real tid, its task, the call, and [`Supervisor::stops_seen`] at
     /// its exit (`None`: in flight) (`supervisor/signals.rs`).
@@ -461,15 +457,14 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         },
         warned: HashSet::new(),
         log: log::DebugLog::from_env(),
+        holds: hold::Holds::from_env(),
         seized: HashSet::new(),
         timeline: opts.timeline.then(Recorder::default),
         stops_seen: 0,
         group_stops: HashMap::new(),
         deaths_seen: std::collections::VecDeque::new(),
-        discarded_stops: HashMap::new(),
-        discarding_cont: HashMap::new(),
-        cont_after_stop: HashMap::new(),
-        cont_unordered: HashSet::new(),
+        resends: resend::ContResends::default(),
+        sending: HashSet::new(),
         recent_kills: std::collections::VecDeque::new(),
         hand_ons: HashMap::new(),
         held_prctls: HashMap::new(),
@@ -495,6 +490,12 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
 impl Supervisor {
     fn event_loop(&mut self) {
         loop {
+            if self.holds.on() {
+                if self.event_loop_holding() {
+                    continue;
+                }
+                break;
+            }
             let mut st: libc::c_int = 0;
             // SAFETY: waitpid writes the status to a local.
             let tid = unsafe { libc::waitpid(-1, &mut st, libc::__WALL) };
@@ -511,6 +512,54 @@ impl Supervisor {
             self.on_status(tid, st);
             self.publish_view_if_wanted();
         }
+    }
+
+    /// One turn of the event loop with `TASKCORE_RUN_HOLD` rules
+    /// (`supervisor/hold.rs`): what is due is resumed or handled, then a
+    /// stop is taken without blocking while anything is held, and a
+    /// deferred one is put aside. Whether the loop goes on.
+    fn event_loop_holding(&mut self) -> bool {
+        for d in self.holds.due() {
+            match d {
+                hold::Due::Resume(tid) => self.resume(tid, 0),
+                hold::Due::Stop(tid, st) => self.on_status(tid, st),
+            }
+        }
+        let waiting = self.holds.next().is_some();
+        let flags = libc::__WALL | if waiting { libc::WNOHANG } else { 0 };
+        let mut st: libc::c_int = 0;
+        // SAFETY: waitpid writes the status to a local.
+        let tid = unsafe { libc::waitpid(-1, &mut st, flags) };
+        if tid == 0 {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+            return true;
+        }
+        if tid < 0 {
+            if nix::errno::Errno::last() == nix::errno::Errno::EINTR {
+                self.forward();
+                return true;
+            }
+            return false;
+        }
+        // A stop put aside comes before any later report of its thread.
+        if let Some(prev) = self.holds.take_late_of(tid) {
+            self.on_status(tid, prev);
+        }
+        // A new task's first stop is never deferred (its number comes
+        // from its creator's event).
+        let late = self
+            .threads
+            .contains_key(&tid)
+            .then(|| self.holds.late_for(self.map.to_virtual(tid), st))
+            .flatten();
+        match late {
+            Some(d) => {
+                dline!(self, "[debug] hold: status {st:#x} of {tid} handled later");
+                self.holds.defer(tid, st, d);
+            }
+            None => self.on_status(tid, st),
+        }
+        true
     }
 
     /// Publishes a view if a reader asked for one, after the stops that
@@ -727,6 +776,7 @@ impl Supervisor {
         self.release_vfork_parent(tid);
         // A thread that dies before its first stop (de_thread() may end
         // it so) is still its group's: its tgid is known from its clone.
+        self.sending.remove(&tid);
         let gone = self.threads.remove(&tid).or_else(|| {
             self.newborn.remove(&tid).map(|nb| Thread {
                 tgid: nb.tgid,
@@ -780,9 +830,7 @@ impl Supervisor {
         self.end_hand_on(tgid);
         if tid == tgid {
             self.pgrp_calls.remove(&v);
-            self.discarded_stops.remove(&v);
-            self.discarding_cont.remove(&v);
-            self.cont_after_stop.remove(&v);
+            self.resends.forget(v);
         }
     }
 

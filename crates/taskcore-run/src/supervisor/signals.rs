@@ -493,11 +493,11 @@ impl Supervisor {
             return;
         };
         let conts: Vec<(TaskId, Syscall)> = self
-            .threads
+            .sending
             .iter()
-            .filter(|(&r, _)| r != tid)
-            .filter_map(|(&r, th)| {
-                let c = th.in_call.as_ref()?.call.as_ref().ok()?;
+            .filter(|&&r| r != tid)
+            .filter_map(|&r| {
+                let c = self.threads.get(&r)?.in_call.as_ref()?.call.as_ref().ok()?;
                 let sig = match *c {
                     Syscall::Kill { sig, .. }
                     | Syscall::Tgkill { sig, .. }
@@ -526,8 +526,7 @@ impl Supervisor {
                     self,
                     "[debug]   stop to {v} sent while a SIGCONT is in flight"
                 );
-                self.cont_after_stop.insert(v, (sender, again));
-                self.cont_unordered.insert(v);
+                self.resends.note_in_flight(v, (sender, again));
             }
         }
     }
@@ -543,44 +542,51 @@ impl Supervisor {
             // SIGCONT is not sent again at the process's next trap
             // (send_cont_after_stop()), which could come after this
             // SIGCONT, and after stop signals sent since.
-            self.cont_after_stop.remove(&v);
+            self.resends.cancel(v);
         }
         // Another thread's kill in flight (a stop signal's, say) may have
         // been sent for real after this SIGCONT though applied before it.
+        // Asked only when a stop was discarded.
         let sender_tid = self.map.tid_of_task(sender);
-        let others_sending = self.threads.iter().any(|(&r, th)| {
-            Some(r) != sender_tid
-                && th
-                    .in_call
-                    .as_ref()
-                    .is_some_and(|ic| crate::calls::sends_signal(ic.nr))
-        });
+        let mut others_sending = None;
         for (t, v, bits) in targets.into_iter().filter(|b| b.2 != 0) {
             let (private, shared) = self.k.pending_signals(t).unwrap_or((0, 0));
             let gone = bits & !(private | shared);
             if gone != 0 {
-                *self.discarded_stops.entry(v).or_default() |= gone;
                 // What is sent again if this process's stop proves to
                 // have come first (send_cont_after_stop()): a SIGCONT to
                 // this process only, not to the whole group again (that
                 // would discard the other members' later stops too).
+                // (None: the process has no number for the sender; the
+                // stops are noted alone.)
                 let again = match call {
                     taskcore::sys::Syscall::Kill { pid, sig } if pid <= 0 => {
                         match self.k.pid_vnr(sender, t) {
-                            Ok(n) if n > 0 => taskcore::sys::Syscall::Kill { pid: n, sig },
-                            _ => continue,
+                            Ok(n) if n > 0 => Some(taskcore::sys::Syscall::Kill { pid: n, sig }),
+                            _ => None,
                         }
                     }
-                    ref c => c.clone(),
+                    ref c => Some(c.clone()),
                 };
-                self.discarding_cont.insert(v, (sender, again));
-                if others_sending {
-                    self.cont_unordered.insert(v);
-                } else {
-                    self.cont_unordered.remove(&v);
-                }
+                let cont = again.map(|c| (sender, c));
+                let unordered =
+                    *others_sending.get_or_insert_with(|| self.others_sending(sender_tid));
+                self.resends.note_discard(v, gone, cont, unordered);
             }
         }
+    }
+
+    /// Whether a thread other than `tid` has a call that sends a signal
+    /// in flight (entered, its exit not seen).
+    fn others_sending(&self, tid: Option<i32>) -> bool {
+        self.sending.iter().any(|&r| {
+            Some(r) != tid
+                && self
+                    .threads
+                    .get(&r)
+                    .and_then(|th| th.in_call.as_ref())
+                    .is_some_and(|ic| crate::calls::sends_signal(ic.nr))
+        })
     }
 
     /// A trap of `task` that is no group stop (the notify of a SIGCONT
@@ -593,7 +599,7 @@ impl Supervisor {
     /// by its sender if alive, as the same call.
     pub(super) fn send_cont_after_stop(&mut self, task: TaskId) {
         let Ok(v) = self.k.getpid(task) else { return };
-        let Some((sender, call)) = self.cont_after_stop.remove(&v) else {
+        let Some((sender, call)) = self.resends.take_due(v) else {
             return;
         };
         // Stop signals pending now were sent in the core after the stop
@@ -638,7 +644,7 @@ impl Supervisor {
     /// at a kill-family call's syscall exit (`tgid` `None`: every
     /// process).
     pub(super) fn send_cont_proven_after_stop(&mut self, tgid: Option<i32>) {
-        if self.cont_after_stop.is_empty() {
+        if !self.resends.any_due() {
             return;
         }
         let mut due: Vec<TaskId> = Vec::new();
@@ -652,10 +658,10 @@ impl Supervisor {
                 continue;
             }
             let Ok(v) = self.k.getpid(t) else { continue };
-            let Some(&(sender, _)) = self.cont_after_stop.get(&v) else {
+            let Some(sender) = self.resends.due_sender(v) else {
                 continue;
             };
-            if self.cont_unordered.contains(&v) {
+            if self.resends.is_unordered(v) {
                 continue;
             }
             let sending = self
@@ -681,20 +687,14 @@ impl Supervisor {
         let Ok(v) = self.k.getpid(task) else {
             return false;
         };
-        match self.discarded_stops.get_mut(&v) {
-            Some(bits) if *bits & bit != 0 && sig_kernel_stop(sig) => {
-                *bits &= !bit;
-                dline!(
-                    self,
-                    "[debug]   stop {sig} of {v} taken again after a SIGCONT"
-                );
-                if let Some(c) = self.discarding_cont.remove(&v) {
-                    self.cont_after_stop.insert(v, c);
-                }
-                true
-            }
-            _ => false,
+        if !sig_kernel_stop(sig) || !self.resends.take_discarded(v, bit) {
+            return false;
         }
+        dline!(
+            self,
+            "[debug]   stop {sig} of {v} taken again after a SIGCONT"
+        );
+        true
     }
 
     /// A kill-family call that sent `sig` to `task`'s process
