@@ -56,8 +56,11 @@
 //! `-qq`, strace's reap between the exit call and the first line that
 //! reports the task, and for a leader that called `exit` while threads
 //! of its process live, just after the last of their deaths (strace
-//! cannot reap it before, `delay_group_leader()`; `shape/exits.rs`). The
-//! planner (`plan.rs`), one pass over the
+//! cannot reap it before, `delay_group_leader()`; `shape/exits.rs`); in a
+//! trace merged from `strace -ff` files (`ffmerge.rs`), a call as late as
+//! its task's next line, and a `---` line after an interrupted call from
+//! that call's entry (`Options::merged`), since the files stamp calls
+//! only at their entry. The planner (`plan.rs`), one pass over the
 //! lookahead window in file order, attaches to each event what later lines
 //! show about it (`facts.rs`), among them happens-before constraints the
 //! scheduler (`replayer.rs`) makes hold before any engine applies the
