@@ -165,7 +165,7 @@ pub(crate) fn run(args: Args) -> ExitCode {
     }
     if args.timeline.is_some() && files.len() != 1 {
         eprintln!(
-            "taskcore replay: --timeline draws one trace: give exactly one ({} given)",
+            "taskcore replay: --timeline draws one trace: give exactly one file or `strace -ff` recording ({} given)",
             files.len()
         );
         return ExitCode::from(2);
