@@ -25,7 +25,7 @@ use crate::list::{self, Link, ListHead};
 use crate::pid::entry::{Numbers, Pid, Upid};
 use crate::pid::ns::{NsId, PidNamespace};
 use crate::pid::TAG_TGID;
-use crate::slab::{Slab, SlabIx};
+use crate::slab::{BitStates, Slab, SlabIx};
 use crate::task::state::sighand::SharedSigHand;
 use crate::task::task_struct::{
     ExitState, Task, ThreadGroup, PF_FORKNOEXEC, SIGNAL_STOP_CONTINUED, SIGNAL_STOP_STOPPED,
@@ -221,14 +221,14 @@ pub(crate) enum Deferral {
 /// ([`Kernel::proc_read`]); probes.
 #[derive(Debug)]
 pub struct Kernel {
-    pub(crate) tasks: Slab<Task, TaskIx>,
+    pub(crate) tasks: Slab<Task, TaskIx, BitStates>,
     /// Generation of each task slot, indexed by [`TaskIx::slot`] (slot 0
     /// unused): bumped whenever the slot's task goes, so that a handle
     /// whose generation matches names a live slot (`task_entry` tests
     /// nothing else).
     pub(crate) gens: Vec<u32>,
-    pub(crate) groups: Slab<ThreadGroup, GroupIx>,
-    pub(crate) pids: Slab<Pid, PidIx>,
+    pub(crate) groups: Slab<ThreadGroup, GroupIx, BitStates>,
+    pub(crate) pids: Slab<Pid, PidIx, BitStates>,
     pub(crate) nss: Slab<PidNamespace, NsIx>,
     /// User namespaces (the initial one first).
     pub(crate) userns: Slab<crate::task::userns::UserNamespace, crate::ix::UserNsIx>,
