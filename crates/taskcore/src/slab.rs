@@ -329,6 +329,7 @@ impl<T, I: SlabIx, S: SlotStates<T>> Slab<T, I, S> {
     }
 
     /// The index the next `insert` will use.
+    #[inline(always)]
     pub(crate) fn vacant_key(&self) -> Option<I> {
         self.vacant_slot().map(I::from_slot)
     }

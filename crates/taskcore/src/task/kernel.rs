@@ -796,7 +796,9 @@ impl Kernel {
     }
 
     /// Frees `pid`'s numbers if nothing uses it any more (`put_pid` +
-    /// `free_pid`); true if it did (their tags went with them).
+    /// `free_pid`); true if it did (their tags went with them). Inline at
+    /// each caller: a call here cost ~20 instructions per lifecycle.
+    #[inline(always)]
     pub(crate) fn put_pid(&mut self, pid: PidIx) -> bool {
         if self.pid_freed(pid) {
             return false;
@@ -882,6 +884,9 @@ impl Kernel {
     }
 
     /// Stores a new task using `pid` (attached as its PIDTYPE_PID).
+    /// Inline in `copy_process` (and the boot's init): the call cost ~35
+    /// instructions per fork.
+    #[inline(always)]
     pub(crate) fn new_task(
         &mut self,
         pid: PidIx,
