@@ -10,7 +10,7 @@
 //! head and its children's `sibling` links): callers copy the head out,
 //! operate, and store it back, so no two mutable borrows overlap.
 
-use crate::slab::{Slab, SlabIx};
+use crate::slab::{Slab, SlabIx, SlotStates};
 
 /// A slab index that can be a list link: `Opt` is "an index or none" in 4
 /// bytes (`Option<Ix>` for a typed index declared with
@@ -61,9 +61,9 @@ impl<I: ListIx> ListHead<I> {
 
 /// Appends `idx` at the tail (`list_add_tail`).
 #[inline(always)]
-pub(crate) fn push_back<T, I: ListIx>(
+pub(crate) fn push_back<T, I: ListIx, S: SlotStates<T>>(
     head: &mut ListHead<I>,
-    slab: &mut Slab<T, I>,
+    slab: &mut Slab<T, I, S>,
     idx: I,
     link: fn(&mut T) -> &mut Link<I>,
 ) {
@@ -81,9 +81,9 @@ pub(crate) fn push_back<T, I: ListIx>(
 
 /// Inserts `idx` at the head (`list_add`).
 #[inline]
-pub(crate) fn push_front<T, I: ListIx>(
+pub(crate) fn push_front<T, I: ListIx, S: SlotStates<T>>(
     head: &mut ListHead<I>,
-    slab: &mut Slab<T, I>,
+    slab: &mut Slab<T, I, S>,
     idx: I,
     link: fn(&mut T) -> &mut Link<I>,
 ) {
@@ -101,9 +101,9 @@ pub(crate) fn push_front<T, I: ListIx>(
 
 /// Unlinks `idx`, which must be a member of the list `head` (`list_del`).
 #[inline(always)]
-pub(crate) fn unlink<T, I: ListIx>(
+pub(crate) fn unlink<T, I: ListIx, S: SlotStates<T>>(
     head: &mut ListHead<I>,
-    slab: &mut Slab<T, I>,
+    slab: &mut Slab<T, I, S>,
     idx: I,
     link: fn(&mut T) -> &mut Link<I>,
 ) {
@@ -127,9 +127,9 @@ pub(crate) fn unlink<T, I: ListIx>(
 
 /// The members in list order, collected (for the few O(list) walks that
 /// mutate the slab as they go, such as reparenting at exit).
-pub(crate) fn collect<T, I: ListIx>(
+pub(crate) fn collect<T, I: ListIx, S: SlotStates<T>>(
     head: ListHead<I>,
-    slab: &Slab<T, I>,
+    slab: &Slab<T, I, S>,
     link: fn(&T) -> &Link<I>,
 ) -> Vec<I> {
     let mut out = Vec::new();

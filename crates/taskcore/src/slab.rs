@@ -20,7 +20,7 @@
 //! # Invariants
 //! 1. `free` lists exactly the vacant slots at or above `BASE`, each once.
 //! 2. `len` equals the number of occupied slots.
-//! 3. `vals` and `next` have the same length.
+//! 3. `states` describes exactly the slots of `vals`.
 
 /// The plain `u32` index value that means "no entry" (a task's address
 /// space once it exited; the slab's own free list).
@@ -121,43 +121,155 @@ macro_rules! slab_index {
 }
 pub(crate) use slab_index;
 
-/// A slot's entry in [`Slab::next`] while it is occupied (every other
+/// A slot's entry in [`NextStates`] while it is occupied (every other
 /// value is the next vacant slot, [`NONE`] ending the free list).
 const OCCUPIED: u32 = u32::MAX - 1;
+
+/// How a [`Slab`] keeps its slots' states (occupied or vacant) and its
+/// free list (the vacant slots above `BASE`, each naming the next).
+pub(crate) trait SlotStates<T>: Clone {
+    /// No slots.
+    const EMPTY: Self;
+    /// Whether slot `i` is occupied (false past the end).
+    fn occupied(&self, vals: &[T], i: usize) -> bool;
+    /// The state of a new last slot `i` (`vals` already holds its value):
+    /// occupied, or vacant on no free list.
+    fn push(&mut self, i: usize, occupied: bool);
+    /// Marks vacant slot `i`, the free list's head, occupied; returns the
+    /// free list after it. `old` is the slot's value, still the removed
+    /// one.
+    fn occupy(&mut self, old: &T, i: usize) -> u32;
+    /// Marks slot `i`, whose value is `val`, vacant, `next` following it
+    /// on the free list, if it is occupied; false (and nothing changed)
+    /// if it is not.
+    fn vacate(&mut self, val: &mut T, i: usize, next: u32) -> bool;
+}
+
+/// Slot states for any value: a `u32` per slot, [`OCCUPIED`] or the next
+/// vacant slot.
+#[derive(Clone, Debug)]
+pub(crate) struct NextStates(Vec<u32>);
+
+impl<T> SlotStates<T> for NextStates {
+    const EMPTY: Self = NextStates(Vec::new());
+
+    #[inline(always)]
+    fn occupied(&self, _: &[T], i: usize) -> bool {
+        self.0.get(i) == Some(&OCCUPIED)
+    }
+
+    #[inline(always)]
+    fn push(&mut self, _: usize, occupied: bool) {
+        self.0.push(if occupied { OCCUPIED } else { NONE });
+    }
+
+    #[inline(always)]
+    fn occupy(&mut self, _: &T, i: usize) -> u32 {
+        core::mem::replace(&mut self.0[i], OCCUPIED)
+    }
+
+    #[inline(always)]
+    fn vacate(&mut self, _: &mut T, i: usize, next: u32) -> bool {
+        match self.0.get_mut(i) {
+            Some(st) if *st == OCCUPIED => {
+                *st = next;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A value that can hold its vacant slot's free-list link in a field of
+/// its own (a field that no one reads once the value is removed).
+pub(crate) trait FreeLink {
+    /// The link stored by [`Self::set_free_next`].
+    fn free_next(&self) -> u32;
+    /// Stores the next vacant slot in the removed value.
+    fn set_free_next(&mut self, next: u32);
+}
+
+/// Slot states for a [`FreeLink`] value: one bit per slot (1 = occupied),
+/// the free list threaded through the vacant values themselves. An
+/// eighth of a byte per slot where [`NextStates`] costs four: the
+/// per-process memory of the task, thread group and `struct pid` slabs.
+#[derive(Clone, Debug)]
+pub(crate) struct BitStates(Vec<u64>);
+
+impl<T: FreeLink> SlotStates<T> for BitStates {
+    const EMPTY: Self = BitStates(Vec::new());
+
+    #[inline(always)]
+    fn occupied(&self, _: &[T], i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0)
+    }
+
+    #[inline(always)]
+    fn push(&mut self, i: usize, occupied: bool) {
+        if i.is_multiple_of(64) {
+            self.0.push(0);
+        }
+        if occupied {
+            self.0[i / 64] |= 1 << (i % 64);
+        }
+    }
+
+    #[inline(always)]
+    fn occupy(&mut self, old: &T, i: usize) -> u32 {
+        self.0[i / 64] |= 1 << (i % 64);
+        old.free_next()
+    }
+
+    #[inline(always)]
+    fn vacate(&mut self, val: &mut T, i: usize, next: u32) -> bool {
+        let bit = 1 << (i % 64);
+        match self.0.get_mut(i / 64) {
+            Some(w) if *w & bit != 0 => {
+                *w &= !bit;
+                val.set_free_next(next);
+                true
+            }
+            _ => false,
+        }
+    }
+}
 
 /// A growable arena of `T` addressed by index type `I`.
 ///
 /// The values and the slots' states are kept apart: `vals[s]` is slot
-/// `s`'s value and `next[s]` its state ([`OCCUPIED`], or the next vacant
-/// slot). Indexing (`slab[ix]`, for an index the caller knows names an
-/// occupied slot) reads the value alone, one bounds check and no
-/// occupancy test (debug builds assert it); [`Self::get`] tests the state.
+/// `s`'s value and `states` says whether it is occupied and, for a
+/// vacant one, which vacant slot follows it on the free list
+/// ([`NextStates`]: a `u32` per slot; [`BitStates`]: a bit, the link kept
+/// in the vacant value). Indexing (`slab[ix]`, for an index the caller
+/// knows names an occupied slot) reads the value alone, one bounds check
+/// and no occupancy test (debug builds assert it); [`Self::get`] tests
+/// the state.
 /// The slots below `BASE` (slot 0 of a typed slab) hold a copy of the
-/// first value stored, never reachable (their state is [`NONE`], on no
-/// free list), so that a slot number needs no offset.
+/// first value stored, never reachable (vacant, on no free list), so that
+/// a slot number needs no offset.
 /// A removed value stays where it lies, unreachable, until its slot is
 /// used again: [`Self::insert_with`] drops it then, as it writes the new one.
 #[derive(Clone)]
-pub(crate) struct Slab<T, I = u32> {
+pub(crate) struct Slab<T, I = u32, S = NextStates> {
     vals: Vec<T>,
-    next: Vec<u32>,
+    states: S,
     free_head: u32,
     len: usize,
     _ix: core::marker::PhantomData<fn(I) -> I>,
 }
 
-impl<T: core::fmt::Debug, I: SlabIx> core::fmt::Debug for Slab<T, I> {
+impl<T: core::fmt::Debug, I: SlabIx, S: SlotStates<T>> core::fmt::Debug for Slab<T, I, S> {
     /// The occupied `(index, value)` pairs.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_map().entries(self.iter()).finish()
     }
 }
 
-impl<T, I: SlabIx> Slab<T, I> {
+impl<T, I: SlabIx, S: SlotStates<T>> Slab<T, I, S> {
     pub(crate) const fn new() -> Self {
         Slab {
             vals: Vec::new(),
-            next: Vec::new(),
+            states: S::EMPTY,
             free_head: NONE,
             len: 0,
             _ix: core::marker::PhantomData,
@@ -190,10 +302,11 @@ impl<T, I: SlabIx> Slab<T, I> {
             } else {
                 self.vals.push(make());
             }
-            self.next.push(OCCUPIED);
+            self.states.push(i, true);
         } else {
-            self.free_head = core::mem::replace(&mut self.next[i], OCCUPIED);
-            self.vals[i] = make();
+            let slot = &mut self.vals[i];
+            self.free_head = self.states.occupy(slot, i);
+            *slot = make();
         }
         self.len += 1;
         Some(I::from_slot(idx))
@@ -210,12 +323,13 @@ impl<T, I: SlabIx> Slab<T, I> {
     {
         while self.vals.len() < I::BASE as usize {
             self.vals.push(value.clone());
-            self.next.push(NONE);
+            self.states.push(self.vals.len() - 1, false);
         }
         self.vals.push(value);
     }
 
     /// The index the next `insert` will use.
+    #[inline(always)]
     pub(crate) fn vacant_key(&self) -> Option<I> {
         self.vacant_slot().map(I::from_slot)
     }
@@ -230,7 +344,7 @@ impl<T, I: SlabIx> Slab<T, I> {
         }
     }
 
-    /// The position of slot `idx` in `vals` and `next`: its number.
+    /// The position of slot `idx` in `vals` and `states`: its number.
     #[inline(always)]
     fn pos(idx: I) -> usize {
         idx.slot()
@@ -239,22 +353,21 @@ impl<T, I: SlabIx> Slab<T, I> {
     /// Whether `idx` names an occupied slot.
     #[inline(always)]
     pub(crate) fn contains(&self, idx: I) -> bool {
-        self.next.get(Self::pos(idx)) == Some(&OCCUPIED)
+        self.states.occupied(&self.vals, Self::pos(idx))
     }
 
     /// Removes the value at `idx` (it is dropped when the slot is used
     /// again); false if the slot was vacant.
     #[inline(always)]
     pub(crate) fn delete(&mut self, idx: I) -> bool {
-        let free_head = self.free_head;
-        let Some(st) = self.next.get_mut(Self::pos(idx)) else {
+        let i = Self::pos(idx);
+        let Some(val) = self.vals.get_mut(i) else {
             return false;
         };
-        if *st != OCCUPIED {
+        if !self.states.vacate(val, i, self.free_head) {
             return false;
         }
-        *st = free_head;
-        self.free_head = idx.slot() as u32;
+        self.free_head = i as u32;
         self.len -= 1;
         true
     }
@@ -262,9 +375,10 @@ impl<T, I: SlabIx> Slab<T, I> {
     #[inline]
     pub(crate) fn get(&self, idx: I) -> Option<&T> {
         let i = Self::pos(idx);
-        match self.next.get(i) {
-            Some(&OCCUPIED) => self.vals.get(i),
-            _ => None,
+        if self.states.occupied(&self.vals, i) {
+            self.vals.get(i)
+        } else {
+            None
         }
     }
 
@@ -277,14 +391,13 @@ impl<T, I: SlabIx> Slab<T, I> {
     pub(crate) fn iter(&self) -> impl Iterator<Item = (I, &T)> {
         self.vals
             .iter()
-            .zip(&self.next)
             .enumerate()
-            .filter(|&(_, (_, &st))| st == OCCUPIED)
-            .map(|(i, (v, _))| (I::from_slot(i as u32), v))
+            .filter(|&(i, _)| self.states.occupied(&self.vals, i))
+            .map(|(i, v)| (I::from_slot(i as u32), v))
     }
 }
 
-impl<T, I: SlabIx> core::ops::Index<I> for Slab<T, I> {
+impl<T, I: SlabIx, S: SlotStates<T>> core::ops::Index<I> for Slab<T, I, S> {
     type Output = T;
     /// The value at `idx`, which must be occupied (asserted in debug
     /// builds; a vacant slot's index reads its old value in release).
@@ -295,7 +408,7 @@ impl<T, I: SlabIx> core::ops::Index<I> for Slab<T, I> {
     }
 }
 
-impl<T, I: SlabIx> core::ops::IndexMut<I> for Slab<T, I> {
+impl<T, I: SlabIx, S: SlotStates<T>> core::ops::IndexMut<I> for Slab<T, I, S> {
     #[inline(always)]
     fn index_mut(&mut self, idx: I) -> &mut T {
         debug_assert!(self.contains(idx), "slab index names a vacant slot");
@@ -348,5 +461,50 @@ mod tests {
         assert_eq!(s.insert('c'), Some(a));
         assert_eq!(s.insert('d').map(|i| i.slot()), Some(3));
         assert_eq!(format!("{b} {b:?}"), "1 TestIx(1)");
+    }
+
+    /// A value holding its own free-list link while vacant.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Linked(char, u32);
+
+    impl FreeLink for Linked {
+        fn free_next(&self) -> u32 {
+            self.1
+        }
+        fn set_free_next(&mut self, next: u32) {
+            self.1 = next;
+        }
+    }
+
+    #[test]
+    fn bit_states_reuse_slots_lifo_across_words() {
+        let mut s: Slab<Linked, TestIx, BitStates> = Slab::new();
+        let ix: Vec<TestIx> = (0..130)
+            .map(|i| {
+                s.insert(Linked(char::from(b'a' + (i % 26) as u8), 0))
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!((ix[0].slot(), ix[129].slot()), (1, 130));
+        assert_eq!(s.len(), 130);
+        // Slot 0 is vacant and on no free list.
+        assert!(!SlotStates::<Linked>::occupied(&s.states, &s.vals, 0));
+        for &i in [ix[3], ix[70], ix[129]].iter() {
+            assert!(s.delete(i));
+            assert!(!s.delete(i));
+            assert!(!s.contains(i));
+            assert_eq!(s.get(i), None);
+        }
+        assert_eq!(s.len(), 127);
+        assert_eq!(s.iter().count(), 127);
+        assert!(s.iter().all(|(i, _)| i != ix[3] && i != ix[70]));
+        assert_eq!(s.vacant_key(), Some(ix[129]));
+        assert_eq!(s.insert(Linked('x', 0)), Some(ix[129]));
+        assert_eq!(s.insert(Linked('y', 0)), Some(ix[70]));
+        assert_eq!(s.insert(Linked('z', 0)), Some(ix[3]));
+        assert_eq!(s.insert(Linked('w', 0)).map(|i| i.slot()), Some(131));
+        assert_eq!((s[ix[3]].0, s[ix[70]].0, s[ix[129]].0), ('z', 'y', 'x'));
+        assert_eq!(s.len(), 131);
+        assert_eq!(s.get(TestIx::from_slot(500)), None);
     }
 }

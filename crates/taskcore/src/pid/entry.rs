@@ -94,6 +94,19 @@ impl Pid {
     }
 }
 
+/// A freed `struct pid`'s slot holds its free-list link in
+/// `session_members` (read only while the pid is live).
+impl crate::slab::FreeLink for Pid {
+    #[inline(always)]
+    fn free_next(&self) -> u32 {
+        self.session_members
+    }
+    #[inline(always)]
+    fn set_free_next(&mut self, next: u32) {
+        self.session_members = next;
+    }
+}
+
 /// A pid's deepest number, inline: what `task_active_pid_ns`, `pid_vnr`
 /// and most lookups read, one field load. A pid of a nested namespace
 /// (`level` > 0: its namespace's level) has its whole list, root first,

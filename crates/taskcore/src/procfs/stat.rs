@@ -131,7 +131,7 @@ impl ProcFs<'_> {
         m.put_decimal_ull(" ", 0); // eip
                                    // The obsolete decimal signal fields: the thread's own pending set
                                    // and its mask, first 31 signals.
-        m.put_decimal_ull(" ", mask31(task.pending.signal));
+        m.put_decimal_ull(" ", mask31(task.pending.signal()));
         m.put_decimal_ull(" ", mask31(task.blocked));
         m.put_decimal_ull(" ", mask31(g.sighand.get().ignored));
         m.put_decimal_ull(" ", mask31(g.sighand.get().handled));

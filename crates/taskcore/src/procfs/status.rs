@@ -118,8 +118,8 @@ impl ProcFs<'_> {
             m.puts(&format!("{set:016x}"));
             m.putc(b'\n');
         };
-        sigset(&mut m, "\nSigPnd:\t", task.pending.signal);
-        sigset(&mut m, "ShdPnd:\t", g.shared_pending.signal);
+        sigset(&mut m, "\nSigPnd:\t", task.pending.signal());
+        sigset(&mut m, "ShdPnd:\t", g.shared_pending.signal());
         sigset(&mut m, "SigBlk:\t", task.blocked);
         sigset(&mut m, "SigIgn:\t", g.sighand.get().ignored);
         sigset(&mut m, "SigCgt:\t", g.sighand.get().handled);

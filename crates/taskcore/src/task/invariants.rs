@@ -20,9 +20,9 @@ use crate::task::task_struct::{ExitState, PF_EXITING, SIGNAL_STOP_STOPPED};
 use crate::wait::index::{Class, EdgeState, WaitIndex, UNREGISTERED};
 
 /// Walks a list forwards and backwards, checking the links agree.
-fn walk<T, I: ListIx>(
+fn walk<T, I: ListIx, S: crate::slab::SlotStates<T>>(
     head: ListHead<I>,
-    slab: &Slab<T, I>,
+    slab: &Slab<T, I, S>,
     link: fn(&T) -> &Link<I>,
     what: &str,
 ) -> Vec<I> {

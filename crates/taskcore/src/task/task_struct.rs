@@ -369,6 +369,32 @@ impl ThreadGroup {
     }
 }
 
+/// A released task's slot holds its free-list link in `thread_seq`
+/// (read only while the task is in its group's thread list).
+impl crate::slab::FreeLink for Task {
+    #[inline(always)]
+    fn free_next(&self) -> u32 {
+        self.thread_seq
+    }
+    #[inline(always)]
+    fn set_free_next(&mut self, next: u32) {
+        self.thread_seq = next;
+    }
+}
+
+/// A released group's slot holds its free-list link in `parent_exec_id`
+/// (read only at a live group's exit).
+impl crate::slab::FreeLink for ThreadGroup {
+    #[inline(always)]
+    fn free_next(&self) -> u32 {
+        self.parent_exec_id
+    }
+    #[inline(always)]
+    fn set_free_next(&mut self, next: u32) {
+        self.parent_exec_id = next;
+    }
+}
+
 /// The masks a thread sets aside while it waits for a signal, kept out of
 /// [`Task`] (few threads ever have them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -388,15 +414,21 @@ mod size_tests {
     /// that grows these structures must be worth it. Budgets in bytes.
     #[test]
     fn tasks_and_groups_stay_small() {
-        // 128: the vfork parent, the tracer's `ptraced` head and the
-        // tracee's order key kept aside, pdeath_signal a byte and the
-        // per-thread wait counting a flag (152 before). A power of two
-        // also scales a slab index in one instruction.
-        assert!(core::mem::size_of::<super::Task>() <= 128);
-        // 128: the dispositions and the actions' details shared
+        // 120: the pending set one boxed pointer, `None` while empty
+        // (16 bytes before: 128); earlier the vfork parent, the tracer's
+        // `ptraced` head and the tracee's order key kept aside,
+        // pdeath_signal a byte and the per-thread wait counting a flag
+        // (152).
+        assert!(core::mem::size_of::<super::Task>() <= 120);
+        // 120: the shared pending set one boxed pointer (128 before);
+        // earlier the dispositions and the actions' details shared
         // copy-on-write behind one pointer (8 bytes, not 40) and the
-        // SIGNAL_* flags a byte (168 before).
-        assert!(core::mem::size_of::<super::ThreadGroup>() <= 128);
+        // SIGNAL_* flags a byte (168).
+        assert!(core::mem::size_of::<super::ThreadGroup>() <= 120);
+        assert_eq!(
+            core::mem::size_of::<crate::task::state::sigpending::SigPending>(),
+            8
+        );
         // 32: a process group's stopped count and the freed flag kept
         // aside (48 before), and a nested pid's numbers above its deepest
         // (40 before). A power of two scales a slab index in one

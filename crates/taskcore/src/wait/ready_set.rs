@@ -320,9 +320,26 @@ impl ReadySet {
         }
     }
 
-    /// The first entry after `start`.
-    #[inline]
+    /// The first entry after `start`: an inline set's inline at the
+    /// caller.
+    #[inline(always)]
     pub(crate) fn first_from(&self, start: Bound<Pos>) -> Option<(Pos, TaskIx)> {
+        if let ReadySet::Small { len, e } = self {
+            return e[..*len as usize]
+                .iter()
+                .find(|x| match start {
+                    Bound::Included(s) => x.0 >= s,
+                    Bound::Excluded(s) => x.0 > s,
+                    Bound::Unbounded => true,
+                })
+                .map(|&(p, t)| (p, TaskIx::from_slot(t)));
+        }
+        self.first_from_slow(start)
+    }
+
+    /// [`Self::first_from`] in a run or a tree.
+    #[inline(never)]
+    fn first_from_slow(&self, start: Bound<Pos>) -> Option<(Pos, TaskIx)> {
         let after = |p: Pos| match start {
             Bound::Included(s) => p >= s,
             Bound::Excluded(s) => p > s,

@@ -315,7 +315,7 @@ impl Kernel {
         if self.groups[g].flags.get().contains(SIGNAL_GROUP_EXIT) {
             return;
         }
-        let mut retarget = self.groups[g].shared_pending.signal & !self.tasks[t].blocked;
+        let mut retarget = self.groups[g].shared_pending.signal() & !self.tasks[t].blocked;
         // The threads an exec kills pass what they are given on as they
         // exit, until it reaches the exec'ing thread, the one left.
         let threads = match self.group_exec_task {

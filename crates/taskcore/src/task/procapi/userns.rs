@@ -221,7 +221,7 @@ impl Kernel {
 
     /// `from_kuid_munged(ns, kuid)`: kernel uid `kuid` as `ns` sees it,
     /// [`OVERFLOW_UID`] if it does not map it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn kuid_munged(&self, ns: UserNsIx, kuid: u32) -> u32 {
         // The initial namespace's map is the identity of 0..u32::MAX
         // (all but the invalid id), and never written (its map files

@@ -326,7 +326,7 @@ impl Kernel {
     /// SIGKILL is pending for `t` or its process (`fatal_signal_pending()`).
     pub(crate) fn sigkill_pending(&self, t: TaskIx) -> bool {
         let task = &self.tasks[t];
-        (task.pending.signal | self.groups[task.group].shared_pending.signal) & sigmask(SIGKILL)
+        (task.pending.signal() | self.groups[task.group].shared_pending.signal()) & sigmask(SIGKILL)
             != 0
     }
 
@@ -334,8 +334,8 @@ impl Kernel {
     /// blocked.
     pub(crate) fn has_deliverable(&self, t: TaskIx) -> bool {
         let task = &self.tasks[t];
-        let shared = self.groups[task.group].shared_pending.signal & !self.claimed_by_others(t);
-        (task.pending.signal | shared) & !task.blocked != 0
+        let shared = self.groups[task.group].shared_pending.signal() & !self.claimed_by_others(t);
+        (task.pending.signal() | shared) & !task.blocked != 0
             || self.side.resume_signals.contains_key(&t)
             || task.jobctl & crate::task::state::jobctl_flags::JOBCTL_PENDING_MASK != 0
             || self.groups[task.group]
@@ -459,10 +459,10 @@ impl Kernel {
     /// of its process's, among those in `mask`, with its siginfo.
     pub(crate) fn dequeue_signal(&mut self, t: TaskIx, mask: u64) -> Option<(i32, SigInfo)> {
         let g = self.tasks[t].group;
-        let (info, uid) = if let Some(sig) = next_signal(self.tasks[t].pending.signal & mask) {
+        let (info, uid) = if let Some(sig) = next_signal(self.tasks[t].pending.signal() & mask) {
             self.tasks[t].pending.collect(sig)
         } else {
-            let sig = next_signal(self.groups[g].shared_pending.signal & mask)?;
+            let sig = next_signal(self.groups[g].shared_pending.signal() & mask)?;
             self.groups[g].shared_pending.collect(sig)
         };
         if let Some(uid) = uid {

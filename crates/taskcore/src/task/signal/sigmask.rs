@@ -95,7 +95,7 @@ impl Kernel {
     /// `t` starts to block (`which`) wake other threads that can take them.
     fn retarget_shared_pending(&mut self, t: TaskIx, which: u64) {
         let g = self.tasks[t].group;
-        let mut retarget = self.groups[g].shared_pending.signal & which;
+        let mut retarget = self.groups[g].shared_pending.signal() & which;
         if retarget == 0 {
             return;
         }
@@ -146,7 +146,7 @@ impl Kernel {
     pub fn rt_sigpending(&self, current: TaskId) -> Result<u64> {
         let t = self.current(current)?;
         let task = &self.tasks[t];
-        let pending = task.pending.signal | self.groups[task.group].shared_pending.signal;
+        let pending = task.pending.signal() | self.groups[task.group].shared_pending.signal();
         Ok(pending & task.blocked)
     }
 
@@ -165,8 +165,8 @@ impl Kernel {
     pub fn pending_signals(&self, task: TaskId) -> Result<(u64, u64)> {
         let task = &self.tasks[self.task_idx(task)?];
         Ok((
-            task.pending.signal,
-            self.groups[task.group].shared_pending.signal,
+            task.pending.signal(),
+            self.groups[task.group].shared_pending.signal(),
         ))
     }
 

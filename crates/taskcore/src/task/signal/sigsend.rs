@@ -170,7 +170,7 @@ impl Kernel {
     /// Removes the signals of `mask` from task `t`'s own pending set.
     #[inline]
     pub(crate) fn flush_task_pending(&mut self, t: TaskIx, mask: u64) {
-        if self.tasks[t].pending.signal & mask != 0 {
+        if self.tasks[t].pending.signal() & mask != 0 {
             self.flush_task_pending_slow(t, mask);
         }
     }
@@ -193,7 +193,7 @@ impl Kernel {
         self.flush_shared_pending(g, mask);
         let mut next = self.groups[g].threads.first;
         while let Some(cur) = next {
-            if self.tasks[cur].pending.signal & mask != 0 {
+            if self.tasks[cur].pending.signal() & mask != 0 {
                 self.flush_task_pending(cur, mask);
             }
             next = self.tasks[cur].thread_node.next;
@@ -203,7 +203,7 @@ impl Kernel {
     /// `flush_sigqueue_mask()` on group `g`'s shared pending set alone.
     #[inline(always)]
     pub(crate) fn flush_shared_pending(&mut self, g: GroupIx, mask: u64) {
-        if self.groups[g].shared_pending.signal & mask != 0 {
+        if self.groups[g].shared_pending.signal() & mask != 0 {
             self.flush_shared_pending_slow(g, mask);
         }
     }

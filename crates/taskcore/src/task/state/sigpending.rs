@@ -15,8 +15,8 @@
 //! with an empty `SI_USER` siginfo (`collect_signal()`).
 //!
 //! # Memory
-//! An empty set costs 16 bytes: the queue is allocated with its first
-//! entry.
+//! An empty set costs 8 bytes (a `None` box): the set and its queue are
+//! allocated with the first pending signal and freed with the last.
 //!
 //! # Linux
 //! include/linux/signal_types.h `struct sigpending`; kernel/signal.c
@@ -66,27 +66,53 @@ pub(crate) struct SigQueue {
 }
 
 /// A pending set (`struct sigpending`).
+///
+/// Eight bytes: `None` while nothing is pending (almost every task and
+/// thread group, always), else a box with the set and the queue. The box
+/// goes when the set empties (then its queue is empty too: every entry's
+/// signal is in the set).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct SigPending {
-    /// The pending signals, bit `sig - 1`.
-    pub(crate) signal: u64,
-    /// Their siginfo, in send order; `None` while empty. Boxed: 8 bytes in
-    /// every task rather than a `VecDeque`'s 32, most tasks having none.
-    #[allow(clippy::box_collection)]
-    list: Option<Box<VecDeque<SigQueue>>>,
+pub(crate) struct SigPending(Option<Box<Pending>>);
+
+/// What a non-empty [`SigPending`] holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Pending {
+    /// The pending signals, bit `sig - 1`; never 0 in a stored box.
+    signal: u64,
+    /// Their siginfo, in send order.
+    list: VecDeque<SigQueue>,
 }
 
 impl SigPending {
+    /// The pending signals (`signal`), bit `sig - 1`.
+    #[inline(always)]
+    pub(crate) fn signal(&self) -> u64 {
+        match &self.0 {
+            Some(p) => p.signal,
+            None => 0,
+        }
+    }
+
     /// Whether `sig` is pending.
     pub(crate) fn has(&self, sig: i32) -> bool {
-        self.signal & sigmask(sig) != 0
+        self.signal() & sigmask(sig) != 0
     }
 
     /// Marks `sig` pending, with a queue entry if `entry` is given.
     pub(crate) fn add(&mut self, sig: i32, entry: Option<SigQueue>) {
-        self.signal |= sigmask(sig);
+        let p = self.0.get_or_insert_with(Default::default);
+        p.signal |= sigmask(sig);
         if let Some(q) = entry {
-            self.list.get_or_insert_with(Default::default).push_back(q);
+            p.list.push_back(q);
+        }
+    }
+
+    /// Drops the box once the set is empty.
+    #[inline]
+    fn tidy(&mut self) {
+        if self.0.as_ref().is_some_and(|p| p.signal == 0) {
+            debug_assert!(self.0.as_ref().is_some_and(|p| p.list.is_empty()));
+            self.0 = None;
         }
     }
 
@@ -95,70 +121,66 @@ impl SigPending {
     /// entry's accounting uid. `sig` stays pending if another entry of it
     /// is queued.
     pub(crate) fn collect(&mut self, sig: i32) -> (SigInfo, Option<u32>) {
-        let mut first = None;
-        let mut still = false;
-        if let Some(list) = self.list.as_deref_mut() {
-            for (i, q) in list.iter().enumerate() {
-                if q.sig == sig {
-                    if first.is_some() {
-                        still = true;
-                        break;
-                    }
-                    first = Some(i);
-                }
-            }
-            if let Some(i) = first {
-                let q = list.remove(i).expect("index found above");
-                if list.is_empty() {
-                    self.list = None;
-                }
-                if !still {
-                    self.signal &= !sigmask(sig);
-                }
-                return (q.info, Some(q.uid));
-            }
-        }
-        self.signal &= !sigmask(sig);
         let info = SigInfo {
             signo: sig,
             code: SI_USER,
             ..SigInfo::default()
         };
-        (info, None)
+        let Some(p) = self.0.as_deref_mut() else {
+            return (info, None);
+        };
+        let mut first = None;
+        let mut still = false;
+        for (i, q) in p.list.iter().enumerate() {
+            if q.sig == sig {
+                if first.is_some() {
+                    still = true;
+                    break;
+                }
+                first = Some(i);
+            }
+        }
+        let out = match first.and_then(|i| p.list.remove(i)) {
+            Some(q) => (q.info, Some(q.uid)),
+            None => (info, None),
+        };
+        if !still {
+            p.signal &= !sigmask(sig);
+        }
+        self.tidy();
+        out
     }
 
     /// `flush_sigqueue_mask()`: removes the signals of `mask`, calling
     /// `uncharge` with each freed entry's accounting uid. The common case,
-    /// nothing of `mask` pending (every exit flushes), is one test inlined
+    /// nothing pending at all (every exit flushes), is one test inlined
     /// at the caller.
     #[inline(always)]
     pub(crate) fn flush_mask(&mut self, mask: u64, uncharge: impl FnMut(u32)) {
-        if self.signal & mask != 0 {
+        if self.signal() & mask != 0 {
             self.flush_mask_slow(mask, uncharge);
         }
     }
 
     #[inline(never)]
     fn flush_mask_slow(&mut self, mask: u64, mut uncharge: impl FnMut(u32)) {
-        self.signal &= !mask;
-        if let Some(list) = self.list.as_deref_mut() {
-            list.retain(|q| {
+        if let Some(p) = self.0.as_deref_mut() {
+            p.signal &= !mask;
+            p.list.retain(|q| {
                 let gone = sigmask(q.sig) & mask != 0;
                 if gone {
                     uncharge(q.uid);
                 }
                 !gone
             });
-            if list.is_empty() {
-                self.list = None;
-            }
         }
+        self.tidy();
     }
 
     /// The queued entries, oldest first.
     #[cfg(test)]
     pub(crate) fn entries(&self) -> impl Iterator<Item = &SigQueue> {
-        self.list.iter().flat_map(|l| l.iter())
+        self.0.iter().flat_map(|p| p.list.iter())
     }
 }
 
@@ -217,7 +239,7 @@ mod tests {
         let mut freed = 0;
         p.flush_mask(sigmask(40), |_| freed += 1);
         assert_eq!(freed, 2);
-        assert_eq!(p.signal, sigmask(41));
+        assert_eq!(p.signal(), sigmask(41));
         assert_eq!(p.entries().count(), 1);
     }
 }
