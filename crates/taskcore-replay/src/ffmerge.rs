@@ -18,16 +18,18 @@
 //! on ([`Options::merged`]). A call that ended its task (`= ?`) is not
 //! split; `---` and `+++` lines keep their stamp.
 //!
-//! Memory: one line of lookahead per task whose file is open, and a file
-//! is open only between its first and last line, so at most as many
-//! files as tasks overlap in time.
+//! Memory: one line of lookahead and an 8 KiB buffer (plus an inflate
+//! window for `.gz`) per task whose file is open, and a file is open only
+//! between its first and last line, so at most as many files as tasks
+//! overlap in time (the CLI raises the soft limit on open files to the
+//! hard one for such a recording).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use crate::input::{open, replay_file_with, replay_source, FileReport, InputError};
+use crate::input::{open, open_sized, replay_file_with, replay_source, FileReport, InputError};
 use crate::replayer::{Options, Replayer};
 
 /// One `strace -ff` recording: the files of its tasks.
@@ -222,6 +224,10 @@ fn split_call(text: &str) -> Option<(&str, &str, &str)> {
     None
 }
 
+/// Bytes of read buffer per open task file (and as much again for a
+/// `.gz` one's decompressed text, beside its inflate window).
+const STREAM_BUFFER: usize = 8 << 10;
+
 /// One line read from a task's file.
 #[derive(Debug)]
 struct Line {
@@ -252,7 +258,10 @@ impl Stream {
             return Ok(());
         }
         if self.src.is_none() {
-            self.src = Some(open(&self.path).map_err(|e| io::Error::other(e.to_string()))?);
+            self.src = Some(
+                open_sized(&self.path, STREAM_BUFFER)
+                    .map_err(|e| io::Error::other(e.to_string()))?,
+            );
         }
         let Some(src) = self.src.as_mut() else {
             return Ok(());

@@ -151,6 +151,12 @@ enum Msg {
 /// # Errors
 /// [`InputError::Directory`] or [`InputError::Open`].
 pub fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, InputError> {
+    open_sized(path, 1 << 16)
+}
+
+/// [`open`] with buffers of `cap` bytes (a `strace -ff` recording keeps
+/// one file open per task its merge is inside: small buffers).
+pub(crate) fn open_sized(path: &Path, cap: usize) -> Result<Box<dyn BufRead + Send>, InputError> {
     let name = path.display().to_string();
     let raw: Box<dyn Read + Send> = if name == "-" {
         Box::new(io::stdin())
@@ -163,13 +169,13 @@ pub fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, InputError> {
             msg: e.to_string(),
         })?)
     };
-    let mut f = BufReader::with_capacity(1 << 16, raw);
+    let mut f = BufReader::with_capacity(cap, raw);
     let head = f.fill_buf().map_err(|e| InputError::Open {
         file: name.clone(),
         msg: e.to_string(),
     })?;
     Ok(if head.starts_with(&[0x1f, 0x8b]) {
-        Box::new(BufReader::with_capacity(1 << 16, MultiGzDecoder::new(f)))
+        Box::new(BufReader::with_capacity(cap, MultiGzDecoder::new(f)))
     } else {
         Box::new(f)
     })

@@ -120,6 +120,21 @@ fn replay_one(input: &Input, p: &Progress, records: bool) -> Result<FileReport, 
     r
 }
 
+/// The merge of a `strace -ff` recording keeps a file open per task it is
+/// inside, as many as tasks overlap in time, which may pass the soft limit
+/// on open files (often 1,024): it is raised to the hard limit
+/// (`setrlimit(RLIMIT_NOFILE)`), as servers raise it for their
+/// connections. A failure leaves the limit, and a file that cannot be
+/// opened is named in the error.
+fn raise_nofile() {
+    use nix::sys::resource::{getrlimit, setrlimit, Resource};
+    if let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE) {
+        if soft < hard {
+            let _ = setrlimit(Resource::RLIMIT_NOFILE, hard, hard);
+        }
+    }
+}
+
 /// `--write-merged OUT`: the merged text of the one `-ff` recording in
 /// `inputs`.
 fn write_merged(inputs: &[Input], out: &Path) -> ExitCode {
@@ -160,6 +175,9 @@ pub(crate) fn run(args: Args) -> ExitCode {
         return ExitCode::from(2);
     }
     let files = taskcore_replay::group_inputs(&files);
+    if files.iter().any(|i| matches!(i, Input::PerTask(_))) {
+        raise_nofile();
+    }
     if let Some(out) = &args.write_merged {
         return write_merged(&files, out);
     }

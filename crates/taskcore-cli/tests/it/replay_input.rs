@@ -239,3 +239,58 @@ fn a_trace_recorded_without_f_is_refused_with_the_right_command() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("strace -f -ttt"), "{err}");
 }
+
+/// A `strace -ff` recording whose tasks overlap in time keeps a file open
+/// per task while merging: 300 children alive at once replay under a soft
+/// limit of 64 open files, which `taskcore replay` raises to the hard one.
+#[test]
+fn a_per_task_recording_wider_than_the_open_file_limit_replays() {
+    let d = tmp("ff-many");
+    std::fs::create_dir_all(&d).unwrap();
+    let n = 300;
+    let mut parent = String::new();
+    for i in 0..n {
+        let c = 2000 + i;
+        parent += &format!(
+            "1.{:06} clone(child_stack=NULL, flags=SIGCHLD) = {c}\n",
+            10 * i
+        );
+        std::fs::write(
+            d.join(format!("t.{c}")),
+            format!(
+                "1.{:06} getpid() = {c}\n2.{:06} exit_group(0) = ?\n2.{:06} +++ exited with 0 +++\n",
+                10 * i + 5,
+                10 * i,
+                10 * i + 5
+            ),
+        )
+        .unwrap();
+    }
+    for i in 0..n {
+        parent += &format!(
+            "3.{:06} wait4(-1, [{{WIFEXITED(s) && WEXITSTATUS(s) == 0}}], 0, NULL) = {}\n",
+            10 * i,
+            2000 + i
+        );
+    }
+    parent += "4.000000 exit_group(0) = ?\n4.100000 +++ exited with 0 +++\n";
+    std::fs::write(d.join("t.1000"), parent).unwrap();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -Sn 64 && exec \"$0\" replay \"$1\"")
+        .arg(env!("CARGO_BIN_EXE_taskcore"))
+        .arg(d.join("t"))
+        .output()
+        .expect("run sh");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("mismatches 0") && stdout.contains("tasks created 301"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
