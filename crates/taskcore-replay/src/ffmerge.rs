@@ -98,21 +98,19 @@ fn first_line(path: &Path) -> Option<String> {
 /// prefix of such files (`strace -ff -o t` → `t`) stands for them all.
 pub fn group_inputs(paths: &[PathBuf]) -> Vec<Input> {
     let mut out: Vec<Input> = Vec::new();
-    let add = |out: &mut Vec<Input>, prefix: String, tid: i32, path: PathBuf| {
-        for i in out.iter_mut() {
-            if let Input::PerTask(set) = i {
-                if set.prefix == prefix {
-                    if !set.files.iter().any(|(_, p)| *p == path) {
-                        set.files.push((tid, path));
-                    }
-                    return;
-                }
-            }
+    // Each prefix's set, by its index in `out`.
+    let mut sets: std::collections::HashMap<String, usize> = Default::default();
+    let mut add = |out: &mut Vec<Input>, prefix: String, tid: i32, path: PathBuf| {
+        let i = *sets.entry(prefix.clone()).or_insert_with(|| {
+            out.push(Input::PerTask(PerTaskFiles {
+                prefix,
+                files: Vec::new(),
+            }));
+            out.len() - 1
+        });
+        if let Input::PerTask(set) = &mut out[i] {
+            set.files.push((tid, path));
         }
-        out.push(Input::PerTask(PerTaskFiles {
-            prefix,
-            files: vec![(tid, path)],
-        }));
     };
     for p in paths {
         if p.as_os_str() != "-" && !p.exists() {
@@ -135,7 +133,9 @@ pub fn group_inputs(paths: &[PathBuf]) -> Vec<Input> {
     }
     for i in &mut out {
         if let Input::PerTask(set) = i {
+            // A file given twice (`t t.*`) is merged once.
             set.files.sort();
+            set.files.dedup();
         }
     }
     out
