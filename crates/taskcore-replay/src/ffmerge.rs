@@ -6,8 +6,9 @@
 //! however long it blocked: the interleaving `-f` shows with
 //! `<unfinished ...>` / `<... resumed>` is lost. What the files still
 //! prove is that a task's call completed before that task's next line was
-//! entered. So the merge orders lines by timestamp (with `-ttt` or `-tt`;
-//! without one no order can be recovered) and gives a call the window
+//! entered. So the merge orders lines by timestamp (with `-ttt`, or `-tt`,
+//! whose times of day misorder a recording that crosses midnight; without
+//! one no order can be recovered) and gives a call the window
 //! that bound allows: when another task's line comes between its entry
 //! and its task's next line, it is written as `name(args <unfinished
 //! ...>` at its entry and `<... name resumed>) = result` just before the
