@@ -30,7 +30,9 @@ use std::collections::BinaryHeap;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use crate::input::{open, open_sized, replay_file_with, replay_source, FileReport, InputError};
+use crate::input::{
+    ff_parts, open, open_sized, replay_file_with, replay_source, FileReport, InputError,
+};
 use crate::replayer::{Options, Replayer};
 
 /// One `strace -ff` recording: the files of its tasks.
@@ -56,21 +58,6 @@ pub enum Input {
     File(PathBuf),
     /// The per-task files of one `-ff` recording.
     PerTask(PerTaskFiles),
-}
-
-/// The tid in `path`'s name when it is named as `strace -ff` names its
-/// files (`PREFIX.TID`, optionally `.gz`), with `PREFIX`.
-fn ff_parts(path: &Path) -> Option<(String, i32)> {
-    let s = path.to_str()?;
-    let base = s.strip_suffix(".gz").unwrap_or(s);
-    let (stem, tid) = base.rsplit_once('.')?;
-    if stem.is_empty() || stem.ends_with('/') || tid.is_empty() {
-        return None;
-    }
-    if !tid.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some((stem.to_string(), tid.parse().ok()?))
 }
 
 /// Whether `line` starts with a timestamp rather than a pid: the first
@@ -123,11 +110,11 @@ pub fn group_inputs(paths: &[PathBuf]) -> Vec<Input> {
                 continue;
             }
         }
-        match ff_parts(p) {
+        match p.to_str().and_then(ff_parts) {
             Some((prefix, tid))
                 if p.is_file() && first_line(p).is_some_and(|l| starts_with_stamp(&l)) =>
             {
-                add(&mut out, prefix, tid, p.clone())
+                add(&mut out, prefix.to_string(), tid, p.clone())
             }
             _ => out.push(Input::File(p.clone())),
         }
@@ -161,13 +148,7 @@ fn prefix_files(prefix: &Path) -> Vec<(i32, PathBuf)> {
         let Some(name) = path.file_name().and_then(|s| s.to_str()) else {
             continue;
         };
-        let base = name.strip_suffix(".gz").unwrap_or(name);
-        let Some(tid) = base
-            .strip_prefix(stem)
-            .and_then(|r| r.strip_prefix('.'))
-            .filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|t| t.parse().ok())
-        else {
+        let Some(tid) = ff_parts(name).filter(|(s, _)| *s == stem).map(|(_, t)| t) else {
             continue;
         };
         if first_line(&path).is_some_and(|l| starts_with_stamp(&l)) {
@@ -252,6 +233,23 @@ struct Stream {
 }
 
 impl Stream {
+    /// The stamp of the file's first line, read and closed again (the
+    /// file is opened for good when that line is merged).
+    fn first_stamp(&mut self) -> io::Result<Option<u128>> {
+        self.advance()?;
+        let ns = self.next.take().map(|l| l.ns);
+        *self = Stream {
+            tid: self.tid,
+            path: std::mem::take(&mut self.path),
+            src: None,
+            read: 0,
+            next: None,
+            resumed: None,
+            done: false,
+        };
+        Ok(ns)
+    }
+
     /// Reads the next line into `next` (opening the file at the first).
     fn advance(&mut self) -> io::Result<()> {
         self.next = None;
@@ -339,18 +337,13 @@ impl Merge {
                 resumed: None,
                 done: false,
             };
-            s.advance().map_err(|e| InputError::Open {
+            let first = s.first_stamp().map_err(|e| InputError::Open {
                 file: path.display().to_string(),
                 msg: e.to_string(),
             })?;
-            if let Some(l) = &s.next {
-                heap.push(Reverse((l.ns, 1, streams.len())));
+            if let Some(ns) = first {
+                heap.push(Reverse((ns, 1, streams.len())));
             }
-            // Closed until its first line is merged: reopened then.
-            s.src = None;
-            s.read = 0;
-            s.done = false;
-            s.next = None;
             streams.push(s);
         }
         Ok(Merge {

@@ -435,13 +435,20 @@ pub fn kernel_at(path: &Path, at: Option<usize>) -> Result<taskcore::Kernel, Inp
 /// How to record a trace the replay can use.
 const RECORD_HINT: &str = "record with `strace -f -ttt -o FILE COMMAND`";
 
-/// Whether `file`'s name is one of `strace -ff`'s per-process files
-/// (`FILE.PID`, optionally `.gz`).
-fn ff_name(file: &str) -> bool {
+/// `PREFIX` and the tid when `file` is named as `strace -ff` names its
+/// per-task files (`PREFIX.TID`, optionally `.gz`).
+pub(crate) fn ff_parts(file: &str) -> Option<(&str, i32)> {
     let base = file.strip_suffix(".gz").unwrap_or(file);
-    base.rsplit_once('.').is_some_and(|(stem, pid)| {
-        !stem.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
-    })
+    let (stem, tid) = base.rsplit_once('.')?;
+    if stem.is_empty() || stem.ends_with('/') || !tid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((stem, tid.parse().ok()?))
+}
+
+/// Whether `file`'s name is one of `strace -ff`'s per-process files.
+fn ff_name(file: &str) -> bool {
+    ff_parts(file).is_some()
 }
 
 /// What makes what was read of `file` so far no trace the replay can use,
