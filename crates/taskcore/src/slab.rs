@@ -131,7 +131,7 @@ pub(crate) trait SlotStates<T>: Clone {
     /// No slots.
     const EMPTY: Self;
     /// Whether slot `i` is occupied (false past the end).
-    fn occupied(&self, vals: &[T], i: usize) -> bool;
+    fn occupied(&self, i: usize) -> bool;
     /// The state of a new last slot `i` (`vals` already holds its value):
     /// occupied, or vacant on no free list.
     fn push(&mut self, i: usize, occupied: bool);
@@ -154,7 +154,7 @@ impl<T> SlotStates<T> for NextStates {
     const EMPTY: Self = NextStates(Vec::new());
 
     #[inline(always)]
-    fn occupied(&self, _: &[T], i: usize) -> bool {
+    fn occupied(&self, i: usize) -> bool {
         self.0.get(i) == Some(&OCCUPIED)
     }
 
@@ -200,7 +200,7 @@ impl<T: FreeLink> SlotStates<T> for BitStates {
     const EMPTY: Self = BitStates(Vec::new());
 
     #[inline(always)]
-    fn occupied(&self, _: &[T], i: usize) -> bool {
+    fn occupied(&self, i: usize) -> bool {
         self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0)
     }
 
@@ -353,7 +353,7 @@ impl<T, I: SlabIx, S: SlotStates<T>> Slab<T, I, S> {
     /// Whether `idx` names an occupied slot.
     #[inline(always)]
     pub(crate) fn contains(&self, idx: I) -> bool {
-        self.states.occupied(&self.vals, Self::pos(idx))
+        self.states.occupied(Self::pos(idx))
     }
 
     /// Removes the value at `idx` (it is dropped when the slot is used
@@ -375,7 +375,7 @@ impl<T, I: SlabIx, S: SlotStates<T>> Slab<T, I, S> {
     #[inline]
     pub(crate) fn get(&self, idx: I) -> Option<&T> {
         let i = Self::pos(idx);
-        if self.states.occupied(&self.vals, i) {
+        if self.states.occupied(i) {
             self.vals.get(i)
         } else {
             None
@@ -392,7 +392,7 @@ impl<T, I: SlabIx, S: SlotStates<T>> Slab<T, I, S> {
         self.vals
             .iter()
             .enumerate()
-            .filter(|&(i, _)| self.states.occupied(&self.vals, i))
+            .filter(|&(i, _)| self.states.occupied(i))
             .map(|(i, v)| (I::from_slot(i as u32), v))
     }
 }
@@ -488,7 +488,7 @@ mod tests {
         assert_eq!((ix[0].slot(), ix[129].slot()), (1, 130));
         assert_eq!(s.len(), 130);
         // Slot 0 is vacant and on no free list.
-        assert!(!SlotStates::<Linked>::occupied(&s.states, &s.vals, 0));
+        assert!(!SlotStates::<Linked>::occupied(&s.states, 0));
         for &i in [ix[3], ix[70], ix[129]].iter() {
             assert!(s.delete(i));
             assert!(!s.delete(i));

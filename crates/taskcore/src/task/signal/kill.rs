@@ -361,8 +361,6 @@ impl Kernel {
         r
     }
 
-    /// What `check_kill_permission()` needs of the sender, taken before the
-    /// first delivery (the sender may die half-way through a group).
     /// The numbers of a sender's `struct pid` `pid` above its deepest,
     /// for a pid of a nested namespace (a copy: the sender may be reaped
     /// before the signal is sent).
@@ -373,6 +371,8 @@ impl Kernel {
         self.pid_levels.get(&pid).cloned()
     }
 
+    /// What `check_kill_permission()` needs of the sender, taken before the
+    /// first delivery (the sender may die half-way through a group).
     pub(crate) fn killer(&self, cur: TaskIx) -> Killer {
         let g = self.tasks[cur].group;
         let c = &self.tasks[cur].cred;

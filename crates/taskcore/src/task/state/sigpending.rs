@@ -121,13 +121,13 @@ impl SigPending {
     /// entry's accounting uid. `sig` stays pending if another entry of it
     /// is queued.
     pub(crate) fn collect(&mut self, sig: i32) -> (SigInfo, Option<u32>) {
-        let info = SigInfo {
+        let info = || SigInfo {
             signo: sig,
             code: SI_USER,
             ..SigInfo::default()
         };
         let Some(p) = self.0.as_deref_mut() else {
-            return (info, None);
+            return (info(), None);
         };
         let mut first = None;
         let mut still = false;
@@ -142,7 +142,7 @@ impl SigPending {
         }
         let out = match first.and_then(|i| p.list.remove(i)) {
             Some(q) => (q.info, Some(q.uid)),
-            None => (info, None),
+            None => (info(), None),
         };
         if !still {
             p.signal &= !sigmask(sig);
@@ -153,7 +153,7 @@ impl SigPending {
 
     /// `flush_sigqueue_mask()`: removes the signals of `mask`, calling
     /// `uncharge` with each freed entry's accounting uid. The common case,
-    /// nothing pending at all (every exit flushes), is one test inlined
+    /// nothing of `mask` pending (every exit flushes), is one test inlined
     /// at the caller.
     #[inline(always)]
     pub(crate) fn flush_mask(&mut self, mask: u64, uncharge: impl FnMut(u32)) {
