@@ -531,12 +531,14 @@ impl Supervisor {
         // SAFETY: waitpid writes the status to a local.
         let tid = unsafe { libc::waitpid(-1, &mut st, flags) };
         if tid == 0 {
+            self.publish_view_if_wanted();
             std::thread::sleep(std::time::Duration::from_micros(200));
             return true;
         }
         if tid < 0 {
             if nix::errno::Errno::last() == nix::errno::Errno::EINTR {
                 self.forward();
+                self.publish_view_if_wanted();
                 return true;
             }
             return false;
@@ -559,6 +561,9 @@ impl Supervisor {
             }
             None => self.on_status(tid, st),
         }
+        // As the main loop does after each stop: a `--proc` reader is
+        // answered under the hold rules too.
+        self.publish_view_if_wanted();
         true
     }
 
