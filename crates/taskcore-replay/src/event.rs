@@ -99,8 +99,11 @@ pub(crate) enum Kind {
     /// `shape/`). `core`: what that next line says of a core dump, when it
     /// is the thread's `+++ killed by` the signal line.
     Resume { sig: i32, core: Option<bool> },
-    /// `+++ exited with N +++`.
-    Exited { code: i32 },
+    /// `+++ exited with N +++`. `inferred`: the line is not the trace's
+    /// but the replay's, from the task's `exit(N) = ?` or `exit_group(N)
+    /// = ?` in a trace that drops these lines (`strace -qq`,
+    /// `shape/exits.rs`).
+    Exited { code: i32, inferred: bool },
     /// `+++ killed by SIGx [(core dumped)] +++`.
     Killed { sig: i32, core: bool },
     /// A modelled call whose arguments strace never printed (the caller

@@ -94,6 +94,13 @@
 //!   signal-delivery-stop). (Was rule 1, the engine's `requeue_lost`,
 //!   which queued the lost signal again from a fact of later lines.)
 //!
+//! The scheduler moves the earlier event to just before the later one;
+//! when the earlier one's window begins after the later one's point (a
+//! `-qq` reap, whose window runs from the exit call to the first line
+//! that reports the task, after a dequeue of its parent's that follows
+//! the parent's own lines inside that window), the later one moves to
+//! just after it instead, within its own window.
+//!
 //! The first and the last hold whatever the emulation's state; the other
 //! two only when the emulation holds no such signal already (an earlier
 //! send may be the one taken): the engine says so ([`Replayer`]'s `apply_at`,
@@ -214,7 +221,14 @@
 //!     lines after its first exit call (or at its end), takes each exit
 //!     from its `exit_group(N) = ?` / `exit(N) = ?` line
 //!     (`shape/exits.rs`); an open call at its end does not make it
-//!     truncated (`input.rs`).
+//!     truncated (`input.rs`). Such a status is the call's argument,
+//!     not the kernel's word: a thread whose `exit(N) = ?` line comes
+//!     after its death in the emulation (its group's exit reached it
+//!     first, as strace's order of stops allows) skipped the call in the
+//!     kernel (`ptrace_report_syscall()` returns
+//!     `fatal_signal_pending()`) and died with the group's code, so its
+//!     status is not checkable (`do_death`, `engine/deaths.rs`;
+//!     `ff/open/randscen-402-qq`: 1 mismatch before).
 //! 9. A clone recorded as refused is refused in the core too, whatever
 //!     the core answers (a child it made is undone from a copy taken
 //!     before the call: `copy_process()` changes nothing when it fails);
@@ -310,5 +324,7 @@ mod tests_cost;
 mod tests_order;
 #[cfg(test)]
 mod tests_procapi;
+#[cfg(test)]
+mod tests_qq;
 #[cfg(test)]
 mod tests_unseen;

@@ -237,13 +237,16 @@ fn reported_end(w: &Window, e: &Event, nr: i32, what: Report) -> Vec<(usize, u64
 /// thread names the child of `+++` line `e`, that child's SIGCHLD was sent
 /// after the thread's previous SIGCHLD dequeue: the thread's `---`
 /// SIGCHLD line naming another process whose window (from the thread's
-/// previous line) contains `e`'s line came before `e` in the kernel,
-/// though strace printed it later. Of the first [`NAMED_READ`] later
-/// `---` SIGCHLD lines.
+/// previous line) overlaps `e`'s came before `e` in the kernel, though
+/// strace printed it later. `e`'s window is its line, or under `-qq` the
+/// replay's reap from the exit call to the first line that reports the
+/// task (`shape/exits.rs`), so the later lines are read from its start.
+/// Of the first [`NAMED_READ`] later `---` SIGCHLD lines.
 fn dequeued_before(w: &Window, e: &Event) -> Vec<(usize, u64)> {
     use taskcore::uapi::{CLD_DUMPED, CLD_EXITED, CLD_KILLED, SIGCHLD};
     let mut open: Vec<&Event> = Vec::new();
-    for x in w.named_lines_after(SIGCHLD, e.line).take(NAMED_READ) {
+    let from = e.entry_line.min(e.line);
+    for x in w.named_lines_after(SIGCHLD, from).take(NAMED_READ) {
         let Kind::Signal { info: Some(i), .. } = x.kind else {
             continue;
         };

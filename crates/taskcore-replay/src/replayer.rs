@@ -128,6 +128,10 @@ pub struct Replayer {
     /// Positions before this one are scheduled: the happens-before
     /// constraints the planner attached to their events hold.
     scheduled: u64,
+    /// Events the scheduler moved later, to just after an event that
+    /// had to precede them (each at most once, so scheduling ends), with
+    /// the position they were moved from; dropped once it is pruned.
+    moved_later: VecDeque<(u64, u64)>,
     engine: Engine,
     checkpoints: VecDeque<Checkpoint>,
     /// Position of the last checkpoint (or prune, without search).
@@ -180,6 +184,7 @@ impl Replayer {
             order_base: 0,
             next_pos: 0,
             scheduled: 0,
+            moved_later: VecDeque::new(),
             engine,
             checkpoints: VecDeque::new(),
             last_checkpoint: 0,
@@ -388,8 +393,16 @@ impl Replayer {
     /// ([`Facts::preceded_by`]) that is still later in the order (or not
     /// released yet) is moved to just before it. Only events placed later
     /// by default move earlier (their keys are larger), so this ends.
+    ///
+    /// When that earlier event's window begins after `p`'s point (it
+    /// cannot be placed there), `p`'s event moves instead, to just after
+    /// it, if its own window reaches that far: under `-qq` a reap's window
+    /// runs from the exit call to the first line that reports the task
+    /// (`shape/exits.rs`), and a parent's dequeue it must follow may come
+    /// after the thread's lines that begin inside it. Each event moves
+    /// later at most once, so this ends too.
     fn schedule_through(&mut self, end: u64) {
-        while self.scheduled <= end && self.scheduled < self.avail() {
+        'positions: while self.scheduled <= end && self.scheduled < self.avail() {
             let p = self.scheduled;
             let ev = Arc::clone(self.at(p));
             let facts = self.facts_of(&ev);
@@ -397,6 +410,9 @@ impl Replayer {
             for &(key, seq) in &facts.preceded_by {
                 if key <= ev.key() {
                     continue;
+                }
+                if at == (p - self.order_base) as usize && self.move_after(p, &ev, seq) {
+                    continue 'positions;
                 }
                 if let Some(x) = self.take_later(at + 1, key, seq) {
                     self.order.insert(at, x);
@@ -407,6 +423,37 @@ impl Replayer {
                 self.scheduled += 1;
             }
         }
+    }
+
+    /// Moves `ev`, at position `p`, to just after the released event
+    /// `seq` when that one's window begins after `ev`'s point and ends
+    /// within `ev`'s window (see [`Replayer::schedule_through`]); whether
+    /// it moved.
+    fn move_after(&mut self, p: u64, ev: &Event, seq: u64) -> bool {
+        let i = (p - self.order_base) as usize;
+        let Some(j) = self.order.range(i + 1..).position(|x| x.seq == seq) else {
+            return false;
+        };
+        let j = i + 1 + j;
+        let x = &self.order[j];
+        if x.entry_line <= ev.key() || x.key() > ev.line {
+            return false;
+        }
+        while self
+            .moved_later
+            .front()
+            .is_some_and(|&(pos, _)| pos < self.order_base)
+        {
+            self.moved_later.pop_front();
+        }
+        if self.moved_later.iter().any(|&(_, s)| s == ev.seq) {
+            return false;
+        }
+        self.moved_later.push_back((p, ev.seq));
+        if let Some(e) = self.order.remove(i) {
+            self.order.insert(j, e);
+        }
+        true
     }
 
     /// Removes the event `(key, seq)` from the order after index `from`,

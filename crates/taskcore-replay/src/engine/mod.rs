@@ -368,6 +368,9 @@ impl Engine {
         {
             // Lines a task prints between its death in the core (a kill
             // applied at the sender's line) and its `+++` line.
+            if crate::shape::exits::exit_call(e).is_some() {
+                self.deaths.exit_after_death.insert(e.pid);
+            }
             *self
                 .stats
                 .unchecked
@@ -424,8 +427,8 @@ impl Engine {
             }
             Kind::Call(Call::Sys { call, out: rec }) => self.apply_sys(e, cur, call, rec),
             Kind::Die { code, sig } => self.die(e, *code, *sig),
-            Kind::Exited { code } => self.do_death(e, Some(*code), None),
-            Kind::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core))),
+            Kind::Exited { code, inferred } => self.do_death(e, Some(*code), None, *inferred),
+            Kind::Killed { sig, core } => self.do_death(e, None, Some((*sig, *core)), false),
             Kind::Stopped { sig } => self.stopped_line(cur, *sig),
             Kind::Resume { sig, core } => self.resume_stop(cur, *sig, *core),
             Kind::Signal { .. } | Kind::Call(Call::RestartSyscall { .. }) => {

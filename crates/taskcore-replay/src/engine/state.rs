@@ -65,6 +65,10 @@ pub(super) struct Deaths {
     pub(super) death_leader: HashMap<TaskId, TaskId>,
     /// Tasks dead in the core whose `+++` line has not been seen.
     pub(super) unconfirmed_dead: HashSet<TaskId>,
+    /// Recorded tids whose `exit(N) = ?` / `exit_group(N) = ?` line came
+    /// after their death in the core (their group's exit reached them
+    /// first), until their `+++` line.
+    pub(super) exit_after_death: HashSet<i32>,
     /// Groups (leader tasks) stopped by a kill whose `--- stopped` line has
     /// not been seen.
     pub(super) unconfirmed_stop: HashSet<TaskId>,

@@ -301,7 +301,10 @@ impl Shaper {
         );
         let held = self.exits.held_leader(&ev);
         let mut line = ev.clone();
-        line.kind = Kind::Exited { code };
+        line.kind = Kind::Exited {
+            code,
+            inferred: true,
+        };
         line.ret = Outcome::Unknown;
         line.restart = None;
         // The reap comes after the call's line.
@@ -464,7 +467,7 @@ impl Shaper {
             _ => {}
         }
         let (code, sig) = match ev.kind {
-            Kind::Exited { code } => (Some(code), None),
+            Kind::Exited { code, .. } => (Some(code), None),
             Kind::Killed { sig, core } => (None, Some((sig, core))),
             Kind::Signal { sig, .. }
                 if stop_signal(sig) || taskcore::uapi::sig_kernel_coredump(sig) =>
@@ -569,7 +572,13 @@ fn convert(e: &strace::Event) -> (Kind, Outcome) {
             )
         }
         EventKind::Stopped { sig } => return (Kind::Stopped { sig: *sig }, Outcome::Unknown),
-        EventKind::Exited { code } => return (Kind::Exited { code: *code }, Outcome::Unknown),
+        EventKind::Exited { code } => {
+            let kind = Kind::Exited {
+                code: *code,
+                inferred: false,
+            };
+            return (kind, Outcome::Unknown);
+        }
         EventKind::Killed { sig, core_dumped } => {
             return (
                 Kind::Killed {
