@@ -48,7 +48,8 @@
 //! placed within its window: a call's `[entry, completion]` lines; a clone
 //! at its entry line, its child's events held until it (`engine/mod.rs`);
 //! a death (`Kind::Die`) between the task's last printed activity and its
-//! `+++` line (`engine/deaths.rs`); strace's restart of a stop or
+//! `+++` line (`engine/deaths.rs`; under `-qq`, where the reap is the
+//! replay's, to the first line that reports the task, `shape/mod.rs`); strace's restart of a stop or
 //! core-dumping signal's signal-delivery-stop (`Kind::Resume`) between its
 //! `---` line and the thread's next line (`shape/mod.rs`,
 //! `engine/strace.rs`); a thread's execve at strace's `+++ superseded by
@@ -228,7 +229,7 @@
 //!     kernel (`ptrace_report_syscall()` returns
 //!     `fatal_signal_pending()`) and died with the group's code, so its
 //!     status is not checkable (`do_death`, `engine/deaths.rs`;
-//!     `ff/open/randscen-402-qq`: 1 mismatch before).
+//!     `ff/randscen-402-qq`: 1 mismatch before).
 //! 9. A clone recorded as refused is refused in the core too, whatever
 //!     the core answers (a child it made is undone from a copy taken
 //!     before the call: `copy_process()` changes nothing when it fails);

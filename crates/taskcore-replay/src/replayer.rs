@@ -724,8 +724,10 @@ impl Replayer {
                 (cp.snapshot(), 0)
             };
             self.search_spent += self.snapshot_cost();
-            let mut cand: VecDeque<Arc<Event>> = (0..slice.len())
-                .map(|i| Arc::clone(&slice[mv.source(i)]))
+            let mut cand: VecDeque<Arc<Event>> = mv
+                .order(slice.len())
+                .into_iter()
+                .map(|i| Arc::clone(&slice[i]))
                 .collect();
             let spent = &mut self.search_spent;
             let look = &self.look;

@@ -35,31 +35,44 @@ pub(crate) const MAX_FULL_RUNS: usize = 16;
 const MAX_TRIES: usize = 3000;
 
 /// One candidate: the event at relative index `q` is removed and inserted
-/// at index `to` of what remains.
+/// at index `to` of what remains; `with`: a later event (the task's reap,
+/// when `q` is its death moved past it) that then moves to just after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Move {
     pub(crate) q: usize,
     pub(crate) to: usize,
+    pub(crate) with: Option<usize>,
 }
 
 impl Move {
+    /// Moves event `q` to index `to`, alone.
+    pub(crate) fn one(q: usize, to: usize) -> Move {
+        Move { q, to, with: None }
+    }
+
     /// The first index whose event changes.
     pub(crate) fn from(self) -> usize {
         self.q.min(self.to)
     }
 
-    /// The old index of the event at new index `i`.
-    pub(crate) fn source(self, i: usize) -> usize {
-        let Move { q, to } = self;
-        if q < to && (q..to).contains(&i) {
-            i + 1
-        } else if to < q && i > to && i <= q {
-            i - 1
-        } else if i == to {
-            q
-        } else {
-            i
+    /// The old index of the event at each new index of `n` events.
+    pub(crate) fn order(self, n: usize) -> Vec<usize> {
+        let mut v: Vec<usize> = (0..n).collect();
+        if self.q >= n || self.to >= n {
+            return v;
         }
+        let x = v.remove(self.q);
+        v.insert(self.to, x);
+        if let Some(w) = self.with {
+            let at = |v: &[usize], i: usize| v.iter().position(|&j| j == i);
+            if let (Some(iw), Some(iq)) = (at(&v, w), at(&v, self.q)) {
+                if iw < iq {
+                    let y = v.remove(iw);
+                    v.insert(iq, y);
+                }
+            }
+        }
+        v
     }
 }
 
@@ -76,7 +89,7 @@ pub(crate) fn candidates(slice: &[Arc<Event>], p: usize) -> Vec<Move> {
     if let Some(k) = slice.get(p).map(|e| Engine::key(e)) {
         for (q, x) in slice.iter().enumerate().take(hi_pos + 1).skip(p + 1) {
             if x.entry_line < k && k <= x.line && !x.kind.is_clone() {
-                out.push(Move { q, to: p });
+                out.push(Move::one(q, p));
             }
         }
     }
@@ -107,7 +120,7 @@ pub(crate) fn candidates(slice: &[Arc<Event>], p: usize) -> Vec<Move> {
                 if to == q {
                     continue;
                 }
-                out.push(Move { q, to });
+                out.push(Move::one(q, to));
                 if out.len() >= MAX_TRIES {
                     return out;
                 }
@@ -152,16 +165,36 @@ pub(crate) fn targeted(
         let x = &slice[q];
         for &t in &anchors {
             let k = Engine::key(&slice[t]);
-            if t == q || k <= x.entry_line || k > x.line {
-                continue;
-            }
-            let to = if t > q { t - 1 } else { t };
-            if to == q {
-                continue;
-            }
-            out.push(Move { q, to });
-            if out.len() >= MAX_TRIES {
-                return out;
+            // Just before slice[t], or just after it: either point must lie
+            // in x's window.
+            for before in [true, false] {
+                let legal = if before {
+                    k > x.entry_line && k <= x.line
+                } else {
+                    k >= x.entry_line && k < x.line
+                };
+                if t == q || !legal {
+                    continue;
+                }
+                let pos = if before { t } else { t + 1 };
+                let to = if pos > q { pos - 1 } else { pos };
+                if to == q {
+                    continue;
+                }
+                // A death moved past its own reap takes the reap along,
+                // when the reap's window reaches the new point (under
+                // -qq it runs to the first line that reports the task).
+                let with = (q + 1..pos.min(slice.len())).find(|&w| {
+                    let r = &slice[w];
+                    r.pid == x.pid && matches!(r.kind, Kind::Exited { .. } | Kind::Killed { .. })
+                });
+                if with.is_some_and(|w| slice[w].line < k) {
+                    continue;
+                }
+                out.push(Move { q, to, with });
+                if out.len() >= MAX_TRIES {
+                    return out;
+                }
             }
         }
     }
@@ -180,17 +213,34 @@ mod tests {
     }
 
     #[test]
-    fn source_inverts_remove_and_insert() {
+    fn order_removes_and_inserts() {
         for n in 1..7 {
             for q in 0..n {
                 for to in 0..n {
-                    let m = Move { q, to };
+                    let m = Move::one(q, to);
                     let want = apply(n, m);
-                    let got: Vec<usize> = (0..n).map(|i| m.source(i)).collect();
-                    assert_eq!(got, want, "{m:?}");
+                    assert_eq!(m.order(n), want, "{m:?}");
                     assert!((0..m.from()).all(|i| want[i] == i));
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_pair_keeps_its_second_event_after_the_first() {
+        // 1 moves to the end past 3, which follows it.
+        let m = Move {
+            q: 1,
+            to: 4,
+            with: Some(3),
+        };
+        assert_eq!(m.order(5), vec![0, 2, 4, 1, 3]);
+        // The second already after it: nothing more moves.
+        let m = Move {
+            q: 1,
+            to: 2,
+            with: Some(4),
+        };
+        assert_eq!(m.order(5), vec![0, 2, 1, 3, 4]);
     }
 }

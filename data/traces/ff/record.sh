@@ -31,14 +31,8 @@ ff() {
 }
 cp -r "$root/data/traces/qq/src/." "$work/"
 # A random process-lifecycle scenario (forks, threads that fork, every wait
-# flavour, stop/continue/kill, subreapers and orphans); its -qq recording
-# goes to open/: it replays with mismatches (README.md).
+# flavour, stop/continue/kill, subreapers and orphans).
 ff randscen-402 -- "$py" "$root/data/randscen.py" 402 40 > /dev/null
-if [ -d "$out/randscen-402-qq" ]; then
-    rm -rf "$out/open/randscen-402-qq"
-    mkdir -p "$out/open"
-    mv "$out/randscen-402-qq" "$out/open/"
-fi
 # The shell workload of ../qq (pipelines, subshells, background jobs, traps).
 ff shell -- sh ./shell.sh > /dev/null
 # bash job control: a job stopped, continued and killed, `wait -n`.

@@ -331,7 +331,7 @@ fn per_task_recordings_replay_without_mismatch() {
         .map(|d| d.join("t"))
         .collect();
     sets.sort();
-    assert!(sets.len() >= 7, "{sets:?}");
+    assert!(sets.len() >= 8, "{sets:?}");
     let v = replay(&sets);
     let files = v["files"].as_array().unwrap();
     assert_eq!(

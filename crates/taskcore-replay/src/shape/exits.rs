@@ -113,6 +113,12 @@ pub(crate) fn reports(e: &Event) -> Option<i32> {
     }
 }
 
+/// The exit call's line of a held reap or death (a death's window begins
+/// earlier, at the task's last activity; both are released together).
+fn held_since(e: &Event) -> usize {
+    e.at.unwrap_or(e.entry_line)
+}
+
 /// The mode and the events held while it is unknown.
 #[derive(Debug, Default)]
 pub(crate) struct Exits {
@@ -122,8 +128,8 @@ pub(crate) struct Exits {
     /// The line of the first held exit call.
     pub(crate) since: Option<usize>,
     /// When the trace drops them: the `+++ exited` lines of the tasks
-    /// whose exit call was seen, by process (tgid), until a line reports
-    /// the process.
+    /// whose exit call was seen, each after its death ([`Kind::Die`]),
+    /// by process (tgid), until a line reports the process.
     pub(crate) unreaped: HashMap<i32, Vec<Event>>,
     /// The tgid of each thread a `CLONE_THREAD` clone created (memory: the
     /// threads not yet reaped).
@@ -210,12 +216,12 @@ impl Exits {
             .unreaped
             .values()
             .flatten()
-            .any(|e| e.entry_line + REAP_HOLD <= line)
+            .any(|e| held_since(e) + REAP_HOLD <= line)
         {
             for v in self.unreaped.values_mut() {
                 let (old, keep) = std::mem::take(v)
                     .into_iter()
-                    .partition(|e| e.entry_line + REAP_HOLD <= line);
+                    .partition(|e| held_since(e) + REAP_HOLD <= line);
                 *v = keep;
                 let old: Vec<Event> = old;
                 out.extend(old);

@@ -131,6 +131,12 @@ impl Shaper {
         left.sort_by_key(|e| e.line);
         let end = self.max_line;
         for mut l in left {
+            if matches!(l.kind, Kind::Die { .. }) {
+                // Its point and sequence stay; its window reaches the end.
+                l.line = end.max(l.line);
+                out(l);
+                continue;
+            }
             l.at = Some(l.entry_line + exits::REAP_WITHIN);
             l.line = end.max(l.line);
             l.seq = self.next_seq();
@@ -270,6 +276,13 @@ impl Shaper {
         if !due.is_empty() {
             // Before `ev` in the default order: lower sequence numbers.
             for mut line in due {
+                if matches!(line.kind, Kind::Die { .. }) {
+                    // Its point and sequence stay (before its reap); its
+                    // window reaches this line.
+                    line.line = ev.line.max(line.line);
+                    out(line);
+                    continue;
+                }
                 self.exits.tgid.remove(&line.pid);
                 line.at = Some(ev.line.min(line.entry_line + exits::REAP_WITHIN));
                 line.line = ev.line;
@@ -316,23 +329,31 @@ impl Shaper {
             .remove(&line.pid)
             .unwrap_or(line.line)
             .min(line.line);
-        out(Event {
+        let die = Event {
             seq: self.next_seq(),
             entry_line: from,
+            at: Some(line.line),
             kind: Kind::Die {
                 code: Some(code),
                 sig: None,
             },
             ret: Outcome::Unknown,
             ..line.clone()
-        });
+        };
         let tgid = self.exits.tgid_of(line.pid);
         if held {
+            out(die);
             self.exits.leaders.insert(tgid, line);
             return;
         }
+        // The death (`do_exit()`, which reparents the children) comes
+        // between the task's last activity and its reap: its window ends
+        // where the reap's does, at the first line that reports the task;
+        // its point stays at the exit call.
         let (pid, at) = (line.pid, (line.line, line.ts));
-        self.exits.unreaped.entry(tgid).or_default().push(line);
+        let unreaped = self.exits.unreaped.entry(tgid).or_default();
+        unreaped.push(die);
+        unreaped.push(line);
         self.release_leader(pid, group, at, out);
     }
 
