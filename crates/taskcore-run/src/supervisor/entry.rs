@@ -7,6 +7,7 @@ use taskcore::sys::{dispatch, SysRet, Syscall};
 use taskcore::uapi::{P_PID, P_PIDFD};
 use taskcore::{Errno, SetnsFd};
 
+use super::signals::{kill_sig, with_sig};
 use super::{InCall, Supervisor};
 use crate::calls::{
     self, acts_on_target, reads_only, returns_group, returns_pid, sends_signal, Arg, Translate,
@@ -393,31 +394,8 @@ impl Supervisor {
                 // SIGKILL's deaths reach the core at the real death
                 // reports (the moment a parent can see them); here only
                 // its existence and permission checks (signal 0).
-                let probe = match *call {
-                    Syscall::Kill {
-                        pid,
-                        sig: libc::SIGKILL,
-                    } => Some(Syscall::Kill { pid, sig: 0 }),
-                    Syscall::Tgkill {
-                        tgid,
-                        tid,
-                        sig: libc::SIGKILL,
-                    } => Some(Syscall::Tgkill { tgid, tid, sig: 0 }),
-                    Syscall::Tkill {
-                        tid,
-                        sig: libc::SIGKILL,
-                    } => Some(Syscall::Tkill { tid, sig: 0 }),
-                    Syscall::PidfdSendSignal {
-                        fd,
-                        sig: libc::SIGKILL,
-                        flags,
-                        ..
-                    } => Some(Syscall::PidfdSendSignal {
-                        fd,
-                        sig: 0,
-                        info: None,
-                        flags,
-                    }),
+                let probe = match kill_sig(call) {
+                    Some(libc::SIGKILL) => with_sig(call, 0),
                     _ => None,
                 };
                 if probe.is_none() {
@@ -617,18 +595,11 @@ impl Supervisor {
             }
         }
         if self.holds.on() {
-            let sig = match self.threads.get(&tid).and_then(|t| t.in_call.as_ref()) {
-                Some(InCall {
-                    call:
-                        Ok(
-                            Syscall::Kill { sig, .. }
-                            | Syscall::Tgkill { sig, .. }
-                            | Syscall::Tkill { sig, .. },
-                        ),
-                    ..
-                }) => Some(*sig),
-                _ => None,
-            };
+            let sig = self
+                .threads
+                .get(&tid)
+                .and_then(|t| t.in_call.as_ref()?.call.as_ref().ok())
+                .and_then(kill_sig);
             if let Some(d) = self.holds.at_entry(c.name, sig) {
                 dline!(self, "[debug]   hold: {} resumed later", c.name);
                 self.holds.hold(tid, d);

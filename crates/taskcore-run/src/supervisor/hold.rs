@@ -6,6 +6,7 @@
 //! The value is a comma-separated list of rules, each `RULE=MS`:
 //! - `hold:NAME` or `hold:NAME:SIG`: a thread at the seccomp stop of call
 //!   `NAME` (`kill`, `waitid`, ...; with `SIG`, only a kill-family call
+//!   (`kill`, `tgkill`, `tkill`, `pidfd_send_signal`)
 //!   sending that signal number) is handled at once (the core applies what
 //!   it applies at an entry) and resumed `MS` milliseconds later: the
 //!   kernel runs the call that much later than the supervisor saw it.

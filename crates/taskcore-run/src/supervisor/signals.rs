@@ -5,6 +5,7 @@
 //! outside process) is sent to the core from outside first.
 
 use nix::sys::ptrace;
+use taskcore::sys::Syscall;
 use taskcore::uapi::{sig_kernel_ignore, sig_kernel_stop};
 use taskcore::{SigHandler, SignalAction, TaskId};
 
@@ -17,7 +18,37 @@ use crate::tracee::{self, has_pid, SI_PID_OFFSET};
 /// What a SIGCONT is about to reach ([`Supervisor::stops_pending_at_sigcont`]):
 /// each target thread with its virtual tgid and its stop signals pending
 /// in the core before the send, then the sender and the call.
-pub(super) type SigcontTargets = (Vec<(TaskId, i32, u64)>, TaskId, taskcore::sys::Syscall);
+pub(super) type SigcontTargets = (Vec<(TaskId, i32, u64)>, TaskId, Syscall);
+
+/// The signal kill-family call `call` sends (`kill`, `tgkill`, `tkill`,
+/// `pidfd_send_signal`, as the core decodes them); `None` for any other
+/// call.
+pub(super) fn kill_sig(call: &Syscall) -> Option<i32> {
+    match *call {
+        Syscall::Kill { sig, .. }
+        | Syscall::Tgkill { sig, .. }
+        | Syscall::Tkill { sig, .. }
+        | Syscall::PidfdSendSignal { sig, .. } => Some(sig),
+        _ => None,
+    }
+}
+
+/// Kill-family call `call` to the same target, sending `sig` instead (a
+/// `pidfd_send_signal` without its siginfo); `None` for any other call.
+pub(super) fn with_sig(call: &Syscall, sig: i32) -> Option<Syscall> {
+    Some(match *call {
+        Syscall::Kill { pid, .. } => Syscall::Kill { pid, sig },
+        Syscall::Tgkill { tgid, tid, .. } => Syscall::Tgkill { tgid, tid, sig },
+        Syscall::Tkill { tid, .. } => Syscall::Tkill { tid, sig },
+        Syscall::PidfdSendSignal { fd, flags, .. } => Syscall::PidfdSendSignal {
+            fd,
+            sig,
+            info: None,
+            flags,
+        },
+        _ => return None,
+    })
+}
 
 impl Supervisor {
     /// A signal-delivery stop of thread `tid` for `sig`.
@@ -416,25 +447,25 @@ impl Supervisor {
         task: TaskId,
         call: &taskcore::sys::Syscall,
     ) -> Option<SigcontTargets> {
-        use taskcore::sys::Syscall;
+        if kill_sig(call) != Some(libc::SIGCONT) {
+            return None;
+        }
         let pending_stops = |t: TaskId| -> Option<(TaskId, i32, u64)> {
             let (private, shared) = self.k.pending_signals(t).ok()?;
             Some((t, self.k.getpid(t).ok()?, (private | shared) & STOP_BITS))
         };
         let targets: Vec<(TaskId, i32, u64)> = match *call {
-            Syscall::Kill { pid, sig } if sig == libc::SIGCONT && pid > 0 => {
+            Syscall::Kill { pid, .. } if pid > 0 => {
                 let t = self.map.task(self.map.to_real(&self.k, task, pid)?)?;
                 vec![pending_stops(t)?]
             }
-            Syscall::Tgkill { tid, sig, .. } | Syscall::Tkill { tid, sig }
-                if sig == libc::SIGCONT && tid > 0 =>
-            {
+            Syscall::Tgkill { tid, .. } | Syscall::Tkill { tid, .. } if tid > 0 => {
                 let t = self.map.task(self.map.to_real(&self.k, task, tid)?)?;
                 vec![pending_stops(t)?]
             }
             // A group: every thread of its processes (prepare_signal()
             // flushes the stops of each one kill_pgrp_info() reaches).
-            Syscall::Kill { pid, sig } if sig == libc::SIGCONT && (pid == 0 || pid < -1) => {
+            Syscall::Kill { pid, .. } if pid == 0 || pid < -1 => {
                 let g = match pid {
                     0 => self.k.getpgid(task, 0).ok()?,
                     p => p.checked_neg()?,
@@ -469,22 +500,11 @@ impl Supervisor {
     /// changes nothing, the stop kept pending), not earlier (the order is
     /// not known).
     pub(super) fn note_cont_in_flight(&mut self, tid: i32, call: &taskcore::sys::Syscall) {
-        use taskcore::sys::Syscall;
-        let as_cont = match *call {
-            Syscall::Kill { pid, sig } if sig_kernel_stop(sig) => Syscall::Kill {
-                pid,
-                sig: libc::SIGCONT,
-            },
-            Syscall::Tgkill { tgid, tid, sig } if sig_kernel_stop(sig) => Syscall::Tgkill {
-                tgid,
-                tid,
-                sig: libc::SIGCONT,
-            },
-            Syscall::Tkill { tid, sig } if sig_kernel_stop(sig) => Syscall::Tkill {
-                tid,
-                sig: libc::SIGCONT,
-            },
-            _ => return,
+        if !kill_sig(call).is_some_and(sig_kernel_stop) {
+            return;
+        }
+        let Some(as_cont) = with_sig(call, libc::SIGCONT) else {
+            return;
         };
         let Some(task) = self.map.task(tid) else {
             return;
@@ -498,13 +518,7 @@ impl Supervisor {
             .filter(|&&r| r != tid)
             .filter_map(|&r| {
                 let c = self.threads.get(&r)?.in_call.as_ref()?.call.as_ref().ok()?;
-                let sig = match *c {
-                    Syscall::Kill { sig, .. }
-                    | Syscall::Tgkill { sig, .. }
-                    | Syscall::Tkill { sig, .. } => sig,
-                    _ => return None,
-                };
-                (sig == libc::SIGCONT).then(|| Some((self.map.task(r)?, c.clone())))?
+                (kill_sig(c) == Some(libc::SIGCONT)).then(|| Some((self.map.task(r)?, c.clone())))?
             })
             .collect();
         for (sender, c) in conts {
@@ -515,12 +529,8 @@ impl Supervisor {
                 if !stopped.iter().any(|s| s.1 == v) {
                     continue;
                 }
-                let again = match c {
-                    Syscall::Kill { pid, sig } if pid <= 0 => match self.k.pid_vnr(sender, t) {
-                        Ok(n) if n > 0 => Syscall::Kill { pid: n, sig },
-                        _ => continue,
-                    },
-                    ref c => c.clone(),
+                let Some(again) = self.cont_again(sender, t, &c) else {
+                    continue;
                 };
                 dline!(
                     self,
@@ -528,6 +538,21 @@ impl Supervisor {
                 );
                 self.resends.note_in_flight(v, (sender, again));
             }
+        }
+    }
+
+    /// SIGCONT `call` of `sender` as it is sent again to the process of
+    /// `t` only: a group's (`kill(0)`, `kill(-pgid)`) becomes `kill(pid)`
+    /// by `t`'s number for the sender (`None`: it has none there), never
+    /// the whole group again (that would discard the other members' later
+    /// stops too); a call to one process or thread is itself.
+    fn cont_again(&self, sender: TaskId, t: TaskId, call: &Syscall) -> Option<Syscall> {
+        match *call {
+            Syscall::Kill { pid, sig } if pid <= 0 => match self.k.pid_vnr(sender, t) {
+                Ok(n) if n > 0 => Some(Syscall::Kill { pid: n, sig }),
+                _ => None,
+            },
+            ref c => Some(c.clone()),
         }
     }
 
@@ -554,21 +579,9 @@ impl Supervisor {
             let gone = bits & !(private | shared);
             if gone != 0 {
                 // What is sent again if this process's stop proves to
-                // have come first (send_cont_after_stop()): a SIGCONT to
-                // this process only, not to the whole group again (that
-                // would discard the other members' later stops too).
-                // (None: the process has no number for the sender; the
-                // stops are noted alone.)
-                let again = match call {
-                    taskcore::sys::Syscall::Kill { pid, sig } if pid <= 0 => {
-                        match self.k.pid_vnr(sender, t) {
-                            Ok(n) if n > 0 => Some(taskcore::sys::Syscall::Kill { pid: n, sig }),
-                            _ => None,
-                        }
-                    }
-                    ref c => Some(c.clone()),
-                };
-                let cont = again.map(|c| (sender, c));
+                // have come first (send_cont_after_stop()); none: the
+                // stops are noted alone.
+                let cont = self.cont_again(sender, t, &call).map(|c| (sender, c));
                 let unordered =
                     *others_sending.get_or_insert_with(|| self.others_sending(sender_tid));
                 self.resends.note_discard(v, gone, cont, unordered);
@@ -709,8 +722,7 @@ impl Supervisor {
         task: TaskId,
         sig: i32,
         since: u64,
-    ) -> Option<(TaskId, taskcore::sys::Syscall)> {
-        use taskcore::sys::Syscall;
+    ) -> Option<(TaskId, Syscall)> {
         let k = &self.k;
         let tgid = in_root(k, task, k.getpid(task).ok()?);
         let tid = in_root(k, task, k.gettid(task).ok()?);
@@ -724,13 +736,14 @@ impl Supervisor {
                         n.is_ok_and(|n| in_root(k, x, n) == if thread { tid } else { tgid })
                     })
                 };
-                let aimed = match *call {
-                    Syscall::Kill { pid, sig: s } => s == sig && pid > 0 && hits(pid, false),
-                    Syscall::Tgkill { tid, sig: s, .. } | Syscall::Tkill { tid, sig: s } => {
-                        s == sig && tid > 0 && hits(tid, true)
-                    }
-                    _ => false,
-                };
+                let aimed = kill_sig(call) == Some(sig)
+                    && match *call {
+                        Syscall::Kill { pid, .. } => pid > 0 && hits(pid, false),
+                        Syscall::Tgkill { tid, .. } | Syscall::Tkill { tid, .. } => {
+                            tid > 0 && hits(tid, true)
+                        }
+                        _ => false,
+                    };
                 aimed && exit.is_none_or(|x| x > since) && k.getpid(*sender).is_ok()
             })?;
         let (_, sender, call, _) = self.recent_kills.get(at)?;
