@@ -117,12 +117,10 @@ impl Supervisor {
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = None;
         }
-        let nr = regs.nr();
-        if sends_signal(nr) {
-            self.sending.insert(tid);
-        } else if !self.sending.is_empty() {
+        if !self.sending.is_empty() {
             self.sending.remove(&tid);
         }
+        let nr = regs.nr();
         if self.tid_address_before_clone(tid, nr, &regs) {
             return;
         }
@@ -583,6 +581,9 @@ impl Supervisor {
                 entry_seq: self.stops_seen,
                 ..InCall::new(nr, c.name, vargs, call, early)
             });
+            if sends_signal(nr) {
+                self.sending.insert(tid);
+            }
         }
         if nr == libc::SYS_prctl && vargs[0] == libc::PR_SET_CHILD_SUBREAPER as u64 && alive {
             if let Some(g) = self.exit_decided_by_subreaper(task, vargs[1] != 0) {

@@ -279,12 +279,13 @@ struct Supervisor {
     /// the core once the kernel shows their order (`supervisor/resend.rs`,
     /// driven by `supervisor/signals.rs`).
     resends: resend::ContResends,
-    /// Threads (real tid) whose last trapped call entered sends a signal
-    /// ([`crate::calls::sends_signal`]): every thread with such a call in
-    /// flight is here (a call is made in flight only at its entry), so the
-    /// kill paths look for other threads' sends among these, not among
-    /// all threads ([`Supervisor::others_sending`]). A thread leaves it at
-    /// its next entry of another call, or at its death.
+    /// Threads (real tid) with a call that sends a signal in flight
+    /// ([`crate::calls::sends_signal`]: entered, its exit not seen),
+    /// exactly: a thread joins it when such a call is made in flight at
+    /// its entry ([`Thread::in_call`]), and leaves it at that call's
+    /// syscall exit, at its next entry, at its exec event or at its death.
+    /// The kill paths look for other threads' sends here, not among all
+    /// threads ([`Supervisor::others_sending`]).
     sending: HashSet<i32>,
     /// The last kill-family calls applied at their entry: the sender's
     /// real tid, its task, the call, and [`Supervisor::stops_seen`] at

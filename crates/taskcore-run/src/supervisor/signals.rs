@@ -592,14 +592,7 @@ impl Supervisor {
     /// Whether a thread other than `tid` has a call that sends a signal
     /// in flight (entered, its exit not seen).
     fn others_sending(&self, tid: Option<i32>) -> bool {
-        self.sending.iter().any(|&r| {
-            Some(r) != tid
-                && self
-                    .threads
-                    .get(&r)
-                    .and_then(|th| th.in_call.as_ref())
-                    .is_some_and(|ic| crate::calls::sends_signal(ic.nr))
-        })
+        self.sending.iter().any(|&r| Some(r) != tid)
     }
 
     /// A trap of `task` that is no group stop (the notify of a SIGCONT
