@@ -602,11 +602,14 @@ impl Supervisor {
     /// stop (sent while the thread was still in its signal-delivery
     /// stop, it would find no stop to end, and that notify would be
     /// taken by the group-stop trap): it is sent again in the core now,
-    /// by its sender if alive, as the same call.
-    pub(super) fn send_cont_after_stop(&mut self, task: TaskId) {
-        let Ok(v) = self.k.getpid(task) else { return };
+    /// by its sender if alive, as the same call. Whether one was due (and
+    /// so sent again).
+    pub(super) fn send_cont_after_stop(&mut self, task: TaskId) -> bool {
+        let Ok(v) = self.k.getpid(task) else {
+            return false;
+        };
         let Some((sender, call)) = self.resends.take_due(v) else {
-            return;
+            return false;
         };
         // Stop signals pending now were sent in the core after the stop
         // taken again, and so after that SIGCONT (its exit stop had come,
@@ -632,6 +635,7 @@ impl Supervisor {
             self,
             "[debug]   SIGCONT to {v} again after its stop: {r:?}, stops kept {flushed:#x}"
         );
+        true
     }
 
     /// The SIGCONTs noted to be sent again after a stop taken again
@@ -653,36 +657,37 @@ impl Supervisor {
         if !self.resends.any_due() {
             return;
         }
-        let mut due: Vec<TaskId> = Vec::new();
-        for (r, t) in self.map.threads() {
-            let Some(th) = self.threads.get(&r) else {
-                continue;
-            };
-            if tgid.is_some_and(|g| g != th.tgid)
-                || !matches!(self.group_stops.get(&th.tgid), Some(Some(_)))
-            {
-                continue;
-            }
-            let Ok(v) = self.k.getpid(t) else { continue };
-            let Some(sender) = self.resends.due_sender(v) else {
-                continue;
-            };
-            if self.resends.is_unordered(v) {
-                continue;
-            }
-            let sending = self
-                .map
-                .tid_of_task(sender)
-                .and_then(|s| self.threads.get(&s))
-                .and_then(|s| s.in_call.as_ref())
-                .is_some_and(|ic| crate::calls::sends_signal(ic.nr));
-            if !sending && !due.iter().any(|&d| self.k.getpid(d) == Ok(v)) {
-                due.push(t);
-            }
-        }
+        // A process's threads may all be listed: its SIGCONT is taken
+        // (sent again) once, at the first.
+        let due: Vec<TaskId> = self
+            .map
+            .threads()
+            .filter(|(r, t)| {
+                let Some(th) = self.threads.get(r) else {
+                    return false;
+                };
+                if tgid.is_some_and(|g| g != th.tgid)
+                    || !matches!(self.group_stops.get(&th.tgid), Some(Some(_)))
+                {
+                    return false;
+                }
+                let Ok(v) = self.k.getpid(*t) else {
+                    return false;
+                };
+                self.resends.due_sender(v).is_some_and(|sender| {
+                    !self.resends.is_unordered(v)
+                        && !self
+                            .map
+                            .tid_of_task(sender)
+                            .is_some_and(|s| self.sending.contains(&s))
+                })
+            })
+            .map(|(_, t)| t)
+            .collect();
         for t in due {
-            dline!(self, "[debug]   SIGCONT proven after the group stop");
-            self.send_cont_after_stop(t);
+            if self.send_cont_after_stop(t) {
+                dline!(self, "[debug]   SIGCONT proven after the group stop");
+            }
         }
     }
 
