@@ -464,24 +464,20 @@ impl Supervisor {
                 vec![pending_stops(t)?]
             }
             // A group: every thread of its processes (prepare_signal()
-            // flushes the stops of each one kill_pgrp_info() reaches).
+            // flushes the stops of each one kill_pgrp_info() reaches),
+            // from the core's member list: O(the group's threads).
             Syscall::Kill { pid, .. } if pid == 0 || pid < -1 => {
                 let g = match pid {
                     0 => self.k.getpgid(task, 0).ok()?,
                     p => p.checked_neg()?,
                 };
-                let root_pgid = crate::pidmap::in_root(&self.k, task, g);
-                if root_pgid <= 0 {
+                if g <= 0 {
                     return None;
                 }
-                self.map
-                    .threads()
-                    .map(|(_, t)| t)
-                    .filter(|&t| {
-                        self.k
-                            .getpgid(t, 0)
-                            .is_ok_and(|tg| crate::pidmap::in_root(&self.k, t, tg) == root_pgid)
-                    })
+                self.k
+                    .pgrp_members(task, g)
+                    .ok()?
+                    .flat_map(|p| self.k.threads_of(p).into_iter().flatten())
                     .filter_map(pending_stops)
                     .collect()
             }
@@ -518,7 +514,8 @@ impl Supervisor {
             .filter(|&&r| r != tid)
             .filter_map(|&r| {
                 let c = self.threads.get(&r)?.in_call.as_ref()?.call.as_ref().ok()?;
-                (kill_sig(c) == Some(libc::SIGCONT)).then(|| Some((self.map.task(r)?, c.clone())))?
+                (kill_sig(c) == Some(libc::SIGCONT))
+                    .then(|| Some((self.map.task(r)?, c.clone())))?
             })
             .collect();
         for (sender, c) in conts {
@@ -715,12 +712,7 @@ impl Supervisor {
     /// flight, or its exit seen after that (the reports of two tasks come
     /// to the supervisor in its tracees' order, not in time order). Its
     /// sender and call (kept: a later delivery may need it again).
-    fn kill_in_flight(
-        &self,
-        task: TaskId,
-        sig: i32,
-        since: u64,
-    ) -> Option<(TaskId, Syscall)> {
+    fn kill_in_flight(&self, task: TaskId, sig: i32, since: u64) -> Option<(TaskId, Syscall)> {
         let k = &self.k;
         let tgid = in_root(k, task, k.getpid(task).ok()?);
         let tid = in_root(k, task, k.gettid(task).ok()?);
