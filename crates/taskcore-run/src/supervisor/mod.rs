@@ -258,6 +258,10 @@ struct Supervisor {
     warned: HashSet<&'static str>,
     /// The debug lines (`TASKCORE_RUN_DEBUG`, `TASKCORE_RUN_RING`).
     log: log::DebugLog,
+    /// The device of the emulated `/proc`'s mount ([`Options::proc_dir`]),
+    /// learned once at the start: a directory on it is a pidfd for
+    /// `pidfd_send_signal` (`supervisor/entry.rs`).
+    proc_dev: Option<u64>,
     /// The test-only holds of `TASKCORE_RUN_HOLD` (`supervisor/hold.rs`).
     holds: hold::Holds,
     /// Leaders the core's init traces (seized before a death).
@@ -458,6 +462,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         },
         warned: HashSet::new(),
         log: log::DebugLog::from_env(),
+        proc_dev: None,
         holds: hold::Holds::from_env(),
         seized: HashSet::new(),
         timeline: opts.timeline.then(Recorder::default),
@@ -478,6 +483,11 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         t.start(vcmd, 1, vcmd, 1, opts.argv.clone());
     }
     s.publish_view();
+    // Its server answers now that a view is published.
+    s.proc_dev = opts.proc_dir.as_deref().and_then(|d| {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(d).ok().map(|m| m.dev())
+    });
     s.event_loop();
     if sp.took_terminal {
         spawn::restore_terminal();
