@@ -499,17 +499,33 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
 }
 
 impl Supervisor {
+    /// Takes and handles stops until no traced task is left. With
+    /// `TASKCORE_RUN_HOLD` rules (`supervisor/hold.rs`) the same loop first
+    /// resumes or handles what is due, waits without blocking while
+    /// anything is held, and puts a deferred stop aside.
     fn event_loop(&mut self) {
         loop {
+            let mut flags = libc::__WALL;
             if self.holds.on() {
-                if self.event_loop_holding() {
-                    continue;
+                for d in self.holds.due() {
+                    match d {
+                        hold::Due::Resume(tid) => self.resume(tid, 0),
+                        hold::Due::Stop(tid, st) => self.on_status(tid, st),
+                    }
                 }
-                break;
+                if self.holds.waiting() {
+                    flags |= libc::WNOHANG;
+                }
             }
             let mut st: libc::c_int = 0;
             // SAFETY: waitpid writes the status to a local.
-            let tid = unsafe { libc::waitpid(-1, &mut st, libc::__WALL) };
+            let tid = unsafe { libc::waitpid(-1, &mut st, flags) };
+            if tid == 0 {
+                // Nothing yet (WNOHANG): something held comes due soon.
+                self.publish_view_if_wanted();
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                continue;
+            }
             if tid < 0 {
                 match nix::errno::Errno::last() {
                     nix::errno::Errno::EINTR => {
@@ -520,62 +536,33 @@ impl Supervisor {
                     _ => break,
                 }
             }
-            self.on_status(tid, st);
+            self.on_waited(tid, st);
             self.publish_view_if_wanted();
         }
     }
 
-    /// One turn of the event loop with `TASKCORE_RUN_HOLD` rules
-    /// (`supervisor/hold.rs`): what is due is resumed or handled, then a
-    /// stop is taken without blocking while anything is held, and a
-    /// deferred one is put aside. Whether the loop goes on.
-    fn event_loop_holding(&mut self) -> bool {
-        for d in self.holds.due() {
-            match d {
-                hold::Due::Resume(tid) => self.resume(tid, 0),
-                hold::Due::Stop(tid, st) => self.on_status(tid, st),
+    /// Status `st` of thread `tid` from the event loop's wait: handled,
+    /// unless a `TASKCORE_RUN_HOLD` rule defers it (a stop put aside
+    /// before comes first).
+    fn on_waited(&mut self, tid: i32, st: i32) {
+        if self.holds.on() {
+            if let Some(prev) = self.holds.take_late_of(tid) {
+                self.on_status(tid, prev);
             }
-        }
-        let waiting = self.holds.next().is_some();
-        let flags = libc::__WALL | if waiting { libc::WNOHANG } else { 0 };
-        let mut st: libc::c_int = 0;
-        // SAFETY: waitpid writes the status to a local.
-        let tid = unsafe { libc::waitpid(-1, &mut st, flags) };
-        if tid == 0 {
-            self.publish_view_if_wanted();
-            std::thread::sleep(std::time::Duration::from_micros(200));
-            return true;
-        }
-        if tid < 0 {
-            if nix::errno::Errno::last() == nix::errno::Errno::EINTR {
-                self.forward();
-                self.publish_view_if_wanted();
-                return true;
-            }
-            return false;
-        }
-        // A stop put aside comes before any later report of its thread.
-        if let Some(prev) = self.holds.take_late_of(tid) {
-            self.on_status(tid, prev);
-        }
-        // A new task's first stop is never deferred (its number comes
-        // from its creator's event).
-        let late = self
-            .threads
-            .contains_key(&tid)
-            .then(|| self.holds.late_for(self.map.to_virtual(tid), st))
-            .flatten();
-        match late {
-            Some(d) => {
+            // A new task's first stop is never deferred (its number comes
+            // from its creator's event).
+            let late = self
+                .threads
+                .contains_key(&tid)
+                .then(|| self.holds.late_for(self.map.to_virtual(tid), st))
+                .flatten();
+            if let Some(d) = late {
                 dline!(self, "[debug] hold: status {st:#x} of {tid} handled later");
                 self.holds.defer(tid, st, d);
+                return;
             }
-            None => self.on_status(tid, st),
         }
-        // As the main loop does after each stop: a `--proc` reader is
-        // answered under the hold rules too.
-        self.publish_view_if_wanted();
-        true
+        self.on_status(tid, st);
     }
 
     /// Publishes a view if a reader asked for one, after the stops that
