@@ -188,6 +188,38 @@ fn as_text(out: &[u8]) -> String {
     String::from_utf8_lossy(out).into_owned()
 }
 
+/// Builds C program `src` as `name` (a name of its own per program: one
+/// test could exec a binary while another writes it, `ETXTBSY`) and checks
+/// with [`runs_like_native_env`] that run with `args` it runs like
+/// natively `runs` times under `taskcore run` with variables `env`: each
+/// run within 60 s, its output the native one's as text, exit status 0,
+/// no divergence. The runs' reports; `None` (skipped, saying why) where
+/// `taskcore run` or gcc is not available.
+fn c_runs_like_native(
+    name: &str,
+    src: &str,
+    args: &[&str],
+    runs: usize,
+    env: &[(&str, &str)],
+) -> Option<Vec<serde_json::Value>> {
+    if !available() || !have("gcc") {
+        return None;
+    }
+    let bin = build(name, src);
+    let argv: Vec<&str> = [bin.to_str().unwrap()]
+        .into_iter()
+        .chain(args.iter().copied())
+        .collect();
+    Some(runs_like_native_env(
+        env,
+        &argv,
+        runs,
+        Duration::from_secs(60),
+        as_text,
+        Some(0),
+    ))
+}
+
 /// A parent forks children that fork in a loop, and SIGKILLs each after
 /// a little while: some die between a fork's `copy_process()` and its
 /// `PTRACE_EVENT_FORK` stop (skipped under a fatal signal) or while
@@ -239,12 +271,10 @@ int main(int argc, char **argv) {
 /// names an orphan it handed on is taken first.
 #[test]
 fn children_of_creators_killed_in_fork_are_numbered() {
-    if !available() || !have("gcc") {
+    let Some(reports) = c_runs_like_native("killed_in_fork", KILLED_IN_FORK, &["100"], 3, &[])
+    else {
         return;
-    }
-    let bin = build("killed_in_fork", KILLED_IN_FORK);
-    let argv = [bin.to_str().unwrap(), "100"];
-    let reports = runs_like_native(&argv, 3, Duration::from_secs(60), as_text, Some(0));
+    };
     let lost: u64 = reports
         .iter()
         .map(|v| v["lost_clone_events"].as_u64().unwrap_or(0))
@@ -294,17 +324,7 @@ int main(void) {
 /// most runs.
 #[test]
 fn waitid_continued_of_a_traced_zombie_is_placed_in_its_window() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("waitid_cont", WAITID_CONTINUED_WHILE_TRACED);
-    runs_like_native(
-        &[bin.to_str().unwrap()],
-        3,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
-    );
+    c_runs_like_native("waitid_cont", WAITID_CONTINUED_WHILE_TRACED, &[], 3, &[]);
 }
 
 /// A child whose thread creates threads in a loop is stopped and
@@ -368,16 +388,12 @@ int main(int argc, char **argv) {
 /// tests/oracle/exit_gstop.c; was 10-40 a run).
 #[test]
 fn threads_born_or_exiting_in_a_group_stop_take_part() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("stopping_threads", THREADS_OF_A_STOPPING_GROUP);
-    runs_like_native(
-        &[bin.to_str().unwrap(), "100"],
+    c_runs_like_native(
+        "stopping_threads",
+        THREADS_OF_A_STOPPING_GROUP,
+        &["100"],
         3,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
+        &[],
     );
 }
 
@@ -426,17 +442,7 @@ int main(int argc, char **argv) {
 /// 13-18 getpgrp divergences in 300 iterations.
 #[test]
 fn setpgid_calls_are_placed_by_the_group_a_child_inherits() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("setpgid_race", SETPGID_RACE);
-    runs_like_native(
-        &[bin.to_str().unwrap(), "300"],
-        3,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
-    );
+    c_runs_like_native("setpgid_race", SETPGID_RACE, &["300"], 3, &[]);
 }
 
 /// A parent SIGTERMs a child that forks and reaps in a loop, so that the
@@ -489,14 +495,8 @@ int main(int argc, char **argv) {
 /// randscen seed 38).
 #[test]
 fn a_signal_sent_after_another_was_dequeued_is_pending_again() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("sigterm_reaping", SIGTERM_WHILE_REAPING);
-    for extra in [&[][..], &["stop"][..]] {
-        let mut argv = vec![bin.to_str().unwrap(), "100"];
-        argv.extend_from_slice(extra);
-        runs_like_native(&argv, 3, Duration::from_secs(60), as_text, Some(0));
+    for args in [&["100"][..], &["100", "stop"][..]] {
+        c_runs_like_native("sigterm_reaping", SIGTERM_WHILE_REAPING, args, 3, &[]);
     }
 }
 
@@ -536,17 +536,7 @@ int main(int argc, char **argv) {
 /// would block (core)`; before: 42 divergences in 8 runs of 200).
 #[test]
 fn a_dying_process_keeps_its_continue_report() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("continued_dying", CONTINUED_WHILE_DYING);
-    runs_like_native(
-        &[bin.to_str().unwrap(), "200"],
-        3,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
-    );
+    c_runs_like_native("continued_dying", CONTINUED_WHILE_DYING, &["200"], 3, &[]);
 }
 
 /// Each of `n` children starts threads and at once execs `true`: a thread
@@ -582,12 +572,13 @@ int main(int argc, char **argv) {
 
 #[test]
 fn threads_ended_by_exec_before_their_first_stop() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("threads_ended_by_exec", THREADS_ENDED_BY_EXEC);
-    let argv = [bin.to_str().unwrap(), "100"];
-    runs_like_native(&argv, 3, Duration::from_secs(60), as_text, Some(0));
+    c_runs_like_native(
+        "threads_ended_by_exec",
+        THREADS_ENDED_BY_EXEC,
+        &["100"],
+        3,
+        &[],
+    );
 }
 
 /// `yes | head -1`, 50 times: the writer dies of the SIGPIPE the kernel
@@ -631,16 +622,12 @@ int main(void) {
 
 #[test]
 fn a_pipe_writers_sigpipe_and_its_readers_exit() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("pipe_writer_and_reader", PIPE_WRITER_AND_READER);
-    runs_like_native(
-        &[bin.to_str().unwrap()],
+    c_runs_like_native(
+        "pipe_writer_and_reader",
+        PIPE_WRITER_AND_READER,
+        &[],
         3,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
+        &[],
     );
 }
 
@@ -696,17 +683,11 @@ int main(int argc, char **argv) {
 /// deliver (core)` in three runs of 5000 (2026-12-03).
 #[test]
 fn a_handler_frame_the_kernel_did_not_set_up_is_undone() {
-    if !available() || !have("gcc") {
+    let Some(reports) =
+        c_runs_like_native("handler_or_ignored", HANDLER_OR_IGNORED, &["5000"], 3, &[])
+    else {
         return;
-    }
-    let bin = build("handler_or_ignored", HANDLER_OR_IGNORED);
-    let reports = runs_like_native(
-        &[bin.to_str().unwrap(), "5000"],
-        3,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
-    );
+    };
     // The race was met: at least one frame was undone in some run.
     let undone: u64 = reports
         .iter()
@@ -765,16 +746,12 @@ int main(int argc, char **argv) {
 /// the same with SIGTERM, 3 of 30 runs under load).
 #[test]
 fn a_sigkill_overtaking_an_exit_applied_early_decides_the_status() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("killed_while_exiting", KILLED_WHILE_EXITING);
-    runs_like_native(
-        &[bin.to_str().unwrap(), "300"],
+    c_runs_like_native(
+        "killed_while_exiting",
+        KILLED_WHILE_EXITING,
+        &["300"],
         3,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
+        &[],
     );
 }
 
@@ -844,16 +821,12 @@ int main(int argc, char **argv) {
 /// randscen seeds 27 and 28).
 #[test]
 fn a_subreaper_prctl_and_an_exit_in_flight_keep_the_cores_order() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("subreaper_while_child_exits", SUBREAPER_WHILE_CHILD_EXITS);
-    runs_like_native(
-        &[bin.to_str().unwrap(), "300"],
+    c_runs_like_native(
+        "subreaper_while_child_exits",
+        SUBREAPER_WHILE_CHILD_EXITS,
+        &["300"],
         4,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
+        &[],
     );
 }
 
@@ -904,16 +877,12 @@ int main(int argc, char **argv) {
 /// (core)`).
 #[test]
 fn a_getppid_during_its_parents_exit_gives_the_parent_before_the_hand_on() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("getppid_while_parent_exits", GETPPID_WHILE_PARENT_EXITS);
-    runs_like_native(
-        &[bin.to_str().unwrap(), "200"],
+    c_runs_like_native(
+        "getppid_while_parent_exits",
+        GETPPID_WHILE_PARENT_EXITS,
+        &["200"],
         3,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
+        &[],
     );
 }
 
@@ -959,19 +928,12 @@ int main(int argc, char **argv) {
 /// after 0 of 18.
 #[test]
 fn a_wait_woken_by_a_zombie_handed_on_reports_it_before_its_parent() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build(
+    c_runs_like_native(
         "zombie_handed_on_before_its_parents_death",
         ZOMBIE_HANDED_ON_BEFORE_ITS_PARENTS_DEATH,
-    );
-    runs_like_native(
-        &[bin.to_str().unwrap(), "200"],
+        &["200"],
         4,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
+        &[],
     );
 }
 
@@ -1023,16 +985,12 @@ const KILL_WHILE_INIT_REAPS: &str = concat!(
 /// 2 s loop and 200 iterations: 8 of 8 runs before, 0 of 12 after).
 #[test]
 fn a_kill_run_after_init_reaped_its_target_is_esrch() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("kill_while_init_reaps", KILL_WHILE_INIT_REAPS);
-    runs_like_native(
-        &[bin.to_str().unwrap(), "100"],
+    c_runs_like_native(
+        "kill_while_init_reaps",
+        KILL_WHILE_INIT_REAPS,
+        &["100"],
         3,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
+        &[],
     );
 }
 
@@ -1101,16 +1059,12 @@ const WAIT_WHILE_SIGCONT_IN_FLIGHT: &str = concat!(
 /// dump), 0 of 30 with kills applied inside the wait's window placed too.
 #[test]
 fn a_wait_run_before_a_sigcont_in_flight_reports_the_stop() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("wait_while_sigcont_in_flight", WAIT_WHILE_SIGCONT_IN_FLIGHT);
-    runs_like_native(
-        &[bin.to_str().unwrap(), "300"],
+    c_runs_like_native(
+        "wait_while_sigcont_in_flight",
+        WAIT_WHILE_SIGCONT_IN_FLIGHT,
+        &["300"],
         1,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
+        &[],
     );
 }
 
@@ -1182,17 +1136,12 @@ int main(int argc, char **argv) {
 /// = 0 {CLD_STOPPED, si_pid=4} (real kernel) but = 0 {} (core)`).
 #[test]
 fn a_sigcont_applied_inside_a_held_waits_window_gives_it_the_stop() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("wait_held_across_a_sigcont", WAIT_HELD_ACROSS_A_SIGCONT);
-    runs_like_native_env(
-        &[("TASKCORE_RUN_HOLD", "hold:waitid=300,hold:kill:18=600")],
-        &[bin.to_str().unwrap(), "2"],
+    c_runs_like_native(
+        "wait_held_across_a_sigcont",
+        WAIT_HELD_ACROSS_A_SIGCONT,
+        &["2"],
         1,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
+        &[("TASKCORE_RUN_HOLD", "hold:waitid=300,hold:kill:18=600")],
     );
 }
 
@@ -1262,16 +1211,12 @@ int main(int argc, char **argv) {
 /// before, 0 of 300 after (2026-12-03).
 #[test]
 fn a_signal_the_core_had_before_the_kernel_is_not_taken_first() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("stop_with_a_stopping_child", STOP_WITH_A_STOPPING_CHILD);
-    runs_like_native(
-        &[bin.to_str().unwrap(), "200"],
+    c_runs_like_native(
+        "stop_with_a_stopping_child",
+        STOP_WITH_A_STOPPING_CHILD,
+        &["200"],
         1,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
+        &[],
     );
 }
 
@@ -1297,23 +1242,15 @@ fn a_signal_the_core_had_before_the_kernel_is_not_taken_first() {
 /// was writing it (`ETXTBSY`).
 #[test]
 fn a_sigcont_sent_again_after_a_later_stop_keeps_that_stop() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build(
+    c_runs_like_native(
         "stop_with_a_stopping_child_held",
         STOP_WITH_A_STOPPING_CHILD,
-    );
-    runs_like_native_env(
+        &["4"],
+        1,
         &[(
             "TASKCORE_RUN_HOLD",
             "late:4:signal:19=300,late:4:trap=300,hold:kill:19=400,hold:wait4=200",
         )],
-        &[bin.to_str().unwrap(), "4"],
-        1,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
     );
 }
 
@@ -1373,15 +1310,11 @@ const KILL_WHILE_THE_PARENT_REAPS: &str = concat!(
 /// of 6 after.
 #[test]
 fn a_kill_run_after_the_parents_wait_reaped_its_target_is_esrch() {
-    if !available() || !have("gcc") {
-        return;
-    }
-    let bin = build("kill_while_the_parent_reaps", KILL_WHILE_THE_PARENT_REAPS);
-    runs_like_native(
-        &[bin.to_str().unwrap(), "1000"],
+    c_runs_like_native(
+        "kill_while_the_parent_reaps",
+        KILL_WHILE_THE_PARENT_REAPS,
+        &["1000"],
         3,
-        Duration::from_secs(60),
-        as_text,
-        Some(0),
+        &[],
     );
 }

@@ -7,6 +7,7 @@ use taskcore::sys::{dispatch, SysRet, Syscall};
 use taskcore::uapi::{P_PID, P_PIDFD};
 use taskcore::{Errno, SetnsFd};
 
+use super::signals::{kill_sig, with_sig};
 use super::{InCall, Supervisor};
 use crate::calls::{
     self, acts_on_target, reads_only, returns_group, returns_pid, sends_signal, Arg, Translate,
@@ -33,36 +34,41 @@ fn pidfd_target(tid: i32, fd: u64) -> Option<i32> {
         .and_then(|v| v.trim().parse().ok())
 }
 
-/// The real pid of the process whose `/proc/PID` directory of the real
-/// procfs `fd` of thread `tid` is (what `pidfd_send_signal()` also accepts
-/// as a pidfd: `tgid_pidfd_to_pid()`); `None` for any other file, a
-/// `--proc` mount's directories included (FUSE, not procfs).
-fn proc_dir_target(tid: i32, fd: u64) -> Option<i32> {
-    let link = format!("/proc/{tid}/fd/{}", fd as i32);
-    let fs = nix::sys::statfs::statfs(link.as_str()).ok()?;
-    if fs.filesystem_type() != nix::sys::statfs::PROC_SUPER_MAGIC {
-        return None;
-    }
-    let path = std::fs::read_link(&link).ok()?;
-    let n = path.to_str()?.strip_prefix("/proc/")?;
-    n.parse().ok().filter(|&n: &i32| n > 0)
+/// Which `/proc` a directory is of ([`proc_dir_target`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ProcKind {
+    /// The real procfs: its numbers are real pids.
+    Real,
+    /// The emulated `/proc` (the FUSE server `--proc` mounts): its numbers
+    /// are virtual pids (root namespace).
+    Emulated,
 }
 
-/// The virtual pid (root namespace) whose directory of the emulated
-/// `/proc` (the FUSE server mounted at `proc_dir` by `--proc`) `fd` of
-/// thread `tid` is; `None` for any other file. Natively a `/proc/PID`
-/// directory is a pidfd for `pidfd_send_signal()` (`tgid_pidfd_to_pid()`);
-/// the emulated one must be too.
-fn emulated_proc_dir_target(tid: i32, fd: u64, proc_dir: &std::path::Path) -> Option<i32> {
+/// The process whose `/proc/PID` directory `fd` of thread `tid` is (what
+/// `pidfd_send_signal()` also accepts as a pidfd: `tgid_pidfd_to_pid()`),
+/// with the kind of `/proc` it is of: the real procfs, or the emulated
+/// `/proc` whose mount has device `emulated` (`--proc`, learned once at
+/// the start: [`Supervisor::proc_dev`]; a directory of another FUSE
+/// mount is no pidfd natively either); `None` for any other file.
+fn proc_dir_target(tid: i32, fd: u64, emulated: Option<u64>) -> Option<(ProcKind, i32)> {
     use std::os::unix::fs::MetadataExt;
     let link = format!("/proc/{tid}/fd/{}", fd as i32);
-    let file = std::fs::metadata(&link).ok()?;
-    if !file.is_dir() || file.dev() != std::fs::metadata(proc_dir).ok()?.dev() {
-        return None;
-    }
+    let fs = nix::sys::statfs::statfs(link.as_str()).ok()?;
+    let kind = if fs.filesystem_type() == nix::sys::statfs::PROC_SUPER_MAGIC {
+        ProcKind::Real
+    } else {
+        let file = std::fs::metadata(&link).ok()?;
+        if !file.is_dir() || Some(file.dev()) != emulated {
+            return None;
+        }
+        ProcKind::Emulated
+    };
     let path = std::fs::read_link(&link).ok()?;
-    let name = path.file_name()?.to_str()?;
-    name.parse().ok().filter(|&n: &i32| n > 0)
+    let n = match kind {
+        ProcKind::Real => path.to_str()?.strip_prefix("/proc/")?,
+        ProcKind::Emulated => path.file_name()?.to_str()?,
+    };
+    n.parse().ok().filter(|&n: &i32| n > 0).map(|n| (kind, n))
 }
 
 /// pidfd_send_signal(fd, sig, info, flags) (`args`) on a `/proc` directory
@@ -116,12 +122,10 @@ impl Supervisor {
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = None;
         }
-        let nr = regs.nr();
-        if sends_signal(nr) {
-            self.sending.insert(tid);
-        } else if !self.sending.is_empty() {
+        if !self.sending.is_empty() {
             self.sending.remove(&tid);
         }
+        let nr = regs.nr();
         if self.tid_address_before_clone(tid, nr, &regs) {
             return;
         }
@@ -218,14 +222,25 @@ impl Supervisor {
         let mut tmp_pidfd = None;
         let mut tmp_nsref = None;
         let mut outside_pidfd = false;
-        // A directory of the emulated `/proc` (`--proc`) as the pidfd: the
-        // real kernel, to which it is a FUSE directory (EBADF), is given the
-        // same signal by number below.
-        let emulated_dir = match (nr, self.opts.proc_dir.as_deref()) {
-            (libc::SYS_pidfd_send_signal, Some(dir)) => {
-                emulated_proc_dir_target(tid, vargs[0], dir)
+        // pidfd_send_signal's target: the process of its pidfd or of its
+        // `/proc/PID` directory, as a virtual pid (`Some(None)`: a live
+        // process outside the namespace; `NOPID`: reaped; `None`: neither
+        // kind of file). A directory of the emulated `/proc` (`--proc`) is
+        // kept too: the real kernel, to which it is a FUSE directory
+        // (EBADF), is given the same signal by number below.
+        let (signal_target, emulated_dir) = if nr == libc::SYS_pidfd_send_signal {
+            let real = pidfd_target(tid, vargs[0]).map(|r| (ProcKind::Real, r));
+            match real.or_else(|| proc_dir_target(tid, vargs[0], self.proc_dev)) {
+                Some((ProcKind::Emulated, v)) => (Some(Some(v)), Some(v)),
+                Some((ProcKind::Real, r)) if r > 0 => {
+                    (Some(Some(self.map.to_virtual(r)).filter(|&v| v > 0)), None)
+                }
+                // Reaped: the core's answer is ESRCH.
+                Some((ProcKind::Real, _)) => (Some(Some(NOPID)), None),
+                None => (None, None),
             }
-            _ => None,
+        } else {
+            (None, None)
         };
         let call = match (nr, call) {
             (libc::SYS_setns, _) => {
@@ -255,15 +270,7 @@ impl Supervisor {
                     None => Err(Errno::ENOSYS),
                 }
             }
-            (libc::SYS_pidfd_send_signal, _) => match emulated_dir.map(Some).or_else(|| {
-                pidfd_target(tid, vargs[0])
-                    .or_else(|| proc_dir_target(tid, vargs[0]))
-                    .map(|r| match r {
-                        r if r > 0 => Some(self.map.to_virtual(r)).filter(|&v| v > 0),
-                        // Reaped: the core's answer is ESRCH.
-                        _ => Some(NOPID),
-                    })
-            }) {
+            (libc::SYS_pidfd_send_signal, _) => match signal_target {
                 // A live process outside the namespace (a pidfd inherited
                 // from outside, a `/proc/PID` directory of the real
                 // procfs): `access_pidfd_pidns()` fails, EINVAL, and the
@@ -393,31 +400,8 @@ impl Supervisor {
                 // SIGKILL's deaths reach the core at the real death
                 // reports (the moment a parent can see them); here only
                 // its existence and permission checks (signal 0).
-                let probe = match *call {
-                    Syscall::Kill {
-                        pid,
-                        sig: libc::SIGKILL,
-                    } => Some(Syscall::Kill { pid, sig: 0 }),
-                    Syscall::Tgkill {
-                        tgid,
-                        tid,
-                        sig: libc::SIGKILL,
-                    } => Some(Syscall::Tgkill { tgid, tid, sig: 0 }),
-                    Syscall::Tkill {
-                        tid,
-                        sig: libc::SIGKILL,
-                    } => Some(Syscall::Tkill { tid, sig: 0 }),
-                    Syscall::PidfdSendSignal {
-                        fd,
-                        sig: libc::SIGKILL,
-                        flags,
-                        ..
-                    } => Some(Syscall::PidfdSendSignal {
-                        fd,
-                        sig: 0,
-                        info: None,
-                        flags,
-                    }),
+                let probe = match kill_sig(call) {
+                    Some(libc::SIGKILL) => with_sig(call, 0),
                     _ => None,
                 };
                 if probe.is_none() {
@@ -605,6 +589,9 @@ impl Supervisor {
                 entry_seq: self.stops_seen,
                 ..InCall::new(nr, c.name, vargs, call, early)
             });
+            if sends_signal(nr) {
+                self.sending.insert(tid);
+            }
         }
         if nr == libc::SYS_prctl && vargs[0] == libc::PR_SET_CHILD_SUBREAPER as u64 && alive {
             if let Some(g) = self.exit_decided_by_subreaper(task, vargs[1] != 0) {
@@ -617,18 +604,11 @@ impl Supervisor {
             }
         }
         if self.holds.on() {
-            let sig = match self.threads.get(&tid).and_then(|t| t.in_call.as_ref()) {
-                Some(InCall {
-                    call:
-                        Ok(
-                            Syscall::Kill { sig, .. }
-                            | Syscall::Tgkill { sig, .. }
-                            | Syscall::Tkill { sig, .. },
-                        ),
-                    ..
-                }) => Some(*sig),
-                _ => None,
-            };
+            let sig = self
+                .threads
+                .get(&tid)
+                .and_then(|t| t.in_call.as_ref()?.call.as_ref().ok())
+                .and_then(kill_sig);
             if let Some(d) = self.holds.at_entry(c.name, sig) {
                 dline!(self, "[debug]   hold: {} resumed later", c.name);
                 self.holds.hold(tid, d);

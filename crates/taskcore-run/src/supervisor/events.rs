@@ -286,6 +286,10 @@ impl Supervisor {
             self.threads.insert(tid, t);
             self.map.retid(former, tid);
         }
+        // No signal-sending call is in flight under either number: the
+        // old leader's went with it, the exec'ing thread's is the execve.
+        self.sending.remove(&former);
+        self.sending.remove(&tid);
         if let Some(t) = self.threads.get_mut(&tid) {
             t.in_call = None;
             // A new address space, the group's only thread.

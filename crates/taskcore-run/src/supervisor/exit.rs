@@ -43,6 +43,8 @@ impl Supervisor {
         let real = regs.ret();
         let mut shown = real;
         if sends_signal(ic.nr) {
+            // Its send is over: no longer in flight.
+            self.sending.remove(&tid);
             let seq = self.stops_seen;
             if let Some(k) = self.recent_kills.iter_mut().rev().find(|k| k.0 == tid) {
                 k.3.get_or_insert(seq);

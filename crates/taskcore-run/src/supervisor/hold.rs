@@ -6,6 +6,7 @@
 //! The value is a comma-separated list of rules, each `RULE=MS`:
 //! - `hold:NAME` or `hold:NAME:SIG`: a thread at the seccomp stop of call
 //!   `NAME` (`kill`, `waitid`, ...; with `SIG`, only a kill-family call
+//!   (`kill`, `tgkill`, `tkill`, `pidfd_send_signal`)
 //!   sending that signal number) is handled at once (the core applies what
 //!   it applies at an entry) and resumed `MS` milliseconds later: the
 //!   kernel runs the call that much later than the supervisor saw it.
@@ -16,7 +17,10 @@
 //!   late (the thread stays in its stop meanwhile; a later report of the
 //!   same thread, its death, is handled after it).
 //!
-//! A malformed rule is ignored with a warning line.
+//! A malformed rule is ignored with a warning line. The hook has no loop
+//! of its own: the supervisor's event loop (`supervisor/mod.rs`) takes
+//! what is due ([`Holds::due`]) each turn, and waits without blocking
+//! while anything is held ([`Holds::waiting`]).
 
 use std::time::{Duration, Instant};
 
@@ -38,14 +42,13 @@ enum Rule {
 #[derive(Debug, Default)]
 pub(super) struct Holds {
     rules: Vec<(Rule, Duration)>,
-    /// Threads (real tid) held at their seccomp stop, resumed at the
-    /// instant.
-    held: Vec<(Instant, i32)>,
-    /// Stops (real tid, wait status) handled at the instant.
-    late: Vec<(Instant, i32, i32)>,
+    /// What is held or deferred, each due at its instant: threads held at
+    /// their seccomp stop, and stops handled late.
+    pending: Vec<(Instant, Due)>,
 }
 
-/// What a due item is.
+/// What a held or deferred item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Due {
     /// Resume this thread (real tid) from its seccomp stop.
     Resume(i32),
@@ -88,7 +91,7 @@ impl Holds {
 
     /// Holds thread `tid` at its seccomp stop for `d`.
     pub(super) fn hold(&mut self, tid: i32, d: Duration) {
-        self.held.push((Instant::now() + d, tid));
+        self.pending.push((Instant::now() + d, Due::Resume(tid)));
     }
 
     /// How long to defer wait status `st` of the thread with virtual tid
@@ -112,38 +115,36 @@ impl Holds {
 
     /// Defers status `st` of real thread `tid` for `d`.
     pub(super) fn defer(&mut self, tid: i32, st: i32, d: Duration) {
-        self.late.push((Instant::now() + d, tid, st));
+        self.pending.push((Instant::now() + d, Due::Stop(tid, st)));
     }
 
     /// A deferred stop of real thread `tid`, taken out (to be handled
     /// before another report of the same thread).
     pub(super) fn take_late_of(&mut self, tid: i32) -> Option<i32> {
-        let i = self.late.iter().position(|l| l.1 == tid)?;
-        Some(self.late.remove(i).2)
+        let i = self
+            .pending
+            .iter()
+            .position(|p| matches!(p.1, Due::Stop(t, _) if t == tid))?;
+        match self.pending.remove(i).1 {
+            Due::Stop(_, st) => Some(st),
+            Due::Resume(_) => None,
+        }
     }
 
-    /// The earliest instant something is due, if anything is held.
-    pub(super) fn next(&self) -> Option<Instant> {
-        let a = self.held.iter().map(|h| h.0);
-        let b = self.late.iter().map(|l| l.0);
-        a.chain(b).min()
+    /// Whether anything is held or deferred (the event loop then waits
+    /// without blocking).
+    pub(super) fn waiting(&self) -> bool {
+        !self.pending.is_empty()
     }
 
     /// The items due by now, taken out, earliest first.
     pub(super) fn due(&mut self) -> Vec<Due> {
         let now = Instant::now();
         let mut out: Vec<(Instant, Due)> = Vec::new();
-        self.held.retain(|&(at, tid)| {
+        self.pending.retain(|&(at, d)| {
             let due = at <= now;
             if due {
-                out.push((at, Due::Resume(tid)));
-            }
-            !due
-        });
-        self.late.retain(|&(at, tid, st)| {
-            let due = at <= now;
-            if due {
-                out.push((at, Due::Stop(tid, st)));
+                out.push((at, d));
             }
             !due
         });
@@ -210,5 +211,23 @@ mod tests {
         assert_eq!(h.at_entry("kill", Some(18)), Some(Duration::from_millis(5)));
         assert_eq!(h.at_entry("kill", Some(19)), None);
         assert_eq!(h.at_entry("waitid", None), Some(Duration::from_millis(7)));
+    }
+
+    #[test]
+    fn held_and_deferred_items_come_due_in_order_and_once() {
+        let mut h = Holds::default();
+        assert!(!h.waiting());
+        h.defer(7, 0x137f, Duration::ZERO);
+        h.hold(5, Duration::ZERO);
+        h.hold(6, Duration::from_secs(60));
+        h.defer(7, 0x57f, Duration::from_secs(60));
+        assert!(h.waiting());
+        assert_eq!(h.due(), vec![Due::Stop(7, 0x137f), Due::Resume(5)]);
+        assert!(h.due().is_empty(), "taken once");
+        // A thread's deferred stop is taken out before its next report.
+        assert_eq!(h.take_late_of(6), None);
+        assert_eq!(h.take_late_of(7), Some(0x57f));
+        assert_eq!(h.take_late_of(7), None);
+        assert!(h.waiting(), "thread 6 still held");
     }
 }

@@ -258,6 +258,10 @@ struct Supervisor {
     warned: HashSet<&'static str>,
     /// The debug lines (`TASKCORE_RUN_DEBUG`, `TASKCORE_RUN_RING`).
     log: log::DebugLog,
+    /// The device of the emulated `/proc`'s mount ([`Options::proc_dir`]),
+    /// learned once at the start: a directory on it is a pidfd for
+    /// `pidfd_send_signal` (`supervisor/entry.rs`).
+    proc_dev: Option<u64>,
     /// The test-only holds of `TASKCORE_RUN_HOLD` (`supervisor/hold.rs`).
     holds: hold::Holds,
     /// Leaders the core's init traces (seized before a death).
@@ -279,12 +283,13 @@ struct Supervisor {
     /// the core once the kernel shows their order (`supervisor/resend.rs`,
     /// driven by `supervisor/signals.rs`).
     resends: resend::ContResends,
-    /// Threads (real tid) whose last trapped call entered sends a signal
-    /// ([`crate::calls::sends_signal`]): every thread with such a call in
-    /// flight is here (a call is made in flight only at its entry), so the
-    /// kill paths look for other threads' sends among these, not among
-    /// all threads ([`Supervisor::others_sending`]). A thread leaves it at
-    /// its next entry of another call, or at its death.
+    /// Threads (real tid) with a call that sends a signal in flight
+    /// ([`crate::calls::sends_signal`]: entered, its exit not seen),
+    /// exactly: a thread joins it when such a call is made in flight at
+    /// its entry ([`Thread::in_call`]), and leaves it at that call's
+    /// syscall exit, at its next entry, at its exec event or at its death.
+    /// The kill paths look for other threads' sends here, not among all
+    /// threads ([`Supervisor::others_sending`]).
     sending: HashSet<i32>,
     /// The last kill-family calls applied at their entry: the sender's
     /// real tid, its task, the call, and [`Supervisor::stops_seen`] at
@@ -457,6 +462,7 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         },
         warned: HashSet::new(),
         log: log::DebugLog::from_env(),
+        proc_dev: None,
         holds: hold::Holds::from_env(),
         seized: HashSet::new(),
         timeline: opts.timeline.then(Recorder::default),
@@ -477,6 +483,11 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
         t.start(vcmd, 1, vcmd, 1, opts.argv.clone());
     }
     s.publish_view();
+    // Its server answers now that a view is published.
+    s.proc_dev = opts.proc_dir.as_deref().and_then(|d| {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(d).ok().map(|m| m.dev())
+    });
     s.event_loop();
     if sp.took_terminal {
         spawn::restore_terminal();
@@ -488,17 +499,33 @@ pub fn run(opts: &Options) -> Result<Report, RunError> {
 }
 
 impl Supervisor {
+    /// Takes and handles stops until no traced task is left. With
+    /// `TASKCORE_RUN_HOLD` rules (`supervisor/hold.rs`) the same loop first
+    /// resumes or handles what is due, waits without blocking while
+    /// anything is held, and puts a deferred stop aside.
     fn event_loop(&mut self) {
         loop {
+            let mut flags = libc::__WALL;
             if self.holds.on() {
-                if self.event_loop_holding() {
-                    continue;
+                for d in self.holds.due() {
+                    match d {
+                        hold::Due::Resume(tid) => self.resume(tid, 0),
+                        hold::Due::Stop(tid, st) => self.on_status(tid, st),
+                    }
                 }
-                break;
+                if self.holds.waiting() {
+                    flags |= libc::WNOHANG;
+                }
             }
             let mut st: libc::c_int = 0;
             // SAFETY: waitpid writes the status to a local.
-            let tid = unsafe { libc::waitpid(-1, &mut st, libc::__WALL) };
+            let tid = unsafe { libc::waitpid(-1, &mut st, flags) };
+            if tid == 0 {
+                // Nothing yet (WNOHANG): something held comes due soon.
+                self.publish_view_if_wanted();
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                continue;
+            }
             if tid < 0 {
                 match nix::errno::Errno::last() {
                     nix::errno::Errno::EINTR => {
@@ -509,62 +536,33 @@ impl Supervisor {
                     _ => break,
                 }
             }
-            self.on_status(tid, st);
+            self.on_waited(tid, st);
             self.publish_view_if_wanted();
         }
     }
 
-    /// One turn of the event loop with `TASKCORE_RUN_HOLD` rules
-    /// (`supervisor/hold.rs`): what is due is resumed or handled, then a
-    /// stop is taken without blocking while anything is held, and a
-    /// deferred one is put aside. Whether the loop goes on.
-    fn event_loop_holding(&mut self) -> bool {
-        for d in self.holds.due() {
-            match d {
-                hold::Due::Resume(tid) => self.resume(tid, 0),
-                hold::Due::Stop(tid, st) => self.on_status(tid, st),
+    /// Status `st` of thread `tid` from the event loop's wait: handled,
+    /// unless a `TASKCORE_RUN_HOLD` rule defers it (a stop put aside
+    /// before comes first).
+    fn on_waited(&mut self, tid: i32, st: i32) {
+        if self.holds.on() {
+            if let Some(prev) = self.holds.take_late_of(tid) {
+                self.on_status(tid, prev);
             }
-        }
-        let waiting = self.holds.next().is_some();
-        let flags = libc::__WALL | if waiting { libc::WNOHANG } else { 0 };
-        let mut st: libc::c_int = 0;
-        // SAFETY: waitpid writes the status to a local.
-        let tid = unsafe { libc::waitpid(-1, &mut st, flags) };
-        if tid == 0 {
-            self.publish_view_if_wanted();
-            std::thread::sleep(std::time::Duration::from_micros(200));
-            return true;
-        }
-        if tid < 0 {
-            if nix::errno::Errno::last() == nix::errno::Errno::EINTR {
-                self.forward();
-                self.publish_view_if_wanted();
-                return true;
-            }
-            return false;
-        }
-        // A stop put aside comes before any later report of its thread.
-        if let Some(prev) = self.holds.take_late_of(tid) {
-            self.on_status(tid, prev);
-        }
-        // A new task's first stop is never deferred (its number comes
-        // from its creator's event).
-        let late = self
-            .threads
-            .contains_key(&tid)
-            .then(|| self.holds.late_for(self.map.to_virtual(tid), st))
-            .flatten();
-        match late {
-            Some(d) => {
+            // A new task's first stop is never deferred (its number comes
+            // from its creator's event).
+            let late = self
+                .threads
+                .contains_key(&tid)
+                .then(|| self.holds.late_for(self.map.to_virtual(tid), st))
+                .flatten();
+            if let Some(d) = late {
                 dline!(self, "[debug] hold: status {st:#x} of {tid} handled later");
                 self.holds.defer(tid, st, d);
+                return;
             }
-            None => self.on_status(tid, st),
         }
-        // As the main loop does after each stop: a `--proc` reader is
-        // answered under the hold rules too.
-        self.publish_view_if_wanted();
-        true
+        self.on_status(tid, st);
     }
 
     /// Publishes a view if a reader asked for one, after the stops that

@@ -5,6 +5,7 @@
 //! outside process) is sent to the core from outside first.
 
 use nix::sys::ptrace;
+use taskcore::sys::Syscall;
 use taskcore::uapi::{sig_kernel_ignore, sig_kernel_stop};
 use taskcore::{SigHandler, SignalAction, TaskId};
 
@@ -17,7 +18,37 @@ use crate::tracee::{self, has_pid, SI_PID_OFFSET};
 /// What a SIGCONT is about to reach ([`Supervisor::stops_pending_at_sigcont`]):
 /// each target thread with its virtual tgid and its stop signals pending
 /// in the core before the send, then the sender and the call.
-pub(super) type SigcontTargets = (Vec<(TaskId, i32, u64)>, TaskId, taskcore::sys::Syscall);
+pub(super) type SigcontTargets = (Vec<(TaskId, i32, u64)>, TaskId, Syscall);
+
+/// The signal kill-family call `call` sends (`kill`, `tgkill`, `tkill`,
+/// `pidfd_send_signal`, as the core decodes them); `None` for any other
+/// call.
+pub(super) fn kill_sig(call: &Syscall) -> Option<i32> {
+    match *call {
+        Syscall::Kill { sig, .. }
+        | Syscall::Tgkill { sig, .. }
+        | Syscall::Tkill { sig, .. }
+        | Syscall::PidfdSendSignal { sig, .. } => Some(sig),
+        _ => None,
+    }
+}
+
+/// Kill-family call `call` to the same target, sending `sig` instead (a
+/// `pidfd_send_signal` without its siginfo); `None` for any other call.
+pub(super) fn with_sig(call: &Syscall, sig: i32) -> Option<Syscall> {
+    Some(match *call {
+        Syscall::Kill { pid, .. } => Syscall::Kill { pid, sig },
+        Syscall::Tgkill { tgid, tid, .. } => Syscall::Tgkill { tgid, tid, sig },
+        Syscall::Tkill { tid, .. } => Syscall::Tkill { tid, sig },
+        Syscall::PidfdSendSignal { fd, flags, .. } => Syscall::PidfdSendSignal {
+            fd,
+            sig,
+            info: None,
+            flags,
+        },
+        _ => return None,
+    })
+}
 
 impl Supervisor {
     /// A signal-delivery stop of thread `tid` for `sig`.
@@ -416,41 +447,37 @@ impl Supervisor {
         task: TaskId,
         call: &taskcore::sys::Syscall,
     ) -> Option<SigcontTargets> {
-        use taskcore::sys::Syscall;
+        if kill_sig(call) != Some(libc::SIGCONT) {
+            return None;
+        }
         let pending_stops = |t: TaskId| -> Option<(TaskId, i32, u64)> {
             let (private, shared) = self.k.pending_signals(t).ok()?;
             Some((t, self.k.getpid(t).ok()?, (private | shared) & STOP_BITS))
         };
         let targets: Vec<(TaskId, i32, u64)> = match *call {
-            Syscall::Kill { pid, sig } if sig == libc::SIGCONT && pid > 0 => {
+            Syscall::Kill { pid, .. } if pid > 0 => {
                 let t = self.map.task(self.map.to_real(&self.k, task, pid)?)?;
                 vec![pending_stops(t)?]
             }
-            Syscall::Tgkill { tid, sig, .. } | Syscall::Tkill { tid, sig }
-                if sig == libc::SIGCONT && tid > 0 =>
-            {
+            Syscall::Tgkill { tid, .. } | Syscall::Tkill { tid, .. } if tid > 0 => {
                 let t = self.map.task(self.map.to_real(&self.k, task, tid)?)?;
                 vec![pending_stops(t)?]
             }
             // A group: every thread of its processes (prepare_signal()
-            // flushes the stops of each one kill_pgrp_info() reaches).
-            Syscall::Kill { pid, sig } if sig == libc::SIGCONT && (pid == 0 || pid < -1) => {
+            // flushes the stops of each one kill_pgrp_info() reaches),
+            // from the core's member list: O(the group's threads).
+            Syscall::Kill { pid, .. } if pid == 0 || pid < -1 => {
                 let g = match pid {
                     0 => self.k.getpgid(task, 0).ok()?,
                     p => p.checked_neg()?,
                 };
-                let root_pgid = crate::pidmap::in_root(&self.k, task, g);
-                if root_pgid <= 0 {
+                if g <= 0 {
                     return None;
                 }
-                self.map
-                    .threads()
-                    .map(|(_, t)| t)
-                    .filter(|&t| {
-                        self.k
-                            .getpgid(t, 0)
-                            .is_ok_and(|tg| crate::pidmap::in_root(&self.k, t, tg) == root_pgid)
-                    })
+                self.k
+                    .pgrp_members(task, g)
+                    .ok()?
+                    .flat_map(|p| self.k.threads_of(p).into_iter().flatten())
                     .filter_map(pending_stops)
                     .collect()
             }
@@ -469,22 +496,11 @@ impl Supervisor {
     /// changes nothing, the stop kept pending), not earlier (the order is
     /// not known).
     pub(super) fn note_cont_in_flight(&mut self, tid: i32, call: &taskcore::sys::Syscall) {
-        use taskcore::sys::Syscall;
-        let as_cont = match *call {
-            Syscall::Kill { pid, sig } if sig_kernel_stop(sig) => Syscall::Kill {
-                pid,
-                sig: libc::SIGCONT,
-            },
-            Syscall::Tgkill { tgid, tid, sig } if sig_kernel_stop(sig) => Syscall::Tgkill {
-                tgid,
-                tid,
-                sig: libc::SIGCONT,
-            },
-            Syscall::Tkill { tid, sig } if sig_kernel_stop(sig) => Syscall::Tkill {
-                tid,
-                sig: libc::SIGCONT,
-            },
-            _ => return,
+        if !kill_sig(call).is_some_and(sig_kernel_stop) {
+            return;
+        }
+        let Some(as_cont) = with_sig(call, libc::SIGCONT) else {
+            return;
         };
         let Some(task) = self.map.task(tid) else {
             return;
@@ -498,13 +514,8 @@ impl Supervisor {
             .filter(|&&r| r != tid)
             .filter_map(|&r| {
                 let c = self.threads.get(&r)?.in_call.as_ref()?.call.as_ref().ok()?;
-                let sig = match *c {
-                    Syscall::Kill { sig, .. }
-                    | Syscall::Tgkill { sig, .. }
-                    | Syscall::Tkill { sig, .. } => sig,
-                    _ => return None,
-                };
-                (sig == libc::SIGCONT).then(|| Some((self.map.task(r)?, c.clone())))?
+                (kill_sig(c) == Some(libc::SIGCONT))
+                    .then(|| Some((self.map.task(r)?, c.clone())))?
             })
             .collect();
         for (sender, c) in conts {
@@ -515,12 +526,8 @@ impl Supervisor {
                 if !stopped.iter().any(|s| s.1 == v) {
                     continue;
                 }
-                let again = match c {
-                    Syscall::Kill { pid, sig } if pid <= 0 => match self.k.pid_vnr(sender, t) {
-                        Ok(n) if n > 0 => Syscall::Kill { pid: n, sig },
-                        _ => continue,
-                    },
-                    ref c => c.clone(),
+                let Some(again) = self.cont_again(sender, t, &c) else {
+                    continue;
                 };
                 dline!(
                     self,
@@ -528,6 +535,21 @@ impl Supervisor {
                 );
                 self.resends.note_in_flight(v, (sender, again));
             }
+        }
+    }
+
+    /// SIGCONT `call` of `sender` as it is sent again to the process of
+    /// `t` only: a group's (`kill(0)`, `kill(-pgid)`) becomes `kill(pid)`
+    /// by `t`'s number for the sender (`None`: it has none there), never
+    /// the whole group again (that would discard the other members' later
+    /// stops too); a call to one process or thread is itself.
+    fn cont_again(&self, sender: TaskId, t: TaskId, call: &Syscall) -> Option<Syscall> {
+        match *call {
+            Syscall::Kill { pid, sig } if pid <= 0 => match self.k.pid_vnr(sender, t) {
+                Ok(n) if n > 0 => Some(Syscall::Kill { pid: n, sig }),
+                _ => None,
+            },
+            ref c => Some(c.clone()),
         }
     }
 
@@ -554,21 +576,9 @@ impl Supervisor {
             let gone = bits & !(private | shared);
             if gone != 0 {
                 // What is sent again if this process's stop proves to
-                // have come first (send_cont_after_stop()): a SIGCONT to
-                // this process only, not to the whole group again (that
-                // would discard the other members' later stops too).
-                // (None: the process has no number for the sender; the
-                // stops are noted alone.)
-                let again = match call {
-                    taskcore::sys::Syscall::Kill { pid, sig } if pid <= 0 => {
-                        match self.k.pid_vnr(sender, t) {
-                            Ok(n) if n > 0 => Some(taskcore::sys::Syscall::Kill { pid: n, sig }),
-                            _ => None,
-                        }
-                    }
-                    ref c => Some(c.clone()),
-                };
-                let cont = again.map(|c| (sender, c));
+                // have come first (send_cont_after_stop()); none: the
+                // stops are noted alone.
+                let cont = self.cont_again(sender, t, &call).map(|c| (sender, c));
                 let unordered =
                     *others_sending.get_or_insert_with(|| self.others_sending(sender_tid));
                 self.resends.note_discard(v, gone, cont, unordered);
@@ -579,14 +589,7 @@ impl Supervisor {
     /// Whether a thread other than `tid` has a call that sends a signal
     /// in flight (entered, its exit not seen).
     fn others_sending(&self, tid: Option<i32>) -> bool {
-        self.sending.iter().any(|&r| {
-            Some(r) != tid
-                && self
-                    .threads
-                    .get(&r)
-                    .and_then(|th| th.in_call.as_ref())
-                    .is_some_and(|ic| crate::calls::sends_signal(ic.nr))
-        })
+        self.sending.iter().any(|&r| Some(r) != tid)
     }
 
     /// A trap of `task` that is no group stop (the notify of a SIGCONT
@@ -596,11 +599,14 @@ impl Supervisor {
     /// stop (sent while the thread was still in its signal-delivery
     /// stop, it would find no stop to end, and that notify would be
     /// taken by the group-stop trap): it is sent again in the core now,
-    /// by its sender if alive, as the same call.
-    pub(super) fn send_cont_after_stop(&mut self, task: TaskId) {
-        let Ok(v) = self.k.getpid(task) else { return };
+    /// by its sender if alive, as the same call. Whether one was due (and
+    /// so sent again).
+    pub(super) fn send_cont_after_stop(&mut self, task: TaskId) -> bool {
+        let Ok(v) = self.k.getpid(task) else {
+            return false;
+        };
         let Some((sender, call)) = self.resends.take_due(v) else {
-            return;
+            return false;
         };
         // Stop signals pending now were sent in the core after the stop
         // taken again, and so after that SIGCONT (its exit stop had come,
@@ -626,6 +632,7 @@ impl Supervisor {
             self,
             "[debug]   SIGCONT to {v} again after its stop: {r:?}, stops kept {flushed:#x}"
         );
+        true
     }
 
     /// The SIGCONTs noted to be sent again after a stop taken again
@@ -647,36 +654,37 @@ impl Supervisor {
         if !self.resends.any_due() {
             return;
         }
-        let mut due: Vec<TaskId> = Vec::new();
-        for (r, t) in self.map.threads() {
-            let Some(th) = self.threads.get(&r) else {
-                continue;
-            };
-            if tgid.is_some_and(|g| g != th.tgid)
-                || !matches!(self.group_stops.get(&th.tgid), Some(Some(_)))
-            {
-                continue;
-            }
-            let Ok(v) = self.k.getpid(t) else { continue };
-            let Some(sender) = self.resends.due_sender(v) else {
-                continue;
-            };
-            if self.resends.is_unordered(v) {
-                continue;
-            }
-            let sending = self
-                .map
-                .tid_of_task(sender)
-                .and_then(|s| self.threads.get(&s))
-                .and_then(|s| s.in_call.as_ref())
-                .is_some_and(|ic| crate::calls::sends_signal(ic.nr));
-            if !sending && !due.iter().any(|&d| self.k.getpid(d) == Ok(v)) {
-                due.push(t);
-            }
-        }
+        // A process's threads may all be listed: its SIGCONT is taken
+        // (sent again) once, at the first.
+        let due: Vec<TaskId> = self
+            .map
+            .threads()
+            .filter(|(r, t)| {
+                let Some(th) = self.threads.get(r) else {
+                    return false;
+                };
+                if tgid.is_some_and(|g| g != th.tgid)
+                    || !matches!(self.group_stops.get(&th.tgid), Some(Some(_)))
+                {
+                    return false;
+                }
+                let Ok(v) = self.k.getpid(*t) else {
+                    return false;
+                };
+                self.resends.due_sender(v).is_some_and(|sender| {
+                    !self.resends.is_unordered(v)
+                        && !self
+                            .map
+                            .tid_of_task(sender)
+                            .is_some_and(|s| self.sending.contains(&s))
+                })
+            })
+            .map(|(_, t)| t)
+            .collect();
         for t in due {
-            dline!(self, "[debug]   SIGCONT proven after the group stop");
-            self.send_cont_after_stop(t);
+            if self.send_cont_after_stop(t) {
+                dline!(self, "[debug]   SIGCONT proven after the group stop");
+            }
         }
     }
 
@@ -704,13 +712,7 @@ impl Supervisor {
     /// flight, or its exit seen after that (the reports of two tasks come
     /// to the supervisor in its tracees' order, not in time order). Its
     /// sender and call (kept: a later delivery may need it again).
-    fn kill_in_flight(
-        &self,
-        task: TaskId,
-        sig: i32,
-        since: u64,
-    ) -> Option<(TaskId, taskcore::sys::Syscall)> {
-        use taskcore::sys::Syscall;
+    fn kill_in_flight(&self, task: TaskId, sig: i32, since: u64) -> Option<(TaskId, Syscall)> {
         let k = &self.k;
         let tgid = in_root(k, task, k.getpid(task).ok()?);
         let tid = in_root(k, task, k.gettid(task).ok()?);
@@ -724,13 +726,14 @@ impl Supervisor {
                         n.is_ok_and(|n| in_root(k, x, n) == if thread { tid } else { tgid })
                     })
                 };
-                let aimed = match *call {
-                    Syscall::Kill { pid, sig: s } => s == sig && pid > 0 && hits(pid, false),
-                    Syscall::Tgkill { tid, sig: s, .. } | Syscall::Tkill { tid, sig: s } => {
-                        s == sig && tid > 0 && hits(tid, true)
-                    }
-                    _ => false,
-                };
+                let aimed = kill_sig(call) == Some(sig)
+                    && match *call {
+                        Syscall::Kill { pid, .. } => pid > 0 && hits(pid, false),
+                        Syscall::Tgkill { tid, .. } | Syscall::Tkill { tid, .. } => {
+                            tid > 0 && hits(tid, true)
+                        }
+                        _ => false,
+                    };
                 aimed && exit.is_none_or(|x| x > since) && k.getpid(*sender).is_ok()
             })?;
         let (_, sender, call, _) = self.recent_kills.get(at)?;

@@ -116,3 +116,46 @@ fn a_reaped_vfork_parent_is_not_confused_with_the_next_task() {
         .collect();
     assert!(stale.is_empty(), "{stale:?} (new tasks {others:?})");
 }
+
+/// `pgrp_members` lists a process group's processes (their leaders, not
+/// their other threads), follows setpgid and exits, and names a group by
+/// the viewer's number; `threads_of` lists a process's threads; a stale
+/// handle is ESRCH.
+#[test]
+fn a_process_groups_members_and_a_processs_threads_are_listed() {
+    let (mut k, init) = kernel();
+    let p = k.fork(init).unwrap();
+    k.setpgid(p, 0, 0).unwrap();
+    let a = k.fork(p).unwrap();
+    let b = k.fork(p).unwrap();
+    let t = k.clone(a, &CloneArgs::thread()).unwrap();
+    let other = k.fork(p).unwrap();
+    k.setpgid(other, 0, 0).unwrap();
+    let pg = k.getpgid(p, 0).unwrap();
+    let members =
+        |k: &Kernel, g: i32| -> Vec<TaskId> { k.pgrp_members(init, g).unwrap().collect() };
+    assert_eq!(members(&k, pg), vec![p, a, b]);
+    assert_eq!(members(&k, k.getpid(other).unwrap()), vec![other]);
+    // A number that names no group, or no number at all: nothing.
+    assert_eq!(members(&k, k.gettid(t).unwrap()), vec![]);
+    assert_eq!(members(&k, 0), vec![]);
+    assert_eq!(members(&k, -pg), vec![]);
+    assert_eq!(k.threads_of(a).unwrap().collect::<Vec<_>>(), vec![a, t]);
+    assert_eq!(k.threads_of(t).unwrap().collect::<Vec<_>>(), vec![a, t]);
+    assert_eq!(k.threads_of(b).unwrap().collect::<Vec<_>>(), vec![b]);
+    // A member that moves out, and one that is reaped, leave the list.
+    k.setpgid(b, 0, 0).unwrap();
+    assert_eq!(members(&k, pg), vec![p, a]);
+    let va = k.getpid(a).unwrap();
+    k.exit_group(a, 0).unwrap();
+    // A zombie is a member until it is released (detach_pid() at
+    // release_task()), as kill(-pgid) reaches it.
+    assert_eq!(members(&k, pg), vec![p, a]);
+    assert!(matches!(
+        k.wait4(p, va, 0),
+        Ok(taskcore::WaitOutcome::Reported(_))
+    ));
+    assert_eq!(members(&k, pg), vec![p]);
+    assert_eq!(k.pgrp_members(a, pg).err(), Some(taskcore::Errno::ESRCH));
+    assert_eq!(k.threads_of(a).err(), Some(taskcore::Errno::ESRCH));
+}

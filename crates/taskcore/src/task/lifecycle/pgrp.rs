@@ -162,6 +162,55 @@ impl Kernel {
         Ok(self.pid_nr_ns(self.groups[self.tasks[t].group].pgrp, ns))
     }
 
+    /// The processes of process group `pgid`, as `viewer`'s namespace
+    /// numbers it: each member's leader, in the order the core's own
+    /// `kill(-pgid)` reaches them (the order they joined the group; Linux's
+    /// list has the newest first). Nothing when no process group has that
+    /// number there (`pgid <= 0`, a number no group has, or one whose
+    /// members are all gone). O(members), no allocation; the walk borrows
+    /// the kernel, so nothing changes under it.
+    ///
+    /// # Errors
+    /// `ESRCH`: `viewer` stale.
+    ///
+    /// # Linux
+    /// `do_each_pid_task(find_vpid(pgid), PIDTYPE_PGID, p)` (include/linux/pid.h),
+    /// the walk of `__kill_pgrp_info()`.
+    pub fn pgrp_members(
+        &self,
+        viewer: TaskId,
+        pgid: i32,
+    ) -> Result<impl Iterator<Item = TaskId> + '_> {
+        let v = self.task_idx(viewer)?;
+        let first = self
+            .find_pid(self.ns_of(v), pgid)
+            .and_then(|p| self.pids[p].pgrp_members.first());
+        Ok(
+            std::iter::successors(first, |&g| self.groups[g].pgrp_node.next)
+                .map(|g| self.handle_unchecked(self.groups[g].leader)),
+        )
+    }
+
+    /// The threads of `task`'s process, in its thread list's order (the
+    /// order they joined it), those that exited but are not released yet
+    /// included (a zombie leader stays until its last thread goes).
+    /// O(threads), no allocation.
+    ///
+    /// # Errors
+    /// `ESRCH`: `task` stale.
+    ///
+    /// # Linux
+    /// `for_each_thread(p, t)` (include/linux/sched/signal.h): the
+    /// `signal->thread_head` list.
+    pub fn threads_of(&self, task: TaskId) -> Result<impl Iterator<Item = TaskId> + '_> {
+        let t = self.task_idx(task)?;
+        let first = self.groups[self.tasks[t].group].threads.first();
+        Ok(
+            std::iter::successors(first, |&x| self.tasks[x].thread_node.next)
+                .map(|x| self.handle_unchecked(x)),
+        )
+    }
+
     /// `getsid(pid)`: the session id of `pid` (0 = the caller).
     ///
     /// # Errors
