@@ -6,9 +6,8 @@
 //! however long it blocked: the interleaving `-f` shows with
 //! `<unfinished ...>` / `<... resumed>` is lost. What the files still
 //! prove is that a task's call completed before that task's next line was
-//! entered. So the merge orders lines by timestamp (with `-ttt`, or `-tt`,
-//! whose times of day misorder a recording that crosses midnight; without
-//! one no order can be recovered) and gives a call the window
+//! entered. So the merge orders lines by timestamp (with `-ttt`, or `-tt`;
+//! without one no order can be recovered) and gives a call the window
 //! that bound allows: when another task's line comes between its entry
 //! and its task's next line, it is written as `name(args <unfinished
 //! ...>` at its entry and `<... name resumed>) = result` just before the
@@ -18,6 +17,13 @@
 //! line after an interrupted call may be a dequeue from the call's entry
 //! on ([`Options::merged`]). A call that ended its task (`= ?`) is not
 //! split; `---` and `+++` lines keep their stamp.
+//!
+//! `-tt` stamps are times of day. A recording that crosses midnight is
+//! ordered as one shorter than 12 hours: within a file (one task's lines,
+//! in its order) a stamp more than 12 hours below the one before is the
+//! next day's, and a file whose first stamp lies before the largest gap
+//! among the files' first stamps around the clock began after midnight
+//! (the gap is the part of the day the recording did not cover).
 //!
 //! Memory: one line of lookahead and an 8 KiB buffer (plus an inflate
 //! window for `.gz`) per task whose file is open, and a file is open only
@@ -206,6 +212,43 @@ fn split_call(text: &str) -> Option<(&str, &str, &str)> {
     None
 }
 
+/// Nanoseconds in a day, and in half of one (`-tt` stamps).
+const DAY_NS: u128 = 86_400 * 1_000_000_000;
+const HALF_DAY_NS: u128 = DAY_NS / 2;
+
+/// The day each file began on, from the files' first stamps (`(ns, time
+/// of day)`, in file order): 0, or 1 for a file that began after the
+/// midnight a `-tt` recording crossed (module docs). `-ttt` stamps are
+/// not times of day: 0 each.
+fn start_days(firsts: &[Option<(u128, bool)>]) -> Vec<u128> {
+    let mut tod: Vec<u128> = firsts
+        .iter()
+        .flatten()
+        .filter(|f| f.1)
+        .map(|f| f.0)
+        .collect();
+    tod.sort_unstable();
+    // The largest gap between neighbours around the clock; the recording
+    // starts just after it.
+    let start = tod
+        .windows(2)
+        .map(|w| (w[1] - w[0], w[1]))
+        .chain(
+            tod.first()
+                .zip(tod.last())
+                .map(|(&a, &z)| (a + DAY_NS - z, a)),
+        )
+        .max_by_key(|g| g.0)
+        .map(|g| g.1);
+    firsts
+        .iter()
+        .map(|f| match (f, start) {
+            (Some((ns, true)), Some(start)) if *ns < start => 1,
+            _ => 0,
+        })
+        .collect()
+}
+
 /// Bytes of read buffer per open task file (and as much again for a
 /// `.gz` one's decompressed text, beside its inflate window).
 const STREAM_BUFFER: usize = 8 << 10;
@@ -230,24 +273,35 @@ struct Stream {
     /// The resumed half of a split call, written before `next`.
     resumed: Option<String>,
     done: bool,
+    /// `-tt`: nanoseconds added to the file's times of day (the days
+    /// passed since the recording's first), and its last stamp so far.
+    day_ns: u128,
+    last_ns: u128,
 }
 
 impl Stream {
     /// The stamp of the file's first line, read and closed again (the
     /// file is opened for good when that line is merged).
-    fn first_stamp(&mut self) -> io::Result<Option<u128>> {
+    fn first_stamp(&mut self) -> io::Result<Option<(u128, bool)>> {
         self.advance()?;
-        let ns = self.next.take().map(|l| l.ns);
-        *self = Stream {
-            tid: self.tid,
-            path: std::mem::take(&mut self.path),
+        let first = self.next.take().map(|l| (l.ns, l.stamp.contains(':')));
+        *self = Stream::new(self.tid, std::mem::take(&mut self.path));
+        Ok(first)
+    }
+
+    /// The stream of task `tid`'s file at `path`, not opened yet.
+    fn new(tid: i32, path: PathBuf) -> Stream {
+        Stream {
+            tid,
+            path,
             src: None,
             read: 0,
             next: None,
             resumed: None,
             done: false,
-        };
-        Ok(ns)
+            day_ns: 0,
+            last_ns: 0,
+        }
     }
 
     /// Reads the next line into `next` (opening the file at the first).
@@ -289,6 +343,15 @@ impl Stream {
                 self.read
             ))
         })?;
+        let mut ns = ns + self.day_ns;
+        if stamp.contains(':') {
+            // A time of day more than 12 hours below the last: the next day.
+            while ns + HALF_DAY_NS < self.last_ns {
+                self.day_ns += DAY_NS;
+                ns += DAY_NS;
+            }
+            self.last_ns = ns;
+        }
         self.next = Some(Line {
             ns,
             stamp: stamp.to_string(),
@@ -327,24 +390,21 @@ impl Merge {
     pub fn new(set: &PerTaskFiles) -> Result<Merge, InputError> {
         let mut streams = Vec::with_capacity(set.files.len());
         let mut heap = BinaryHeap::with_capacity(set.files.len());
+        let mut firsts = Vec::with_capacity(set.files.len());
         for (tid, path) in &set.files {
-            let mut s = Stream {
-                tid: *tid,
-                path: path.clone(),
-                src: None,
-                read: 0,
-                next: None,
-                resumed: None,
-                done: false,
-            };
+            let mut s = Stream::new(*tid, path.clone());
             let first = s.first_stamp().map_err(|e| InputError::Open {
                 file: path.display().to_string(),
                 msg: e.to_string(),
             })?;
-            if let Some(ns) = first {
-                heap.push(Reverse((ns, 1, streams.len())));
-            }
+            firsts.push(first);
             streams.push(s);
+        }
+        for ((i, s), day) in streams.iter_mut().enumerate().zip(start_days(&firsts)) {
+            s.day_ns = day * DAY_NS;
+            if let Some((ns, _)) = firsts[i] {
+                heap.push(Reverse((ns + s.day_ns, 1, i)));
+            }
         }
         Ok(Merge {
             streams,
@@ -496,9 +556,13 @@ mod tests {
         assert_eq!(split_call("wait4(-1,  <unfinished ...>)"), None);
     }
 
-    /// A scratch directory of its own for `name`.
+    /// A scratch directory of its own for `name` (the pid is small and
+    /// the same inside `unshare -p`: the time makes it this run's).
     fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("taskcore-ff-{name}-{}", std::process::id()));
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let d = std::env::temp_dir().join(format!("taskcore-ff-{name}-{}-{t}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         d
@@ -564,6 +628,54 @@ mod tests {
         // Ordered by stamp alone, the sleep ends before the child's exit
         // sends the signal that ends it: what the split is for.
         assert!(replay_text(&by_stamp_alone()).0 > 0);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_tt_recording_across_midnight_keeps_its_order() {
+        // PARENT and CHILD as -tt times of day, from 23:59:59.999900 on.
+        let tod = |text: &str| -> String {
+            text.lines()
+                .map(|l| {
+                    let (stamp, rest) = l.split_once(' ').unwrap();
+                    let us: u64 = stamp.replace('.', "").parse::<u64>().unwrap() - 1_000_000;
+                    let t = (86_399_999_900 + us) % 86_400_000_000;
+                    let (s, us) = (t / 1_000_000, t % 1_000_000);
+                    format!(
+                        "{:02}:{:02}:{:02}.{us:06} {rest}\n",
+                        s / 3600,
+                        s / 60 % 60,
+                        s % 60
+                    )
+                })
+                .collect()
+        };
+        let (parent, child) = (tod(PARENT), tod(CHILD));
+        assert!(parent.starts_with("23:59:59.999900 ") && child.starts_with("00:00:00.000100 "));
+        let d = scratch("midnight");
+        std::fs::write(d.join("t.100"), &parent).unwrap();
+        std::fs::write(d.join("t.101"), &child).unwrap();
+        let Input::PerTask(set) = &group_inputs(&[d.join("t")])[0] else {
+            panic!();
+        };
+        let mut text = String::new();
+        open_merged(set).unwrap().read_to_string(&mut text).unwrap();
+        let order: Vec<&str> = text.lines().map(|l| &l[..4]).collect();
+        // The parent's clone (before midnight), its sleep, the child's
+        // exit, then the parent's wake-up: as with -ttt.
+        assert_eq!(
+            order[..5],
+            ["100 ", "100 ", "100 ", "101 ", "101 "],
+            "{text}"
+        );
+        assert_eq!(replay_text(&text).0, 0, "{text}");
+        // Both files after midnight: nothing shifts.
+        assert_eq!(start_days(&[Some((5, true)), Some((9, true))]), [0, 0]);
+        // -ttt stamps are never times of day.
+        assert_eq!(
+            start_days(&[Some((DAY_NS, false)), Some((1, false))]),
+            [0, 0]
+        );
         let _ = std::fs::remove_dir_all(&d);
     }
 
