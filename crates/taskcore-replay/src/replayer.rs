@@ -301,16 +301,14 @@ impl Replayer {
         self.nr_mismatches
     }
 
-    /// Events held in memory now (window, pending and order), for memory
-    /// tests.
+    /// Events of the trace held in memory now, each counted once: the
+    /// window keeps every line from the earliest one a pending or placed
+    /// event needs (its pruning), so it holds them all (the
+    /// pending set and the order share its events).
     pub fn held_events(&self) -> usize {
-        self.look.borrow().len() + self.pending.len() + self.order.len()
-    }
-
-    /// Events the window holds now (what stays resident of the trace).
-    #[cfg(test)]
-    pub(crate) fn held(&self) -> usize {
-        self.look.borrow().len()
+        let look = self.look.borrow().len();
+        debug_assert!(look >= self.pending.len().max(self.order.len()));
+        look
     }
 
     /// Positions released so far.

@@ -113,7 +113,7 @@ fn the_window_holds_two_checkpoint_spans_not_the_trace() {
     for e in &parsed.events {
         r.push(e);
         r.watermark(e.line);
-        most = most.max(r.held());
+        most = most.max(r.held_events());
     }
     let s = r.finish();
     assert_eq!((s.stats.events, s.mismatches.len()), (rounds as u64 * 4, 0));
