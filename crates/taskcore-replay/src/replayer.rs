@@ -27,7 +27,7 @@ use taskcore::Kernel;
 
 use crate::engine::records::{Finished, Mark, ProcessRecord};
 use crate::engine::{Engine, Mismatch, Stats};
-use crate::event::Event;
+use crate::event::{Event, Kind};
 use crate::facts::Facts;
 use crate::plan;
 use crate::search::{self, HORIZON, LOOK_BACK, MAX_FULL_RUNS, VERIFY};
@@ -393,12 +393,13 @@ impl Replayer {
     /// by default move earlier (their keys are larger), so this ends.
     ///
     /// When that earlier event's window begins after `p`'s point (it
-    /// cannot be placed there), `p`'s event moves instead, to just after
-    /// it, if its own window reaches that far: under `-qq` a reap's window
-    /// runs from the exit call to the first line that reports the task
-    /// (`shape/exits.rs`), and a parent's dequeue it must follow may come
-    /// after the thread's lines that begin inside it. Each event moves
-    /// later at most once, so this ends too.
+    /// cannot be placed there), or `p`'s event is a reap with a window,
+    /// `p`'s event moves instead, to just after it, if its own window
+    /// reaches that far: under `-qq` a reap's window runs from the exit
+    /// call to the first line that reports the task (`shape/exits.rs`),
+    /// and a parent's dequeue it must follow may come after the thread's
+    /// lines that begin inside it, or after that dequeue's own cause.
+    /// Each event moves later at most once, so this ends too.
     fn schedule_through(&mut self, end: u64) {
         'positions: while self.scheduled <= end && self.scheduled < self.avail() {
             let p = self.scheduled;
@@ -434,7 +435,13 @@ impl Replayer {
         };
         let j = i + 1 + j;
         let x = &self.order[j];
-        if x.entry_line <= ev.key() || x.key() > ev.line {
+        // A reap with a window (under -qq the replay's, to the first line
+        // that reports the task) moves rather than the line that must
+        // precede it: that line's own cause (a death that reparented a
+        // zombie, say) may lie between the two.
+        let reap =
+            matches!(ev.kind, Kind::Exited { .. } | Kind::Killed { .. }) && ev.entry_line < ev.line;
+        if (x.entry_line <= ev.key() && !reap) || x.key() > ev.line {
             return false;
         }
         while self

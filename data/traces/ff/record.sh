@@ -33,6 +33,7 @@ cp -r "$root/data/traces/qq/src/." "$work/"
 # A random process-lifecycle scenario (forks, threads that fork, every wait
 # flavour, stop/continue/kill, subreapers and orphans).
 ff randscen-402 -- "$py" "$root/data/randscen.py" 402 40 > /dev/null
+ff randscen-406 -- "$py" "$root/data/randscen.py" 406 40 > /dev/null
 # The shell workload of ../qq (pipelines, subshells, background jobs, traps).
 ff shell -- sh ./shell.sh > /dev/null
 # bash job control: a job stopped, continued and killed, `wait -n`.
