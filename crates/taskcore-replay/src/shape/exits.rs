@@ -6,7 +6,9 @@
 //! without them no task would die. The call line already says that the
 //! task exits and with what code, so in such a trace each `exit_group(N)
 //! = ?` and `exit(N) = ?` line is followed by a synthetic `+++ exited with
-//! N +++` (and its [`Kind::Die`](crate::event::Kind::Die)) at the same line.
+//! N +++` (and its [`Kind::Die`](crate::event::Kind::Die)), both placed by
+//! default at that line and held, as their windows run, until the first
+//! line that reports the task (below).
 //!
 //! A trace says which it is only by the absence of the lines. Under `-q`
 //! strace prints a task's `+++ exited` line when it reaps the task, a few
