@@ -362,10 +362,9 @@ impl Kernel {
                 Err(e) => {
                     self.exit_task_namespaces(child);
                     self.pids[pid].task = None;
-                    self.tasks.delete(child);
                     // No handle was made for it; the slot's generation
                     // moves on all the same, as at every release.
-                    self.gens[child.slot()] = self.gens[child.slot()].wrapping_add(1);
+                    self.free_task_slot(child);
                     self.put_user_ns(user_ns);
                     self.mmput(mm);
                     self.put_pid(pid);

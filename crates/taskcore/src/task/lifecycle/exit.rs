@@ -822,9 +822,8 @@ impl Kernel {
             debug_assert!(!self.side.has_tracees(p));
             self.side.forget(p);
             debug_assert!(self.tasks[p].children.is_empty());
-            self.tasks.delete(p);
             self.put_user_ns(user_ns);
-            self.gens[p.slot()] = self.gens[p.slot()].wrapping_add(1);
+            self.free_task_slot(p);
             if group_dead {
                 // Its last thread's own pending set went above.
                 self.flush_shared_pending(g, u64::MAX);
