@@ -6,6 +6,7 @@
 use crate::errno::{Errno, Result};
 use crate::ix::TaskIx;
 use crate::list;
+use crate::pid::ns::NsIx;
 use crate::slab::SlabIx;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::state::nsproxy_struct::CLONE_NEW_ANY;
@@ -232,14 +233,11 @@ impl Kernel {
         // alloc_pid(): its cursors are put back then, as for a failing
         // alloc_pid() (see its divergence).
         let pidfd_fault = pidfd_fault && flags & CLONE_PIDFD != 0;
-        let mut cursors = Vec::new();
-        if flags & CLONE_INTO_CGROUP != 0 || pidfd_fault {
-            let mut n = Some(for_children);
-            while let Some(ns) = n {
-                cursors.push((ns, self.nss[ns].cursor));
-                n = self.nss[ns].parent;
-            }
-        }
+        let cursors = if flags & CLONE_INTO_CGROUP != 0 || pidfd_fault {
+            self.pid_cursors(for_children)
+        } else {
+            Vec::new()
+        };
         let mut new_ns = None;
         // set_tid's permission is the caller's (current_cred()).
         let caller = (!set_tid.is_empty()).then(|| self.tasks[cur].cred.clone());
@@ -286,9 +284,7 @@ impl Kernel {
         };
         if let Some(err) = late {
             undo(self);
-            for (n, cursor) in cursors {
-                self.nss[n].cursor = cursor;
-            }
+            self.restore_pid_cursors(cursors);
             return Err(err);
         }
         let mm = match self.copy_mm(cur, cur_mm, flags) {
@@ -405,6 +401,30 @@ impl Kernel {
         }
         self.run_deferred();
         Ok(self.handle_unchecked(child))
+    }
+
+    /// The allocation cursors of pid namespace `ns` and its ancestors,
+    /// for [`Self::restore_pid_cursors`] after a failure that follows
+    /// `alloc_pid()` (rare: out of line).
+    #[cold]
+    #[inline(never)]
+    fn pid_cursors(&self, ns: NsIx) -> Vec<(NsIx, u32)> {
+        let mut cursors = Vec::new();
+        let mut n = Some(ns);
+        while let Some(ns) = n {
+            cursors.push((ns, self.nss[ns].cursor));
+            n = self.nss[ns].parent;
+        }
+        cursors
+    }
+
+    /// Puts back the cursors [`Self::pid_cursors`] took.
+    #[cold]
+    #[inline(never)]
+    fn restore_pid_cursors(&mut self, cursors: Vec<(NsIx, u32)>) {
+        for (n, cursor) in cursors {
+            self.nss[n].cursor = cursor;
+        }
     }
 
     /// `fork()`: [`Kernel::clone`] with [`CloneArgs::fork`].
