@@ -356,14 +356,7 @@ impl Kernel {
             ) {
                 Ok(g) => g,
                 Err(e) => {
-                    self.exit_task_namespaces(child);
-                    self.pids[pid].task = None;
-                    // No handle was made for it; the slot's generation
-                    // moves on all the same, as at every release.
-                    self.free_task_slot(child);
-                    self.put_user_ns(user_ns);
-                    self.mmput(mm);
-                    self.put_pid(pid);
+                    self.unmake_task(child, pid, user_ns, mm);
                     return Err(e);
                 }
             };
@@ -383,13 +376,7 @@ impl Kernel {
             }
         }
         if flags & CLONE_VFORK != 0 {
-            // The caller sleeps in wait_for_vfork_done() (after its
-            // PTRACE_EVENT_VFORK stop, if any) until the child execs or
-            // exits.
-            self.tasks[cur].flags |= TS_VFORK_WAIT;
-            self.side
-                .vfork_parents
-                .insert(child, (cur, self.gens[cur.slot()]));
+            self.vfork_start(cur, child);
         }
         let event = self.ptrace_init_task(cur, child, flags, exit_signal);
         if flags & CLONE_THREAD != 0 {
@@ -401,6 +388,40 @@ impl Kernel {
         }
         self.run_deferred();
         Ok(self.handle_unchecked(child))
+    }
+
+    /// Takes back new task `child` (pid `pid`, credentials in `user_ns`,
+    /// address space `mm`) when its thread group cannot be made. Rare:
+    /// out of line.
+    #[cold]
+    #[inline(never)]
+    fn unmake_task(
+        &mut self,
+        child: TaskIx,
+        pid: crate::pid::entry::PidIx,
+        user_ns: crate::ix::UserNsIx,
+        mm: crate::task::state::mm_entry::TaskMm,
+    ) {
+        self.exit_task_namespaces(child);
+        self.pids[pid].task = None;
+        // No handle was made for it; the slot's generation moves on all
+        // the same, as at every release.
+        self.free_task_slot(child);
+        self.put_user_ns(user_ns);
+        self.mmput(mm);
+        self.put_pid(pid);
+    }
+
+    /// `CLONE_VFORK`: the caller `cur` sleeps in wait_for_vfork_done()
+    /// (after its PTRACE_EVENT_VFORK stop, if any) until `child` execs or
+    /// exits. Out of line: a hash insert the usual fork does not do.
+    #[cold]
+    #[inline(never)]
+    fn vfork_start(&mut self, cur: TaskIx, child: TaskIx) {
+        self.tasks[cur].flags |= TS_VFORK_WAIT;
+        self.side
+            .vfork_parents
+            .insert(child, (cur, self.gens[cur.slot()]));
     }
 
     /// The allocation cursors of pid namespace `ns` and its ancestors,
