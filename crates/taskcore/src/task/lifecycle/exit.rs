@@ -186,6 +186,14 @@ impl Kernel {
         if self.do_exit_plain(t, code) {
             return;
         }
+        self.do_exit_slow(t, code);
+    }
+
+    /// [`Self::do_exit`] of a task not in the usual state (see
+    /// [`Self::do_exit_plain`]): out of line, so that the usual exit's
+    /// code is not laid out around it.
+    #[inline(never)]
+    fn do_exit_slow(&mut self, t: TaskIx, code: i32) {
         if self.tasks[t].flags.contains(TS_VFORK_WAIT) {
             self.retarget_vfork_waiter_signals(t);
         }
