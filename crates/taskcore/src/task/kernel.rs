@@ -831,6 +831,16 @@ impl Kernel {
                 return true;
             }
         }
+        self.put_pid_slow(pid, refs, owner);
+        true
+    }
+
+    /// [`Self::put_pid`] of an unused pid outside its common case (a
+    /// nested namespace's, one with external references, the last pid of
+    /// its namespace or of one whose init waits for it to empty), whose
+    /// deepest number is `owner`: out of line.
+    #[inline(never)]
+    fn put_pid_slow(&mut self, pid: PidIx, refs: u32, owner: Upid) {
         if self.nss[owner.ns].level == 0 {
             // The common case: one number, no copy of the list.
             self.free_pid_nr(owner);
@@ -846,7 +856,6 @@ impl Kernel {
         } else {
             self.free_pid_entry(pid, owner.ns);
         }
-        true
     }
 
     /// `free_pid()` of one number: out of its namespace's idr, and when
