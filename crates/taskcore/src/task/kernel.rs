@@ -879,6 +879,7 @@ impl Kernel {
     }
 
     /// Sets or clears the TGID tag on every number of `pid`.
+    #[inline(never)]
     pub(crate) fn set_tgid_tag(&mut self, pid: PidIx, on: bool) {
         let n = self.pid_numbers(pid).len();
         for level in 0..n {

@@ -449,6 +449,14 @@ impl Kernel {
         }
     }
 
+    /// [`Self::do_notify_parent`] of zombie leader `leader` of group `g`,
+    /// whose last other thread was just released: out of line, the
+    /// release of a thread rarely ends its group.
+    #[inline(never)]
+    fn notify_parent_of_leader(&mut self, leader: TaskIx, g: GroupIx) -> bool {
+        self.do_notify_parent(leader, self.groups[g].exit_signal.get())
+    }
+
     /// `do_notify_parent()`: tells `t`'s parent (its tracer, if traced)
     /// that `t` died, with signal `sig`. Returns whether `t` should be
     /// reaped at once (the parent ignores its children).
@@ -847,7 +855,7 @@ impl Kernel {
             // The leader was waiting for its last thread: notify now.
             if self.group_empty(g)
                 && self.tasks[leader].exit_state() == ExitState::Zombie
-                && self.do_notify_parent(leader, self.groups[g].exit_signal.get())
+                && self.notify_parent_of_leader(leader, g)
             {
                 p = leader;
                 continue;
