@@ -267,12 +267,7 @@ impl Kernel {
             )?
         };
         // Undoes the pid and the new namespace on a later failure.
-        let undo = |k: &mut Kernel| {
-            k.put_pid(pid);
-            if let Some(ns) = new_ns {
-                k.put_ns(ns);
-            }
-        };
+        let undo = |k: &mut Kernel| k.unalloc_pid(pid, new_ns);
         // The pidfd's put_user(), then cgroup_can_fork(): no fd names a
         // cgroup here (clone3 only).
         let late = if pidfd_fault {
@@ -388,6 +383,17 @@ impl Kernel {
         }
         self.run_deferred();
         Ok(self.handle_unchecked(child))
+    }
+
+    /// Takes back pid `pid` and new pid namespace `new_ns` (if any) when
+    /// the clone fails after `alloc_pid()`. Rare: out of line.
+    #[cold]
+    #[inline(never)]
+    fn unalloc_pid(&mut self, pid: crate::pid::entry::PidIx, new_ns: Option<NsIx>) {
+        self.put_pid(pid);
+        if let Some(ns) = new_ns {
+            self.put_ns(ns);
+        }
     }
 
     /// Takes back new task `child` (pid `pid`, credentials in `user_ns`,
