@@ -204,13 +204,7 @@ impl Kernel {
         // copy_namespaces(): a new namespace needs CAP_SYS_ADMIN in the
         // child's user namespace (CLONE_NEWUSER gives it).
         let user_ns = cred.user_ns.0;
-        if flags & CLONE_NEW_ANY & !CLONE_NEWUSER != 0
-            && !self.ns_capable_cred(
-                &cred,
-                user_ns,
-                crate::task::state::capability::CAP_SYS_ADMIN,
-            )
-        {
+        if flags & CLONE_NEW_ANY & !CLONE_NEWUSER != 0 && !self.may_make_namespaces(&cred) {
             return Err(Errno::EPERM);
         }
         // What the checks below read and the child copies of the caller
@@ -383,6 +377,19 @@ impl Kernel {
         }
         self.run_deferred();
         Ok(self.handle_unchecked(child))
+    }
+
+    /// Whether a child with credentials `cred` may have new namespaces:
+    /// `CAP_SYS_ADMIN` in its user namespace. Out of line: most clones
+    /// make none.
+    #[cold]
+    #[inline(never)]
+    fn may_make_namespaces(&self, cred: &crate::task::cred::Cred) -> bool {
+        self.ns_capable_cred(
+            cred,
+            cred.user_ns.0,
+            crate::task::state::capability::CAP_SYS_ADMIN,
+        )
     }
 
     /// Takes back pid `pid` and new pid namespace `new_ns` (if any) when
