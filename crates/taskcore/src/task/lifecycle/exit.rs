@@ -868,15 +868,20 @@ impl Kernel {
     /// `wait_task_zombie()`).
     #[inline(always)]
     pub(crate) fn reap_zombie(&mut self, p: TaskIx) {
-        if self.ptrace_reparented(p) && self.is_leader(p) {
-            // EXIT_TRACE: the tracer reaped it; now the real parent's turn.
-            self.ptrace_unlink(p);
-            let sig = self.groups[self.tasks[p].group].exit_signal.get();
-            if !self.do_notify_parent(p, sig) {
-                return;
-            }
+        if self.ptrace_reparented(p) && self.is_leader(p) && !self.untrace_zombie_leader(p) {
+            return;
         }
         self.release_task(p);
+    }
+
+    /// EXIT_TRACE: the tracer reaped zombie leader `p`; now its real
+    /// parent's turn (true: that parent ignores it, release it now). Out
+    /// of line: the usual reaper is the real parent.
+    #[inline(never)]
+    fn untrace_zombie_leader(&mut self, p: TaskIx) -> bool {
+        self.ptrace_unlink(p);
+        let sig = self.groups[self.tasks[p].group].exit_signal.get();
+        self.do_notify_parent(p, sig)
     }
 
     /// `kill_orphaned_pgrp()`: if group `g`'s process group becomes orphaned
