@@ -37,6 +37,15 @@ pub(crate) struct Upid {
     pub(crate) nr: u32,
 }
 
+/// The number at `level` of a pid's numbers (root first), if that level's
+/// namespace is `ns` (`level` being `ns`'s level): `pid_nr_ns()`'s test
+/// `upid->ns == ns` of `pid->numbers[ns->level]`, `None` when the pid has
+/// no number in `ns`.
+#[inline]
+pub(crate) fn nr_at(numbers: &[Upid], level: usize, ns: crate::pid::ns::NsIx) -> Option<u32> {
+    numbers.get(level).filter(|u| u.ns == ns).map(|u| u.nr)
+}
+
 /// A `struct pid`.
 ///
 /// # Invariants

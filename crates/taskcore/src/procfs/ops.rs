@@ -58,13 +58,8 @@ impl ProcFs<'_> {
     /// `mm_access(t, PTRACE_MODE_READ_FSCREDS)` succeeds: `t` has no
     /// address space, shares the reader's, or [`ProcFs::permitted`].
     fn may_read_mm(&self, t: TaskIx) -> bool {
-        let mm = self.k.tasks[t].mm;
-        // An entry-less space is its one task's own.
-        mm.is_gone()
-            || self.current.is_some_and(|cur| {
-                self.k.tasks[cur].mm == mm
-                    && (mm != crate::task::state::mm_entry::TaskMm::EMPTY || cur == t)
-            })
+        self.k.tasks[t].mm.is_gone()
+            || self.current.is_some_and(|cur| self.k.shares_mm(cur, t))
             || self.permitted(t)
     }
 

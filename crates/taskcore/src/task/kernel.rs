@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 
 use crate::errno::{Errno, Result};
 use crate::list::{self, Link, ListHead};
-use crate::pid::entry::{Numbers, Pid, Upid};
+use crate::pid::entry::{nr_at, Numbers, Pid, Upid};
 use crate::pid::ns::{NsId, PidNamespace};
 use crate::pid::TAG_TGID;
 use crate::slab::{BitStates, Slab, SlabIx};
@@ -223,7 +223,8 @@ pub(crate) enum Deferral {
 pub struct Kernel {
     pub(crate) tasks: Slab<Task, TaskIx, BitStates>,
     /// Generation of each task slot, indexed by [`TaskIx::slot`] (slot 0
-    /// unused): bumped whenever the slot's task goes, so that a handle
+    /// unused): bumped whenever the slot's task goes
+    /// ([`Self::free_task_slot`]), so that a handle
     /// whose generation matches names a live slot (`task_entry` tests
     /// nothing else).
     pub(crate) gens: Vec<u32>,
@@ -506,9 +507,9 @@ impl Kernel {
     pub(crate) fn task_entry(&self, id: TaskId) -> Result<(TaskIx, &Task)> {
         let t = TaskIx::from_ordinal(id.idx).ok_or(Errno::ESRCH)?;
         // The generation alone decides: a slot's is bumped whenever its
-        // task goes (`release_task`, and a clone that fails after making
-        // its task), so a handle's generation matches only while the task
-        // it was made for holds the slot; no occupancy test is needed.
+        // task goes (`free_task_slot`, the one delete of a task), so a
+        // handle's generation matches only while the task it was made for
+        // holds the slot; no occupancy test is needed.
         match self.gens.get(t.slot()) {
             Some(&g) if g == id.gen => {
                 debug_assert!(self.tasks.contains(t), "a current generation names a task");
@@ -558,22 +559,29 @@ impl Kernel {
     /// [`Self::pid_nr_ns`] of a number above the deepest.
     #[inline(never)]
     fn pid_nr_upper(&self, pid: PidIx, ns: NsIx) -> i32 {
-        self.pid_levels
-            .get(&pid)
-            .and_then(|v| v.get(self.nss[ns].level))
-            .filter(|u| u.ns == ns)
-            .map_or(0, |u| u.nr as i32)
+        self.pid_upper(pid)
+            .and_then(|v| nr_at(v, self.nss[ns].level, ns))
+            .map_or(0, |nr| nr as i32)
+    }
+
+    /// Every number, root first, of `struct pid` `pid` if it belongs to
+    /// a nested namespace (the side table's list: `pid->numbers` of a
+    /// pid with `level` > 0); `None` for a root-level pid, whose one
+    /// number is its entry's. One length test while no nested namespace
+    /// has a pid.
+    #[inline]
+    pub(crate) fn pid_upper(&self, pid: PidIx) -> Option<&[Upid]> {
+        if self.pid_levels.is_empty() {
+            return None;
+        }
+        self.pid_levels.get(&pid).map(|v| &v[..])
     }
 
     /// Every number of `struct pid` `pid`, root first (`pid->numbers`):
     /// the entry's one for a pid of a root-level namespace.
     pub(crate) fn pid_numbers(&self, pid: PidIx) -> &[Upid] {
-        if !self.pid_levels.is_empty() {
-            if let Some(v) = self.pid_levels.get(&pid) {
-                return v;
-            }
-        }
-        core::slice::from_ref(self.pids[pid].numbers.last_ref())
+        self.pid_upper(pid)
+            .unwrap_or_else(|| core::slice::from_ref(self.pids[pid].numbers.last_ref()))
     }
 
     /// The level of `struct pid` `pid` (`pid->level`): its deepest
@@ -823,6 +831,16 @@ impl Kernel {
                 return true;
             }
         }
+        self.put_pid_slow(pid, refs, owner);
+        true
+    }
+
+    /// [`Self::put_pid`] of an unused pid outside its common case (a
+    /// nested namespace's, one with external references, the last pid of
+    /// its namespace or of one whose init waits for it to empty), whose
+    /// deepest number is `owner`: out of line.
+    #[inline(never)]
+    fn put_pid_slow(&mut self, pid: PidIx, refs: u32, owner: Upid) {
         if self.nss[owner.ns].level == 0 {
             // The common case: one number, no copy of the list.
             self.free_pid_nr(owner);
@@ -838,7 +856,6 @@ impl Kernel {
         } else {
             self.free_pid_entry(pid, owner.ns);
         }
-        true
     }
 
     /// `free_pid()` of one number: out of its namespace's idr, and when
@@ -862,6 +879,7 @@ impl Kernel {
     }
 
     /// Sets or clears the TGID tag on every number of `pid`.
+    #[inline(never)]
     pub(crate) fn set_tgid_tag(&mut self, pid: PidIx, on: bool) {
         let n = self.pid_numbers(pid).len();
         for level in 0..n {
@@ -931,6 +949,18 @@ impl Kernel {
         }
         self.pids[pid].task = Some(t);
         Ok(t)
+    }
+
+    /// Deletes task `t`'s slab entry and moves its slot's generation on,
+    /// the one place a task slot is freed (`release_task`, and a clone
+    /// that fails after making its task): [`Self::task_entry`] tests the
+    /// generation alone, so every delete must bump it, or a stale handle
+    /// would name the slot's next task.
+    #[inline(always)]
+    pub(crate) fn free_task_slot(&mut self, t: TaskIx) {
+        let deleted = self.tasks.delete(t);
+        debug_assert!(deleted, "a task slot is freed once");
+        self.gens[t.slot()] = self.gens[t.slot()].wrapping_add(1);
     }
 
     /// Stores a new thread group whose one thread is `leader`, built

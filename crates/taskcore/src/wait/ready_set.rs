@@ -227,26 +227,28 @@ impl ReadySet {
             ReadySet::Run(run) => {
                 let r = &mut run.r;
                 // Never empty: it has a front and a back.
-                if p.hi != run.hi {
-                    // Another place: a tree holds both.
-                    let mut t = run.to_tree();
-                    let old = t.insert(p, task);
-                    debug_assert!(old.is_none(), "ready entry added twice");
-                    *self = ReadySet::Tree(t);
-                } else if r.back().is_none_or(|b| b.seq < p.seq) {
-                    r.push_back(Run::entry(p, task));
-                } else if r.front().is_some_and(|f| p.seq < f.seq) {
-                    r.push_front(Run::entry(p, task));
-                } else if r.len() < RUN_MIDDLE {
-                    let i = r.partition_point(|x| x.seq < p.seq);
-                    debug_assert!(r[i].seq != p.seq, "ready entry added twice");
-                    r.insert(i, Run::entry(p, task));
-                } else {
-                    let mut t = run.to_tree();
-                    let old = t.insert(p, task);
-                    debug_assert!(old.is_none(), "ready entry added twice");
-                    *self = ReadySet::Tree(t);
+                if p.hi == run.hi {
+                    if r.back().is_none_or(|b| b.seq < p.seq) {
+                        r.push_back(Run::entry(p, task));
+                        return;
+                    }
+                    if r.front().is_some_and(|f| p.seq < f.seq) {
+                        r.push_front(Run::entry(p, task));
+                        return;
+                    }
+                    if r.len() < RUN_MIDDLE {
+                        let i = r.partition_point(|x| x.seq < p.seq);
+                        debug_assert!(r[i].seq != p.seq, "ready entry added twice");
+                        r.insert(i, Run::entry(p, task));
+                        return;
+                    }
                 }
+                // Another place, or the middle of a long run: a tree
+                // holds them.
+                let mut t = run.to_tree();
+                let old = t.insert(p, task);
+                debug_assert!(old.is_none(), "ready entry added twice");
+                *self = ReadySet::Tree(t);
             }
             ReadySet::Tree(t) => {
                 let old = t.insert(p, task);
@@ -321,17 +323,13 @@ impl ReadySet {
     }
 
     /// The first entry after `start`: an inline set's inline at the
-    /// caller.
+    /// caller, a run's or a tree's lookup out of line.
     #[inline(always)]
     pub(crate) fn first_from(&self, start: Bound<Pos>) -> Option<(Pos, TaskIx)> {
         if let ReadySet::Small { len, e } = self {
             return e[..*len as usize]
                 .iter()
-                .find(|x| match start {
-                    Bound::Included(s) => x.0 >= s,
-                    Bound::Excluded(s) => x.0 > s,
-                    Bound::Unbounded => true,
-                })
+                .find(|x| after(x.0, start))
                 .map(|&(p, t)| (p, TaskIx::from_slot(t)));
         }
         self.first_from_slow(start)
@@ -340,24 +338,17 @@ impl ReadySet {
     /// [`Self::first_from`] in a run or a tree.
     #[inline(never)]
     fn first_from_slow(&self, start: Bound<Pos>) -> Option<(Pos, TaskIx)> {
-        let after = |p: Pos| match start {
-            Bound::Included(s) => p >= s,
-            Bound::Excluded(s) => p > s,
-            Bound::Unbounded => true,
-        };
         match self {
-            ReadySet::Small { len, e } => e[..*len as usize]
-                .iter()
-                .find(|x| after(x.0))
-                .map(|&(p, t)| (p, TaskIx::from_slot(t))),
+            // Answered inline by `first_from`.
+            ReadySet::Small { .. } => None,
             ReadySet::Run(run) => {
                 // Most often the first entry (a wait for any child reaps
                 // from the front): one comparison, else a binary search.
                 let r = &run.r;
                 match r.front() {
-                    Some(&f) if after(run.pos(f)) => Some(run.pair(f)),
+                    Some(&f) if after(run.pos(f), start) => Some(run.pair(f)),
                     _ => r
-                        .get(r.partition_point(|&x| !after(run.pos(x))))
+                        .get(r.partition_point(|&x| !after(run.pos(x), start)))
                         .map(|&e| run.pair(e)),
                 }
             }
@@ -366,6 +357,16 @@ impl ReadySet {
                 .next()
                 .map(|(&p, &t)| (p, t)),
         }
+    }
+}
+
+/// Whether position `p` lies after `start`.
+#[inline(always)]
+fn after(p: Pos, start: Bound<Pos>) -> bool {
+    match start {
+        Bound::Included(s) => p >= s,
+        Bound::Excluded(s) => p > s,
+        Bound::Unbounded => true,
     }
 }
 

@@ -6,6 +6,7 @@
 use crate::errno::{Errno, Result};
 use crate::ix::TaskIx;
 use crate::list;
+use crate::pid::ns::NsIx;
 use crate::slab::SlabIx;
 use crate::task::kernel::{Kernel, TaskId};
 use crate::task::state::nsproxy_struct::CLONE_NEW_ANY;
@@ -203,13 +204,7 @@ impl Kernel {
         // copy_namespaces(): a new namespace needs CAP_SYS_ADMIN in the
         // child's user namespace (CLONE_NEWUSER gives it).
         let user_ns = cred.user_ns.0;
-        if flags & CLONE_NEW_ANY & !CLONE_NEWUSER != 0
-            && !self.ns_capable_cred(
-                &cred,
-                user_ns,
-                crate::task::state::capability::CAP_SYS_ADMIN,
-            )
-        {
+        if flags & CLONE_NEW_ANY & !CLONE_NEWUSER != 0 && !self.may_make_namespaces(&cred) {
             return Err(Errno::EPERM);
         }
         // What the checks below read and the child copies of the caller
@@ -232,14 +227,11 @@ impl Kernel {
         // alloc_pid(): its cursors are put back then, as for a failing
         // alloc_pid() (see its divergence).
         let pidfd_fault = pidfd_fault && flags & CLONE_PIDFD != 0;
-        let mut cursors = Vec::new();
-        if flags & CLONE_INTO_CGROUP != 0 || pidfd_fault {
-            let mut n = Some(for_children);
-            while let Some(ns) = n {
-                cursors.push((ns, self.nss[ns].cursor));
-                n = self.nss[ns].parent;
-            }
-        }
+        let cursors = if flags & CLONE_INTO_CGROUP != 0 || pidfd_fault {
+            self.pid_cursors(for_children)
+        } else {
+            Vec::new()
+        };
         let mut new_ns = None;
         // set_tid's permission is the caller's (current_cred()).
         let caller = (!set_tid.is_empty()).then(|| self.tasks[cur].cred.clone());
@@ -269,12 +261,7 @@ impl Kernel {
             )?
         };
         // Undoes the pid and the new namespace on a later failure.
-        let undo = |k: &mut Kernel| {
-            k.put_pid(pid);
-            if let Some(ns) = new_ns {
-                k.put_ns(ns);
-            }
-        };
+        let undo = |k: &mut Kernel| k.unalloc_pid(pid, new_ns);
         // The pidfd's put_user(), then cgroup_can_fork(): no fd names a
         // cgroup here (clone3 only).
         let late = if pidfd_fault {
@@ -286,9 +273,7 @@ impl Kernel {
         };
         if let Some(err) = late {
             undo(self);
-            for (n, cursor) in cursors {
-                self.nss[n].cursor = cursor;
-            }
+            self.restore_pid_cursors(cursors);
             return Err(err);
         }
         let mm = match self.copy_mm(cur, cur_mm, flags) {
@@ -360,15 +345,7 @@ impl Kernel {
             ) {
                 Ok(g) => g,
                 Err(e) => {
-                    self.exit_task_namespaces(child);
-                    self.pids[pid].task = None;
-                    self.tasks.delete(child);
-                    // No handle was made for it; the slot's generation
-                    // moves on all the same, as at every release.
-                    self.gens[child.slot()] = self.gens[child.slot()].wrapping_add(1);
-                    self.put_user_ns(user_ns);
-                    self.mmput(mm);
-                    self.put_pid(pid);
+                    self.unmake_task(child, pid, user_ns, mm);
                     return Err(e);
                 }
             };
@@ -388,13 +365,7 @@ impl Kernel {
             }
         }
         if flags & CLONE_VFORK != 0 {
-            // The caller sleeps in wait_for_vfork_done() (after its
-            // PTRACE_EVENT_VFORK stop, if any) until the child execs or
-            // exits.
-            self.tasks[cur].flags |= TS_VFORK_WAIT;
-            self.side
-                .vfork_parents
-                .insert(child, (cur, self.gens[cur.slot()]));
+            self.vfork_start(cur, child);
         }
         let event = self.ptrace_init_task(cur, child, flags, exit_signal);
         if flags & CLONE_THREAD != 0 {
@@ -406,6 +377,88 @@ impl Kernel {
         }
         self.run_deferred();
         Ok(self.handle_unchecked(child))
+    }
+
+    /// Whether a child with credentials `cred` may have new namespaces:
+    /// `CAP_SYS_ADMIN` in its user namespace. Out of line: most clones
+    /// make none.
+    #[cold]
+    #[inline(never)]
+    fn may_make_namespaces(&self, cred: &crate::task::cred::Cred) -> bool {
+        self.ns_capable_cred(
+            cred,
+            cred.user_ns.0,
+            crate::task::state::capability::CAP_SYS_ADMIN,
+        )
+    }
+
+    /// Takes back pid `pid` and new pid namespace `new_ns` (if any) when
+    /// the clone fails after `alloc_pid()`. Rare: out of line.
+    #[cold]
+    #[inline(never)]
+    fn unalloc_pid(&mut self, pid: crate::pid::entry::PidIx, new_ns: Option<NsIx>) {
+        self.put_pid(pid);
+        if let Some(ns) = new_ns {
+            self.put_ns(ns);
+        }
+    }
+
+    /// Takes back new task `child` (pid `pid`, credentials in `user_ns`,
+    /// address space `mm`) when its thread group cannot be made. Rare:
+    /// out of line.
+    #[cold]
+    #[inline(never)]
+    fn unmake_task(
+        &mut self,
+        child: TaskIx,
+        pid: crate::pid::entry::PidIx,
+        user_ns: crate::ix::UserNsIx,
+        mm: crate::task::state::mm_entry::TaskMm,
+    ) {
+        self.exit_task_namespaces(child);
+        self.pids[pid].task = None;
+        // No handle was made for it; the slot's generation moves on all
+        // the same, as at every release.
+        self.free_task_slot(child);
+        self.put_user_ns(user_ns);
+        self.mmput(mm);
+        self.put_pid(pid);
+    }
+
+    /// `CLONE_VFORK`: the caller `cur` sleeps in wait_for_vfork_done()
+    /// (after its PTRACE_EVENT_VFORK stop, if any) until `child` execs or
+    /// exits. Out of line: a hash insert the usual fork does not do.
+    #[cold]
+    #[inline(never)]
+    fn vfork_start(&mut self, cur: TaskIx, child: TaskIx) {
+        self.tasks[cur].flags |= TS_VFORK_WAIT;
+        self.side
+            .vfork_parents
+            .insert(child, (cur, self.gens[cur.slot()]));
+    }
+
+    /// The allocation cursors of pid namespace `ns` and its ancestors,
+    /// for [`Self::restore_pid_cursors`] after a failure that follows
+    /// `alloc_pid()` (rare: out of line).
+    #[cold]
+    #[inline(never)]
+    fn pid_cursors(&self, ns: NsIx) -> Vec<(NsIx, u32)> {
+        let mut cursors = Vec::new();
+        let mut n = Some(ns);
+        while let Some(ns) = n {
+            cursors.push((ns, self.nss[ns].cursor));
+            n = self.nss[ns].parent;
+        }
+        cursors
+    }
+
+    /// Puts back the cursors [`Self::pid_cursors`] took.
+    #[cold]
+    #[inline(never)]
+    fn restore_pid_cursors(&mut self, cursors: Vec<(NsIx, u32)>) {
+        for (n, cursor) in cursors {
+            self.nss[n].cursor = cursor;
+        }
     }
 
     /// `fork()`: [`Kernel::clone`] with [`CloneArgs::fork`].

@@ -186,6 +186,14 @@ impl Kernel {
         if self.do_exit_plain(t, code) {
             return;
         }
+        self.do_exit_slow(t, code);
+    }
+
+    /// [`Self::do_exit`] of a task not in the usual state (see
+    /// [`Self::do_exit_plain`]): out of line, so that the usual exit's
+    /// code is not laid out around it.
+    #[inline(never)]
+    fn do_exit_slow(&mut self, t: TaskIx, code: i32) {
         if self.tasks[t].flags.contains(TS_VFORK_WAIT) {
             self.retarget_vfork_waiter_signals(t);
         }
@@ -439,6 +447,14 @@ impl Kernel {
         if autoreap {
             self.release_task(t);
         }
+    }
+
+    /// [`Self::do_notify_parent`] of zombie leader `leader` of group `g`,
+    /// whose last other thread was just released: out of line, the
+    /// release of a thread rarely ends its group.
+    #[inline(never)]
+    fn notify_parent_of_leader(&mut self, leader: TaskIx, g: GroupIx) -> bool {
+        self.do_notify_parent(leader, self.groups[g].exit_signal.get())
     }
 
     /// `do_notify_parent()`: tells `t`'s parent (its tracer, if traced)
@@ -822,9 +838,8 @@ impl Kernel {
             debug_assert!(!self.side.has_tracees(p));
             self.side.forget(p);
             debug_assert!(self.tasks[p].children.is_empty());
-            self.tasks.delete(p);
             self.put_user_ns(user_ns);
-            self.gens[p.slot()] = self.gens[p.slot()].wrapping_add(1);
+            self.free_task_slot(p);
             if group_dead {
                 // Its last thread's own pending set went above.
                 self.flush_shared_pending(g, u64::MAX);
@@ -840,7 +855,7 @@ impl Kernel {
             // The leader was waiting for its last thread: notify now.
             if self.group_empty(g)
                 && self.tasks[leader].exit_state() == ExitState::Zombie
-                && self.do_notify_parent(leader, self.groups[g].exit_signal.get())
+                && self.notify_parent_of_leader(leader, g)
             {
                 p = leader;
                 continue;
@@ -853,15 +868,20 @@ impl Kernel {
     /// `wait_task_zombie()`).
     #[inline(always)]
     pub(crate) fn reap_zombie(&mut self, p: TaskIx) {
-        if self.ptrace_reparented(p) && self.is_leader(p) {
-            // EXIT_TRACE: the tracer reaped it; now the real parent's turn.
-            self.ptrace_unlink(p);
-            let sig = self.groups[self.tasks[p].group].exit_signal.get();
-            if !self.do_notify_parent(p, sig) {
-                return;
-            }
+        if self.ptrace_reparented(p) && self.is_leader(p) && !self.untrace_zombie_leader(p) {
+            return;
         }
         self.release_task(p);
+    }
+
+    /// EXIT_TRACE: the tracer reaped zombie leader `p`; now its real
+    /// parent's turn (true: that parent ignores it, release it now). Out
+    /// of line: the usual reaper is the real parent.
+    #[inline(never)]
+    fn untrace_zombie_leader(&mut self, p: TaskIx) -> bool {
+        self.ptrace_unlink(p);
+        let sig = self.groups[self.tasks[p].group].exit_signal.get();
+        self.do_notify_parent(p, sig)
     }
 
     /// `kill_orphaned_pgrp()`: if group `g`'s process group becomes orphaned

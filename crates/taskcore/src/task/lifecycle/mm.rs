@@ -98,7 +98,11 @@ impl Kernel {
         let mm = match mm.state() {
             MmState::Entry(e) => e,
             MmState::Empty if flags & CLONE_VM != 0 => self.mm_make_own(cur),
-            MmState::Empty | MmState::Gone => return Ok(TaskMm::EMPTY),
+            MmState::Empty => return Ok(TaskMm::EMPTY),
+            MmState::Gone => {
+                debug_assert!(false, "copy_mm of a task that gave up its address space");
+                return Ok(TaskMm::EMPTY);
+            }
         };
         if flags & CLONE_VM != 0 {
             self.mms[mm].users += 1;
@@ -168,9 +172,16 @@ impl Kernel {
     /// `ESRCH` if either handle is stale.
     pub fn same_mm(&self, a: TaskId, b: TaskId) -> Result<bool> {
         let (a, b) = (self.task_idx(a)?, self.task_idx(b)?);
-        // An entry-less space is its one task's own.
+        Ok(self.shares_mm(a, b))
+    }
+
+    /// Whether tasks `a` and `b` have one address space (`a->mm ==
+    /// b->mm`, neither exited): an entry-less space is its one task's
+    /// own, so two entry-less tasks share only if they are one.
+    #[inline]
+    pub(crate) fn shares_mm(&self, a: TaskIx, b: TaskIx) -> bool {
         let mm = self.tasks[a].mm;
-        Ok(!mm.is_gone() && mm == self.tasks[b].mm && (mm != TaskMm::EMPTY || a == b))
+        !mm.is_gone() && mm == self.tasks[b].mm && (mm != TaskMm::EMPTY || a == b)
     }
 
     /// Runs `f` on the caller's address space, creating it (empty) on

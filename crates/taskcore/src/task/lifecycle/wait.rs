@@ -489,23 +489,35 @@ impl Kernel {
     fn report(&mut self, cur: TaskIx, t: TaskIx, kind: u8, flags: i32) -> WaitOutcome {
         let r = self.peek_report(cur, t, kind);
         if flags & WNOWAIT == 0 {
-            let g = self.tasks[t].group;
-            match kind {
-                READY_EXIT => self.reap_zombie(t),
-                READY_TRAP => {
-                    self.set_trap_code(t, 0);
-                }
-                READY_STOP => {
-                    self.set_group_exit_code(g, 0);
-                }
-                _ => {
-                    let f = self.groups[g].flags.get()
-                        & !crate::task::task_struct::SIGNAL_STOP_CONTINUED;
-                    self.set_group_flags(g, f);
-                }
+            if kind == READY_EXIT {
+                self.reap_zombie(t);
+            } else {
+                self.consume_report(t, kind);
             }
         }
         WaitOutcome::Reported(r)
+    }
+
+    /// What reporting a stop, trap or continue of `t` (`kind`, not
+    /// `READY_EXIT`) consumes without `WNOWAIT`: the trap code, the
+    /// group's stop code, or its continued flag. Out of line: the usual
+    /// report is an exit.
+    #[inline(never)]
+    fn consume_report(&mut self, t: TaskIx, kind: u8) {
+        let g = self.tasks[t].group;
+        match kind {
+            READY_TRAP => {
+                self.set_trap_code(t, 0);
+            }
+            READY_STOP => {
+                self.set_group_exit_code(g, 0);
+            }
+            _ => {
+                let f =
+                    self.groups[g].flags.get() & !crate::task::task_struct::SIGNAL_STOP_CONTINUED;
+                self.set_group_flags(g, f);
+            }
+        }
     }
 
     /// Every report `waitid(idtype, id, options)` could return now, in the

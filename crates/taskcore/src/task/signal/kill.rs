@@ -14,7 +14,7 @@ use crate::ix::GroupIx;
 use crate::ix::TaskIx;
 use crate::list;
 use crate::pid::entry::PidIx;
-use crate::pid::entry::Upid;
+use crate::pid::entry::{nr_at, Upid};
 use crate::task::kernel::{Kernel, SigInfo, TaskId};
 use crate::task::signal::sigsend::{PidType, SendInfo};
 use crate::task::task_struct::{ExitState, PF_EXITING, SIGNAL_GROUP_EXIT};
@@ -361,16 +361,6 @@ impl Kernel {
         r
     }
 
-    /// The numbers of a sender's `struct pid` `pid` above its deepest,
-    /// for a pid of a nested namespace (a copy: the sender may be reaped
-    /// before the signal is sent).
-    fn sender_levels(&self, pid: PidIx) -> Option<Box<[Upid]>> {
-        if self.pid_levels.is_empty() {
-            return None;
-        }
-        self.pid_levels.get(&pid).cloned()
-    }
-
     /// What `check_kill_permission()` needs of the sender, taken before the
     /// first delivery (the sender may die half-way through a group).
     pub(crate) fn killer(&self, cur: TaskIx) -> Killer {
@@ -383,7 +373,8 @@ impl Kernel {
             session: self.groups[g].session,
             tgid_vnr: self.pid_nr_ns(self.tasks[self.groups[g].leader].pid, self.ns_of(cur)),
             last: self.pids[self.tasks[cur].pid].numbers.last(),
-            upper: self.sender_levels(self.tasks[cur].pid),
+            // A copy: the sender may be reaped before the signal is sent.
+            upper: self.pid_upper(self.tasks[cur].pid).map(Box::from),
             uid_vnr,
             uid_back: self.make_kuid(c.user_ns.0, uid_vnr),
         }
@@ -458,8 +449,8 @@ impl Kernel {
         let force = !(who.last.ns == ns
             || who
                 .upper
-                .as_ref()
-                .is_some_and(|v| v.get(self.nss[ns].level).is_some_and(|u| u.ns == ns)));
+                .as_deref()
+                .is_some_and(|v| nr_at(v, self.nss[ns].level, ns).is_some()));
         let mut info = own.unwrap_or(SigInfo {
             signo: sig,
             code: if ty == PidType::Pid {
