@@ -6,7 +6,27 @@
 use std::process::{Command, Output};
 
 pub(crate) fn taskcore() -> &'static str {
+    default_dispositions();
     env!("CARGO_BIN_EXE_taskcore")
+}
+
+/// The test programs expect the dispositions a login shell gives: a test
+/// binary started as a background job of a non-interactive shell, or under
+/// `nohup`, inherits SIGINT and SIGQUIT (or SIGHUP) ignored, and a program
+/// waiting for a child it interrupts would then wait forever, natively
+/// and under `taskcore run` alike. Reset once, before the first program
+/// is started, so that every child inherits the default action.
+pub(crate) fn default_dispositions() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        for sig in [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT] {
+            // SAFETY: installs SIG_DFL, no handler runs; before the test
+            // starts any program.
+            unsafe {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+        }
+    });
 }
 
 /// Whether `taskcore run` works here; prints why not.
@@ -136,6 +156,7 @@ fn same_as_native_but(opts: &[&str], argv: &[&str], keep: fn(&str) -> bool) {
 /// whatever group and session the test itself was started in.
 pub(crate) fn native_in_own_group(argv: &[&str]) -> Output {
     use std::os::unix::process::CommandExt;
+    default_dispositions();
     Command::new(argv[0])
         .args(&argv[1..])
         .process_group(0)
