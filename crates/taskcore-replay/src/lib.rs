@@ -318,6 +318,8 @@ pub use shape::exits::ExitLines;
 #[cfg(test)]
 mod signal_tests;
 #[cfg(test)]
+mod test_support;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_cost;

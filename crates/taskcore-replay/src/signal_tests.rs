@@ -1,16 +1,9 @@
 //! Replays of small hand-written traces of the signal path: masks, waits
 //! for signals, handler frames and the `--- SIGxxx` lines.
 
-use crate::{Options, Replayer, Summary};
+use crate::Summary;
 
-fn summary(text: &str) -> Summary {
-    let parsed = taskcore_strace::parse_str("t", text);
-    let mut r = Replayer::new(Options::default());
-    for e in &parsed.events {
-        r.push(e);
-    }
-    r.finish()
-}
+use crate::test_support::summary;
 
 /// (checks, `---` lines checked, mismatch lines).
 fn replay(text: &str) -> (u64, u64, Vec<usize>) {

@@ -1,17 +1,10 @@
 //! Replays of small traces written by hand: what the engine checks, and
 //! that it reports what it must.
 
-use crate::{Options, Replayer, Summary};
+use crate::{Options, Replayer};
 
 /// Replays trace text; returns the summary.
-fn summary(text: &str) -> Summary {
-    let parsed = taskcore_strace::parse_str("t", text);
-    let mut r = Replayer::new(Options::default());
-    for e in &parsed.events {
-        r.push(e);
-    }
-    r.finish()
-}
+use crate::test_support::summary;
 
 /// Replays trace text; returns (checks, mismatch lines).
 fn replay(text: &str) -> (u64, Vec<usize>) {

@@ -6,15 +6,13 @@ use crate::{Options, Replayer, Summary};
 
 /// Replays trace text with or without the order search.
 fn summary(text: &str, search: bool) -> Summary {
-    let parsed = taskcore_strace::parse_str("t", text);
-    let mut r = Replayer::new(Options {
-        search,
-        ..Options::default()
-    });
-    for e in &parsed.events {
-        r.push(e);
-    }
-    r.finish()
+    crate::test_support::summary_with(
+        text,
+        Options {
+            search,
+            ..Options::default()
+        },
+    )
 }
 
 /// Mismatch lines of a replay, with and without the search (the

@@ -2,20 +2,8 @@
 //! `+++ exited` lines are missing, and where the recording leaves the
 //! answer open.
 
-use crate::{Options, Replayer, Summary};
-
-fn summary(text: &str) -> Summary {
-    summary_with(text, Options::default())
-}
-
-fn summary_with(text: &str, opts: Options) -> Summary {
-    let parsed = taskcore_strace::parse_str("t", text);
-    let mut r = Replayer::new(opts);
-    for e in &parsed.events {
-        r.push(e);
-    }
-    r.finish()
-}
+use crate::test_support::{summary, summary_with};
+use crate::Options;
 
 const SIGCHLD_101: &str = "{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=101, si_uid=0, si_status=3, si_utime=0, si_stime=0}";
 const SIGCHLD_102: &str = "{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=102, si_uid=0, si_status=4, si_utime=0, si_stime=0}";

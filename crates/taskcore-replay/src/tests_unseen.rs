@@ -2,16 +2,9 @@
 //! by counts outside the trace, a pid namespace whose `unshare` the filter
 //! left out, a signal a signalfd consumed.
 
-use crate::{Options, Replayer, Summary};
+use crate::Summary;
 
-fn summary(text: &str) -> Summary {
-    let parsed = taskcore_strace::parse_str("t", text);
-    let mut r = Replayer::new(Options::default());
-    for e in &parsed.events {
-        r.push(e);
-    }
-    r.finish()
-}
+use crate::test_support::summary;
 
 fn lines(s: &Summary) -> Vec<usize> {
     s.mismatches.iter().map(|m| m.line).collect()
